@@ -1,0 +1,22 @@
+/** Every subcommand of `mnemo`, in the order `mnemo --help` lists them. */
+import type { Command } from '../command.js';
+import { addCommand } from './add.js';
+import { archiveCommand } from './archive.js';
+import { demoCommand } from './demo.js';
+import { exportCommand, importCommand } from './import-export.js';
+import { initCommand } from './init.js';
+import { linkCommand } from './link.js';
+import { listCommand } from './list.js';
+import { showCommand } from './show.js';
+
+export const COMMANDS: Command[] = [
+  initCommand,
+  addCommand,
+  showCommand,
+  listCommand,
+  linkCommand,
+  archiveCommand,
+  importCommand,
+  exportCommand,
+  demoCommand,
+];

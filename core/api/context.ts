@@ -1,0 +1,69 @@
+/**
+ * What a handler runs against: the currently open engine plus who is reading (the workbench, an
+ * MCP agent, a CLI user). Doors create one ApiSession and share it between calls.
+ */
+import { fixedClock, systemClock, type Clock } from '../clock.js';
+import { MnemoError } from '../errors.js';
+import { Engine, type EngineOptions } from '../engine/engine.js';
+
+export interface Reader {
+  /** Logged as `reader_owner` on accesses this session makes. */
+  owner: string;
+  session_ref: string | null;
+}
+
+export interface SessionOptions {
+  clock?: Clock;
+  reader?: Partial<Reader>;
+  engineOptions?: Omit<EngineOptions, 'clock' | 'create' | 'readonly'>;
+  /** Called after each successful mutating method (live refresh). */
+  onMutation?: (method: string) => void;
+}
+
+export class ApiSession {
+  private current: Engine | null = null;
+  readonly clock: Clock;
+  readonly clockFrozen: boolean;
+  readonly reader: Reader;
+  readonly engineOptions: SessionOptions['engineOptions'];
+  readonly onMutation: ((method: string) => void) | undefined;
+
+  constructor(opts: SessionOptions = {}) {
+    this.clock = opts.clock ?? systemClock;
+    this.clockFrozen = opts.clock !== undefined && opts.clock !== systemClock;
+    this.reader = { owner: opts.reader?.owner ?? 'workbench', session_ref: opts.reader?.session_ref ?? null };
+    this.engineOptions = opts.engineOptions;
+    this.onMutation = opts.onMutation;
+  }
+
+  static withFrozenClock(now: number | undefined, opts: SessionOptions = {}): ApiSession {
+    return new ApiSession({ ...opts, ...(now === undefined ? {} : { clock: fixedClock(now) }) });
+  }
+
+  open(path: string, opts: { create?: boolean; readonly?: boolean } = {}): Engine {
+    const engine = Engine.open(path, { ...this.engineOptions, clock: this.clock, create: opts.create ?? false, readonly: opts.readonly ?? false });
+    this.current?.close();
+    this.current = engine;
+    return engine;
+  }
+
+  /** Adopts an engine opened elsewhere (tests, the library API). */
+  adopt(engine: Engine): void {
+    if (this.current && this.current !== engine) this.current.close();
+    this.current = engine;
+  }
+
+  get hasEngine(): boolean {
+    return this.current !== null;
+  }
+
+  engine(): Engine {
+    if (!this.current) throw new MnemoError('not_found', 'no store is open; open one with store.open (File → Open Store…)');
+    return this.current;
+  }
+
+  close(): void {
+    this.current?.close();
+    this.current = null;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The service contract: every method any door can call. Domain files declare their methods;
+ * this index merges them. Types only depend on zod and the model, so the renderer can import them.
+ */
+import type { z } from 'zod';
+import type { MethodSpec } from '../define.js';
+import { memoryContract } from './memory.js';
+import { statsContract } from './stats.js';
+import { storeContract } from './store.js';
+
+export const contract = {
+  ...storeContract,
+  ...memoryContract,
+  ...statsContract,
+} as const;
+
+export type Contract = typeof contract;
+export type MethodName = keyof Contract;
+export type InputOf<M extends MethodName> = z.input<Contract[M]['input']>;
+export type ParsedInputOf<M extends MethodName> = z.output<Contract[M]['input']>;
+export type OutputOf<M extends MethodName> = Contract[M] extends MethodSpec<z.ZodType, infer O> ? O : never;
+
+export const METHOD_NAMES = Object.keys(contract) as MethodName[];
+export const isMethodName = (m: string): m is MethodName => Object.prototype.hasOwnProperty.call(contract, m);
+
+export type { StoreInfo } from './store.js';
+export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
+export type { BasicStats } from './stats.js';

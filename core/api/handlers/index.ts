@@ -1,0 +1,12 @@
+/** Every handler, one per contract method; the type below fails to compile if one is missing. */
+import type { Contract } from '../contract/index.js';
+import { memoryHandlers } from './memory.js';
+import { statsHandlers } from './stats.js';
+import { storeHandlers } from './store.js';
+import type { HandlersFor } from './types.js';
+
+export const handlers: HandlersFor<Contract> = {
+  ...storeHandlers,
+  ...memoryHandlers,
+  ...statsHandlers,
+};

@@ -1,0 +1,122 @@
+import { badInput } from '../../errors.js';
+import { toLabel, toNumeric } from '../../model/ladders.js';
+import { memoryHead, type Memory } from '../../model/memory.js';
+import { addMemory, archiveMemories, linkMemories, unlinkMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
+import { listMemories } from '../../store/list-query.js';
+import type { Engine } from '../../engine/engine.js';
+import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
+import type { memoryContract } from '../contract/memory.js';
+import type { HandlersFor } from './types.js';
+
+type Scalar = number | string | undefined;
+
+function ladderValue(ladder: 'importance' | 'salience' | 'confidence', v: Scalar): number | undefined {
+  if (v === undefined) return undefined;
+  return typeof v === 'string' ? toNumeric(ladder, v) : v;
+}
+
+export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
+  const store = engine.store;
+  const memory = store.require(idOrPrefix);
+  const targets = store.getMany([...memory.edges.map((e) => e.target_id), ...store.incoming(memory.id).map((e) => e.src)]);
+  const view = (id: string, e: { type: string; weight: number; created_at: number }): EdgeView => {
+    const t = targets.get(id);
+    return {
+      id,
+      type: e.type,
+      weight: e.weight,
+      created_at: e.created_at,
+      head: t ? memoryHead(t) : null,
+      memory_type: t?.type ?? null,
+      owner: t?.owner ?? null,
+      archived: t ? t.archived : null,
+      exists: t !== undefined,
+    };
+  };
+  return {
+    memory,
+    labels: {
+      importance: toLabel('importance', memory.importance),
+      salience: toLabel('salience', memory.salience),
+      confidence: toLabel('confidence', memory.confidence),
+    },
+    outgoing: memory.edges.map((e) => view(e.target_id, e)),
+    incoming: store.incoming(memory.id).map((e) => view(e.src, e)),
+    has_embedding: store.getEmbedding(memory.id) !== null,
+  };
+}
+
+export const memoryHandlers: HandlersFor<typeof memoryContract> = {
+  'memory.list': (input, session) => {
+    const { total, rows } = listMemories(session.engine().store.db, input);
+    const out: MemorySummary[] = rows.map((r) => ({
+      id: r.id,
+      type: r.type as Memory['type'],
+      title: r.title,
+      head: memoryHead({ title: r.title, content: r.content }),
+      owner: r.owner,
+      status: r.status,
+      archived: r.archived !== 0,
+      importance: r.importance,
+      salience: r.salience,
+      strength: r.strength,
+      access_count: r.access_count,
+      created_at: r.created_at,
+      last_accessed_at: r.last_accessed,
+      tags: r.tags ? (JSON.parse(r.tags) as string[]) : [],
+    }));
+    return { total, rows: out };
+  },
+  'memory.get': (input, session) => memoryDetail(session.engine(), input.id),
+  'memory.add': async (input, session) => {
+    const engine = session.engine();
+    const { importance, salience, confidence, references, trigger, edges, ...rest } = input;
+    const now = engine.now();
+    return addMemory(engine, {
+      ...stripUndefined(rest),
+      ...(importance !== undefined ? { importance: ladderValue('importance', importance)! } : {}),
+      ...(salience !== undefined ? { salience: ladderValue('salience', salience)! } : {}),
+      ...(confidence !== undefined ? { confidence: ladderValue('confidence', confidence)! } : {}),
+      ...(references ? { references: references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now })) } : {}),
+      ...(trigger !== undefined ? { trigger } : {}),
+      ...(edges ? { edges: edges.map((e) => ({ target_id: e.target_id, type: e.type, weight: e.weight ?? 1, created_at: now })) } : {}),
+    } as Parameters<typeof addMemory>[1]);
+  },
+  'memory.update': async (input, session) => {
+    const engine = session.engine();
+    const { importance, salience, confidence, references, ...rest } = input.patch;
+    const now = engine.now();
+    const patch: MemoryPatch = {
+      ...(stripUndefined(rest) as MemoryPatch),
+      ...(importance !== undefined ? { importance: ladderValue('importance', importance)! } : {}),
+      ...(salience !== undefined ? { salience: ladderValue('salience', salience)! } : {}),
+      ...(confidence !== undefined ? { confidence: ladderValue('confidence', confidence)! } : {}),
+      ...(references ? { references: references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now })) } : {}),
+    };
+    if (Object.keys(patch).length === 0) throw badInput('patch is empty; give at least one field to change', { field: 'patch' });
+    const before = engine.store.journal.history(1)[0]?.id ?? 0;
+    const { memory, changed } = await updateMemory(engine, input.id, patch);
+    const after = engine.store.journal.history(1)[0]?.id ?? 0;
+    return { memory, changed, change_id: after > before ? after : null };
+  },
+  'memory.archive': (input, session) => {
+    const r = archiveMemories(session.engine(), input.ids, true);
+    return { changed: r.changed, change_id: r.changeId };
+  },
+  'memory.restore': (input, session) => {
+    const r = archiveMemories(session.engine(), input.ids, false);
+    return { changed: r.changed, change_id: r.changeId };
+  },
+  'edge.add': (input, session) => {
+    const r = linkMemories(session.engine(), input.src, input.dst, input.type, input.weight);
+    return { changed: r.changed, change_id: r.changeId };
+  },
+  'edge.remove': (input, session) => {
+    const r = unlinkMemories(session.engine(), input.src, input.dst, input.type);
+    return { changed: r.changed, change_id: r.changeId };
+  },
+};
+
+function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

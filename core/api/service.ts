@@ -1,0 +1,41 @@
+/**
+ * The service every door calls: `invoke(method, input)` validates the input with the method's zod
+ * schema, runs the handler, and returns a result envelope. No stack trace ever leaves here.
+ */
+import { toErrorShape } from '../errors.js';
+import { describeIssues } from '../model/schemas.js';
+import type { ApiSession } from './context.js';
+import { contract, isMethodName, METHOD_NAMES, type MethodName, type OutputOf } from './contract/index.js';
+import type { Envelope } from './define.js';
+import { handlers } from './handlers/index.js';
+
+export type Invoke = (method: string, input: unknown) => Promise<Envelope<unknown>>;
+
+export async function invoke(session: ApiSession, method: string, input: unknown): Promise<Envelope<unknown>> {
+  if (typeof method !== 'string' || !isMethodName(method)) {
+    return { ok: false, error: { code: 'bad_input', message: `unknown method ${JSON.stringify(method)}; known methods: ${METHOD_NAMES.join(', ')}` } };
+  }
+  const spec = contract[method];
+  const parsed = spec.input.safeParse(input ?? {});
+  if (!parsed.success) {
+    return { ok: false, error: { code: 'bad_input', message: `invalid input for ${method}: ${describeIssues(parsed.error)}` } };
+  }
+  try {
+    const handler = handlers[method] as (i: unknown, s: ApiSession) => unknown;
+    const value = await handler(parsed.data, session);
+    if (spec.mutates) session.onMutation?.(method);
+    return { ok: true, value: value === undefined ? null : value };
+  } catch (err) {
+    return { ok: false, error: toErrorShape(err) };
+  }
+}
+
+/** Typed convenience for in-process callers (CLI, tests): throws the typed error instead of returning it. */
+export async function call<M extends MethodName>(session: ApiSession, method: M, input: unknown): Promise<OutputOf<M>> {
+  const res = await invoke(session, method, input);
+  if (!res.ok) {
+    const { MnemoError } = await import('../errors.js');
+    throw new MnemoError(res.error.code as never, res.error.message, res.error.details);
+  }
+  return res.value as OutputOf<M>;
+}

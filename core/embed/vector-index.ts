@@ -1,0 +1,180 @@
+/**
+ * Exact cosine KNN over the live embeddings, held in memory column by column. The hashing
+ * embedder's vectors have a few dozen non-zeros, so a query touches only its own non-zero
+ * columns: 100k rows × ~20 columns is a few milliseconds, with the same answer a brute-force
+ * scan gives (this is the reference's "numpy exact cosine", not an approximation). Dense model
+ * vectors simply touch every column.
+ *
+ * Ties are broken by rowid (older row first), which is deterministic; numpy's argpartition is not.
+ */
+
+export interface KnnHit {
+  id: string;
+  cos: number;
+}
+
+export type SlotFilter = (id: string, owner: string) => boolean;
+
+export class VectorIndex {
+  readonly dim: number;
+  private cap = 0;
+  private n = 0;
+  private cols = new Float32Array(0);
+  private ids: string[] = [];
+  private owners: string[] = [];
+  private rowids = new Float64Array(0);
+  private alive = new Uint8Array(0);
+  private readonly slotOf = new Map<string, number>();
+  private liveCount = 0;
+  private acc = new Float64Array(0);
+
+  constructor(dim: number) {
+    this.dim = dim;
+  }
+
+  get size(): number {
+    return this.liveCount;
+  }
+
+  has(id: string): boolean {
+    const s = this.slotOf.get(id);
+    return s !== undefined && this.alive[s] === 1;
+  }
+
+  clear(): void {
+    this.cap = 0;
+    this.n = 0;
+    this.cols = new Float32Array(0);
+    this.ids = [];
+    this.owners = [];
+    this.rowids = new Float64Array(0);
+    this.alive = new Uint8Array(0);
+    this.slotOf.clear();
+    this.liveCount = 0;
+  }
+
+  private grow(min: number): void {
+    let cap = Math.max(1024, this.cap);
+    while (cap < min) cap *= 2;
+    if (cap === this.cap) return;
+    const cols = new Float32Array(cap * this.dim);
+    for (let j = 0; j < this.dim; j++) cols.set(this.cols.subarray(j * this.cap, j * this.cap + this.n), j * cap);
+    const rowids = new Float64Array(cap);
+    rowids.set(this.rowids.subarray(0, this.n));
+    const alive = new Uint8Array(cap);
+    alive.set(this.alive.subarray(0, this.n));
+    this.cols = cols;
+    this.rowids = rowids;
+    this.alive = alive;
+    this.cap = cap;
+  }
+
+  /** Reserves room for `count` rows up front (bulk loads). */
+  reserve(count: number): void {
+    if (count > this.cap) this.grow(count);
+  }
+
+  upsert(id: string, vec: Float32Array, owner: string, rowid: number): void {
+    if (vec.length !== this.dim) return;
+    let slot = this.slotOf.get(id);
+    if (slot === undefined) {
+      if (this.n === this.cap) this.grow(this.n + 1);
+      slot = this.n++;
+      this.slotOf.set(id, slot);
+      this.ids[slot] = id;
+    }
+    if (this.alive[slot] !== 1) this.liveCount++;
+    this.alive[slot] = 1;
+    this.owners[slot] = owner;
+    this.rowids[slot] = rowid;
+    const cap = this.cap;
+    for (let j = 0; j < this.dim; j++) this.cols[j * cap + slot] = vec[j]!;
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined || this.alive[slot] !== 1) return;
+    this.alive[slot] = 0;
+    this.liveCount--;
+  }
+
+  vector(id: string): Float32Array | null {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined || this.alive[slot] !== 1) return null;
+    const v = new Float32Array(this.dim);
+    for (let j = 0; j < this.dim; j++) v[j] = this.cols[j * this.cap + slot]!;
+    return v;
+  }
+
+  /** Cosines of the query against every slot (dead slots included; callers check `alive`). */
+  private scores(q: Float32Array): Float64Array {
+    if (this.acc.length < this.n) this.acc = new Float64Array(this.cap);
+    const acc = this.acc;
+    acc.fill(0, 0, this.n);
+    const cap = this.cap;
+    const n = this.n;
+    const cols = this.cols;
+    for (let j = 0; j < this.dim; j++) {
+      const qj = q[j]!;
+      if (qj === 0) continue;
+      const base = j * cap;
+      for (let i = 0; i < n; i++) acc[i] = acc[i]! + qj * cols[base + i]!;
+    }
+    return acc;
+  }
+
+  /** The k nearest live vectors by cosine, best first; `filter` restricts by id and owner. */
+  knn(q: Float32Array, k: number, filter?: SlotFilter): KnnHit[] {
+    if (k <= 0 || this.liveCount === 0) return [];
+    const acc = this.scores(q);
+    // A min-heap of the best k slots; "worse" = lower cos, or equal cos and later rowid.
+    const heap: number[] = [];
+    const worse = (a: number, b: number) => acc[a]! < acc[b]! || (acc[a] === acc[b] && this.rowids[a]! > this.rowids[b]!);
+    const siftUp = (i: number) => {
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    };
+    const siftDown = (i: number) => {
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    };
+    for (let i = 0; i < this.n; i++) {
+      if (this.alive[i] !== 1) continue;
+      if (heap.length === k && !worse(heap[0]!, i)) continue;
+      if (filter && !filter(this.ids[i]!, this.owners[i]!)) continue;
+      if (heap.length < k) {
+        heap.push(i);
+        siftUp(heap.length - 1);
+      } else {
+        heap[0] = i;
+        siftDown(0);
+      }
+    }
+    heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+    return heap.map((i) => ({ id: this.ids[i]!, cos: acc[i]! }));
+  }
+
+  /** Cosine of the query with one stored vector, or null when the id is not indexed. */
+  dotWith(id: string, q: Float32Array): number | null {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined || this.alive[slot] !== 1) return null;
+    let s = 0;
+    for (let j = 0; j < this.dim; j++) {
+      const qj = q[j]!;
+      if (qj !== 0) s += qj * this.cols[j * this.cap + slot]!;
+    }
+    return s;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Keeps an in-memory structure derived from the store (vector index, keyword index, …) in step
+ * with it: built lazily on first use, patched row by row on our own writes, and rebuilt after
+ * another process commits (the store reports that through `data_version`).
+ */
+import type { MemoryStore } from '../store/store.js';
+
+export interface DerivedIndex {
+  /** Rebuilds everything from the store. */
+  load(store: MemoryStore): void;
+  /** Re-reads one row (it may now be archived or gone). */
+  update(store: MemoryStore, id: string): void;
+  remove(id: string): void;
+}
+
+export class Derived<T extends DerivedIndex> {
+  private stale = true;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: MemoryStore,
+    readonly index: T,
+  ) {
+    this.unsubscribe = store.onChange((e) => {
+      if (this.stale) return;
+      if (e.kind === 'reset') this.stale = true;
+      else if (e.kind === 'delete') this.index.remove(e.id);
+      else this.index.update(this.store, e.id);
+    });
+  }
+
+  /** The index, current with the store (checks for other processes' commits first). */
+  get(): T {
+    this.store.refreshIfChanged();
+    if (this.stale) {
+      this.index.load(this.store);
+      this.stale = false;
+    }
+    return this.index;
+  }
+
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+}

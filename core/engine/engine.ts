@@ -1,0 +1,74 @@
+/**
+ * The engine: one open store plus what it needs to act (clock, embedder, derived indexes).
+ * Every door (API, CLI, MCP, library) works through an Engine.
+ */
+import { systemClock, type Clock } from '../clock.js';
+import type { Embedder } from '../embed/embedder.js';
+import { HashingEmbedder } from '../embed/hashing.js';
+import { LiveVectors } from '../embed/live-vectors.js';
+import { MemoryStore, type OpenOptions, type ProfileName } from '../store/store.js';
+import { Derived } from './derived.js';
+
+export interface EngineOptions extends OpenOptions {
+  embedder?: Embedder;
+  /** Overrides the profile recorded in the store (for experiments and conformance runs). */
+  profile?: ProfileName;
+}
+
+export class Engine {
+  readonly store: MemoryStore;
+  readonly clock: Clock;
+  readonly embedder: Embedder;
+  readonly vectors: Derived<LiveVectors>;
+  private readonly profileOverride: ProfileName | undefined;
+  private readonly extensions = new Map<string, unknown>();
+
+  private constructor(store: MemoryStore, opts: EngineOptions) {
+    this.store = store;
+    this.clock = store.clock;
+    this.embedder = opts.embedder ?? new HashingEmbedder(store.dim);
+    this.vectors = new Derived(store, new LiveVectors(this.embedder.dim));
+    this.profileOverride = opts.profile;
+  }
+
+  static open(path: string, opts: EngineOptions = {}): Engine {
+    const dim = opts.embedder?.dim ?? opts.dim ?? 256;
+    const store = MemoryStore.open(path, { ...opts, clock: opts.clock ?? systemClock, dim });
+    return new Engine(store, opts);
+  }
+
+  get path(): string {
+    return this.store.path;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  profile(): ProfileName {
+    return this.profileOverride ?? this.store.profile();
+  }
+
+  /** Per-engine singletons owned by other modules (keyword index, belief model, …), created on first use. */
+  extension<T>(key: string, create: (engine: Engine) => T): T {
+    let v = this.extensions.get(key) as T | undefined;
+    if (v === undefined) {
+      v = create(this);
+      this.extensions.set(key, v);
+    }
+    return v;
+  }
+
+  /** Embeds text with the configured embedder (sync when it can be). */
+  async embed(text: string): Promise<Float32Array> {
+    if (this.embedder.embedSync) return this.embedder.embedSync(text);
+    const [v] = await this.embedder.embed([text]);
+    return v!;
+  }
+
+  close(): void {
+    this.vectors.dispose();
+    for (const ext of this.extensions.values()) (ext as { dispose?: () => void }).dispose?.();
+    this.store.close();
+  }
+}

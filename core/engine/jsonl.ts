@@ -1,0 +1,142 @@
+/**
+ * JSONL import and export: one memory per line, with its edges and its access ring, in nooa's
+ * own field names. An import is validated line by line before anything is written, then written
+ * as one journalled change; any bad line rolls the whole import back and names the line.
+ */
+import { z } from 'zod';
+import { badInput } from '../errors.js';
+import { applyTodoRule, embeddingText, type Memory } from '../model/memory.js';
+import { describeIssues, edgeTypeSchema, storedMemorySchema } from '../model/schemas.js';
+import { ownerProblem } from '../model/owner.js';
+import { decodeRow } from '../store/codec.js';
+import { insertAccessEvent } from '../store/access-events.js';
+import { blobToVector, vectorToBlob } from '../embed/embedder.js';
+import type { Engine } from './engine.js';
+
+const edgeLineSchema = z.object({
+  target_id: z.string().min(1),
+  type: edgeTypeSchema,
+  weight: z.number().min(0).max(1).default(1),
+  created_at: z.number().optional(),
+});
+
+const importLineSchema = storedMemorySchema.extend({
+  edges: z.array(edgeLineSchema).default([]),
+  embedding: z.string().optional(),
+});
+
+export interface ExportOptions {
+  includeArchived?: boolean;
+  withEmbeddings?: boolean;
+}
+
+export function* exportJsonl(engine: Engine, opts: ExportOptions = {}): Generator<string> {
+  for (const m of engine.store.iter({ includeArchived: opts.includeArchived ?? true })) {
+    const line: Record<string, unknown> = { ...m };
+    delete line['extra'];
+    if (m.extra) Object.assign(line, m.extra);
+    if (opts.withEmbeddings) {
+      const v = engine.store.getEmbedding(m.id);
+      if (v) line['embedding'] = vectorToBlob(v).toString('base64');
+    }
+    yield JSON.stringify(line);
+  }
+}
+
+export type ConflictPolicy = 'error' | 'skip' | 'replace';
+
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+  change_id: number | null;
+}
+
+export async function importJsonl(
+  engine: Engine,
+  text: string,
+  opts: { onConflict?: ConflictPolicy; onProgress?: (done: number, total: number) => void } = {},
+): Promise<ImportResult> {
+  const policy = opts.onConflict ?? 'error';
+  const lines = text.split('\n');
+  const parsed: { line: number; memory: Memory; embedding: Float32Array | null }[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (raw === '') continue;
+    const where = `line ${i + 1}`;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      throw badInput(`import failed at ${where}: not valid JSON (${(err as Error).message}); nothing was imported`, { line: i + 1 });
+    }
+    const r = importLineSchema.safeParse(json);
+    if (!r.success) throw badInput(`import failed at ${where}: ${describeIssues(r.error)}; nothing was imported`, { line: i + 1 });
+    const d = r.data;
+    const problem = ownerProblem(d.owner);
+    if (problem) throw badInput(`import failed at ${where}: owner ${JSON.stringify(d.owner)} ${problem}; nothing was imported`, { line: i + 1 });
+    if (seen.has(d.id)) throw badInput(`import failed at ${where}: id ${d.id} appears twice in the file; nothing was imported`, { line: i + 1 });
+    seen.add(d.id);
+    const { edges, embedding, ...rest } = d;
+    const { memory } = decodeRow(
+      {
+        id: d.id,
+        type: d.type,
+        content: d.content,
+        importance: d.importance,
+        salience: d.salience,
+        strength: d.strength,
+        created_at: d.created_at,
+        last_accessed: d.last_accessed_at ?? d.created_at,
+        access_count: d.access_count,
+        archived: d.archived ? 1 : 0,
+        owner: d.owner,
+        status: d.status,
+        data: JSON.stringify(rest),
+      },
+      edges.map((e) => ({ target_id: e.target_id, type: e.type, weight: e.weight, created_at: e.created_at ?? engine.now() })),
+    );
+    try {
+      applyTodoRule(memory);
+    } catch (err) {
+      throw badInput(`import failed at ${where}: ${(err as Error).message}; nothing was imported`, { line: i + 1 });
+    }
+    let vec: Float32Array | null = null;
+    if (embedding) {
+      vec = blobToVector(Buffer.from(embedding, 'base64'), engine.embedder.dim);
+      if (!vec) throw badInput(`import failed at ${where}: embedding does not have ${engine.embedder.dim} dimensions; nothing was imported`, { line: i + 1 });
+    }
+    parsed.push({ line: i + 1, memory, embedding: vec });
+  }
+  const store = engine.store;
+  for (const p of parsed) {
+    for (const e of p.memory.edges) {
+      if (!seen.has(e.target_id) && !store.exists(e.target_id)) {
+        throw badInput(`import failed at line ${p.line}: edge to ${e.target_id} points at a memory that is neither in the file nor in the store; nothing was imported`, {
+          line: p.line,
+        });
+      }
+    }
+    if (policy === 'error' && store.exists(p.memory.id)) {
+      throw badInput(`import failed at line ${p.line}: memory ${p.memory.id} already exists (use --on-conflict skip or replace); nothing was imported`, {
+        line: p.line,
+      });
+    }
+  }
+  // Embed outside the transaction (a model endpoint may be slow); the hashing embedder is instant.
+  for (const p of parsed) if (!p.embedding) p.embedding = await engine.embed(embeddingText(p.memory));
+  let skipped = 0;
+  const { changeId } = store.change(`import ${parsed.length} memories`, 'import', () => {
+    let done = 0;
+    for (const p of parsed) {
+      if (policy === 'skip' && store.exists(p.memory.id)) {
+        skipped++;
+        continue;
+      }
+      store.add(p.memory, p.embedding);
+      for (const rec of p.memory.access_log) insertAccessEvent(store.db, p.memory.id, rec, null, true, true);
+      if (++done % 1000 === 0) opts.onProgress?.(done, parsed.length);
+    }
+  });
+  return { imported: parsed.length - skipped, skipped, change_id: changeId };
+}

@@ -1,0 +1,168 @@
+/**
+ * Curation operations on memories: add, update, archive, restore, forget, link, unlink.
+ * Each one is a single journalled change, so everything can be undone.
+ */
+import { badInput, MnemoError, notFound } from '../errors.js';
+import { isEdgeType, type EdgeType, type MemoryType, type TodoStatus } from '../model/enums.js';
+import {
+  accessRecord,
+  addEdge,
+  applyTodoRule,
+  createMemory,
+  embeddingText,
+  logAccess,
+  refreshDerivedSizes,
+  type IntentTrigger,
+  type Memory,
+  type MemoryRef,
+  type NewMemoryInput,
+} from '../model/memory.js';
+import { roleOf, validateOwner } from '../model/owner.js';
+import type { Engine } from './engine.js';
+
+export interface WriteActor {
+  /** The writer's identity; when set, cross-role writes are refused (nooa's `_assert_writable`). */
+  owner?: string;
+}
+
+/** nooa's write rule: unowned memories are writable by everyone, owned ones by the same role. */
+export function assertWritable(m: Pick<Memory, 'id' | 'owner'>, actor: WriteActor | undefined): void {
+  if (actor?.owner === undefined) return;
+  if (m.owner === '' || roleOf(m.owner) === roleOf(actor.owner)) return;
+  throw new MnemoError(
+    'permission',
+    `memory ${m.id.slice(0, 8)} belongs to ${JSON.stringify(m.owner)}; cross-owner writes are not allowed (you are ${JSON.stringify(actor.owner)})`,
+    { id: m.id, owner: m.owner },
+  );
+}
+
+export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { label?: string } = {}): Promise<Memory> {
+  const now = engine.now();
+  if (input.owner !== undefined) validateOwner(input.owner);
+  for (const e of input.edges ?? []) {
+    if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'edges.type' });
+  }
+  const m = createMemory(input, now);
+  if (engine.store.exists(m.id)) throw badInput(`a memory with id ${m.id} already exists; use update instead`, { field: 'id' });
+  for (const e of m.edges) {
+    if (!engine.store.exists(e.target_id)) throw notFound(`edge target ${e.target_id} does not exist`, { field: 'edges.target_id' });
+  }
+  const vec = await engine.embed(embeddingText(m));
+  engine.store.change(opts.label ?? `add ${m.type} ${m.id.slice(0, 8)}`, 'memory.add', () => engine.store.add(m, vec));
+  return m;
+}
+
+export interface MemoryPatch {
+  title?: string | null;
+  content?: string;
+  type?: MemoryType;
+  owner?: string;
+  importance?: number;
+  salience?: number;
+  confidence?: number;
+  mood?: string | null;
+  tags?: string[];
+  entities?: string[];
+  place_or_task?: string | null;
+  status?: TodoStatus | null;
+  references?: MemoryRef[];
+  trigger?: IntentTrigger | null;
+  valid_from?: number | null;
+  valid_to?: number | null;
+  source_task_ref?: string | null;
+}
+
+export interface UpdateOptions {
+  actor?: WriteActor;
+  /**
+   * An agent's update_memory logs a `reinforced` access without a strength bump and counts a
+   * reinforcement, as nooa does. A curator's edit in the workbench is not an access.
+   */
+  asAgentAccess?: boolean;
+  label?: string;
+}
+
+const EMBEDDED_FIELDS = new Set(['title', 'content', 'tags', 'entities']);
+
+/** Applies a patch; returns the updated memory and the fields that actually changed. */
+export async function updateMemory(engine: Engine, idOrPrefix: string, patch: MemoryPatch, opts: UpdateOptions = {}): Promise<{ memory: Memory; changed: string[] }> {
+  const store = engine.store;
+  const m = store.require(idOrPrefix);
+  assertWritable(m, opts.actor);
+  if (patch.owner !== undefined) validateOwner(patch.owner);
+  const changed: string[] = [];
+  const rec = m as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (JSON.stringify(rec[key]) !== JSON.stringify(value)) {
+      rec[key] = Array.isArray(value) ? [...value] : value;
+      changed.push(key);
+    }
+  }
+  // Switching to todo opens it; switching away clears the status (nooa's update rule).
+  if (changed.includes('type')) {
+    if (m.type === 'todo' && patch.status === undefined && m.status === null) m.status = 'open';
+    if (m.type !== 'todo' && patch.status === undefined) m.status = null;
+  }
+  if (patch.status !== undefined && patch.status !== null && m.type !== 'todo') {
+    throw badInput(`status applies only to todo memories (this one is ${m.type})`, { field: 'status' });
+  }
+  applyTodoRule(m);
+  if (changed.includes('content')) refreshDerivedSizes(m);
+  const reembed = changed.some((f) => EMBEDDED_FIELDS.has(f));
+  const vec = reembed ? await engine.embed(embeddingText(m)) : null;
+  if (changed.length === 0 && !opts.asAgentAccess) return { memory: m, changed };
+  if (opts.asAgentAccess) {
+    logAccess(m, accessRecord(engine.now(), 'reinforced', { reader_owner: opts.actor?.owner ?? '' }), { reinforce: false });
+    m.reinforcement_count += 1;
+  }
+  store.change(opts.label ?? `edit ${m.id.slice(0, 8)} (${changed.join(', ') || 'touch'})`, 'memory.update', () => {
+    store.save(m);
+    if (vec) store.setEmbedding(m.id, vec);
+  });
+  return { memory: m, changed };
+}
+
+export function archiveMemories(engine: Engine, ids: string[], archived: boolean, actor?: WriteActor): { changed: string[]; changeId: number | null } {
+  const store = engine.store;
+  const resolved = ids.map((i) => store.require(i));
+  for (const m of resolved) assertWritable(m, actor);
+  const verb = archived ? 'archive' : 'restore';
+  const label = resolved.length === 1 ? `${verb} ${resolved[0]!.id.slice(0, 8)}` : `${verb} ${resolved.length} memories`;
+  const { result, changeId } = store.change(label, `memory.${verb}`, () =>
+    resolved.filter((m) => (archived ? store.archive(m.id) : store.restore(m.id))).map((m) => m.id),
+  );
+  return { changed: result, changeId };
+}
+
+export function linkMemories(engine: Engine, src: string, dst: string, type: string, weight = 1.0, actor?: WriteActor): { changed: boolean; changeId: number | null } {
+  const store = engine.store;
+  if (!isEdgeType(type)) {
+    throw badInput(`unknown edge type ${JSON.stringify(type)}; expected one of derived_from, created_by, supports, contradicts, refines, related, causes, precedes, part_of, triggers`, {
+      field: 'type',
+    });
+  }
+  if (!(weight >= 0 && weight <= 1)) throw badInput(`edge weight ${weight} is outside [0, 1]`, { field: 'weight' });
+  const a = store.require(src);
+  const b = store.require(dst);
+  assertWritable(a, actor);
+  if (a.id === b.id) throw badInput('an edge needs two different memories', { field: 'dst' });
+  const { result, changeId } = store.change(`link ${a.id.slice(0, 8)} -${type}-> ${b.id.slice(0, 8)}`, 'edge.add', () => {
+    const changed = addEdge(a, b.id, type as EdgeType, weight, engine.now());
+    if (changed) store.save(a);
+    return changed;
+  });
+  return { changed: result, changeId };
+}
+
+export function unlinkMemories(engine: Engine, src: string, dst: string, type: string, actor?: WriteActor): { changed: boolean; changeId: number | null } {
+  const store = engine.store;
+  const a = store.require(src);
+  const dstId = store.resolveId(dst) ?? dst;
+  assertWritable(a, actor);
+  const { result, changeId } = store.change(`unlink ${a.id.slice(0, 8)} -${type}-> ${dstId.slice(0, 8)}`, 'edge.remove', () =>
+    store.removeEdge(a.id, dstId, type),
+  );
+  if (!result) throw notFound(`no ${type} edge from ${a.id} to ${dstId}`, { field: 'dst' });
+  return { changed: result, changeId };
+}

@@ -1,0 +1,84 @@
+/**
+ * Owners are hierarchical `role[@instance]` strings; `""` is the unowned/shared writer.
+ * Scopes decide visibility: null (everyone), a bare role (every instance of it plus legacy
+ * bare-role rows), or an exact instance. Unowned rows are visible to every scope.
+ */
+import { badInput } from '../errors.js';
+
+export type OwnerScope = string | null;
+
+const FORBIDDEN = /[@%_]/;
+
+export function roleOf(owner: string): string {
+  const at = owner.indexOf('@');
+  return at < 0 ? owner : owner.slice(0, at);
+}
+
+/** Returns a reason when `owner` is not a valid writer identity, else null. `""` is valid (unowned). */
+export function ownerProblem(owner: string): string | null {
+  if (owner === '') return null;
+  const at = owner.indexOf('@');
+  const role = at < 0 ? owner : owner.slice(0, at);
+  const instance = at < 0 ? '' : owner.slice(at + 1);
+  if (role === '') return 'must start with a role name';
+  if (FORBIDDEN.test(role) || FORBIDDEN.test(instance)) return "must not contain '@', '%', or '_' inside the role or instance";
+  if (at >= 0 && instance === '') return 'has an empty instance after "@"';
+  if (/\s/.test(owner)) return 'must not contain whitespace';
+  return null;
+}
+
+export function validateOwner(owner: string, field = 'owner'): string {
+  const problem = ownerProblem(owner);
+  if (problem) throw badInput(`${field} ${JSON.stringify(owner)} ${problem} (use "role" or "role@instance")`, { field });
+  return owner;
+}
+
+/**
+ * Parses a user-facing scope: absent or `*` means no filter, `role` a role scope,
+ * `role@inst` an instance scope. Anything else is a clear error.
+ */
+export function parseOwnerScope(scope: string | null | undefined, field = 'owner'): OwnerScope {
+  if (scope === undefined || scope === null || scope === '*') return null;
+  if (scope === '') throw badInput(`${field} scope is empty; use "*", "role" or "role@instance"`, { field });
+  const problem = ownerProblem(scope);
+  if (problem) throw badInput(`${field} scope ${JSON.stringify(scope)} ${problem}; use "*", "role" or "role@instance"`, { field });
+  return scope;
+}
+
+/** Python-side visibility check (`owner_matches`): case-sensitive, used by spread. */
+export function ownerMatches(rowOwner: string, scope: OwnerScope): boolean {
+  if (scope === null) return true;
+  if (rowOwner === '') return true;
+  if (scope.includes('@')) return rowOwner === scope;
+  return roleOf(rowOwner) === scope;
+}
+
+/**
+ * SQL-side visibility (`MemoryStore._owner_clause`), used when collecting candidates and counting.
+ * It differs from ownerMatches only in that `LIKE 'role@%'` is ASCII case-insensitive.
+ */
+export function ownerMatchesSql(rowOwner: string, scope: OwnerScope): boolean {
+  if (scope === null) return true;
+  if (rowOwner === '') return true;
+  if (scope.includes('@')) return rowOwner === scope;
+  if (rowOwner === scope) return true;
+  const prefix = `${scope}@`;
+  return rowOwner.length >= prefix.length && asciiLower(rowOwner.slice(0, prefix.length)) === asciiLower(prefix);
+}
+
+/** SQL fragment equivalent of ownerMatchesSql; the column name is trusted, the scope is bound. */
+export function ownerClause(scope: OwnerScope, column = 'owner'): { sql: string; params: string[] } {
+  if (scope === null) return { sql: '1', params: [] };
+  if (scope.includes('@')) return { sql: `${column} IN (?, '')`, params: [scope] };
+  // Owners never contain % or _ (validated), so the LIKE pattern has no stray wildcards.
+  return { sql: `(${column} = ? OR ${column} LIKE ? OR ${column} = '')`, params: [scope, `${scope}@%`] };
+}
+
+/** Reads from another role than the reader's own. Unowned rows and anonymous readers never count. */
+export function isCrossOwner(readerOwner: string, rowOwner: string): boolean {
+  return readerOwner !== '' && rowOwner !== '' && roleOf(readerOwner) !== roleOf(rowOwner);
+}
+
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}

@@ -1,0 +1,147 @@
+/**
+ * Row ↔ Memory. `data` (nooa's JSON dump, edges excluded) is the source of truth except for the
+ * promoted `archived`, `owner` and `status` columns, which override it on read exactly as nooa does.
+ * A row whose `data` cannot be read is rebuilt from the promoted columns, with a warning, so one
+ * damaged row never hides the rest of the store.
+ */
+import { storedMemorySchema } from '../model/schemas.js';
+import { DATA_FIELD_ORDER, createMemory, type Edge, type Memory } from '../model/memory.js';
+import { isMemoryType, isTodoStatus, type MemoryType, type TodoStatus } from '../model/enums.js';
+import { pyDumps } from '../model/pyjson.js';
+
+export interface MemoryRow {
+  rowid?: number;
+  id: string;
+  type: string;
+  content: string;
+  importance: number;
+  salience: number;
+  strength: number;
+  created_at: number;
+  last_accessed: number;
+  access_count: number;
+  archived: number;
+  owner: string;
+  status: string | null;
+  embedding?: Buffer | null;
+  data: string;
+}
+
+export interface DecodeResult {
+  memory: Memory;
+  warning?: string;
+}
+
+const KNOWN_KEYS = new Set<string>([...DATA_FIELD_ORDER, 'edges']);
+
+export function decodeRow(row: MemoryRow, edges: Edge[]): DecodeResult {
+  let warning: string | undefined;
+  let memory: Memory | null = null;
+  try {
+    const raw = JSON.parse(row.data) as unknown;
+    const parsed = storedMemorySchema.safeParse(raw);
+    if (parsed.success) {
+      const d = parsed.data;
+      const extra: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(d)) if (!KNOWN_KEYS.has(k)) extra[k] = v;
+      memory = {
+        id: d.id,
+        type: d.type,
+        title: d.title,
+        content: d.content,
+        owner: d.owner,
+        size_chars: d.size_chars,
+        token_len: d.token_len,
+        sentence_count: d.sentence_count,
+        importance: d.importance,
+        salience: d.salience,
+        confidence: d.confidence,
+        mood: d.mood,
+        strength: d.strength,
+        reinforcement_count: d.reinforcement_count,
+        created_at: d.created_at,
+        last_accessed_at: d.last_accessed_at ?? d.created_at,
+        access_log: d.access_log,
+        access_count: d.access_count,
+        recalled_count: d.recalled_count,
+        searched_count: d.searched_count,
+        injected_count: d.injected_count,
+        reinforced_count: d.reinforced_count,
+        deref_count: d.deref_count,
+        source_task_ref: d.source_task_ref,
+        related_files: d.related_files,
+        chat_turn_ref: d.chat_turn_ref,
+        valid_from: d.valid_from,
+        valid_to: d.valid_to,
+        trigger: d.trigger,
+        references: d.references,
+        tags: d.tags,
+        entities: d.entities,
+        place_or_task: d.place_or_task,
+        edges,
+        archived: d.archived,
+        status: d.status as TodoStatus | null,
+      };
+      if (Object.keys(extra).length) memory.extra = extra;
+    } else {
+      warning = `memory ${row.id}: data JSON does not match the nooa schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}); rebuilt from the promoted columns`;
+    }
+  } catch {
+    warning = `memory ${row.id}: data JSON is malformed; rebuilt from the promoted columns`;
+  }
+  if (!memory) memory = rebuildFromColumns(row, edges);
+  // The promoted columns win over the JSON (archive() flips only the column).
+  memory.archived = row.archived !== 0;
+  memory.owner = row.owner ?? '';
+  memory.status = (row.status ?? null) as TodoStatus | null;
+  memory.edges = edges;
+  return warning ? { memory, warning } : { memory };
+}
+
+function rebuildFromColumns(row: MemoryRow, edges: Edge[]): Memory {
+  const type: MemoryType = isMemoryType(row.type) ? row.type : 'info';
+  const m = createMemory(
+    {
+      id: row.id,
+      type,
+      content: row.content ?? '',
+      importance: row.importance,
+      salience: row.salience,
+      strength: row.strength,
+      created_at: row.created_at,
+      last_accessed_at: row.last_accessed,
+      access_count: row.access_count,
+      owner: row.owner ?? '',
+      edges,
+      status: type === 'todo' && isTodoStatus(row.status) ? row.status : null,
+    },
+    row.created_at,
+  );
+  return m;
+}
+
+/** The `data` column: nooa's `model_dump(mode="json", exclude={"edges"})`, written as json.dumps would. */
+export function encodeData(m: Memory): string {
+  const out: Record<string, unknown> = {};
+  for (const key of DATA_FIELD_ORDER) out[key] = m[key];
+  if (m.extra) for (const [k, v] of Object.entries(m.extra)) if (!(k in out)) out[k] = v;
+  return pyDumps(out);
+}
+
+export function encodeRow(m: Memory): Omit<MemoryRow, 'embedding' | 'rowid'> {
+  return {
+    id: m.id,
+    type: m.type,
+    content: m.content,
+    importance: m.importance,
+    salience: m.salience,
+    strength: m.strength,
+    created_at: m.created_at,
+    last_accessed: m.last_accessed_at,
+    access_count: m.access_count,
+    archived: m.archived ? 1 : 0,
+    owner: m.owner,
+    status: m.status,
+    data: encodeData(m),
+  };
+}

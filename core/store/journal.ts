@@ -1,0 +1,248 @@
+/**
+ * The change journal: every mutating operation runs as one change that records before- and
+ * after-images of each row it touched (a memory row with its embedding and outgoing edges, or a
+ * row of another registered kind such as a tombstone). Undo writes the before-images back; redo
+ * writes the after-images. A change cannot be undone while a later, still-applied change touched
+ * one of its rows: the refusal names that change.
+ *
+ * Accesses (recall, search, injection) are not changes: they only append to the ring and bump
+ * counters. So that a recall in between does not block an undo, a memory whose only drift since
+ * the change is access bookkeeping is restored field by field, keeping the newer accesses and
+ * shifting strength by the change's own delta.
+ */
+import { MnemoError, notFound } from '../errors.js';
+import type { MemoryStore } from './store.js';
+import type { DB } from './sqlite.js';
+
+/** A kind of row the journal can snapshot and restore, addressed by `<ns>:<key>`. */
+export interface JournalTarget {
+  ns: string;
+  snapshot(db: DB, key: string): unknown | null;
+  /** Writes `image` back (null = the row must not exist). `expected` is the image the journal last wrote. */
+  restore(store: MemoryStore, key: string, image: unknown | null, expected: unknown | null): void;
+  /** Ids of memories affected, for listeners (e.g. the vector index). */
+  memoryIds?(key: string): string[];
+}
+
+export interface ChangeSummary {
+  id: number;
+  ts: number;
+  label: string;
+  kind: string;
+  counts: Record<string, number>;
+  state: 'applied' | 'undone';
+  undone_at: number | null;
+  meta: Record<string, unknown> | null;
+  rows: number;
+}
+
+export interface ChangeRow {
+  key: string;
+  before: unknown | null;
+  after: unknown | null;
+}
+
+interface OpenChange {
+  captured: Map<string, unknown | null>;
+  order: string[];
+}
+
+const targets = new Map<string, JournalTarget>();
+
+export function registerJournalTarget(t: JournalTarget): void {
+  targets.set(t.ns, t);
+}
+
+function targetFor(key: string): JournalTarget {
+  const ns = key.slice(0, key.indexOf(':'));
+  const t = targets.get(ns);
+  if (!t) throw new MnemoError('internal', `no journal target registered for ${ns}`);
+  return t;
+}
+
+export class Journal {
+  private open: OpenChange | null = null;
+
+  constructor(private readonly store: MemoryStore) {}
+
+  get active(): boolean {
+    return this.open !== null;
+  }
+
+  /** Records the before-image of a row the first time the open change touches it. */
+  capture(key: string): void {
+    if (!this.open || this.open.captured.has(key)) return;
+    const before = targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
+    this.open.captured.set(key, before);
+    this.open.order.push(key);
+  }
+
+  record<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
+    if (this.open) return { result: fn(), changeId: null }; // joins the outer change
+    const store = this.store;
+    return store.transaction(() => {
+      store.ensureMnemo();
+      this.open = { captured: new Map(), order: [] };
+      let result: T;
+      try {
+        result = fn();
+      } catch (err) {
+        this.open = null;
+        throw err;
+      }
+      const open = this.open;
+      this.open = null;
+      const rows: ChangeRow[] = [];
+      for (const key of open.order) {
+        const after = targetFor(key).snapshot(store.db, key.slice(key.indexOf(':') + 1));
+        const before = open.captured.get(key) ?? null;
+        if (JSON.stringify(before) === JSON.stringify(after)) continue;
+        rows.push({ key, before, after });
+      }
+      if (rows.length === 0) return { result, changeId: null };
+      const counts = countRows(rows);
+      const info = store
+        .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(store.clock.now(), label, kind, JSON.stringify(counts), 'applied', meta ? JSON.stringify(meta) : null);
+      const changeId = Number(info.lastInsertRowid);
+      const ins = store.statement('INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
+      for (const r of rows) ins.run(changeId, r.key, r.before === null ? null : JSON.stringify(r.before), r.after === null ? null : JSON.stringify(r.after));
+      return { result, changeId };
+    });
+  }
+
+  history(limit = 100, offset = 0): ChangeSummary[] {
+    if (!this.store.hasMnemo()) return [];
+    const rows = this.store
+      .statement(
+        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta,
+                (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
+         FROM mnemo_journal j ORDER BY j.id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(limit, offset) as {
+      id: number;
+      ts: number;
+      label: string;
+      kind: string;
+      counts: string;
+      state: 'applied' | 'undone';
+      undone_at: number | null;
+      meta: string | null;
+      rows: number;
+    }[];
+    return rows.map((r) => ({
+      ...r,
+      counts: JSON.parse(r.counts) as Record<string, number>,
+      meta: r.meta ? (JSON.parse(r.meta) as Record<string, unknown>) : null,
+    }));
+  }
+
+  get(changeId: number): ChangeSummary {
+    if (!this.store.hasMnemo()) throw notFound(`no change #${changeId}: this store has no journal yet`);
+    const row = this.store
+      .statement(
+        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta,
+                (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
+         FROM mnemo_journal j WHERE j.id = ?`,
+      )
+      .get(changeId) as (Omit<ChangeSummary, 'counts' | 'meta'> & { counts: string; meta: string | null }) | undefined;
+    if (!row) throw notFound(`no change #${changeId} in the journal; list changes with "mnemo history"`, { change_id: changeId });
+    return { ...row, counts: JSON.parse(row.counts) as Record<string, number>, meta: row.meta ? (JSON.parse(row.meta) as Record<string, unknown>) : null };
+  }
+
+  rows(changeId: number): ChangeRow[] {
+    const rows = this.store.statement('SELECT key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid').all(changeId) as {
+      key: string;
+      before: string | null;
+      after: string | null;
+    }[];
+    return rows.map((r) => ({
+      key: r.key,
+      before: r.before === null ? null : (JSON.parse(r.before) as unknown),
+      after: r.after === null ? null : (JSON.parse(r.after) as unknown),
+    }));
+  }
+
+  /** Later applied changes that touched any of these keys (they block an undo of an earlier change). */
+  private blockers(changeId: number, keys: string[], sinceSeq: number): ChangeSummary[] {
+    const ids = new Set<number>();
+    const q = this.store.statement(
+      "SELECT DISTINCT r.change_id AS id FROM mnemo_journal_rows r JOIN mnemo_journal j ON j.id = r.change_id WHERE r.key = ? AND r.change_id > ? AND r.change_id != ? AND j.state = 'applied'",
+    );
+    for (const k of keys) for (const row of q.all(k, sinceSeq, changeId) as { id: number }[]) ids.add(row.id);
+    return [...ids].sort((a, b) => a - b).map((id) => this.get(id));
+  }
+
+  undo(changeId: number): ChangeSummary {
+    const store = this.store;
+    return store.transaction(() => {
+      const change = this.get(changeId);
+      if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
+      const rows = this.rows(changeId);
+      const blockers = this.blockers(changeId, rows.map((r) => r.key), changeId);
+      if (blockers.length) {
+        const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
+        throw new MnemoError('conflict', `cannot undo change #${changeId} (${change.label}): later change ${list} touched the same rows; undo ${blockers.length > 1 ? 'those' : 'it'} first`, {
+          blocked_by: blockers.map((b) => b.id),
+        });
+      }
+      this.writeImages(rows, 'before');
+      const seq = (store.statement('SELECT coalesce(max(id), 0) AS n FROM mnemo_journal').get() as { n: number }).n;
+      store.statement("UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ? WHERE id = ?").run(store.clock.now(), seq, changeId);
+      return this.get(changeId);
+    });
+  }
+
+  /** Redoes the given change, or the most recently undone one. */
+  redo(changeId?: number): ChangeSummary {
+    const store = this.store;
+    return store.transaction(() => {
+      let id = changeId;
+      if (id === undefined) {
+        const row = store.statement("SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undone_at DESC, id DESC LIMIT 1").get() as
+          | { id: number }
+          | undefined;
+        if (!row) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
+        id = row.id;
+      }
+      const change = this.get(id);
+      if (change.state !== 'undone') throw new MnemoError('conflict', `change #${id} (${change.label}) is not undone, so there is nothing to redo`);
+      const rows = this.rows(id);
+      const undoneSeq = (store.statement('SELECT undone_seq FROM mnemo_journal WHERE id = ?').get(id) as { undone_seq: number | null }).undone_seq ?? id;
+      const blockers = this.blockers(id, rows.map((r) => r.key), undoneSeq);
+      if (blockers.length) {
+        const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
+        throw new MnemoError('conflict', `cannot redo change #${id} (${change.label}): change ${list}, made after the undo, touched the same rows`, {
+          blocked_by: blockers.map((b) => b.id),
+        });
+      }
+      this.writeImages(rows, 'after');
+      store.statement("UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL WHERE id = ?").run(id);
+      return this.get(id);
+    });
+  }
+
+  private writeImages(rows: ChangeRow[], side: 'before' | 'after'): void {
+    const affected = new Set<string>();
+    // Memory rows first in reverse order for undo, so rows are recreated before edges point at them.
+    const ordered = side === 'before' ? [...rows].reverse() : rows;
+    for (const r of ordered) {
+      const key = r.key.slice(r.key.indexOf(':') + 1);
+      const target = targetFor(r.key);
+      target.restore(this.store, key, side === 'before' ? r.before : r.after, side === 'before' ? r.after : r.before);
+      for (const id of target.memoryIds?.(key) ?? []) affected.add(id);
+    }
+    for (const id of affected) this.store.emit(this.store.exists(id) ? { kind: 'upsert', id } : { kind: 'delete', id });
+  }
+}
+
+function countRows(rows: ChangeRow[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of rows) {
+    const ns = r.key.slice(0, r.key.indexOf(':'));
+    const what = r.before === null ? 'created' : r.after === null ? 'deleted' : 'modified';
+    const k = `${ns === 'm' ? 'memories' : ns}_${what}`;
+    counts[k] = (counts[k] ?? 0) + 1;
+  }
+  return counts;
+}

@@ -1,0 +1,111 @@
+/**
+ * The filtered, sorted, paged memory list behind the Memories table. Everything is SQL over the
+ * promoted columns plus json_extract for title and tags, so a page of a 100k store costs one
+ * indexed query and never parses a full `data` payload.
+ */
+import { ownerClause, parseOwnerScope } from '../model/owner.js';
+import type { DB } from './sqlite.js';
+
+export interface ListFilter {
+  types?: string[];
+  owner?: string;
+  owners?: string[];
+  statuses?: string[];
+  archived?: 'live' | 'archived' | 'all';
+  text?: string;
+  tags?: string[];
+  ids?: string[];
+  sort?: string;
+  dir?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+}
+
+export interface ListRow {
+  id: string;
+  type: string;
+  title: string | null;
+  content: string;
+  owner: string;
+  status: string | null;
+  archived: number;
+  importance: number;
+  salience: number;
+  strength: number;
+  access_count: number;
+  created_at: number;
+  last_accessed: number;
+  tags: string | null;
+}
+
+const SORT_SQL: Record<string, string> = {
+  created_at: 'created_at',
+  last_accessed: 'last_accessed',
+  importance: 'importance',
+  salience: 'salience',
+  strength: 'strength',
+  access_count: 'access_count',
+  type: 'type',
+  owner: 'owner',
+  rowid: 'rowid',
+};
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function buildWhere(f: ListFilter): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const archived = f.archived ?? 'live';
+  if (archived === 'live') where.push('archived = 0');
+  else if (archived === 'archived') where.push('archived = 1');
+  if (f.types?.length) {
+    where.push(`type IN (${f.types.map(() => '?').join(',')})`);
+    params.push(...f.types);
+  }
+  const scope = parseOwnerScope(f.owner);
+  const oc = ownerClause(scope);
+  if (oc.sql !== '1') {
+    where.push(oc.sql);
+    params.push(...oc.params);
+  }
+  if (f.owners?.length) {
+    // Exact owner strings (facets); "" selects unowned rows.
+    where.push(`owner IN (${f.owners.map(() => '?').join(',')})`);
+    params.push(...f.owners);
+  }
+  if (f.statuses?.length) {
+    where.push(`status IN (${f.statuses.map(() => '?').join(',')})`);
+    params.push(...f.statuses);
+  }
+  if (f.ids?.length) {
+    where.push(`id IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(f.ids));
+  }
+  for (const tag of f.tags ?? []) {
+    where.push(`EXISTS (SELECT 1 FROM json_each(memories.data, '$.tags') t WHERE t.value = ?)`);
+    params.push(tag);
+  }
+  if (f.text && f.text.trim()) {
+    for (const word of f.text.trim().split(/\s+/)) {
+      where.push(`(content LIKE ? ESCAPE '\\' OR json_extract(data, '$.title') LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')`);
+      const p = `%${escapeLike(word)}%`;
+      params.push(p, p, `${escapeLike(word)}%`);
+    }
+  }
+  return { sql: where.length ? where.join(' AND ') : '1', params };
+}
+
+export function listMemories(db: DB, f: ListFilter): { total: number; rows: ListRow[] } {
+  const w = buildWhere(f);
+  const total = (db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  const sort = SORT_SQL[f.sort ?? 'rowid'] ?? 'rowid';
+  const dir = f.dir === 'desc' ? 'DESC' : 'ASC';
+  const rows = db
+    .prepare(
+      `SELECT id, type, json_extract(data, '$.title') AS title, substr(content, 1, 300) AS content, owner, status, archived,
+              importance, salience, strength, access_count, created_at, last_accessed, json_extract(data, '$.tags') AS tags
+       FROM memories WHERE ${w.sql} ORDER BY ${sort} ${dir}, rowid ${dir} LIMIT ? OFFSET ?`,
+    )
+    .all(...w.params, f.limit ?? 200, f.offset ?? 0) as ListRow[];
+  return { total, rows };
+}

@@ -1,0 +1,145 @@
+/**
+ * Schema management. nooa's tables migrate exactly as nooa does (add `owner`/`status` to v1 files,
+ * stamp `user_version` 2, refuse newer files). Our `mnemo_*` tables carry their own version in
+ * `mnemo_meta`; each migration is named, ordered and applied inside one transaction.
+ */
+import type Database from 'better-sqlite3';
+import { MnemoError } from '../errors.js';
+import { NOOA_DDL, NOOA_SCHEMA_VERSION, NOOA_V2_INDEXES } from './ddl.js';
+
+type DB = Database.Database;
+
+export interface MnemoMigration {
+  name: string;
+  up(db: DB): void;
+}
+
+/** Applies nooa's DDL and the v1→v2 column additions; idempotent like nooa's own migration. */
+export function migrateNooa(db: DB, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > NOOA_SCHEMA_VERSION) {
+    throw new MnemoError(
+      'schema',
+      `${path} has nooa schema v${version}, but this build understands up to v${NOOA_SCHEMA_VERSION}; update mnemo (or open it with the nooa version that wrote it)`,
+      { user_version: version },
+    );
+  }
+  const hasMemories = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='memories'").get() !== undefined;
+  const columns = hasMemories ? (db.prepare('PRAGMA table_info(memories)').all() as { name: string }[]).map((c) => c.name) : [];
+  const needsWork =
+    version !== NOOA_SCHEMA_VERSION || !hasMemories || !columns.includes('owner') || !columns.includes('status');
+  if (!needsWork) return;
+  db.transaction(() => {
+    db.exec(NOOA_DDL);
+    const cols = (db.prepare('PRAGMA table_info(memories)').all() as { name: string }[]).map((c) => c.name);
+    if (!cols.includes('owner')) db.exec("ALTER TABLE memories ADD COLUMN owner TEXT NOT NULL DEFAULT ''");
+    if (!cols.includes('status')) db.exec('ALTER TABLE memories ADD COLUMN status TEXT');
+    db.exec(NOOA_V2_INDEXES);
+    db.pragma(`user_version = ${NOOA_SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/** Our migrations, in order. The store's mnemo schema version is the count applied. */
+export const MNEMO_MIGRATIONS: MnemoMigration[] = [
+  {
+    name: '001-core',
+    up(db) {
+      db.exec(`
+        CREATE TABLE mnemo_access_events (
+          id             INTEGER PRIMARY KEY,
+          memory_id      TEXT NOT NULL,
+          ts             REAL NOT NULL,
+          channel        TEXT NOT NULL,
+          reader_owner   TEXT NOT NULL DEFAULT '',
+          session_ref    TEXT,
+          trace_ref      TEXT,
+          query          TEXT,
+          score          REAL,
+          rank           INTEGER,
+          source         TEXT,
+          components     TEXT,
+          strength_after INTEGER,
+          reinforce      INTEGER NOT NULL DEFAULT 1,
+          backfilled     INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX idx_mnemo_events_memory ON mnemo_access_events(memory_id, ts);
+        CREATE INDEX idx_mnemo_events_ts ON mnemo_access_events(ts);
+        CREATE INDEX idx_mnemo_events_reader ON mnemo_access_events(reader_owner);
+        CREATE TABLE mnemo_journal (
+          id          INTEGER PRIMARY KEY,
+          ts          REAL NOT NULL,
+          label       TEXT NOT NULL,
+          kind        TEXT NOT NULL,
+          counts      TEXT NOT NULL,
+          state       TEXT NOT NULL DEFAULT 'applied',
+          undone_at   REAL,
+          undone_seq  INTEGER,
+          meta        TEXT
+        );
+        CREATE TABLE mnemo_journal_rows (
+          change_id   INTEGER NOT NULL,
+          key         TEXT NOT NULL,
+          before      TEXT,
+          after       TEXT,
+          PRIMARY KEY (change_id, key)
+        );
+        CREATE INDEX idx_mnemo_journal_rows_key ON mnemo_journal_rows(key);
+        CREATE TABLE mnemo_tombstones (
+          hash        TEXT PRIMARY KEY,
+          memory_id   TEXT NOT NULL,
+          owner       TEXT NOT NULL DEFAULT '',
+          ts          REAL NOT NULL,
+          head        TEXT NOT NULL
+        );
+      `);
+    },
+  },
+];
+
+export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;
+
+export function hasMnemoSchema(db: DB): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_meta'").get() !== undefined;
+}
+
+export function readMnemoVersion(db: DB): number {
+  if (!hasMnemoSchema(db)) return 0;
+  const row = db.prepare("SELECT value FROM mnemo_meta WHERE key='schema_version'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+export function assertMnemoVersionSupported(db: DB, path: string): void {
+  const v = readMnemoVersion(db);
+  if (v > MNEMO_SCHEMA_VERSION) {
+    throw new MnemoError(
+      'schema',
+      `${path} has mnemo schema v${v}, but this build understands up to v${MNEMO_SCHEMA_VERSION}; update mnemo`,
+      { mnemo_schema_version: v },
+    );
+  }
+}
+
+/**
+ * Creates or upgrades the mnemo tables in one transaction. `initialProfile` is recorded only when
+ * mnemo_meta is created: a nooa store keeps scoring like nooa until someone changes it.
+ */
+export function migrateMnemo(db: DB, path: string, initialProfile: string, now: number, afterCreate?: (db: DB) => void): boolean {
+  assertMnemoVersionSupported(db, path);
+  const current = readMnemoVersion(db);
+  if (current === MNEMO_SCHEMA_VERSION && hasMnemoSchema(db)) return false;
+  db.transaction(() => {
+    const fresh = !hasMnemoSchema(db);
+    if (fresh) {
+      db.exec('CREATE TABLE mnemo_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      const put = db.prepare('INSERT INTO mnemo_meta(key, value) VALUES (?, ?)');
+      put.run('profile', initialProfile);
+      put.run('created_at', String(now));
+      put.run('schema_version', '0');
+    }
+    const start = readMnemoVersion(db);
+    for (const migration of MNEMO_MIGRATIONS.slice(start)) migration.up(db);
+    db.prepare("INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES ('schema_version', ?)").run(String(MNEMO_SCHEMA_VERSION));
+    if (fresh && afterCreate) afterCreate(db);
+  }).immediate();
+  return true;
+}

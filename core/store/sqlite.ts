@@ -1,0 +1,87 @@
+/**
+ * Opening a SQLite file safely: a clear error for a missing path or a file that is not SQLite,
+ * WAL with a busy timeout so an agent and the workbench can share one file, and a small
+ * prepared-statement cache.
+ */
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { MnemoError, notFound } from '../errors.js';
+
+export type DB = Database.Database;
+
+export interface ConnectOptions {
+  readonly?: boolean;
+  create?: boolean;
+  busyTimeoutMs?: number;
+  synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+export function assertSqliteFile(path: string): void {
+  const size = statSync(path).size;
+  if (size === 0) return; // SQLite treats an empty file as an empty database
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    readSync(fd, buf, 0, 16, 0);
+    if (buf.toString('latin1') !== SQLITE_MAGIC) {
+      throw new MnemoError('bad_input', `${path} is not a SQLite database (its header is not "SQLite format 3"); point mnemo at a store file`, {
+        path,
+      });
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function connect(path: string, opts: ConnectOptions = {}): DB {
+  const inMemory = path === ':memory:';
+  if (!inMemory) {
+    if (!existsSync(path)) {
+      if (!opts.create) throw notFound(`no store at ${path}; create one with "mnemo init ${path}" or pass an existing file`, { path });
+    } else {
+      if (statSync(path).isDirectory()) throw new MnemoError('bad_input', `${path} is a directory, not a store file`, { path });
+      assertSqliteFile(path);
+    }
+  }
+  let db: DB;
+  try {
+    db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: !opts.create && !inMemory });
+  } catch (err) {
+    throw new MnemoError('bad_input', `cannot open ${path}: ${(err as Error).message}`, { path });
+  }
+  try {
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+    if (!inMemory && !opts.readonly) db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+    db.pragma('foreign_keys = OFF');
+    // Touch the schema now so a corrupt file fails here, with a clear message.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (err) {
+    db.close();
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new MnemoError('bad_input', `${path} is not a readable SQLite database (${code})`, { path });
+    }
+    throw err;
+  }
+  return db;
+}
+
+/** Caches prepared statements by SQL text; better-sqlite3 statements are cheap to keep. */
+export class StatementCache {
+  private readonly cache = new Map<string, Database.Statement>();
+  constructor(private readonly db: DB) {}
+  get(sql: string): Database.Statement {
+    let st = this.cache.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.cache.set(sql, st);
+    }
+    return st;
+  }
+  clear(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,542 @@
+/**
+ * MemoryStore: the one place that speaks SQL about memories. It reads and writes nooa v0.0.9's
+ * tables unchanged and keeps its own state in `mnemo_*` tables, created on the first write we make
+ * (a read never changes a nooa file). Every write goes through a handful of primitives that
+ * (1) record before-images for the journal when a change is open and (2) notify listeners such as
+ * the in-memory vector index, so derived state never drifts from the file.
+ */
+import { basename } from 'node:path';
+import { systemClock, type Clock } from '../clock.js';
+import { badInput, MnemoError, notFound } from '../errors.js';
+import { isEdgeType, type EdgeType } from '../model/enums.js';
+import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../model/memory.js';
+import { ownerClause, validateOwner, type OwnerScope } from '../model/owner.js';
+import { pyDumps } from '../model/pyjson.js';
+import { blobToVector, vectorToBlob } from '../embed/embedder.js';
+import { decodeRow, encodeRow, type MemoryRow } from './codec.js';
+import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
+import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
+import { Journal } from './journal.js';
+import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
+import './memory-images.js';
+
+export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
+export type ChangeListener = (e: ChangeEvent) => void;
+
+export type ProfileName = 'nooa-0.0.9' | 'mnemo';
+
+export interface OpenOptions extends ConnectOptions {
+  clock?: Clock;
+  /** Profile recorded when mnemo tables are created; defaults to `mnemo` for a new file, else `nooa-0.0.9`. */
+  initialProfile?: ProfileName;
+  onWarning?: (message: string) => void;
+  /** Embedding dimension expected in blobs; 256 for the default hashing embedder. */
+  dim?: number;
+}
+
+export interface ListScope {
+  includeArchived?: boolean;
+  owner?: OwnerScope;
+}
+
+export interface AccessWrite {
+  id: string;
+  record: AccessRecord;
+  reinforce?: boolean;
+}
+
+const SELECT_COLS =
+  'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
+
+export class MemoryStore {
+  readonly path: string;
+  readonly db: DB;
+  readonly clock: Clock;
+  readonly readonly: boolean;
+  readonly dim: number;
+  readonly journal: Journal;
+  private readonly st: StatementCache;
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly warned = new Set<string>();
+  private readonly onWarning: (message: string) => void;
+  private readonly initialProfile: ProfileName;
+  private lastDataVersion: number;
+  private closed = false;
+
+  private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean) {
+    this.path = path;
+    this.db = db;
+    this.clock = opts.clock ?? systemClock;
+    this.readonly = opts.readonly ?? false;
+    this.dim = opts.dim ?? 256;
+    this.st = new StatementCache(db);
+    this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
+    this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
+    this.journal = new Journal(this);
+    this.lastDataVersion = this.dataVersion();
+  }
+
+  static open(path: string, opts: OpenOptions = {}): MemoryStore {
+    const db = connect(path, opts);
+    try {
+      const fresh = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='memories'").get() === undefined;
+      if (opts.readonly) {
+        const v = db.pragma('user_version', { simple: true }) as number;
+        if (v > 2) migrateNooa(db, path); // throws the schema error
+        if (fresh) throw notFound(`${path} holds no memories table; it is not a nooa or mnemo store`, { path });
+      } else {
+        migrateNooa(db, path);
+      }
+      assertMnemoVersionSupported(db, path);
+      const store = new MemoryStore(path, db, opts, fresh);
+      if (fresh && !opts.readonly) store.ensureMnemo();
+      else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
+      return store;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  get name(): string {
+    return this.path === ':memory:' ? ':memory:' : basename(this.path);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  // ---------------------------------------------------------------- infrastructure
+
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(e: ChangeEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  /** `PRAGMA data_version`: moves when another connection commits. */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  /**
+   * Returns true (and tells listeners to reset derived state) when another process committed
+   * since the last check. Our own commits do not move data_version, and listeners saw them already.
+   */
+  refreshIfChanged(): boolean {
+    const v = this.dataVersion();
+    if (v === this.lastDataVersion) return false;
+    this.lastDataVersion = v;
+    this.emit({ kind: 'reset' });
+    return true;
+  }
+
+  /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
+  transaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    return this.db.transaction(fn).immediate();
+  }
+
+  hasMnemo(): boolean {
+    return hasMnemoSchema(this.db);
+  }
+
+  /** Creates or upgrades the mnemo tables; called before any write of ours. */
+  ensureMnemo(): void {
+    if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
+    migrateMnemo(this.db, this.path, this.initialProfile, this.clock.now(), (db) => backfillAccessEvents(db));
+  }
+
+  getMeta(key: string): string | null {
+    if (!this.hasMnemo()) return null;
+    const row = this.st.get('SELECT value FROM mnemo_meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.ensureMnemo();
+    this.st.get('INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES (?, ?)').run(key, value);
+  }
+
+  /** The scoring profile: recorded in mnemo_meta, `nooa-0.0.9` for a store without it. */
+  profile(): ProfileName {
+    const p = this.getMeta('profile');
+    return p === 'mnemo' ? 'mnemo' : 'nooa-0.0.9';
+  }
+
+  statement(sql: string) {
+    return this.st.get(sql);
+  }
+
+  warn(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.onWarning(message);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  private decode(row: MemoryRow, edges: Edge[]): Memory {
+    const { memory, warning } = decodeRow(row, edges);
+    if (warning) this.warn(`row:${row.id}`, warning);
+    return memory;
+  }
+
+  get(id: string): Memory | null {
+    const row = this.st.get(`SELECT ${SELECT_COLS} FROM memories WHERE id = ?`).get(id) as MemoryRow | undefined;
+    return row ? this.decode(row, this.neighbors(id)) : null;
+  }
+
+  /** Reads many memories at once (missing ids are absent from the map). */
+  getMany(ids: readonly string[]): Map<string, Memory> {
+    const out = new Map<string, Memory>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      const marks = chunk.map(() => '?').join(',');
+      const rows = this.db.prepare(`SELECT ${SELECT_COLS} FROM memories WHERE id IN (${marks})`).all(...chunk) as MemoryRow[];
+      const edges = this.edgesFrom(chunk);
+      for (const row of rows) out.set(row.id, this.decode(row, edges.get(row.id) ?? []));
+    }
+    return out;
+  }
+
+  require(idOrPrefix: string): Memory {
+    const id = this.requireId(idOrPrefix);
+    const m = this.get(id);
+    if (!m) throw notFound(`no memory with id ${idOrPrefix}`, { id: idOrPrefix });
+    return m;
+  }
+
+  exists(id: string): boolean {
+    return this.st.get('SELECT 1 FROM memories WHERE id = ?').get(id) !== undefined;
+  }
+
+  /**
+   * An exact id wins; otherwise a prefix of at least 6 characters matches by `LIKE prefix%` with
+   * the wildcards escaped; two matches are an error. Returns null when nothing matches.
+   */
+  resolveId(idOrPrefix: string): string | null {
+    if (typeof idOrPrefix !== 'string' || idOrPrefix === '') return null;
+    if (this.exists(idOrPrefix)) return idOrPrefix;
+    if (idOrPrefix.length < 6) return null;
+    const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const rows = this.st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[];
+    if (rows.length > 1) {
+      throw badInput(`id prefix ${JSON.stringify(idOrPrefix)} is ambiguous (matches ${rows[0]!.id} and ${rows[1]!.id}); give more characters`, {
+        field: 'id',
+      });
+    }
+    return rows[0]?.id ?? null;
+  }
+
+  requireId(idOrPrefix: string): string {
+    const id = this.resolveId(idOrPrefix);
+    if (id) return id;
+    const hint =
+      idOrPrefix.length < 6
+        ? 'an id prefix needs at least 6 characters'
+        : /[%_]/.test(idOrPrefix)
+          ? 'ids never contain % or _, and prefixes are matched literally'
+          : 'check the id, or list memories with "mnemo list"';
+    throw notFound(`no memory matches id ${JSON.stringify(idOrPrefix)}; ${hint}`, { id: idOrPrefix });
+  }
+
+  ownerOf(id: string): string | null {
+    const row = this.st.get('SELECT owner FROM memories WHERE id = ?').get(id) as { owner: string } | undefined;
+    return row ? row.owner : null;
+  }
+
+  /** Outgoing edges in rowid order (the order nooa's unordered SELECT returns, which breaks fanout ties). */
+  neighbors(id: string): Edge[] {
+    const rows = this.st.get('SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as {
+      dst: string;
+      type: EdgeType;
+      weight: number;
+      created_at: number;
+    }[];
+    return rows.map((r) => ({ target_id: r.dst, type: r.type, weight: r.weight, created_at: r.created_at }));
+  }
+
+  edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
+    const out = new Map<string, Edge[]>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT src, dst, type, weight, created_at FROM memory_edges WHERE src IN (${chunk.map(() => '?').join(',')}) ORDER BY rowid`)
+        .all(...chunk) as { src: string; dst: string; type: EdgeType; weight: number; created_at: number }[];
+      for (const r of rows) {
+        let list = out.get(r.src);
+        if (!list) out.set(r.src, (list = []));
+        list.push({ target_id: r.dst, type: r.type, weight: r.weight, created_at: r.created_at });
+      }
+    }
+    return out;
+  }
+
+  /** Incoming edges (who points at this memory). */
+  incoming(id: string): { src: string; type: EdgeType; weight: number; created_at: number }[] {
+    return this.st.get('SELECT src, type, weight, created_at FROM memory_edges WHERE dst = ? ORDER BY rowid').all(id) as {
+      src: string;
+      type: EdgeType;
+      weight: number;
+      created_at: number;
+    }[];
+  }
+
+  private scopeWhere(scope: ListScope): { sql: string; params: unknown[] } {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (!scope.includeArchived) parts.push('archived = 0');
+    const oc = ownerClause(scope.owner ?? null);
+    if (oc.sql !== '1') {
+      parts.push(oc.sql);
+      params.push(...oc.params);
+    }
+    return { sql: parts.length ? parts.join(' AND ') : '1', params };
+  }
+
+  count(scope: ListScope = {}): number {
+    const w = this.scopeWhere(scope);
+    return (this.db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  }
+
+  /** Memories in rowid order (nooa's iteration order), edges attached. */
+  *iter(scope: ListScope = {}, batch = 1000): Generator<Memory> {
+    const w = this.scopeWhere(scope);
+    let after = -1;
+    for (;;) {
+      const rows = this.db
+        .prepare(`SELECT ${SELECT_COLS} FROM memories WHERE ${w.sql} AND rowid > ? ORDER BY rowid LIMIT ?`)
+        .all(...w.params, after, batch) as MemoryRow[];
+      if (rows.length === 0) return;
+      const edges = this.edgesFrom(rows.map((r) => r.id));
+      for (const row of rows) yield this.decode(row, edges.get(row.id) ?? []);
+      after = rows[rows.length - 1]!.rowid!;
+    }
+  }
+
+  all(scope: ListScope = {}): Memory[] {
+    return [...this.iter(scope)];
+  }
+
+  rowidOf(id: string): number | null {
+    const row = this.st.get('SELECT rowid FROM memories WHERE id = ?').get(id) as { rowid: number } | undefined;
+    return row?.rowid ?? null;
+  }
+
+  getEmbedding(id: string): Float32Array | null {
+    const row = this.st.get('SELECT embedding FROM memories WHERE id = ?').get(id) as { embedding: Buffer | null } | undefined;
+    if (!row?.embedding) return null;
+    const v = blobToVector(row.embedding, this.dim);
+    if (!v) this.warn(`emb:${id}`, `memory ${id}: stored embedding has ${row.embedding.byteLength / 4} dimensions, expected ${this.dim}; skipped`);
+    return v;
+  }
+
+  maintenanceHistory(limit = 20): { ts: number; kind: string; report: unknown }[] {
+    const rows = this.st.get('SELECT ts, kind, report FROM maintenance_log ORDER BY ts DESC, rowid DESC LIMIT ?').all(limit) as {
+      ts: number;
+      kind: string;
+      report: string;
+    }[];
+    return rows.map((r) => ({ ts: r.ts, kind: r.kind, report: safeJson(r.report) }));
+  }
+
+  // ---------------------------------------------------------------- write primitives
+
+  private beforeWrite(id: string): void {
+    if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
+    this.journal.capture(`m:${id}`);
+  }
+
+  private writeEdges(src: string, edges: Edge[]): void {
+    const current = this.neighbors(src);
+    const same =
+      current.length === edges.length &&
+      current.every((e, i) => {
+        const n = edges[i]!;
+        return e.target_id === n.target_id && e.type === n.type && e.weight === n.weight && e.created_at === n.created_at;
+      });
+    if (same) return;
+    // nooa's save() deletes and re-inserts a memory's edges in list order; rowid order follows it.
+    this.st.get('DELETE FROM memory_edges WHERE src = ?').run(src);
+    const ins = this.st.get('INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
+    for (const e of edges) ins.run(src, e.target_id, e.type, e.weight, e.created_at);
+  }
+
+  /** INSERT OR REPLACE, as nooa's `add`: writes the row, its edges and its embedding. */
+  add(m: Memory, embedding: Float32Array | null): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(m.id);
+      for (const e of m.edges) {
+        if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
+      }
+      const r = encodeRow(m);
+      this.st
+        .get(
+          `INSERT OR REPLACE INTO memories(id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data)
+           VALUES (@id, @type, @content, @importance, @salience, @strength, @created_at, @last_accessed, @access_count, @archived, @owner, @status, @embedding, @data)`,
+        )
+        .run({ ...r, embedding: embedding ? vectorToBlob(embedding) : null });
+      this.writeEdges(m.id, m.edges);
+    });
+    this.emit({ kind: 'upsert', id: m.id });
+  }
+
+  /** UPDATE that keeps the embedding (nooa's `save`) and rewrites the edges when they changed. */
+  save(m: Memory): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(m.id);
+      const r = encodeRow(m);
+      const info = this.st
+        .get(
+          `UPDATE memories SET type=@type, content=@content, importance=@importance, salience=@salience, strength=@strength,
+             created_at=@created_at, last_accessed=@last_accessed, access_count=@access_count, archived=@archived,
+             owner=@owner, status=@status, data=@data WHERE id=@id`,
+        )
+        .run(r);
+      if (info.changes === 0) throw notFound(`no memory with id ${m.id}`, { id: m.id });
+      this.writeEdges(m.id, m.edges);
+    });
+    this.emit({ kind: 'upsert', id: m.id });
+  }
+
+  setEmbedding(id: string, embedding: Float32Array | null): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(id);
+      this.st.get('UPDATE memories SET embedding = ? WHERE id = ?').run(embedding ? vectorToBlob(embedding) : null, id);
+    });
+    this.emit({ kind: 'upsert', id });
+  }
+
+  /** Soft delete: flips only the `archived` column, as nooa does (the JSON keeps its old value). */
+  archive(id: string): boolean {
+    return this.setArchived(id, true);
+  }
+
+  restore(id: string): boolean {
+    return this.setArchived(id, false);
+  }
+
+  private setArchived(id: string, archived: boolean): boolean {
+    const changed = this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(id);
+      return this.st.get('UPDATE memories SET archived = ? WHERE id = ? AND archived != ?').run(archived ? 1 : 0, id, archived ? 1 : 0).changes;
+    });
+    if (changed) this.emit({ kind: 'upsert', id });
+    return changed > 0;
+  }
+
+  /** Removes the row and every edge into or out of it. */
+  delete(id: string): boolean {
+    const changed = this.transaction(() => {
+      this.ensureMnemo();
+      for (const src of new Set(this.incoming(id).map((e) => e.src))) if (src !== id) this.beforeWrite(src);
+      this.beforeWrite(id);
+      this.st.get('DELETE FROM memory_edges WHERE src = ? OR dst = ?').run(id, id);
+      return this.st.get('DELETE FROM memories WHERE id = ?').run(id).changes;
+    });
+    if (changed) this.emit({ kind: 'delete', id });
+    return changed > 0;
+  }
+
+  /** Adds an edge with add_edge semantics (same target and type keeps the larger weight). */
+  addEdge(src: string, dst: string, type: string, weight = 1.0): boolean {
+    if (!isEdgeType(type)) {
+      throw badInput(`unknown edge type ${JSON.stringify(type)}; expected one of derived_from, created_by, supports, contradicts, refines, related, causes, precedes, part_of, triggers`, {
+        field: 'type',
+      });
+    }
+    return this.transaction(() => {
+      const m = this.get(src);
+      if (!m) throw notFound(`no memory with id ${src}`, { id: src });
+      if (!this.exists(dst)) throw notFound(`no memory with id ${dst}`, { id: dst });
+      const changed = addEdgeToMemory(m, dst, type, weight, this.clock.now());
+      if (changed) this.save(m);
+      return changed;
+    });
+  }
+
+  removeEdge(src: string, dst: string, type: string): boolean {
+    return this.transaction(() => {
+      const m = this.get(src);
+      if (!m) throw notFound(`no memory with id ${src}`, { id: src });
+      const before = m.edges.length;
+      m.edges = m.edges.filter((e) => !(e.target_id === dst && e.type === type));
+      if (m.edges.length === before) return false;
+      this.save(m);
+      return true;
+    });
+  }
+
+  /** Re-stamps every row of one owner to another; never claims unowned rows. Returns the row count. */
+  renameOwner(from: string, to: string): number {
+    if (from === '') throw badInput('rename_owner never claims unowned rows; give a non-empty source owner', { field: 'from' });
+    validateOwner(from, 'from');
+    validateOwner(to, 'to');
+    const ids = (this.st.get('SELECT id FROM memories WHERE owner = ?').all(from) as { id: string }[]).map((r) => r.id);
+    this.transaction(() => {
+      for (const id of ids) {
+        const m = this.get(id)!;
+        m.owner = to;
+        this.save(m);
+      }
+    });
+    return ids.length;
+  }
+
+  logMaintenance(kind: string, report: Record<string, unknown>): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.st.get('INSERT INTO maintenance_log(ts, kind, report) VALUES (?, ?, ?)').run(this.clock.now(), kind, pyDumps(report));
+    });
+  }
+
+  /**
+   * Logs accesses: each record goes onto the memory's ring (with counters, recency and strength as
+   * log_access rules) and into the uncapped event table, all in one transaction.
+   */
+  logAccesses(writes: readonly AccessWrite[]): void {
+    if (writes.length === 0) return;
+    const touched: string[] = [];
+    this.transaction(() => {
+      this.ensureMnemo();
+      for (const w of writes) {
+        const m = this.get(w.id);
+        if (!m) continue;
+        logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
+        const r = encodeRow(m);
+        this.st
+          .get('UPDATE memories SET strength=@strength, last_accessed=@last_accessed, access_count=@access_count, data=@data WHERE id=@id')
+          .run({ id: r.id, strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
+        insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false);
+        touched.push(m.id);
+      }
+    });
+    for (const id of touched) this.emit({ kind: 'upsert', id });
+  }
+
+  // ---------------------------------------------------------------- journal entry points
+
+  /** Runs fn as one journalled change (one transaction, one history row, undoable). */
+  change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
+    return this.journal.record(label, kind, fn, meta);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
