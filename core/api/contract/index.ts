@@ -7,11 +7,19 @@ import type { MethodSpec } from '../define.js';
 import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
 import { storeContract } from './store.js';
+import { recallContract } from './recall.js';
+import { accessContract } from './access.js';
+import { retentionContract } from './retention.js';
+import { observeContract } from './observe.js';
 
 export const contract = {
   ...storeContract,
   ...memoryContract,
   ...statsContract,
+  ...recallContract,
+  ...accessContract,
+  ...retentionContract,
+  ...observeContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -26,3 +34,7 @@ export const isMethodName = (m: string): m is MethodName => Object.prototype.has
 export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
+export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source } from './recall.js';
+export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
+export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
+export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';

@@ -4,9 +4,17 @@ import { memoryHandlers } from './memory.js';
 import { statsHandlers } from './stats.js';
 import { storeHandlers } from './store.js';
 import type { HandlersFor } from './types.js';
+import { recallHandlers } from './recall.js';
+import { accessHandlers } from './access.js';
+import { retentionHandlers } from './retention.js';
+import { observeHandlers } from './observe.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
   ...memoryHandlers,
   ...statsHandlers,
+  ...recallHandlers,
+  ...accessHandlers,
+  ...retentionHandlers,
+  ...observeHandlers,
 };
