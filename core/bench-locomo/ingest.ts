@@ -3,7 +3,8 @@
  * written them while the conversation happened:
  * - one `episode` memory per session ("Conversation session 3, 1:56 pm on 8 May, 2023");
  * - one `episode` memory per turn, content "Speaker: text [shares caption]", created at the
- *   session's time plus one minute per turn, entities = the speaker plus extracted names,
+ *   session's time plus one minute per turn, entities = the speaker (plus extracted names when
+ *   asked: on LoCoMo they cost recall, see docs/benchmarks.md),
  *   a `part_of` edge to its session and a `precedes` edge to the next turn of the session.
  * Ids are derived from the sample id and the dia_id, so runs are identical and ties reproducible.
  * Everything is written in one transaction outside the journal: a benchmark store is scratch.
@@ -40,7 +41,7 @@ export function memoryIdFor(sampleId: string, key: string): string {
 }
 
 export function ingestConversation(engine: Engine, conv: Conversation, opts: IngestOptions = {}): Ingested {
-  const { extractEntities: extract = true, sessionEdges = true, turnEdges = true } = opts;
+  const { extractEntities: extract = false, sessionEdges = true, turnEdges = true } = opts;
   const diaOf = new Map<string, string>();
   let endTime = 0;
   const store = engine.store;

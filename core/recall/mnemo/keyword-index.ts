@@ -46,6 +46,8 @@ export class KeywordIndex implements DerivedIndex {
   private readonly rows = new Map<string, Row>();
   private readonly byRowid = new Map<number, Row>();
   private nextRowid = 1;
+  private searchStmt: Database.Statement | undefined;
+  private writeStmt: Database.Statement | undefined;
 
   /** `stem`: Porter stemming (FTS5 `porter unicode61`), else plain `unicode61`. */
   constructor(readonly stem: boolean) {
@@ -114,7 +116,7 @@ export class KeywordIndex implements DerivedIndex {
   search(q: KeywordSearch): KeywordHit[] {
     if (q.terms.length === 0 || q.limit <= 0) return [];
     const match = ftsOrQuery(q.terms, q.contextWeight > 0 ? undefined : 'body');
-    const stmt = this.db.prepare('SELECT rowid, bm25(kw, 1.0, ?) AS s FROM kw WHERE kw MATCH ? ORDER BY s, rowid LIMIT ?');
+    const stmt = (this.searchStmt ??= this.db.prepare('SELECT rowid, bm25(kw, 1.0, ?) AS s FROM kw WHERE kw MATCH ? ORDER BY s, rowid LIMIT ?'));
     const out: KeywordHit[] = [];
     // Over-fetch when a filter may reject rows, growing until enough survive or the index is exhausted.
     for (let fetch = q.visible ? q.limit * 4 : q.limit; ; fetch *= 4) {
@@ -158,7 +160,7 @@ export class KeywordIndex implements DerivedIndex {
 
   private write(row: Row): void {
     const context = [...row.links].map((id) => this.rows.get(id)?.body ?? '').join('\n');
-    this.db.prepare('INSERT OR REPLACE INTO kw(rowid, body, context) VALUES (?, ?, ?)').run(row.rowid, row.body, context);
+    (this.writeStmt ??= this.db.prepare('INSERT OR REPLACE INTO kw(rowid, body, context) VALUES (?, ?, ?)')).run(row.rowid, row.body, context);
   }
 }
 
