@@ -42,6 +42,6 @@ export function ablationVariants(p: RecallProfile): AblationVariant[] {
   }
   if (f.recency_scale === 'absolute') out.push({ name: 'recency min-max', change: 'recency min-max normalised over the candidates (nooa)', profile: withFeatures(p, { recency_scale: 'minmax' }) });
   out.push({ name: '+extracted names', change: 'turn entities = speaker plus capitalised names found in the text', profile: p, ingest: { extractEntities: true } });
-  out.push({ name: 'nooa-0.0.9', change: 'the reference profile, bit-compatible with nooa v0.0.9', profile: NOOA_PROFILE });
+  if (p.name !== NOOA_PROFILE.name) out.push({ name: 'nooa-0.0.9', change: 'the reference profile, bit-compatible with nooa v0.0.9', profile: NOOA_PROFILE });
   return out;
 }
