@@ -17,7 +17,12 @@ export const observationSchema = z.object({
   entity: nonEmpty('entity'),
   attribute: nonEmpty('attribute'),
   value: nonEmpty('value').refine((s) => s !== OTHER, `value ${OTHER} is reserved for "not yet observed"`),
-  t: z.number({ error: (iss) => (iss.input === undefined ? 't is missing' : 't must be a number (epoch seconds)') }).refine(Number.isFinite, 't must be a finite number (epoch seconds)'),
+  t: z
+    .number({
+      error: (iss) =>
+        iss.input === undefined ? 't is missing' : typeof iss.input === 'number' ? 't must be a finite number (epoch seconds)' : 't must be a number (epoch seconds)',
+    })
+    .refine(Number.isFinite, 't must be a finite number (epoch seconds)'),
   reliability: z
     .number({ error: 'reliability must be a number within [0, 1]' })
     .refine((r) => Number.isFinite(r) && r >= 0 && r <= 1, 'reliability must be within [0, 1]')

@@ -6,12 +6,14 @@ import type { z } from 'zod';
 import type { MethodSpec } from '../define.js';
 import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
+import { beliefsContract } from './beliefs.js';
 import { storeContract } from './store.js';
 
 export const contract = {
   ...storeContract,
   ...memoryContract,
   ...statsContract,
+  ...beliefsContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -26,3 +28,4 @@ export const isMethodName = (m: string): m is MethodName => Object.prototype.has
 export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
+export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';
