@@ -2,7 +2,7 @@
  * `mnemo beliefs <observe|ingest|get|answer|aliases|retrieve> …`: the belief layer from the shell.
  * Every subcommand goes through core/api, like every other door.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { call } from '../../core/api/service.js';
 import { badInput } from '../../core/errors.js';
 import { BELIEF_PROFILES, type BeliefProfile } from '../../core/beliefs/config.js';
@@ -62,7 +62,9 @@ async function ingest(ctx: CommandContext): Promise<void> {
   const db = requirePositional(ctx, 1, 'db', usage);
   const file = requirePositional(ctx, 2, 'observations.jsonl', usage);
   const text = await readText(ctx, file);
-  parseObservationsJsonl(text); // a bad file fails here, before a store file is even created
+  // A bad file must not leave a new, empty store behind: validate before creating one. (An existing
+  // store is protected by the ingest's transaction, so the file is parsed only once there.)
+  if (!existsSync(db)) parseObservationsJsonl(text);
   const session = openSession(ctx, db, { create: true });
   try {
     const profile = str(ctx, 'profile');

@@ -127,7 +127,7 @@ export class BeliefModel {
         const key = entity + SEP + o.attribute;
         let dim = dims.get(key);
         if (!dim) {
-          const row = this.tables.dimension(entity, o.attribute);
+          const row = this.tables.dimension(entity, o.attribute, true);
           dim = { entity, attribute: o.attribute, state: row ? { dist: row.distribution, tLast: row.t_last } : null, deltas: row?.deltas ?? 0 };
           dims.set(key, dim);
         }

@@ -78,8 +78,9 @@ export class BeliefTables {
 
   // ------------------------------------------------------------ dimensions
 
-  dimension(entity: string, attribute: string): DimensionRow | null {
-    if (!this.exists()) return null;
+  /** `tablesExist` skips the schema check (callers inside a write that made the tables). */
+  dimension(entity: string, attribute: string, tablesExist = false): DimensionRow | null {
+    if (!tablesExist && !this.exists()) return null;
     const r = this.store.statement('SELECT entity, attribute, distribution, t_last, deltas, mode FROM mnemo_dimensions WHERE entity = ? AND attribute = ?').get(entity, attribute) as
       | (Omit<DimensionRow, 'distribution'> & { distribution: string })
       | undefined;
