@@ -2,12 +2,11 @@
  * `mnemo beliefs <observe|ingest|get|answer|aliases|retrieve> …`: the belief layer from the shell.
  * Every subcommand goes through core/api, like every other door.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { call } from '../../core/api/service.js';
 import { badInput } from '../../core/errors.js';
 import { BELIEF_PROFILES, type BeliefProfile } from '../../core/beliefs/config.js';
 import { parseQueriesJsonl } from '../../core/beliefs/answer.js';
-import { parseObservationsJsonl } from '../../core/beliefs/observation.js';
 import { flag, numOpt, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
 import { isoTime, table } from '../format.js';
 import { openSession } from '../session.js';
@@ -62,9 +61,7 @@ async function ingest(ctx: CommandContext): Promise<void> {
   const db = requirePositional(ctx, 1, 'db', usage);
   const file = requirePositional(ctx, 2, 'observations.jsonl', usage);
   const text = await readText(ctx, file);
-  // A bad file must not leave a new, empty store behind: validate before creating one. (An existing
-  // store is protected by the ingest's transaction, so the file is parsed only once there.)
-  if (!existsSync(db)) parseObservationsJsonl(text);
+  const created = db !== ':memory:' && !existsSync(db);
   const session = openSession(ctx, db, { create: true });
   try {
     const profile = str(ctx, 'profile');
@@ -80,6 +77,11 @@ async function ingest(ctx: CommandContext): Promise<void> {
         ? JSON.stringify({ ...r, ms: Math.round(ms) })
         : `ingested ${r.ingested} observations into ${r.dimensions_touched} dimensions in ${(ms / 1000).toFixed(2)} s${r.replayed_dimensions ? ` (${r.replayed_dimensions} replayed for late observations)` : ''}`,
     );
+  } catch (err) {
+    // The ingest rolled back; a store file this command created must not stay behind either.
+    session.close();
+    if (created) for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+    throw err;
   } finally {
     session.close();
   }

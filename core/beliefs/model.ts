@@ -200,7 +200,8 @@ export class BeliefModel {
       }
       // every name that resolves into the group, so an alias of an alias moves too
       for (const a of aliases.keys()) if (group.has(this.resolve(a, aliases))) group.add(a);
-      const deltas = this.tables.deltasObservedAs([...group]);
+      // every delta of these names sits under one of them as entity (the old or the new canonical)
+      const deltas = this.tables.deltasOfEntities([...group]);
       for (const n of group) this.tables.deleteDimensionsOf(n);
       const byDim = new Map<string, DeltaRow[]>();
       for (const d of deltas) {

@@ -217,11 +217,14 @@ export class BeliefTables {
     return rows.map(decodeDelta);
   }
 
-  /** Every delta whose observed name is one of `names`, in log order (for replays after a merge). */
-  deltasObservedAs(names: readonly string[]): DeltaRow[] {
+  /**
+   * Every delta currently attributed to one of these entities, in log order (for replays after a
+   * merge or its undo: callers pass both the old and the new canonical names).
+   */
+  deltasOfEntities(names: readonly string[]): DeltaRow[] {
     if (!this.exists() || names.length === 0) return [];
     const rows = this.store.db
-      .prepare(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE observed_entity IN (${names.map(() => '?').join(',')}) ORDER BY t, id`)
+      .prepare(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity IN (${names.map(() => '?').join(',')}) ORDER BY t, id`)
       .all(...names) as RawDelta[];
     return rows.map(decodeDelta);
   }

@@ -132,7 +132,6 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
           recorded_at     REAL NOT NULL
         );
         CREATE INDEX idx_mnemo_deltas_dim ON mnemo_deltas(entity, attribute, t, id);
-        CREATE INDEX idx_mnemo_deltas_observed ON mnemo_deltas(observed_entity);
         CREATE INDEX idx_mnemo_deltas_memory ON mnemo_deltas(memory_id) WHERE memory_id IS NOT NULL;
         CREATE TABLE mnemo_entity_aliases (
           alias      TEXT PRIMARY KEY,
