@@ -14,7 +14,7 @@ import { openSession } from '../session.js';
 const USAGE = `mnemo beliefs observe <db> <entity> <attribute> <value> [--t T] [--reliability R] [--evidence TEXT] [--source S] [--memory ID] [--now T] [--json]
        mnemo beliefs ingest <db> <observations.jsonl|-> [--profile paper|nous-code] [--now T] [--json]
        mnemo beliefs get <db> <entity> <attribute> [--at T] [--mode as-of|hindsight] [--now T] [--json]
-       mnemo beliefs answer <db> <queries.jsonl|-> [--mode as-of|hindsight] [--out answers.jsonl]
+       mnemo beliefs answer <db> <queries.jsonl|-> [--mode hindsight|as-of] [--out answers.jsonl]
        mnemo beliefs aliases <db> [--apply] [--reject "A=B"]... [--at T] [--now T] [--json]
        mnemo beliefs retrieve <db> <question> [--at T] [--hops N] [--now T] [--json]`;
 
@@ -26,8 +26,13 @@ async function readText(ctx: CommandContext, file: string): Promise<string> {
   }
 }
 
-function mode(ctx: CommandContext): 'as-of' | 'hindsight' {
-  const m = str(ctx, 'mode') ?? 'as-of';
+/**
+ * `get` defaults to as-of (what the agent believed at T: time travel). `answer` runs after the whole
+ * stream is in, so it defaults to hindsight (what the agent now believes was true at T: the
+ * bi-temporal valid-time reading); `--mode as-of` gives the belief held at T instead.
+ */
+function mode(ctx: CommandContext, fallback: 'as-of' | 'hindsight' = 'as-of'): 'as-of' | 'hindsight' {
+  const m = str(ctx, 'mode') ?? fallback;
   if (m !== 'as-of' && m !== 'hindsight') throw badInput(`--mode must be as-of or hindsight, got ${JSON.stringify(m)}`);
   return m;
 }
@@ -125,7 +130,7 @@ async function answer(ctx: CommandContext): Promise<void> {
   const queries = parseQueriesJsonl(await readText(ctx, file));
   const session = openSession(ctx, db, { readonly: true });
   try {
-    const { answers } = await call(session, 'beliefs.answer', { queries, mode: mode(ctx) });
+    const { answers } = await call(session, 'beliefs.answer', { queries, mode: mode(ctx, 'hindsight') });
     const lines = answers.map((a) => JSON.stringify(a));
     const out = str(ctx, 'out');
     if (out) {
