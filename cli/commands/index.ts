@@ -9,6 +9,7 @@ import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
 import { benchCommand } from './bench.js';
+import { beliefsCommand } from './beliefs.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -21,4 +22,5 @@ export const COMMANDS: Command[] = [
   exportCommand,
   demoCommand,
   benchCommand,
+  beliefsCommand,
 ];
