@@ -8,6 +8,10 @@ import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
+import { explainCommand, recallCommand, searchCommand } from './recall.js';
+import { replayCommand } from './replay.js';
+import { pruneCommand, retentionCommand } from './retention.js';
+import { statsCommand } from './stats.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -19,4 +23,11 @@ export const COMMANDS: Command[] = [
   importCommand,
   exportCommand,
   demoCommand,
+  recallCommand,
+  searchCommand,
+  explainCommand,
+  replayCommand,
+  retentionCommand,
+  pruneCommand,
+  statsCommand,
 ];
