@@ -8,6 +8,10 @@ import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
+import { explainCommand, recallCommand, searchCommand } from './recall.js';
+import { replayCommand } from './replay.js';
+import { pruneCommand, retentionCommand } from './retention.js';
+import { statsCommand } from './stats.js';
 import { benchCommand } from './bench.js';
 import { beliefsCommand } from './beliefs.js';
 
@@ -21,6 +25,13 @@ export const COMMANDS: Command[] = [
   importCommand,
   exportCommand,
   demoCommand,
+  recallCommand,
+  searchCommand,
+  explainCommand,
+  replayCommand,
+  retentionCommand,
+  pruneCommand,
+  statsCommand,
   benchCommand,
   beliefsCommand,
 ];
