@@ -6,7 +6,7 @@
  * compatibility path never moves. Every difference is listed in docs/recall.md.
  */
 import type { ProfileName as RecallProfileName } from '../store/store.js';
-import { MNEMO_FEATURES, MNEMO_WEIGHT_OVERRIDES, mnemoFeatureDifferences } from './mnemo/profile-features.js';
+import { MNEMO_FEATURES, mnemoFeatureDifferences } from './mnemo/profile-features.js';
 import { MNEMO_FEATURES_OFF, type MnemoFeatures } from './mnemo/features.js';
 
 export interface RecallWeights {
@@ -76,12 +76,6 @@ export const NOOA_KNOBS: Readonly<RecallKnobs> = Object.freeze({
   }),
 });
 
-/** nooa's knobs with the mnemo profile's weight overrides. */
-export const MNEMO_KNOBS: Readonly<RecallKnobs> = Object.freeze({
-  ...NOOA_KNOBS,
-  weights: Object.freeze({ ...NOOA_KNOBS.weights, ...MNEMO_WEIGHT_OVERRIDES }),
-});
-
 export const NOOA_PROFILE: RecallProfile = Object.freeze({
   name: 'nooa-0.0.9',
   knobs: NOOA_KNOBS,
@@ -90,7 +84,7 @@ export const NOOA_PROFILE: RecallProfile = Object.freeze({
 
 export const MNEMO_PROFILE: RecallProfile = Object.freeze({
   name: 'mnemo',
-  knobs: MNEMO_KNOBS,
+  knobs: NOOA_KNOBS,
   features: Object.freeze({ sparse_fields: Object.freeze(['content', 'title', 'tags'] as SparseField[]), spread_through_archived: false, ...MNEMO_FEATURES }),
 });
 

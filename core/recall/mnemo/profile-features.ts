@@ -1,5 +1,5 @@
 /**
- * What the mnemo profile turns on, and the knobs it sets differently from nooa v0.0.9. Every
+ * What the mnemo profile turns on beyond nooa v0.0.9 (its scoring knobs stay nooa's). Every
  * value here was chosen on the LoCoMo tuning conversations only (docs/benchmarks.md has the
  * ablation); the held-out conversations were not used to pick any of them.
  */
@@ -21,9 +21,6 @@ export const MNEMO_FEATURES: Readonly<MnemoFeatures> = Object.freeze({
   max_siblings: 64,
   recency_scale: 'absolute',
 });
-
-/** Knob values of the mnemo profile that differ from nooa's (the rest are nooa's). */
-export const MNEMO_WEIGHT_OVERRIDES = Object.freeze({});
 
 export function mnemoFeatureDifferences(f: Readonly<MnemoFeatures>): string[] {
   const out: string[] = [];
