@@ -111,6 +111,7 @@ function ablationBars(s: Summary): string {
 }
 
 function tables(s: Summary): string {
+  const pct = (x: number | undefined) => (x === undefined ? '' : (100 * x).toFixed(1));
   const lines: string[] = [];
   const head = ['split', 'retriever', ...s.ks.map((k) => `R@${k}`), 'recall_all@10', 'session R@10'];
   lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
@@ -130,7 +131,7 @@ function tables(s: Summary): string {
     const full = s.ablation[0]!;
     lines.push('', '| variant | change | R@10 all ten | tuning five | held-out five | Δ all |', '|---|---|---|---|---|---|');
     for (const a of s.ablation) {
-      const d = pct(a.all.recall['R@10']) - pct(full.all.recall['R@10']);
+      const d = 100 * (a.all.recall['R@10']! - full.all.recall['R@10']!);
       lines.push(`| ${a.variant} | ${a.change} | ${pct(a.all.recall['R@10'])} | ${pct(a.tuning.recall['R@10'])} | ${pct(a.held_out.recall['R@10'])} | ${a === full ? '' : (d > 0 ? '+' : '') + d.toFixed(1)} |`);
     }
   }
