@@ -8,6 +8,7 @@ import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
+import { serveCommand } from './serve.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -19,4 +20,5 @@ export const COMMANDS: Command[] = [
   importCommand,
   exportCommand,
   demoCommand,
+  serveCommand,
 ];

@@ -7,11 +7,15 @@ import type { MethodSpec } from '../define.js';
 import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
 import { storeContract } from './store.js';
+import { graphContract } from './graph.js';
+import { tagsContract } from './tags.js';
 
 export const contract = {
   ...storeContract,
   ...memoryContract,
   ...statsContract,
+  ...graphContract,
+  ...tagsContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -26,3 +30,5 @@ export const isMethodName = (m: string): m is MethodName => Object.prototype.has
 export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
+export type { GraphNode, GraphEdge, GraphView } from './graph.js';
+export type { Facet, MemoryFacets } from './tags.js';

@@ -4,9 +4,13 @@ import { memoryHandlers } from './memory.js';
 import { statsHandlers } from './stats.js';
 import { storeHandlers } from './store.js';
 import type { HandlersFor } from './types.js';
+import { graphHandlers } from './graph.js';
+import { tagsHandlers } from './tags.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
   ...memoryHandlers,
   ...statsHandlers,
+  ...graphHandlers,
+  ...tagsHandlers,
 };
