@@ -9,6 +9,10 @@ import { statsContract } from './stats.js';
 import { storeContract } from './store.js';
 import { graphContract } from './graph.js';
 import { tagsContract } from './tags.js';
+import { recallContract } from './recall.js';
+import { accessContract } from './access.js';
+import { retentionContract } from './retention.js';
+import { observeContract } from './observe.js';
 
 export const contract = {
   ...storeContract,
@@ -16,6 +20,10 @@ export const contract = {
   ...statsContract,
   ...graphContract,
   ...tagsContract,
+  ...recallContract,
+  ...accessContract,
+  ...retentionContract,
+  ...observeContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -32,3 +40,7 @@ export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
 export type { GraphNode, GraphEdge, GraphView } from './graph.js';
 export type { Facet, MemoryFacets } from './tags.js';
+export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source } from './recall.js';
+export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
+export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
+export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';

@@ -6,6 +6,10 @@ import { storeHandlers } from './store.js';
 import type { HandlersFor } from './types.js';
 import { graphHandlers } from './graph.js';
 import { tagsHandlers } from './tags.js';
+import { recallHandlers } from './recall.js';
+import { accessHandlers } from './access.js';
+import { retentionHandlers } from './retention.js';
+import { observeHandlers } from './observe.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
@@ -13,4 +17,8 @@ export const handlers: HandlersFor<Contract> = {
   ...statsHandlers,
   ...graphHandlers,
   ...tagsHandlers,
+  ...recallHandlers,
+  ...accessHandlers,
+  ...retentionHandlers,
+  ...observeHandlers,
 };
