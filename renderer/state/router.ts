@@ -26,7 +26,9 @@ export function parseRoute(hash: string): Route {
   return { view, arg, params: new URLSearchParams(query), hash: clean };
 }
 
-export function buildHash(view: ViewName, arg: string | null = null, params: Record<string, string | number | boolean | null | undefined | string[]> = {}): string {
+export type ParamValue = string | number | boolean | null | undefined | string[];
+
+export function buildHash(view: ViewName, arg: string | null = null, params: Record<string, ParamValue> = {}): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
     if (v === null || v === undefined || v === '' || v === false) continue;
