@@ -31,7 +31,8 @@ export function mainWindowOptions(preloadPath: string, bounds: Bounds, dark = fa
       webSecurity: true,
       allowRunningInsecureContent: false,
       experimentalFeatures: false,
-      enableBlinkFeatures: '',
+      // Middle-click would open links in new windows; the window-open handler denies those anyway.
+      disableBlinkFeatures: 'Auxclick',
       navigateOnDragDrop: false,
       spellcheck: false,
       safeDialogs: true,

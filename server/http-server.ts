@@ -141,7 +141,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       send(res, 405, { ok: false, error: { code: 'bad_input', message: 'API calls are POST /api/<method> with a JSON body' } });
       return;
     }
-    let input: unknown = {};
+    let input: unknown;
     try {
       const text = await readBody(req);
       input = text.trim() === '' ? {} : JSON.parse(text);

@@ -30,7 +30,7 @@ export class LiveRefresh {
   /** One poll: true when another process committed since the last look. */
   check(): boolean {
     if (!this.session.hasEngine) return false;
-    let changed = false;
+    let changed: boolean;
     try {
       changed = this.session.engine().store.refreshIfChanged();
     } catch {
