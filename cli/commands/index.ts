@@ -9,6 +9,10 @@ import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
 import { serveCommand } from './serve.js';
+import { explainCommand, recallCommand, searchCommand } from './recall.js';
+import { replayCommand } from './replay.js';
+import { pruneCommand, retentionCommand } from './retention.js';
+import { statsCommand } from './stats.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -21,4 +25,11 @@ export const COMMANDS: Command[] = [
   exportCommand,
   demoCommand,
   serveCommand,
+  recallCommand,
+  searchCommand,
+  explainCommand,
+  replayCommand,
+  retentionCommand,
+  pruneCommand,
+  statsCommand,
 ];
