@@ -95,7 +95,7 @@ function curveOption(c: RetentionCurve, dark: boolean): EChartsOption {
           symbol: 'none',
           silent: false,
           data: [
-            { yAxis: c.threshold, name: 'prune threshold', lineStyle: { color: '#d62728', type: 'dashed' }, label: { formatter: `prune threshold ${c.threshold}`, color: '#d62728' } },
+            { yAxis: c.threshold, name: 'prune threshold', lineStyle: { color: '#d62728', type: 'dashed' }, label: { formatter: `prune threshold ${c.threshold}`, color: '#d62728', position: 'insideStartTop' } },
             { xAxis: c.now * 1000, name: 'now', lineStyle: { color: text, type: 'dotted' }, label: { formatter: 'now', color: text } },
             ...(c.prune_eta !== null && c.prune_eta <= c.until
               ? [{ xAxis: c.prune_eta * 1000, name: 'prune ETA', lineStyle: { color: '#d62728' }, label: { formatter: `prune ETA ${fmtTime(c.prune_eta).slice(0, 10)}`, color: '#d62728' } }]
