@@ -1,17 +1,28 @@
 /** The shell: navigation, store badge, theme, shortcuts, live refresh, and the routed view. */
-import { useCallback, useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useEngineEvents, useStoreInfo } from './api/hooks.js';
 import type { EngineEvent } from './api/transport.js';
-import { ErrorBox, GlobalProgress } from './components/common.js';
+import { ErrorBox, GlobalProgress, Spinner } from './components/common.js';
 import { ShortcutHelp, useShortcuts } from './components/shortcuts.js';
 import { platform } from './platform/browser.js';
 import { buildHash, navigate, useRoute, type ViewName } from './state/router.js';
 import { useUi } from './state/ui.js';
-import { AuditView } from './views/audit/AuditView.js';
-import { GraphView } from './views/graph/GraphView.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
-import { MemoryDetailView } from './views/memory/MemoryDetailView.js';
-import { RecallView } from './views/recall/RecallView.js';
+
+// The list is the first screen; the views that carry cytoscape and echarts load on demand (and are
+// prefetched once the list is on screen), so the first render parses a fraction of the code.
+const loadDetail = () => import('./views/memory/MemoryDetailView.js');
+const loadGraph = () => import('./views/graph/GraphView.js');
+const loadRecall = () => import('./views/recall/RecallView.js');
+const loadAudit = () => import('./views/audit/AuditView.js');
+const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
+const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
+const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
+const AuditView = lazy(() => loadAudit().then((m) => ({ default: m.AuditView })));
+
+export function prefetchViews(): void {
+  void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit()]);
+}
 
 const NAV: { view: ViewName; label: string; key: string }[] = [
   { view: 'memories', label: 'Memories', key: '1' },
@@ -34,6 +45,8 @@ export function App() {
   }, []);
   useEngineEvents(onEvent);
   useShortcuts();
+  // Once the first screen is up, fetch the other views' code in the background.
+  useEffect(() => platform.whenIdle(prefetchViews), []);
 
   const active = route.view === 'memory' ? 'memories' : route.view;
   return (
@@ -70,11 +83,13 @@ export function App() {
         </main>
       ) : (
         <main className="content">
-          {route.view === 'memories' && <MemoriesView />}
-          {route.view === 'memory' && <MemoryDetailView id={route.arg} />}
-          {route.view === 'graph' && <GraphView />}
-          {route.view === 'recall' && <RecallView />}
-          {route.view === 'audit' && <AuditView />}
+          <Suspense fallback={<Spinner label="Loading view…" />}>
+            {route.view === 'memories' && <MemoriesView />}
+            {route.view === 'memory' && <MemoryDetailView id={route.arg} />}
+            {route.view === 'graph' && <GraphView />}
+            {route.view === 'recall' && <RecallView />}
+            {route.view === 'audit' && <AuditView />}
+          </Suspense>
         </main>
       )}
       <ShortcutHelp />

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The workbench end to end: browser mode (`mnemo serve`) on a copy of the fixture store, driven in
  * Debian's Chromium. Covers every view, the numbers they show against the engine and the CLI, live

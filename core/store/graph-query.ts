@@ -43,7 +43,7 @@ export interface GraphResult {
   truncated: boolean;
 }
 
-const NODE_COLS = "id, type, owner, importance, strength, archived, json_extract(data, '$.title') AS title, substr(content, 1, 200) AS content";
+const NODE_COLS = "m.id, m.type, m.owner, m.importance, m.strength, m.archived, json_extract(m.data, '$.title') AS title, substr(m.content, 1, 200) AS content";
 const CHUNK = 900;
 
 function chunks<T>(xs: readonly T[]): T[][] {
@@ -55,14 +55,14 @@ function chunks<T>(xs: readonly T[]): T[][] {
 function nodeWhere(f: GraphFilter): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (!f.includeArchived) where.push('archived = 0');
-  const oc = ownerClause(f.owner ?? null);
+  if (!f.includeArchived) where.push('m.archived = 0');
+  const oc = ownerClause(f.owner ?? null, 'm.owner');
   if (oc.sql !== '1') {
     where.push(oc.sql);
     params.push(...oc.params);
   }
   if (f.types?.length) {
-    where.push(`type IN (${f.types.map(() => '?').join(',')})`);
+    where.push(`m.type IN (${f.types.map(() => '?').join(',')})`);
     params.push(...f.types);
   }
   return { sql: where.length ? where.join(' AND ') : '1', params };
@@ -70,7 +70,7 @@ function nodeWhere(f: GraphFilter): { sql: string; params: unknown[] } {
 
 function edgeTypeSql(f: GraphFilter): { sql: string; params: unknown[] } {
   if (!f.edgeTypes?.length) return { sql: '1', params: [] };
-  return { sql: `type IN (${f.edgeTypes.map(() => '?').join(',')})`, params: [...f.edgeTypes] };
+  return { sql: `e.type IN (${f.edgeTypes.map(() => '?').join(',')})`, params: [...f.edgeTypes] };
 }
 
 /** Rows for the given ids that pass the node filter (missing or filtered ids are absent). */
@@ -79,7 +79,9 @@ function nodesFor(db: DB, ids: readonly string[], f: GraphFilter): Map<string, G
   const out = new Map<string, GraphNodeRow>();
   for (const part of chunks(ids)) {
     const rows = db
-      .prepare(`SELECT ${NODE_COLS} FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND ${w.sql}`)
+      // CROSS JOIN keeps the id list as the outer loop, so each id is one primary-key lookup (the planner
+      // would otherwise pick the archived index and scan the whole table).
+      .prepare(`SELECT ${NODE_COLS} FROM json_each(?) AS j CROSS JOIN memories AS m ON m.id = j.value WHERE ${w.sql}`)
       .all(JSON.stringify(part), ...w.params) as GraphNodeRow[];
     for (const r of rows) out.set(r.id, r);
   }
@@ -95,9 +97,9 @@ function edgesTouching(db: DB, ids: readonly string[], f: GraphFilter): GraphEdg
     out.push(
       ...(db
         .prepare(
-          `SELECT src, dst, type, weight FROM memory_edges WHERE src IN (SELECT value FROM json_each(?)) AND ${et.sql}
+          `SELECT e.src, e.dst, e.type, e.weight FROM json_each(?) AS j CROSS JOIN memory_edges AS e ON e.src = j.value WHERE ${et.sql}
            UNION
-           SELECT src, dst, type, weight FROM memory_edges WHERE dst IN (SELECT value FROM json_each(?)) AND ${et.sql}`,
+           SELECT e.src, e.dst, e.type, e.weight FROM json_each(?) AS j CROSS JOIN memory_edges AS e ON e.dst = j.value WHERE ${et.sql}`,
         )
         .all(json, ...et.params, json, ...et.params) as GraphEdgeRow[]),
     );
@@ -156,16 +158,20 @@ function neighbourhood(db: DB, focus: string, f: GraphFilter): GraphResult {
 function overview(db: DB, f: GraphFilter): GraphResult {
   const limit = f.limit ?? 2000;
   const w = nodeWhere(f);
-  const reachable = (db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  const reachable = (db.prepare(`SELECT count(*) AS n FROM memories AS m WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  // Sort and cut on plain columns first, then read the title only for the rows kept.
   const rows = db
-    .prepare(`SELECT ${NODE_COLS} FROM memories WHERE ${w.sql} ORDER BY importance DESC, rowid ASC LIMIT ?`)
+    .prepare(
+      `SELECT ${NODE_COLS} FROM memories AS m WHERE m.rowid IN (SELECT m.rowid FROM memories AS m WHERE ${w.sql} ORDER BY m.importance DESC, m.rowid ASC LIMIT ?)
+       ORDER BY m.importance DESC, m.rowid ASC`,
+    )
     .all(...w.params, limit) as GraphNodeRow[];
   const ids = new Set(rows.map((r) => r.id));
   const edges = new Map<string, GraphEdgeRow>();
   const et = edgeTypeSql(f);
   for (const part of chunks([...ids])) {
     const found = db
-      .prepare(`SELECT src, dst, type, weight FROM memory_edges WHERE src IN (SELECT value FROM json_each(?)) AND ${et.sql}`)
+      .prepare(`SELECT e.src, e.dst, e.type, e.weight FROM json_each(?) AS j CROSS JOIN memory_edges AS e ON e.src = j.value WHERE ${et.sql}`)
       .all(JSON.stringify(part), ...et.params) as GraphEdgeRow[];
     for (const e of found) if (ids.has(e.dst)) edges.set(edgeKey(e), e);
   }

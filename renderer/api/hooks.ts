@@ -14,8 +14,9 @@ export function useStoreInfo() {
   return useQuery({ queryKey: keys.store(), queryFn: () => call('store.info', {}) });
 }
 
-export function useFacets() {
-  return useQuery({ queryKey: keys.facets(), queryFn: () => call('memory.facets', { archived: 'all', tag_limit: 300 }), staleTime: 10_000 });
+/** Facet counts; `enabled` lets the list ask for its first page before these (bigger) counts. */
+export function useFacets(enabled = true) {
+  return useQuery({ queryKey: keys.facets(), queryFn: () => call('memory.facets', { archived: 'all', tag_limit: 300 }), staleTime: 10_000, enabled });
 }
 
 /**

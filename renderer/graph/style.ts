@@ -29,8 +29,7 @@ export function graphStyle(dark: boolean): StylesheetJson {
         color: text,
         'text-valign': 'bottom',
         'text-margin-y': 3,
-        'text-max-width': '140px',
-        'text-wrap': 'ellipsis',
+        // Labels arrive cut to 40 characters; no text measuring or wrapping per node (thousands of nodes).
         // Labels disappear when zoomed out far enough that they would be unreadable anyway.
         'min-zoomed-font-size': 9,
         'border-width': 0,

@@ -89,6 +89,15 @@ export const platform = {
     el?.focus();
     el?.select();
   },
+  /** Runs `fn` when the browser is idle (after the first screen); returns a canceller. */
+  whenIdle(fn: () => void): () => void {
+    if ('requestIdleCallback' in window) {
+      const h = window.requestIdleCallback(fn, { timeout: 3000 });
+      return () => window.cancelIdleCallback(h);
+    }
+    const t = setTimeout(fn, 1500);
+    return () => clearTimeout(t);
+  },
   rootElement(): HTMLElement {
     return document.getElementById('root')!;
   },

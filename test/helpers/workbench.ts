@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /** A running browser-mode workbench on a store copy, with a Chromium page pointed at it (e2e, bench, screenshots). */
 import type { Page } from 'playwright-core';
 import type { ApiSession } from '../../core/api/context.js';

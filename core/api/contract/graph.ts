@@ -32,7 +32,7 @@ export interface GraphView {
 
 export const graphViewInput = z.object({
   focus: z.string().min(1).max(200).optional(),
-  hops: z.number().int().min(0, 'hops must be 0 or more').max(6, 'hops must be at most 6').optional().default(2),
+  hops: z.number().int().min(0, 'hops must be 0 or more').max(12, 'hops must be at most 12').optional().default(2),
   owner: z.string().max(200).optional(),
   edge_types: z.array(z.enum(EDGE_TYPES)).optional(),
   types: z.array(z.enum(MEMORY_TYPES)).optional(),

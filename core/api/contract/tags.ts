@@ -12,6 +12,8 @@ export interface MemoryFacets {
   owners: Facet[];
   statuses: Facet[];
   tags: Facet[];
+  /** Rows the tag counts cover when fewer than all (the most recently added); null = every row. */
+  tags_sampled: number | null;
   archived: number;
   live: number;
 }

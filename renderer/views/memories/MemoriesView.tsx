@@ -1,5 +1,5 @@
 /** Memories: facet filters, search, a virtualized sortable table, multi-select with bulk archive and tag. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useFacets } from '../../api/hooks.js';
 import { navigate, useRoute } from '../../state/router.js';
 import { filtersFromParams, filtersToHash, type MemoryFilters } from './filters.js';
@@ -15,7 +15,10 @@ function toggle(xs: string[], x: string): string[] {
 export function MemoriesView() {
   const route = useRoute();
   const filters = filtersFromParams(route.params);
-  const facets = useFacets();
+  // The first page of rows goes first; the facet counts follow once it is on screen.
+  const [listReady, setListReady] = useState(false);
+  const facets = useFacets(listReady);
+  const onReady = useCallback(() => setListReady(true), []);
   const set = (patch: Partial<MemoryFilters>) => navigate(filtersToHash({ ...filters, ...patch }), { replace: true });
   const [text, setText] = useState(filters.q);
   useEffect(() => setText(filters.q), [filters.q]);
@@ -78,7 +81,14 @@ export function MemoriesView() {
           ))}
         </section>
         <section>
-          <h4>Tags</h4>
+          <h4>
+            Tags{' '}
+            {facets.data?.tags_sampled ? (
+              <span className="muted" title="Counting tags reads every memory's JSON; on large stores the counts cover the most recently added memories.">
+                (latest {facets.data.tags_sampled.toLocaleString()})
+              </span>
+            ) : null}
+          </h4>
           <div className="tag-cloud">
             {(facets.data?.tags ?? []).slice(0, 40).map((t) => (
               <button key={t.value} className={`tag${filters.tags.includes(t.value) ? ' on' : ''}`} onClick={() => set({ tags: toggle(filters.tags, t.value) })} title={`${t.n} memories`}>
@@ -95,7 +105,7 @@ export function MemoriesView() {
       </aside>
       <section className="table-pane">
         <BulkBar />
-        <MemoryTable filters={filters} onSort={(sort) => set(sort === filters.sort ? { dir: filters.dir === 'asc' ? 'desc' : 'asc' } : { sort, dir: 'desc' })} />
+        <MemoryTable filters={filters} onReady={onReady} onSort={(sort) => set(sort === filters.sort ? { dir: filters.dir === 'asc' ? 'desc' : 'asc' } : { sort, dir: 'desc' })} />
       </section>
     </div>
   );

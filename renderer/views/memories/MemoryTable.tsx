@@ -67,7 +67,7 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
   );
 }
 
-export function MemoryTable({ filters, onSort }: { filters: MemoryFilters; onSort: (s: SortField) => void }) {
+export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilters; onSort: (s: SortField) => void; onReady?: () => void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const input = toListInput(filters);
   // The visible row range, kept at page granularity so scrolling within a page does not re-render.
@@ -90,8 +90,10 @@ export function MemoryTable({ filters, onSort }: { filters: MemoryFilters; onSor
   const setSelected = useUi((s) => s.setSelected);
 
   useEffect(() => {
-    if (pages.total !== null) platform.mark('mnemo:list-rendered');
-  }, [pages.total]);
+    if (pages.total === null) return;
+    platform.mark('mnemo:list-rendered');
+    onReady?.();
+  }, [pages.total, onReady]);
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: 0 });
   }, [filters.q, filters.sort, filters.dir, filters.archived, filters.types.join(), filters.owners.join(), filters.tags.join(), filters.statuses.join()]);
