@@ -15,12 +15,14 @@ mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
 
-async function shot(wb: Workbench, name: string, hash: string, ready: string, opts: { fullPage?: boolean; after?: (wb: Workbench) => Promise<void> } = {}) {
+async function shot(wb: Workbench, name: string, hash: string, ready: string, opts: { tall?: number; after?: (wb: Workbench) => Promise<void> } = {}) {
+  // The app scrolls inside its own panes, so a long view is shot with a taller window.
+  await wb.page.setViewportSize({ width: 1440, height: opts.tall ?? 900 });
   await wb.go(hash);
   await wb.page.waitForSelector(ready, { timeout: 30_000 });
   if (opts.after) await opts.after(wb);
   await wb.page.waitForTimeout(600); // let charts and layouts settle
-  await wb.page.screenshot({ path: join(OUT, `${name}.png`), fullPage: opts.fullPage ?? false });
+  await wb.page.screenshot({ path: join(OUT, `${name}.png`) });
   console.log(`docs/screenshots/${name}.png`);
 }
 
@@ -41,15 +43,9 @@ async function run(theme: 'light' | 'dark') {
           await w.page.locator('[data-testid=memory-row] input[type=checkbox]').nth(2).check();
         },
       });
-      await shot(wb, 'memory-detail', `/memory/${rotated}`, '[data-testid=retention-curve] canvas', { fullPage: true });
+      await shot(wb, 'memory-detail', `/memory/${rotated}`, '[data-testid=retention-curve] canvas', { tall: 2000 });
       await shot(wb, 'graph', '/graph', graphReady);
-      await shot(wb, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, graphReady, {
-        after: async (w) => {
-          await w.page.waitForTimeout(300);
-          const box = await w.page.locator('[data-testid=graph-canvas]').boundingBox();
-          if (box) await w.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-        },
-      });
+      await shot(wb, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, graphReady);
       const q = encodeURIComponent('deploy billing service');
       const explain = await call(wb.session, 'recall.explain', { query: 'deploy billing service', k: 10, hops: 2 });
       const fed = explain.rows.find((r) => (explain.paths[r.id]?.length ?? 0) > 1) ?? explain.rows[0]!;

@@ -29,8 +29,21 @@ export const edgeId = (e: { src: string; dst: string; type: string }) => `${e.sr
 
 function layoutFor(n: number, focus: string | null | undefined): LayoutOptions {
   if (n <= 250) {
-    // Small graphs: a force layout reads best; few iterations keep it well under a second.
-    return { name: 'cose', animate: false, randomize: false, numIter: 250, nodeRepulsion: () => 9000, idealEdgeLength: () => 70, fit: true, padding: 30 } as LayoutOptions;
+    // Small graphs: a force layout reads best. Fewer iterations as the graph grows keep it under a second.
+    return {
+      name: 'cose',
+      animate: false,
+      randomize: false,
+      numIter: n <= 80 ? 1000 : 400,
+      nodeRepulsion: () => 40_000,
+      nodeOverlap: 20,
+      idealEdgeLength: () => 90,
+      edgeElasticity: () => 80,
+      gravity: 0.6,
+      componentSpacing: 60,
+      fit: true,
+      padding: 30,
+    } as LayoutOptions;
   }
   // Thousands of nodes: concentric rings are O(n): by hop distance around a focus, else by importance.
   return {

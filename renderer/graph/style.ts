@@ -16,6 +16,7 @@ export const CAUSAL = new Set(['derived_from', 'created_by', 'causes', 'refines'
 
 export function graphStyle(dark: boolean): StylesheetJson {
   const text = dark ? '#e6e6e6' : '#222';
+  const bg = dark ? '#14171c' : '#f6f7f9';
   const edge = dark ? '#7b8794' : '#9aa5b1';
   return [
     {
@@ -32,6 +33,9 @@ export function graphStyle(dark: boolean): StylesheetJson {
         // Labels arrive cut to 40 characters; no text measuring or wrapping per node (thousands of nodes).
         // Labels disappear when zoomed out far enough that they would be unreadable anyway.
         'min-zoomed-font-size': 9,
+        'text-background-color': bg,
+        'text-background-opacity': 0.75,
+        'text-background-padding': '1px',
         'border-width': 0,
       },
     },

@@ -49,12 +49,14 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
         <tbody>
           {FIELDS.map((f) => {
             const d = r.delta[f];
+            // A smaller rank is better: colour it as a gain.
+            const better = d === null || d === 0 ? '' : (f === 'rank' ? d < 0 : d > 0) ? 'up' : 'down';
             return (
               <tr key={f} data-field={f}>
                 <th>{f}</th>
                 <td className="mono">{fmtNum(r.before[f] as number | null, 4)}</td>
                 <td className="mono">{r.after ? fmtNum(r.after[f] as number | null, 4) : 'not ranked'}</td>
-                <td className={`mono ${d === null ? '' : d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>{d === null ? '—' : `${d > 0 ? '+' : ''}${fmtNum(d, 4)}`}</td>
+                <td className={`mono ${better}`}>{d === null ? '—' : `${d > 0 ? '+' : ''}${fmtNum(d, 4)}`}</td>
               </tr>
             );
           })}

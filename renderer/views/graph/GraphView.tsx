@@ -1,6 +1,6 @@
 /** Graph: the typed edge graph, filtered by owner and edge type, with expand/collapse and search-to-focus. */
 import { useQueries } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { GraphEdge, GraphNode, GraphView as GraphData } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { useGraph } from '../../api/hooks.js';
@@ -37,6 +37,10 @@ export function GraphView() {
   const dark = useUi((s) => s.theme === 'dark');
   const [selected, setSelected] = useState<string | null>(focus);
   const [expanded, setExpanded] = useState<string[]>([]);
+  // A new focus (search, a link, "Focus here") also becomes the selection.
+  useEffect(() => {
+    if (focus) setSelected(focus);
+  }, [focus]);
 
   const setParams = (patch: Record<string, string | number | string[] | null>) => {
     const next: Record<string, string | number | string[] | null> = {
