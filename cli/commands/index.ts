@@ -13,6 +13,7 @@ import { explainCommand, recallCommand, searchCommand } from './recall.js';
 import { replayCommand } from './replay.js';
 import { pruneCommand, retentionCommand } from './retention.js';
 import { statsCommand } from './stats.js';
+import { beliefsCommand } from './beliefs.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -32,4 +33,5 @@ export const COMMANDS: Command[] = [
   retentionCommand,
   pruneCommand,
   statsCommand,
+  beliefsCommand,
 ];

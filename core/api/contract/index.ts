@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { MethodSpec } from '../define.js';
 import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
+import { beliefsContract } from './beliefs.js';
 import { storeContract } from './store.js';
 import { graphContract } from './graph.js';
 import { tagsContract } from './tags.js';
@@ -24,6 +25,7 @@ export const contract = {
   ...accessContract,
   ...retentionContract,
   ...observeContract,
+  ...beliefsContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -44,3 +46,4 @@ export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, W
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
 export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
+export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';

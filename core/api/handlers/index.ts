@@ -2,6 +2,7 @@
 import type { Contract } from '../contract/index.js';
 import { memoryHandlers } from './memory.js';
 import { statsHandlers } from './stats.js';
+import { beliefsHandlers } from './beliefs.js';
 import { storeHandlers } from './store.js';
 import type { HandlersFor } from './types.js';
 import { graphHandlers } from './graph.js';
@@ -21,4 +22,5 @@ export const handlers: HandlersFor<Contract> = {
   ...accessHandlers,
   ...retentionHandlers,
   ...observeHandlers,
+  ...beliefsHandlers,
 };
