@@ -4,17 +4,20 @@
  * decoding ~100 candidate rows per query costs several milliseconds at 100k memories (the rows
  * carry 64-entry access rings); here a candidate's terms are a few array reads.
  *
- * Per slot: id, rowid, owner, type, importance, content, title, tags, cue set and the timestamps
- * of the ring entries that feed ACT-R. The keyword leg's substring indexes (one per field set)
- * are built lazily over the same slots; slots changed after a build are scanned directly until
- * enough have changed to make a rebuild worthwhile.
+ * Per slot: id, rowid, owner, content, type, importance, title, tags, cue set and the
+ * timestamps of the ring entries that feed ACT-R. Liveness and owner scopes are bitsets, so the
+ * keyword leg works word by word. The substring indexes (one per field set) are built lazily
+ * over the same slots; slots changed after a build are scanned directly until enough have
+ * changed to make a rebuild worthwhile.
  */
-import { ACTR_CHANNELS, type AccessChannel } from '../model/enums.js';
+import { ACTR_CHANNELS } from '../model/enums.js';
 import { cueSet } from '../model/memory.js';
+import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
 import type { DerivedIndex } from '../engine/derived.js';
 import type { MemoryStore } from '../store/store.js';
+import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
-import { SubstringIndex } from './substring-index.js';
+import { SubstringIndex, setBit } from './substring-index.js';
 import { asciiLower } from './tokens.js';
 
 interface CorpusRow {
@@ -26,7 +29,7 @@ interface CorpusRow {
   data: string;
 }
 
-interface SlotData {
+export interface SlotData {
   type: string;
   importance: number;
   title: string | null;
@@ -39,8 +42,29 @@ class KeywordView {
   index: SubstringIndex | null = null;
   /** Slots whose text changed after the index was built (their postings are stale). */
   readonly dirty = new Set<number>();
+  /**
+   * Recent tokens' matches over the indexed slots (LRU). Query vocabularies repeat heavily, and
+   * a long common token costs milliseconds to verify; its bitset is a few kilobytes.
+   */
+  readonly cache = new Map<string, Uint32Array>();
   constructor(readonly fields: readonly SparseField[]) {}
+
+  indexMatches(token: string): Uint32Array {
+    let bits = this.cache.get(token);
+    if (bits) {
+      this.cache.delete(token); // refresh its LRU position
+    } else {
+      bits = new Uint32Array(this.index!.bitWords);
+      this.index!.matchBits(token, bits);
+      const limit = Math.max(64, Math.floor(TOKEN_CACHE_BYTES / bits.byteLength));
+      while (this.cache.size >= limit) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(token, bits);
+    return bits;
+  }
 }
+
+const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
 
 const LOAD_SQL = 'SELECT rowid, id, owner, content, data FROM memories WHERE archived = 0 ORDER BY rowid';
 const ROW_SQL = 'SELECT rowid, id, owner, content, archived, data FROM memories WHERE id = ?';
@@ -51,15 +75,23 @@ export class RecallCorpus implements DerivedIndex {
   owners: string[] = [];
   contents: string[] = [];
   data: SlotData[] = [];
-  alive = new Uint8Array(0);
+  /** Bit s = slot s is live. */
+  private aliveBits = new Uint32Array(0);
   private readonly slotOf = new Map<string, number>();
   private views = new Map<string, KeywordView>();
+  /** Live slots inside an owner scope, per scope (kept current on every change). */
+  private scopes = new Map<string, Uint32Array>();
   private lowered: (string | null)[] = [];
   private store: MemoryStore | null = null;
   private needsReload = false;
 
   get size(): number {
     return this.ids.length;
+  }
+
+  /** 32-bit words covering every slot. */
+  get words(): number {
+    return this.aliveBits.length;
   }
 
   load(store: MemoryStore): void {
@@ -72,10 +104,11 @@ export class RecallCorpus implements DerivedIndex {
     this.lowered = [];
     this.slotOf.clear();
     this.views = new Map();
+    this.scopes = new Map();
     this.needsReload = false;
     for (const row of store.db.prepare(LOAD_SQL).iterate() as Iterable<CorpusRow>) this.append(store, row);
-    this.alive = new Uint8Array(Math.max(1024, this.ids.length * 2));
-    this.alive.fill(1, 0, this.ids.length);
+    this.aliveBits = new Uint32Array(Math.ceil(Math.max(1024, this.ids.length * 1.25) / 32));
+    for (let s = 0; s < this.ids.length; s++) setBit(this.aliveBits, s);
   }
 
   update(store: MemoryStore, id: string): void {
@@ -83,17 +116,19 @@ export class RecallCorpus implements DerivedIndex {
     const row = store.statement(ROW_SQL).get(id) as CorpusRow | undefined;
     const slot = this.slotOf.get(id);
     if (!row || row.archived) {
-      if (slot !== undefined) this.alive[slot] = 0;
+      if (slot !== undefined) this.setAlive(slot, false);
       return;
     }
     if (slot !== undefined && this.rowids[slot] === row.rowid) {
       const before = this.textParts(slot);
+      const ownerBefore = this.owners[slot];
       this.fillSlot(store, slot, row);
-      this.alive[slot] = 1;
       if (before !== this.textParts(slot)) this.markDirty(slot);
+      if (ownerBefore !== row.owner) this.setAlive(slot, false); // drop from every scope …
+      this.setAlive(slot, true); // … and add back where the new owner belongs
       return;
     }
-    if (slot !== undefined) this.alive[slot] = 0;
+    if (slot !== undefined) this.setAlive(slot, false);
     const lastRowid = this.rowids.length ? this.rowids[this.rowids.length - 1]! : -Infinity;
     // Slot order must stay rowid order; an older rowid coming back (a restore) means a rebuild.
     if (row.rowid <= lastRowid) {
@@ -101,17 +136,13 @@ export class RecallCorpus implements DerivedIndex {
       return;
     }
     const s = this.append(store, row);
-    if (this.alive.length <= s) {
-      const grown = new Uint8Array(this.alive.length * 2);
-      grown.set(this.alive);
-      this.alive = grown;
-    }
-    this.alive[s] = 1;
+    if (s >= this.aliveBits.length * 32) this.grow();
+    this.setAlive(s, true);
   }
 
   remove(id: string): void {
     const slot = this.slotOf.get(id);
-    if (slot !== undefined) this.alive[slot] = 0;
+    if (slot !== undefined) this.setAlive(slot, false);
   }
 
   /** Rebuilds when an update could not keep slot order (call before every use). */
@@ -119,39 +150,48 @@ export class RecallCorpus implements DerivedIndex {
     if (this.needsReload && this.store) this.load(this.store);
   }
 
+  isAlive(slot: number): boolean {
+    return ((this.aliveBits[slot >>> 5]! >>> (slot & 31)) & 1) === 1;
+  }
+
   hasLive(): boolean {
-    for (let s = 0; s < this.ids.length; s++) if (this.alive[s] === 1) return true;
-    return false;
+    return this.aliveBits.some((w) => w !== 0);
   }
 
   slot(id: string): number | undefined {
     const s = this.slotOf.get(id);
-    return s !== undefined && this.alive[s] === 1 ? s : undefined;
+    return s !== undefined && this.isAlive(s) ? s : undefined;
   }
 
-  /** Calls visit(slot) for every live slot whose chosen fields contain `token`, in rowid order. */
-  match(fields: readonly SparseField[], token: string, visit: (slot: number) => void): void {
+  /** Live slots visible to a scope under the candidate (SQL) rule; do not modify the result. */
+  scopeBits(scope: OwnerScope): Uint32Array {
+    if (scope === null) return this.aliveBits;
+    let bits = this.scopes.get(scope);
+    if (!bits) {
+      bits = new Uint32Array(this.aliveBits.length);
+      const seen = new Map<string, boolean>();
+      for (let s = 0; s < this.ids.length; s++) {
+        if (!this.isAlive(s)) continue;
+        const owner = this.owners[s]!;
+        let v = seen.get(owner);
+        if (v === undefined) seen.set(owner, (v = ownerMatchesSql(owner, scope)));
+        if (v) setBit(bits, s);
+      }
+      this.scopes.set(scope, bits);
+    }
+    return bits;
+  }
+
+  /** Sets in `out` (≥ `words` words) the bit of every live slot whose chosen fields contain `token`. */
+  matchBits(fields: readonly SparseField[], token: string, out: Uint32Array): void {
     const view = this.view(fields);
     const index = view.index!;
-    const alive = this.alive;
-    const dirty = view.dirty;
-    const extra: number[] = [];
-    for (const s of dirty) if (alive[s] === 1 && this.text(view, s).includes(token)) extra.push(s);
-    for (let s = index.size; s < this.ids.length; s++) if (alive[s] === 1 && this.text(view, s).includes(token)) extra.push(s);
-    if (extra.length === 0) {
-      index.match(token, (s) => {
-        if (alive[s] === 1 && (dirty.size === 0 || !dirty.has(s))) visit(s);
-      });
-      return;
-    }
-    extra.sort((a, b) => a - b);
-    let i = 0;
-    index.match(token, (s) => {
-      if (alive[s] !== 1 || dirty.has(s)) return;
-      while (i < extra.length && extra[i]! < s) visit(extra[i++]!);
-      visit(s);
-    });
-    while (i < extra.length) visit(extra[i++]!);
+    const cached = view.indexMatches(token);
+    for (let w = 0; w < cached.length; w++) out[w] = out[w]! | cached[w]!;
+    for (const s of view.dirty) out[s >>> 5] = out[s >>> 5]! & ~(1 << (s & 31));
+    for (let w = 0; w < this.aliveBits.length; w++) out[w] = out[w]! & this.aliveBits[w]!;
+    for (const s of view.dirty) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+    for (let s = index.size; s < this.ids.length; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
   }
 
   /** The ASCII-lower-cased text the keyword leg reads for a slot under a field set. */
@@ -175,11 +215,30 @@ export class RecallCorpus implements DerivedIndex {
     const unindexed = view.index ? view.dirty.size + (this.ids.length - view.index.size) : Infinity;
     if (!view.index || unindexed > Math.max(512, this.ids.length / 100)) {
       const texts: (string | null)[] = [];
-      for (let s = 0; s < this.ids.length; s++) texts.push(this.alive[s] === 1 ? this.text(view, s) : null);
+      for (let s = 0; s < this.ids.length; s++) texts.push(this.isAlive(s) ? this.text(view, s) : null);
       view.index = new SubstringIndex(texts);
       view.dirty.clear();
+      view.cache.clear();
     }
     return view;
+  }
+
+  private setAlive(slot: number, alive: boolean): void {
+    const w = slot >>> 5;
+    const bit = 1 << (slot & 31);
+    const set = (bits: Uint32Array, on: boolean) => (bits[w] = on ? bits[w]! | bit : bits[w]! & ~bit);
+    set(this.aliveBits, alive);
+    for (const [scope, bits] of this.scopes) set(bits, alive && ownerMatchesSql(this.owners[slot]!, scope));
+  }
+
+  private grow(): void {
+    const grow = (bits: Uint32Array) => {
+      const g = new Uint32Array(bits.length * 2);
+      g.set(bits);
+      return g;
+    };
+    this.aliveBits = grow(this.aliveBits);
+    for (const [scope, bits] of this.scopes) this.scopes.set(scope, grow(bits));
   }
 
   private markDirty(slot: number): void {
@@ -212,49 +271,19 @@ export class RecallCorpus implements DerivedIndex {
   }
 }
 
-/** Reads what scoring needs from nooa's `data` JSON; an unreadable row goes through the store's lenient decoder. */
-function slotData(store: MemoryStore, row: CorpusRow): SlotData {
-  let d: Record<string, unknown> | null = null;
-  try {
-    const parsed = JSON.parse(row.data) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) d = parsed as Record<string, unknown>;
-  } catch {
-    d = null;
-  }
-  const log = d && Array.isArray(d['access_log']) ? (d['access_log'] as unknown[]) : null;
-  const strings = (v: unknown): string[] | null => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : v == null ? [] : null);
-  const tags = d ? strings(d['tags']) : null;
-  const entities = d ? strings(d['entities']) : null;
-  const place = d?.['place_or_task'];
-  const importance = d?.['importance'];
-  if (!d || !log || !tags || !entities || (place != null && typeof place !== 'string') || typeof importance !== 'number' || typeof d['type'] !== 'string') {
-    const m = store.get(row.id);
-    if (!m) return { type: 'info', importance: 5, title: null, tags: [], cues: new Set(), actr: new Float64Array(0) };
-    return { type: m.type, importance: m.importance, title: m.title, tags: m.tags, cues: cueSet(m), actr: actrTimes(m.access_log) };
-  }
-  const title = typeof d['title'] === 'string' ? d['title'] : null;
-  return {
-    type: d['type'],
-    importance,
-    title,
-    tags,
-    cues: cueSet({ tags, entities, place_or_task: (place as string | null | undefined) ?? null }),
-    actr: actrTimes(log),
-  };
+function toSlotData(f: ScoringFields): SlotData {
+  return { type: f.type, importance: f.importance, title: f.title, tags: f.tags, cues: cueSet(f), actr: f.actr };
 }
 
-/** Timestamps of the ring entries whose channel feeds ACT-R (a bare float is a legacy `created` entry). */
-function actrTimes(log: readonly unknown[]): Float64Array {
-  const out: number[] = [];
-  for (const e of log) {
-    if (typeof e === 'number') {
-      out.push(e);
-      continue;
-    }
-    if (!e || typeof e !== 'object') continue;
-    const ts = (e as { ts?: unknown }).ts;
-    const channel = ((e as { channel?: unknown }).channel ?? 'recalled') as AccessChannel;
-    if (typeof ts === 'number' && ACTR_CHANNELS.has(channel)) out.push(ts);
-  }
-  return Float64Array.from(out);
+/**
+ * The scoring fields of a row: the fast scan of nooa's JSON when its shape allows, otherwise the
+ * store's lenient decoder (legacy rings, damaged JSON), so both paths give the same answer.
+ */
+function slotData(store: MemoryStore, row: CorpusRow): SlotData {
+  const fast = scanScoringFields(row.data);
+  if (fast) return toSlotData(fast);
+  const m = store.get(row.id);
+  if (!m) return { type: 'info', importance: 5, title: null, tags: [], cues: new Set(), actr: new Float64Array(0) };
+  const actr = m.access_log.filter((e) => ACTR_CHANNELS.has(e.channel)).map((e) => e.ts);
+  return { type: m.type, importance: m.importance, title: m.title, tags: m.tags, cues: cueSet(m), actr: Float64Array.from(actr) };
 }

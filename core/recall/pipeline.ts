@@ -15,6 +15,7 @@ import { Derived } from '../engine/derived.js';
 import { ownerMatches, ownerMatchesSql, type OwnerScope } from '../model/owner.js';
 import { ownerStates } from '../store/recall-reads.js';
 import { sigmoid } from './activation.js';
+import { Adjacency } from './adjacency.js';
 import { RecallCorpus } from './corpus.js';
 import type { RecallProfile } from './profile.js';
 import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread.js';
@@ -94,6 +95,10 @@ export function recallCorpus(engine: Engine): RecallCorpus {
   const corpus = derived.get();
   corpus.ensureFresh();
   return corpus;
+}
+
+export function recallAdjacency(engine: Engine): Adjacency {
+  return engine.extension('recall.adjacency', (e) => new Derived(e.store, new Adjacency())).get();
 }
 
 export function emptyRanking(req: RankRequest, tokens: string[] = []): Ranking {
@@ -233,11 +238,14 @@ export function rank(engine: Engine, req: RankRequest): Ranking {
 }
 
 function spreadGraph(engine: Engine, corpus: RecallCorpus, scope: OwnerScope, throughArchived: boolean): SpreadGraph {
+  const adjacency = recallAdjacency(engine);
   return {
-    edgesFrom: (ids) => engine.store.edgesFrom(ids),
+    edgesFrom: (ids) => adjacency.edgesFrom(ids),
     visible: (targets) => {
-      const missing = targets.filter((t) => corpus.slot(t) === undefined);
-      const others = missing.length ? ownerStates(engine.store, missing) : new Map();
+      // Targets outside the live corpus are archived or dangling; only nooa's profile lets
+      // archived ones receive activation, so only then are their owners looked up.
+      const missing = throughArchived ? targets.filter((t) => corpus.slot(t) === undefined) : [];
+      const others = missing.length ? ownerStates(engine.store, missing) : new Map<string, { owner: string; archived: boolean }>();
       return (id) => {
         const slot = corpus.slot(id);
         if (slot !== undefined) return ownerMatches(corpus.owners[slot]!, scope);

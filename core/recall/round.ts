@@ -6,7 +6,10 @@ export function pyRound(x: number, digits = 4): number {
   if (!Number.isFinite(x)) return x;
   if (Math.abs(x) >= 1e15) return x;
   const fixed = x.toFixed(digits);
-  // An exact tie needs the exact expansion to end in 5 right after the kept digits.
+  // toFixed rounds the exact binary value, as Python does, except on an exact tie; only a value
+  // sitting (almost) halfway between two outputs needs the slow look at its exact expansion.
+  const scaledAbs = Math.abs(x) * 10 ** digits;
+  if (Math.abs(scaledAbs - Math.floor(scaledAbs) - 0.5) > 1e-6) return Number(fixed);
   const exact = Math.abs(x).toFixed(Math.min(100, digits + 60));
   const rest = exact.slice(exact.indexOf('.') + 1 + digits);
   if (/^50*$/.test(rest)) {

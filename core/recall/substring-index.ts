@@ -101,27 +101,40 @@ export class SubstringIndex {
     return this.bits.byteLength + this.triStart.byteLength + this.triPostings.byteLength;
   }
 
-  /** Calls `visit(slot)` for every indexed slot whose text contains `token`, in ascending slot order. */
-  match(token: string, visit: (slot: number) => void): void {
+  /** Words of a bitset covering the indexed slots. */
+  get bitWords(): number {
+    return this.words;
+  }
+
+  /**
+   * Sets the bit of every indexed slot whose text contains `token` in `out` (a bitset with at
+   * least `bitWords` words; slot s is bit s & 31 of word s >>> 5). Bits are only ever set.
+   */
+  matchBits(token: string, out: Uint32Array): void {
     const n = token.length;
     if (n === 0) return;
     const codes: number[] = [];
     for (let i = 0; i < n; i++) {
       const c = code(token.charCodeAt(i));
       if (c < 0) {
-        this.scan(token, visit); // not a [a-z0-9] token: exact but slow path
+        // Not a [a-z0-9] token (the query tokenizer never makes one): exact but slow path.
+        for (let slot = 0; slot < this.size; slot++) if (this.texts[slot]!.includes(token)) setBit(out, slot);
         return;
       }
       codes.push(c);
     }
-    if (n === 1) return this.visitBits(codes[0]!, visit);
-    if (n === 2) return this.visitBits(ALPHABET + codes[0]! * ALPHABET + codes[1]!, visit);
-    if (n === 3) {
-      const g = codes[0]! * BIGRAMS + codes[1]! * ALPHABET + codes[2]!;
-      for (let p = this.triStart[g]!, end = this.triStart[g + 1]!; p < end; p++) visit(this.triPostings[p]!);
+    if (n <= 2) {
+      const gram = n === 1 ? codes[0]! : ALPHABET + codes[0]! * ALPHABET + codes[1]!;
+      const base = gram * this.words;
+      for (let w = 0; w < this.words; w++) out[w] = out[w]! | this.bits[base + w]!;
       return;
     }
-    // Two rarest distinct trigrams; their intersection is a superset of the matches.
+    if (n === 3) {
+      const g = codes[0]! * BIGRAMS + codes[1]! * ALPHABET + codes[2]!;
+      for (let p = this.triStart[g]!, end = this.triStart[g + 1]!; p < end; p++) setBit(out, this.triPostings[p]!);
+      return;
+    }
+    // Two rarest distinct trigrams; their intersection is a superset of the matches, verified by indexOf.
     let best = -1;
     let second = -1;
     const len = (g: number) => this.triStart[g + 1]! - this.triStart[g]!;
@@ -134,34 +147,44 @@ export class SubstringIndex {
       } else if (second < 0 || len(g) < len(second)) second = g;
     }
     if (len(best) === 0) return;
-    let a = this.triStart[best]!;
-    const aEnd = this.triStart[best + 1]!;
     let b = second >= 0 ? this.triStart[second]! : 0;
     const bEnd = second >= 0 ? this.triStart[second + 1]! : 0;
-    for (; a < aEnd; a++) {
+    for (let a = this.triStart[best]!, aEnd = this.triStart[best + 1]!; a < aEnd; a++) {
       const slot = this.triPostings[a]!;
       if (second >= 0) {
         while (b < bEnd && this.triPostings[b]! < slot) b++;
         if (b >= bEnd) return;
         if (this.triPostings[b] !== slot) continue;
       }
-      if (this.texts[slot]!.includes(token)) visit(slot);
+      if (this.texts[slot]!.includes(token)) setBit(out, slot);
     }
   }
 
-  private visitBits(gram: number, visit: (slot: number) => void): void {
-    const base = gram * this.words;
-    for (let w = 0; w < this.words; w++) {
-      let x = this.bits[base + w]!;
-      while (x !== 0) {
-        const low = x & -x;
-        visit((w << 5) + (31 - Math.clz32(low)));
-        x ^= low;
-      }
-    }
+  /** Calls `visit(slot)` for every indexed slot whose text contains `token`, in ascending slot order. */
+  match(token: string, visit: (slot: number) => void): void {
+    const bits = new Uint32Array(this.words);
+    this.matchBits(token, bits);
+    forEachBit(bits, visit);
   }
+}
 
-  private scan(token: string, visit: (slot: number) => void): void {
-    for (let slot = 0; slot < this.size; slot++) if (this.texts[slot]!.includes(token)) visit(slot);
+export function setBit(bits: Uint32Array, slot: number): void {
+  const w = slot >>> 5;
+  bits[w] = bits[w]! | (1 << (slot & 31));
+}
+
+export function hasBit(bits: Uint32Array, slot: number): boolean {
+  return ((bits[slot >>> 5]! >>> (slot & 31)) & 1) === 1;
+}
+
+/** Calls visit(slot) for every set bit, in ascending order. */
+export function forEachBit(bits: Uint32Array, visit: (slot: number) => void): void {
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w]!;
+    while (x !== 0) {
+      const low = x & -x;
+      visit((w << 5) + (31 - Math.clz32(low)));
+      x ^= low;
+    }
   }
 }

@@ -73,10 +73,8 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
     explanation.push(`not ranked: ${!visibility.visible ? visibility.reason : 'neither leg found it and no spread reached it'}`);
     if (kth !== null) explanation.push(`as a candidate it would score ${fmt(terms.score)} against the ${req.k}th result's ${fmt(kth)}`);
   }
-  if (!row || row.source !== 'spread') {
-    explanation.push(`dense: ${dense.reason}`);
-    explanation.push(`keyword: ${sparse.reason}`);
-  }
+  explanation.push(`dense: ${dense.reason}`);
+  explanation.push(`keyword: ${sparse.reason}`);
   explanation.push(`spread: ${spreadLeg.reason}`);
   return {
     query: req.query,

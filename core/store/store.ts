@@ -124,7 +124,8 @@ export class MemoryStore {
 
   /** `PRAGMA data_version`: moves when another connection commits. */
   dataVersion(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
+    // A cached statement: this runs before every derived-index read (several per recall).
+    return this.st.get('PRAGMA data_version').pluck().get() as number;
   }
 
   /**
