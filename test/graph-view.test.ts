@@ -95,3 +95,22 @@ describe('memory.tag and memory.facets', () => {
     expect(f.live + f.archived).toBe(s.memories);
   });
 });
+
+describe('memory.list text search (in-memory index)', () => {
+  it('matches title, content and id prefixes case-insensitively, and follows writes', async () => {
+    openFixture();
+    const all = (await call(session, 'memory.list', { archived: 'all', limit: 5000 })).rows;
+    const titled = all.find((r) => r.title)!;
+    const word = titled.title!.split(/\s+/)[0]!.toUpperCase();
+    const hits = await call(session, 'memory.list', { text: word, archived: 'all', limit: 5000 });
+    expect(hits.rows.map((r) => r.id)).toContain(titled.id);
+    for (const r of hits.rows) expect(`${r.title ?? ''} ${r.head}`.toLowerCase().includes(word.toLowerCase()) || r.id.startsWith(word.toLowerCase())).toBe(true);
+    expect((await call(session, 'memory.list', { text: titled.id.slice(0, 10) })).rows.map((r) => r.id)).toContain(titled.id);
+    expect((await call(session, 'memory.list', { text: 'qqqzzzxxx' })).total).toBe(0);
+    const added = await call(session, 'memory.add', { content: 'a quokka reviewed the deploy', title: 'Quokka note' });
+    expect((await call(session, 'memory.list', { text: 'QUOKKA' })).rows.map((r) => r.id)).toEqual([added.id]);
+    await call(session, 'memory.update', { id: added.id, patch: { title: 'Wombat note', content: 'a wombat reviewed it' } });
+    expect((await call(session, 'memory.list', { text: 'quokka' })).total).toBe(0);
+    expect((await call(session, 'memory.list', { text: 'wombat note' })).total).toBe(1);
+  });
+});
