@@ -83,7 +83,10 @@ const path = values.db ?? demoPath(Number(values.size), Number(values.seed));
 const probe = MemoryStore.open(path, { readonly: true });
 const latest = (probe.db.prepare('SELECT max(max(created_at), max(last_accessed)) AS t FROM memories').get() as { t: number | null }).t ?? DEMO_NOW;
 const size = probe.count();
-const events = countEvents(probe.db);
+// A nooa store has no event table: count the ring entries instead (what it keeps of its accesses).
+const events =
+  countEvents(probe.db) ||
+  ((probe.db.prepare("SELECT sum(json_array_length(data, '$.access_log')) AS n FROM memories").get() as { n: number | null }).n ?? 0);
 probe.close();
 const engine = Engine.open(path, { readonly: true, clock: fixedClock(Math.max(latest, DEMO_NOW)) });
 
