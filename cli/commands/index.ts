@@ -8,6 +8,7 @@ import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
+import { serveCommand } from './serve.js';
 import { explainCommand, recallCommand, searchCommand } from './recall.js';
 import { replayCommand } from './replay.js';
 import { pruneCommand, retentionCommand } from './retention.js';
@@ -25,6 +26,7 @@ export const COMMANDS: Command[] = [
   importCommand,
   exportCommand,
   demoCommand,
+  serveCommand,
   recallCommand,
   searchCommand,
   explainCommand,

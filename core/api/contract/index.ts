@@ -8,6 +8,8 @@ import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
 import { beliefsContract } from './beliefs.js';
 import { storeContract } from './store.js';
+import { graphContract } from './graph.js';
+import { tagsContract } from './tags.js';
 import { recallContract } from './recall.js';
 import { accessContract } from './access.js';
 import { retentionContract } from './retention.js';
@@ -17,6 +19,8 @@ export const contract = {
   ...storeContract,
   ...memoryContract,
   ...statsContract,
+  ...graphContract,
+  ...tagsContract,
   ...recallContract,
   ...accessContract,
   ...retentionContract,
@@ -36,6 +40,8 @@ export const isMethodName = (m: string): m is MethodName => Object.prototype.has
 export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
+export type { GraphNode, GraphEdge, GraphView } from './graph.js';
+export type { Facet, MemoryFacets } from './tags.js';
 export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source } from './recall.js';
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';

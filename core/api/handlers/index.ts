@@ -5,6 +5,8 @@ import { statsHandlers } from './stats.js';
 import { beliefsHandlers } from './beliefs.js';
 import { storeHandlers } from './store.js';
 import type { HandlersFor } from './types.js';
+import { graphHandlers } from './graph.js';
+import { tagsHandlers } from './tags.js';
 import { recallHandlers } from './recall.js';
 import { accessHandlers } from './access.js';
 import { retentionHandlers } from './retention.js';
@@ -14,6 +16,8 @@ export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
   ...memoryHandlers,
   ...statsHandlers,
+  ...graphHandlers,
+  ...tagsHandlers,
   ...recallHandlers,
   ...accessHandlers,
   ...retentionHandlers,
