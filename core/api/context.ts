@@ -18,6 +18,18 @@ export interface SessionOptions {
   engineOptions?: Omit<EngineOptions, 'clock' | 'create' | 'readonly'>;
   /** Called after each successful mutating method (live refresh). */
   onMutation?: (method: string) => void;
+  /** What the shell hosting this session lets the engine ask of the user (Electron: dialogs). */
+  shell?: ShellHooks;
+}
+
+export interface ShellHooks {
+  /** Asks the user to pick a folder (Electron's dialog); null when they cancel. */
+  chooseFolder?: (title: string) => Promise<string | null>;
+  /**
+   * Whether `fleet.open` may take a folder path from the caller. Browser mode: yes (the token holder
+   * is the user, and the path is validated). Electron: no, only a folder picked in the dialog.
+   */
+  fleetPathFromApi?: boolean;
 }
 
 export class ApiSession {
@@ -27,6 +39,7 @@ export class ApiSession {
   readonly reader: Reader;
   readonly engineOptions: SessionOptions['engineOptions'];
   readonly onMutation: ((method: string) => void) | undefined;
+  readonly shell: ShellHooks;
 
   constructor(opts: SessionOptions = {}) {
     this.clock = opts.clock ?? systemClock;
@@ -34,6 +47,7 @@ export class ApiSession {
     this.reader = { owner: opts.reader?.owner ?? 'workbench', session_ref: opts.reader?.session_ref ?? null };
     this.engineOptions = opts.engineOptions;
     this.onMutation = opts.onMutation;
+    this.shell = opts.shell ?? {};
   }
 
   static withFrozenClock(now: number | undefined, opts: SessionOptions = {}): ApiSession {

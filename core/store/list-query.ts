@@ -4,6 +4,7 @@
  * indexed query and never parses a full `data` payload.
  */
 import { ownerClause, parseOwnerScope } from '../model/owner.js';
+import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
 import type { DB } from './sqlite.js';
 
 export interface ListFilter {
@@ -15,6 +16,15 @@ export interface ListFilter {
   text?: string;
   tags?: string[];
   ids?: string[];
+  /** Memories with an edge (out or in) of one of these types. */
+  edge_types?: string[];
+  /** Retention at `now` in [min, max) (needs `now` and `half_life_hours`). */
+  retention?: NumRange;
+  importance?: NumRange;
+  /** Seconds since the last access at `now`, in [min, max). */
+  idle?: NumRange;
+  now?: number;
+  half_life_hours?: number;
   sort?: string;
   dir?: 'asc' | 'desc';
   offset?: number;
@@ -83,6 +93,24 @@ export function buildWhere(f: ListFilter): { sql: string; params: unknown[] } {
   if (f.ids?.length) {
     where.push(`id IN (SELECT value FROM json_each(?))`);
     params.push(JSON.stringify(f.ids));
+  }
+  if (f.edge_types?.length) {
+    const marks = f.edge_types.map(() => '?').join(',');
+    where.push(
+      `(EXISTS (SELECT 1 FROM memory_edges e WHERE e.src = memories.id AND e.type IN (${marks})) OR EXISTS (SELECT 1 FROM memory_edges e WHERE e.dst = memories.id AND e.type IN (${marks})))`,
+    );
+    params.push(...f.edge_types, ...f.edge_types);
+  }
+  const ranges: [string, NumRange | undefined][] = [['importance', f.importance]];
+  if (f.now !== undefined) {
+    if (f.idle) ranges.push([idleSql(f.now), f.idle]);
+    if (f.retention) ranges.push([retentionSql(f.now, f.half_life_hours ?? 336), f.retention]);
+  }
+  for (const [expr, r] of ranges) {
+    if (!r) continue;
+    const c = rangeClause(expr, r);
+    where.push(...c.sql);
+    params.push(...c.params);
   }
   for (const tag of f.tags ?? []) {
     where.push(`EXISTS (SELECT 1 FROM json_each(memories.data, '$.tags') t WHERE t.value = ?)`);

@@ -14,6 +14,8 @@ import { recallContract } from './recall.js';
 import { accessContract } from './access.js';
 import { retentionContract } from './retention.js';
 import { observeContract } from './observe.js';
+import { overviewContract } from './overview.js';
+import { fleetContract } from './fleet.js';
 
 export const contract = {
   ...storeContract,
@@ -26,6 +28,8 @@ export const contract = {
   ...retentionContract,
   ...observeContract,
   ...beliefsContract,
+  ...overviewContract,
+  ...fleetContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -47,3 +51,5 @@ export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
 export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
 export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';
+export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint, MaintenanceRow } from './overview.js';
+export type { FleetEntry, FleetListing, FleetStoreKpis } from './fleet.js';

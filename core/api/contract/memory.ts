@@ -64,6 +64,11 @@ export const memoryPatchInput = z
 
 export const SORT_FIELDS = ['created_at', 'last_accessed', 'importance', 'salience', 'strength', 'access_count', 'type', 'owner', 'rowid'] as const;
 
+/** A half-open range [min, max) of a number; either end may be left out. */
+export const numRangeInput = z
+  .object({ min: finite.nullable().optional(), max: finite.nullable().optional() })
+  .refine((r) => r.min === undefined || r.min === null || r.max === undefined || r.max === null || r.min <= r.max, 'range min must not exceed max');
+
 export const memoryListInput = z.object({
   types: z.array(z.enum(MEMORY_TYPES)).optional(),
   owner: z.string().optional(),
@@ -73,6 +78,13 @@ export const memoryListInput = z.object({
   text: z.string().max(500).optional(),
   tags: z.array(z.string()).optional(),
   ids: z.array(idField).max(10_000).optional(),
+  /** Memories with an edge (out or in) of one of these types. */
+  edge_types: z.array(z.enum(EDGE_TYPES)).optional(),
+  /** Retention now (the forgetting curve, 0–1) in [min, max). */
+  retention: numRangeInput.optional(),
+  importance: numRangeInput.optional(),
+  /** Seconds since the last access, in [min, max). */
+  idle: numRangeInput.optional(),
   sort: z.enum(SORT_FIELDS).optional().default('rowid'),
   dir: z.enum(['asc', 'desc']).optional().default('asc'),
   offset: z.number().int().min(0).optional().default(0),

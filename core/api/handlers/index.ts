@@ -11,6 +11,8 @@ import { recallHandlers } from './recall.js';
 import { accessHandlers } from './access.js';
 import { retentionHandlers } from './retention.js';
 import { observeHandlers } from './observe.js';
+import { overviewHandlers } from './overview.js';
+import { fleetHandlers } from './fleet.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
@@ -23,4 +25,6 @@ export const handlers: HandlersFor<Contract> = {
   ...retentionHandlers,
   ...observeHandlers,
   ...beliefsHandlers,
+  ...overviewHandlers,
+  ...fleetHandlers,
 };

@@ -3,6 +3,7 @@ import { toLabel, toNumeric } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
 import { addMemory, archiveMemories, linkMemories, unlinkMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
 import { listMemories } from '../../store/list-query.js';
+import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
 import { Derived } from '../../engine/derived.js';
 import type { Engine } from '../../engine/engine.js';
@@ -62,7 +63,8 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
       }
       filter = { ...input, text: undefined, ids: ids.length ? ids : ['\u0000no-match'] };
     }
-    const { total, rows } = listMemories(engine.store.db, filter);
+    // Retention and idle time are computed in SQL at the engine's clock (the Overview's buckets use the same expressions).
+    const { total, rows } = listMemories(engine.store.db, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
     const out: MemorySummary[] = rows.map((r) => ({
       id: r.id,
       type: r.type as Memory['type'],

@@ -1,0 +1,15 @@
+import { overviewFacets, retentionScatter } from '../../observe/overview.js';
+import type { overviewContract } from '../contract/overview.js';
+import type { HandlersFor } from './types.js';
+
+export const overviewHandlers: HandlersFor<typeof overviewContract> = {
+  'overview.facets': (_input, session) => {
+    const engine = session.engine();
+    return overviewFacets(engine.store.db, engine.now());
+  },
+  'overview.scatter': (input, session) => {
+    const engine = session.engine();
+    return retentionScatter(engine.store.db, engine.now(), input.sample);
+  },
+  'overview.maintenance': (input, session) => ({ rows: session.engine().store.maintenanceHistory(input.limit) }),
+};
