@@ -3,8 +3,8 @@ import Database from 'better-sqlite3';
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 
-export function openAt(path: string, now: number): Engine {
-  return Engine.open(path, { clock: fixedClock(now), onWarning: () => {} });
+export function openAt(path: string, now: number, create = false): Engine {
+  return Engine.open(path, { clock: fixedClock(now), onWarning: () => {}, create });
 }
 
 /** Every memory row (all columns, embedding as hex) and every edge row, for byte-exact comparisons. */
