@@ -7,11 +7,13 @@ import type { MethodSpec } from '../define.js';
 import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
 import { storeContract } from './store.js';
+import { reflectContract } from './reflect.js';
 
 export const contract = {
   ...storeContract,
   ...memoryContract,
   ...statsContract,
+  ...reflectContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -26,3 +28,4 @@ export const isMethodName = (m: string): m is MethodName => Object.prototype.has
 export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
+export type { PlanProgressState } from './reflect.js';

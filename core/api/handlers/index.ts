@@ -3,10 +3,12 @@ import type { Contract } from '../contract/index.js';
 import { memoryHandlers } from './memory.js';
 import { statsHandlers } from './stats.js';
 import { storeHandlers } from './store.js';
+import { reflectHandlers } from './reflect.js';
 import type { HandlersFor } from './types.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
   ...memoryHandlers,
   ...statsHandlers,
+  ...reflectHandlers,
 };
