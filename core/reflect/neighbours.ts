@@ -121,10 +121,11 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
     prefixNorm[i] = first < 0 ? Math.sqrt(mass) : Math.sqrt(rowMassBefore[rowOff[i]! + first]!);
   }
   rowOff[n] = p;
-  // ‖x restricted to ranks < the end of each rank bucket‖: an O(1) upper bound of ‖x_<r‖.
-  const BUCKET = 8;
+  // ‖x restricted to ranks < the end of each rank bucket‖, rounded up to 1/255: an O(1) upper bound
+  // of ‖x_<r‖ in 32 bytes per vector, small enough to stay in cache when looked up for every pair.
+  const BUCKET = Math.max(1, Math.ceil(tokens / 32));
   const nb = Math.ceil(tokens / BUCKET);
-  const normTable = new Float32Array(n * nb);
+  const normTable = new Uint8Array(n * nb);
   for (let i = 0; i < n; i++) {
     let q = rowOff[i]!;
     const e = rowOff[i + 1]!;
@@ -135,8 +136,7 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
         mass += rowAbs[q]! * rowAbs[q]!;
         q++;
       }
-      // Rounded up so the float32 table never understates the bound.
-      normTable[i * nb + b] = Math.fround(Math.sqrt(mass) * (1 + 1e-6) + 1e-7);
+      normTable[i * nb + b] = Math.min(255, Math.ceil(Math.sqrt(mass) * 255 * (1 + 1e-9) + 1e-9));
     }
   }
   // Posting lists over indexed tokens only, filled as vectors are processed (a probe sees earlier ones).
@@ -185,7 +185,7 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
         const j = touched[k]!;
         // Tokens ranked before the later start contribute at most ‖x_<k‖·‖y_<k‖.
         const rj = startRank[j]!;
-        const rest = ri >= rj ? prefixNorm[i]! * normTable[j * nb + ((ri / BUCKET) | 0)]! : prefixNorm[j]! * normTable[i * nb + ((rj / BUCKET) | 0)]!;
+        const rest = (ri >= rj ? prefixNorm[i]! * normTable[j * nb + ((ri / BUCKET) | 0)]! : prefixNorm[j]! * normTable[i * nb + ((rj / BUCKET) | 0)]!) / 255;
         if (acc[j]! + rest >= lo) {
           exact++;
           let dotv = 0;
