@@ -32,6 +32,13 @@ export interface OpOutcome<T> {
  */
 export function round4(x: number): number {
   const a = Math.abs(x);
+  const scaledFast = a * 1e4;
+  const frac = scaledFast - Math.floor(scaledFast);
+  // Far from a half-way point the plain rounding is exact; only near-ties need the decimal expansion.
+  if (Math.abs(frac - 0.5) > 1e-6) {
+    const r = Number(a.toFixed(4));
+    return x < 0 ? -r : r;
+  }
   const exact = a.toFixed(30);
   const tail = exact.slice(exact.indexOf('.') + 5);
   let scaled = Number(a.toFixed(4).replace('.', ''));

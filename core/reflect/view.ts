@@ -105,26 +105,33 @@ export class WorkingView {
   window(m: ViewMemory, k: number): WindowHit[] {
     if (m.slot < 0 || !this.graph) return [];
     const g = this.graph;
-    const entries: { slot: number; cos: number }[] = [];
-    // A proposal's slot lies beyond the graph's lists: its neighbours live in `extra` only.
-    if (m.slot < g.off.length - 1) for (let p = g.off[m.slot]!; p < g.off[m.slot + 1]!; p++) entries.push({ slot: g.nbr[p]!, cos: g.cos[p]! });
     const extra = this.extra.get(m.slot);
+    // A proposal's slot lies beyond the graph's lists: its neighbours live in `extra` only.
+    const inGraph = m.slot < g.off.length - 1;
+    let slots: ArrayLike<number> = g.nbr;
+    let cos: ArrayLike<number> = g.cos;
+    let from = inGraph ? g.off[m.slot]! : 0;
+    let to = inGraph ? g.off[m.slot + 1]! : 0;
     if (extra) {
-      entries.push(...extra);
+      const entries: { slot: number; cos: number }[] = [...extra];
+      for (let p = from; p < to; p++) entries.push({ slot: g.nbr[p]!, cos: g.cos[p]! });
       entries.sort((a, b) => b.cos - a.cos || a.slot - b.slot);
+      slots = entries.map((e) => e.slot);
+      cos = entries.map((e) => e.cos);
+      from = 0;
+      to = entries.length;
     }
     const out: WindowHit[] = [];
-    const displaced: { id: string; by: string }[] = [];
-    for (const e of entries) {
-      if (out.length >= k) break;
-      const id = this.slotIds[e.slot]!;
+    let displaced: { id: string; by: string }[] = [];
+    for (let p = from; p < to && out.length < k; p++) {
+      const id = this.slotIds[slots[p]!]!;
       const by = this.archivedBy.get(id);
       if (by !== undefined) {
-        displaced.push({ id, by });
+        displaced = [...displaced, { id, by }];
         continue;
       }
       if (!this.byId.has(id)) continue;
-      out.push({ id, cos: e.cos, window: { position: out.length, k, displaced: [...displaced] } });
+      out.push({ id, cos: cos[p]!, window: { position: out.length, k, displaced } });
     }
     return out;
   }
