@@ -125,9 +125,9 @@ describe('generative reflection', () => {
   it('names the missing endpoint configuration', async () => {
     const engine = openAt(fixtureCopy(), NOW);
     const saved = { ...process.env };
-    delete process.env['MNEMO_LLM_BASE_URL'];
+    delete process.env['MNEMO_LLM_URL'];
     delete process.env['OPENAI_BASE_URL'];
-    await expect(planReflection(engine, { generative: { ops: ['abstract'], model: 'x' } })).rejects.toThrow(/MNEMO_LLM_BASE_URL/);
+    await expect(planReflection(engine, { generative: { ops: ['abstract'], model: 'x' } })).rejects.toThrow(/MNEMO_LLM_URL/);
     process.env = saved;
     engine.close();
   });

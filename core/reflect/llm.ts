@@ -1,7 +1,7 @@
 /**
  * A minimal OpenAI-compatible chat client for the generative reflection ops. Base URL, model and
- * key come from the call's options or the environment (MNEMO_LLM_BASE_URL, MNEMO_LLM_MODEL,
- * MNEMO_LLM_API_KEY; OPENAI_BASE_URL / OPENAI_API_KEY as fallbacks). The key is never written
+ * key come from the call's options or the environment (MNEMO_LLM_URL, MNEMO_LLM_MODEL, MNEMO_LLM_KEY,
+ * named like the embedder's MNEMO_EMBED_*; OPENAI_BASE_URL / OPENAI_API_KEY as fallbacks). The key is never written
  * into a plan. Uses the fetch that ships with Node, so no client library is needed.
  */
 import { badInput, MnemoError } from '../errors.js';
@@ -21,10 +21,10 @@ export interface LlmConfigInput {
 }
 
 export function resolveLlmConfig(input: LlmConfigInput = {}, env: NodeJS.ProcessEnv = process.env): LlmConfig {
-  const base = input.base_url ?? env['MNEMO_LLM_BASE_URL'] ?? env['OPENAI_BASE_URL'];
+  const base = input.base_url ?? env['MNEMO_LLM_URL'] ?? env['OPENAI_BASE_URL'];
   const model = input.model ?? env['MNEMO_LLM_MODEL'];
-  if (!base) throw badInput('generative reflection needs an OpenAI-compatible endpoint: pass base_url or set MNEMO_LLM_BASE_URL', { field: 'base_url' });
-  if (!model) throw badInput('generative reflection needs a model name: pass model or set MNEMO_LLM_MODEL', { field: 'model' });
+  if (!base) throw badInput('generative reflection needs an OpenAI-compatible endpoint: pass base_url (--llm-url) or set MNEMO_LLM_URL', { field: 'base_url' });
+  if (!model) throw badInput('generative reflection needs a model name: pass model (--llm-model) or set MNEMO_LLM_MODEL', { field: 'model' });
   let url: URL;
   try {
     url = new URL(base);
@@ -35,7 +35,7 @@ export function resolveLlmConfig(input: LlmConfigInput = {}, env: NodeJS.Process
   return {
     base_url: base.replace(/\/+$/, ''),
     model,
-    api_key: input.api_key ?? env['MNEMO_LLM_API_KEY'] ?? env['OPENAI_API_KEY'] ?? null,
+    api_key: input.api_key ?? env['MNEMO_LLM_KEY'] ?? env['OPENAI_API_KEY'] ?? null,
     timeout_ms: input.timeout_ms ?? 60_000,
   };
 }
