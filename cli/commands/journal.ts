@@ -24,8 +24,17 @@ export const historyCommand: Command = {
       else
         ctx.io.out(
           table(
-            rows.map((r) => ({ id: r.id, time: isoTime(r.ts), label: r.label, kind: r.kind, rows: r.rows, state: r.state })),
-            ['id', 'time', 'label', 'kind', 'rows', 'state'],
+            rows.map((r) => ({
+              id: r.id,
+              time: isoTime(r.ts),
+              label: r.label,
+              kind: r.kind,
+              counts: Object.entries(r.counts)
+                .map(([k, v]) => `${k.replace('memories_', '')} ${v}`)
+                .join(', '),
+              state: r.state,
+            })),
+            ['id', 'time', 'label', 'kind', 'counts', 'state'],
           ),
         );
     } finally {
