@@ -11,6 +11,7 @@ import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
 import { forgetCommand, mergeCommand } from './curate.js';
+import { beliefsCommand } from './beliefs.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -28,4 +29,5 @@ export const COMMANDS: Command[] = [
   redoCommand,
   mergeCommand,
   forgetCommand,
+  beliefsCommand,
 ];

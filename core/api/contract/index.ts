@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { MethodSpec } from '../define.js';
 import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
+import { beliefsContract } from './beliefs.js';
 import { storeContract } from './store.js';
 import { reflectContract } from './reflect.js';
 
@@ -14,6 +15,7 @@ export const contract = {
   ...memoryContract,
   ...statsContract,
   ...reflectContract,
+  ...beliefsContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -29,3 +31,4 @@ export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
 export type { PlanProgressState } from './reflect.js';
+export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';
