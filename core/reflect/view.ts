@@ -8,6 +8,7 @@ import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
 import { EDGE_ROW_SQL, Fingerprinter, MEMORY_ROW_SQL, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
 import { buildNeighbourGraph, cosine32, type NeighbourGraph } from './neighbours.js';
+import { readDataFields } from './data-fields.js';
 import type { EdgeTriple, FoldFields, WindowInfo } from './types.js';
 
 export interface ViewMemory extends FoldFields {
@@ -165,33 +166,24 @@ export class WorkingView {
 }
 
 function decodeForView(r: RawMemoryRow): ViewMemory {
-  let data: Record<string, unknown> = {};
-  try {
-    data = JSON.parse(r.data) as Record<string, unknown>;
-  } catch {
-    data = {};
-  }
-  const num = (k: string, fallback: number) => (typeof data[k] === 'number' ? (data[k] as number) : fallback);
-  const log = Array.isArray(data['access_log']) ? (data['access_log'] as { ts?: unknown; channel?: unknown }[]) : [];
+  const d = readDataFields(r.data);
   return {
     id: r.id,
     rowid: r.rowid,
     type: r.type,
     status: r.status,
     owner: r.owner,
-    title: typeof data['title'] === 'string' ? (data['title'] as string) : null,
+    title: d.title,
     content: r.content,
-    tags: Array.isArray(data['tags']) ? (data['tags'] as unknown[]).filter((t): t is string => typeof t === 'string') : [],
+    tags: d.tags,
     importance: r.importance,
     salience: r.salience,
-    confidence: num('confidence', 0.5),
+    confidence: d.confidence,
     strength: r.strength,
-    reinforcement_count: num('reinforcement_count', 0),
+    reinforcement_count: d.reinforcement_count,
     created_at: r.created_at,
     last_accessed_at: r.last_accessed,
-    access_log: log
-      .filter((e) => e && typeof e.ts === 'number' && typeof e.channel === 'string')
-      .map((e) => ({ ts: e.ts as number, channel: e.channel as string })),
+    access_log: d.access_log,
     edges: [],
     slot: -1,
     vector: null,
