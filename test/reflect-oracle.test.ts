@@ -16,7 +16,7 @@ import { openAt } from './helpers/reflect.js';
 const NOW = 1_780_000_000;
 
 describe('neighbour graph', () => {
-  it('lists exactly the brute-force neighbours with cos >= 0.8, best first, ties by rowid', () => {
+  it('lists exactly the brute-force neighbours with cos >= 0.8, best first, ties by rowid, on one thread and on several', async () => {
     const rand = rng(5);
     const dim = 64;
     const base: Float32Array[] = [];
@@ -35,7 +35,11 @@ describe('neighbour graph', () => {
       vectors.push(s === 0 ? v : v.map((x) => Math.fround(x / s)));
     }
     const ids = vectors.map((_, i) => `m${i}`);
-    const g = buildNeighbourGraph({ ids, vectors });
+    const g = await buildNeighbourGraph({ ids, vectors });
+    const par = await buildNeighbourGraph({ ids, vectors }, 0.8, undefined, 3);
+    expect([...par.nbr]).toEqual([...g.nbr]);
+    expect([...par.cos]).toEqual([...g.cos]);
+    expect(par.stats.pairs_exact).toBe(g.stats.pairs_exact);
     let pairs = 0;
     for (let i = 0; i < vectors.length; i++) {
       const want = vectors

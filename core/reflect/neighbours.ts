@@ -13,6 +13,8 @@
  * pair whose bound is below `minCos` can be skipped with certainty; the rest get an exact dot product.
  * Cosines are rounded to float32, as the reference's float32 matrix product returns them.
  */
+import type { JoinArrays } from './join-kernel.js';
+import { defaultWorkers, runJoin } from './join-parallel.js';
 
 export interface NeighbourInput {
   ids: string[];
@@ -54,7 +56,7 @@ export class NeighbourGraph {
 
 const SAFETY = 1e-6;
 
-export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldStop?: () => boolean): NeighbourGraph {
+export async function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldStop?: () => boolean, workers?: number): Promise<NeighbourGraph> {
   const started = performance.now();
   const n = input.ids.length;
   const dim = input.vectors[0]?.length ?? 0;
@@ -80,17 +82,17 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
   const rank = new Int32Array(tokens);
   byFreq.forEach((t, r) => (rank[t] = r));
   // Rows with tokens in global order: rank, |value|, dimension, signed value, cumulative mass before.
-  const rowOff = new Int32Array(n + 1);
-  const rowRank = new Int32Array(nnz);
-  const rowAbs = new Float64Array(nnz);
+  const rowOff = shared(Int32Array, n + 1);
+  const rowRank = shared(Int32Array, nnz);
+  const rowAbs = shared(Float64Array, nnz);
   // The exact dot runs in dimension order (as cosine32 does), so both give the same bits.
-  const rowDim = new Int32Array(nnz);
-  const rowVal = new Float64Array(nnz);
+  const rowDim = shared(Int32Array, nnz);
+  const rowVal = shared(Float64Array, nnz);
   const rowMassBefore = new Float64Array(nnz);
   /** Position (in the row) of the first indexed token: earlier tokens hold < minCos² of the mass. */
-  const firstIndexed = new Int32Array(n);
-  const startRank = new Int32Array(n);
-  const prefixNorm = new Float64Array(n);
+  const firstIndexed = shared(Int32Array, n);
+  const startRank = shared(Int32Array, n);
+  const prefixNorm = shared(Float64Array, n);
   const tmp: number[] = [];
   let p = 0;
   for (let i = 0; i < n; i++) {
@@ -125,7 +127,7 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
   // of ‖x_<r‖ in 32 bytes per vector, small enough to stay in cache when looked up for every pair.
   const BUCKET = Math.max(1, Math.ceil(tokens / 32));
   const nb = Math.ceil(tokens / BUCKET);
-  const normTable = new Uint8Array(n * nb);
+  const normTable = shared(Uint8Array, n * nb);
   for (let i = 0; i < n; i++) {
     let q = rowOff[i]!;
     const e = rowOff[i + 1]!;
@@ -139,37 +141,45 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
       normTable[i * nb + b] = Math.min(255, Math.ceil(Math.sqrt(mass) * 255 * (1 + 1e-9) + 1e-9));
     }
   }
-  // Posting lists over indexed tokens only, filled as vectors are processed (a probe sees earlier ones).
+  // Posting lists over indexed tokens only, each in ascending slot order (a probe stops at its own slot).
   const listLen = new Int32Array(tokens);
   for (let i = 0; i < n; i++) for (let q = rowOff[i]! + firstIndexed[i]!; q < rowOff[i + 1]!; q++) listLen[rowRank[q]!]!++;
-  const postOff = new Int32Array(tokens + 1);
+  const postOff = shared(Int32Array, tokens + 1);
   for (let r = 0; r < tokens; r++) postOff[r + 1] = postOff[r]! + listLen[r]!;
   const postFill = postOff.slice(0, tokens);
-  const post = new Int32Array(postOff[tokens]!);
-  const postAbs = new Float64Array(postOff[tokens]!);
+  const post = shared(Int32Array, postOff[tokens]!);
+  const postAbs = shared(Float64Array, postOff[tokens]!);
 
-  const { pi, pj, pc, np, bounded, exact, postings } = join({
-    n,
-    dim,
-    lo,
-    minCos,
-    rowOff,
-    rowRank,
-    rowAbs,
-    rowDim,
-    rowVal,
-    firstIndexed,
-    startRank,
-    prefixNorm,
-    normTable,
-    nb,
-    BUCKET,
-    postOff,
-    postFill,
-    post,
-    postAbs,
-    shouldStop,
-  });
+  for (let i = 0; i < n; i++) {
+    for (let q = rowOff[i]! + firstIndexed[i]!; q < rowOff[i + 1]!; q++) {
+      const at = postFill[rowRank[q]!]!++;
+      post[at] = i;
+      postAbs[at] = rowAbs[q]!;
+    }
+  }
+  const arrays: JoinArrays = { n, dim, lo, minCos, nb, bucket: BUCKET, rowOff, rowRank, rowAbs, rowDim, rowVal, firstIndexed, startRank, prefixNorm, normTable, postOff, post, postAbs };
+  const parts = await runJoin(arrays, workers ?? defaultWorkers(n), shouldStop);
+  if (parts.some((x) => x.stopped)) throw new StopSignal();
+  let np = 0;
+  let bounded = 0;
+  let exact = 0;
+  let postings = 0;
+  for (const x of parts) {
+    np += x.np;
+    bounded += x.bounded;
+    exact += x.exact;
+    postings += x.postings;
+  }
+  const pi = new Int32Array(np);
+  const pj = new Int32Array(np);
+  const pc = new Float32Array(np);
+  let at = 0;
+  for (const x of parts) {
+    pi.set(x.pi.subarray(0, x.np), at);
+    pj.set(x.pj.subarray(0, x.np), at);
+    pc.set(x.pc.subarray(0, x.np), at);
+    at += x.np;
+  }
 
   // CSR of both directions plus self, each list sorted best first, ties by rowid (slot order).
   const deg = new Int32Array(n);
@@ -224,119 +234,6 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
   return new NeighbourGraph(input.ids, off, nbr, cos, stats);
 }
 
-interface JoinInput {
-  n: number;
-  dim: number;
-  lo: number;
-  minCos: number;
-  rowOff: Int32Array;
-  rowRank: Int32Array;
-  rowAbs: Float64Array;
-  rowDim: Int32Array;
-  rowVal: Float64Array;
-  firstIndexed: Int32Array;
-  startRank: Int32Array;
-  prefixNorm: Float64Array;
-  normTable: Uint8Array;
-  nb: number;
-  BUCKET: number;
-  postOff: Int32Array;
-  postFill: Int32Array;
-  post: Int32Array;
-  postAbs: Float64Array;
-  shouldStop: (() => boolean) | undefined;
-}
-
-interface JoinOutput {
-  pi: Int32Array;
-  pj: Int32Array;
-  pc: Float32Array;
-  np: number;
-  bounded: number;
-  exact: number;
-  postings: number;
-}
-
-/**
- * The join itself, kept in its own function (V8 optimises a tight function with monomorphic
- * typed-array parameters far better than one phase of a long one).
- */
-function join(inp: JoinInput): JoinOutput {
-  const { n, dim, lo, minCos, rowOff, rowRank, rowAbs, rowDim, rowVal, firstIndexed, startRank, prefixNorm, normTable, nb, BUCKET, postOff, postFill, post, postAbs, shouldStop } = inp;
-  const acc = new Float64Array(n);
-  const touched = new Int32Array(n);
-  const dense = new Float64Array(dim);
-  let pi = new Int32Array(1 << 16);
-  let pj = new Int32Array(1 << 16);
-  let pc = new Float32Array(1 << 16);
-  let np = 0;
-  let bounded = 0;
-  let exact = 0;
-  let postings = 0;
-  for (let i = 0; i < n; i++) {
-    if ((i & 1023) === 0 && shouldStop?.()) throw new StopSignal();
-    const s = rowOff[i]!;
-    const e = rowOff[i + 1]!;
-    const fi = s + firstIndexed[i]!;
-    let nt = 0;
-    // Any pair whose same-sign sum reaches minCos shares a token indexed on both sides.
-    for (let q = fi; q < e; q++) {
-      const r = rowRank[q]!;
-      const w = rowAbs[q]!;
-      // Same-sign tokens only: the token rank already encodes the sign.
-      postings += postFill[r]! - postOff[r]!;
-      for (let k = postOff[r]!, ke = postFill[r]!; k < ke; k++) {
-        const j = post[k]!;
-        const a = acc[j]!;
-        if (a === 0) touched[nt++] = j;
-        acc[j] = a + w * postAbs[k]!;
-      }
-    }
-    bounded += nt;
-    if (nt > 0) {
-      for (let q = s; q < e; q++) dense[rowDim[q]!] = rowVal[q]!;
-      const ri = startRank[i]!;
-      const riBucket = (ri / BUCKET) | 0;
-      for (let k = 0; k < nt; k++) {
-        const j = touched[k]!;
-        // Tokens ranked before the later start contribute at most ‖x_<k‖·‖y_<k‖.
-        const rj = startRank[j]!;
-        const a = acc[j]!;
-        acc[j] = 0;
-        // Cheap reject first (the other vector's partial norm is at most 1), then the table bound.
-        if (a + (ri >= rj ? prefixNorm[i]! : prefixNorm[j]!) < lo) continue;
-        const rest = (ri >= rj ? prefixNorm[i]! * normTable[j * nb + riBucket]! : prefixNorm[j]! * normTable[i * nb + ((rj / BUCKET) | 0)]!) / 255;
-        if (a + rest >= lo) {
-          exact++;
-          let dotv = 0;
-          for (let q = rowOff[j]!, qe = rowOff[j + 1]!; q < qe; q++) dotv += dense[rowDim[q]!]! * rowVal[q]!;
-          const c = Math.fround(dotv);
-          if (c >= minCos) {
-            if (np === pi.length) {
-              pi = grow(pi);
-              pj = grow(pj);
-              pc = growF(pc);
-            }
-            pi[np] = i;
-            pj[np] = j;
-            pc[np] = c;
-            np++;
-          }
-        }
-      }
-      for (let q = s; q < e; q++) dense[rowDim[q]!] = 0;
-    }
-    for (let q = fi; q < e; q++) {
-      const r = rowRank[q]!;
-      const at = postFill[r]!++;
-      post[at] = i;
-      postAbs[at] = rowAbs[q]!;
-    }
-  }
-
-  return { pi, pj, pc, np, bounded, exact, postings };
-}
-
 /** Thrown inside the builder when the stop callback fires; the planner turns it into `interrupted`. */
 export class StopSignal extends Error {
   constructor() {
@@ -344,16 +241,9 @@ export class StopSignal extends Error {
   }
 }
 
-function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
-function growF(a: Float32Array<ArrayBuffer>): Float32Array<ArrayBuffer> {
-  const b = new Float32Array(a.length * 2);
-  b.set(a);
-  return b;
+/** A typed array on shared memory, so worker threads can read it without copies. */
+function shared<T extends Int32Array | Float64Array | Uint8Array>(ctor: { new (buf: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number): T {
+  return new ctor(new SharedArrayBuffer(Math.max(1, length) * ctor.BYTES_PER_ELEMENT));
 }
 
 /** Float32-rounded cosine of two stored vectors, computed the way the graph computes it. */

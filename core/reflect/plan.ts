@@ -31,6 +31,8 @@ export interface PlanOptions {
   onProgress?: (p: PlanProgress) => void;
   /** Opt-in LLM ops; absent = the deterministic pass only. */
   generative?: GenerativeOptions | null;
+  /** Threads for the neighbour join (default: one per core for large stores, else 1). */
+  workers?: number;
 }
 
 const PREFIX: Record<OpName, string> = { episode: 'e', merge: 'm', reconcile: 'c', link: 'l', rescore: 'r', abstract: 'a', prune: 'p' };
@@ -60,7 +62,7 @@ export async function planReflection(engine: Engine, opts: PlanOptions = {}): Pr
   progress?.({ op: 'load', phase: 'start', done: 0, total: 0 });
   let view: WorkingView;
   try {
-    view = WorkingView.load(store, scope, Math.min(policy.edge_threshold, policy.merge_threshold), stopFn);
+    view = await WorkingView.load(store, scope, Math.min(policy.edge_threshold, policy.merge_threshold), stopFn, opts.workers);
   } catch (err) {
     if (!(err instanceof StopSignal)) throw err;
     return emptyPlan(engine, now, scope, policy, forget, opts.until ?? null, dataVersion, started, { ...report, interrupted: true, stopped_in: 'load' });

@@ -55,7 +55,7 @@ export class WorkingView {
     readonly minCos: number,
   ) {}
 
-  static load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean): WorkingView {
+  static async load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean, workers?: number): Promise<WorkingView> {
     const view = new WorkingView(scope, minCos);
     const fp = new Fingerprinter();
     const vectors: Float32Array[] = [];
@@ -82,7 +82,7 @@ export class WorkingView {
     }
     view.fingerprint = fp.digest();
     view.slotIds = ids;
-    view.graph = buildNeighbourGraph({ ids, vectors }, minCos, shouldStop);
+    view.graph = await buildNeighbourGraph({ ids, vectors }, minCos, shouldStop, workers);
     return view;
   }
 
