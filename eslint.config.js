@@ -32,6 +32,7 @@ export default tseslint.config(
             { group: ['**/renderer/**', '**/renderer'], message: 'core/ must not import the renderer.' },
             { group: ['**/electron/**'], message: 'core/ must not import the Electron shell.' },
             { group: ['**/cli/**'], message: 'core/ must not import the CLI.' },
+            { group: ['**/server/**'], message: 'core/ must not import the HTTP server (browser mode is an adapter).' },
           ],
         },
       ],

@@ -11,6 +11,11 @@ import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
 import { forgetCommand, mergeCommand } from './curate.js';
+import { serveCommand } from './serve.js';
+import { explainCommand, recallCommand, searchCommand } from './recall.js';
+import { replayCommand } from './replay.js';
+import { pruneCommand, retentionCommand } from './retention.js';
+import { statsCommand } from './stats.js';
 import { beliefsCommand } from './beliefs.js';
 
 export const COMMANDS: Command[] = [
@@ -29,5 +34,13 @@ export const COMMANDS: Command[] = [
   redoCommand,
   mergeCommand,
   forgetCommand,
+  serveCommand,
+  recallCommand,
+  searchCommand,
+  explainCommand,
+  replayCommand,
+  retentionCommand,
+  pruneCommand,
+  statsCommand,
   beliefsCommand,
 ];

@@ -6,6 +6,12 @@
  * vectors simply touch every column.
  *
  * Ties are broken by rowid (older row first), which is deterministic; numpy's argpartition is not.
+ *
+ * When the stored vectors are sparse (the hashing embedder's have ~30 of 256 non-zeros), an
+ * inverted layout (per dimension: the slots with a non-zero and their values) is built on first
+ * use: a query then reads ~8× fewer numbers. Slots added or changed after that build are scored
+ * from the columns directly until enough accumulate to rebuild. Both layouts add the same
+ * products in the same dimension order, so cosines are bit-identical either way.
  */
 
 export interface KnnHit {
@@ -27,6 +33,11 @@ export class VectorIndex {
   private readonly slotOf = new Map<string, number>();
   private liveCount = 0;
   private acc = new Float64Array(0);
+  /** Inverted layout (null = not built or not worth it for dense vectors). */
+  private inv: { slots: Uint32Array[]; vals: Float32Array[]; built: number } | null = null;
+  private invDecided = false;
+  /** Slots below `inv.built` whose vector changed after the build. */
+  private readonly invStale = new Set<number>();
 
   constructor(dim: number) {
     this.dim = dim;
@@ -51,6 +62,9 @@ export class VectorIndex {
     this.alive = new Uint8Array(0);
     this.slotOf.clear();
     this.liveCount = 0;
+    this.inv = null;
+    this.invDecided = false;
+    this.invStale.clear();
   }
 
   private grow(min: number): void {
@@ -88,7 +102,15 @@ export class VectorIndex {
     this.owners[slot] = owner;
     this.rowids[slot] = rowid;
     const cap = this.cap;
-    for (let j = 0; j < this.dim; j++) this.cols[j * cap + slot] = vec[j]!;
+    let changed = false;
+    for (let j = 0; j < this.dim; j++) {
+      const k = j * cap + slot;
+      if (this.cols[k] !== vec[j]) {
+        this.cols[k] = vec[j]!;
+        changed = true;
+      }
+    }
+    if (changed && this.inv && slot < this.inv.built) this.invStale.add(slot);
   }
 
   remove(id: string): void {
@@ -114,13 +136,79 @@ export class VectorIndex {
     const cap = this.cap;
     const n = this.n;
     const cols = this.cols;
+    const inv = this.invertedLayout();
+    if (!inv) {
+      for (let j = 0; j < this.dim; j++) {
+        const qj = q[j]!;
+        if (qj === 0) continue;
+        const base = j * cap;
+        for (let i = 0; i < n; i++) acc[i] = acc[i]! + qj * cols[base + i]!;
+      }
+      return acc;
+    }
     for (let j = 0; j < this.dim; j++) {
       const qj = q[j]!;
       if (qj === 0) continue;
-      const base = j * cap;
-      for (let i = 0; i < n; i++) acc[i] = acc[i]! + qj * cols[base + i]!;
+      const slots = inv.slots[j]!;
+      const vals = inv.vals[j]!;
+      for (let p = 0; p < slots.length; p++) {
+        const i = slots[p]!;
+        acc[i] = acc[i]! + qj * vals[p]!;
+      }
     }
+    // Slots the inverted lists do not describe (changed or added since the build): from the columns.
+    const direct = (i: number) => {
+      let a = 0;
+      for (let j = 0; j < this.dim; j++) {
+        const qj = q[j]!;
+        if (qj !== 0) a = a + qj * cols[j * cap + i]!;
+      }
+      acc[i] = a;
+    };
+    for (const i of this.invStale) direct(i);
+    for (let i = inv.built; i < n; i++) direct(i);
     return acc;
+  }
+
+  /** Builds (or rebuilds) the inverted layout when the vectors are sparse enough to profit. */
+  private invertedLayout(): { slots: Uint32Array[]; vals: Float32Array[]; built: number } | null {
+    const pending = this.inv ? this.invStale.size + (this.n - this.inv.built) : 0;
+    if (this.inv && pending <= Math.max(1024, this.n / 50)) return this.inv;
+    if (this.invDecided && !this.inv) return null;
+    if (this.n < 4096) return null; // small indexes: the columns are fast enough
+    const cap = this.cap;
+    const counts = new Uint32Array(this.dim);
+    let nonzero = 0;
+    for (let j = 0; j < this.dim; j++) {
+      const base = j * cap;
+      for (let i = 0; i < this.n; i++) if (this.cols[base + i] !== 0) counts[j] = counts[j]! + 1;
+      nonzero += counts[j]!;
+    }
+    this.invDecided = true;
+    if (nonzero > 0.3 * this.n * this.dim) {
+      this.inv = null;
+      return null;
+    }
+    const slots: Uint32Array[] = [];
+    const vals: Float32Array[] = [];
+    for (let j = 0; j < this.dim; j++) {
+      const sl = new Uint32Array(counts[j]!);
+      const vl = new Float32Array(counts[j]!);
+      const base = j * cap;
+      let p = 0;
+      for (let i = 0; i < this.n; i++) {
+        const x = this.cols[base + i]!;
+        if (x !== 0) {
+          sl[p] = i;
+          vl[p++] = x;
+        }
+      }
+      slots.push(sl);
+      vals.push(vl);
+    }
+    this.inv = { slots, vals, built: this.n };
+    this.invStale.clear();
+    return this.inv;
   }
 
   /** The k nearest live vectors by cosine, best first; `filter` restricts by id and owner. */
@@ -150,9 +238,13 @@ export class VectorIndex {
         i = m;
       }
     };
+    const alive = this.alive;
+    const rowids = this.rowids;
+    let floor = -Infinity; // the worst kept cosine once the heap is full
     for (let i = 0; i < this.n; i++) {
-      if (this.alive[i] !== 1) continue;
-      if (heap.length === k && !worse(heap[0]!, i)) continue;
+      const v = acc[i]!;
+      if (v < floor || alive[i] !== 1) continue;
+      if (heap.length === k && (v === floor ? rowids[i]! > rowids[heap[0]!]! : false)) continue;
       if (filter && !filter(this.ids[i]!, this.owners[i]!)) continue;
       if (heap.length < k) {
         heap.push(i);
@@ -161,6 +253,7 @@ export class VectorIndex {
         heap[0] = i;
         siftDown(0);
       }
+      if (heap.length === k) floor = acc[heap[0]!]!;
     }
     heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
     return heap.map((i) => ({ id: this.ids[i]!, cos: acc[i]! }));

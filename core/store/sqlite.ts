@@ -14,6 +14,11 @@ export interface ConnectOptions {
   create?: boolean;
   busyTimeoutMs?: number;
   synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+  /**
+   * Path of a better-sqlite3 addon built for another runtime's ABI (the Electron app passes the
+   * copy rebuilt for Electron; Node keeps the default). See docs/packaging.md.
+   */
+  nativeBinding?: string;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -47,7 +52,11 @@ export function connect(path: string, opts: ConnectOptions = {}): DB {
   }
   let db: DB;
   try {
-    db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: !opts.create && !inMemory });
+    db = new Database(path, {
+      readonly: opts.readonly ?? false,
+      fileMustExist: !opts.create && !inMemory,
+      ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    });
   } catch (err) {
     throw new MnemoError('bad_input', `cannot open ${path}: ${(err as Error).message}`, { path });
   }

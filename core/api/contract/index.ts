@@ -9,12 +9,24 @@ import { statsContract } from './stats.js';
 import { beliefsContract } from './beliefs.js';
 import { storeContract } from './store.js';
 import { reflectContract } from './reflect.js';
+import { graphContract } from './graph.js';
+import { tagsContract } from './tags.js';
+import { recallContract } from './recall.js';
+import { accessContract } from './access.js';
+import { retentionContract } from './retention.js';
+import { observeContract } from './observe.js';
 
 export const contract = {
   ...storeContract,
   ...memoryContract,
   ...statsContract,
   ...reflectContract,
+  ...graphContract,
+  ...tagsContract,
+  ...recallContract,
+  ...accessContract,
+  ...retentionContract,
+  ...observeContract,
   ...beliefsContract,
 } as const;
 
@@ -31,4 +43,10 @@ export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
 export type { PlanProgressState } from './reflect.js';
+export type { GraphNode, GraphEdge, GraphView } from './graph.js';
+export type { Facet, MemoryFacets } from './tags.js';
+export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source } from './recall.js';
+export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
+export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
+export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
 export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';

@@ -6,11 +6,23 @@ import { beliefsHandlers } from './beliefs.js';
 import { storeHandlers } from './store.js';
 import { reflectHandlers } from './reflect.js';
 import type { HandlersFor } from './types.js';
+import { graphHandlers } from './graph.js';
+import { tagsHandlers } from './tags.js';
+import { recallHandlers } from './recall.js';
+import { accessHandlers } from './access.js';
+import { retentionHandlers } from './retention.js';
+import { observeHandlers } from './observe.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
   ...memoryHandlers,
   ...statsHandlers,
   ...reflectHandlers,
+  ...graphHandlers,
+  ...tagsHandlers,
+  ...recallHandlers,
+  ...accessHandlers,
+  ...retentionHandlers,
+  ...observeHandlers,
   ...beliefsHandlers,
 };

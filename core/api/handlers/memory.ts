@@ -3,6 +3,8 @@ import { toLabel, toNumeric } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
 import { addMemory, archiveMemories, linkMemories, unlinkMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
 import { listMemories } from '../../store/list-query.js';
+import { TextSearchIndex } from '../../store/text-search.js';
+import { Derived } from '../../engine/derived.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
 import type { memoryContract } from '../contract/memory.js';
@@ -48,7 +50,19 @@ export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
 
 export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.list': (input, session) => {
-    const { total, rows } = listMemories(session.engine().store.db, input);
+    const engine = session.engine();
+    let filter = input;
+    if (input.text?.trim()) {
+      // Text search through the in-memory index (see core/store/text-search.ts), then SQL for the rest.
+      const index = engine.extension('memory.textSearch', (e) => new Derived(e.store, new TextSearchIndex())).get();
+      let ids = index.match(input.text.trim().split(/\s+/));
+      if (input.ids) {
+        const allowed = new Set(input.ids);
+        ids = ids.filter((id) => allowed.has(id));
+      }
+      filter = { ...input, text: undefined, ids: ids.length ? ids : ['\u0000no-match'] };
+    }
+    const { total, rows } = listMemories(engine.store.db, filter);
     const out: MemorySummary[] = rows.map((r) => ({
       id: r.id,
       type: r.type as Memory['type'],

@@ -1,0 +1,52 @@
+/**
+ * The access audit: every logged access (the uncapped `mnemo_access_events` table, or the rings
+ * on the records for a store that has none), replaying one against the store as it is now, and
+ * the two touching channels that are not recall (`deref`, `reinforced`).
+ */
+import { z } from 'zod';
+import { ACCESS_CHANNELS } from '../../model/enums.js';
+import type { Memory } from '../../model/memory.js';
+import { method } from '../define.js';
+import type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult } from '../../observe/access-types.js';
+export type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult };
+import { hopsField, kField, scopeField } from './recall.js';
+
+export const accessListInput = z.object({
+  channels: z.array(z.enum(ACCESS_CHANNELS)).optional(),
+  reader_owner: z.string().max(200).optional(),
+  cross_owner_only: z.boolean().optional(),
+  /** Substring of the logged query text. */
+  query: z.string().max(500).optional(),
+  memory_id: z.string().min(1).max(200).optional(),
+  since: z.number().optional(),
+  until: z.number().optional(),
+  order: z.enum(['asc', 'desc']).optional().default('desc'),
+  offset: z.number().int().min(0).optional().default(0),
+  limit: z.number().int().min(1).max(5000).optional().default(100),
+});
+
+export const accessContract = {
+  'access.list': method<AccessListResult>()({
+    description: 'Logged accesses, newest first, filtered by channel, reader, cross-owner, query text or memory; paged.',
+    input: accessListInput,
+  }),
+  'access.replay': method<ReplayResult>()({
+    description: 'Re-run a logged access against the store as it is now and show how each component moved.',
+    input: z.object({
+      event_id: z.number().int().min(1, 'event_id is a row id of mnemo_access_events (≥ 1)'),
+      hops: hopsField.optional(),
+      owner: scopeField,
+      k: kField.optional(),
+    }),
+  }),
+  'access.deref': method<{ memory: Memory; logged: boolean }>()({
+    description: 'Dereference a memory (`memory:<id>`): returns it and logs a touching `deref` access.',
+    input: z.object({ id: z.string().min(1, 'id is required').max(200) }),
+    mutates: true,
+  }),
+  'access.reinforce': method<{ memory: Memory; logged: boolean }>()({
+    description: 'Reinforce a memory: logs a touching `reinforced` access (strength +1 unless bump is false).',
+    input: z.object({ id: z.string().min(1, 'id is required').max(200), bump: z.boolean().optional().default(true) }),
+    mutates: true,
+  }),
+};

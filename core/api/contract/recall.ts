@@ -1,0 +1,68 @@
+/**
+ * Recall: the scoring pipeline as a dry run (`recall.explain`), as a touching read (`recall.run`,
+ * `recall.search`), as a spontaneous injection (`recall.inject`), and the question the reference
+ * cannot answer (`recall.whyNot`). The result types live in
+ * core/recall/types.ts (type-only imports), so the renderer can import them.
+ */
+import { z } from 'zod';
+import { method } from '../define.js';
+import type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo } from '../../recall/types.js';
+export type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo };
+
+export const PROFILE_NAMES = ['nooa-0.0.9', 'mnemo'] as const satisfies readonly RecallProfileName[];
+
+export const MAX_K = 1000;
+export const MAX_HOPS = 4;
+
+export const queryField = z.string().max(20_000, 'query is longer than 20000 characters; shorten it');
+export const kField = z
+  .number({ error: 'k must be a number' })
+  .int('k must be an integer')
+  .min(1, 'k must be at least 1 (how many results to return)')
+  .max(MAX_K, `k must be at most ${MAX_K}`);
+export const hopsField = z
+  .number({ error: 'hops must be a number' })
+  .int('hops must be an integer')
+  .min(0, 'hops must be at least 0 (0 = no spread)')
+  .max(MAX_HOPS, `hops must be at most ${MAX_HOPS}`);
+/** Owner scope: absent, null or "*" = everyone; "role" = every instance of a role; "role@inst" = one instance. */
+export const scopeField = z.string().max(200).nullable().optional();
+
+export const recallInput = z.object({
+  query: queryField,
+  k: kField.optional(),
+  hops: hopsField.optional(),
+  owner: scopeField,
+  /** Scores with another profile than the store's (comparison, conformance). */
+  profile: z.enum(PROFILE_NAMES).optional(),
+});
+
+export const recallContract = {
+  'recall.explain': method<ExplainResult>()({
+    description: 'Dry run of the recall pipeline: ranked rows with every term and the spread paths into each. Writes nothing.',
+    input: recallInput,
+  }),
+  'recall.run': method<RecallResult>()({
+    description: 'Deliberate recall: ranks, then logs one `recalled` access per returned memory (touching: strength +1, recency now).',
+    input: recallInput,
+    mutates: true,
+  }),
+  'recall.search': method<RecallResult>()({
+    description: 'Search: recall without spread (hops 0), logged on the `searched` channel (touching).',
+    input: recallInput.omit({ hops: true }),
+    mutates: true,
+  }),
+  'recall.inject': method<RecallResult>()({
+    description: 'Spontaneous injection: ranks without touching, then logs `injected` (strength, recency and base-level activation unchanged).',
+    input: recallInput,
+    mutates: true,
+  }),
+  'recall.whyNot': method<WhyNotResult>()({
+    description: 'Why a memory is (not) in the top k: its rank among all candidates or the leg that missed it, its terms, its margin to the k-th result.',
+    input: recallInput.extend({ target: z.string().min(1, 'target id is required').max(200) }),
+  }),
+  'recall.profile': method<RecallProfileInfo>()({
+    description: 'The scoring profile in effect (or the one named) with every knob and how it differs from nooa v0.0.9.',
+    input: z.object({ profile: z.enum(PROFILE_NAMES).optional() }).optional().default({}),
+  }),
+};

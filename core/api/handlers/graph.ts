@@ -1,0 +1,37 @@
+import { memoryHead } from '../../model/memory.js';
+import { parseOwnerScope } from '../../model/owner.js';
+import { graphView } from '../../store/graph-query.js';
+import type { graphContract } from '../contract/graph.js';
+import type { HandlersFor } from './types.js';
+
+export const graphHandlers: HandlersFor<typeof graphContract> = {
+  'graph.view': (input, session) => {
+    const store = session.engine().store;
+    const focus = input.focus === undefined ? null : store.requireId(input.focus);
+    const r = graphView(store.db, {
+      focus,
+      hops: input.hops,
+      owner: parseOwnerScope(input.owner),
+      edgeTypes: input.edge_types ?? [],
+      types: input.types ?? [],
+      includeArchived: input.include_archived,
+      limit: input.limit,
+    });
+    return {
+      focus,
+      nodes: r.nodes.map((n) => ({
+        id: n.id,
+        type: n.type,
+        owner: n.owner,
+        importance: n.importance,
+        strength: n.strength,
+        archived: n.archived !== 0,
+        head: memoryHead({ title: n.title, content: n.content }),
+        depth: n.depth,
+      })),
+      edges: r.edges,
+      reachable: r.reachable,
+      truncated: r.truncated,
+    };
+  },
+};

@@ -1,0 +1,289 @@
+/**
+ * The recall corpus: what scoring needs from every live memory, held in memory in rowid order
+ * (= nooa's tie order) and kept in step with the store through the Derived pattern. Reading and
+ * decoding ~100 candidate rows per query costs several milliseconds at 100k memories (the rows
+ * carry 64-entry access rings); here a candidate's terms are a few array reads.
+ *
+ * Per slot: id, rowid, owner, content, type, importance, title, tags, cue set and the
+ * timestamps of the ring entries that feed ACT-R. Liveness and owner scopes are bitsets, so the
+ * keyword leg works word by word. The substring indexes (one per field set) are built lazily
+ * over the same slots; slots changed after a build are scanned directly until enough have
+ * changed to make a rebuild worthwhile.
+ */
+import { ACTR_CHANNELS } from '../model/enums.js';
+import { cueSet } from '../model/memory.js';
+import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
+import type { DerivedIndex } from '../engine/derived.js';
+import type { MemoryStore } from '../store/store.js';
+import { scanScoringFields, type ScoringFields } from './data-scan.js';
+import type { SparseField } from './profile.js';
+import { SubstringIndex, setBit } from './substring-index.js';
+import { asciiLower } from './tokens.js';
+
+interface CorpusRow {
+  rowid: number;
+  id: string;
+  owner: string;
+  content: string;
+  archived?: number;
+  data: string;
+}
+
+export interface SlotData {
+  type: string;
+  importance: number;
+  title: string | null;
+  tags: string[];
+  cues: Set<string>;
+  actr: Float64Array;
+}
+
+class KeywordView {
+  index: SubstringIndex | null = null;
+  /** Slots whose text changed after the index was built (their postings are stale). */
+  readonly dirty = new Set<number>();
+  /**
+   * Recent tokens' matches over the indexed slots (LRU). Query vocabularies repeat heavily, and
+   * a long common token costs milliseconds to verify; its bitset is a few kilobytes.
+   */
+  readonly cache = new Map<string, Uint32Array>();
+  constructor(readonly fields: readonly SparseField[]) {}
+
+  indexMatches(token: string): Uint32Array {
+    let bits = this.cache.get(token);
+    if (bits) {
+      this.cache.delete(token); // refresh its LRU position
+    } else {
+      bits = new Uint32Array(this.index!.bitWords);
+      this.index!.matchBits(token, bits);
+      const limit = Math.max(64, Math.floor(TOKEN_CACHE_BYTES / bits.byteLength));
+      while (this.cache.size >= limit) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(token, bits);
+    return bits;
+  }
+}
+
+const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
+
+const LOAD_SQL = 'SELECT rowid, id, owner, content, data FROM memories WHERE archived = 0 ORDER BY rowid';
+const ROW_SQL = 'SELECT rowid, id, owner, content, archived, data FROM memories WHERE id = ?';
+
+export class RecallCorpus implements DerivedIndex {
+  ids: string[] = [];
+  rowids: number[] = [];
+  owners: string[] = [];
+  contents: string[] = [];
+  data: SlotData[] = [];
+  /** Bit s = slot s is live. */
+  private aliveBits = new Uint32Array(0);
+  private readonly slotOf = new Map<string, number>();
+  private views = new Map<string, KeywordView>();
+  /** Live slots inside an owner scope, per scope (kept current on every change). */
+  private scopes = new Map<string, Uint32Array>();
+  private lowered: (string | null)[] = [];
+  private store: MemoryStore | null = null;
+  private needsReload = false;
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** 32-bit words covering every slot. */
+  get words(): number {
+    return this.aliveBits.length;
+  }
+
+  load(store: MemoryStore): void {
+    this.store = store;
+    this.ids = [];
+    this.rowids = [];
+    this.owners = [];
+    this.contents = [];
+    this.data = [];
+    this.lowered = [];
+    this.slotOf.clear();
+    this.views = new Map();
+    this.scopes = new Map();
+    this.needsReload = false;
+    for (const row of store.db.prepare(LOAD_SQL).iterate() as Iterable<CorpusRow>) this.append(store, row);
+    this.aliveBits = new Uint32Array(Math.ceil(Math.max(1024, this.ids.length * 1.25) / 32));
+    for (let s = 0; s < this.ids.length; s++) setBit(this.aliveBits, s);
+  }
+
+  update(store: MemoryStore, id: string): void {
+    this.store = store;
+    const row = store.statement(ROW_SQL).get(id) as CorpusRow | undefined;
+    const slot = this.slotOf.get(id);
+    if (!row || row.archived) {
+      if (slot !== undefined) this.setAlive(slot, false);
+      return;
+    }
+    if (slot !== undefined && this.rowids[slot] === row.rowid) {
+      const before = this.textParts(slot);
+      const ownerBefore = this.owners[slot];
+      this.fillSlot(store, slot, row);
+      if (before !== this.textParts(slot)) this.markDirty(slot);
+      if (ownerBefore !== row.owner) this.setAlive(slot, false); // drop from every scope …
+      this.setAlive(slot, true); // … and add back where the new owner belongs
+      return;
+    }
+    if (slot !== undefined) this.setAlive(slot, false);
+    const lastRowid = this.rowids.length ? this.rowids[this.rowids.length - 1]! : -Infinity;
+    // Slot order must stay rowid order; an older rowid coming back (a restore) means a rebuild.
+    if (row.rowid <= lastRowid) {
+      this.needsReload = true;
+      return;
+    }
+    const s = this.append(store, row);
+    if (s >= this.aliveBits.length * 32) this.grow();
+    this.setAlive(s, true);
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot !== undefined) this.setAlive(slot, false);
+  }
+
+  /** Rebuilds when an update could not keep slot order (call before every use). */
+  ensureFresh(): void {
+    if (this.needsReload && this.store) this.load(this.store);
+  }
+
+  isAlive(slot: number): boolean {
+    return ((this.aliveBits[slot >>> 5]! >>> (slot & 31)) & 1) === 1;
+  }
+
+  hasLive(): boolean {
+    return this.aliveBits.some((w) => w !== 0);
+  }
+
+  slot(id: string): number | undefined {
+    const s = this.slotOf.get(id);
+    return s !== undefined && this.isAlive(s) ? s : undefined;
+  }
+
+  /** Live slots visible to a scope under the candidate (SQL) rule; do not modify the result. */
+  scopeBits(scope: OwnerScope): Uint32Array {
+    if (scope === null) return this.aliveBits;
+    let bits = this.scopes.get(scope);
+    if (!bits) {
+      bits = new Uint32Array(this.aliveBits.length);
+      const seen = new Map<string, boolean>();
+      for (let s = 0; s < this.ids.length; s++) {
+        if (!this.isAlive(s)) continue;
+        const owner = this.owners[s]!;
+        let v = seen.get(owner);
+        if (v === undefined) seen.set(owner, (v = ownerMatchesSql(owner, scope)));
+        if (v) setBit(bits, s);
+      }
+      this.scopes.set(scope, bits);
+    }
+    return bits;
+  }
+
+  /** Sets in `out` (≥ `words` words) the bit of every live slot whose chosen fields contain `token`. */
+  matchBits(fields: readonly SparseField[], token: string, out: Uint32Array): void {
+    const view = this.view(fields);
+    const index = view.index!;
+    const cached = view.indexMatches(token);
+    for (let w = 0; w < cached.length; w++) out[w] = out[w]! | cached[w]!;
+    for (const s of view.dirty) out[s >>> 5] = out[s >>> 5]! & ~(1 << (s & 31));
+    for (let w = 0; w < this.aliveBits.length; w++) out[w] = out[w]! & this.aliveBits[w]!;
+    for (const s of view.dirty) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+    for (let s = index.size; s < this.ids.length; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+  }
+
+  /** The ASCII-lower-cased text the keyword leg reads for a slot under a field set. */
+  text(view: { fields: readonly SparseField[] }, slot: number): string {
+    if (view.fields.length === 1 && view.fields[0] === 'content') return (this.lowered[slot] ??= asciiLower(this.contents[slot]!));
+    const d = this.data[slot]!;
+    const parts: string[] = [];
+    for (const f of view.fields) {
+      if (f === 'content') parts.push(this.contents[slot]!);
+      else if (f === 'title' && d.title) parts.push(d.title);
+      else if (f === 'tags' && d.tags.length) parts.push(d.tags.join('\n'));
+    }
+    // Newlines cannot be part of a [a-z0-9] token, so no match spans two fields.
+    return asciiLower(parts.join('\n'));
+  }
+
+  private view(fields: readonly SparseField[]): KeywordView {
+    const key = fields.join('+');
+    let view = this.views.get(key);
+    if (!view) this.views.set(key, (view = new KeywordView(fields)));
+    const unindexed = view.index ? view.dirty.size + (this.ids.length - view.index.size) : Infinity;
+    if (!view.index || unindexed > Math.max(512, this.ids.length / 100)) {
+      const texts: (string | null)[] = [];
+      for (let s = 0; s < this.ids.length; s++) texts.push(this.isAlive(s) ? this.text(view, s) : null);
+      view.index = new SubstringIndex(texts);
+      view.dirty.clear();
+      view.cache.clear();
+    }
+    return view;
+  }
+
+  private setAlive(slot: number, alive: boolean): void {
+    const w = slot >>> 5;
+    const bit = 1 << (slot & 31);
+    const set = (bits: Uint32Array, on: boolean) => (bits[w] = on ? bits[w]! | bit : bits[w]! & ~bit);
+    set(this.aliveBits, alive);
+    for (const [scope, bits] of this.scopes) set(bits, alive && ownerMatchesSql(this.owners[slot]!, scope));
+  }
+
+  private grow(): void {
+    const grow = (bits: Uint32Array) => {
+      const g = new Uint32Array(bits.length * 2);
+      g.set(bits);
+      return g;
+    };
+    this.aliveBits = grow(this.aliveBits);
+    for (const [scope, bits] of this.scopes) this.scopes.set(scope, grow(bits));
+  }
+
+  private markDirty(slot: number): void {
+    this.lowered[slot] = null;
+    for (const v of this.views.values()) if (v.index && slot < v.index.size) v.dirty.add(slot);
+  }
+
+  private textParts(slot: number): string {
+    const d = this.data[slot]!;
+    return `${this.contents[slot]}\u0000${d.title ?? ''}\u0000${d.tags.join('\u0001')}`;
+  }
+
+  private append(store: MemoryStore, row: CorpusRow): number {
+    const slot = this.ids.length;
+    this.ids.push(row.id);
+    this.rowids.push(row.rowid);
+    this.owners.push(row.owner);
+    this.contents.push(row.content);
+    this.lowered.push(null);
+    this.slotOf.set(row.id, slot);
+    this.fillSlot(store, slot, row);
+    return slot;
+  }
+
+  private fillSlot(store: MemoryStore, slot: number, row: CorpusRow): void {
+    this.owners[slot] = row.owner;
+    this.contents[slot] = row.content;
+    this.lowered[slot] = null;
+    this.data[slot] = slotData(store, row);
+  }
+}
+
+function toSlotData(f: ScoringFields): SlotData {
+  return { type: f.type, importance: f.importance, title: f.title, tags: f.tags, cues: cueSet(f), actr: f.actr };
+}
+
+/**
+ * The scoring fields of a row: the fast scan of nooa's JSON when its shape allows, otherwise the
+ * store's lenient decoder (legacy rings, damaged JSON), so both paths give the same answer.
+ */
+function slotData(store: MemoryStore, row: CorpusRow): SlotData {
+  const fast = scanScoringFields(row.data);
+  if (fast) return toSlotData(fast);
+  const m = store.get(row.id);
+  if (!m) return { type: 'info', importance: 5, title: null, tags: [], cues: new Set(), actr: new Float64Array(0) };
+  const actr = m.access_log.filter((e) => ACTR_CHANNELS.has(e.channel)).map((e) => e.ts);
+  return { type: m.type, importance: m.importance, title: m.title, tags: m.tags, cues: cueSet(m), actr: Float64Array.from(actr) };
+}

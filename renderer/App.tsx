@@ -1,0 +1,98 @@
+/** The shell: navigation, store badge, theme, shortcuts, live refresh, and the routed view. */
+import { lazy, Suspense, useCallback, useEffect } from 'react';
+import { useEngineEvents, useStoreInfo } from './api/hooks.js';
+import type { EngineEvent } from './api/transport.js';
+import { ErrorBox, GlobalProgress, Spinner } from './components/common.js';
+import { ShortcutHelp, useShortcuts } from './components/shortcuts.js';
+import { platform } from './platform/browser.js';
+import { buildHash, navigate, useRoute, type ViewName } from './state/router.js';
+import { useUi } from './state/ui.js';
+import { MemoriesView } from './views/memories/MemoriesView.js';
+
+// The list is the first screen; the views that carry cytoscape and echarts load on demand (and are
+// prefetched once the list is on screen), so the first render parses a fraction of the code.
+const loadDetail = () => import('./views/memory/MemoryDetailView.js');
+const loadGraph = () => import('./views/graph/GraphView.js');
+const loadRecall = () => import('./views/recall/RecallView.js');
+const loadAudit = () => import('./views/audit/AuditView.js');
+const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
+const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
+const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
+const AuditView = lazy(() => loadAudit().then((m) => ({ default: m.AuditView })));
+
+export function prefetchViews(): void {
+  void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit()]);
+}
+
+const NAV: { view: ViewName; label: string; key: string }[] = [
+  { view: 'memories', label: 'Memories', key: '1' },
+  { view: 'graph', label: 'Graph', key: '2' },
+  { view: 'recall', label: 'Recall', key: '3' },
+  { view: 'audit', label: 'Audit', key: '4' },
+];
+
+export function App() {
+  const route = useRoute();
+  const theme = useUi((s) => s.theme);
+  const toggleTheme = useUi((s) => s.toggleTheme);
+  const info = useStoreInfo();
+  useEffect(() => platform.setTheme(theme), [theme]);
+  useEffect(() => {
+    if (info.data) platform.setTitle(`${info.data.name} — Mnemo Workbench`);
+  }, [info.data]);
+  const onEvent = useCallback((e: EngineEvent) => {
+    if (e.type === 'navigate') navigate(e.route);
+  }, []);
+  useEngineEvents(onEvent);
+  useShortcuts();
+  // Once the first screen is up, fetch the other views' code in the background.
+  useEffect(() => platform.whenIdle(prefetchViews), []);
+
+  const active = route.view === 'memory' ? 'memories' : route.view;
+  return (
+    <div className="app">
+      <GlobalProgress />
+      <header className="topbar">
+        <span className="brand">Mnemo</span>
+        <nav>
+          {NAV.map((n) => (
+            <a key={n.view} href={`#${buildHash(n.view)}`} className={active === n.view ? 'active' : ''} title={`${n.label} (${n.key})`} data-testid={`nav-${n.view}`}>
+              {n.label}
+            </a>
+          ))}
+        </nav>
+        <span className="spacer" />
+        {info.data ? (
+          <span className="store-badge" title={info.data.path} data-testid="store-badge">
+            {info.data.name} · {info.data.counts.live.toLocaleString()} live · {info.data.profile}
+            {info.data.readonly ? ' · read-only' : ''}
+            {info.data.clock_frozen ? ` · clock frozen` : ''}
+          </span>
+        ) : null}
+        <button className="icon" onClick={toggleTheme} title="Toggle light/dark theme (t)" data-testid="theme-toggle">
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+        <button className="icon" onClick={() => useUi.getState().setHelpOpen(true)} title="Keyboard shortcuts (?)">
+          ?
+        </button>
+      </header>
+      {info.error ? (
+        <main className="content">
+          <ErrorBox error={info.error} />
+          <p className="muted">The engine did not answer. In browser mode, open the URL that "mnemo serve" printed (it carries the token).</p>
+        </main>
+      ) : (
+        <main className="content">
+          <Suspense fallback={<Spinner label="Loading view…" />}>
+            {route.view === 'memories' && <MemoriesView />}
+            {route.view === 'memory' && <MemoryDetailView id={route.arg} />}
+            {route.view === 'graph' && <GraphView />}
+            {route.view === 'recall' && <RecallView />}
+            {route.view === 'audit' && <AuditView />}
+          </Suspense>
+        </main>
+      )}
+      <ShortcutHelp />
+    </div>
+  );
+}

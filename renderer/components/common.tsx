@@ -1,0 +1,65 @@
+/** Small shared pieces: empty states that say what to do, errors, delayed progress. */
+import { useIsFetching, useIsMutating } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty" data-testid="empty-state">
+      <h3>{title}</h3>
+      {children ? <div className="empty-body">{children}</div> : null}
+    </div>
+  );
+}
+
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  const e = error as { code?: string; message?: string };
+  return (
+    <div className="error" role="alert" data-testid="error">
+      <strong>{e.code ?? 'error'}</strong>: {e.message ?? String(error)}
+    </div>
+  );
+}
+
+/** A value that turns true only after `ms` of `on` (so quick work never flashes a spinner). */
+export function useDelayed(on: boolean, ms: number): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!on) {
+      setShown(false);
+      return;
+    }
+    const t = setTimeout(() => setShown(true), ms);
+    return () => clearTimeout(t);
+  }, [on, ms]);
+  return shown;
+}
+
+/** The global progress bar: appears when any engine call has taken more than 600 ms. */
+export function GlobalProgress() {
+  const busy = useIsFetching() + useIsMutating() > 0;
+  const shown = useDelayed(busy, 600);
+  return shown ? <div className="progress" role="progressbar" aria-label="working" data-testid="progress" /> : null;
+}
+
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="spinner" role="status">
+      <span className="spinner-dot" /> {label}
+    </div>
+  );
+}
+
+export function fmtTime(ts: number | null | undefined): string {
+  if (ts === null || ts === undefined || !Number.isFinite(ts)) return '—';
+  return new Date(ts * 1000).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+export function fmtNum(v: number | null | undefined, digits = 3): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  return Number(v.toFixed(digits)).toString();
+}
+
+export function ownerLabel(owner: string | null | undefined): string {
+  return owner ? owner : '(unowned)';
+}

@@ -1,0 +1,149 @@
+/**
+ * The only place that imports cytoscape. Draws nodes and typed edges, picks a layout that stays
+ * fast at thousands of nodes, highlights spread paths, and reports taps upward.
+ */
+import cytoscape, { type Core, type ElementDefinition, type LayoutOptions } from 'cytoscape';
+import { useEffect, useRef } from 'react';
+import type { GraphEdge, GraphNode } from '../../core/api/contract/index.js';
+import { platform } from '../platform/browser.js';
+import { CAUSAL, graphStyle, TYPE_COLORS } from './style.js';
+
+export interface Highlight {
+  nodes: string[];
+  /** Edges as `src|dst|type`. */
+  edges: string[];
+}
+
+export interface GraphCanvasProps {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  focus?: string | null;
+  highlight?: Highlight | null;
+  dark: boolean;
+  onSelect?: (id: string) => void;
+  onExpand?: (id: string) => void;
+  height?: number | string;
+}
+
+export const edgeId = (e: { src: string; dst: string; type: string }) => `${e.src}|${e.dst}|${e.type}`;
+
+function layoutFor(n: number, focus: string | null | undefined): LayoutOptions {
+  if (n <= 250) {
+    // Small graphs: a force layout reads best. Fewer iterations as the graph grows keep it under a second.
+    return {
+      name: 'cose',
+      animate: false,
+      randomize: false,
+      numIter: n <= 80 ? 1000 : 400,
+      nodeRepulsion: () => 40_000,
+      nodeOverlap: 20,
+      idealEdgeLength: () => 90,
+      edgeElasticity: () => 80,
+      gravity: 0.6,
+      componentSpacing: 60,
+      fit: true,
+      padding: 30,
+    } as LayoutOptions;
+  }
+  // Thousands of nodes: concentric rings are O(n): by hop distance around a focus, else by importance.
+  return {
+    name: 'concentric',
+    animate: false,
+    fit: true,
+    padding: 20,
+    minNodeSpacing: 4,
+    concentric: (node: cytoscape.NodeSingular) => (focus ? 100 - (node.data('depth') ?? 50) : node.data('importance')),
+    levelWidth: () => (focus ? 1 : 1.5),
+  } as LayoutOptions;
+}
+
+export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, onExpand, height = '100%' }: GraphCanvasProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const cyRef = useRef<Core | null>(null);
+  const handlers = useRef({ onSelect, onExpand });
+  const onLaidOut = useRef<(() => void) | null>(() => platform.mark('mnemo:graph-laid-out'));
+  handlers.current = { onSelect, onExpand };
+
+  useEffect(() => {
+    const big = nodes.length > 1500;
+    const cy = cytoscape({
+      container: ref.current,
+      style: graphStyle(dark),
+      minZoom: 0.05,
+      maxZoom: 4,
+      // Large graphs: draw a cached texture while panning/zooming and skip edges in motion.
+      textureOnViewport: big,
+      hideEdgesOnViewport: big,
+      pixelRatio: big ? 1 : 'auto',
+    });
+    cyRef.current = cy;
+    cy.on('tap', 'node', (e) => handlers.current.onSelect?.(e.target.id()));
+    cy.on('dbltap', 'node', (e) => handlers.current.onExpand?.(e.target.id()));
+    return () => {
+      cy.destroy();
+      cyRef.current = null;
+    };
+    // The instance lives as long as the component; the theme only restyles it (below).
+  }, []);
+
+  useEffect(() => {
+    cyRef.current?.style(graphStyle(dark));
+  }, [dark]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    const el = ref.current;
+    if (!cy || !el) return;
+    const ids = new Set(nodes.map((n) => n.id));
+    const elements: ElementDefinition[] = [
+      ...nodes.map((n) => ({
+        group: 'nodes' as const,
+        data: {
+          id: n.id,
+          label: n.head.length > 40 ? `${n.head.slice(0, 40)}…` : n.head,
+          type: n.type,
+          owner: n.owner,
+          importance: n.importance,
+          depth: n.depth,
+          archived: n.archived,
+          color: TYPE_COLORS[n.type] ?? '#888',
+        },
+        classes: n.id === focus ? 'focus' : '',
+      })),
+      ...edges
+        .filter((e) => ids.has(e.src) && ids.has(e.dst))
+        .map((e) => ({ group: 'edges' as const, data: { id: edgeId(e), source: e.src, target: e.dst, type: e.type, weight: e.weight, causal: CAUSAL.has(e.type) } })),
+    ];
+    el.dataset['layoutDone'] = 'false';
+    cy.batch(() => {
+      cy.elements().remove();
+      cy.add(elements);
+      // Straight edges draw much faster than bezier curves and keep arrows and dash styles.
+      if (edges.length > 600) cy.edges().style('curve-style', 'straight');
+    });
+    const layout = cy.layout(layoutFor(nodes.length, focus));
+    layout.one('layoutstop', () => {
+      el.dataset['layoutDone'] = 'true';
+      el.dataset['nodeCount'] = String(cy.nodes().length);
+      el.dataset['edgeCount'] = String(cy.edges().length);
+      if (focus && nodes.length > 250) cy.center(cy.getElementById(focus));
+      onLaidOut.current?.();
+    });
+    layout.run();
+  }, [nodes, edges, focus]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy) return;
+    cy.batch(() => {
+      cy.elements().removeClass('hl faded');
+      if (!highlight || (highlight.nodes.length === 0 && highlight.edges.length === 0)) return;
+      cy.elements().addClass('faded');
+      for (const id of highlight.nodes) cy.getElementById(id).removeClass('faded').addClass('hl');
+      for (const id of highlight.edges) cy.getElementById(id).removeClass('faded').addClass('hl');
+    });
+    if (ref.current) ref.current.dataset['highlighted'] = String(cy.elements('.hl').length);
+  }, [highlight, nodes, edges]);
+
+  return <div ref={ref} className="graph-canvas" data-testid="graph-canvas" style={{ height }} />;
+}

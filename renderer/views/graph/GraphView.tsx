@@ -1,0 +1,180 @@
+/** Graph: the typed edge graph, filtered by owner and edge type, with expand/collapse and search-to-focus. */
+import { useQueries } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { GraphEdge, GraphNode, GraphView as GraphData } from '../../../core/api/contract/index.js';
+import { call } from '../../api/client.js';
+import { useGraph } from '../../api/hooks.js';
+import { keys } from '../../api/keys.js';
+import { EmptyState, ErrorBox, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
+import { GraphCanvas } from '../../graph/GraphCanvas.js';
+import { CAUSAL, TYPE_COLORS } from '../../graph/style.js';
+import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
+import { useUi } from '../../state/ui.js';
+import { GraphSearch } from './GraphSearch.js';
+
+export const EDGE_TYPES = ['derived_from', 'created_by', 'supports', 'contradicts', 'refines', 'related', 'causes', 'precedes', 'part_of', 'triggers'] as const;
+
+export function mergeGraphs(base: GraphData | undefined, extra: (GraphData | undefined)[]): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const nodes = new Map<string, GraphNode>();
+  const edges = new Map<string, GraphEdge>();
+  for (const g of [base, ...extra]) {
+    if (!g) continue;
+    for (const n of g.nodes) if (!nodes.has(n.id)) nodes.set(n.id, n);
+    for (const e of g.edges) edges.set(`${e.src}|${e.dst}|${e.type}`, e);
+  }
+  return { nodes: [...nodes.values()], edges: [...edges.values()] };
+}
+
+export function GraphView() {
+  const route = useRoute();
+  const p = route.params;
+  const focus = p.get('focus');
+  const hops = Number(p.get('hops') ?? 2);
+  const owner = p.get('owner') ?? '';
+  const edgeTypes = listParam(p, 'edges');
+  const limit = Number(p.get('limit') ?? 2000);
+  const includeArchived = p.get('archived') === '1';
+  const dark = useUi((s) => s.theme === 'dark');
+  const [selected, setSelected] = useState<string | null>(focus);
+  const [expanded, setExpanded] = useState<string[]>([]);
+  // A new focus (search, a link, "Focus here") also becomes the selection.
+  useEffect(() => {
+    if (focus) setSelected(focus);
+  }, [focus]);
+
+  const setParams = (patch: Record<string, string | number | string[] | null>) => {
+    const next: Record<string, string | number | string[] | null> = {
+      focus,
+      hops: hops === 2 ? null : hops,
+      owner: owner || null,
+      edges: edgeTypes,
+      limit: limit === 2000 ? null : limit,
+      archived: includeArchived ? '1' : null,
+      ...patch,
+    };
+    setExpanded([]);
+    navigate(buildHash('graph', null, next), { replace: true });
+  };
+  const filter = {
+    ...(owner ? { owner } : {}),
+    ...(edgeTypes.length ? { edge_types: edgeTypes as (typeof EDGE_TYPES)[number][] } : {}),
+    include_archived: includeArchived,
+  };
+  const input = { ...(focus ? { focus, hops } : {}), limit, ...filter };
+  const base = useGraph(input);
+  const extra = useQueries({
+    queries: expanded.map((id) => ({ queryKey: keys.graph({ focus: id, hops: 1, ...filter, limit: 500 }), queryFn: () => call('graph.view', { focus: id, hops: 1, ...filter, limit: 500 }) })),
+  });
+  // Re-merge (and re-layout) only when an answer actually changed, not on every render.
+  const extraKey = extra.map((q) => `${q.dataUpdatedAt}`).join(',');
+  const extraData = extra.map((q) => q.data);
+  const merged = useMemo(() => mergeGraphs(base.data, extraData), [base.data, extraKey]);
+  const slow = useDelayed(base.isFetching, 1000);
+  const sel = merged.nodes.find((n) => n.id === selected) ?? null;
+  const toggleEdge = (t: string) => setParams({ edges: edgeTypes.includes(t) ? edgeTypes.filter((x) => x !== t) : [...edgeTypes, t] });
+
+  return (
+    <div className="graph-view">
+      <aside className="graph-controls">
+        <GraphSearch onPick={(id) => setParams({ focus: id })} />
+        <div className="row">
+          {focus ? (
+            <button onClick={() => setParams({ focus: null })} title="Show the most important memories instead of one neighbourhood">
+              Whole graph
+            </button>
+          ) : null}
+          <label>
+            hops{' '}
+            <select value={hops} onChange={(e) => setParams({ hops: Number(e.target.value) })} disabled={!focus}>
+              {[1, 2, 3, 4].map((h) => (
+                <option key={h}>{h}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            nodes{' '}
+            <select value={limit} onChange={(e) => setParams({ limit: Number(e.target.value) })}>
+              {[200, 500, 2000, 5000, 10000].map((h) => (
+                <option key={h}>{h}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label className="block">
+          Owner scope
+          <input value={owner} placeholder="everyone (or role, role@instance)" onChange={(e) => setParams({ owner: e.target.value || null })} data-testid="graph-owner" />
+        </label>
+        <label className="facet">
+          <input type="checkbox" checked={includeArchived} onChange={() => setParams({ archived: includeArchived ? null : '1' })} /> include archived
+        </label>
+        <h4>Edge types {edgeTypes.length ? <button className="link" onClick={() => setParams({ edges: [] })}>all</button> : null}</h4>
+        {EDGE_TYPES.map((t) => (
+          <label key={t} className="facet">
+            <input type="checkbox" checked={edgeTypes.length === 0 || edgeTypes.includes(t)} onChange={() => toggleEdge(t)} />
+            <span className={`edge-swatch ${t === 'contradicts' ? 'contra' : CAUSAL.has(t) ? 'causal' : 'assoc'}`} /> {t}
+          </label>
+        ))}
+        <h4>Types</h4>
+        <div className="legend vertical">
+          {Object.entries(TYPE_COLORS).map(([t, c]) => (
+            <span key={t}>
+              <i className="swatch" style={{ background: c }} /> {t}
+            </span>
+          ))}
+        </div>
+        <p className="muted small">Solid: causal edges (full weight in spread). Dashed: associative. Red: contradicts. Size: importance. Double-click a node to expand it.</p>
+      </aside>
+      <section className="graph-main">
+        <div className="graph-status muted" data-testid="graph-status">
+          {base.data
+            ? `${merged.nodes.length.toLocaleString()} nodes · ${merged.edges.length.toLocaleString()} edges${base.data.truncated ? ` (of ${base.data.reachable.toLocaleString()} reachable; raise "nodes" to see more)` : ''}${focus ? ` · around ${focus.slice(0, 8)}` : ' · most important memories'}`
+            : ''}
+        </div>
+        <ErrorBox error={base.error} />
+        {slow ? <Spinner label="Laying out the graph…" /> : null}
+        {base.data && base.data.nodes.length === 0 ? (
+          <EmptyState title={focus ? 'Nothing to draw around this memory' : 'No memories to draw'}>
+            {focus ? 'The focus is hidden by the owner scope or filters; clear them, or pick another memory.' : 'The store is empty or the filters hide everything. Clear the owner scope and edge filters.'}
+          </EmptyState>
+        ) : null}
+        <GraphCanvas
+          nodes={merged.nodes}
+          edges={merged.edges}
+          focus={focus}
+          dark={dark}
+          onSelect={setSelected}
+          onExpand={(id) => setExpanded((xs) => (xs.includes(id) ? xs : [...xs, id]))}
+        />
+      </section>
+      <aside className="graph-side">
+        {sel ? (
+          <div className="panel" data-testid="graph-selection" data-memory-id={sel.id}>
+            <h3>
+              <span className={`type-dot t-${sel.type}`} /> {sel.head}
+            </h3>
+            <p className="muted">
+              {sel.type} · {ownerLabel(sel.owner)} · importance {sel.importance}
+              {sel.depth !== null ? ` · ${sel.depth} hop${sel.depth === 1 ? '' : 's'} from focus` : ''}
+            </p>
+            <div className="col-actions">
+              <a className="button" href={memoryHref(sel.id)}>
+                Open memory
+              </a>
+              <button onClick={() => setParams({ focus: sel.id })}>Focus here</button>
+              {expanded.includes(sel.id) ? (
+                <button onClick={() => setExpanded((xs) => xs.filter((x) => x !== sel.id))}>Collapse</button>
+              ) : (
+                <button onClick={() => setExpanded((xs) => [...xs, sel.id])} data-testid="graph-expand">
+                  Expand neighbours
+                </button>
+              )}
+            </div>
+          </div>
+        ) : (
+          <p className="muted">Click a node to see it here; double-click to expand its neighbours.</p>
+        )}
+        {base.isLoading ? <Spinner /> : null}
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+/** Memories: facet filters, search, a virtualized sortable table, multi-select with bulk archive and tag. */
+import { useCallback, useEffect, useState } from 'react';
+import { useFacets } from '../../api/hooks.js';
+import { navigate, useRoute } from '../../state/router.js';
+import { filtersFromParams, filtersToHash, type MemoryFilters } from './filters.js';
+import { MemoryTable } from './MemoryTable.js';
+import { BulkBar } from './BulkBar.js';
+
+const TYPES = ['info', 'skill', 'episode', 'intent', 'todo', 'reflection', 'scratch'];
+
+function toggle(xs: string[], x: string): string[] {
+  return xs.includes(x) ? xs.filter((v) => v !== x) : [...xs, x];
+}
+
+export function MemoriesView() {
+  const route = useRoute();
+  const filters = filtersFromParams(route.params);
+  // The first page of rows goes first; the facet counts follow once it is on screen.
+  const [listReady, setListReady] = useState(false);
+  const facets = useFacets(listReady);
+  const onReady = useCallback(() => setListReady(true), []);
+  const set = (patch: Partial<MemoryFilters>) => navigate(filtersToHash({ ...filters, ...patch }), { replace: true });
+  const [text, setText] = useState(filters.q);
+  useEffect(() => setText(filters.q), [filters.q]);
+  // Search as you type, debounced so a fast typist sends one query.
+  useEffect(() => {
+    if (text === filters.q) return;
+    const t = setTimeout(() => set({ q: text }), 250);
+    return () => clearTimeout(t);
+  }, [text]);
+
+  const count = (list: { value: string; n: number }[] | undefined, v: string) => list?.find((f) => f.value === v)?.n;
+  return (
+    <div className="memories-view">
+      <aside className="facets" aria-label="Filters">
+        <input
+          className="search"
+          data-search
+          data-testid="memory-search"
+          placeholder="Search title, content, id  ( / )"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <section>
+          <h4>State</h4>
+          {(['live', 'archived', 'all'] as const).map((a) => (
+            <label key={a} className="facet">
+              <input type="radio" name="archived" checked={filters.archived === a} onChange={() => set({ archived: a })} /> {a}
+              {a === 'live' && facets.data ? <span className="n">{facets.data.live}</span> : null}
+              {a === 'archived' && facets.data ? <span className="n">{facets.data.archived}</span> : null}
+            </label>
+          ))}
+        </section>
+        <section>
+          <h4>Type</h4>
+          {TYPES.map((t) => (
+            <label key={t} className="facet">
+              <input type="checkbox" checked={filters.types.includes(t)} onChange={() => set({ types: toggle(filters.types, t) })} data-testid={`facet-type-${t}`} />
+              <span className={`type-dot t-${t}`} /> {t}
+              <span className="n">{count(facets.data?.types, t) ?? 0}</span>
+            </label>
+          ))}
+        </section>
+        <section>
+          <h4>Owner</h4>
+          {(facets.data?.owners ?? []).slice(0, 30).map((o) => (
+            <label key={o.value} className="facet">
+              <input type="checkbox" checked={filters.owners.includes(o.value)} onChange={() => set({ owners: toggle(filters.owners, o.value) })} />
+              {o.value === '' ? <em>(unowned)</em> : o.value}
+              <span className="n">{o.n}</span>
+            </label>
+          ))}
+        </section>
+        <section>
+          <h4>Todo status</h4>
+          {['open', 'done', 'dropped'].map((s) => (
+            <label key={s} className="facet">
+              <input type="checkbox" checked={filters.statuses.includes(s)} onChange={() => set({ statuses: toggle(filters.statuses, s) })} /> {s}
+              <span className="n">{count(facets.data?.statuses, s) ?? 0}</span>
+            </label>
+          ))}
+        </section>
+        <section>
+          <h4>
+            Tags{' '}
+            {facets.data?.tags_sampled ? (
+              <span className="muted" title="Counting tags reads every memory's JSON; on large stores the counts cover the most recently added memories.">
+                (latest {facets.data.tags_sampled.toLocaleString()})
+              </span>
+            ) : null}
+          </h4>
+          <div className="tag-cloud">
+            {(facets.data?.tags ?? []).slice(0, 40).map((t) => (
+              <button key={t.value} className={`tag${filters.tags.includes(t.value) ? ' on' : ''}`} onClick={() => set({ tags: toggle(filters.tags, t.value) })} title={`${t.n} memories`}>
+                {t.value}
+              </button>
+            ))}
+          </div>
+        </section>
+        {filters.types.length + filters.owners.length + filters.statuses.length + filters.tags.length > 0 || filters.q || filters.archived !== 'live' ? (
+          <button className="link" onClick={() => navigate(filtersToHash({ ...filtersFromParams(new URLSearchParams()) }), { replace: true })}>
+            Clear all filters
+          </button>
+        ) : null}
+      </aside>
+      <section className="table-pane">
+        <BulkBar />
+        <MemoryTable filters={filters} onReady={onReady} onSort={(sort) => set(sort === filters.sort ? { dir: filters.dir === 'asc' ? 'desc' : 'asc' } : { sort, dir: 'desc' })} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The access ring (the last 64 accesses stored on the record) and, below it, the full history from
+ * the uncapped event table: one row per access with the rel / rec / imp / spread bar, rank, score,
+ * query, reader, channel and trace.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Memory, AccessRecord } from '../../../core/model/memory.js';
+import { call } from '../../api/client.js';
+import { keys } from '../../api/keys.js';
+import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js';
+import { ErrorBox, fmtNum, fmtTime } from '../../components/common.js';
+import { buildHash } from '../../state/router.js';
+import { ChannelChip } from './channels.js';
+
+type Row = Pick<AccessRecord, 'ts' | 'reader_owner' | 'trace_ref' | 'query' | 'score' | 'rank' | 'components' | 'session_ref'> & { channel: string; event_id?: number | null };
+
+export function AccessTable({ rows, origin, startIndex = 0 }: { rows: Row[]; origin: 'ring' | 'events'; startIndex?: number }) {
+  return (
+    <table className="access-table">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>when</th>
+          <th>channel</th>
+          <th>rank</th>
+          <th>score</th>
+          <th className="wide">rel · rec · imp · spread</th>
+          <th>query</th>
+          <th>reader</th>
+          <th>trace</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={`${r.ts}-${i}`} data-testid="access-row" data-origin={origin} data-ts={r.ts} data-channel={r.channel}>
+            <td className="muted">{startIndex + i + 1}</td>
+            <td className="nowrap">{fmtTime(r.ts)}</td>
+            <td>
+              <ChannelChip channel={r.channel} />
+            </td>
+            <td>{r.rank ?? '—'}</td>
+            <td>{fmtNum(r.score, 4)}</td>
+            <td>{r.components ? <ComponentBar c={r.components} compact /> : <span className="muted">—</span>}</td>
+            <td className="query">
+              {r.query ? (
+                <a href={`#${buildHash('recall', null, { q: r.query })}`} title="Run this query in the Recall console">
+                  {r.query}
+                </a>
+              ) : (
+                '—'
+              )}
+            </td>
+            <td>{r.reader_owner || <span className="muted">(anonymous)</span>}</td>
+            <td className="mono small">
+              {r.event_id ? <a href={`#${buildHash('audit', null, { event: r.event_id })}`}>{r.trace_ref ?? `event ${r.event_id}`}</a> : (r.trace_ref ?? '—')}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const PAGE = 100;
+
+function FullHistory({ id, ringSize }: { id: string; ringSize: number }) {
+  const [page, setPage] = useState(0);
+  const input = { memory_id: id, order: 'desc' as const, offset: page * PAGE, limit: PAGE };
+  const q = useQuery({ queryKey: keys.access(input), queryFn: () => call('access.list', input) });
+  if (q.error) return <ErrorBox error={q.error} />;
+  if (!q.data) return null;
+  const { total, events, source } = q.data;
+  return (
+    <div data-testid="access-history" data-total={total}>
+      <h4>
+        Full history <span className="muted">({total} accesses{source === 'rings' ? ', from the ring only: this store has no event table yet' : ''}; the ring holds {ringSize})</span>
+      </h4>
+      <AccessTable rows={events} origin="events" startIndex={page * PAGE} />
+      {total > PAGE ? (
+        <div className="pager">
+          <button disabled={page === 0} onClick={() => setPage(page - 1)}>
+            Newer
+          </button>
+          <span className="muted">
+            {page * PAGE + 1}–{Math.min(total, (page + 1) * PAGE)} of {total}
+          </span>
+          <button disabled={(page + 1) * PAGE >= total} onClick={() => setPage(page + 1)}>
+            Older
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function AccessHistory({ memory }: { memory: Memory }) {
+  const ring = [...memory.access_log].reverse();
+  const [showAll, setShowAll] = useState(memory.access_log.length >= 64);
+  return (
+    <section className="panel" data-testid="access-ring">
+      <h3>
+        Access ring <span className="muted">({memory.access_log.length} of 64 slots, newest first; {memory.access_count} touching accesses in all)</span>
+      </h3>
+      <ComponentLegend />
+      {ring.length === 0 ? <p className="muted">No access yet. Recalls, searches and injections that return this memory appear here.</p> : <AccessTable rows={ring} origin="ring" />}
+      {showAll ? (
+        <FullHistory id={memory.id} ringSize={memory.access_log.length} />
+      ) : (
+        <button className="link" onClick={() => setShowAll(true)} data-testid="show-history">
+          Show the full history from the event table
+        </button>
+      )}
+    </section>
+  );
+}

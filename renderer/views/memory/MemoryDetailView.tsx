@@ -1,0 +1,176 @@
+/** Memory detail: every field, the four scores in words, edges in and out, the retention curve and the access history. */
+import { useEffect } from 'react';
+import type { EdgeView, MemoryDetail } from '../../../core/api/contract/index.js';
+import { useArchive, useMemory } from '../../api/hooks.js';
+import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
+import { platform } from '../../platform/browser.js';
+import { buildHash, graphHref, memoryHref } from '../../state/router.js';
+import { AccessHistory } from './AccessHistory.js';
+import { RetentionPanel } from './RetentionPanel.js';
+
+function ScoreCard({ name, value, label, max, hint }: { name: string; value: number; label: string; max: number; hint: string }) {
+  return (
+    <div className="score-card" title={hint} data-testid={`score-${name}`}>
+      <div className="score-name">{name}</div>
+      <div className="score-value">
+        {fmtNum(value, 3)} <span className="score-label">{label}</span>
+      </div>
+      <div className="meter">
+        <span style={{ width: `${Math.max(0, Math.min(1, value / max)) * 100}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function EdgeList({ title, edges, dir }: { title: string; edges: EdgeView[]; dir: 'out' | 'in' }) {
+  return (
+    <section className="panel">
+      <h3>
+        {title} <span className="muted">({edges.length})</span>
+      </h3>
+      {edges.length === 0 ? (
+        <p className="muted">{dir === 'out' ? 'No outgoing edges. Link memories with "mnemo link".' : 'No memory points here.'}</p>
+      ) : (
+        <ul className="edge-list">
+          {edges.map((e) => (
+            <li key={`${e.id}-${e.type}`} data-testid={`edge-${dir}`} data-memory-id={e.id}>
+              <span className={`edge-type e-${e.type}`}>{dir === 'out' ? `→ ${e.type}` : `← ${e.type}`}</span>
+              <span className="muted">{fmtNum(e.weight, 3)}</span>
+              {e.exists ? (
+                <a href={memoryHref(e.id)} className={e.archived ? 'archived' : ''}>
+                  <span className={`type-dot t-${e.memory_type}`} /> {e.head}
+                </a>
+              ) : (
+                <span className="muted">missing memory {e.id.slice(0, 8)}</span>
+              )}
+              {e.owner !== null ? <span className="muted small">{ownerLabel(e.owner)}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Fields({ d }: { d: MemoryDetail }) {
+  const m = d.memory;
+  const rows: [string, string][] = [
+    ['id', m.id],
+    ['type', m.type + (m.status ? ` (${m.status})` : '')],
+    ['owner', ownerLabel(m.owner)],
+    ['created', fmtTime(m.created_at)],
+    ['last accessed', fmtTime(m.last_accessed_at)],
+    ['strength', String(m.strength)],
+    ['reinforcements', String(m.reinforcement_count)],
+    ['accesses', `${m.access_count} (recalled ${m.recalled_count}, searched ${m.searched_count}, injected ${m.injected_count}, reinforced ${m.reinforced_count}, deref ${m.deref_count})`],
+    ['size', `${m.size_chars} chars · ${m.token_len} tokens · ${m.sentence_count} sentences`],
+    ['mood', m.mood ?? '—'],
+    ['place or task', m.place_or_task ?? '—'],
+    ['valid', m.valid_from || m.valid_to ? `${fmtTime(m.valid_from)} → ${fmtTime(m.valid_to)}` : '—'],
+    ['trigger', m.trigger ? JSON.stringify(m.trigger) : '—'],
+    ['source task', m.source_task_ref ?? '—'],
+    ['chat turn', m.chat_turn_ref ?? '—'],
+    ['related files', m.related_files.length ? m.related_files.join(', ') : '—'],
+    ['embedding', d.has_embedding ? 'stored' : 'missing'],
+    ['archived', m.archived ? 'yes' : 'no'],
+  ];
+  return (
+    <table className="fields">
+      <tbody>
+        {rows.map(([k, v]) => (
+          <tr key={k}>
+            <th>{k}</th>
+            <td>{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function MemoryDetailView({ id }: { id: string | null }) {
+  const q = useMemory(id);
+  const archive = useArchive();
+  useEffect(() => {
+    if (q.data) platform.mark('mnemo:detail-rendered');
+  }, [q.data]);
+  if (!id) return <EmptyState title="No memory chosen">Pick a memory in the Memories list or the graph.</EmptyState>;
+  if (q.isLoading) return <Spinner label="Opening memory…" />;
+  if (q.error) return <ErrorBox error={q.error} />;
+  const d = q.data!;
+  const m = d.memory;
+  return (
+    <div className="detail" data-testid="memory-detail" data-memory-id={m.id}>
+      <div className="detail-head">
+        <div>
+          <div className="crumbs">
+            <a href={`#${buildHash('memories')}`}>Memories</a> / <span className="mono">{m.id}</span>
+          </div>
+          <h2 data-testid="memory-title">
+            <span className={`type-dot big t-${m.type}`} /> {m.title ?? m.content.slice(0, 120)}
+            {m.archived ? <span className="badge">archived</span> : null}
+          </h2>
+          <div className="muted">
+            {m.type} · {ownerLabel(m.owner)} · created {fmtTime(m.created_at)}
+          </div>
+        </div>
+        <div className="actions">
+          <a className="button" href={graphHref(m.id)}>
+            Show in graph
+          </a>
+          <a className="button" href={`#${buildHash('recall', null, { q: m.title ?? m.content.slice(0, 80), why: m.id })}`}>
+            Recall with it
+          </a>
+          <button onClick={() => archive.mutate({ ids: [m.id], archived: !m.archived })} disabled={archive.isPending}>
+            {m.archived ? 'Restore' : 'Archive'}
+          </button>
+        </div>
+      </div>
+      <ErrorBox error={archive.error} />
+      <div className="scores">
+        <ScoreCard name="importance" value={m.importance} label={d.labels.importance} max={10} hint="0–10; ≥ 8 is never pruned" />
+        <ScoreCard name="salience" value={m.salience} label={d.labels.salience} max={1} hint="how striking it was when written (0–1)" />
+        <ScoreCard name="confidence" value={m.confidence} label={d.labels.confidence} max={1} hint="how sure the writer was (0–1)" />
+        <RetentionPanel.Score id={m.id} />
+      </div>
+      <section className="panel content-panel">
+        <h3>Content</h3>
+        <div className="content-text" data-testid="memory-content">
+          {m.content}
+        </div>
+        <div className="chips">
+          {m.tags.map((t) => (
+            <a key={t} className="tag" href={`#${buildHash('memories', null, { tag: [t] })}`} data-testid="memory-tag">
+              {t}
+            </a>
+          ))}
+          {m.entities.map((e) => (
+            <span key={e} className="tag entity">
+              {e}
+            </span>
+          ))}
+        </div>
+        {m.references.length ? (
+          <ul className="refs">
+            {m.references.map((r, i) => (
+              <li key={i}>
+                <span className="muted">{r.kind}</span> {r.kind === 'memory' ? <a href={memoryHref(r.key)}>{r.key}</a> : <span className="mono">{r.key}</span>}
+                {r.preview ? <span className="muted"> — {r.preview}</span> : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+      <RetentionPanel id={m.id} memory={m} />
+      <AccessHistory memory={m} />
+      <div className="two-col">
+        <EdgeList title="Edges out" edges={d.outgoing} dir="out" />
+        <EdgeList title="Edges in" edges={d.incoming} dir="in" />
+      </div>
+      <section className="panel">
+        <h3>Every field</h3>
+        <Fields d={d} />
+      </section>
+    </div>
+  );
+}

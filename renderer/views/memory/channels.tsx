@@ -1,0 +1,18 @@
+/** One colour per access channel, shared by the retention curve, the access tables and the audit. */
+export const CHANNEL_COLORS: Record<string, string> = {
+  created: '#7f7f7f',
+  recalled: '#1f77b4',
+  searched: '#2ca02c',
+  injected: '#9467bd',
+  reinforced: '#ff7f0e',
+  deref: '#17becf',
+  reflected: '#8c564b',
+};
+
+export function ChannelChip({ channel }: { channel: string }) {
+  return (
+    <span className="channel" style={{ borderColor: CHANNEL_COLORS[channel] ?? '#888', color: CHANNEL_COLORS[channel] ?? 'inherit' }}>
+      {channel}
+    </span>
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * The Recall console: query, owner scope, k and hops; ranked results with component bars; the spread
+ * paths that fed a result drawn on its graph neighbourhood; "why not?" for any memory; and a toggle
+ * between explain (a dry run that logs nothing) and recall (logged as an access by the workbench).
+ */
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { ExplainResult } from '../../../core/api/contract/index.js';
+import { call } from '../../api/client.js';
+import { keys } from '../../api/keys.js';
+import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js';
+import { EmptyState, ErrorBox, fmtNum, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
+import { buildHash, memoryHref, navigate, useRoute } from '../../state/router.js';
+import { SpreadGraph } from './SpreadGraph.js';
+import { WhyNotPanel } from './WhyNotPanel.js';
+
+export interface RecallParams {
+  q: string;
+  k: number;
+  hops: number;
+  owner: string;
+  mode: 'explain' | 'recall';
+  sel: string | null;
+  why: string | null;
+}
+
+function readParams(p: URLSearchParams): RecallParams {
+  const num = (k: string, d: number, lo: number, hi: number) => {
+    const v = Number(p.get(k));
+    return p.has(k) && Number.isInteger(v) && v >= lo && v <= hi ? v : d;
+  };
+  return {
+    q: p.get('q') ?? '',
+    k: num('k', 10, 1, 1000),
+    hops: num('hops', 1, 0, 4),
+    owner: p.get('owner') ?? '',
+    mode: p.get('mode') === 'recall' ? 'recall' : 'explain',
+    sel: p.get('sel'),
+    why: p.get('why'),
+  };
+}
+
+function hashFor(r: RecallParams): string {
+  return buildHash('recall', null, { q: r.q, k: r.k === 10 ? null : r.k, hops: r.hops === 1 ? null : r.hops, owner: r.owner, mode: r.mode === 'explain' ? null : r.mode, sel: r.sel, why: r.why });
+}
+
+export function RecallView() {
+  const route = useRoute();
+  const params = readParams(route.params);
+  const [form, setForm] = useState(params);
+  // Follow the URL when it changes (back/forward, a link from another view).
+  useEffect(() => setForm(params), [route.hash]);
+  const input = { query: params.q, k: params.k, hops: params.hops, ...(params.owner ? { owner: params.owner } : {}) };
+  const explain = useQuery({ queryKey: keys.recall(input), queryFn: () => call('recall.explain', input), enabled: params.mode === 'explain' && params.q.trim() !== '' });
+  const run = useMutation({ mutationFn: (i: typeof input) => call('recall.run', i) });
+  const result: ExplainResult | undefined = params.mode === 'recall' ? run.data : explain.data;
+  const error = params.mode === 'recall' ? run.error : explain.error;
+  const busy = useDelayed(explain.isFetching || run.isPending, 800);
+
+  const submit = (e?: { preventDefault(): void }) => {
+    e?.preventDefault();
+    const next = { ...form, sel: null };
+    navigate(hashFor(next));
+    if (next.mode === 'recall' && next.q.trim()) run.mutate({ query: next.q, k: next.k, hops: next.hops, ...(next.owner ? { owner: next.owner } : {}) });
+  };
+  const select = (id: string) => navigate(hashFor({ ...params, sel: id }), { replace: true });
+  const sel = result?.rows.find((r) => r.id === params.sel) ?? null;
+
+  return (
+    <div className="recall-view">
+      <form className="recall-form" onSubmit={submit}>
+        <input data-search data-testid="recall-query" className="grow" placeholder="What would the agent ask?  ( / )" value={form.q} onChange={(e) => setForm({ ...form, q: e.target.value })} />
+        <label>
+          owner <input value={form.owner} placeholder="everyone" size={12} onChange={(e) => setForm({ ...form, owner: e.target.value })} data-testid="recall-owner" />
+        </label>
+        <label>
+          k <input type="number" min={1} max={1000} value={form.k} onChange={(e) => setForm({ ...form, k: Number(e.target.value) })} style={{ width: 64 }} data-testid="recall-k" />
+        </label>
+        <label>
+          hops{' '}
+          <select value={form.hops} onChange={(e) => setForm({ ...form, hops: Number(e.target.value) })} data-testid="recall-hops">
+            {[0, 1, 2, 3, 4].map((h) => (
+              <option key={h}>{h}</option>
+            ))}
+          </select>
+        </label>
+        <div className="toggle" role="radiogroup" aria-label="mode">
+          <button type="button" className={form.mode === 'explain' ? 'on' : ''} onClick={() => setForm({ ...form, mode: 'explain' })} title="Dry run: nothing is logged" data-testid="mode-explain">
+            Explain
+          </button>
+          <button type="button" className={form.mode === 'recall' ? 'on' : ''} onClick={() => setForm({ ...form, mode: 'recall' })} title="Real recall: logged as an access by the workbench reader" data-testid="mode-recall">
+            Recall
+          </button>
+        </div>
+        <button type="submit" className="primary" data-testid="recall-submit">
+          {form.mode === 'recall' ? 'Recall (logged)' : 'Explain'}
+        </button>
+      </form>
+      <ErrorBox error={error} />
+      {busy ? <Spinner label="Ranking…" /> : null}
+      {!params.q.trim() ? (
+        <EmptyState title="Ask the store something">
+          Type a query the way an agent would, pick an owner scope, k and hops, then press Enter. Explain is a dry run that changes nothing; Recall logs an access for each returned memory (reader "workbench").
+        </EmptyState>
+      ) : null}
+      {params.mode === 'recall' && params.q && !run.data && !run.isPending ? <p className="muted">Press “Recall (logged)” to run this query for real.</p> : null}
+      {result ? (
+        <div className="recall-results">
+          <section className="panel">
+            <div className="results-head">
+              <strong>{result.rows.length} results</strong>
+              <span className="muted">
+                {' '}
+                · {result.stats.candidates} candidates ({result.stats.dense} dense, {result.stats.sparse} keyword, {result.stats.both} both, {result.stats.spread_only} spread-only) ·{' '}
+                {result.profile} · {fmtNum(result.stats.elapsed_ms, 1)} ms{params.mode === 'recall' ? ` · logged ${(result as { logged?: number }).logged ?? 0} accesses` : ' · dry run'}
+              </span>
+              <ComponentLegend />
+            </div>
+            {result.rows.length === 0 ? <EmptyState title="Nothing ranked">The query has no words, or nothing visible to this owner scope is live.</EmptyState> : null}
+            <table className="results">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>score</th>
+                  <th>source</th>
+                  <th className="wide">rel · rec · imp · spread</th>
+                  <th>memory</th>
+                  <th>owner</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {result.rows.map((r) => (
+                  <tr
+                    key={r.id}
+                    data-testid="recall-result"
+                    data-memory-id={r.id}
+                    data-rank={r.rank}
+                    data-score={r.score}
+                    className={r.id === params.sel ? 'selected' : ''}
+                    onClick={() => select(r.id)}
+                  >
+                    <td>{r.rank + 1}</td>
+                    <td className="mono">{r.score.toFixed(4)}</td>
+                    <td>
+                      <span className={`source s-${r.source}`}>{r.source}</span>
+                    </td>
+                    <td>
+                      <ComponentBar c={r} />
+                    </td>
+                    <td className="head">
+                      <span className={`type-dot t-${r.type}`} /> <a href={memoryHref(r.id)} onClick={(e) => e.stopPropagation()}>{r.head}</a>
+                    </td>
+                    <td className="small">{ownerLabel(r.owner)}</td>
+                    <td className="nowrap small">{(result.paths[r.id]?.length ?? 0) > 0 ? `${result.paths[r.id]!.length} path${result.paths[r.id]!.length > 1 ? 's' : ''}` : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <aside className="recall-side">
+            {sel ? (
+              <SpreadGraph result={result} target={sel.id} owner={params.owner} />
+            ) : (
+              <p className="muted panel">Click a result to see, on its graph neighbourhood, the spread paths that fed it.</p>
+            )}
+            <WhyNotPanel params={params} onTarget={(id) => navigate(hashFor({ ...params, why: id }), { replace: true })} />
+          </aside>
+        </div>
+      ) : explain.isLoading && params.q ? (
+        <Spinner label="Ranking…" />
+      ) : null}
+    </div>
+  );
+}

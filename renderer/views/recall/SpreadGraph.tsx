@@ -1,0 +1,74 @@
+/** The spread paths that fed one recall result, highlighted on that memory's graph neighbourhood. */
+import type { ExplainResult, SpreadPath } from '../../../core/api/contract/index.js';
+import { useGraph } from '../../api/hooks.js';
+import { ErrorBox, fmtNum } from '../../components/common.js';
+import { edgeId, GraphCanvas, type Highlight } from '../../graph/GraphCanvas.js';
+import { graphHref, memoryHref } from '../../state/router.js';
+import { useUi } from '../../state/ui.js';
+
+/** Every edge that carried activation into `target`, following the paths back through ranked rows. */
+export function spreadHighlight(paths: Record<string, SpreadPath[]>, target: string): Highlight {
+  const nodes = new Set<string>([target]);
+  const edges = new Set<string>();
+  const todo = [target];
+  while (todo.length) {
+    const id = todo.pop()!;
+    for (const p of paths[id] ?? []) {
+      edges.add(edgeId({ src: p.from, dst: id, type: p.edge_type }));
+      if (!nodes.has(p.from)) {
+        nodes.add(p.from);
+        todo.push(p.from);
+      }
+    }
+  }
+  return { nodes: [...nodes], edges: [...edges] };
+}
+
+export function SpreadGraph({ result, target, owner }: { result: ExplainResult; target: string; owner: string }) {
+  const dark = useUi((s) => s.theme === 'dark');
+  const hl = spreadHighlight(result.paths, target);
+  const g = useGraph({ focus: target, hops: Math.max(1, Math.min(result.hops, 2)), limit: 400, include_archived: true, ...(owner ? { owner } : {}) });
+  const paths = result.paths[target] ?? [];
+  const row = result.rows.find((r) => r.id === target);
+  const nodes = g.data?.nodes ?? [];
+  return (
+    <section className="panel" data-testid="spread-panel" data-memory-id={target} data-paths={paths.length}>
+      <h3>
+        Spread into <a href={memoryHref(target)}>{row?.head.slice(0, 60) ?? target}</a>
+      </h3>
+      <ErrorBox error={g.error} />
+      <GraphCanvas nodes={nodes} edges={g.data?.edges ?? []} focus={target} highlight={hl} dark={dark} height={300} />
+      {paths.length === 0 ? (
+        <p className="muted small">No spread reached this memory{result.hops === 0 ? ' (hops is 0)' : ''}: its score is its own relevance, recency and importance.</p>
+      ) : (
+        <table className="paths small">
+          <thead>
+            <tr>
+              <th>from</th>
+              <th>edge</th>
+              <th>hop</th>
+              <th>contribution</th>
+            </tr>
+          </thead>
+          <tbody>
+            {paths.map((p, i) => (
+              <tr key={i} data-testid="spread-path">
+                <td>
+                  <a href={memoryHref(p.from)}>{result.rows.find((r) => r.id === p.from)?.head.slice(0, 40) ?? p.from.slice(0, 8)}</a>
+                </td>
+                <td>
+                  {p.edge_type} · w {fmtNum(p.weight, 3)} · ×{p.type_factor}
+                </td>
+                <td>{p.hop}</td>
+                <td className="mono">{p.contribution.toFixed(4)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <a className="small" href={graphHref(target)}>
+        Open in the Graph view
+      </a>
+    </section>
+  );
+}

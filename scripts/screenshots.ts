@@ -1,0 +1,68 @@
+/// <reference lib="dom" />
+/**
+ * `npm run screenshots`: regenerates docs/screenshots/*.png, one per view (plus dark-theme shots),
+ * from browser mode on a copy of the fixture store with the clock frozen at the fixture's `now`, so
+ * the pictures are the same on every run.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { call } from '../core/api/service.js';
+import { expected, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
+import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
+
+const OUT = join(process.cwd(), 'docs', 'screenshots');
+mkdirSync(OUT, { recursive: true });
+const S = expected().summary;
+const NOW = expected().now as number;
+
+async function shot(wb: Workbench, name: string, hash: string, ready: string, opts: { tall?: number; after?: (wb: Workbench) => Promise<void> } = {}) {
+  // The app scrolls inside its own panes, so a long view is shot with a taller window.
+  await wb.page.setViewportSize({ width: 1440, height: opts.tall ?? 900 });
+  await wb.go(hash);
+  await wb.page.waitForSelector(ready, { timeout: 30_000 });
+  if (opts.after) await opts.after(wb);
+  await wb.page.waitForTimeout(600); // let charts and layouts settle
+  await wb.page.screenshot({ path: join(OUT, `${name}.png`) });
+  console.log(`docs/screenshots/${name}.png`);
+}
+
+async function run(theme: 'light' | 'dark') {
+  const db = join(tempDir('mnemo-shots-'), 'store.sqlite');
+  copyFileSync(FIXTURE_STORE, db);
+  const wb = await openWorkbench(db, { now: NOW, width: 1440, height: 900, colorScheme: theme });
+  try {
+    // A logged recall, so the audit has events with their components to replay.
+    await call(wb.session, 'recall.run', { query: 'deploy billing service', k: 10, hops: 2, owner: 'Planner' });
+    const rotated = S.rotated_rings[0] as string;
+    const graphReady = '[data-testid=graph-canvas][data-layout-done=true]';
+    if (theme === 'light') {
+      await shot(wb, 'memories', '/memories', '[data-testid=memory-row]');
+      await shot(wb, 'memories-filtered', '/memories?type=todo,episode&tag=ci&sort=importance', '[data-testid=memory-row]', {
+        after: async (w) => {
+          await w.page.locator('[data-testid=memory-row] input[type=checkbox]').nth(0).check();
+          await w.page.locator('[data-testid=memory-row] input[type=checkbox]').nth(2).check();
+        },
+      });
+      await shot(wb, 'memory-detail', `/memory/${rotated}`, '[data-testid=retention-curve] canvas', { tall: 2000 });
+      await shot(wb, 'graph', '/graph', graphReady);
+      await shot(wb, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, graphReady);
+      const q = encodeURIComponent('deploy billing service');
+      const explain = await call(wb.session, 'recall.explain', { query: 'deploy billing service', k: 10, hops: 2 });
+      const fed = explain.rows.find((r) => (explain.paths[r.id]?.length ?? 0) > 1) ?? explain.rows[0]!;
+      await shot(wb, 'recall', `/recall?q=${q}&hops=2&sel=${fed.id}&why=${S.chain.c}`, '[data-testid=spread-panel] [data-testid=graph-canvas][data-layout-done=true]');
+      const events = await call(wb.session, 'access.list', { reader_owner: 'workbench', limit: 1 });
+      const ev = events.events[0]?.event_id;
+      await shot(wb, 'audit', `/audit?channel=recalled${ev ? `&event=${ev}` : ''}`, ev ? '[data-testid=replay-table]' : '[data-testid=access-row]');
+      await shot(wb, 'recall-empty', '/recall', '[data-testid=empty-state]');
+    } else {
+      await shot(wb, 'memory-detail-dark', `/memory/${rotated}`, '[data-testid=retention-curve] canvas');
+      await shot(wb, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, graphReady);
+      await shot(wb, 'recall-dark', `/recall?q=${encodeURIComponent('flaky tests in ci')}&hops=1`, '[data-testid=recall-result]');
+    }
+  } finally {
+    await wb.close();
+  }
+}
+
+await run('light');
+await run('dark');

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `npm start [-- <store>]`: builds, then opens the workbench in Electron on the given store, the last
+// store used, or a demo store. Where the Electron binary is not installed (it is downloaded by
+// electron's postinstall, which some machines cannot do), it says why and falls back to browser
+// mode (`mnemo serve`), printing the URL to open.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function userDataDir() {
+  // Electron's app.getPath('userData') for an app named "mnemo".
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'mnemo');
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mnemo');
+  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'mnemo');
+}
+
+function lastStore() {
+  try {
+    const state = JSON.parse(readFileSync(join(userDataDir(), 'workbench-state.json'), 'utf8'));
+    return (state.recent ?? []).find((p) => typeof p === 'string' && existsSync(p)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The Electron binary, or the reason there is none (never triggers electron's download). */
+function electronBinary() {
+  const dir = join(root, 'node_modules', 'electron');
+  if (!existsSync(join(dir, 'package.json'))) return { reason: 'the electron package is not installed' };
+  const pathFile = join(dir, 'path.txt');
+  if (!existsSync(pathFile)) return { reason: 'the Electron binary was not downloaded when electron was installed (no network, or ELECTRON_SKIP_BINARY_DOWNLOAD)' };
+  const bin = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  if (!existsSync(bin)) return { reason: `the Electron binary is missing at ${bin}` };
+  return { bin };
+}
+
+const argStore = process.argv[2] ?? process.env.MNEMO_STORE ?? null;
+
+console.log('building the workbench…');
+const build = spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.error('the build failed; fix the errors above and run npm start again');
+  process.exit(build.status ?? 1);
+}
+
+const electron = electronBinary();
+if (electron.bin) {
+  const args = [root, ...(argStore ? ['--store', argStore] : [])];
+  const child = spawn(electron.bin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' } });
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  console.log(`Electron cannot start here: ${electron.reason}.`);
+  console.log('Falling back to browser mode: open the URL below in a browser on this machine.');
+  let store = argStore ?? lastStore();
+  if (!store) {
+    const dir = userDataDir();
+    mkdirSync(dir, { recursive: true });
+    store = join(dir, 'demo.sqlite');
+    if (!existsSync(store)) {
+      console.log(`creating a demo store at ${store}…`);
+      const demo = spawnSync(process.execPath, [join(root, 'bin', 'mnemo.js'), 'demo', store, '--size', '2000'], { stdio: 'inherit' });
+      if (demo.status !== 0) process.exit(demo.status ?? 1);
+    }
+  }
+  const serve = spawn(process.execPath, [join(root, 'bin', 'mnemo.js'), 'serve', store], { cwd: root, stdio: 'inherit' });
+  const stop = () => serve.kill('SIGINT');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  serve.on('exit', (code) => process.exit(code ?? 0));
+}

@@ -1,0 +1,191 @@
+/**
+ * Browser mode: serves the built renderer and `core/api` over loopback HTTP.
+ *   GET  /, /assets/*        the renderer (static files, with the CSP)
+ *   POST /api/<method>       one route per core/api method; JSON body in, result envelope out
+ *   POST /api/_events        long-poll: resolves when the store's generation moves past `after`
+ * Every request must carry a loopback Host header; every /api call the per-run token header.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import type { ApiSession } from '../core/api/context.js';
+import { invoke } from '../core/api/service.js';
+import { contract, isMethodName } from '../core/api/contract/index.js';
+import { LiveRefresh } from './live.js';
+import { isLoopbackHost, newToken, RENDERER_CSP, TOKEN_HEADER, tokenMatches } from './security.js';
+
+export interface ServerOptions {
+  session: ApiSession;
+  rendererDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  token?: string;
+  pollMs?: number;
+  /** Long-poll timeout for /api/_events. */
+  eventWaitMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  /** The URL to open: carries the token in the fragment (never sent to the server by the browser). */
+  openUrl: string;
+  port: number;
+  token: string;
+  live: LiveRefresh;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 16 * 1024 * 1024;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const HTTP_STATUS: Record<string, number> = {
+  bad_input: 400,
+  not_found: 404,
+  permission: 403,
+  schema: 422,
+  conflict: 409,
+  busy: 503,
+  internal: 500,
+};
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('request body is larger than 16 MB'));
+        req.destroy();
+      } else parts.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function serveStatic(res: ServerResponse, root: string, urlPath: string): void {
+  const rel = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath.replace(/^\/+/, ''));
+  const file = normalize(join(root, rel));
+  if (!file.startsWith(root.endsWith(sep) ? root : root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    if (urlPath === '/' || urlPath === '/index.html') {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('The workbench renderer is not built yet: run "npm run build:renderer", then reload.\n');
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('not found\n');
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': RENDERER_CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cache-control': file.endsWith('.html') ? 'no-store' : 'max-age=3600',
+  });
+  createReadStream(file).pipe(res);
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const token = opts.token ?? newToken();
+  const live = new LiveRefresh(opts.session, opts.pollMs ?? 400);
+  const eventWaitMs = opts.eventWaitMs ?? 25_000;
+  const root = normalize(opts.rendererDir);
+  let port = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!isLoopbackHost(req.headers.host, port)) {
+      send(res, 403, { ok: false, error: { code: 'permission', message: 'refused: the Host header must be a loopback address (127.0.0.1 or localhost)' } });
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (!url.pathname.startsWith('/api/')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        send(res, 405, { ok: false, error: { code: 'bad_input', message: 'only GET serves the renderer' } });
+        return;
+      }
+      serveStatic(res, root, url.pathname);
+      return;
+    }
+    const header = req.headers[TOKEN_HEADER];
+    if (!tokenMatches(Array.isArray(header) ? header[0] : header, token)) {
+      send(res, 401, { ok: false, error: { code: 'permission', message: `missing or wrong ${TOKEN_HEADER} header; use the URL mnemo serve printed` } });
+      return;
+    }
+    if (req.method !== 'POST') {
+      send(res, 405, { ok: false, error: { code: 'bad_input', message: 'API calls are POST /api/<method> with a JSON body' } });
+      return;
+    }
+    let input: unknown;
+    try {
+      const text = await readBody(req);
+      input = text.trim() === '' ? {} : JSON.parse(text);
+    } catch (err) {
+      send(res, 400, { ok: false, error: { code: 'bad_input', message: `the request body is not valid JSON: ${(err as Error).message}` } });
+      return;
+    }
+    const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+    if (method === '_events') {
+      const after = Number((input as { after?: unknown })?.after ?? -1);
+      const generation = await live.waitPast(Number.isFinite(after) ? after : -1, eventWaitMs);
+      send(res, 200, { ok: true, value: { generation } });
+      return;
+    }
+    const envelope = await invoke(opts.session, method, input);
+    // Our own writes do not move our connection's data_version: tell the open views directly.
+    if (envelope.ok && isMethodName(method) && (contract[method].mutates || method === 'store.open')) live.bump();
+    send(res, envelope.ok ? 200 : (HTTP_STATUS[envelope.error.code] ?? 500), envelope);
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) send(res, 500, { ok: false, error: { code: 'internal', message: (err as Error).message } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  live.start();
+  const url = `http://127.0.0.1:${port}/`;
+  return {
+    url,
+    openUrl: `${url}#token=${token}`,
+    port,
+    token,
+    live,
+    close: () =>
+      new Promise<void>((resolve) => {
+        live.stop();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
