@@ -23,6 +23,8 @@ export interface JoinArrays {
   startRank: Int32Array;
   prefixNorm: Float64Array;
   normTable: Uint8Array;
+  /** ‖x restricted to each rank bucket‖, rounded up to 1/255 (same buckets as normTable). */
+  bucketNorm: Uint8Array;
   /** Full posting lists per token rank, each in ascending slot order. */
   postOff: Int32Array;
   post: Int32Array;
@@ -56,6 +58,7 @@ export function joinKernel(a: JoinArrays, offset: number, stride: number, stop: 
   const startRank = a.startRank;
   const prefixNorm = a.prefixNorm;
   const normTable = a.normTable;
+  const bucketNorm = a.bucketNorm;
   const postOff = a.postOff;
   const post = a.post;
   const postAbs = a.postAbs;
@@ -106,6 +109,13 @@ export function joinKernel(a: JoinArrays, offset: number, stride: number, stop: 
       if (v + (ri >= rj ? prefixNorm[i]! : prefixNorm[j]!) < lo) continue;
       const rest = (ri >= rj ? prefixNorm[i]! * normTable[j * nb + riBucket]! : prefixNorm[j]! * normTable[i * nb + ((rj / bucket) | 0)]!) / 255;
       if (v + rest < lo) continue;
+      // Tighter, still cheap: below the later start, Σ|x_t||y_t| ≤ Σ over rank buckets of ‖x_b‖·‖y_b‖
+      // (the bucket holding the start is counted whole, which only loosens the bound).
+      const kb = ((ri >= rj ? ri : rj) / bucket) | 0;
+      const need = (lo - v) * 65025;
+      let sb = 0;
+      for (let b = 0, bi = i * nb, bj = j * nb, be = kb < nb ? kb : nb - 1; b <= be && sb < need; b++) sb += bucketNorm[bi + b]! * bucketNorm[bj + b]!;
+      if (sb < need) continue;
       exact++;
       let dot = 0;
       for (let q = rowOff[j]!, qe = rowOff[j + 1]!; q < qe; q++) dot += dense[rowDim[q]!]! * rowVal[q]!;
