@@ -21,6 +21,7 @@ import type { RecallProfile } from './profile.js';
 import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread.js';
 import { sparseLeg, type SparseHit } from './sparse.js';
 import { jaccard, queryCues, queryTokens } from './tokens.js';
+import { bm25Leg, entityShares, partOfIndex, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
 
 export type Source = 'dense' | 'sparse' | 'both' | 'spread';
 
@@ -51,6 +52,10 @@ export interface RawTerms {
   rel: number;
   rec: number;
   imp: number;
+  /** mnemo: the BM25 leg's score (0 when the leg did not find it). */
+  kw?: number;
+  /** mnemo: the share of the query's named entities this memory carries. */
+  ent?: number;
 }
 
 export interface RankedRow {
@@ -66,6 +71,9 @@ export interface RankedRow {
   /** γ·spread. */
   spread: number;
   raw: RawTerms | null;
+  /** mnemo: the normalised BM25 term and the entity share (absent when the feature is off). */
+  kw?: number;
+  ent?: number;
 }
 
 export interface Bounds {
@@ -160,12 +168,24 @@ export function rank(engine: Engine, req: RankRequest): Ranking {
     : vectors.knn(q, knobs.n_dense, scope === null ? undefined : (_id, owner) => ownerMatchesSql(owner, scope));
   const cands = new Map<string, { slot: number | undefined; source: Source; cos: number }>();
   for (const h of dense) if (h.cos >= knobs.min_similarity) cands.set(h.id, { slot: corpus.slot(h.id), source: 'dense', cos: h.cos });
-  const sparse = sparseLeg(corpus, tokens, features.sparse_fields, scope, knobs.n_sparse);
+  const sparse = features.substring_leg ? sparseLeg(corpus, tokens, features.sparse_fields, scope, knobs.n_sparse) : [];
   for (const hit of sparse) {
     const c = cands.get(hit.id);
     if (c) c.source = 'both';
     else cands.set(hit.id, { slot: hit.slot, source: 'sparse', cos: vectors.dotWith(hit.id, q) ?? 0 });
   }
+  // mnemo: the BM25 leg adds its own candidates (a keyword hit, like the substring leg's).
+  const kwScore = new Map<string, number>();
+  if (features.bm25) {
+    for (const hit of bm25Leg(engine, req.query, features.bm25, scope).hits) {
+      kwScore.set(hit.id, hit.score);
+      const c = cands.get(hit.id);
+      if (c) {
+        if (c.source === 'dense') c.source = 'both';
+      } else cands.set(hit.id, { slot: corpus.slot(hit.id), source: 'sparse', cos: vectors.dotWith(hit.id, q) ?? 0 });
+    }
+  }
+  const entities = features.entity_boost > 0 ? entityShares(engine, req.query) : null;
 
   // 2. Raw terms, min-max normalised over the candidate set, and the base score.
   const cues = queryCues(req.query);
@@ -180,41 +200,63 @@ export function rank(engine: Engine, req: RankRequest): Ranking {
       rel: w.lambda_embed * c.cos + (1 - w.lambda_embed) * ctx,
       rec: d ? recencyRaw(d.actr, req.now, w.base_level_decay) : sigmoid(-10),
       imp: d ? d.importance / 10 : 0.5,
+      ...(features.bm25 ? { kw: kwScore.get(id) ?? 0 } : {}),
+      ...(entities ? { ent: entities.share(id) } : {}),
     };
   });
   const nRel = normaliser(raws.map((r) => r.rel), knobs.normalise_epsilon);
   const nRec = normaliser(raws.map((r) => r.rec), knobs.normalise_epsilon);
   const nImp = normaliser(raws.map((r) => r.imp), knobs.normalise_epsilon);
+  const nKw = normaliser(raws.map((r) => r.kw ?? 0), knobs.normalise_epsilon);
   const rows: RankedRow[] = [];
   const seed = new Map<string, number>();
   ids.forEach((id, i) => {
     const r = raws[i]!;
     const rel = nRel.norm(r.rel);
-    const rec = nRec.norm(r.rec);
+    const rec = features.recency_scale === 'absolute' ? r.rec : nRec.norm(r.rec);
     const imp = nImp.norm(r.imp);
-    const base = w.relevance * rel + w.recency * rec + w.importance * imp;
+    let base = w.relevance * rel + w.recency * rec + w.importance * imp;
+    const row: RankedRow = { id, source: cands.get(id)!.source, activation: 0, base: 0, cos: r.cos, rel, rec, imp, spread: 0, raw: r };
+    if (features.bm25) {
+      row.kw = nKw.norm(r.kw ?? 0);
+      base += features.bm25.weight * row.kw;
+    }
+    if (entities) {
+      row.ent = r.ent ?? 0;
+      base *= 1 + features.entity_boost * row.ent;
+    }
+    row.base = row.activation = base;
     seed.set(id, base);
-    rows.push({ id, source: cands.get(id)!.source, activation: base, base, cos: r.cos, rel, rec, imp, spread: 0, raw: r });
+    rows.push(row);
   });
 
   // 3. Spread (owner-gated; archived targets gated too unless the profile keeps nooa's fault).
   let paths = new Map<string, PathStep[]>();
   let trace: EdgeFate[] = [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const addSpread = (id: string, s: number) => {
+    const row = byId.get(id);
+    if (row) {
+      row.spread += w.spread_gamma * s;
+      row.activation = row.base + row.spread;
+    } else {
+      const g = w.spread_gamma * s;
+      const fresh: RankedRow = { id, source: 'spread', activation: g, base: 0, cos: 0, rel: 0, rec: 0, imp: 0, spread: g, raw: null };
+      rows.push(fresh);
+      byId.set(id, fresh);
+    }
+  };
   if (req.hops >= 1) {
     const result = spread(seed, { ...knobs, hops: req.hops }, spreadGraph(engine, corpus, scope, features.spread_through_archived), { trace: req.trace ?? false });
     paths = result.paths;
     trace = result.trace ?? [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const [id, s] of result.spread) {
-      const g = w.spread_gamma * s;
-      const row = byId.get(id);
-      if (row) {
-        row.spread = g;
-        row.activation = row.base + g;
-      } else {
-        rows.push({ id, source: 'spread', activation: g, base: 0, cos: 0, rel: 0, rec: 0, imp: 0, spread: g, raw: null });
-      }
-    }
+    for (const [id, s] of result.spread) addSpread(id, s);
+  }
+  // mnemo: part_of siblings share context (a spread of its own, shown in the same paths).
+  if (features.sibling_spread > 0 && req.hops >= 1) {
+    const sib = siblingSpread(seed, features.sibling_spread, features.max_siblings, siblingGraph(engine, corpus, scope));
+    for (const [id, s] of sib.spread) addSpread(id, s);
+    for (const [id, steps] of sib.paths) paths.set(id, [...(paths.get(id) ?? []), ...steps]);
   }
 
   // 4. Rank: stable sort by activation (Array.prototype.sort is stable).
@@ -234,6 +276,18 @@ export function rank(engine: Engine, req: RankRequest): Ranking {
     candidates: ids.length,
     trace,
     elapsedMs: performance.now() - started,
+  };
+}
+
+function siblingGraph(engine: Engine, corpus: RecallCorpus, scope: OwnerScope): SiblingGraph {
+  const partOf = partOfIndex(engine);
+  return {
+    parentsOf: (id) => partOf.parentsOf(id),
+    childrenOf: (parent) => partOf.childrenOf(parent),
+    visible: (id) => {
+      const slot = corpus.slot(id);
+      return slot !== undefined && ownerMatches(corpus.owners[slot]!, scope);
+    },
   };
 }
 

@@ -6,6 +6,8 @@
  * compatibility path never moves. Every difference is listed in docs/recall.md.
  */
 import type { ProfileName as RecallProfileName } from '../store/store.js';
+import { MNEMO_FEATURES, mnemoFeatureDifferences } from './mnemo/profile-features.js';
+import { MNEMO_FEATURES_OFF, type MnemoFeatures } from './mnemo/features.js';
 
 export interface RecallWeights {
   /** a_rel */
@@ -40,7 +42,7 @@ export interface RecallKnobs {
 
 export type SparseField = 'content' | 'title' | 'tags';
 
-export interface RecallFeatures {
+export interface RecallFeatures extends MnemoFeatures {
   /** Which fields the keyword (substring) leg reads. nooa: content only. */
   sparse_fields: readonly SparseField[];
   /** Archived memories may be reached by spread (nooa v0.0.9) or never receive nor relay activation. */
@@ -77,13 +79,13 @@ export const NOOA_KNOBS: Readonly<RecallKnobs> = Object.freeze({
 export const NOOA_PROFILE: RecallProfile = Object.freeze({
   name: 'nooa-0.0.9',
   knobs: NOOA_KNOBS,
-  features: Object.freeze({ sparse_fields: Object.freeze(['content'] as SparseField[]), spread_through_archived: true }),
+  features: Object.freeze({ sparse_fields: Object.freeze(['content'] as SparseField[]), spread_through_archived: true, ...MNEMO_FEATURES_OFF }),
 });
 
 export const MNEMO_PROFILE: RecallProfile = Object.freeze({
   name: 'mnemo',
   knobs: NOOA_KNOBS,
-  features: Object.freeze({ sparse_fields: Object.freeze(['content', 'title', 'tags'] as SparseField[]), spread_through_archived: false }),
+  features: Object.freeze({ sparse_fields: Object.freeze(['content', 'title', 'tags'] as SparseField[]), spread_through_archived: false, ...MNEMO_FEATURES }),
 });
 
 const PROFILES: Record<RecallProfileName, RecallProfile> = { 'nooa-0.0.9': NOOA_PROFILE, mnemo: MNEMO_PROFILE };
@@ -102,6 +104,7 @@ export function profileDifferences(p: RecallProfile): string[] {
   if (p.features.spread_through_archived !== base.features.spread_through_archived) {
     out.push('archived memories never receive or relay spread activation (nooa v0.0.9 lets spread pull them back in)');
   }
+  out.push(...mnemoFeatureDifferences(p.features));
   const flat = (k: RecallKnobs) => ({ ...k, ...k.weights, weights: undefined });
   const a = flat(p.knobs) as Record<string, unknown>;
   const b = flat(base.knobs) as Record<string, unknown>;
@@ -111,5 +114,8 @@ export function profileDifferences(p: RecallProfile): string[] {
 
 /** Plain JSON of a profile (for the API and docs). */
 export function profileConfig(p: RecallProfile): Record<string, unknown> {
-  return { knobs: { ...p.knobs, weights: { ...p.knobs.weights } }, features: { ...p.features, sparse_fields: [...p.features.sparse_fields] } };
+  return {
+    knobs: { ...p.knobs, weights: { ...p.knobs.weights } },
+    features: { ...p.features, sparse_fields: [...p.features.sparse_fields], bm25: p.features.bm25 ? { ...p.features.bm25 } : null },
+  };
 }

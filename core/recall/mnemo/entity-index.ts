@@ -1,0 +1,100 @@
+/**
+ * Entity links for the mnemo profile: which entities (the lower-cased `entities` strings of live
+ * memories) a query names, and which memories carry them. "What did Melanie paint?" names
+ * Melanie; the memories that carry Melanie as an entity are the likelier answers. Matching is on
+ * whole words (a query n-gram of up to four words equal to an entity), never on substrings.
+ */
+import type { DerivedIndex } from '../../engine/derived.js';
+import type { MemoryStore } from '../../store/store.js';
+
+const MAX_ENTITY_WORDS = 4;
+
+export function entityWords(text: string): string[] {
+  return text.toLowerCase().replace(/['’]s\b/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+export class EntityIndex implements DerivedIndex {
+  /** entity → ids of live memories carrying it. */
+  private readonly holders = new Map<string, Set<string>>();
+  /** id → its entities (normalised). */
+  private readonly of = new Map<string, string[]>();
+
+  load(store: MemoryStore): void {
+    this.holders.clear();
+    this.of.clear();
+    const rows = store.db.prepare('SELECT id, data FROM memories WHERE archived = 0').all() as { id: string; data: string }[];
+    for (const r of rows) this.set(r.id, entitiesOf(r.data));
+  }
+
+  update(store: MemoryStore, id: string): void {
+    const r = store.statement('SELECT archived, data FROM memories WHERE id = ?').get(id) as { archived: number; data: string } | undefined;
+    this.remove(id);
+    if (r && r.archived === 0) this.set(id, entitiesOf(r.data));
+  }
+
+  remove(id: string): void {
+    for (const e of this.of.get(id) ?? []) {
+      const set = this.holders.get(e);
+      set?.delete(id);
+      if (set?.size === 0) this.holders.delete(e);
+    }
+    this.of.delete(id);
+  }
+
+  /** The known entities the query names, longest match first at each position. */
+  entitiesIn(query: string): string[] {
+    const words = entityWords(query);
+    const found: string[] = [];
+    for (let i = 0; i < words.length; i++) {
+      for (let n = Math.min(MAX_ENTITY_WORDS, words.length - i); n >= 1; n--) {
+        const candidate = words.slice(i, i + n).join(' ');
+        if (this.holders.has(candidate)) {
+          if (!found.includes(candidate)) found.push(candidate);
+          i += n - 1;
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The share of `entities` this memory carries (0 when it carries none or none are asked for). */
+  overlap(id: string, entities: readonly string[]): number {
+    if (entities.length === 0) return 0;
+    const mine = this.of.get(id);
+    if (!mine) return 0;
+    let hit = 0;
+    for (const e of entities) if (mine.includes(e)) hit++;
+    return hit / entities.length;
+  }
+
+  holdersOf(entity: string): ReadonlySet<string> {
+    return this.holders.get(entity) ?? new Set();
+  }
+
+  private set(id: string, entities: string[]): void {
+    this.of.set(id, entities);
+    for (const e of entities) {
+      let set = this.holders.get(e);
+      if (!set) this.holders.set(e, (set = new Set()));
+      set.add(id);
+    }
+  }
+}
+
+function entitiesOf(data: string): string[] {
+  let m: { entities?: unknown };
+  try {
+    m = JSON.parse(data) as typeof m;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(m.entities)) return [];
+  const out: string[] = [];
+  for (const e of m.entities) {
+    if (typeof e !== 'string') continue;
+    const norm = entityWords(e).join(' ');
+    if (norm && !out.includes(norm)) out.push(norm);
+  }
+  return out;
+}

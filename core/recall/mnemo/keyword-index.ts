@@ -1,0 +1,422 @@
+/**
+ * The mnemo profile's BM25 leg: an in-memory index over the live memories, kept in step with the
+ * store like the vector index (a Derived index), so a recall never writes to a store file.
+ *
+ * SQLite FTS5 does the text work: its `porter unicode61` tokenizer (a well-kept stemmer) splits
+ * and stems every memory, read back through an `fts5vocab` instance table. The scoring is FTS5's
+ * own bm25() formula (k1 1.2, b 0.75, idf ln((N − df + 0.5)/(df + 0.5)) floored at 1e-6, column
+ * weights applied to term frequencies, length = all columns) computed here over posting lists in
+ * typed arrays: FTS5 scores every matching row through the virtual-table interface, which at 100k
+ * memories and common words costs tens of milliseconds; the arrays take a few.
+ *
+ * Two columns: `body` (title, content, tags) and `context`, the text of the memories this one is
+ * linked to by `precedes` edges in either direction. A reply like "Yes, last Tuesday!" says little
+ * by itself; the turn it answers says what it is about. The context column is weighted at query
+ * time (0 = body only), so the ablation needs no second index. Context is shared only between
+ * memories of the same owner.
+ *
+ * Postings are built in bulk (compressed rows per term); memories changed afterwards are scored
+ * from their own term lists until enough have changed to make a rebuild worthwhile.
+ */
+import Database from 'better-sqlite3';
+import type { DerivedIndex } from '../../engine/derived.js';
+import type { MemoryStore } from '../../store/store.js';
+
+export interface KeywordHit {
+  id: string;
+  /** bm25 relevance, larger is better. */
+  score: number;
+}
+
+export interface KeywordSearch {
+  terms: readonly string[];
+  limit: number;
+  /** Weight of the context column relative to the body (0 = body only). */
+  contextWeight: number;
+  /** Row filter (owner scope); rows it rejects are skipped, not counted. */
+  visible?: (id: string, owner: string) => boolean;
+}
+
+/** A memory's terms: ids into the vocabulary and their counts per column. */
+interface Terms {
+  ids: Int32Array;
+  body: Float32Array;
+  context: Float32Array;
+  /** Tokens in both columns (FTS5's row length). */
+  length: number;
+}
+
+interface Doc {
+  rowid: number;
+  id: string;
+  owner: string;
+  body: string;
+  /** ids linked by precedes, either direction, same owner. */
+  links: Set<string>;
+  terms: Terms;
+}
+
+interface Postings {
+  rowids: Int32Array;
+  body: Float32Array;
+  context: Float32Array;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+const CONTEXT_EDGE = 'precedes';
+const EMPTY: Terms = { ids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0), length: 0 };
+
+export class KeywordIndex implements DerivedIndex {
+  private readonly tok: Database.Database;
+  private readonly docs = new Map<string, Doc>();
+  private readonly byRowid = new Map<number, Doc>();
+  private readonly vocab = new Map<string, number>();
+  private df: number[] = [];
+  private totalLength = 0;
+  private nextRowid = 1;
+  /** Bulk postings by term id, and the rows whose bulk postings are out of date. */
+  private postings: (Postings | undefined)[] = [];
+  private readonly stale = new Set<number>();
+  /** By rowid: 1 when stale (typed arrays keep the posting loop free of hash lookups), and row lengths. */
+  private staleMask = new Uint8Array(0);
+  private lengths = new Float64Array(0);
+  /** Live rows changed since the bulk build (scored from their own term lists). */
+  private readonly fresh = new Set<number>();
+  private acc = new Float64Array(0);
+
+  /** `stem`: Porter stemming (FTS5 `porter unicode61`), else plain `unicode61`. */
+  constructor(readonly stem: boolean) {
+    this.tok = new Database(':memory:');
+    const tokenizer = stem ? 'porter unicode61 remove_diacritics 2' : 'unicode61 remove_diacritics 2';
+    this.tok.exec(`CREATE VIRTUAL TABLE tok USING fts5(body, context, tokenize = '${tokenizer}');
+                   CREATE VIRTUAL TABLE tokv USING fts5vocab(tok, 'instance');`);
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  load(store: MemoryStore): void {
+    this.docs.clear();
+    this.byRowid.clear();
+    this.vocab.clear();
+    this.df = [];
+    this.totalLength = 0;
+    this.stale.clear();
+    this.staleMask = new Uint8Array(0);
+    this.lengths = new Float64Array(0);
+    this.fresh.clear();
+    const live = store.db
+      .prepare('SELECT id, owner, data FROM memories WHERE archived = 0 ORDER BY rowid')
+      .all() as { id: string; owner: string; data: string }[];
+    for (const r of live) this.setDoc(r.id, r.owner, bodyOf(r.data));
+    const edges = store.db.prepare('SELECT src, dst FROM memory_edges WHERE type = ?').all(CONTEXT_EDGE) as { src: string; dst: string }[];
+    for (const e of edges) this.link(e.src, e.dst);
+    const terms = this.tokenize([...this.docs.values()].map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
+    for (const d of this.docs.values()) this.account(d, terms.get(d.rowid) ?? EMPTY);
+    this.build();
+  }
+
+  update(store: MemoryStore, id: string): void {
+    const r = store.statement('SELECT id, owner, archived, data FROM memories WHERE id = ?').get(id) as
+      | { id: string; owner: string; archived: number; data: string }
+      | undefined;
+    if (!r || r.archived !== 0) {
+      this.remove(id);
+      return;
+    }
+    const before = new Set(this.docs.get(id)?.links ?? []);
+    const doc = this.setDoc(id, r.owner, bodyOf(r.data));
+    for (const other of before) this.docs.get(other)?.links.delete(id);
+    doc.links.clear();
+    for (const e of store.edgesFrom([id]).get(id) ?? []) if (e.type === CONTEXT_EDGE) this.link(id, e.target_id);
+    for (const e of store.incoming(id)) if (e.type === CONTEXT_EDGE) this.link(e.src, id);
+    this.retokenize([doc, ...[...new Set([...before, ...doc.links])].map((o) => this.docs.get(o)).filter((d): d is Doc => d !== undefined)]);
+  }
+
+  remove(id: string): void {
+    const doc = this.docs.get(id);
+    if (!doc) return;
+    this.account(doc, EMPTY);
+    this.docs.delete(id);
+    this.byRowid.delete(doc.rowid);
+    this.markStale(doc.rowid);
+    this.fresh.delete(doc.rowid);
+    const neighbours: Doc[] = [];
+    for (const other of doc.links) {
+      const o = this.docs.get(other);
+      if (!o) continue;
+      o.links.delete(id);
+      neighbours.push(o);
+    }
+    this.retokenize(neighbours);
+  }
+
+  /** The best `limit` visible rows for the OR of the terms, best first; ties by insertion order. */
+  search(q: KeywordSearch): KeywordHit[] {
+    if (q.terms.length === 0 || q.limit <= 0 || this.docs.size === 0) return [];
+    const stems = this.queryStems(q.terms);
+    const n = this.docs.size;
+    const avg = this.totalLength / n;
+    if (this.acc.length < this.nextRowid) this.acc = new Float64Array(Math.max(1024, this.nextRowid * 2));
+    const acc = this.acc;
+    const touched: number[] = [];
+    const w = q.contextWeight;
+    const lengths = this.lengths;
+    const staleMask = this.staleMask;
+    const kb = (K1 * B) / avg;
+    const k0 = K1 * (1 - B);
+    const add = (rowid: number, body: number, context: number, idf: number) => {
+      const f = body + w * context;
+      if (f <= 0) return;
+      if (acc[rowid] === 0) touched.push(rowid);
+      acc[rowid]! += (idf * f * (K1 + 1)) / (f + k0 + kb * lengths[rowid]!);
+    };
+    for (const term of stems) {
+      const df = this.df[term] ?? 0;
+      if (df === 0) continue;
+      let idf = Math.log((n - df + 0.5) / (df + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      const p = this.postings[term];
+      if (p) {
+        const { rowids, body, context } = p;
+        const scale = idf * (K1 + 1);
+        for (let i = 0; i < rowids.length; i++) {
+          const rowid = rowids[i]!;
+          if (staleMask[rowid] === 1) continue;
+          const f = body[i]! + w * context[i]!;
+          if (f <= 0) continue;
+          if (acc[rowid] === 0) touched.push(rowid);
+          acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!);
+        }
+      }
+      for (const rowid of this.fresh) {
+        const t = this.byRowid.get(rowid)!.terms;
+        const j = indexOf(t.ids, term);
+        if (j >= 0) add(rowid, t.body[j]!, t.context[j]!, idf);
+      }
+    }
+    // Keep the best `limit` in a bounded min-heap (worst on top): sorting every match would cost
+    // more than scoring them when common words match most of the store.
+    const heap: number[] = [];
+    const worse = (x: number, y: number) => acc[x]! < acc[y]! || (acc[x] === acc[y] && x > y);
+    for (const rowid of touched) {
+      if (heap.length === q.limit && !worse(heap[0]!, rowid)) continue;
+      const doc = this.byRowid.get(rowid)!;
+      if (q.visible && !q.visible(doc.id, doc.owner)) continue;
+      if (heap.length < q.limit) heapPush(heap, rowid, worse);
+      else heapReplaceTop(heap, rowid, worse);
+    }
+    heap.sort((x, y) => (worse(x, y) ? 1 : worse(y, x) ? -1 : 0));
+    const hits = heap.map((rowid) => ({ id: this.byRowid.get(rowid)!.id, score: acc[rowid]! }));
+    for (const rowid of touched) acc[rowid] = 0;
+    return hits;
+  }
+
+  dispose(): void {
+    this.tok.close();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private setDoc(id: string, owner: string, body: string): Doc {
+    let doc = this.docs.get(id);
+    if (doc) {
+      doc.owner = owner;
+      doc.body = body;
+      return doc;
+    }
+    doc = { rowid: this.nextRowid++, id, owner, body, links: new Set(), terms: EMPTY };
+    this.docs.set(id, doc);
+    this.byRowid.set(doc.rowid, doc);
+    return doc;
+  }
+
+  private link(a: string, b: string): void {
+    const da = this.docs.get(a);
+    const db = this.docs.get(b);
+    // Context never crosses owners: a foreign memory's words must not make this one match.
+    if (!da || !db || a === b || da.owner !== db.owner) return;
+    da.links.add(b);
+    db.links.add(a);
+  }
+
+  private contextOf(doc: Doc): string {
+    return [...doc.links].map((id) => this.docs.get(id)?.body ?? '').join('\n');
+  }
+
+  /** Replaces a document's terms in the statistics (df, total length). */
+  private account(doc: Doc, terms: Terms): void {
+    for (const t of doc.terms.ids) this.df[t] = (this.df[t] ?? 1) - 1;
+    this.totalLength -= doc.terms.length;
+    doc.terms = terms;
+    for (const t of terms.ids) this.df[t] = (this.df[t] ?? 0) + 1;
+    this.totalLength += terms.length;
+    this.ensureRowCapacity(doc.rowid);
+    this.lengths[doc.rowid] = terms.length;
+  }
+
+  private ensureRowCapacity(rowid: number): void {
+    if (rowid < this.lengths.length) return;
+    const size = Math.max(1024, (rowid + 1) * 2);
+    const lengths = new Float64Array(size);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+    const mask = new Uint8Array(size);
+    mask.set(this.staleMask);
+    this.staleMask = mask;
+  }
+
+  private markStale(rowid: number): void {
+    this.stale.add(rowid);
+    this.ensureRowCapacity(rowid);
+    this.staleMask[rowid] = 1;
+  }
+
+  private retokenize(docs: readonly Doc[]): void {
+    if (docs.length === 0) return;
+    const terms = this.tokenize(docs.map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
+    for (const d of docs) {
+      this.account(d, terms.get(d.rowid) ?? EMPTY);
+      this.markStale(d.rowid);
+      this.fresh.add(d.rowid);
+    }
+    if (this.fresh.size > Math.max(256, this.docs.size / 20)) this.build();
+  }
+
+  /** Runs FTS5's tokenizer over the rows and reads back each row's stemmed terms per column. */
+  private tokenize(rows: readonly { rowid: number; body: string; context: string }[]): Map<number, Terms> {
+    const acc = new Map<number, { ids: number[]; body: number[]; context: number[]; length: number }>();
+    this.tok.transaction(() => {
+      const ins = this.tok.prepare('INSERT INTO tok(rowid, body, context) VALUES (?, ?, ?)');
+      for (const r of rows) ins.run(r.rowid, r.body, r.context);
+    })();
+    let lastTerm = '';
+    let lastId = -1;
+    for (const r of this.tok.prepare('SELECT term, doc, col FROM tokv').raw().iterate() as Iterable<[string, number, string]>) {
+      const [term, rowid, col] = r;
+      if (term !== lastTerm) {
+        lastTerm = term;
+        lastId = this.termId(term);
+      }
+      let a = acc.get(rowid);
+      if (!a) acc.set(rowid, (a = { ids: [], body: [], context: [], length: 0 }));
+      let j = a.ids.length - 1;
+      if (j < 0 || a.ids[j] !== lastId) {
+        a.ids.push(lastId);
+        a.body.push(0);
+        a.context.push(0);
+        j++;
+      }
+      if (col === 'body') a.body[j]!++;
+      else a.context[j]!++;
+      a.length++;
+    }
+    this.tok.exec('DELETE FROM tok');
+    const out = new Map<number, Terms>();
+    for (const [rowid, a] of acc) {
+      // Rows arrive sorted by term text; sort by term id so lookups can bisect.
+      const order = a.ids.map((_, i) => i).sort((x, y) => a.ids[x]! - a.ids[y]!);
+      out.set(rowid, {
+        ids: Int32Array.from(order, (i) => a.ids[i]!),
+        body: Float32Array.from(order, (i) => a.body[i]!),
+        context: Float32Array.from(order, (i) => a.context[i]!),
+        length: a.length,
+      });
+    }
+    return out;
+  }
+
+  private termId(term: string): number {
+    let id = this.vocab.get(term);
+    if (id === undefined) {
+      id = this.vocab.size;
+      this.vocab.set(term, id);
+    }
+    return id;
+  }
+
+  /** The query words as the index's tokenizer stems them, distinct, known terms only. */
+  private queryStems(words: readonly string[]): number[] {
+    const terms = this.tokenize(words.map((w, i) => ({ rowid: i + 1, body: w, context: '' })));
+    const out: number[] = [];
+    for (const t of terms.values()) for (const id of t.ids) if (!out.includes(id)) out.push(id);
+    return out;
+  }
+
+  /** Bulk postings from every live document's terms. */
+  private build(): void {
+    const counts = new Int32Array(this.vocab.size);
+    for (const d of this.docs.values()) for (const t of d.terms.ids) counts[t]!++;
+    this.postings = Array.from(counts, (c) => (c > 0 ? { rowids: new Int32Array(c), body: new Float32Array(c), context: new Float32Array(c) } : undefined));
+    const fill = new Int32Array(this.vocab.size);
+    for (const d of this.docs.values()) {
+      const t = d.terms;
+      for (let i = 0; i < t.ids.length; i++) {
+        const id = t.ids[i]!;
+        const p = this.postings[id]!;
+        const k = fill[id]!++;
+        p.rowids[k] = d.rowid;
+        p.body[k] = t.body[i]!;
+        p.context[k] = t.context[i]!;
+      }
+    }
+    for (const rowid of this.stale) this.staleMask[rowid] = 0;
+    this.stale.clear();
+    this.fresh.clear();
+  }
+}
+
+function heapPush(heap: number[], x: number, worse: (a: number, b: number) => boolean): void {
+  heap.push(x);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!worse(heap[i]!, heap[parent]!)) break;
+    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+    i = parent;
+  }
+}
+
+function heapReplaceTop(heap: number[], x: number, worse: (a: number, b: number) => boolean): void {
+  heap[0] = x;
+  for (let i = 0; ; ) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+    if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+    if (m === i) return;
+    [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+    i = m;
+  }
+}
+
+function indexOf(sorted: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === x) return mid;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Title, content and tags: what a memory says about itself. */
+function bodyOf(data: string): string {
+  let m: { title?: unknown; content?: unknown; tags?: unknown };
+  try {
+    m = JSON.parse(data) as typeof m;
+  } catch {
+    return '';
+  }
+  const parts: string[] = [];
+  if (typeof m.title === 'string' && m.title) parts.push(m.title);
+  if (typeof m.content === 'string') parts.push(m.content);
+  if (Array.isArray(m.tags)) parts.push(m.tags.filter((t): t is string => typeof t === 'string').join(' '));
+  return parts.join('\n');
+}

@@ -1,0 +1,98 @@
+/**
+ * The mnemo profile's extra stages, called from the recall pipeline when their feature is on:
+ * the BM25 candidate leg, the entity boost and the sibling spread. The indexes behind them are
+ * per-engine Derived singletons, in memory, kept in step with the store.
+ */
+import type { Engine } from '../../engine/engine.js';
+import { Derived } from '../../engine/derived.js';
+import { ownerMatchesSql, type OwnerScope } from '../../model/owner.js';
+import type { PathStep } from '../spread.js';
+import { EntityIndex } from './entity-index.js';
+import type { Bm25LegKnobs } from './features.js';
+import { KeywordIndex, type KeywordHit } from './keyword-index.js';
+import { PartOfIndex } from './part-of-index.js';
+import { queryTerms } from './query-terms.js';
+
+export function keywordIndex(engine: Engine, stem: boolean): KeywordIndex {
+  return engine.extension(`recall.mnemo.bm25.${stem ? 'porter' : 'plain'}`, (e) => new Derived(e.store, new KeywordIndex(stem))).get();
+}
+
+export function partOfIndex(engine: Engine): PartOfIndex {
+  return engine.extension('recall.mnemo.part_of', (e) => new Derived(e.store, new PartOfIndex())).get();
+}
+
+export function entityIndex(engine: Engine): EntityIndex {
+  return engine.extension('recall.mnemo.entities', (e) => new Derived(e.store, new EntityIndex())).get();
+}
+
+export interface Bm25LegResult {
+  terms: string[];
+  hits: KeywordHit[];
+}
+
+export function bm25Leg(engine: Engine, query: string, knobs: Readonly<Bm25LegKnobs>, scope: OwnerScope): Bm25LegResult {
+  const terms = queryTerms(query, { stopWords: knobs.stop_words, questionWords: knobs.question_words, maxTerms: knobs.max_terms });
+  const index = keywordIndex(engine, knobs.stem);
+  const hits = index.search({
+    terms,
+    limit: knobs.n,
+    contextWeight: knobs.context_weight,
+    ...(scope === null ? {} : { visible: (_id: string, owner: string) => ownerMatchesSql(owner, scope) }),
+  });
+  return { terms, hits };
+}
+
+/** The entities the query names, and each memory's share of them. */
+export function entityShares(engine: Engine, query: string): { entities: string[]; share: (id: string) => number } {
+  const index = entityIndex(engine);
+  const entities = index.entitiesIn(query);
+  return { entities, share: (id) => index.overlap(id, entities) };
+}
+
+export interface SiblingGraph {
+  /** Targets of the memory's `part_of` edges. */
+  parentsOf(id: string): readonly string[];
+  /** Sources of `part_of` edges into the parent. */
+  childrenOf(parent: string): readonly string[];
+  /** Live and inside the owner scope (the only nodes that may receive or relay). */
+  visible(id: string): boolean;
+}
+
+export interface SiblingSpread {
+  /** id → contribution before γ. */
+  spread: Map<string, number>;
+  paths: Map<string, PathStep[]>;
+}
+
+/**
+ * Each `part_of` parent of a candidate carries the best base score among its candidate children;
+ * every visible child of that parent (candidates or not) receives weight × that score. A memory
+ * with a strong sibling is likelier to matter: a question about one moment of a conversation
+ * is answered by the turns around it.
+ */
+export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number, maxSiblings: number, graph: SiblingGraph): SiblingSpread {
+  const spread = new Map<string, number>();
+  const paths = new Map<string, PathStep[]>();
+  if (weight <= 0) return { spread, paths };
+  const best = new Map<string, number>();
+  for (const [id, base] of seed) {
+    for (const parent of graph.parentsOf(id)) {
+      if (!graph.visible(parent)) continue;
+      if (base > (best.get(parent) ?? -Infinity)) best.set(parent, base);
+    }
+  }
+  for (const [parent, act] of best) {
+    if (act <= 0) continue;
+    const children = graph.childrenOf(parent);
+    if (children.length > maxSiblings) continue;
+    const contrib = weight * act;
+    for (const child of children) {
+      if (!graph.visible(child)) continue;
+      spread.set(child, (spread.get(child) ?? 0) + contrib);
+      let list = paths.get(child);
+      if (!list) paths.set(child, (list = []));
+      list.push({ from: parent, edge_type: 'part_of', weight: 1, hop: 2, type_factor: 1, from_activation: act, contrib });
+    }
+  }
+  return { spread, paths };
+}
