@@ -8,6 +8,9 @@ import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
+import { reflectCommand } from './reflect.js';
+import { historyCommand, redoCommand, undoCommand } from './journal.js';
+import { forgetCommand, mergeCommand } from './curate.js';
 import { serveCommand } from './serve.js';
 import { explainCommand, recallCommand, searchCommand } from './recall.js';
 import { replayCommand } from './replay.js';
@@ -26,6 +29,12 @@ export const COMMANDS: Command[] = [
   importCommand,
   exportCommand,
   demoCommand,
+  reflectCommand,
+  historyCommand,
+  undoCommand,
+  redoCommand,
+  mergeCommand,
+  forgetCommand,
   serveCommand,
   recallCommand,
   searchCommand,

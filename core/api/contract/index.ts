@@ -8,6 +8,7 @@ import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
 import { beliefsContract } from './beliefs.js';
 import { storeContract } from './store.js';
+import { reflectContract } from './reflect.js';
 import { graphContract } from './graph.js';
 import { tagsContract } from './tags.js';
 import { recallContract } from './recall.js';
@@ -21,6 +22,7 @@ export const contract = {
   ...storeContract,
   ...memoryContract,
   ...statsContract,
+  ...reflectContract,
   ...graphContract,
   ...tagsContract,
   ...recallContract,
@@ -44,6 +46,7 @@ export const isMethodName = (m: string): m is MethodName => Object.prototype.has
 export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
 export type { BasicStats } from './stats.js';
+export type { PlanProgressState } from './reflect.js';
 export type { GraphNode, GraphEdge, GraphView } from './graph.js';
 export type { Facet, MemoryFacets } from './tags.js';
 export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source } from './recall.js';

@@ -4,6 +4,7 @@ import { memoryHandlers } from './memory.js';
 import { statsHandlers } from './stats.js';
 import { beliefsHandlers } from './beliefs.js';
 import { storeHandlers } from './store.js';
+import { reflectHandlers } from './reflect.js';
 import type { HandlersFor } from './types.js';
 import { graphHandlers } from './graph.js';
 import { tagsHandlers } from './tags.js';
@@ -18,6 +19,7 @@ export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
   ...memoryHandlers,
   ...statsHandlers,
+  ...reflectHandlers,
   ...graphHandlers,
   ...tagsHandlers,
   ...recallHandlers,
