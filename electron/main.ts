@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiSession } from '../core/api/context.js';
+import { openFleet } from '../core/api/handlers/fleet.js';
 import { generateDemo } from '../core/demo/generate.js';
 import { LiveRefresh } from '../server/live.js';
 import { PRIVILEGED_SCHEME, registerAppProtocol } from './app-protocol.js';
@@ -32,6 +33,8 @@ let pendingRoute: string | null = routeFromDeepLink(deepLinkFromArgv(process.arg
 
 const api = new ApiSession({
   reader: { owner: 'workbench' },
+  // Fleet folders come only from this dialog, never from a path the page sends.
+  shell: { chooseFolder: (title) => chooseFolder(title), fleetPathFromApi: false },
   engineOptions: { nativeBinding: electronNativeBinding({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, appRoot, env: process.env }) },
 });
 const live = new LiveRefresh(api, 400);
@@ -85,6 +88,24 @@ async function chooseStore(): Promise<void> {
   if (!r.canceled && r.filePaths[0]) openStore(r.filePaths[0]);
 }
 
+async function chooseFolder(title: string): Promise<string | null> {
+  const r = win ? await dialog.showOpenDialog(win, { title, properties: ['openDirectory'] }) : await dialog.showOpenDialog({ title, properties: ['openDirectory'] });
+  return r.canceled ? null : (r.filePaths[0] ?? null);
+}
+
+async function chooseFleet(): Promise<void> {
+  const folder = await chooseFolder('Open a folder of memory stores');
+  if (!folder) return;
+  try {
+    openFleet(api, folder);
+  } catch (err) {
+    dialog.showErrorBox('Cannot open folder', (err as Error).message);
+    return;
+  }
+  navigate('/fleet');
+  live.bump();
+}
+
 async function chooseDemo(): Promise<void> {
   const r = await dialog.showSaveDialog(win!, { title: 'Create a demo store', defaultPath: join(app.getPath('documents'), 'mnemo-demo.sqlite') });
   if (!r.canceled && r.filePath) {
@@ -107,6 +128,7 @@ function buildMenu(): void {
           openStore: () => void chooseStore(),
           openRecent: (p) => openStore(p),
           newDemoStore: () => void chooseDemo(),
+          openFleet: () => void chooseFleet(),
           reload: () => win?.webContents.reload(),
           toggleDevTools: () => win?.webContents.toggleDevTools(),
           navigate,

@@ -15,13 +15,23 @@ const loadDetail = () => import('./views/memory/MemoryDetailView.js');
 const loadGraph = () => import('./views/graph/GraphView.js');
 const loadRecall = () => import('./views/recall/RecallView.js');
 const loadAudit = () => import('./views/audit/AuditView.js');
+const loadOverview = () => import('./views/overview/OverviewView.js');
+const loadReflection = () => import('./views/reflection/ReflectionView.js');
+const loadHistory = () => import('./views/history/HistoryView.js');
+const loadBeliefs = () => import('./views/beliefs/BeliefsView.js');
+const loadFleet = () => import('./views/fleet/FleetView.js');
 const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
 const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
 const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
 const AuditView = lazy(() => loadAudit().then((m) => ({ default: m.AuditView })));
+const OverviewView = lazy(() => loadOverview().then((m) => ({ default: m.OverviewView })));
+const ReflectionView = lazy(() => loadReflection().then((m) => ({ default: m.ReflectionView })));
+const HistoryView = lazy(() => loadHistory().then((m) => ({ default: m.HistoryView })));
+const BeliefsView = lazy(() => loadBeliefs().then((m) => ({ default: m.BeliefsView })));
+const FleetView = lazy(() => loadFleet().then((m) => ({ default: m.FleetView })));
 
 export function prefetchViews(): void {
-  void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit()]);
+  void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet()]);
 }
 
 const NAV: { view: ViewName; label: string; key: string }[] = [
@@ -29,6 +39,11 @@ const NAV: { view: ViewName; label: string; key: string }[] = [
   { view: 'graph', label: 'Graph', key: '2' },
   { view: 'recall', label: 'Recall', key: '3' },
   { view: 'audit', label: 'Audit', key: '4' },
+  { view: 'overview', label: 'Overview', key: '5' },
+  { view: 'reflection', label: 'Reflection', key: '6' },
+  { view: 'history', label: 'History', key: '7' },
+  { view: 'beliefs', label: 'Beliefs', key: '8' },
+  { view: 'fleet', label: 'Fleet', key: '9' },
 ];
 
 export function App() {
@@ -89,6 +104,11 @@ export function App() {
             {route.view === 'graph' && <GraphView />}
             {route.view === 'recall' && <RecallView />}
             {route.view === 'audit' && <AuditView />}
+            {route.view === 'overview' && <OverviewView />}
+            {route.view === 'reflection' && <ReflectionView />}
+            {route.view === 'history' && <HistoryView />}
+            {route.view === 'beliefs' && <BeliefsView />}
+            {route.view === 'fleet' && <FleetView />}
           </Suspense>
         </main>
       )}

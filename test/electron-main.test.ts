@@ -262,7 +262,7 @@ describe('deep links, menus, window state, native binding', () => {
   });
 
   it('has the file menu items and shows DevTools only in development', () => {
-    const actions: MenuActions = { openStore: vi.fn(), openRecent: vi.fn(), newDemoStore: vi.fn(), reload: vi.fn(), toggleDevTools: vi.fn(), navigate: vi.fn() };
+    const actions: MenuActions = { openStore: vi.fn(), openRecent: vi.fn(), newDemoStore: vi.fn(), openFleet: vi.fn(), reload: vi.fn(), toggleDevTools: vi.fn(), navigate: vi.fn() };
     const labels = (t: unknown): string[] =>
       (t as { label?: string; submenu?: unknown[] }[]).flatMap((i) => [i.label ?? '', ...(Array.isArray(i.submenu) ? labels(i.submenu) : [])]);
     const dev = labels(menuTemplate({ isDev: true, isMac: false, recent: ['/tmp/a.sqlite'], actions }));

@@ -2,10 +2,14 @@
  * `mnemo serve <db>`: browser mode. Serves the built workbench and core/api on 127.0.0.1 and prints
  * the URL with this run's token. `--now` freezes the engine clock (reproducible screens and tests).
  */
+import { resolve } from 'node:path';
 import { ApiSession } from '../../core/api/context.js';
+import { fleetStorePath } from '../../core/fleet/fleet.js';
+import { openFleet } from '../../core/api/handlers/fleet.js';
+import { badInput } from '../../core/errors.js';
 import { rendererDir } from '../../server/paths.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
-import { flag, intOpt, printJson, requirePositional, type Command, type CommandContext } from '../command.js';
+import { flag, intOpt, printJson, requirePositional, str, type Command, type CommandContext } from '../command.js';
 
 /** Resolves when the process is asked to stop (Ctrl-C or a service manager). */
 function untilSignal(): Promise<void> {
@@ -22,14 +26,26 @@ function untilSignal(): Promise<void> {
 
 export async function serveStore(
   ctx: Pick<CommandContext, 'now' | 'io'>,
-  db: string,
-  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string } = {},
+  db: string | null,
+  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string } = {},
 ): Promise<{ server: RunningServer; session: ApiSession }> {
   const session = ApiSession.withFrozenClock(ctx.now, {
     reader: { owner: 'workbench' },
     engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
+    // Browser mode: the fleet folder comes from --fleet or from fleet.open (validated); no dialog.
+    shell: { fleetPathFromApi: true },
   });
-  session.open(db, { readonly: opts.readonly ?? false, create: opts.create ?? false });
+  let path = db;
+  if (opts.fleet) {
+    const listing = openFleet(session, resolve(opts.fleet));
+    if (!path) {
+      const first = listing.stores[0];
+      if (!first) throw badInput(`the fleet folder ${listing.folder} holds no SQLite store; give a folder of .sqlite stores`, { field: 'fleet' });
+      path = fleetStorePath(listing.folder, first.name);
+    }
+  }
+  if (!path) throw badInput('give the store to serve, or --fleet <folder>');
+  session.open(path, { readonly: opts.readonly ?? false, create: opts.create ?? false });
   try {
     const server = await startServer({ session, rendererDir: opts.dir ?? rendererDir(), port: opts.port ?? 0 });
     return { server, session };
@@ -42,16 +58,17 @@ export async function serveStore(
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'browser mode: serve the workbench for a store on 127.0.0.1 (prints the URL with its token)',
-  usage: 'mnemo serve <db> [--port P] [--readonly] [--now T] [--json]',
+  usage: 'mnemo serve <db> [--fleet <folder>] [--port P] [--readonly] [--now T] [--json]\n       mnemo serve --fleet <folder> [...]   (opens the folder\'s first store)',
   timed: true,
-  options: { port: { type: 'string' }, readonly: { type: 'boolean' } },
+  options: { port: { type: 'string' }, readonly: { type: 'boolean' }, fleet: { type: 'string' } },
   async run(ctx) {
-    const db = requirePositional(ctx, 0, 'db', this.usage);
+    const fleet = str(ctx, 'fleet');
+    const db = fleet && ctx.positionals[0] === undefined ? null : requirePositional(ctx, 0, 'db', this.usage);
     const port = intOpt(ctx, 'port', 0, [0, 65535]);
-    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly') });
+    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), ...(fleet ? { fleet } : {}) });
     if (ctx.json) printJson(ctx, { url: server.openUrl, port: server.port, token: server.token });
     else {
-      ctx.io.out(`Mnemo Workbench (browser mode) serving ${db}${ctx.now !== undefined ? ` with the clock frozen at ${ctx.now}` : ''}`);
+      ctx.io.out(`Mnemo Workbench (browser mode) serving ${session.engine().store.path}${ctx.now !== undefined ? ` with the clock frozen at ${ctx.now}` : ''}`);
       ctx.io.out(`open: ${server.openUrl}`);
       ctx.io.out('Only this machine can connect (127.0.0.1), and only with the token in that URL. Ctrl-C stops.');
     }

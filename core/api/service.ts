@@ -18,7 +18,9 @@ export async function invoke(session: ApiSession, method: string, input: unknown
   const spec = contract[method];
   const parsed = spec.input.safeParse(input ?? {});
   if (!parsed.success) {
-    return { ok: false, error: { code: 'bad_input', message: `invalid input for ${method}: ${describeIssues(parsed.error)}` } };
+    // The issues also travel structured, so a form can show each message at its field.
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+    return { ok: false, error: { code: 'bad_input', message: `invalid input for ${method}: ${describeIssues(parsed.error)}`, details: { issues } } };
   }
   try {
     const handler = handlers[method] as (i: unknown, s: ApiSession) => unknown;

@@ -75,7 +75,7 @@ export function listFleet(folder: string): FleetListing {
     const p = join(root, e.name);
     if (e.isFile()) consider(p);
     else if (e.isDirectory()) {
-      let inner: string[] = [];
+      let inner: string[];
       try {
         inner = readdirSync(p).sort();
       } catch {

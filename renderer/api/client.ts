@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Structured facts the engine attached (e.g. `blocked_by` on a refused undo, `replan` on a stale plan). */
+    readonly details: Record<string, unknown> | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,13 +27,13 @@ export function getTransport(): Transport {
 
 export async function call<M extends MethodName>(method: M, input: InputOf<M>): Promise<OutputOf<M>> {
   const res = await getTransport().invoke(method, input);
-  if (!res.ok) throw new ApiError(res.error.code, res.error.message);
+  if (!res.ok) throw new ApiError(res.error.code, res.error.message, res.error.details ?? null);
   return res.value as OutputOf<M>;
 }
 
 /** For methods another branch may not have merged yet: the same call, typed by the caller. */
 export async function callLoose<T>(method: string, input: unknown): Promise<T> {
   const res = await getTransport().invoke(method, input);
-  if (!res.ok) throw new ApiError(res.error.code, res.error.message);
+  if (!res.ok) throw new ApiError(res.error.code, res.error.message, res.error.details ?? null);
   return res.value as T;
 }

@@ -11,4 +11,9 @@ export const keys = {
   access: (input: unknown) => [...keys.all, 'access', input] as const,
   replay: (eventId: number) => [...keys.all, 'replay', eventId] as const,
   retention: (id: string) => [...keys.all, 'retention', id] as const,
+  overview: (what: string, input?: unknown) => [...keys.all, 'overview', what, input] as const,
+  journal: (what: string, input?: unknown) => [...keys.all, 'journal', what, input] as const,
+  beliefs: (what: string, input?: unknown) => [...keys.all, 'beliefs', what, input] as const,
+  fleet: (what: string, input?: unknown) => [...keys.all, 'fleet', what, input] as const,
+  heads: (ids: string[]) => [...keys.all, 'heads', ids] as const,
 };

@@ -1,11 +1,35 @@
 /** A React wrapper around one echarts instance (tree-shaken: only the charts and components we use). */
-import { LineChart, ScatterChart } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import { BarChart, LineChart, ScatterChart } from 'echarts/charts';
+import {
+  BrushComponent,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  ToolboxComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 
-echarts.use([LineChart, ScatterChart, GridComponent, TooltipComponent, MarkLineComponent, MarkAreaComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
+echarts.use([
+  LineChart,
+  ScatterChart,
+  BarChart,
+  GridComponent,
+  TooltipComponent,
+  MarkLineComponent,
+  MarkAreaComponent,
+  LegendComponent,
+  DataZoomComponent,
+  BrushComponent,
+  ToolboxComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+]);
 
 export type ECharts = echarts.ECharts;
 export type EChartsOption = echarts.EChartsCoreOption;

@@ -1,4 +1,4 @@
-/** Keyboard shortcuts: 1–4 switch views, / focuses search, t toggles the theme, ? shows this list. */
+/** Keyboard shortcuts: 1–9 switch views, / focuses search, t toggles the theme, ? shows this list. */
 import { useEffect } from 'react';
 import { platform } from '../platform/browser.js';
 import { buildHash, navigate } from '../state/router.js';
@@ -9,6 +9,11 @@ export const SHORTCUTS: [string, string][] = [
   ['2', 'Graph'],
   ['3', 'Recall console'],
   ['4', 'Access audit'],
+  ['5', 'Overview'],
+  ['6', 'Reflection'],
+  ['7', 'History (undo, redo)'],
+  ['8', 'Beliefs'],
+  ['9', 'Fleet'],
   ['/', 'Search in the current view'],
   ['t', 'Toggle light / dark theme'],
   ['Esc', 'Clear the selection, close this help'],
@@ -26,7 +31,7 @@ export function useShortcuts(): void {
           return;
         }
         if (platform.typingTarget(e)) return;
-        const views = { '1': 'memories', '2': 'graph', '3': 'recall', '4': 'audit' } as const;
+        const views = { '1': 'memories', '2': 'graph', '3': 'recall', '4': 'audit', '5': 'overview', '6': 'reflection', '7': 'history', '8': 'beliefs', '9': 'fleet' } as const;
         if (e.key in views) {
           navigate(buildHash(views[e.key as keyof typeof views]));
           e.preventDefault();

@@ -23,6 +23,9 @@ export interface GraphCanvasProps {
   onSelect?: (id: string) => void;
   onExpand?: (id: string) => void;
   height?: number | string;
+  /** Drag from one node to another to propose an edge (curation); nodes stop moving meanwhile. */
+  linkMode?: boolean;
+  onLink?: (src: string, dst: string) => void;
 }
 
 export const edgeId = (e: { src: string; dst: string; type: string }) => `${e.src}|${e.dst}|${e.type}`;
@@ -57,12 +60,12 @@ function layoutFor(n: number, focus: string | null | undefined): LayoutOptions {
   } as LayoutOptions;
 }
 
-export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, onExpand, height = '100%' }: GraphCanvasProps) {
+export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, onExpand, height = '100%', linkMode = false, onLink }: GraphCanvasProps) {
   const ref = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
-  const handlers = useRef({ onSelect, onExpand });
+  const handlers = useRef({ onSelect, onExpand, onLink, linkMode });
   const onLaidOut = useRef<(() => void) | null>(() => platform.mark('mnemo:graph-laid-out'));
-  handlers.current = { onSelect, onExpand };
+  handlers.current = { onSelect, onExpand, onLink, linkMode };
 
   useEffect(() => {
     const big = nodes.length > 1500;
@@ -79,6 +82,7 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
     cyRef.current = cy;
     cy.on('tap', 'node', (e) => handlers.current.onSelect?.(e.target.id()));
     cy.on('dbltap', 'node', (e) => handlers.current.onExpand?.(e.target.id()));
+    wireDragToLink(cy, () => handlers.current);
     return () => {
       cy.destroy();
       cyRef.current = null;
@@ -89,6 +93,14 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
   useEffect(() => {
     cyRef.current?.style(graphStyle(dark));
   }, [dark]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy || !ref.current) return;
+    cy.autoungrabify(linkMode);
+    ref.current.dataset['linkMode'] = String(linkMode);
+    if (linkMode) exposePositions(cy, ref.current);
+  }, [linkMode, nodes, edges]);
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -127,6 +139,7 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
       el.dataset['nodeCount'] = String(cy.nodes().length);
       el.dataset['edgeCount'] = String(cy.edges().length);
       if (focus && nodes.length > 250) cy.center(cy.getElementById(focus));
+      if (handlers.current.linkMode) exposePositions(cy, el);
       onLaidOut.current?.();
     });
     layout.run();
@@ -146,4 +159,58 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
   }, [highlight, nodes, edges]);
 
   return <div ref={ref} className="graph-canvas" data-testid="graph-canvas" style={{ height }} />;
+}
+
+const GHOST = '__link-ghost';
+
+/**
+ * Drag-to-link: press on a node, drag, release on another node. A dashed ghost edge follows the
+ * pointer; the release reports (source, target) upward, which asks for the edge type.
+ */
+function wireDragToLink(cy: Core, current: () => { linkMode: boolean; onLink?: ((src: string, dst: string) => void) | undefined }): void {
+  let src: string | null = null;
+  const clear = () => {
+    cy.remove(`#${GHOST}`);
+    src = null;
+    cy.userPanningEnabled(true);
+  };
+  cy.on('tapstart', 'node', (e) => {
+    if (!current().linkMode || e.target.id() === GHOST) return;
+    src = e.target.id();
+    cy.userPanningEnabled(false);
+    cy.add([
+      { group: 'nodes', data: { id: GHOST }, position: { ...e.position }, classes: 'ghost' },
+      { group: 'edges', data: { id: `${GHOST}-e`, source: src, target: GHOST }, classes: 'ghost' },
+    ]);
+  });
+  cy.on('tapdrag', (e) => {
+    if (src) cy.getElementById(GHOST).position({ ...e.position });
+  });
+  cy.on('tapend', (e) => {
+    if (!src) return;
+    const from = src;
+    // The node under the release point (the ghost ignores events, so the target is the real node).
+    const hit = cy.nodes().filter((n) => n.id() !== GHOST && n.id() !== from && inBox(n.boundingBox(), e.position));
+    clear();
+    const dst = hit.length ? hit[0]!.id() : null;
+    if (dst) current().onLink?.(from, dst);
+  });
+}
+
+function inBox(b: { x1: number; x2: number; y1: number; y2: number }, p: { x: number; y: number }): boolean {
+  return p.x >= b.x1 && p.x <= b.x2 && p.y >= b.y1 && p.y <= b.y2;
+}
+
+/** In link mode, small graphs publish where each node is on screen (for keyboardless automation and tests). */
+function exposePositions(cy: Core, el: HTMLElement): void {
+  if (cy.nodes().length > 300) {
+    delete el.dataset['nodePositions'];
+    return;
+  }
+  const pos: Record<string, [number, number]> = {};
+  cy.nodes().forEach((n) => {
+    const p = n.renderedPosition();
+    pos[n.id()] = [Math.round(p.x), Math.round(p.y)];
+  });
+  el.dataset['nodePositions'] = JSON.stringify(pos);
 }

@@ -61,5 +61,8 @@ export function graphStyle(dark: boolean): StylesheetJson {
     { selector: 'node.hl', style: { 'border-width': 3, 'border-color': '#ff7f0e', opacity: 1 } },
     { selector: 'edge.hl', style: { 'line-color': '#ff7f0e', 'target-arrow-color': '#ff7f0e', width: 4, opacity: 1, 'z-index': 10 } },
     { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#1f77b4' } },
+    // The drag-to-link ghost: a dot under the pointer and a dashed edge to it; it never takes events.
+    { selector: 'node.ghost', style: { width: 6, height: 6, 'background-color': '#ff7f0e', label: '', events: 'no' } },
+    { selector: 'edge.ghost', style: { 'line-color': '#ff7f0e', 'target-arrow-color': '#ff7f0e', 'line-style': 'dashed', width: 2, events: 'no' } },
   ];
 }

@@ -47,7 +47,8 @@ const storeName = z
   .string()
   .min(1, 'name is required')
   .max(1024)
-  .regex(/^(?!\.)[^/\\\u0000]+(\/(?!\.)[^/\\\u0000]+)?$/, 'name must be a store name from fleet.list (e.g. run-07/memory.sqlite)');
+  .refine((n) => !n.includes('\u0000'), 'name must not contain NUL bytes')
+  .regex(/^(?!\.)[^/\\]+(\/(?!\.)[^/\\]+)?$/, 'name must be a store name from fleet.list (e.g. run-07/memory.sqlite)');
 
 export const fleetContract = {
   'fleet.open': method<FleetListing>()({

@@ -17,6 +17,7 @@ import { retentionContract } from './retention.js';
 import { observeContract } from './observe.js';
 import { overviewContract } from './overview.js';
 import { fleetContract } from './fleet.js';
+import { reviewContract } from './review.js';
 
 export const contract = {
   ...storeContract,
@@ -32,6 +33,7 @@ export const contract = {
   ...beliefsContract,
   ...overviewContract,
   ...fleetContract,
+  ...reviewContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -56,3 +58,4 @@ export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './obse
 export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint, MaintenanceRow } from './overview.js';
 export type { FleetEntry, FleetListing, FleetStoreKpis } from './fleet.js';
+export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from './review.js';

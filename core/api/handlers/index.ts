@@ -14,6 +14,7 @@ import { retentionHandlers } from './retention.js';
 import { observeHandlers } from './observe.js';
 import { overviewHandlers } from './overview.js';
 import { fleetHandlers } from './fleet.js';
+import { reviewHandlers } from './review.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
@@ -29,4 +30,5 @@ export const handlers: HandlersFor<Contract> = {
   ...beliefsHandlers,
   ...overviewHandlers,
   ...fleetHandlers,
+  ...reviewHandlers,
 };

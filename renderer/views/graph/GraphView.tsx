@@ -11,6 +11,8 @@ import { CAUSAL, TYPE_COLORS } from '../../graph/style.js';
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
 import { GraphSearch } from './GraphSearch.js';
+import { PendingLink } from './PendingLink.js';
+import '../curation/curation.css';
 
 export const EDGE_TYPES = ['derived_from', 'created_by', 'supports', 'contradicts', 'refines', 'related', 'causes', 'precedes', 'part_of', 'triggers'] as const;
 
@@ -37,6 +39,8 @@ export function GraphView() {
   const dark = useUi((s) => s.theme === 'dark');
   const [selected, setSelected] = useState<string | null>(focus);
   const [expanded, setExpanded] = useState<string[]>([]);
+  const [linkMode, setLinkMode] = useState(false);
+  const [pending, setPending] = useState<{ src: string; dst: string } | null>(null);
   // A new focus (search, a link, "Focus here") also becomes the selection.
   useEffect(() => {
     if (focus) setSelected(focus);
@@ -107,6 +111,9 @@ export function GraphView() {
         <label className="facet">
           <input type="checkbox" checked={includeArchived} onChange={() => setParams({ archived: includeArchived ? null : '1' })} /> include archived
         </label>
+        <label className="facet" title="Drag from one node to another to add a typed edge (undoable in History)">
+          <input type="checkbox" checked={linkMode} onChange={() => setLinkMode((v) => !v)} data-testid="graph-link-mode" /> link by dragging
+        </label>
         <h4>Edge types {edgeTypes.length ? <button className="link" onClick={() => setParams({ edges: [] })}>all</button> : null}</h4>
         {EDGE_TYPES.map((t) => (
           <label key={t} className="facet">
@@ -144,7 +151,10 @@ export function GraphView() {
           dark={dark}
           onSelect={setSelected}
           onExpand={(id) => setExpanded((xs) => (xs.includes(id) ? xs : [...xs, id]))}
+          linkMode={linkMode}
+          onLink={(src, dst) => setPending({ src, dst })}
         />
+        {pending ? <PendingLink src={merged.nodes.find((n) => n.id === pending.src)} dst={merged.nodes.find((n) => n.id === pending.dst)} onClose={() => setPending(null)} /> : null}
       </section>
       <aside className="graph-side">
         {sel ? (

@@ -1,8 +1,56 @@
-/** Bulk actions on the multi-selection: archive, restore, add or remove a tag. */
+/** Bulk actions on the multi-selection: archive, restore, tag, forget, merge, and link them all to one memory. */
 import { useState } from 'react';
 import { useArchive, useTag } from '../../api/hooks.js';
+import { useLink } from '../../api/curation.js';
 import { ErrorBox } from '../../components/common.js';
 import { useUi } from '../../state/ui.js';
+import { ForgetButton } from '../curation/ForgetButton.js';
+import { EDGE_TYPES, useMemorySearch } from '../curation/LinkForm.js';
+import { MergeDialog } from '../curation/MergeDialog.js';
+import '../curation/curation.css';
+
+/** Links every selected memory to one target, each edge its own journalled change. */
+function BulkLink({ ids, onDone }: { ids: string[]; onDone: () => void }) {
+  const [text, setText] = useState('');
+  const [type, setType] = useState<string>('related');
+  const search = useMemorySearch(text);
+  const link = useLink();
+  const [done, setDone] = useState(0);
+  const run = async (dst: string) => {
+    setDone(0);
+    for (const src of ids.filter((x) => x !== dst)) {
+      await link.mutateAsync({ src, dst, type: type as (typeof EDGE_TYPES)[number], weight: 1 });
+      setDone((n) => n + 1);
+    }
+    onDone();
+  };
+  return (
+    <div className="link-form bulk" data-testid="bulk-link">
+      <div className="row">
+        link the {ids.length} selected →{' '}
+        <select value={type} onChange={(e) => setType(e.target.value)}>
+          {EDGE_TYPES.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </select>
+        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="find the target" className="grow" />
+        {link.isPending ? <span className="muted small">{done} of {ids.length}</span> : null}
+      </div>
+      {search.data?.rows.length ? (
+        <ul className="dropdown static">
+          {search.data.rows.map((m) => (
+            <li key={m.id}>
+              <button onClick={() => void run(m.id)} disabled={link.isPending}>
+                <span className={`type-dot t-${m.type}`} /> {m.head}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ErrorBox error={link.error} />
+    </div>
+  );
+}
 
 export function BulkBar() {
   const selected = useUi((s) => s.selected);
@@ -10,8 +58,10 @@ export function BulkBar() {
   const archive = useArchive();
   const tag = useTag();
   const [tagText, setTagText] = useState('');
+  const [merging, setMerging] = useState(false);
+  const [linking, setLinking] = useState(false);
   const ids = [...selected];
-  if (ids.length === 0) return <div className="bulkbar muted">Tick rows to archive or tag several memories at once.</div>;
+  if (ids.length === 0) return <div className="bulkbar muted">Tick rows to archive, tag, forget, merge or link several memories at once.</div>;
   const tags = tagText.split(',').map((t) => t.trim()).filter(Boolean);
   return (
     <div className="bulkbar" data-testid="bulk-bar">
@@ -29,10 +79,19 @@ export function BulkBar() {
       <button onClick={() => tag.mutate({ ids, remove: tags }, { onSuccess: () => setTagText('') })} disabled={!tags.length || tag.isPending}>
         Remove tag
       </button>
+      <button onClick={() => setMerging(true)} disabled={ids.length < 2} data-testid="bulk-merge" title="Merge the selected memories into one survivor">
+        Merge…
+      </button>
+      <button onClick={() => setLinking((v) => !v)} data-testid="bulk-link-open">
+        Link…
+      </button>
+      <ForgetButton ids={ids} onDone={clear} />
       <button className="link" onClick={clear}>
         Clear selection
       </button>
       <ErrorBox error={archive.error ?? tag.error} />
+      {linking ? <BulkLink ids={ids} onDone={() => setLinking(false)} /> : null}
+      {merging ? <MergeDialog ids={ids} onClose={() => setMerging(false)} onMerged={clear} /> : null}
     </div>
   );
 }

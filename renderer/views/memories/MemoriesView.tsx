@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useFacets } from '../../api/hooks.js';
 import { navigate, useRoute } from '../../state/router.js';
-import { filtersFromParams, filtersToHash, type MemoryFilters } from './filters.js';
+import { filtersFromParams, filtersToHash, type MemoryFilters, type Range } from './filters.js';
 import { MemoryTable } from './MemoryTable.js';
 import { BulkBar } from './BulkBar.js';
 
@@ -10,6 +10,37 @@ const TYPES = ['info', 'skill', 'episode', 'intent', 'todo', 'reflection', 'scra
 
 function toggle(xs: string[], x: string): string[] {
   return xs.includes(x) ? xs.filter((v) => v !== x) : [...xs, x];
+}
+
+const fmtRange = (r: Range, unit: (v: number) => string = String) =>
+  r.min !== null && r.max !== null ? `${unit(r.min)} – ${unit(r.max)}` : r.min !== null ? `≥ ${unit(r.min)}` : `< ${unit(r.max!)}`;
+
+function duration(s: number): string {
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  if (s < 86400) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} d`;
+}
+
+/** The Overview's drill-downs (edge type, retention, importance, idle time) as removable chips. */
+function DrillChips({ filters, set }: { filters: MemoryFilters; set: (patch: Partial<MemoryFilters>) => void }) {
+  const chips: [string, () => void][] = [];
+  for (const e of filters.edges) chips.push([`edge: ${e}`, () => set({ edges: filters.edges.filter((x) => x !== e) })]);
+  if (filters.retention) chips.push([`retention ${fmtRange(filters.retention, (v) => String(Number(v.toFixed(4))))}`, () => set({ retention: null })]);
+  if (filters.importance) chips.push([`importance ${fmtRange(filters.importance, (v) => String(Number(v.toFixed(2))))}`, () => set({ importance: null })]);
+  if (filters.idle) chips.push([`last access ${fmtRange(filters.idle, duration)} ago`, () => set({ idle: null })]);
+  if (!chips.length) return null;
+  return (
+    <section data-testid="drill-chips">
+      <h4>From the Overview</h4>
+      <div className="chips">
+        {chips.map(([label, clear]) => (
+          <button key={label} className="tag on" onClick={clear} title="Remove this filter">
+            {label} ✕
+          </button>
+        ))}
+      </div>
+    </section>
+  );
 }
 
 export function MemoriesView() {
@@ -97,7 +128,13 @@ export function MemoriesView() {
             ))}
           </div>
         </section>
-        {filters.types.length + filters.owners.length + filters.statuses.length + filters.tags.length > 0 || filters.q || filters.archived !== 'live' ? (
+        <DrillChips filters={filters} set={set} />
+        {filters.types.length + filters.owners.length + filters.statuses.length + filters.tags.length + filters.edges.length > 0 ||
+        filters.q ||
+        filters.archived !== 'live' ||
+        filters.retention ||
+        filters.importance ||
+        filters.idle ? (
           <button className="link" onClick={() => navigate(filtersToHash({ ...filtersFromParams(new URLSearchParams()) }), { replace: true })}>
             Clear all filters
           </button>

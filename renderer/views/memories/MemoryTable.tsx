@@ -96,7 +96,7 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
   }, [pages.total, onReady]);
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: 0 });
-  }, [filters.q, filters.sort, filters.dir, filters.archived, filters.types.join(), filters.owners.join(), filters.tags.join(), filters.statuses.join()]);
+  }, [filters.q, filters.sort, filters.dir, filters.archived, filters.types.join(), filters.owners.join(), filters.tags.join(), filters.statuses.join(), filters.edges.join(), JSON.stringify([filters.retention, filters.importance, filters.idle])]);
 
   const visibleIds = items.map((i) => pages.rowAt(i.index)?.id).filter((x): x is string => !!x);
   return (

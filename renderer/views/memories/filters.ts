@@ -5,7 +5,31 @@ import { buildHash, listParam } from '../../state/router.js';
 const SORTS = ['created_at', 'last_accessed', 'importance', 'salience', 'strength', 'access_count', 'type', 'owner', 'rowid'] as const;
 export type SortField = (typeof SORTS)[number];
 
+/** A half-open range [min, max); null ends are open. In the URL: `min~max` (either side may be empty). */
+export interface Range {
+  min: number | null;
+  max: number | null;
+}
+
+export function parseRange(v: string | null): Range | null {
+  if (!v) return null;
+  const [a = '', b = ''] = v.split('~', 2);
+  const num = (x: string) => (x.trim() === '' || !Number.isFinite(Number(x)) ? null : Number(x));
+  const r = { min: num(a), max: num(b) };
+  return r.min === null && r.max === null ? null : r;
+}
+
+export function formatRange(r: Range | null): string | null {
+  return r ? `${r.min ?? ''}~${r.max ?? ''}` : null;
+}
+
 export interface MemoryFilters {
+  /** Memories with an edge (in or out) of one of these types. */
+  edges: string[];
+  /** Retention now, importance, and seconds since the last access (Overview drill-downs). */
+  retention: Range | null;
+  importance: Range | null;
+  idle: Range | null;
   types: string[];
   owners: string[];
   statuses: string[];
@@ -20,6 +44,10 @@ export function filtersFromParams(p: URLSearchParams): MemoryFilters {
   const archived = p.get('archived');
   const sort = p.get('sort');
   return {
+    edges: listParam(p, 'edge'),
+    retention: parseRange(p.get('ret')),
+    importance: parseRange(p.get('imp')),
+    idle: parseRange(p.get('idle')),
     types: listParam(p, 'type'),
     // `owner=` (empty) selects unowned rows; the list is exact owner strings.
     owners: p.has('owner') ? (p.get('owner') ?? '').split(',') : [],
@@ -37,6 +65,10 @@ export function filtersToHash(f: MemoryFilters): string {
     type: f.types,
     status: f.statuses,
     tag: f.tags,
+    edge: f.edges,
+    ret: formatRange(f.retention),
+    imp: formatRange(f.importance),
+    idle: formatRange(f.idle),
     archived: f.archived === 'live' ? null : f.archived,
     q: f.q,
     sort: f.sort === 'created_at' ? null : f.sort,
@@ -53,6 +85,10 @@ export function toListInput(f: MemoryFilters): ListFilter {
     ...(f.owners.length ? { owners: f.owners } : {}),
     ...(f.statuses.length ? { statuses: f.statuses as ListFilter['statuses'] } : {}),
     ...(f.tags.length ? { tags: f.tags } : {}),
+    ...(f.edges.length ? { edge_types: f.edges as ListFilter['edge_types'] } : {}),
+    ...(f.retention ? { retention: f.retention } : {}),
+    ...(f.importance ? { importance: f.importance } : {}),
+    ...(f.idle ? { idle: f.idle } : {}),
     ...(f.q.trim() ? { text: f.q.trim() } : {}),
     archived: f.archived,
     sort: f.sort,

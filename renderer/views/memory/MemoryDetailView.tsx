@@ -1,10 +1,17 @@
 /** Memory detail: every field, the four scores in words, edges in and out, the retention curve and the access history. */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { EdgeView, MemoryDetail } from '../../../core/api/contract/index.js';
 import { useArchive, useMemory } from '../../api/hooks.js';
+import { useUnlink } from '../../api/curation.js';
+import { EditPanel } from '../curation/EditPanel.js';
+import { ForgetButton } from '../curation/ForgetButton.js';
+import { LinkForm } from '../curation/LinkForm.js';
+import { MergeDialog } from '../curation/MergeDialog.js';
+import { useUi } from '../../state/ui.js';
+import '../curation/curation.css';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
-import { buildHash, graphHref, memoryHref } from '../../state/router.js';
+import { buildHash, graphHref, memoryHref, navigate } from '../../state/router.js';
 import { AccessHistory } from './AccessHistory.js';
 import { RetentionPanel } from './RetentionPanel.js';
 
@@ -22,7 +29,8 @@ function ScoreCard({ name, value, label, max, hint }: { name: string; value: num
   );
 }
 
-function EdgeList({ title, edges, dir }: { title: string; edges: EdgeView[]; dir: 'out' | 'in' }) {
+function EdgeList({ title, edges, dir, self }: { title: string; edges: EdgeView[]; dir: 'out' | 'in'; self: string }) {
+  const unlink = useUnlink();
   return (
     <section className="panel">
       <h3>
@@ -44,10 +52,20 @@ function EdgeList({ title, edges, dir }: { title: string; edges: EdgeView[]; dir
                 <span className="muted">missing memory {e.id.slice(0, 8)}</span>
               )}
               {e.owner !== null ? <span className="muted small">{ownerLabel(e.owner)}</span> : null}
+              <button
+                className="link unlink"
+                title={`Remove this ${e.type} edge (undoable)`}
+                disabled={unlink.isPending}
+                onClick={() => unlink.mutate(dir === 'out' ? { src: self, dst: e.id, type: e.type as never } : { src: e.id, dst: self, type: e.type as never })}
+                data-testid="unlink"
+              >
+                ✕
+              </button>
             </li>
           ))}
         </ul>
       )}
+      <ErrorBox error={unlink.error} />
     </section>
   );
 }
@@ -91,6 +109,9 @@ function Fields({ d }: { d: MemoryDetail }) {
 export function MemoryDetailView({ id }: { id: string | null }) {
   const q = useMemory(id);
   const archive = useArchive();
+  const selected = useUi((s) => s.selected);
+  const [merging, setMerging] = useState(false);
+  const [linking, setLinking] = useState(false);
   useEffect(() => {
     if (q.data) platform.mark('mnemo:detail-rendered');
   }, [q.data]);
@@ -121,12 +142,26 @@ export function MemoryDetailView({ id }: { id: string | null }) {
           <a className="button" href={`#${buildHash('recall', null, { q: m.title ?? m.content.slice(0, 80), why: m.id })}`}>
             Recall with it
           </a>
-          <button onClick={() => archive.mutate({ ids: [m.id], archived: !m.archived })} disabled={archive.isPending}>
+          <button onClick={() => archive.mutate({ ids: [m.id], archived: !m.archived })} disabled={archive.isPending} data-testid="archive-toggle">
             {m.archived ? 'Restore' : 'Archive'}
           </button>
+          <button onClick={() => setLinking((v) => !v)} data-testid="link-open">
+            Link…
+          </button>
+          <button
+            onClick={() => setMerging(true)}
+            disabled={[...selected].filter((x) => x !== m.id).length === 0}
+            title={selected.size ? 'Merge this memory with the memories ticked in the list' : 'Tick memories in the Memories list first, then merge them here'}
+            data-testid="merge-open"
+          >
+            Merge with selection{selected.size ? ` (${[...selected].filter((x) => x !== m.id).length})` : ''}
+          </button>
+          <ForgetButton ids={[m.id]} onDone={() => navigate(buildHash('memories'))} />
         </div>
       </div>
       <ErrorBox error={archive.error} />
+      {linking ? <LinkForm src={m.id} onDone={() => setLinking(false)} /> : null}
+      {merging ? <MergeDialog ids={[m.id, ...[...selected].filter((x) => x !== m.id)]} onClose={() => setMerging(false)} /> : null}
       <div className="scores">
         <ScoreCard name="importance" value={m.importance} label={d.labels.importance} max={10} hint="0–10; ≥ 8 is never pruned" />
         <ScoreCard name="salience" value={m.salience} label={d.labels.salience} max={1} hint="how striking it was when written (0–1)" />
@@ -164,9 +199,10 @@ export function MemoryDetailView({ id }: { id: string | null }) {
       <RetentionPanel id={m.id} memory={m} />
       <AccessHistory memory={m} />
       <div className="two-col">
-        <EdgeList title="Edges out" edges={d.outgoing} dir="out" />
-        <EdgeList title="Edges in" edges={d.incoming} dir="in" />
+        <EdgeList title="Edges out" edges={d.outgoing} dir="out" self={m.id} />
+        <EdgeList title="Edges in" edges={d.incoming} dir="in" self={m.id} />
       </div>
+      <EditPanel m={m} />
       <section className="panel">
         <h3>Every field</h3>
         <Fields d={d} />

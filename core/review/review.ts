@@ -1,0 +1,143 @@
+/**
+ * Reviewing a reflection plan without shipping it whole to the UI: a plan of a 100k-memory store
+ * holds ~500k proposals (~180 MB of JSON), so the engine keeps it and the workbench asks for a
+ * summary, pages of items with their accept / reject state, and counts. The reviewer's choices
+ * travel as the list of their actions (accept / reject items or whole ops, in order, so the latest
+ * wins); the states follow from it with the apply rule (decisions.ts), and commit applies exactly
+ * the accepted ids.
+ */
+import type { OpName } from '../reflect/policy.js';
+import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
+import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
+
+/** Apply order (core/reflect/policy.ts OP_NAMES). */
+const ORDER = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune'];
+
+/** One reviewer action: accept or reject some items, or every item of one op ("Accept all"). */
+export interface ReviewAction {
+  do: 'accept' | 'reject';
+  ids?: string[] | undefined;
+  group?: OpName | undefined;
+}
+
+/** Everything starts accepted; actions apply in order. Accepting an item accepts what it follows. */
+export type ReviewSpec = ReviewAction[];
+
+export interface PlanSummary extends Omit<ReflectionPlan, 'groups'> {
+  groups: (Omit<OpGroup, 'ops'> & { count: number })[];
+  items: number;
+}
+
+export interface ReviewItem {
+  op: PlanOp;
+  state: Decision['state'];
+  because: string[];
+  note: string | null;
+}
+
+export interface ReviewCounts {
+  groups: Record<string, { accepted: number; rejected: number; follows: number; total: number }>;
+  accepted: number;
+  rejected: number;
+  follows: number;
+  total: number;
+  /** The accepted ids, when there are at most `idsUpTo` of them (for tools and tests). */
+  accepted_ids: string[] | null;
+}
+
+export class ReviewedPlan {
+  readonly ops: PlanOp[];
+  private readonly groupOf = new Map<string, string>();
+  private cache: { key: string; decisions: Map<string, Decision> } | null = null;
+
+  constructor(readonly plan: ReflectionPlan) {
+    const groups = [...plan.groups].sort((a, b) => ORDER.indexOf(a.op) - ORDER.indexOf(b.op));
+    this.ops = groups.flatMap((g) => g.ops);
+    for (const g of groups) for (const o of g.ops) this.groupOf.set(o.id, g.op);
+  }
+
+  summary(): PlanSummary {
+    const { groups, ...rest } = this.plan;
+    return { ...rest, groups: groups.map(({ ops, ...g }) => ({ ...g, count: ops.length })), items: this.ops.length };
+  }
+
+  private idsOf(a: ReviewAction): string[] {
+    const ids = a.ids ?? [];
+    if (!a.group) return ids;
+    return [...ids, ...(this.plan.groups.find((g) => g.op === a.group)?.ops.map((o) => o.id) ?? [])];
+  }
+
+  /** The rejected set after replaying the actions (unknown ids are ignored: they cannot apply). */
+  rejectedSet(spec: ReviewSpec): Set<string> {
+    let rejected = new Set<string>();
+    for (const a of spec) {
+      const ids = this.idsOf(a).filter((id) => this.groupOf.has(id));
+      if (a.do === 'reject') for (const id of ids) rejected.add(id);
+      else if (ids.length) {
+        // Only pay for the dependency walk when something accepted is not already applying.
+        const d = decide(this.ops, rejected);
+        rejected = ids.some((id) => d.get(id)?.state !== 'accepted') ? acceptWithDependencies(this.ops, rejected, ids) : rejected;
+      }
+    }
+    return rejected;
+  }
+
+  decisions(spec: ReviewSpec): Map<string, Decision> {
+    const key = JSON.stringify(spec);
+    if (this.cache?.key === key) return this.cache.decisions;
+    const decisions = decide(this.ops, this.rejectedSet(spec));
+    this.cache = { key, decisions };
+    return decisions;
+  }
+
+  items(spec: ReviewSpec, op: string | null, offset: number, limit: number): { total: number; items: ReviewItem[] } {
+    const d = this.decisions(spec);
+    const pool = op ? (this.plan.groups.find((g) => g.op === op)?.ops ?? []) : this.ops;
+    return {
+      total: pool.length,
+      items: pool.slice(offset, offset + limit).map((o) => {
+        const x = d.get(o.id)!;
+        return { op: o, state: x.state, because: x.because, note: x.note };
+      }),
+    };
+  }
+
+  counts(spec: ReviewSpec, idsUpTo = 10_000): ReviewCounts {
+    const d = this.decisions(spec);
+    const groups: ReviewCounts['groups'] = {};
+    for (const g of this.plan.groups) groups[g.op] = { accepted: 0, rejected: 0, follows: 0, total: g.ops.length };
+    let accepted = 0;
+    let rejected = 0;
+    let follows = 0;
+    for (const o of this.ops) {
+      const s = d.get(o.id)!.state;
+      const g = groups[this.groupOf.get(o.id)!]!;
+      g[s]++;
+      if (s === 'accepted') accepted++;
+      else if (s === 'rejected') rejected++;
+      else follows++;
+    }
+    return { groups, accepted, rejected, follows, total: this.ops.length, accepted_ids: accepted <= idsUpTo ? acceptedIds(this.ops, d) : null };
+  }
+
+  accepted(spec: ReviewSpec): string[] {
+    return acceptedIds(this.ops, this.decisions(spec));
+  }
+}
+
+/** The plans under review in one engine (the latest few; a plan of a big store is large). */
+export class ReviewShelf {
+  private readonly plans = new Map<string, ReviewedPlan>();
+  constructor(private readonly keep = 3) {}
+
+  put(plan: ReflectionPlan): ReviewedPlan {
+    const r = new ReviewedPlan(plan);
+    this.plans.set(plan.id, r);
+    while (this.plans.size > this.keep) this.plans.delete(this.plans.keys().next().value!);
+    return r;
+  }
+
+  get(id: string): ReviewedPlan | undefined {
+    return this.plans.get(id);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Curation and the journal: every change the workbench makes is one journalled engine call, so
+ * History can undo it. Each mutation refreshes every open view when it succeeds.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InputOf } from '../../core/api/contract/index.js';
+import { call } from './client.js';
+import { keys } from './keys.js';
+
+function useInvalidate() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: keys.all });
+}
+
+export function useUpdateMemory() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (v: InputOf<'memory.update'>) => call('memory.update', v), onSuccess: invalidate });
+}
+
+export function useLink() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (v: InputOf<'edge.add'>) => call('edge.add', v), onSuccess: invalidate });
+}
+
+export function useUnlink() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (v: InputOf<'edge.remove'>) => call('edge.remove', v), onSuccess: invalidate });
+}
+
+export function useForget() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (ids: string[]) => call('memory.forget', { ids }), onSuccess: invalidate });
+}
+
+export function useMerge() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (v: InputOf<'memory.merge'>) => call('memory.merge', v), onSuccess: invalidate });
+}
+
+export function useUndo() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (changeId: number) => call('journal.undo', { change_id: changeId }), onSuccess: invalidate });
+}
+
+export function useRedo() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (changeId: number | undefined) => call('journal.redo', changeId === undefined ? {} : { change_id: changeId }), onSuccess: invalidate });
+}
+
+export function useHistory(limit: number, offset: number) {
+  return useQuery({ queryKey: keys.journal('history', { limit, offset }), queryFn: () => call('journal.history', { limit, offset }) });
+}
+
+export function useChangeRows(changeId: number | null) {
+  return useQuery({ queryKey: keys.journal('rows', changeId), queryFn: () => call('journal.rows', { change_id: changeId! }), enabled: changeId !== null });
+}
+
+/** Short descriptions (type, head, archived) for a set of ids, for plan items and change rows. */
+export function useHeads(ids: string[]) {
+  const sorted = [...new Set(ids)].sort();
+  return useQuery({
+    queryKey: keys.heads(sorted),
+    queryFn: async () => {
+      const out = new Map<string, { head: string; type: string; owner: string; archived: boolean }>();
+      for (let i = 0; i < sorted.length; i += 5000) {
+        const r = await call('memory.list', { ids: sorted.slice(i, i + 5000), archived: 'all', limit: 5000 });
+        for (const m of r.rows) out.set(m.id, { head: m.head, type: m.type, owner: m.owner, archived: m.archived });
+      }
+      return out;
+    },
+    enabled: sorted.length > 0,
+    staleTime: 30_000,
+  });
+}

@@ -1,0 +1,45 @@
+/** One dimension (entity, attribute) as of T: the distribution as bars, the mode, the entropy against its maximum. */
+import type { BeliefView } from '../../../core/api/contract/index.js';
+import { fmtNum, fmtTime } from '../../components/common.js';
+
+export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute: string) => void }) {
+  const dist = [...b.distribution].sort((x, y) => y.p - x.p);
+  return (
+    <div
+      className="dimension"
+      data-testid="belief-dimension"
+      data-attribute={b.attribute}
+      data-at={b.at}
+      data-value={b.value ?? ''}
+      data-p={b.p}
+      data-distribution={JSON.stringify(b.distribution)}
+    >
+      <div className="dim-head">
+        <button className="link" onClick={() => onPick(b.attribute)} title="Show this dimension's deltas">
+          <strong>{b.attribute}</strong>
+        </button>
+        <span className="dim-mode">{b.value ?? <span className="muted">nothing observed</span>}</span>
+        {b.value ? <span className="muted">{fmtNum(b.p * 100, 1)}%</span> : null}
+      </div>
+      <div className="dist">
+        {dist.map((v) => (
+          <div key={v.value} className={`dist-row${v.value === b.value ? ' mode' : ''}${v.value === '<other>' ? ' other' : ''}`} title={`${v.value}: p = ${v.p}`}>
+            <span className="dist-label">{v.value}</span>
+            <span className="dist-bar">
+              <span style={{ width: `${v.p * 100}%` }} />
+            </span>
+            <span className="dist-p">{fmtNum(v.p, 3)}</span>
+          </div>
+        ))}
+      </div>
+      <div className="dim-foot muted small">
+        entropy {fmtNum(b.entropy, 3)} of {fmtNum(b.max_entropy, 3)} bits
+        <span className="entropy-meter">
+          <span style={{ width: `${b.max_entropy > 0 ? (b.entropy / b.max_entropy) * 100 : 0}%` }} />
+        </span>
+        · {b.deltas} deltas · last update {fmtTime(b.t_last)}
+        {b.values.length ? ` · observed: ${b.values.join(', ')}` : ''}
+      </div>
+    </div>
+  );
+}

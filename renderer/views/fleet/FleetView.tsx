@@ -1,0 +1,134 @@
+/**
+ * Fleet: a folder of stores (one per agent run, say) side by side. Each row's KPIs are read from
+ * its store without writing to it; "Open" makes it the current store for every view.
+ */
+import { useState } from 'react';
+import type { FleetEntry, FleetStoreKpis } from '../../../core/api/contract/index.js';
+import { canChooseFolder, useFleet, useFleetKpis, useOpenFleet, useOpenFleetStore } from '../../api/fleet.js';
+import { EmptyState, ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
+import { buildHash, navigate } from '../../state/router.js';
+import '../../components/tables.css';
+import './fleet.css';
+
+const COLS: { key: keyof FleetStoreKpis; label: string; hint?: string; fmt?: (v: unknown) => string }[] = [
+  { key: 'profile', label: 'profile' },
+  { key: 'memories', label: 'memories' },
+  { key: 'live', label: 'live' },
+  { key: 'archived', label: 'archived' },
+  { key: 'edges', label: 'edges' },
+  { key: 'events', label: 'accesses' },
+  { key: 'changes', label: 'changes', hint: 'journal entries' },
+  { key: 'never_fetched_pct', label: 'never fetched', hint: 'share of memories older than a week never fetched', fmt: (v) => (v === null ? '—' : `${fmtNum(v as number, 1)}%`) },
+  { key: 'total_fetches', label: 'fetches' },
+  { key: 'fetch_concentration_top10pct', label: 'top 10% share', hint: 'share of fetches that went to the most fetched 10%', fmt: (v) => (v === null ? '—' : `${fmtNum((v as number) * 100, 1)}%`) },
+  { key: 'todos_open', label: 'open todos' },
+  { key: 'cross_owner_reads', label: 'cross-owner reads' },
+  { key: 'belief_dimensions', label: 'belief dims' },
+];
+
+const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'number' ? v.toLocaleString() : String(v));
+
+function Row({ s, onOpen, opening }: { s: FleetEntry; onOpen: () => void; opening: boolean }) {
+  const k = useFleetKpis(s.name);
+  const d = k.data;
+  return (
+    <tr data-testid="fleet-row" data-name={s.name} data-live={d?.live ?? ''} className={d?.current ? 'current' : ''}>
+      <td className="name">
+        <strong>{s.name}</strong>
+        {d?.current ? <span className="badge">open</span> : null}
+        <div className="muted small">
+          {(s.bytes / 1e6).toFixed(1)} MB · modified {fmtTime(s.modified)}
+        </div>
+      </td>
+      {d && !d.ok ? (
+        <td colSpan={COLS.length + 1} className="error-cell">
+          cannot read: {d.error}
+        </td>
+      ) : (
+        <>
+          {COLS.map((c) => (
+            <td key={c.key} className="num">
+              {d ? (c.fmt ? c.fmt(d[c.key]) : show(d[c.key])) : k.isLoading ? '…' : '—'}
+            </td>
+          ))}
+          <td className="small">{d?.last_maintenance ? `${d.last_maintenance.kind} ${fmtTime(d.last_maintenance.ts)}` : '—'}</td>
+        </>
+      )}
+      <td>
+        <button onClick={onOpen} disabled={opening || d?.current} data-testid="fleet-open">
+          Open
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+export function FleetView() {
+  const fleet = useFleet();
+  const open = useOpenFleet();
+  const openStore = useOpenFleetStore();
+  const [folder, setFolder] = useState('');
+  const listing = fleet.data;
+  return (
+    <div className="fleet-view">
+      <h2>Fleet</h2>
+      <p className="muted">A folder of stores, one per agent run for instance, compared side by side. Each store is read without being written; open any of them to inspect it in full.</p>
+      <form
+        className="row fleet-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (folder.trim()) open.mutate({ folder: folder.trim() });
+        }}
+      >
+        {canChooseFolder() ? (
+          <button type="button" className="primary" onClick={() => open.mutate({ choose: true })} data-testid="fleet-choose">
+            Choose folder…
+          </button>
+        ) : (
+          <>
+            <input value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/absolute/path/to/runs" className="grow" data-testid="fleet-folder" />
+            <button type="submit" className="primary" disabled={!folder.trim() || open.isPending} data-testid="fleet-open-folder">
+              Open folder
+            </button>
+          </>
+        )}
+        {listing ? (
+          <span className="muted small">
+            {listing.folder} · {listing.stores.length} stores{listing.truncated ? ' (the first 500)' : ''}
+          </span>
+        ) : null}
+      </form>
+      <ErrorBox error={open.error ?? fleet.error ?? openStore.error} />
+      {fleet.isLoading ? <Spinner /> : null}
+      {fleet.data === null ? (
+        <EmptyState title="No folder open">
+          {canChooseFolder() ? 'Choose a folder that holds memory stores (File → Open Folder of Stores…).' : 'Type the absolute path of a folder of stores, or start browser mode with "mnemo serve --fleet <folder>".'}
+        </EmptyState>
+      ) : null}
+      {listing && listing.stores.length === 0 ? <EmptyState title="No store in this folder">Stores are SQLite files (nooa or mnemo) in the folder or one level below it.</EmptyState> : null}
+      {listing && listing.stores.length ? (
+        <div className="fleet-table-wrap">
+          <table className="mini-table wide fleet-table" data-testid="fleet-table">
+            <thead>
+              <tr>
+                <th>store</th>
+                {COLS.map((c) => (
+                  <th key={c.key} title={c.hint} className="num">
+                    {c.label}
+                  </th>
+                ))}
+                <th>last maintenance</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {listing.stores.map((s) => (
+                <Row key={s.name} s={s} opening={openStore.isPending} onOpen={() => openStore.mutate(s.name, { onSuccess: () => navigate(buildHash('overview')) })} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}

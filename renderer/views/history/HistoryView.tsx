@@ -1,0 +1,146 @@
+/**
+ * History: the change journal, newest first. Each change shows its time, label and counts and
+ * expands to the rows it touched (before → after); undo and redo act on it. A refused undo says
+ * which later change blocks it and links there.
+ */
+import { Fragment, useState } from 'react';
+import type { ChangeSummary } from '../../../core/store/journal.js';
+import { ApiError } from '../../api/client.js';
+import { useHistory, useRedo, useUndo } from '../../api/curation.js';
+import { EmptyState, ErrorBox, fmtTime, Spinner } from '../../components/common.js';
+import { buildHash, navigate, useRoute } from '../../state/router.js';
+import { ChangeRows } from './ChangeRows.js';
+import { countsLabel } from './image-diff.js';
+import './history.css';
+
+const PAGE = 100;
+
+/** Why an undo was refused, with links to the blocking changes. */
+function Refusal({ error, onShow }: { error: unknown; onShow: (id: number) => void }) {
+  if (!error) return null;
+  const blockers = error instanceof ApiError && Array.isArray(error.details?.['blocked_by']) ? (error.details['blocked_by'] as number[]) : [];
+  return (
+    <div className="error" role="alert" data-testid="undo-refused" data-blocked-by={blockers.join(',')}>
+      <strong>Undo refused.</strong> {(error as Error).message}
+      {blockers.length ? (
+        <div className="row">
+          Blocking change{blockers.length > 1 ? 's' : ''}:
+          {blockers.map((b) => (
+            <button key={b} className="link" onClick={() => onShow(b)}>
+              #{b}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function HistoryView() {
+  const route = useRoute();
+  const open = route.params.has('change') ? Number(route.params.get('change')) : null;
+  const page = Math.max(0, Number(route.params.get('page') ?? 0) || 0);
+  const q = useHistory(PAGE, page * PAGE);
+  const undo = useUndo();
+  const redo = useRedo();
+  const [acted, setActed] = useState<number | null>(null);
+  const setParams = (patch: Record<string, string | number | null>) => navigate(buildHash('history', null, { change: open, page: page || null, ...patch }), { replace: true });
+  const rows: ChangeSummary[] = q.data ?? [];
+  const lastUndone = rows.filter((c) => c.state === 'undone').sort((a, b) => (b.undone_at ?? 0) - (a.undone_at ?? 0))[0];
+
+  return (
+    <div className="history-view">
+      <div className="history-head">
+        <h2>History</h2>
+        <p className="muted">Every change made through the engine — by the workbench, the CLI or an agent — as one journal entry. Undo writes the rows back as they were; redo writes the change again.</p>
+        <div className="row">
+          <button onClick={() => redo.mutate(undefined)} disabled={!lastUndone || redo.isPending} data-testid="redo-last" title="Redo the most recently undone change">
+            Redo last undone{lastUndone ? ` (#${lastUndone.id})` : ''}
+          </button>
+          <ErrorBox error={redo.error} />
+        </div>
+      </div>
+      <Refusal error={undo.error} onShow={(id) => setParams({ change: id })} />
+      <ErrorBox error={q.error} />
+      {q.isLoading ? <Spinner label="Loading the journal…" /> : null}
+      {q.data && rows.length === 0 && page === 0 ? (
+        <EmptyState title="No changes yet">Edits, merges, reflection passes and imports appear here, each one undoable. Try editing a memory's title or committing a reflection plan.</EmptyState>
+      ) : null}
+      {rows.length ? (
+        <table className="history-table">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>when</th>
+              <th>change</th>
+              <th>kind</th>
+              <th>rows</th>
+              <th>state</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((c) => (
+              <Fragment key={c.id}>
+                <tr
+                  className={`${c.id === open ? 'selected' : ''}${c.state === 'undone' ? ' undone' : ''}${c.id === acted ? ' acted' : ''}`}
+                  data-testid="history-row"
+                  data-change-id={c.id}
+                  data-state={c.state}
+                  data-kind={c.kind}
+                  onClick={() => setParams({ change: c.id === open ? null : c.id })}
+                >
+                  <td className="mono">{c.id}</td>
+                  <td className="nowrap">{fmtTime(c.ts)}</td>
+                  <td>
+                    <span className="expander">{c.id === open ? '▾' : '▸'}</span> {c.label}
+                  </td>
+                  <td className="muted small">{c.kind}</td>
+                  <td className="small">{countsLabel(c.counts)}</td>
+                  <td>
+                    <span className={`badge ${c.state === 'undone' ? 'warn' : 'ok'}`}>{c.state}</span>
+                    {c.state === 'undone' && c.undone_at ? <span className="muted small"> {fmtTime(c.undone_at)}</span> : null}
+                  </td>
+                  <td onClick={(e) => e.stopPropagation()}>
+                    {c.state === 'applied' ? (
+                      <button data-testid="undo-button" disabled={undo.isPending} onClick={() => undo.mutate(c.id, { onSettled: () => setActed(c.id) })}>
+                        Undo
+                      </button>
+                    ) : (
+                      <button data-testid="redo-button" disabled={redo.isPending} onClick={() => redo.mutate(c.id, { onSettled: () => setActed(c.id) })}>
+                        Redo
+                      </button>
+                    )}
+                  </td>
+                </tr>
+                {c.id === open ? (
+                  <tr className="history-detail">
+                    <td colSpan={7}>
+                      {c.meta ? (
+                        <details className="muted small">
+                          <summary>metadata</summary>
+                          <pre>{JSON.stringify(c.meta, null, 2)}</pre>
+                        </details>
+                      ) : null}
+                      <ChangeRows changeId={c.id} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {rows.length === PAGE || page > 0 ? (
+        <div className="pager">
+          <button disabled={page === 0} onClick={() => setParams({ page: page - 1 || null })}>
+            Newer
+          </button>
+          <button disabled={rows.length < PAGE} onClick={() => setParams({ page: page + 1 })}>
+            Older
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

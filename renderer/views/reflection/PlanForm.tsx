@@ -1,0 +1,93 @@
+/** What to plan: owner scope, thresholds, an optional stop after one op, and the opt-in generative ops. */
+import { useState } from 'react';
+import type { PlanInput } from '../../api/reflect.js';
+
+const GEN_OPS = ['reconcile', 'abstract', 'episode'] as const;
+
+export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPlan: (input: PlanInput) => void; onCancel: () => void }) {
+  const [scope, setScope] = useState('');
+  const [merge, setMerge] = useState('');
+  const [edge, setEdge] = useState('');
+  const [until, setUntil] = useState('');
+  const [gen, setGen] = useState<string[]>([]);
+  const [baseUrl, setBaseUrl] = useState('');
+  const [model, setModel] = useState('');
+  const [transcript, setTranscript] = useState('');
+  const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
+  const submit = () => {
+    const policy = { ...(num(merge) !== undefined ? { merge_threshold: num(merge)! } : {}), ...(num(edge) !== undefined ? { edge_threshold: num(edge)! } : {}) };
+    onPlan({
+      ...(scope.trim() ? { scope: scope.trim() } : {}),
+      ...(Object.keys(policy).length ? { policy } : {}),
+      ...(until ? { until: until as PlanInput['until'] } : {}),
+      ...(gen.length
+        ? {
+            generative: {
+              ops: gen as (typeof GEN_OPS)[number][],
+              ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
+              ...(model.trim() ? { model: model.trim() } : {}),
+              ...(transcript.trim() ? { transcript } : {}),
+            },
+          }
+        : {}),
+    });
+  };
+  return (
+    <form
+      className="plan-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <label>
+        scope <input value={scope} onChange={(e) => setScope(e.target.value)} placeholder="everyone, role or role@instance" data-testid="reflection-scope" />
+      </label>
+      <label>
+        merge cos ≥ <input className="num" value={merge} onChange={(e) => setMerge(e.target.value)} placeholder="0.95" inputMode="decimal" />
+      </label>
+      <label>
+        link cos ≥ <input className="num" value={edge} onChange={(e) => setEdge(e.target.value)} placeholder="0.80" inputMode="decimal" />
+      </label>
+      <label>
+        stop after{' '}
+        <select value={until} onChange={(e) => setUntil(e.target.value)} data-testid="reflection-until">
+          <option value="">prune (the whole pass)</option>
+          <option value="merge">merge</option>
+          <option value="link">link</option>
+          <option value="rescore">rescore</option>
+        </select>
+      </label>
+      <details className="gen-options">
+        <summary>Generative ops {gen.length ? `(${gen.join(', ')})` : '(off)'}</summary>
+        <div className="row">
+          {GEN_OPS.map((g) => (
+            <label key={g} className="facet">
+              <input type="checkbox" checked={gen.includes(g)} onChange={() => setGen((xs) => (xs.includes(g) ? xs.filter((x) => x !== g) : [...xs, g]))} /> {g}
+            </label>
+          ))}
+        </div>
+        <label className="block">
+          endpoint (OpenAI-compatible; empty = MNEMO_LLM_URL of the engine)
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:8000/v1" />
+        </label>
+        <label className="block">
+          model (empty = MNEMO_LLM_MODEL)
+          <input value={model} onChange={(e) => setModel(e.target.value)} />
+        </label>
+        <label className="block">
+          transcript for the episode writer
+          <textarea value={transcript} onChange={(e) => setTranscript(e.target.value)} rows={3} />
+        </label>
+      </details>
+      <button type="submit" className="primary" disabled={running} data-testid="reflection-plan">
+        {running ? 'Planning…' : 'Plan (dry run)'}
+      </button>
+      {running ? (
+        <button type="button" onClick={onCancel} data-testid="reflection-cancel">
+          Stop
+        </button>
+      ) : null}
+    </form>
+  );
+}
