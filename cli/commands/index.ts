@@ -7,6 +7,7 @@ import { exportCommand, importCommand } from './import-export.js';
 import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
+import { mcpCommand } from './mcp.js';
 import { showCommand } from './show.js';
 
 export const COMMANDS: Command[] = [
@@ -19,4 +20,5 @@ export const COMMANDS: Command[] = [
   importCommand,
   exportCommand,
   demoCommand,
+  mcpCommand,
 ];

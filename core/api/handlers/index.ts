@@ -8,6 +8,7 @@ import { recallHandlers } from './recall.js';
 import { accessHandlers } from './access.js';
 import { retentionHandlers } from './retention.js';
 import { observeHandlers } from './observe.js';
+import { prospectiveHandlers } from './prospective.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
@@ -17,4 +18,5 @@ export const handlers: HandlersFor<Contract> = {
   ...accessHandlers,
   ...retentionHandlers,
   ...observeHandlers,
+  ...prospectiveHandlers,
 };
