@@ -27,6 +27,13 @@ const FLOAT_KEYS = new Set([
 /** Python's `repr(float)`: shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
 export function pyFloat(x: number): string {
   if (!Number.isFinite(x)) throw new Error(`cannot write non-finite number ${x} into a nooa store`);
+  // Fast path: for 1e-4 ≤ |x| < 1e16 JavaScript and Python print the same shortest digits in
+  // positional notation; Python only adds ".0" to integral values.
+  const ax = Math.abs(x);
+  if (ax >= 1e-4 && ax < 1e16) {
+    const s = String(x);
+    return Number.isInteger(x) ? `${s}.0` : s;
+  }
   if (Object.is(x, -0)) return '-0.0';
   if (x === 0) return '0.0';
   const [mantissa, expPart] = x.toExponential().split('e') as [string, string];
@@ -46,7 +53,11 @@ export function pyFloat(x: number): string {
   return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
 }
 
-function pyString(s: string): string {
+const NON_ASCII = /[\u007f-\uffff]/;
+
+export function pyString(s: string): string {
+  const json = JSON.stringify(s);
+  if (!NON_ASCII.test(json)) return json;
   // ensure_ascii: DEL and everything above ASCII become \uXXXX escapes (UTF-16 units, as Python does).
   return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

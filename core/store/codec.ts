@@ -5,9 +5,9 @@
  * damaged row never hides the rest of the store.
  */
 import { storedMemorySchema } from '../model/schemas.js';
-import { DATA_FIELD_ORDER, createMemory, type Edge, type Memory } from '../model/memory.js';
+import { DATA_FIELD_ORDER, createMemory, type AccessRecord, type Edge, type Memory } from '../model/memory.js';
 import { isMemoryType, isTodoStatus, type MemoryType, type TodoStatus } from '../model/enums.js';
-import { pyDumps } from '../model/pyjson.js';
+import { pyDumps, pyFloat, pyString } from '../model/pyjson.js';
 
 export interface MemoryRow {
   rowid?: number;
@@ -120,12 +120,43 @@ function rebuildFromColumns(row: MemoryRow, edges: Edge[]): Memory {
   return m;
 }
 
-/** The `data` column: nooa's `model_dump(mode="json", exclude={"edges"})`, written as json.dumps would. */
+const qs = (s: string | null | undefined) => (s === null || s === undefined ? 'null' : pyString(s));
+const qf = (x: number | null | undefined) => (x === null || x === undefined ? 'null' : pyFloat(x));
+const qi = (x: number | null | undefined) => (x === null || x === undefined ? 'null' : Number.isInteger(x) ? String(x) : pyFloat(x));
+const qsl = (xs: readonly string[]) => `[${xs.map(pyString).join(', ')}]`;
+
+/** One ring entry; the record has a fixed shape, so it is written field by field (the hot path). */
+function encodeAccess(r: AccessRecord): string {
+  return (
+    `{"ts": ${qf(r.ts)}, "channel": ${pyString(r.channel)}, "reader_owner": ${qs(r.reader_owner)}, "session_ref": ${qs(r.session_ref)}, ` +
+    `"trace_ref": ${qs(r.trace_ref)}, "query": ${qs(r.query)}, "score": ${qf(r.score)}, "rank": ${qi(r.rank)}, ` +
+    `"components": ${r.components ? pyDumps(r.components) : 'null'}}`
+  );
+}
+
+/**
+ * The `data` column: nooa's `model_dump(mode="json", exclude={"edges"})`, written as json.dumps
+ * would. Written field by field in declaration order because it runs once per saved memory and
+ * a generic serializer was the demo generator's main cost.
+ */
 export function encodeData(m: Memory): string {
-  const out: Record<string, unknown> = {};
-  for (const key of DATA_FIELD_ORDER) out[key] = m[key];
-  if (m.extra) for (const [k, v] of Object.entries(m.extra)) if (!(k in out)) out[k] = v;
-  return pyDumps(out);
+  let out =
+    `{"id": ${pyString(m.id)}, "type": ${pyString(m.type)}, "title": ${qs(m.title)}, "content": ${pyString(m.content)}, ` +
+    `"owner": ${pyString(m.owner)}, "size_chars": ${qi(m.size_chars)}, "token_len": ${qi(m.token_len)}, ` +
+    `"sentence_count": ${qi(m.sentence_count)}, "importance": ${qf(m.importance)}, "salience": ${qf(m.salience)}, ` +
+    `"confidence": ${qf(m.confidence)}, "mood": ${qs(m.mood)}, "strength": ${qi(m.strength)}, ` +
+    `"reinforcement_count": ${qi(m.reinforcement_count)}, "created_at": ${qf(m.created_at)}, ` +
+    `"last_accessed_at": ${qf(m.last_accessed_at)}, "access_log": [${m.access_log.map(encodeAccess).join(', ')}], ` +
+    `"access_count": ${qi(m.access_count)}, "recalled_count": ${qi(m.recalled_count)}, "searched_count": ${qi(m.searched_count)}, ` +
+    `"injected_count": ${qi(m.injected_count)}, "reinforced_count": ${qi(m.reinforced_count)}, "deref_count": ${qi(m.deref_count)}, ` +
+    `"source_task_ref": ${qs(m.source_task_ref)}, "related_files": ${qsl(m.related_files)}, "chat_turn_ref": ${qs(m.chat_turn_ref)}, ` +
+    `"valid_from": ${qf(m.valid_from)}, "valid_to": ${qf(m.valid_to)}, "trigger": ${m.trigger ? pyDumps(m.trigger) : 'null'}, ` +
+    `"references": ${m.references.length ? pyDumps(m.references) : '[]'}, "tags": ${qsl(m.tags)}, "entities": ${qsl(m.entities)}, ` +
+    `"place_or_task": ${qs(m.place_or_task)}, "archived": ${m.archived ? 'true' : 'false'}, "status": ${qs(m.status)}`;
+  if (m.extra) {
+    for (const [k, v] of Object.entries(m.extra)) if (!KNOWN_KEYS.has(k)) out += `, ${pyString(k)}: ${pyDumps(v)}`;
+  }
+  return `${out}}`;
 }
 
 export function encodeRow(m: Memory): Omit<MemoryRow, 'embedding' | 'rowid'> {

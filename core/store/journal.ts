@@ -188,7 +188,10 @@ export class Journal {
       }
       this.writeImages(rows, 'before');
       const seq = (store.statement('SELECT coalesce(max(id), 0) AS n FROM mnemo_journal').get() as { n: number }).n;
-      store.statement("UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ? WHERE id = ?").run(store.clock.now(), seq, changeId);
+      const order = (store.statement('SELECT coalesce(max(undo_order), 0) + 1 AS n FROM mnemo_journal').get() as { n: number }).n;
+      store
+        .statement("UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ?, undo_order = ? WHERE id = ?")
+        .run(store.clock.now(), seq, order, changeId);
       return this.get(changeId);
     });
   }
@@ -199,7 +202,7 @@ export class Journal {
     return store.transaction(() => {
       let id = changeId;
       if (id === undefined) {
-        const row = store.statement("SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undone_at DESC, id DESC LIMIT 1").get() as
+        const row = store.statement("SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undo_order DESC LIMIT 1").get() as
           | { id: number }
           | undefined;
         if (!row) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
@@ -217,7 +220,7 @@ export class Journal {
         });
       }
       this.writeImages(rows, 'after');
-      store.statement("UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL WHERE id = ?").run(id);
+      store.statement("UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL, undo_order = NULL WHERE id = ?").run(id);
       return this.get(id);
     });
   }

@@ -74,6 +74,7 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
           state       TEXT NOT NULL DEFAULT 'applied',
           undone_at   REAL,
           undone_seq  INTEGER,
+          undo_order  INTEGER,
           meta        TEXT
         );
         CREATE TABLE mnemo_journal_rows (

@@ -5,6 +5,7 @@
  * (1) record before-images for the journal when a change is open and (2) notify listeners such as
  * the in-memory vector index, so derived state never drifts from the file.
  */
+import type Database from 'better-sqlite3';
 import { basename } from 'node:path';
 import { systemClock, type Clock } from '../clock.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
@@ -169,7 +170,7 @@ export class MemoryStore {
     return p === 'mnemo' ? 'mnemo' : 'nooa-0.0.9';
   }
 
-  statement(sql: string) {
+  statement(sql: string): Database.Statement {
     return this.st.get(sql);
   }
 
