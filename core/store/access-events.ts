@@ -13,13 +13,23 @@ export interface AccessEvent extends AccessRecord {
   strength_after: number | null;
   reinforce: boolean;
   backfilled: boolean;
+  /** How the access was made (recall: hops, owner scope, k, profile), when recorded. */
+  context: Record<string, unknown> | null;
 }
 
-export function insertAccessEvent(db: DB, memoryId: string, r: AccessRecord, strengthAfter: number | null, reinforce: boolean, backfilled = false): number {
+export function insertAccessEvent(
+  db: DB,
+  memoryId: string,
+  r: AccessRecord,
+  strengthAfter: number | null,
+  reinforce: boolean,
+  backfilled = false,
+  context: Record<string, unknown> | null = null,
+): number {
   const info = db
     .prepare(
-      `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled, context)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       memoryId,
@@ -36,6 +46,7 @@ export function insertAccessEvent(db: DB, memoryId: string, r: AccessRecord, str
       strengthAfter,
       reinforce ? 1 : 0,
       backfilled ? 1 : 0,
+      context ? JSON.stringify(context) : null,
     );
   return Number(info.lastInsertRowid);
 }
@@ -75,6 +86,7 @@ interface EventRow {
   strength_after: number | null;
   reinforce: number;
   backfilled: number;
+  context?: string | null;
 }
 
 export function rowToEvent(r: EventRow): AccessEvent {
@@ -93,6 +105,7 @@ export function rowToEvent(r: EventRow): AccessEvent {
     strength_after: r.strength_after,
     reinforce: r.reinforce !== 0,
     backfilled: r.backfilled !== 0,
+    context: r.context ? (JSON.parse(r.context) as Record<string, unknown>) : null,
   };
 }
 

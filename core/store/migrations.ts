@@ -95,6 +95,14 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
       `);
     },
   },
+  {
+    // Recall context of an access (hops, owner scope, k, profile), so a logged recall can be
+    // replayed exactly; the ring entry keeps nooa's fields only.
+    name: '002-access-context',
+    up(db) {
+      db.exec('ALTER TABLE mnemo_access_events ADD COLUMN context TEXT');
+    },
+  },
 ];
 
 export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;

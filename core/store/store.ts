@@ -44,6 +44,8 @@ export interface AccessWrite {
   id: string;
   record: AccessRecord;
   reinforce?: boolean;
+  /** Kept in the event table only (recall context for replay); the ring keeps nooa's fields. */
+  context?: Record<string, unknown>;
 }
 
 const SELECT_COLS =
@@ -519,7 +521,7 @@ export class MemoryStore {
         this.st
           .get('UPDATE memories SET strength=@strength, last_accessed=@last_accessed, access_count=@access_count, data=@data WHERE id=@id')
           .run({ id: r.id, strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
-        insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false);
+        insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null);
         touched.push(m.id);
       }
     });

@@ -1,13 +1,15 @@
 /**
  * Recall: the scoring pipeline as a dry run (`recall.explain`), as a touching read (`recall.run`,
  * `recall.search`), as a spontaneous injection (`recall.inject`), and the question the reference
- * cannot answer (`recall.whyNot`). Types only depend on zod, so the renderer can import them.
+ * cannot answer (`recall.whyNot`). The result types live in
+ * core/recall/types.ts (type-only imports), so the renderer can import them.
  */
 import { z } from 'zod';
 import { method } from '../define.js';
+import type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo } from '../../recall/types.js';
+export type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo };
 
-export const PROFILE_NAMES = ['nooa-0.0.9', 'mnemo'] as const;
-export type RecallProfileName = (typeof PROFILE_NAMES)[number];
+export const PROFILE_NAMES = ['nooa-0.0.9', 'mnemo'] as const satisfies readonly RecallProfileName[];
 
 export const MAX_K = 1000;
 export const MAX_HOPS = 4;
@@ -34,128 +36,6 @@ export const recallInput = z.object({
   /** Scores with another profile than the store's (comparison, conformance). */
   profile: z.enum(PROFILE_NAMES).optional(),
 });
-
-export type Source = 'dense' | 'sparse' | 'both' | 'spread';
-
-/** One explain row, exactly the reference's shape (numbers rounded to 4 places as Python's round). */
-export interface ExplainRow {
-  rank: number;
-  id: string;
-  score: number;
-  source: Source;
-  cos: number;
-  rel: number;
-  rec: number;
-  imp: number;
-  /** γ·spread. */
-  spread: number;
-  type: string;
-  owner: string;
-  head: string;
-}
-
-/** One edge that carried activation into a row: the row's `spread` is the sum of `contribution`s. */
-export interface SpreadPath {
-  from: string;
-  edge_type: string;
-  weight: number;
-  hop: number;
-  /** 1.0 for causal edges, 0.6 for the others. */
-  type_factor: number;
-  /** The activation the source carried into this hop (its base score at hop 1). */
-  from_activation: number;
-  /** γ · δ^h · from_activation · weight · type_factor (unrounded). */
-  contribution: number;
-}
-
-export interface RecallStats {
-  candidates: number;
-  dense: number;
-  sparse: number;
-  both: number;
-  spread_only: number;
-  ranked: number;
-  elapsed_ms: number;
-}
-
-export interface ExplainResult {
-  query: string;
-  k: number;
-  hops: number;
-  /** The scope applied (null = no filter). */
-  owner: string | null;
-  profile: RecallProfileName;
-  now: number;
-  /** Keyword-leg tokens, first occurrence order, at most 12. */
-  tokens: string[];
-  rows: ExplainRow[];
-  /** Spread paths into each returned row, keyed by row id (absent = no spread). */
-  paths: Record<string, SpreadPath[]>;
-  stats: RecallStats;
-}
-
-export interface RecallItem {
-  id: string;
-  rank: number;
-  score: number;
-  type: string;
-  title: string | null;
-  content: string;
-  owner: string;
-  tags: string[];
-  status: string | null;
-}
-
-export interface RecallResult extends ExplainResult {
-  channel: 'recalled' | 'searched' | 'injected';
-  /** The accesses written (one per returned memory). */
-  logged: number;
-  items: RecallItem[];
-}
-
-export interface LegVerdict {
-  hit: boolean;
-  reason: string;
-}
-
-export interface WhyNotResult {
-  query: string;
-  target: string;
-  k: number;
-  hops: number;
-  owner: string | null;
-  profile: RecallProfileName;
-  tokens: string[];
-  /** in_top_k: returned; below_k: ranked but cut by k; not_candidate: never ranked; not_found: no such memory. */
-  status: 'in_top_k' | 'below_k' | 'not_candidate';
-  /** 0-based rank among every ranked row (candidates and spread-reached), or null. */
-  rank: number | null;
-  ranked: number;
-  score: number | null;
-  kth_score: number | null;
-  /** score − kth_score (≥ 0 inside the top k; negative = how far short), or null. */
-  margin: number | null;
-  /** The target's terms; for a non-candidate they are computed as if it had been one (normalised against the real candidates). */
-  terms: { source: Source | 'none'; cos: number; rel: number; rec: number; imp: number; spread: number; score: number };
-  raw: { cos: number; ctx: number; rel: number; rec: number; imp: number; spread: number };
-  visibility: { exists: true; archived: boolean; owner: string; visible: boolean; reason: string };
-  legs: {
-    dense: LegVerdict & { cos: number | null; rank: number | null; cutoff_cos: number | null; n_dense: number; min_similarity: number };
-    sparse: LegVerdict & { matched: string[]; missed: string[]; score: number; rank: number | null; cutoff_score: number | null; n_sparse: number; fields: string[] };
-    spread: LegVerdict & {
-      incoming: { from: string; edge_type: string; weight: number; from_is_candidate: boolean; status: string; contribution: number | null }[];
-    };
-  };
-  /** Plain sentences, most important first. */
-  explanation: string[];
-}
-
-export interface RecallProfileInfo {
-  name: RecallProfileName;
-  store_profile: RecallProfileName;
-  config: Record<string, unknown>;
-  differences: string[];
-}
 
 export const recallContract = {
   'recall.explain': method<ExplainResult>()({

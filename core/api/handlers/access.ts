@@ -1,14 +1,24 @@
-import { MnemoError } from '../../errors.js';
+import { listAccesses } from '../../observe/access-log.js';
+import { touchOne } from '../../recall/record.js';
+import { replay } from '../../recall/replay.js';
 import type { accessContract } from '../contract/access.js';
 import type { HandlersFor } from './types.js';
 
-const todo = (): never => {
-  throw new MnemoError('internal', 'not implemented yet');
-};
-
 export const accessHandlers: HandlersFor<typeof accessContract> = {
-  'access.list': todo,
-  'access.replay': todo,
-  'access.deref': todo,
-  'access.reinforce': todo,
+  'access.list': (input, session) =>
+    listAccesses(session.engine(), {
+      channels: input.channels,
+      readerOwner: input.reader_owner,
+      crossOwnerOnly: input.cross_owner_only,
+      query: input.query,
+      memoryId: input.memory_id,
+      since: input.since,
+      until: input.until,
+      order: input.order,
+      offset: input.offset,
+      limit: input.limit,
+    }),
+  'access.replay': (input, session) => replay(session.engine(), input.event_id, { hops: input.hops, owner: input.owner, k: input.k }),
+  'access.deref': (input, session) => ({ memory: touchOne(session.engine(), input.id, 'deref', session.reader), logged: true }),
+  'access.reinforce': (input, session) => ({ memory: touchOne(session.engine(), input.id, 'reinforced', session.reader, input.bump), logged: true }),
 };

@@ -1,16 +1,23 @@
-import { MnemoError } from '../../errors.js';
+import { explain } from '../../recall/explain.js';
+import { profileConfig, profileDifferences, profileFor } from '../../recall/profile.js';
+import { recallAndLog } from '../../recall/record.js';
+import { resolveRequest } from '../../recall/request.js';
+import { whyNot } from '../../recall/why-not.js';
 import type { recallContract } from '../contract/recall.js';
 import type { HandlersFor } from './types.js';
 
-const todo = (): never => {
-  throw new MnemoError('internal', 'not implemented yet');
-};
-
 export const recallHandlers: HandlersFor<typeof recallContract> = {
-  'recall.explain': todo,
-  'recall.run': todo,
-  'recall.search': todo,
-  'recall.inject': todo,
-  'recall.whyNot': todo,
-  'recall.profile': todo,
+  'recall.explain': (input, session) => explain(session.engine(), input),
+  'recall.run': (input, session) => recallAndLog(session.engine(), input, 'recalled', session.reader),
+  'recall.search': (input, session) => recallAndLog(session.engine(), input, 'searched', session.reader),
+  'recall.inject': (input, session) => recallAndLog(session.engine(), input, 'injected', session.reader),
+  'recall.whyNot': (input, session) => {
+    const engine = session.engine();
+    return whyNot(engine, resolveRequest(engine, input, { k: 10 }), input.target);
+  },
+  'recall.profile': (input, session) => {
+    const engine = session.engine();
+    const profile = profileFor(input.profile ?? engine.profile());
+    return { name: profile.name, store_profile: engine.profile(), config: profileConfig(profile), differences: profileDifferences(profile) };
+  },
 };

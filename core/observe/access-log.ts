@@ -1,0 +1,86 @@
+/**
+ * The access audit list: the uncapped event table when the store has one, otherwise every ring
+ * entry of every record (what a plain nooa store keeps: the last 64 accesses per memory).
+ */
+import type { Engine } from '../engine/engine.js';
+import { isCrossOwner } from '../model/owner.js';
+import { memoryHead } from '../model/memory.js';
+import { auditEvents, type AuditEvent, type AuditFilter } from '../store/access-queries.js';
+import { iterUsageRecords } from '../store/usage-rows.js';
+import type { AccessEventView, AccessListResult } from './access-types.js';
+
+export function eventView(e: AuditEvent): AccessEventView {
+  return {
+    event_id: e.event_id,
+    memory_id: e.memory_id,
+    ts: e.ts,
+    channel: e.channel,
+    reader_owner: e.reader_owner,
+    session_ref: e.session_ref,
+    trace_ref: e.trace_ref,
+    query: e.query,
+    score: e.score,
+    rank: e.rank,
+    components: e.components,
+    strength_after: e.strength_after,
+    reinforce: e.reinforce,
+    backfilled: e.backfilled,
+    memory_owner: e.memory_owner,
+    memory_type: e.memory_type,
+    head: e.content === null ? null : memoryHead({ title: e.title, content: e.content }),
+    cross_owner: e.memory_owner !== null && isCrossOwner(e.reader_owner, e.memory_owner),
+    context: (e.context as AccessEventView['context']) ?? null,
+  };
+}
+
+export function listAccesses(engine: Engine, f: AuditFilter): AccessListResult {
+  const filter = { ...f };
+  if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
+  const fromTable = auditEvents(engine.store, filter);
+  if (fromTable) return { source: 'events', total: fromTable.total, events: fromTable.events.map(eventView) };
+  return { source: 'rings', ...fromRings(engine, filter) };
+}
+
+function fromRings(engine: Engine, f: AuditFilter): { total: number; events: AccessEventView[] } {
+  const all: AccessEventView[] = [];
+  const q = f.query?.toLowerCase();
+  for (const m of iterUsageRecords(engine.store, { includeArchived: true })) {
+    if (f.memoryId !== undefined && m.id !== f.memoryId) continue;
+    const head = memoryHead(m);
+    for (const e of m.access_log) {
+      if (f.channels?.length && !f.channels.includes(e.channel)) continue;
+      if (f.readerOwner !== undefined && e.reader_owner !== f.readerOwner) continue;
+      const cross = isCrossOwner(e.reader_owner, m.owner);
+      if (f.crossOwnerOnly && !cross) continue;
+      if (q && !(e.query ?? '').toLowerCase().includes(q)) continue;
+      if (f.since !== undefined && e.ts < f.since) continue;
+      if (f.until !== undefined && e.ts > f.until) continue;
+      if (f.ts !== undefined && e.ts !== f.ts) continue;
+      all.push({
+        event_id: null,
+        memory_id: m.id,
+        ts: e.ts,
+        channel: e.channel,
+        reader_owner: e.reader_owner,
+        session_ref: e.session_ref,
+        trace_ref: e.trace_ref,
+        query: e.query,
+        score: e.score,
+        rank: e.rank,
+        components: e.components,
+        strength_after: null,
+        reinforce: true,
+        backfilled: false,
+        memory_owner: m.owner,
+        memory_type: m.type,
+        head,
+        cross_owner: cross,
+        context: null,
+      });
+    }
+  }
+  const dir = f.order === 'asc' ? 1 : -1;
+  all.sort((a, b) => dir * (a.ts - b.ts));
+  const offset = f.offset ?? 0;
+  return { total: all.length, events: all.slice(offset, offset + (f.limit ?? 100)) };
+}

@@ -1,0 +1,115 @@
+/**
+ * Scoring profiles: every knob of the recall pipeline plus feature flags, as one config object.
+ * `nooa-0.0.9` reproduces the reference bit for bit (the default for a store without mnemo_meta);
+ * `mnemo` (the default for new stores) keeps the same scoring and fixes the reference's known
+ * faults. A new improvement is a new flag with its nooa value pinned in NOOA_PROFILE, so the
+ * compatibility path never moves. Every difference is listed in docs/recall.md.
+ */
+import type { ProfileName as RecallProfileName } from '../store/store.js';
+
+export interface RecallWeights {
+  /** a_rel */
+  relevance: number;
+  /** a_rec */
+  recency: number;
+  /** a_imp */
+  importance: number;
+  /** λ: rel = λ·cos + (1−λ)·Jaccard(query cues, cue set) */
+  lambda_embed: number;
+  /** d in the ACT-R base-level activation Σ max(now − t, 1)^−d */
+  base_level_decay: number;
+  /** γ: activation = s_base + γ·spread */
+  spread_gamma: number;
+}
+
+export interface RecallKnobs {
+  top_k: number;
+  n_dense: number;
+  n_sparse: number;
+  hops: number;
+  per_hop_decay: number;
+  per_hop_fanout: number;
+  activation_floor: number;
+  min_similarity: number;
+  /** Max keyword-leg tokens (first occurrence order). */
+  max_tokens: number;
+  /** Below this spread a min-max term is 0 for everyone. */
+  normalise_epsilon: number;
+  weights: RecallWeights;
+}
+
+export type SparseField = 'content' | 'title' | 'tags';
+
+export interface RecallFeatures {
+  /** Which fields the keyword (substring) leg reads. nooa: content only. */
+  sparse_fields: readonly SparseField[];
+  /** Archived memories may be reached by spread (nooa v0.0.9) or never receive nor relay activation. */
+  spread_through_archived: boolean;
+}
+
+export interface RecallProfile {
+  name: RecallProfileName;
+  knobs: Readonly<RecallKnobs>;
+  features: Readonly<RecallFeatures>;
+}
+
+export const NOOA_KNOBS: Readonly<RecallKnobs> = Object.freeze({
+  top_k: 5,
+  n_dense: 50,
+  n_sparse: 50,
+  hops: 1,
+  per_hop_decay: 0.6,
+  per_hop_fanout: 5,
+  activation_floor: 0.05,
+  min_similarity: 0.0,
+  max_tokens: 12,
+  normalise_epsilon: 1e-12,
+  weights: Object.freeze({
+    relevance: 1.0,
+    recency: 0.5,
+    importance: 0.5,
+    lambda_embed: 0.7,
+    base_level_decay: 0.5,
+    spread_gamma: 0.5,
+  }),
+});
+
+export const NOOA_PROFILE: RecallProfile = Object.freeze({
+  name: 'nooa-0.0.9',
+  knobs: NOOA_KNOBS,
+  features: Object.freeze({ sparse_fields: Object.freeze(['content'] as SparseField[]), spread_through_archived: true }),
+});
+
+export const MNEMO_PROFILE: RecallProfile = Object.freeze({
+  name: 'mnemo',
+  knobs: NOOA_KNOBS,
+  features: Object.freeze({ sparse_fields: Object.freeze(['content', 'title', 'tags'] as SparseField[]), spread_through_archived: false }),
+});
+
+const PROFILES: Record<RecallProfileName, RecallProfile> = { 'nooa-0.0.9': NOOA_PROFILE, mnemo: MNEMO_PROFILE };
+
+export function profileFor(name: RecallProfileName): RecallProfile {
+  return PROFILES[name];
+}
+
+/** Human-readable differences of a profile from nooa v0.0.9 (shown by `recall.profile`). */
+export function profileDifferences(p: RecallProfile): string[] {
+  const out: string[] = [];
+  const base = NOOA_PROFILE;
+  if (p.features.sparse_fields.join(',') !== base.features.sparse_fields.join(',')) {
+    out.push(`the keyword leg reads ${p.features.sparse_fields.join(', ')} (nooa: content only)`);
+  }
+  if (p.features.spread_through_archived !== base.features.spread_through_archived) {
+    out.push('archived memories never receive or relay spread activation (nooa v0.0.9 lets spread pull them back in)');
+  }
+  const flat = (k: RecallKnobs) => ({ ...k, ...k.weights, weights: undefined });
+  const a = flat(p.knobs) as Record<string, unknown>;
+  const b = flat(base.knobs) as Record<string, unknown>;
+  for (const key of Object.keys(a)) if (key !== 'weights' && a[key] !== b[key]) out.push(`${key} = ${String(a[key])} (nooa: ${String(b[key])})`);
+  return out;
+}
+
+/** Plain JSON of a profile (for the API and docs). */
+export function profileConfig(p: RecallProfile): Record<string, unknown> {
+  return { knobs: { ...p.knobs, weights: { ...p.knobs.weights } }, features: { ...p.features, sparse_fields: [...p.features.sparse_fields] } };
+}

@@ -1,0 +1,92 @@
+/**
+ * Replay: re-run a logged recall against the store as it is now and show how each component of
+ * the logged memory moved (score, rank, source, cos, rel, rec, imp, spread). mnemo records the
+ * recall's hops, scope, k and profile with each access; for accesses logged by nooa (or
+ * backfilled from rings) they are inferred and the answer says which ones were assumed.
+ */
+import type { Engine } from '../engine/engine.js';
+import { badInput, notFound } from '../errors.js';
+import { eventView } from '../observe/access-log.js';
+import type { AccessEventView, ComponentSnapshot, ReplayResult } from '../observe/access-types.js';
+import { auditEvents } from '../store/access-queries.js';
+import { explainRows, rankRequest } from './explain.js';
+import { resolveRequest } from './request.js';
+import { pyRound } from './round.js';
+import type { RecallProfileName } from './types.js';
+
+export interface ReplayOverrides {
+  hops?: number | undefined;
+  owner?: string | null | undefined;
+  k?: number | undefined;
+}
+
+export function replay(engine: Engine, eventId: number, overrides: ReplayOverrides = {}): ReplayResult {
+  const found = auditEvents(engine.store, { eventIds: [eventId], limit: 1 });
+  if (!found) throw notFound(`this store has no access-event table yet, so there is no event ${eventId}; recall something first`, { event_id: eventId });
+  const raw = found.events[0];
+  if (!raw) throw notFound(`no access event with id ${eventId}; list events with "access.list" (mnemo access)`, { event_id: eventId });
+  const event = eventView(raw);
+  if (event.query === null) {
+    throw badInput(`event ${eventId} (${event.channel}) carries no query; only recalled, searched or injected accesses can be replayed`, { event_id: eventId });
+  }
+  const siblings = (auditEvents(engine.store, { ts: event.ts, channels: [event.channel], limit: 1000, order: 'asc' })?.events ?? [])
+    .map(eventView)
+    .filter((s) => s.query === event.query && s.reader_owner === event.reader_owner && s.session_ref === event.session_ref)
+    .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
+  const ctx = event.context ?? {};
+  const assumed: string[] = [];
+  const pick = <T>(name: string, override: T | undefined, logged: T | undefined, fallback: T, why: string): T => {
+    if (override !== undefined) return override;
+    if (logged !== undefined) return logged;
+    assumed.push(`${name} = ${JSON.stringify(fallback)} (${why})`);
+    return fallback;
+  };
+  const profile = (ctx.profile === 'mnemo' || ctx.profile === 'nooa-0.0.9' ? ctx.profile : undefined) as RecallProfileName | undefined;
+  const req = resolveRequest(
+    engine,
+    {
+      query: event.query,
+      hops: pick('hops', overrides.hops, ctx.hops, event.channel === 'searched' ? 0 : 1, event.channel === 'searched' ? 'search runs without spread' : 'the default hops'),
+      owner: pick('owner', overrides.owner, ctx.owner, null, 'not logged; no filter'),
+      k: pick('k', overrides.k, ctx.k, Math.max(siblings.length, (event.rank ?? 0) + 1, 1), 'the number of memories that recall logged'),
+      profile: pick('profile', undefined, profile, engine.profile(), "the store's profile"),
+    },
+    { k: 10 },
+  );
+  const ranking = rankRequest(engine, req);
+  const idx = ranking.rows.findIndex((r) => r.id === event.memory_id);
+  const row = idx >= 0 ? ranking.rows[idx]! : null;
+  const before = snapshotOf(event);
+  const after: ComponentSnapshot | null = row
+    ? { rank: idx, score: pyRound(row.activation), source: row.source, cos: pyRound(row.cos), rel: pyRound(row.rel), rec: pyRound(row.rec), imp: pyRound(row.imp), spread: pyRound(row.spread) }
+    : null;
+  const notes: string[] = [];
+  if (event.memory_owner === null) notes.push('the memory no longer exists');
+  else if (!row) notes.push('the memory is no longer ranked by this query (archived, out of scope, or no leg reaches it)');
+  if (row && event.components && row.source !== event.components.source) notes.push(`it was found by ${event.components.source}, now by ${row.source}`);
+  return {
+    event,
+    rerun: { query: req.query, hops: req.hops, owner: req.owner, k: req.k, profile: req.profile.name, now: ranking.now, assumed },
+    before,
+    after,
+    delta: deltaOf(before, after),
+    in_top_k_now: idx >= 0 && idx < req.k,
+    logged_results: siblings.map((s) => ({ memory_id: s.memory_id, rank: s.rank, score: s.score, event_id: s.event_id })),
+    now_rows: explainRows(engine, ranking, req.k),
+    notes,
+  };
+}
+
+function snapshotOf(e: AccessEventView): ComponentSnapshot {
+  const c = e.components;
+  return { rank: e.rank, score: e.score, source: c?.source ?? null, cos: c?.cos ?? null, rel: c?.rel ?? null, rec: c?.rec ?? null, imp: c?.imp ?? null, spread: c?.spread ?? null };
+}
+
+function deltaOf(before: ComponentSnapshot, after: ComponentSnapshot | null): ReplayResult['delta'] {
+  const d = (k: keyof ComponentSnapshot): number | null => {
+    const a = after?.[k];
+    const b = before[k];
+    return typeof a === 'number' && typeof b === 'number' ? pyRound(a - b) : null;
+  };
+  return { rank: d('rank'), score: d('score'), source: null, cos: d('cos'), rel: d('rel'), rec: d('rec'), imp: d('imp'), spread: d('spread') };
+}

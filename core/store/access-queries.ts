@@ -1,0 +1,84 @@
+/**
+ * Audit queries over the uncapped access-event table, joined to the memory each access read
+ * (its current owner, type and head), with the filters the Access audit view offers.
+ */
+import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
+import type { MemoryStore } from './store.js';
+
+export interface AuditFilter {
+  channels?: string[] | undefined;
+  readerOwner?: string | undefined;
+  crossOwnerOnly?: boolean | undefined;
+  query?: string | undefined;
+  memoryId?: string | undefined;
+  since?: number | undefined;
+  until?: number | undefined;
+  order?: 'asc' | 'desc' | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+  /** Exact event ids (replay looks up one, and the siblings of a recall). */
+  eventIds?: number[] | undefined;
+  ts?: number | undefined;
+}
+
+export interface AuditEvent extends AccessEvent {
+  memory_owner: string | null;
+  memory_type: string | null;
+  title: string | null;
+  content: string | null;
+}
+
+const role = (col: string) => `(CASE WHEN instr(${col}, '@') > 0 THEN substr(${col}, 1, instr(${col}, '@') - 1) ELSE ${col} END)`;
+
+export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
+  if (!hasEventTable(store.db)) return null;
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.channels?.length) {
+    where.push(`e.channel IN (${f.channels.map(() => '?').join(',')})`);
+    params.push(...f.channels);
+  }
+  if (f.readerOwner !== undefined) {
+    where.push('e.reader_owner = ?');
+    params.push(f.readerOwner);
+  }
+  if (f.crossOwnerOnly) where.push(`e.reader_owner != '' AND m.owner != '' AND ${role('e.reader_owner')} != ${role('m.owner')}`);
+  if (f.query) {
+    where.push("e.query LIKE ? ESCAPE '\\'");
+    params.push(`%${f.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (f.memoryId !== undefined) {
+    where.push('e.memory_id = ?');
+    params.push(f.memoryId);
+  }
+  if (f.since !== undefined) {
+    where.push('e.ts >= ?');
+    params.push(f.since);
+  }
+  if (f.until !== undefined) {
+    where.push('e.ts <= ?');
+    params.push(f.until);
+  }
+  if (f.ts !== undefined) {
+    where.push('e.ts = ?');
+    params.push(f.ts);
+  }
+  if (f.eventIds?.length) {
+    where.push(`e.id IN (${f.eventIds.map(() => '?').join(',')})`);
+    params.push(...f.eventIds);
+  }
+  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const from = 'FROM mnemo_access_events e LEFT JOIN memories m ON m.id = e.memory_id';
+  const total = (store.db.prepare(`SELECT count(*) AS n ${from} ${w}`).get(...params) as { n: number }).n;
+  const dir = f.order === 'asc' ? 'ASC' : 'DESC';
+  const rows = store.db
+    .prepare(
+      `SELECT e.*, m.owner AS memory_owner, m.type AS memory_type, json_extract(m.data, '$.title') AS title, substr(m.content, 1, 400) AS content
+       ${from} ${w} ORDER BY e.ts ${dir}, e.id ${dir} LIMIT ? OFFSET ?`,
+    )
+    .all(...params, f.limit ?? 100, f.offset ?? 0) as (Parameters<typeof rowToEvent>[0] & { memory_owner: string | null; memory_type: string | null; title: string | null; content: string | null })[];
+  return {
+    total,
+    events: rows.map((r) => ({ ...rowToEvent(r), memory_owner: r.memory_owner, memory_type: r.memory_type, title: typeof r.title === 'string' ? r.title : null, content: r.content })),
+  };
+}
