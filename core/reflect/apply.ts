@@ -1,0 +1,257 @@
+/**
+ * Applies a reviewed ReflectionPlan: exactly the accepted operations, in plan order, in ONE
+ * transaction recorded as ONE journal entry (so one undo reverts the pass). It refuses a store that
+ * changed since planning (fingerprint), with a conflict error that says to re-plan.
+ *
+ * Dependencies: a knn-derived proposal (merge or link) only exists because the entries ranked above
+ * it were archived earlier in the pass; when the op that archived one of them is dropped, that entry
+ * comes back into the window, and a proposal pushed out of the k-window is dropped too (the result
+ * says which and why). Rescore and prune are recomputed from the rows as they are at that point,
+ * so a dropped merge changes their values (reported as `adjusted`) or lifts a prune (a guard now holds).
+ *
+ * Interrupt: `shouldStop` is checked between operations; the operations done so far commit as one
+ * consistent change, and applying the same plan again resumes where it stopped.
+ */
+import { MnemoError } from '../errors.js';
+import { pruneDecision } from '../forget/policy.js';
+import { addEdge, createMemory, embeddingText, type Memory } from '../model/memory.js';
+import type { EdgeType, MemoryType } from '../model/enums.js';
+import type { Engine } from '../engine/engine.js';
+import { storeFingerprint } from './fingerprint.js';
+import { isClose, rescoreValue } from './ops.js';
+import { planOps } from './plan.js';
+import type { ApplyResult, FoldFields, NewMemorySpec, PlanOp, ReflectionPlan, ReflectionReport, WindowInfo } from './types.js';
+
+export interface ApplyOptions {
+  /** Op ids to apply; absent = every op of the plan. */
+  accepted?: readonly string[] | null;
+  shouldStop?: () => boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+interface ApplyMeta {
+  plan_id: string;
+  total_ops: number;
+  next_index: number;
+  complete: boolean;
+  dropped: string[];
+  fingerprint_after: string | null;
+  [key: string]: unknown;
+}
+
+export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: ApplyOptions = {}): Promise<ApplyResult> {
+  const store = engine.store;
+  const ops = planOps(plan);
+  const known = new Set(ops.map((o) => o.id));
+  if (opts.accepted) {
+    const unknown = opts.accepted.filter((id) => !known.has(id));
+    if (unknown.length) throw new MnemoError('bad_input', `accepted ids not in plan ${plan.id}: ${unknown.slice(0, 10).join(', ')}; use the op ids the plan lists (m1, l3, r7, …)`, { field: 'accepted' });
+  }
+  const accepted = new Set(opts.accepted ?? ops.map((o) => o.id));
+  // Embeddings of proposed memories are computed before the transaction (a model may be remote).
+  const vectors = new Map<string, Float32Array>();
+  for (const o of ops) {
+    if (!accepted.has(o.id)) continue;
+    const spec = o.op === 'reconcile' ? o.consolidated : o.op === 'abstract' || o.op === 'episode' ? o.memory : null;
+    if (spec) vectors.set(spec.id, await engine.embed(embeddingText({ title: spec.title, content: spec.content, tags: spec.tags, entities: [] })));
+  }
+  const stop = opts.shouldStop ?? (() => false);
+  const result: ApplyResult = {
+    change_id: null,
+    plan_id: plan.id,
+    report: emptyReport(),
+    applied: [],
+    skipped: [],
+    adjusted: [],
+    resumed_from: null,
+  };
+  const meta: ApplyMeta = { plan_id: plan.id, total_ops: ops.length, next_index: 0, complete: false, dropped: [], fingerprint_after: null };
+  const started = performance.now();
+  const { changeId } = store.change(
+    `reflect: apply plan ${plan.id.slice(0, 8)}`,
+    'reflect.apply',
+    () => {
+      const dropped = new Set<string>();
+      let start = 0;
+      const fp = storeFingerprint(store.db);
+      if (fp !== plan.store.fingerprint) {
+        const resume = findResumePoint(engine, plan.id, fp);
+        if (!resume) throw staleError(engine, plan);
+        start = resume.next_index;
+        for (const id of resume.dropped) dropped.add(id);
+        result.resumed_from = start;
+      }
+      for (const o of ops) if (!accepted.has(o.id)) dropped.add(o.id);
+      const now = engine.now();
+      let i = start;
+      for (; i < ops.length; i++) {
+        if (stop()) {
+          result.report.interrupted = true;
+          result.report.stopped_in = plan.groups.find((g) => g.ops.some((x) => x.id === ops[i]!.id))?.name ?? null;
+          break;
+        }
+        const o = ops[i]!;
+        opts.onProgress?.(i + 1, ops.length);
+        if (dropped.has(o.id)) continue;
+        const why = applyOne(engine, plan, o, dropped, vectors, now, result);
+        if (why) {
+          dropped.add(o.id);
+          result.skipped.push({ id: o.id, reason: why });
+        } else {
+          result.applied.push(o.id);
+        }
+      }
+      meta.next_index = i;
+      meta.complete = i >= ops.length;
+      meta.dropped = [...dropped];
+      if (!meta.complete) meta.fingerprint_after = storeFingerprint(store.db);
+      result.report.duration_ms = Math.round(performance.now() - started);
+      store.logMaintenance('reflect', { trigger: 'manual', plan_id: plan.id, ...result.report });
+    },
+    meta,
+  );
+  result.change_id = changeId;
+  return result;
+}
+
+function emptyReport(): ReflectionReport {
+  return { merged: 0, edges_added: 0, rescored: 0, pruned: 0, created: 0, reconciled: 0, superseded: 0, interrupted: false, stopped_in: null, duration_ms: null };
+}
+
+/** An earlier interrupted apply of this plan that left the store exactly as it is now. */
+function findResumePoint(engine: Engine, planId: string, fp: string): ApplyMeta | null {
+  for (const c of engine.store.journal.history(200)) {
+    const m = c.meta as ApplyMeta | null;
+    if (c.kind !== 'reflect.apply' || c.state !== 'applied' || !m || m.plan_id !== planId) continue;
+    if (!m.complete && m.fingerprint_after === fp) return m;
+  }
+  return null;
+}
+
+function staleError(engine: Engine, plan: ReflectionPlan): MnemoError {
+  const done = engine.store.journal
+    .history(200)
+    .find((c) => c.kind === 'reflect.apply' && c.state === 'applied' && (c.meta as ApplyMeta | null)?.plan_id === plan.id && (c.meta as ApplyMeta).complete);
+  const already = done ? ` (this plan was already applied as change #${done.id})` : '';
+  return new MnemoError(
+    'conflict',
+    `the store changed since plan ${plan.id.slice(0, 8)} was made${already}; nothing was applied. Re-plan with "mnemo reflect <db> --dry-run" (reflect.plan) and review the new plan`,
+    { plan_id: plan.id, replan: true },
+  );
+}
+
+/** Entries above this proposal that come back when their archiving op is dropped. */
+function pushedOut(w: WindowInfo, dropped: Set<string>): string[] | null {
+  const back = w.displaced.filter((d) => dropped.has(d.by));
+  return w.position + back.length >= w.k ? [...new Set(back.map((d) => d.by))] : null;
+}
+
+function fold(m: Memory): FoldFields {
+  return { importance: m.importance, salience: m.salience, confidence: m.confidence, strength: m.strength, reinforcement_count: m.reinforcement_count };
+}
+
+/** Applies one op; returns why it was skipped, or null when applied. */
+function applyOne(engine: Engine, plan: ReflectionPlan, o: PlanOp, dropped: Set<string>, vectors: Map<string, Float32Array>, now: number, res: ApplyResult): string | null {
+  const store = engine.store;
+  switch (o.op) {
+    case 'merge': {
+      const out = pushedOut(o.window, dropped);
+      if (out) return `depends on dropped ${out.join(', ')}: without it the duplicate falls outside the anchor's ${o.window.k}-window`;
+      const anchor = store.get(o.anchor);
+      const dup = store.get(o.dup);
+      if (!anchor || anchor.archived) return `anchor ${o.anchor} is gone or archived`;
+      if (!dup || dup.archived) return `duplicate ${o.dup} is gone or archived`;
+      anchor.reinforcement_count += 1 + dup.reinforcement_count;
+      anchor.strength += dup.strength;
+      anchor.importance = Math.max(anchor.importance, dup.importance);
+      anchor.salience = Math.max(anchor.salience, dup.salience);
+      anchor.confidence = Math.max(anchor.confidence, dup.confidence);
+      for (const e of dup.edges) if (e.target_id !== anchor.id) addEdge(anchor, e.target_id, e.type, e.weight, now);
+      addEdge(anchor, dup.id, 'refines', 1.0, now);
+      store.save(anchor);
+      store.archive(dup.id);
+      noteAdjusted(res, o.id, o.after.anchor, fold(anchor));
+      res.report.merged++;
+      return null;
+    }
+    case 'link': {
+      const gone = o.depends_on.filter((d) => dropped.has(d));
+      if (gone.length) return `depends on dropped ${gone.join(', ')} (an endpoint would not exist)`;
+      const out = pushedOut(o.window, dropped);
+      if (out) return `depends on dropped ${out.join(', ')}: without it the target falls outside the ${o.window.k}-window`;
+      const src = store.get(o.src);
+      if (!src || src.archived) return `source ${o.src} is gone or archived`;
+      if (!store.exists(o.dst)) return `target ${o.dst} is gone`;
+      if (!addEdge(src, o.dst, 'related', o.weight, now)) return `an edge to ${o.dst} already carries this weight`;
+      store.save(src);
+      res.report.edges_added++;
+      return null;
+    }
+    case 'rescore': {
+      const m = store.get(o.memory);
+      if (!m || m.archived) return `memory ${o.memory} is gone or archived`;
+      const v = rescoreValue(m.importance, m.salience, o.terms.base).value;
+      if (isClose(v, m.importance)) return 'importance would not change (within 1e-6)';
+      if (v !== o.after) res.adjusted.push({ id: o.id, field: 'importance', planned: o.after, applied: v });
+      m.importance = v;
+      store.save(m);
+      res.report.rescored++;
+      return null;
+    }
+    case 'prune': {
+      const m = store.get(o.memory);
+      if (!m || m.archived) return `memory ${o.memory} is gone or archived`;
+      const d = pruneDecision(m, plan.now, plan.forget_policy);
+      if (!d.prune) return `guard holds now: ${d.reason}`;
+      if (o.action === 'delete') store.delete(m.id);
+      else store.archive(m.id);
+      res.report.pruned++;
+      return null;
+    }
+    case 'reconcile': {
+      const live = o.archive.filter((id) => {
+        const m = store.get(id);
+        return m && !m.archived;
+      });
+      if (live.length === 0) return 'every superseded memory is already gone or archived';
+      addProposed(engine, o.consolidated, vectors, now);
+      for (const id of live) store.archive(id);
+      res.report.reconciled++;
+      res.report.superseded += live.length;
+      return null;
+    }
+    case 'abstract':
+    case 'episode': {
+      const spec = o.memory;
+      if (store.exists(spec.id)) return `memory ${spec.id} already exists`;
+      addProposed(engine, spec, vectors, now);
+      res.report.created++;
+      return null;
+    }
+  }
+}
+
+function addProposed(engine: Engine, spec: NewMemorySpec, vectors: Map<string, Float32Array>, now: number): void {
+  const store = engine.store;
+  const m = createMemory(
+    {
+      id: spec.id,
+      type: spec.type as MemoryType,
+      title: spec.title,
+      content: spec.content,
+      owner: spec.owner,
+      importance: spec.importance,
+      tags: spec.tags,
+      created_at: spec.created_at,
+      edges: spec.edges.filter((e) => store.exists(e.target_id)).map((e) => ({ target_id: e.target_id, type: e.type as EdgeType, weight: e.weight, created_at: now })),
+    },
+    spec.created_at,
+  );
+  store.add(m, vectors.get(spec.id) ?? null);
+}
+
+function noteAdjusted(res: ApplyResult, id: string, planned: FoldFields, applied: FoldFields): void {
+  for (const k of Object.keys(planned) as (keyof FoldFields)[]) {
+    if (planned[k] !== applied[k]) res.adjusted.push({ id, field: k, planned: planned[k], applied: applied[k] });
+  }
+}

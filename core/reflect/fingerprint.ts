@@ -1,0 +1,72 @@
+/**
+ * A store fingerprint: a hash over every memory row (all columns, embedding included) and every
+ * edge row, in rowid order. A plan remembers it; apply recomputes it inside its transaction and
+ * refuses a store that changed in between (another process, a recall, a manual edit). The mnemo_*
+ * tables (journal, access events) are not plan inputs and are left out.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { DB } from '../store/sqlite.js';
+
+export interface RawMemoryRow {
+  rowid: number;
+  id: string;
+  type: string;
+  content: string;
+  importance: number;
+  salience: number;
+  strength: number;
+  created_at: number;
+  last_accessed: number;
+  access_count: number;
+  archived: number;
+  owner: string;
+  status: string | null;
+  embedding: Buffer | null;
+  data: string;
+}
+
+export interface RawEdgeRow {
+  rowid: number;
+  src: string;
+  dst: string;
+  type: string;
+  weight: number;
+  created_at: number;
+}
+
+export const MEMORY_ROW_SQL =
+  'SELECT rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data FROM memories ORDER BY rowid';
+export const EDGE_ROW_SQL = 'SELECT rowid, src, dst, type, weight, created_at FROM memory_edges ORDER BY rowid';
+
+const SEP = '\u001f';
+
+export class Fingerprinter {
+  private readonly h: Hash = createHash('sha1');
+
+  row(r: RawMemoryRow): void {
+    this.h.update(
+      `M${r.rowid}${SEP}${r.id}${SEP}${r.type}${SEP}${r.importance}${SEP}${r.salience}${SEP}${r.strength}${SEP}${r.created_at}${SEP}${r.last_accessed}${SEP}${r.access_count}${SEP}${r.archived}${SEP}${r.owner}${SEP}${r.status}${SEP}${r.content.length}${SEP}`,
+    );
+    this.h.update(r.content);
+    this.h.update(SEP);
+    this.h.update(r.data);
+    if (r.embedding) this.h.update(r.embedding);
+    this.h.update('\n');
+  }
+
+  edge(e: RawEdgeRow): void {
+    this.h.update(`E${e.rowid}${SEP}${e.src}${SEP}${e.dst}${SEP}${e.type}${SEP}${e.weight}${SEP}${e.created_at}\n`);
+  }
+
+  digest(): string {
+    return this.h.digest('hex');
+  }
+}
+
+/** Recomputes the fingerprint from scratch (apply does this inside its transaction). */
+export function storeFingerprint(db: DB): string {
+  const f = new Fingerprinter();
+  for (const r of db.prepare(MEMORY_ROW_SQL).iterate() as Iterable<RawMemoryRow>) f.row(r);
+  for (const e of db.prepare(EDGE_ROW_SQL).iterate() as Iterable<RawEdgeRow>) f.edge(e);
+  return f.digest();
+}

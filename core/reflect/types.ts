@@ -1,0 +1,193 @@
+/**
+ * The ReflectionPlan: a reviewable diff of one reflection pass. Every operation names what it
+ * touches, its before and after values, and why (the cosine, the threshold, the guard). Plain JSON:
+ * it is written to a file by `mnemo reflect --dry-run`, shown by the workbench, and handed back to
+ * apply. This file has no runtime imports beyond types, so the renderer can import it.
+ */
+import type { ForgetPolicy } from '../forget/policy.js';
+import type { NeighbourStats } from './neighbours.js';
+import type { OpName, ReflectionPolicy } from './policy.js';
+
+export interface EdgeTriple {
+  target_id: string;
+  type: string;
+  weight: number;
+}
+
+/** Where a knn-derived proposal sat in its window, and which earlier archivals let it in. */
+export interface WindowInfo {
+  /** 0-based position among the live entries of the k-window (self counts). */
+  position: number;
+  k: number;
+  /** Entries ranked above it that earlier ops archived (with the op that archived each). */
+  displaced: { id: string; by: string }[];
+}
+
+export interface FoldFields {
+  importance: number;
+  salience: number;
+  confidence: number;
+  strength: number;
+  reinforcement_count: number;
+}
+
+export interface MergeOp {
+  id: string;
+  op: 'merge';
+  anchor: string;
+  dup: string;
+  type: string;
+  cos: number;
+  threshold: number;
+  reason: string;
+  window: WindowInfo;
+  before: { anchor: FoldFields; dup: FoldFields };
+  after: { anchor: FoldFields };
+  /** Edges copied from the dup (new ones, or raised weights). */
+  edges_moved: EdgeTriple[];
+  refines: EdgeTriple;
+}
+
+export interface LinkOp {
+  id: string;
+  op: 'link';
+  src: string;
+  dst: string;
+  type: 'related';
+  weight: number;
+  cos: number;
+  threshold: { min: number; below: number };
+  reason: string;
+  window: WindowInfo;
+  /** Ops this link exists because of (a reconcile that created an endpoint). */
+  depends_on: string[];
+}
+
+export interface RescoreOp {
+  id: string;
+  op: 'rescore';
+  memory: string;
+  before: number;
+  after: number;
+  terms: { importance: number; salience: number; activation: number; base: number; raw: number; floor_applied: boolean };
+  reason: string;
+}
+
+export interface PruneOp {
+  id: string;
+  op: 'prune';
+  memory: string;
+  action: 'archive' | 'delete';
+  retention: number;
+  threshold: number;
+  strength: number;
+  importance: number;
+  age_hours: number;
+  reason: string;
+}
+
+/** A memory a generative op proposes to create (its id is fixed at planning time). */
+export interface NewMemorySpec {
+  id: string;
+  type: string;
+  title: string | null;
+  content: string;
+  owner: string;
+  importance: number;
+  tags: string[];
+  created_at: number;
+  edges: EdgeTriple[];
+}
+
+export interface ReconcileOp {
+  id: string;
+  op: 'reconcile';
+  cluster: string[];
+  cluster_cos: number[];
+  consolidated: NewMemorySpec;
+  archive: string[];
+  /** Ids the model named that were not in the cluster (ignored: the guard). */
+  rejected_ids: string[];
+  reason: string;
+}
+
+export interface AbstractOp {
+  id: string;
+  op: 'abstract';
+  memory: NewMemorySpec;
+  episodes: string[];
+  reason: string;
+}
+
+export interface EpisodeOp {
+  id: string;
+  op: 'episode';
+  memory: NewMemorySpec;
+  reason: string;
+}
+
+export type PlanOp = MergeOp | LinkOp | RescoreOp | PruneOp | ReconcileOp | AbstractOp | EpisodeOp;
+
+export interface OpGroup {
+  op: OpName;
+  /** The reference's name for this op (merge_duplicates, form_edges, …). */
+  name: string;
+  ops: PlanOp[];
+  ms: number;
+  /** What the op looked at (anchors, windows, skipped guards…). */
+  notes: Record<string, number | string>;
+}
+
+export interface ReflectionReport {
+  merged: number;
+  edges_added: number;
+  rescored: number;
+  pruned: number;
+  created: number;
+  reconciled: number;
+  superseded: number;
+  interrupted: boolean;
+  stopped_in: string | null;
+  duration_ms: number | null;
+}
+
+export interface GenerativeUsage {
+  calls: number;
+  retries: number;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  capped: string | null;
+  model: string | null;
+}
+
+export interface ReflectionPlan {
+  kind: 'mnemo.reflection-plan';
+  version: 1;
+  id: string;
+  created_at: number;
+  /** The instant every time-dependent value was computed at. */
+  now: number;
+  store: { name: string; fingerprint: string; data_version: number; memories: number; live: number };
+  scope: string | null;
+  policy: ReflectionPolicy;
+  forget_policy: ForgetPolicy;
+  until: OpName | null;
+  groups: OpGroup[];
+  report: ReflectionReport;
+  neighbours: NeighbourStats | null;
+  generative: GenerativeUsage | null;
+  duration_ms: number;
+}
+
+export interface ApplyResult {
+  change_id: number | null;
+  plan_id: string;
+  report: ReflectionReport;
+  applied: string[];
+  /** Accepted ops that were not applied, with why (a dropped dependency, a guard that no longer holds). */
+  skipped: { id: string; reason: string }[];
+  /** Ops applied with values that differ from the plan (an input changed because something was dropped). */
+  adjusted: { id: string; field: string; planned: number; applied: number }[];
+  resumed_from: number | null;
+}

@@ -1,0 +1,211 @@
+/**
+ * The working view a plan is built against: the in-scope live memories with the fields the ops
+ * read, held in memory and changed by each op's proposals, so a later op sees what the earlier ones
+ * would have done (the reference's sequential pass) while the store is never written.
+ */
+import { blobToVector } from '../embed/embedder.js';
+import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
+import type { MemoryStore } from '../store/store.js';
+import { EDGE_ROW_SQL, Fingerprinter, MEMORY_ROW_SQL, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
+import { buildNeighbourGraph, cosine32, type NeighbourGraph } from './neighbours.js';
+import type { EdgeTriple, FoldFields, WindowInfo } from './types.js';
+
+export interface ViewMemory extends FoldFields {
+  id: string;
+  rowid: number;
+  type: string;
+  status: string | null;
+  owner: string;
+  title: string | null;
+  content: string;
+  tags: string[];
+  created_at: number;
+  last_accessed_at: number;
+  access_log: { ts: number; channel: string }[];
+  edges: EdgeTriple[];
+  /** Slot in the neighbour graph, -1 without a usable embedding. */
+  slot: number;
+  vector: Float32Array | null;
+  /** Created by a generative op of this plan. */
+  proposed: boolean;
+}
+
+export interface WindowHit {
+  id: string;
+  cos: number;
+  window: WindowInfo;
+}
+
+export class WorkingView {
+  readonly byId = new Map<string, ViewMemory>();
+  /** Live in-scope memories in rowid order (new proposals appended). */
+  readonly order: ViewMemory[] = [];
+  /** Memory id → the op that archived it in this plan. */
+  readonly archivedBy = new Map<string, string>();
+  graph: NeighbourGraph | null = null;
+  private slotIds: string[] = [];
+  /** Neighbour lists of proposed memories (computed directly: there are few). */
+  private readonly extra = new Map<number, { slot: number; cos: number }[]>();
+  fingerprint = '';
+  total = 0;
+
+  constructor(
+    readonly scope: OwnerScope,
+    readonly minCos: number,
+  ) {}
+
+  static load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean): WorkingView {
+    const view = new WorkingView(scope, minCos);
+    const fp = new Fingerprinter();
+    const vectors: Float32Array[] = [];
+    const ids: string[] = [];
+    for (const r of store.db.prepare(MEMORY_ROW_SQL).iterate() as Iterable<RawMemoryRow>) {
+      fp.row(r);
+      view.total++;
+      if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
+      const m = decodeForView(r);
+      const v = blobToVector(r.embedding, store.dim);
+      if (v) {
+        m.slot = ids.length;
+        m.vector = v;
+        ids.push(m.id);
+        vectors.push(v);
+      }
+      view.byId.set(m.id, m);
+      view.order.push(m);
+    }
+    for (const e of store.db.prepare(EDGE_ROW_SQL).iterate() as Iterable<RawEdgeRow>) {
+      fp.edge(e);
+      const m = view.byId.get(e.src);
+      if (m) m.edges.push({ target_id: e.dst, type: e.type, weight: e.weight });
+    }
+    view.fingerprint = fp.digest();
+    view.slotIds = ids;
+    view.graph = buildNeighbourGraph({ ids, vectors }, minCos, shouldStop);
+    return view;
+  }
+
+  isLive(id: string): boolean {
+    return this.byId.has(id) && !this.archivedBy.has(id);
+  }
+
+  archive(id: string, byOp: string): void {
+    this.archivedBy.set(id, byOp);
+  }
+
+  /** Live memories in rowid order, proposals last (what `all_memories()` returns at this point). */
+  live(): ViewMemory[] {
+    return this.order.filter((m) => !this.archivedBy.has(m.id));
+  }
+
+  /**
+   * The first k live entries of `knn(vector, k)` for a memory, restricted to cos ≥ minCos (lower
+   * entries can neither merge nor link), each with the archived entries ranked above it.
+   */
+  window(m: ViewMemory, k: number): WindowHit[] {
+    if (m.slot < 0 || !this.graph) return [];
+    const g = this.graph;
+    const entries: { slot: number; cos: number }[] = [];
+    // A proposal's slot lies beyond the graph's lists: its neighbours live in `extra` only.
+    if (m.slot < g.off.length - 1) for (let p = g.off[m.slot]!; p < g.off[m.slot + 1]!; p++) entries.push({ slot: g.nbr[p]!, cos: g.cos[p]! });
+    const extra = this.extra.get(m.slot);
+    if (extra) {
+      entries.push(...extra);
+      entries.sort((a, b) => b.cos - a.cos || a.slot - b.slot);
+    }
+    const out: WindowHit[] = [];
+    const displaced: { id: string; by: string }[] = [];
+    for (const e of entries) {
+      if (out.length >= k) break;
+      const id = this.slotIds[e.slot]!;
+      const by = this.archivedBy.get(id);
+      if (by !== undefined) {
+        displaced.push({ id, by });
+        continue;
+      }
+      if (!this.byId.has(id)) continue;
+      out.push({ id, cos: e.cos, window: { position: out.length, k, displaced: [...displaced] } });
+    }
+    return out;
+  }
+
+  /** Adds a memory proposed by a generative op (with its embedding) to the view and the graph. */
+  addProposed(m: ViewMemory): void {
+    this.byId.set(m.id, m);
+    this.order.push(m);
+    if (!m.vector || !this.graph) return;
+    m.slot = this.slotIds.length;
+    this.slotIds.push(m.id);
+    const mine: { slot: number; cos: number }[] = [];
+    const self = cosine32(m.vector, m.vector);
+    if (self >= this.minCos) mine.push({ slot: m.slot, cos: self });
+    for (const other of this.byId.values()) {
+      if (other === m || !other.vector || other.slot < 0) continue;
+      const c = cosine32(m.vector, other.vector);
+      if (c < this.minCos) continue;
+      mine.push({ slot: other.slot, cos: c });
+      const list = this.extra.get(other.slot) ?? [];
+      list.push({ slot: m.slot, cos: c });
+      this.extra.set(other.slot, list);
+    }
+    this.extra.set(m.slot, mine);
+  }
+
+  /** Plain cosine between two view memories (for generative clusters below the graph threshold). */
+  cos(a: ViewMemory, b: ViewMemory): number | null {
+    return a.vector && b.vector ? cosine32(a.vector, b.vector) : null;
+  }
+}
+
+function decodeForView(r: RawMemoryRow): ViewMemory {
+  let data: Record<string, unknown> = {};
+  try {
+    data = JSON.parse(r.data) as Record<string, unknown>;
+  } catch {
+    data = {};
+  }
+  const num = (k: string, fallback: number) => (typeof data[k] === 'number' ? (data[k] as number) : fallback);
+  const log = Array.isArray(data['access_log']) ? (data['access_log'] as { ts?: unknown; channel?: unknown }[]) : [];
+  return {
+    id: r.id,
+    rowid: r.rowid,
+    type: r.type,
+    status: r.status,
+    owner: r.owner,
+    title: typeof data['title'] === 'string' ? (data['title'] as string) : null,
+    content: r.content,
+    tags: Array.isArray(data['tags']) ? (data['tags'] as unknown[]).filter((t): t is string => typeof t === 'string') : [],
+    importance: r.importance,
+    salience: r.salience,
+    confidence: num('confidence', 0.5),
+    strength: r.strength,
+    reinforcement_count: num('reinforcement_count', 0),
+    created_at: r.created_at,
+    last_accessed_at: r.last_accessed,
+    access_log: log
+      .filter((e) => e && typeof e.ts === 'number' && typeof e.channel === 'string')
+      .map((e) => ({ ts: e.ts as number, channel: e.channel as string })),
+    edges: [],
+    slot: -1,
+    vector: null,
+    proposed: false,
+  };
+}
+
+/** add_edge semantics on a view memory: same target and type keeps the larger weight. */
+export function addViewEdge(m: ViewMemory, target: string, type: string, weight: number): 'added' | 'raised' | null {
+  const existing = m.edges.find((e) => e.target_id === target && e.type === type);
+  if (existing) {
+    if (weight > existing.weight) {
+      existing.weight = weight;
+      return 'raised';
+    }
+    return null;
+  }
+  m.edges.push({ target_id: target, type, weight });
+  return 'added';
+}
+
+export function foldFields(m: FoldFields): FoldFields {
+  return { importance: m.importance, salience: m.salience, confidence: m.confidence, strength: m.strength, reinforcement_count: m.reinforcement_count };
+}
