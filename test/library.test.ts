@@ -36,7 +36,7 @@ describe('the documented agent loop', () => {
     const memory = openStore(join(dir, 'memory.sqlite'), { owner: 'coder@laptop', session: 'run-42', clock, workspaceRoot: dir, onWarning: () => {} });
     await memory.remember({ content: 'CI runs the store tests with two worker processes', tags: ['ci'] });
     await memory.intentAdd({ content: 'look at the CI logs first', trigger: { kind: 'event', cue: 'Error' } });
-    let reflected: { merged: number } | null = null;
+    let reflected: { merged: number } | undefined;
     try {
       memory.newTask('fix-flaky-test');
       let block = '';
@@ -70,13 +70,14 @@ describe('the documented agent loop', () => {
       expect(prompts[0]).toContain('- reminder: look at the CI logs first (event "Error" was seen)');
       expect(prompts[0]).toContain('## Recalled memories (associative)');
       expect(prompts[1]).not.toContain('reminder');
+      expect(prompts[1]).toContain('## Recalled memories (associative)'); // self_gated: the same message keeps the last block
       const episode = (await memory.search('root cause two writers', { k: 1 }))[0]!;
       expect(episode.references).toMatchObject([{ spec: 'file:test/store.test.ts', status: 'LIVE' }]);
       expect(memory.intents('pending')).toMatchObject([{ content: 'check that the flaky test stayed green', opens_todo: true }]);
       clock.set(T0 + 2 * 24 * 3600);
       const later = await memory.intentsDue();
       expect(later[0]!.todo).toMatchObject({ type: 'todo', status: 'open' });
-      expect(memory.stats()).toMatchObject({ injections: 1, reflections: 1 });
+      expect(memory.stats()).toMatchObject({ injections: 2, reflections: 1, writes: 4 });
     } finally {
       memory.close();
     }

@@ -93,9 +93,16 @@ export const TOOLS: ToolDef[] = [
     title: 'Recall',
     description: 'Recall memories associatively related to the query (semantic + keyword + recency + importance + graph spread). Each result carries its score components and its references resolved LIVE or DANGLING.',
     readOnly: true,
-    input: z.object({ query: z.string().min(1, 'query cannot be empty').max(20_000), k: k.default(5), owner: owner.optional() }).strict(),
+    input: z
+      .object({
+        query: z.string().min(1, 'query cannot be empty').max(20_000),
+        k: k.default(5),
+        owner: owner.optional(),
+        hops: z.number().int('hops must be a whole number').min(0, 'hops must be at least 0').max(4, 'hops must be at most 4').optional().describe('graph spread depth (default 1; 0 = no spread)'),
+      })
+      .strict(),
     async run(agent, a) {
-      const results = await agent.recall(a.query, { k: a.k, ...(a.owner !== undefined ? { owner: a.owner } : {}) });
+      const results = await agent.recall(a.query, { k: a.k, ...(a.owner !== undefined ? { owner: a.owner } : {}), ...(a.hops !== undefined ? { hops: a.hops } : {}) });
       return { text: recalledLines(results), data: { results } };
     },
   }),

@@ -9,9 +9,8 @@
  * Recall goes through the service contract (`recall.run` / `recall.search` / `recall.explain`),
  * with this agent's identity as the session's reader, so the access log attributes every read.
  */
-import { call } from '../api/service.js';
 import type { ApiSession } from '../api/context.js';
-import type { ExplainRow } from '../api/contract/recall.js';
+import type { ExplainRow } from '../recall/types.js';
 import type { Engine } from '../engine/engine.js';
 import { archiveMemories, assertWritable, linkMemories, updateMemory, type MemoryPatch } from '../engine/memory-ops.js';
 import { MnemoError } from '../errors.js';
@@ -26,6 +25,7 @@ import { listTodos, openTodos, todoView, type TodoView } from '../prospective/to
 import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers.js';
 import type { IntentState } from '../prospective/scheduler.js';
 import type { TodoStatus } from '../model/enums.js';
+import { rankForAgent } from './ranking.js';
 import { readScope, scopeFilter, type AgentIdentity } from './identity.js';
 import { listMemories } from '../store/list-query.js';
 import { DEFAULT_SPONTANEOUS, InjectionGate, deriveQueries, memoryLabel, renderBlock, selectBlock, type SpontaneousConfig, type TurnContext } from './inject.js';
@@ -242,17 +242,10 @@ export class AgentMemory {
 
   // ------------------------------------------------------------------ reads
 
-  private scopeParam(scope: OwnerScope): string {
-    return scope === null ? '*' : scope;
-  }
-
-  private async ranked(method: 'recall.run' | 'recall.search', query: string, opts: RecallOptions): Promise<RecalledMemory[]> {
+  private async ranked(mode: 'recalled' | 'searched', query: string, opts: RecallOptions): Promise<RecalledMemory[]> {
     const scope = readScope(this.who.owner, opts.owner);
     if (opts.owner !== undefined && opts.owner !== null && opts.owner !== this.who.owner) this.counters.cross_owner_recalls += 1;
-    const input: Record<string, unknown> = { query, owner: this.scopeParam(scope) };
-    if (opts.k !== undefined) input['k'] = opts.k;
-    if (opts.hops !== undefined && method === 'recall.run') input['hops'] = opts.hops;
-    const res = await call(this.session, method, input);
+    const res = await rankForAgent(this.session, scope, mode, { query, k: opts.k, hops: opts.hops });
     const byId = this.engine.store.getMany(res.rows.map((r) => r.id));
     const out = res.rows.flatMap((row) => {
       const m = byId.get(row.id);
@@ -284,12 +277,12 @@ export class AgentMemory {
 
   /** Associative recall (dense + keyword + recency + graph spread); logs `recalled`. */
   recall(query: string, opts: RecallOptions = {}): Promise<RecalledMemory[]> {
-    return this.ranked('recall.run', query, opts);
+    return this.ranked('recalled', query, opts);
   }
 
   /** Term-focused recall without spread; logs `searched`. */
   search(query: string, opts: Omit<RecallOptions, 'hops'> = {}): Promise<RecalledMemory[]> {
-    return this.ranked('recall.search', query, opts);
+    return this.ranked('searched', query, opts);
   }
 
   /** Reads the current value behind `kind:key`; a visible `memory:` target logs a `deref` access. */
@@ -322,7 +315,7 @@ export class AgentMemory {
 
   /** A deterministic reflection pass at role scope: plans, applies exactly that plan, returns the report. */
   async reflect(): Promise<ReflectionOutcome> {
-    const out = await runReflection(this.session, this.role);
+    const out = await runReflection(this.engine, this.role);
     this.counters.reflections += 1;
     this.counters.merged += out.report.merged;
     this.counters.edges_added += out.report.edges_added;
@@ -438,9 +431,7 @@ export class AgentMemory {
     const scope = this.role;
     const rows = new Map<string, { row: ExplainRow; query: string }>();
     for (const query of queries) {
-      const input: Record<string, unknown> = { query, k, owner: this.scopeParam(scope) };
-      if (cfg.hops !== undefined) input['hops'] = cfg.hops;
-      const res = await call(this.session, 'recall.explain', input);
+      const res = await rankForAgent(this.session, scope, 'dry_run', { query, k, hops: cfg.hops });
       for (const row of res.rows) if (!rows.has(row.id)) rows.set(row.id, { row, query });
     }
     const byId = this.engine.store.getMany([...rows.keys()]);

@@ -1,24 +1,27 @@
 /**
- * The agent's `reflect`: a deterministic reflection pass at the agent's role scope, planned and then
- * applied exactly as planned (core/reflect), returning the report the reference returns.
+ * The agent's `reflect`: a deterministic reflection pass at the agent's role scope (which includes
+ * unowned memories, as the reference's engines run), planned and then applied exactly as planned
+ * (core/reflect), in one journalled change. Returns the reference's report plus the change id.
  */
-import type { ApiSession } from '../api/context.js';
-import { MnemoError } from '../errors.js';
+import type { Engine } from '../engine/engine.js';
+import { applyPlan } from '../reflect/apply.js';
+import { planReflection } from '../reflect/plan.js';
+import type { ReflectionReport } from '../reflect/types.js';
 
-export interface ReflectionReport {
-  merged: number;
-  edges_added: number;
-  rescored: number;
-  pruned: number;
-  created: number;
-  [key: string]: unknown;
-}
+export type { ReflectionReport } from '../reflect/types.js';
 
 export interface ReflectionOutcome {
   report: ReflectionReport;
   change_id: number | null;
+  plan_id: string;
+  /** Planned operations, and how many were applied. */
+  planned: number;
+  applied: number;
 }
 
-export async function runReflection(_session: ApiSession, _role: string): Promise<ReflectionOutcome> {
-  throw new MnemoError('internal', 'reflection is not available in this build yet');
+export async function runReflection(engine: Engine, role: string): Promise<ReflectionOutcome> {
+  const plan = await planReflection(engine, { scope: role });
+  const planned = plan.groups.reduce((n, g) => n + g.ops.length, 0);
+  const res = await applyPlan(engine, plan);
+  return { report: res.report, change_id: res.change_id, plan_id: res.plan_id, planned, applied: res.applied.length };
 }
