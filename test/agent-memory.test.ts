@@ -157,3 +157,24 @@ describe('deref', () => {
     }
   });
 });
+
+describe('reflect', () => {
+  it("runs at the own role's scope: alice's pass merges her duplicates, never bob's", async () => {
+    const path = freshStorePath();
+    const a = agent(path, 'alice@1');
+    const b = agent(path, 'bob@1');
+    const text = 'the quarterly report is due on the first friday of the month';
+    const a1 = await a.remember({ content: text, dedup: false });
+    const a2 = await a.remember({ content: text, dedup: false });
+    const b1 = await b.remember({ content: text, dedup: false });
+    const b2 = await b.remember({ content: text, dedup: false });
+    const out = await a.reflect();
+    expect(out.report.merged).toBe(1);
+    expect(out.change_id).not.toBeNull();
+    const store = a.engine.store;
+    expect([a1.id, a2.id].map((id) => store.require(id).archived).sort()).toEqual([false, true]);
+    expect([b1.id, b2.id].map((id) => store.require(id).archived)).toEqual([false, false]);
+    expect(a.stats()).toMatchObject({ reflections: 1, merged: 1 });
+    expect((await b.reflect()).report.merged).toBe(1);
+  });
+});
