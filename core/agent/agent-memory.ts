@@ -6,102 +6,35 @@
  * memories are refused. Every read is logged with this agent as `reader_owner` and its session as
  * `session_ref`. The MCP server and the library API are both this class.
  *
- * Recall goes through the service contract (`recall.run` / `recall.search` / `recall.explain`),
- * with this agent's identity as the session's reader, so the access log attributes every read.
+ * Recall goes through the service contract (`recall.run` / `recall.search` / `recall.explain`,
+ * see ranking.ts), with this agent's identity as the session's reader, so the access log
+ * attributes every read.
  */
 import type { ApiSession } from '../api/context.js';
-import type { ExplainRow } from '../recall/types.js';
 import type { Engine } from '../engine/engine.js';
 import { archiveMemories, assertWritable, linkMemories, updateMemory, type MemoryPatch } from '../engine/memory-ops.js';
-import { MnemoError } from '../errors.js';
-import { isMemoryType, type MemoryType } from '../model/enums.js';
-import { accessRecord, toStatus, type AccessComponents, type Memory } from '../model/memory.js';
-import { roleOf, type OwnerScope } from '../model/owner.js';
+import { badInput, MnemoError } from '../errors.js';
+import { isMemoryType, type TodoStatus } from '../model/enums.js';
 import { toNumeric } from '../model/ladders.js';
-import { badInput } from '../errors.js';
+import { accessRecord, toStatus, type Memory } from '../model/memory.js';
+import { roleOf, type OwnerScope } from '../model/owner.js';
 import { fireDueIntents, listIntents, type FiredIntent, type IntentView } from '../prospective/intents.js';
-import type { DueContext } from '../prospective/scheduler.js';
+import type { DueContext, IntentState } from '../prospective/scheduler.js';
 import { listTodos, openTodos, todoView, type TodoView } from '../prospective/todos.js';
 import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers.js';
-import type { IntentState } from '../prospective/scheduler.js';
-import type { TodoStatus } from '../model/enums.js';
-import { rankForAgent } from './ranking.js';
-import { readScope, scopeFilter, type AgentIdentity } from './identity.js';
+import type { ExplainRow } from '../recall/types.js';
 import { listMemories } from '../store/list-query.js';
+import { readScope, scopeFilter, type AgentIdentity } from './identity.js';
 import { DEFAULT_SPONTANEOUS, InjectionGate, deriveQueries, memoryLabel, renderBlock, selectBlock, type SpontaneousConfig, type TurnContext } from './inject.js';
+import { rankForAgent } from './ranking.js';
 import { captureRef, parseRef, renderRef, resolveRef, type ReferenceEnv, type ReferenceHost, type ResolvedRef } from './references.js';
-import { assertContainedFile } from './workspace.js';
 import { DEFAULT_WRITE_POLICY, rememberAs, type RememberResult, type WritePolicy } from './remember.js';
 import { emptyStats, type MemoryStats } from './stats.js';
+import { assertContainedFile } from './workspace.js';
 import { runReflection, type ReflectionOutcome } from './reflect.js';
+import type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
-/** A verbal band (CRITICAL | HIGH | MEDIUM | LOW | TRIVIAL) or a number in [0, 10]. */
-export type Importance = string | number;
-
-export interface RememberInput {
-  content: string;
-  type?: MemoryType;
-  importance?: Importance;
-  salience?: number;
-  title?: string | null;
-  tags?: string[];
-  entities?: string[];
-  /** `kind:key` pointers to live state (var, context, file, todo, memory). */
-  references?: string[];
-  source_task_ref?: string | null;
-  /** Reinforce a near-duplicate instead of writing (default true). */
-  dedup?: boolean;
-}
-
-export interface UpdateInput {
-  content?: string;
-  title?: string | null;
-  importance?: Importance;
-  type?: MemoryType;
-  tags?: string[];
-  /** OPEN | DONE | DROPPED (todos only). */
-  status?: string;
-  references?: string[];
-}
-
-export interface RecallOptions {
-  k?: number;
-  /** Omitted: own role plus unowned; `*`: everyone; `role` or `role@instance`. */
-  owner?: string | null;
-  hops?: number;
-}
-
-export interface RecalledMemory {
-  id: string;
-  label: string;
-  type: MemoryType;
-  title: string | null;
-  content: string;
-  owner: string;
-  status: string | null;
-  tags: string[];
-  importance: number;
-  strength: number;
-  rank: number;
-  score: number;
-  components: AccessComponents;
-  references: ResolvedRef[];
-}
-
-export interface AgentMemoryOptions {
-  /** Where `file:` references live (default: the process's working directory). */
-  workspaceRoot?: string;
-  /** Lookups for `var:`, `context:` and `todo:` references. */
-  host?: ReferenceHost;
-  spontaneous?: Partial<SpontaneousConfig>;
-  write?: Partial<WritePolicy>;
-}
-
-export interface InjectionResult {
-  /** The block, `""` when nothing is relevant, or null when the cadence skipped this turn (keep the previous block). */
-  text: string | null;
-  memory_ids: string[];
-}
+export type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
 export class AgentMemory {
   readonly who: AgentIdentity;
