@@ -5,6 +5,8 @@
 import { systemClock, type Clock } from '../clock.js';
 import type { Embedder } from '../embed/embedder.js';
 import { HashingEmbedder } from '../embed/hashing.js';
+import { embedderFromEnv } from '../embed/openai.js';
+import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
 import { MemoryStore, type OpenOptions, type ProfileName } from '../store/store.js';
 import { Derived } from './derived.js';
@@ -32,9 +34,29 @@ export class Engine {
   }
 
   static open(path: string, opts: EngineOptions = {}): Engine {
-    const dim = opts.embedder?.dim ?? opts.dim ?? 256;
+    const embedder = opts.embedder ?? embedderFromEnv() ?? undefined;
+    const dim = embedder?.dim ?? opts.dim ?? 256;
     const store = MemoryStore.open(path, { ...opts, clock: opts.clock ?? systemClock, dim });
-    return new Engine(store, opts);
+    const engine = new Engine(store, { ...opts, ...(embedder ? { embedder } : {}) });
+    try {
+      engine.checkEmbedder();
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+    return engine;
+  }
+
+  /** A store's vectors only compare with vectors from the same embedder: refuse a mix. */
+  private checkEmbedder(): void {
+    const recorded = this.store.getMeta('embedder');
+    if (recorded && recorded !== this.embedder.name) {
+      throw new MnemoError(
+        'bad_input',
+        `${this.store.path} was embedded with ${recorded}, but this session uses ${this.embedder.name}; configure the same embedder (MNEMO_EMBED_*), or re-embed into a new store`,
+      );
+    }
+    if (!recorded && this.store.hasMnemo() && !this.store.readonly) this.store.setMeta('embedder', this.embedder.name);
   }
 
   get path(): string {
