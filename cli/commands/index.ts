@@ -9,6 +9,9 @@ import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
 import { mcpCommand } from './mcp.js';
 import { showCommand } from './show.js';
+import { reflectCommand } from './reflect.js';
+import { historyCommand, redoCommand, undoCommand } from './journal.js';
+import { forgetCommand, mergeCommand } from './curate.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -21,4 +24,10 @@ export const COMMANDS: Command[] = [
   exportCommand,
   demoCommand,
   mcpCommand,
+  reflectCommand,
+  historyCommand,
+  undoCommand,
+  redoCommand,
+  mergeCommand,
+  forgetCommand,
 ];

@@ -17,6 +17,7 @@ import {
   type NewMemoryInput,
 } from '../model/memory.js';
 import { roleOf, validateOwner } from '../model/owner.js';
+import { findTombstone } from '../store/tombstones.js';
 import type { Engine } from './engine.js';
 
 export interface WriteActor {
@@ -35,8 +36,17 @@ export function assertWritable(m: Pick<Memory, 'id' | 'owner'>, actor: WriteActo
   );
 }
 
-export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { label?: string } = {}): Promise<Memory> {
+export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { label?: string; allowForgotten?: boolean } = {}): Promise<Memory> {
   const now = engine.now();
+  // Forgotten content is not silently re-created: the caller learns of the tombstone and decides.
+  const tomb = opts.allowForgotten ? null : findTombstone(engine.store, input.content);
+  if (tomb) {
+    throw new MnemoError(
+      'conflict',
+      `this content was forgotten on ${new Date(tomb.ts * 1000).toISOString()} (memory ${tomb.memory_id.slice(0, 8)}, tombstone ${tomb.hash.slice(0, 12)}); add it again only on purpose (allowForgotten / --force), or undo that forget`,
+      { tombstone: tomb },
+    );
+  }
   if (input.owner !== undefined) validateOwner(input.owner);
   for (const e of input.edges ?? []) {
     if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'edges.type' });

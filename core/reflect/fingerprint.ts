@@ -36,7 +36,8 @@ export interface RawEdgeRow {
 
 export const MEMORY_ROW_SQL =
   'SELECT rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data FROM memories ORDER BY rowid';
-export const EDGE_ROW_SQL = 'SELECT rowid, src, dst, type, weight, created_at FROM memory_edges ORDER BY rowid';
+/** Edges by source in rowid order: the order that matters (fanout ties), not the rowid values, which an undo renumbers. */
+export const EDGE_ROW_SQL = 'SELECT rowid, src, dst, type, weight, created_at FROM memory_edges ORDER BY src, rowid';
 
 const SEP = '\u001f';
 
@@ -55,7 +56,7 @@ export class Fingerprinter {
   }
 
   edge(e: RawEdgeRow): void {
-    this.h.update(`E${e.rowid}${SEP}${e.src}${SEP}${e.dst}${SEP}${e.type}${SEP}${e.weight}${SEP}${e.created_at}\n`);
+    this.h.update(`E${e.src}${SEP}${e.dst}${SEP}${e.type}${SEP}${e.weight}${SEP}${e.created_at}\n`);
   }
 
   digest(): string {

@@ -20,6 +20,7 @@ import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa 
 import { Journal } from './journal.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
+import './tombstones.js';
 
 export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
 export type ChangeListener = (e: ChangeEvent) => void;

@@ -12,6 +12,7 @@ import { accessContract } from './access.js';
 import { retentionContract } from './retention.js';
 import { observeContract } from './observe.js';
 import { prospectiveContract } from './prospective.js';
+import { reflectContract } from './reflect.js';
 
 export const contract = {
   ...storeContract,
@@ -22,6 +23,7 @@ export const contract = {
   ...retentionContract,
   ...observeContract,
   ...prospectiveContract,
+  ...reflectContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -42,3 +44,4 @@ export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './r
 export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
 export type { IntentListResult, IntentDueResult, DueIntentRow, TodoListResult } from './prospective.js';
 export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';
+export type { PlanProgressState } from './reflect.js';

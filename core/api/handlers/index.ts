@@ -3,6 +3,7 @@ import type { Contract } from '../contract/index.js';
 import { memoryHandlers } from './memory.js';
 import { statsHandlers } from './stats.js';
 import { storeHandlers } from './store.js';
+import { reflectHandlers } from './reflect.js';
 import type { HandlersFor } from './types.js';
 import { recallHandlers } from './recall.js';
 import { accessHandlers } from './access.js';
@@ -19,4 +20,5 @@ export const handlers: HandlersFor<Contract> = {
   ...retentionHandlers,
   ...observeHandlers,
   ...prospectiveHandlers,
+  ...reflectHandlers,
 };

@@ -1,0 +1,82 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { call } from '../../core/api/service.js';
+import { badInput } from '../../core/errors.js';
+import type { ReflectionPlan } from '../../core/reflect/types.js';
+import { flag, requirePositional, str, type Command } from '../command.js';
+import { openSession } from '../session.js';
+
+function summary(plan: ReflectionPlan): string {
+  const lines = [`plan ${plan.id} at ${plan.now} (store ${plan.store.name}, ${plan.store.live} live memories)`];
+  for (const g of plan.groups) lines.push(`  ${g.name.padEnd(20)} ${String(g.ops.length).padStart(6)} ops  ${g.ms.toFixed(0)} ms`);
+  const r = plan.report;
+  lines.push(`report: merged ${r.merged}, edges_added ${r.edges_added}, rescored ${r.rescored}, pruned ${r.pruned}, created ${r.created}, reconciled ${r.reconciled}${r.interrupted ? `, interrupted in ${r.stopped_in}` : ''}`);
+  if (plan.neighbours) lines.push(`neighbour pairs: ${plan.neighbours.pairs_exact} exact of ${plan.neighbours.pairs_all} possible (${plan.neighbours.ms.toFixed(0)} ms)`);
+  return lines.join('\n');
+}
+
+export const reflectCommand: Command = {
+  name: 'reflect',
+  summary: 'plan a reflection pass (--dry-run, writes nothing) or apply a reviewed plan (--apply plan.json)',
+  usage:
+    'mnemo reflect <db> --dry-run [--until merge|link|rescore|prune] [--scope S] [--out plan.json] [--generative reconcile,abstract,episode --llm-url URL --llm-model M [--transcript FILE]] [--now T] [--json]\n       mnemo reflect <db> --apply <plan.json|-> [--accept id,...] [--now T] [--json]',
+  timed: true,
+  options: {
+    'dry-run': { type: 'boolean' },
+    apply: { type: 'string' },
+    accept: { type: 'string' },
+    until: { type: 'string' },
+    scope: { type: 'string' },
+    out: { type: 'string' },
+    generative: { type: 'string' },
+    'llm-url': { type: 'string' },
+    'llm-model': { type: 'string' },
+    transcript: { type: 'string' },
+  },
+  async run(ctx) {
+    const db = requirePositional(ctx, 0, 'db', this.usage);
+    const applyPath = str(ctx, 'apply');
+    if (flag(ctx, 'dry-run') === (applyPath !== undefined)) throw badInput(`give exactly one of --dry-run or --apply <plan.json>\nusage: ${this.usage}`);
+    if (applyPath !== undefined) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(applyPath === '-' ? await ctx.io.readStdin!() : readFileSync(applyPath, 'utf8'));
+      } catch (err) {
+        throw badInput(`cannot read plan ${applyPath}: ${(err as Error).message}`, { field: 'apply' });
+      }
+      const accept = str(ctx, 'accept');
+      const session = openSession(ctx, db);
+      try {
+        const res = await call(session, 'reflect.apply', { plan: raw, accepted: accept === undefined ? null : accept.split(',').map((s) => s.trim()).filter(Boolean) });
+        if (ctx.json) ctx.io.out(JSON.stringify({ change_id: res.change_id, report: res.report, applied: res.applied.length, skipped: res.skipped, adjusted: res.adjusted }));
+        else {
+          const r = res.report;
+          ctx.io.out(`applied ${res.applied.length} ops as change #${res.change_id ?? '-'}: merged ${r.merged}, edges_added ${r.edges_added}, rescored ${r.rescored}, pruned ${r.pruned}`);
+          for (const s of res.skipped) ctx.io.out(`  skipped ${s.id}: ${s.reason}`);
+        }
+      } finally {
+        session.close();
+      }
+      return;
+    }
+    const gen = str(ctx, 'generative');
+    let transcript: string | undefined;
+    const tpath = str(ctx, 'transcript');
+    if (tpath) transcript = readFileSync(tpath, 'utf8');
+    const session = openSession(ctx, db, { readonly: true });
+    try {
+      const plan = await call(session, 'reflect.plan', {
+        ...(str(ctx, 'until') ? { until: str(ctx, 'until') } : {}),
+        ...(str(ctx, 'scope') ? { scope: str(ctx, 'scope') } : {}),
+        ...(gen
+          ? { generative: { ops: gen.split(','), ...(str(ctx, 'llm-url') ? { base_url: str(ctx, 'llm-url') } : {}), ...(str(ctx, 'llm-model') ? { model: str(ctx, 'llm-model') } : {}), ...(transcript ? { transcript } : {}) } }
+          : {}),
+      });
+      const out = str(ctx, 'out');
+      if (out) writeFileSync(out, JSON.stringify(plan));
+      if (ctx.json) ctx.io.out(JSON.stringify(plan));
+      else ctx.io.out(summary(plan) + (out ? `\nplan written to ${out}` : ''));
+    } finally {
+      session.close();
+    }
+  },
+};

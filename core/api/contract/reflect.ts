@@ -1,0 +1,116 @@
+/**
+ * Reflection, the change journal and manual curation: what the workbench's review screen and the
+ * CLI call. `reflect.plan` writes nothing and returns a reviewable plan (kept by id for apply);
+ * `reflect.progress` / `reflect.cancel` let a UI follow and stop a long plan; `reflect.apply` applies
+ * exactly the accepted ops in one undoable change.
+ */
+import { z } from 'zod';
+import type { ChangeRow, ChangeSummary } from '../../store/journal.js';
+import type { ApplyResult, ReflectionPlan } from '../../reflect/types.js';
+import type { Memory } from '../../model/memory.js';
+import { method } from '../define.js';
+import { idField, memoryPatchInput } from './memory.js';
+
+const OPS = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune', 'merge_duplicates', 'reconsolidate', 'form_edges', 'rescore_importance'] as const;
+const ids = z.array(idField).min(1, 'give at least one id').max(100_000);
+
+export const reflectPlanInput = z.object({
+  scope: z.string().max(200).nullable().optional(),
+  until: z.enum(OPS).nullable().optional(),
+  policy: z
+    .object({
+      merge_threshold: z.number().min(0).max(1),
+      edge_threshold: z.number().min(0).max(1),
+      max_edges_per_node: z.number().int().min(0).max(100),
+      recon_threshold: z.number().min(0).max(1),
+      recon_max_cluster: z.number().int().min(1).max(100),
+      max_clusters_per_reflection: z.number().int().min(0).max(10_000),
+      max_episodes_per_reflection: z.number().int().min(1).max(10_000),
+    })
+    .partial()
+    .optional(),
+  forget_policy: z
+    .object({
+      enabled: z.boolean(),
+      decay_half_life_hours: z.number().positive(),
+      prune_activation_threshold: z.number().min(0).max(1),
+      prune_min_age_hours: z.number().min(0),
+      archive_vs_delete: z.enum(['archive', 'delete']),
+      protected_types: z.array(z.string()),
+    })
+    .partial()
+    .optional(),
+  generative: z
+    .object({
+      ops: z.array(z.enum(['reconcile', 'abstract', 'episode'])).min(1),
+      base_url: z.string().url().optional(),
+      model: z.string().min(1).optional(),
+      transcript: z.string().max(200_000).optional(),
+      max_calls: z.number().int().min(1).max(1000).optional(),
+      max_tokens: z.number().int().min(1).optional(),
+    })
+    .optional(),
+});
+
+export interface PlanProgressState {
+  running: boolean;
+  op: string | null;
+  done: number;
+  total: number;
+  started_at: number | null;
+}
+
+export const reflectContract = {
+  'reflect.plan': method<ReflectionPlan>()({
+    description: 'Plan a reflection pass (dry run): ordered, typed proposals with before/after values and reasons. Writes nothing.',
+    input: reflectPlanInput,
+  }),
+  'reflect.progress': method<PlanProgressState>()({
+    description: 'Where the running reflect.plan is (op, items done of total), for a progress bar.',
+    input: z.object({}),
+  }),
+  'reflect.cancel': method<{ cancelled: boolean }>()({
+    description: 'Ask the running reflect.plan to stop between items (its plan comes back marked interrupted).',
+    input: z.object({}),
+  }),
+  'reflect.apply': method<ApplyResult>()({
+    description: 'Apply a plan (or a plan id from reflect.plan) with only the accepted op ids, in one transaction and one journal entry. Refuses a store that changed since planning.',
+    input: z
+      .object({ plan: z.unknown().optional(), plan_id: z.string().optional(), accepted: z.array(z.string().min(1)).max(1_000_000).nullable().optional() })
+      .refine((v) => v.plan !== undefined || v.plan_id !== undefined, 'give the plan or its plan_id'),
+    mutates: true,
+  }),
+  'journal.history': method<ChangeSummary[]>()({
+    description: 'The change journal, newest first: id, time, label, kind, counts, state.',
+    input: z.object({ limit: z.number().int().min(1).max(10_000).optional().default(100), offset: z.number().int().min(0).optional().default(0) }),
+  }),
+  'journal.rows': method<{ change: ChangeSummary; rows: ChangeRow[] }>()({
+    description: 'The before and after images of every row one change touched.',
+    input: z.object({ change_id: z.number().int().min(1) }),
+  }),
+  'journal.undo': method<ChangeSummary>()({
+    description: 'Undo a change (restores its before images); refuses while a later change touched the same rows.',
+    input: z.object({ change_id: z.number().int().min(1) }),
+    mutates: true,
+  }),
+  'journal.redo': method<ChangeSummary>()({
+    description: 'Redo a change, or the most recently undone one.',
+    input: z.object({ change_id: z.number().int().min(1).optional() }),
+    mutates: true,
+  }),
+  'memory.merge': method<{ survivor: Memory; archived: string[]; change_id: number | null }>()({
+    description: 'Merge memories into a chosen survivor (fields editable); sources are archived, lineage kept as refines edges.',
+    input: z.object({ ids, survivor: idField, patch: memoryPatchInput.optional() }),
+    mutates: true,
+  }),
+  'memory.forget': method<{ forgotten: { id: string; hash: string }[]; change_id: number | null }>()({
+    description: 'Forget memories: delete them and record a content tombstone, so re-adding the same text is flagged (undoable).',
+    input: z.object({ ids }),
+    mutates: true,
+  }),
+  'memory.delete': method<{ deleted: string[]; change_id: number | null }>()({
+    description: 'Delete memories and their edges (journalled, undoable; no tombstone).',
+    input: z.object({ ids }),
+    mutates: true,
+  }),
+};

@@ -1,0 +1,94 @@
+import { badInput, MnemoError } from '../../errors.js';
+import { parseOwnerScope } from '../../model/owner.js';
+import { toNumeric } from '../../model/ladders.js';
+import type { Engine } from '../../engine/engine.js';
+import { deleteMemories, forgetMemories, mergeMemories } from '../../engine/curation.js';
+import type { MemoryPatch } from '../../engine/memory-ops.js';
+import { applyPlan } from '../../reflect/apply.js';
+import { planReflection } from '../../reflect/plan.js';
+import { parsePlan } from '../../reflect/plan-schema.js';
+import { parseUntil } from '../../reflect/policy.js';
+import type { ReflectionPlan } from '../../reflect/types.js';
+import type { PlanProgressState, reflectContract } from '../contract/reflect.js';
+import type { HandlersFor } from './types.js';
+
+/** Per-engine reflection state: the plans handed out (for apply by id) and the running plan's progress. */
+class ReflectState {
+  readonly plans = new Map<string, ReflectionPlan>();
+  progress: PlanProgressState = { running: false, op: null, done: 0, total: 0, started_at: null };
+  stop = false;
+  keep(plan: ReflectionPlan): void {
+    this.plans.set(plan.id, plan);
+    while (this.plans.size > 8) this.plans.delete(this.plans.keys().next().value!);
+  }
+}
+
+const stateOf = (engine: Engine) => engine.extension('reflect.state', () => new ReflectState());
+
+function ladder(name: 'importance' | 'salience' | 'confidence', v: number | string | undefined): number | undefined {
+  return v === undefined ? undefined : typeof v === 'string' ? toNumeric(name, v) : v;
+}
+
+export const reflectHandlers: HandlersFor<typeof reflectContract> = {
+  'reflect.plan': async (input, session) => {
+    const engine = session.engine();
+    const st = stateOf(engine);
+    if (st.progress.running) throw new MnemoError('busy', 'a reflection plan is already being computed for this store; wait for it or call reflect.cancel');
+    const until = input.until ? parseUntil(input.until) : null;
+    st.stop = false;
+    st.progress = { running: true, op: 'load', done: 0, total: 0, started_at: engine.now() };
+    try {
+      const plan = await planReflection(engine, {
+        scope: input.scope === undefined || input.scope === null ? null : parseOwnerScope(input.scope, 'scope'),
+        until,
+        policy: input.policy ?? {},
+        forgetPolicy: input.forget_policy ?? {},
+        generative: input.generative ?? null,
+        shouldStop: () => st.stop,
+        onProgress: (p) => {
+          st.progress = { ...st.progress, op: p.op, done: p.done, total: p.total };
+        },
+      });
+      st.keep(plan);
+      return plan;
+    } finally {
+      st.progress = { running: false, op: null, done: 0, total: 0, started_at: null };
+    }
+  },
+  'reflect.progress': (_input, session) => stateOf(session.engine()).progress,
+  'reflect.cancel': (_input, session) => {
+    const st = stateOf(session.engine());
+    st.stop = st.progress.running;
+    return { cancelled: st.stop };
+  },
+  'reflect.apply': async (input, session) => {
+    const engine = session.engine();
+    let plan: ReflectionPlan;
+    if (input.plan !== undefined) plan = parsePlan(input.plan);
+    else {
+      const kept = stateOf(engine).plans.get(input.plan_id!);
+      if (!kept) throw badInput(`no plan ${input.plan_id} in this session (plans are kept for the last 8 reflect.plan calls); pass the plan itself or plan again`, { field: 'plan_id' });
+      plan = kept;
+    }
+    return applyPlan(engine, plan, { accepted: input.accepted ?? null });
+  },
+  'journal.history': (input, session) => session.engine().store.journal.history(input.limit, input.offset),
+  'journal.rows': (input, session) => {
+    const j = session.engine().store.journal;
+    return { change: j.get(input.change_id), rows: j.rows(input.change_id) };
+  },
+  'journal.undo': (input, session) => session.engine().store.journal.undo(input.change_id),
+  'journal.redo': (input, session) => session.engine().store.journal.redo(input.change_id),
+  'memory.merge': async (input, session) => {
+    const { importance, salience, confidence, references, ...rest } = input.patch ?? {};
+    const now = session.engine().now();
+    const patch: MemoryPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as MemoryPatch;
+    if (importance !== undefined) patch.importance = ladder('importance', importance)!;
+    if (salience !== undefined) patch.salience = ladder('salience', salience)!;
+    if (confidence !== undefined) patch.confidence = ladder('confidence', confidence)!;
+    if (references) patch.references = references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now }));
+    return mergeMemories(session.engine(), input.ids, input.survivor, patch);
+  },
+  'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
+  'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
+};

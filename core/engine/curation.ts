@@ -1,0 +1,90 @@
+/**
+ * Manual curation: merge N memories into a chosen survivor, forget (delete + value-level
+ * tombstone) and delete. Each is one journalled change, so each can be undone.
+ */
+import { badInput, MnemoError } from '../errors.js';
+import { addEdge, embeddingText, memoryHead, refreshDerivedSizes, applyTodoRule, type Memory } from '../model/memory.js';
+import { contentHash, writeTombstone } from '../store/tombstones.js';
+import type { Engine } from './engine.js';
+import { assertWritable, type MemoryPatch, type WriteActor } from './memory-ops.js';
+
+export interface MergeResult {
+  survivor: Memory;
+  archived: string[];
+  change_id: number | null;
+}
+
+const EMBEDDED = new Set(['title', 'content', 'tags', 'entities']);
+
+/**
+ * Folds the sources into the survivor with the reflection merge rules (reinforcements and strength
+ * add up; importance, salience and confidence take the max; the sources' outgoing edges are copied,
+ * the larger weight wins), applies the curator's field edits, records lineage with a `refines` edge
+ * survivor → source (sources' own `refines`/`derived_from` edges come along with the copy), and
+ * archives the sources.
+ */
+export async function mergeMemories(engine: Engine, ids: string[], survivorId: string, patch: MemoryPatch = {}, actor?: WriteActor): Promise<MergeResult> {
+  const store = engine.store;
+  const survivor = store.require(survivorId);
+  const sources = [...new Set(ids.map((i) => store.require(i).id))].filter((id) => id !== survivor.id).map((id) => store.get(id)!);
+  if (sources.length === 0) throw badInput('give at least one memory to merge into the survivor (other than the survivor itself)', { field: 'ids' });
+  for (const m of [survivor, ...sources]) assertWritable(m, actor);
+  if (survivor.archived) throw new MnemoError('conflict', `survivor ${survivor.id.slice(0, 8)} is archived; restore it first or choose another survivor`);
+  const now = engine.now();
+  for (const s of sources) {
+    survivor.reinforcement_count += 1 + s.reinforcement_count;
+    survivor.strength += s.strength;
+    survivor.importance = Math.max(survivor.importance, s.importance);
+    survivor.salience = Math.max(survivor.salience, s.salience);
+    survivor.confidence = Math.max(survivor.confidence, s.confidence);
+    for (const e of s.edges) if (e.target_id !== survivor.id) addEdge(survivor, e.target_id, e.type, e.weight, now);
+    addEdge(survivor, s.id, 'refines', 1.0, now);
+  }
+  const changed: string[] = [];
+  const rec = survivor as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined || JSON.stringify(rec[k]) === JSON.stringify(v)) continue;
+    rec[k] = Array.isArray(v) ? [...v] : v;
+    changed.push(k);
+  }
+  applyTodoRule(survivor);
+  if (changed.includes('content')) refreshDerivedSizes(survivor);
+  const vec = changed.some((f) => EMBEDDED.has(f)) ? await engine.embed(embeddingText(survivor)) : null;
+  const { changeId } = store.change(`merge ${sources.length} into ${survivor.id.slice(0, 8)}`, 'memory.merge', () => {
+    store.save(survivor);
+    if (vec) store.setEmbedding(survivor.id, vec);
+    for (const s of sources) store.archive(s.id);
+  });
+  return { survivor: store.get(survivor.id)!, archived: sources.map((s) => s.id), change_id: changeId };
+}
+
+export interface ForgetResult {
+  forgotten: { id: string; hash: string }[];
+  change_id: number | null;
+}
+
+/** Deletes the memories (rows and edges in and out) and tombstones their content; one undoable change. */
+export function forgetMemories(engine: Engine, ids: string[], actor?: WriteActor): ForgetResult {
+  const store = engine.store;
+  const mems = [...new Set(ids.map((i) => store.require(i).id))].map((id) => store.get(id)!);
+  for (const m of mems) assertWritable(m, actor);
+  const now = engine.now();
+  const { changeId } = store.change(mems.length === 1 ? `forget ${mems[0]!.id.slice(0, 8)}` : `forget ${mems.length} memories`, 'memory.forget', () => {
+    for (const m of mems) {
+      writeTombstone(store, { hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: now, head: memoryHead(m) });
+      store.delete(m.id);
+    }
+  });
+  return { forgotten: mems.map((m) => ({ id: m.id, hash: contentHash(m.content) })), change_id: changeId };
+}
+
+/** Hard delete (rows and edges in and out), journalled; no tombstone. */
+export function deleteMemories(engine: Engine, ids: string[], actor?: WriteActor): { deleted: string[]; change_id: number | null } {
+  const store = engine.store;
+  const mems = [...new Set(ids.map((i) => store.require(i).id))].map((id) => store.get(id)!);
+  for (const m of mems) assertWritable(m, actor);
+  const { result, changeId } = store.change(mems.length === 1 ? `delete ${mems[0]!.id.slice(0, 8)}` : `delete ${mems.length} memories`, 'memory.delete', () =>
+    mems.filter((m) => store.delete(m.id)).map((m) => m.id),
+  );
+  return { deleted: result, change_id: changeId };
+}
