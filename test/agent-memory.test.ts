@@ -178,3 +178,32 @@ describe('reflect', () => {
     expect((await b.reflect()).report.merged).toBe(1);
   });
 });
+
+describe('forget', () => {
+  it('archives with a tombstone: writing the same content again is refused (unless forced), only within the own role', async () => {
+    const path = freshStorePath();
+    const a = agent(path, 'alice@1');
+    const a2 = agent(path, 'alice@2');
+    const b = agent(path, 'bob');
+    const m = await a.remember({ content: 'The VPN password is hunter2' });
+    expect(await a.forget(m.id.slice(0, 8))).toBe(true);
+    expect(a.engine.store.require(m.id)).toMatchObject({ archived: true });
+    const err = await rejection(a2.remember({ content: 'the vpn  password is HUNTER2' }));
+    expect(err.code).toBe('conflict');
+    expect(err.message).toMatch(/^this content was forgotten on .* \(memory [0-9a-f]{8}: "The VPN password is hunter2"\); write it again only on purpose \(force: true\)/);
+    expect((await b.remember({ content: 'The VPN password is hunter2' })).reinforced).toBe(false);
+    const forced = await a.remember({ content: 'The VPN password is hunter2', force: true });
+    expect(forced.id).not.toBe(m.id);
+  });
+
+  it('the forget is one journalled change; undoing it restores the memory and lifts the tombstone', async () => {
+    const a = agent(freshStorePath(), 'alice');
+    const m = await a.remember({ content: 'meetings are on tuesdays' });
+    await a.forget(m.id);
+    const change = a.engine.store.journal.history(1)[0]!;
+    expect(change).toMatchObject({ kind: 'memory.forget', counts: { memories_modified: 1, t_created: 1 } });
+    a.engine.store.journal.undo(change.id);
+    expect(a.engine.store.require(m.id).archived).toBe(false);
+    expect((await a.remember({ content: 'meetings are on tuesdays' })).id).toBe(m.id);
+  });
+});

@@ -77,10 +77,19 @@ export const TOOLS: ToolDef[] = [
         tags: tags.optional(),
         title: z.string().max(500).optional(),
         references: references.optional(),
+        force: z.boolean().optional().describe('write it even though this exact content was forgotten before'),
       })
       .strict(),
     async run(agent, a) {
-      const r = await agent.remember({ content: a.content, type: a.type, importance: a.importance, ...(a.tags ? { tags: a.tags } : {}), ...(a.title !== undefined ? { title: a.title } : {}), ...(a.references ? { references: a.references } : {}) });
+      const r = await agent.remember({
+        content: a.content,
+        type: a.type,
+        importance: a.importance,
+        ...(a.tags ? { tags: a.tags } : {}),
+        ...(a.title !== undefined ? { title: a.title } : {}),
+        ...(a.references ? { references: a.references } : {}),
+        ...(a.force ? { force: true } : {}),
+      });
       const label = memoryLabel(r.memory);
       const text = r.reinforced
         ? `reinforced existing ${label} (cos ${r.cos!.toFixed(3)}): your wording, tags and references were not stored; update_memory("${r.id.slice(0, 8)}", …) to sharpen it`
@@ -143,7 +152,7 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'forget',
     title: 'Forget a memory',
-    description: 'Forget (archive) one of your memories that is wrong or obsolete.',
+    description: 'Forget (archive) one of your memories that is wrong or obsolete. Writing the same content again later is refused unless forced.',
     input: z.object({ memory_id: memoryId('memory_id') }).strict(),
     async run(agent, a) {
       const forgotten = await agent.forget(a.memory_id);

@@ -12,11 +12,11 @@
  */
 import type { ApiSession } from '../api/context.js';
 import type { Engine } from '../engine/engine.js';
-import { archiveMemories, assertWritable, linkMemories, updateMemory, type MemoryPatch } from '../engine/memory-ops.js';
+import { assertWritable, linkMemories, updateMemory, type MemoryPatch } from '../engine/memory-ops.js';
 import { badInput, MnemoError } from '../errors.js';
 import { isMemoryType, type TodoStatus } from '../model/enums.js';
 import { toNumeric } from '../model/ladders.js';
-import { accessRecord, toStatus, type Memory } from '../model/memory.js';
+import { accessRecord, memoryHead, toStatus, type Memory } from '../model/memory.js';
 import { roleOf, type OwnerScope } from '../model/owner.js';
 import { fireDueIntents, listIntents, type FiredIntent, type IntentView } from '../prospective/intents.js';
 import type { DueContext, IntentState } from '../prospective/scheduler.js';
@@ -24,6 +24,7 @@ import { listTodos, openTodos, todoView, type TodoView } from '../prospective/to
 import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers.js';
 import type { ExplainRow } from '../recall/types.js';
 import { listMemories } from '../store/list-query.js';
+import { contentHash, writeTombstone } from '../store/tombstones.js';
 import { readScope, scopeFilter, type AgentIdentity } from './identity.js';
 import { DEFAULT_SPONTANEOUS, InjectionGate, deriveQueries, memoryLabel, renderBlock, selectBlock, type SpontaneousConfig, type TurnContext } from './inject.js';
 import { rankForAgent } from './ranking.js';
@@ -125,7 +126,7 @@ export class AgentMemory {
         ...(references ? { references } : {}),
         ...(input.source_task_ref !== undefined ? { source_task_ref: input.source_task_ref } : {}),
       },
-      { dedup: input.dedup !== false, policy: this.writePolicy },
+      { dedup: input.dedup !== false, policy: this.writePolicy, force: input.force === true },
     );
     if (res.reinforced) this.counters.reinforced += 1;
     else this.counters.writes += 1;
@@ -156,12 +157,18 @@ export class AgentMemory {
     return true;
   }
 
-  /** Archives a memory the agent judges wrong or obsolete; false when no memory matches. */
+  /** Archives a memory the agent judges wrong or obsolete (with a tombstone); false when no memory matches. */
   async forget(idOrPrefix: string): Promise<boolean> {
     const m = this.find(idOrPrefix);
     if (!m) return false;
     assertWritable(m, { owner: this.who.owner });
-    archiveMemories(this.engine, [m.id], true, { owner: this.who.owner });
+    const store = this.engine.store;
+    // As the reference: the row is archived, not deleted (its history stays inspectable). A
+    // value-level tombstone is written with it, so writing the same content again is noticed.
+    store.change(`forget ${m.id.slice(0, 8)}`, 'memory.forget', () => {
+      writeTombstone(store, { hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: this.engine.now(), head: memoryHead(m) });
+      store.archive(m.id);
+    });
     this.counters.pruned += 1;
     return true;
   }

@@ -4,10 +4,12 @@
  * `dedup_top_k` nearest with cosine ≥ `dedup_threshold` and the same type is reinforced instead:
  * a `reinforced` access (strength +1), reinforcement_count +1, importance and salience raised to
  * the larger of old and new. The new wording, tags and references are dropped, and the existing id
- * is returned.
+ * is returned. Content the writer's role forgot before (a tombstone) is refused unless forced.
  */
 import type { Engine } from '../engine/engine.js';
 import { addMemory } from '../engine/memory-ops.js';
+import { MnemoError } from '../errors.js';
+import { findTombstone } from '../store/tombstones.js';
 import type { MemoryType } from '../model/enums.js';
 import { accessRecord, createMemory, embeddingText, type Memory, type MemoryRef } from '../model/memory.js';
 import { ownerMatches, roleOf } from '../model/owner.js';
@@ -42,6 +44,8 @@ export interface RememberOptions {
   /** Further restricts which existing memory a duplicate may reinforce (e.g. only open todos). */
   reinforceOnly?: (m: Memory) => boolean;
   policy?: WritePolicy;
+  /** Write even when this content was forgotten before in the writer's scope (a tombstone). */
+  force?: boolean;
 }
 
 export interface RememberResult {
@@ -103,8 +107,24 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, fields: Rem
       return { id: existing.id, reinforced: true, cos: dup.cos, memory: store.require(existing.id) };
     }
   }
-  const m = await addMemory(engine, draft, { label: `remember ${draft.type} ${draft.id.slice(0, 8)}` });
+  if (!opts.force) refuseForgotten(engine, who, draft.content);
+  // The tombstone check above is scoped to the writer's role; another role's forget is none of its business.
+  const m = await addMemory(engine, draft, { label: `remember ${draft.type} ${draft.id.slice(0, 8)}`, allowForgotten: true });
   return { id: m.id, reinforced: false, cos: null, memory: m };
+}
+
+/**
+ * Forgotten content is not silently re-created: when the writer's role (or the shared writer)
+ * forgot this exact content, the write is refused with when and what, and `force` overrides.
+ */
+function refuseForgotten(engine: Engine, who: AgentIdentity, content: string): void {
+  const tomb = findTombstone(engine.store, content);
+  if (!tomb || !ownerMatches(tomb.owner, roleOf(who.owner))) return;
+  throw new MnemoError(
+    'conflict',
+    `this content was forgotten on ${new Date(tomb.ts * 1000).toISOString()} (memory ${tomb.memory_id.slice(0, 8)}: ${JSON.stringify(tomb.head)}); write it again only on purpose (force: true), or word what changed`,
+    { field: 'content', tombstone: tomb.hash, memory_id: tomb.memory_id },
+  );
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -21,6 +21,8 @@ export interface RememberInput {
   source_task_ref?: string | null;
   /** Reinforce a near-duplicate instead of writing (default true). */
   dedup?: boolean;
+  /** Write even though this exact content was forgotten before (default false: a conflict error). */
+  force?: boolean;
 }
 
 export interface UpdateInput {
