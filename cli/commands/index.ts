@@ -12,6 +12,10 @@ import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
 import { forgetCommand, mergeCommand } from './curate.js';
+import { explainCommand, recallCommand, searchCommand } from './recall.js';
+import { replayCommand } from './replay.js';
+import { pruneCommand, retentionCommand } from './retention.js';
+import { statsCommand } from './stats.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -30,4 +34,11 @@ export const COMMANDS: Command[] = [
   redoCommand,
   mergeCommand,
   forgetCommand,
+  recallCommand,
+  searchCommand,
+  explainCommand,
+  replayCommand,
+  retentionCommand,
+  pruneCommand,
+  statsCommand,
 ];

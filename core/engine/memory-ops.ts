@@ -18,6 +18,7 @@ import {
 } from '../model/memory.js';
 import { roleOf, validateOwner } from '../model/owner.js';
 import { findTombstone } from '../store/tombstones.js';
+import { insertAccessEvent } from '../store/access-events.js';
 import type { Engine } from './engine.js';
 
 export interface WriteActor {
@@ -57,7 +58,11 @@ export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { l
     if (!engine.store.exists(e.target_id)) throw notFound(`edge target ${e.target_id} does not exist`, { field: 'edges.target_id' });
   }
   const vec = await engine.embed(embeddingText(m));
-  engine.store.change(opts.label ?? `add ${m.type} ${m.id.slice(0, 8)}`, 'memory.add', () => engine.store.add(m, vec));
+  engine.store.change(opts.label ?? `add ${m.type} ${m.id.slice(0, 8)}`, 'memory.add', () => {
+    engine.store.add(m, vec);
+    // The seeded `created` entry is an access too: the uncapped event table holds it from the start.
+    for (const rec of m.access_log) insertAccessEvent(engine.store.db, m.id, rec, m.strength, true);
+  });
   return m;
 }
 

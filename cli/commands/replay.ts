@@ -1,0 +1,46 @@
+/** `mnemo replay <db> <event-id>`: re-run a logged recall now and show how each component moved. */
+import { call } from '../../core/api/service.js';
+import { badInput } from '../../core/errors.js';
+import { intOpt, requirePositional, str, type Command } from '../command.js';
+import { isoTime, table } from '../format.js';
+import { openSession } from '../session.js';
+
+export const replayCommand: Command = {
+  name: 'replay',
+  summary: 'replay a logged access against the store as it is now (per-component before/after)',
+  usage: 'mnemo replay <db> <event-id> [--hops H] [--owner SCOPE] [--k N] [--now T] [--json]',
+  timed: true,
+  options: { hops: { type: 'string' }, owner: { type: 'string' }, k: { type: 'string' } },
+  async run(ctx) {
+    const db = requirePositional(ctx, 0, 'db', this.usage);
+    const raw = requirePositional(ctx, 1, 'event-id', this.usage);
+    const eventId = Number(raw);
+    if (!Number.isInteger(eventId) || eventId < 1) throw badInput(`<event-id> must be a positive integer (an id from mnemo_access_events), got ${JSON.stringify(raw)}`);
+    const input: Record<string, unknown> = { event_id: eventId };
+    if (str(ctx, 'hops') !== undefined) input['hops'] = intOpt(ctx, 'hops', 1, [0, 4]);
+    if (str(ctx, 'k') !== undefined) input['k'] = intOpt(ctx, 'k', 10, [1, 1000]);
+    if (str(ctx, 'owner') !== undefined) input['owner'] = str(ctx, 'owner');
+    const session = openSession(ctx, db, { readonly: true });
+    try {
+      const r = await call(session, 'access.replay', input);
+      if (ctx.json) {
+        ctx.io.out(JSON.stringify(r));
+        return;
+      }
+      const e = r.event;
+      ctx.io.out(`event ${e.event_id}: ${e.channel} of ${e.memory_id.slice(0, 8)} at ${isoTime(e.ts)} by ${e.reader_owner || '(anonymous)'}: ${JSON.stringify(e.query)}`);
+      ctx.io.out(`re-run now (${isoTime(r.rerun.now)}): hops ${r.rerun.hops}, scope ${r.rerun.owner ?? '*'}, k ${r.rerun.k}, profile ${r.rerun.profile}`);
+      for (const a of r.rerun.assumed) ctx.io.out(`  assumed ${a}`);
+      const fields = ['rank', 'score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread'] as const;
+      ctx.io.out(
+        table(
+          fields.map((f) => ({ component: f, before: r.before[f], after: r.after ? r.after[f] : '(not ranked)', delta: r.delta[f] })),
+          ['component', 'before', 'after', 'delta'],
+        ),
+      );
+      for (const n of r.notes) ctx.io.out(n);
+    } finally {
+      session.close();
+    }
+  },
+};
