@@ -129,3 +129,38 @@ describe('apply', () => {
     }
   });
 });
+
+describe('interrupting a plan and the API door', () => {
+  it('a stopped plan is marked interrupted, and is itself a valid (shorter) plan', async () => {
+    const engine = openAt(fixtureCopy(), NOW);
+    let calls = 0;
+    const plan = await planReflection(engine, { shouldStop: () => ++calls > 200 });
+    expect(plan.report.interrupted).toBe(true);
+    expect(plan.report.stopped_in).toBe('form_edges');
+    expect(plan.groups.map((g) => g.op)).toEqual(['merge', 'link']);
+    const res = await applyPlan(engine, plan);
+    expect(res.report.merged).toBe(plan.report.merged);
+    expect(res.report.edges_added).toBe(plan.report.edges_added);
+    engine.close();
+  });
+
+  it('reflect.plan keeps the plan so reflect.apply can take its id and the accepted ops', async () => {
+    const { ApiSession } = await import('../core/api/context.js');
+    const { call, invoke } = await import('../core/api/service.js');
+    const { fixedClock } = await import('../core/clock.js');
+    const s = new ApiSession({ clock: fixedClock(NOW) });
+    s.open(fixtureCopy());
+    const plan = await call(s, 'reflect.plan', { until: 'merge' });
+    expect((await call(s, 'reflect.progress', {})).running).toBe(false);
+    const res = await call(s, 'reflect.apply', { plan_id: plan.id, accepted: ['m2'] });
+    expect(res.applied).toEqual(['m2']);
+    const rows = await call(s, 'journal.rows', { change_id: res.change_id! });
+    expect(rows.change.kind).toBe('reflect.apply');
+    expect(rows.rows.length).toBe(2); // the anchor and the archived duplicate
+    const bad = await invoke(s, 'reflect.apply', { plan_id: 'nope' });
+    expect(bad.ok).toBe(false);
+    const unknownOp = await invoke(s, 'reflect.apply', { plan, accepted: ['zz9'] });
+    expect(unknownOp.ok ? '' : unknownOp.error.message).toMatch(/not in plan/);
+    s.close();
+  });
+});

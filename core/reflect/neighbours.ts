@@ -121,6 +121,24 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
     prefixNorm[i] = first < 0 ? Math.sqrt(mass) : Math.sqrt(rowMassBefore[rowOff[i]! + first]!);
   }
   rowOff[n] = p;
+  // ‖x restricted to ranks < the end of each rank bucket‖: an O(1) upper bound of ‖x_<r‖.
+  const BUCKET = 8;
+  const nb = Math.ceil(tokens / BUCKET);
+  const normTable = new Float32Array(n * nb);
+  for (let i = 0; i < n; i++) {
+    let q = rowOff[i]!;
+    const e = rowOff[i + 1]!;
+    let mass = 0;
+    for (let b = 0; b < nb; b++) {
+      const end = (b + 1) * BUCKET;
+      while (q < e && rowRank[q]! < end) {
+        mass += rowAbs[q]! * rowAbs[q]!;
+        q++;
+      }
+      // Rounded up so the float32 table never understates the bound.
+      normTable[i * nb + b] = Math.fround(Math.sqrt(mass) * (1 + 1e-6) + 1e-7);
+    }
+  }
   // Posting lists over indexed tokens only, filled as vectors are processed (a probe sees earlier ones).
   const listLen = new Int32Array(tokens);
   for (let i = 0; i < n; i++) for (let q = rowOff[i]! + firstIndexed[i]!; q < rowOff[i + 1]!; q++) listLen[rowRank[q]!]!++;
@@ -140,18 +158,6 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
   let bounded = 0;
   let exact = 0;
   let postings = 0;
-  /** ‖x restricted to tokens ranked before r‖ for row i (binary search on its sorted ranks). */
-  const normBefore = (i: number, r: number): number => {
-    let a = rowOff[i]!;
-    let b = rowOff[i + 1]!;
-    while (a < b) {
-      const m = (a + b) >> 1;
-      if (rowRank[m]! < r) a = m + 1;
-      else b = m;
-    }
-    return a === rowOff[i + 1]! ? 1 : Math.sqrt(rowMassBefore[a]!);
-  };
-
   for (let i = 0; i < n; i++) {
     if ((i & 1023) === 0 && shouldStop?.()) throw new StopSignal();
     const s = rowOff[i]!;
@@ -179,7 +185,7 @@ export function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldS
         const j = touched[k]!;
         // Tokens ranked before the later start contribute at most ‖x_<k‖·‖y_<k‖.
         const rj = startRank[j]!;
-        const rest = ri >= rj ? prefixNorm[i]! * normBefore(j, ri) : prefixNorm[j]! * normBefore(i, rj);
+        const rest = ri >= rj ? prefixNorm[i]! * normTable[j * nb + ((ri / BUCKET) | 0)]! : prefixNorm[j]! * normTable[i * nb + ((rj / BUCKET) | 0)]!;
         if (acc[j]! + rest >= lo) {
           exact++;
           let dotv = 0;
