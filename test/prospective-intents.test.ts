@@ -91,3 +91,13 @@ describe('intents fire', () => {
     expect(a.engine.store.count()).toBe(0);
   });
 });
+
+describe('an opened todo', () => {
+  it('has its created access in the event table, like every added memory', async () => {
+    const a = agentOn(freshStorePath(), 'ops', { clock: movableClock() });
+    open.push(a);
+    await a.intentAdd({ content: 'page the owner', trigger: { kind: 'event', cue: 'Outage' }, opens_todo: true });
+    const [f] = await a.intentsDue({ events: ['Outage'] });
+    expect(queryEvents(a.engine.store.db, { memoryId: f!.todo!.id }).events.map((e) => e.channel)).toEqual(['created']);
+  });
+});
