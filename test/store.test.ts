@@ -6,6 +6,7 @@ import { fixedClock } from '../core/clock.js';
 import { MnemoError } from '../core/errors.js';
 import { createMemory } from '../core/model/memory.js';
 import { MemoryStore } from '../core/store/store.js';
+import { MNEMO_SCHEMA_VERSION } from '../core/store/migrations.js';
 import { HashingEmbedder } from '../core/embed/hashing.js';
 import { embeddingText } from '../core/model/memory.js';
 import { expected, fixtureCopy, FIXTURE_STORE, tempDir } from './helpers/fixture.js';
@@ -106,7 +107,7 @@ describe('writing keeps the nooa layout', () => {
     const path = join(tempDir(), 'new.sqlite');
     const store = track(MemoryStore.open(path, { create: true }));
     expect(store.profile()).toBe('mnemo');
-    expect(store.getMeta('schema_version')).toBe('1');
+    expect(store.getMeta('schema_version')).toBe(String(MNEMO_SCHEMA_VERSION)); // one per migration in MNEMO_MIGRATIONS
     expect(checkNooaLayout(path)).toEqual([]);
   });
 });

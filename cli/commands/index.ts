@@ -16,6 +16,7 @@ import { explainCommand, recallCommand, searchCommand } from './recall.js';
 import { replayCommand } from './replay.js';
 import { pruneCommand, retentionCommand } from './retention.js';
 import { statsCommand } from './stats.js';
+import { beliefsCommand } from './beliefs.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -41,4 +42,5 @@ export const COMMANDS: Command[] = [
   retentionCommand,
   pruneCommand,
   statsCommand,
+  beliefsCommand,
 ];

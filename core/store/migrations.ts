@@ -96,9 +96,71 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
     },
   },
   {
+    // The belief layer (core/beliefs): dimensions (the posterior after each one's last update),
+    // the append-only delta log, entity aliases and rejected alias pairs, and an FTS5 index over
+    // the deltas' evidence text. New deltas are indexed in bulk at the end of each ingest (a per-row
+    // trigger made a 100k ingest several times slower); deletes and evidence edits are kept in step
+    // by triggers.
+    name: '002-beliefs',
+    up(db) {
+      db.exec(`
+        CREATE TABLE mnemo_dimensions (
+          entity       TEXT NOT NULL,
+          attribute    TEXT NOT NULL,
+          distribution TEXT NOT NULL,
+          t_last       REAL NOT NULL,
+          deltas       INTEGER NOT NULL,
+          mode         TEXT,
+          PRIMARY KEY (entity, attribute)
+        ) WITHOUT ROWID;
+        CREATE TABLE mnemo_deltas (
+          id              INTEGER PRIMARY KEY,
+          entity          TEXT NOT NULL,
+          attribute       TEXT NOT NULL,
+          observed_entity TEXT NOT NULL,
+          value           TEXT NOT NULL,
+          t               REAL NOT NULL,
+          reliability     REAL,
+          epsilon         REAL NOT NULL,
+          prior           TEXT NOT NULL,
+          posterior       TEXT NOT NULL,
+          surprise        REAL NOT NULL,
+          evidence        TEXT NOT NULL DEFAULT '',
+          source          TEXT NOT NULL DEFAULT '',
+          memory_id       TEXT,
+          observation_id  TEXT,
+          recorded_at     REAL NOT NULL
+        );
+        CREATE INDEX idx_mnemo_deltas_dim ON mnemo_deltas(entity, attribute, t, id);
+        CREATE INDEX idx_mnemo_deltas_memory ON mnemo_deltas(memory_id) WHERE memory_id IS NOT NULL;
+        CREATE TABLE mnemo_entity_aliases (
+          alias      TEXT PRIMARY KEY,
+          canonical  TEXT NOT NULL,
+          divergence REAL,
+          shared     INTEGER,
+          merged_at  REAL NOT NULL
+        );
+        CREATE TABLE mnemo_alias_rejections (
+          a           TEXT NOT NULL,
+          b           TEXT NOT NULL,
+          rejected_at REAL NOT NULL,
+          PRIMARY KEY (a, b)
+        );
+        CREATE VIRTUAL TABLE mnemo_delta_fts USING fts5(evidence, content='mnemo_deltas', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+        CREATE TRIGGER mnemo_deltas_fts_ad AFTER DELETE ON mnemo_deltas BEGIN
+          INSERT INTO mnemo_delta_fts(mnemo_delta_fts, rowid, evidence) VALUES ('delete', old.id, old.evidence);
+        END;
+        CREATE TRIGGER mnemo_deltas_fts_au AFTER UPDATE OF evidence ON mnemo_deltas BEGIN
+          INSERT INTO mnemo_delta_fts(mnemo_delta_fts, rowid, evidence) VALUES ('delete', old.id, old.evidence);
+          INSERT INTO mnemo_delta_fts(rowid, evidence) VALUES (new.id, new.evidence);
+        END;
+      `);
+      },
+    },
+    {
     // Recall context of an access (hops, owner scope, k, profile), so a logged recall can be
     // replayed exactly; the ring entry keeps nooa's fields only.
-    name: '002-access-context',
+    name: '003-access-context',
     up(db) {
       db.exec('ALTER TABLE mnemo_access_events ADD COLUMN context TEXT');
     },

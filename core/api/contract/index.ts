@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { MethodSpec } from '../define.js';
 import { memoryContract } from './memory.js';
 import { statsContract } from './stats.js';
+import { beliefsContract } from './beliefs.js';
 import { storeContract } from './store.js';
 import { recallContract } from './recall.js';
 import { accessContract } from './access.js';
@@ -24,6 +25,7 @@ export const contract = {
   ...observeContract,
   ...prospectiveContract,
   ...reflectContract,
+  ...beliefsContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -45,3 +47,4 @@ export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './obse
 export type { IntentListResult, IntentDueResult, DueIntentRow, TodoListResult } from './prospective.js';
 export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';
 export type { PlanProgressState } from './reflect.js';
+export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';

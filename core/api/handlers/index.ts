@@ -2,6 +2,7 @@
 import type { Contract } from '../contract/index.js';
 import { memoryHandlers } from './memory.js';
 import { statsHandlers } from './stats.js';
+import { beliefsHandlers } from './beliefs.js';
 import { storeHandlers } from './store.js';
 import { reflectHandlers } from './reflect.js';
 import type { HandlersFor } from './types.js';
@@ -21,4 +22,5 @@ export const handlers: HandlersFor<Contract> = {
   ...observeHandlers,
   ...prospectiveHandlers,
   ...reflectHandlers,
+  ...beliefsHandlers,
 };

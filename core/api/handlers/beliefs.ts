@@ -1,0 +1,141 @@
+import {
+  answerQueries,
+  applyAliasMerges,
+  beliefsOf,
+  parseObservation,
+  parseObservationsJsonl,
+  planAliases,
+  readBelief,
+  readEntity,
+  rejectAliasPair,
+  retrieve,
+  type BeliefModel,
+} from '../../beliefs/index.js';
+import { lambdaPerSecond } from '../../beliefs/config.js';
+import { OTHER, type Dist } from '../../beliefs/equations.js';
+import { sortedDistribution } from '../../beliefs/read.js';
+import { toObservation } from '../../beliefs/observation.js';
+import type { DeltaRow } from '../../store/belief-tables.js';
+import type { ApiSession } from '../context.js';
+import type { beliefsContract, BeliefConfigView, DeltaView } from '../contract/beliefs.js';
+import type { HandlersFor } from './types.js';
+
+function model(session: ApiSession): BeliefModel {
+  return beliefsOf(session.engine());
+}
+
+function configView(m: BeliefModel): BeliefConfigView {
+  const config = m.config();
+  return { config, lambda_per_second: lambdaPerSecond(config), recorded: m.store.getMeta('beliefs_config') !== null };
+}
+
+/** The most probable entry, where "not yet observed" (OTHER) counts as no value. */
+function leading(p: Dist): string | null {
+  let best: string | null = null;
+  let bp = -1;
+  for (const k in p) {
+    if (p[k]! > bp) {
+      best = k;
+      bp = p[k]!;
+    }
+  }
+  return best === OTHER ? null : best;
+}
+
+export function deltaView(m: BeliefModel, d: DeltaRow): DeltaView {
+  const before = leading(d.prior);
+  const after = leading(d.posterior);
+  return {
+    id: d.id,
+    entity: d.entity,
+    observed_entity: d.observed_entity,
+    attribute: d.attribute,
+    value: d.value,
+    t: d.t,
+    reliability: d.reliability,
+    epsilon: d.epsilon,
+    surprise: d.surprise,
+    prior: sortedDistribution(d.prior),
+    posterior: sortedDistribution(d.posterior),
+    mode_before: before,
+    mode_after: after,
+    moved: before !== after,
+    evidence: d.evidence,
+    source: d.source,
+    memory_id: d.memory_id,
+    memory_exists: d.memory_id !== null && m.store.exists(d.memory_id),
+    observation_id: d.observation_id,
+  };
+}
+
+const atOr = (session: ApiSession, at: number | undefined) => at ?? session.engine().now();
+
+export const beliefsHandlers: HandlersFor<typeof beliefsContract> = {
+  'beliefs.config': (_input, session) => configView(model(session)),
+  'beliefs.configure': (input, session) => {
+    const m = model(session);
+    m.configure(input.profile, input.overrides ?? {});
+    return configView(m);
+  },
+  'beliefs.observe': (input, session) => {
+    const m = model(session);
+    return deltaView(m, m.observe(toObservation(input.observation, 1), session.engine().now()));
+  },
+  'beliefs.ingest': (input, session) => {
+    const m = model(session);
+    const observations =
+      input.jsonl !== undefined ? parseObservationsJsonl(input.jsonl) : input.observations!.map((o, i) => parseObservation(o, `observation ${i + 1}`, i + 1));
+    return m.ingest(observations, session.engine().now());
+  },
+  'beliefs.entities': (input, session) => {
+    const m = model(session);
+    const aliases = m.aliasMap();
+    const byCanonical = new Map<string, string[]>();
+    for (const a of aliases.keys()) {
+      const c = m.resolve(a, aliases);
+      byCanonical.set(c, [...(byCanonical.get(c) ?? []), a]);
+    }
+    return {
+      total: m.tables.entityCount(input.search),
+      entities: m.tables.entities(input.search, input.limit, input.offset).map((e) => ({ ...e, aliases: (byCanonical.get(e.entity) ?? []).sort() })),
+    };
+  },
+  'beliefs.entity': (input, session) => {
+    const m = model(session);
+    const at = atOr(session, input.at);
+    const entity = m.resolve(input.entity);
+    return { entity, aliases: m.namesOf(entity).filter((n) => n !== entity).sort(), at, mode: input.mode, dimensions: readEntity(m, entity, at, input.mode) };
+  },
+  'beliefs.get': (input, session) => {
+    const m = model(session);
+    const at = atOr(session, input.at);
+    const belief = readBelief(m, input.entity, input.attribute, at, input.mode);
+    const deltas = m.tables.deltasOf(belief.entity, input.attribute, at);
+    return { belief, deltas: deltas.slice(Math.max(0, deltas.length - input.deltas_limit)).map((d) => deltaView(m, d)) };
+  },
+  'beliefs.deltas': (input, session) => {
+    const m = model(session);
+    const entity = m.resolve(input.entity);
+    return { entity, deltas: m.tables.timeline(entity, input.attribute, input.limit, input.offset, input.at).map((d) => deltaView(m, d)) };
+  },
+  'beliefs.forMemory': (input, session) => {
+    const m = model(session);
+    const deltas = m.tables.deltasForMemory(input.memory_id);
+    const dims = new Map(deltas.map((d) => [`${d.entity}\u0001${d.attribute}`, { entity: d.entity, attribute: d.attribute }]));
+    return { memory_id: input.memory_id, deltas: deltas.map((d) => deltaView(m, d)), dimensions: [...dims.values()] };
+  },
+  'beliefs.aliases.plan': (input, session) => planAliases(model(session), atOr(session, input.at)),
+  'beliefs.aliases.apply': (input, session) => applyAliasMerges(model(session), input.merges, input.basis, session.engine().now()),
+  'beliefs.aliases.reject': (input, session) => rejectAliasPair(model(session), input.a, input.b, session.engine().now()),
+  'beliefs.aliases.list': (_input, session) => {
+    const m = model(session);
+    return { aliases: m.tables.aliases(), rejections: m.tables.rejections() };
+  },
+  'beliefs.answer': (input, session) => ({ answers: answerQueries(model(session), input.queries, input.mode) }),
+  'beliefs.retrieve': (input, session) =>
+    retrieve(model(session), input.query, {
+      at: atOr(session, input.at),
+      ...(input.hops !== undefined ? { hops: input.hops } : {}),
+      ...(input.top_k !== undefined ? { topK: input.top_k } : {}),
+    }),
+};

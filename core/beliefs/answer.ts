@@ -1,0 +1,59 @@
+/**
+ * Answers belief-stream queries in the format ../shared/tools/score-beliefs.mjs reads:
+ * `current` → {id, value, p}; `values` → {id, values}; `aliases` → {id, aliases: [[a, b], …]}.
+ */
+import { z } from 'zod';
+import { badInput } from '../errors.js';
+import { describeIssues } from '../model/schemas.js';
+import type { BeliefModel } from './model.js';
+import { readBelief, type ReadMode } from './read.js';
+
+const finiteT = z.number().refine(Number.isFinite, 'at must be a finite number (epoch seconds)');
+
+export const beliefQuerySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('current'), id: z.string().min(1), entity: z.string().min(1), attribute: z.string().min(1), at: finiteT }),
+  z.object({ kind: z.literal('values'), id: z.string().min(1), entity: z.string().min(1), attribute: z.string().min(1), at: finiteT }),
+  z.object({ kind: z.literal('aliases'), id: z.string().min(1), at: finiteT.optional() }),
+]);
+
+export type BeliefQuery = z.infer<typeof beliefQuerySchema>;
+
+export type BeliefAnswer =
+  | { id: string; value: string | null; p: number }
+  | { id: string; values: string[] }
+  | { id: string; aliases: [string, string][] };
+
+export function parseQueriesJsonl(text: string): BeliefQuery[] {
+  const out: BeliefQuery[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (raw === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      throw badInput(`line ${i + 1}: not valid JSON (${(err as Error).message})`, { line: i + 1 });
+    }
+    const r = beliefQuerySchema.safeParse(json);
+    if (!r.success) throw badInput(`line ${i + 1}: ${describeIssues(r.error)} (a query is {kind: current|values|aliases, id, entity, attribute, at})`, { line: i + 1 });
+    out.push(r.data);
+  }
+  return out;
+}
+
+export function answerQuery(model: BeliefModel, q: BeliefQuery, mode: ReadMode): BeliefAnswer {
+  if (q.kind === 'aliases') {
+    return { id: q.id, aliases: model.tables.aliases().map((a) => [a.alias, a.canonical] as [string, string]) };
+  }
+  if (q.kind === 'values') {
+    const view = readBelief(model, q.entity, q.attribute, q.at, 'as-of');
+    return { id: q.id, values: view.values };
+  }
+  const view = readBelief(model, q.entity, q.attribute, q.at, mode);
+  return { id: q.id, value: view.value, p: Math.round(view.p * 1e6) / 1e6 };
+}
+
+export function answerQueries(model: BeliefModel, queries: readonly BeliefQuery[], mode: ReadMode): BeliefAnswer[] {
+  return queries.map((q) => answerQuery(model, q, mode));
+}

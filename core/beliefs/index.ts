@@ -1,0 +1,20 @@
+/**
+ * The belief layer (Nous's predictive world model): one BeliefModel per engine, plus the pieces
+ * the doors use. Importing this module registers the journal targets that undo alias merges.
+ */
+import type { Engine } from '../engine/engine.js';
+import './journal-target.js';
+import { BeliefModel } from './model.js';
+
+export function beliefsOf(engine: Engine): BeliefModel {
+  return engine.extension('beliefs', (e) => new BeliefModel(e.store));
+}
+
+export { BeliefModel } from './model.js';
+export * from './config.js';
+export { parseObservationsJsonl, parseObservation, observationSchema, type Observation } from './observation.js';
+export { readBelief, readEntity, type BeliefView, type ReadMode } from './read.js';
+export { planAliases, type AliasPlan, type AliasProposal } from './identity.js';
+export { applyAliasMerges, mergeOf, rejectAliasPair } from './aliases.js';
+export { answerQueries, parseQueriesJsonl, type BeliefAnswer, type BeliefQuery } from './answer.js';
+export { retrieve, type RetrievalResult } from './retrieval.js';

@@ -1,0 +1,43 @@
+/**
+ * Undo and redo of alias merges and rejections. Only the alias and rejection rows are journalled:
+ * dimensions and what each delta derived are functions of the delta log and the alias table, so
+ * after a row is restored the affected entities are replayed from the log. That also keeps any
+ * observation ingested after the merge (it is re-attributed, not lost).
+ */
+import { registerJournalTarget } from '../store/journal.js';
+import { BeliefTables, type AliasRow } from '../store/belief-tables.js';
+import type { MemoryStore } from '../store/store.js';
+import { BeliefModel } from './model.js';
+
+export const ALIAS_NS = 'belief-alias';
+export const REJECTION_NS = 'belief-reject';
+export const PAIR_SEP = '\u0001';
+
+registerJournalTarget({
+  ns: ALIAS_NS,
+  snapshot: (db, alias) =>
+    (db.prepare('SELECT alias, canonical, divergence, shared, merged_at FROM mnemo_entity_aliases WHERE alias = ?').get(alias) as AliasRow | undefined) ?? null,
+  restore(store: MemoryStore, alias: string, image: unknown, expected: unknown) {
+    const tables = new BeliefTables(store);
+    if (image === null) tables.deleteAlias(alias);
+    else tables.putAlias(image as AliasRow);
+    const names = [alias];
+    if (image) names.push((image as AliasRow).canonical);
+    if (expected) names.push((expected as AliasRow).canonical);
+    new BeliefModel(store).rebuild(names);
+  },
+});
+
+registerJournalTarget({
+  ns: REJECTION_NS,
+  snapshot: (db, key) => {
+    const [a, b] = key.split(PAIR_SEP);
+    return db.prepare('SELECT a, b, rejected_at FROM mnemo_alias_rejections WHERE a = ? AND b = ?').get(a, b) ?? null;
+  },
+  restore(store: MemoryStore, key: string, image: unknown) {
+    const [a, b] = key.split(PAIR_SEP) as [string, string];
+    const tables = new BeliefTables(store);
+    if (image === null) tables.deleteRejection(a, b);
+    else tables.putRejection(a, b, (image as { rejected_at: number }).rejected_at);
+  },
+});

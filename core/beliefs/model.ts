@@ -1,0 +1,216 @@
+/**
+ * The belief model of one store: applies observations (one delta each), replays dimensions from
+ * the delta log when history changes (an out-of-order observation, an alias merge or its undo),
+ * resolves aliases, and owns the store's belief constants. The constants are recorded in the store
+ * with the first observation, because a delta log is only meaningful under the constants that wrote it.
+ */
+import { badInput, MnemoError } from '../errors.js';
+import { BeliefTables, type DeltaRow, type DimensionRow } from '../store/belief-tables.js';
+import type { MemoryStore } from '../store/store.js';
+import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, type BeliefConfig, type BeliefConfigOverrides, type BeliefProfile } from './config.js';
+import { modeOf } from './equations.js';
+import type { Observation } from './observation.js';
+import { applyObservation, type DimensionState } from './update.js';
+
+const CONFIG_KEY = 'beliefs_config';
+const SEP = '\u0001';
+
+export interface IngestResult {
+  ingested: number;
+  dimensions_touched: number;
+  replayed_dimensions: number;
+  first_delta_id: number | null;
+  last_delta_id: number | null;
+}
+
+export class BeliefModel {
+  readonly tables: BeliefTables;
+  private cachedConfig: BeliefConfig | null = null;
+
+  constructor(readonly store: MemoryStore) {
+    this.tables = new BeliefTables(store);
+  }
+
+  // ------------------------------------------------------------ constants
+
+  /** The store's recorded constants, or the paper profile when nothing was observed yet. */
+  config(): BeliefConfig {
+    if (this.cachedConfig) return this.cachedConfig;
+    const raw = this.store.getMeta(CONFIG_KEY);
+    this.cachedConfig = raw ? { ...PAPER_CONFIG, ...(JSON.parse(raw) as Partial<BeliefConfig>) } : PAPER_CONFIG;
+    return this.cachedConfig;
+  }
+
+  lambda(): number {
+    return lambdaPerSecond(this.config());
+  }
+
+  /** Chooses the constants; allowed only while the delta log is empty. */
+  configure(profile: BeliefProfile, overrides: BeliefConfigOverrides = {}): BeliefConfig {
+    const parsed = beliefConfigOverrides.safeParse(overrides);
+    if (!parsed.success) throw badInput(`invalid belief constants: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    const next = resolveConfig(profile, parsed.data);
+    if (this.tables.counts().deltas > 0 && JSON.stringify(next) !== JSON.stringify(this.config())) {
+      throw new MnemoError(
+        'conflict',
+        `this store's beliefs were built with the ${this.config().profile} profile and its constants; the delta log only makes sense under them, so ingest into a new store to use other constants`,
+      );
+    }
+    this.store.transaction(() => this.store.setMeta(CONFIG_KEY, JSON.stringify(next)));
+    this.cachedConfig = next;
+    return next;
+  }
+
+  private persistConfig(): void {
+    if (this.store.getMeta(CONFIG_KEY) === null) this.store.setMeta(CONFIG_KEY, JSON.stringify(this.config()));
+  }
+
+  // ------------------------------------------------------------ aliases
+
+  /** The canonical name of an entity (follows merged aliases). */
+  resolve(entity: string, aliases?: Map<string, string>): string {
+    const map = aliases ?? this.aliasMap();
+    let name = entity;
+    for (let i = 0; i < 64; i++) {
+      const next = map.get(name);
+      if (next === undefined || next === name) return name;
+      name = next;
+    }
+    return name;
+  }
+
+  aliasMap(): Map<string, string> {
+    return new Map(this.tables.aliases().map((a) => [a.alias, a.canonical]));
+  }
+
+  /** Every name (canonical and aliases) that resolves to `canonical`. */
+  namesOf(canonical: string, aliases?: Map<string, string>): string[] {
+    const map = aliases ?? this.aliasMap();
+    const names = [canonical];
+    for (const a of map.keys()) if (a !== canonical && this.resolve(a, map) === canonical) names.push(a);
+    return names;
+  }
+
+  // ------------------------------------------------------------ writes
+
+  observe(o: Observation, recordedAt: number): DeltaRow {
+    const res = this.ingest([o], recordedAt);
+    return this.tables.delta(res.last_delta_id!)!;
+  }
+
+  /**
+   * Applies a validated batch in one transaction: a failure writes nothing. Observations are taken
+   * in time order (stable for ties); one older than its dimension's last update is logged and the
+   * dimension is replayed from its log at the end.
+   */
+  ingest(observations: readonly Observation[], recordedAt: number): IngestResult {
+    for (const o of observations) {
+      if (o.memory_id !== null && !this.store.exists(o.memory_id)) {
+        throw badInput(`line ${o.line}: memory_id ${o.memory_id} names no memory in this store; add the memory first or drop memory_id; nothing was ingested`, {
+          line: o.line,
+        });
+      }
+    }
+    const sorted = observations.map((o, i) => ({ o, i })).sort((a, b) => a.o.t - b.o.t || a.i - b.i);
+    const config = this.config();
+    const lambda = this.lambda();
+    return this.store.transaction(() => {
+      this.tables.prepareWrite();
+      this.persistConfig();
+      const aliases = this.aliasMap();
+      const dims = new Map<string, { entity: string; attribute: string; state: DimensionState | null; deltas: number }>();
+      const replay = new Set<string>();
+      let first: number | null = null;
+      let last: number | null = null;
+      for (const { o } of sorted) {
+        const entity = this.resolve(o.entity, aliases);
+        const key = entity + SEP + o.attribute;
+        let dim = dims.get(key);
+        if (!dim) {
+          const row = this.tables.dimension(entity, o.attribute, true);
+          dim = { entity, attribute: o.attribute, state: row ? { dist: row.distribution, tLast: row.t_last } : null, deltas: row?.deltas ?? 0 };
+          dims.set(key, dim);
+        }
+        const late = dim.state !== null && o.t < dim.state.tLast;
+        if (late) replay.add(key);
+        const step = late ? null : applyObservation(dim.state, o.value, o.t, o.reliability, config, lambda);
+        const id = this.tables.insertDelta({
+          entity,
+          attribute: o.attribute,
+          observed_entity: o.entity,
+          value: o.value,
+          t: o.t,
+          reliability: o.reliability,
+          epsilon: step?.epsilon ?? (o.reliability === null ? config.epsilonDefault : 1 - o.reliability),
+          prior: step?.prior ?? {},
+          posterior: step?.posterior ?? {},
+          surprise: step?.surprise ?? 0,
+          evidence: o.evidence,
+          source: o.source,
+          memory_id: o.memory_id,
+          observation_id: o.id,
+          recorded_at: recordedAt,
+        });
+        first ??= id;
+        last = id;
+        dim.deltas++;
+        if (step) dim.state = { dist: step.posterior, tLast: o.t };
+      }
+      if (first !== null && last !== null) this.tables.indexEvidence(first, last);
+      for (const [key, d] of dims) {
+        if (replay.has(key) || !d.state) continue;
+        this.tables.putDimension({ entity: d.entity, attribute: d.attribute, distribution: d.state.dist, t_last: d.state.tLast, deltas: d.deltas, mode: modeOf(d.state.dist).value });
+      }
+      for (const key of replay) {
+        const d = dims.get(key)!;
+        this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
+      }
+      return { ingested: observations.length, dimensions_touched: dims.size, replayed_dimensions: replay.size, first_delta_id: first, last_delta_id: last };
+    });
+  }
+
+  /** Recomputes one dimension from its deltas (already in log order), rewriting what each delta derived. */
+  private replayDimension(entity: string, deltas: readonly DeltaRow[]): DimensionRow | null {
+    const config = this.config();
+    const lambda = this.lambda();
+    let state: DimensionState | null = null;
+    for (const d of deltas) {
+      const step = applyObservation(state, d.value, d.t, d.reliability, config, lambda);
+      this.tables.updateDerived(d.id, entity, step.prior, step.posterior, step.surprise);
+      state = { dist: step.posterior, tLast: d.t };
+    }
+    if (!state || deltas.length === 0) return null;
+    const row: DimensionRow = { entity, attribute: deltas[0]!.attribute, distribution: state.dist, t_last: state.tLast, deltas: deltas.length, mode: modeOf(state.dist).value };
+    this.tables.putDimension(row);
+    return row;
+  }
+
+  /**
+   * Re-derives every dimension of the entities these names resolve to, from the delta log and the
+   * alias table as they are now. Used after an alias merge and when one is undone or redone.
+   */
+  rebuild(names: Iterable<string>): void {
+    this.store.transaction(() => {
+      this.tables.prepareWrite();
+      const aliases = this.aliasMap();
+      const group = new Set<string>();
+      for (const n of names) {
+        group.add(n);
+        group.add(this.resolve(n, aliases));
+      }
+      // every name that resolves into the group, so an alias of an alias moves too
+      for (const a of aliases.keys()) if (group.has(this.resolve(a, aliases))) group.add(a);
+      // every delta of these names sits under one of them as entity (the old or the new canonical)
+      const deltas = this.tables.deltasOfEntities([...group]);
+      for (const n of group) this.tables.deleteDimensionsOf(n);
+      const byDim = new Map<string, DeltaRow[]>();
+      for (const d of deltas) {
+        const key = this.resolve(d.observed_entity, aliases) + SEP + d.attribute;
+        let list = byDim.get(key);
+        if (!list) byDim.set(key, (list = []));
+        list.push(d);
+      }
+      for (const [key, list] of byDim) this.replayDimension(key.slice(0, key.indexOf(SEP)), list);
+    });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Reading beliefs at a time T, two ways:
+ * - `as-of` (time travel, Nous's query_at): the posterior of the last delta at or before T, decayed
+ *   to T in dataset time. What the agent believed at T.
+ * - `hindsight`: the forward–backward estimate of the value at T from the whole log. What the agent
+ *   now believes was true at T.
+ * Plus Eq. 7's observed values, and the views the API returns.
+ */
+import type { DeltaRow } from '../store/belief-tables.js';
+import { aggregateValues, decay, entropy, modeOf, OTHER, type Dist } from './equations.js';
+import { estimateAt } from './hindsight.js';
+import type { BeliefModel } from './model.js';
+
+export type ReadMode = 'as-of' | 'hindsight';
+
+export interface ValueP {
+  value: string;
+  p: number;
+}
+
+export interface BeliefView {
+  entity: string;
+  attribute: string;
+  at: number;
+  mode: ReadMode;
+  /** Most probable value first; `<other>` is the mass of "a value not yet observed". */
+  distribution: ValueP[];
+  value: string | null;
+  p: number;
+  entropy: number;
+  max_entropy: number;
+  /** Time of the last delta at or before `at` (null: nothing known yet). */
+  t_last: number | null;
+  deltas: number;
+  /** Eq. 7: every value observed with surprise above θ_min (reliability-weighted), up to `at`. */
+  values: string[];
+}
+
+export function sortedDistribution(p: Dist): ValueP[] {
+  return Object.entries(p)
+    .map(([value, q]) => ({ value, p: q }))
+    .sort((a, b) => b.p - a.p || (a.value === OTHER ? 1 : b.value === OTHER ? -1 : a.value.localeCompare(b.value)));
+}
+
+function emptyView(entity: string, attribute: string, at: number, mode: ReadMode): BeliefView {
+  return { entity, attribute, at, mode, distribution: [], value: null, p: 0, entropy: 0, max_entropy: 0, t_last: null, deltas: 0, values: [] };
+}
+
+/** Eq. 7 over a dimension's deltas (or just the mode, when aggregation is off). */
+export function observedValues(model: BeliefModel, deltas: readonly DeltaRow[], mode: string | null): string[] {
+  const c = model.config();
+  if (!c.aggregation) return mode === null ? [] : [mode];
+  return aggregateValues(
+    deltas.map((d) => ({ value: d.value, surprise: d.surprise, reliability: 1 - d.epsilon })),
+    c.thetaMinBits,
+    c.aggregationWeighting,
+  );
+}
+
+/** The belief about (entity, attribute) at `at`; the entity may be an alias. */
+export function readBelief(model: BeliefModel, entityName: string, attribute: string, at: number, mode: ReadMode = 'as-of'): BeliefView {
+  const entity = model.resolve(entityName);
+  const all = model.tables.deltasOf(entity, attribute);
+  const upto = all.filter((d) => d.t <= at);
+  if (upto.length === 0 && (mode === 'as-of' || all.length === 0)) return emptyView(entity, attribute, at, mode);
+  let dist: Dist;
+  if (mode === 'hindsight' && model.config().update === 'bayes') {
+    dist = estimateAt(all.map((d) => ({ value: d.value, t: d.t, epsilon: d.epsilon })), at, model.lambda());
+  } else {
+    const last = upto[upto.length - 1];
+    if (!last) return emptyView(entity, attribute, at, mode);
+    dist = decay(last.posterior, model.lambda(), at - last.t);
+  }
+  const m = modeOf(dist);
+  const n = Object.keys(dist).length;
+  return {
+    entity,
+    attribute,
+    at,
+    mode,
+    distribution: sortedDistribution(dist),
+    value: m.value,
+    p: m.p,
+    entropy: entropy(dist),
+    max_entropy: n > 1 ? Math.log2(n) : 0,
+    t_last: upto.length ? upto[upto.length - 1]!.t : null,
+    deltas: upto.length,
+    values: observedValues(model, upto, m.value),
+  };
+}
+
+/** Every dimension of an entity at `at`. */
+export function readEntity(model: BeliefModel, entityName: string, at: number, mode: ReadMode = 'as-of'): BeliefView[] {
+  const entity = model.resolve(entityName);
+  return model.tables
+    .dimensionsOf(entity)
+    .map((d) => readBelief(model, entity, d.attribute, at, mode))
+    .filter((v) => v.deltas > 0 || mode === 'hindsight');
+}
