@@ -15,6 +15,7 @@ import { recallContract } from './recall.js';
 import { accessContract } from './access.js';
 import { retentionContract } from './retention.js';
 import { observeContract } from './observe.js';
+import { prospectiveContract } from './prospective.js';
 
 export const contract = {
   ...storeContract,
@@ -27,6 +28,7 @@ export const contract = {
   ...accessContract,
   ...retentionContract,
   ...observeContract,
+  ...prospectiveContract,
   ...beliefsContract,
 } as const;
 
@@ -49,4 +51,6 @@ export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, W
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
 export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
+export type { IntentListResult, IntentDueResult, DueIntentRow, TodoListResult } from './prospective.js';
+export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';
 export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';

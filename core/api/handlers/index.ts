@@ -12,6 +12,7 @@ import { recallHandlers } from './recall.js';
 import { accessHandlers } from './access.js';
 import { retentionHandlers } from './retention.js';
 import { observeHandlers } from './observe.js';
+import { prospectiveHandlers } from './prospective.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
@@ -24,5 +25,6 @@ export const handlers: HandlersFor<Contract> = {
   ...accessHandlers,
   ...retentionHandlers,
   ...observeHandlers,
+  ...prospectiveHandlers,
   ...beliefsHandlers,
 };
