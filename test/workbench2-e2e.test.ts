@@ -104,7 +104,7 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     const p = wb.page;
     for (const op of ['merge', 'link', 'rescore', 'prune']) {
       await p.click(`[data-testid=reflection-step-${op}]`);
-      await p.waitForFunction((o) => [...document.querySelectorAll('[data-testid=reflection-group]')].map((g) => g.getAttribute('data-op')).join() === o, op);
+      await p.waitForFunction((o) => Array.from(document.querySelectorAll('[data-testid=reflection-group]')).map((g) => g.getAttribute('data-op')).join() === o, op);
       expect(await p.textContent('[data-testid=reflection-input]')).toMatch(/input: the \d+ live memories/);
       expect(await p.locator('[data-testid=reflection-item]').first().getAttribute('data-op')).toBe(op);
     }
@@ -119,7 +119,7 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     await merges.nth(2).locator('[data-testid=reflection-reject]').click();
     await p.waitForSelector(`[data-testid=reflection-item][data-op-id=${rejected}][data-state=rejected]`);
     // Items that read the rejected merge's memories say they will be recomputed.
-    await p.waitForFunction((id) => [...document.querySelectorAll('[data-testid=reflection-note]')].some((n) => n.textContent!.includes(id)), rejected);
+    await p.waitForFunction((id) => Array.from(document.querySelectorAll('[data-testid=reflection-note]')).some((n) => n.textContent!.includes(id)), rejected);
     await p.waitForFunction(() => document.querySelector('[data-testid=reflection-commit-bar]')?.getAttribute('data-accepted-count') !== null);
     const accepted = (await p.getAttribute('[data-testid=reflection-commit-bar]', 'data-accepted'))!.split(',');
     const total = Number(await p.getAttribute('[data-testid=reflection-plan-summary]', 'data-items'));

@@ -7,6 +7,7 @@ import { exportCommand, importCommand } from './import-export.js';
 import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
 import { listCommand } from './list.js';
+import { mcpCommand } from './mcp.js';
 import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
@@ -29,6 +30,7 @@ export const COMMANDS: Command[] = [
   importCommand,
   exportCommand,
   demoCommand,
+  mcpCommand,
   reflectCommand,
   historyCommand,
   undoCommand,

@@ -45,5 +45,6 @@ export class Derived<T extends DerivedIndex> {
 
   dispose(): void {
     this.unsubscribe();
+    (this.index as { dispose?: () => void }).dispose?.();
   }
 }

@@ -10,7 +10,6 @@ import {
   applyTodoRule,
   createMemory,
   embeddingText,
-  logAccess,
   refreshDerivedSizes,
   type IntentTrigger,
   type Memory,
@@ -94,6 +93,8 @@ export interface UpdateOptions {
    * reinforcement, as nooa does. A curator's edit in the workbench is not an access.
    */
   asAgentAccess?: boolean;
+  /** Who is reading, for the agent access (defaults to the actor without a session). */
+  reader?: { owner: string; session_ref: string | null };
   label?: string;
 }
 
@@ -127,15 +128,19 @@ export async function updateMemory(engine: Engine, idOrPrefix: string, patch: Me
   const reembed = changed.some((f) => EMBEDDED_FIELDS.has(f));
   const vec = reembed ? await engine.embed(embeddingText(m)) : null;
   if (changed.length === 0 && !opts.asAgentAccess) return { memory: m, changed };
-  if (opts.asAgentAccess) {
-    logAccess(m, accessRecord(engine.now(), 'reinforced', { reader_owner: opts.actor?.owner ?? '' }), { reinforce: false });
-    m.reinforcement_count += 1;
-  }
-  store.change(opts.label ?? `edit ${m.id.slice(0, 8)} (${changed.join(', ') || 'touch'})`, 'memory.update', () => {
-    store.save(m);
-    if (vec) store.setEmbedding(m.id, vec);
+  if (opts.asAgentAccess) m.reinforcement_count += 1;
+  store.transaction(() => {
+    store.change(opts.label ?? `edit ${m.id.slice(0, 8)} (${changed.join(', ') || 'touch'})`, 'memory.update', () => {
+      store.save(m);
+      if (vec) store.setEmbedding(m.id, vec);
+    });
+    // The access goes through logAccesses so it lands in the event table too, with who and which session.
+    if (opts.asAgentAccess) {
+      const reader = opts.reader ?? { owner: opts.actor?.owner ?? '', session_ref: null };
+      store.logAccesses([{ id: m.id, record: accessRecord(engine.now(), 'reinforced', { reader_owner: reader.owner, session_ref: reader.session_ref }), reinforce: false }]);
+    }
   });
-  return { memory: m, changed };
+  return { memory: opts.asAgentAccess ? store.require(m.id) : m, changed };
 }
 
 export function archiveMemories(engine: Engine, ids: string[], archived: boolean, actor?: WriteActor): { changed: string[]; changeId: number | null } {

@@ -15,6 +15,7 @@ import { recallContract } from './recall.js';
 import { accessContract } from './access.js';
 import { retentionContract } from './retention.js';
 import { observeContract } from './observe.js';
+import { prospectiveContract } from './prospective.js';
 import { overviewContract } from './overview.js';
 import { fleetContract } from './fleet.js';
 import { reviewContract } from './review.js';
@@ -30,6 +31,7 @@ export const contract = {
   ...accessContract,
   ...retentionContract,
   ...observeContract,
+  ...prospectiveContract,
   ...beliefsContract,
   ...overviewContract,
   ...fleetContract,
@@ -55,6 +57,8 @@ export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, W
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
 export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
+export type { IntentListResult, IntentDueResult, DueIntentRow, TodoListResult } from './prospective.js';
+export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';
 export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint, MaintenanceRow } from './overview.js';
 export type { FleetEntry, FleetListing, FleetStoreKpis } from './fleet.js';

@@ -12,6 +12,7 @@ import { recallHandlers } from './recall.js';
 import { accessHandlers } from './access.js';
 import { retentionHandlers } from './retention.js';
 import { observeHandlers } from './observe.js';
+import { prospectiveHandlers } from './prospective.js';
 import { overviewHandlers } from './overview.js';
 import { fleetHandlers } from './fleet.js';
 import { reviewHandlers } from './review.js';
@@ -27,6 +28,7 @@ export const handlers: HandlersFor<Contract> = {
   ...accessHandlers,
   ...retentionHandlers,
   ...observeHandlers,
+  ...prospectiveHandlers,
   ...beliefsHandlers,
   ...overviewHandlers,
   ...fleetHandlers,

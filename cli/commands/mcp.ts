@@ -1,0 +1,55 @@
+/**
+ * `mnemo mcp <db>`: serves one store to one agent over stdio MCP. stdout is the protocol channel,
+ * so everything human goes to stderr. The server runs until the client closes stdin (or a signal).
+ */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ApiSession } from '../../core/api/context.js';
+import { AgentMemory } from '../../core/agent/agent-memory.js';
+import { validateOwner } from '../../core/model/owner.js';
+import { createMcpServer } from '../mcp/server.js';
+import { requirePositional, str, type Command } from '../command.js';
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'serve a store to an agent over MCP (stdio)',
+  usage: 'mnemo mcp <db> [--owner role@inst] [--session ID] [--root DIR] [--now T]',
+  timed: true,
+  options: {
+    owner: { type: 'string' },
+    session: { type: 'string' },
+    root: { type: 'string' },
+  },
+  async run(ctx) {
+    const db = requirePositional(ctx, 0, 'db', this.usage);
+    const owner = validateOwner(str(ctx, 'owner') ?? '', '--owner');
+    const sessionRef = str(ctx, 'session') ?? `mcp-${randomUUID().slice(0, 8)}`;
+    const session = new ApiSession({
+      clock: ctx.clock,
+      reader: { owner, session_ref: sessionRef },
+      engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
+    });
+    session.open(db, { create: true });
+    const agent = new AgentMemory(session, { workspaceRoot: resolve(str(ctx, 'root') ?? process.cwd()) });
+    const server = createMcpServer(agent);
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((done) => {
+      transport.onclose = () => done();
+    });
+    const stop = () => void server.close().catch(() => undefined);
+    process.stdin.once('end', stop);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    await server.connect(transport);
+    ctx.io.err(`mnemo mcp: serving ${db} to ${owner || '(unowned)'} (session ${sessionRef}) on stdio`);
+    try {
+      await closed;
+    } finally {
+      process.stdin.off('end', stop);
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      agent.close();
+    }
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * The MCP server: a thin adapter that exposes one AgentMemory (one store, one agent identity, one
+ * session) as MCP tools and resources. Tool errors come back as MCP tool errors whose text starts
+ * with the error code (`permission: memory 1a2b3c4d belongs to …`); argument errors are answered
+ * by the SDK from the zod schema and name the field.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentMemory } from '../../core/agent/agent-memory.js';
+import { memoryLines } from '../../core/agent/inject.js';
+import { toErrorShape } from '../../core/errors.js';
+import { TOOLS, type ToolDef } from './tools.js';
+
+export const RECENT_URI = 'mnemo://memories/recent';
+export const OPEN_TODOS_URI = 'mnemo://todos/open';
+const RECENT_LIMIT = 20;
+
+function guide(agent: AgentMemory): string {
+  const who = agent.owner ? `${agent.owner} (role ${agent.role})` : 'the shared (unowned) writer';
+  return [
+    `Long-term memory for ${who}. You own and curate it: write durable knowledge with remember, refine it with update_memory, drop what is wrong with forget, link related items with associate.`,
+    'recall is associative (meaning, keywords, recency, importance, graph); search is term-focused. Results are labelled [type#id8]: pass the 8-character prefix back as an id.',
+    'Store pointers to live state as references ("file:docs/spec.md", "var:plan", "memory:1a2b3c4d"); they are re-read at recall time and marked LIVE or DANGLING.',
+    'Commitments: todo_open / todo_list / todo_close. Reminders: intent_add with a time, cue or event trigger; call intents_due with your current message and events to fire them.',
+    'Reads default to your own role plus shared memories; owner "*" reads every agent (read-only: you cannot change another role\'s memories).',
+  ].join('\n');
+}
+
+function errorResult(err: unknown): CallToolResult {
+  const e = toErrorShape(err);
+  return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] };
+}
+
+function registerTool(server: McpServer, agent: AgentMemory, def: ToolDef): void {
+  const run = def.run as (agent: AgentMemory, args: unknown) => ReturnType<ToolDef['run']>;
+  server.registerTool(
+    def.name,
+    {
+      title: def.title,
+      description: def.description,
+      inputSchema: def.input,
+      annotations: { readOnlyHint: def.readOnly === true, destructiveHint: def.name === 'forget' || def.name === 'reflect', openWorldHint: false },
+    },
+    (async (args: unknown): Promise<CallToolResult> => {
+      try {
+        const out = await run(agent, args);
+        return { content: [{ type: 'text', text: out.text }], structuredContent: out.data };
+      } catch (err) {
+        return errorResult(err);
+      }
+    }) as never,
+  );
+}
+
+function markdown(uri: string, text: string): ReadResourceResult {
+  return { contents: [{ uri, mimeType: 'text/markdown', text }] };
+}
+
+export function createMcpServer(agent: AgentMemory, info: { version?: string } = {}): McpServer {
+  const server = new McpServer({ name: 'mnemo', version: info.version ?? '0.1.0' }, { instructions: guide(agent), capabilities: { logging: {} } });
+  for (const def of TOOLS) registerTool(server, agent, def);
+
+  server.registerResource(
+    'recent-memories',
+    RECENT_URI,
+    { title: 'Recent memories', description: `Your ${RECENT_LIMIT} most recently written memories (own role plus shared).`, mimeType: 'text/markdown' },
+    (uri) => {
+      const recent = agent.recent(RECENT_LIMIT);
+      agent.logRead(recent, 'injected', 'resource recent memories');
+      const body = recent.flatMap((m) => memoryLines(m, (x) => agent.resolveReferences(x)));
+      return markdown(uri.href, recent.length ? ['## Recent memories', ...body].join('\n') : 'no memories yet');
+    },
+  );
+  server.registerResource(
+    'open-todos',
+    OPEN_TODOS_URI,
+    { title: 'Open todos', description: 'Your open todos, highest importance first, then oldest.', mimeType: 'text/markdown' },
+    (uri) => {
+      const todos = agent.openTodoMemories();
+      agent.logRead(todos, 'injected', 'resource open todos');
+      const body = todos.flatMap((m) => memoryLines(m, (x) => agent.resolveReferences(x)));
+      return markdown(uri.href, todos.length ? ['## Open todos', ...body].join('\n') : 'no open todos');
+    },
+  );
+  return server;
+}

@@ -1,0 +1,286 @@
+/**
+ * The MCP tools: the reference skill's surface (remember, recall, search, update_memory, forget,
+ * associate, deref, stats, reflect) plus todos and intents. Each tool is a zod input schema (the
+ * SDK validates arguments against it and answers a bad argument with an error naming the field)
+ * and a call into AgentMemory. Each answers with a short text for the model and the same facts as
+ * structured content for programs.
+ */
+import { z } from 'zod';
+import type { AgentMemory, RecalledMemory } from '../../core/agent/agent-memory.js';
+import { memoryLabel } from '../../core/agent/inject.js';
+import { isRefKind } from '../../core/agent/references.js';
+import { statsSummary } from '../../core/agent/stats.js';
+import { EDGE_TYPES, MEMORY_TYPES, REF_KINDS } from '../../core/model/enums.js';
+import { LADDERS } from '../../core/model/ladders.js';
+import { memoryHead } from '../../core/model/memory.js';
+import { triggerSpecInput } from '../../core/prospective/triggers.js';
+import { renderRef } from '../../core/agent/references.js';
+
+export interface ToolOutput {
+  text: string;
+  data: Record<string, unknown>;
+}
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  readOnly?: boolean;
+  run(agent: AgentMemory, args: never): Promise<ToolOutput> | ToolOutput;
+}
+
+function tool<S extends z.ZodObject>(def: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  readOnly?: boolean;
+  run(agent: AgentMemory, args: z.output<S>): Promise<ToolOutput> | ToolOutput;
+}): ToolDef {
+  return def as unknown as ToolDef;
+}
+
+const IMPORTANCE = Object.keys(LADDERS.importance) as [string, ...string[]];
+const importance = z.enum(IMPORTANCE).describe('CRITICAL | HIGH | MEDIUM | LOW | TRIVIAL: how much this should weigh on future decisions');
+const memoryId = (what: string) => z.string().trim().min(6, `${what} needs the full id or a prefix of at least 6 characters`).max(200);
+const refSpec = z
+  .string()
+  .refine((s) => {
+    const at = s.indexOf(':');
+    return at > 0 && isRefKind(s.slice(0, at)) && s.slice(at + 1).trim() !== '';
+  }, `must be "<kind>:<key>" with kind one of ${REF_KINDS.join(', ')}`)
+  .describe('kind:key, e.g. "file:docs/spec.md", "var:plan", "memory:1a2b3c4d"');
+const references = z.array(refSpec).max(50).describe('pointers to live state this memory is about; re-read fresh at recall time');
+const tags = z.array(z.string().trim().min(1, 'tags cannot be empty').max(200)).max(100).describe('salient keywords and entities for retrieval');
+const owner = z.string().max(200).describe('omit for your own memories plus shared ones; "*" for every agent on this store; "role" or "role@instance" for one (read-only)');
+const k = z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100');
+
+function recalledLines(results: RecalledMemory[]): string {
+  if (results.length === 0) return 'no memories matched';
+  return results
+    .flatMap((r) => [`- ${r.label} ${memoryHead(r)} (score ${r.score.toFixed(4)})`, ...r.references.slice(0, 4).map((ref) => `    ${renderRef(ref)}`)])
+    .join('\n');
+}
+
+export const TOOLS: ToolDef[] = [
+  tool({
+    name: 'remember',
+    title: 'Remember',
+    description:
+      'Write a NEW long-term memory you author: durable, reusable knowledge, one self-contained item per call (not transcripts). A near-duplicate of one of your memories reinforces it instead and returns ITS id; use update_memory to sharpen its wording. Returns the id.',
+    input: z
+      .object({
+        content: z.string().min(1, 'content cannot be empty').max(100_000),
+        type: z.enum(MEMORY_TYPES).default('info').describe('info | skill | episode | intent | todo | reflection | scratch'),
+        importance: importance.default('MEDIUM'),
+        tags: tags.optional(),
+        title: z.string().max(500).optional(),
+        references: references.optional(),
+        force: z.boolean().optional().describe('write it even though this exact content was forgotten before'),
+      })
+      .strict(),
+    async run(agent, a) {
+      const r = await agent.remember({
+        content: a.content,
+        type: a.type,
+        importance: a.importance,
+        ...(a.tags ? { tags: a.tags } : {}),
+        ...(a.title !== undefined ? { title: a.title } : {}),
+        ...(a.references ? { references: a.references } : {}),
+        ...(a.force ? { force: true } : {}),
+      });
+      const label = memoryLabel(r.memory);
+      const text = r.reinforced
+        ? `reinforced existing ${label} (cos ${r.cos!.toFixed(3)}): your wording, tags and references were not stored; update_memory("${r.id.slice(0, 8)}", …) to sharpen it`
+        : `remembered ${label}`;
+      return { text, data: { id: r.id, label, reinforced: r.reinforced, cos: r.cos } };
+    },
+  }),
+  tool({
+    name: 'recall',
+    title: 'Recall',
+    description: 'Recall memories associatively related to the query (semantic + keyword + recency + importance + graph spread). Each result carries its score components and its references resolved LIVE or DANGLING.',
+    readOnly: true,
+    input: z
+      .object({
+        query: z.string().min(1, 'query cannot be empty').max(20_000),
+        k: k.default(5),
+        owner: owner.optional(),
+        hops: z.number().int('hops must be a whole number').min(0, 'hops must be at least 0').max(4, 'hops must be at most 4').optional().describe('graph spread depth (default 1; 0 = no spread)'),
+      })
+      .strict(),
+    async run(agent, a) {
+      const results = await agent.recall(a.query, { k: a.k, ...(a.owner !== undefined ? { owner: a.owner } : {}), ...(a.hops !== undefined ? { hops: a.hops } : {}) });
+      return { text: recalledLines(results), data: { results } };
+    },
+  }),
+  tool({
+    name: 'search',
+    title: 'Search',
+    description: 'Term-focused recall: dense + keyword retrieval without graph spread.',
+    readOnly: true,
+    input: z.object({ query: z.string().min(1, 'query cannot be empty').max(20_000), k: k.default(5), owner: owner.optional() }).strict(),
+    async run(agent, a) {
+      const results = await agent.search(a.query, { k: a.k, ...(a.owner !== undefined ? { owner: a.owner } : {}) });
+      return { text: recalledLines(results), data: { results } };
+    },
+  }),
+  tool({
+    name: 'update_memory',
+    title: 'Update a memory',
+    description: 'Refine one of your memories: pass only the fields to change. memory_id may be the 8-character prefix shown in [type#id8]. status (todos only): OPEN | DONE | DROPPED. references replaces the pointers.',
+    input: z
+      .object({
+        memory_id: memoryId('memory_id'),
+        content: z.string().min(1, 'content cannot be empty').max(100_000).optional(),
+        title: z.string().max(500).optional(),
+        importance: importance.optional(),
+        type: z.enum(MEMORY_TYPES).optional(),
+        tags: tags.optional(),
+        status: z.enum(['OPEN', 'DONE', 'DROPPED']).optional(),
+        references: references.optional(),
+      })
+      .strict(),
+    async run(agent, a) {
+      const { memory_id, ...rest } = a;
+      const fields = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      const updated = await agent.updateMemory(memory_id, fields);
+      return { text: updated ? `updated ${memory_id}` : `no memory matches ${JSON.stringify(memory_id)}`, data: { updated } };
+    },
+  }),
+  tool({
+    name: 'forget',
+    title: 'Forget a memory',
+    description: 'Forget (archive) one of your memories that is wrong or obsolete. Writing the same content again later is refused unless forced.',
+    input: z.object({ memory_id: memoryId('memory_id') }).strict(),
+    async run(agent, a) {
+      const forgotten = await agent.forget(a.memory_id);
+      return { text: forgotten ? `forgot ${a.memory_id}` : `no memory matches ${JSON.stringify(a.memory_id)}`, data: { forgotten } };
+    },
+  }),
+  tool({
+    name: 'associate',
+    title: 'Associate two memories',
+    description: `Link memory a_id to b_id with a directed edge. relation: ${EDGE_TYPES.join(' | ')}. The source must be yours (or shared); the target may be anyone's.`,
+    input: z.object({ a_id: memoryId('a_id'), b_id: memoryId('b_id'), relation: z.enum(EDGE_TYPES).default('related') }).strict(),
+    run(agent, a) {
+      const r = agent.associate(a.a_id, a.b_id, a.relation);
+      return { text: `linked ${r.src.slice(0, 8)} -${r.relation}-> ${r.dst.slice(0, 8)}${r.changed ? '' : ' (already linked)'}`, data: r };
+    },
+  }),
+  tool({
+    name: 'deref',
+    title: 'Dereference',
+    description: 'Read the CURRENT value behind a reference "kind:key" (var, context, file, todo, memory): LIVE, or the write-time snapshot marked DANGLING.',
+    readOnly: true,
+    input: z.object({ ref: refSpec }).strict(),
+    run(agent, a) {
+      const line = agent.deref(a.ref);
+      return { text: line, data: { line, live: line.includes('(LIVE)') } };
+    },
+  }),
+  tool({
+    name: 'stats',
+    title: 'Memory stats',
+    description: 'How you have used your memory in this session, plus the store size and your todo counts.',
+    readOnly: true,
+    input: z.object({}).strict(),
+    run(agent) {
+      const s = agent.stats();
+      return { text: `memory stats: ${statsSummary(s)}`, data: { ...s } };
+    },
+  }),
+  tool({
+    name: 'reflect',
+    title: 'Reflect',
+    description: 'Run a deterministic consolidation pass over your role\'s memories (merge duplicates, form edges, rescore importance, prune decayed): it is planned, then exactly that plan is applied. Returns the report.',
+    input: z.object({}).strict(),
+    async run(agent) {
+      const r = await agent.reflect();
+      const rep = r.report;
+      return { text: `reflected: merged ${rep.merged}, edges added ${rep.edges_added}, rescored ${rep.rescored}, pruned ${rep.pruned}`, data: { ...r } };
+    },
+  }),
+  tool({
+    name: 'todo_list',
+    title: 'List todos',
+    description: 'Your durable todos, highest importance first, then oldest. status: open (default) | done | dropped | all.',
+    readOnly: true,
+    input: z.object({ status: z.enum(['open', 'done', 'dropped', 'all']).default('open'), owner: owner.optional() }).strict(),
+    run(agent, a) {
+      const todos = agent.todoList({ status: a.status, ...(a.owner !== undefined ? { owner: a.owner } : {}) });
+      const text = todos.length ? todos.map((t) => `- ${memoryLabel({ type: 'todo', status: t.status, id: t.id })} ${t.head} (importance ${t.importance})`).join('\n') : `no ${a.status === 'all' ? '' : `${a.status} `}todos`;
+      return { text, data: { todos } };
+    },
+  }),
+  tool({
+    name: 'todo_open',
+    title: 'Open a todo',
+    description: 'Record a durable commitment to act, tracked until you close it with todo_close. A near-duplicate of an open todo reinforces it instead.',
+    input: z.object({ content: z.string().min(1, 'content cannot be empty').max(100_000), title: z.string().max(500).optional(), importance: importance.default('MEDIUM'), tags: tags.optional(), references: references.optional() }).strict(),
+    async run(agent, a) {
+      const r = await agent.todoOpen({ content: a.content, importance: a.importance, ...(a.title !== undefined ? { title: a.title } : {}), ...(a.tags ? { tags: a.tags } : {}), ...(a.references ? { references: a.references } : {}) });
+      const label = memoryLabel(r.memory);
+      return { text: r.reinforced ? `already open: ${label} (reinforced)` : `opened ${label}`, data: { id: r.id, label, reinforced: r.reinforced } };
+    },
+  }),
+  tool({
+    name: 'todo_close',
+    title: 'Close a todo',
+    description: 'Close one of your todos: status done (default) or dropped (abandoned).',
+    input: z.object({ todo_id: memoryId('todo_id'), status: z.enum(['done', 'dropped']).default('done') }).strict(),
+    async run(agent, a) {
+      const t = await agent.todoClose(a.todo_id, a.status);
+      return { text: `closed ${memoryLabel({ type: 'todo', status: t.status, id: t.id })} ${t.head}`, data: { todo: t } };
+    },
+  }),
+  tool({
+    name: 'intent_add',
+    title: 'Add an intent',
+    description:
+      'A reminder that fires later: trigger {kind: "time", fire_at: epoch seconds or ISO-8601} fires once the time has passed; {kind: "cue", cue: "text"} when the text appears in your message; {kind: "event", cue: "EventName"} when that event is seen. opens_todo: open a todo when it fires.',
+    input: z
+      .object({
+        content: z.string().min(1, 'content cannot be empty').max(100_000),
+        trigger: triggerSpecInput,
+        title: z.string().max(500).optional(),
+        importance: importance.default('MEDIUM'),
+        tags: tags.optional(),
+        references: references.optional(),
+        opens_todo: z.boolean().default(false),
+      })
+      .strict(),
+    async run(agent, a) {
+      const v = await agent.intentAdd({
+        content: a.content,
+        trigger: a.trigger,
+        importance: a.importance,
+        opens_todo: a.opens_todo,
+        ...(a.title !== undefined ? { title: a.title } : {}),
+        ...(a.tags ? { tags: a.tags } : {}),
+        ...(a.references ? { references: a.references } : {}),
+      });
+      const when = v.kind === 'time' ? `time ${new Date(v.fire_at! * 1000).toISOString()}` : `${v.kind} ${JSON.stringify(v.cue)}`;
+      return { text: `intent [intent#${v.id.slice(0, 8)}] waits for ${when}${v.opens_todo ? ' (opens a todo)' : ''}`, data: { intent: v } };
+    },
+  }),
+  tool({
+    name: 'intents_due',
+    title: 'Fire due intents',
+    description: 'Check your intents against now, your current message (cue triggers) and the events you saw (event triggers). Returns the ones that fire; each fires once.',
+    input: z.object({ message: z.string().max(100_000).optional(), events: z.array(z.string().min(1, 'event names cannot be empty').max(200)).max(1000).optional() }).strict(),
+    async run(agent, a) {
+      const fired = await agent.intentsDue({ message: a.message ?? null, events: a.events ?? [] });
+      const text = fired.length
+        ? fired
+            .flatMap((f) => [`- [intent#${f.intent.id.slice(0, 8)}] ${memoryHead(f.intent)} (${f.reason})`, ...(f.todo ? [`    → opened ${memoryLabel(f.todo)}`] : [])])
+            .join('\n')
+        : 'no intents due';
+      return {
+        text,
+        data: { fired: fired.map((f) => ({ id: f.intent.id, kind: f.kind, reason: f.reason, content: f.intent.content, todo_id: f.todo?.id ?? null })) },
+      };
+    },
+  }),
+];

@@ -1,0 +1,31 @@
+/** Loads every live memory of some types within an owner scope (paged through the list query). */
+import type { Memory } from '../model/memory.js';
+import type { OwnerScope } from '../model/owner.js';
+import { listMemories } from '../store/list-query.js';
+import type { MemoryStore } from '../store/store.js';
+import { scopeFilter } from '../agent/identity.js';
+
+export function memoriesOfType(
+  store: MemoryStore,
+  types: string[],
+  scope: OwnerScope,
+  opts: { statuses?: string[]; archived?: 'live' | 'archived' | 'all' } = {},
+): Memory[] {
+  const ids: string[] = [];
+  const page = 5000;
+  for (let offset = 0; ; offset += page) {
+    const { rows } = listMemories(store.db, {
+      types,
+      ...scopeFilter(scope),
+      ...(opts.statuses ? { statuses: opts.statuses } : {}),
+      archived: opts.archived ?? 'live',
+      sort: 'rowid',
+      offset,
+      limit: page,
+    });
+    ids.push(...rows.map((r) => r.id));
+    if (rows.length < page) break;
+  }
+  const byId = store.getMany(ids);
+  return ids.map((id) => byId.get(id)).filter((m): m is Memory => m !== undefined);
+}

@@ -1,0 +1,38 @@
+/** An MCP client connected in-process to a server over one agent (InMemoryTransport pair). */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentMemory } from '../../core/agent/agent-memory.js';
+import { createMcpServer } from '../../cli/mcp/server.js';
+
+export interface McpHandle {
+  client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export async function connectInProcess(agent: AgentMemory): Promise<McpHandle> {
+  const server = createMcpServer(agent);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'mnemo-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export function textOf(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function dataOf(r: CallToolResult): any {
+  if (r.isError) throw new Error(`tool failed: ${textOf(r)}`);
+  return r.structuredContent;
+}
