@@ -2,7 +2,7 @@
  * `mnemo://` deep links: the same addresses as the renderer's hash routes, so a trace or a colleague
  * can point straight at a memory: mnemo://memory/<id>, mnemo://graph?focus=<id>, mnemo://recall?q=…
  */
-const VIEWS = new Set(['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet']);
+const VIEWS = new Set(['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective']);
 
 /** Returns the hash route (without '#') for a mnemo:// URL, or null when it is not one of ours. */
 export function routeFromDeepLink(raw: string): string | null {

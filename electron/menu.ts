@@ -41,6 +41,7 @@ export function menuTemplate(opts: { isDev: boolean; isMac: boolean; recent: str
       { label: 'History', accelerator: 'CmdOrCtrl+7', click: () => actions.navigate('/history') },
       { label: 'Beliefs', accelerator: 'CmdOrCtrl+8', click: () => actions.navigate('/beliefs') },
       { label: 'Fleet', accelerator: 'CmdOrCtrl+9', click: () => actions.navigate('/fleet') },
+      { label: 'Intents and Todos', click: () => actions.navigate('/prospective') },
       { type: 'separator' },
       { label: 'Reload', accelerator: 'CmdOrCtrl+R', click: () => actions.reload() },
       ...(opts.isDev ? ([{ label: 'Toggle DevTools', accelerator: 'CmdOrCtrl+Shift+I', click: () => actions.toggleDevTools() }] as MenuItemConstructorOptions[]) : []),

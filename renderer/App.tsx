@@ -20,6 +20,7 @@ const loadReflection = () => import('./views/reflection/ReflectionView.js');
 const loadHistory = () => import('./views/history/HistoryView.js');
 const loadBeliefs = () => import('./views/beliefs/BeliefsView.js');
 const loadFleet = () => import('./views/fleet/FleetView.js');
+const loadProspective = () => import('./views/prospective/ProspectiveView.js');
 const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
 const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
 const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
@@ -29,9 +30,10 @@ const ReflectionView = lazy(() => loadReflection().then((m) => ({ default: m.Ref
 const HistoryView = lazy(() => loadHistory().then((m) => ({ default: m.HistoryView })));
 const BeliefsView = lazy(() => loadBeliefs().then((m) => ({ default: m.BeliefsView })));
 const FleetView = lazy(() => loadFleet().then((m) => ({ default: m.FleetView })));
+const ProspectiveView = lazy(() => loadProspective().then((m) => ({ default: m.ProspectiveView })));
 
 export function prefetchViews(): void {
-  void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet()]);
+  void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet(), loadProspective()]);
 }
 
 const NAV: { view: ViewName; label: string; key: string }[] = [
@@ -43,6 +45,7 @@ const NAV: { view: ViewName; label: string; key: string }[] = [
   { view: 'reflection', label: 'Reflection', key: '6' },
   { view: 'history', label: 'History', key: '7' },
   { view: 'beliefs', label: 'Beliefs', key: '8' },
+  { view: 'prospective', label: 'Intents', key: '0' },
   { view: 'fleet', label: 'Fleet', key: '9' },
 ];
 
@@ -109,6 +112,7 @@ export function App() {
             {route.view === 'history' && <HistoryView />}
             {route.view === 'beliefs' && <BeliefsView />}
             {route.view === 'fleet' && <FleetView />}
+            {route.view === 'prospective' && <ProspectiveView />}
           </Suspense>
         </main>
       )}

@@ -66,6 +66,8 @@ describe('generative reflection', () => {
     expect(rec.ops).toHaveLength(1);
     const op = rec.ops[0] as ReconcileOp;
     expect(op.rejected_ids).toEqual(['deadbeefdeadbeef']);
+    // The call behind the proposal travels with it, for review.
+    expect(op.exchange).toEqual({ prompt: prompts[2], reply: expect.stringContaining('"consolidated": "merged fact"') });
     expect(op.archive).toHaveLength(1);
     expect(op.cluster).toContain(op.archive[0]);
     expect(op.consolidated.edges.every((e) => e.type === 'refines' && op.cluster.includes(e.target_id))).toBe(true);

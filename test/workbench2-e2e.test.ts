@@ -6,6 +6,7 @@
  * time slider against `mnemo beliefs get --at`, and curation (merge, forget, link).
  */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -168,6 +169,56 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     await p.click('[data-testid=reflection-replan]');
     await p.waitForFunction((id) => document.querySelector('[data-testid=reflection-plan-summary]')?.getAttribute('data-plan-id') !== id, planId);
     expect(await p.locator('[data-testid=reflection-stale]').count()).toBe(0);
+  });
+
+  it('shows generative proposals from a configured endpoint with the prompt and the reply', async () => {
+    const p = wb.page;
+    const prompts: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const prompt = (JSON.parse(body) as { messages: { content: string }[] }).messages[0]!.content;
+        prompts.push(prompt);
+        const ids = [...prompt.matchAll(/id=([0-9a-f]+)/g)].map((m) => m[1]!);
+        const content = `{"redundant": true, "consolidated": "One consolidated fact.", "supersede": ["${ids[1]}"]}`;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 50, completion_tokens: 20 } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      await wb.go('/reflection');
+      await p.click('[data-testid=reflection-gen-options]');
+      await p.check('[data-testid=reflection-gen-reconcile]');
+      await p.fill('[data-testid=reflection-llm-url]', `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`);
+      await p.fill('[data-testid=reflection-llm-model]', 'stub');
+      await p.click('[data-testid=reflection-plan]');
+      const item = p.locator('[data-testid=reflection-item][data-op=reconcile]').first();
+      await item.waitFor();
+      expect(prompts.length).toBeGreaterThan(0);
+      await item.locator('[data-testid=reflection-exchange] summary').click();
+      const shownPrompt = await item.locator('[data-testid=reflection-prompt]').textContent();
+      expect(prompts).toContain(shownPrompt);
+      expect(await item.locator('[data-testid=reflection-reply]').textContent()).toContain('One consolidated fact.');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('lists pending and fired intents and open todos, with a dry run of the scheduler', async () => {
+    const p = wb.page;
+    const intents = await call(wb.session, 'intents.list', { state: 'all' });
+    const todos = await call(wb.session, 'todos.list', { status: 'open' });
+    await wb.go('/prospective');
+    await p.waitForSelector('[data-testid=todo-row]');
+    expect(Number(await p.getAttribute('[data-testid=intents-pending]', 'data-count'))).toBe(intents.counts.pending);
+    expect(Number(await p.getAttribute('[data-testid=intents-fired]', 'data-count'))).toBe(intents.counts.fired);
+    expect(await p.locator('[data-testid=todo-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-memory-id')))).toEqual(todos.rows.map((t) => t.id));
+    const due = await call(wb.session, 'intents.due', { message: 'a staging deploy' });
+    await p.fill('[data-testid=due-message]', 'a staging deploy');
+    await p.click('[data-testid=due-run]');
+    await p.waitForSelector('[data-testid=due-rows] li');
+    expect(await p.locator('[data-testid=due-rows] li').count()).toBe(due.rows.length);
   });
 
   it('edits a field inline (validation at the field), and undo in History restores it; a blocked undo names the blocker', async () => {

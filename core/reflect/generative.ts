@@ -11,7 +11,7 @@ import type { Engine } from '../engine/engine.js';
 import { embeddingText } from '../model/memory.js';
 import { chatOnce, extractJson, resolveLlmConfig, type LlmConfig, type LlmConfigInput } from './llm.js';
 import type { OpContext, OpOutcome } from './ops.js';
-import type { AbstractOp, EpisodeOp, GenerativeUsage, NewMemorySpec, ReconcileOp } from './types.js';
+import type { AbstractOp, EpisodeOp, GenerativeUsage, LlmExchange, NewMemorySpec, ReconcileOp } from './types.js';
 import type { ViewMemory } from './view.js';
 
 export type GenerativeOpName = 'reconcile' | 'abstract' | 'episode';
@@ -46,6 +46,8 @@ export class GenerativeSession {
   private promptTokens = 0;
   private completionTokens = 0;
   private capped: string | null = null;
+  /** The prompt and raw reply of the last successful call (copied onto the proposals it produced). */
+  lastExchange: LlmExchange | null = null;
 
   constructor(opts: GenerativeOptions) {
     this.cfg = resolveLlmConfig(opts);
@@ -76,7 +78,10 @@ export class GenerativeSession {
         this.promptTokens += r.prompt_tokens;
         this.completionTokens += r.completion_tokens;
         const parsed = schema.safeParse(extractJson(r.content));
-        if (parsed.success) return parsed.data;
+        if (parsed.success) {
+          this.lastExchange = { prompt, reply: r.content };
+          return parsed.data;
+        }
       } catch {
         // Contained: a transport error or a malformed reply only costs this attempt.
       }
@@ -205,6 +210,7 @@ export async function planReconcile(ctx: OpContext, gen: GenerativeSession, engi
       consolidated: spec,
       archive,
       rejected_ids: rejected,
+      ...(gen.lastExchange ? { exchange: gen.lastExchange } : {}),
       reason: `the model judged ${cluster.length} memories (cos ≥ ${policy.recon_threshold}) redundant; ${archive.length} superseded${rejected.length ? `, ${rejected.length} id(s) outside the cluster ignored` : ''}`,
     });
   }
@@ -242,7 +248,7 @@ export async function planAbstract(ctx: OpContext, gen: GenerativeSession, engin
       createdBy,
       opId,
     );
-    ops.push({ id: opId, op: 'abstract', memory: spec, episodes: episodes.map((e) => e.id), reason: `insight from ${episodes.length} episodes` });
+    ops.push({ id: opId, op: 'abstract', memory: spec, episodes: episodes.map((e) => e.id), reason: `insight from ${episodes.length} episodes`, ...(gen.lastExchange ? { exchange: gen.lastExchange } : {}) });
   }
   return { ops, stopped: false, notes: { episodes: episodes.length, insights: reply.insights.length } };
 }
@@ -262,5 +268,9 @@ export async function planEpisode(ctx: OpContext, gen: GenerativeSession, engine
   if (!reply || !reply.noteworthy || !reply.episode) return { ops: [], stopped: false, notes: { noteworthy: reply ? 0 : 'failed' } };
   const opId = nextId();
   const { spec } = await proposeMemory(engine, ctx, { type: 'episode', title: 'episode:reflect', content: reply.episode, importance: 5.0, tags: [], edges: [] }, createdBy, opId);
-  return { ops: [{ id: opId, op: 'episode', memory: spec, reason: 'the model found the recent events noteworthy' }], stopped: false, notes: { noteworthy: 1 } };
+  return {
+    ops: [{ id: opId, op: 'episode', memory: spec, reason: 'the model found the recent events noteworthy', ...(gen.lastExchange ? { exchange: gen.lastExchange } : {}) }],
+    stopped: false,
+    notes: { noteworthy: 1 },
+  };
 }

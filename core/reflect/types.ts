@@ -99,6 +99,12 @@ export interface NewMemorySpec {
   edges: EdgeTriple[];
 }
 
+/** The model call behind a generative proposal, kept so a reviewer can read what was asked and answered. */
+export interface LlmExchange {
+  prompt: string;
+  reply: string;
+}
+
 export interface ReconcileOp {
   id: string;
   op: 'reconcile';
@@ -109,6 +115,7 @@ export interface ReconcileOp {
   /** Ids the model named that were not in the cluster (ignored: the guard). */
   rejected_ids: string[];
   reason: string;
+  exchange?: LlmExchange;
 }
 
 export interface AbstractOp {
@@ -117,6 +124,7 @@ export interface AbstractOp {
   memory: NewMemorySpec;
   episodes: string[];
   reason: string;
+  exchange?: LlmExchange;
 }
 
 export interface EpisodeOp {
@@ -124,6 +132,7 @@ export interface EpisodeOp {
   op: 'episode';
   memory: NewMemorySpec;
   reason: string;
+  exchange?: LlmExchange;
 }
 
 export type PlanOp = MergeOp | LinkOp | RescoreOp | PruneOp | ReconcileOp | AbstractOp | EpisodeOp;

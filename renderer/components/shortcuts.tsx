@@ -14,6 +14,7 @@ export const SHORTCUTS: [string, string][] = [
   ['7', 'History (undo, redo)'],
   ['8', 'Beliefs'],
   ['9', 'Fleet'],
+  ['0', 'Intents and todos'],
   ['/', 'Search in the current view'],
   ['t', 'Toggle light / dark theme'],
   ['Esc', 'Clear the selection, close this help'],
@@ -31,7 +32,7 @@ export function useShortcuts(): void {
           return;
         }
         if (platform.typingTarget(e)) return;
-        const views = { '1': 'memories', '2': 'graph', '3': 'recall', '4': 'audit', '5': 'overview', '6': 'reflection', '7': 'history', '8': 'beliefs', '9': 'fleet' } as const;
+        const views = { '1': 'memories', '2': 'graph', '3': 'recall', '4': 'audit', '5': 'overview', '6': 'reflection', '7': 'history', '8': 'beliefs', '9': 'fleet', '0': 'prospective' } as const;
         if (e.key in views) {
           navigate(buildHash(views[e.key as keyof typeof views]));
           e.preventDefault();

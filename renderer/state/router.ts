@@ -6,8 +6,8 @@
 import { create } from 'zustand';
 import { platform } from '../platform/browser.js';
 
-export type ViewName = 'memories' | 'memory' | 'graph' | 'recall' | 'audit' | 'overview' | 'reflection' | 'history' | 'beliefs' | 'fleet';
-export const VIEWS: ViewName[] = ['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet'];
+export type ViewName = 'memories' | 'memory' | 'graph' | 'recall' | 'audit' | 'overview' | 'reflection' | 'history' | 'beliefs' | 'fleet' | 'prospective';
+export const VIEWS: ViewName[] = ['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective'];
 
 export interface Route {
   view: ViewName;

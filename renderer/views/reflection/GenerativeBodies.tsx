@@ -1,9 +1,9 @@
 /** Plan items proposed by a model (reconcile, abstract, episode), with the prompt and the reply that produced them. */
-import type { AbstractOp, EpisodeOp, NewMemorySpec, ReconcileOp } from '../../../core/reflect/types.js';
+import type { AbstractOp, EpisodeOp, LlmExchange, NewMemorySpec, ReconcileOp } from '../../../core/reflect/types.js';
 import { fmtNum } from '../../components/common.js';
 import { MemoryRef } from './MemoryRef.js';
 
-export function Exchange({ exchange }: { exchange: { prompt: string; reply: string } | undefined }) {
+export function Exchange({ exchange }: { exchange: LlmExchange | undefined }) {
   if (!exchange) return <div className="muted small">The plan does not carry this call's prompt and reply (made by an older engine).</div>;
   return (
     <details className="exchange" data-testid="reflection-exchange">
@@ -48,9 +48,8 @@ function Proposed({ spec }: { spec: NewMemorySpec }) {
   );
 }
 
-type WithExchange = { exchange?: { prompt: string; reply: string } };
 
-export function ReconcileBody({ o }: { o: ReconcileOp & WithExchange }) {
+export function ReconcileBody({ o }: { o: ReconcileOp }) {
   return (
     <div className="gen-body">
       <div className="side-by-side">
@@ -74,7 +73,7 @@ export function ReconcileBody({ o }: { o: ReconcileOp & WithExchange }) {
   );
 }
 
-export function AbstractBody({ o }: { o: AbstractOp & WithExchange }) {
+export function AbstractBody({ o }: { o: AbstractOp }) {
   return (
     <div className="gen-body">
       <Proposed spec={o.memory} />
@@ -84,7 +83,7 @@ export function AbstractBody({ o }: { o: AbstractOp & WithExchange }) {
   );
 }
 
-export function EpisodeBody({ o }: { o: EpisodeOp & WithExchange }) {
+export function EpisodeBody({ o }: { o: EpisodeOp }) {
   return (
     <div className="gen-body">
       <Proposed spec={o.memory} />

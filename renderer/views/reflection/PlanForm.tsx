@@ -59,21 +59,21 @@ export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPl
         </select>
       </label>
       <details className="gen-options">
-        <summary>Generative ops {gen.length ? `(${gen.join(', ')})` : '(off)'}</summary>
+        <summary data-testid="reflection-gen-options">Generative ops {gen.length ? `(${gen.join(', ')})` : '(off)'}</summary>
         <div className="row">
           {GEN_OPS.map((g) => (
             <label key={g} className="facet">
-              <input type="checkbox" checked={gen.includes(g)} onChange={() => setGen((xs) => (xs.includes(g) ? xs.filter((x) => x !== g) : [...xs, g]))} /> {g}
+              <input type="checkbox" checked={gen.includes(g)} onChange={() => setGen((xs) => (xs.includes(g) ? xs.filter((x) => x !== g) : [...xs, g]))} data-testid={`reflection-gen-${g}`} /> {g}
             </label>
           ))}
         </div>
         <label className="block">
           endpoint (OpenAI-compatible; empty = MNEMO_LLM_URL of the engine)
-          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:8000/v1" />
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:8000/v1" data-testid="reflection-llm-url" />
         </label>
         <label className="block">
           model (empty = MNEMO_LLM_MODEL)
-          <input value={model} onChange={(e) => setModel(e.target.value)} />
+          <input value={model} onChange={(e) => setModel(e.target.value)} data-testid="reflection-llm-model" />
         </label>
         <label className="block">
           transcript for the episode writer

@@ -1,0 +1,170 @@
+/**
+ * Prospective memory: what the agent meant to do. Pending intents (by deadline) and the ones that
+ * fired (when, why, by whom), open todos, and a dry run of the scheduler (which pending intents
+ * would fire for a message and events at a time; writes nothing).
+ */
+import { useState } from 'react';
+import type { IntentView } from '../../../core/api/contract/index.js';
+import { useDue, useIntents, useTodos } from '../../api/prospective.js';
+import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
+import { memoryHref } from '../../state/router.js';
+import '../../components/tables.css';
+import './prospective.css';
+
+function Trigger({ i }: { i: IntentView }) {
+  if (i.kind === 'time') return <span>at {fmtTime(i.fire_at)}</span>;
+  if (i.kind === 'cue') return <span>when “{i.cue}” comes up</span>;
+  if (i.kind === 'event') return <span>on event {i.cue}</span>;
+  return <span className="muted">no usable trigger</span>;
+}
+
+function IntentTable({ rows, fired }: { rows: IntentView[]; fired: boolean }) {
+  return (
+    <table className="mini-table wide">
+      <thead>
+        <tr>
+          <th>intent</th>
+          <th>trigger</th>
+          <th>owner</th>
+          <th>{fired ? 'fired' : 'created'}</th>
+          <th>todo</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((i) => (
+          <tr key={i.id} data-testid="intent-row" data-state={i.state} data-memory-id={i.id}>
+            <td>
+              <a href={memoryHref(i.id)}>{i.head}</a>
+            </td>
+            <td>
+              <Trigger i={i} />
+            </td>
+            <td className="small">{ownerLabel(i.owner)}</td>
+            <td className="small">
+              {fired ? (
+                <>
+                  {fmtTime(i.fired_at)}
+                  {i.fired_reason ? <div className="muted">{i.fired_reason}</div> : null}
+                  {i.fired_by ? <div className="muted">by {i.fired_by}</div> : null}
+                </>
+              ) : (
+                fmtTime(i.created_at)
+              )}
+            </td>
+            <td className="small">{i.todo_id ? <a href={memoryHref(i.todo_id)}>{i.todo_status ?? 'todo'}</a> : i.opens_todo ? <span className="muted">opens one</span> : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function DryRun() {
+  const [message, setMessage] = useState('');
+  const [events, setEvents] = useState('');
+  const [at, setAt] = useState('');
+  const [input, setInput] = useState<{ message?: string; events?: string[]; now?: number } | null>(null);
+  const due = useDue(input);
+  return (
+    <section className="panel">
+      <h3>
+        Would fire? <span className="muted small">the scheduler as a dry run: nothing is written</span>
+      </h3>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const t = at ? Date.parse(`${at}Z`) / 1000 : undefined;
+          const ev = events.split(',').map((s) => s.trim()).filter(Boolean);
+          setInput({ ...(message ? { message } : {}), ...(ev.length ? { events: ev } : {}), ...(t !== undefined && Number.isFinite(t) ? { now: t } : {}) });
+        }}
+      >
+        <input className="grow" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="a message the agent sees" data-testid="due-message" />
+        <input value={events} onChange={(e) => setEvents(e.target.value)} placeholder="events, comma-separated" />
+        <input type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} title="at (UTC); empty = the engine's now" />
+        <button type="submit" data-testid="due-run">
+          Check
+        </button>
+      </form>
+      <ErrorBox error={due.error} />
+      {due.data ? (
+        due.data.rows.length ? (
+          <ul data-testid="due-rows">
+            {due.data.rows.map((r) => (
+              <li key={r.id}>
+                <a href={memoryHref(r.id)}>{r.head}</a> <span className="muted small">— {r.reason}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted small">Nothing would fire at {fmtTime(due.data.now)}.</p>
+        )
+      ) : null}
+    </section>
+  );
+}
+
+export function ProspectiveView() {
+  const intents = useIntents('all');
+  const todos = useTodos('open');
+  const rows = intents.data?.rows ?? [];
+  const pending = rows.filter((r) => r.state === 'pending');
+  const fired = rows.filter((r) => r.state === 'fired');
+  const unscheduled = rows.filter((r) => r.state === 'unscheduled');
+  return (
+    <div className="prospective-view">
+      <h2>Prospective memory</h2>
+      <ErrorBox error={intents.error ?? todos.error} />
+      {intents.isLoading ? <Spinner /> : null}
+      <div className="prospective-grid">
+        <section className="panel" data-testid="intents-pending" data-count={pending.length}>
+          <h3>
+            Pending intents <span className="muted small">{intents.data?.counts.pending ?? 0}</span>
+          </h3>
+          {pending.length ? <IntentTable rows={pending} fired={false} /> : <EmptyState title="Nothing pending">An intent with a time, cue or event trigger waits here until it fires.</EmptyState>}
+          {unscheduled.length ? (
+            <details>
+              <summary className="muted small">{unscheduled.length} intents without a usable trigger</summary>
+              <IntentTable rows={unscheduled} fired={false} />
+            </details>
+          ) : null}
+        </section>
+        <section className="panel" data-testid="intents-fired" data-count={fired.length}>
+          <h3>
+            Fired <span className="muted small">{intents.data?.counts.fired ?? 0}</span>
+          </h3>
+          {fired.length ? <IntentTable rows={fired} fired /> : <p className="muted">No intent has fired yet.</p>}
+        </section>
+        <section className="panel" data-testid="todos-open" data-count={todos.data?.rows.length ?? 0}>
+          <h3>
+            Open todos <span className="muted small">{todos.data?.counts.open ?? 0} open · {todos.data?.counts.done ?? 0} done · {todos.data?.counts.dropped ?? 0} dropped</span>
+          </h3>
+          <table className="mini-table wide">
+            <thead>
+              <tr>
+                <th>todo</th>
+                <th>importance</th>
+                <th>open for</th>
+                <th>owner</th>
+              </tr>
+            </thead>
+            <tbody>
+              {todos.data?.rows.map((t) => (
+                <tr key={t.id} data-testid="todo-row" data-memory-id={t.id}>
+                  <td>
+                    <a href={memoryHref(t.id)}>{t.head}</a>
+                    {t.from_intent ? <span className="muted small"> (from an intent)</span> : null}
+                  </td>
+                  <td>{fmtNum(t.importance, 2)}</td>
+                  <td className="small">{t.open_age_hours === null ? '—' : t.open_age_hours < 48 ? `${fmtNum(t.open_age_hours, 0)} h` : `${fmtNum(t.open_age_hours / 24, 0)} d`}</td>
+                  <td className="small">{ownerLabel(t.owner)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        <DryRun />
+      </div>
+    </div>
+  );
+}
