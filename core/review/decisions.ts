@@ -45,7 +45,8 @@ export function touched(o: PlanOp): string[] {
 
 export function decide(ops: readonly PlanOp[], rejected: ReadonlySet<string>): Map<string, Decision> {
   const out = new Map<string, Decision>();
-  const dropped = new Set<string>();
+  // As apply does: every op left out counts as dropped from the start.
+  const dropped = new Set<string>(rejected);
   /** Memory id → the dropped ops that would have changed it. */
   const untouched = new Map<string, string[]>();
   const drop = (o: PlanOp) => {

@@ -46,8 +46,15 @@ export function flattenImage(key: string, image: unknown): Record<string, unknow
   // The record's own edge list is the same as the edge rows; show the rows (what undo writes back).
   delete out['edges'];
   out['edges'] = (img.edges ?? []).map((e) => `${e.type} → ${e.dst} (${e.weight})`);
-  out['embedding'] = img.embedding ? `${img.embedding.length} base64 chars` : null;
+  out['embedding'] = img.embedding ? `${Math.floor((img.embedding.length * 3) / 4 / 4)} floats, checksum ${fnv1a(img.embedding)}` : null;
   return out;
+}
+
+/** A short checksum, so a changed vector shows as changed without printing it. */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
