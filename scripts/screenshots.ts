@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import { call } from '../core/api/service.js';
 import { expected, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
 import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
+import { part2 } from './screenshots-part2.js';
 
 const OUT = join(process.cwd(), 'docs', 'screenshots');
+/** `npm run screenshots -- --only part2` skips the first part's shots (they do not change here). */
+const ONLY_PART2 = process.argv.includes('--only') && process.argv.includes('part2');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -35,7 +38,9 @@ async function run(theme: 'light' | 'dark') {
     await call(wb.session, 'recall.run', { query: 'deploy billing service', k: 10, hops: 2, owner: 'Planner' });
     const rotated = S.rotated_rings[0] as string;
     const graphReady = '[data-testid=graph-canvas][data-layout-done=true]';
-    if (theme === 'light') {
+    if (ONLY_PART2) {
+      // the first part's shots are left as they are
+    } else if (theme === 'light') {
       await shot(wb, 'memories', '/memories', '[data-testid=memory-row]');
       await shot(wb, 'memories-filtered', '/memories?type=todo,episode&tag=ci&sort=importance', '[data-testid=memory-row]', {
         after: async (w) => {
@@ -59,6 +64,8 @@ async function run(theme: 'light' | 'dark') {
       await shot(wb, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, graphReady);
       await shot(wb, 'recall-dark', `/recall?q=${encodeURIComponent('flaky tests in ci')}&hops=1`, '[data-testid=recall-result]');
     }
+    // Part 2 last: it commits a reflection and edits memories, which would change the shots above.
+    await part2(wb, theme, shot);
   } finally {
     await wb.close();
   }

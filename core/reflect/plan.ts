@@ -98,6 +98,8 @@ export async function planReflection(engine: Engine, opts: PlanOptions = {}): Pr
       onItem: progress ? (done, total) => (done % 256 === 0 || done === total) && progress({ op, phase: 'item', done, total }) : undefined,
     };
     progress?.({ op, phase: 'start', done: 0, total: view.order.length });
+    // Let the event loop run between ops, so a UI polling reflect.progress sees each op begin.
+    if (progress) await new Promise<void>((resolve) => setImmediate(resolve));
     const t0 = performance.now();
     let out: OpOutcome<PlanOp>;
     switch (op) {

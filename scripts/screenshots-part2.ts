@@ -1,0 +1,166 @@
+/// <reference lib="dom" />
+/**
+ * The screenshots of the workbench's second part (Overview, Reflection, History, curation,
+ * Beliefs, Fleet, Intents), called by scripts/screenshots.ts with its `shot` helper. Everything is
+ * set up through the engine first (observations, a committed plan, a folder of stores), so the
+ * pictures show populated screens.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { call } from '../core/api/service.js';
+import { expected, FIXTURE_AFTER, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
+import type { Workbench } from '../test/helpers/workbench.js';
+
+type Shot = (wb: Workbench, name: string, hash: string, ready: string, opts?: { tall?: number; after?: (wb: Workbench) => Promise<void> }) => Promise<void>;
+
+const NOW = expected().now as number;
+const DAY = 86_400;
+
+/** Observations about three people, two of them one person under two names (an alias proposal). */
+async function ingestBeliefs(wb: Workbench): Promise<void> {
+  const ids = (await call(wb.session, 'memory.list', { limit: 3, types: ['info'] })).rows.map((r) => r.id);
+  const o = (entity: string, attribute: string, value: string, daysAgo: number, reliability: number, memory_id?: string) => ({
+    entity,
+    attribute,
+    value,
+    t: NOW - daysAgo * DAY,
+    reliability,
+    evidence: `${entity.split(' ')[0]}'s ${attribute} is ${value}.`,
+    ...(memory_id ? { memory_id } : {}),
+  });
+  const observations = [
+    o('Ann Lee', 'city', 'Lyon', 60, 0.9, ids[0]),
+    o('Ann Lee', 'employer', 'Acme', 55, 0.8),
+    o('Ann Lee', 'hobby', 'sailing', 50, 0.7),
+    o('Ann Lee', 'city', 'Lyon', 40, 0.85),
+    o('Ann Lee', 'employer', 'Globex', 30, 0.9, ids[1]),
+    o('Ann Lee', 'city', 'Paris', 20, 0.95, ids[2]),
+    o('Ann Lee', 'hobby', 'climbing', 15, 0.6),
+    o('Ann Lee', 'city', 'Paris', 8, 0.8),
+    o('Ann Lee', 'employer', 'Globex', 5, 0.7),
+    o('Ben Park', 'city', 'Seoul', 45, 0.9),
+    o('Ben Park', 'employer', 'Initech', 35, 0.8),
+    ...['Kei Tanaka', 'Keiko Tanaka'].flatMap((n, i) => [o(n, 'city', 'Osaka', 40 - i * 3, 0.9), o(n, 'employer', 'Sony', 35 - i * 3, 0.9), o(n, 'hobby', 'go', 30 - i * 3, 0.9)]),
+  ];
+  await call(wb.session, 'beliefs.ingest', { observations });
+}
+
+/** A folder with two runs, shown under a neutral name (the real one is a temporary directory). */
+async function openFleet(wb: Workbench): Promise<void> {
+  const dir = join(tempDir('mnemo-shots-fleet-'), 'agent-runs');
+  mkdirSync(join(dir, 'run-02'), { recursive: true });
+  copyFileSync(FIXTURE_STORE, join(dir, 'run-01.sqlite'));
+  copyFileSync(FIXTURE_AFTER, join(dir, 'run-02', 'memory.sqlite'));
+  copyFileSync(FIXTURE_AFTER, join(dir, 'run-03.sqlite'));
+  await call(wb.session, 'fleet.open', { folder: dir });
+}
+
+async function maskFolder(wb: Workbench): Promise<void> {
+  await wb.page.evaluate(() => {
+    for (const el of Array.from(document.querySelectorAll('.fleet-form .muted'))) el.textContent = (el.textContent ?? '').replace(/^\S*agent-runs/, '~/agent-runs');
+  });
+}
+
+async function planAndReview(wb: Workbench): Promise<void> {
+  const p = wb.page;
+  await p.click('[data-testid=reflection-plan]');
+  await p.waitForSelector('[data-testid=reflection-item][data-op=merge]');
+  await p.locator('[data-testid=reflection-item][data-op=merge] [data-testid=reflection-reject]').nth(1).click();
+  await p.waitForSelector('[data-testid=reflection-item][data-state=rejected]');
+}
+
+export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot): Promise<void> {
+  const p = wb.page;
+  if (theme === 'dark') {
+    await shot(wb, 'overview-dark', '/overview', '[data-testid=facet-value]');
+    await shot(wb, 'reflection-dark', '/reflection', '[data-testid=reflection-plan]', { after: planAndReview });
+    return;
+  }
+  await ingestBeliefs(wb);
+  await shot(wb, 'overview', '/overview', '[data-testid=facet-value]', {
+    tall: 1150,
+    after: async (w) => {
+      // Brush a region of the scatter: the memories in it are listed under the chart.
+      const box = (await w.page.locator('[data-testid=scatter-chart]').boundingBox())!;
+      await w.page.mouse.move(box.x + 60, box.y + 50);
+      await w.page.mouse.down();
+      await w.page.mouse.move(box.x + box.width * 0.35, box.y + box.height * 0.55, { steps: 6 });
+      await w.page.mouse.up();
+      await w.page.waitForSelector('[data-testid=scatter-region] li');
+    },
+  });
+  await shot(wb, 'memories-drilldown', '/memories?ret=~0.02&edge=supports', '[data-testid=memory-row]');
+  await shot(wb, 'reflection', '/reflection', '[data-testid=reflection-plan]', { tall: 1300, after: planAndReview });
+  await shot(wb, 'reflection-step-link', '/reflection?step=link', '[data-testid=reflection-item][data-op=link]');
+  await shot(wb, 'reflection-step-prune', '/reflection?step=prune', '[data-testid=reflection-item][data-op=prune]');
+  // Commit the reviewed plan, then edit a memory twice: History then has a reflection, two edits and a refused undo.
+  await wb.go('/reflection');
+  await p.click('[data-testid=reflection-commit]');
+  await p.waitForSelector('[data-testid=reflection-result]');
+  await shot(wb, 'reflection-committed', '/reflection', '[data-testid=reflection-result]');
+  const id = (await call(wb.session, 'memory.list', { limit: 1, types: ['skill'] })).rows[0]!.id;
+  await call(wb.session, 'memory.update', { id, patch: { title: 'Deploy the notifier to staging', tags: ['deploy', 'staging', 'runbook'] } });
+  await call(wb.session, 'memory.update', { id, patch: { importance: 9 } });
+  const changes = await call(wb.session, 'journal.history', { limit: 3 });
+  await shot(wb, 'history', `/history?change=${changes[1]!.id}`, '[data-testid=change-row]', {
+    after: async (w) => {
+      await w.page.locator(`[data-testid=history-row][data-change-id="${changes[1]!.id}"] [data-testid=undo-button]`).click();
+      await w.page.waitForSelector('[data-testid=undo-refused]');
+    },
+  });
+  await shot(wb, 'memory-edit', `/memory/${id}`, '[data-testid=edit-panel]', {
+    tall: 2300,
+    after: async (w) => {
+      await w.page.click('[data-testid=link-open]');
+      await w.page.fill('[data-testid=link-target]', 'staging');
+      await w.page.waitForSelector('[data-testid=link-candidate]');
+      await w.page.click('[data-testid=edit-salience]');
+      await w.page.fill('[data-testid=field-input-salience]', '3');
+      await w.page.click('[data-testid=field-save]');
+      await w.page.waitForSelector('[data-testid=field-error-salience]');
+    },
+  });
+  await shot(wb, 'merge-dialog', '/memories?type=skill&sort=importance', '[data-testid=memory-row]', {
+    after: async (w) => {
+      const rows = w.page.locator('[data-testid=memory-row] input[type=checkbox]');
+      await rows.nth(1).check();
+      await rows.nth(2).check();
+      await w.page.click('[data-testid=bulk-merge]');
+      await w.page.waitForSelector('[data-testid=merge-survivor]');
+      await w.page.fill('[data-testid=merge-title]', 'Staging deploys: run make deploy, wait for health, announce');
+    },
+  });
+  await wb.go('/memories');
+  await p.keyboard.press('Escape');
+  const S = expected().summary;
+  await shot(wb, 'graph-link', `/graph?focus=${S.chain.a}&hops=1`, '[data-testid=graph-canvas][data-layout-done=true]', {
+    after: async (w) => {
+      await w.page.check('[data-testid=graph-link-mode]');
+      await w.page.waitForSelector('[data-testid=graph-canvas][data-node-positions]');
+      const box = (await w.page.locator('[data-testid=graph-canvas]').boundingBox())!;
+      const pos = JSON.parse((await w.page.getAttribute('[data-testid=graph-canvas]', 'data-node-positions'))!) as Record<string, [number, number]>;
+      const src = S.chain.a as string;
+      const dst = Object.keys(pos).find((k) => k !== src)!;
+      await w.page.mouse.move(box.x + pos[src]![0], box.y + pos[src]![1]);
+      await w.page.mouse.down();
+      await w.page.mouse.move(box.x + pos[dst]![0], box.y + pos[dst]![1], { steps: 8 });
+      await w.page.mouse.up();
+      await w.page.waitForSelector('[data-testid=pending-link]');
+    },
+  });
+  await shot(wb, 'beliefs', `/beliefs?entity=${encodeURIComponent('Ann Lee')}&at=${NOW - 25 * DAY}`, '[data-testid=belief-dimension]', { tall: 1100 });
+  await openFleet(wb);
+  await shot(wb, 'fleet', '/fleet', '[data-testid=fleet-row][data-live]:not([data-live=""])', {
+    after: async (w) => {
+      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=fleet-row]')).every((r) => r.getAttribute('data-live') !== ''));
+      await maskFolder(w);
+    },
+  });
+  await shot(wb, 'prospective', '/prospective', '[data-testid=todo-row]', {
+    after: async (w) => {
+      await w.page.fill('[data-testid=due-message]', 'is the staging deploy safe?');
+      await w.page.click('[data-testid=due-run]');
+      await w.page.waitForSelector('[data-testid=due-rows] li');
+    },
+  });
+}
