@@ -5,7 +5,7 @@
  * set up through the engine first (observations, a committed plan, a folder of stores), so the
  * pictures show populated screens.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
 import { expected, FIXTURE_AFTER, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
@@ -52,6 +52,8 @@ async function openFleet(wb: Workbench): Promise<void> {
   copyFileSync(FIXTURE_STORE, join(dir, 'run-01.sqlite'));
   copyFileSync(FIXTURE_AFTER, join(dir, 'run-02', 'memory.sqlite'));
   copyFileSync(FIXTURE_AFTER, join(dir, 'run-03.sqlite'));
+  // Dated at the frozen clock, so the picture is the same on every run.
+  for (const f of ['run-01.sqlite', 'run-02/memory.sqlite', 'run-03.sqlite']) utimesSync(join(dir, f), NOW - 3600, NOW - 3600);
   await call(wb.session, 'fleet.open', { folder: dir });
 }
 

@@ -24,13 +24,15 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
   const [content, setContent] = useState('');
   const [tags, setTags] = useState('');
   const [importance, setImportance] = useState('');
+  // The engine folds importance to the max anyway; only a value the curator typed is sent.
+  const maxImportance = details.length ? String(Number(Math.max(...details.map((d) => d.memory.importance)).toFixed(4))) : '';
   const unionTags = useMemo(() => [...new Set(details.flatMap((d) => d.memory.tags))], [loaded]);
   useEffect(() => {
     if (!s) return;
     setTitle(s.title ?? '');
     setContent(s.content);
     setTags(unionTags.join(', '));
-    setImportance(String(Math.max(...details.map((d) => d.memory.importance))));
+    setImportance(maxImportance);
   }, [survivor, loaded]);
   const merge = useMerge();
   const errs = fieldErrors(merge.error);
@@ -42,7 +44,7 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
     const tagList = tags.split(',').map((t) => t.trim()).filter(Boolean);
     if (JSON.stringify(tagList) !== JSON.stringify(s.tags)) patch['tags'] = tagList;
     const imp = Number(importance);
-    if (importance.trim() !== '' && imp !== Math.max(...details.map((d) => d.memory.importance))) patch['importance'] = Number.isFinite(imp) ? imp : importance;
+    if (importance.trim() !== '' && importance.trim() !== maxImportance) patch['importance'] = Number.isFinite(imp) ? imp : importance.trim();
     merge.mutate({ ids, survivor, ...(Object.keys(patch).length ? { patch: patch as never } : {}) }, { onSuccess: (r) => (onMerged?.(r.survivor.id), onClose()) });
   };
   return (

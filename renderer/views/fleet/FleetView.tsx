@@ -16,7 +16,6 @@ const COLS: { key: keyof FleetStoreKpis; label: string; hint?: string; fmt?: (v:
   { key: 'live', label: 'live' },
   { key: 'archived', label: 'archived' },
   { key: 'edges', label: 'edges' },
-  { key: 'events', label: 'accesses' },
   { key: 'changes', label: 'changes', hint: 'journal entries' },
   { key: 'never_fetched_pct', label: 'never fetched', hint: 'share of memories older than a week never fetched', fmt: (v) => (v === null ? '—' : `${fmtNum(v as number, 1)}%`) },
   { key: 'total_fetches', label: 'fetches' },

@@ -5,7 +5,7 @@ import type { GraphEdge, GraphNode, GraphView as GraphData } from '../../../core
 import { call } from '../../api/client.js';
 import { useGraph } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
-import { EmptyState, ErrorBox, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
+import { EmptyState, ErrorBox, fmtNum, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
 import { GraphCanvas } from '../../graph/GraphCanvas.js';
 import { CAUSAL, TYPE_COLORS } from '../../graph/style.js';
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
@@ -163,7 +163,7 @@ export function GraphView() {
               <span className={`type-dot t-${sel.type}`} /> {sel.head}
             </h3>
             <p className="muted">
-              {sel.type} · {ownerLabel(sel.owner)} · importance {sel.importance}
+              {sel.type} · {ownerLabel(sel.owner)} · importance {fmtNum(sel.importance, 2)}
               {sel.depth !== null ? ` · ${sel.depth} hop${sel.depth === 1 ? '' : 's'} from focus` : ''}
             </p>
             <div className="col-actions">

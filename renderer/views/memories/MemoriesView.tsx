@@ -72,6 +72,7 @@ export function MemoriesView() {
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
+        <DrillChips filters={filters} set={set} />
         <section>
           <h4>State</h4>
           {(['live', 'archived', 'all'] as const).map((a) => (
@@ -128,7 +129,6 @@ export function MemoriesView() {
             ))}
           </div>
         </section>
-        <DrillChips filters={filters} set={set} />
         {filters.types.length + filters.owners.length + filters.statuses.length + filters.tags.length + filters.edges.length > 0 ||
         filters.q ||
         filters.archived !== 'live' ||

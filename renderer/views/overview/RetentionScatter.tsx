@@ -60,7 +60,7 @@ export function RetentionScatter({ data, dark }: { data: ScatterData; dark: bool
     }
     return {
       animation: false,
-      grid: { left: 48, right: 20, top: 36, bottom: 44 },
+      grid: { left: 52, right: 20, top: 36, bottom: 44 },
       legend: { top: 0, textStyle: { fontSize: 11 } },
       tooltip: {
         trigger: 'item',
@@ -68,7 +68,7 @@ export function RetentionScatter({ data, dark }: { data: ScatterData; dark: bool
           `${escapeHtml(p.seriesName)} ${escapeHtml(p.value[2].slice(0, 10))}<br/>retention ${fmtNum(p.value[0], 4)} · importance ${fmtNum(p.value[1], 2)}`,
       },
       xAxis: { type: 'value', name: 'retention now', nameLocation: 'middle', nameGap: 26, min: 0, max: 1 },
-      yAxis: { type: 'value', name: 'importance', min: 0, max: 10 },
+      yAxis: { type: 'value', name: 'importance', nameLocation: 'middle', nameGap: 30, min: 0, max: 10 },
       brush: { xAxisIndex: 0, yAxisIndex: 0, brushType: 'rect', brushMode: 'single', transformable: true, throttleType: 'debounce', throttleDelay: 150 },
       toolbox: { right: 10, feature: { brush: { type: ['rect', 'clear'] } } },
       series: [...byType].map(([type, pts], i) => ({
@@ -79,7 +79,7 @@ export function RetentionScatter({ data, dark }: { data: ScatterData; dark: bool
         large: data.points.length > 3000,
         itemStyle: { color: TYPE_COLORS[type] ?? '#888', opacity: 0.75 },
         ...(i === 0
-          ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#d62728' }, label: { formatter: 'prune threshold' }, data: [{ xAxis: data.prune_threshold }] } }
+          ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#d62728' }, label: { formatter: 'prune threshold', position: 'insideEndTop', fontSize: 10 }, data: [{ xAxis: data.prune_threshold }] } }
           : {}),
       })),
     };

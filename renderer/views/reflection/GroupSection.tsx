@@ -60,7 +60,13 @@ export function inputSummary(plan: PlanSummary, group: GroupSummary): string[] {
       const f = plan.forget_policy;
       lines.push(`memories examined: ${n('memories') ?? '—'}`);
       const kept = Object.entries(group.notes).filter(([k]) => k.startsWith('kept'));
-      if (kept.length) lines.push(kept.map(([k, v]) => `${k.replace(/^kept: /, 'kept by ')}: ${v}`).join(' · '));
+      // The engine's note keys blank out numbers ("importance N ≥ N"); put the policy's values back.
+      const human = (k: string) =>
+        k
+          .replace(/^kept: /, 'kept by ')
+          .replace('importance N ≥ N', 'importance ≥ 8')
+          .replace('younger than N h', `younger than ${f.prune_min_age_hours} h`);
+      if (kept.length) lines.push(kept.map(([k, v]) => `${human(k)}: ${v}`).join(' · '));
       lines.push(`rule: retention < ${f.prune_activation_threshold}, older than ${f.prune_min_age_hours} h, not protected (types ${f.protected_types.join(', ')}, open todos, importance ≥ 8) → ${f.archive_vs_delete}`);
       break;
     }

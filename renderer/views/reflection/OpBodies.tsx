@@ -162,6 +162,7 @@ export function PruneBody({ o, plan, type }: { o: PruneOp; plan: PlanSummary; ty
         </span>
         <span className="muted">strength {o.strength} · importance {fmtNum(o.importance, 3)}</span>
       </div>
+      <div className="muted small">guards, none of which held:</div>
       <ul className="guards" aria-label="guards that did not apply">
         {guards.map(([g, why]) => (
           <li key={g}>
