@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start [-- <store>]`: builds, then opens the workbench in Electron on the given store, the last
-// store used, or a demo store. Where the Electron binary is not installed (it is downloaded by
-// electron's postinstall, which some machines cannot do), it says why and falls back to browser
+// store used, or a demo store. The Electron binary is fetched on first start (electron 42+ no longer
+// downloads it at npm install); where it cannot be had, this says why and falls back to browser
 // mode (`mnemo serve`), printing the URL to open.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -48,7 +48,17 @@ if (build.status !== 0) {
   process.exit(build.status ?? 1);
 }
 
-const electron = electronBinary();
+let electron = electronBinary();
+if (!electron.bin && existsSync(join(root, 'node_modules', 'electron', 'install.js'))) {
+  // Electron 42+ no longer downloads its binary at npm install; fetch it once, on first start.
+  console.log('fetching the Electron binary (first start only)…');
+  const fetched = spawnSync(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], { cwd: root, stdio: 'pipe', timeout: 180_000 });
+  electron = electronBinary();
+  if (!electron.bin) {
+    const why = `${fetched.stderr ?? ''}`.split('\n').find((l) => l.trim()) ?? (fetched.error ? fetched.error.message : 'unknown error');
+    electron = { reason: `${electron.reason}; downloading it failed (${why.trim()})` };
+  }
+}
 if (electron.bin) {
   const args = [root, ...(argStore ? ['--store', argStore] : [])];
   const child = spawn(electron.bin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' } });

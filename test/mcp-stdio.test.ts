@@ -1,7 +1,8 @@
 /**
  * Acceptance: a full run over MCP with the SDK's own Client over stdio, against `mnemo mcp`
  * spawned as a real process. The accesses it made are then read back through the API method the
- * workbench's audit view uses (`access.list`), attributed to the MCP reader and its session.
+ * workbench's audit view uses (`access.list`), attributed to the MCP reader and its session, and
+ * seen in browser mode's audit view itself.
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +13,7 @@ import { ApiSession } from '../core/api/context.js';
 import { call } from '../core/api/service.js';
 import { tempDir } from './helpers/fixture.js';
 import { dataOf, textOf } from './helpers/mcp.js';
+import { openWorkbench } from './helpers/workbench.js';
 
 const OWNER = 'researcher@run7';
 const SESSION = 'mcp-acceptance';
@@ -108,6 +110,24 @@ describe('a full run over MCP (stdio)', () => {
       expect(detail.outgoing).toMatchObject([{ id: ids[2], type: 'causes' }]);
     } finally {
       session.close();
+    }
+  });
+
+  it('browser mode shows those accesses in the audit view, attributed to the MCP reader', async () => {
+    const wb = await openWorkbench(db);
+    try {
+      await wb.go(`/audit?channel=recalled&reader=${encodeURIComponent(OWNER)}`);
+      await wb.page.waitForFunction(() => document.querySelector('[data-testid=audit-total]')?.getAttribute('data-total') === '3', undefined, { timeout: 15_000 });
+      const rows = wb.page.locator('[data-testid=access-row][data-origin=audit]');
+      expect(await rows.count()).toBe(3);
+      for (const text of await rows.allInnerTexts()) {
+        expect(text).toContain(OWNER);
+        expect(text).toContain('upload failures retries on-call');
+      }
+      expect(new Set(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-memory-id'))))).toEqual(new Set(ids));
+      expect(wb.pageErrors).toEqual([]);
+    } finally {
+      await wb.close();
     }
   });
 });

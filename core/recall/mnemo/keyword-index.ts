@@ -108,9 +108,11 @@ export class KeywordIndex implements DerivedIndex {
     this.lengths = new Float64Array(0);
     this.fresh.clear();
     const live = store.db
-      .prepare('SELECT id, owner, data FROM memories WHERE archived = 0 ORDER BY rowid')
-      .all() as { id: string; owner: string; data: string }[];
-    for (const r of live) this.setDoc(r.id, r.owner, bodyOf(r.data));
+      .prepare(BODY_SQL)
+      .all() as BodyRow[];
+    // SQLite's json_extract reads the three fields in C: about half the cost of JSON.parse on
+    // rows that carry 64-entry access rings.
+    for (const r of live) this.setDoc(r.id, r.owner, bodyFromColumns(r));
     const edges = store.db.prepare('SELECT src, dst FROM memory_edges WHERE type = ?').all(CONTEXT_EDGE) as { src: string; dst: string }[];
     for (const e of edges) this.link(e.src, e.dst);
     const terms = this.tokenize([...this.docs.values()].map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
@@ -407,6 +409,32 @@ function indexOf(sorted: Int32Array, x: number): number {
 }
 
 /** Title, content and tags: what a memory says about itself. */
+const BODY_SQL =
+  "SELECT id, owner, json_extract(data, '$.title') AS title, content, json_extract(data, '$.tags') AS tags FROM memories WHERE archived = 0 ORDER BY rowid";
+
+interface BodyRow {
+  id: string;
+  owner: string;
+  title: string | null;
+  content: string;
+  tags: string | null;
+}
+
+/** The same text as bodyOf, from json_extract'ed columns. */
+function bodyFromColumns(r: BodyRow): string {
+  const parts: string[] = [];
+  if (typeof r.title === 'string' && r.title) parts.push(r.title);
+  parts.push(r.content);
+  let tags: unknown;
+  try {
+    tags = r.tags ? JSON.parse(r.tags) : null;
+  } catch {
+    tags = null;
+  }
+  if (Array.isArray(tags)) parts.push(tags.filter((t): t is string => typeof t === 'string').join(' '));
+  return parts.join('\n');
+}
+
 function bodyOf(data: string): string {
   let m: { title?: unknown; content?: unknown; tags?: unknown };
   try {
