@@ -7,7 +7,7 @@ import globals from 'globals';
 const NODE_BUILTINS = ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'net', 'url', 'util', 'worker_threads'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'release/**', 'docs/**', 'coverage/**', 'test-results/**'] },
+  { ignores: ['dist/**', '.cache/**', 'node_modules/**', 'release/**', 'docs/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
