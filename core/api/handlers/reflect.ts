@@ -12,6 +12,12 @@ import type { ReflectionPlan } from '../../reflect/types.js';
 import type { PlanProgressState, reflectContract } from '../contract/reflect.js';
 import type { HandlersFor } from './types.js';
 
+/**
+ * How many plans a session keeps for apply-by-id. A 100k store's plan holds ~500k proposals
+ * (hundreds of MB), so only the last few are kept; an older id gets a clear "plan again".
+ */
+const KEPT_PLANS = 3;
+
 /** Per-engine reflection state: the plans handed out (for apply by id) and the running plan's progress. */
 class ReflectState {
   readonly plans = new Map<string, ReflectionPlan>();
@@ -19,7 +25,7 @@ class ReflectState {
   stop = false;
   keep(plan: ReflectionPlan): void {
     this.plans.set(plan.id, plan);
-    while (this.plans.size > 8) this.plans.delete(this.plans.keys().next().value!);
+    while (this.plans.size > KEPT_PLANS) this.plans.delete(this.plans.keys().next().value!);
   }
 }
 
@@ -67,7 +73,7 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
     if (input.plan !== undefined) plan = parsePlan(input.plan);
     else {
       const kept = stateOf(engine).plans.get(input.plan_id!);
-      if (!kept) throw badInput(`no plan ${input.plan_id} in this session (plans are kept for the last 8 reflect.plan calls); pass the plan itself or plan again`, { field: 'plan_id' });
+      if (!kept) throw badInput(`no plan ${input.plan_id} in this session (plans are kept for the last ${KEPT_PLANS} reflect.plan calls); pass the plan itself or plan again`, { field: 'plan_id' });
       plan = kept;
     }
     return applyPlan(engine, plan, { accepted: input.accepted ?? null });
