@@ -22,8 +22,12 @@ export class EntityIndex implements DerivedIndex {
   load(store: MemoryStore): void {
     this.holders.clear();
     this.of.clear();
-    const rows = store.db.prepare('SELECT id, data FROM memories WHERE archived = 0').all() as { id: string; data: string }[];
-    for (const r of rows) this.set(r.id, entitiesOf(r.data));
+    // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
+    const rows = store.db.prepare("SELECT id, json_extract(data, '$.entities') AS entities FROM memories WHERE archived = 0").all() as {
+      id: string;
+      entities: string | null;
+    }[];
+    for (const r of rows) this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
   }
 
   update(store: MemoryStore, id: string): void {

@@ -287,45 +287,79 @@ export class KeywordIndex implements DerivedIndex {
     if (this.fresh.size > Math.max(256, this.docs.size / 20)) this.build();
   }
 
-  /** Runs FTS5's tokenizer over the rows and reads back each row's stemmed terms per column. */
+  /**
+   * Runs FTS5's tokenizer over the rows and reads back each row's stemmed terms per column. The
+   * instance table yields one row per token occurrence (millions at 100k memories), so they are
+   * collected into flat typed arrays and bucketed by row with a counting sort, not into per-row
+   * objects.
+   */
   private tokenize(rows: readonly { rowid: number; body: string; context: string }[]): Map<number, Terms> {
-    const acc = new Map<number, { ids: number[]; body: number[]; context: number[]; length: number }>();
     this.tok.transaction(() => {
       const ins = this.tok.prepare('INSERT INTO tok(rowid, body, context) VALUES (?, ?, ?)');
       for (const r of rows) ins.run(r.rowid, r.body, r.context);
     })();
+    let cap = 1 << 16;
+    let termOf = new Int32Array(cap);
+    let docOf = new Int32Array(cap);
+    let colOf = new Uint8Array(cap);
+    let n = 0;
+    let maxDoc = 0;
     let lastTerm = '';
     let lastId = -1;
-    for (const r of this.tok.prepare('SELECT term, doc, col FROM tokv').raw().iterate() as Iterable<[string, number, string]>) {
-      const [term, rowid, col] = r;
+    for (const [term, rowid, col] of this.tok.prepare('SELECT term, doc, col FROM tokv').raw().iterate() as Iterable<[string, number, string]>) {
       if (term !== lastTerm) {
         lastTerm = term;
         lastId = this.termId(term);
       }
-      let a = acc.get(rowid);
-      if (!a) acc.set(rowid, (a = { ids: [], body: [], context: [], length: 0 }));
-      let j = a.ids.length - 1;
-      if (j < 0 || a.ids[j] !== lastId) {
-        a.ids.push(lastId);
-        a.body.push(0);
-        a.context.push(0);
-        j++;
+      if (n === cap) {
+        cap *= 2;
+        const t = new Int32Array(cap);
+        t.set(termOf);
+        termOf = t;
+        const d = new Int32Array(cap);
+        d.set(docOf);
+        docOf = d;
+        const c = new Uint8Array(cap);
+        c.set(colOf);
+        colOf = c;
       }
-      if (col === 'body') a.body[j]!++;
-      else a.context[j]!++;
-      a.length++;
+      termOf[n] = lastId;
+      docOf[n] = rowid;
+      colOf[n] = col === 'body' ? 0 : 1;
+      if (rowid > maxDoc) maxDoc = rowid;
+      n++;
     }
     this.tok.exec('DELETE FROM tok');
+    // Counting sort by row: start[r] .. start[r + 1] holds row r's occurrences.
+    const start = new Int32Array(maxDoc + 2);
+    for (let k = 0; k < n; k++) start[docOf[k]! + 1]!++;
+    for (let r = 0; r <= maxDoc; r++) start[r + 1]! += start[r]!;
+    const fill = start.slice(0, maxDoc + 1);
+    const byDoc = new Int32Array(n);
+    for (let k = 0; k < n; k++) byDoc[fill[docOf[k]!]!++] = k;
     const out = new Map<number, Terms>();
-    for (const [rowid, a] of acc) {
-      // Rows arrive sorted by term text; sort by term id so lookups can bisect.
-      const order = a.ids.map((_, i) => i).sort((x, y) => a.ids[x]! - a.ids[y]!);
-      out.set(rowid, {
-        ids: Int32Array.from(order, (i) => a.ids[i]!),
-        body: Float32Array.from(order, (i) => a.body[i]!),
-        context: Float32Array.from(order, (i) => a.context[i]!),
-        length: a.length,
-      });
+    const seg: number[] = [];
+    for (let r = 0; r <= maxDoc; r++) {
+      const s0 = start[r]!;
+      const s1 = start[r + 1]!;
+      if (s0 === s1) continue;
+      // Sort the row's occurrences by term id (lookups bisect), then fold repeats into counts.
+      seg.length = 0;
+      for (let k = s0; k < s1; k++) seg.push(byDoc[k]!);
+      seg.sort((x, y) => termOf[x]! - termOf[y]!);
+      let distinct = 0;
+      for (let k = 0; k < seg.length; k++) if (k === 0 || termOf[seg[k]!] !== termOf[seg[k - 1]!]) distinct++;
+      const ids = new Int32Array(distinct);
+      const body = new Float32Array(distinct);
+      const context = new Float32Array(distinct);
+      let j = -1;
+      for (let k = 0; k < seg.length; k++) {
+        const o = seg[k]!;
+        if (k === 0 || termOf[o] !== termOf[seg[k - 1]!]) ids[++j] = termOf[o]!;
+        if (colOf[o] === 0) body[j]!++;
+        else context[j]!++;
+      }
+      out.set(r, { ids, body, context, length: seg.length });
     }
     return out;
   }
