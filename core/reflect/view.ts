@@ -7,7 +7,7 @@ import { blobToVector } from '../embed/embedder.js';
 import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
 import { EDGE_ROW_SQL, Fingerprinter, MEMORY_ROW_SQL, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
-import { buildNeighbourGraph, cosine32, type NeighbourGraph } from './neighbours.js';
+import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
 import { readDataFields } from './data-fields.js';
 import type { EdgeTriple, FoldFields, WindowInfo } from './types.js';
 
@@ -55,11 +55,25 @@ export class WorkingView {
     readonly minCos: number,
   ) {}
 
-  static async load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean, workers?: number): Promise<WorkingView> {
+  static async load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean, join: NeighbourOptions = {}): Promise<WorkingView> {
     const view = new WorkingView(scope, minCos);
-    const fp = new Fingerprinter();
-    const vectors: Float32Array[] = [];
+    // First only the embeddings of the in-scope live rows, so the neighbour join can run on its
+    // worker threads while this thread reads, decodes and fingerprints the rows.
     const ids: string[] = [];
+    const vectors: Float32Array[] = [];
+    for (const r of store.db.prepare(EMBEDDING_ROW_SQL).iterate() as Iterable<{ id: string; archived: number; owner: string; embedding: Buffer | null }>) {
+      if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
+      const v = blobToVector(r.embedding, store.dim);
+      if (!v) continue;
+      ids.push(r.id);
+      vectors.push(v);
+    }
+    let changed = false;
+    const stop = () => changed || (shouldStop?.() ?? false);
+    const pending = buildNeighbourGraph({ ids, vectors }, minCos, stop, join).catch((err: unknown) => err);
+    const fp = new Fingerprinter();
+    const slotIds: string[] = [];
+    const slotVectors: Float32Array[] = [];
     for (const r of store.db.prepare(MEMORY_ROW_SQL).iterate() as Iterable<RawMemoryRow>) {
       fp.row(r);
       view.total++;
@@ -67,22 +81,33 @@ export class WorkingView {
       const m = decodeForView(r);
       const v = blobToVector(r.embedding, store.dim);
       if (v) {
-        m.slot = ids.length;
+        m.slot = slotIds.length;
         m.vector = v;
-        ids.push(m.id);
-        vectors.push(v);
+        // Another writer between the two reads: the join's input is stale, redo it below.
+        const first = vectors[m.slot];
+        if (!changed && (ids[m.slot] !== m.id || !first || !sameBytes(first, r.embedding!))) changed = true;
+        slotIds.push(m.id);
+        slotVectors.push(v);
       }
       view.byId.set(m.id, m);
       view.order.push(m);
     }
+    if (slotIds.length !== ids.length) changed = true;
     for (const e of store.db.prepare(EDGE_ROW_SQL).iterate() as Iterable<RawEdgeRow>) {
       fp.edge(e);
       const m = view.byId.get(e.src);
       if (m) m.edges.push({ target_id: e.dst, type: e.type, weight: e.weight });
     }
     view.fingerprint = fp.digest();
-    view.slotIds = ids;
-    view.graph = await buildNeighbourGraph({ ids, vectors }, minCos, shouldStop, workers);
+    view.slotIds = slotIds;
+    const first = await pending;
+    if (changed) {
+      if (first instanceof Error && !(first instanceof StopSignal)) throw first;
+      view.graph = await buildNeighbourGraph({ ids: slotIds, vectors: slotVectors }, minCos, shouldStop, join);
+    } else {
+      if (first instanceof Error) throw first;
+      view.graph = first as NeighbourGraph;
+    }
     return view;
   }
 
@@ -163,6 +188,12 @@ export class WorkingView {
   cos(a: ViewMemory, b: ViewMemory): number | null {
     return a.vector && b.vector ? cosine32(a.vector, b.vector) : null;
   }
+}
+
+const EMBEDDING_ROW_SQL = 'SELECT id, archived, owner, embedding FROM memories ORDER BY rowid';
+
+function sameBytes(v: Float32Array, blob: Uint8Array): boolean {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(blob);
 }
 
 function decodeForView(r: RawMemoryRow): ViewMemory {
