@@ -13,7 +13,7 @@
   (global $rowOff (export "rowOff") (mut i32) (i32.const 0))   ;; i32[n+1]
   (global $rowDim (export "rowDim") (mut i32) (i32.const 0))   ;; i32[nnz], dimension order
   (global $rowVal (export "rowVal") (mut i32) (i32.const 0))   ;; f32[nnz]
-  (global $sk (export "sk") (mut i32) (i32.const 0))           ;; 128-bit bin sketch per row
+  (global $sk (export "sk") (mut i32) (i32.const 0))           ;; 256-bit bin sketch per row
   (global $ty (export "ty") (mut i32) (i32.const 0))           ;; f32[6] per row: A1 B1 A2 B2 A3 B3
   (global $cm (export "cm") (mut i32) (i32.const 0))           ;; i32 per row: bins needed alone
   (global $pOff (export "pOff") (mut i32) (i32.const 0))       ;; i32[n+1] into pRank/pCut
@@ -58,7 +58,7 @@
 
   (func $probe (param $i i32) (param $g i32)
     (local $p i32) (local $p1 i32) (local $k i32) (local $ke i32) (local $j i32) (local $o i32)
-    (local $lim i32) (local $base i32) (local $cut f32) (local $s0 i64) (local $s1 i64)
+    (local $lim i32) (local $base i32) (local $cut f32) (local $s0 i64) (local $s1 i64) (local $s2 i64) (local $s3 i64)
     (local $c i32) (local $tx i32) (local $txn i32) (local $cmi i32) (local $tc f64) (local $cf f64)
     (local $filled i32) (local $q i32) (local $qe i32) (local $dot f64) (local $cc f32)
     (local $rs i32) (local $re i32) (local $scanned i32) (local $tested i32) (local $ex i32)
@@ -68,9 +68,11 @@
     ;; only rows j < i (each pair once), and only this group's rows
     (local.set $lim (i32.mul (i32.add (local.get $g) (i32.const 1)) (global.get $gsize)))
     (if (i32.lt_s (local.get $i) (local.get $lim)) (then (local.set $lim (local.get $i))))
-    (local.set $o (i32.add (global.get $sk) (i32.shl (local.get $i) (i32.const 4))))
+    (local.set $o (i32.add (global.get $sk) (i32.shl (local.get $i) (i32.const 5))))
     (local.set $s0 (i64.load (local.get $o)))
     (local.set $s1 (i64.load offset=8 (local.get $o)))
+    (local.set $s2 (i64.load offset=16 (local.get $o)))
+    (local.set $s3 (i64.load offset=24 (local.get $o)))
     (local.set $o (i32.add (global.get $txOff) (i32.shl (local.get $i) (i32.const 2))))
     (local.set $tx (i32.load (local.get $o)))
     (local.set $txn (i32.sub (i32.sub (i32.load offset=4 (local.get $o)) (local.get $tx)) (i32.const 1)))
@@ -96,10 +98,13 @@
           ;; c = bins both rows occupy. Out if c is below what either row needs with the other's
           ;; whole norm (cm), or if Tx(c)·Ty(c) < lo² for any of j's three lines. One branch for all
           ;; of it: each test alone would be an unpredictable branch, which costs more than the loads.
-          (local.set $o (i32.add (global.get $sk) (i32.shl (local.get $j) (i32.const 4))))
-          (local.set $c (i32.wrap_i64 (i64.add
+          (local.set $o (i32.add (global.get $sk) (i32.shl (local.get $j) (i32.const 5))))
+          (local.set $c (i32.wrap_i64 (i64.add (i64.add
             (i64.popcnt (i64.and (local.get $s0) (i64.load (local.get $o))))
-            (i64.popcnt (i64.and (local.get $s1) (i64.load offset=8 (local.get $o)))))))
+            (i64.popcnt (i64.and (local.get $s1) (i64.load offset=8 (local.get $o)))))
+            (i64.add
+            (i64.popcnt (i64.and (local.get $s2) (i64.load offset=16 (local.get $o))))
+            (i64.popcnt (i64.and (local.get $s3) (i64.load offset=24 (local.get $o))))))))
           (local.set $tc (f64.load (i32.add (local.get $tx) (i32.shl
             (select (local.get $c) (local.get $txn) (i32.lt_s (local.get $c) (local.get $txn))) (i32.const 3)))))
           (local.set $cf (f64.convert_i32_s (local.get $c)))

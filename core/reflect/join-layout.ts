@@ -4,7 +4,7 @@
  *
  * Tokens are (dimension, sign) pairs ranked by frequency (most frequent first). For each row:
  * - its non-zeros in dimension order (the exact dot runs in that order, as cosine32 does);
- * - a 128-bit sketch: token rank mod 128 → bin. Shared same-sign mass lives in bins both rows
+ * - a 256-bit sketch: token rank mod 256 → bin. Shared same-sign mass lives in bins both rows
  *   occupy, so with c = |bins(x) ∩ bins(y)|, x·y ≤ Σ_shared bins ‖x_b‖‖y_b‖ ≤ √(Tx(c)·Ty(c)), Tx(c)
  *   being the sum of x's c largest bin masses (‖x_b‖²). The probing row keeps its exact prefix sums
  *   (txVal); the other side's are over-estimated by three lines A_h + c·B_h (B_h the (h+1)-th largest
@@ -19,7 +19,7 @@
  *   descending within a (group, token) list, which lets a probe stop at its cut.
  */
 
-export const SKETCH_BINS = 128;
+export const SKETCH_BINS = 256;
 /** The h of the three lines over-estimating Ty(c). */
 const LINES = [1, 4, 12] as const;
 /** Slots per group: the rows a group's probes touch (sketches, lines, stamps) stay in cache. */
@@ -104,7 +104,7 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
   const rowOff = new Int32Array(n + 1);
   const rowDim = new Int32Array(nnz);
   const rowVal = new Float32Array(nnz);
-  const sk = new Int32Array(n * 4);
+  const sk = new Int32Array(n * 8);
   const ty = new Float32Array(n * 6);
   const cm = new Int32Array(n);
   const pOff = new Int32Array(n + 1);
@@ -141,7 +141,7 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
       rowVal[p++] = x;
       keys[k++] = r * dim + d;
       const b = r % SKETCH_BINS;
-      sk[i * 4 + (b >> 5)]! |= 1 << (b & 31);
+      sk[i * 8 + (b >> 5)]! |= 1 << (b & 31);
       binMass[b]! += x * x;
     }
     // Bin masses, largest first.

@@ -11,7 +11,7 @@
  * row indexes its rarest (dimension, sign) tokens, as many as a pair reaching `minCos` could have
  * its first shared token among (a Cauchy–Schwarz bound on the ranks below it); a row probes the
  * lists of those tokens for earlier rows, stopping where the bound falls under the threshold; each
- * pair met is checked against a bound from 128-bit sketches of both rows (the shared bins and the
+ * pair met is checked against a bound from 256-bit sketches of both rows (the shared bins and the
  * largest bin masses), and the few left get an exact dot product. Every filter only discards
  * pairs that cannot reach `minCos`, so the lists equal brute force. The inner loop is WebAssembly
  * (join-kernel.wat) for its 64-bit popcount and predictable cost; it runs on worker threads over
