@@ -69,29 +69,39 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
   const selfCos = new Float32Array(n);
   const irregular: number[] = [];
   const finite = new Uint8Array(n);
-  let nnz = 0;
+  // One scan of the dense vectors: their non-zeros, in dimension order, for everything below.
+  const rowOff = new Int32Array(n + 1);
+  let rowDim = new Int32Array(Math.max(16, n * 8));
+  let rowVal = new Float32Array(rowDim.length);
   let maxNorm = 0;
+  let p = 0;
   for (let i = 0; i < n; i++) {
     const v = vectors[i]!;
+    const start = p;
     let ss = 0;
-    let count = 0;
     for (let d = 0; d < dim; d++) {
       const x = v[d]!;
-      if (x !== 0) {
-        ss += x * x;
-        count++;
+      if (x === 0) continue;
+      if (p === rowDim.length) {
+        rowDim = grow(rowDim);
+        rowVal = grow(rowVal);
       }
+      rowDim[p] = d;
+      rowVal[p++] = x;
+      ss += x * x;
     }
     selfCos[i] = Math.fround(ss);
     if (!Number.isFinite(ss)) {
       irregular.push(i);
-      continue;
+      p = start;
+    } else {
+      finite[i] = 1;
+      maxNorm = Math.max(maxNorm, Math.sqrt(ss));
+      for (let q = start; q < p; q++) df[rowDim[q]! * 2 + (rowVal[q]! < 0 ? 1 : 0)]!++;
     }
-    finite[i] = 1;
-    nnz += count;
-    maxNorm = Math.max(maxNorm, Math.sqrt(ss));
-    for (let d = 0; d < dim; d++) if (v[d] !== 0) df[d * 2 + (v[d]! < 0 ? 1 : 0)]!++;
+    rowOff[i + 1] = p;
   }
+  const nnz = p;
   const rank = new Int32Array(tokens);
   Int32Array.from(df.keys())
     .sort((a, b) => df[b]! - df[a]! || a - b)
@@ -101,9 +111,6 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
   // Any row's squared mass is at most norm², so Tx(c) < lo² / norm² rules a row out alone.
   const alone = ((lo * lo) / (norm * norm)) * (1 - 1e-9);
 
-  const rowOff = new Int32Array(n + 1);
-  const rowDim = new Int32Array(nnz);
-  const rowVal = new Float32Array(nnz);
   const sk = new Int32Array(n * 8);
   const ty = new Float32Array(n * 6);
   const cm = new Int32Array(n);
@@ -114,16 +121,15 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
   let pB = new Float64Array(pRank.length);
   let pRow = new Int32Array(pRank.length);
   const txVal = new Float64Array(n + nnz);
-  // Per-row scratch: token keys (rank · dim + dimension), bin masses, sorted masses.
+  // Per-row scratch: token keys (rank · dim + dimension), bin masses, the bins touched, sorted masses.
   const keys = new Float64Array(Math.max(1, dim));
+  const touched = new Int32Array(Math.max(1, dim));
   const binMass = new Float64Array(SKETCH_BINS);
   const masses = new Float64Array(SKETCH_BINS);
   const cum = new Float64Array(Math.max(1, dim));
-  let p = 0;
   let np = 0;
   let nt = 0;
   for (let i = 0; i < n; i++) {
-    rowOff[i] = p;
     pOff[i] = np;
     txOff[i] = nt;
     if (!finite[i]) {
@@ -131,24 +137,30 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
       txVal[nt++] = 0;
       continue;
     }
-    const v = vectors[i]!;
     let k = 0;
-    for (let d = 0; d < dim; d++) {
-      const x = v[d]!;
-      if (x === 0) continue;
+    let nbt = 0;
+    for (let q = rowOff[i]!; q < rowOff[i + 1]!; q++) {
+      const d = rowDim[q]!;
+      const x = rowVal[q]!;
       const r = rank[d * 2 + (x < 0 ? 1 : 0)]!;
-      rowDim[p] = d;
-      rowVal[p++] = x;
-      keys[k++] = r * dim + d;
+      // Sorted as it arrives (rows hold a few dozen tokens): rank, then dimension.
+      const key = r * dim + d;
+      let z = k++;
+      while (z > 0 && keys[z - 1]! > key) {
+        keys[z] = keys[z - 1]!;
+        z--;
+      }
+      keys[z] = key;
       const b = r % SKETCH_BINS;
       sk[i * 8 + (b >> 5)]! |= 1 << (b & 31);
+      if (binMass[b] === 0) touched[nbt++] = b;
       binMass[b]! += x * x;
     }
     // Bin masses, largest first.
     let nb = 0;
-    for (let b = 0; b < SKETCH_BINS; b++) {
+    for (let t = 0; t < nbt; t++) {
+      const b = touched[t]!;
       const m = binMass[b]!;
-      if (m === 0) continue;
       binMass[b] = 0;
       let z = nb++;
       while (z > 0 && masses[z - 1]! < m) {
@@ -157,13 +169,14 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
       }
       masses[z] = m;
     }
-    LINES.forEach((h, z) => {
+    for (let z = 0; z < LINES.length; z++) {
+      const h = LINES[z]!;
       const B = h < nb ? masses[h]! : 0;
       let A = 0;
       for (let u = 0; u < h && u < nb; u++) A += masses[u]! - B;
       ty[i * 6 + z * 2] = up(A * (1 + 1e-12));
       ty[i * 6 + z * 2 + 1] = up(B * (1 + 1e-12));
-    });
+    }
     let total = 0;
     txVal[nt++] = 0;
     cm[i] = nb + 1;
@@ -173,7 +186,8 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
       if (cm[i]! > nb && total * (1 + 1e-12) >= alone) cm[i] = z + 1;
     }
     // Tokens by rank; inclusive cumulative norms from the frequent end.
-    const row = keys.subarray(0, k).sort();
+    const row = keys;
+    const v = vectors[i]!;
     let mass = 0;
     for (let z = 0; z < k; z++) {
       const x = v[row[z]! % dim]!;
@@ -193,7 +207,6 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
       pRow[np++] = i;
     }
   }
-  rowOff[n] = p;
   pOff[n] = np;
   txOff[n] = nt;
 
@@ -229,8 +242,8 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
   const cap = Math.max(1 << 16, 4 * gsize);
   const parts: [keyof JoinLayout['at'], ArrayLike<number> & { length: number; BYTES_PER_ELEMENT: number; constructor: unknown }][] = [
     ['rowOff', rowOff],
-    ['rowDim', rowDim],
-    ['rowVal', rowVal],
+    ['rowDim', rowDim.subarray(0, nnz)],
+    ['rowVal', rowVal.subarray(0, nnz)],
     ['sk', sk],
     ['ty', ty],
     ['cm', cm],

@@ -43,6 +43,8 @@ export class WorkingView {
   readonly order: ViewMemory[] = [];
   /** Memory id → the op that archived it in this plan. */
   readonly archivedBy = new Map<string, string>();
+  /** The same by graph slot (the window walks slots). */
+  private readonly archivedBySlot: (string | undefined)[] = [];
   graph: NeighbourGraph | null = null;
   private slotIds: string[] = [];
   /** Neighbour lists of proposed memories (computed directly: there are few). */
@@ -63,7 +65,7 @@ export class WorkingView {
     const vectors: Float32Array[] = [];
     for (const r of store.db.prepare(EMBEDDING_ROW_SQL).iterate() as Iterable<{ id: string; archived: number; owner: string; embedding: Buffer | null }>) {
       if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
-      const v = blobToVector(r.embedding, store.dim);
+      const v = decodeEmbedding(r.embedding, store.dim);
       if (!v) continue;
       ids.push(r.id);
       vectors.push(v);
@@ -79,13 +81,16 @@ export class WorkingView {
       view.total++;
       if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
       const m = decodeForView(r);
-      const v = blobToVector(r.embedding, store.dim);
+      // The first read's vector when the row is the same (the usual case), else this read's.
+      const slot = slotIds.length;
+      const first = vectors[slot];
+      const same = !changed && ids[slot] === m.id && first !== undefined && sameBytes(first, r.embedding);
+      const v = same ? first : decodeEmbedding(r.embedding, store.dim);
       if (v) {
-        m.slot = slotIds.length;
+        m.slot = slot;
         m.vector = v;
         // Another writer between the two reads: the join's input is stale, redo it below.
-        const first = vectors[m.slot];
-        if (!changed && (ids[m.slot] !== m.id || !first || !sameBytes(first, r.embedding!))) changed = true;
+        if (!same) changed = true;
         slotIds.push(m.id);
         slotVectors.push(v);
       }
@@ -117,6 +122,8 @@ export class WorkingView {
 
   archive(id: string, byOp: string): void {
     this.archivedBy.set(id, byOp);
+    const slot = this.byId.get(id)?.slot ?? -1;
+    if (slot >= 0) this.archivedBySlot[slot] = byOp;
   }
 
   /** Live memories in rowid order, proposals last (what `all_memories()` returns at this point). */
@@ -150,13 +157,13 @@ export class WorkingView {
     const out: WindowHit[] = [];
     let displaced: { id: string; by: string }[] = [];
     for (let p = from; p < to && out.length < k; p++) {
-      const id = this.slotIds[slots[p]!]!;
-      const by = this.archivedBy.get(id);
+      const slot = slots[p]!;
+      const id = this.slotIds[slot]!;
+      const by = this.archivedBySlot[slot];
       if (by !== undefined) {
         displaced = [...displaced, { id, by }];
         continue;
       }
-      if (!this.byId.has(id)) continue;
       out.push({ id, cos: cos[p]!, window: { position: out.length, k, displaced } });
     }
     return out;
@@ -192,8 +199,16 @@ export class WorkingView {
 
 const EMBEDDING_ROW_SQL = 'SELECT id, archived, owner, embedding FROM memories ORDER BY rowid';
 
-function sameBytes(v: Float32Array, blob: Uint8Array): boolean {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(blob);
+function sameBytes(v: Float32Array, blob: Uint8Array | null): boolean {
+  return blob !== null && Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(blob);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** blobToVector, with one copy instead of a DataView read per element where the layouts agree. */
+function decodeEmbedding(blob: Uint8Array | null, dim: number): Float32Array | null {
+  if (!LITTLE_ENDIAN || !blob || blob.byteLength !== dim * 4) return blobToVector(blob, dim);
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
 function decodeForView(r: RawMemoryRow): ViewMemory {
