@@ -74,9 +74,14 @@ export class WorkingView {
     const stop = () => changed || (shouldStop?.() ?? false);
     const pending = buildNeighbourGraph({ ids, vectors }, minCos, stop, join).catch((err: unknown) => err);
     const fp = new Fingerprinter();
+    let stopped = false;
     const slotIds: string[] = [];
     const slotVectors: Float32Array[] = [];
     for (const r of store.db.prepare(MEMORY_ROW_SQL).iterate() as Iterable<RawMemoryRow>) {
+      if ((view.total & 4095) === 4095 && shouldStop?.()) {
+        stopped = true;
+        break;
+      }
       fp.row(r);
       view.total++;
       if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
@@ -96,6 +101,10 @@ export class WorkingView {
       }
       view.byId.set(m.id, m);
       view.order.push(m);
+    }
+    if (stopped) {
+      await pending; // the workers see the same callback and stop
+      throw new StopSignal();
     }
     if (slotIds.length !== ids.length) changed = true;
     for (const e of store.db.prepare(EDGE_ROW_SQL).iterate() as Iterable<RawEdgeRow>) {
