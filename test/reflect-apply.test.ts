@@ -144,6 +144,17 @@ describe('interrupting a plan and the API door', () => {
     engine.close();
   });
 
+  it('a plan stopped while loading (the neighbour join polls the callback) is an empty interrupted plan', async () => {
+    const engine = openAt(fixtureCopy(), NOW);
+    for (const workers of [1, 2]) {
+      const plan = await planReflection(engine, { shouldStop: () => true, workers });
+      expect(plan.report.interrupted).toBe(true);
+      expect(plan.report.stopped_in).toBe('load');
+      expect(plan.groups).toEqual([]);
+    }
+    engine.close();
+  });
+
   it('reflect.plan keeps the plan so reflect.apply can take its id and the accepted ops', async () => {
     const { ApiSession } = await import('../core/api/context.js');
     const { call, invoke } = await import('../core/api/service.js');

@@ -141,11 +141,17 @@ export function planLinks(ctx: OpContext, nextId: () => string, dependsOn: (id: 
         threshold: { min: policy.edge_threshold, below: policy.merge_threshold },
         reason: `cos ${hit.cos.toFixed(4)} within [${policy.edge_threshold}, ${policy.merge_threshold}) and no edge to it yet`,
         window: hit.window,
-        depends_on: [...new Set([...dependsOn(m.id), ...dependsOn(hit.id)])],
+        depends_on: dependsOnBoth(dependsOn(m.id), dependsOn(hit.id)),
       });
     }
   }
   return { ops, stopped: false, notes: { memories: live.length } };
+}
+
+/** The union of two dependency lists, without allocating for the usual empty pair. */
+function dependsOnBoth(a: string[], b: string[]): string[] {
+  if (a.length === 0 && b.length === 0) return [];
+  return [...new Set([...a, ...b])];
 }
 
 /** The rescore formula: clamp(0.5·importance + 3·salience + 2·sigmoid(B), 0, 10), floor 8 for ≥ 8. */

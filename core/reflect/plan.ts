@@ -33,6 +33,8 @@ export interface PlanOptions {
   generative?: GenerativeOptions | null;
   /** Threads for the neighbour join (default: one per core for large stores, else 1). */
   workers?: number;
+  /** Slots per posting group of the neighbour join (tests use small groups to cross their edges). */
+  joinGroupSize?: number;
 }
 
 const PREFIX: Record<OpName, string> = { episode: 'e', merge: 'm', reconcile: 'c', link: 'l', rescore: 'r', abstract: 'a', prune: 'p' };
@@ -62,7 +64,7 @@ export async function planReflection(engine: Engine, opts: PlanOptions = {}): Pr
   progress?.({ op: 'load', phase: 'start', done: 0, total: 0 });
   let view: WorkingView;
   try {
-    view = await WorkingView.load(store, scope, Math.min(policy.edge_threshold, policy.merge_threshold), stopFn, opts.workers);
+    view = await WorkingView.load(store, scope, Math.min(policy.edge_threshold, policy.merge_threshold), stopFn, { workers: opts.workers, groupSize: opts.joinGroupSize });
   } catch (err) {
     if (!(err instanceof StopSignal)) throw err;
     return emptyPlan(engine, now, scope, policy, forget, opts.until ?? null, dataVersion, started, { ...report, interrupted: true, stopped_in: 'load' });

@@ -7,7 +7,7 @@ import { blobToVector } from '../embed/embedder.js';
 import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
 import { EDGE_ROW_SQL, Fingerprinter, MEMORY_ROW_SQL, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
-import { buildNeighbourGraph, cosine32, type NeighbourGraph } from './neighbours.js';
+import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
 import { readDataFields } from './data-fields.js';
 import type { EdgeTriple, FoldFields, WindowInfo } from './types.js';
 
@@ -43,6 +43,8 @@ export class WorkingView {
   readonly order: ViewMemory[] = [];
   /** Memory id → the op that archived it in this plan. */
   readonly archivedBy = new Map<string, string>();
+  /** The same by graph slot (the window walks slots). */
+  private readonly archivedBySlot: (string | undefined)[] = [];
   graph: NeighbourGraph | null = null;
   private slotIds: string[] = [];
   /** Neighbour lists of proposed memories (computed directly: there are few). */
@@ -55,34 +57,71 @@ export class WorkingView {
     readonly minCos: number,
   ) {}
 
-  static async load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean, workers?: number): Promise<WorkingView> {
+  static async load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean, join: NeighbourOptions = {}): Promise<WorkingView> {
     const view = new WorkingView(scope, minCos);
-    const fp = new Fingerprinter();
-    const vectors: Float32Array[] = [];
+    // First only the embeddings of the in-scope live rows, so the neighbour join can run on its
+    // worker threads while this thread reads, decodes and fingerprints the rows.
     const ids: string[] = [];
+    const vectors: Float32Array[] = [];
+    for (const r of store.db.prepare(EMBEDDING_ROW_SQL).iterate() as Iterable<{ id: string; archived: number; owner: string; embedding: Buffer | null }>) {
+      if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
+      const v = decodeEmbedding(r.embedding, store.dim);
+      if (!v) continue;
+      ids.push(r.id);
+      vectors.push(v);
+    }
+    let changed = false;
+    const stop = () => changed || (shouldStop?.() ?? false);
+    const pending = buildNeighbourGraph({ ids, vectors }, minCos, stop, join).catch((err: unknown) => err);
+    const fp = new Fingerprinter();
+    let stopped = false;
+    const slotIds: string[] = [];
+    const slotVectors: Float32Array[] = [];
     for (const r of store.db.prepare(MEMORY_ROW_SQL).iterate() as Iterable<RawMemoryRow>) {
+      if ((view.total & 4095) === 4095 && shouldStop?.()) {
+        stopped = true;
+        break;
+      }
       fp.row(r);
       view.total++;
       if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
       const m = decodeForView(r);
-      const v = blobToVector(r.embedding, store.dim);
+      // The first read's vector when the row is the same (the usual case), else this read's.
+      const slot = slotIds.length;
+      const first = vectors[slot];
+      const same = !changed && ids[slot] === m.id && first !== undefined && sameBytes(first, r.embedding);
+      const v = same ? first : decodeEmbedding(r.embedding, store.dim);
       if (v) {
-        m.slot = ids.length;
+        m.slot = slot;
         m.vector = v;
-        ids.push(m.id);
-        vectors.push(v);
+        // Another writer between the two reads: the join's input is stale, redo it below.
+        if (!same) changed = true;
+        slotIds.push(m.id);
+        slotVectors.push(v);
       }
       view.byId.set(m.id, m);
       view.order.push(m);
     }
+    if (stopped) {
+      await pending; // the workers see the same callback and stop
+      throw new StopSignal();
+    }
+    if (slotIds.length !== ids.length) changed = true;
     for (const e of store.db.prepare(EDGE_ROW_SQL).iterate() as Iterable<RawEdgeRow>) {
       fp.edge(e);
       const m = view.byId.get(e.src);
       if (m) m.edges.push({ target_id: e.dst, type: e.type, weight: e.weight });
     }
     view.fingerprint = fp.digest();
-    view.slotIds = ids;
-    view.graph = await buildNeighbourGraph({ ids, vectors }, minCos, shouldStop, workers);
+    view.slotIds = slotIds;
+    const first = await pending;
+    if (changed) {
+      if (first instanceof Error && !(first instanceof StopSignal)) throw first;
+      view.graph = await buildNeighbourGraph({ ids: slotIds, vectors: slotVectors }, minCos, shouldStop, join);
+    } else {
+      if (first instanceof Error) throw first;
+      view.graph = first as NeighbourGraph;
+    }
     return view;
   }
 
@@ -92,6 +131,8 @@ export class WorkingView {
 
   archive(id: string, byOp: string): void {
     this.archivedBy.set(id, byOp);
+    const slot = this.byId.get(id)?.slot ?? -1;
+    if (slot >= 0) this.archivedBySlot[slot] = byOp;
   }
 
   /** Live memories in rowid order, proposals last (what `all_memories()` returns at this point). */
@@ -125,13 +166,13 @@ export class WorkingView {
     const out: WindowHit[] = [];
     let displaced: { id: string; by: string }[] = [];
     for (let p = from; p < to && out.length < k; p++) {
-      const id = this.slotIds[slots[p]!]!;
-      const by = this.archivedBy.get(id);
+      const slot = slots[p]!;
+      const id = this.slotIds[slot]!;
+      const by = this.archivedBySlot[slot];
       if (by !== undefined) {
         displaced = [...displaced, { id, by }];
         continue;
       }
-      if (!this.byId.has(id)) continue;
       out.push({ id, cos: cos[p]!, window: { position: out.length, k, displaced } });
     }
     return out;
@@ -163,6 +204,20 @@ export class WorkingView {
   cos(a: ViewMemory, b: ViewMemory): number | null {
     return a.vector && b.vector ? cosine32(a.vector, b.vector) : null;
   }
+}
+
+const EMBEDDING_ROW_SQL = 'SELECT id, archived, owner, embedding FROM memories ORDER BY rowid';
+
+function sameBytes(v: Float32Array, blob: Uint8Array | null): boolean {
+  return blob !== null && Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(blob);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** blobToVector, with one copy instead of a DataView read per element where the layouts agree. */
+function decodeEmbedding(blob: Uint8Array | null, dim: number): Float32Array | null {
+  if (!LITTLE_ENDIAN || !blob || blob.byteLength !== dim * 4) return blobToVector(blob, dim);
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
 function decodeForView(r: RawMemoryRow): ViewMemory {
