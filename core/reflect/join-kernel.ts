@@ -7,6 +7,7 @@
  * run it from its own source text, so the single-threaded and parallel joins are the same code.
  */
 import type { JoinLayout } from './join-layout.js';
+import type { WasmApi, WasmGlobal } from './wasm-api.js';
 
 export interface JoinOutput {
   pi: Int32Array;
@@ -22,9 +23,12 @@ export interface JoinOutput {
 export function runJoinSlice(layout: JoinLayout, wasmBase64: string, worker: number, workers: number, stop: Int32Array): JoinOutput {
   // Rows per kernel call between two looks at the stop flag.
   const chunk = 512;
+  // Not the imported `wasm` handle: this function's source is also run inside worker threads, where
+  // only globals exist.
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
   const bytes = Uint8Array.from(atob(wasmBase64), (ch) => ch.charCodeAt(0));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem: layout.memory } });
-  const ex = instance.exports as unknown as Record<string, WebAssembly.Global> & { probeRange(g: number, i0: number, i1: number, stride: number): number };
+  const instance = new wasm.Instance(new wasm.Module(bytes), { env: { mem: layout.memory } });
+  const ex = instance.exports as unknown as Record<string, WasmGlobal> & { probeRange(g: number, i0: number, i1: number, stride: number): number };
   for (const [name, offset] of Object.entries(layout.at)) ex[name]!.value = offset;
   const scratch = layout.scratch[worker]!;
   ex.stamp!.value = scratch.stamp;

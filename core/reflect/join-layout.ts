@@ -19,6 +19,8 @@
  *   descending within a (group, token) list, which lets a probe stop at its cut.
  */
 
+import { wasm, type WasmMemory } from './wasm-api.js';
+
 export const SKETCH_BINS = 256;
 /** The h of the three lines over-estimating Ty(c). */
 const LINES = [1, 4, 12] as const;
@@ -36,7 +38,7 @@ export interface JoinScratch {
 
 /** What a worker needs: plain numbers and the shared memory (posted as workerData). */
 export interface JoinLayout {
-  memory: WebAssembly.Memory;
+  memory: WasmMemory;
   n: number;
   dim: number;
   tokens: number;
@@ -269,7 +271,7 @@ export function buildJoinLayout(vectors: Float32Array[], minCos: number, workers
     scratch.push({ stamp: place(n * 4), dense: place(dim * 8), outI: place(cap * 4), outJ: place(cap * 4), outC: place(cap * 4) });
   }
   const pages = Math.ceil(size / 65536);
-  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+  const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
   const buf = memory.buffer;
   for (const [name, arr] of parts) {
     const Ctor = arr.constructor as new (b: ArrayBufferLike, off: number, len: number) => { set(a: ArrayLike<number>): void };
