@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
-import { rng } from '../core/demo/generate.js';
+import { clusteredVectors } from './helpers/vectors.js';
 import { JOIN_KERNEL_WASM_BASE64 } from '../core/reflect/join-kernel-wasm.js';
 import { buildNeighbourGraph, cosine32 } from '../core/reflect/neighbours.js';
 
@@ -24,24 +24,9 @@ describe('join kernel', () => {
   });
 
   it('equals brute force with small posting groups, repeated rows, a non-finite row and unnormalised rows', async () => {
-    const rand = rng(11);
+    // Some rows stay unnormalised (norm up to ~1.3): the bounds must not assume unit vectors.
+    const vectors = clusteredVectors({ seed: 11, dim: 48, clusters: 25, nonZeros: 9, rows: 300, maxEdits: 3, heavy: 3, unnormalisedEvery: 17 });
     const dim = 48;
-    const base: Float32Array[] = [];
-    for (let i = 0; i < 25; i++) {
-      const v = new Float32Array(dim);
-      for (let k = 0; k < 9; k++) v[Math.floor(rand() * dim)] = rand() < 0.5 ? -1 : 1;
-      base.push(v);
-    }
-    const vectors: Float32Array[] = [];
-    for (let i = 0; i < 300; i++) {
-      const v = Float32Array.from(base[Math.floor(rand() * base.length)]!);
-      for (let k = 0; k < Math.floor(rand() * 3); k++) v[Math.floor(rand() * dim)] = rand() < 0.5 ? -1 : rand() < 0.5 ? 3 : 0;
-      let n = 0;
-      for (const x of v) n += x * x;
-      // Some rows stay unnormalised (norm up to ~1.3): the bounds must not assume unit vectors.
-      const s = Math.fround(Math.sqrt(n) * (i % 17 === 0 ? 0.77 : 1));
-      vectors.push(s === 0 ? v : v.map((x) => Math.fround(x / s)));
-    }
     vectors[40] = Float32Array.from(vectors[39]!); // an exact duplicate: a tie broken by slot
     vectors[41] = Float32Array.from(vectors[39]!);
     vectors[77] = Float32Array.from(vectors[76]!).fill(Number.NaN, 0, 1);

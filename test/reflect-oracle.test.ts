@@ -15,29 +15,14 @@ import { planReflection } from '../core/reflect/plan.js';
 import { referencePass } from '../core/reflect/reference-pass.js';
 import type { LinkOp, MergeOp, PruneOp, ReflectionPlan, RescoreOp, WindowInfo } from '../core/reflect/types.js';
 import { tempDir } from './helpers/fixture.js';
+import { clusteredVectors } from './helpers/vectors.js';
 import { openAt } from './helpers/reflect.js';
 
 const NOW = 1_780_000_000;
 
 describe('neighbour graph', () => {
   it('lists exactly the brute-force neighbours with cos >= 0.8, best first, ties by rowid, on one thread and on several', async () => {
-    const rand = rng(5);
-    const dim = 64;
-    const base: Float32Array[] = [];
-    for (let i = 0; i < 40; i++) {
-      const v = new Float32Array(dim);
-      for (let k = 0; k < 10; k++) v[Math.floor(rand() * dim)] = rand() < 0.5 ? -1 : 1;
-      base.push(v);
-    }
-    const vectors: Float32Array[] = [];
-    for (let i = 0; i < 400; i++) {
-      const v = Float32Array.from(base[Math.floor(rand() * base.length)]!);
-      for (let k = 0; k < Math.floor(rand() * 4); k++) v[Math.floor(rand() * dim)] = rand() < 0.5 ? -1 : rand() < 0.5 ? 2 : 0;
-      let n = 0;
-      for (const x of v) n += x * x;
-      const s = Math.fround(Math.sqrt(n));
-      vectors.push(s === 0 ? v : v.map((x) => Math.fround(x / s)));
-    }
+    const vectors = clusteredVectors({ seed: 5, dim: 64, clusters: 40, nonZeros: 10, rows: 400, maxEdits: 4, heavy: 2 });
     const ids = vectors.map((_, i) => `m${i}`);
     const g = await buildNeighbourGraph({ ids, vectors });
     const par = await buildNeighbourGraph({ ids, vectors }, 0.8, undefined, 3);
