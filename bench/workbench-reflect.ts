@@ -10,13 +10,13 @@
  * `mnemo reflect --dry-run` costs), and the whole flow on the 160-memory fixture store.
  * Not a test: `npm run bench -- workbench-reflect [--size N] [--runs N] [--json]`.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
 import { ApiSession } from '../core/api/context.js';
-import { generateDemo } from '../core/demo/generate.js';
-import { MemoryStore } from '../core/store/store.js';
 import { FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
+import { demoStoreCopy } from './lib/demo-store.js';
+import { median } from './lib/stats.js';
 import { openWorkbench } from '../test/helpers/workbench.js';
 
 const args = process.argv.slice(2);
@@ -31,27 +31,6 @@ const NOW = 1_780_000_000;
 const log = (s: string) => {
   if (!JSON_OUT) console.log(s);
 };
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-/** The demo store bench/workbench.ts caches (same recipe), copied so nothing touches the cache. */
-function demoStore(size: number): string {
-  const dir = join(process.cwd(), '.cache', 'bench');
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `demo-${size}.sqlite`);
-  if (!existsSync(path)) {
-    log(`generating a ${size.toLocaleString()}-memory demo store (cached in .cache/bench)…`);
-    const store = MemoryStore.open(path, { create: true });
-    generateDemo(store, { size, seed: 7, now: NOW });
-    store.close();
-  }
-  const copy = join(tempDir('mnemo-bench-'), 'store.sqlite');
-  copyFileSync(path, copy);
-  return copy;
-}
 
 /** The plan computed in-process, no UI: what `mnemo reflect --dry-run` costs on the same store. */
 async function engineOnly(db: string): Promise<{ ms: number; items: number }> {
@@ -138,7 +117,7 @@ const fixture = join(tempDir('mnemo-bench-'), 'fixture.sqlite');
 copyFileSync(FIXTURE_STORE, fixture);
 const fixtureEngine = await engineOnly(fixture);
 const baseline = await measure(fixture, 'fixture');
-const db = demoStore(SIZE);
+const db = demoStoreCopy(SIZE, NOW, log);
 const bigEngine = await engineOnly(db);
 log(`engine only (no UI, as mnemo reflect --dry-run): fixture ${fixtureEngine.ms.toFixed(0)} ms · ${SIZE / 1000}k ${bigEngine.ms.toFixed(0)} ms (${bigEngine.items.toLocaleString()} proposals)`);
 const big = await measure(db, `demo-${SIZE / 1000}k`);

@@ -8,12 +8,12 @@
  * the 160-memory fixture store are the baseline; the ratio shows what the store size costs.
  * Not a test: run `npm run bench -- workbench [--runs N] [--size N] [--json]`.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
-import { generateDemo } from '../core/demo/generate.js';
-import { MemoryStore } from '../core/store/store.js';
 import { FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
+import { demoStoreCopy } from './lib/demo-store.js';
+import { median } from './lib/stats.js';
 import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
 
 const args = process.argv.slice(2);
@@ -28,27 +28,6 @@ const NOW = 1_780_000_000;
 const log = (s: string) => {
   if (!JSON_OUT) console.log(s);
 };
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-function demoStore(size: number): string {
-  const dir = join(process.cwd(), '.cache', 'bench');
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `demo-${size}.sqlite`);
-  if (!existsSync(path)) {
-    log(`generating a ${size.toLocaleString()}-memory demo store (cached in .cache/bench)…`);
-    const store = MemoryStore.open(path, { create: true });
-    generateDemo(store, { size, seed: 7, now: NOW });
-    store.close();
-  }
-  const copy = join(tempDir('mnemo-bench-'), 'store.sqlite');
-  copyFileSync(path, copy);
-  return copy;
-}
 
 /** The best-connected memory (most incoming edges) and the hops at which its neighbourhood reaches `n` nodes. */
 async function bigNeighbourhood(wb: Workbench, n: number): Promise<{ focus: string; hops: number } | null> {
@@ -145,7 +124,7 @@ async function measure(db: string, label: string) {
 const fixture = join(tempDir('mnemo-bench-'), 'fixture.sqlite');
 copyFileSync(FIXTURE_STORE, fixture);
 const baseline = await measure(fixture, 'fixture');
-const big = await measure(demoStore(SIZE), `demo-${SIZE / 1000}k`);
+const big = await measure(demoStoreCopy(SIZE, NOW, log), `demo-${SIZE / 1000}k`);
 const targets = { list_ms: 1500, graph_2k_ms: 2000, detail_ms: 300 };
 const verdict = {
   list: big.list_ms <= targets.list_ms,

@@ -5,25 +5,11 @@
  * tables (journal, access events) are not plan inputs and are left out.
  */
 import { createHash, type Hash } from 'node:crypto';
+import type { MemoryRow } from '../store/codec.js';
 import type { DB } from '../store/sqlite.js';
 
-export interface RawMemoryRow {
-  rowid: number;
-  id: string;
-  type: string;
-  content: string;
-  importance: number;
-  salience: number;
-  strength: number;
-  created_at: number;
-  last_accessed: number;
-  access_count: number;
-  archived: number;
-  owner: string;
-  status: string | null;
-  embedding: Buffer | null;
-  data: string;
-}
+/** A memory row as MEMORY_ROW_SQL reads it: every column present. */
+export type RawMemoryRow = Required<MemoryRow>;
 
 export interface RawEdgeRow {
   rowid: number;
