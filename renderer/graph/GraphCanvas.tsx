@@ -66,6 +66,9 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
   const handlers = useRef({ onSelect, onExpand, onLink, linkMode });
   const onLaidOut = useRef<(() => void) | null>(() => platform.mark('mnemo:graph-laid-out'));
   handlers.current = { onSelect, onExpand, onLink, linkMode };
+  // What was last laid out: a refetch that brings the same graph back (new objects, equal content)
+  // must not clear and lay out thousands of nodes again.
+  const laidOut = useRef<string | null>(null);
 
   useEffect(() => {
     const big = nodes.length > 1500;
@@ -86,6 +89,7 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
     return () => {
       cy.destroy();
       cyRef.current = null;
+      laidOut.current = null;
     };
     // The instance lives as long as the component; the theme only restyles it (below).
   }, []);
@@ -106,6 +110,12 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
     const cy = cyRef.current;
     const el = ref.current;
     if (!cy || !el) return;
+    const signature = JSON.stringify([focus ?? null, nodes, edges]);
+    if (signature === laidOut.current) return;
+    laidOut.current = signature;
+    // Many edges: straight lines draw much faster than bezier curves and keep arrows and dash
+    // styles. A class from the stylesheet, not a per-edge style bypass (that restyles each edge).
+    const edgeClass = edges.length > 600 ? 'straight' : '';
     const ids = new Set(nodes.map((n) => n.id));
     const elements: ElementDefinition[] = [
       ...nodes.map((n) => ({
@@ -124,14 +134,12 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
       })),
       ...edges
         .filter((e) => ids.has(e.src) && ids.has(e.dst))
-        .map((e) => ({ group: 'edges' as const, data: { id: edgeId(e), source: e.src, target: e.dst, type: e.type, weight: e.weight, causal: CAUSAL.has(e.type) } })),
+        .map((e) => ({ group: 'edges' as const, data: { id: edgeId(e), source: e.src, target: e.dst, type: e.type, weight: e.weight, causal: CAUSAL.has(e.type) }, classes: edgeClass })),
     ];
     el.dataset['layoutDone'] = 'false';
     cy.batch(() => {
       cy.elements().remove();
       cy.add(elements);
-      // Straight edges draw much faster than bezier curves and keep arrows and dash styles.
-      if (edges.length > 600) cy.edges().style('curve-style', 'straight');
     });
     const layout = cy.layout(layoutFor(nodes.length, focus));
     layout.one('layoutstop', () => {

@@ -55,6 +55,7 @@ export function graphStyle(dark: boolean): StylesheetJson {
         opacity: 0.8,
       },
     },
+    { selector: 'edge.straight', style: { 'curve-style': 'straight' } },
     { selector: 'edge[?causal]', style: { 'line-style': 'solid' } },
     { selector: 'edge[type = "contradicts"]', style: { 'line-color': '#d62728', 'target-arrow-color': '#d62728', 'line-style': 'solid' } },
     { selector: '.faded', style: { opacity: 0.12 } },
