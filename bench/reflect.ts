@@ -97,20 +97,21 @@ async function benchOne(path: string, label: string, runs: number, now: number, 
   const engine = Engine.open(path, { clock: fixedClock(now), readonly: true, onWarning: () => {} });
   const times: number[] = [];
   const cpu: number[] = [];
-  let plan: Awaited<ReturnType<typeof planReflection>> | null = null;
+  // Holds at most the latest plan.
+  const latest: Awaited<ReturnType<typeof planReflection>>[] = [];
   for (let i = 0; i < runs; i++) {
     // Drop the previous plan first: a 100k plan is hundreds of MB, and keeping it alive while the
     // next run allocates slowed later runs by a sixth (a real dry run starts without one).
-    plan = null;
+    latest.pop();
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    plan = await planReflection(engine);
+    latest.push(await planReflection(engine));
     times.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);
     log(`  ${label} run ${i + 1}/${runs}: ${(times[i]! / 1000).toFixed(2)} s`);
   }
-  const p = plan!;
+  const p = latest[0]!;
   const ref: Row['reference'] = referenceEstimate(engine, Number(values.sample));
   if (values['full-reference']) {
     const t0 = performance.now();
