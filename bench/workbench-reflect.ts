@@ -89,7 +89,7 @@ async function measure(db: string, label: string) {
       });
       plan.push(t.plan);
       diff.push(t.diff);
-      const steps = [...new Set(t.progress.map((x) => x.text.replace(/ — [\d,]+ \/ [\d,]+$/, '')).filter(Boolean))];
+      const steps = [...new Set(t.progress.map((x) => x.text.replace(/ — ([\d,]+ \/ [\d,]+|\d+ %)$/, '')).filter(Boolean))];
       progress = { steps, updates: t.progress.length, first_ms: t.progress[0]?.t ?? null };
       items = Number(await p.getAttribute('[data-testid=reflection-plan-summary]', 'data-items'));
       // Reject the first merge (or the first item) and wait for the counts to say so.

@@ -33,7 +33,14 @@ describe('join kernel', () => {
     vectors[78] = new Float32Array(dim); // no embedding mass at all
     const ids = vectors.map((_, i) => `m${i}`);
     const one = await buildNeighbourGraph({ ids, vectors }, 0.8, undefined, { workers: 1, groupSize: 16 });
-    const three = await buildNeighbourGraph({ ids, vectors }, 0.8, undefined, { workers: 3, groupSize: 7 });
+    const heard: [number, number][] = [];
+    const three = await buildNeighbourGraph({ ids, vectors }, 0.8, undefined, { workers: 3, groupSize: 7, onProgress: (done, total) => heard.push([done, total]) });
+    // Progress counts row probes: group g is probed by every row from its start on, and the last
+    // report says all of them were done.
+    let probes = 0;
+    for (let g = 0; g * 7 < vectors.length; g++) probes += vectors.length - g * 7;
+    expect(heard.at(-1)).toEqual([probes, probes]);
+    for (let k = 1; k < heard.length; k++) expect(heard[k]![0]).toBeGreaterThanOrEqual(heard[k - 1]![0]);
     expect([...three.nbr]).toEqual([...one.nbr]);
     expect([...three.cos]).toEqual([...one.cos]);
     let pairs = 0;

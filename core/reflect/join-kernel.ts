@@ -20,7 +20,11 @@ export interface JoinOutput {
   stopped: boolean;
 }
 
-export function runJoinSlice(layout: JoinLayout, wasmBase64: string, worker: number, workers: number, stop: Int32Array): JoinOutput {
+/**
+ * `progress[0]` counts the rows this slice has probed, summed over groups (Atomics, so the thread
+ * that started the workers can read it while they run).
+ */
+export function runJoinSlice(layout: JoinLayout, wasmBase64: string, worker: number, workers: number, stop: Int32Array, progress: Int32Array): JoinOutput {
   // Rows per kernel call between two looks at the stop flag.
   const chunk = 512;
   // Not the imported `wasm` handle: this function's source is also run inside worker threads, where
@@ -84,7 +88,9 @@ export function runJoinSlice(layout: JoinLayout, wasmBase64: string, worker: num
         break;
       }
       const end = Math.min(n, i + chunk * workers);
+      const from = i;
       i = ex.probeRange(g, i, end, workers);
+      Atomics.add(progress, 0, Math.ceil((i - from) / workers));
       if (i < end) drain();
     }
   }

@@ -19,7 +19,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 var __name = function (f) { return f; };
 const runJoinSlice = ${runJoinSlice.toString()};
-const out = runJoinSlice(workerData.layout, workerData.wasm, workerData.worker, workerData.workers, workerData.stop);
+const out = runJoinSlice(workerData.layout, workerData.wasm, workerData.worker, workerData.workers, workerData.stop, workerData.progress);
 parentPort.postMessage(out, [out.pi.buffer, out.pj.buffer, out.pc.buffer]);
 `;
 
@@ -28,22 +28,42 @@ export function defaultWorkers(n: number): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-/** Joins with `workers` threads (1 = on this thread); `shouldStop` is polled while workers run. */
-export async function runJoin(layout: JoinLayout, workers: number, shouldStop?: () => boolean): Promise<JoinOutput[]> {
+/** How many row probes the whole join makes: every group is probed by the rows from its start on. */
+export function joinRowProbes(layout: Pick<JoinLayout, 'n' | 'groups' | 'groupSize'>): number {
+  let total = 0;
+  for (let g = 0; g < layout.groups; g++) total += Math.max(0, layout.n - g * layout.groupSize);
+  return total;
+}
+
+/**
+ * Joins with `workers` threads (1 = on this thread). While workers run, `shouldStop` is polled and
+ * `onProgress` hears the row probes done so far out of `joinRowProbes(layout)`; on one thread the
+ * join blocks this thread, so progress is only reported at the end.
+ */
+export async function runJoin(layout: JoinLayout, workers: number, shouldStop?: () => boolean, onProgress?: (done: number, total: number) => void): Promise<JoinOutput[]> {
   const stop = new Int32Array(new SharedArrayBuffer(4));
-  if (workers <= 1) return [runJoinSlice(layout, JOIN_KERNEL_WASM_BASE64, 0, 1, shouldStopFlag(stop, shouldStop))];
-  const poll = shouldStop
-    ? setInterval(() => {
-        if (shouldStop()) Atomics.store(stop, 0, 1);
-      }, 50)
-    : null;
+  const progress = new Int32Array(new SharedArrayBuffer(4));
+  const total = joinRowProbes(layout);
+  if (workers <= 1) {
+    const out = [runJoinSlice(layout, JOIN_KERNEL_WASM_BASE64, 0, 1, shouldStopFlag(stop, shouldStop), progress)];
+    onProgress?.(Atomics.load(progress, 0), total);
+    return out;
+  }
+  const poll =
+    shouldStop || onProgress
+      ? setInterval(() => {
+          if (shouldStop?.()) Atomics.store(stop, 0, 1);
+          onProgress?.(Atomics.load(progress, 0), total);
+        }, 50)
+      : null;
+  let out: JoinOutput[];
   try {
-    return await Promise.all(
+    out = await Promise.all(
       Array.from(
         { length: workers },
         (_, w) =>
           new Promise<JoinOutput>((resolve, reject) => {
-            const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { layout, wasm: JOIN_KERNEL_WASM_BASE64, worker: w, workers, stop } });
+            const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { layout, wasm: JOIN_KERNEL_WASM_BASE64, worker: w, workers, stop, progress } });
             worker.once('message', (m: JoinOutput) => {
               resolve(m);
               void worker.terminate();
@@ -58,6 +78,8 @@ export async function runJoin(layout: JoinLayout, workers: number, shouldStop?: 
   } finally {
     if (poll) clearInterval(poll);
   }
+  onProgress?.(Atomics.load(progress, 0), total);
+  return out;
 }
 
 /**

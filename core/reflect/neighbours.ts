@@ -63,6 +63,8 @@ export interface NeighbourOptions {
   workers?: number;
   /** Slots per posting group (tests use small groups to cross group boundaries). */
   groupSize?: number;
+  /** Row probes done of the total, every 50 ms while worker threads run (see runJoin). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export async function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, shouldStop?: () => boolean, options: number | NeighbourOptions = {}): Promise<NeighbourGraph> {
@@ -71,7 +73,7 @@ export async function buildNeighbourGraph(input: NeighbourInput, minCos = 0.8, s
   const n = input.ids.length;
   const workers = opts.workers ?? defaultWorkers(n);
   const { layout, selfCos, irregular } = buildJoinLayout(input.vectors, minCos, workers, opts.groupSize ?? DEFAULT_GROUP_SIZE);
-  const parts = n === 0 ? [] : await runJoin(layout, workers, shouldStop);
+  const parts = n === 0 ? [] : await runJoin(layout, workers, shouldStop, opts.onProgress);
   if (parts.some((x) => x.stopped)) throw new StopSignal();
   // A row with a non-finite component has no neighbours, not even itself: numpy's float32 product
   // (the reference's knn) turns such a row's every cosine into NaN (NaN · 0 is NaN there).

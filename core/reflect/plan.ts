@@ -64,7 +64,12 @@ export async function planReflection(engine: Engine, opts: PlanOptions = {}): Pr
   progress?.({ op: 'load', phase: 'start', done: 0, total: 0 });
   let view: WorkingView;
   try {
-    view = await WorkingView.load(store, scope, Math.min(policy.edge_threshold, policy.merge_threshold), stopFn, { workers: opts.workers, groupSize: opts.joinGroupSize });
+    view = await WorkingView.load(store, scope, Math.min(policy.edge_threshold, policy.merge_threshold), stopFn, {
+      workers: opts.workers,
+      groupSize: opts.joinGroupSize,
+      // The join is most of a large plan's time: report its row probes as the load's items.
+      onProgress: progress ? (done, total) => progress({ op: 'load', phase: 'item', done, total }) : undefined,
+    });
   } catch (err) {
     if (!(err instanceof StopSignal)) throw err;
     return emptyPlan(engine, now, scope, policy, forget, opts.until ?? null, dataVersion, started, { ...report, interrupted: true, stopped_in: 'load' });

@@ -25,7 +25,8 @@ function Progress({ running }: { running: boolean }) {
     <div className="plan-progress" data-testid="reflection-progress" data-op={d?.op ?? ''} role="progressbar" aria-valuenow={frac === null ? undefined : Math.round(frac * 100)}>
       <span>
         Planning{d?.op ? `: ${d.op === 'load' ? 'loading memories and finding neighbours' : (OP_TITLE[d.op] ?? d.op)}` : '…'}
-        {d && d.total > 0 ? ` — ${d.done.toLocaleString()} / ${d.total.toLocaleString()}` : ''}
+        {/* The load's items are the neighbour join's row probes: a percentage says more than their count. */}
+        {frac === null ? '' : d?.op === 'load' ? ` — ${Math.floor(frac * 100)} %` : ` — ${d!.done.toLocaleString()} / ${d!.total.toLocaleString()}`}
       </span>
       <div className="meter wide">
         <span className={frac === null ? 'indeterminate' : ''} style={{ width: frac === null ? '30%' : `${frac * 100}%` }} />
