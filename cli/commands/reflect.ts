@@ -14,6 +14,27 @@ function summary(plan: ReflectionPlan): string {
   return lines.join('\n');
 }
 
+const STEP_NAMES: Record<string, string> = { load: 'loading memories and finding neighbours', merge: 'merge duplicates', link: 'form edges', rescore: 'rescore importance', prune: 'prune' };
+
+/**
+ * Progress on stderr for plans that run longer than a second (a 100k store takes ~30 s): a line
+ * when the step changes and at every further tenth of a step's items. Returns the stop function.
+ */
+function reportPlanProgress(session: Parameters<typeof call>[0], write: (line: string) => void): () => void {
+  let last = '';
+  const timer = setInterval(() => {
+    void call(session, 'reflect.progress', {}).then((p) => {
+      if (!p.running || !p.op) return;
+      const tenth = p.total > 0 ? Math.floor((10 * p.done) / p.total) : 0;
+      const key = `${p.op}:${tenth}`;
+      if (key === last) return;
+      last = key;
+      write(`planning: ${STEP_NAMES[p.op] ?? p.op}${p.total > 0 ? ` ${tenth * 10} %` : ''}`);
+    });
+  }, 1000);
+  return () => clearInterval(timer);
+}
+
 export const reflectCommand: Command = {
   name: 'reflect',
   summary: 'plan a reflection pass (--dry-run, writes nothing) or apply a reviewed plan (--apply plan.json)',
@@ -63,6 +84,7 @@ export const reflectCommand: Command = {
     const tpath = str(ctx, 'transcript');
     if (tpath) transcript = readFileSync(tpath, 'utf8');
     const session = openSession(ctx, db, { readonly: true });
+    const stopProgress = ctx.json ? () => {} : reportPlanProgress(session, (line) => ctx.io.err(line));
     try {
       const plan = await call(session, 'reflect.plan', {
         ...(str(ctx, 'until') ? { until: str(ctx, 'until') } : {}),
@@ -76,6 +98,7 @@ export const reflectCommand: Command = {
       if (ctx.json) ctx.io.out(JSON.stringify(plan));
       else ctx.io.out(summary(plan) + (out ? `\nplan written to ${out}` : ''));
     } finally {
+      stopProgress();
       session.close();
     }
   },
