@@ -22,6 +22,28 @@ export interface RawEdgeRow {
 
 export const MEMORY_ROW_SQL =
   'SELECT rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data FROM memories ORDER BY rowid';
+const MEMORY_ROW_PAGE_SQL = MEMORY_ROW_SQL.replace('ORDER BY rowid', 'WHERE rowid > ? ORDER BY rowid LIMIT ?');
+
+/**
+ * The memory rows in rowid order, one statement per page, letting the event loop run between pages:
+ * a 100k store takes seconds to read, and a UI polling the plan's progress (same process) must get
+ * answers meanwhile. Pages need no shared snapshot: a commit between two pages leaves a fingerprint
+ * that matches neither state (apply refuses, asking for a re-plan) or the new state, whose rows
+ * were then all read after it.
+ */
+export async function* memoryRowPages(db: DB, pageSize = 2048): AsyncGenerator<RawMemoryRow[]> {
+  const stmt = db.prepare(MEMORY_ROW_PAGE_SQL);
+  let after = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const page = stmt.all(after, pageSize) as RawMemoryRow[];
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1]!.rowid;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Edges by source in rowid order: the order that matters (fanout ties), not the rowid values, which an undo renumbers. */
 export const EDGE_ROW_SQL = 'SELECT rowid, src, dst, type, weight, created_at FROM memory_edges ORDER BY src, rowid';
 

@@ -6,7 +6,7 @@
 import { blobToVector } from '../embed/embedder.js';
 import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
-import { EDGE_ROW_SQL, Fingerprinter, MEMORY_ROW_SQL, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
+import { EDGE_ROW_SQL, Fingerprinter, memoryRowPages, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
 import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
 import { readDataFields } from './data-fields.js';
 import type { EdgeTriple, FoldFields, WindowInfo } from './types.js';
@@ -77,36 +77,39 @@ export class WorkingView {
     let stopped = false;
     const slotIds: string[] = [];
     const slotVectors: Float32Array[] = [];
-    for (const r of store.db.prepare(MEMORY_ROW_SQL).iterate() as Iterable<RawMemoryRow>) {
-      if ((view.total & 4095) === 4095 && shouldStop?.()) {
-        stopped = true;
-        break;
+    read: for await (const page of memoryRowPages(store.db)) {
+      for (const r of page) {
+        if ((view.total & 4095) === 4095 && shouldStop?.()) {
+          stopped = true;
+          break read;
+        }
+        fp.row(r);
+        view.total++;
+        if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
+        const m = decodeForView(r);
+        // The first read's vector when the row is the same (the usual case), else this read's.
+        const slot = slotIds.length;
+        const first = vectors[slot];
+        const same = !changed && ids[slot] === m.id && first !== undefined && sameBytes(first, r.embedding);
+        const v = same ? first : decodeEmbedding(r.embedding, store.dim);
+        if (v) {
+          m.slot = slot;
+          m.vector = v;
+          // Another writer between the two reads: the join's input is stale, redo it below.
+          if (!same) changed = true;
+          slotIds.push(m.id);
+          slotVectors.push(v);
+        }
+        view.byId.set(m.id, m);
+        view.order.push(m);
       }
-      fp.row(r);
-      view.total++;
-      if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
-      const m = decodeForView(r);
-      // The first read's vector when the row is the same (the usual case), else this read's.
-      const slot = slotIds.length;
-      const first = vectors[slot];
-      const same = !changed && ids[slot] === m.id && first !== undefined && sameBytes(first, r.embedding);
-      const v = same ? first : decodeEmbedding(r.embedding, store.dim);
-      if (v) {
-        m.slot = slot;
-        m.vector = v;
-        // Another writer between the two reads: the join's input is stale, redo it below.
-        if (!same) changed = true;
-        slotIds.push(m.id);
-        slotVectors.push(v);
-      }
-      view.byId.set(m.id, m);
-      view.order.push(m);
     }
     if (stopped) {
       await pending; // the workers see the same callback and stop
       throw new StopSignal();
     }
     if (slotIds.length !== ids.length) changed = true;
+    await new Promise<void>((resolve) => setImmediate(resolve));
     for (const e of store.db.prepare(EDGE_ROW_SQL).iterate() as Iterable<RawEdgeRow>) {
       fp.edge(e);
       const m = view.byId.get(e.src);
