@@ -85,6 +85,7 @@ describe('journal coverage', () => {
       ['memory.restore', { ids: [b.id] }],
       ['edge.add', { src: a.id, dst: b.id, type: 'causes' }],
       ['edge.remove', { src: a.id, dst: b.id, type: 'causes' }],
+      ['edge.addMany', { srcs: [b.id, c.id], dst: a.id, type: 'supports' }],
       ['memory.merge', { ids: [c.id], survivor: a.id }],
       ['memory.delete', { ids: [b.id] }],
       ['memory.forget', { ids: [a.id] }],
@@ -98,9 +99,9 @@ describe('journal coverage', () => {
       expect(head.id, m).toBe(before + 1);
       kinds.push(head.kind);
     }
-    expect(kinds).toEqual(['memory.update', 'memory.archive', 'memory.restore', 'edge.add', 'edge.remove', 'memory.merge', 'memory.delete', 'memory.forget']);
+    expect(kinds).toEqual(['memory.update', 'memory.archive', 'memory.restore', 'edge.add', 'edge.remove', 'edge.add', 'memory.merge', 'memory.delete', 'memory.forget']);
     // Undo everything newest first: the store returns to the three fresh memories.
-    for (const h of await call(s, 'journal.history', { limit: 8 })) await call(s, 'journal.undo', { change_id: h.id });
+    for (const h of await call(s, 'journal.history', { limit: 9 })) await call(s, 'journal.undo', { change_id: h.id });
     const list = await call(s, 'memory.list', { archived: 'all' });
     expect(list.rows.map((r) => [r.id, r.importance, r.archived]).sort()).toEqual(
       [
@@ -109,6 +110,35 @@ describe('journal coverage', () => {
         [c.id, 5, false],
       ].sort(),
     );
+    s.close();
+  });
+});
+
+describe('bulk link', () => {
+  it('links several sources to one target as one change that one undo takes back', async () => {
+    const s = session();
+    const [t, x, y, z] = [await call(s, 'memory.add', { content: 'target note' }), await call(s, 'memory.add', { content: 'x note' }), await call(s, 'memory.add', { content: 'y note' }), await call(s, 'memory.add', { content: 'z note' })];
+    await call(s, 'edge.add', { src: z.id, dst: t.id, type: 'related', weight: 1 });
+    const before = (await call(s, 'journal.history', { limit: 1 }))[0]!.id;
+    const r = await call(s, 'edge.addMany', { srcs: [x.id, y.id, z.id, x.id], dst: t.id, type: 'related' });
+    // z already had the edge at full weight: not a change; x listed twice links once.
+    expect(r.changed.sort()).toEqual([x.id, y.id].sort());
+    const history = await call(s, 'journal.history', { limit: 2 });
+    expect(history[0]!.id).toBe(before + 1);
+    expect(history[0]!.label).toBe(`link 3 memories -related-> ${t.id.slice(0, 8)}`);
+    const inbound = () => ['x', 'y', 'z'].map((k) => ({ x, y, z })[k as 'x']!.id).filter((id) => s.engine().store.require(id).edges.some((e) => e.target_id === t.id));
+    expect(inbound().length).toBe(3);
+    await call(s, 'journal.undo', { change_id: r.change_id! });
+    expect(inbound()).toEqual([z.id]);
+    const head = s.engine().store.journal.history(1)[0]!.id;
+    const bad = await invoke(s, 'edge.addMany', { srcs: [], dst: t.id, type: 'related' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    expect(JSON.stringify(bad)).toMatch(/srcs/);
+    const self = await invoke(s, 'edge.addMany', { srcs: [x.id, t.id], dst: t.id, type: 'related' });
+    expect(self).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    // A refused call writes nothing: no journal entry, and x (listed before the bad target) has no edge.
+    expect(s.engine().store.journal.history(1)[0]!.id).toBe(head);
+    expect(inbound()).toEqual([z.id]);
     s.close();
   });
 });

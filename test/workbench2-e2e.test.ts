@@ -331,6 +331,38 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     expect(await p.getAttribute('[data-testid=alias-proposal]', 'data-canonical')).toMatch(/Ke(i|iko) Tanaka/);
   });
 
+  it('links the selected memories to one target as one change, and one undo takes every edge back', async () => {
+    const p = wb.page;
+    await wb.go('/memories?type=episode');
+    await p.waitForSelector('[data-testid=memory-row]');
+    const rows = p.locator('[data-testid=memory-row]');
+    const srcs: string[] = [];
+    for (const k of [0, 1, 2]) {
+      srcs.push((await rows.nth(k).getAttribute('data-memory-id'))!);
+      await rows.nth(k).locator('input[type=checkbox]').check();
+    }
+    const target = (await rows.nth(5).getAttribute('data-memory-id'))!;
+    const linked = async () => {
+      const out: string[] = [];
+      for (const id of srcs) if ((await call(wb.session, 'memory.get', { id })).memory.edges.some((e) => e.target_id === target && e.type === 'precedes')) out.push(id);
+      return out;
+    };
+    const already = await linked();
+    await p.click('[data-testid=bulk-link-open]');
+    await p.selectOption('[data-testid=bulk-link] select', 'precedes');
+    await p.fill('[data-testid=bulk-link] input', target.slice(0, 10));
+    await p.locator('[data-testid=bulk-link] ul.dropdown button').first().click();
+    await p.waitForSelector('[data-testid=bulk-link]', { state: 'detached' });
+    const head = (await call(wb.session, 'journal.history', { limit: 1 }))[0]!;
+    expect(head.label).toBe(`link 3 memories -precedes-> ${target.slice(0, 8)}`);
+    expect(await linked()).toEqual(srcs);
+    await wb.go('/history');
+    await p.locator(`[data-testid=history-row][data-change-id="${head.id}"] [data-testid=undo-button]`).click();
+    // Back to exactly the edges that existed before (the fixture may already hold one of them).
+    await expect.poll(linked, { timeout: 5_000 }).toEqual(already);
+    expect(already.length).toBeLessThan(srcs.length);
+  });
+
   it('merges selected memories into a chosen survivor with lineage, and forgets one with a tombstone (both undoable)', async () => {
     const p = wb.page;
     await wb.go('/memories?type=info&sort=importance');

@@ -156,6 +156,12 @@ export function archiveMemories(engine: Engine, ids: string[], archived: boolean
 }
 
 export function linkMemories(engine: Engine, src: string, dst: string, type: string, weight = 1.0, actor?: WriteActor): { changed: boolean; changeId: number | null } {
+  const r = linkManyMemories(engine, [src], dst, type, weight, actor);
+  return { changed: r.changed.length > 0, changeId: r.changeId };
+}
+
+/** Links every source to one target as a single journalled change, so one undo takes them all back. */
+export function linkManyMemories(engine: Engine, srcs: string[], dst: string, type: string, weight = 1.0, actor?: WriteActor): { changed: string[]; changeId: number | null } {
   const store = engine.store;
   if (!isEdgeType(type)) {
     throw badInput(`unknown edge type ${JSON.stringify(type)}; expected one of derived_from, created_by, supports, contradicts, refines, related, causes, precedes, part_of, triggers`, {
@@ -163,15 +169,24 @@ export function linkMemories(engine: Engine, src: string, dst: string, type: str
     });
   }
   if (!(weight >= 0 && weight <= 1)) throw badInput(`edge weight ${weight} is outside [0, 1]`, { field: 'weight' });
-  const a = store.require(src);
   const b = store.require(dst);
-  assertWritable(a, actor);
-  if (a.id === b.id) throw badInput('an edge needs two different memories', { field: 'dst' });
-  const { result, changeId } = store.change(`link ${a.id.slice(0, 8)} -${type}-> ${b.id.slice(0, 8)}`, 'edge.add', () => {
-    const changed = addEdge(a, b.id, type as EdgeType, weight, engine.now());
-    if (changed) store.save(a);
-    return changed;
-  });
+  const sources = [...new Map(srcs.map((s) => store.require(s)).map((m) => [m.id, m])).values()];
+  for (const a of sources) {
+    assertWritable(a, actor);
+    if (a.id === b.id) throw badInput(`an edge needs two different memories (${a.id.slice(0, 8)} is the target)`, { field: 'dst' });
+  }
+  const label =
+    sources.length === 1 ? `link ${sources[0]!.id.slice(0, 8)} -${type}-> ${b.id.slice(0, 8)}` : `link ${sources.length} memories -${type}-> ${b.id.slice(0, 8)}`;
+  const now = engine.now();
+  const { result, changeId } = store.change(label, 'edge.add', () =>
+    sources
+      .filter((a) => {
+        const changed = addEdge(a, b.id, type as EdgeType, weight, now);
+        if (changed) store.save(a);
+        return changed;
+      })
+      .map((a) => a.id),
+  );
   return { changed: result, changeId };
 }
 

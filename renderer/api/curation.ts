@@ -22,6 +22,11 @@ export function useLink() {
   return useMutation({ mutationFn: (v: InputOf<'edge.add'>) => call('edge.add', v), onSuccess: invalidate });
 }
 
+export function useLinkMany() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (v: InputOf<'edge.addMany'>) => call('edge.addMany', v), onSuccess: invalidate });
+}
+
 export function useUnlink() {
   const invalidate = useInvalidate();
   return useMutation({ mutationFn: (v: InputOf<'edge.remove'>) => call('edge.remove', v), onSuccess: invalidate });

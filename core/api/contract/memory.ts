@@ -162,6 +162,16 @@ export const memoryContract = {
     input: z.object({ src: idField, dst: idField, type: z.enum(EDGE_TYPES), weight: finite.min(0).max(1).optional().default(1) }),
     mutates: true,
   }),
+  'edge.addMany': method<{ changed: string[]; change_id: number | null }>()({
+    description: 'Link every source to one target with the same edge type, as one change that one undo takes back. Returns the sources whose edge was new or heavier.',
+    input: z.object({
+      srcs: z.array(idField).min(1, 'srcs needs at least one memory id').max(1000, 'srcs takes at most 1000 ids; link in batches'),
+      dst: idField,
+      type: z.enum(EDGE_TYPES),
+      weight: finite.min(0).max(1).optional().default(1),
+    }),
+    mutates: true,
+  }),
   'edge.remove': method<{ changed: boolean; change_id: number | null }>()({
     description: 'Remove a typed edge src → dst.',
     input: z.object({ src: idField, dst: idField, type: z.enum(EDGE_TYPES) }),

@@ -1,7 +1,7 @@
 import { badInput } from '../../errors.js';
 import { toLabel, toNumeric } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
-import { addMemory, archiveMemories, linkMemories, unlinkMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
+import { addMemory, archiveMemories, linkManyMemories, linkMemories, unlinkMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
 import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
@@ -125,6 +125,10 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   },
   'edge.add': (input, session) => {
     const r = linkMemories(session.engine(), input.src, input.dst, input.type, input.weight);
+    return { changed: r.changed, change_id: r.changeId };
+  },
+  'edge.addMany': (input, session) => {
+    const r = linkManyMemories(session.engine(), input.srcs, input.dst, input.type, input.weight);
     return { changed: r.changed, change_id: r.changeId };
   },
   'edge.remove': (input, session) => {

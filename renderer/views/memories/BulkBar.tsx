@@ -1,7 +1,7 @@
 /** Bulk actions on the multi-selection: archive, restore, tag, forget, merge, and link them all to one memory. */
 import { useState } from 'react';
 import { useArchive, useTag } from '../../api/hooks.js';
-import { useLink } from '../../api/curation.js';
+import { useLinkMany } from '../../api/curation.js';
 import { ErrorBox } from '../../components/common.js';
 import { useUi } from '../../state/ui.js';
 import { ForgetButton } from '../curation/ForgetButton.js';
@@ -9,20 +9,16 @@ import { EDGE_TYPES, useMemorySearch } from '../curation/LinkForm.js';
 import { MergeDialog } from '../curation/MergeDialog.js';
 import '../curation/curation.css';
 
-/** Links every selected memory to one target, each edge its own journalled change. */
+/** Links every selected memory to one target as one journalled change (one undo in History). */
 function BulkLink({ ids, onDone }: { ids: string[]; onDone: () => void }) {
   const [text, setText] = useState('');
   const [type, setType] = useState<string>('related');
   const search = useMemorySearch(text);
-  const link = useLink();
-  const [done, setDone] = useState(0);
-  const run = async (dst: string) => {
-    setDone(0);
-    for (const src of ids.filter((x) => x !== dst)) {
-      await link.mutateAsync({ src, dst, type: type as (typeof EDGE_TYPES)[number], weight: 1 });
-      setDone((n) => n + 1);
-    }
-    onDone();
+  const link = useLinkMany();
+  const run = (dst: string) => {
+    const srcs = ids.filter((x) => x !== dst);
+    if (srcs.length === 0) return;
+    link.mutate({ srcs, dst, type: type as (typeof EDGE_TYPES)[number], weight: 1 }, { onSuccess: onDone });
   };
   return (
     <div className="link-form bulk" data-testid="bulk-link">
@@ -34,13 +30,13 @@ function BulkLink({ ids, onDone }: { ids: string[]; onDone: () => void }) {
           ))}
         </select>
         <input value={text} onChange={(e) => setText(e.target.value)} placeholder="find the target" className="grow" />
-        {link.isPending ? <span className="muted small">{done} of {ids.length}</span> : null}
+        {link.isPending ? <span className="muted small">linking {ids.length}…</span> : null}
       </div>
       {search.data?.rows.length ? (
         <ul className="dropdown static">
           {search.data.rows.map((m) => (
             <li key={m.id}>
-              <button onClick={() => void run(m.id)} disabled={link.isPending}>
+              <button onClick={() => run(m.id)} disabled={link.isPending}>
                 <span className={`type-dot t-${m.type}`} /> {m.head}
               </button>
             </li>
