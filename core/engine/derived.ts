@@ -1,7 +1,8 @@
 /**
  * Keeps an in-memory structure derived from the store (vector index, keyword index, …) in step
- * with it: built lazily on first use, patched row by row on our own writes, and rebuilt after
- * another process commits (the store reports that through `data_version`).
+ * with it: built lazily on first use, patched row by row on our own writes and on the rows another
+ * process changed (the store diffs per-row digests when `data_version` moves), rebuilt after a
+ * reset (a large external change, or a bulk load).
  */
 import type { MemoryStore } from '../store/store.js';
 
@@ -31,8 +32,9 @@ export class Derived<T extends DerivedIndex> {
 
   /** The index, current with the store (checks for other processes' commits first). */
   get(): T {
-    this.store.refreshIfChanged();
+    this.store.catchUp();
     if (this.stale) {
+      this.store.trackRows();
       this.index.load(this.store);
       this.stale = false;
     }

@@ -21,6 +21,7 @@ import { Journal } from './journal.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
 import './tombstones.js';
+import { diffRowSignatures, scanRowSignatures, type RowSignatures } from './row-signatures.js';
 
 export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
 export type ChangeListener = (e: ChangeEvent) => void;
@@ -65,6 +66,10 @@ export class MemoryStore {
   private readonly onWarning: (message: string) => void;
   private readonly initialProfile: ProfileName;
   private lastDataVersion: number;
+  /** Per-memory digests at the last check; null until an in-memory index first loads (see trackRows). */
+  private signatures: RowSignatures | null = null;
+  /** Another process committed since the last catch-up (only tracked while signatures exist). */
+  private externalPending = false;
   private closed = false;
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean) {
@@ -130,15 +135,46 @@ export class MemoryStore {
   }
 
   /**
-   * Returns true (and tells listeners to reset derived state) when another process committed
-   * since the last check. Our own commits do not move data_version, and listeners saw them already.
+   * Starts keeping per-memory digests (once), so later commits by other processes can be told to
+   * listeners row by row. Derived indexes call it just before they load.
+   */
+  trackRows(): void {
+    if (!this.signatures) this.signatures = scanRowSignatures(this.db);
+  }
+
+  /**
+   * Returns true when another process committed since the last check. Without tracked rows the
+   * listeners reset at once; with them, the diff waits for catchUp (an index about to be read), so
+   * a poller checking every few hundred ms stays cheap. Our own commits do not move data_version,
+   * and listeners saw them already.
    */
   refreshIfChanged(): boolean {
     const v = this.dataVersion();
     if (v === this.lastDataVersion) return false;
     this.lastDataVersion = v;
-    this.emit({ kind: 'reset' });
+    if (this.signatures) this.externalPending = true;
+    else this.emit({ kind: 'reset' });
     return true;
+  }
+
+  /**
+   * Tells listeners which memories other processes changed since the last catch-up: an upsert or
+   * delete per memory, or one reset when more than a fifth of the store changed (rebuilding is
+   * cheaper then).
+   */
+  catchUp(): void {
+    this.refreshIfChanged();
+    if (!this.externalPending || !this.signatures) return;
+    this.externalPending = false;
+    const next = scanRowSignatures(this.db);
+    const { upserts, deletes } = diffRowSignatures(this.signatures, next);
+    this.signatures = next;
+    if (upserts.length + deletes.length > Math.max(1000, next.rows.size / 5)) {
+      this.emit({ kind: 'reset' });
+      return;
+    }
+    for (const id of deletes) this.emit({ kind: 'delete', id });
+    for (const id of upserts) this.emit({ kind: 'upsert', id });
   }
 
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
