@@ -48,12 +48,17 @@ function pair() {
 const NOW = 1_780_000_000;
 
 describe('indexes beside another writer', () => {
-  it('patches exactly the memories another connection changed, and ends equal to a fresh load', () => {
+  it('rebuilds on the first commit by another connection, then patches exactly the memories later commits changed', () => {
     const { reader, writer } = pair();
     const spy = new SpyIndex();
     const derived = new Derived(reader, spy);
     derived.get();
     expect(spy.loads).toBe(1);
+    // A store nobody else writes never pays for digests: the first outside commit rebuilds.
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    derived.get();
+    expect(spy.loads).toBe(2);
+    expect(spy.updated).toEqual([]);
     const live = writer.all();
     const [edited, archived, deleted, linker, target] = [live[0]!, live[1]!, live[2]!, live[3]!, live[4]!];
 
@@ -73,7 +78,7 @@ describe('indexes beside another writer', () => {
     expect(spy.updated).toEqual([]);
 
     derived.get();
-    expect(spy.loads).toBe(1);
+    expect(spy.loads).toBe(2);
     const added = writer.all().find((m) => m.content === 'written by the agent next door')!;
     expect(new Set(spy.updated)).toEqual(new Set([added.id, edited.id, archived.id, linker.id, ...pointingAtDeleted]));
     expect(spy.removed).toEqual([deleted.id]);
@@ -89,11 +94,14 @@ describe('indexes beside another writer', () => {
     const spy = new SpyIndex();
     const derived = new Derived(reader, spy);
     derived.get();
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    derived.get();
+    expect(spy.loads).toBe(2);
     writer.transaction(() => {
       for (let i = 0; i < 1100; i++) writer.add(createMemory({ content: `bulk import ${i}` }, NOW), null);
     });
     derived.get();
-    expect(spy.loads).toBe(2);
+    expect(spy.loads).toBe(3);
     expect(spy.updated).toEqual([]);
     expect(spy.rows.size).toBe(reader.count());
     reader.close();

@@ -2,7 +2,7 @@
  * Keeps an in-memory structure derived from the store (vector index, keyword index, …) in step
  * with it: built lazily on first use, patched row by row on our own writes and on the rows another
  * process changed (the store diffs per-row digests when `data_version` moves), rebuilt after a
- * reset (a large external change, or a bulk load).
+ * reset (the first commit by another process, a large external change, or a bulk load).
  */
 import type { MemoryStore } from '../store/store.js';
 
@@ -34,7 +34,6 @@ export class Derived<T extends DerivedIndex> {
   get(): T {
     this.store.catchUp();
     if (this.stale) {
-      this.store.trackRows();
       this.index.load(this.store);
       this.stale = false;
     }

@@ -66,8 +66,9 @@ export class MemoryStore {
   private readonly onWarning: (message: string) => void;
   private readonly initialProfile: ProfileName;
   private lastDataVersion: number;
-  /** Per-memory digests at the last check; null until an in-memory index first loads (see trackRows). */
+  /** Per-memory digests at the last catch-up; null until another process first commits. */
   private signatures: RowSignatures | null = null;
+  private signaturesWanted = false;
   /** Another process committed since the last catch-up (only tracked while signatures exist). */
   private externalPending = false;
   private closed = false;
@@ -135,25 +136,22 @@ export class MemoryStore {
   }
 
   /**
-   * Starts keeping per-memory digests (once), so later commits by other processes can be told to
-   * listeners row by row. Derived indexes call it just before they load.
-   */
-  trackRows(): void {
-    if (!this.signatures) this.signatures = scanRowSignatures(this.db);
-  }
-
-  /**
-   * Returns true when another process committed since the last check. Without tracked rows the
-   * listeners reset at once; with them, the diff waits for catchUp (an index about to be read), so
-   * a poller checking every few hundred ms stays cheap. Our own commits do not move data_version,
-   * and listeners saw them already.
+   * Returns true when another process committed since the last check. The first such commit
+   * resets the listeners and asks for per-memory digests to be taken at the next catch-up; after
+   * that, commits are only noted here and diffed at catch-up (an index about to be read), so a
+   * poller checking every few hundred ms stays cheap and a store nobody else writes never pays for
+   * digests. Our own commits do not move data_version, and listeners saw them already.
    */
   refreshIfChanged(): boolean {
     const v = this.dataVersion();
     if (v === this.lastDataVersion) return false;
     this.lastDataVersion = v;
-    if (this.signatures) this.externalPending = true;
-    else this.emit({ kind: 'reset' });
+    if (this.signatures) {
+      this.externalPending = true;
+    } else {
+      this.signaturesWanted = true;
+      this.emit({ kind: 'reset' });
+    }
     return true;
   }
 
@@ -164,6 +162,13 @@ export class MemoryStore {
    */
   catchUp(): void {
     this.refreshIfChanged();
+    if (this.signaturesWanted) {
+      // Taken before the reset indexes reload (they do so right after this, on the same thread).
+      this.signaturesWanted = false;
+      this.externalPending = false;
+      this.signatures = scanRowSignatures(this.db);
+      return;
+    }
     if (!this.externalPending || !this.signatures) return;
     this.externalPending = false;
     const next = scanRowSignatures(this.db);
