@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { call } from '../../core/api/service.js';
 import { badInput } from '../../core/errors.js';
+import { REFERENCE_OP_NAME, type OpName } from '../../core/reflect/policy.js';
 import type { ReflectionPlan } from '../../core/reflect/types.js';
 import { flag, requirePositional, str, type Command } from '../command.js';
 import { openSession } from '../session.js';
@@ -13,8 +14,6 @@ function summary(plan: ReflectionPlan): string {
   if (plan.neighbours) lines.push(`neighbour pairs: ${plan.neighbours.pairs_exact} exact of ${plan.neighbours.pairs_all} possible (${plan.neighbours.ms.toFixed(0)} ms)`);
   return lines.join('\n');
 }
-
-const STEP_NAMES: Record<string, string> = { load: 'loading memories and finding neighbours', merge: 'merge duplicates', link: 'form edges', rescore: 'rescore importance', prune: 'prune' };
 
 /**
  * Progress on stderr for plans that run longer than a second (a 100k store takes ~30 s): a line
@@ -29,7 +28,8 @@ function reportPlanProgress(session: Parameters<typeof call>[0], write: (line: s
       const key = `${p.op}:${tenth}`;
       if (key === last) return;
       last = key;
-      write(`planning: ${STEP_NAMES[p.op] ?? p.op}${p.total > 0 ? ` ${tenth * 10} %` : ''}`);
+      const step = p.op === 'load' ? 'loading memories and finding neighbours' : (REFERENCE_OP_NAME[p.op as OpName] ?? p.op);
+      write(`planning: ${step}${p.total > 0 ? ` ${tenth * 10} %` : ''}`);
     });
   }, 1000);
   return () => clearInterval(timer);

@@ -82,6 +82,18 @@ export class AgentMemory {
     return toNumeric('importance', v);
   }
 
+  /** The fields remember, todoOpen and intentAdd share: title, importance, tags and captured references. */
+  private sharedFields(input: Pick<RememberInput, 'title' | 'importance' | 'tags' | 'references'>): Partial<Pick<Memory, 'title' | 'importance' | 'tags' | 'references'>> {
+    const importance = this.importance(input.importance);
+    const references = this.capture(input.references);
+    return {
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(importance !== undefined ? { importance } : {}),
+      ...(input.tags ? { tags: input.tags } : {}),
+      ...(references ? { references } : {}),
+    };
+  }
+
   private capture(specs: string[] | undefined): Memory['references'] | undefined {
     if (!specs) return undefined;
     const env = this.refEnv();
@@ -110,20 +122,15 @@ export class AgentMemory {
   /** Writes a memory (dedup-on-write); returns the id, which is the existing one on a duplicate. */
   async remember(input: RememberInput): Promise<RememberResult> {
     if (input.type !== undefined && !isMemoryType(input.type)) throw badInput(`unknown memory type ${JSON.stringify(input.type)}`, { field: 'type' });
-    const importance = this.importance(input.importance);
-    const references = this.capture(input.references);
     const res = await rememberAs(
       this.engine,
       this.who,
       {
         content: input.content,
         ...(input.type !== undefined ? { type: input.type } : {}),
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(importance !== undefined ? { importance } : {}),
+        ...this.sharedFields(input),
         ...(input.salience !== undefined ? { salience: input.salience } : {}),
-        ...(input.tags ? { tags: input.tags } : {}),
         ...(input.entities ? { entities: input.entities } : {}),
-        ...(references ? { references } : {}),
         ...(input.source_task_ref !== undefined ? { source_task_ref: input.source_task_ref } : {}),
       },
       { dedup: input.dedup !== false, policy: this.writePolicy, force: input.force === true },
@@ -276,19 +283,10 @@ export class AgentMemory {
 
   /** Opens a todo (a duplicate of an open todo reinforces it instead). */
   async todoOpen(input: Omit<RememberInput, 'type' | 'dedup'>): Promise<RememberResult> {
-    const importance = this.importance(input.importance);
-    const references = this.capture(input.references);
     const res = await rememberAs(
       this.engine,
       this.who,
-      {
-        content: input.content,
-        type: 'todo',
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(importance !== undefined ? { importance } : {}),
-        ...(input.tags ? { tags: input.tags } : {}),
-        ...(references ? { references } : {}),
-      },
+      { content: input.content, type: 'todo', ...this.sharedFields(input) },
       { policy: this.writePolicy, reinforceOnly: (m) => m.status === 'open' },
     );
     if (res.reinforced) this.counters.reinforced += 1;
@@ -308,20 +306,10 @@ export class AgentMemory {
   /** Adds an intent with a trigger; `opens_todo` makes it open a todo when it fires. */
   async intentAdd(input: Omit<RememberInput, 'type' | 'dedup'> & { trigger: TriggerSpecInput; opens_todo?: boolean }): Promise<IntentView> {
     const trigger = normalizeTrigger(input.trigger, { opensTodo: input.opens_todo === true });
-    const importance = this.importance(input.importance);
-    const references = this.capture(input.references);
     const res = await rememberAs(
       this.engine,
       this.who,
-      {
-        content: input.content,
-        type: 'intent',
-        trigger,
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(importance !== undefined ? { importance } : {}),
-        ...(input.tags ? { tags: input.tags } : {}),
-        ...(references ? { references } : {}),
-      },
+      { content: input.content, type: 'intent', trigger, ...this.sharedFields(input) },
       // Two reminders with the same words but different triggers are two intents.
       { dedup: false, policy: this.writePolicy },
     );

@@ -3,7 +3,7 @@
  * tombstone) and delete. Each is one journalled change, so each can be undone.
  */
 import { badInput, MnemoError } from '../errors.js';
-import { addEdge, embeddingText, memoryHead, refreshDerivedSizes, applyTodoRule, type Memory } from '../model/memory.js';
+import { addEdge, foldDuplicateScalars, embeddingText, memoryHead, refreshDerivedSizes, applyTodoRule, type Memory } from '../model/memory.js';
 import { contentHash, writeTombstone } from '../store/tombstones.js';
 import type { Engine } from './engine.js';
 import { assertWritable, type MemoryPatch, type WriteActor } from './memory-ops.js';
@@ -32,11 +32,7 @@ export async function mergeMemories(engine: Engine, ids: string[], survivorId: s
   if (survivor.archived) throw new MnemoError('conflict', `survivor ${survivor.id.slice(0, 8)} is archived; restore it first or choose another survivor`);
   const now = engine.now();
   for (const s of sources) {
-    survivor.reinforcement_count += 1 + s.reinforcement_count;
-    survivor.strength += s.strength;
-    survivor.importance = Math.max(survivor.importance, s.importance);
-    survivor.salience = Math.max(survivor.salience, s.salience);
-    survivor.confidence = Math.max(survivor.confidence, s.confidence);
+    foldDuplicateScalars(survivor, s);
     for (const e of s.edges) if (e.target_id !== survivor.id) addEdge(survivor, e.target_id, e.type, e.weight, now);
     addEdge(survivor, s.id, 'refines', 1.0, now);
   }

@@ -290,6 +290,22 @@ export function addEdge(m: Memory, target: string, type: EdgeType, weight: numbe
   return true;
 }
 
+/**
+ * nooa's merge fold of a duplicate's scalars into the memory that absorbs it: reinforcements and
+ * strength add up (the fold itself counts as one reinforcement), importance, salience and
+ * confidence take the larger. Edges move separately (each caller keeps its own edge set).
+ */
+export function foldDuplicateScalars(
+  into: Pick<Memory, 'reinforcement_count' | 'strength' | 'importance' | 'salience' | 'confidence'>,
+  dup: Pick<Memory, 'reinforcement_count' | 'strength' | 'importance' | 'salience' | 'confidence'>,
+): void {
+  into.reinforcement_count += 1 + dup.reinforcement_count;
+  into.strength += dup.strength;
+  into.importance = Math.max(into.importance, dup.importance);
+  into.salience = Math.max(into.salience, dup.salience);
+  into.confidence = Math.max(into.confidence, dup.confidence);
+}
+
 export interface LogAccessOptions {
   /** `false` logs a touching access without bumping strength (what `update()` does). */
   reinforce?: boolean;

@@ -14,7 +14,7 @@
  */
 import { MnemoError } from '../errors.js';
 import { pruneDecision } from '../forget/policy.js';
-import { addEdge, createMemory, embeddingText, type Memory } from '../model/memory.js';
+import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
 import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
 import { storeFingerprint } from './fingerprint.js';
@@ -161,11 +161,7 @@ function applyOne(engine: Engine, plan: ReflectionPlan, o: PlanOp, dropped: Set<
       const dup = store.get(o.dup);
       if (!anchor || anchor.archived) return `anchor ${o.anchor} is gone or archived`;
       if (!dup || dup.archived) return `duplicate ${o.dup} is gone or archived`;
-      anchor.reinforcement_count += 1 + dup.reinforcement_count;
-      anchor.strength += dup.strength;
-      anchor.importance = Math.max(anchor.importance, dup.importance);
-      anchor.salience = Math.max(anchor.salience, dup.salience);
-      anchor.confidence = Math.max(anchor.confidence, dup.confidence);
+      foldDuplicateScalars(anchor, dup);
       for (const e of dup.edges) if (e.target_id !== anchor.id) addEdge(anchor, e.target_id, e.type, e.weight, now);
       addEdge(anchor, dup.id, 'refines', 1.0, now);
       store.save(anchor);

@@ -4,7 +4,7 @@
  * sees the state the reference's sequential pass would have produced.
  */
 import { pruneDecision, PROTECTED_IMPORTANCE, type ForgetPolicy } from '../forget/policy.js';
-import type { Memory } from '../model/memory.js';
+import { foldDuplicateScalars, type Memory } from '../model/memory.js';
 import { baseLevelActivation, sigmoid } from '../recall/activation.js';
 import type { ReflectionPolicy } from './policy.js';
 import type { LinkOp, MergeOp, PruneOp, RescoreOp } from './types.js';
@@ -76,11 +76,7 @@ export function planMerge(ctx: OpContext, nextId: () => string): OpOutcome<Merge
       if (hit.cos < policy.merge_threshold || dup.type !== anchor.type) continue;
       const beforeAnchor = foldFields(anchor);
       const beforeDup = foldFields(dup);
-      anchor.reinforcement_count += 1 + dup.reinforcement_count;
-      anchor.strength += dup.strength;
-      anchor.importance = Math.max(anchor.importance, dup.importance);
-      anchor.salience = Math.max(anchor.salience, dup.salience);
-      anchor.confidence = Math.max(anchor.confidence, dup.confidence);
+      foldDuplicateScalars(anchor, dup);
       const moved = [];
       for (const e of dup.edges) {
         if (e.target_id === anchor.id) continue;
