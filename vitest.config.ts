@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // The renderer e2e tests share one built bundle; build it once before any test runs.
     globalSetup: ['test/global-setup.ts'],
-    reporters: ['default'],
+    // The skip summary says which tests did not run and why (data that cannot be committed).
+    reporters: ['default', './test/reporters/skip-summary.ts'],
   },
 });

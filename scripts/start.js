@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// `npm start [-- <store>]`: builds, then opens the workbench in Electron on the given store, the last
-// store used, or a demo store. The Electron binary is fetched on first start (electron 42+ no longer
-// downloads it at npm install); where it cannot be had, this says why and falls back to browser
-// mode (`mnemo serve`), printing the URL to open.
+// `npm start [-- <store>]`: builds what is stale, then opens the workbench in Electron on the given
+// store, the last store used, or a demo store. The Electron binary is fetched on first start
+// (electron 42+ no longer downloads it at npm install); where Electron cannot start (no binary, no
+// display, Node < 22.12 for the download, or it fails while starting), this says why and falls
+// back to browser mode on 127.0.0.1 (`mnemo serve`), printing the URL to open.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildStale } from './lib/stale-build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function userDataDir() {
   // Electron's app.getPath('userData') for an app named "mnemo".
@@ -41,31 +42,43 @@ function electronBinary() {
 
 const argStore = process.argv[2] ?? process.env.MNEMO_STORE ?? null;
 
-console.log('building the workbench…');
-const build = spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) {
+const build = buildStale(root, ['node', 'renderer'], { onBuild: (name) => console.log(`building the ${name === 'node' ? 'engine, CLI and shell' : 'workbench UI'} (sources changed)…`) });
+if (!build.ok) {
   console.error('the build failed; fix the errors above and run npm start again');
-  process.exit(build.status ?? 1);
+  process.exit(1);
 }
 
-let electron = electronBinary();
-if (!electron.bin && existsSync(join(root, 'node_modules', 'electron', 'install.js'))) {
+/** Electron 45's downloader (and its tooling) needs Node >= 22.12; the binary itself brings its own runtime. */
+function nodeCanFetchElectron() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 12);
+}
+
+/** Why no Electron window can open here, known before trying; null when one may. */
+function displayMissing() {
+  if (process.platform !== 'linux' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return null;
+  return 'there is no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set)';
+}
+
+/** The Electron binary, fetched on first start where that can work, or the reason there is none. */
+function electronForThisMachine() {
+  const noDisplay = displayMissing();
+  if (noDisplay) return { reason: noDisplay };
+  const electron = electronBinary();
+  if (electron.bin || !existsSync(join(root, 'node_modules', 'electron', 'install.js'))) return electron;
+  if (!nodeCanFetchElectron()) return { reason: `${electron.reason}, and fetching it needs Node.js >= 22.12 (this is ${process.version})` };
   // Electron 42+ no longer downloads its binary at npm install; fetch it once, on first start.
   console.log('fetching the Electron binary (first start only)…');
   const fetched = spawnSync(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], { cwd: root, stdio: 'pipe', timeout: 180_000 });
-  electron = electronBinary();
-  if (!electron.bin) {
-    const why = `${fetched.stderr ?? ''}`.split('\n').find((l) => l.trim()) ?? (fetched.error ? fetched.error.message : 'unknown error');
-    electron = { reason: `${electron.reason}; downloading it failed (${why.trim()})` };
-  }
+  const after = electronBinary();
+  if (after.bin) return after;
+  const why = `${fetched.stderr ?? ''}`.split('\n').find((l) => l.trim()) ?? (fetched.error ? fetched.error.message : 'unknown error');
+  return { reason: `${after.reason}; downloading it failed (${why.trim()})` };
 }
-if (electron.bin) {
-  const args = [root, ...(argStore ? ['--store', argStore] : [])];
-  const child = spawn(electron.bin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' } });
-  child.on('exit', (code) => process.exit(code ?? 0));
-} else {
-  console.log(`Electron cannot start here: ${electron.reason}.`);
-  console.log('Falling back to browser mode: open the URL below in a browser on this machine.');
+
+function browserMode(reason) {
+  console.log(`Electron cannot start here: ${reason}.`);
+  console.log('Falling back to browser mode on 127.0.0.1: open the URL below in a browser on this machine.');
   let store = argStore ?? lastStore();
   if (!store) {
     const dir = userDataDir();
@@ -82,4 +95,29 @@ if (electron.bin) {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   serve.on('exit', (code) => process.exit(code ?? 0));
+}
+
+// An Electron that fails this soon never opened its window (missing system libraries, a display
+// that refuses it); after that, its exit is the user closing the app.
+const STARTUP_WINDOW_MS = 15_000;
+
+const electron = electronForThisMachine();
+if (electron.bin) {
+  const args = [root, ...(argStore ? ['--store', argStore] : [])];
+  const startedAt = Date.now();
+  const child = spawn(electron.bin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' } });
+  let fellBack = false;
+  const fallBack = (reason) => {
+    if (fellBack) return;
+    fellBack = true;
+    browserMode(reason);
+  };
+  child.on('error', (err) => fallBack(`launching Electron failed (${err.message})`));
+  child.on('exit', (code, signal) => {
+    if (fellBack) return;
+    if (code !== 0 && signal === null && Date.now() - startedAt < STARTUP_WINDOW_MS) fallBack(`Electron exited with code ${code} while starting (its message is above)`);
+    else process.exit(code ?? 0);
+  });
+} else {
+  browserMode(electron.reason);
 }

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalDiaId, normalizeEvidence, sessionOf } from '../core/bench-locomo/evidence.js';
-import { SHARED } from './helpers/fixture.js';
+import { locomoData } from './helpers/optional-data.js';
 
 const turns = (...ids: string[]) => new Set(ids);
 
@@ -48,10 +47,11 @@ describe('LoCoMo evidence normalisation', () => {
     expect(sessionOf('D')).toBeNaN();
   });
 
-  // The real file is read only when it is there (it is never part of the project).
-  const real = join(SHARED, 'data', 'locomo', 'locomo10.json');
-  it.runIf(existsSync(real))('handles every malformed evidence string of the real file as the data README lists them', () => {
-    const data = JSON.parse(readFileSync(real, 'utf8')) as { sample_id: string; conversation: Record<string, unknown>; qa: { evidence: string[] }[] }[];
+  // The real file is read only when it is given (it is never part of the project).
+  const locomo = locomoData();
+  it('handles every malformed evidence string of the real file as the data README lists them', (ctx) => {
+    if (!locomo.path) return ctx.skip(locomo.missing);
+    const data = JSON.parse(readFileSync(locomo.path, 'utf8')) as { sample_id: string; conversation: Record<string, unknown>; qa: { evidence: string[] }[] }[];
     const malformed: string[] = [];
     const dropped: string[] = [];
     let empty = 0;

@@ -1,11 +1,12 @@
 /**
- * Debian's Chromium driven by playwright-core, for the browser-mode e2e tests, the benchmark and
- * the screenshots. Never downloads a browser: it uses the system one (or MNEMO_CHROMIUM).
+ * Chromium driven by playwright-core, for the browser-mode e2e tests, the benchmark and the
+ * screenshots. Never downloads a browser: chromium.ts picks a system one or the packaged one.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { resolveChromium } from './chromium.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -17,11 +18,6 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function chromiumPath(): string | null {
-  const candidates = [process.env['MNEMO_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
-  return candidates.find((p) => existsSync(p)) ?? null;
-}
-
 export interface LaunchedBrowser {
   context: BrowserContext;
   close(): Promise<void>;
@@ -29,8 +25,7 @@ export interface LaunchedBrowser {
 
 /** A persistent context on a fresh user-data dir (removed on close). */
 export async function launchChromium(opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<LaunchedBrowser> {
-  const executablePath = chromiumPath();
-  if (!executablePath) throw new Error('Chromium not found: install Debian\'s "chromium" package (apt-get install chromium) or set MNEMO_CHROMIUM');
+  const { executablePath } = await resolveChromium();
   const userDataDir = mkdtempSync(join(tmpdir(), 'mnemo-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,

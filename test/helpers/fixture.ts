@@ -1,10 +1,11 @@
-/** Paths and copies of the shared nooa v0.0.9 fixture (read-only; tests work on copies). */
+/** Paths and copies of the nooa v0.0.9 fixture committed under test/fixtures (read-only; tests work on copies). */
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const SHARED = resolve(process.cwd(), '..', 'shared');
-export const FIXTURE_DIR = join(SHARED, 'fixtures', 'nooa-v009');
+// Resolved from this file, not the working directory, so scripts and benchmarks find it from anywhere.
+export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'nooa-v009');
 export const FIXTURE_STORE = join(FIXTURE_DIR, 'store.sqlite');
 export const FIXTURE_AFTER = join(FIXTURE_DIR, 'store.after-reflection.sqlite');
 
@@ -19,7 +20,7 @@ export function tempDir(prefix = 'mnemo-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** A writable copy of a fixture store (nooa stores are WAL files; never write the shared one). */
+/** A writable copy of a fixture store (nooa stores are WAL files; never write the committed one). */
 export function fixtureCopy(which: 'store' | 'after' = 'store'): string {
   const dir = tempDir();
   const dest = join(dir, which === 'store' ? 'store.sqlite' : 'after.sqlite');
