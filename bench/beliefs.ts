@@ -3,7 +3,10 @@
  * last-write-wins baselines, with the ablation (Bayesian / last-write-wins / no decay / no
  * aggregation) and the ingest speed for N observations.
  *
- *   npm run bench -- beliefs --data ../shared/data/belief-stream/dev [--speed-n 100000] [--runs 3] [--no-speed] [--json]
+ *   npm run bench -- beliefs --data <belief-stream dir> [--scorer <score-beliefs.mjs>] [--speed-n 100000] [--runs 3] [--no-speed] [--json]
+ *
+ * The data set and its scorer are not part of the repository; both are given by path (the scorer
+ * defaults to tools/score-beliefs.mjs three levels above the data directory, their usual layout).
  *
  * Every constant comes from the profiles in core/beliefs/config.ts; nothing here is tuned to the data.
  * Reading the truth file is the scorer's business (and the oracle baseline's); the system never sees it.
@@ -35,7 +38,7 @@ import Database from 'better-sqlite3';
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data/belief-stream/dev' },
+    data: { type: 'string' },
     scorer: { type: 'string' },
     'speed-n': { type: 'string', default: '100000' },
     runs: { type: 'string', default: '3' },
@@ -43,7 +46,11 @@ const { values: args } = parseArgs({
     json: { type: 'boolean' },
   },
 });
-const dataDir = resolve(args.data!);
+if (!args.data) {
+  console.error('usage: npm run bench -- beliefs --data <belief-stream dir with observations.jsonl, queries.jsonl, truth.jsonl> [--scorer <score-beliefs.mjs>]');
+  process.exit(2);
+}
+const dataDir = resolve(args.data);
 const scorer = resolve(args.scorer ?? join(dataDir, '..', '..', '..', 'tools', 'score-beliefs.mjs'));
 const work = mkdtempSync(join(tmpdir(), 'mnemo-bench-beliefs-'));
 const observationsText = readFileSync(join(dataDir, 'observations.jsonl'), 'utf8');

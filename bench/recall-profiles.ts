@@ -14,6 +14,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { FIXTURE_DIR } from '../test/helpers/fixture.js';
 import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
 import { hashTokens } from '../core/embed/hashing.js';
@@ -25,7 +26,7 @@ const json = values.json === true;
 const log = (s: string) => (json ? console.error(s) : console.log(s));
 const k = Number(values.k);
 
-const fixtureDir = join(process.cwd(), '..', 'shared', 'fixtures', 'nooa-v009');
+const fixtureDir = FIXTURE_DIR;
 let path = values.db;
 let now: number;
 let fixtureQueries: string[] | null = null;

@@ -4,13 +4,16 @@
  * server (no DOM), and Chromium (through playwright-core) rasterises it to PNG. Prints the
  * markdown tables of the same run, so the page and the pictures come from one summary.
  *
- *   npx tsx scripts/locomo-plots.ts <run>/summary.json docs/img [--chromium /usr/bin/chromium]
+ *   npx tsx scripts/locomo-plots.ts <run>/summary.json docs/img [--chromium <path>]
+ * (without --chromium it uses the same browser as the e2e tests: a system Chromium, else the packaged one)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as echarts from 'echarts';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../test/helpers/browser.js';
+import { resolveChromium } from '../test/helpers/chromium.js';
 
 interface Figures {
   n: number;
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { chromium: { type: 'string' } } });
   const [summaryPath, outDir] = positionals;
   if (!summaryPath || !outDir) {
-    process.stderr.write('usage: npx tsx scripts/locomo-plots.ts <run>/summary.json <out dir> [--chromium /usr/bin/chromium]\n');
+    process.stderr.write('usage: npx tsx scripts/locomo-plots.ts <run>/summary.json <out dir> [--chromium <path>]\n');
     process.exit(2);
   }
   const s = JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
@@ -152,7 +155,8 @@ async function main(): Promise<void> {
     ['locomo-categories', categoryBars(s)],
   ];
   if (s.ablation) charts.push(['locomo-ablation', ablationBars(s)]);
-  const browser = await chromium.launch({ executablePath: values.chromium ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--headless'] });
+  const executablePath = values.chromium ?? (await resolveChromium()).executablePath;
+  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ deviceScaleFactor: 2 });
     for (const [name, markup] of charts) {

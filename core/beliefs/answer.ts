@@ -1,5 +1,5 @@
 /**
- * Answers belief-stream queries in the format ../shared/tools/score-beliefs.mjs reads:
+ * Answers belief-stream queries in the format the belief-stream scorer (score-beliefs.mjs) reads:
  * `current` → {id, value, p}; `values` → {id, values}; `aliases` → {id, aliases: [[a, b], …]}.
  */
 import { z } from 'zod';

@@ -4,7 +4,7 @@
  * the value comes from Nous's code (half-life, novelty prior, prune floor, minimum overlap) or is a
  * stated, data-independent choice (θ_min, the alias divergence bound). The `nous-code` profile
  * reproduces the defaults of the code (`Pranavsingh431/nous-state`) as described in
- * ../shared/design/nous-semantics.md §1.4.
+ * the Nous design notes (nous-semantics.md §1.4).
  */
 import { z } from 'zod';
 
