@@ -5,7 +5,7 @@
 import { exitCodeFor, toErrorShape, type ErrorCode } from '../core/errors.js';
 import { clockFor, parseCommandArgs, parseNow, type Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
-import { processIO, type CliIO } from './io.js';
+import { CLOSED_PIPE_EXIT, processIO, type CliIO } from './io.js';
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -21,6 +21,12 @@ function help(): string {
 }
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  const code = await dispatch(argv, io);
+  // Output cut short by a reader that stopped early: said by the status, never by a stack trace.
+  return code === 0 && io.outputClosed?.() ? CLOSED_PIPE_EXIT : code;
+}
+
+async function dispatch(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(help());

@@ -11,7 +11,7 @@ import { openFleet } from '../core/api/handlers/fleet.js';
 import { generateDemo } from '../core/demo/generate.js';
 import { LiveRefresh } from '../server/live.js';
 import { PRIVILEGED_SCHEME, registerAppProtocol } from './app-protocol.js';
-import { deepLinkFromArgv, routeFromDeepLink } from './deep-link.js';
+import { deepLinkFromArgv, parseDeepLink } from './deep-link.js';
 import { IPC_EVENT, registerIpc } from './ipc.js';
 import { menuTemplate } from './menu.js';
 import { electronNativeBinding } from './native.js';
@@ -29,7 +29,7 @@ protocol.registerSchemesAsPrivileged([PRIVILEGED_SCHEME]);
 
 let win: BrowserWindow | null = null;
 let state: ShellState;
-let pendingRoute: string | null = routeFromDeepLink(deepLinkFromArgv(process.argv) ?? '');
+let pendingRoute: string | null = deepLinkRoute(deepLinkFromArgv(process.argv));
 
 const api = new ApiSession({
   reader: { owner: 'workbench' },
@@ -41,6 +41,17 @@ const live = new LiveRefresh(api, 400);
 
 function send(payload: unknown): void {
   win?.webContents.send(IPC_EVENT, payload);
+}
+
+/** The route of a mnemo:// link; a malformed one opens nothing and the user is told why (the app keeps running). */
+function deepLinkRoute(raw: string | null): string | null {
+  if (!raw) return null;
+  const link = parseDeepLink(raw);
+  if (link.ok) return link.route;
+  const message = `The link ${raw.slice(0, 200)} was not opened: ${link.reason}.`;
+  console.warn(`mnemo: ${message}`);
+  if (win) void dialog.showMessageBox(win, { type: 'warning', title: 'Link not opened', message }).catch(() => undefined);
+  return null;
 }
 
 function navigate(route: string): void {
@@ -181,16 +192,17 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.on('second-instance', (_event, argv) => {
     focusWindow();
-    const route = routeFromDeepLink(deepLinkFromArgv(argv) ?? '');
+    const route = deepLinkRoute(deepLinkFromArgv(argv));
     if (route) navigate(route);
   });
   app.on('open-url', (event, url) => {
     event.preventDefault();
-    const route = routeFromDeepLink(url);
+    const route = deepLinkRoute(url);
     if (route) navigate(route);
   });
-  // mnemo:// links only ever become a hash route inside our own page: routeFromDeepLink accepts five view
-  // names and an id of [0-9A-Za-z_-], nothing reaches a shell, a file path or the engine unvalidated.
+  // mnemo:// links only ever become a hash route inside our own page: parseDeepLink accepts the eleven
+  // view names of deep-link.ts and an id of [0-9A-Za-z_-], nothing reaches a shell, a file path or the
+  // engine unvalidated, and a malformed link is ignored with a notice.
   app.setAsDefaultProtocolClient('mnemo'); // eng-disable PROTOCOL_HANDLER_JS_CHECK (reviewed: see the comment above)
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
   app.on('window-all-closed', () => {

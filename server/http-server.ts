@@ -37,6 +37,7 @@ export interface RunningServer {
 }
 
 const MAX_BODY = 16 * 1024 * 1024;
+const MAX_DISCARD = 8 * MAX_BODY;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -71,24 +72,51 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** A body over MAX_BODY: answered with 400 once the rest has been read and discarded. */
+class BodyTooLarge extends Error {}
+
+/**
+ * Reads the body, at most MAX_BODY bytes. A larger body is read on and discarded (never kept), so
+ * the client, which is still sending, receives the 400 instead of a connection reset; past
+ * MAX_DISCARD the connection is cut, so nobody can keep the server reading forever.
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
+      if (tooLarge) {
+        if (size > MAX_DISCARD) req.destroy();
+        return;
+      }
       if (size > MAX_BODY) {
-        reject(new Error('request body is larger than 16 MB'));
-        req.destroy();
+        tooLarge = true;
+        parts.length = 0;
       } else parts.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('end', () => (tooLarge ? reject(new BodyTooLarge(`the request body is larger than ${MAX_BODY / 1024 / 1024} MB`)) : resolve(Buffer.concat(parts).toString('utf8'))));
     req.on('error', reject);
+    req.on('close', () => reject(new BodyTooLarge('the request was cut off before its end')));
   });
 }
 
+/** decodeURIComponent without the URIError: null for a malformed %-escape (the caller answers 400). */
+function decodePathPart(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
 function serveStatic(res: ServerResponse, root: string, urlPath: string): void {
-  const rel = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath.replace(/^\/+/, ''));
+  const rel = urlPath === '/' ? 'index.html' : decodePathPart(urlPath.replace(/^\/+/, ''));
+  if (rel === null) {
+    send(res, 400, { ok: false, error: { code: 'bad_input', message: 'the URL has a malformed %-escape' } });
+    return;
+  }
   const file = normalize(join(root, rel));
   if (!file.startsWith(root.endsWith(sep) ? root : root + sep) || !existsSync(file) || !statSync(file).isFile()) {
     if (urlPath === '/' || urlPath === '/index.html') {
@@ -123,7 +151,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       send(res, 403, { ok: false, error: { code: 'permission', message: 'refused: the Host header must be a loopback address (127.0.0.1 or localhost)' } });
       return;
     }
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    } catch {
+      send(res, 400, { ok: false, error: { code: 'bad_input', message: 'the request URL cannot be parsed' } });
+      return;
+    }
     if (!url.pathname.startsWith('/api/')) {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         send(res, 405, { ok: false, error: { code: 'bad_input', message: 'only GET serves the renderer' } });
@@ -146,10 +180,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const text = await readBody(req);
       input = text.trim() === '' ? {} : JSON.parse(text);
     } catch (err) {
-      send(res, 400, { ok: false, error: { code: 'bad_input', message: `the request body is not valid JSON: ${(err as Error).message}` } });
+      const message = err instanceof BodyTooLarge ? err.message : `the request body is not valid JSON: ${(err as Error).message}`;
+      send(res, 400, { ok: false, error: { code: 'bad_input', message } });
       return;
     }
-    const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+    const method = decodePathPart(url.pathname.slice('/api/'.length));
+    if (method === null) {
+      send(res, 400, { ok: false, error: { code: 'bad_input', message: 'the method name in the URL has a malformed %-escape' } });
+      return;
+    }
     if (method === '_events') {
       const after = Number((input as { after?: unknown })?.after ?? -1);
       const generation = await live.waitPast(Number.isFinite(after) ? after : -1, eventWaitMs);

@@ -48,6 +48,7 @@ const m = vi.hoisted(() => ({
   openedExternal: [] as string[],
   menus: [] as unknown[],
   userData: '',
+  notices: [] as { type: string; message: string }[],
   ready: null as null | (() => void),
 }));
 
@@ -107,7 +108,10 @@ vi.mock('electron', () => {
       },
     },
     shell: { openExternal: async (url: string) => void m.openedExternal.push(url) },
-    dialog: { showErrorBox: () => undefined, showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showSaveDialog: async () => ({ canceled: true }) },
+    dialog: {
+      showErrorBox: () => undefined,
+      showMessageBox: async (_w: unknown, o: { type: string; message: string }) => (m.notices.push(o), { response: 0 }), showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showSaveDialog: async () => ({ canceled: true }),
+    },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (t: unknown) => m.menus.push(t) },
     net: {},
   };
@@ -117,7 +121,7 @@ vi.mock('electron', () => {
 import { mainWindowOptions } from '../electron/window-options.js';
 import { hardenWebContents, isAppUrl, isSafeExternalUrl, openExternalChecked } from '../electron/security.js';
 import { handleInvoke, isTrustedSender, registerIpc, IPC_INVOKE } from '../electron/ipc.js';
-import { deepLinkFromArgv, routeFromDeepLink } from '../electron/deep-link.js';
+import { deepLinkFromArgv, parseDeepLink, routeFromDeepLink } from '../electron/deep-link.js';
 import { menuTemplate, type MenuActions } from '../electron/menu.js';
 import { addRecent, loadState, saveState, DEFAULT_STATE } from '../electron/window-state.js';
 import { resolveAppFile } from '../electron/app-protocol.js';
@@ -261,6 +265,14 @@ describe('deep links, menus, window state, native binding', () => {
     expect(deepLinkFromArgv(['/app', '--flag', 'mnemo://memory/x1'])).toBe('mnemo://memory/x1');
   });
 
+  it('refuses a malformed %-escape with a reason instead of throwing', () => {
+    expect(routeFromDeepLink('mnemo://memory/%E0%A4%A')).toBeNull();
+    expect(routeFromDeepLink('mnemo://%E0%A4%A')).toBeNull();
+    expect(parseDeepLink('mnemo://memory/%E0%A4%A')).toEqual({ ok: false, reason: expect.stringMatching(/malformed %-escape/) });
+    // Every view of the renderer's hash routes is accepted (the comment in main.ts names them).
+    for (const v of ['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective']) expect(routeFromDeepLink(`mnemo://${v}`)).toBe(`/${v}`);
+  });
+
   it('has the file menu items and shows DevTools only in development', () => {
     const actions: MenuActions = { openStore: vi.fn(), openRecent: vi.fn(), newDemoStore: vi.fn(), openFleet: vi.fn(), reload: vi.fn(), toggleDevTools: vi.fn(), navigate: vi.fn() };
     const labels = (t: unknown): string[] =>
@@ -327,5 +339,25 @@ describe('main process boot (electron mocked)', () => {
     // The menu was built.
     expect(m.menus.length).toBeGreaterThan(0);
     delete process.env['MNEMO_STORE'];
+  });
+
+  it('ignores a malformed mnemo:// link with a notice and keeps running; a good link still navigates', () => {
+    const w = m.windows[0]!;
+    const wc = w.webContents as FakeWebContents;
+    const openUrl = m.appEvents.get('open-url')!;
+    const secondInstance = m.appEvents.get('second-instance')!;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const ev = { preventDefault: vi.fn() };
+    wc.sent = [];
+    expect(() => openUrl(ev, 'mnemo://memory/%E0%A4%A')).not.toThrow();
+    expect(() => secondInstance({}, ['/app', 'mnemo://%E0%A4%A'])).not.toThrow();
+    expect(ev.preventDefault).toHaveBeenCalled();
+    expect(wc.sent).toEqual([]);
+    expect(m.notices.map((n) => n.type)).toEqual(['warning', 'warning']);
+    expect(m.notices[0]!.message).toMatch(/not opened: it has a malformed %-escape/);
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+    openUrl(ev, 'mnemo://memory/abc123');
+    expect(wc.sent).toEqual([[expect.any(String), { type: 'navigate', route: '/memory/abc123' }]]);
   });
 });

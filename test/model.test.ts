@@ -11,7 +11,7 @@ import {
   memoryRepr,
   toStatus,
 } from '../core/model/memory.js';
-import { ownerMatches, ownerMatchesSql, ownerProblem, parseOwnerScope, roleOf, validateOwner } from '../core/model/owner.js';
+import { ownerMatches, ownerProblem, parseOwnerScope, roleOf, validateOwner } from '../core/model/owner.js';
 import { toLabel, toNumeric } from '../core/model/ladders.js';
 
 const NOW = 1_780_000_000;
@@ -127,10 +127,8 @@ describe('owners', () => {
     ];
     for (const [row, scope, want] of table) {
       expect(ownerMatches(row, scope), `${row} in ${scope}`).toBe(want);
-      expect(ownerMatchesSql(row, scope), `${row} in ${scope} (sql)`).toBe(want);
     }
     expect(ownerMatches('planner@x', 'Planner')).toBe(false);
-    expect(ownerMatchesSql('planner@x', 'Planner')).toBe(true); // SQLite LIKE is ASCII case-insensitive
   });
 
   it('parses scopes: absent and * mean everyone, malformed is an error', () => {

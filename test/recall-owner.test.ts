@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
-import { ownerMatches, ownerMatchesSql } from '../core/model/owner.js';
+import { ownerMatches } from '../core/model/owner.js';
 import { explain } from '../core/recall/explain.js';
 import { rank } from '../core/recall/pipeline.js';
 import { NOOA_PROFILE, MNEMO_PROFILE } from '../core/recall/profile.js';
@@ -106,9 +106,8 @@ describe('scopes', () => {
     expect(all.rows.find((r) => r.id === foreign.id)!.spread).toBeGreaterThan(0);
   });
 
-  it('the candidate rule (SQL) and the spread rule (Python) agree except on case', () => {
-    expect(ownerMatchesSql('planner@a1', 'Planner')).toBe(true); // SQLite LIKE is ASCII case-insensitive
-    expect(ownerMatches('planner@a1', 'Planner')).toBe(false); // Python's check is exact
+  it('one owner rule for candidates and spread: exact, case-sensitive', () => {
+    expect(ownerMatches('planner@a1', 'Planner')).toBe(false); // another role (see owner-case.test.ts)
     expect(ownerMatches('Planner', 'Planner@a1')).toBe(false); // a bare-role row is not an instance's
   });
 });

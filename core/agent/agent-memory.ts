@@ -262,7 +262,7 @@ export class AgentMemory {
 
   /** A deterministic reflection pass at role scope: plans, applies exactly that plan, returns the report. */
   async reflect(): Promise<ReflectionOutcome> {
-    const out = await runReflection(this.engine, this.role);
+    const out = await runReflection(this.engine, this.who.owner);
     this.counters.reflections += 1;
     this.counters.merged += out.report.merged;
     this.counters.edges_added += out.report.edges_added;

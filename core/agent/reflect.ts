@@ -2,11 +2,15 @@
  * The agent's `reflect`: a deterministic reflection pass at the agent's role scope (which includes
  * unowned memories, as the reference's engines run), planned and then applied exactly as planned
  * (core/reflect), in one journalled change. Returns the reference's report plus the change id.
+ *
+ * The agent is the actor: an operation that would write (strengthen, archive, delete, rescore, draw
+ * an edge from) a memory the agent may not write is never applied, whatever the plan proposes.
  */
 import type { Engine } from '../engine/engine.js';
+import { ownerMayWrite, roleOf } from '../model/owner.js';
 import { applyPlan } from '../reflect/apply.js';
-import { planReflection } from '../reflect/plan.js';
-import type { ReflectionReport } from '../reflect/types.js';
+import { planOps, planReflection } from '../reflect/plan.js';
+import type { PlanOp, ReflectionReport } from '../reflect/types.js';
 
 export type { ReflectionReport } from '../reflect/types.js';
 
@@ -17,11 +21,43 @@ export interface ReflectionOutcome {
   /** Planned operations, and how many were applied. */
   planned: number;
   applied: number;
+  /** Planned operations left out because they would write a memory the agent may not write. */
+  refused: string[];
 }
 
-export async function runReflection(engine: Engine, role: string): Promise<ReflectionOutcome> {
-  const plan = await planReflection(engine, { scope: role });
-  const planned = plan.groups.reduce((n, g) => n + g.ops.length, 0);
-  const res = await applyPlan(engine, plan);
-  return { report: res.report, change_id: res.change_id, plan_id: res.plan_id, planned, applied: res.applied.length };
+export async function runReflection(engine: Engine, actorOwner: string): Promise<ReflectionOutcome> {
+  const plan = await planReflection(engine, { scope: roleOf(actorOwner) });
+  const ops = planOps(plan);
+  const refused = ops.filter((o) => !mayApply(engine, o, actorOwner)).map((o) => o.id);
+  const refusedSet = new Set(refused);
+  const res = await applyPlan(engine, plan, { accepted: ops.filter((o) => !refusedSet.has(o.id)).map((o) => o.id) });
+  return { report: res.report, change_id: res.change_id, plan_id: res.plan_id, planned: ops.length, applied: res.applied.length, refused };
+}
+
+/** Whether every memory the op writes, and every memory it creates, is the actor's to write. */
+function mayApply(engine: Engine, op: PlanOp, actorOwner: string): boolean {
+  const created = op.op === 'reconcile' ? op.consolidated : op.op === 'abstract' || op.op === 'episode' ? op.memory : null;
+  if (created && !ownerMayWrite(created.owner, actorOwner)) return false;
+  return writtenIds(op).every((id) => {
+    const owner = engine.store.ownerOf(id);
+    // A memory that no longer exists is not written: apply reports that op as skipped.
+    return owner === null || ownerMayWrite(owner, actorOwner);
+  });
+}
+
+function writtenIds(op: PlanOp): string[] {
+  switch (op.op) {
+    case 'merge':
+      return [op.anchor, op.dup];
+    case 'link':
+      return [op.src];
+    case 'rescore':
+    case 'prune':
+      return [op.memory];
+    case 'reconcile':
+      return op.archive;
+    case 'abstract':
+    case 'episode':
+      return [];
+  }
 }

@@ -16,7 +16,7 @@ import {
   type MemoryRef,
   type NewMemoryInput,
 } from '../model/memory.js';
-import { roleOf, validateOwner } from '../model/owner.js';
+import { ownerMayWrite, validateOwner } from '../model/owner.js';
 import { findTombstone } from '../store/tombstones.js';
 import { insertAccessEvent } from '../store/access-events.js';
 import type { Engine } from './engine.js';
@@ -26,10 +26,10 @@ export interface WriteActor {
   owner?: string;
 }
 
-/** nooa's write rule: unowned memories are writable by everyone, owned ones by the same role. */
+/** nooa's write rule (ownerMayWrite): unowned memories are writable by everyone, owned ones by the same role. */
 export function assertWritable(m: Pick<Memory, 'id' | 'owner'>, actor: WriteActor | undefined): void {
   if (actor?.owner === undefined) return;
-  if (m.owner === '' || roleOf(m.owner) === roleOf(actor.owner)) return;
+  if (ownerMayWrite(m.owner, actor.owner)) return;
   throw new MnemoError(
     'permission',
     `memory ${m.id.slice(0, 8)} belongs to ${JSON.stringify(m.owner)}; cross-owner writes are not allowed (you are ${JSON.stringify(actor.owner)})`,

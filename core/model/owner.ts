@@ -45,7 +45,13 @@ export function parseOwnerScope(scope: string | null | undefined, field = 'owner
   return scope;
 }
 
-/** Python-side visibility check (`owner_matches`): case-sensitive, used by spread. */
+/**
+ * Whether a row is visible in a scope. THE owner comparison: exact and case-sensitive, so `CODER@9`
+ * is another role than `coder`. nooa's Python `owner_matches` compares exactly, but its SQL
+ * candidate clause used `LIKE 'role@%'`, which SQLite applies ASCII case-insensitively; one rule
+ * everywhere (SQL candidates, spread, deref, writes, reflection) means no door can disagree.
+ * The SQL form is core/store/owner-sql.ts.
+ */
 export function ownerMatches(rowOwner: string, scope: OwnerScope): boolean {
   if (scope === null) return true;
   if (rowOwner === '') return true;
@@ -53,32 +59,12 @@ export function ownerMatches(rowOwner: string, scope: OwnerScope): boolean {
   return roleOf(rowOwner) === scope;
 }
 
-/**
- * SQL-side visibility (`MemoryStore._owner_clause`), used when collecting candidates and counting.
- * It differs from ownerMatches only in that `LIKE 'role@%'` is ASCII case-insensitive.
- */
-export function ownerMatchesSql(rowOwner: string, scope: OwnerScope): boolean {
-  if (scope === null) return true;
-  if (rowOwner === '') return true;
-  if (scope.includes('@')) return rowOwner === scope;
-  if (rowOwner === scope) return true;
-  const prefix = `${scope}@`;
-  return rowOwner.length >= prefix.length && asciiLower(rowOwner.slice(0, prefix.length)) === asciiLower(prefix);
-}
-
-/** SQL fragment equivalent of ownerMatchesSql; the column name is trusted, the scope is bound. */
-export function ownerClause(scope: OwnerScope, column = 'owner'): { sql: string; params: string[] } {
-  if (scope === null) return { sql: '1', params: [] };
-  if (scope.includes('@')) return { sql: `${column} IN (?, '')`, params: [scope] };
-  // Owners never contain % or _ (validated), so the LIKE pattern has no stray wildcards.
-  return { sql: `(${column} = ? OR ${column} LIKE ? OR ${column} = '')`, params: [scope, `${scope}@%`] };
+/** nooa's write rule (`_assert_writable`): unowned memories are writable by everyone, owned ones by the same role (exactly, as ownerMatches). */
+export function ownerMayWrite(rowOwner: string, actorOwner: string): boolean {
+  return rowOwner === '' || roleOf(rowOwner) === roleOf(actorOwner);
 }
 
 /** Reads from another role than the reader's own. Unowned rows and anonymous readers never count. */
 export function isCrossOwner(readerOwner: string, rowOwner: string): boolean {
   return readerOwner !== '' && rowOwner !== '' && roleOf(readerOwner) !== roleOf(rowOwner);
-}
-
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }

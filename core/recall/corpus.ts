@@ -12,7 +12,7 @@
  */
 import { ACTR_CHANNELS } from '../model/enums.js';
 import { cueSet } from '../model/memory.js';
-import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
+import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { DerivedIndex } from '../engine/derived.js';
 import type { MemoryStore } from '../store/store.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
@@ -163,7 +163,7 @@ export class RecallCorpus implements DerivedIndex {
     return s !== undefined && this.isAlive(s) ? s : undefined;
   }
 
-  /** Live slots visible to a scope under the candidate (SQL) rule; do not modify the result. */
+  /** Live slots visible to a scope under the owner rule (ownerMatches); do not modify the result. */
   scopeBits(scope: OwnerScope): Uint32Array {
     if (scope === null) return this.aliveBits;
     let bits = this.scopes.get(scope);
@@ -174,7 +174,7 @@ export class RecallCorpus implements DerivedIndex {
         if (!this.isAlive(s)) continue;
         const owner = this.owners[s]!;
         let v = seen.get(owner);
-        if (v === undefined) seen.set(owner, (v = ownerMatchesSql(owner, scope)));
+        if (v === undefined) seen.set(owner, (v = ownerMatches(owner, scope)));
         if (v) setBit(bits, s);
       }
       this.scopes.set(scope, bits);
@@ -228,7 +228,7 @@ export class RecallCorpus implements DerivedIndex {
     const bit = 1 << (slot & 31);
     const set = (bits: Uint32Array, on: boolean) => (bits[w] = on ? bits[w]! | bit : bits[w]! & ~bit);
     set(this.aliveBits, alive);
-    for (const [scope, bits] of this.scopes) set(bits, alive && ownerMatchesSql(this.owners[slot]!, scope));
+    for (const [scope, bits] of this.scopes) set(bits, alive && ownerMatches(this.owners[slot]!, scope));
   }
 
   private grow(): void {

@@ -12,7 +12,7 @@
  */
 import type { Engine } from '../engine/engine.js';
 import { Derived } from '../engine/derived.js';
-import { ownerMatches, ownerMatchesSql, type OwnerScope } from '../model/owner.js';
+import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { ownerStates } from '../store/recall-reads.js';
 import { sigmoid } from './activation.js';
 import { Adjacency } from './adjacency.js';
@@ -165,7 +165,7 @@ export function rank(engine: Engine, req: RankRequest): Ranking {
   const scope = req.owner;
   const dense = req.dense
     ? req.dense.map((h) => ({ id: h.id, cos: h.cos }))
-    : vectors.knn(q, knobs.n_dense, scope === null ? undefined : (_id, owner) => ownerMatchesSql(owner, scope));
+    : vectors.knn(q, knobs.n_dense, scope === null ? undefined : (_id, owner) => ownerMatches(owner, scope));
   const cands = new Map<string, { slot: number | undefined; source: Source; cos: number }>();
   for (const h of dense) if (h.cos >= knobs.min_similarity) cands.set(h.id, { slot: corpus.slot(h.id), source: 'dense', cos: h.cos });
   const sparse = features.substring_leg ? sparseLeg(corpus, tokens, features.sparse_fields, scope, knobs.n_sparse) : [];

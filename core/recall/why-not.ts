@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../engine/engine.js';
 import { cueSet, type Memory } from '../model/memory.js';
-import { ownerMatches, ownerMatchesSql } from '../model/owner.js';
+import { ownerMatches } from '../model/owner.js';
 import { baseLevelActivation, sigmoid } from './activation.js';
 import { rankRequest } from './explain.js';
 import { recallCorpus, type Bounds, type Ranking } from './pipeline.js';
@@ -52,13 +52,13 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
     terms = { source: 'none', cos: raw.cos, rel, rec, imp, spread: 0, score: w.relevance * rel + w.recency * rec + w.importance * imp };
   }
 
-  const inScopeSql = ownerMatchesSql(m.owner, req.owner);
+  const inScope = ownerMatches(m.owner, req.owner);
   const visibility = {
     exists: true as const,
     archived: m.archived,
     owner: m.owner,
-    visible: inScopeSql && !m.archived,
-    reason: m.archived ? 'archived: neither leg reads archived memories' : inScopeSql ? 'live and inside the owner scope' : `owner ${JSON.stringify(m.owner)} is outside the scope ${JSON.stringify(req.owner)}`,
+    visible: inScope && !m.archived,
+    reason: m.archived ? 'archived: neither leg reads archived memories' : inScope ? 'live and inside the owner scope' : `owner ${JSON.stringify(m.owner)} is outside the scope ${JSON.stringify(req.owner)}`,
   };
   const dense = denseLeg(engine, req, ranking, m, cos, q, visibility.visible);
   const sparse = sparseVerdict(engine, req, ranking, m, features.sparse_fields, visibility.visible);
@@ -109,7 +109,7 @@ function denseLeg(engine: Engine, req: ResolvedRequest, ranking: Ranking, m: Mem
   if (!visible) return { ...base, hit: false, rank: null, reason: m.archived ? 'archived memories are not in the vector index' : 'outside the owner scope' };
   if (cos === null) return { ...base, hit: false, rank: null, reason: 'it has no usable embedding' };
   const scope = req.owner;
-  const all = engine.vectors.get().knn(q, engine.vectors.get().size, scope === null ? undefined : (_id, owner) => ownerMatchesSql(owner, scope));
+  const all = engine.vectors.get().knn(q, engine.vectors.get().size, scope === null ? undefined : (_id, owner) => ownerMatches(owner, scope));
   const r = all.findIndex((h) => h.id === m.id);
   return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `cos ${fmt(cos)} ranks ${r} among visible memories; the cut is the ${n_dense} nearest (cos ≥ ${fmt(base.cutoff_cos)})` };
 }

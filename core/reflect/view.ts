@@ -4,7 +4,7 @@
  * would have done (the reference's sequential pass) while the store is never written.
  */
 import { blobToVector } from '../embed/embedder.js';
-import { ownerMatchesSql, type OwnerScope } from '../model/owner.js';
+import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
 import { EDGE_ROW_SQL, Fingerprinter, memoryRowPages, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
 import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
@@ -64,7 +64,7 @@ export class WorkingView {
     const ids: string[] = [];
     const vectors: Float32Array[] = [];
     for (const r of store.db.prepare(EMBEDDING_ROW_SQL).iterate() as Iterable<{ id: string; archived: number; owner: string; embedding: Buffer | null }>) {
-      if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
+      if (r.archived !== 0 || !ownerMatches(r.owner, scope)) continue;
       const v = decodeEmbedding(r.embedding, store.dim);
       if (!v) continue;
       ids.push(r.id);
@@ -85,7 +85,7 @@ export class WorkingView {
         }
         fp.row(r);
         view.total++;
-        if (r.archived !== 0 || !ownerMatchesSql(r.owner, scope)) continue;
+        if (r.archived !== 0 || !ownerMatches(r.owner, scope)) continue;
         const m = decodeForView(r);
         // The first read's vector when the row is the same (the usual case), else this read's.
         const slot = slotIds.length;

@@ -4,7 +4,8 @@
  * memories with the edges among them. Reads promoted columns only (plus the title), so a 2k-node
  * neighbourhood of a 100k store costs a few indexed queries and never parses a `data` payload.
  */
-import { ownerClause, type OwnerScope } from '../model/owner.js';
+import type { OwnerScope } from '../model/owner.js';
+import { ownerClause } from './owner-sql.js';
 import type { DB } from './sqlite.js';
 
 export interface GraphFilter {

@@ -3,7 +3,8 @@
  * promoted columns plus json_extract for title and tags, so a page of a 100k store costs one
  * indexed query and never parses a full `data` payload.
  */
-import { ownerClause, parseOwnerScope } from '../model/owner.js';
+import { parseOwnerScope } from '../model/owner.js';
+import { ownerClause } from './owner-sql.js';
 import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
 import type { DB } from './sqlite.js';
 

@@ -6,7 +6,8 @@
  */
 import type { AccessChannel } from '../model/enums.js';
 import type { AccessRecord, Memory } from '../model/memory.js';
-import { ownerClause, type OwnerScope } from '../model/owner.js';
+import type { OwnerScope } from '../model/owner.js';
+import { ownerClause } from './owner-sql.js';
 import type { MemoryStore } from './store.js';
 
 export type UsageRecord = Pick<

@@ -1,4 +1,5 @@
-import { ownerClause, parseOwnerScope, roleOf } from '../../model/owner.js';
+import { parseOwnerScope, roleOf } from '../../model/owner.js';
+import { ownerClause } from '../../store/owner-sql.js';
 import { countEvents } from '../../store/access-events.js';
 import type { statsContract } from '../contract/stats.js';
 import type { HandlersFor } from './types.js';

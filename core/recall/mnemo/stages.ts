@@ -5,7 +5,7 @@
  */
 import type { Engine } from '../../engine/engine.js';
 import { Derived } from '../../engine/derived.js';
-import { ownerMatchesSql, type OwnerScope } from '../../model/owner.js';
+import { ownerMatches, type OwnerScope } from '../../model/owner.js';
 import type { PathStep } from '../spread.js';
 import { EntityIndex } from './entity-index.js';
 import type { Bm25LegKnobs } from './features.js';
@@ -37,7 +37,7 @@ export function bm25Leg(engine: Engine, query: string, knobs: Readonly<Bm25LegKn
     terms,
     limit: knobs.n,
     contextWeight: knobs.context_weight,
-    ...(scope === null ? {} : { visible: (_id: string, owner: string) => ownerMatchesSql(owner, scope) }),
+    ...(scope === null ? {} : { visible: (_id: string, owner: string) => ownerMatches(owner, scope) }),
   });
   return { terms, hits };
 }
