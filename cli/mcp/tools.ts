@@ -13,7 +13,7 @@ import { statsSummary } from '../../core/agent/stats.js';
 import { EDGE_TYPES, MEMORY_TYPES, REF_KINDS } from '../../core/model/enums.js';
 import { LADDERS } from '../../core/model/ladders.js';
 import { memoryHead } from '../../core/model/memory.js';
-import { triggerSpecInput } from '../../core/prospective/triggers.js';
+import { describeTrigger, normalizeTrigger, triggerSpecInput } from '../../core/prospective/triggers.js';
 import { renderRef } from '../../core/agent/references.js';
 
 export interface ToolOutput {
@@ -252,6 +252,9 @@ export const TOOLS: ToolDef[] = [
       })
       .strict(),
     async run(agent, a) {
+      // Everything that can fail runs before the write: an error answer must mean nothing was stored
+      // (a retrying agent would otherwise pile up duplicates).
+      const when = describeTrigger(normalizeTrigger(a.trigger));
       const v = await agent.intentAdd({
         content: a.content,
         trigger: a.trigger,
@@ -261,7 +264,6 @@ export const TOOLS: ToolDef[] = [
         ...(a.tags ? { tags: a.tags } : {}),
         ...(a.references ? { references: a.references } : {}),
       });
-      const when = v.kind === 'time' ? `time ${new Date(v.fire_at! * 1000).toISOString()}` : `${v.kind} ${JSON.stringify(v.cue)}`;
       return { text: `intent [intent#${v.id.slice(0, 8)}] waits for ${when}${v.opens_todo ? ' (opens a todo)' : ''}`, data: { intent: v } };
     },
   }),

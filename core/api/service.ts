@@ -4,6 +4,7 @@
  */
 import { toErrorShape } from '../errors.js';
 import { describeIssues } from '../model/schemas.js';
+import { jsonShapeProblem, LIMITS } from '../model/limits.js';
 import type { ApiSession } from './context.js';
 import { contract, isMethodName, METHOD_NAMES, type MethodName, type OutputOf } from './contract/index.js';
 import type { Envelope } from './define.js';
@@ -16,6 +17,10 @@ export async function invoke(session: ApiSession, method: string, input: unknown
     return { ok: false, error: { code: 'bad_input', message: `unknown method ${JSON.stringify(method)}; known methods: ${METHOD_NAMES.join(', ')}` } };
   }
   const spec = contract[method];
+  // Depth first, without recursion: zod walks inputs recursively, and a value nested a few thousand
+  // deep would overflow its stack. Sizes stay with each method's schema (a reflection plan is large).
+  const shape = jsonShapeProblem(input, { maxDepth: LIMITS.maxDepth, maxObjectKeys: Infinity, maxArrayItems: Infinity });
+  if (shape) return { ok: false, error: { code: 'bad_input', message: `invalid input for ${method}: ${shape}` } };
   const parsed = spec.input.safeParse(input ?? {});
   if (!parsed.success) {
     // The issues also travel structured, so a form can show each message at its field.

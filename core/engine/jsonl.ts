@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { badInput } from '../errors.js';
 import { applyTodoRule, embeddingText, type Memory } from '../model/memory.js';
-import { describeIssues, edgeTypeSchema, storedMemorySchema } from '../model/schemas.js';
+import { boundedMemorySchema, describeIssues, edgeTypeSchema } from '../model/schemas.js';
+import { epochSeconds, jsonShapeProblem, LIMITS } from '../model/limits.js';
 import { ownerProblem } from '../model/owner.js';
 import { decodeRow } from '../store/codec.js';
 import { insertAccessEvent } from '../store/access-events.js';
@@ -14,15 +15,16 @@ import { blobToVector, vectorToBlob } from '../embed/embedder.js';
 import type { Engine } from './engine.js';
 
 const edgeLineSchema = z.object({
-  target_id: z.string().min(1),
+  target_id: z.string().min(1).max(200),
   type: edgeTypeSchema,
   weight: z.number().min(0).max(1).default(1),
-  created_at: z.number().optional(),
+  created_at: epochSeconds('edge created_at').optional(),
 });
 
-const importLineSchema = storedMemorySchema.extend({
-  edges: z.array(edgeLineSchema).default([]),
-  embedding: z.string().optional(),
+// The same limits as the API's memory.add (see model/limits.ts): import is a door too.
+const importLineSchema = boundedMemorySchema.extend({
+  edges: z.array(edgeLineSchema).max(LIMITS.maxEdges).default([]),
+  embedding: z.string().max(LIMITS.maxStringChars).optional(),
 });
 
 export interface ExportOptions {
@@ -64,12 +66,18 @@ export async function importJsonl(
     const raw = lines[i]!.trim();
     if (raw === '') continue;
     const where = `line ${i + 1}`;
+    if (raw.length > LIMITS.maxImportLineChars) {
+      throw badInput(`import failed at ${where}: the line is longer than ${LIMITS.maxImportLineChars} characters; nothing was imported`, { line: i + 1 });
+    }
     let json: unknown;
     try {
       json = JSON.parse(raw);
     } catch (err) {
       throw badInput(`import failed at ${where}: not valid JSON (${(err as Error).message}); nothing was imported`, { line: i + 1 });
     }
+    // Measured before zod, which walks values recursively and would overflow on a deep one.
+    const shape = jsonShapeProblem(json);
+    if (shape) throw badInput(`import failed at ${where}: ${shape}; nothing was imported`, { line: i + 1 });
     const r = importLineSchema.safeParse(json);
     if (!r.success) throw badInput(`import failed at ${where}: ${describeIssues(r.error)}; nothing was imported`, { line: i + 1 });
     const d = r.data;

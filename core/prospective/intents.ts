@@ -15,7 +15,8 @@ import type { MemoryStore } from '../store/store.js';
 import type { AgentIdentity } from '../agent/identity.js';
 import { due, intentState, type DueContext, type Firing } from './scheduler.js';
 import type { IntentState, IntentView } from './views.js';
-import { hasFired, readTrigger, type StoredTrigger } from './triggers.js';
+import { hasFired, readTrigger, triggerProblem, type StoredTrigger } from './triggers.js';
+import { isEpochSeconds } from '../model/limits.js';
 import { memoriesOfType } from './select.js';
 
 export type { IntentView } from './views.js';
@@ -35,9 +36,9 @@ export function intentView(m: Memory, store?: MemoryStore): IntentView {
     state: intentState(m),
     kind: typeof raw.kind === 'string' ? raw.kind : null,
     cue: t?.cue ?? (typeof raw.cue === 'string' ? raw.cue : null),
-    fire_at: t?.fire_at ?? (typeof raw.fire_at === 'number' ? raw.fire_at : null),
+    fire_at: t?.fire_at ?? (isEpochSeconds(raw.fire_at) ? raw.fire_at : null),
     opens_todo: raw.opens_todo === true,
-    fired_at: typeof raw.fired_at === 'number' ? raw.fired_at : null,
+    fired_at: isEpochSeconds(raw.fired_at) ? raw.fired_at : null,
     fired_reason: typeof raw.fired_reason === 'string' ? raw.fired_reason : null,
     fired_by: typeof raw.fired_by === 'string' ? raw.fired_by : null,
     fired_session: typeof raw.fired_session === 'string' ? raw.fired_session : null,
@@ -48,7 +49,7 @@ export function intentView(m: Memory, store?: MemoryStore): IntentView {
 
 /** Intents in a scope, pending first (by deadline), then fired (newest first), then unscheduled. */
 export function listIntents(store: MemoryStore, scope: OwnerScope, state: IntentState | 'all' = 'all'): IntentView[] {
-  const views = memoriesOfType(store, ['intent'], scope).map((m) => intentView(m, store));
+  const views = intentsOf(store, scope).map((m) => intentView(m, store));
   const rank: Record<IntentState, number> = { pending: 0, fired: 1, unscheduled: 2 };
   return views
     .filter((v) => state === 'all' || v.state === state)
@@ -63,7 +64,17 @@ export function listIntents(store: MemoryStore, scope: OwnerScope, state: Intent
 
 /** The intents of a scope that would fire now (a dry run: nothing is written). */
 export function previewDue(store: MemoryStore, scope: OwnerScope, now: number, context: DueContext): Firing[] {
-  return due(memoriesOfType(store, ['intent'], scope), now, context);
+  return due(intentsOf(store, scope), now, context);
+}
+
+/** The intents of a scope; one whose trigger another writer stored unusable is reported (it stays unscheduled). */
+function intentsOf(store: MemoryStore, scope: OwnerScope): Memory[] {
+  const intents = memoriesOfType(store, ['intent'], scope);
+  for (const m of intents) {
+    const problem = triggerProblem(m);
+    if (problem) store.warn(`trigger:${m.id}`, problem);
+  }
+  return intents;
 }
 
 export interface FiredIntent {

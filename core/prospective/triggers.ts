@@ -12,18 +12,24 @@ import { z } from 'zod';
 import { badInput } from '../errors.js';
 import type { IntentTrigger, Memory } from '../model/memory.js';
 import { describeIssues } from '../model/schemas.js';
+import { isEpochSeconds } from '../model/limits.js';
 
 export const TRIGGER_KINDS = ['time', 'cue', 'event'] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
-/** Epoch seconds, or an ISO-8601 date-time (agents often speak dates). */
-export const fireAtInput = z.union([
-  z.number().refine(Number.isFinite, 'must be a finite number of epoch seconds'),
-  z
-    .string()
-    .refine((s) => !Number.isNaN(Date.parse(s)), 'must be epoch seconds or an ISO-8601 date-time')
-    .transform((s) => Date.parse(s) / 1000),
-]);
+const FIRE_AT_RANGE = 'must be epoch seconds (or an ISO-8601 date-time) between 1970 and 9999';
+
+/** Epoch seconds, or an ISO-8601 date-time (agents often speak dates); either way within 1970..9999. */
+export const fireAtInput = z
+  .union([
+    z.number().refine(Number.isFinite, 'must be a finite number of epoch seconds'),
+    z
+      .string()
+      .max(100)
+      .refine((s) => !Number.isNaN(Date.parse(s)), 'must be epoch seconds or an ISO-8601 date-time')
+      .transform((s) => Date.parse(s) / 1000),
+  ])
+  .refine(isEpochSeconds, FIRE_AT_RANGE);
 
 export const triggerSpecInput = z
   .object({
@@ -71,11 +77,28 @@ export function readTrigger(m: Pick<Memory, 'type' | 'trigger'>): StoredTrigger 
   if (m.type !== 'intent' || !m.trigger) return null;
   const t = m.trigger;
   if (!(TRIGGER_KINDS as readonly unknown[]).includes(t.kind)) return null;
-  const fireAt = typeof t.fire_at === 'number' && Number.isFinite(t.fire_at) ? t.fire_at : null;
+  // Another writer may have stored any number: a time outside 1970..9999 is unusable, not fatal.
+  const fireAt = isEpochSeconds(t.fire_at) ? t.fire_at : null;
   const cue = typeof t.cue === 'string' && t.cue.trim() ? t.cue : null;
   if (t.kind === 'time' && fireAt === null) return null;
   if ((t.kind === 'cue' || t.kind === 'event') && cue === null) return null;
   return { ...t, kind: t.kind as TriggerKind, cue, fire_at: fireAt };
+}
+
+/** Why an intent's trigger is unusable, when it looks like one but cannot be scheduled (for a store warning). */
+export function triggerProblem(m: Pick<Memory, 'id' | 'type' | 'trigger'>): string | null {
+  if (m.type !== 'intent' || !m.trigger) return null;
+  const t = m.trigger;
+  if (t.kind === 'time' && t.fire_at !== undefined && t.fire_at !== null && !isEpochSeconds(t.fire_at)) {
+    return `intent ${m.id}: trigger fire_at ${String(t.fire_at)} is not epoch seconds between 1970 and 9999; the intent is skipped (unscheduled)`;
+  }
+  return null;
+}
+
+/** When a trigger waits for, in words; never throws (every time it reads passed readTrigger's range check). */
+export function describeTrigger(t: Pick<StoredTrigger, 'kind' | 'cue' | 'fire_at'>): string {
+  if (t.kind === 'time') return isEpochSeconds(t.fire_at) ? `time ${new Date(t.fire_at * 1000).toISOString()}` : 'time (unusable)';
+  return `${t.kind} ${JSON.stringify(t.cue)}`;
 }
 
 export function hasFired(t: StoredTrigger): boolean {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EDGE_TYPES, MEMORY_TYPES, REF_KINDS, TODO_STATUSES } from '../../model/enums.js';
 import type { Memory } from '../../model/memory.js';
 import { method } from '../define.js';
+import { epochSeconds, LIMITS, withinShape } from '../../model/limits.js';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const ladderOr = (name: string, lo: number, hi: number) =>
@@ -15,18 +16,21 @@ export const idField = z.string().min(1, 'id is required').max(200);
 
 export const memoryRefInput = z.object({
   kind: z.enum(REF_KINDS),
-  key: z.string().min(1, 'reference key is required'),
-  preview: z.string().nullable().optional(),
-  captured_at: finite.optional(),
+  key: z.string().min(1, 'reference key is required').max(LIMITS.maxStringChars),
+  preview: z.string().max(LIMITS.maxStringChars).nullable().optional(),
+  captured_at: epochSeconds('captured_at').optional(),
 });
 
-export const triggerInput = z
-  .object({
-    kind: z.enum(['time', 'cue', 'event']),
-    cue: z.string().nullable().optional(),
-    fire_at: finite.nullable().optional(),
-  })
-  .loose();
+// Open-ended like nooa's dict, but within the shape limits, with a time that can be formatted.
+export const triggerInput = withinShape(
+  z
+    .object({
+      kind: z.enum(['time', 'cue', 'event']),
+      cue: z.string().max(LIMITS.maxStringChars).nullable().optional(),
+      fire_at: epochSeconds('fire_at').nullable().optional(),
+    })
+    .loose(),
+);
 
 export const memoryFieldsInput = {
   title: z.string().max(10_000).nullable().optional(),
@@ -35,23 +39,23 @@ export const memoryFieldsInput = {
   importance: ladderOr('importance', 0, 10).optional(),
   salience: ladderOr('salience', 0, 1).optional(),
   confidence: ladderOr('confidence', 0, 1).optional(),
-  mood: z.string().nullable().optional(),
+  mood: z.string().max(LIMITS.maxStringChars).nullable().optional(),
   tags: z.array(z.string().min(1, 'tags cannot be empty strings').max(200)).max(200).optional(),
   entities: z.array(z.string().min(1, 'entities cannot be empty strings').max(200)).max(200).optional(),
-  place_or_task: z.string().nullable().optional(),
+  place_or_task: z.string().max(LIMITS.maxStringChars).nullable().optional(),
   status: z.enum(TODO_STATUSES).nullable().optional(),
   references: z.array(memoryRefInput).max(50).optional(),
   trigger: triggerInput.nullable().optional(),
-  valid_from: finite.nullable().optional(),
-  valid_to: finite.nullable().optional(),
-  source_task_ref: z.string().nullable().optional(),
+  valid_from: epochSeconds('valid_from').nullable().optional(),
+  valid_to: epochSeconds('valid_to').nullable().optional(),
+  source_task_ref: z.string().max(LIMITS.maxStringChars).nullable().optional(),
 };
 
 export const memoryAddInput = z.object({
-  content: z.string().min(1, 'content is required').max(1_000_000),
+  content: z.string().min(1, 'content is required').max(LIMITS.maxContentChars),
   ...memoryFieldsInput,
   id: z.string().regex(/^[0-9a-zA-Z-]{6,64}$/, 'id must be 6-64 letters, digits or dashes').optional(),
-  created_at: finite.optional(),
+  created_at: epochSeconds('created_at').optional(),
   edges: z
     .array(z.object({ target_id: idField, type: z.enum(EDGE_TYPES), weight: finite.min(0).max(1).optional() }))
     .max(200)
@@ -59,7 +63,7 @@ export const memoryAddInput = z.object({
 });
 
 export const memoryPatchInput = z
-  .object({ content: z.string().min(1, 'content cannot be empty').max(1_000_000).optional(), ...memoryFieldsInput })
+  .object({ content: z.string().min(1, 'content cannot be empty').max(LIMITS.maxContentChars).optional(), ...memoryFieldsInput })
   .strict();
 
 export const SORT_FIELDS = ['created_at', 'last_accessed', 'importance', 'salience', 'strength', 'access_count', 'type', 'owner', 'rowid'] as const;
