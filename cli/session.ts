@@ -1,10 +1,12 @@
 /** Opens the store named on the command line inside an ApiSession, so the CLI goes through core/api. */
 import { ApiSession } from '../core/api/context.js';
+import type { LlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import type { CommandContext } from './command.js';
 
-export function openSession(ctx: CommandContext, db: string, opts: { create?: boolean; readonly?: boolean; reader?: string } = {}): ApiSession {
+export function openSession(ctx: CommandContext, db: string, opts: { create?: boolean; readonly?: boolean; reader?: string; llmEndpoints?: LlmEndpoints } = {}): ApiSession {
   const session = new ApiSession({
     clock: ctx.clock,
+    ...(opts.llmEndpoints ? { llmEndpoints: opts.llmEndpoints } : {}),
     reader: { owner: opts.reader ?? 'cli', session_ref: null },
     engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
   });

@@ -6,6 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../core/reflect/apply.js';
+import type { LlmConfig } from '../core/reflect/llm.js';
+import { loadLlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import { planReflection } from '../core/reflect/plan.js';
 import type { AbstractOp, EpisodeOp, ReconcileOp } from '../core/reflect/types.js';
 import { expected, fixtureCopy } from './helpers/fixture.js';
@@ -17,6 +19,7 @@ let queue: Reply[] = [];
 let prompts: string[] = [];
 let server: Server;
 let baseUrl = '';
+const stubEndpoint = (): LlmConfig => ({ base_url: baseUrl, model: 'stub', api_key: null, timeout_ms: 60_000 });
 
 function chat(content: string): string {
   return JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 100, completion_tokens: 20 } });
@@ -61,7 +64,7 @@ describe('generative reflection', () => {
     ];
     prompts = [];
     const engine = openAt(fixtureCopy(), NOW);
-    const plan = await planReflection(engine, { generative: { ops: ['reconcile'], base_url: baseUrl, model: 'stub', max_calls: 5 }, policy: { max_clusters_per_reflection: 3 } });
+    const plan = await planReflection(engine, { generative: { ops: ['reconcile'], endpoint: stubEndpoint(), max_calls: 5 }, policy: { max_clusters_per_reflection: 3 } });
     const rec = plan.groups.find((g) => g.op === 'reconcile')!;
     expect(rec.ops).toHaveLength(1);
     const op = rec.ops[0] as ReconcileOp;
@@ -90,7 +93,7 @@ describe('generative reflection', () => {
     const insights = Array.from({ length: 7 }, (_, i) => ({ title: `Lesson ${i}`, content: `insight number ${i}`, tags: ['b', 'a'] }));
     queue = [JSON.stringify({ insights })];
     const engine = openAt(fixtureCopy(), NOW);
-    const plan = await planReflection(engine, { generative: { ops: ['abstract'], base_url: baseUrl, model: 'stub' }, policy: { max_episodes_per_reflection: 4 } });
+    const plan = await planReflection(engine, { generative: { ops: ['abstract'], endpoint: stubEndpoint() }, policy: { max_episodes_per_reflection: 4 } });
     const ops = plan.groups.find((g) => g.op === 'abstract')!.ops as AbstractOp[];
     expect(ops).toHaveLength(5);
     expect(ops[0]!.memory).toMatchObject({ type: 'reflection', importance: 6, tags: ['a', 'b'] });
@@ -104,7 +107,7 @@ describe('generative reflection', () => {
 
     queue = ['nope', 'still nope'];
     const e2 = openAt(fixtureCopy(), NOW);
-    const p2 = await planReflection(e2, { generative: { ops: ['abstract', 'reconcile'], base_url: baseUrl, model: 'stub', max_calls: 2 } });
+    const p2 = await planReflection(e2, { generative: { ops: ['abstract', 'reconcile'], endpoint: stubEndpoint(), max_calls: 2 } });
     expect(p2.generative!.calls).toBe(2);
     expect(p2.generative!.capped).toMatch(/call budget/);
     expect(p2.report.created + p2.report.reconciled).toBe(0);
@@ -115,22 +118,16 @@ describe('generative reflection', () => {
     queue = ['{"noteworthy": true, "episode": "Deployed billing; health checks failed, rolled back."}'];
     prompts = [];
     const engine = openAt(fixtureCopy(), NOW);
-    const plan = await planReflection(engine, { until: 'episode', generative: { ops: ['episode'], base_url: baseUrl, model: 'stub', transcript: '- [ToolCall] make deploy billing\n- [ToolResult] health check failed' } });
+    const plan = await planReflection(engine, { until: 'episode', generative: { ops: ['episode'], endpoint: stubEndpoint(), transcript: '- [ToolCall] make deploy billing\n- [ToolResult] health check failed' } });
     const ep = plan.groups[0]!.ops[0] as EpisodeOp;
     expect(ep.memory).toMatchObject({ type: 'episode', content: 'Deployed billing; health checks failed, rolled back.' });
     expect(prompts[0]).toContain('[ToolCall] make deploy billing');
-    const empty = await planReflection(engine, { until: 'episode', generative: { ops: ['episode'], base_url: baseUrl, model: 'stub', transcript: '  ' } });
+    const empty = await planReflection(engine, { until: 'episode', generative: { ops: ['episode'], endpoint: stubEndpoint(), transcript: '  ' } });
     expect(empty.generative!.calls).toBe(0);
     engine.close();
   });
 
-  it('names the missing endpoint configuration', async () => {
-    const engine = openAt(fixtureCopy(), NOW);
-    const saved = { ...process.env };
-    delete process.env['MNEMO_LLM_URL'];
-    delete process.env['OPENAI_BASE_URL'];
-    await expect(planReflection(engine, { generative: { ops: ['abstract'], model: 'x' } })).rejects.toThrow(/MNEMO_LLM_URL/);
-    process.env = saved;
-    engine.close();
+  it('names the missing endpoint configuration', () => {
+    expect(() => loadLlmEndpoints({ env: {} }).get(undefined)).toThrow(/MNEMO_LLM_URL/);
   });
 });

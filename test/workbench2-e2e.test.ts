@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReflectionPlan } from '../core/reflect/types.js';
 import { call } from '../core/api/service.js';
+import { LlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import { runCli } from './helpers/cli.js';
 import { expected, fixtureCopy, tempDir } from './helpers/fixture.js';
 import { openWorkbench, type Workbench } from './helpers/workbench.js';
@@ -21,6 +22,19 @@ const DAY = 86_400;
 let wb: Workbench;
 let db: string;
 let memoryIds: string[];
+/** A stub OpenAI-compatible endpoint that answers every reconcile prompt "redundant", keeping the prompts. */
+const prompts: string[] = [];
+const llmStub = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
+  req.on('end', () => {
+    const prompt = (JSON.parse(body) as { messages: { content: string }[] }).messages[0]!.content;
+    prompts.push(prompt);
+    const ids = [...prompt.matchAll(/id=([0-9a-f]+)/g)].map((m) => m[1]!);
+    const content = `{"redundant": true, "consolidated": "One consolidated fact.", "supersede": ["${ids[1]}"]}`;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 50, completion_tokens: 20 } }));
+  });
+});
 
 /** Every memory row (all columns) and edge of a store, in a stable order, for equality checks. */
 function dumpStore(path: string): { memories: unknown[]; edges: unknown[] } {
@@ -72,10 +86,14 @@ beforeAll(async () => {
   writeFileSync(file, obs.map((o) => JSON.stringify(o)).join('\n'));
   const r = await runCli(['beliefs', 'ingest', db, file]);
   expect(r.code, r.stderr).toBe(0);
-  wb = await openWorkbench(db, { now: NOW });
+  await new Promise<void>((r) => llmStub.listen(0, '127.0.0.1', r));
+  // The endpoint is configured on the server side; the page can only pick it by name.
+  const llmEndpoints = LlmEndpoints.of({ stub: { base_url: `http://127.0.0.1:${(llmStub.address() as { port: number }).port}/v1`, model: 'stub', api_key: null, timeout_ms: 60_000 } });
+  wb = await openWorkbench(db, { now: NOW, llmEndpoints });
 }, 120_000);
 afterAll(async () => {
   await wb?.close();
+  await new Promise<void>((r) => llmStub.close(() => r()));
 });
 
 describe('workbench part 2 e2e (Chromium, browser mode)', () => {
@@ -173,25 +191,11 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
 
   it('shows generative proposals from a configured endpoint with the prompt and the reply', async () => {
     const p = wb.page;
-    const prompts: string[] = [];
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const prompt = (JSON.parse(body) as { messages: { content: string }[] }).messages[0]!.content;
-        prompts.push(prompt);
-        const ids = [...prompt.matchAll(/id=([0-9a-f]+)/g)].map((m) => m[1]!);
-        const content = `{"redundant": true, "consolidated": "One consolidated fact.", "supersede": ["${ids[1]}"]}`;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 50, completion_tokens: 20 } }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       await wb.go('/reflection');
       await p.click('[data-testid=reflection-gen-options]');
       await p.check('[data-testid=reflection-gen-reconcile]');
-      await p.fill('[data-testid=reflection-llm-url]', `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`);
-      await p.fill('[data-testid=reflection-llm-model]', 'stub');
+      await p.selectOption('[data-testid=reflection-llm-endpoint]', 'stub');
       await p.click('[data-testid=reflection-plan]');
       const item = p.locator('[data-testid=reflection-item][data-op=reconcile]').first();
       await item.waitFor();
@@ -201,7 +205,7 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
       expect(prompts).toContain(shownPrompt);
       expect(await item.locator('[data-testid=reflection-reply]').textContent()).toContain('One consolidated fact.');
     } finally {
-      await new Promise<void>((r) => server.close(() => r()));
+      prompts.length = 0;
     }
   });
 

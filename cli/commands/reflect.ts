@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { call } from '../../core/api/service.js';
 import { badInput } from '../../core/errors.js';
+import { loadLlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import { REFERENCE_OP_NAME, type OpName } from '../../core/reflect/policy.js';
 import type { ReflectionPlan } from '../../core/reflect/types.js';
 import { flag, requirePositional, str, type Command } from '../command.js';
@@ -39,7 +40,7 @@ export const reflectCommand: Command = {
   name: 'reflect',
   summary: 'plan a reflection pass (--dry-run, writes nothing) or apply a reviewed plan (--apply plan.json)',
   usage:
-    'mnemo reflect <db> --dry-run [--until merge|link|rescore|prune] [--scope S] [--out plan.json] [--generative reconcile,abstract,episode --llm-url URL --llm-model M [--transcript FILE]] [--now T] [--json]\n       mnemo reflect <db> --apply <plan.json|-> [--accept id,...] [--now T] [--json]',
+    'mnemo reflect <db> --dry-run [--until merge|link|rescore|prune] [--scope S] [--out plan.json] [--generative reconcile,abstract,episode [--llm-endpoint NAME] [--llm-config FILE | --llm-url URL --llm-model M] [--transcript FILE]] [--now T] [--json]\n       mnemo reflect <db> --apply <plan.json|-> [--accept id,...] [--now T] [--json]',
   timed: true,
   options: {
     'dry-run': { type: 'boolean' },
@@ -51,6 +52,8 @@ export const reflectCommand: Command = {
     generative: { type: 'string' },
     'llm-url': { type: 'string' },
     'llm-model': { type: 'string' },
+    'llm-config': { type: 'string' },
+    'llm-endpoint': { type: 'string' },
     transcript: { type: 'string' },
   },
   async run(ctx) {
@@ -83,14 +86,16 @@ export const reflectCommand: Command = {
     let transcript: string | undefined;
     const tpath = str(ctx, 'transcript');
     if (tpath) transcript = readFileSync(tpath, 'utf8');
-    const session = openSession(ctx, db, { readonly: true });
+    // The operator's flags configure the endpoints on this side; the request only names one.
+    const llmEndpoints = gen ? loadLlmEndpoints({ configPath: str(ctx, 'llm-config'), flags: { base_url: str(ctx, 'llm-url'), model: str(ctx, 'llm-model') } }) : undefined;
+    const session = openSession(ctx, db, { readonly: true, ...(llmEndpoints ? { llmEndpoints } : {}) });
     const stopProgress = ctx.json ? () => {} : reportPlanProgress(session, (line) => ctx.io.err(line));
     try {
       const plan = await call(session, 'reflect.plan', {
         ...(str(ctx, 'until') ? { until: str(ctx, 'until') } : {}),
         ...(str(ctx, 'scope') ? { scope: str(ctx, 'scope') } : {}),
         ...(gen
-          ? { generative: { ops: gen.split(','), ...(str(ctx, 'llm-url') ? { base_url: str(ctx, 'llm-url') } : {}), ...(str(ctx, 'llm-model') ? { model: str(ctx, 'llm-model') } : {}), ...(transcript ? { transcript } : {}) } }
+          ? { generative: { ops: gen.split(','), ...(str(ctx, 'llm-endpoint') ? { endpoint: str(ctx, 'llm-endpoint') } : {}), ...(transcript ? { transcript } : {}) } }
           : {}),
       });
       const out = str(ctx, 'out');

@@ -7,6 +7,7 @@ import { ApiSession } from '../../core/api/context.js';
 import { fleetStorePath } from '../../core/fleet/fleet.js';
 import { openFleet } from '../../core/api/handlers/fleet.js';
 import { badInput } from '../../core/errors.js';
+import { loadLlmEndpoints, type LlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import { rendererDir } from '../../server/paths.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
 import { flag, intOpt, printJson, requirePositional, str, type Command, type CommandContext } from '../command.js';
@@ -27,9 +28,11 @@ function untilSignal(): Promise<void> {
 export async function serveStore(
   ctx: Pick<CommandContext, 'now' | 'io'>,
   db: string | null,
-  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string } = {},
+  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; llmEndpoints?: LlmEndpoints } = {},
 ): Promise<{ server: RunningServer; session: ApiSession }> {
   const session = ApiSession.withFrozenClock(ctx.now, {
+    // Generative reflection may use only these (from --llm-config / MNEMO_LLM_*), picked by name.
+    llmEndpoints: opts.llmEndpoints ?? loadLlmEndpoints(),
     reader: { owner: 'workbench' },
     engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
     // Browser mode: the fleet folder comes from --fleet or from fleet.open (validated); no dialog.
@@ -58,14 +61,15 @@ export async function serveStore(
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'browser mode: serve the workbench for a store on 127.0.0.1 (prints the URL with its token)',
-  usage: 'mnemo serve <db> [--fleet <folder>] [--port P] [--readonly] [--now T] [--json]\n       mnemo serve --fleet <folder> [...]   (opens the folder\'s first store)',
+  usage: 'mnemo serve <db> [--fleet <folder>] [--port P] [--readonly] [--llm-config FILE] [--now T] [--json]\n       mnemo serve --fleet <folder> [...]   (opens the folder\'s first store)',
   timed: true,
-  options: { port: { type: 'string' }, readonly: { type: 'boolean' }, fleet: { type: 'string' } },
+  options: { port: { type: 'string' }, readonly: { type: 'boolean' }, fleet: { type: 'string' }, 'llm-config': { type: 'string' } },
   async run(ctx) {
     const fleet = str(ctx, 'fleet');
     const db = fleet && ctx.positionals[0] === undefined ? null : requirePositional(ctx, 0, 'db', this.usage);
     const port = intOpt(ctx, 'port', 0, [0, 65535]);
-    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), ...(fleet ? { fleet } : {}) });
+    const llmEndpoints = loadLlmEndpoints({ configPath: str(ctx, 'llm-config') });
+    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), llmEndpoints, ...(fleet ? { fleet } : {}) });
     if (ctx.json) printJson(ctx, { url: server.openUrl, port: server.port, token: server.token });
     else {
       ctx.io.out(`Mnemo Workbench (browser mode) serving ${session.engine().store.path}${ctx.now !== undefined ? ` with the clock frozen at ${ctx.now}` : ''}`);

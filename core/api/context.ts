@@ -5,6 +5,7 @@
 import { fixedClock, systemClock, type Clock } from '../clock.js';
 import { MnemoError } from '../errors.js';
 import { Engine, type EngineOptions } from '../engine/engine.js';
+import { loadLlmEndpoints, type LlmEndpoints } from '../reflect/llm-endpoints.js';
 
 export interface Reader {
   /** Logged as `reader_owner` on accesses this session makes. */
@@ -20,6 +21,8 @@ export interface SessionOptions {
   onMutation?: (method: string) => void;
   /** What the shell hosting this session lets the engine ask of the user (Electron: dialogs). */
   shell?: ShellHooks;
+  /** The LLM endpoints generative reflection may use (default: from MNEMO_LLM_CONFIG / MNEMO_LLM_* on first use). */
+  llmEndpoints?: LlmEndpoints;
 }
 
 export interface ShellHooks {
@@ -40,6 +43,7 @@ export class ApiSession {
   readonly engineOptions: SessionOptions['engineOptions'];
   readonly onMutation: ((method: string) => void) | undefined;
   readonly shell: ShellHooks;
+  private llm: LlmEndpoints | undefined;
 
   constructor(opts: SessionOptions = {}) {
     this.clock = opts.clock ?? systemClock;
@@ -48,6 +52,13 @@ export class ApiSession {
     this.engineOptions = opts.engineOptions;
     this.onMutation = opts.onMutation;
     this.shell = opts.shell ?? {};
+    this.llm = opts.llmEndpoints;
+  }
+
+  /** The server-side LLM endpoints; requests can only pick among these by name. */
+  llmEndpoints(): LlmEndpoints {
+    this.llm ??= loadLlmEndpoints();
+    return this.llm;
   }
 
   static withFrozenClock(now: number | undefined, opts: SessionOptions = {}): ApiSession {

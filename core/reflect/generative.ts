@@ -9,15 +9,17 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Engine } from '../engine/engine.js';
 import { embeddingText } from '../model/memory.js';
-import { chatOnce, extractJson, resolveLlmConfig, type LlmConfig, type LlmConfigInput } from './llm.js';
+import { chatOnce, extractJson, type LlmConfig } from './llm.js';
 import type { OpContext, OpOutcome } from './ops.js';
 import type { AbstractOp, EpisodeOp, GenerativeUsage, LlmExchange, NewMemorySpec, ReconcileOp } from './types.js';
 import type { ViewMemory } from './view.js';
 
 export type GenerativeOpName = 'reconcile' | 'abstract' | 'episode';
 
-export interface GenerativeOptions extends LlmConfigInput {
+export interface GenerativeOptions {
   ops: GenerativeOpName[];
+  /** A server-configured endpoint (llm-endpoints.ts); never one a request supplied. */
+  endpoint: LlmConfig;
   /** Recent events for the episode writer (oldest first); empty = no call. */
   transcript?: string | undefined;
   max_calls?: number | undefined;
@@ -50,7 +52,7 @@ export class GenerativeSession {
   lastExchange: LlmExchange | null = null;
 
   constructor(opts: GenerativeOptions) {
-    this.cfg = resolveLlmConfig(opts);
+    this.cfg = opts.endpoint;
     this.opsWanted = new Set(opts.ops);
     this.maxCalls = opts.max_calls ?? 25;
     this.maxTokens = opts.max_tokens ?? 200_000;

@@ -1,43 +1,17 @@
 /**
- * A minimal OpenAI-compatible chat client for the generative reflection ops. Base URL, model and
- * key come from the call's options or the environment (MNEMO_LLM_URL, MNEMO_LLM_MODEL, MNEMO_LLM_KEY,
- * named like the embedder's MNEMO_EMBED_*; OPENAI_BASE_URL / OPENAI_API_KEY as fallbacks). The key is never written
- * into a plan. Uses the fetch that ships with Node, so no client library is needed.
+ * A minimal OpenAI-compatible chat client for the generative reflection ops. Which endpoint, model
+ * and key it talks to is decided only on the server side (see llm-endpoints.ts): a request names a
+ * configured endpoint and nothing else, so a caller can never send the server's key or the store's
+ * memories to a URL of its choosing. The key is never written into a plan. Uses the fetch that
+ * ships with Node, so no client library is needed.
  */
-import { badInput, MnemoError } from '../errors.js';
+import { MnemoError } from '../errors.js';
 
 export interface LlmConfig {
   base_url: string;
   model: string;
   api_key: string | null;
   timeout_ms: number;
-}
-
-export interface LlmConfigInput {
-  base_url?: string | undefined;
-  model?: string | undefined;
-  api_key?: string | undefined;
-  timeout_ms?: number | undefined;
-}
-
-export function resolveLlmConfig(input: LlmConfigInput = {}, env: NodeJS.ProcessEnv = process.env): LlmConfig {
-  const base = input.base_url ?? env['MNEMO_LLM_URL'] ?? env['OPENAI_BASE_URL'];
-  const model = input.model ?? env['MNEMO_LLM_MODEL'];
-  if (!base) throw badInput('generative reflection needs an OpenAI-compatible endpoint: pass base_url (--llm-url) or set MNEMO_LLM_URL', { field: 'base_url' });
-  if (!model) throw badInput('generative reflection needs a model name: pass model (--llm-model) or set MNEMO_LLM_MODEL', { field: 'model' });
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw badInput(`base_url ${JSON.stringify(base)} is not a URL (expected e.g. http://127.0.0.1:8000/v1)`, { field: 'base_url' });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badInput(`base_url must be http or https, got ${url.protocol}`, { field: 'base_url' });
-  return {
-    base_url: base.replace(/\/+$/, ''),
-    model,
-    api_key: input.api_key ?? env['MNEMO_LLM_KEY'] ?? env['OPENAI_API_KEY'] ?? null,
-    timeout_ms: input.timeout_ms ?? 60_000,
-  };
 }
 
 export interface ChatResult {

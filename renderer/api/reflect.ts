@@ -14,6 +14,11 @@ export function usePlan() {
   return useMutation({ mutationFn: (input: PlanInput) => call('review.plan', input) });
 }
 
+/** The LLM endpoints the engine's side configured (names and models only), for the generative ops. */
+export function useLlmEndpoints(enabled: boolean) {
+  return useQuery({ queryKey: [...keys.all, 'reflect', 'endpoints'], queryFn: () => call('reflect.endpoints', {}), enabled, staleTime: Infinity });
+}
+
 /** Where the running plan is; polled only while one runs. */
 export function usePlanProgress(running: boolean) {
   return useQuery({

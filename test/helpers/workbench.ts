@@ -3,6 +3,7 @@
 import type { Page } from 'playwright-core';
 import type { ApiSession } from '../../core/api/context.js';
 import { serveStore } from '../../cli/commands/serve.js';
+import type { LlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import type { RunningServer } from '../../server/http-server.js';
 import { launchChromium, type LaunchedBrowser } from './browser.js';
 
@@ -17,9 +18,12 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openWorkbench(db: string, opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Workbench> {
+export async function openWorkbench(
+  db: string,
+  opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark'; llmEndpoints?: LlmEndpoints } = {},
+): Promise<Workbench> {
   const quiet = { out: () => undefined, err: () => undefined };
-  const { server, session } = await serveStore({ now: opts.now, io: quiet }, db);
+  const { server, session } = await serveStore({ now: opts.now, io: quiet }, db, opts.llmEndpoints ? { llmEndpoints: opts.llmEndpoints } : {});
   const browser = await launchChromium(opts);
   const page = await browser.context.newPage();
   const pageErrors: string[] = [];

@@ -10,6 +10,23 @@ import type { ApplyResult, ReflectionPlan } from '../../reflect/types.js';
 import type { Memory } from '../../model/memory.js';
 import { method } from '../define.js';
 import { idField, memoryPatchInput } from './memory.js';
+import { endpointName } from '../../reflect/endpoint-name.js';
+import type { EndpointSummary } from '../../reflect/llm-endpoints.js';
+
+/**
+ * The endpoint, model and key of generative ops are chosen on the server only: a request that tries
+ * to supply them is refused (not silently ignored), naming the field and what to do instead.
+ */
+function serverSideOnly(g: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const field of ['base_url', 'api_key', 'model'] as const) {
+    if (g[field] === undefined) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message: `generative.${field} is not accepted in a request: LLM endpoints, models and keys are configured on the server (MNEMO_LLM_URL / MNEMO_LLM_MODEL / MNEMO_LLM_KEY, or --llm-config FILE); pick one by name with generative.endpoint (reflect.endpoints lists them)`,
+    });
+  }
+}
 
 const OPS = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune', 'merge_duplicates', 'reconsolidate', 'form_edges', 'rescore_importance'] as const;
 const ids = z.array(idField).min(1, 'give at least one id').max(100_000);
@@ -43,12 +60,17 @@ export const reflectPlanInput = z.object({
   generative: z
     .object({
       ops: z.array(z.enum(['reconcile', 'abstract', 'episode'])).min(1),
-      base_url: z.string().url().optional(),
-      model: z.string().min(1).optional(),
+      /** The name of an endpoint configured on the server (see reflect.endpoints); default: the server's default. */
+      endpoint: endpointName.optional(),
+      // Named only to be refused with a message that says what to do instead (see serverSideOnly).
+      base_url: z.unknown().optional(),
+      api_key: z.unknown().optional(),
+      model: z.unknown().optional(),
       transcript: z.string().max(200_000).optional(),
       max_calls: z.number().int().min(1).max(1000).optional(),
       max_tokens: z.number().int().min(1).optional(),
     })
+    .superRefine(serverSideOnly)
     .optional(),
 });
 
@@ -64,6 +86,10 @@ export const reflectContract = {
   'reflect.plan': method<ReflectionPlan>()({
     description: 'Plan a reflection pass (dry run): ordered, typed proposals with before/after values and reasons. Writes nothing.',
     input: reflectPlanInput,
+  }),
+  'reflect.endpoints': method<{ endpoints: EndpointSummary[] }>()({
+    description: 'The LLM endpoints configured on the server for generative ops, by name and model (never their URL or key); generative.endpoint picks one.',
+    input: z.object({}).optional().default({}),
   }),
   'reflect.progress': method<PlanProgressState>()({
     description: 'Where the running reflect.plan is (op, items done of total), for a progress bar.',

@@ -9,8 +9,13 @@ import { planReflection } from '../../reflect/plan.js';
 import { parsePlan } from '../../reflect/plan-schema.js';
 import { parseUntil } from '../../reflect/policy.js';
 import type { ReflectionPlan } from '../../reflect/types.js';
-import type { PlanProgressState, reflectContract } from '../contract/reflect.js';
+import type { PlanProgressState, reflectContract, reflectPlanInput } from '../contract/reflect.js';
+import type { GenerativeOptions } from '../../reflect/generative.js';
+import type { ApiSession } from '../context.js';
+import type { z } from 'zod';
 import type { HandlersFor } from './types.js';
+
+type ReflectPlanInput = z.output<typeof reflectPlanInput>;
 
 /**
  * How many plans a session keeps for apply-by-id. A 100k store's plan holds ~500k proposals
@@ -35,6 +40,17 @@ function ladder(name: 'importance' | 'salience' | 'confidence', v: number | stri
   return v === undefined ? undefined : typeof v === 'string' ? toNumeric(name, v) : v;
 }
 
+/** The request's generative options with the endpoint it named resolved on the server side. */
+function generativeOptions(g: NonNullable<ReflectPlanInput['generative']>, session: ApiSession): GenerativeOptions {
+  return {
+    ops: g.ops,
+    endpoint: session.llmEndpoints().get(g.endpoint),
+    ...(g.transcript !== undefined ? { transcript: g.transcript } : {}),
+    ...(g.max_calls !== undefined ? { max_calls: g.max_calls } : {}),
+    ...(g.max_tokens !== undefined ? { max_tokens: g.max_tokens } : {}),
+  };
+}
+
 export const reflectHandlers: HandlersFor<typeof reflectContract> = {
   'reflect.plan': async (input, session) => {
     const engine = session.engine();
@@ -49,7 +65,7 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
         until,
         policy: input.policy ?? {},
         forgetPolicy: input.forget_policy ?? {},
-        generative: input.generative ?? null,
+        generative: input.generative ? generativeOptions(input.generative, session) : null,
         shouldStop: () => st.stop,
         onProgress: (p) => {
           st.progress = { ...st.progress, op: p.op, done: p.done, total: p.total };
@@ -61,6 +77,7 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
       st.progress = { running: false, op: null, done: 0, total: 0, started_at: null };
     }
   },
+  'reflect.endpoints': (_input, session) => ({ endpoints: session.llmEndpoints().summaries() }),
   'reflect.progress': (_input, session) => stateOf(session.engine()).progress,
   'reflect.cancel': (_input, session) => {
     const st = stateOf(session.engine());

@@ -1,6 +1,6 @@
 /** What to plan: owner scope, thresholds, an optional stop after one op, and the opt-in generative ops. */
 import { useState } from 'react';
-import type { PlanInput } from '../../api/reflect.js';
+import { useLlmEndpoints, type PlanInput } from '../../api/reflect.js';
 
 const GEN_OPS = ['reconcile', 'abstract', 'episode'] as const;
 
@@ -10,8 +10,10 @@ export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPl
   const [edge, setEdge] = useState('');
   const [until, setUntil] = useState('');
   const [gen, setGen] = useState<string[]>([]);
-  const [baseUrl, setBaseUrl] = useState('');
-  const [model, setModel] = useState('');
+  const [endpoint, setEndpoint] = useState('');
+  const [genOpen, setGenOpen] = useState(false);
+  // Endpoints are configured where the engine runs; the page can only pick one by name.
+  const endpoints = useLlmEndpoints(genOpen).data?.endpoints ?? [];
   const [transcript, setTranscript] = useState('');
   const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
   const submit = () => {
@@ -24,8 +26,7 @@ export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPl
         ? {
             generative: {
               ops: gen as (typeof GEN_OPS)[number][],
-              ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
-              ...(model.trim() ? { model: model.trim() } : {}),
+              ...(endpoint ? { endpoint } : {}),
               ...(transcript.trim() ? { transcript } : {}),
             },
           }
@@ -58,7 +59,7 @@ export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPl
           <option value="rescore">rescore</option>
         </select>
       </label>
-      <details className="gen-options">
+      <details className="gen-options" onToggle={(e) => setGenOpen((e.target as HTMLDetailsElement).open)}>
         <summary data-testid="reflection-gen-options">Generative ops {gen.length ? `(${gen.join(', ')})` : '(off)'}</summary>
         <div className="row">
           {GEN_OPS.map((g) => (
@@ -68,12 +69,15 @@ export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPl
           ))}
         </div>
         <label className="block">
-          endpoint (OpenAI-compatible; empty = MNEMO_LLM_URL of the engine)
-          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:8000/v1" data-testid="reflection-llm-url" />
-        </label>
-        <label className="block">
-          model (empty = MNEMO_LLM_MODEL)
-          <input value={model} onChange={(e) => setModel(e.target.value)} data-testid="reflection-llm-model" />
+          endpoint (configured where the engine runs: MNEMO_LLM_URL / --llm-config)
+          <select value={endpoint} onChange={(e) => setEndpoint(e.target.value)} data-testid="reflection-llm-endpoint">
+            <option value="">{endpoints.length ? 'the default endpoint' : 'none configured'}</option>
+            {endpoints.map((x) => (
+              <option key={x.name} value={x.name}>
+                {x.name} ({x.model}){x.default ? ' · default' : ''}
+              </option>
+            ))}
+          </select>
         </label>
         <label className="block">
           transcript for the episode writer
