@@ -1,7 +1,9 @@
 /**
- * Applies a reviewed ReflectionPlan: exactly the accepted operations, in plan order, in ONE
- * transaction recorded as ONE journal entry (so one undo reverts the pass). It refuses a store that
- * changed since planning (fingerprint), with a conflict error that says to re-plan.
+ * Applies a reviewed ReflectionPlan: exactly the accepted operations, in plan order, recorded as
+ * ONE journal entry (so one undo reverts the pass). It is written in short transactions
+ * (store/change-run.ts) so agents on other connections keep writing while it runs; a failure,
+ * a cancel or a crash takes back what was written, so it is still all-or-nothing. It refuses a
+ * store that changed since planning (fingerprint), with a conflict error that says to re-plan.
  *
  * Dependencies: a knn-derived proposal (merge or link) only exists because the entries ranked above
  * it were archived earlier in the pass; when the op that archived one of them is dropped, that entry
@@ -10,13 +12,15 @@
  * so a dropped merge changes their values (reported as `adjusted`) or lifts a prune (a guard now holds).
  *
  * Interrupt: `shouldStop` is checked between operations; the operations done so far commit as one
- * consistent change, and applying the same plan again resumes where it stopped.
+ * consistent change, and applying the same plan again resumes where it stopped. `shouldCancel`
+ * instead takes everything back.
  */
 import { MnemoError } from '../errors.js';
 import { pruneDecision } from '../forget/policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
 import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
+import { batchBudget, ChangeRun, Pacer, pacingOf, type RunPacing } from '../store/change-run.js';
 import { storeFingerprint } from './fingerprint.js';
 import { isClose, rescoreValue } from './ops.js';
 import { planOps } from './plan.js';
@@ -25,8 +29,13 @@ import type { ApplyResult, FoldFields, NewMemorySpec, PlanOp, ReflectionPlan, Re
 export interface ApplyOptions {
   /** Op ids to apply; absent = every op of the plan. */
   accepted?: readonly string[] | null;
+  /** Stop between operations and keep what was done as one change (applying the plan again resumes). */
   shouldStop?: () => boolean;
+  /** Stop between operations and take back everything applied: the store is left as it was. */
+  shouldCancel?: () => boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Size of the short transactions the apply is written in, and the pause between them. */
+  pacing?: RunPacing;
 }
 
 interface ApplyMeta {
@@ -67,28 +76,29 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   };
   const meta: ApplyMeta = { plan_id: plan.id, total_ops: ops.length, next_index: 0, complete: false, dropped: [], fingerprint_after: null };
   const started = performance.now();
-  const { changeId } = store.change(
-    `reflect: apply plan ${plan.id.slice(0, 8)}`,
-    'reflect.apply',
-    () => {
-      const dropped = new Set<string>();
-      let start = 0;
-      const fp = storeFingerprint(store.db);
-      if (fp !== plan.store.fingerprint) {
-        const resume = findResumePoint(engine, plan.id, fp);
-        if (!resume) throw staleError(engine, plan);
-        start = resume.next_index;
-        for (const id of resume.dropped) dropped.add(id);
-        result.resumed_from = start;
-      }
-      for (const o of ops) if (!accepted.has(o.id)) dropped.add(o.id);
+  const pacing = pacingOf(opts.pacing);
+  const pacer = new Pacer(store, pacing);
+  const cancel = opts.shouldCancel ?? (() => false);
+  const run = new ChangeRun(store, `reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta);
+  const dropped = new Set<string>();
+  let i = -1; // -1 until the first batch has checked the fingerprint
+  let halted: 'stop' | 'cancel' | null = null;
+  // One short transaction per batch; returns true while ops remain.
+  const batch = () =>
+    run.batch(() => {
+      if (i < 0) i = startIndex(engine, plan, ops, accepted, dropped, result);
       const now = engine.now();
-      let i = start;
+      const spent = batchBudget(pacing);
       for (; i < ops.length; i++) {
         if (stop()) {
+          halted = 'stop';
           result.report.interrupted = true;
           result.report.stopped_in = plan.groups.find((g) => g.ops.some((x) => x.id === ops[i]!.id))?.name ?? null;
-          break;
+          return false;
+        }
+        if (cancel()) {
+          halted = 'cancel';
+          return false;
         }
         const o = ops[i]!;
         opts.onProgress?.(i + 1, ops.length);
@@ -100,18 +110,56 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
         } else {
           result.applied.push(o.id);
         }
+        if (spent()) {
+          i++;
+          return i < ops.length;
+        }
       }
-      meta.next_index = i;
-      meta.complete = i >= ops.length;
-      meta.dropped = [...dropped];
-      if (!meta.complete) meta.fingerprint_after = storeFingerprint(store.db);
-      result.report.duration_ms = Math.round(performance.now() - started);
-      store.logMaintenance('reflect', { trigger: 'manual', plan_id: plan.id, ...result.report });
-    },
-    meta,
-  );
-  result.change_id = changeId;
+      return false;
+    });
+  try {
+    while (batch()) await pacer.between();
+    if (halted === 'cancel') {
+      await run.rollback(pacing);
+      throw new MnemoError('conflict', `apply of plan ${plan.id.slice(0, 8)} was cancelled; everything it had applied was taken back, the store is as it was`, {
+        plan_id: plan.id,
+        cancelled: true,
+      });
+    }
+    meta.next_index = i;
+    meta.complete = i >= ops.length;
+    meta.dropped = [...dropped];
+    result.change_id = run.finish(
+      () => {
+        if (!meta.complete) meta.fingerprint_after = storeFingerprint(store.db);
+        return meta;
+      },
+      () => {
+        result.report.duration_ms = Math.round(performance.now() - started);
+        store.logMaintenance('reflect', { trigger: 'manual', plan_id: plan.id, ...result.report });
+      },
+    );
+  } catch (err) {
+    // A call that fails has written nothing: take back the batches already committed.
+    if (!(err instanceof MnemoError && err.details?.['cancelled'] === true)) await run.rollback(pacing);
+    throw err;
+  }
   return result;
+}
+
+/** Where this apply starts: 0 on the planned store, or where an interrupted apply of the same plan stopped. */
+function startIndex(engine: Engine, plan: ReflectionPlan, ops: PlanOp[], accepted: Set<string>, dropped: Set<string>, result: ApplyResult): number {
+  let start = 0;
+  const fp = storeFingerprint(engine.store.db);
+  if (fp !== plan.store.fingerprint) {
+    const resume = findResumePoint(engine, plan.id, fp);
+    if (!resume) throw staleError(engine, plan);
+    start = resume.next_index;
+    for (const id of resume.dropped) dropped.add(id);
+    result.resumed_from = start;
+  }
+  for (const o of ops) if (!accepted.has(o.id)) dropped.add(o.id);
+  return start;
 }
 
 function emptyReport(): ReflectionReport {

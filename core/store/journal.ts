@@ -47,6 +47,9 @@ interface OpenChange {
   order: string[];
 }
 
+/** `mnemo_meta` key of the marker a long change keeps while it is being written (change-run.ts). */
+export const RUN_MARKER_KEY = 'journal_run';
+
 const targets = new Map<string, JournalTarget>();
 
 export function registerJournalTarget(t: JournalTarget): void {
@@ -111,6 +114,27 @@ export class Journal {
     });
   }
 
+  /**
+   * Runs one batch of a long change (change-run.ts) with capture open, inside the caller's
+   * transaction; returns the rows the batch touched, each with its image from before the batch.
+   */
+  captureBatch<T>(fn: () => T): { result: T; touched: { key: string; before: unknown | null }[] } {
+    if (this.open) throw new MnemoError('internal', 'a change is already open on this connection');
+    this.open = { captured: new Map(), order: [] };
+    try {
+      const result = fn();
+      const open = this.open;
+      return { result, touched: open.order.map((key) => ({ key, before: open.captured.get(key) ?? null })) };
+    } finally {
+      this.open = null;
+    }
+  }
+
+  /** The current image of a journalled row. */
+  snapshot(key: string): unknown | null {
+    return targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
+  }
+
   history(limit = 100, offset = 0): ChangeSummary[] {
     if (!this.store.hasMnemo()) return [];
     const rows = this.store
@@ -173,59 +197,92 @@ export class Journal {
     return [...ids].sort((a, b) => a - b).map((id) => this.get(id));
   }
 
-  undo(changeId: number): ChangeSummary {
-    const store = this.store;
-    return store.transaction(() => {
-      const change = this.get(changeId);
-      if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
-      const rows = this.rows(changeId);
-      const blockers = this.blockers(changeId, rows.map((r) => r.key), changeId);
-      if (blockers.length) {
-        const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
-        throw new MnemoError('conflict', `cannot undo change #${changeId} (${change.label}): later change ${list} touched the same rows; undo ${blockers.length > 1 ? 'those' : 'it'} first`, {
-          blocked_by: blockers.map((b) => b.id),
-        });
-      }
-      this.writeImages(rows, 'before');
-      const seq = (store.statement('SELECT coalesce(max(id), 0) AS n FROM mnemo_journal').get() as { n: number }).n;
-      const order = (store.statement('SELECT coalesce(max(undo_order), 0) + 1 AS n FROM mnemo_journal').get() as { n: number }).n;
-      store
-        .statement("UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ?, undo_order = ? WHERE id = ?")
-        .run(store.clock.now(), seq, order, changeId);
-      return this.get(changeId);
+  /** Throws unless the change can be undone now; returns it. Call inside the write transaction. */
+  checkUndo(changeId: number): ChangeSummary {
+    const change = this.get(changeId);
+    if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
+    this.refuseWhileRunning(change);
+    const keys = this.store.statement('SELECT key FROM mnemo_journal_rows WHERE change_id = ?').pluck().all(changeId) as string[];
+    const blockers = this.blockers(changeId, keys, changeId);
+    if (blockers.length) {
+      const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
+      throw new MnemoError('conflict', `cannot undo change #${changeId} (${change.label}): later change ${list} touched the same rows; undo ${blockers.length > 1 ? 'those' : 'it'} first`, {
+        blocked_by: blockers.map((b) => b.id),
+      });
+    }
+    return change;
+  }
+
+  /** A change still being written in batches (or being undone or redone in batches) cannot be undone or redone yet. */
+  private refuseWhileRunning(change: ChangeSummary): void {
+    const raw = this.store.getMeta(RUN_MARKER_KEY);
+    if (!raw) return;
+    const running = JSON.parse(raw) as { change_id: number; mode: string };
+    if (running.change_id !== change.id) return;
+    throw new MnemoError('busy', `change #${change.id} (${change.label}) is still being ${running.mode === 'undo' ? 'undone' : running.mode === 'redo' ? 'redone' : 'written'}; wait for it to finish`, {
+      change_id: change.id,
     });
+  }
+
+  /** Marks a change undone once its before-images are written back. */
+  markUndone(changeId: number): ChangeSummary {
+    const store = this.store;
+    const seq = (store.statement('SELECT coalesce(max(id), 0) AS n FROM mnemo_journal').get() as { n: number }).n;
+    const order = (store.statement('SELECT coalesce(max(undo_order), 0) + 1 AS n FROM mnemo_journal').get() as { n: number }).n;
+    store
+      .statement("UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ?, undo_order = ? WHERE id = ?")
+      .run(store.clock.now(), seq, order, changeId);
+    return this.get(changeId);
+  }
+
+  undo(changeId: number): ChangeSummary {
+    return this.store.transaction(() => {
+      this.checkUndo(changeId);
+      this.writeImages(this.rows(changeId), 'before');
+      return this.markUndone(changeId);
+    });
+  }
+
+  /** The change a redo would redo (the given one, or the most recently undone); throws unless it can be redone now. */
+  checkRedo(changeId?: number): ChangeSummary {
+    const store = this.store;
+    let id = changeId;
+    if (id === undefined) {
+      const row = store.statement("SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undo_order DESC LIMIT 1").get() as { id: number } | undefined;
+      if (!row) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
+      id = row.id;
+    }
+    const change = this.get(id);
+    if (change.state !== 'undone') throw new MnemoError('conflict', `change #${id} (${change.label}) is not undone, so there is nothing to redo`);
+    this.refuseWhileRunning(change);
+    const keys = store.statement('SELECT key FROM mnemo_journal_rows WHERE change_id = ?').pluck().all(id) as string[];
+    const undoneSeq = (store.statement('SELECT undone_seq FROM mnemo_journal WHERE id = ?').get(id) as { undone_seq: number | null }).undone_seq ?? id;
+    const blockers = this.blockers(id, keys, undoneSeq);
+    if (blockers.length) {
+      const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
+      throw new MnemoError('conflict', `cannot redo change #${id} (${change.label}): change ${list}, made after the undo, touched the same rows`, {
+        blocked_by: blockers.map((b) => b.id),
+      });
+    }
+    return change;
+  }
+
+  markRedone(changeId: number): ChangeSummary {
+    this.store.statement("UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL, undo_order = NULL WHERE id = ?").run(changeId);
+    return this.get(changeId);
   }
 
   /** Redoes the given change, or the most recently undone one. */
   redo(changeId?: number): ChangeSummary {
-    const store = this.store;
-    return store.transaction(() => {
-      let id = changeId;
-      if (id === undefined) {
-        const row = store.statement("SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undo_order DESC LIMIT 1").get() as
-          | { id: number }
-          | undefined;
-        if (!row) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
-        id = row.id;
-      }
-      const change = this.get(id);
-      if (change.state !== 'undone') throw new MnemoError('conflict', `change #${id} (${change.label}) is not undone, so there is nothing to redo`);
-      const rows = this.rows(id);
-      const undoneSeq = (store.statement('SELECT undone_seq FROM mnemo_journal WHERE id = ?').get(id) as { undone_seq: number | null }).undone_seq ?? id;
-      const blockers = this.blockers(id, rows.map((r) => r.key), undoneSeq);
-      if (blockers.length) {
-        const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
-        throw new MnemoError('conflict', `cannot redo change #${id} (${change.label}): change ${list}, made after the undo, touched the same rows`, {
-          blocked_by: blockers.map((b) => b.id),
-        });
-      }
-      this.writeImages(rows, 'after');
-      store.statement("UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL, undo_order = NULL WHERE id = ?").run(id);
-      return this.get(id);
+    return this.store.transaction(() => {
+      const change = this.checkRedo(changeId);
+      this.writeImages(this.rows(change.id), 'after');
+      return this.markRedone(change.id);
     });
   }
 
-  private writeImages(rows: ChangeRow[], side: 'before' | 'after'): void {
+  /** Writes back one side of these rows (undo order for 'before'); used by undo, redo and change runs. */
+  writeImages(rows: ChangeRow[], side: 'before' | 'after'): void {
     const affected = new Set<string>();
     // Memory rows first in reverse order for undo, so rows are recreated before edges point at them.
     const ordered = side === 'before' ? [...rows].reverse() : rows;
@@ -241,11 +298,13 @@ export class Journal {
 
 function countRows(rows: ChangeRow[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const r of rows) {
-    const ns = r.key.slice(0, r.key.indexOf(':'));
-    const what = r.before === null ? 'created' : r.after === null ? 'deleted' : 'modified';
-    const k = `${ns === 'm' ? 'memories' : ns}_${what}`;
-    counts[k] = (counts[k] ?? 0) + 1;
-  }
+  for (const r of rows) tallyRow(counts, r.key, r.before === null ? 'created' : r.after === null ? 'deleted' : 'modified');
   return counts;
+}
+
+/** Adds one row to a change's counts (`memories_created`, `t_deleted`, …). */
+export function tallyRow(counts: Record<string, number>, key: string, what: 'created' | 'deleted' | 'modified'): void {
+  const ns = key.slice(0, key.indexOf(':'));
+  const k = `${ns === 'm' ? 'memories' : ns}_${what}`;
+  counts[k] = (counts[k] ?? 0) + 1;
 }

@@ -19,6 +19,7 @@ import { decodeRow, encodeRow, type MemoryRow } from './codec.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
 import { Journal } from './journal.js';
+import { recoverInterruptedRun } from './change-run.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
 import './tombstones.js';
@@ -102,6 +103,8 @@ export class MemoryStore {
       const store = new MemoryStore(path, db, opts, fresh);
       if (fresh && !opts.readonly) store.ensureMnemo();
       else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
+      const recovered = recoverInterruptedRun(store);
+      if (recovered) store.warn('recovered-run', recovered);
       return store;
     } catch (err) {
       db.close();

@@ -1,0 +1,339 @@
+/**
+ * Long changes in short transactions. A big change (a reflection apply, the undo or redo of one)
+ * is written as a run of batches, each its own IMMEDIATE transaction of ~50 ms, with a pause
+ * between them so an agent's add or recall on another connection gets the write lock in time.
+ *
+ * It stays ONE journal change: every batch records its rows under the same change id (a row keeps
+ * the before-image of its first batch and the after-image of its last), so one undo reverts it.
+ * It stays all-or-nothing: the first batch writes a marker into `mnemo_meta` ("change X is being
+ * written by process P"), the last batch clears it. When the writing process dies, the next
+ * writable open finds the marker of a dead process and finishes the job from the journal: a
+ * half-written change is rolled back from its before-images, a half-done undo or redo is
+ * completed. Readers that open in between see the partial state; `runInProgress` tells them.
+ */
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { MnemoError } from '../errors.js';
+import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary } from './journal.js';
+import type { MemoryStore } from './store.js';
+
+export interface RunPacing {
+  /** Work per transaction before it commits. */
+  batchMs?: number;
+  /** Upper bound of items per transaction (tests use a small one to force many batches). */
+  maxBatchItems?: number;
+  /** Pause between transactions, so waiting connections get the lock. */
+  pauseMs?: number;
+}
+
+const DEFAULTS: Required<RunPacing> = { batchMs: 50, maxBatchItems: Number.MAX_SAFE_INTEGER, pauseMs: 20 };
+/** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
+const CHECKPOINT_EVERY_MS = 1000;
+/** Journal rows read per query while restoring. */
+const ROW_CHUNK = 200;
+
+export type RunMode = 'record' | 'undo' | 'redo';
+
+export interface RunMarker {
+  change_id: number;
+  mode: RunMode;
+  label: string;
+  pid: number;
+  host: string;
+  started_at: number;
+  /** undo: rows with a rowid below this are still to restore; redo: rows above it. */
+  cursor: number | null;
+}
+
+/** Runs this process is driving, by store file and change id (another connection here must not "recover" them). */
+const liveRuns = new Set<string>();
+const runKey = (store: MemoryStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
+
+export function pacingOf(p: RunPacing | undefined): Required<RunPacing> {
+  return { ...DEFAULTS, ...(p ?? {}) };
+}
+
+/** The change being written in batches right now (or left half-written by a process that died). */
+export function runInProgress(store: MemoryStore): RunMarker | null {
+  const raw = store.getMeta(RUN_MARKER_KEY);
+  return raw ? (JSON.parse(raw) as RunMarker) : null;
+}
+
+function writeMarker(store: MemoryStore, m: RunMarker): void {
+  store.setMeta(RUN_MARKER_KEY, JSON.stringify(m));
+}
+
+function clearMarker(store: MemoryStore): void {
+  store.statement('DELETE FROM mnemo_meta WHERE key = ?').run(RUN_MARKER_KEY);
+}
+
+function newMarker(store: MemoryStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
+  return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
+}
+
+function refuseIfRunning(store: MemoryStore): void {
+  const m = runInProgress(store);
+  if (!m) return;
+  throw new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
+    change_id: m.change_id,
+  });
+}
+
+/** Whether the process named by the marker may still be writing (another host: assume it is). */
+function isLive(store: MemoryStore, m: RunMarker): boolean {
+  if (m.host !== hostname()) return true;
+  if (m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
+  try {
+    process.kill(m.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}
+
+/** A deadline for one transaction's work: the time budget or the item cap, whichever comes first. */
+export function batchBudget(p: Required<RunPacing>): () => boolean {
+  const until = performance.now() + p.batchMs;
+  let items = 0;
+  return () => ++items >= p.maxBatchItems || performance.now() >= until;
+}
+
+/** Between transactions: pause (the lock is free), and now and then let the WAL be copied back. */
+export class Pacer {
+  private lastCheckpoint = performance.now();
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly pacing: Required<RunPacing>,
+  ) {}
+  async between(): Promise<void> {
+    if (performance.now() - this.lastCheckpoint >= CHECKPOINT_EVERY_MS && this.store.path !== ':memory:') {
+      this.store.db.pragma('wal_checkpoint(PASSIVE)');
+      this.lastCheckpoint = performance.now();
+    }
+    await new Promise((r) => setTimeout(r, this.pacing.pauseMs));
+  }
+}
+
+type RawRow = { rowid: number; key: string; before: string | null; after: string | null };
+const parseRow = (r: RawRow): ChangeRow => ({
+  key: r.key,
+  before: r.before === null ? null : (JSON.parse(r.before) as unknown),
+  after: r.after === null ? null : (JSON.parse(r.after) as unknown),
+});
+
+/**
+ * One change written in batches. `batch(fn)` runs fn in its own transaction with the journal
+ * capturing; `finish` closes the change; `rollback` takes back what the committed batches wrote.
+ */
+export class ChangeRun {
+  private id: number | null = null;
+  /** Keys that already have a row in this change (later batches only move their after-image). */
+  private readonly recorded = new Set<string>();
+  private meta: Record<string, unknown>;
+
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly label: string,
+    private readonly kind: string,
+    meta: Record<string, unknown> = {},
+  ) {
+    this.meta = meta;
+  }
+
+  get changeId(): number | null {
+    return this.id;
+  }
+
+  batch<T>(fn: () => T): T {
+    const store = this.store;
+    const startsHere = this.id === null;
+    try {
+      return store.transaction(() => {
+        store.ensureMnemo();
+        if (this.id === null) this.start();
+        const { result, touched } = store.journal.captureBatch(fn);
+        this.recordRows(touched);
+        return result;
+      });
+    } catch (err) {
+      // The first batch rolled back with its header and marker: nothing of this run exists.
+      if (startsHere && this.id !== null) {
+        liveRuns.delete(runKey(store, this.id));
+        this.id = null;
+        this.recorded.clear();
+      }
+      throw err;
+    }
+  }
+
+  private start(): void {
+    const store = this.store;
+    refuseIfRunning(store);
+    const info = store
+      .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(store.clock.now(), this.label, this.kind, '{}', 'applied', JSON.stringify({ ...this.meta, in_progress: true }));
+    this.id = Number(info.lastInsertRowid);
+    liveRuns.add(runKey(store, this.id));
+    writeMarker(store, newMarker(store, this.id, 'record', this.label, null));
+  }
+
+  private recordRows(touched: { key: string; before: unknown | null }[]): void {
+    const store = this.store;
+    const insert = store.statement('INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
+    const moveAfter = store.statement('UPDATE mnemo_journal_rows SET after = ? WHERE change_id = ? AND key = ?');
+    for (const { key, before } of touched) {
+      const after = store.journal.snapshot(key);
+      const afterJson = after === null ? null : JSON.stringify(after);
+      if (this.recorded.has(key)) {
+        moveAfter.run(afterJson, this.id, key);
+        continue;
+      }
+      const beforeJson = before === null ? null : JSON.stringify(before);
+      if (beforeJson === afterJson) continue;
+      insert.run(this.id, key, beforeJson, afterJson);
+      this.recorded.add(key);
+    }
+  }
+
+  /**
+   * Closes the change in one last short transaction: `meta` is computed in it (so it sees the
+   * final rows), then `last` runs (e.g. a maintenance-log line).
+   * Returns the change id, or null when nothing changed (then no journal entry remains).
+   */
+  finish(meta: () => Record<string, unknown>, last?: () => void): number | null {
+    const store = this.store;
+    const id = this.id;
+    store.transaction(() => {
+      this.meta = meta();
+      if (id !== null) {
+        // A row whose later batches put it back as it was is no change.
+        store.statement('DELETE FROM mnemo_journal_rows WHERE change_id = ? AND before IS after').run(id);
+        const counts: Record<string, number> = {};
+        const rows = store.statement('SELECT key, before IS NULL AS created, after IS NULL AS deleted FROM mnemo_journal_rows WHERE change_id = ?').all(id) as {
+          key: string;
+          created: number;
+          deleted: number;
+        }[];
+        for (const r of rows) tallyRow(counts, r.key, r.created ? 'created' : r.deleted ? 'deleted' : 'modified');
+        if (Object.keys(counts).length === 0) store.statement('DELETE FROM mnemo_journal WHERE id = ?').run(id);
+        else store.statement('UPDATE mnemo_journal SET counts = ?, meta = ? WHERE id = ?').run(JSON.stringify(counts), JSON.stringify(this.meta), id);
+        clearMarker(store);
+        if (Object.keys(counts).length === 0) this.id = null;
+      }
+      last?.();
+    });
+    if (id !== null) liveRuns.delete(runKey(store, id));
+    return this.id;
+  }
+
+  /** Takes back every committed batch, newest row first, in paced transactions; the change disappears. */
+  async rollback(pacing?: RunPacing): Promise<void> {
+    if (this.id === null) return;
+    const id = this.id;
+    const p = pacingOf(pacing);
+    const pacer = new Pacer(this.store, p);
+    while (!rollbackStep(this.store, id, batchBudget(p))) await pacer.between();
+    liveRuns.delete(runKey(this.store, id));
+    this.id = null;
+    this.recorded.clear();
+  }
+}
+
+/** One transaction of a rollback; true when the change is gone entirely. */
+function rollbackStep(store: MemoryStore, changeId: number, deadline: () => boolean): boolean {
+  return store.transaction(() => {
+    const pick = store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid DESC LIMIT ?');
+    const drop = store.statement('DELETE FROM mnemo_journal_rows WHERE rowid = ?');
+    for (;;) {
+      const chunk = pick.all(changeId, ROW_CHUNK) as RawRow[];
+      if (chunk.length === 0) {
+        store.statement('DELETE FROM mnemo_journal WHERE id = ?').run(changeId);
+        clearMarker(store);
+        return true;
+      }
+      // writeImages('before') walks its list backwards, so hand it the chunk in rowid order.
+      store.journal.writeImages(chunk.map(parseRow).reverse(), 'before');
+      for (const r of chunk) drop.run(r.rowid);
+      if (deadline()) return false;
+    }
+  });
+}
+
+/**
+ * One transaction of an undo (restore before-images, newest first) or a redo (after-images,
+ * oldest first), resuming at the marker's cursor; true when the change is fully undone or redone.
+ */
+function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => boolean): boolean {
+  return store.transaction(() => {
+    const marker = runInProgress(store)!;
+    const id = marker.change_id;
+    const pick =
+      mode === 'undo'
+        ? store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?')
+        : store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
+    let cursor = marker.cursor!;
+    for (;;) {
+      const chunk = pick.all(id, cursor, ROW_CHUNK) as RawRow[];
+      if (chunk.length === 0) {
+        if (mode === 'undo') store.journal.markUndone(id);
+        else store.journal.markRedone(id);
+        clearMarker(store);
+        return true;
+      }
+      const rows = chunk.map(parseRow);
+      store.journal.writeImages(mode === 'undo' ? rows.reverse() : rows, mode === 'undo' ? 'before' : 'after');
+      cursor = chunk[chunk.length - 1]!.rowid;
+      writeMarker(store, { ...marker, cursor });
+      if (deadline()) return false;
+    }
+  });
+}
+
+/** Undoes a change in paced transactions; a crash part-way is completed by the next writable open. */
+export async function undoInBatches(store: MemoryStore, changeId: number, pacing?: RunPacing): Promise<ChangeSummary> {
+  return replayInBatches(store, 'undo', changeId, pacing);
+}
+
+/** Redoes the given change (or the most recently undone) in paced transactions. */
+export async function redoInBatches(store: MemoryStore, changeId: number | undefined, pacing?: RunPacing): Promise<ChangeSummary> {
+  return replayInBatches(store, 'redo', changeId, pacing);
+}
+
+async function replayInBatches(store: MemoryStore, mode: 'undo' | 'redo', changeId: number | undefined, pacing?: RunPacing): Promise<ChangeSummary> {
+  const p = pacingOf(pacing);
+  const id = store.transaction(() => {
+    store.ensureMnemo();
+    refuseIfRunning(store);
+    const change = mode === 'undo' ? store.journal.checkUndo(changeId!) : store.journal.checkRedo(changeId);
+    const cursor = mode === 'undo' ? Number.MAX_SAFE_INTEGER : -1;
+    writeMarker(store, newMarker(store, change.id, mode, change.label, cursor));
+    liveRuns.add(runKey(store, change.id));
+    return change.id;
+  });
+  const pacer = new Pacer(store, p);
+  try {
+    while (!replayStep(store, mode, batchBudget(p))) await pacer.between();
+  } finally {
+    liveRuns.delete(runKey(store, id));
+  }
+  return store.journal.get(id);
+}
+
+/**
+ * Called on every writable open: a marker left by a process that is gone means its change was
+ * cut short. A half-written change is rolled back, a half-done undo or redo is completed, so the
+ * store is wholly before or wholly after. Returns what was done, for a warning; null otherwise.
+ */
+export function recoverInterruptedRun(store: MemoryStore): string | null {
+  if (store.readonly || !store.hasMnemo()) return null;
+  const m = runInProgress(store);
+  if (!m || isLive(store, m)) return null;
+  // One transaction, no pacing: the open waits until the store is whole again.
+  const unbounded = () => false;
+  if (m.mode === 'record') {
+    rollbackStep(store, m.change_id, unbounded);
+    return `change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been rolled back; the store is as it was before it`;
+  }
+  replayStep(store, m.mode, unbounded);
+  return `the ${m.mode} of change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been completed`;
+}
