@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { displayMissing, failedWhileStarting, nodeCanFetchElectron } from './lib/electron-start.js';
 import { buildStale } from './lib/stale-build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,25 +49,13 @@ if (!build.ok) {
   process.exit(1);
 }
 
-/** Electron 45's downloader (and its tooling) needs Node >= 22.12; the binary itself brings its own runtime. */
-function nodeCanFetchElectron() {
-  const [major, minor] = process.versions.node.split('.').map(Number);
-  return major > 22 || (major === 22 && minor >= 12);
-}
-
-/** Why no Electron window can open here, known before trying; null when one may. */
-function displayMissing() {
-  if (process.platform !== 'linux' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return null;
-  return 'there is no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set)';
-}
-
 /** The Electron binary, fetched on first start where that can work, or the reason there is none. */
 function electronForThisMachine() {
-  const noDisplay = displayMissing();
+  const noDisplay = displayMissing(process.platform, process.env);
   if (noDisplay) return { reason: noDisplay };
   const electron = electronBinary();
   if (electron.bin || !existsSync(join(root, 'node_modules', 'electron', 'install.js'))) return electron;
-  if (!nodeCanFetchElectron()) return { reason: `${electron.reason}, and fetching it needs Node.js >= 22.12 (this is ${process.version})` };
+  if (!nodeCanFetchElectron(process.version)) return { reason: `${electron.reason}, and fetching it needs Node.js >= 22.12 (this is ${process.version})` };
   // Electron 42+ no longer downloads its binary at npm install; fetch it once, on first start.
   console.log('fetching the Electron binary (first start only)…');
   const fetched = spawnSync(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], { cwd: root, stdio: 'pipe', timeout: 180_000 });
@@ -97,10 +86,6 @@ function browserMode(reason) {
   serve.on('exit', (code) => process.exit(code ?? 0));
 }
 
-// An Electron that fails this soon never opened its window (missing system libraries, a display
-// that refuses it); after that, its exit is the user closing the app.
-const STARTUP_WINDOW_MS = 15_000;
-
 const electron = electronForThisMachine();
 if (electron.bin) {
   const args = [root, ...(argStore ? ['--store', argStore] : [])];
@@ -115,7 +100,7 @@ if (electron.bin) {
   child.on('error', (err) => fallBack(`launching Electron failed (${err.message})`));
   child.on('exit', (code, signal) => {
     if (fellBack) return;
-    if (code !== 0 && signal === null && Date.now() - startedAt < STARTUP_WINDOW_MS) fallBack(`Electron exited with code ${code} while starting (its message is above)`);
+    if (failedWhileStarting({ code, signal, elapsedMs: Date.now() - startedAt })) fallBack(`Electron exited with code ${code} while starting (its message is above)`);
     else process.exit(code ?? 0);
   });
 } else {
