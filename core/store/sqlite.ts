@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { MnemoError, notFound } from '../errors.js';
+import { openReadonly, type RawOpen } from './readonly-open.js';
 
 export type DB = Database.Database;
 
@@ -19,6 +20,8 @@ export interface ConnectOptions {
    * copy rebuilt for Electron; Node keeps the default). See docs/packaging.md.
    */
   nativeBinding?: string;
+  /** Told when a read-only open had to fall back to a snapshot (see readonly-open.ts). */
+  onWarning?: (message: string) => void;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -50,32 +53,59 @@ export function connect(path: string, opts: ConnectOptions = {}): DB {
       assertSqliteFile(path);
     }
   }
+  if (opts.readonly && !inMemory) {
+    const open: RawOpen = (target, mode) => configure(rawOpen(target, { ...opts, readonly: mode === 'readonly', create: false }), path, opts, mode === 'query_only');
+    try {
+      return openReadonly(path, open, opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' })));
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      throw typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN') ? openError(path, err, true) : openError(path, err, false);
+    }
+  }
   let db: DB;
   try {
-    db = new Database(path, {
-      readonly: opts.readonly ?? false,
-      fileMustExist: !opts.create && !inMemory,
-      ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
-    });
+    db = rawOpen(path, { ...opts, create: opts.create || inMemory });
   } catch (err) {
-    throw new MnemoError('bad_input', `cannot open ${path}: ${(err as Error).message}`, { path });
+    throw openError(path, err, true);
   }
   try {
+    return configure(db, path, opts, false);
+  } catch (err) {
+    throw openError(path, err, false);
+  }
+}
+
+function rawOpen(target: string | Buffer, opts: ConnectOptions): DB {
+  return new Database(target, {
+    readonly: opts.readonly ?? false,
+    fileMustExist: typeof target === 'string' && !opts.create,
+    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+  });
+}
+
+/** Pragmas and a first read, so a corrupt file fails here; closes the connection when that fails. */
+function configure(db: DB, path: string, opts: ConnectOptions, queryOnly: boolean): DB {
+  try {
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
-    if (!inMemory && !opts.readonly) db.pragma('journal_mode = WAL');
+    if (queryOnly) db.pragma('query_only = ON');
+    if (path !== ':memory:' && !opts.readonly) db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
     db.pragma('foreign_keys = OFF');
     // Touch the schema now so a corrupt file fails here, with a clear message.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
   } catch (err) {
     db.close();
-    const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new MnemoError('bad_input', `${path} is not a readable SQLite database (${code})`, { path });
-    }
     throw err;
   }
-  return db;
+}
+
+/** A file that is not SQLite says so; a failure to open at all is bad input; anything else (busy…) passes through. */
+function openError(path: string, err: unknown, cannotOpen: boolean): unknown {
+  if (err instanceof MnemoError) return err;
+  const code = (err as { code?: string }).code;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return new MnemoError('bad_input', `${path} is not a readable SQLite database (${code})`, { path });
+  return cannotOpen ? new MnemoError('bad_input', `cannot open ${path}: ${(err as Error).message}`, { path }) : err;
 }
 
 /** Caches prepared statements by SQL text; better-sqlite3 statements are cheap to keep. */
