@@ -4,6 +4,7 @@
  */
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
 import type { MemoryStore } from './store.js';
+import { jsonField } from './json-sql.js';
 
 export interface AuditFilter {
   channels?: string[] | undefined;
@@ -73,7 +74,7 @@ export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number
   const dir = f.order === 'asc' ? 'ASC' : 'DESC';
   const rows = store.db
     .prepare(
-      `SELECT e.*, m.owner AS memory_owner, m.type AS memory_type, json_extract(m.data, '$.title') AS title, substr(m.content, 1, 400) AS content
+      `SELECT e.*, m.owner AS memory_owner, m.type AS memory_type, ${jsonField('m.data', '$.title')} AS title, substr(m.content, 1, 400) AS content
        ${from} ${w} ORDER BY e.ts ${dir}, e.id ${dir} LIMIT ? OFFSET ?`,
     )
     .all(...params, f.limit ?? 100, f.offset ?? 0) as (Parameters<typeof rowToEvent>[0] & { memory_owner: string | null; memory_type: string | null; title: string | null; content: string | null })[];

@@ -8,6 +8,7 @@ import { storedMemorySchema } from '../model/schemas.js';
 import { DATA_FIELD_ORDER, createMemory, type AccessRecord, type Edge, type Memory } from '../model/memory.js';
 import { isMemoryType, isTodoStatus, type MemoryType, type TodoStatus } from '../model/enums.js';
 import { pyDumps, pyFloat, pyString } from '../model/pyjson.js';
+import { jsonShapeProblem, LIMITS } from '../model/limits.js';
 
 export interface MemoryRow {
   rowid?: number;
@@ -34,11 +35,47 @@ export interface DecodeResult {
 
 const KNOWN_KEYS = new Set<string>([...DATA_FIELD_ORDER, 'edges']);
 
+/** Fields whose values zod checks to a fixed depth; every other field is open-ended. */
+const FIXED_SHAPE_KEYS = new Set<string>([...KNOWN_KEYS].filter((k) => k !== 'trigger' && k !== 'access_log'));
+const READ_LIMITS = { maxDepth: LIMITS.maxDepth, maxObjectKeys: Infinity, maxArrayItems: Infinity };
+
+const misshapen = (v: unknown) => v !== null && typeof v === 'object' && jsonShapeProblem(v, READ_LIMITS) !== null;
+
+/**
+ * Removes the open-ended values (the trigger, unknown fields, extra score components) that are
+ * beyond the limits, and names them. Another writer may have stored them; left in, they would be
+ * written back on the next save and break every recursive reader and SQLite's JSON functions.
+ */
+function dropMisshapenFields(raw: Record<string, unknown>): string[] {
+  const dropped: string[] = [];
+  for (const k of Object.keys(raw)) {
+    if (FIXED_SHAPE_KEYS.has(k) || !misshapen(raw[k])) continue;
+    delete raw[k];
+    dropped.push(k);
+  }
+  const log = raw['access_log'];
+  if (!Array.isArray(log)) return dropped;
+  for (let i = 0; i < log.length; i++) {
+    const c = (log[i] as { components?: unknown } | null)?.components;
+    if (c === null || typeof c !== 'object') continue;
+    for (const k of Object.keys(c)) {
+      if (!misshapen((c as Record<string, unknown>)[k])) continue;
+      delete (c as Record<string, unknown>)[k];
+      dropped.push(`access_log[${i}].components.${k}`);
+    }
+  }
+  return dropped;
+}
+
 export function decodeRow(row: MemoryRow, edges: Edge[]): DecodeResult {
   let warning: string | undefined;
   let memory: Memory | null = null;
   try {
     const raw = JSON.parse(row.data) as unknown;
+    const dropped = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? dropMisshapenFields(raw as Record<string, unknown>) : [];
+    if (dropped.length) {
+      warning = `memory ${row.id}: ${dropped.join(', ')} ${dropped.length === 1 ? 'is' : 'are'} beyond the limits (nested deeper than ${LIMITS.maxDepth}, or a __proto__ key); ignored, the rest of the row reads as usual`;
+    }
     const parsed = storedMemorySchema.safeParse(raw);
     if (parsed.success) {
       const d = parsed.data;

@@ -1,5 +1,6 @@
 /** Value counts for the memory list's filters (Datasette-style facets), straight from SQL. */
 import type { DB } from './sqlite.js';
+import { readableJsonOrNull } from './json-sql.js';
 
 export interface FacetRow {
   value: string;
@@ -17,7 +18,7 @@ export function memoryFacets(db: DB, archived: 'live' | 'archived' | 'all', tagL
     db.prepare(`SELECT coalesce(${col}, '') AS value, count(*) AS n FROM memories WHERE ${where} GROUP BY ${col} ORDER BY n DESC, value ASC`).all() as FacetRow[];
   const tags = db
     .prepare(
-      `SELECT t.value AS value, count(*) AS n FROM (SELECT data FROM memories WHERE ${where} ORDER BY rowid DESC LIMIT ?) AS s, json_each(s.data, '$.tags') t
+      `SELECT t.value AS value, count(*) AS n FROM (SELECT data FROM memories WHERE ${where} ORDER BY rowid DESC LIMIT ?) AS s, json_each(${readableJsonOrNull('s.data')}, '$.tags') t
        GROUP BY t.value ORDER BY n DESC, value ASC LIMIT ?`,
     )
     .all(tagSample, tagLimit) as FacetRow[];

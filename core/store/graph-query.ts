@@ -7,6 +7,7 @@
 import type { OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import type { DB } from './sqlite.js';
+import { jsonField } from './json-sql.js';
 
 export interface GraphFilter {
   focus?: string | null;
@@ -44,7 +45,7 @@ export interface GraphResult {
   truncated: boolean;
 }
 
-const NODE_COLS = "m.id, m.type, m.owner, m.importance, m.strength, m.archived, json_extract(m.data, '$.title') AS title, substr(m.content, 1, 200) AS content";
+const NODE_COLS = `m.id, m.type, m.owner, m.importance, m.strength, m.archived, ${jsonField('m.data', '$.title')} AS title, substr(m.content, 1, 200) AS content`;
 const CHUNK = 900;
 
 function chunks<T>(xs: readonly T[]): T[][] {

@@ -7,6 +7,7 @@ import { parseOwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
 import type { DB } from './sqlite.js';
+import { jsonField, readableJsonOrNull } from './json-sql.js';
 
 export interface ListFilter {
   types?: string[];
@@ -114,12 +115,12 @@ export function buildWhere(f: ListFilter): { sql: string; params: unknown[] } {
     params.push(...c.params);
   }
   for (const tag of f.tags ?? []) {
-    where.push(`EXISTS (SELECT 1 FROM json_each(memories.data, '$.tags') t WHERE t.value = ?)`);
+    where.push(`EXISTS (SELECT 1 FROM json_each(${readableJsonOrNull('memories.data')}, '$.tags') t WHERE t.value = ?)`);
     params.push(tag);
   }
   if (f.text && f.text.trim()) {
     for (const word of f.text.trim().split(/\s+/)) {
-      where.push(`(content LIKE ? ESCAPE '\\' OR json_extract(data, '$.title') LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')`);
+      where.push(`(content LIKE ? ESCAPE '\\' OR ${jsonField('data', '$.title')} LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')`);
       const p = `%${escapeLike(word)}%`;
       params.push(p, p, `${escapeLike(word)}%`);
     }
@@ -136,8 +137,8 @@ export function listMemories(db: DB, f: ListFilter): { total: number; rows: List
   // evaluating json_extract for every row before the sort costs seconds on a 100k store.
   const rows = db
     .prepare(
-      `SELECT id, type, json_extract(data, '$.title') AS title, substr(content, 1, 300) AS content, owner, status, archived,
-              importance, salience, strength, access_count, created_at, last_accessed, json_extract(data, '$.tags') AS tags
+      `SELECT id, type, ${jsonField('data', '$.title')} AS title, substr(content, 1, 300) AS content, owner, status, archived,
+              importance, salience, strength, access_count, created_at, last_accessed, ${jsonField('data', '$.tags')} AS tags
        FROM memories WHERE rowid IN (SELECT rowid FROM memories WHERE ${w.sql} ORDER BY ${sort} ${dir}, rowid ${dir} LIMIT ? OFFSET ?)
        ORDER BY ${sort} ${dir}, rowid ${dir}`,
     )

@@ -11,6 +11,7 @@
 import Database from 'better-sqlite3';
 import type { DerivedIndex } from '../engine/derived.js';
 import type { MemoryStore } from './store.js';
+import { jsonField } from './json-sql.js';
 
 interface Row {
   id: string;
@@ -18,8 +19,8 @@ interface Row {
   content: string;
 }
 
-const LOAD_SQL = "SELECT id, json_extract(data, '$.title') AS title, content FROM memories";
-const ROW_SQL = "SELECT id, json_extract(data, '$.title') AS title, content FROM memories WHERE id = ?";
+const LOAD_SQL = `SELECT id, ${jsonField('data', '$.title')} AS title, content FROM memories`;
+const ROW_SQL = `SELECT id, ${jsonField('data', '$.title')} AS title, content FROM memories WHERE id = ?`;
 
 export class TextSearchIndex implements DerivedIndex {
   private readonly db: Database.Database;

@@ -6,6 +6,7 @@
  */
 import type { DerivedIndex } from '../../engine/derived.js';
 import type { MemoryStore } from '../../store/store.js';
+import { jsonField } from '../../store/json-sql.js';
 
 const MAX_ENTITY_WORDS = 4;
 
@@ -23,7 +24,7 @@ export class EntityIndex implements DerivedIndex {
     this.holders.clear();
     this.of.clear();
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
-    const rows = store.db.prepare("SELECT id, json_extract(data, '$.entities') AS entities FROM memories WHERE archived = 0").all() as {
+    const rows = store.db.prepare(`SELECT id, ${jsonField('data', '$.entities')} AS entities FROM memories WHERE archived = 0`).all() as {
       id: string;
       entities: string | null;
     }[];

@@ -21,6 +21,7 @@
 import Database from 'better-sqlite3';
 import type { DerivedIndex } from '../../engine/derived.js';
 import type { MemoryStore } from '../../store/store.js';
+import { jsonField, jsonReadable } from '../../store/json-sql.js';
 
 export interface KeywordHit {
   id: string;
@@ -112,7 +113,10 @@ export class KeywordIndex implements DerivedIndex {
       .all() as BodyRow[];
     // SQLite's json_extract reads the three fields in C: about half the cost of JSON.parse on
     // rows that carry 64-entry access rings.
-    for (const r of live) this.setDoc(r.id, r.owner, bodyFromColumns(r));
+    for (const r of live) {
+      if (!r.readable) store.warn(`sql-json:${r.id}`, `memory ${r.id}: SQLite cannot read its JSON data (nested deeper than 1000, or malformed); searched by its content only`);
+      this.setDoc(r.id, r.owner, bodyFromColumns(r));
+    }
     const edges = store.db.prepare('SELECT src, dst FROM memory_edges WHERE type = ?').all(CONTEXT_EDGE) as { src: string; dst: string }[];
     for (const e of edges) this.link(e.src, e.dst);
     const terms = this.tokenize([...this.docs.values()].map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
@@ -443,8 +447,8 @@ function indexOf(sorted: Int32Array, x: number): number {
 }
 
 /** Title, content and tags: what a memory says about itself. */
-const BODY_SQL =
-  "SELECT id, owner, json_extract(data, '$.title') AS title, content, json_extract(data, '$.tags') AS tags FROM memories WHERE archived = 0 ORDER BY rowid";
+const BODY_SQL = `SELECT id, owner, ${jsonField('data', '$.title')} AS title, content, ${jsonField('data', '$.tags')} AS tags, ${jsonReadable('data')} AS readable
+  FROM memories WHERE archived = 0 ORDER BY rowid`;
 
 interface BodyRow {
   id: string;
@@ -452,6 +456,8 @@ interface BodyRow {
   title: string | null;
   content: string;
   tags: string | null;
+  /** 0 when SQLite cannot read the row's JSON (then title and tags read as NULL). */
+  readable: number;
 }
 
 /** The same text as bodyOf, from json_extract'ed columns. */
