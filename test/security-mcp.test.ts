@@ -14,7 +14,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
 import { defaultWorkspaceRoot } from '../core/agent/workspace.js';
+import { idOfCutMessage, LimitedStdioServerTransport } from '../cli/mcp/stdio-transport.js';
 import { agentOn, freshStorePath } from './helpers/agents.js';
 import { tempDir } from './helpers/fixture.js';
 import { connectInProcess, textOf, type McpHandle } from './helpers/mcp.js';
@@ -115,5 +117,42 @@ describe('item 5: file: references need a safe workspace root', () => {
     const r = await mcp.call('deref', { ref: 'file:README.md' });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/file: references are off/);
+  });
+});
+
+describe('item 9: a stdio message over the 10 MB limit is answered, never a silent exit', () => {
+  it('mnemo mcp answers an 11 MB call with a JSON-RPC error naming the limit, says so on stderr, and keeps serving', async () => {
+    const mcp = await spawnMcp(REPO);
+    const huge = 'x'.repeat(11 * 1024 * 1024);
+    await expect(mcp.call('remember', { content: huge })).rejects.toThrow(/message too large: \d+ bytes, over the 10 MB limit/);
+    expect(mcp.stderr()).toContain('message too large');
+    // The server is still there for the next call.
+    const after = await mcp.call('remember', { content: 'a normal memory after the oversized one' });
+    expect(after.isError).toBeFalsy();
+  });
+
+  it('the transport: split chunks, the id found at either end, and serving goes on', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const reports: string[] = [];
+    const t = new LimitedStdioServerTransport(stdin, stdout, (l) => reports.push(l), 100);
+    const got: unknown[] = [];
+    t.onmessage = (m) => got.push(m);
+    const sent: string[] = [];
+    stdout.on('data', (d: Buffer) => sent.push(...d.toString().split('\n').filter(Boolean)));
+    await t.start();
+    const big = JSON.stringify({ method: 'tools/call', params: { x: 'y'.repeat(300) }, jsonrpc: '2.0', id: 7 });
+    stdin.write(big.slice(0, 150));
+    stdin.write(`${big.slice(150)}\n{"jsonrpc":"2.0","id":8,"method":"ping"}\n`);
+    stdin.write(`{"jsonrpc":"2.0","id":"abc","method":"x","params":{"p":"${'z'.repeat(200)}"}}\n`);
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([{ jsonrpc: '2.0', id: 8, method: 'ping' }]);
+    expect(sent.map((l) => JSON.parse(l) as { id?: unknown; error: { code: number } })).toMatchObject([
+      { id: 7, error: { code: -32600 } },
+      { id: 'abc', error: { code: -32600 } },
+    ]);
+    expect(reports).toHaveLength(2);
+    expect(idOfCutMessage('{"params":{"id":3', 'zzz')).toBeNull();
+    await t.close();
   });
 });

@@ -4,12 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ApiSession } from '../../core/api/context.js';
 import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { validateOwner } from '../../core/model/owner.js';
 import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '../../core/agent/workspace.js';
 import { createMcpServer } from '../mcp/server.js';
+import { LimitedStdioServerTransport } from '../mcp/stdio-transport.js';
 import { requirePositional, str, type Command } from '../command.js';
 
 export const mcpCommand: Command = {
@@ -36,7 +36,8 @@ export const mcpCommand: Command = {
     const workspaceRoot = rootFlag !== undefined ? explicitWorkspaceRoot(rootFlag) : defaultWorkspaceRoot(process.cwd(), homedir());
     const agent = new AgentMemory(session, { workspaceRoot });
     const server = createMcpServer(agent);
-    const transport = new StdioServerTransport();
+    // Answers an oversized message with an error and keeps serving (the SDK's transport quit silently).
+    const transport = new LimitedStdioServerTransport(process.stdin, process.stdout, (line) => ctx.io.err(line));
     const closed = new Promise<void>((done) => {
       transport.onclose = () => done();
     });
