@@ -3,7 +3,7 @@ import { ApiSession } from '../core/api/context.js';
 import type { LlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import type { CommandContext } from './command.js';
 
-export function openSession(ctx: CommandContext, db: string, opts: { create?: boolean; readonly?: boolean; reader?: string; llmEndpoints?: LlmEndpoints } = {}): ApiSession {
+export function openSession(ctx: CommandContext, db: string, opts: { create?: boolean; readonly?: boolean; convert?: boolean; reader?: string; llmEndpoints?: LlmEndpoints } = {}): ApiSession {
   const session = new ApiSession({
     clock: ctx.clock,
     ...(opts.llmEndpoints ? { llmEndpoints: opts.llmEndpoints } : {}),

@@ -33,8 +33,8 @@ let pendingRoute: string | null = deepLinkRoute(deepLinkFromArgv(process.argv));
 
 const api = new ApiSession({
   reader: { owner: 'workbench' },
-  // Fleet folders come only from this dialog, never from a path the page sends.
-  shell: { chooseFolder: (title) => chooseFolder(title), fleetPathFromApi: false },
+  // Stores and fleet folders come only from this process's dialogs, never from a path the page sends.
+  shell: { chooseFolder: (title) => chooseFolder(title), fleetPathFromApi: false, paths: { kind: 'dialog' } },
   engineOptions: { nativeBinding: electronNativeBinding({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, appRoot, env: process.env }) },
 });
 const live = new LiveRefresh(api, 400);

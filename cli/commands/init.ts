@@ -5,7 +5,7 @@ import { call } from '../../core/api/service.js';
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'create a new store (or upgrade an existing one in place)',
+  summary: 'create a new store, or turn an existing file into one (the only command that converts a file that is not a store)',
   usage: 'mnemo init <db> [--profile mnemo|nooa-0.0.9] [--json]',
   options: { profile: { type: 'string' } },
   async run(ctx) {
@@ -14,7 +14,8 @@ export const initCommand: Command = {
     if (profile !== undefined && profile !== 'mnemo' && profile !== 'nooa-0.0.9') {
       throw badInput(`--profile must be "mnemo" or "nooa-0.0.9", got ${JSON.stringify(profile)}`, { field: 'profile' });
     }
-    const session = openSession(ctx, db, { create: true });
+    // The user asked for this file to become a store: the one open that may convert a non-store file.
+    const session = openSession(ctx, db, { create: true, convert: true });
     try {
       const engine = session.engine();
       engine.store.ensureMnemo();

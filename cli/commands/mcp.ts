@@ -3,12 +3,13 @@
  * so everything human goes to stderr. The server runs until the client closes stdin (or a signal).
  */
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { homedir } from 'node:os';
 import { ApiSession } from '../../core/api/context.js';
 import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { validateOwner } from '../../core/model/owner.js';
+import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '../../core/agent/workspace.js';
 import { createMcpServer } from '../mcp/server.js';
+import { LimitedStdioServerTransport } from '../mcp/stdio-transport.js';
 import { requirePositional, str, type Command } from '../command.js';
 
 export const mcpCommand: Command = {
@@ -31,9 +32,12 @@ export const mcpCommand: Command = {
       engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
     });
     session.open(db, { create: true });
-    const agent = new AgentMemory(session, { workspaceRoot: resolve(str(ctx, 'root') ?? process.cwd()) });
+    const rootFlag = str(ctx, 'root');
+    const workspaceRoot = rootFlag !== undefined ? explicitWorkspaceRoot(rootFlag) : defaultWorkspaceRoot(process.cwd(), homedir());
+    const agent = new AgentMemory(session, { workspaceRoot });
     const server = createMcpServer(agent);
-    const transport = new StdioServerTransport();
+    // Answers an oversized message with an error and keeps serving (the SDK's transport quit silently).
+    const transport = new LimitedStdioServerTransport(process.stdin, process.stdout, (line) => ctx.io.err(line));
     const closed = new Promise<void>((done) => {
       transport.onclose = () => done();
     });
@@ -43,6 +47,7 @@ export const mcpCommand: Command = {
     process.once('SIGINT', stop);
     await server.connect(transport);
     ctx.io.err(`mnemo mcp: serving ${db} to ${owner || '(unowned)'} (session ${sessionRef}) on stdio`);
+    ctx.io.err(workspaceRoot ? `mnemo mcp: file: references read inside ${workspaceRoot}` : `mnemo mcp: ${NO_ROOT_MESSAGE}`);
     try {
       await closed;
     } finally {

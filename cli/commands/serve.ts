@@ -10,7 +10,8 @@ import { badInput } from '../../core/errors.js';
 import { loadLlmEndpoints, type LlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import { rendererDir } from '../../server/paths.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
-import { flag, intOpt, printJson, requirePositional, str, type Command, type CommandContext } from '../command.js';
+import { confinedTo } from '../../core/api/path-policy.js';
+import { flag, intOpt, printJson, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
 
 /** Resolves when the process is asked to stop (Ctrl-C or a service manager). */
 function untilSignal(): Promise<void> {
@@ -28,15 +29,18 @@ function untilSignal(): Promise<void> {
 export async function serveStore(
   ctx: Pick<CommandContext, 'now' | 'io'>,
   db: string | null,
-  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; llmEndpoints?: LlmEndpoints } = {},
+  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; roots?: string[]; llmEndpoints?: LlmEndpoints } = {},
 ): Promise<{ server: RunningServer; session: ApiSession }> {
   const session = ApiSession.withFrozenClock(ctx.now, {
+    // --readonly holds for every store this server opens, including a store.open of the same file.
+    readonly: opts.readonly ?? false,
     // Generative reflection may use only these (from --llm-config / MNEMO_LLM_*), picked by name.
     llmEndpoints: opts.llmEndpoints ?? loadLlmEndpoints(),
     reader: { owner: 'workbench' },
     engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
     // Browser mode: the fleet folder comes from --fleet or from fleet.open (validated); no dialog.
-    shell: { fleetPathFromApi: true },
+    // Paths a client names are confined below, once the served store is known.
+    shell: { fleetPathFromApi: true, paths: { kind: 'confined', roots: [], files: [] } },
   });
   let path = db;
   if (opts.fleet) {
@@ -49,6 +53,7 @@ export async function serveStore(
   }
   if (!path) throw badInput('give the store to serve, or --fleet <folder>');
   session.open(path, { readonly: opts.readonly ?? false, create: opts.create ?? false });
+  session.shell.paths = confinedTo([...(opts.roots ?? []), ...(opts.fleet ? [opts.fleet] : [])], [path]);
   try {
     const server = await startServer({ session, rendererDir: opts.dir ?? rendererDir(), port: opts.port ?? 0 });
     return { server, session };
@@ -61,15 +66,15 @@ export async function serveStore(
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'browser mode: serve the workbench for a store on 127.0.0.1 (prints the URL with its token)',
-  usage: 'mnemo serve <db> [--fleet <folder>] [--port P] [--readonly] [--llm-config FILE] [--now T] [--json]\n       mnemo serve --fleet <folder> [...]   (opens the folder\'s first store)',
+  usage: 'mnemo serve <db> [--fleet <folder>] [--root <folder>] [--port P] [--readonly] [--llm-config FILE] [--now T] [--json]\n       mnemo serve --fleet <folder> [...]   (opens the folder\'s first store)',
   timed: true,
-  options: { port: { type: 'string' }, readonly: { type: 'boolean' }, fleet: { type: 'string' }, 'llm-config': { type: 'string' } },
+  options: { port: { type: 'string' }, readonly: { type: 'boolean' }, fleet: { type: 'string' }, root: { type: 'string', multiple: true }, 'llm-config': { type: 'string' } },
   async run(ctx) {
     const fleet = str(ctx, 'fleet');
     const db = fleet && ctx.positionals[0] === undefined ? null : requirePositional(ctx, 0, 'db', this.usage);
     const port = intOpt(ctx, 'port', 0, [0, 65535]);
     const llmEndpoints = loadLlmEndpoints({ configPath: str(ctx, 'llm-config') });
-    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), llmEndpoints, ...(fleet ? { fleet } : {}) });
+    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), llmEndpoints, roots: strs(ctx, 'root'), ...(fleet ? { fleet } : {}) });
     if (ctx.json) printJson(ctx, { url: server.openUrl, port: server.port, token: server.token });
     else {
       ctx.io.out(`Mnemo Workbench (browser mode) serving ${session.engine().store.path}${ctx.now !== undefined ? ` with the clock frozen at ${ctx.now}` : ''}`);

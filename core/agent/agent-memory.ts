@@ -10,6 +10,7 @@
  * see ranking.ts), with this agent's identity as the session's reader, so the access log
  * attributes every read.
  */
+import { homedir } from 'node:os';
 import type { ApiSession } from '../api/context.js';
 import type { Engine } from '../engine/engine.js';
 import { assertWritable, linkMemories, updateMemory, type MemoryPatch } from '../engine/memory-ops.js';
@@ -31,7 +32,7 @@ import { rankForAgent } from './ranking.js';
 import { captureRef, parseRef, renderRef, resolveRef, type ReferenceEnv, type ReferenceHost, type ResolvedRef } from './references.js';
 import { DEFAULT_WRITE_POLICY, rememberAs, type RememberResult, type WritePolicy } from './remember.js';
 import { emptyStats, type MemoryStats } from './stats.js';
-import { assertContainedFile } from './workspace.js';
+import { assertContainedFile, defaultWorkspaceRoot } from './workspace.js';
 import { runReflection, type ReflectionOutcome } from './reflect.js';
 import type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
@@ -41,7 +42,7 @@ export class AgentMemory {
   readonly who: AgentIdentity;
   readonly spontaneous: SpontaneousConfig;
   readonly writePolicy: WritePolicy;
-  private readonly workspaceRoot: string;
+  private readonly workspaceRoot: string | null;
   private readonly host: ReferenceHost | undefined;
   private readonly gate = new InjectionGate();
   private readonly counters: MemoryStats = emptyStats();
@@ -51,7 +52,7 @@ export class AgentMemory {
     opts: AgentMemoryOptions = {},
   ) {
     this.who = { owner: session.reader.owner, session_ref: session.reader.session_ref };
-    this.workspaceRoot = opts.workspaceRoot ?? process.cwd();
+    this.workspaceRoot = opts.workspaceRoot === undefined ? defaultWorkspaceRoot(process.cwd(), homedir()) : opts.workspaceRoot;
     this.host = opts.host;
     this.spontaneous = { ...DEFAULT_SPONTANEOUS, ...(opts.spontaneous ?? {}) };
     this.writePolicy = { ...DEFAULT_WRITE_POLICY, ...(opts.write ?? {}) };

@@ -34,7 +34,8 @@ export interface ReferenceEnv {
   store: MemoryStore;
   /** The reader's visibility for `memory:` and `todo:` targets. */
   scope: OwnerScope;
-  workspaceRoot: string;
+  /** Where `file:` references may point; null: file references are off. */
+  workspaceRoot: string | null;
   host?: ReferenceHost | undefined;
 }
 

@@ -61,8 +61,11 @@ export interface RecalledMemory {
 }
 
 export interface AgentMemoryOptions {
-  /** Where `file:` references live (default: the process's working directory). */
-  workspaceRoot?: string;
+  /**
+   * Where `file:` references live; null turns them off. Default: the working directory, unless it
+   * is the file-system root or the home folder (or above it), where they are off.
+   */
+  workspaceRoot?: string | null;
   /** Lookups for `var:`, `context:` and `todo:` references. */
   host?: ReferenceHost;
   spontaneous?: Partial<SpontaneousConfig>;

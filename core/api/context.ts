@@ -6,6 +6,7 @@ import { fixedClock, systemClock, type Clock } from '../clock.js';
 import { MnemoError } from '../errors.js';
 import { Engine, type EngineOptions } from '../engine/engine.js';
 import { loadLlmEndpoints, type LlmEndpoints } from '../reflect/llm-endpoints.js';
+import type { PathPolicy } from './path-policy.js';
 
 export interface Reader {
   /** Logged as `reader_owner` on accesses this session makes. */
@@ -21,6 +22,8 @@ export interface SessionOptions {
   onMutation?: (method: string) => void;
   /** What the shell hosting this session lets the engine ask of the user (Electron: dialogs). */
   shell?: ShellHooks;
+  /** Every store this session opens is read-only, whatever a later store.open asks (serve --readonly). */
+  readonly?: boolean;
   /** The LLM endpoints generative reflection may use (default: from MNEMO_LLM_CONFIG / MNEMO_LLM_* on first use). */
   llmEndpoints?: LlmEndpoints;
 }
@@ -33,6 +36,8 @@ export interface ShellHooks {
    * is the user, and the path is validated). Electron: no, only a folder picked in the dialog.
    */
   fleetPathFromApi?: boolean;
+  /** Which paths store.open / fleet.open may name (default: any, for in-process callers). */
+  paths?: PathPolicy;
 }
 
 export class ApiSession {
@@ -43,6 +48,7 @@ export class ApiSession {
   readonly engineOptions: SessionOptions['engineOptions'];
   readonly onMutation: ((method: string) => void) | undefined;
   readonly shell: ShellHooks;
+  readonly readonlyOnly: boolean;
   private llm: LlmEndpoints | undefined;
 
   constructor(opts: SessionOptions = {}) {
@@ -53,6 +59,7 @@ export class ApiSession {
     this.onMutation = opts.onMutation;
     this.shell = opts.shell ?? {};
     this.llm = opts.llmEndpoints;
+    this.readonlyOnly = opts.readonly ?? false;
   }
 
   /** The server-side LLM endpoints; requests can only pick among these by name. */
@@ -65,8 +72,10 @@ export class ApiSession {
     return new ApiSession({ ...opts, ...(now === undefined ? {} : { clock: fixedClock(now) }) });
   }
 
-  open(path: string, opts: { create?: boolean; readonly?: boolean } = {}): Engine {
-    const engine = Engine.open(path, { ...this.engineOptions, clock: this.clock, create: opts.create ?? false, readonly: opts.readonly ?? false });
+  /** Opens `path` as the current store; `convert` (only `mnemo init`) may turn a non-store file into one. */
+  open(path: string, opts: { create?: boolean; readonly?: boolean; convert?: boolean } = {}): Engine {
+    const readonly = this.readonlyOnly || (opts.readonly ?? false);
+    const engine = Engine.open(path, { ...this.engineOptions, clock: this.clock, create: !readonly && (opts.create ?? false), readonly, convert: !readonly && (opts.convert ?? false) });
     this.current?.close();
     this.current = engine;
     return engine;

@@ -6,6 +6,7 @@
  * the in-memory vector index, so derived state never drifts from the file.
  */
 import type Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { systemClock, type Clock } from '../clock.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
@@ -17,6 +18,7 @@ import { pyDumps } from '../model/pyjson.js';
 import { blobToVector, vectorToBlob } from '../embed/embedder.js';
 import { decodeRow, encodeRow, type MemoryRow } from './codec.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
+import { notAStore, probeStoreFile } from './store-probe.js';
 import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
 import { Journal } from './journal.js';
 import { recoverInterruptedRun } from './change-run.js';
@@ -37,6 +39,11 @@ export interface OpenOptions extends ConnectOptions {
   onWarning?: (message: string) => void;
   /** Embedding dimension expected in blobs; 256 for the default hashing embedder. */
   dim?: number;
+  /**
+   * Turn an existing file that is not a store (an empty file, another program's SQLite database)
+   * into one. Only `mnemo init` sets this: every other open refuses such a file untouched.
+   */
+  convert?: boolean;
 }
 
 export interface ListScope {
@@ -89,13 +96,18 @@ export class MemoryStore {
   }
 
   static open(path: string, opts: OpenOptions = {}): MemoryStore {
+    // Looked at before connect(), which already writes (WAL mode): a refused file stays byte for byte.
+    if (!opts.readonly && !opts.convert) {
+      const kind = probeStoreFile(path, opts.nativeBinding);
+      if (kind === 'empty' || kind === 'foreign') throw notAStore(path, kind);
+    }
     const db = connect(path, opts);
     try {
       const fresh = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='memories'").get() === undefined;
       if (opts.readonly) {
         const v = db.pragma('user_version', { simple: true }) as number;
         if (v > 2) migrateNooa(db, path); // throws the schema error
-        if (fresh) throw notFound(`${path} holds no memories table; it is not a nooa or mnemo store`, { path });
+        if (fresh) throw notAStore(path, path !== ':memory:' && statSync(path).size === 0 ? 'empty' : 'foreign');
       } else {
         migrateNooa(db, path);
       }

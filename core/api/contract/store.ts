@@ -18,10 +18,12 @@ export interface StoreInfo {
 
 export const storeContract = {
   'store.open': method<StoreInfo>()({
-    description: 'Open a store file (creating it when `create` is set) and make it the current store.',
+    description:
+      'Open an existing nooa or Mnemo store and make it the current store. Never creates or converts a file (that is mnemo init); browser mode opens only the store it was started with or stores under its --root; the app opens stores only from its dialog.',
     input: z.object({
-      path: z.string().min(1, 'path is required'),
-      create: z.boolean().optional(),
+      path: z.string().min(1, 'path is required').max(4096, 'path is too long').refine((p) => !p.includes('\0'), 'path contains a NUL byte'),
+      // Kept in the schema only to refuse it with the way to do it instead.
+      create: z.literal(false, { message: 'store.open never creates a store; create one with "mnemo init <path>"' }).optional(),
       readonly: z.boolean().optional(),
     }),
   }),

@@ -4,6 +4,7 @@ import { Engine } from '../../engine/engine.js';
 import { fleetStorePath, listFleet, resolveFleetFolder, type FleetListing } from '../../fleet/fleet.js';
 import { storeKpis } from '../../observe/kpis.js';
 import type { ApiSession } from '../context.js';
+import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { FleetStoreKpis, fleetContract } from '../contract/fleet.js';
 import type { HandlersFor } from './types.js';
 import { storeInfo } from './store.js';
@@ -85,7 +86,7 @@ export const fleetHandlers: HandlersFor<typeof fleetContract> = {
     if (session.shell.fleetPathFromApi === false) {
       throw new MnemoError('permission', 'this shell opens fleet folders only through its folder dialog; use fleet.choose (File → Open Folder of Stores…)');
     }
-    return openFleet(session, input.folder);
+    return openFleet(session, permittedPath(session.shell.paths ?? ANY_PATH, input.folder, 'fleet folder'));
   },
   'fleet.choose': async (_input, session) => {
     const choose = session.shell.chooseFolder;

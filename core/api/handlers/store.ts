@@ -2,6 +2,7 @@ import { countEvents } from '../../store/access-events.js';
 import { readMnemoVersion } from '../../store/migrations.js';
 import type { Engine } from '../../engine/engine.js';
 import type { ApiSession } from '../context.js';
+import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { StoreInfo } from '../contract/index.js';
 import type { storeContract } from '../contract/store.js';
 import type { HandlersFor } from './types.js';
@@ -36,6 +37,9 @@ export function storeInfo(engine: Engine, session?: ApiSession): StoreInfo {
 }
 
 export const storeHandlers: HandlersFor<typeof storeContract> = {
-  'store.open': (input, session) => storeInfo(session.open(input.path, { create: input.create ?? false, readonly: input.readonly ?? false }), session),
+  'store.open': (input, session) => {
+    const path = permittedPath(session.shell.paths ?? ANY_PATH, input.path, 'store');
+    return storeInfo(session.open(path, { readonly: input.readonly ?? false }), session);
+  },
   'store.info': (_input, session) => storeInfo(session.engine(), session),
 };
