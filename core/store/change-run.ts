@@ -263,7 +263,7 @@ function rollbackStep(store: MemoryStore, changeId: number, deadline: () => bool
  * One transaction of an undo (restore before-images, newest first) or a redo (after-images,
  * oldest first), resuming at the marker's cursor; true when the change is fully undone or redone.
  */
-function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => boolean): boolean {
+function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
   return store.transaction(() => {
     const marker = runInProgress(store)!;
     const id = marker.change_id;
@@ -284,23 +284,36 @@ function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => b
       store.journal.writeImages(mode === 'undo' ? rows.reverse() : rows, mode === 'undo' ? 'before' : 'after');
       cursor = chunk[chunk.length - 1]!.rowid;
       writeMarker(store, { ...marker, cursor });
+      onRows?.(chunk.length);
       if (deadline()) return false;
     }
   });
 }
 
 /** Undoes a change in paced transactions; a crash part-way is completed by the next writable open. */
-export async function undoInBatches(store: MemoryStore, changeId: number, pacing?: RunPacing): Promise<ChangeSummary> {
-  return replayInBatches(store, 'undo', changeId, pacing);
+export async function undoInBatches(store: MemoryStore, changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void): Promise<ChangeSummary> {
+  return replayInBatches(store, 'undo', changeId, pacing, onProgress);
 }
 
 /** Redoes the given change (or the most recently undone) in paced transactions. */
-export async function redoInBatches(store: MemoryStore, changeId: number | undefined, pacing?: RunPacing): Promise<ChangeSummary> {
-  return replayInBatches(store, 'redo', changeId, pacing);
+export async function redoInBatches(
+  store: MemoryStore,
+  changeId: number | undefined,
+  pacing?: RunPacing,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ChangeSummary> {
+  return replayInBatches(store, 'redo', changeId, pacing, onProgress);
 }
 
-async function replayInBatches(store: MemoryStore, mode: 'undo' | 'redo', changeId: number | undefined, pacing?: RunPacing): Promise<ChangeSummary> {
+async function replayInBatches(
+  store: MemoryStore,
+  mode: 'undo' | 'redo',
+  changeId: number | undefined,
+  pacing: RunPacing | undefined,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<ChangeSummary> {
   const p = pacingOf(pacing);
+  let total = 0;
   const id = store.transaction(() => {
     store.ensureMnemo();
     refuseIfRunning(store);
@@ -308,11 +321,14 @@ async function replayInBatches(store: MemoryStore, mode: 'undo' | 'redo', change
     const cursor = mode === 'undo' ? Number.MAX_SAFE_INTEGER : -1;
     writeMarker(store, newMarker(store, change.id, mode, change.label, cursor));
     liveRuns.add(runKey(store, change.id));
+    total = change.rows;
     return change.id;
   });
   const pacer = new Pacer(store, p);
+  let done = 0;
+  const counted = (n: number) => onProgress?.((done += n), total);
   try {
-    while (!replayStep(store, mode, batchBudget(p))) await pacer.between();
+    while (!replayStep(store, mode, batchBudget(p), counted)) await pacer.between();
   } finally {
     liveRuns.delete(runKey(store, id));
   }

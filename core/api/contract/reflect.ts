@@ -82,6 +82,22 @@ export interface PlanProgressState {
   started_at: number | null;
 }
 
+/** The running long write (core/api/handlers/write-job.ts). */
+export interface WriteJobState {
+  running: boolean;
+  kind: string | null;
+  done: number;
+  total: number;
+  /** From the store's clock. */
+  started_at: number | null;
+  /** Remaining seconds at the pace so far; null until there is a pace. */
+  eta_s: number | null;
+  /** A cancel was asked for; the job is taking back what it wrote. */
+  cancelling: boolean;
+  /** Whether this kind of job can be cancelled (an undo or redo runs to the end). */
+  cancellable: boolean;
+}
+
 export const reflectContract = {
   'reflect.plan': method<ReflectionPlan>()({
     description: 'Plan a reflection pass (dry run): ordered, typed proposals with before/after values and reasons. Writes nothing.',
@@ -104,6 +120,15 @@ export const reflectContract = {
     input: z
       .object({ plan: z.unknown().optional(), plan_id: z.string().optional(), accepted: z.array(z.string().min(1)).max(1_000_000).nullable().optional() })
       .refine((v) => v.plan !== undefined || v.plan_id !== undefined, 'give the plan or its plan_id'),
+    mutates: true,
+  }),
+  'journal.progress': method<WriteJobState>()({
+    description: 'Where the running long write (reflect.apply, a big journal.undo or journal.redo) is: n of N and an ETA, for a progress bar.',
+    input: z.object({}),
+  }),
+  'journal.cancel': method<{ cancelled: boolean }>()({
+    description: 'Cancel the running reflect.apply: what it applied is taken back and the store is left as it was (it then fails with cancelled: true). An undo or redo is not cancellable.',
+    input: z.object({}),
     mutates: true,
   }),
   'journal.history': method<ChangeSummary[]>()({

@@ -8,12 +8,14 @@ import { applyPlan } from '../../reflect/apply.js';
 import { planReflection } from '../../reflect/plan.js';
 import { parsePlan } from '../../reflect/plan-schema.js';
 import { parseUntil } from '../../reflect/policy.js';
+import { redoInBatches, undoInBatches } from '../../store/change-run.js';
 import type { ReflectionPlan } from '../../reflect/types.js';
 import type { PlanProgressState, reflectContract, reflectPlanInput } from '../contract/reflect.js';
 import type { GenerativeOptions } from '../../reflect/generative.js';
 import type { ApiSession } from '../context.js';
 import type { z } from 'zod';
 import type { HandlersFor } from './types.js';
+import { writeJobOf } from './write-job.js';
 
 type ReflectPlanInput = z.output<typeof reflectPlanInput>;
 
@@ -93,15 +95,26 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
       if (!kept) throw badInput(`no plan ${input.plan_id} in this session (plans are kept for the last ${KEPT_PLANS} reflect.plan calls); pass the plan itself or plan again`, { field: 'plan_id' });
       plan = kept;
     }
-    return applyPlan(engine, plan, { accepted: input.accepted ?? null });
+    return writeJobOf(engine).run('reflect.apply', true, (job) =>
+      applyPlan(engine, plan, { accepted: input.accepted ?? null, onProgress: job.progress, shouldCancel: job.cancelled }),
+    );
   },
+  'journal.progress': (_input, session) => writeJobOf(session.engine()).progress(),
+  'journal.cancel': (_input, session) => writeJobOf(session.engine()).cancel(),
   'journal.history': (input, session) => session.engine().store.journal.history(input.limit, input.offset),
   'journal.rows': (input, session) => {
     const j = session.engine().store.journal;
     return { change: j.get(input.change_id), rows: j.rows(input.change_id) };
   },
-  'journal.undo': (input, session) => session.engine().store.journal.undo(input.change_id),
-  'journal.redo': (input, session) => session.engine().store.journal.redo(input.change_id),
+  // Paced like the apply itself: undoing a 100k-row change must not lock agents out either.
+  'journal.undo': (input, session) => {
+    const engine = session.engine();
+    return writeJobOf(engine).run('journal.undo', false, (job) => undoInBatches(engine.store, input.change_id, {}, job.progress));
+  },
+  'journal.redo': (input, session) => {
+    const engine = session.engine();
+    return writeJobOf(engine).run('journal.redo', false, (job) => redoInBatches(engine.store, input.change_id, {}, job.progress));
+  },
   'memory.merge': async (input, session) => {
     const { importance, salience, confidence, references, ...rest } = input.patch ?? {};
     const now = session.engine().now();

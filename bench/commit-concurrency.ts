@@ -1,0 +1,106 @@
+/**
+ * `npm run bench -- commit-concurrency [--size 100000] [--interval 1000] [--batch-ms 50] [--pause-ms 20] [--json]`
+ *
+ * An operator commits a big reflection while an agent works beside it. On a demo store (cached
+ * per size), the pass is planned, then applied in short transactions while a second PROCESS (the
+ * agent, test/helpers/agent-child.ts, reporting over IPC) adds a memory and recalls once per
+ * interval; the apply is then undone in the same way with the agent still working. Reports the
+ * agent's failures and latencies (target: 0 failures, every call within 1 s), the apply and undo
+ * wall times and the largest WAL file seen. `--batch-ms 1e9` writes the apply as one transaction,
+ * as before batching, for comparison.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { fixedClock } from '../core/clock.js';
+import { Engine } from '../core/engine/engine.js';
+import { applyPlan } from '../core/reflect/apply.js';
+import { planOps, planReflection } from '../core/reflect/plan.js';
+import { undoInBatches } from '../core/store/change-run.js';
+import { NOW, startAgent, type AgentCall } from '../test/helpers/long-writes.js';
+import { demoStoreCopy } from './lib/demo-store.js';
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100000' },
+    interval: { type: 'string', default: '1000' },
+    busy: { type: 'string', default: '5000' },
+    'batch-ms': { type: 'string', default: '50' },
+    'pause-ms': { type: 'string', default: '20' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const log = (s: string) => {
+  if (!values.json) process.stdout.write(`${s}\n`);
+};
+const size = Number(values.size);
+const pacing = { batchMs: Number(values['batch-ms']), pauseMs: Number(values['pause-ms']) };
+
+function latency(calls: AgentCall[]): { n: number; failures: number; median_ms: number | null; p95_ms: number | null; max_ms: number | null; over_1s: number } {
+  const ms = calls.map((c) => c.ms).sort((a, b) => a - b);
+  const at = (q: number) => (ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!) : null);
+  return { n: calls.length, failures: calls.filter((c) => !c.ok).length, median_ms: at(0.5), p95_ms: at(0.95), max_ms: ms.length ? Math.round(ms[ms.length - 1]!) : null, over_1s: ms.filter((m) => m > 1000).length };
+}
+
+const path = demoStoreCopy(size, NOW, log);
+const wal = `${path}-wal`;
+let walMax = 0;
+const walPoll = setInterval(() => {
+  if (existsSync(wal)) walMax = Math.max(walMax, statSync(wal).size);
+}, 100);
+
+const engine = Engine.open(path, { clock: fixedClock(NOW), onWarning: () => {} });
+log(`planning the reflection of ${size.toLocaleString()} memories…`);
+let t0 = performance.now();
+const plan = await planReflection(engine);
+const planS = (performance.now() - t0) / 1000;
+const ops = planOps(plan).length;
+log(`plan: ${ops.toLocaleString()} operations in ${planS.toFixed(1)} s; starting the agent`);
+
+const agent = startAgent(path, Number(values.interval), Number(values.busy));
+await agent.ready;
+let started = false;
+let lastShown = 0;
+t0 = performance.now();
+const applied = await applyPlan(engine, plan, {
+  pacing,
+  onProgress: (done, total) => {
+    if (!started) agent.go();
+    started = true;
+    if (done - lastShown >= total / 10) {
+      lastShown = done;
+      log(`  apply ${done.toLocaleString()}/${total.toLocaleString()} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    }
+  },
+});
+const applyS = (performance.now() - t0) / 1000;
+const duringApply = agent.calls.splice(0);
+log(`apply: change #${applied.change_id}, ${applied.applied.length.toLocaleString()} applied in ${applyS.toFixed(1)} s; undoing it`);
+
+t0 = performance.now();
+const undone = await undoInBatches(engine.store, applied.change_id!, pacing);
+const undoS = (performance.now() - t0) / 1000;
+const duringUndo = agent.calls.splice(0);
+const summary = await agent.stop();
+clearInterval(walPoll);
+engine.close();
+
+const result = {
+  bench: 'commit-concurrency',
+  size,
+  ops,
+  applied: applied.applied.length,
+  pacing,
+  agent_interval_ms: Number(values.interval),
+  plan_s: Number(planS.toFixed(1)),
+  apply_s: Number(applyS.toFixed(1)),
+  undo_s: Number(undoS.toFixed(1)),
+  undo_state: undone.state,
+  wal_max_mb: Number((walMax / 1e6).toFixed(1)),
+  agent_failures: summary.failures,
+  agent_calls: summary.calls,
+  during_apply: { add: latency(duringApply.filter((c) => c.op === 'add')), recall: latency(duringApply.filter((c) => c.op === 'recall')) },
+  during_undo: { add: latency(duringUndo.filter((c) => c.op === 'add')), recall: latency(duringUndo.filter((c) => c.op === 'recall')) },
+  first_errors: [...duringApply, ...duringUndo].filter((c) => !c.ok).slice(0, 3).map((c) => c.error),
+};
+log(JSON.stringify(result, null, 2));
+if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,57 @@
+/**
+ * The long write a session's store is running (a reflection apply, the undo or redo of a big
+ * change): how far it is (n of N, an ETA) for a progress bar, and a cancel. One at a time per
+ * store, so a second commit gets a clear "busy" instead of queueing behind the first.
+ *
+ * The work itself is paced in short transactions (store/change-run.ts), so other callers, agents
+ * included, are answered while it runs; `journal.progress` and `journal.cancel` are such calls.
+ */
+import { MnemoError } from '../../errors.js';
+import type { Engine } from '../../engine/engine.js';
+import type { WriteJobState } from '../contract/reflect.js';
+
+export interface JobControl {
+  progress(done: number, total: number): void;
+  cancelled(): boolean;
+}
+
+const IDLE: WriteJobState = { running: false, kind: null, done: 0, total: 0, started_at: null, eta_s: null, cancelling: false, cancellable: false };
+
+export class WriteJob {
+  private state: WriteJobState = IDLE;
+  private startedPerf = 0;
+
+  constructor(private readonly engine: Engine) {}
+
+  async run<T>(kind: string, cancellable: boolean, work: (ctl: JobControl) => Promise<T>): Promise<T> {
+    if (this.state.running) throw new MnemoError('busy', `a ${this.state.kind} is still running on this store (${this.state.done} of ${this.state.total}); wait for it or cancel it with journal.cancel`);
+    this.state = { ...IDLE, running: true, kind, started_at: this.engine.now(), cancellable };
+    this.startedPerf = performance.now();
+    const ctl: JobControl = {
+      progress: (done, total) => {
+        this.state = { ...this.state, done, total };
+      },
+      cancelled: () => this.state.cancelling,
+    };
+    try {
+      return await work(ctl);
+    } finally {
+      this.state = IDLE;
+    }
+  }
+
+  progress(): WriteJobState {
+    const s = this.state;
+    if (!s.running || s.done === 0 || s.total === 0) return s;
+    const elapsed = (performance.now() - this.startedPerf) / 1000;
+    return { ...s, eta_s: Math.round((elapsed / s.done) * (s.total - s.done)) };
+  }
+
+  cancel(): { cancelled: boolean } {
+    if (!this.state.running || !this.state.cancellable) return { cancelled: false };
+    this.state = { ...this.state, cancelling: true };
+    return { cancelled: true };
+  }
+}
+
+export const writeJobOf = (engine: Engine): WriteJob => engine.extension('write.job', (e) => new WriteJob(e));
