@@ -32,6 +32,8 @@ function watchStdout(): void {
     process.stderr.write(`mnemo: cannot write the output: ${err.message}\n`);
     process.exitCode = 1;
   });
+  // `2>&1 | head` closes standard error too; there is nobody left to tell.
+  process.stderr.on('error', () => undefined);
 }
 
 /** The failed write's error is recorded on the stream at once; its 'error' event only comes a tick later. */
@@ -45,7 +47,10 @@ export const processIO: CliIO = {
     watchStdout();
     if (!stdoutPipeClosed()) process.stdout.write(t.endsWith('\n') ? t : `${t}\n`);
   },
-  err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+  err: (t) => {
+    watchStdout();
+    process.stderr.write(t.endsWith('\n') ? t : `${t}\n`);
+  },
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);

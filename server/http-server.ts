@@ -72,8 +72,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** A body over MAX_BODY: answered with 400 once the rest has been read and discarded. */
-class BodyTooLarge extends Error {}
+/** A body that is not read in full: over MAX_BODY (answered with 400 once the rest has been discarded) or cut off. */
+class BodyRefused extends Error {}
 
 /**
  * Reads the body, at most MAX_BODY bytes. A larger body is read on and discarded (never kept), so
@@ -96,9 +96,9 @@ function readBody(req: IncomingMessage): Promise<string> {
         parts.length = 0;
       } else parts.push(c);
     });
-    req.on('end', () => (tooLarge ? reject(new BodyTooLarge(`the request body is larger than ${MAX_BODY / 1024 / 1024} MB`)) : resolve(Buffer.concat(parts).toString('utf8'))));
+    req.on('end', () => (tooLarge ? reject(new BodyRefused(`the request body is larger than ${MAX_BODY / 1024 / 1024} MB`)) : resolve(Buffer.concat(parts).toString('utf8'))));
     req.on('error', reject);
-    req.on('close', () => reject(new BodyTooLarge('the request was cut off before its end')));
+    req.on('close', () => reject(new BodyRefused('the request was cut off before its end')));
   });
 }
 
@@ -180,7 +180,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const text = await readBody(req);
       input = text.trim() === '' ? {} : JSON.parse(text);
     } catch (err) {
-      const message = err instanceof BodyTooLarge ? err.message : `the request body is not valid JSON: ${(err as Error).message}`;
+      const message = err instanceof BodyRefused ? err.message : `the request body is not valid JSON: ${(err as Error).message}`;
       send(res, 400, { ok: false, error: { code: 'bad_input', message } });
       return;
     }

@@ -8,7 +8,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../core/agent/agent-memory.js';
 import { invoke } from '../core/api/service.js';
+import { refusedOps } from '../core/agent/reflect.js';
 import { ownerMatches, ownerMayWrite } from '../core/model/owner.js';
+import { planOps, planReflection } from '../core/reflect/plan.js';
 import { ownerClause } from '../core/store/owner-sql.js';
 import { agentOn, freshStorePath } from './helpers/agents.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from './helpers/mcp.js';
@@ -136,5 +138,16 @@ describe('owner comparison is exact and case-sensitive', () => {
       strength: before.strength,
       importance: before.importance,
     });
+  });
+
+  it('reflection as an agent refuses every planned op that would write another role\'s memory', async () => {
+    const { mine, own, foreign } = await setup();
+    // A plan over everyone (as the operator would make) merges the two duplicates across roles.
+    const plan = await planReflection(mine.engine, { scope: null });
+    const merge = planOps(plan).find((o) => o.op === 'merge' && [o.anchor, o.dup].includes(foreign) && [o.anchor, o.dup].includes(own));
+    expect(merge).toBeDefined();
+    expect(refusedOps(mine.engine, plan, 'coder@1')).toContain(merge!.id);
+    expect(refusedOps(mine.engine, plan, 'CODER@9')).toContain(merge!.id);
+    expect(refusedOps(mine.engine, plan, '')).toContain(merge!.id); // the unowned writer may not write owned memories either
   });
 });

@@ -10,7 +10,7 @@ import type { Engine } from '../engine/engine.js';
 import { ownerMayWrite, roleOf } from '../model/owner.js';
 import { applyPlan } from '../reflect/apply.js';
 import { planOps, planReflection } from '../reflect/plan.js';
-import type { PlanOp, ReflectionReport } from '../reflect/types.js';
+import type { PlanOp, ReflectionPlan, ReflectionReport } from '../reflect/types.js';
 
 export type { ReflectionReport } from '../reflect/types.js';
 
@@ -28,10 +28,17 @@ export interface ReflectionOutcome {
 export async function runReflection(engine: Engine, actorOwner: string): Promise<ReflectionOutcome> {
   const plan = await planReflection(engine, { scope: roleOf(actorOwner) });
   const ops = planOps(plan);
-  const refused = ops.filter((o) => !mayApply(engine, o, actorOwner)).map((o) => o.id);
+  const refused = refusedOps(engine, plan, actorOwner);
   const refusedSet = new Set(refused);
   const res = await applyPlan(engine, plan, { accepted: ops.filter((o) => !refusedSet.has(o.id)).map((o) => o.id) });
   return { report: res.report, change_id: res.change_id, plan_id: res.plan_id, planned: ops.length, applied: res.applied.length, refused };
+}
+
+/** The ids of the plan's ops that would write a memory `actorOwner` may not write (ownerMayWrite). */
+export function refusedOps(engine: Engine, plan: Pick<ReflectionPlan, 'groups'>, actorOwner: string): string[] {
+  return planOps(plan)
+    .filter((o) => !mayApply(engine, o, actorOwner))
+    .map((o) => o.id);
 }
 
 /** Whether every memory the op writes, and every memory it creates, is the actor's to write. */

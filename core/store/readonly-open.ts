@@ -47,7 +47,8 @@ export function openReadonly(path: string, open: RawOpen, warn: (message: string
   try {
     return open(path, 'readonly');
   } catch (err) {
-    if (!cannotOpenBeside(err)) throw err;
+    // A file this process may not even read is refused as it is (a copy could not be made either).
+    if (!cannotOpenBeside(err) || !hasAccess(path, constants.R_OK)) throw err;
     return snapshot(unwritableFolder);
   }
 }
@@ -95,8 +96,12 @@ function isWalMode(path: string): boolean {
 }
 
 function isWritable(path: string): boolean {
+  return hasAccess(path, constants.W_OK);
+}
+
+function hasAccess(path: string, mode: number): boolean {
   try {
-    accessSync(path, constants.W_OK);
+    accessSync(path, mode);
     return true;
   } catch {
     return false;

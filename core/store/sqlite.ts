@@ -58,8 +58,9 @@ export function connect(path: string, opts: ConnectOptions = {}): DB {
     try {
       return openReadonly(path, open, opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' })));
     } catch (err) {
+      // As for a writable open: a busy or locked store passes through (callers retry); any other failure cannot open it.
       const code = (err as { code?: unknown }).code;
-      throw typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN') ? openError(path, err, true) : openError(path, err, false);
+      throw openError(path, err, !(typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))));
     }
   }
   let db: DB;
