@@ -171,6 +171,10 @@ describe('(b) browser mode opens only the store it was started with, or stores u
     expect(await api('store.open', { path: join(root, '..', '..', 'etc', 'passwd') })).toMatchObject({ ok: false, error: { code: 'permission' } });
   });
 
+  it('--root must name an existing folder', async () => {
+    await expect(serveStore({ now: NOW, io: quiet }, fixtureCopy(), { roots: [join(tempDir(), 'typo')], dir: tempDir() })).rejects.toThrow(/--root .* is not a folder/);
+  });
+
   it('fleet.open is confined the same way', async () => {
     const root = tempDir();
     mkdirSync(join(root, 'runs'));
