@@ -93,7 +93,7 @@ describe('MCP tools', () => {
   it('todos and intents over MCP: every trigger kind fires once', async () => {
     const { mcp, agent } = await mcpFor(freshStorePath(), 'ops@1');
     const todo = dataOf(await mcp.call('todo_open', { content: 'rotate the api keys', importance: 'HIGH' }));
-    expect(textOf(await mcp.call('todo_list'))).toBe(`- [todo:open#${todo.id.slice(0, 8)}] rotate the api keys (importance 8)`);
+    expect(textOf(await mcp.call('todo_list'))).toBe(`- [todo:open#${todo.id.slice(0, 8)}] <memory-data id="${todo.id.slice(0, 8)}">rotate the api keys</memory-data> (importance 8)`);
     await mcp.call('intent_add', { content: 'post the changelog', trigger: { kind: 'time', fire_at: new Date((T0 - 10) * 1000).toISOString() } });
     await mcp.call('intent_add', { content: 'warn about the freeze', trigger: { kind: 'cue', cue: 'release' } });
     await mcp.call('intent_add', { content: 'open an incident', trigger: { kind: 'event', cue: 'Error' }, opens_todo: true });
@@ -123,7 +123,7 @@ describe('MCP tools', () => {
       expect(textOf(d)).not.toMatch(/TOP-SECRET/);
     }
     expect(agent.engine.store.count()).toBe(0);
-    expect(textOf(await mcp.call('deref', { ref: 'file:notes.md' }))).toBe('ref file:notes.md (LIVE) → inside');
+    expect(textOf(await mcp.call('deref', { ref: 'file:notes.md' }))).toBe('<memory-data>ref file:notes.md (LIVE) → inside</memory-data>');
   });
 
   it('resources: recent memories and open todos, read as injected accesses attributed to the agent', async () => {
@@ -133,9 +133,10 @@ describe('MCP tools', () => {
     const { resources } = await mcp.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([RECENT_URI, OPEN_TODOS_URI]);
     const recent = await mcp.client.readResource({ uri: RECENT_URI });
-    expect(recent.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: `## Recent memories\n- [todo:open#${t.id.slice(0, 8)}] book the room\n- [info#${m.id.slice(0, 8)}] the meeting moved to thursday` });
+    const data = (id: string, text: string) => `<memory-data id="${id.slice(0, 8)}">${text}</memory-data>`;
+    expect(recent.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: `## Recent memories\n- [todo:open#${t.id.slice(0, 8)}] ${data(t.id, 'book the room')}\n- [info#${m.id.slice(0, 8)}] ${data(m.id, 'the meeting moved to thursday')}` });
     const todos = await mcp.client.readResource({ uri: OPEN_TODOS_URI });
-    expect(todos.contents[0]).toMatchObject({ text: `## Open todos\n- [todo:open#${t.id.slice(0, 8)}] book the room` });
+    expect(todos.contents[0]).toMatchObject({ text: `## Open todos\n- [todo:open#${t.id.slice(0, 8)}] ${data(t.id, 'book the room')}` });
     const after = agent.engine.store.require(t.id);
     expect(after).toMatchObject({ injected_count: 2, strength: 1 });
     expect(queryEvents(agent.engine.store.db, { memoryId: t.id, channels: ['injected'] }).events.every((e) => e.reader_owner === 'alice@2' && e.session_ref === 'test-alice@2')).toBe(true);

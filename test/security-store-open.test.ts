@@ -14,6 +14,7 @@ import { serveStore } from '../cli/commands/serve.js';
 import type { RunningServer } from '../server/http-server.js';
 import { TOKEN_HEADER } from '../server/security.js';
 import { handleInvoke } from '../electron/ipc.js';
+import { tablesFromFileBytes } from '../core/store/schema-bytes.js';
 import { runCli } from './helpers/cli.js';
 import { expected, fixtureCopy, tempDir } from './helpers/fixture.js';
 
@@ -61,6 +62,40 @@ describe('(a) a file that is not a nooa or Mnemo store is never converted', () =
       expect(new Database(cookies, { readonly: true }).prepare("SELECT name FROM sqlite_master WHERE type='table'").all()).toEqual(tables);
     } finally {
       session.close();
+    }
+  });
+
+  it('a WAL-mode foreign database is looked at from its bytes: refused with no -wal/-shm left beside it', async () => {
+    const path = join(tempDir(), 'cookies.sqlite');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec("CREATE TABLE moz_cookies (id INTEGER PRIMARY KEY, content TEXT); INSERT INTO moz_cookies (content) VALUES ('session=s3cr3t')");
+    db.close();
+    const before = readFileSync(path);
+    const session = new ApiSession();
+    try {
+      expect(await invoke(session, 'store.open', { path })).toMatchObject({ ok: false, error: { code: 'schema' } });
+      expectUntouched(path, before);
+      // A store in WAL mode (the fixture) is still recognised and opens.
+      expect(await invoke(session, 'store.open', { path: fixtureCopy() })).toMatchObject({ ok: true });
+    } finally {
+      session.close();
+    }
+  });
+
+  it('the schema reader agrees with SQLite: interior pages, overflow, UTF-16', () => {
+    for (const encoding of ['UTF-8', 'UTF-16le', 'UTF-16be']) {
+      const path = join(tempDir(), `many-${encoding}.sqlite`);
+      const db = new Database(path);
+      db.pragma(`encoding = '${encoding}'`);
+      db.pragma('page_size = 1024');
+      db.pragma('journal_mode = WAL');
+      for (let i = 0; i < 150; i++) db.exec(`CREATE TABLE t_${i}_${'x'.repeat(i % 40)} (a, b)`);
+      db.exec(`CREATE TABLE long_one (${Array.from({ length: 600 }, (_, i) => `column_${i} TEXT`).join(', ')})`);
+      db.exec('CREATE INDEX idx_a ON t_0_ (a)');
+      const want = new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]));
+      db.close();
+      expect(tablesFromFileBytes(path)).toEqual(want);
     }
   });
 
@@ -169,6 +204,10 @@ describe('(b) browser mode opens only the store it was started with, or stores u
     expect(await api('store.open', { path: other })).toMatchObject({ ok: true, value: { name: 'other.sqlite' } });
     expect(await api('store.open', { path: join(root, 'link.sqlite') })).toMatchObject({ ok: false, error: { code: 'permission' } });
     expect(await api('store.open', { path: join(root, '..', '..', 'etc', 'passwd') })).toMatchObject({ ok: false, error: { code: 'permission' } });
+  });
+
+  it('--root must name an existing folder', async () => {
+    await expect(serveStore({ now: NOW, io: quiet }, fixtureCopy(), { roots: [join(tempDir(), 'typo')], dir: tempDir() })).rejects.toThrow(/--root .* is not a folder/);
   });
 
   it('fleet.open is confined the same way', async () => {

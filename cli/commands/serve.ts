@@ -2,6 +2,7 @@
  * `mnemo serve <db>`: browser mode. Serves the built workbench and core/api on 127.0.0.1 and prints
  * the URL with this run's token. `--now` freezes the engine clock (reproducible screens and tests).
  */
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiSession } from '../../core/api/context.js';
 import { fleetStorePath } from '../../core/fleet/fleet.js';
@@ -42,6 +43,10 @@ export async function serveStore(
     // Paths a client names are confined below, once the served store is known.
     shell: { fleetPathFromApi: true, paths: { kind: 'confined', roots: [], files: [] } },
   });
+  for (const root of opts.roots ?? []) {
+    // The operator's own flag: say plainly when it names nothing usable (a typo would silently allow nothing).
+    if (!existsSync(root) || !statSync(root).isDirectory()) throw badInput(`--root ${root} is not a folder; name an existing folder of stores`, { field: 'root' });
+  }
   let path = db;
   if (opts.fleet) {
     const listing = openFleet(session, resolve(opts.fleet));

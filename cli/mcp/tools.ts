@@ -14,7 +14,7 @@ import { EDGE_TYPES, MEMORY_TYPES, REF_KINDS } from '../../core/model/enums.js';
 import { LADDERS } from '../../core/model/ladders.js';
 import { memoryHead } from '../../core/model/memory.js';
 import { describeTrigger, normalizeTrigger, triggerSpecInput } from '../../core/prospective/triggers.js';
-import { renderRef } from '../../core/agent/references.js';
+import { asData, headLine, refLine, shortId } from './data-marking.js';
 
 export interface ToolOutput {
   text: string;
@@ -59,7 +59,7 @@ const k = z.number().int('k must be a whole number').min(1, 'k must be at least 
 function recalledLines(results: RecalledMemory[]): string {
   if (results.length === 0) return 'no memories matched';
   return results
-    .flatMap((r) => [`- ${r.label} ${memoryHead(r)} (score ${r.score.toFixed(4)})`, ...r.references.slice(0, 4).map((ref) => `    ${renderRef(ref)}`)])
+    .flatMap((r) => [`- ${r.label} ${asData(memoryHead(r), { id: shortId(r.id), oneLine: true })} (score ${r.score.toFixed(4)})`, ...r.references.slice(0, 4).map((ref) => refLine(ref, r.id))])
     .join('\n');
 }
 
@@ -177,7 +177,8 @@ export const TOOLS: ToolDef[] = [
     input: z.object({ ref: refSpec }).strict(),
     run(agent, a) {
       const line = agent.deref(a.ref);
-      return { text: line, data: { line, live: line.includes('(LIVE)') } };
+      // The line carries stored or outside text (a snapshot, a file, another memory): marked as data.
+      return { text: asData(line), data: { line, live: line.includes('(LIVE)') } };
     },
   }),
   tool({
@@ -210,7 +211,7 @@ export const TOOLS: ToolDef[] = [
     input: z.object({ status: z.enum(['open', 'done', 'dropped', 'all']).default('open'), owner: owner.optional() }).strict(),
     run(agent, a) {
       const todos = agent.todoList({ status: a.status, ...(a.owner !== undefined ? { owner: a.owner } : {}) });
-      const text = todos.length ? todos.map((t) => `- ${memoryLabel({ type: 'todo', status: t.status, id: t.id })} ${t.head} (importance ${t.importance})`).join('\n') : `no ${a.status === 'all' ? '' : `${a.status} `}todos`;
+      const text = todos.length ? todos.map((t) => headLine({ type: 'todo', status: t.status, id: t.id }, t.head, ` (importance ${t.importance})`)).join('\n') : `no ${a.status === 'all' ? '' : `${a.status} `}todos`;
       return { text, data: { todos } };
     },
   }),
@@ -232,7 +233,7 @@ export const TOOLS: ToolDef[] = [
     input: z.object({ todo_id: memoryId('todo_id'), status: z.enum(['done', 'dropped']).default('done') }).strict(),
     async run(agent, a) {
       const t = await agent.todoClose(a.todo_id, a.status);
-      return { text: `closed ${memoryLabel({ type: 'todo', status: t.status, id: t.id })} ${t.head}`, data: { todo: t } };
+      return { text: `closed ${memoryLabel({ type: 'todo', status: t.status, id: t.id })} ${asData(t.head, { id: shortId(t.id), oneLine: true })}`, data: { todo: t } };
     },
   }),
   tool({
@@ -276,7 +277,8 @@ export const TOOLS: ToolDef[] = [
       const fired = await agent.intentsDue({ message: a.message ?? null, events: a.events ?? [] });
       const text = fired.length
         ? fired
-            .flatMap((f) => [`- [intent#${f.intent.id.slice(0, 8)}] ${memoryHead(f.intent)} (${f.reason})`, ...(f.todo ? [`    → opened ${memoryLabel(f.todo)}`] : [])])
+            // The reason quotes the stored cue, so it stays inside the data block with the head.
+            .flatMap((f) => [`- [intent#${shortId(f.intent.id)}] ${asData(`${memoryHead(f.intent)} (${f.reason})`, { id: shortId(f.intent.id), oneLine: true })}`, ...(f.todo ? [`    → opened ${memoryLabel(f.todo)}`] : [])])
             .join('\n')
         : 'no intents due';
       return {
