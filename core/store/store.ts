@@ -18,7 +18,7 @@ import { decodeRow, encodeRow, type MemoryRow } from './codec.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
 import { Journal } from './journal.js';
-import { recoverInterruptedRun } from './change-run.js';
+import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
 import './tombstones.js';
@@ -148,6 +148,10 @@ export class MemoryStore {
   refreshIfChanged(): boolean {
     const v = this.dataVersion();
     if (v === this.lastDataVersion) return false;
+    // Another writer is part-way through a long change (change-run.ts): its rows are neither
+    // before nor after, and re-deriving indexes after every one of its batches would make each
+    // recall pay a store-wide diff. Keep the indexes as they were until it finishes.
+    if (this.hasMnemo() && foreignRunInProgress(this)) return false;
     this.lastDataVersion = v;
     if (this.signatures) {
       this.externalPending = true;
