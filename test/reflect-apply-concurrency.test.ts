@@ -70,3 +70,29 @@ describe('reflect apply beside a working agent', () => {
     engine.close();
   });
 });
+
+describe('recall beside a change written in batches', () => {
+  it('keeps its indexes as they were while the change is part-written, and catches up once it is finished', { timeout: 120_000 }, async () => {
+    const { path, plan } = await plannedStore(1000);
+    const writer = openAt(path, NOW);
+    const reader = openAt(path, NOW);
+    expect(reader.store.refreshIfChanged()).toBe(false);
+    const midRun: boolean[] = [];
+    let batches = 0;
+    await applyPlan(writer, plan, {
+      pacing: { maxBatchItems: 200, pauseMs: 1 },
+      onProgress: (done) => {
+        // Between two batches of the writer, the reader looks for other processes' commits.
+        if (done % 200 === 1 && done > 1) {
+          batches++;
+          midRun.push(reader.store.refreshIfChanged());
+        }
+      },
+    });
+    expect(batches).toBeGreaterThan(2);
+    expect(new Set(midRun)).toEqual(new Set([false]));
+    expect(reader.store.refreshIfChanged()).toBe(true);
+    writer.close();
+    reader.close();
+  });
+});

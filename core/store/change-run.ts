@@ -79,6 +79,15 @@ function refuseIfRunning(store: MemoryStore): void {
   });
 }
 
+/**
+ * A long change being written right now (a dead writer's leftover marker does not count). Asked
+ * when another connection committed, so the writer is never this connection.
+ */
+export function foreignRunInProgress(store: MemoryStore): boolean {
+  const m = runInProgress(store);
+  return m !== null && isLive(store, m);
+}
+
 /** Whether the process named by the marker may still be writing (another host: assume it is). */
 function isLive(store: MemoryStore, m: RunMarker): boolean {
   if (m.host !== hostname()) return true;

@@ -21,7 +21,7 @@ import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
 import { Journal } from './journal.js';
-import { recoverInterruptedRun } from './change-run.js';
+import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
 import './tombstones.js';
@@ -161,6 +161,10 @@ export class MemoryStore {
   refreshIfChanged(): boolean {
     const v = this.dataVersion();
     if (v === this.lastDataVersion) return false;
+    // Another writer is part-way through a long change (change-run.ts): its rows are neither
+    // before nor after, and re-deriving indexes after every one of its batches would make each
+    // recall pay a store-wide diff. Keep the indexes as they were until it finishes.
+    if (this.hasMnemo() && foreignRunInProgress(this)) return false;
     this.lastDataVersion = v;
     if (this.signatures) {
       this.externalPending = true;
