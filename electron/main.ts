@@ -29,6 +29,8 @@ protocol.registerSchemesAsPrivileged([PRIVILEGED_SCHEME]);
 
 let win: BrowserWindow | null = null;
 let state: ShellState;
+/** A notice about a link refused before the window existed, shown once it does. */
+let pendingNotice: string | null = null;
 let pendingRoute: string | null = deepLinkRoute(deepLinkFromArgv(process.argv));
 
 const api = new ApiSession({
@@ -50,8 +52,13 @@ function deepLinkRoute(raw: string | null): string | null {
   if (link.ok) return link.route;
   const message = `The link ${raw.slice(0, 200)} was not opened: ${link.reason}.`;
   console.warn(`mnemo: ${message}`);
-  if (win) void dialog.showMessageBox(win, { type: 'warning', title: 'Link not opened', message }).catch(() => undefined);
+  if (win) showLinkNotice(win, message);
+  else pendingNotice = message;
   return null;
+}
+
+function showLinkNotice(w: BrowserWindow, message: string): void {
+  void dialog.showMessageBox(w, { type: 'warning', title: 'Link not opened', message }).catch(() => undefined);
 }
 
 function navigate(route: string): void {
@@ -179,6 +186,8 @@ function createWindow(): void {
   const route = pendingRoute;
   pendingRoute = null;
   void win.loadURL(`${APP_URL}${route ? `#${route}` : ''}`);
+  if (pendingNotice) showLinkNotice(win, pendingNotice);
+  pendingNotice = null;
 }
 
 function focusWindow(): void {

@@ -48,7 +48,7 @@ const m = vi.hoisted(() => ({
   openedExternal: [] as string[],
   menus: [] as unknown[],
   userData: '',
-  notices: [] as { type: string; message: string }[],
+  notices: [] as { type: string; title?: string; message: string }[],
   ready: null as null | (() => void),
 }));
 
@@ -110,7 +110,9 @@ vi.mock('electron', () => {
     shell: { openExternal: async (url: string) => void m.openedExternal.push(url) },
     dialog: {
       showErrorBox: () => undefined,
-      showMessageBox: async (_w: unknown, o: { type: string; message: string }) => (m.notices.push(o), { response: 0 }), showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showSaveDialog: async () => ({ canceled: true }),
+      showMessageBox: async (_w: unknown, o: { type: string; title?: string; message: string }) => (m.notices.push(o), { response: 0 }),
+      showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+      showSaveDialog: async () => ({ canceled: true }),
     },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (t: unknown) => m.menus.push(t) },
     net: {},
@@ -309,7 +311,12 @@ describe('main process boot (electron mocked)', () => {
   it('opens the store, registers IPC and the app protocol, and creates one hardened window', async () => {
     m.userData = tempDir();
     process.env['MNEMO_STORE'] = fixtureCopy();
+    // Launched by a malformed link: it opens nothing, and the window shows why once it exists.
+    process.argv.push('mnemo://memory/%E0%A4%A');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await import('../electron/main.js');
+    process.argv.pop();
+    warn.mockRestore();
     m.ready!();
     await new Promise((r) => setTimeout(r, 50));
     expect(m.privileged).toEqual([expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
@@ -318,6 +325,8 @@ describe('main process boot (electron mocked)', () => {
     expect(w.options['webPreferences']).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false });
     expect(String((w.options['webPreferences'] as { preload: string }).preload)).toMatch(/preload\.cjs$/);
     expect(w.loaded[0]).toMatch(/^app:\/\/mnemo\/index\.html/);
+    expect(w.loaded[0]).not.toContain('#');
+    expect(m.notices.splice(0)).toEqual([{ type: 'warning', title: 'Link not opened', message: expect.stringMatching(/not opened: it has a malformed %-escape/) }]);
     // Permissions: every request and check is denied.
     const cb = vi.fn();
     m.permissionRequest!({}, 'media', cb);
