@@ -75,6 +75,7 @@ describe('(a) a file that is not a nooa or Mnemo store is never converted', () =
     const session = new ApiSession();
     try {
       expect(await invoke(session, 'store.open', { path })).toMatchObject({ ok: false, error: { code: 'schema' } });
+      expect(await invoke(session, 'store.open', { path, readonly: true })).toMatchObject({ ok: false, error: { code: 'schema' } });
       expectUntouched(path, before);
       // A store in WAL mode (the fixture) is still recognised and opens.
       expect(await invoke(session, 'store.open', { path: fixtureCopy() })).toMatchObject({ ok: true });

@@ -96,8 +96,9 @@ export class MemoryStore {
   }
 
   static open(path: string, opts: OpenOptions = {}): MemoryStore {
-    // Looked at before connect(), which already writes (WAL mode): a refused file stays byte for byte.
-    if (!opts.readonly && !opts.convert) {
+    // Looked at before connect(), which already writes (WAL mode; even a read-only connection leaves
+    // -wal/-shm beside a WAL file): a refused file stays byte for byte, with nothing beside it.
+    if (!opts.convert) {
       const kind = probeStoreFile(path, opts.nativeBinding);
       if (kind === 'empty' || kind === 'foreign') throw notAStore(path, kind);
     }
