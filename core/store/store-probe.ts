@@ -5,11 +5,10 @@
  * program's SQLite database such as a browser's cookie file) is left byte for byte as it was
  * unless the user explicitly asks to turn it into a store (`mnemo init`).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 import { MnemoError } from '../errors.js';
-import { tablesFromFileBytes, isWalModeFile } from './schema-bytes.js';
-import { assertSqliteFile } from './sqlite.js';
+import { assertSqliteFile, connect } from './sqlite.js';
 
 export type FileKind = 'missing' | 'empty' | 'store' | 'foreign';
 
@@ -22,13 +21,6 @@ function looksLikeStore(db: Database.Database): boolean {
   return cols.has('id') && cols.has('content');
 }
 
-/** The same test on a schema read from the file's bytes (name → CREATE statement). */
-function tablesLookLikeStore(tables: Map<string, string>): boolean {
-  if (tables.has('mnemo_meta')) return true;
-  const memories = tables.get('memories');
-  return memories !== undefined && /[(,\s]"?id"?\s/i.test(memories) && /[(,\s]"?content"?\s/i.test(memories);
-}
-
 /**
  * Classifies `path`. A directory or a file that is not SQLite is left for the opener's own clear
  * error (reported as 'store' here so it falls through to it).
@@ -39,15 +31,10 @@ export function probeStoreFile(path: string, nativeBinding?: string): FileKind {
   if (st.isDirectory()) return 'store';
   if (st.size === 0) return 'empty';
   assertSqliteFile(path);
-  // A WAL file with no -wal beside it is fully checkpointed: read its schema from the bytes, since
-  // even a read-only connection would leave -wal/-shm files next to another program's database.
-  if (isWalModeFile(path) && !existsSync(`${path}-wal`)) {
-    const tables = tablesFromFileBytes(path);
-    if (tables) return tablesLookLikeStore(tables) ? 'store' : 'foreign';
-  }
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    // The store's own read-only opener: it leaves nothing beside a WAL file it looks at (readonly-open.ts).
+    db = connect(path, { readonly: true, onWarning: () => {}, ...(nativeBinding ? { nativeBinding } : {}) });
     return looksLikeStore(db) ? 'store' : 'foreign';
   } catch {
     // Unreadable as SQLite: the opener reports it with its own message.
