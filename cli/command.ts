@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fixedClock, systemClock, type Clock } from '../core/clock.js';
 import { badInput } from '../core/errors.js';
 import type { CliIO } from './io.js';
+import { isEpochSeconds } from '../core/model/limits.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -48,8 +49,9 @@ export function parseCommandArgs(cmd: Command, argv: string[]): { values: Comman
 export function parseNow(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || n < 0) {
-    throw badInput(`--now must be epoch seconds (a non-negative number), got ${JSON.stringify(raw)}`, { field: 'now' });
+  // Every write stamps `now`, so it meets the same time limits as any stored time.
+  if (typeof raw !== 'string' || raw.trim() === '' || !isEpochSeconds(n)) {
+    throw badInput(`--now must be epoch seconds between 1970 and 9999, got ${JSON.stringify(raw)}`, { field: 'now' });
   }
   return n;
 }

@@ -14,6 +14,8 @@ import { fixedClock } from '../core/clock.js';
 import { importJsonl } from '../core/engine/jsonl.js';
 import { MnemoError } from '../core/errors.js';
 import { runCli } from './helpers/cli.js';
+import { agentOn } from './helpers/agents.js';
+import { connectInProcess, textOf } from './helpers/mcp.js';
 import { tempDir } from './helpers/fixture.js';
 
 const SEED = 0x13_2026;
@@ -123,6 +125,18 @@ const API_BASES: [string, () => Record<string, unknown>][] = [
   ['access.list', () => ({ limit: 10 })],
 ];
 
+const MCP_BASES: [string, () => Record<string, unknown>][] = [
+  ['remember', () => ({ content: 'deploy fact', type: 'info', importance: 'HIGH', tags: ['deploy'], title: 't' })],
+  ['recall', () => ({ query: 'deploy', k: 3 })],
+  ['search', () => ({ query: 'deploy', k: 3 })],
+  ['intent_add', () => ({ content: 'remind', trigger: { kind: 'time', fire_at: NOW - 5 }, opens_todo: true })],
+  ['intent_add', () => ({ content: 'remind', trigger: { kind: 'cue', cue: 'deploy' } })],
+  ['intents_due', () => ({ message: 'deploy', events: ['Error'] })],
+  ['update_memory', () => ({ memory_id: 'fuzz-target-01', title: 'x' })],
+  ['todo_open', () => ({ content: 'do it', importance: 'LOW' })],
+  ['todo_list', () => ({ status: 'all' })],
+];
+
 const IMPORT_BASE = () => ({ id: 'fuzz-import-0', type: 'intent', content: 'deploy imported', created_at: NOW, importance: 5, trigger: { kind: 'cue', cue: 'deploy' }, tags: ['a'], access_log: [{ ts: NOW, channel: 'created' }] });
 
 let dir = '';
@@ -144,7 +158,7 @@ describe(`fuzzing the doors (seed ${SEED})`, () => {
   it('the API answers every adversarial input with a value or a typed, non-internal error', async () => {
     const rng = prng(SEED);
     const outcomes = { ok: 0, refused: 0 };
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < 500; i++) {
       const [method, base] = rng.pick(API_BASES);
       const input = rng.chance(0.1) ? randomValue(rng) : mutate(rng, base());
       const r = await invoke(session, method, input);
@@ -187,6 +201,26 @@ describe(`fuzzing the doors (seed ${SEED})`, () => {
     }
     expect(outcomes.imported).toBeGreaterThan(5);
     expect(outcomes.refused).toBeGreaterThan(5);
+  }, 60_000);
+
+  it('the MCP tools answer every adversarial argument with a result or a tool error that is not internal', async () => {
+    const rng = prng(SEED + 2);
+    const agent = agentOn(path, '', { clock: fixedClock(NOW) });
+    const mcp = await connectInProcess(agent);
+    try {
+      const outcomes = { ok: 0, refused: 0 };
+      for (let i = 0; i < 120; i++) {
+        const [tool, base] = rng.pick(MCP_BASES);
+        const r = await mcp.call(tool, rng.chance(0.3) ? base() : mutate(rng, base()));
+        if (r.isError) expect(textOf(r), `call ${i}: ${tool}`).not.toMatch(/^internal|Maximum call stack/);
+        outcomes[r.isError ? 'refused' : 'ok']++;
+      }
+      expect(outcomes.ok).toBeGreaterThan(20);
+      expect(outcomes.refused).toBeGreaterThan(20);
+    } finally {
+      await mcp.close();
+      agent.close();
+    }
   }, 60_000);
 
   it('afterwards the store reads everywhere, every row is readable JSON, and integrity_check is ok', async () => {

@@ -103,6 +103,21 @@ describe('intent times are range-checked (issue 13 item 2)', () => {
     expect(cli.code).toBe(0);
   });
 
+  it('the dry run and the CLI clock take only times in range', async () => {
+    const path = freshStorePath();
+    const session = new ApiSession({ clock: fixedClock(T0) });
+    session.open(path, { create: true });
+    cleanup.push(() => session.close());
+    const r = await invoke(session, 'intents.due', { now: 1e300 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/now must be epoch seconds/) });
+    // --now stamps every write (created_at, access times, fired_at): a far one is refused before anything is written.
+    const cli = await runCli(['add', path, 'hello', '--now', '1e20']);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(/--now must be epoch seconds between 1970 and 9999/);
+    expect(memoryCount(path)).toBe(0);
+  });
+
   it('the CLI import refuses a fire_at of -1e300', async () => {
     const dir = tempDir();
     const store = join(dir, 's.sqlite');

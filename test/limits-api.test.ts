@@ -124,3 +124,44 @@ describe('the CLI door (add) uses the API limits', () => {
     expect(rows(path)).toBe(0);
   });
 });
+
+describe('the other write doors use the same limits', () => {
+  it('beliefs.ingest refuses an observation time outside 1970..9999, writing nothing', async () => {
+    const path = freshStorePath();
+    const session = await apiOn(path);
+    for (const t of [-1e300, 1e300, -1]) {
+      const r = await invoke(session, 'beliefs.ingest', { observations: [{ entity: 'svc', attribute: 'owner', value: 'ana', t: T0 }, { entity: 'svc', attribute: 'owner', value: 'bo', t }] });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toMatchObject({ code: 'bad_input', message: expect.stringMatching(/t must be epoch seconds/) });
+    }
+    const db = new Database(path, { readonly: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE name = 'mnemo_deltas'").all();
+      if (tables.length) expect(db.prepare('SELECT count(*) AS n FROM mnemo_deltas').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a reflection plan cannot create a memory beyond the limits', async () => {
+    const session = await apiOn(freshStorePath());
+    const plan = (await call(session, 'reflect.plan', {})) as unknown as { groups: { op: string; ops: unknown[] }[] };
+    const episode = (over: Record<string, unknown>) => ({
+      id: 'op-forged',
+      op: 'episode',
+      reason: 'forged',
+      memory: { id: 'forged-000001', type: 'episode', title: null, content: 'forged', owner: '', importance: 5, tags: [], created_at: T0, edges: [], ...over },
+    });
+    for (const [over, field] of [
+      [{ importance: 1e308 }, /importance/],
+      [{ created_at: -1e300 }, /created_at/],
+      [{ content: 'c'.repeat(LIMITS.maxContentChars + 1) }, /content/],
+    ] as const) {
+      const forged = { ...plan, groups: [...plan.groups, { op: 'episode', name: 'forged', ops: [episode(over)], ms: 0, notes: {} }] };
+      const r = await invoke(session, 'reflect.apply', { plan: forged });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toMatchObject({ code: 'bad_input', message: expect.stringMatching(field) });
+    }
+    expect((await invoke(session, 'memory.get', { id: 'forged-000001' })).ok).toBe(false);
+  });
+});

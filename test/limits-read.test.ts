@@ -55,6 +55,8 @@ beforeAll(async () => {
   plantRow(path, 'deep-trigger-1', 'intent', (d) => edit(d, (o) => (o['trigger'] = { kind: 'cue', cue: 'z', deep: JSON.parse(deep(1200)) })));
   // An unknown field 100 deep: readable by SQLite, beyond our limit of 64.
   plantRow(path, 'deep-extra-01', 'info', (d) => edit(d, (o) => (o['mnemo_x'] = JSON.parse(deep(100)))));
+  // A top-level __proto__ key, as raw JSON text (JSON.parse makes it an own key).
+  plantRow(path, 'proto-key-001', 'info', (d) => d.replace(/\}$/, ',"__proto__":{"polluted":1,"title":"hijacked"}}'));
   // Python's json.dumps writes NaN: JSON5 to SQLite, not JSON to JavaScript.
   plantRow(path, 'python-nan-01', 'info', (d) => d.replace(/"salience":[^,]+/, '"salience":NaN'));
   session = new ApiSession({ clock: fixedClock(NOW), engineOptions: { onWarning: (m) => warnings.push(m) } });
@@ -104,6 +106,11 @@ describe('rows beyond the limits are reported and skipped, never fatal (issue 13
     const extra = await call(session, 'memory.get', { id: 'deep-extra-01' });
     expect(extra.memory.extra?.['mnemo_x']).toBeUndefined();
     expect(warnings.join('\n')).toMatch(/deep-extra-01: mnemo_x is beyond the limits/);
+    const proto = await call(session, 'memory.get', { id: 'proto-key-001' });
+    expect(Object.getPrototypeOf(proto.memory)).toBe(Object.prototype);
+    expect(proto.memory.title).not.toBe('hijacked');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(warnings.join('\n')).toMatch(/proto-key-001: __proto__ is beyond the limits/);
     const nan = await call(session, 'memory.get', { id: 'python-nan-01' });
     expect(nan.memory.content).toMatch(/^deploy python-nan-01/);
     await call(session, 'memory.update', { id: 'deep-trigger-1', patch: { title: 'repaired' } });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { badInput } from '../errors.js';
 import { describeIssues } from '../model/schemas.js';
 import { OTHER } from './equations.js';
+import { isEpochSeconds } from '../model/limits.js';
 
 const nonEmpty = (name: string) =>
   z
@@ -22,7 +23,8 @@ export const observationSchema = z.object({
       error: (iss) =>
         iss.input === undefined ? 't is missing' : typeof iss.input === 'number' ? 't must be a finite number (epoch seconds)' : 't must be a number (epoch seconds)',
     })
-    .refine(Number.isFinite, 't must be a finite number (epoch seconds)'),
+    .refine(Number.isFinite, 't must be a finite number (epoch seconds)')
+    .refine(isEpochSeconds, 't must be epoch seconds between 1970 and 9999'),
   reliability: z
     .number({ error: 'reliability must be a number within [0, 1]' })
     .refine((r) => Number.isFinite(r) && r >= 0 && r <= 1, 'reliability must be within [0, 1]')

@@ -7,22 +7,24 @@ import { z } from 'zod';
 import { badInput } from '../errors.js';
 import { forgetPolicySchema, OP_NAMES, reflectionPolicySchema } from './policy.js';
 import type { ReflectionPlan } from './types.js';
+import { epochSeconds, LIMITS, rangedNumber } from '../model/limits.js';
 
 const num = z.number().refine(Number.isFinite, 'must be finite');
 const id = z.string().min(1).max(200);
 const edge = z.object({ target_id: id, type: z.string(), weight: num });
 const fold = z.object({ importance: num, salience: num, confidence: num, strength: num, reinforcement_count: num });
 const window = z.object({ position: z.number().int().min(0), k: z.number().int().min(1), displaced: z.array(z.object({ id, by: id })) });
+// A memory the plan creates is written as given: it meets the same limits as memory.add.
 const spec = z.object({
   id,
   type: z.enum(['info', 'skill', 'episode', 'intent', 'todo', 'reflection', 'scratch']),
-  title: z.string().nullable(),
-  content: z.string().min(1),
-  owner: z.string(),
-  importance: num,
-  tags: z.array(z.string()),
-  created_at: num,
-  edges: z.array(edge),
+  title: z.string().max(LIMITS.maxStringChars).nullable(),
+  content: z.string().min(1).max(LIMITS.maxContentChars),
+  owner: z.string().max(200),
+  importance: rangedNumber('importance', LIMITS.importance),
+  tags: z.array(z.string().max(LIMITS.maxStringChars)).max(LIMITS.maxListItems),
+  created_at: epochSeconds('created_at'),
+  edges: z.array(edge.extend({ weight: rangedNumber('weight', { min: 0, max: 1 }) })).max(LIMITS.maxEdges),
 });
 
 const op = z.discriminatedUnion('op', [

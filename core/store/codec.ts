@@ -49,7 +49,8 @@ const misshapen = (v: unknown) => v !== null && typeof v === 'object' && jsonSha
 function dropMisshapenFields(raw: Record<string, unknown>): string[] {
   const dropped: string[] = [];
   for (const k of Object.keys(raw)) {
-    if (FIXED_SHAPE_KEYS.has(k) || !misshapen(raw[k])) continue;
+    // A `__proto__` key would become the prototype of the object zod builds from the row.
+    if (k !== '__proto__' && (FIXED_SHAPE_KEYS.has(k) || !misshapen(raw[k]))) continue;
     delete raw[k];
     dropped.push(k);
   }

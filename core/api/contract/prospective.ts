@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { TODO_STATUSES } from '../../model/enums.js';
 import type { IntentView, TodoView } from '../../prospective/views.js';
 import { method } from '../define.js';
+import { epochSeconds } from '../../model/limits.js';
 
 /** Owner scope: absent, null or "*" = everyone; "role" = every instance of it; "role@inst" = one instance. */
 const scope = z.string().max(200).nullable().optional();
@@ -44,7 +45,7 @@ export const prospectiveContract = {
     input: z
       .object({
         owner: scope,
-        now: z.number().refine(Number.isFinite, 'now must be epoch seconds').optional(),
+        now: epochSeconds('now').optional(),
         message: z.string().max(100_000).optional(),
         events: z.array(z.string().min(1, 'event names cannot be empty').max(200)).max(1000).optional(),
       })
