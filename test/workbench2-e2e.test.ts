@@ -20,6 +20,7 @@ import { openWorkbench, type Workbench } from './helpers/workbench.js';
 const NOW = expected().now as number;
 const DAY = 86_400;
 let wb: Workbench;
+let fleetFolder: string;
 let db: string;
 let memoryIds: string[];
 /** A stub OpenAI-compatible endpoint that answers every reconcile prompt "redundant", keeping the prompts. */
@@ -89,7 +90,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => llmStub.listen(0, '127.0.0.1', r));
   // The endpoint is configured on the server side; the page can only pick it by name.
   const llmEndpoints = LlmEndpoints.of({ stub: { base_url: `http://127.0.0.1:${(llmStub.address() as { port: number }).port}/v1`, model: 'stub', api_key: null, timeout_ms: 60_000 } });
-  wb = await openWorkbench(db, { now: NOW, llmEndpoints });
+  fleetFolder = tempDir('mnemo-fleet-');
+  wb = await openWorkbench(db, { now: NOW, llmEndpoints, roots: [fleetFolder] });
 }, 120_000);
 afterAll(async () => {
   await wb?.close();
@@ -435,7 +437,8 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
 
   it('opens a folder of stores, compares their KPIs, and opens one in full', async () => {
     const p = wb.page;
-    const folder = tempDir('mnemo-fleet-');
+    // The server was started with this folder as a --root: browser mode opens nothing outside.
+    const folder = fleetFolder;
     const { mkdirSync, copyFileSync } = await import('node:fs');
     mkdirSync(join(folder, 'run-2'));
     copyFileSync(fixtureCopy(), join(folder, 'run-1.sqlite'));
