@@ -90,10 +90,16 @@ export function foreignRunInProgress(store: MemoryStore): boolean {
 
 /** Whether the process named by the marker may still be writing (another host: assume it is). */
 function isLive(store: MemoryStore, m: RunMarker): boolean {
-  if (m.host !== hostname()) return true;
-  if (m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
+  if (m.host === hostname() && m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
+  return isLiveWriter(m.pid, m.host);
+}
+
+/** Whether another process that left a marker may still be running (another host: assume it is). */
+export function isLiveWriter(pid: number, host: string): boolean {
+  if (host !== hostname()) return true;
+  if (pid === process.pid) return true;
   try {
-    process.kill(m.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (err) {
     return (err as { code?: string }).code === 'EPERM';

@@ -19,6 +19,7 @@ import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.
 import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
 import { Journal } from './journal.js';
 import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
+import { recoverInterruptedIngest } from './ingest-run.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
 import './tombstones.js';
@@ -104,6 +105,8 @@ export class MemoryStore {
       else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
       const recovered = recoverInterruptedRun(store);
       if (recovered) store.warn('recovered-run', recovered);
+      const ingest = recoverInterruptedIngest(store);
+      if (ingest) store.warn('recovered-ingest', ingest);
       return store;
     } catch (err) {
       db.close();
