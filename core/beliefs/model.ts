@@ -171,8 +171,8 @@ export class BeliefModel {
       return this.store.transaction(() => {
         this.writeDimensions(run);
         // Observations other writers added meanwhile were computed without ours: replay those dimensions.
-        if (marker && run.first !== null) {
-          for (const d of foreignDeltaDimensions(this.store, marker, run.first)) this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
+        if (marker) {
+          for (const d of foreignDeltaDimensions(this.store, marker)) this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
         }
         if (marker) clearIngestRun(this.store);
         return this.ingestResult(run, observations.length);

@@ -40,12 +40,19 @@ export function noteIngestBatch(store: MemoryStore, m: IngestMarker, first: numb
   store.setMeta(KEY, JSON.stringify(m));
 }
 
-/** Deltas appended after `from` by anyone but this ingest (their dimensions need a replay). */
-export function foreignDeltaDimensions(store: MemoryStore, m: IngestMarker, from: number): { entity: string; attribute: string }[] {
-  const rows = store.statement('SELECT id, entity, attribute FROM mnemo_deltas WHERE id >= ? ORDER BY id').all(from) as { id: number; entity: string; attribute: string }[];
-  const ours = (id: number) => m.ranges.some(([a, b]) => id >= a && id <= b);
+/**
+ * Dimensions that other writers appended deltas to while this ingest ran: their deltas sit in the
+ * gaps between this ingest's id ranges, or after the last one (ids only grow).
+ */
+export function foreignDeltaDimensions(store: MemoryStore, m: IngestMarker): { entity: string; attribute: string }[] {
+  const gaps: [number, number][] = [];
+  for (let k = 0; k + 1 < m.ranges.length; k++) if (m.ranges[k + 1]![0] > m.ranges[k]![1] + 1) gaps.push([m.ranges[k]![1], m.ranges[k + 1]![0]]);
+  if (m.ranges.length) gaps.push([m.ranges[m.ranges.length - 1]![1], Number.MAX_SAFE_INTEGER]);
+  const pick = store.statement('SELECT DISTINCT entity, attribute FROM mnemo_deltas WHERE id > ? AND id < ?');
   const seen = new Map<string, { entity: string; attribute: string }>();
-  for (const r of rows) if (!ours(r.id)) seen.set(`${r.entity}\u0001${r.attribute}`, { entity: r.entity, attribute: r.attribute });
+  for (const [after, before] of gaps) {
+    for (const r of pick.all(after, before) as { entity: string; attribute: string }[]) seen.set(`${r.entity}\u0001${r.attribute}`, r);
+  }
   return [...seen.values()];
 }
 
