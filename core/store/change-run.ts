@@ -356,15 +356,18 @@ async function replayInBatches(
  * store is wholly before or wholly after. Returns what was done, for a warning; null otherwise.
  */
 export function recoverInterruptedRun(store: MemoryStore): string | null {
-  if (store.readonly || !store.hasMnemo()) return null;
-  const m = runInProgress(store);
-  if (!m || isLive(store, m)) return null;
-  // One transaction, no pacing: the open waits until the store is whole again.
-  const unbounded = () => false;
-  if (m.mode === 'record') {
-    rollbackStep(store, m.change_id, unbounded);
-    return `change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been rolled back; the store is as it was before it`;
-  }
-  replayStep(store, m.mode, unbounded);
-  return `the ${m.mode} of change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been completed`;
+  if (store.readonly || !store.hasMnemo() || !runInProgress(store)) return null;
+  // One transaction, no pacing: the open waits until the store is whole again. The marker is read
+  // again inside it, so two processes opening at once recover once.
+  return store.transaction(() => {
+    const m = runInProgress(store);
+    if (!m || isLive(store, m)) return null;
+    const unbounded = () => false;
+    if (m.mode === 'record') {
+      rollbackStep(store, m.change_id, unbounded);
+      return `change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been rolled back; the store is as it was before it`;
+    }
+    replayStep(store, m.mode, unbounded);
+    return `the ${m.mode} of change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been completed`;
+  });
 }

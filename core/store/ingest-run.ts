@@ -71,10 +71,15 @@ export function rollbackIngestRun(store: MemoryStore, m: IngestMarker): void {
 
 /** On a writable open: an ingest whose process is gone is rolled back. Returns a warning, or null. */
 export function recoverInterruptedIngest(store: MemoryStore): string | null {
-  if (store.readonly || !store.hasMnemo()) return null;
-  const m = ingestInProgress(store);
-  if (!m || isLiveWriter(m.pid, m.host)) return null;
-  rollbackIngestRun(store, m);
+  if (store.readonly || !store.hasMnemo() || !ingestInProgress(store)) return null;
+  // The marker is read again inside the transaction, so two processes opening at once recover once.
+  const m = store.transaction(() => {
+    const marker = ingestInProgress(store);
+    if (!marker || isLiveWriter(marker.pid, marker.host)) return null;
+    rollbackIngestRun(store, marker);
+    return marker;
+  });
+  if (!m) return null;
   const n = m.ranges.reduce((s, [a, b]) => s + b - a + 1, 0);
   return `a belief ingest by process ${m.pid} was cut short; its ${n} deltas were removed and the beliefs are as they were before it`;
 }
