@@ -72,6 +72,9 @@ function newMarker(store: MemoryStore, changeId: number, mode: RunMode, label: s
 }
 
 function refuseIfRunning(store: MemoryStore): void {
+  // A writer that died after this connection opened left its marker: recover it here, not at the next open.
+  const recovered = recoverInterruptedRun(store);
+  if (recovered) store.warn('recovered-run', recovered);
   const m = runInProgress(store);
   if (!m) return;
   throw new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
