@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../core/store/store.js';
+import { applyPlan } from '../core/reflect/apply.js';
 import { runInProgress } from '../core/store/change-run.js';
 import { dumpStore, integrityOk, openAt } from './helpers/reflect.js';
 import { NOW, plannedStore } from './helpers/long-writes.js';
@@ -74,5 +75,24 @@ describe('a batched apply killed with kill -9', () => {
       expect(integrityOk(path)).toBe(true);
       expect(dumpStore(path)).toEqual(before);
     }
+  });
+
+  it('a connection opened before the crash recovers the cut-short change when it starts its own apply', { timeout: 300_000 }, async () => {
+    const { path, plan, planPath } = await plannedStore(1000);
+    const setup = openAt(path, NOW);
+    setup.store.ensureMnemo();
+    setup.close();
+    const before = dumpStore(path);
+    const early = openAt(path, NOW); // opened before the crash: nothing to recover yet
+    expect(await applyAndKill(path, planPath, 50)).toBe('killed');
+    expect(runInProgress(early.store)?.mode).toBe('record');
+    // The store is as planned again once the leftover is rolled back, so the same plan applies.
+    const res = await applyPlan(early, plan, {});
+    expect(res.change_id).not.toBeNull();
+    expect(runInProgress(early.store)).toBeNull();
+    expect(early.store.journal.history(100).filter((c) => c.kind === 'reflect.apply').map((c) => c.id)).toEqual([res.change_id]);
+    early.store.journal.undo(res.change_id!);
+    early.close();
+    expect(dumpStore(path)).toEqual(before);
   });
 });

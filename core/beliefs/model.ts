@@ -6,6 +6,8 @@
  */
 import { badInput, MnemoError } from '../errors.js';
 import { BeliefTables, type DeltaRow, type DimensionRow } from '../store/belief-tables.js';
+import { batchBudget, Pacer, pacingOf, type RunPacing } from '../store/change-run.js';
+import { beginIngestRun, clearIngestRun, foreignDeltaDimensions, noteIngestBatch, rollbackIngestRun, type IngestMarker } from '../store/ingest-run.js';
 import type { MemoryStore } from '../store/store.js';
 import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, type BeliefConfig, type BeliefConfigOverrides, type BeliefProfile } from './config.js';
 import { modeOf } from './equations.js';
@@ -21,6 +23,18 @@ export interface IngestResult {
   replayed_dimensions: number;
   first_delta_id: number | null;
   last_delta_id: number | null;
+}
+
+/** What an ingest has done so far: the dimensions it moved (written at its end) and the deltas it appended. */
+interface IngestState {
+  recordedAt: number;
+  config: BeliefConfig;
+  lambda: number;
+  aliases: Map<string, string> | null;
+  dims: Map<string, { entity: string; attribute: string; state: DimensionState | null; deltas: number }>;
+  replay: Set<string>;
+  first: number | null;
+  last: number | null;
 }
 
 export class BeliefModel {
@@ -104,6 +118,72 @@ export class BeliefModel {
    * dimension is replayed from its log at the end.
    */
   ingest(observations: readonly Observation[], recordedAt: number): IngestResult {
+    const sorted = this.prepareIngest(observations);
+    return this.store.transaction(() => {
+      this.tables.prepareWrite();
+      this.persistConfig();
+      const run = this.newIngestState(recordedAt);
+      for (const { o } of sorted) this.appendDelta(run, o);
+      if (run.first !== null && run.last !== null) this.tables.indexEvidence(run.first, run.last);
+      this.writeDimensions(run);
+      return this.ingestResult(run, observations.length);
+    });
+  }
+
+  /**
+   * The same ingest, written in short transactions so agents keep the write lock between them
+   * (a 200k-observation ingest in one transaction held it for ~15 s). Batches only append deltas;
+   * the dimensions are written in the last one, so until then readers see the old beliefs with
+   * the new deltas in the log. A failure, a cancel or a crash (recovered by the next writable
+   * open) deletes the appended deltas: the store is as before. Same result as `ingest`.
+   */
+  async ingestInBatches(observations: readonly Observation[], recordedAt: number, opts: { pacing?: RunPacing; shouldCancel?: () => boolean } = {}): Promise<IngestResult> {
+    const sorted = this.prepareIngest(observations);
+    const pacing = pacingOf(opts.pacing);
+    const pacer = new Pacer(this.store, pacing);
+    const run = this.newIngestState(recordedAt);
+    let marker: IngestMarker | null = null;
+    let i = 0;
+    try {
+      do {
+        if (opts.shouldCancel?.()) throw new MnemoError('conflict', 'belief ingest cancelled; nothing was ingested', { cancelled: true });
+        this.store.transaction(() => {
+          this.tables.prepareWrite();
+          if (!marker) {
+            this.persistConfig();
+            marker = beginIngestRun(this.store);
+          }
+          const spent = batchBudget(pacing);
+          // Not the previous batch's last id + 1: another writer may have appended in between.
+          let first: number | null = null;
+          while (i < sorted.length) {
+            this.appendDelta(run, sorted[i++]!.o);
+            first ??= run.last;
+            if (spent()) break;
+          }
+          if (first !== null && run.last !== null) {
+            this.tables.indexEvidence(first, run.last);
+            noteIngestBatch(this.store, marker, first, run.last);
+          }
+        });
+        if (i < sorted.length) await pacer.between();
+      } while (i < sorted.length);
+      return this.store.transaction(() => {
+        this.writeDimensions(run);
+        // Observations other writers added meanwhile were computed without ours: replay those dimensions.
+        if (marker) {
+          for (const d of foreignDeltaDimensions(this.store, marker)) this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
+        }
+        if (marker) clearIngestRun(this.store);
+        return this.ingestResult(run, observations.length);
+      });
+    } catch (err) {
+      if (marker) rollbackIngestRun(this.store, marker);
+      throw err;
+    }
+  }
+
+  private prepareIngest(observations: readonly Observation[]): { o: Observation; i: number }[] {
     for (const o of observations) {
       if (o.memory_id !== null && !this.store.exists(o.memory_id)) {
         throw badInput(`line ${o.line}: memory_id ${o.memory_id} names no memory in this store; add the memory first or drop memory_id; nothing was ingested`, {
@@ -111,62 +191,64 @@ export class BeliefModel {
         });
       }
     }
-    const sorted = observations.map((o, i) => ({ o, i })).sort((a, b) => a.o.t - b.o.t || a.i - b.i);
-    const config = this.config();
-    const lambda = this.lambda();
-    return this.store.transaction(() => {
-      this.tables.prepareWrite();
-      this.persistConfig();
-      const aliases = this.aliasMap();
-      const dims = new Map<string, { entity: string; attribute: string; state: DimensionState | null; deltas: number }>();
-      const replay = new Set<string>();
-      let first: number | null = null;
-      let last: number | null = null;
-      for (const { o } of sorted) {
-        const entity = this.resolve(o.entity, aliases);
-        const key = entity + SEP + o.attribute;
-        let dim = dims.get(key);
-        if (!dim) {
-          const row = this.tables.dimension(entity, o.attribute, true);
-          dim = { entity, attribute: o.attribute, state: row ? { dist: row.distribution, tLast: row.t_last } : null, deltas: row?.deltas ?? 0 };
-          dims.set(key, dim);
-        }
-        const late = dim.state !== null && o.t < dim.state.tLast;
-        if (late) replay.add(key);
-        const step = late ? null : applyObservation(dim.state, o.value, o.t, o.reliability, config, lambda);
-        const id = this.tables.insertDelta({
-          entity,
-          attribute: o.attribute,
-          observed_entity: o.entity,
-          value: o.value,
-          t: o.t,
-          reliability: o.reliability,
-          epsilon: step?.epsilon ?? (o.reliability === null ? config.epsilonDefault : 1 - o.reliability),
-          prior: step?.prior ?? {},
-          posterior: step?.posterior ?? {},
-          surprise: step?.surprise ?? 0,
-          evidence: o.evidence,
-          source: o.source,
-          memory_id: o.memory_id,
-          observation_id: o.id,
-          recorded_at: recordedAt,
-        });
-        first ??= id;
-        last = id;
-        dim.deltas++;
-        if (step) dim.state = { dist: step.posterior, tLast: o.t };
-      }
-      if (first !== null && last !== null) this.tables.indexEvidence(first, last);
-      for (const [key, d] of dims) {
-        if (replay.has(key) || !d.state) continue;
-        this.tables.putDimension({ entity: d.entity, attribute: d.attribute, distribution: d.state.dist, t_last: d.state.tLast, deltas: d.deltas, mode: modeOf(d.state.dist).value });
-      }
-      for (const key of replay) {
-        const d = dims.get(key)!;
-        this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
-      }
-      return { ingested: observations.length, dimensions_touched: dims.size, replayed_dimensions: replay.size, first_delta_id: first, last_delta_id: last };
+    return observations.map((o, i) => ({ o, i })).sort((a, b) => a.o.t - b.o.t || a.i - b.i);
+  }
+
+  private newIngestState(recordedAt: number): IngestState {
+    return { recordedAt, config: this.config(), lambda: this.lambda(), aliases: null, dims: new Map(), replay: new Set(), first: null, last: null };
+  }
+
+  /** Logs one observation as a delta and moves its dimension's state (in memory until writeDimensions). */
+  private appendDelta(run: IngestState, o: Observation): void {
+    const { config, lambda } = run;
+    run.aliases ??= this.aliasMap();
+    const entity = this.resolve(o.entity, run.aliases);
+    const key = entity + SEP + o.attribute;
+    let dim = run.dims.get(key);
+    if (!dim) {
+      const row = this.tables.dimension(entity, o.attribute, true);
+      dim = { entity, attribute: o.attribute, state: row ? { dist: row.distribution, tLast: row.t_last } : null, deltas: row?.deltas ?? 0 };
+      run.dims.set(key, dim);
+    }
+    const late = dim.state !== null && o.t < dim.state.tLast;
+    if (late) run.replay.add(key);
+    const step = late ? null : applyObservation(dim.state, o.value, o.t, o.reliability, config, lambda);
+    const id = this.tables.insertDelta({
+      entity,
+      attribute: o.attribute,
+      observed_entity: o.entity,
+      value: o.value,
+      t: o.t,
+      reliability: o.reliability,
+      epsilon: step?.epsilon ?? (o.reliability === null ? config.epsilonDefault : 1 - o.reliability),
+      prior: step?.prior ?? {},
+      posterior: step?.posterior ?? {},
+      surprise: step?.surprise ?? 0,
+      evidence: o.evidence,
+      source: o.source,
+      memory_id: o.memory_id,
+      observation_id: o.id,
+      recorded_at: run.recordedAt,
     });
+    run.first ??= id;
+    run.last = id;
+    dim.deltas++;
+    if (step) dim.state = { dist: step.posterior, tLast: o.t };
+  }
+
+  private writeDimensions(run: IngestState): void {
+    for (const [key, d] of run.dims) {
+      if (run.replay.has(key) || !d.state) continue;
+      this.tables.putDimension({ entity: d.entity, attribute: d.attribute, distribution: d.state.dist, t_last: d.state.tLast, deltas: d.deltas, mode: modeOf(d.state.dist).value });
+    }
+    for (const key of run.replay) {
+      const d = run.dims.get(key)!;
+      this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
+    }
+  }
+
+  private ingestResult(run: IngestState, n: number): IngestResult {
+    return { ingested: n, dimensions_touched: run.dims.size, replayed_dimensions: run.replay.size, first_delta_id: run.first, last_delta_id: run.last };
   }
 
   /** Recomputes one dimension from its deltas (already in log order), rewriting what each delta derived. */

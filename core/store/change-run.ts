@@ -72,6 +72,9 @@ function newMarker(store: MemoryStore, changeId: number, mode: RunMode, label: s
 }
 
 function refuseIfRunning(store: MemoryStore): void {
+  // A writer that died after this connection opened left its marker: recover it here, not at the next open.
+  const recovered = recoverInterruptedRun(store);
+  if (recovered) store.warn('recovered-run', recovered);
   const m = runInProgress(store);
   if (!m) return;
   throw new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
@@ -90,10 +93,16 @@ export function foreignRunInProgress(store: MemoryStore): boolean {
 
 /** Whether the process named by the marker may still be writing (another host: assume it is). */
 function isLive(store: MemoryStore, m: RunMarker): boolean {
-  if (m.host !== hostname()) return true;
-  if (m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
+  if (m.host === hostname() && m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
+  return isLiveWriter(m.pid, m.host);
+}
+
+/** Whether another process that left a marker may still be running (another host: assume it is). */
+export function isLiveWriter(pid: number, host: string): boolean {
+  if (host !== hostname()) return true;
+  if (pid === process.pid) return true;
   try {
-    process.kill(m.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (err) {
     return (err as { code?: string }).code === 'EPERM';
@@ -350,15 +359,18 @@ async function replayInBatches(
  * store is wholly before or wholly after. Returns what was done, for a warning; null otherwise.
  */
 export function recoverInterruptedRun(store: MemoryStore): string | null {
-  if (store.readonly || !store.hasMnemo()) return null;
-  const m = runInProgress(store);
-  if (!m || isLive(store, m)) return null;
-  // One transaction, no pacing: the open waits until the store is whole again.
-  const unbounded = () => false;
-  if (m.mode === 'record') {
-    rollbackStep(store, m.change_id, unbounded);
-    return `change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been rolled back; the store is as it was before it`;
-  }
-  replayStep(store, m.mode, unbounded);
-  return `the ${m.mode} of change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been completed`;
+  if (store.readonly || !store.hasMnemo() || !runInProgress(store)) return null;
+  // One transaction, no pacing: the open waits until the store is whole again. The marker is read
+  // again inside it, so two processes opening at once recover once.
+  return store.transaction(() => {
+    const m = runInProgress(store);
+    if (!m || isLive(store, m)) return null;
+    const unbounded = () => false;
+    if (m.mode === 'record') {
+      rollbackStep(store, m.change_id, unbounded);
+      return `change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been rolled back; the store is as it was before it`;
+    }
+    replayStep(store, m.mode, unbounded);
+    return `the ${m.mode} of change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been completed`;
+  });
 }

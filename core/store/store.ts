@@ -22,6 +22,7 @@ import { notAStore, probeStoreFile } from './store-probe.js';
 import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
 import { Journal } from './journal.js';
 import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
+import { recoverInterruptedIngest } from './ingest-run.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
 import './tombstones.js';
@@ -118,6 +119,8 @@ export class MemoryStore {
       else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
       const recovered = recoverInterruptedRun(store);
       if (recovered) store.warn('recovered-run', recovered);
+      const ingest = recoverInterruptedIngest(store);
+      if (ingest) store.warn('recovered-ingest', ingest);
       return store;
     } catch (err) {
       db.close();

@@ -85,7 +85,8 @@ export const beliefsHandlers: HandlersFor<typeof beliefsContract> = {
     const m = model(session);
     const observations =
       input.jsonl !== undefined ? parseObservationsJsonl(input.jsonl) : input.observations!.map((o, i) => parseObservation(o, `observation ${i + 1}`, i + 1));
-    return m.ingest(observations, session.engine().now());
+    // In short transactions: a 200k-line ingest must not lock agents out of the store.
+    return m.ingestInBatches(observations, session.engine().now());
   },
   'beliefs.entities': (input, session) => {
     const m = model(session);
