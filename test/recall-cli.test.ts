@@ -10,13 +10,17 @@ beforeEach(() => {
 });
 
 describe('mnemo explain', () => {
-  it('--json prints exactly the reference rows for a flag-free call', async () => {
+  it("--json prints the reference rows for a flag-free call: nooa's fields unchanged, then terms that sum to the score", async () => {
     const call = expected().explain.find((c: { dense_cut_tie: boolean; dense_noise_zero: boolean; owner: string | null; hops: number }) => !c.dense_cut_tie && !c.dense_noise_zero && c.owner === 'Planner' && c.hops === 2);
     const res = await runCli(['explain', db, call.query, '--k', '10', '--hops', '2', '--owner', 'Planner', '--now', now, '--json']);
     expect(res.code).toBe(0);
     const rows = res.json();
-    expect(Object.keys(rows[0])).toEqual(['rank', 'id', 'score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread', 'type', 'owner', 'head']);
+    expect(Object.keys(rows[0])).toEqual(['rank', 'id', 'score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread', 'type', 'owner', 'head', 'terms']);
     expect(rows.map((r: { id: string }) => r.id)).toEqual(call.rows.map((r: { id: string }) => r.id));
+    for (const r of rows as { score: number; terms: Record<string, number> }[]) {
+      expect(Object.keys(r.terms)).toEqual(['rel', 'rec', 'imp', 'spread']);
+      expect(Math.abs(Object.values(r.terms).reduce((a, b) => a + b, 0) - r.score)).toBeLessThanOrEqual(0.001);
+    }
   });
 
   it('--target explains a memory outside the top k', async () => {

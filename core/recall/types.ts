@@ -19,6 +19,25 @@ export interface ExplainRow {
   type: string;
   owner: string;
   head: string;
+  /**
+   * mnemo's addition, after nooa's fields: the named, weighted contributions that sum to `score`
+   * (within 0.001). nooa's twelve fields above are unchanged in name, order and value.
+   */
+  terms: ScoreTerms;
+}
+
+/**
+ * What made a score, as additive contributions already weighted: relevance, recency, importance,
+ * the BM25 keyword term (mnemo), what the entity boost added (mnemo; a multiplier shown as the
+ * amount it adds) and spread (γ·spread). Their sum is the score.
+ */
+export interface ScoreTerms {
+  rel: number;
+  rec: number;
+  imp: number;
+  kw?: number;
+  ent?: number;
+  spread: number;
 }
 
 /** One edge that carried activation into a row: the row's `spread` is the sum of `contribution`s. */
