@@ -123,6 +123,10 @@ export interface WhyNotResult {
   margin: number | null;
   /** The target's terms; for a non-candidate they are computed as if it had been one (normalised against the real candidates). */
   terms: { source: Source | 'none'; cos: number; rel: number; rec: number; imp: number; spread: number; score: number };
+  /** The target's score as named, weighted contributions (as explain rows' `terms`), summing to `terms.score`. */
+  contributions: ScoreTerms;
+  /** The row at the cut (the k-th, or the last ranked) that the target has to beat, with its contributions; rank 0-based. */
+  kth: { rank: number; id: string; head: string; score: number; terms: ScoreTerms } | null;
   raw: { cos: number; ctx: number; rel: number; rec: number; imp: number; spread: number };
   visibility: { exists: true; archived: boolean; owner: string; visible: boolean; reason: string };
   legs: {
