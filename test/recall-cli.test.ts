@@ -23,6 +23,21 @@ describe('mnemo explain', () => {
     }
   });
 
+  it('text shows 1-based ranks and every term that makes the score, the BM25 and entity terms under mnemo', async () => {
+    const text = await runCli(['explain', db, 'deploy notifier to staging', '--k', '3', '--profile', 'mnemo', '--now', now]);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toMatch(/^#\s+id\s+score\s+\+rel\s+\+rec\s+\+imp\s+\+kw\s+\+ent\s+\+spread\s+source/);
+    expect(lines[2]).toMatch(/^#1\s/);
+    expect(text.stdout).toContain('score = +rel +rec +imp +kw +ent +spread');
+    const nooa = await runCli(['explain', db, 'deploy notifier to staging', '--k', '3', '--profile', 'nooa-0.0.9', '--now', now]);
+    expect(nooa.stdout.split('\n')[0]).toMatch(/^#\s+id\s+score\s+\+rel\s+\+rec\s+\+imp\s+\+spread\s+source/);
+    const why = await runCli(['explain', db, 'deploy notifier to staging', '--k', '1', '--target', JSON.parse((await runCli(['explain', db, 'deploy notifier to staging', '--k', '3', '--json', '--now', now])).stdout)[2].id, '--now', now]);
+    expect(why.stdout).toMatch(/below_k \(#3 of \d+\)/);
+    expect(why.stdout).toMatch(/ranked #3 of \d+/);
+    expect(why.stdout).toMatch(/score [\d.]+ = rel [\d.]+ \+ rec/);
+  });
+
   it('--target explains a memory outside the top k', async () => {
     const { c } = expected().summary.chain;
     const res = await runCli(['explain', db, 'kestrel release checklist', '--k', '3', '--target', c.slice(0, 8), '--owner', 'Planner@a1', '--now', now, '--json']);
