@@ -83,6 +83,10 @@ describe('mnemo recall, search and replay', () => {
     expect(r.before.rank).toBe(0);
     const human = await runCli(['replay', db, String(ev[0]!.id), '--now', later]);
     expect(human.stdout).toMatch(/component\s+before\s+after\s+delta/);
+    // Ranks read 1-based, every term of the score has its row, and the move reads without arithmetic.
+    expect(human.stdout).toMatch(/^rank\s+#1\s/m);
+    for (const t of ['+rel', '+rec', '+imp', '+spread']) expect(human.stdout).toMatch(new RegExp(`^\\${t}\\s`, 'm'));
+    expect(human.stdout).toMatch(/^was #1, (now #\d+ of \d+|no longer ranked)/m);
     const search = await runCli(['search', db, 'deploy billing', '--k', '2', '--now', now, '--json']);
     expect(search.json().every((row: { spread: number }) => row.spread === 0)).toBe(true);
   });
