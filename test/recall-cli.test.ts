@@ -10,13 +10,32 @@ beforeEach(() => {
 });
 
 describe('mnemo explain', () => {
-  it('--json prints exactly the reference rows for a flag-free call', async () => {
+  it("--json prints the reference rows for a flag-free call: nooa's fields unchanged, then terms that sum to the score", async () => {
     const call = expected().explain.find((c: { dense_cut_tie: boolean; dense_noise_zero: boolean; owner: string | null; hops: number }) => !c.dense_cut_tie && !c.dense_noise_zero && c.owner === 'Planner' && c.hops === 2);
     const res = await runCli(['explain', db, call.query, '--k', '10', '--hops', '2', '--owner', 'Planner', '--now', now, '--json']);
     expect(res.code).toBe(0);
     const rows = res.json();
-    expect(Object.keys(rows[0])).toEqual(['rank', 'id', 'score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread', 'type', 'owner', 'head']);
+    expect(Object.keys(rows[0])).toEqual(['rank', 'id', 'score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread', 'type', 'owner', 'head', 'terms']);
     expect(rows.map((r: { id: string }) => r.id)).toEqual(call.rows.map((r: { id: string }) => r.id));
+    for (const r of rows as { score: number; terms: Record<string, number> }[]) {
+      expect(Object.keys(r.terms)).toEqual(['rel', 'rec', 'imp', 'spread']);
+      expect(Math.abs(Object.values(r.terms).reduce((a, b) => a + b, 0) - r.score)).toBeLessThanOrEqual(0.001);
+    }
+  });
+
+  it('text shows 1-based ranks and every term that makes the score, the BM25 and entity terms under mnemo', async () => {
+    const text = await runCli(['explain', db, 'deploy notifier to staging', '--k', '3', '--profile', 'mnemo', '--now', now]);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toMatch(/^#\s+id\s+score\s+\+rel\s+\+rec\s+\+imp\s+\+kw\s+\+ent\s+\+spread\s+source/);
+    expect(lines[2]).toMatch(/^#1\s/);
+    expect(text.stdout).toContain('score = +rel +rec +imp +kw +ent +spread');
+    const nooa = await runCli(['explain', db, 'deploy notifier to staging', '--k', '3', '--profile', 'nooa-0.0.9', '--now', now]);
+    expect(nooa.stdout.split('\n')[0]).toMatch(/^#\s+id\s+score\s+\+rel\s+\+rec\s+\+imp\s+\+spread\s+source/);
+    const why = await runCli(['explain', db, 'deploy notifier to staging', '--k', '1', '--target', JSON.parse((await runCli(['explain', db, 'deploy notifier to staging', '--k', '3', '--json', '--now', now])).stdout)[2].id, '--now', now]);
+    expect(why.stdout).toMatch(/below_k \(#3 of \d+\)/);
+    expect(why.stdout).toMatch(/ranked #3 of \d+/);
+    expect(why.stdout).toMatch(/score [\d.]+ = rel [\d.]+ \+ rec/);
   });
 
   it('--target explains a memory outside the top k', async () => {
@@ -64,6 +83,10 @@ describe('mnemo recall, search and replay', () => {
     expect(r.before.rank).toBe(0);
     const human = await runCli(['replay', db, String(ev[0]!.id), '--now', later]);
     expect(human.stdout).toMatch(/component\s+before\s+after\s+delta/);
+    // Ranks read 1-based, every term of the score has its row, and the move reads without arithmetic.
+    expect(human.stdout).toMatch(/^rank\s+#1\s/m);
+    for (const t of ['+rel', '+rec', '+imp', '+spread']) expect(human.stdout).toMatch(new RegExp(`^\\${t}\\s`, 'm'));
+    expect(human.stdout).toMatch(/^was #1, (now #\d+ of \d+|no longer ranked)/m);
     const search = await runCli(['search', db, 'deploy billing', '--k', '2', '--now', now, '--json']);
     expect(search.json().every((row: { spread: number }) => row.spread === 0)).toBe(true);
   });

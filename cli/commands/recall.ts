@@ -30,24 +30,45 @@ function parse(ctx: CommandContext, usage: string, withHops: boolean): Parsed {
   return { db, input };
 }
 
+/** The term columns a profile has, in the order they add up: score = the sum of the `+` columns. */
+function termColumns(rows: readonly ExplainRow[]): string[] {
+  const first = rows[0];
+  return first ? Object.keys(first.terms).map((k) => `+${k}`) : ['+rel', '+rec', '+imp', '+spread'];
+}
+
 function printRows(ctx: CommandContext, res: ExplainResult): void {
+  const terms = termColumns(res.rows);
+  // Ranks are shown 1-based (#1 is the top); --json keeps nooa's 0-based `rank`.
   ctx.io.out(
     table(
-      res.rows.map((r: ExplainRow) => ({ rank: r.rank, id: r.id.slice(0, 8), score: r.score, source: r.source, cos: r.cos, rel: r.rel, rec: r.rec, imp: r.imp, spread: r.spread, type: r.type, owner: r.owner, head: r.head })),
-      ['rank', 'id', 'score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread', 'type', 'owner', 'head'],
+      res.rows.map((r: ExplainRow) => ({
+        '#': `#${r.rank + 1}`,
+        id: r.id.slice(0, 8),
+        score: r.score,
+        ...Object.fromEntries(Object.entries(r.terms).map(([k, v]) => [`+${k}`, v])),
+        source: r.source,
+        cos: r.cos,
+        type: r.type,
+        owner: r.owner,
+        head: r.head,
+      })),
+      ['#', 'id', 'score', ...terms, 'source', 'cos', 'type', 'owner', 'head'],
     ),
   );
+  ctx.io.out(`score = ${terms.join(' ')} (each term already weighted)`);
   ctx.io.out(
     `${res.rows.length} of ${res.stats.ranked} ranked (${res.stats.candidates} candidates, ${res.stats.spread_only} reached by spread); profile ${res.profile}, hops ${res.hops}, scope ${res.owner ?? '*'}`,
   );
 }
 
 function printWhyNot(ctx: CommandContext, w: WhyNotResult): void {
-  ctx.io.out(`${w.target}: ${w.status}${w.rank !== null ? ` (rank ${w.rank} of ${w.ranked})` : ''}`);
+  ctx.io.out(`${w.target}: ${w.status}${w.rank !== null ? ` (#${w.rank + 1} of ${w.ranked})` : ''}`);
   for (const line of w.explanation) ctx.io.out(`  ${line}`);
   const t = w.terms;
-  ctx.io.out(`  terms: source ${t.source}, cos ${t.cos.toFixed(4)}, rel ${t.rel.toFixed(4)}, rec ${t.rec.toFixed(4)}, imp ${t.imp.toFixed(4)}, spread ${t.spread.toFixed(4)}, score ${t.score.toFixed(4)}`);
-  if (w.margin !== null) ctx.io.out(`  margin to the ${w.k}th result: ${w.margin.toFixed(4)}`);
+  const sum = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(' + ');
+  ctx.io.out(`  score ${t.score.toFixed(4)} = ${sum({ ...w.contributions })} (source ${t.source}, cos ${t.cos.toFixed(4)})`);
+  if (w.kth) ctx.io.out(`  #${w.kth.rank + 1} ${w.kth.id.slice(0, 8)} (the cut) ${w.kth.score.toFixed(4)} = ${sum({ ...w.kth.terms })}`);
+  if (w.margin !== null) ctx.io.out(`  margin to #${w.k}: ${w.margin.toFixed(4)}`);
 }
 
 function readCommand(name: 'recall' | 'search', method: 'recall.run' | 'recall.search', summary: string): Command {

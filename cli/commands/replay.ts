@@ -31,13 +31,23 @@ export const replayCommand: Command = {
       ctx.io.out(`event ${e.event_id}: ${e.channel} of ${e.memory_id.slice(0, 8)} at ${isoTime(e.ts)} by ${e.reader_owner || '(anonymous)'}: ${JSON.stringify(e.query)}`);
       ctx.io.out(`re-run now (${isoTime(r.rerun.now)}): hops ${r.rerun.hops}, scope ${r.rerun.owner ?? '*'}, k ${r.rerun.k}, profile ${r.rerun.profile}`);
       for (const a of r.rerun.assumed) ctx.io.out(`  assumed ${a}`);
-      const fields = ['rank', 'score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread'] as const;
+      // Ranks read 1-based here (#1 is the top); --json keeps nooa's 0-based rank.
+      const shown = (rank: number | null) => (rank === null ? null : `#${rank + 1}`);
+      const fields = ['score', 'source', 'cos', 'rel', 'rec', 'imp', 'spread'] as const;
+      const t = r.terms;
+      const termKeys = Object.keys(t.after ?? t.before ?? {}) as (keyof NonNullable<typeof t.after>)[];
       ctx.io.out(
         table(
-          fields.map((f) => ({ component: f, before: r.before[f], after: r.after ? r.after[f] : '(not ranked)', delta: r.delta[f] })),
+          [
+            { component: 'rank', before: shown(r.before.rank), after: r.after ? shown(r.after.rank) : '(not ranked)', delta: r.delta.rank },
+            ...fields.map((f) => ({ component: f, before: r.before[f], after: r.after ? r.after[f] : '(not ranked)', delta: r.delta[f] })),
+            // The weighted contributions that add up to the score, then and now.
+            ...termKeys.map((k) => ({ component: `+${k}`, before: t.before?.[k] ?? null, after: t.after?.[k] ?? null, delta: t.delta?.[k] ?? null })),
+          ],
           ['component', 'before', 'after', 'delta'],
         ),
       );
+      ctx.io.out(r.movement);
       for (const n of r.notes) ctx.io.out(n);
     } finally {
       session.close();

@@ -30,6 +30,7 @@ export function eventView(e: AuditEvent): AccessEventView {
     head: e.content === null ? null : memoryHead({ title: e.title, content: e.content }),
     cross_owner: e.memory_owner !== null && isCrossOwner(e.reader_owner, e.memory_owner),
     context: (e.context as AccessEventView['context']) ?? null,
+    terms: e.terms ?? null,
   };
 }
 
@@ -76,6 +77,7 @@ function fromRings(engine: Engine, f: AuditFilter): { total: number; events: Acc
         head,
         cross_owner: cross,
         context: null,
+        terms: null,
       });
     }
   }

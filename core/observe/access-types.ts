@@ -1,6 +1,6 @@
 /** The shapes of the access audit (shared by the API contract, the CLI and the renderer). */
 import type { AccessComponents } from '../model/memory.js';
-import type { ExplainRow, RecallProfileName } from '../recall/types.js';
+import type { ExplainRow, RecallProfileName, ScoreTerms } from '../recall/types.js';
 
 export interface AccessEventView {
   /** Row id in mnemo_access_events; null for an entry read from a ring (store without the table). */
@@ -26,6 +26,8 @@ export interface AccessEventView {
   cross_owner: boolean;
   /** Recall context recorded by mnemo (hops, scope, k, profile), when known. */
   context: { hops?: number; owner?: string | null; k?: number; profile?: string } | null;
+  /** The score's named contributions, summing to `score` (recalls logged by mnemo since the terms column; null otherwise). */
+  terms: ScoreTerms | null;
 }
 
 export interface AccessListResult {
@@ -55,6 +57,12 @@ export interface ReplayResult {
   /** after − before per numeric field (null where either side is missing). */
   delta: Record<keyof ComponentSnapshot, number | null>;
   in_top_k_now: boolean;
+  /** Every row the query ranks now (the denominator of "now #14 of 264"). */
+  ranked_now: number;
+  /** The move in words, ranks 1-based: "was #3, now #14 of 264: no longer in the top 10". */
+  movement: string;
+  /** The score's named contributions then (null when the access predates the terms column) and now, and now − then per term. */
+  terms: { before: ScoreTerms | null; after: ScoreTerms | null; delta: ScoreTerms | null };
   /** The other memories logged by the same recall (same ts, query and reader), in logged rank order. */
   logged_results: { memory_id: string; rank: number | null; score: number | null; event_id: number | null }[];
   now_rows: ExplainRow[];

@@ -7,6 +7,7 @@ import { memoryHead } from '../model/memory.js';
 import { rank, recallCorpus, type DenseHit, type Ranking } from './pipeline.js';
 import { resolveRequest, type RecallInput, type ResolvedRequest } from './request.js';
 import { pyRound } from './round.js';
+import { roundTerms, rowTerms } from './terms.js';
 import type { ExplainResult, ExplainRow, SpreadPath } from './types.js';
 
 export interface RowMeta {
@@ -53,6 +54,7 @@ export function explainRows(engine: Engine, ranking: Ranking, k: number): Explai
       type: m?.type ?? '',
       owner: m?.owner ?? '',
       head: m?.head ?? '',
+      terms: roundTerms(rowTerms(r, ranking.profile)),
     };
   });
 }

@@ -56,6 +56,7 @@ export function recallAndLog(engine: Engine, input: RecallInput, channel: ReadCh
         components,
       }),
       context,
+      terms: row.terms,
     };
   });
   engine.store.logAccesses(writes);

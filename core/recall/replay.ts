@@ -12,6 +12,7 @@ import { auditEvents } from '../store/access-queries.js';
 import { explainRows, rankRequest } from './explain.js';
 import { resolveRequest } from './request.js';
 import { pyRound } from './round.js';
+import { roundTerms, rowTerms, termsDelta } from './terms.js';
 import type { RecallProfileName } from './types.js';
 
 export interface ReplayOverrides {
@@ -64,6 +65,7 @@ export function replay(engine: Engine, eventId: number, overrides: ReplayOverrid
   if (event.memory_owner === null) notes.push('the memory no longer exists');
   else if (!row) notes.push('the memory is no longer ranked by this query (archived, out of scope, or no leg reaches it)');
   if (row && event.components && row.source !== event.components.source) notes.push(`it was found by ${event.components.source}, now by ${row.source}`);
+  const afterTerms = row ? roundTerms(rowTerms(row, req.profile)) : null;
   return {
     event,
     rerun: { query: req.query, hops: req.hops, owner: req.owner, k: req.k, profile: req.profile.name, now: ranking.now, assumed },
@@ -71,10 +73,21 @@ export function replay(engine: Engine, eventId: number, overrides: ReplayOverrid
     after,
     delta: deltaOf(before, after),
     in_top_k_now: idx >= 0 && idx < req.k,
+    ranked_now: ranking.rows.length,
+    movement: movementText(event.rank, idx >= 0 ? idx : null, ranking.rows.length, req.k),
+    terms: { before: event.terms, after: afterTerms, delta: termsDelta(event.terms, afterTerms) },
     logged_results: siblings.map((s) => ({ memory_id: s.memory_id, rank: s.rank, score: s.score, event_id: s.event_id })),
     now_rows: explainRows(engine, ranking, req.k),
     notes,
   };
+}
+
+/** Ranks as people read them (1-based); `then` and `now` are 0-based as stored. */
+export function movementText(then: number | null, now: number | null, ranked: number, k: number): string {
+  const was = then === null ? 'rank not logged' : `was #${then + 1}`;
+  if (now === null) return `${was}, no longer ranked (${ranked} ranked now)`;
+  const where = `now #${now + 1} of ${ranked}`;
+  return now < k ? `${was}, ${where}: still in the top ${k}` : `${was}, ${where}: no longer in the top ${k}`;
 }
 
 function snapshotOf(e: AccessEventView): ComponentSnapshot {

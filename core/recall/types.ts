@@ -19,6 +19,25 @@ export interface ExplainRow {
   type: string;
   owner: string;
   head: string;
+  /**
+   * mnemo's addition, after nooa's fields: the named, weighted contributions that sum to `score`
+   * (within 0.001). nooa's twelve fields above are unchanged in name, order and value.
+   */
+  terms: ScoreTerms;
+}
+
+/**
+ * What made a score, as additive contributions already weighted: relevance, recency, importance,
+ * the BM25 keyword term (mnemo), what the entity boost added (mnemo; a multiplier shown as the
+ * amount it adds) and spread (γ·spread). Their sum is the score.
+ */
+export interface ScoreTerms {
+  rel: number;
+  rec: number;
+  imp: number;
+  kw?: number;
+  ent?: number;
+  spread: number;
 }
 
 /** One edge that carried activation into a row: the row's `spread` is the sum of `contribution`s. */
@@ -104,6 +123,10 @@ export interface WhyNotResult {
   margin: number | null;
   /** The target's terms; for a non-candidate they are computed as if it had been one (normalised against the real candidates). */
   terms: { source: Source | 'none'; cos: number; rel: number; rec: number; imp: number; spread: number; score: number };
+  /** The target's score as named, weighted contributions (as explain rows' `terms`), summing to `terms.score`. */
+  contributions: ScoreTerms;
+  /** The row at the cut (the k-th, or the last ranked) that the target has to beat, with its contributions; rank 0-based. */
+  kth: { rank: number; id: string; head: string; score: number; terms: ScoreTerms } | null;
   raw: { cos: number; ctx: number; rel: number; rec: number; imp: number; spread: number };
   visibility: { exists: true; archived: boolean; owner: string; visible: boolean; reason: string };
   legs: {

@@ -8,12 +8,14 @@ import type { Engine } from '../engine/engine.js';
 import { cueSet, type Memory } from '../model/memory.js';
 import { ownerMatches } from '../model/owner.js';
 import { baseLevelActivation, sigmoid } from './activation.js';
-import { rankRequest } from './explain.js';
+import { rankRequest, rowMeta } from './explain.js';
+import { entityShares } from './mnemo/stages.js';
 import { recallCorpus, type Bounds, type Ranking } from './pipeline.js';
 import type { SparseField } from './profile.js';
 import type { ResolvedRequest } from './request.js';
 import { pyRound } from './round.js';
 import { sparseLeg } from './sparse.js';
+import { roundTerms, rowTerms } from './terms.js';
 import { asciiLower, jaccard, queryCues } from './tokens.js';
 import type { WhyNotResult } from './types.js';
 
@@ -26,7 +28,8 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
   const w = knobs.weights;
   const idx = ranking.rows.findIndex((r) => r.id === id);
   const row = idx >= 0 ? ranking.rows[idx]! : null;
-  const kth = ranking.rows.length ? ranking.rows[Math.min(req.k, ranking.rows.length) - 1]!.activation : null;
+  const kthRow = ranking.rows.length ? ranking.rows[Math.min(req.k, ranking.rows.length) - 1]! : null;
+  const kth = kthRow ? kthRow.activation : null;
 
   const q = engine.embedder.embedSync ? engine.embedder.embedSync(req.query) : new Float32Array(engine.embedder.dim);
   const vec = engine.vectors.get().vector(id) ?? store.getEmbedding(id);
@@ -42,14 +45,27 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
   };
   const norm = (v: number, b: Bounds) => (ranking.candidates === 0 || !(b.hi - b.lo >= knobs.normalise_epsilon) ? 0 : (v - b.lo) / (b.hi - b.lo));
   let terms: WhyNotResult['terms'];
+  let contributions: WhyNotResult['contributions'];
   if (row) {
     raw.spread = row.spread / w.spread_gamma;
     terms = { source: row.source, cos: row.cos, rel: row.rel, rec: row.rec, imp: row.imp, spread: row.spread, score: row.activation };
+    contributions = rowTerms(row, req.profile);
   } else {
+    // As a candidate it would have been normalised against the real candidates; it was not found
+    // by the BM25 leg (kw 0), and the entity boost applies to it as to any candidate.
     const rel = norm(raw.rel, ranking.bounds.rel);
-    const rec = norm(raw.rec, ranking.bounds.rec);
+    const rec = features.recency_scale === 'absolute' ? raw.rec : norm(raw.rec, ranking.bounds.rec);
     const imp = norm(raw.imp, ranking.bounds.imp);
-    terms = { source: 'none', cos: raw.cos, rel, rec, imp, spread: 0, score: w.relevance * rel + w.recency * rec + w.importance * imp };
+    const pre = w.relevance * rel + w.recency * rec + w.importance * imp;
+    const share = features.entity_boost > 0 ? entityShares(engine, req.query).share(id) : 0;
+    const base = pre * (1 + features.entity_boost * share);
+    contributions = rowTerms({ base, rel, rec, imp, spread: 0, kw: 0 }, req.profile);
+    terms = { source: 'none', cos: raw.cos, rel, rec, imp, spread: 0, score: base };
+  }
+  let kthView: WhyNotResult['kth'] = null;
+  if (kthRow) {
+    const meta = rowMeta(engine, [kthRow.id]).get(kthRow.id);
+    kthView = { rank: Math.min(req.k, ranking.rows.length) - 1, id: kthRow.id, head: meta?.head ?? '', score: pyRound(kthRow.activation), terms: roundTerms(rowTerms(kthRow, req.profile)) };
   }
 
   const inScope = ownerMatches(m.owner, req.owner);
@@ -67,11 +83,12 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
   const status: WhyNotResult['status'] = idx < 0 ? 'not_candidate' : idx < req.k ? 'in_top_k' : 'below_k';
   const margin = kth === null ? null : terms.score - kth;
   const explanation: string[] = [];
-  if (status === 'in_top_k') explanation.push(`ranked ${idx} of ${ranking.rows.length}, inside the top ${req.k} by ${fmt(margin)}`);
-  else if (status === 'below_k') explanation.push(`ranked ${idx} of ${ranking.rows.length}: ${fmt(-(margin ?? 0))} short of the ${req.k}th result (${fmt(kth)})`);
+  // People read ranks 1-based (#1 is the top); the JSON `rank` fields stay nooa's 0-based.
+  if (status === 'in_top_k') explanation.push(`ranked #${idx + 1} of ${ranking.rows.length}, inside the top ${req.k} by ${fmt(margin)}`);
+  else if (status === 'below_k') explanation.push(`ranked #${idx + 1} of ${ranking.rows.length}: ${fmt(-(margin ?? 0))} short of #${req.k}, the last result (${fmt(kth)})`);
   else {
     explanation.push(`not ranked: ${!visibility.visible ? visibility.reason : 'neither leg found it and no spread reached it'}`);
-    if (kth !== null) explanation.push(`as a candidate it would score ${fmt(terms.score)} against the ${req.k}th result's ${fmt(kth)}`);
+    if (kth !== null) explanation.push(`as a candidate it would score ${fmt(terms.score)} against ${fmt(kth)} for #${Math.min(req.k, ranking.rows.length)}, the last result`);
   }
   explanation.push(`dense: ${dense.reason}`);
   explanation.push(`keyword: ${sparse.reason}`);
@@ -91,6 +108,8 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
     kth_score: kth,
     margin,
     terms,
+    contributions: roundTerms(contributions),
+    kth: kthView,
     raw,
     visibility,
     legs: { dense, sparse, spread: spreadLeg },
@@ -103,7 +122,7 @@ function denseLeg(engine: Engine, req: ResolvedRequest, ranking: Ranking, m: Mem
   const base = { n_dense, min_similarity, cos, cutoff_cos: ranking.dense[n_dense - 1]?.cos ?? null };
   const pos = ranking.dense.findIndex((h) => h.id === m.id);
   if (pos >= 0) {
-    if (ranking.dense[pos]!.cos >= min_similarity) return { ...base, hit: true, rank: pos, reason: `found at rank ${pos} of the ${n_dense} nearest (cos ${fmt(cos)})` };
+    if (ranking.dense[pos]!.cos >= min_similarity) return { ...base, hit: true, rank: pos, reason: `found at #${pos + 1} of the ${n_dense} nearest (cos ${fmt(cos)})` };
     return { ...base, hit: false, rank: pos, reason: `among the ${n_dense} nearest but cos ${fmt(cos)} < min_similarity ${min_similarity}` };
   }
   if (!visible) return { ...base, hit: false, rank: null, reason: m.archived ? 'archived memories are not in the vector index' : 'outside the owner scope' };
@@ -111,7 +130,7 @@ function denseLeg(engine: Engine, req: ResolvedRequest, ranking: Ranking, m: Mem
   const scope = req.owner;
   const all = engine.vectors.get().knn(q, engine.vectors.get().size, scope === null ? undefined : (_id, owner) => ownerMatches(owner, scope));
   const r = all.findIndex((h) => h.id === m.id);
-  return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `cos ${fmt(cos)} ranks ${r} among visible memories; the cut is the ${n_dense} nearest (cos ≥ ${fmt(base.cutoff_cos)})` };
+  return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `cos ${fmt(cos)} ranks ${r >= 0 ? `#${r + 1}` : '—'} among visible memories; the cut is the ${n_dense} nearest (cos ≥ ${fmt(base.cutoff_cos)})` };
 }
 
 function sparseVerdict(engine: Engine, req: ResolvedRequest, ranking: Ranking, m: Memory, fields: readonly SparseField[], visible: boolean): WhyNotResult['legs']['sparse'] {
@@ -128,13 +147,13 @@ function sparseVerdict(engine: Engine, req: ResolvedRequest, ranking: Ranking, m
   const cutoff = ranking.sparse[n - 1]?.count ?? null;
   const base = { matched, missed, score: matched.length, cutoff_score: cutoff, n_sparse: n, fields: [...fields] };
   const pos = ranking.sparse.findIndex((h) => h.id === m.id);
-  if (pos >= 0) return { ...base, hit: true, rank: pos, reason: `found at rank ${pos}: matched ${matched.join(', ')}` };
+  if (pos >= 0) return { ...base, hit: true, rank: pos, reason: `found at #${pos + 1}: matched ${matched.join(', ')}` };
   if (ranking.tokens.length === 0) return { ...base, hit: false, rank: null, reason: 'the query has no keyword tokens' };
   if (!visible) return { ...base, hit: false, rank: null, reason: m.archived ? 'archived memories are not searched' : 'outside the owner scope' };
   if (matched.length === 0) return { ...base, hit: false, rank: null, reason: `no token (${ranking.tokens.join(', ')}) occurs in its ${fields.join('/')}` };
   const all = sparseLeg(recallCorpus(engine), ranking.tokens, fields, req.owner, Number.MAX_SAFE_INTEGER);
   const r = all.findIndex((h) => h.id === m.id);
-  return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `matched ${matched.length} token(s) (${matched.join(', ')}) but ranks ${r}; only the first ${n} are kept (cut at ${cutoff} token(s))` };
+  return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `matched ${matched.length} token(s) (${matched.join(', ')}) but ranks ${r >= 0 ? `#${r + 1}` : '—'}; only the first ${n} are kept (cut at ${cutoff} token(s))` };
 }
 
 function spreadVerdict(engine: Engine, ranking: Ranking, m: Memory, req: ResolvedRequest): WhyNotResult['legs']['spread'] {

@@ -4,6 +4,7 @@
  * how a memory became established are never lost.
  */
 import type { AccessComponents, AccessRecord } from '../model/memory.js';
+import type { ScoreTerms } from '../recall/types.js';
 import { storedAccessEntrySchema } from '../model/schemas.js';
 import type { DB } from './sqlite.js';
 
@@ -15,6 +16,8 @@ export interface AccessEvent extends AccessRecord {
   backfilled: boolean;
   /** How the access was made (recall: hops, owner scope, k, profile), when recorded. */
   context: Record<string, unknown> | null;
+  /** The score's named contributions as the recall computed them (mnemo only; the ring keeps nooa's fields). */
+  terms: ScoreTerms | null;
 }
 
 export function insertAccessEvent(
@@ -25,11 +28,12 @@ export function insertAccessEvent(
   reinforce: boolean,
   backfilled = false,
   context: Record<string, unknown> | null = null,
+  terms: ScoreTerms | null = null,
 ): number {
   const info = db
     .prepare(
-      `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled, context)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled, context, terms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       memoryId,
@@ -47,6 +51,7 @@ export function insertAccessEvent(
       reinforce ? 1 : 0,
       backfilled ? 1 : 0,
       context ? JSON.stringify(context) : null,
+      terms ? JSON.stringify(terms) : null,
     );
   return Number(info.lastInsertRowid);
 }
@@ -87,6 +92,7 @@ interface EventRow {
   reinforce: number;
   backfilled: number;
   context?: string | null;
+  terms?: string | null;
 }
 
 export function rowToEvent(r: EventRow): AccessEvent {
@@ -106,6 +112,7 @@ export function rowToEvent(r: EventRow): AccessEvent {
     reinforce: r.reinforce !== 0,
     backfilled: r.backfilled !== 0,
     context: r.context ? (JSON.parse(r.context) as Record<string, unknown>) : null,
+    terms: r.terms ? (JSON.parse(r.terms) as ScoreTerms) : null,
   };
 }
 

@@ -165,6 +165,14 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
       db.exec('ALTER TABLE mnemo_access_events ADD COLUMN context TEXT');
     },
   },
+  {
+    // The score's named contributions (rel, rec, imp, kw, ent, spread) of a logged recall, so the
+    // audit and replay show every term that made the score; the ring keeps nooa's components.
+    name: '004-access-terms',
+    up(db) {
+      db.exec('ALTER TABLE mnemo_access_events ADD COLUMN terms TEXT');
+    },
+  },
 ];
 
 export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;

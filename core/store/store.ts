@@ -23,6 +23,7 @@ import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa 
 import { Journal } from './journal.js';
 import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
 import { recoverInterruptedIngest } from './ingest-run.js';
+import type { ScoreTerms } from '../recall/types.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
 import './tombstones.js';
@@ -58,6 +59,8 @@ export interface AccessWrite {
   reinforce?: boolean;
   /** Kept in the event table only (recall context for replay); the ring keeps nooa's fields. */
   context?: Record<string, unknown>;
+  /** Kept in the event table only: the score's named contributions. */
+  terms?: ScoreTerms;
 }
 
 const SELECT_COLS =
@@ -588,7 +591,7 @@ export class MemoryStore {
         this.st
           .get('UPDATE memories SET strength=@strength, last_accessed=@last_accessed, access_count=@access_count, data=@data WHERE id=@id')
           .run({ id: r.id, strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
-        insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null);
+        insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
         touched.push(m.id);
       }
     });
