@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutGraph, packSquares, type LayoutEdge, type LayoutNode, type Point } from '../renderer/graph/layout.js';
+import { layoutGraph, packRects, type LayoutEdge, type LayoutNode, type Point } from '../renderer/graph/layout.js';
 
 const SPACING = 40;
 
@@ -145,18 +145,18 @@ describe('graph layout', () => {
     expect([...a.entries()]).toEqual([...b.entries()]);
   });
 
-  it('packs squares without overlap into about the asked aspect', () => {
-    const sides = [400, ...Array.from({ length: 300 }, () => 40), 120, 120, 80];
-    const { origins, width, height } = packSquares(sides, 1.4);
-    const boxes = origins.map((o, i) => ({ ...o, s: sides[i]! }));
+  it('packs rectangles without overlap into about the asked aspect', () => {
+    const sizes = [{ w: 400, h: 380 }, ...Array.from({ length: 300 }, () => ({ w: 40, h: 40 })), { w: 120, h: 40 }, { w: 120, h: 120 }, { w: 80, h: 60 }];
+    const { origins, width, height } = packRects(sizes, 1.4);
+    const boxes = origins.map((o, i) => ({ ...o, ...sizes[i]! }));
     for (let i = 0; i < boxes.length; i++)
       for (let j = i + 1; j < boxes.length; j++) {
         const p = boxes[i]!;
         const q = boxes[j]!;
-        const apart = p.x + p.s <= q.x + 1e-9 || q.x + q.s <= p.x + 1e-9 || p.y + p.s <= q.y + 1e-9 || q.y + q.s <= p.y + 1e-9;
+        const apart = p.x + p.w <= q.x + 1e-9 || q.x + q.w <= p.x + 1e-9 || p.y + p.h <= q.y + 1e-9 || q.y + q.h <= p.y + 1e-9;
         expect(apart).toBe(true);
       }
-    const used = sides.reduce((s, x) => s + x * x, 0);
+    const used = sizes.reduce((s, x) => s + x.w * x.h, 0);
     expect(width * height).toBeLessThan(used * 2);
     expect(width / height).toBeGreaterThan(0.5);
     expect(width / height).toBeLessThan(3);

@@ -8,7 +8,7 @@
  * at the centre and the other nodes on rings by hop distance, each ring filled in the angular order
  * of the nodes' parents so edges stay short. A ring that would be too crowded grows into a band of
  * sub-rings instead of a single huge circle. The components, isolated nodes included, are then packed
- * as squares into a rectangle close to the screen's shape, largest first.
+ * by their bounding boxes into a rectangle close to the screen's shape, tallest first.
  */
 
 export interface LayoutNode {
@@ -52,32 +52,38 @@ export function layoutGraph(nodes: readonly LayoutNode[], edges: readonly Layout
     const root = focusIndex !== undefined && members.includes(focusIndex) ? focusIndex : centralNode(members, adjacency);
     return layoutComponent(root, members, adjacency, spacing);
   });
-  const placed = packSquares(
-    laidOut.map((c) => c.radius * 2 + spacing),
+  const bounds = laidOut.map((c) => boundsOf(c.positions.values()));
+  const placed = packRects(
+    bounds.map((b) => ({ w: b.x2 - b.x1 + spacing, h: b.y2 - b.y1 + spacing })),
     aspect,
   );
 
   const out = new Map<string, Point>();
   laidOut.forEach((c, i) => {
     const { x, y } = placed.origins[i]!;
-    const half = c.radius + spacing / 2;
-    for (const [node, p] of c.positions) out.set(nodes[node]!.id, { x: x + half + p.x, y: y + half + p.y });
+    const b = bounds[i]!;
+    for (const [node, p] of c.positions) out.set(nodes[node]!.id, { x: x + spacing / 2 + p.x - b.x1, y: y + spacing / 2 + p.y - b.y1 });
   });
   return centred(out);
 }
 
-/** Moves the drawing so its bounding box is centred on (0, 0). */
-function centred(positions: Map<string, Point>): Map<string, Point> {
+function boundsOf(points: Iterable<Point>): { x1: number; x2: number; y1: number; y2: number } {
   let x1 = Infinity;
   let x2 = -Infinity;
   let y1 = Infinity;
   let y2 = -Infinity;
-  for (const p of positions.values()) {
+  for (const p of points) {
     x1 = Math.min(x1, p.x);
     x2 = Math.max(x2, p.x);
     y1 = Math.min(y1, p.y);
     y2 = Math.max(y2, p.y);
   }
+  return x1 === Infinity ? { x1: 0, x2: 0, y1: 0, y2: 0 } : { x1, x2, y1, y2 };
+}
+
+/** Moves the drawing so its bounding box is centred on (0, 0). */
+function centred(positions: Map<string, Point>): Map<string, Point> {
+  const { x1, x2, y1, y2 } = boundsOf(positions.values());
   const dx = (x1 + x2) / 2;
   const dy = (y1 + y2) / 2;
   for (const p of positions.values()) {
@@ -160,13 +166,11 @@ function centralNode(members: number[], adjacency: number[][]): number {
 
 interface ComponentLayout {
   positions: Map<number, Point>;
-  /** Distance from the root to the farthest node centre. */
-  radius: number;
 }
 
 function layoutComponent(root: number, members: number[], adjacency: number[][], spacing: number): ComponentLayout {
   const positions = new Map<number, Point>([[root, { x: 0, y: 0 }]]);
-  if (members.length === 1) return { positions, radius: 0 };
+  if (members.length === 1) return { positions };
   const { order, depth, parent } = bfs(root, adjacency);
   const angle = new Map<number, number>([[root, 0]]);
   const levels: number[][] = [];
@@ -191,7 +195,7 @@ function layoutComponent(root: number, members: number[], adjacency: number[][],
     });
     radius = slots.outer;
   }
-  return { positions, radius };
+  return { positions };
 }
 
 /**
@@ -238,34 +242,35 @@ function ringSlots(inner: number, count: number, spacing: number): { chosen: { r
 }
 
 /**
- * Packs squares (sides given) into a rectangle of about `aspect` width / height: shelves of the
- * tallest items first, and inside a shelf, columns of smaller items stacked up to the shelf's height,
- * so thousands of isolated nodes make a dense grid instead of one long row.
+ * Packs rectangles into a rectangle of about `aspect` width / height: shelves of the tallest items
+ * first, and inside a shelf, columns of smaller items stacked up to the shelf's height, so thousands
+ * of isolated nodes make a dense grid instead of one long row.
  */
-export function packSquares(sides: readonly number[], aspect: number): { origins: Point[]; width: number; height: number } {
-  const order = sides.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
-  const total = sides.reduce((sum, s) => sum + s * s, 0);
-  const targetWidth = Math.max(order[0]?.s ?? 0, Math.sqrt(total * aspect));
-  const origins: Point[] = new Array<Point>(sides.length);
+export function packRects(sizes: readonly { w: number; h: number }[], aspect: number): { origins: Point[]; width: number; height: number } {
+  const order = sizes.map((s, i) => ({ ...s, i })).sort((a, b) => b.h - a.h || b.w - a.w || a.i - b.i);
+  const total = sizes.reduce((sum, s) => sum + s.w * s.h, 0);
+  const targetWidth = Math.max(...sizes.map((s) => s.w), Math.sqrt(total * aspect));
+  const origins: Point[] = new Array<Point>(sizes.length);
   let shelfY = 0;
   let shelfHeight = 0;
   let shelfX = 0;
   let column = { x: 0, y: 0, width: 0 };
   let width = 0;
-  for (const { s, i } of order) {
-    if (shelfHeight > 0 && column.width > 0 && column.y + s <= shelfY + shelfHeight + 1e-9) {
+  const eps = 1e-9;
+  for (const { w, h, i } of order) {
+    if (shelfHeight > 0 && w <= column.width + eps && column.y + h <= shelfY + shelfHeight + eps) {
       origins[i] = { x: column.x, y: column.y };
-      column.y += s;
+      column.y += h;
       continue;
     }
-    if (shelfHeight === 0 || shelfX + s > targetWidth + 1e-9) {
+    if (shelfHeight === 0 || shelfX + w > targetWidth + eps) {
       shelfY += shelfHeight;
-      shelfHeight = s;
+      shelfHeight = h;
       shelfX = 0;
     }
-    column = { x: shelfX, y: shelfY + s, width: s };
+    column = { x: shelfX, y: shelfY + h, width: w };
     origins[i] = { x: shelfX, y: shelfY };
-    shelfX += s;
+    shelfX += w;
     width = Math.max(width, shelfX);
   }
   return { origins, width, height: shelfY + shelfHeight };
