@@ -7,7 +7,7 @@ import cytoscape, { type Core, type ElementDefinition, type LayoutOptions } from
 import { useEffect, useRef } from 'react';
 import type { GraphEdge, GraphNode } from '../../core/api/contract/index.js';
 import { platform } from '../platform/browser.js';
-import { labelledNodes } from './labels.js';
+import { labelledNodes, MAX_LABELS } from './labels.js';
 import { layoutGraph } from './layout.js';
 import { edgeId, type Highlight } from './recallPaths.js';
 import { CAUSAL, graphStyle, TYPE_COLORS } from './style.js';
@@ -208,14 +208,15 @@ export function GraphCanvas({ nodes, edges, focus, selected, highlight, dark, on
     const cy = cyRef.current;
     if (!cy) return;
     const centre = selected ?? focus;
-    const ids = labelledNodes(nodes, edges, centre);
+    // With nothing picked, a recall's memories are what the reader came to see: name them.
+    const ids = !centre && highlight?.nodes.length ? highlight.nodes.slice(0, MAX_LABELS) : labelledNodes(nodes, edges, centre);
     cy.batch(() => {
       cy.nodes('.labelled').removeStyle('font-size').removeClass('labelled');
       for (const id of ids) cy.getElementById(id).addClass('labelled');
     });
     scaleLabels(cy);
     if (ref.current) ref.current.dataset['labelled'] = String(cy.nodes('.labelled').length);
-  }, [nodes, edges, focus, selected]);
+  }, [nodes, edges, focus, selected, highlight]);
 
   useEffect(() => {
     const cy = cyRef.current;

@@ -117,7 +117,7 @@ export function graphStyle(dark: boolean): StylesheetJson {
     })),
     { selector: '.faded', style: { opacity: 0.12 } },
     { selector: 'node.hl', style: { 'border-width': 3, 'border-color': HIGHLIGHT, opacity: 1 } },
-    { selector: 'edge.hl', style: { 'line-color': HIGHLIGHT, 'target-arrow-color': HIGHLIGHT, width: 4, opacity: 1, 'z-index': 10 } },
+    { selector: 'edge.hl', style: { 'line-color': HIGHLIGHT, 'target-arrow-color': HIGHLIGHT, 'line-style': 'solid', width: 4, opacity: 1, 'z-index': 10 } },
     { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#1f77b4' } },
     // The drag-to-link ghost: a dot under the pointer and a dashed edge to it; it never takes events.
     { selector: 'node.ghost', style: { width: 6, height: 6, 'background-color': '#ff7f0e', label: '', events: 'no' } },
