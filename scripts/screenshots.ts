@@ -9,11 +9,14 @@ import { join } from 'node:path';
 import { call } from '../core/api/service.js';
 import { expected, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
 import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
+import { graphShot, largeGraphShots, recallShot } from './screenshots-graph.js';
 import { part2 } from './screenshots-part2.js';
 
 const OUT = join(process.cwd(), 'docs', 'screenshots');
 /** `npm run screenshots -- --only part2` skips the first part's shots (they do not change here). */
 const ONLY_PART2 = process.argv.includes('--only') && process.argv.includes('part2');
+/** `npm run screenshots -- --only graph`: the Graph view's shots only (and the large store's, see screenshots-graph.ts). */
+const ONLY_GRAPH = process.argv.includes('--only') && process.argv.includes('graph');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -38,6 +41,16 @@ async function run(theme: 'light' | 'dark') {
     await call(wb.session, 'recall.run', { query: 'deploy billing service', k: 10, hops: 2, owner: 'Planner' });
     const rotated = S.rotated_rings[0] as string;
     const graphReady = '[data-testid=graph-canvas][data-layout-done=true]';
+    if (ONLY_GRAPH) {
+      const all = await call(wb.session, 'graph.view', {});
+      const around = await call(wb.session, 'graph.view', { focus: S.chain.a, hops: 2 });
+      if (theme === 'light') {
+        await graphShot(wb, OUT, 'graph', '/graph', all.nodes.length);
+        await graphShot(wb, OUT, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
+        await recallShot(wb, OUT, 'graph-recall', 'deploy billing service');
+      } else await graphShot(wb, OUT, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
+      return;
+    }
     if (ONLY_PART2) {
       // the first part's shots are left as they are
     } else if (theme === 'light') {
@@ -73,3 +86,4 @@ async function run(theme: 'light' | 'dark') {
 
 await run('light');
 await run('dark');
+await largeGraphShots(OUT);

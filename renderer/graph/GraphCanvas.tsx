@@ -1,23 +1,25 @@
 /**
  * The only place that imports cytoscape. Draws nodes and typed edges, picks a layout that stays
- * fast at thousands of nodes, highlights spread paths, and reports taps upward.
+ * fast at thousands of nodes, fits it to the screen, labels the nodes around the focus, highlights
+ * spread paths, and reports taps upward.
  */
 import cytoscape, { type Core, type ElementDefinition, type LayoutOptions } from 'cytoscape';
 import { useEffect, useRef } from 'react';
 import type { GraphEdge, GraphNode } from '../../core/api/contract/index.js';
 import { platform } from '../platform/browser.js';
+import { labelledNodes, MAX_LABELS } from './labels.js';
+import { layoutGraph } from './layout.js';
+import { edgeId, type Highlight } from './recallPaths.js';
 import { CAUSAL, graphStyle, TYPE_COLORS } from './style.js';
 
-export interface Highlight {
-  nodes: string[];
-  /** Edges as `src|dst|type`. */
-  edges: string[];
-}
+export { edgeId, type Highlight };
 
 export interface GraphCanvasProps {
   nodes: GraphNode[];
   edges: GraphEdge[];
   focus?: string | null;
+  /** The node the reader picked: it and its neighbours are labelled (else the focus's). */
+  selected?: string | null;
   highlight?: Highlight | null;
   dark: boolean;
   onSelect?: (id: string) => void;
@@ -28,39 +30,75 @@ export interface GraphCanvasProps {
   onLink?: (src: string, dst: string) => void;
 }
 
-export const edgeId = (e: { src: string; dst: string; type: string }) => `${e.src}|${e.dst}|${e.type}`;
+/** Node centres this far apart leave room for the largest nodes (44 px) without overlap. */
+const SPACING = 48;
+const FIT_PADDING = 30;
+/** Labels of labelled nodes stay this many screen pixels tall whatever the zoom. */
+const LABEL_PX = 12;
 
-function layoutFor(n: number, focus: string | null | undefined): LayoutOptions {
-  if (n <= 250) {
-    // Small graphs: a force layout reads best. Fewer iterations as the graph grows keep it under a second.
+function layoutFor(nodes: GraphNode[], edges: GraphEdge[], focus: string | null | undefined): LayoutOptions {
+  if (nodes.length <= 100) {
+    // Small graphs: a force layout reads best. Past about a hundred nodes (a hub's neighbourhood) it
+    // tangles into a hairball, while rings by hop distance keep the focus and its neighbours apart.
     return {
       name: 'cose',
       animate: false,
       randomize: false,
-      numIter: n <= 80 ? 1000 : 400,
+      numIter: 1000,
       nodeRepulsion: () => 40_000,
       nodeOverlap: 20,
       idealEdgeLength: () => 90,
       edgeElasticity: () => 80,
       gravity: 0.6,
       componentSpacing: 60,
-      fit: true,
-      padding: 30,
+      // Fitting is done after the layout (fitAll), where the zoom limits are adjusted first.
+      fit: false,
     } as LayoutOptions;
   }
-  // Thousands of nodes: concentric rings are O(n): by hop distance around a focus, else by importance.
-  return {
-    name: 'concentric',
-    animate: false,
-    fit: true,
-    padding: 20,
-    minNodeSpacing: 4,
-    concentric: (node: cytoscape.NodeSingular) => (focus ? 100 - (node.data('depth') ?? 50) : node.data('importance')),
-    levelWidth: () => (focus ? 1 : 1.5),
-  } as LayoutOptions;
+  // Hundreds to thousands of nodes: a linear-time layout computed here, compact at any size.
+  const positions = layoutGraph(nodes, edges, { focus, spacing: SPACING });
+  return { name: 'preset', animate: false, fit: false, positions: (node: cytoscape.NodeSingular) => positions.get(node.id()) ?? { x: 0, y: 0 } } as LayoutOptions;
 }
 
-export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, onExpand, height = '100%', linkMode = false, onLink }: GraphCanvasProps) {
+/**
+ * Fits the whole graph to the canvas. The lowest zoom allowed follows the graph's size, so a large
+ * graph is never held at a zoom limit that leaves it bigger than the screen; small graphs are not
+ * blown up past a readable size.
+ */
+export function fitAll(cy: Core): void {
+  if (cy.elements().length === 0) return;
+  const bb = cy.elements().boundingBox();
+  const w = Math.max(1, cy.width() - 2 * FIT_PADDING);
+  const h = Math.max(1, cy.height() - 2 * FIT_PADDING);
+  const needed = Math.min(w / Math.max(1, bb.w), h / Math.max(1, bb.h));
+  cy.minZoom(Math.min(0.05, needed / 2));
+  cy.fit(undefined, FIT_PADDING);
+  if (cy.zoom() > 1.5) {
+    cy.zoom(1.5);
+    cy.center();
+  }
+}
+
+/** Labelled nodes keep a readable label at any zoom (a bypass on a few dozen nodes, not a restyle). */
+function scaleLabels(cy: Core): void {
+  const size = Math.min(60, Math.max(10, LABEL_PX / cy.zoom()));
+  cy.batch(() => cy.nodes('.labelled').style('font-size', size));
+}
+
+/** How many nodes have their centre inside the visible area (published for tests and automation). */
+function publishViewport(cy: Core, el: HTMLElement): void {
+  const ext = cy.extent();
+  let inside = 0;
+  cy.nodes().forEach((n) => {
+    const p = n.position();
+    if (p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2) inside++;
+  });
+  el.dataset['inView'] = String(inside);
+  el.dataset['zoom'] = cy.zoom().toFixed(4);
+  el.dataset['minZoom'] = cy.minZoom().toFixed(4);
+}
+
+export function GraphCanvas({ nodes, edges, focus, selected, highlight, dark, onSelect, onExpand, height = '100%', linkMode = false, onLink }: GraphCanvasProps) {
   const ref = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
   const handlers = useRef({ onSelect, onExpand, onLink, linkMode });
@@ -86,6 +124,17 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
     cy.on('tap', 'node', (e) => handlers.current.onSelect?.(e.target.id()));
     cy.on('dbltap', 'node', (e) => handlers.current.onExpand?.(e.target.id()));
     wireDragToLink(cy, () => handlers.current);
+    let pending = 0;
+    cy.on('viewport', () => {
+      // Once per frame at most: zooming fires many events.
+      if (pending) return;
+      pending = requestAnimationFrame(() => {
+        pending = 0;
+        if (cy.destroyed()) return;
+        scaleLabels(cy);
+        if (ref.current) publishViewport(cy, ref.current);
+      });
+    });
     return () => {
       cy.destroy();
       cyRef.current = null;
@@ -141,17 +190,33 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
       cy.elements().remove();
       cy.add(elements);
     });
-    const layout = cy.layout(layoutFor(nodes.length, focus));
+    const layout = cy.layout(layoutFor(nodes, edges, focus));
     layout.one('layoutstop', () => {
+      fitAll(cy);
+      scaleLabels(cy);
+      publishViewport(cy, el);
       el.dataset['layoutDone'] = 'true';
       el.dataset['nodeCount'] = String(cy.nodes().length);
       el.dataset['edgeCount'] = String(cy.edges().length);
-      if (focus && nodes.length > 250) cy.center(cy.getElementById(focus));
       if (handlers.current.linkMode) exposePositions(cy, el);
       onLaidOut.current?.();
     });
     layout.run();
   }, [nodes, edges, focus]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (!cy) return;
+    const centre = selected ?? focus;
+    // With nothing picked, a recall's memories are what the reader came to see: name them.
+    const ids = !centre && highlight?.nodes.length ? highlight.nodes.slice(0, MAX_LABELS) : labelledNodes(nodes, edges, centre);
+    cy.batch(() => {
+      cy.nodes('.labelled').removeStyle('font-size').removeClass('labelled');
+      for (const id of ids) cy.getElementById(id).addClass('labelled');
+    });
+    scaleLabels(cy);
+    if (ref.current) ref.current.dataset['labelled'] = String(cy.nodes('.labelled').length);
+  }, [nodes, edges, focus, selected, highlight]);
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -166,7 +231,16 @@ export function GraphCanvas({ nodes, edges, focus, highlight, dark, onSelect, on
     if (ref.current) ref.current.dataset['highlighted'] = String(cy.elements('.hl').length);
   }, [highlight, nodes, edges]);
 
-  return <div ref={ref} className="graph-canvas" data-testid="graph-canvas" style={{ height }} />;
+  return (
+    <div className="graph-canvas-wrap" style={{ height }}>
+      <div ref={ref} className="graph-canvas" data-testid="graph-canvas" />
+      <div className="graph-tools">
+        <button type="button" onClick={() => cyRef.current && fitAll(cyRef.current)} title="Zoom and pan so the whole graph fits the screen" data-testid="graph-fit">
+          Fit
+        </button>
+      </div>
+    </div>
+  );
 }
 
 const GHOST = '__link-ghost';

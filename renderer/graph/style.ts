@@ -11,8 +11,38 @@ export const TYPE_COLORS: Record<string, string> = {
   scratch: '#9c9c9c',
 };
 
-/** Causal edges carry full weight in spread; they are drawn solid. The rest are associative (dashed). */
+/** Causal edges carry full weight in spread; they are drawn solid. The rest are associative (dashed or dotted). */
 export const CAUSAL = new Set(['derived_from', 'created_by', 'causes', 'refines']);
+
+export type LineStyle = 'solid' | 'dashed' | 'dotted';
+export type ArrowShape = 'triangle' | 'vee' | 'triangle-backcurve' | 'triangle-tee' | 'tee' | 'diamond' | 'circle' | 'square' | 'chevron' | 'none';
+
+export interface EdgeLook {
+  color: string;
+  line: LineStyle;
+  arrow: ArrowShape;
+}
+
+/**
+ * One look per edge type, told apart three ways (colour, line, arrow head) so types stay distinct
+ * for colour-blind readers and in greyscale. Mid-tone colours read on both themes; none is the
+ * orange of a highlighted recall path or the yellow of the focus.
+ */
+export const EDGE_LOOKS: Record<string, EdgeLook> = {
+  derived_from: { color: '#1f77b4', line: 'solid', arrow: 'triangle' },
+  created_by: { color: '#17becf', line: 'solid', arrow: 'circle' },
+  causes: { color: '#9467bd', line: 'solid', arrow: 'vee' },
+  refines: { color: '#2ca02c', line: 'solid', arrow: 'triangle-backcurve' },
+  contradicts: { color: '#d62728', line: 'solid', arrow: 'tee' },
+  supports: { color: '#8c564b', line: 'dashed', arrow: 'triangle' },
+  part_of: { color: '#e377c2', line: 'dashed', arrow: 'diamond' },
+  precedes: { color: '#6b6ecf', line: 'dashed', arrow: 'chevron' },
+  triggers: { color: '#bcbd22', line: 'dashed', arrow: 'square' },
+  related: { color: '#8c8c8c', line: 'dotted', arrow: 'none' },
+};
+
+export const HIGHLIGHT = '#ff7f0e';
+export const FOCUS = '#f1c40f';
 
 export function graphStyle(dark: boolean): StylesheetJson {
   const text = dark ? '#e6e6e6' : '#222';
@@ -31,8 +61,9 @@ export function graphStyle(dark: boolean): StylesheetJson {
         'text-valign': 'bottom',
         'text-margin-y': 3,
         // Labels arrive cut to 40 characters; no text measuring or wrapping per node (thousands of nodes).
-        // Labels disappear when zoomed out far enough that they would be unreadable anyway.
-        'min-zoomed-font-size': 9,
+        // Unlabelled nodes (see labels.ts) show their label only once zoomed in past about 1.2, so a
+        // crowded graph is not a carpet of overlapping text.
+        'min-zoomed-font-size': 12,
         'text-background-color': bg,
         'text-background-opacity': 0.75,
         'text-background-padding': '1px',
@@ -40,7 +71,25 @@ export function graphStyle(dark: boolean): StylesheetJson {
       },
     },
     { selector: 'node[?archived]', style: { opacity: 0.45, 'border-width': 1, 'border-style': 'dashed', 'border-color': edge } },
-    { selector: 'node.focus', style: { 'border-width': 4, 'border-color': '#f1c40f' } },
+    // Labelled nodes (the focus or selection and its nearest neighbours) show their label at any zoom;
+    // the canvas scales their font with the zoom so it stays readable (see GraphCanvas).
+    { selector: 'node.labelled', style: { 'min-zoomed-font-size': 0, 'z-index': 5, 'text-background-opacity': 0.9 } },
+    // The focus: drawn large, ringed and haloed so it stands out among thousands of dots.
+    {
+      selector: 'node.focus',
+      style: {
+        width: 'mapData(importance, 0, 10, 30, 54)',
+        height: 'mapData(importance, 0, 10, 30, 54)',
+        'border-width': 5,
+        'border-color': FOCUS,
+        'underlay-color': FOCUS,
+        'underlay-padding': 10,
+        'underlay-opacity': 0.45,
+        'underlay-shape': 'ellipse',
+        'font-weight': 'bold',
+        'z-index': 20,
+      },
+    },
     {
       selector: 'edge',
       style: {
@@ -56,11 +105,19 @@ export function graphStyle(dark: boolean): StylesheetJson {
       },
     },
     { selector: 'edge.straight', style: { 'curve-style': 'straight' } },
-    { selector: 'edge[?causal]', style: { 'line-style': 'solid' } },
-    { selector: 'edge[type = "contradicts"]', style: { 'line-color': '#d62728', 'target-arrow-color': '#d62728', 'line-style': 'solid' } },
+    ...Object.entries(EDGE_LOOKS).map(([type, look]) => ({
+      selector: `edge[type = "${type}"]`,
+      style: {
+        'line-color': look.color,
+        'target-arrow-color': look.color,
+        'target-arrow-shape': look.arrow,
+        'line-style': look.line,
+        ...(look.line === 'dotted' ? { 'line-dash-pattern': [1, 3] } : {}),
+      },
+    })),
     { selector: '.faded', style: { opacity: 0.12 } },
-    { selector: 'node.hl', style: { 'border-width': 3, 'border-color': '#ff7f0e', opacity: 1 } },
-    { selector: 'edge.hl', style: { 'line-color': '#ff7f0e', 'target-arrow-color': '#ff7f0e', width: 4, opacity: 1, 'z-index': 10 } },
+    { selector: 'node.hl', style: { 'border-width': 3, 'border-color': HIGHLIGHT, opacity: 1 } },
+    { selector: 'edge.hl', style: { 'line-color': HIGHLIGHT, 'target-arrow-color': HIGHLIGHT, 'line-style': 'solid', width: 4, opacity: 1, 'z-index': 10 } },
     { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#1f77b4' } },
     // The drag-to-link ghost: a dot under the pointer and a dashed edge to it; it never takes events.
     { selector: 'node.ghost', style: { width: 6, height: 6, 'background-color': '#ff7f0e', label: '', events: 'no' } },

@@ -1,17 +1,20 @@
 /** Graph: the typed edge graph, filtered by owner and edge type, with expand/collapse and search-to-focus. */
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { GraphEdge, GraphNode, GraphView as GraphData } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { useGraph } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
 import { EmptyState, ErrorBox, fmtNum, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
+import { EdgeSwatch } from '../../graph/EdgeSwatch.js';
 import { GraphCanvas } from '../../graph/GraphCanvas.js';
-import { CAUSAL, TYPE_COLORS } from '../../graph/style.js';
+import { recallHighlight } from '../../graph/recallPaths.js';
+import { TYPE_COLORS } from '../../graph/style.js';
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
 import { GraphSearch } from './GraphSearch.js';
 import { PendingLink } from './PendingLink.js';
+import { RecallPathsControl } from './RecallPathsControl.js';
 import '../curation/curation.css';
 
 export const EDGE_TYPES = ['derived_from', 'created_by', 'supports', 'contradicts', 'refines', 'related', 'causes', 'precedes', 'part_of', 'triggers'] as const;
@@ -27,6 +30,9 @@ export function mergeGraphs(base: GraphData | undefined, extra: (GraphData | und
   return { nodes: [...nodes.values()], edges: [...edges.values()] };
 }
 
+/** How many of a recall's memories get their neighbourhood drawn (results and path sources). */
+const RECALL_NEIGHBOURHOODS = 20;
+
 export function GraphView() {
   const route = useRoute();
   const p = route.params;
@@ -36,6 +42,7 @@ export function GraphView() {
   const edgeTypes = listParam(p, 'edges');
   const limit = Number(p.get('limit') ?? 2000);
   const includeArchived = p.get('archived') === '1';
+  const recallQuery = p.get('q') ?? '';
   const dark = useUi((s) => s.theme === 'dark');
   const [selected, setSelected] = useState<string | null>(focus);
   const [expanded, setExpanded] = useState<string[]>([]);
@@ -54,6 +61,7 @@ export function GraphView() {
       edges: edgeTypes,
       limit: limit === 2000 ? null : limit,
       archived: includeArchived ? '1' : null,
+      q: recallQuery || null,
       ...patch,
     };
     setExpanded([]);
@@ -65,15 +73,20 @@ export function GraphView() {
     include_archived: includeArchived,
   };
   const input = { ...(focus ? { focus, hops } : {}), limit, ...filter };
-  const base = useGraph(input);
+  // With a recall query and no focus, the graph is the recall's neighbourhoods, not the overview.
+  const base = useGraph(input, !recallQuery || !!focus);
+  const recallInput = { query: recallQuery, k: 10, hops: Math.min(hops, 4), ...(owner ? { owner } : {}) };
+  const recall = useQuery({ queryKey: keys.recall(recallInput), queryFn: () => call('recall.explain', recallInput), enabled: recallQuery !== '' });
+  const highlight = useMemo(() => (recall.data ? recallHighlight(recall.data) : null), [recall.data]);
+  const recallIds = recallQuery && !focus && highlight ? highlight.nodes.slice(0, RECALL_NEIGHBOURHOODS) : [];
   const extra = useQueries({
-    queries: expanded.map((id) => ({ queryKey: keys.graph({ focus: id, hops: 1, ...filter, limit: 500 }), queryFn: () => call('graph.view', { focus: id, hops: 1, ...filter, limit: 500 }) })),
+    queries: [...new Set([...recallIds, ...expanded])].map((id) => ({ queryKey: keys.graph({ focus: id, hops: 1, ...filter, limit: 500 }), queryFn: () => call('graph.view', { focus: id, hops: 1, ...filter, limit: 500 }) })),
   });
   // Re-merge (and re-layout) only when an answer actually changed, not on every render.
   const extraKey = extra.map((q) => `${q.dataUpdatedAt}`).join(',');
   const extraData = extra.map((q) => q.data);
-  const merged = useMemo(() => mergeGraphs(base.data, extraData), [base.data, extraKey]);
-  const slow = useDelayed(base.isFetching, 1000);
+  const merged = useMemo(() => mergeGraphs(recallQuery && !focus ? undefined : base.data, extraData), [base.data, extraKey, recallQuery, focus]);
+  const slow = useDelayed(base.isFetching || recall.isFetching, 1000);
   const sel = merged.nodes.find((n) => n.id === selected) ?? null;
   const toggleEdge = (t: string) => setParams({ edges: edgeTypes.includes(t) ? edgeTypes.filter((x) => x !== t) : [...edgeTypes, t] });
 
@@ -81,6 +94,7 @@ export function GraphView() {
     <div className="graph-view">
       <aside className="graph-controls">
         <GraphSearch onPick={(id) => setParams({ focus: id })} />
+        <RecallPathsControl query={recallQuery} onQuery={(q) => setParams({ q })} />
         <div className="row">
           {focus ? (
             <button onClick={() => setParams({ focus: null })} title="Show the most important memories instead of one neighbourhood">
@@ -118,7 +132,7 @@ export function GraphView() {
         {EDGE_TYPES.map((t) => (
           <label key={t} className="facet">
             <input type="checkbox" checked={edgeTypes.length === 0 || edgeTypes.includes(t)} onChange={() => toggleEdge(t)} />
-            <span className={`edge-swatch ${t === 'contradicts' ? 'contra' : CAUSAL.has(t) ? 'causal' : 'assoc'}`} /> {t}
+            <EdgeSwatch type={t} /> {t}
           </label>
         ))}
         <h4>Types</h4>
@@ -129,15 +143,20 @@ export function GraphView() {
             </span>
           ))}
         </div>
-        <p className="muted small">Solid: causal edges (full weight in spread). Dashed: associative. Red: contradicts. Size: importance. Double-click a node to expand it.</p>
+        <p className="muted small">
+          Each edge type has its own colour, line and arrow head. Solid: causal (full weight in spread); dashed or dotted: associative. Size: importance. The focus is ringed in yellow; it and its nearest neighbours are labelled, other labels appear as you zoom in. Orange: the spread paths of the recall query. Double-click a node to expand it.
+        </p>
       </aside>
       <section className="graph-main">
         <div className="graph-status muted" data-testid="graph-status">
-          {base.data
-            ? `${merged.nodes.length.toLocaleString()} nodes · ${merged.edges.length.toLocaleString()} edges${base.data.truncated ? ` (of ${base.data.reachable.toLocaleString()} reachable; raise "nodes" to see more)` : ''}${focus ? ` · around ${focus.slice(0, 8)}` : ' · most important memories'}`
-            : ''}
+          {base.data && (!recallQuery || focus)
+            ? `${merged.nodes.length.toLocaleString()} nodes · ${merged.edges.length.toLocaleString()} edges${base.data.truncated ? ` (of ${base.data.reachable.toLocaleString()} reachable; raise "nodes" to see more)` : ''}${focus ? ` · around ${merged.nodes.find((n) => n.id === focus)?.head.slice(0, 50) ?? focus.slice(0, 8)}` : ' · most important memories'}`
+            : recallQuery
+              ? `${merged.nodes.length.toLocaleString()} nodes · ${merged.edges.length.toLocaleString()} edges · around the results of the recall`
+              : ''}
+          {recall.data ? ` · recall "${recallQuery}": ${recall.data.rows.length} results, ${Object.values(recall.data.paths).reduce((n, ps) => n + ps.length, 0)} spread paths in orange` : ''}
         </div>
-        <ErrorBox error={base.error} />
+        <ErrorBox error={base.error ?? recall.error} />
         {slow ? <Spinner label="Laying out the graph…" /> : null}
         {base.data && base.data.nodes.length === 0 ? (
           <EmptyState title={focus ? 'Nothing to draw around this memory' : 'No memories to draw'}>
@@ -148,6 +167,8 @@ export function GraphView() {
           nodes={merged.nodes}
           edges={merged.edges}
           focus={focus}
+          selected={selected}
+          highlight={highlight}
           dark={dark}
           onSelect={setSelected}
           onExpand={(id) => setExpanded((xs) => (xs.includes(id) ? xs : [...xs, id]))}
