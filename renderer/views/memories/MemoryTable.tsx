@@ -11,6 +11,7 @@ import { platform } from '../../platform/browser.js';
 import { memoryHref } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
 import { toListInput, type MemoryFilters, type SortField } from './filters.js';
+import { plural } from '../../api/errors.js';
 
 const ROW_H = 34;
 
@@ -112,7 +113,7 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
           </span>
         ))}
       </div>
-      <div className="tcount muted">{pages.total === null ? '' : `${total.toLocaleString()} memories`}</div>
+      <div className="tcount muted">{pages.total === null ? '' : plural(total, 'memory', 'memories')}</div>
       <ErrorBox error={pages.error} />
       {pages.isLoading ? <Spinner label="Loading memories…" /> : null}
       {!pages.isLoading && total === 0 ? (

@@ -10,6 +10,7 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../.
 import { memoryHref } from '../../state/router.js';
 import '../../components/tables.css';
 import './prospective.css';
+import { plural } from '../../api/errors.js';
 
 function Trigger({ i }: { i: IntentView }) {
   if (i.kind === 'time') return <span>at {fmtTime(i.fire_at)}</span>;
@@ -124,7 +125,7 @@ export function ProspectiveView() {
           {pending.length ? <IntentTable rows={pending} fired={false} /> : <EmptyState title="Nothing pending">An intent with a time, cue or event trigger waits here until it fires.</EmptyState>}
           {unscheduled.length ? (
             <details>
-              <summary className="muted small">{unscheduled.length} intents without a usable trigger</summary>
+              <summary className="muted small">{plural(unscheduled.length, 'intent')} without a usable trigger</summary>
               <IntentTable rows={unscheduled} fired={false} />
             </details>
           ) : null}
