@@ -105,6 +105,10 @@ export function AuditView() {
                   data-memory-id={e.memory_id}
                   className={`${e.event_id === eventId ? 'selected' : ''}${e.cross_owner ? ' cross' : ''}`}
                   onClick={() => e.event_id && setParams({ event: e.event_id })}
+                  tabIndex={e.event_id ? 0 : undefined}
+                  onKeyDown={(ev) => {
+                    if (ev.key === 'Enter' && ev.target === ev.currentTarget && e.event_id) setParams({ event: e.event_id });
+                  }}
                 >
                   <td className="nowrap">{fmtTime(e.ts)}</td>
                   <td>

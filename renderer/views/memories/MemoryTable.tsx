@@ -8,7 +8,7 @@ import type { MemorySummary } from '../../../core/api/contract/index.js';
 import { PAGE_SIZE, useMemoryPages } from '../../api/hooks.js';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
-import { memoryHref } from '../../state/router.js';
+import { buildHash, memoryHref, navigate } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
 import { toListInput, type MemoryFilters, type SortField } from './filters.js';
 import { plural } from '../../api/errors.js';
@@ -38,9 +38,24 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
     );
   }
   return (
-    <div className={`trow${selected ? ' selected' : ''}${m.archived ? ' archived' : ''}`} style={style} data-testid="memory-row" data-memory-id={m.id} aria-rowindex={index + 2} role="row">
+    <div
+      className={`trow${selected ? ' selected' : ''}${m.archived ? ' archived' : ''}`}
+      style={style}
+      data-testid="memory-row"
+      data-memory-id={m.id}
+      aria-rowindex={index + 2}
+      role="row"
+      tabIndex={0}
+      // Enter on the focused row opens it (only when the row itself has focus, not its checkbox or link).
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && e.target === e.currentTarget) {
+          e.preventDefault();
+          navigate(buildHash('memory', m.id));
+        }
+      }}
+    >
       <span className="c-check">
-        <input type="checkbox" checked={selected} onChange={() => toggle(m.id)} aria-label={`select ${m.id}`} />
+        <input type="checkbox" checked={selected} onChange={() => toggle(m.id)} aria-label={`select ${m.title ?? m.head.slice(0, 60)}`} />
       </span>
       <span className="c-type">
         <span className={`type-dot t-${m.type}`} /> {m.type}
@@ -107,9 +122,16 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
           <input type="checkbox" title="Select the rows on screen" aria-label="select rows on screen" onChange={(e) => setSelected(e.target.checked ? visibleIds : [])} />
         </span>
         {COLUMNS.map((c) => (
-          <span key={c.key} className={`${c.className}${c.sort ? ' sortable' : ''}`} onClick={c.sort ? () => onSort(c.sort!) : undefined} role="columnheader" aria-sort={c.sort === filters.sort ? (filters.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-            {c.label}
-            {c.sort === filters.sort ? (filters.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+          <span key={c.key} className={`${c.className}${c.sort ? ' sortable' : ''}`} role="columnheader" aria-sort={c.sort === filters.sort ? (filters.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+            {/* A button, so the header is reachable with Tab and sorts with Enter or Space. */}
+            {c.sort ? (
+              <button type="button" className="th-sort" onClick={() => onSort(c.sort!)} data-testid={`sort-${c.sort}`}>
+                {c.label}
+                {c.sort === filters.sort ? (filters.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+              </button>
+            ) : (
+              c.label
+            )}
           </span>
         ))}
       </div>
