@@ -54,13 +54,14 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
         }
       }}
     >
-      <span className="c-check">
+      <span className="c-check" role="cell">
         <input type="checkbox" checked={selected} onChange={() => toggle(m.id)} aria-label={`select ${m.title ?? m.head.slice(0, 60)}`} />
       </span>
-      <span className="c-type">
+      <span className="c-type" role="cell">
         <span className={`type-dot t-${m.type}`} /> {m.type}
         {m.status ? <span className={`status s-${m.status}`}>{m.status}</span> : null}
       </span>
+      <span className="c-head-cell" role="cell">
       <a className="c-head" href={memoryHref(m.id)} title={m.head}>
         {m.title ? <strong>{m.title}</strong> : null} {m.title ? null : m.head}
         {m.tags.length ? (
@@ -73,12 +74,13 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
           </span>
         ) : null}
       </a>
-      <span className="c-owner">{ownerLabel(m.owner)}</span>
-      <span className="c-num">{fmtNum(m.importance, 2)}</span>
-      <span className="c-num">{fmtNum(m.strength, 2)}</span>
-      <span className="c-num">{m.access_count}</span>
-      <span className="c-time">{fmtTime(m.created_at)}</span>
-      <span className="c-time">{fmtTime(m.last_accessed_at)}</span>
+      </span>
+      <span className="c-owner" role="cell">{ownerLabel(m.owner)}</span>
+      <span className="c-num" role="cell">{fmtNum(m.importance, 2)}</span>
+      <span className="c-num" role="cell">{fmtNum(m.strength, 2)}</span>
+      <span className="c-num" role="cell">{m.access_count}</span>
+      <span className="c-time" role="cell">{fmtTime(m.created_at)}</span>
+      <span className="c-time" role="cell">{fmtTime(m.last_accessed_at)}</span>
     </div>
   );
 }
@@ -118,7 +120,7 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
   return (
     <div className="mtable" role="table" aria-rowcount={total + 1} data-total={pages.total ?? ''} data-testid="memory-table">
       <div className="thead" role="row">
-        <span className="c-check">
+        <span className="c-check" role="columnheader">
           <input type="checkbox" title="Select the rows on screen" aria-label="select rows on screen" onChange={(e) => setSelected(e.target.checked ? visibleIds : [])} />
         </span>
         {COLUMNS.map((c) => (

@@ -82,7 +82,7 @@ function DryRun() {
       >
         <input className="grow" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="a message the agent sees" data-testid="due-message" />
         <input value={events} onChange={(e) => setEvents(e.target.value)} placeholder="events, comma-separated" />
-        <input type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} title="at (UTC); empty = the engine's now" />
+        <input type="datetime-local" aria-label="Run the scheduler at (UTC)" value={at} onChange={(e) => setAt(e.target.value)} title="at (UTC); empty = the engine's now" />
         <button type="submit" data-testid="due-run">
           Check
         </button>
