@@ -4,8 +4,10 @@ import { useEngineEvents, useStoreInfo } from './api/hooks.js';
 import type { EngineEvent } from './api/transport.js';
 import { ErrorBox, GlobalProgress, Spinner } from './components/common.js';
 import { ShortcutHelp, useShortcuts } from './components/shortcuts.js';
+import { NoticeBar, useUndoShortcut } from './components/undo-shortcut.js';
 import { platform } from './platform/browser.js';
-import { buildHash, navigate, useRoute, type ViewName } from './state/router.js';
+import { VIEW_KEYS } from './state/keymap.js';
+import { buildHash, navigate, useRoute } from './state/router.js';
 import { useUi } from './state/ui.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
 
@@ -36,19 +38,6 @@ export function prefetchViews(): void {
   void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet(), loadProspective()]);
 }
 
-const NAV: { view: ViewName; label: string; key: string }[] = [
-  { view: 'memories', label: 'Memories', key: '1' },
-  { view: 'graph', label: 'Graph', key: '2' },
-  { view: 'recall', label: 'Recall', key: '3' },
-  { view: 'audit', label: 'Audit', key: '4' },
-  { view: 'overview', label: 'Overview', key: '5' },
-  { view: 'reflection', label: 'Reflection', key: '6' },
-  { view: 'history', label: 'History', key: '7' },
-  { view: 'beliefs', label: 'Beliefs', key: '8' },
-  { view: 'prospective', label: 'Intents', key: '0' },
-  { view: 'fleet', label: 'Fleet', key: '9' },
-];
-
 export function App() {
   const route = useRoute();
   const theme = useUi((s) => s.theme);
@@ -63,6 +52,7 @@ export function App() {
   }, []);
   useEngineEvents(onEvent);
   useShortcuts();
+  useUndoShortcut();
   // Once the first screen is up, fetch the other views' code in the background.
   useEffect(() => platform.whenIdle(prefetchViews), []);
 
@@ -73,7 +63,7 @@ export function App() {
       <header className="topbar">
         <span className="brand">Mnemo</span>
         <nav>
-          {NAV.map((n) => (
+          {VIEW_KEYS.map((n) => (
             <a key={n.view} href={`#${buildHash(n.view)}`} className={active === n.view ? 'active' : ''} title={`${n.label} (${n.key})`} data-testid={`nav-${n.view}`}>
               {n.label}
             </a>
@@ -116,6 +106,7 @@ export function App() {
           </Suspense>
         </main>
       )}
+      <NoticeBar />
       <ShortcutHelp />
     </div>
   );

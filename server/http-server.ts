@@ -3,7 +3,10 @@
  *   GET  /, /assets/*        the renderer (static files, with the CSP)
  *   POST /api/<method>       one route per core/api method; JSON body in, result envelope out
  *   POST /api/_events        long-poll: resolves when the store's generation moves past `after`
- * Every request must carry a loopback Host header; every /api call the per-run token header.
+ *   POST /api/_session       trades the token (header) for an HttpOnly session cookie, so other tabs
+ *                            of the same browser open deep links without the token in their URL
+ * Every request must carry a loopback Host header; every /api call the per-run token header, or the
+ * session cookie on a same-origin JSON request.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,7 +16,7 @@ import type { ApiSession } from '../core/api/context.js';
 import { invoke } from '../core/api/service.js';
 import { contract, isMethodName } from '../core/api/contract/index.js';
 import { LiveRefresh } from './live.js';
-import { isLoopbackHost, newToken, RENDERER_CSP, TOKEN_HEADER, tokenMatches } from './security.js';
+import { cookieValue, isLoopbackHost, newToken, RENDERER_CSP, sameOriginRequest, sessionCookieHeader, sessionCookieName, TOKEN_HEADER, tokenMatches } from './security.js';
 
 export interface ServerOptions {
   session: ApiSession;
@@ -145,6 +148,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const eventWaitMs = opts.eventWaitMs ?? 25_000;
   const root = normalize(opts.rendererDir);
   let port = 0;
+  // A separate secret for the cookie: it never travels in a URL, and the token never in a cookie.
+  const sessionSecret = newToken();
+  /** The cookie counts only on a same-origin JSON request (a cross-site form or image cannot send one). */
+  const sessionCookieAccepted = (req: IncomingMessage): boolean => {
+    const given = cookieValue(req.headers.cookie, sessionCookieName(port));
+    if (!tokenMatches(given, sessionSecret)) return false;
+    const type = req.headers['content-type'] ?? '';
+    return sameOriginRequest(req.headers, port) && /^application\/json\b/i.test(type);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!isLoopbackHost(req.headers.host, port)) {
@@ -167,12 +179,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return;
     }
     const header = req.headers[TOKEN_HEADER];
-    if (!tokenMatches(Array.isArray(header) ? header[0] : header, token)) {
+    const byToken = tokenMatches(Array.isArray(header) ? header[0] : header, token);
+    if (!byToken && !sessionCookieAccepted(req)) {
       send(res, 401, { ok: false, error: { code: 'permission', message: `missing or wrong ${TOKEN_HEADER} header; use the URL mnemo serve printed` } });
       return;
     }
     if (req.method !== 'POST') {
       send(res, 405, { ok: false, error: { code: 'bad_input', message: 'API calls are POST /api/<method> with a JSON body' } });
+      return;
+    }
+    if (url.pathname === '/api/_session') {
+      // Only the token itself buys a cookie: a cookie cannot renew or widen itself.
+      if (!byToken) {
+        send(res, 401, { ok: false, error: { code: 'permission', message: `a session starts only with the ${TOKEN_HEADER} header` } });
+        return;
+      }
+      res.setHeader('set-cookie', sessionCookieHeader(port, sessionSecret));
+      send(res, 200, { ok: true, value: { session: true } });
       return;
     }
     let input: unknown;

@@ -30,6 +30,51 @@ export function tokenMatches(given: string | undefined, expected: string): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The session cookie lets a second tab of the same browser (a copied or Ctrl-clicked deep link)
+ * reach the API without the token in its URL. A page that holds the token trades it once for this
+ * cookie; the cookie is HttpOnly (scripts cannot read it), SameSite=Strict (no other site's page
+ * sends it), and limited to /api/. Cookies ignore ports, so the name carries the port: two servers
+ * on one machine never share a session.
+ */
+export function sessionCookieName(port: number): string {
+  return `mnemo_session_${port}`;
+}
+
+export function sessionCookieHeader(port: number, secret: string): string {
+  return `${sessionCookieName(port)}=${secret}; Path=/api/; HttpOnly; SameSite=Strict`;
+}
+
+/** The value of cookie `name` in a Cookie header, or undefined. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * True when the browser says the request comes from a page of this very server (CSRF defence for
+ * cookie-authenticated calls: a cookie rides along on any request, a same-origin page is the only
+ * caller we accept it from). Browsers send Origin on every POST from fetch; Sec-Fetch-Site, when
+ * present, must agree.
+ */
+export function sameOriginRequest(headers: { origin?: string | undefined; 'sec-fetch-site'?: string | string[] | undefined }, port: number): boolean {
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return false;
+  const origin = headers.origin;
+  if (!origin) return false;
+  let u: URL;
+  try {
+    u = new URL(origin);
+  } catch {
+    return false;
+  }
+  return u.protocol === 'http:' && Number(u.port) === port && isLoopbackHost(u.host, port);
+}
+
 /** The renderer's Content-Security-Policy (the same one the Electron window sets). */
 export const RENDERER_CSP = [
   "default-src 'self'",

@@ -203,10 +203,13 @@ describe('workbench e2e (Chromium, browser mode)', () => {
   });
 
   it('refuses to talk to the engine without the token', async () => {
+    // A browser that never held the token (no session cookie either: see server-session.test.ts).
+    await wb.browser.context.clearCookies();
     const other = await wb.browser.context.newPage();
     await other.goto(wb.server.url); // no #token=
     await other.waitForSelector('[data-testid=error]');
-    expect(await other.textContent('[data-testid=error]')).toMatch(/permission/);
+    expect(await other.getAttribute('[data-testid=error]', 'data-code')).toBe('permission');
+    expect(await other.textContent('[data-testid=error]')).toMatch(/^Not allowed\. Missing or wrong/);
     await other.close();
   });
 

@@ -25,7 +25,7 @@ export function replay(engine: Engine, eventId: number, overrides: ReplayOverrid
   const found = auditEvents(engine.store, { eventIds: [eventId], limit: 1 });
   if (!found) throw notFound(`this store has no access-event table yet, so there is no event ${eventId}; recall something first`, { event_id: eventId });
   const raw = found.events[0];
-  if (!raw) throw notFound(`no access event with id ${eventId}; list events with "access.list" (mnemo access)`, { event_id: eventId });
+  if (!raw) throw notFound(`no access event with id ${eventId}; the Access audit view and the "access.list" method list the events`, { event_id: eventId });
   const event = eventView(raw);
   if (event.query === null) {
     throw badInput(`event ${eventId} (${event.channel}) carries no query; only recalled, searched or injected accesses can be replayed`, { event_id: eventId });

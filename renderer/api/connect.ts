@@ -1,6 +1,6 @@
 /** Picks the transport for this shell: the preload bridge in Electron, HTTP + token in browser mode. */
 import { platform } from '../platform/browser.js';
-import { httpTransport } from './http-transport.js';
+import { httpTransport, startSession } from './http-transport.js';
 import { ipcTransport } from './ipc-transport.js';
 import type { Transport } from './transport.js';
 
@@ -27,5 +27,8 @@ export function takeToken(): string {
 export function connectTransport(): Transport {
   const bridge = platform.preloadBridge();
   if (bridge) return ipcTransport(bridge);
-  return httpTransport(platform.baseUrl(), takeToken());
+  const token = takeToken();
+  // Without a token (a deep link opened in a new tab) the session cookie, if any, authenticates.
+  if (token) void startSession(platform.baseUrl(), token);
+  return httpTransport(platform.baseUrl(), token);
 }

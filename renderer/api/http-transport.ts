@@ -1,6 +1,8 @@
 /**
  * Browser mode: `POST /api/<method>` with this run's token in a header. Live refresh is a
- * long-poll on `/api/_events` that answers when the store's generation moves.
+ * long-poll on `/api/_events` that answers when the store's generation moves. A tab opened from a
+ * deep link has no token: its calls ride on the HttpOnly session cookie that the first tab got by
+ * posting the token to `/api/_session`.
  */
 import type { Envelope } from '../../core/api/define.js';
 import type { EngineEvent, Transport } from './transport.js';
@@ -12,7 +14,8 @@ async function post(base: string, token: string, method: string, input: unknown,
   try {
     res = await fetch(`${base}api/${encodeURIComponent(method)}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+      headers: { 'content-type': 'application/json', ...(token ? { [TOKEN_HEADER]: token } : {}) },
+      credentials: 'same-origin',
       body: JSON.stringify(input ?? {}),
       ...(signal ? { signal } : {}),
     });
@@ -25,6 +28,12 @@ async function post(base: string, token: string, method: string, input: unknown,
   } catch {
     return { ok: false, error: { code: 'internal', message: `the server answered ${res.status} without a JSON body` } };
   }
+}
+
+/** Trades the token for the session cookie, so links opened in other tabs work while the server runs. */
+export async function startSession(base: string, token: string): Promise<boolean> {
+  const r = await post(base, token, '_session', {});
+  return r.ok;
 }
 
 export function httpTransport(base: string, token: string): Transport {

@@ -26,6 +26,8 @@ export function ComponentBar({ c, scale = 2.5, compact = false }: { c: Component
       data-imp={c.imp}
       data-spread={c.spread}
       title={title}
+      // An image of the four numbers: a plain div may not carry a label (axe: aria-prohibited-attr).
+      role="img"
       aria-label={title}
     >
       {ORDER.map((k) => {

@@ -1,6 +1,7 @@
 /** Small shared pieces: empty states that say what to do, errors, delayed progress. */
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { describeError } from '../api/errors.js';
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -13,10 +14,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
-  const e = error as { code?: string; message?: string };
+  const { heading, sentence } = describeError(error);
+  const code = (error as { code?: unknown }).code;
   return (
-    <div className="error" role="alert" data-testid="error">
-      <strong>{e.code ?? 'error'}</strong>: {e.message ?? String(error)}
+    <div className="error" role="alert" data-testid="error" data-code={typeof code === 'string' ? code : undefined}>
+      <strong>{heading}.</strong> {sentence}
     </div>
   );
 }

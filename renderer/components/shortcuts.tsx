@@ -1,22 +1,16 @@
-/** Keyboard shortcuts: 1–9 switch views, / focuses search, t toggles the theme, ? shows this list. */
+/** Keyboard shortcuts: 1–9 and 0 switch views, / focuses search, t toggles the theme, Ctrl+Z undoes, ? shows this list. */
 import { useEffect } from 'react';
 import { platform } from '../platform/browser.js';
+import { VIEW_KEYS, viewForKey } from '../state/keymap.js';
 import { buildHash, navigate } from '../state/router.js';
 import { useUi } from '../state/ui.js';
 
 export const SHORTCUTS: [string, string][] = [
-  ['1', 'Memories'],
-  ['2', 'Graph'],
-  ['3', 'Recall console'],
-  ['4', 'Access audit'],
-  ['5', 'Overview'],
-  ['6', 'Reflection'],
-  ['7', 'History (undo, redo)'],
-  ['8', 'Beliefs'],
-  ['9', 'Fleet'],
-  ['0', 'Intents and todos'],
+  ...VIEW_KEYS.map((k): [string, string] => [k.key, k.help]),
   ['/', 'Search in the current view'],
   ['t', 'Toggle light / dark theme'],
+  ['Ctrl+Z', 'Undo the last change (outside text fields)'],
+  ['Enter', 'Open the focused row'],
   ['Esc', 'Clear the selection, close this help'],
   ['?', 'Show these shortcuts'],
 ];
@@ -32,9 +26,9 @@ export function useShortcuts(): void {
           return;
         }
         if (platform.typingTarget(e)) return;
-        const views = { '1': 'memories', '2': 'graph', '3': 'recall', '4': 'audit', '5': 'overview', '6': 'reflection', '7': 'history', '8': 'beliefs', '9': 'fleet', '0': 'prospective' } as const;
-        if (e.key in views) {
-          navigate(buildHash(views[e.key as keyof typeof views]));
+        const view = viewForKey(e.key);
+        if (view) {
+          navigate(buildHash(view));
           e.preventDefault();
         } else if (e.key === '/') {
           platform.focusSearch();

@@ -9,6 +9,7 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../.
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
 import { ChannelChip } from '../memory/channels.js';
 import { ReplayPanel } from './ReplayPanel.js';
+import { plural } from '../../api/errors.js';
 
 const CHANNELS = ['created', 'recalled', 'searched', 'injected', 'reinforced', 'deref', 'reflected'] as const;
 const PAGE = 200;
@@ -74,7 +75,7 @@ export function AuditView() {
         </form>
         <ErrorBox error={q.error} />
         <div className="muted small" data-testid="audit-total" data-total={total}>
-          {q.data ? `${total.toLocaleString()} accesses${q.data.source === 'rings' ? ' (read from the rings: this store has no event table yet)' : ''}` : ''}
+          {q.data ? `${plural(total, 'access', 'accesses')}${q.data.source === 'rings' ? ' (read from the rings: this store has no event table yet)' : ''}` : ''}
         </div>
         {q.isLoading ? <Spinner label="Loading accesses…" /> : null}
         {q.data && total === 0 ? (
@@ -104,6 +105,10 @@ export function AuditView() {
                   data-memory-id={e.memory_id}
                   className={`${e.event_id === eventId ? 'selected' : ''}${e.cross_owner ? ' cross' : ''}`}
                   onClick={() => e.event_id && setParams({ event: e.event_id })}
+                  tabIndex={e.event_id ? 0 : undefined}
+                  onKeyDown={(ev) => {
+                    if (ev.key === 'Enter' && ev.target === ev.currentTarget && e.event_id) setParams({ event: e.event_id });
+                  }}
                 >
                   <td className="nowrap">{fmtTime(e.ts)}</td>
                   <td>

@@ -15,6 +15,7 @@ import { DeltaTimeline } from './DeltaTimeline.js';
 import { DimensionCard } from './DimensionCard.js';
 import '../../components/tables.css';
 import './beliefs.css';
+import { plural } from '../../api/errors.js';
 
 function TimeSlider({ times, at, onChange }: { times: number[]; at: number | null; onChange: (t: number | null) => void }) {
   const lo = times[0] ?? 0;
@@ -88,7 +89,7 @@ export function BeliefsView() {
       <aside className="entity-list">
         <input className="search" data-search placeholder="Find an entity  ( / )" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="belief-search" />
         <ErrorBox error={entities.error} />
-        <div className="muted small">{entities.data ? `${entities.data.total.toLocaleString()} entities` : ''}</div>
+        <div className="muted small">{entities.data ? plural(entities.data.total, 'entity', 'entities') : ''}</div>
         <ul>
           {entities.data?.entities.map((e) => (
             <li key={e.entity}>

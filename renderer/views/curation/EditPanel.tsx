@@ -110,9 +110,9 @@ function FieldRow({ m, spec }: { m: Memory; spec: FieldSpec }) {
   };
   const input =
     spec.kind === 'textarea' || spec.kind === 'json' ? (
-      <textarea value={text} onChange={(e) => setText(e.target.value)} rows={spec.kind === 'json' ? 4 : 6} data-testid={`field-input-${spec.field}`} aria-invalid={!!error} />
+      <textarea autoFocus aria-label={spec.label} value={text} onChange={(e) => setText(e.target.value)} rows={spec.kind === 'json' ? 4 : 6} data-testid={`field-input-${spec.field}`} aria-invalid={!!error} />
     ) : spec.kind === 'select' ? (
-      <select value={text} onChange={(e) => setText(e.target.value)} data-testid={`field-input-${spec.field}`}>
+      <select autoFocus aria-label={spec.label} value={text} onChange={(e) => setText(e.target.value)} data-testid={`field-input-${spec.field}`}>
         {spec.nullable ? <option value="">(none)</option> : null}
         {spec.options!.map((o) => (
           <option key={o}>{o}</option>
@@ -120,6 +120,9 @@ function FieldRow({ m, spec }: { m: Memory; spec: FieldSpec }) {
       </select>
     ) : (
       <input
+        // Edit moves focus into the field, so typing starts at once and Esc/Enter work from the keyboard.
+        autoFocus
+        aria-label={spec.label}
         type={spec.kind === 'time' ? 'datetime-local' : 'text'}
         value={text}
         onChange={(e) => setText(e.target.value)}

@@ -9,6 +9,7 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, Spinner } from '../../components
 import { buildHash, navigate } from '../../state/router.js';
 import '../../components/tables.css';
 import './fleet.css';
+import { plural } from '../../api/errors.js';
 
 const COLS: { key: keyof FleetStoreKpis; label: string; hint?: string; fmt?: (v: unknown) => string }[] = [
   { key: 'profile', label: 'profile' },
@@ -93,7 +94,7 @@ export function FleetView() {
         )}
         {listing ? (
           <span className="muted small">
-            {listing.folder} · {listing.stores.length} stores{listing.truncated ? ' (the first 500)' : ''}
+            {listing.folder} · {plural(listing.stores.length, 'store')}{listing.truncated ? ' (the first 500)' : ''}
           </span>
         ) : null}
       </form>

@@ -12,6 +12,7 @@ import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { ChangeRows } from './ChangeRows.js';
 import { countsLabel } from './image-diff.js';
 import './history.css';
+import { asSentence } from '../../api/errors.js';
 
 const PAGE = 100;
 
@@ -21,7 +22,7 @@ function Refusal({ error, onShow }: { error: unknown; onShow: (id: number) => vo
   const blockers = error instanceof ApiError && Array.isArray(error.details?.['blocked_by']) ? (error.details['blocked_by'] as number[]) : [];
   return (
     <div className="error" role="alert" data-testid="undo-refused" data-blocked-by={blockers.join(',')}>
-      <strong>Undo refused.</strong> {(error as Error).message}
+      <strong>Undo refused.</strong> {asSentence((error as Error).message)}
       {blockers.length ? (
         <div className="row">
           Blocking change{blockers.length > 1 ? 's' : ''}:

@@ -5,6 +5,7 @@ import { navigate, useRoute } from '../../state/router.js';
 import { filtersFromParams, filtersToHash, type MemoryFilters, type Range } from './filters.js';
 import { MemoryTable } from './MemoryTable.js';
 import { BulkBar } from './BulkBar.js';
+import { plural } from '../../api/errors.js';
 
 const TYPES = ['info', 'skill', 'episode', 'intent', 'todo', 'reflection', 'scratch'];
 
@@ -123,7 +124,7 @@ export function MemoriesView() {
           </h4>
           <div className="tag-cloud">
             {(facets.data?.tags ?? []).slice(0, 40).map((t) => (
-              <button key={t.value} className={`tag${filters.tags.includes(t.value) ? ' on' : ''}`} onClick={() => set({ tags: toggle(filters.tags, t.value) })} title={`${t.n} memories`}>
+              <button key={t.value} className={`tag${filters.tags.includes(t.value) ? ' on' : ''}`} onClick={() => set({ tags: toggle(filters.tags, t.value) })} title={plural(t.n, 'memory', 'memories')}>
                 {t.value}
               </button>
             ))}

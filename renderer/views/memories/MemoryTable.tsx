@@ -8,9 +8,10 @@ import type { MemorySummary } from '../../../core/api/contract/index.js';
 import { PAGE_SIZE, useMemoryPages } from '../../api/hooks.js';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
-import { memoryHref } from '../../state/router.js';
+import { buildHash, memoryHref, navigate } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
 import { toListInput, type MemoryFilters, type SortField } from './filters.js';
+import { plural } from '../../api/errors.js';
 
 const ROW_H = 34;
 
@@ -37,14 +38,30 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
     );
   }
   return (
-    <div className={`trow${selected ? ' selected' : ''}${m.archived ? ' archived' : ''}`} style={style} data-testid="memory-row" data-memory-id={m.id} aria-rowindex={index + 2} role="row">
-      <span className="c-check">
-        <input type="checkbox" checked={selected} onChange={() => toggle(m.id)} aria-label={`select ${m.id}`} />
+    <div
+      className={`trow${selected ? ' selected' : ''}${m.archived ? ' archived' : ''}`}
+      style={style}
+      data-testid="memory-row"
+      data-memory-id={m.id}
+      aria-rowindex={index + 2}
+      role="row"
+      tabIndex={0}
+      // Enter on the focused row opens it (only when the row itself has focus, not its checkbox or link).
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && e.target === e.currentTarget) {
+          e.preventDefault();
+          navigate(buildHash('memory', m.id));
+        }
+      }}
+    >
+      <span className="c-check" role="cell">
+        <input type="checkbox" checked={selected} onChange={() => toggle(m.id)} aria-label={`select ${m.title ?? m.head.slice(0, 60)}`} />
       </span>
-      <span className="c-type">
+      <span className="c-type" role="cell">
         <span className={`type-dot t-${m.type}`} /> {m.type}
         {m.status ? <span className={`status s-${m.status}`}>{m.status}</span> : null}
       </span>
+      <span className="c-head-cell" role="cell">
       <a className="c-head" href={memoryHref(m.id)} title={m.head}>
         {m.title ? <strong>{m.title}</strong> : null} {m.title ? null : m.head}
         {m.tags.length ? (
@@ -57,12 +74,13 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
           </span>
         ) : null}
       </a>
-      <span className="c-owner">{ownerLabel(m.owner)}</span>
-      <span className="c-num">{fmtNum(m.importance, 2)}</span>
-      <span className="c-num">{fmtNum(m.strength, 2)}</span>
-      <span className="c-num">{m.access_count}</span>
-      <span className="c-time">{fmtTime(m.created_at)}</span>
-      <span className="c-time">{fmtTime(m.last_accessed_at)}</span>
+      </span>
+      <span className="c-owner" role="cell">{ownerLabel(m.owner)}</span>
+      <span className="c-num" role="cell">{fmtNum(m.importance, 2)}</span>
+      <span className="c-num" role="cell">{fmtNum(m.strength, 2)}</span>
+      <span className="c-num" role="cell">{m.access_count}</span>
+      <span className="c-time" role="cell">{fmtTime(m.created_at)}</span>
+      <span className="c-time" role="cell">{fmtTime(m.last_accessed_at)}</span>
     </div>
   );
 }
@@ -102,17 +120,24 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
   return (
     <div className="mtable" role="table" aria-rowcount={total + 1} data-total={pages.total ?? ''} data-testid="memory-table">
       <div className="thead" role="row">
-        <span className="c-check">
+        <span className="c-check" role="columnheader">
           <input type="checkbox" title="Select the rows on screen" aria-label="select rows on screen" onChange={(e) => setSelected(e.target.checked ? visibleIds : [])} />
         </span>
         {COLUMNS.map((c) => (
-          <span key={c.key} className={`${c.className}${c.sort ? ' sortable' : ''}`} onClick={c.sort ? () => onSort(c.sort!) : undefined} role="columnheader" aria-sort={c.sort === filters.sort ? (filters.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-            {c.label}
-            {c.sort === filters.sort ? (filters.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+          <span key={c.key} className={`${c.className}${c.sort ? ' sortable' : ''}`} role="columnheader" aria-sort={c.sort === filters.sort ? (filters.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+            {/* A button, so the header is reachable with Tab and sorts with Enter or Space. */}
+            {c.sort ? (
+              <button type="button" className="th-sort" onClick={() => onSort(c.sort!)} data-testid={`sort-${c.sort}`}>
+                {c.label}
+                {c.sort === filters.sort ? (filters.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+              </button>
+            ) : (
+              c.label
+            )}
           </span>
         ))}
       </div>
-      <div className="tcount muted">{pages.total === null ? '' : `${total.toLocaleString()} memories`}</div>
+      <div className="tcount muted">{pages.total === null ? '' : plural(total, 'memory', 'memories')}</div>
       <ErrorBox error={pages.error} />
       {pages.isLoading ? <Spinner label="Loading memories…" /> : null}
       {!pages.isLoading && total === 0 ? (

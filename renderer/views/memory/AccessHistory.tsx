@@ -12,6 +12,7 @@ import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js'
 import { ErrorBox, fmtNum, fmtTime } from '../../components/common.js';
 import { buildHash } from '../../state/router.js';
 import { ChannelChip } from './channels.js';
+import { plural } from '../../api/errors.js';
 
 type Row = Pick<AccessRecord, 'ts' | 'reader_owner' | 'trace_ref' | 'query' | 'score' | 'rank' | 'components' | 'session_ref'> & { channel: string; event_id?: number | null };
 
@@ -74,7 +75,7 @@ function FullHistory({ id, ringSize }: { id: string; ringSize: number }) {
   return (
     <div data-testid="access-history" data-total={total}>
       <h4>
-        Full history <span className="muted">({total} accesses{source === 'rings' ? ', from the ring only: this store has no event table yet' : ''}; the ring holds {ringSize})</span>
+        Full history <span className="muted">({plural(total, 'access', 'accesses')}{source === 'rings' ? ', from the ring only: this store has no event table yet' : ''}; the ring holds {ringSize})</span>
       </h4>
       <AccessTable rows={events} origin="events" startIndex={page * PAGE} />
       {total > PAGE ? (

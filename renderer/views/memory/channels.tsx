@@ -9,9 +9,10 @@ export const CHANNEL_COLORS: Record<string, string> = {
   reflected: '#8c564b',
 };
 
+/** The channel's colour marks the border; the text keeps the body colour (chart colours are under AA as text). */
 export function ChannelChip({ channel }: { channel: string }) {
   return (
-    <span className="channel" style={{ borderColor: CHANNEL_COLORS[channel] ?? '#888', color: CHANNEL_COLORS[channel] ?? 'inherit' }}>
+    <span className="channel" style={{ borderColor: CHANNEL_COLORS[channel] ?? '#888' }}>
       {channel}
     </span>
   );

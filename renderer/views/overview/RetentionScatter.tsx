@@ -13,6 +13,7 @@ import { fmtNum } from '../../components/common.js';
 import { TYPE_COLORS } from '../../graph/style.js';
 import { memoryHref } from '../../state/router.js';
 import { memoriesHref } from './FacetPanel.js';
+import { plural } from '../../api/errors.js';
 
 export interface Region {
   retention: { min: number; max: number };
@@ -27,7 +28,7 @@ function RegionList({ region }: { region: Region }) {
   return (
     <div className="region-list" data-testid="scatter-region" data-total={q.data?.total ?? ''}>
       <div className="row">
-        <strong>{q.data ? q.data.total.toLocaleString() : '…'} memories</strong>
+        <strong>{q.data ? plural(q.data.total, 'memory', 'memories') : '… memories'}</strong>
         <span className="muted">
           with retention {fmtNum(region.retention.min, 3)}–{fmtNum(region.retention.max, 3)} and importance {fmtNum(region.importance.min, 2)}–{fmtNum(region.importance.max, 2)}
         </span>

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import type { RowsVsReads } from '../../../core/api/contract/index.js';
 import { EChart, type EChartsOption } from '../../charts/EChart.js';
 import { fmtNum } from '../../components/common.js';
+import { plural } from '../../api/errors.js';
 
 export function RowsReadsChart({ data, dark }: { data: RowsVsReads; dark: boolean }) {
   const option = useMemo<EChartsOption>(() => {
@@ -25,7 +26,7 @@ export function RowsReadsChart({ data, dark }: { data: RowsVsReads; dark: boolea
       <h3>
         Rows vs reads per type{' '}
         <span className="muted small">
-          {data.total_rows.toLocaleString()} rows · {data.total_reads.toLocaleString()} reads
+          {plural(data.total_rows, 'row')} · {plural(data.total_reads, 'read')}
         </span>
       </h3>
       <EChart option={option} height={Math.max(160, 40 + data.rows.length * 34)} dark={dark} testId="rows-reads-chart" />

@@ -10,6 +10,7 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../.
 import { memoryHref } from '../../state/router.js';
 import '../../components/tables.css';
 import './prospective.css';
+import { plural } from '../../api/errors.js';
 
 function Trigger({ i }: { i: IntentView }) {
   if (i.kind === 'time') return <span>at {fmtTime(i.fire_at)}</span>;
@@ -81,7 +82,7 @@ function DryRun() {
       >
         <input className="grow" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="a message the agent sees" data-testid="due-message" />
         <input value={events} onChange={(e) => setEvents(e.target.value)} placeholder="events, comma-separated" />
-        <input type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} title="at (UTC); empty = the engine's now" />
+        <input type="datetime-local" aria-label="Run the scheduler at (UTC)" value={at} onChange={(e) => setAt(e.target.value)} title="at (UTC); empty = the engine's now" />
         <button type="submit" data-testid="due-run">
           Check
         </button>
@@ -124,7 +125,7 @@ export function ProspectiveView() {
           {pending.length ? <IntentTable rows={pending} fired={false} /> : <EmptyState title="Nothing pending">An intent with a time, cue or event trigger waits here until it fires.</EmptyState>}
           {unscheduled.length ? (
             <details>
-              <summary className="muted small">{unscheduled.length} intents without a usable trigger</summary>
+              <summary className="muted small">{plural(unscheduled.length, 'intent')} without a usable trigger</summary>
               <IntentTable rows={unscheduled} fired={false} />
             </details>
           ) : null}
