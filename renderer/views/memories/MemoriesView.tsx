@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useFacets } from '../../api/hooks.js';
 import { navigate, useRoute } from '../../state/router.js';
 import { filtersFromParams, filtersToHash, type MemoryFilters, type Range } from './filters.js';
+import { toFacetInput } from './facet-scope.js';
 import { MemoryTable } from './MemoryTable.js';
 import { BulkBar } from './BulkBar.js';
 
@@ -48,7 +49,7 @@ export function MemoriesView() {
   const filters = filtersFromParams(route.params);
   // The first page of rows goes first; the facet counts follow once it is on screen.
   const [listReady, setListReady] = useState(false);
-  const facets = useFacets(listReady);
+  const facets = useFacets(toFacetInput(filters), listReady);
   const onReady = useCallback(() => setListReady(true), []);
   const set = (patch: Partial<MemoryFilters>) => navigate(filtersToHash({ ...filters, ...patch }), { replace: true });
   const [text, setText] = useState(filters.q);
