@@ -13,6 +13,7 @@ import { ErrorBox, fmtNum, Spinner } from '../../components/common.js';
 import { TextDiff } from '../../components/TextDiff.js';
 import { memoryHref } from '../../state/router.js';
 import { fieldErrors } from './field-errors.js';
+import { useReadOnlyReason } from './read-only.js';
 
 export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose: () => void; onMerged?: (survivor: string) => void }) {
   const qs = useQueries({ queries: ids.map((id) => ({ queryKey: keys.memory(id), queryFn: () => call('memory.get', { id }) })) });
@@ -42,6 +43,7 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
     setImportance(maxImportance);
   }, [survivor, loaded]);
   const merge = useMerge();
+  const readOnly = useReadOnlyReason();
   const errs = fieldErrors(merge.error);
   const submit = () => {
     if (!s) return;
@@ -122,7 +124,7 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
         ) : null}
         {Object.keys(errs).length === 0 ? <ErrorBox error={merge.error} /> : null}
         <div className="row">
-          <button className="primary" onClick={submit} disabled={!s || merge.isPending || !order.data || (crossOwner && !allowCrossOwner)} data-testid="merge-confirm">
+          <button className="primary" onClick={submit} disabled={!s || merge.isPending || !order.data || (crossOwner && !allowCrossOwner) || !!readOnly} title={readOnly ?? undefined} data-testid="merge-confirm">
             Merge into the survivor
           </button>
           <button onClick={onClose}>Cancel</button>

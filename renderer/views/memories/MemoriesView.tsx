@@ -1,7 +1,7 @@
 /** Memories: facet filters, search, a virtualized sortable table, multi-select with bulk archive and tag. */
 import { useCallback, useEffect, useState } from 'react';
 import { useFacets } from '../../api/hooks.js';
-import { navigate, useRoute } from '../../state/router.js';
+import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { filtersFromParams, filtersToHash, type MemoryFilters, type Range } from './filters.js';
 import { toFacetInput } from './facet-scope.js';
 import { MemoryTable } from './MemoryTable.js';
@@ -74,6 +74,9 @@ export function MemoriesView() {
           onChange={(e) => setText(e.target.value)}
         />
         <DrillChips filters={filters} set={set} />
+        <a className="small" href={`#${buildHash('duplicates')}`} data-testid="open-duplicates" title="Groups of memories with the same text, to merge or dismiss">
+          Find duplicates…
+        </a>
         <section>
           <h4>State</h4>
           {(['live', 'archived', 'all'] as const).map((a) => (
