@@ -23,6 +23,7 @@ const loadHistory = () => import('./views/history/HistoryView.js');
 const loadBeliefs = () => import('./views/beliefs/BeliefsView.js');
 const loadFleet = () => import('./views/fleet/FleetView.js');
 const loadProspective = () => import('./views/prospective/ProspectiveView.js');
+const loadDuplicates = () => import('./views/duplicates/DuplicatesView.js');
 const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
 const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
 const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
@@ -33,6 +34,7 @@ const HistoryView = lazy(() => loadHistory().then((m) => ({ default: m.HistoryVi
 const BeliefsView = lazy(() => loadBeliefs().then((m) => ({ default: m.BeliefsView })));
 const FleetView = lazy(() => loadFleet().then((m) => ({ default: m.FleetView })));
 const ProspectiveView = lazy(() => loadProspective().then((m) => ({ default: m.ProspectiveView })));
+const DuplicatesView = lazy(() => loadDuplicates().then((m) => ({ default: m.DuplicatesView })));
 
 export function prefetchViews(): void {
   void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet(), loadProspective()]);
@@ -56,7 +58,8 @@ export function App() {
   // Once the first screen is up, fetch the other views' code in the background.
   useEffect(() => platform.whenIdle(prefetchViews), []);
 
-  const active = route.view === 'memory' ? 'memories' : route.view;
+  // Find duplicates is reached from Memories, so Memories stays lit.
+  const active = route.view === 'memory' || route.view === 'duplicates' ? 'memories' : route.view;
   return (
     <div className="app">
       <GlobalProgress />
@@ -103,6 +106,7 @@ export function App() {
             {route.view === 'beliefs' && <BeliefsView />}
             {route.view === 'fleet' && <FleetView />}
             {route.view === 'prospective' && <ProspectiveView />}
+            {route.view === 'duplicates' && <DuplicatesView />}
           </Suspense>
         </main>
       )}

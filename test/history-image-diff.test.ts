@@ -33,7 +33,7 @@ describe('history image diff', () => {
 
   it('reads archived from the column (what the store uses) and diffs edge lists', async () => {
     const [a, b] = await open();
-    const r = await call(session, 'memory.merge', { ids: [a!, b!], survivor: a! });
+    const r = await call(session, 'memory.merge', { ids: [a!, b!], survivor: a!, allow_cross_owner: true });
     const { rows } = await call(session, 'journal.rows', { change_id: r.change_id! });
     const dup = rows.find((x) => x.key === `m:${b}`)!;
     expect(flattenImage(dup.key, dup.after)!['archived']).toBe(true);

@@ -49,8 +49,13 @@ describe('mnemo reflect / history / undo / redo / merge / forget', () => {
   it('merges into a survivor and forgets, with clear usage errors', async () => {
     const db = fixtureCopy();
     const list = await runCli(['list', db, '--json', '--limit', '3']);
-    const [a, b] = list.json().rows as { id: string }[];
-    const merged = await runCli(['merge', db, b!.id, '--survivor', a!.id, '--title', 'merged by hand', '--now', NOW, '--json']);
+    const [a, b] = list.json().rows as { id: string; owner: string }[];
+    // The first two fixture rows belong to different owners: refused until the curator says so.
+    expect(a!.owner).not.toBe(b!.owner);
+    const refused = await runCli(['merge', db, b!.id, '--survivor', a!.id, '--now', NOW, '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/different owners/);
+    const merged = await runCli(['merge', db, b!.id, '--survivor', a!.id, '--title', 'merged by hand', '--allow-cross-owner', '--now', NOW, '--json']);
     expect(merged.code).toBe(0);
     expect(merged.json()).toMatchObject({ archived: [b!.id], survivor: { id: a!.id, title: 'merged by hand' } });
     const noSurvivor = await runCli(['merge', db, b!.id]);

@@ -380,6 +380,13 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     await rows.nth(4).locator('input[type=checkbox]').check();
     await p.click('[data-testid=bulk-merge]');
     await p.waitForSelector('[data-testid=merge-dialog]');
+    // The dialog defaults to the engine's survivor (the older copy) and makes a cross-owner merge a deliberate step.
+    const order = await call(wb.session, 'memory.mergeOrder', { ids: [a, b] });
+    await expect.poll(() => p.locator(`[data-testid=merge-survivor][data-memory-id="${order.survivor}"]`).isChecked()).toBe(true);
+    if (order.cross_owner) {
+      expect(await p.locator('[data-testid=merge-confirm]').isDisabled()).toBe(true);
+      await p.locator('[data-testid=merge-allow-cross-owner]').check();
+    }
     await p.locator(`[data-testid=merge-survivor][data-memory-id="${b}"]`).check();
     await p.fill('[data-testid=merge-title]', 'Merged by a curator');
     await p.click('[data-testid=merge-confirm]');

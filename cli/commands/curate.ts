@@ -6,9 +6,9 @@ import { openSession } from '../session.js';
 export const mergeCommand: Command = {
   name: 'merge',
   summary: 'merge memories into a chosen survivor (sources archived, lineage kept; undoable)',
-  usage: 'mnemo merge <db> <id>... --survivor ID [--title T] [--content C] [--now T] [--json]',
+  usage: 'mnemo merge <db> <id>... --survivor ID [--title T] [--content C] [--allow-cross-owner] [--now T] [--json]',
   timed: true,
-  options: { survivor: { type: 'string' }, title: { type: 'string' }, content: { type: 'string' } },
+  options: { survivor: { type: 'string' }, title: { type: 'string' }, content: { type: 'string' }, 'allow-cross-owner': { type: 'boolean' } },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const ids = ctx.positionals.slice(1);
@@ -20,7 +20,8 @@ export const mergeCommand: Command = {
     if (str(ctx, 'content') !== undefined) patch['content'] = str(ctx, 'content')!;
     const session = openSession(ctx, db);
     try {
-      const res = await call(session, 'memory.merge', { ids, survivor, ...(Object.keys(patch).length ? { patch } : {}) });
+      const allowCrossOwner = ctx.values['allow-cross-owner'] === true;
+      const res = await call(session, 'memory.merge', { ids, survivor, allow_cross_owner: allowCrossOwner, ...(Object.keys(patch).length ? { patch } : {}) });
       ctx.io.out(ctx.json ? JSON.stringify(res) : `merged ${res.archived.length} into ${res.survivor.id} (change #${res.change_id ?? '-'})`);
     } finally {
       session.close();

@@ -5,6 +5,7 @@
 import { badInput, MnemoError } from '../errors.js';
 import { addEdge, foldDuplicateScalars, embeddingText, memoryHead, refreshDerivedSizes, applyTodoRule, type Memory } from '../model/memory.js';
 import { contentHash, writeTombstone } from '../store/tombstones.js';
+import { defaultSurvivor, mergeOwners } from '../model/merge-order.js';
 import type { Engine } from './engine.js';
 import { assertWritable, type MemoryPatch, type WriteActor } from './memory-ops.js';
 
@@ -23,12 +24,39 @@ const EMBEDDED = new Set(['title', 'content', 'tags', 'entities']);
  * survivor → source (sources' own `refines`/`derived_from` edges come along with the copy), and
  * archives the sources.
  */
-export async function mergeMemories(engine: Engine, ids: string[], survivorId: string, patch: MemoryPatch = {}, actor?: WriteActor): Promise<MergeResult> {
+export interface MergeOptions {
+  /** Merging memories of different owners moves one owner's knowledge under another's name: only on request. */
+  allowCrossOwner?: boolean;
+}
+
+export interface MergeOrder {
+  /** The survivor by the shared rule (core/model/merge-order.ts): the older copy. */
+  survivor: string;
+  owners: string[];
+  cross_owner: boolean;
+}
+
+/** What a merge of these memories would default to, so the dialog and reflection agree. */
+export function mergeOrder(engine: Engine, ids: string[]): MergeOrder {
+  const mems = [...new Set(ids.map((i) => engine.store.require(i).id))].map((id) => engine.store.get(id)!);
+  const owners = mergeOwners(mems);
+  return { survivor: defaultSurvivor(mems)!.id, owners, cross_owner: owners.length > 1 };
+}
+
+export async function mergeMemories(engine: Engine, ids: string[], survivorId: string, patch: MemoryPatch = {}, actor?: WriteActor, opts: MergeOptions = {}): Promise<MergeResult> {
   const store = engine.store;
   const survivor = store.require(survivorId);
   const sources = [...new Set(ids.map((i) => store.require(i).id))].filter((id) => id !== survivor.id).map((id) => store.get(id)!);
   if (sources.length === 0) throw badInput('give at least one memory to merge into the survivor (other than the survivor itself)', { field: 'ids' });
   for (const m of [survivor, ...sources]) assertWritable(m, actor);
+  const owners = mergeOwners([survivor, ...sources]);
+  if (owners.length > 1 && !opts.allowCrossOwner) {
+    const named = owners.map((o) => (o ? JSON.stringify(o) : '(unowned)')).join(', ');
+    throw new MnemoError('conflict', `these memories belong to different owners (${named}); merging would move one owner's memory under another's. Confirm the cross-owner merge to go ahead.`, {
+      field: 'allow_cross_owner',
+      owners,
+    });
+  }
   if (survivor.archived) throw new MnemoError('conflict', `survivor ${survivor.id.slice(0, 8)} is archived; restore it first or choose another survivor`);
   const now = engine.now();
   for (const s of sources) {

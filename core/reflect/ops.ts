@@ -5,6 +5,7 @@
  */
 import { pruneDecision, PROTECTED_IMPORTANCE, type ForgetPolicy } from '../forget/policy.js';
 import { foldDuplicateScalars, type Memory } from '../model/memory.js';
+import { compareMergeSurvivor } from '../model/merge-order.js';
 import { baseLevelActivation, sigmoid } from '../recall/activation.js';
 import type { ReflectionPolicy } from './policy.js';
 import type { LinkOp, MergeOp, PruneOp, RescoreOp } from './types.js';
@@ -52,9 +53,8 @@ export function isClose(a: number, b: number, abs = 1e-6): boolean {
   return Math.abs(a - b) <= Math.max(1e-9 * Math.max(Math.abs(a), Math.abs(b)), abs);
 }
 
-function compareAnchor(a: ViewMemory, b: ViewMemory): number {
-  return a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
+// The same survivor rule as a manual merge (core/model/merge-order.ts).
+const compareAnchor = (a: ViewMemory, b: ViewMemory): number => compareMergeSurvivor(a, b);
 
 /** merge_duplicates: fold same-type near-duplicates (cos ≥ merge_threshold) into the older anchor. */
 export function planMerge(ctx: OpContext, nextId: () => string): OpOutcome<MergeOp> {

@@ -66,6 +66,15 @@ export interface AccessWrite {
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
+export interface MaintenanceEntry {
+  ts: number;
+  kind: string;
+  report: unknown;
+  /** 'undone' when the journal change that made this pass was undone since. */
+  state: 'applied' | 'undone';
+  change_id: number | null;
+}
+
 export class MemoryStore {
   readonly path: string;
   readonly db: DB;
@@ -411,13 +420,26 @@ export class MemoryStore {
     return v;
   }
 
-  maintenanceHistory(limit = 20): { ts: number; kind: string; report: unknown }[] {
+  /**
+   * The maintenance log, newest first. nooa's log keeps its rows when a pass is undone, so each
+   * reflection pass is matched to its journal change (by plan id) to say whether it still stands.
+   */
+  maintenanceHistory(limit = 20): MaintenanceEntry[] {
     const rows = this.st.get('SELECT ts, kind, report FROM maintenance_log ORDER BY ts DESC, rowid DESC LIMIT ?').all(limit) as {
       ts: number;
       kind: string;
       report: string;
     }[];
-    return rows.map((r) => ({ ts: r.ts, kind: r.kind, report: safeJson(r.report) }));
+    const hasJournal = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_journal'").get() !== undefined;
+    const changeOf = hasJournal
+      ? this.db.prepare("SELECT id, state FROM mnemo_journal WHERE kind = 'reflect.apply' AND json_extract(meta, '$.plan_id') = ? ORDER BY id DESC LIMIT 1")
+      : null;
+    return rows.map((r) => {
+      const report = safeJson(r.report);
+      const planId = report && typeof report === 'object' ? (report as Record<string, unknown>)['plan_id'] : undefined;
+      const change = typeof planId === 'string' && changeOf ? (changeOf.get(planId) as { id: number; state: 'applied' | 'undone' } | undefined) : undefined;
+      return { ts: r.ts, kind: r.kind, report, state: change?.state ?? 'applied', change_id: change?.id ?? null };
+    });
   }
 
   // ---------------------------------------------------------------- write primitives

@@ -15,8 +15,8 @@ export function useStoreInfo() {
 }
 
 /** Facet counts; `enabled` lets the list ask for its first page before these (bigger) counts. */
-export function useFacets(enabled = true) {
-  return useQuery({ queryKey: keys.facets(), queryFn: () => call('memory.facets', { archived: 'all', tag_limit: 300 }), staleTime: 10_000, enabled });
+export function useFacets(input: InputOf<'memory.facets'>, enabled = true) {
+  return useQuery({ queryKey: [...keys.facets(), input], queryFn: () => call('memory.facets', input), staleTime: 10_000, enabled });
 }
 
 /**

@@ -16,4 +16,6 @@ export const keys = {
   beliefs: (what: string, input?: unknown) => [...keys.all, 'beliefs', what, input] as const,
   fleet: (what: string, input?: unknown) => [...keys.all, 'fleet', what, input] as const,
   heads: (ids: string[]) => [...keys.all, 'heads', ids] as const,
+  mergeOrder: (ids: string[]) => [...keys.all, 'mergeOrder', ids] as const,
+  duplicates: (input: unknown) => [...keys.all, 'duplicates', input] as const,
 };

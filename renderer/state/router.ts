@@ -6,8 +6,8 @@
 import { create } from 'zustand';
 import { platform } from '../platform/browser.js';
 
-export type ViewName = 'memories' | 'memory' | 'graph' | 'recall' | 'audit' | 'overview' | 'reflection' | 'history' | 'beliefs' | 'fleet' | 'prospective';
-export const VIEWS: ViewName[] = ['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective'];
+export type ViewName = 'memories' | 'memory' | 'graph' | 'recall' | 'audit' | 'overview' | 'reflection' | 'history' | 'beliefs' | 'fleet' | 'prospective' | 'duplicates';
+export const VIEWS: ViewName[] = ['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective', 'duplicates'];
 
 export interface Route {
   view: ViewName;

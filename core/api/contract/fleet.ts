@@ -30,7 +30,7 @@ export interface FleetStoreKpis {
   todos_open: number | null;
   cross_owner_reads: number | null;
   belief_dimensions: number;
-  last_maintenance: { ts: number; kind: string } | null;
+  last_maintenance: { ts: number; kind: string; state: 'applied' | 'undone' } | null;
   current: boolean;
 }
 

@@ -19,6 +19,7 @@ import { prospectiveContract } from './prospective.js';
 import { overviewContract } from './overview.js';
 import { fleetContract } from './fleet.js';
 import { reviewContract } from './review.js';
+import { curationContract } from './curation.js';
 
 export const contract = {
   ...storeContract,
@@ -36,6 +37,7 @@ export const contract = {
   ...overviewContract,
   ...fleetContract,
   ...reviewContract,
+  ...curationContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -63,3 +65,4 @@ export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, Alia
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint, MaintenanceRow } from './overview.js';
 export type { FleetEntry, FleetListing, FleetStoreKpis } from './fleet.js';
 export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from './review.js';
+export type { DuplicateGroup, DuplicateMember, DuplicatePage } from './curation.js';

@@ -8,11 +8,8 @@ import { method } from '../define.js';
 import type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint } from '../../observe/overview.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint };
 
-export interface MaintenanceRow {
-  ts: number;
-  kind: string;
-  report: unknown;
-}
+export type { MaintenanceEntry as MaintenanceRow } from '../../store/store.js';
+import type { MaintenanceEntry as MaintenanceRow } from '../../store/store.js';
 
 export const overviewContract = {
   'overview.facets': method<OverviewFacets>()({
@@ -24,7 +21,7 @@ export const overviewContract = {
     input: z.object({ sample: z.number().int().min(10).max(100_000).optional().default(5000) }).optional().default({ sample: 5000 }),
   }),
   'overview.maintenance': method<{ rows: MaintenanceRow[] }>()({
-    description: 'The maintenance log (reflection passes, prunes), newest first.',
+    description: 'The maintenance log (reflection passes, prunes), newest first; a pass whose change was undone says state "undone".',
     input: z.object({ limit: z.number().int().min(1).max(1000).optional().default(50) }).optional().default({ limit: 50 }),
   }),
 };

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ChangeRow, ChangeSummary } from '../../store/journal.js';
 import type { ApplyResult, ReflectionPlan } from '../../reflect/types.js';
 import type { Memory } from '../../model/memory.js';
+import type { MergeOrder } from '../../engine/curation.js';
 import { method } from '../define.js';
 import { idField, memoryPatchInput } from './memory.js';
 import { endpointName } from '../../reflect/endpoint-name.js';
@@ -150,9 +151,14 @@ export const reflectContract = {
     mutates: true,
   }),
   'memory.merge': method<{ survivor: Memory; archived: string[]; change_id: number | null }>()({
-    description: 'Merge memories into a chosen survivor (fields editable); sources are archived, lineage kept as refines edges.',
-    input: z.object({ ids, survivor: idField, patch: memoryPatchInput.optional() }),
+    description:
+      'Merge memories into a chosen survivor (fields editable); sources are archived, lineage kept as refines edges. Memories of different owners are refused unless allow_cross_owner is true.',
+    input: z.object({ ids, survivor: idField, patch: memoryPatchInput.optional(), allow_cross_owner: z.boolean().optional().default(false) }),
     mutates: true,
+  }),
+  'memory.mergeOrder': method<MergeOrder>()({
+    description: 'The default survivor of a merge of these memories (the older copy, the same rule as reflection) and their owners.',
+    input: z.object({ ids: z.array(idField).min(1, 'give at least one id').max(1000) }),
   }),
   'memory.forget': method<{ forgotten: { id: string; hash: string }[]; change_id: number | null }>()({
     description: 'Forget memories: delete them and record a content tombstone, so re-adding the same text is flagged (undoable).',

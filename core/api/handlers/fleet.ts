@@ -67,7 +67,7 @@ function kpisOf(session: ApiSession, name: string): FleetStoreKpis {
       todos_open: k.todos_open ?? null,
       cross_owner_reads: k.cross_owner_reads ?? null,
       belief_dimensions: dims,
-      last_maintenance: last ? { ts: last.ts, kind: last.kind } : null,
+      last_maintenance: last ? { ts: last.ts, kind: last.kind, state: last.state } : null,
       current,
     };
   } catch (err) {

@@ -16,6 +16,7 @@ import { prospectiveHandlers } from './prospective.js';
 import { overviewHandlers } from './overview.js';
 import { fleetHandlers } from './fleet.js';
 import { reviewHandlers } from './review.js';
+import { curationHandlers } from './curation.js';
 
 export const handlers: HandlersFor<Contract> = {
   ...storeHandlers,
@@ -33,4 +34,5 @@ export const handlers: HandlersFor<Contract> = {
   ...overviewHandlers,
   ...fleetHandlers,
   ...reviewHandlers,
+  ...curationHandlers,
 };

@@ -2,7 +2,7 @@ import { badInput, MnemoError } from '../../errors.js';
 import { parseOwnerScope } from '../../model/owner.js';
 import { toNumeric } from '../../model/ladders.js';
 import type { Engine } from '../../engine/engine.js';
-import { deleteMemories, forgetMemories, mergeMemories } from '../../engine/curation.js';
+import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { MemoryPatch } from '../../engine/memory-ops.js';
 import { applyPlan } from '../../reflect/apply.js';
 import { planReflection } from '../../reflect/plan.js';
@@ -123,8 +123,9 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
     if (salience !== undefined) patch.salience = ladder('salience', salience)!;
     if (confidence !== undefined) patch.confidence = ladder('confidence', confidence)!;
     if (references) patch.references = references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now }));
-    return mergeMemories(session.engine(), input.ids, input.survivor, patch);
+    return mergeMemories(session.engine(), input.ids, input.survivor, patch, undefined, { allowCrossOwner: input.allow_cross_owner });
   },
+  'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
   'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
   'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
 };

@@ -7,6 +7,7 @@ import type { Memory } from '../../../core/model/memory.js';
 import { useUpdateMemory } from '../../api/curation.js';
 import { fmtTime } from '../../components/common.js';
 import { fieldErrors } from './field-errors.js';
+import { useReadOnlyReason } from './read-only.js';
 
 type Kind = 'text' | 'textarea' | 'number' | 'select' | 'list' | 'json' | 'time';
 
@@ -81,6 +82,7 @@ export function parseField(spec: FieldSpec, text: string): { value: unknown } | 
 
 function FieldRow({ m, spec }: { m: Memory; spec: FieldSpec }) {
   const update = useUpdateMemory();
+  const readOnly = useReadOnlyReason();
   const current = (m as unknown as Record<string, unknown>)[spec.field];
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState('');
@@ -159,7 +161,7 @@ function FieldRow({ m, spec }: { m: Memory; spec: FieldSpec }) {
             <span className={`value${current === null || current === undefined || current === '' ? ' muted' : ''}`} data-testid={`field-value-${spec.field}`}>
               {spec.kind === 'time' && typeof current === 'number' ? fmtTime(current) : toText(spec.kind, current) || '—'}
             </span>
-            <button className="link edit" onClick={start} data-testid={`edit-${spec.field}`} title={`Edit ${spec.label}`}>
+            <button className="link edit" onClick={start} disabled={!!readOnly} data-testid={`edit-${spec.field}`} title={readOnly ?? `Edit ${spec.label}`}>
               ✎ edit
             </button>
           </div>

@@ -2,13 +2,15 @@
 import { useState } from 'react';
 import { useForget } from '../../api/curation.js';
 import { ErrorBox } from '../../components/common.js';
+import { useReadOnlyReason } from './read-only.js';
 
 export function ForgetButton({ ids, onDone, label = 'Forget' }: { ids: string[]; onDone?: () => void; label?: string }) {
   const forget = useForget();
   const [confirming, setConfirming] = useState(false);
+  const readOnly = useReadOnlyReason();
   if (!confirming) {
     return (
-      <button className="danger" onClick={() => setConfirming(true)} disabled={ids.length === 0} data-testid="forget">
+      <button className="danger" onClick={() => setConfirming(true)} disabled={ids.length === 0 || !!readOnly} title={readOnly ?? undefined} data-testid="forget">
         {label}
       </button>
     );

@@ -3,7 +3,7 @@
  * the survivor's. The engine folds the sources in (reinforcements and strength add up, scores take
  * the max), keeps `refines` lineage edges survivor → source, and archives the sources; one change.
  */
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { MemoryDetail } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
@@ -13,12 +13,20 @@ import { ErrorBox, fmtNum, Spinner } from '../../components/common.js';
 import { TextDiff } from '../../components/TextDiff.js';
 import { memoryHref } from '../../state/router.js';
 import { fieldErrors } from './field-errors.js';
+import { useReadOnlyReason } from './read-only.js';
 
 export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose: () => void; onMerged?: (survivor: string) => void }) {
   const qs = useQueries({ queries: ids.map((id) => ({ queryKey: keys.memory(id), queryFn: () => call('memory.get', { id }) })) });
   const loaded = qs.every((q) => q.data);
   const details = qs.map((q) => q.data).filter((d): d is MemoryDetail => !!d);
+  // The engine's merge-order rule (the older copy survives, as in reflection) picks the default.
+  const order = useQuery({ queryKey: keys.mergeOrder(ids), queryFn: () => call('memory.mergeOrder', { ids }) });
   const [survivor, setSurvivor] = useState<string>(ids[0]!);
+  const [allowCrossOwner, setAllowCrossOwner] = useState(false);
+  useEffect(() => {
+    if (order.data) setSurvivor(order.data.survivor);
+  }, [order.data?.survivor]);
+  const crossOwner = order.data?.cross_owner ?? false;
   const s = details.find((d) => d.memory.id === survivor)?.memory;
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
@@ -35,6 +43,7 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
     setImportance(maxImportance);
   }, [survivor, loaded]);
   const merge = useMerge();
+  const readOnly = useReadOnlyReason();
   const errs = fieldErrors(merge.error);
   const submit = () => {
     if (!s) return;
@@ -45,7 +54,7 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
     if (JSON.stringify(tagList) !== JSON.stringify(s.tags)) patch['tags'] = tagList;
     const imp = Number(importance);
     if (importance.trim() !== '' && importance.trim() !== maxImportance) patch['importance'] = Number.isFinite(imp) ? imp : importance.trim();
-    merge.mutate({ ids, survivor, ...(Object.keys(patch).length ? { patch: patch as never } : {}) }, { onSuccess: (r) => (onMerged?.(r.survivor.id), onClose()) });
+    merge.mutate({ ids, survivor, allow_cross_owner: allowCrossOwner, ...(Object.keys(patch).length ? { patch: patch as never } : {}) }, { onSuccess: (r) => (onMerged?.(r.survivor.id), onClose()) });
   };
   return (
     <div className="modal-backdrop" onClick={onClose}>
@@ -100,13 +109,22 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
               </label>
             </div>
             <p className="muted small">
-              The survivor keeps a <span className="edge-type">refines</span> edge to each source (lineage) and takes over their edges; the sources are archived. Reinforcements and strength add up. One change in History.
+              The older memory is the default survivor, the same rule as reflection. The survivor keeps a <span className="edge-type">refines</span> edge to each source (lineage) and takes over their edges; the sources are archived. Reinforcements and strength add up. One change in History.
             </p>
+          </div>
+        ) : null}
+        {crossOwner ? (
+          <div className="cross-owner-warning" role="alert" data-testid="merge-cross-owner">
+            <strong>These memories belong to different owners</strong> ({order.data!.owners.map((o) => o || '(unowned)').join(', ')}). Merging folds one owner's memory into another's and
+            archives it.
+            <label className="block">
+              <input type="checkbox" checked={allowCrossOwner} onChange={(e) => setAllowCrossOwner(e.target.checked)} data-testid="merge-allow-cross-owner" /> Merge across owners anyway
+            </label>
           </div>
         ) : null}
         {Object.keys(errs).length === 0 ? <ErrorBox error={merge.error} /> : null}
         <div className="row">
-          <button className="primary" onClick={submit} disabled={!s || merge.isPending} data-testid="merge-confirm">
+          <button className="primary" onClick={submit} disabled={!s || merge.isPending || !order.data || (crossOwner && !allowCrossOwner) || !!readOnly} title={readOnly ?? undefined} data-testid="merge-confirm">
             Merge into the survivor
           </button>
           <button onClick={onClose}>Cancel</button>

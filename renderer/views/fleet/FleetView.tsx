@@ -51,7 +51,7 @@ function Row({ s, onOpen, opening }: { s: FleetEntry; onOpen: () => void; openin
               {d ? (c.fmt ? c.fmt(d[c.key]) : show(d[c.key])) : k.isLoading ? '…' : '—'}
             </td>
           ))}
-          <td className="small">{d?.last_maintenance ? `${d.last_maintenance.kind} ${fmtTime(d.last_maintenance.ts)}` : '—'}</td>
+          <td className="small">{d?.last_maintenance ? `${d.last_maintenance.kind}${d.last_maintenance.state === 'undone' ? ' (undone)' : ''} ${fmtTime(d.last_maintenance.ts)}` : '—'}</td>
         </>
       )}
       <td>

@@ -7,6 +7,7 @@ import { useUi } from '../../state/ui.js';
 import { ForgetButton } from '../curation/ForgetButton.js';
 import { EDGE_TYPES, useMemorySearch } from '../curation/LinkForm.js';
 import { MergeDialog } from '../curation/MergeDialog.js';
+import { useReadOnlyReason } from '../curation/read-only.js';
 import '../curation/curation.css';
 
 /** Links every selected memory to one target as one journalled change (one undo in History). */
@@ -56,12 +57,17 @@ export function BulkBar() {
   const [tagText, setTagText] = useState('');
   const [merging, setMerging] = useState(false);
   const [linking, setLinking] = useState(false);
+  const readOnly = useReadOnlyReason();
   const ids = [...selected];
+  if (ids.length === 0 && readOnly) return <div className="bulkbar muted" data-testid="read-only-note">{readOnly}</div>;
   if (ids.length === 0) return <div className="bulkbar muted">Tick rows to archive, tag, forget, merge or link several memories at once.</div>;
   const tags = tagText.split(',').map((t) => t.trim()).filter(Boolean);
   return (
     <div className="bulkbar" data-testid="bulk-bar">
       <strong>{ids.length} selected</strong>
+      {readOnly ? <span className="muted small">read-only: nothing can be changed</span> : null}
+      {/* Read-only: every write control below is off, with the reason as its tooltip. */}
+      <fieldset className="bare" disabled={!!readOnly} title={readOnly ?? undefined}>
       <button onClick={() => archive.mutate({ ids, archived: true }, { onSuccess: clear })} disabled={archive.isPending} data-testid="bulk-archive">
         Archive
       </button>
@@ -82,6 +88,7 @@ export function BulkBar() {
         Link…
       </button>
       <ForgetButton ids={ids} onDone={clear} />
+      </fieldset>
       <button className="link" onClick={clear}>
         Clear selection
       </button>

@@ -1,8 +1,9 @@
 /** Memories: facet filters, search, a virtualized sortable table, multi-select with bulk archive and tag. */
 import { useCallback, useEffect, useState } from 'react';
 import { useFacets } from '../../api/hooks.js';
-import { navigate, useRoute } from '../../state/router.js';
+import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { filtersFromParams, filtersToHash, type MemoryFilters, type Range } from './filters.js';
+import { toFacetInput } from './facet-scope.js';
 import { MemoryTable } from './MemoryTable.js';
 import { BulkBar } from './BulkBar.js';
 import { plural } from '../../api/errors.js';
@@ -49,7 +50,7 @@ export function MemoriesView() {
   const filters = filtersFromParams(route.params);
   // The first page of rows goes first; the facet counts follow once it is on screen.
   const [listReady, setListReady] = useState(false);
-  const facets = useFacets(listReady);
+  const facets = useFacets(toFacetInput(filters), listReady);
   const onReady = useCallback(() => setListReady(true), []);
   const set = (patch: Partial<MemoryFilters>) => navigate(filtersToHash({ ...filters, ...patch }), { replace: true });
   const [text, setText] = useState(filters.q);
@@ -74,6 +75,9 @@ export function MemoriesView() {
           onChange={(e) => setText(e.target.value)}
         />
         <DrillChips filters={filters} set={set} />
+        <a className="small" href={`#${buildHash('duplicates')}`} data-testid="open-duplicates" title="Groups of memories with the same text, to merge or dismiss">
+          Find duplicates…
+        </a>
         <section>
           <h4>State</h4>
           {(['live', 'archived', 'all'] as const).map((a) => (

@@ -95,3 +95,4 @@ export function toListInput(f: MemoryFilters): ListFilter {
     dir: f.dir,
   };
 }
+

@@ -7,6 +7,7 @@ import { EditPanel } from '../curation/EditPanel.js';
 import { ForgetButton } from '../curation/ForgetButton.js';
 import { LinkForm } from '../curation/LinkForm.js';
 import { MergeDialog } from '../curation/MergeDialog.js';
+import { useReadOnlyReason } from '../curation/read-only.js';
 import { useUi } from '../../state/ui.js';
 import '../curation/curation.css';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
@@ -31,6 +32,7 @@ function ScoreCard({ name, value, label, max, hint }: { name: string; value: num
 
 function EdgeList({ title, edges, dir, self }: { title: string; edges: EdgeView[]; dir: 'out' | 'in'; self: string }) {
   const unlink = useUnlink();
+  const readOnly = useReadOnlyReason();
   return (
     <section className="panel">
       <h3>
@@ -54,8 +56,8 @@ function EdgeList({ title, edges, dir, self }: { title: string; edges: EdgeView[
               {e.owner !== null ? <span className="muted small">{ownerLabel(e.owner)}</span> : null}
               <button
                 className="link unlink"
-                title={`Remove this ${e.type} edge (undoable)`}
-                disabled={unlink.isPending}
+                title={readOnly ?? `Remove this ${e.type} edge (undoable)`}
+                disabled={unlink.isPending || !!readOnly}
                 onClick={() => unlink.mutate(dir === 'out' ? { src: self, dst: e.id, type: e.type as never } : { src: e.id, dst: self, type: e.type as never })}
                 data-testid="unlink"
               >
@@ -109,6 +111,7 @@ function Fields({ d }: { d: MemoryDetail }) {
 export function MemoryDetailView({ id }: { id: string | null }) {
   const q = useMemory(id);
   const archive = useArchive();
+  const readOnly = useReadOnlyReason();
   const selected = useUi((s) => s.selected);
   const [merging, setMerging] = useState(false);
   const [linking, setLinking] = useState(false);
@@ -142,16 +145,16 @@ export function MemoryDetailView({ id }: { id: string | null }) {
           <a className="button" href={`#${buildHash('recall', null, { q: m.title ?? m.content.slice(0, 80), why: m.id })}`}>
             Recall with it
           </a>
-          <button onClick={() => archive.mutate({ ids: [m.id], archived: !m.archived })} disabled={archive.isPending} data-testid="archive-toggle">
+          <button onClick={() => archive.mutate({ ids: [m.id], archived: !m.archived })} disabled={archive.isPending || !!readOnly} title={readOnly ?? undefined} data-testid="archive-toggle">
             {m.archived ? 'Restore' : 'Archive'}
           </button>
-          <button onClick={() => setLinking((v) => !v)} data-testid="link-open">
+          <button onClick={() => setLinking((v) => !v)} disabled={!!readOnly} title={readOnly ?? undefined} data-testid="link-open">
             Link…
           </button>
           <button
             onClick={() => setMerging(true)}
-            disabled={[...selected].filter((x) => x !== m.id).length === 0}
-            title={selected.size ? 'Merge this memory with the memories ticked in the list' : 'Tick memories in the Memories list first, then merge them here'}
+            disabled={[...selected].filter((x) => x !== m.id).length === 0 || !!readOnly}
+            title={readOnly ?? (selected.size ? 'Merge this memory with the memories ticked in the list' : 'Tick memories in the Memories list first, then merge them here')}
             data-testid="merge-open"
           >
             Merge with selection{selected.size ? ` (${[...selected].filter((x) => x !== m.id).length})` : ''}

@@ -68,9 +68,16 @@ function Maintenance() {
           </thead>
           <tbody>
             {rows.map((r, i) => (
-              <tr key={`${r.ts}-${i}`}>
+              <tr key={`${r.ts}-${i}`} className={r.state === 'undone' ? 'undone' : undefined} data-testid="maintenance-row" data-state={r.state}>
                 <td className="nowrap">{fmtTime(r.ts)}</td>
-                <td>{r.kind}</td>
+                <td>
+                  {r.kind}
+                  {r.state === 'undone' ? (
+                    <span className="badge" title="This pass was undone in History; its changes are no longer in the store.">
+                      undone
+                    </span>
+                  ) : null}
+                </td>
                 <td className="small mono report">
                   {r.report && typeof r.report === 'object'
                     ? Object.entries(r.report as Record<string, unknown>)

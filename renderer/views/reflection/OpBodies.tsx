@@ -29,6 +29,14 @@ function CosMeter({ cos, min, max }: { cos: number; min: number; max: number }) 
   );
 }
 
+function OwnerLine({ owner }: { owner: string }) {
+  return (
+    <div className="small muted" data-testid="merge-owner">
+      owner: {owner || '(unowned)'}
+    </div>
+  );
+}
+
 export function MergeBody({ o }: { o: MergeOp }) {
   const a = useMemory(o.anchor);
   const d = useMemory(o.dup);
@@ -47,12 +55,19 @@ export function MergeBody({ o }: { o: MergeOp }) {
         <div className="side keep">
           <div className="side-label">anchor (kept)</div>
           <MemoryRef id={o.anchor} />
+          {am ? <OwnerLine owner={am.owner} /> : null}
         </div>
         <div className="side gone">
           <div className="side-label">duplicate (archived)</div>
           <MemoryRef id={o.dup} />
+          {dm ? <OwnerLine owner={dm.owner} /> : null}
         </div>
       </div>
+      {am && dm && am.owner !== dm.owner ? (
+        <div className="plan-note warn" data-testid="merge-cross-owner">
+          Different owners: the duplicate of {dm.owner || '(unowned)'} would be folded into a memory of {am.owner || '(unowned)'}.
+        </div>
+      ) : null}
       {am && dm ? (
         <div className="text-compare" data-testid="merge-text-diff">
           <span className="muted small">text, anchor → duplicate: </span>
