@@ -9,6 +9,7 @@ import { compareMergeSurvivor } from '../model/merge-order.js';
 import { baseLevelActivation, sigmoid } from '../recall/activation.js';
 import type { ReflectionPolicy } from './policy.js';
 import type { LinkOp, MergeOp, PruneOp, RescoreOp } from './types.js';
+import { notMerged, type NotMerged } from './not-merged.js';
 import { addViewEdge, foldFields, type ViewMemory, type WorkingView } from './view.js';
 
 export interface OpContext {
@@ -138,10 +139,16 @@ export function planLinks(ctx: OpContext, nextId: () => string, dependsOn: (id: 
         reason: `cos ${hit.cos.toFixed(4)} within [${policy.edge_threshold}, ${policy.merge_threshold}) and no edge to it yet`,
         window: hit.window,
         depends_on: dependsOnBoth(dependsOn(m.id), dependsOn(hit.id)),
+        ...withNotMerged(notMerged(m, view.byId.get(hit.id)!, hit.cos, policy.merge_threshold)),
       });
     }
   }
   return { ops, stopped: false, notes: { memories: live.length } };
+}
+
+/** The field only when there is something to explain (most links join different texts). */
+function withNotMerged(n: NotMerged | null): { not_merged?: NotMerged } {
+  return n ? { not_merged: n } : {};
 }
 
 /** The union of two dependency lists, without allocating for the usual empty pair. */

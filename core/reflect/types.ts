@@ -6,6 +6,7 @@
  */
 import type { ForgetPolicy } from '../forget/policy.js';
 import type { NeighbourStats } from './neighbours.js';
+import type { NotMerged } from './not-merged.js';
 import type { OpName, ReflectionPolicy } from './policy.js';
 
 export interface EdgeTriple {
@@ -61,6 +62,8 @@ export interface LinkOp {
   window: WindowInfo;
   /** Ops this link exists because of (a reconcile that created an endpoint). */
   depends_on: string[];
+  /** Present when both ends carry the same (or nearly the same) text: why they were not merged. */
+  not_merged?: NotMerged;
 }
 
 export interface RescoreOp {

@@ -8,7 +8,9 @@
  */
 import type { OpName } from '../reflect/policy.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
+import type { MemoryHead } from '../store/review-heads.js';
 import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
+import { isPlainQuery, proposedHead, queryItems, type ItemQuery } from './item-query.js';
 
 /** Apply order (core/reflect/policy.ts OP_NAMES). */
 const ORDER = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune'];
@@ -43,12 +45,57 @@ export interface ReviewCounts {
   total: number;
   /** The accepted ids, when there are at most `idsUpTo` of them (for tools and tests). */
   accepted_ids: string[] | null;
+  /** What committing the accepted items will do, as planned, for the confirmation before commit. */
+  effects: CommitEffects;
+}
+
+/**
+ * The planned effect of the accepted items: edges added (links, and each merge's `refines` edge and
+ * the edges it moves), memories archived (merged duplicates, prunes, superseded by a reconcile),
+ * deleted, rescored and created. Commit may skip a few whose inputs changed (it reports them).
+ */
+export interface CommitEffects {
+  edges: number;
+  archived: number;
+  deleted: number;
+  rescored: number;
+  created: number;
+}
+
+function addEffect(e: CommitEffects, o: PlanOp): void {
+  switch (o.op) {
+    case 'link':
+      e.edges++;
+      break;
+    case 'merge':
+      e.edges += 1 + o.edges_moved.length;
+      e.archived++;
+      break;
+    case 'rescore':
+      e.rescored++;
+      break;
+    case 'prune':
+      if (o.action === 'delete') e.deleted++;
+      else e.archived++;
+      break;
+    case 'reconcile':
+      e.created++;
+      e.archived += o.archive.length;
+      break;
+    case 'abstract':
+    case 'episode':
+      e.created++;
+      break;
+  }
 }
 
 export class ReviewedPlan {
   readonly ops: PlanOp[];
   private readonly groupOf = new Map<string, string>();
   private cache: { key: string; decisions: Map<string, Decision> } | null = null;
+  private heads: Map<string, MemoryHead> | null = null;
+  /** The order of the last filtered / sorted / sampled query, so paging through it is a slice. */
+  private lastQuery: { key: string; ops: PlanOp[] } | null = null;
 
   constructor(readonly plan: ReflectionPlan) {
     const groups = [...plan.groups].sort((a, b) => ORDER.indexOf(a.op) - ORDER.indexOf(b.op));
@@ -90,16 +137,46 @@ export class ReviewedPlan {
     return decisions;
   }
 
-  items(spec: ReviewSpec, op: string | null, offset: number, limit: number): { total: number; items: ReviewItem[] } {
+  /**
+   * A page of one op's items (or all ops'), in plan order or as `query` filters, sorts and samples
+   * them; `loadHeads` reads the memories' heads the first time a query needs them.
+   */
+  items(
+    spec: ReviewSpec,
+    op: string | null,
+    offset: number,
+    limit: number,
+    query: ItemQuery = {},
+    loadHeads: () => Map<string, MemoryHead> = () => new Map(),
+  ): { total: number; matched: number; items: ReviewItem[] } {
     const d = this.decisions(spec);
     const pool = op ? (this.plan.groups.find((g) => g.op === op)?.ops ?? []) : this.ops;
+    let picked: readonly PlanOp[] = pool;
+    if (!isPlainQuery(query)) {
+      const key = JSON.stringify([op, query, query.state ? spec : null]);
+      if (this.lastQuery?.key !== key) this.lastQuery = { key, ops: queryItems(pool, query, this.headOf(loadHeads), (id) => d.get(id)?.state) };
+      picked = this.lastQuery.ops;
+    }
     return {
       total: pool.length,
-      items: pool.slice(offset, offset + limit).map((o) => {
+      matched: picked.length,
+      items: picked.slice(offset, offset + limit).map((o) => {
         const x = d.get(o.id)!;
         return { op: o, state: x.state, because: x.because, note: x.note };
       }),
     };
+  }
+
+  private headOf(load: () => Map<string, MemoryHead>): (id: string) => MemoryHead | undefined {
+    if (!this.heads) {
+      this.heads = load();
+      for (const o of this.ops) {
+        const p = proposedHead(o);
+        if (p) this.heads.set(p[0], p[1]);
+      }
+    }
+    const heads = this.heads;
+    return (id) => heads.get(id);
   }
 
   counts(spec: ReviewSpec, idsUpTo = 10_000): ReviewCounts {
@@ -109,15 +186,18 @@ export class ReviewedPlan {
     let accepted = 0;
     let rejected = 0;
     let follows = 0;
+    const effects: CommitEffects = { edges: 0, archived: 0, deleted: 0, rescored: 0, created: 0 };
     for (const o of this.ops) {
       const s = d.get(o.id)!.state;
       const g = groups[this.groupOf.get(o.id)!]!;
       g[s]++;
-      if (s === 'accepted') accepted++;
-      else if (s === 'rejected') rejected++;
+      if (s === 'accepted') {
+        accepted++;
+        addEffect(effects, o);
+      } else if (s === 'rejected') rejected++;
       else follows++;
     }
-    return { groups, accepted, rejected, follows, total: this.ops.length, accepted_ids: accepted <= idsUpTo ? acceptedIds(this.ops, d) : null };
+    return { groups, accepted, rejected, follows, total: this.ops.length, accepted_ids: accepted <= idsUpTo ? acceptedIds(this.ops, d) : null, effects };
   }
 
   accepted(spec: ReviewSpec): string[] {

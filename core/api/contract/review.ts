@@ -29,9 +29,28 @@ export const reviewContract = {
     description: 'Plan a reflection pass (dry run, as reflect.plan) and keep it for review; returns its summary (groups with counts, no items).',
     input: reflectPlanInput,
   }),
-  'review.items': method<{ total: number; items: ReviewItem[] }>()({
-    description: 'A page of one op of a plan under review, each item with its state (accepted, rejected, follows) and why.',
-    input: z.object({ plan_id: planId, op: opName.nullable().optional(), offset: z.number().int().min(0).optional().default(0), limit: z.number().int().min(1).max(2000).optional().default(50), actions: reviewActions }),
+  'review.items': method<{ total: number; matched: number; items: ReviewItem[] }>()({
+    description:
+      'A page of one op of a plan under review, each item with its state (accepted, rejected, follows) and why; optionally filtered (text, owner, type, cosine band, state, identical texts), sorted (cosine, type, owner) and sampled (a repeatable pick of n). `total` counts the op, `matched` what the filter kept.',
+    input: z
+      .object({
+        plan_id: planId,
+        op: opName.nullable().optional(),
+        offset: z.number().int().min(0).optional().default(0),
+        limit: z.number().int().min(1).max(2000).optional().default(50),
+        actions: reviewActions,
+        sort: z.enum(['plan', 'cos_desc', 'cos_asc', 'type', 'owner']).optional(),
+        text: z.string().max(500).optional(),
+        owner: z.string().max(500).optional(),
+        type: z.string().max(100).optional(),
+        cos_min: z.number().min(-1).max(1).optional(),
+        cos_max: z.number().min(-1).max(1).optional(),
+        state: z.enum(['accepted', 'rejected', 'follows']).optional(),
+        not_merged: z.boolean().optional(),
+        sample: z.number().int().min(1).max(100_000).optional(),
+        seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+      })
+      .refine((q) => q.cos_min === undefined || q.cos_max === undefined || q.cos_min <= q.cos_max, { message: 'cos_min must not exceed cos_max', path: ['cos_min'] }),
   }),
   'review.counts': method<ReviewCounts>()({
     description: 'How many items of each op are accepted, rejected or follow a rejection, under the actions.',

@@ -1,6 +1,7 @@
 import { MnemoError } from '../../errors.js';
 import type { Engine } from '../../engine/engine.js';
 import { ReviewShelf, type ReviewedPlan } from '../../review/review.js';
+import { memoryHeads } from '../../store/review-heads.js';
 import type { ApiSession } from '../context.js';
 import type { reviewContract } from '../contract/review.js';
 import { call } from '../service.js';
@@ -19,7 +20,10 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
     const plan = await call(session, 'reflect.plan', input);
     return shelfOf(session.engine()).put(plan).summary();
   },
-  'review.items': (input, session) => reviewed(session, input.plan_id).items(input.actions, input.op ?? null, input.offset, input.limit),
+  'review.items': (input, session) => {
+    const { plan_id, op, offset, limit, actions, ...query } = input;
+    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => memoryHeads(session.engine().store.db));
+  },
   'review.counts': (input, session) => reviewed(session, input.plan_id).counts(input.actions),
   'review.commit': async (input, session) => {
     const r = reviewed(session, input.plan_id);

@@ -1,0 +1,120 @@
+/**
+ * `npm run bench -- ui-commit [--size 20000] [--json]`
+ *
+ * The workbench's commit path against the CLI's apply, on copies of the same demo store with the
+ * same accepted set (every item of the plan but one rejected merge, so the review's accept /
+ * reject bookkeeping is exercised):
+ *   - CLI: `applyPlan` in-process with the accepted ids (what `mnemo reflect --apply` runs);
+ *   - UI: the HTTP server the browser talks to — review.plan, review.counts, review.commit — with
+ *     journal.progress polled as the page does, then journal.undo of the change.
+ * While the UI commit and the undo run, another client asks the server for a page of memories (`memory.list`) every 200 ms;
+ * the largest of those latencies is the "server answers within 1 s" figure.
+ * Targets (issue 14 part 3): UI commit ≤ 1.5× CLI apply; undo ≤ 1.5× apply; max latency ≤ 1 s.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApiSession } from '../core/api/context.js';
+import { fixedClock } from '../core/clock.js';
+import { Engine } from '../core/engine/engine.js';
+import { applyPlan } from '../core/reflect/apply.js';
+import { planReflection } from '../core/reflect/plan.js';
+import { ReviewedPlan } from '../core/review/review.js';
+import { startServer } from '../server/http-server.js';
+import { tempDir } from '../test/helpers/fixture.js';
+import { demoStoreCopy } from './lib/demo-store.js';
+
+const { values } = parseArgs({ options: { size: { type: 'string', default: '20000' }, json: { type: 'boolean', default: false } } });
+const NOW = 1_780_000_000;
+const size = Number(values.size);
+const log = (s: string) => {
+  if (!values.json) process.stdout.write(`${s}\n`);
+};
+
+const base = demoStoreCopy(size, NOW, log);
+const cliCopy = join(tempDir('mnemo-bench-'), 'cli.sqlite');
+const uiCopy = join(tempDir('mnemo-bench-'), 'ui.sqlite');
+copyFileSync(base, cliCopy);
+copyFileSync(base, uiCopy);
+
+// CLI: plan, then apply the accepted set in-process.
+const engine = Engine.open(cliCopy, { clock: fixedClock(NOW), onWarning: () => {} });
+let t0 = performance.now();
+const plan = await planReflection(engine);
+const planS = (performance.now() - t0) / 1000;
+const firstMerge = plan.groups.find((g) => g.op === 'merge')?.ops[0]?.id;
+const actions = firstMerge ? [{ do: 'reject' as const, ids: [firstMerge] }] : [];
+const accepted = new ReviewedPlan(plan).accepted(actions);
+log(`plan: ${accepted.length.toLocaleString()} accepted items in ${planS.toFixed(1)} s`);
+t0 = performance.now();
+const cli = await applyPlan(engine, plan, { accepted });
+const cliS = (performance.now() - t0) / 1000;
+engine.close();
+log(`CLI apply: ${cli.applied.length.toLocaleString()} applied in ${cliS.toFixed(1)} s`);
+
+// UI: the browser's calls over HTTP.
+const session = ApiSession.withFrozenClock(NOW);
+session.open(uiCopy);
+const server = await startServer({ session, rendererDir: tempDir('mnemo-bench-renderer-') });
+const api = async <T>(method: string, body: unknown): Promise<T> => {
+  const res = await fetch(new URL(`/api/${method}`, server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-mnemo-token': server.token }, body: JSON.stringify(body) });
+  const j = (await res.json()) as { ok: boolean; value: T; error?: { message: string } };
+  if (!j.ok) throw new Error(`${method}: ${j.error?.message}`);
+  return j.value;
+};
+
+/** Runs `work` while another client asks the server for a page of memories (`memory.list`) every 200 ms; returns the worst latency. */
+async function withProbe<T>(work: () => Promise<T>): Promise<{ value: T; s: number; maxLatencyMs: number; maxAtS: number; probes: number; lastProgress: unknown }> {
+  let done = false;
+  let max = 0;
+  let maxAt = 0;
+  let probes = 0;
+  let lastProgress: unknown = null;
+  const started = performance.now();
+  const probe = (async () => {
+    while (!done) {
+      const t = performance.now();
+      await api('memory.list', { limit: 20 });
+      lastProgress = await api('journal.progress', {});
+      if (performance.now() - t > max) {
+        max = performance.now() - t;
+        maxAt = (t - started) / 1000;
+      }
+      probes++;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  const value = await work();
+  const s = (performance.now() - started) / 1000;
+  done = true;
+  await probe;
+  return { value, s, maxLatencyMs: Math.round(max), maxAtS: Number(maxAt.toFixed(1)), probes, lastProgress };
+}
+
+try {
+  const summary = await api<{ id: string; items: number }>('review.plan', {});
+  await api('review.counts', { plan_id: summary.id, actions });
+  const commit = await withProbe(() => api<{ change_id: number; applied: number; accepted: number }>('review.commit', { plan_id: summary.id, actions }));
+  log(`UI commit: ${commit.value.accepted.toLocaleString()} accepted in ${commit.s.toFixed(1)} s; other requests answered within ${commit.maxLatencyMs} ms (worst at ${commit.maxAtS} s; ${commit.probes} probes)`);
+  const undo = await withProbe(() => api('journal.undo', { change_id: commit.value.change_id }));
+  log(`undo: ${undo.s.toFixed(1)} s; other requests answered within ${undo.maxLatencyMs} ms (worst at ${undo.maxAtS} s; ${undo.probes} probes)`);
+  const result = {
+    bench: 'ui-commit',
+    size,
+    accepted: accepted.length,
+    plan_s: Number(planS.toFixed(1)),
+    cli_apply_s: Number(cliS.toFixed(2)),
+    ui_commit_s: Number(commit.s.toFixed(2)),
+    ui_over_cli: Number((commit.s / cliS).toFixed(2)),
+    undo_s: Number(undo.s.toFixed(2)),
+    undo_over_apply: Number((undo.s / commit.s).toFixed(2)),
+    max_latency_during_commit_ms: commit.maxLatencyMs,
+    max_latency_during_undo_ms: undo.maxLatencyMs,
+    targets_met: commit.s <= 1.5 * cliS && undo.s <= 1.5 * commit.s && commit.maxLatencyMs <= 1000 && undo.maxLatencyMs <= 1000,
+  };
+  log(JSON.stringify(result, null, 2));
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+} finally {
+  await server.close();
+  session.close();
+}
