@@ -9,6 +9,7 @@ import { PAGE_SIZE, useMemoryPages } from '../../api/hooks.js';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { memoryHref } from '../../state/router.js';
+import { WhyNotLink } from '../recall/WhyNotLink.js';
 import { useUi } from '../../state/ui.js';
 import { toListInput, type MemoryFilters, type SortField } from './filters.js';
 
@@ -57,7 +58,9 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
           </span>
         ) : null}
       </a>
-      <span className="c-owner">{ownerLabel(m.owner)}</span>
+      <span className="c-owner">
+        {ownerLabel(m.owner)} <WhyNotLink id={m.id} className="small why-link" />
+      </span>
       <span className="c-num">{fmtNum(m.importance, 2)}</span>
       <span className="c-num">{fmtNum(m.strength, 2)}</span>
       <span className="c-num">{m.access_count}</span>
