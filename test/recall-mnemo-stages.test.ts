@@ -16,7 +16,7 @@ describe('mnemo sibling spread', () => {
     const g = graph({ a: ['S'], b: ['S'], c: ['S'], d: ['T'] });
     const r = siblingSpread(new Map([['a', 1], ['b', 0.4], ['d', 0]]), 0.5, 64, g);
     expect(Object.fromEntries(r.spread)).toEqual({ a: 0.5, b: 0.5, c: 0.5 });
-    expect(r.paths.get('c')).toEqual([{ from: 'S', edge_type: 'part_of', weight: 1, hop: 2, type_factor: 1, from_activation: 1, contrib: 0.5 }]);
+    expect(r.paths.get('c')).toEqual([{ from: 'S', edge_type: 'part_of', weight: 1, hop: 1, type_factor: 0.5, from_activation: 1, contrib: 0.5, via: 'sibling' }]);
   });
 
   it('never relays through an invisible parent nor into an invisible child (owner scope, archived)', () => {

@@ -20,6 +20,7 @@ import { whyNot } from '../core/recall/why-not.js';
 import { termsSum } from '../core/recall/terms.js';
 import type { ExplainRow, RecallProfileName } from '../core/recall/types.js';
 import { MemoryStore } from '../core/store/store.js';
+import { barSegments, segmentsSum } from '../renderer/components/score-terms.js';
 import { expected, FIXTURE_STORE, tempDir } from './helpers/fixture.js';
 import { movableClock, newEngine, put } from './helpers/recall-store.js';
 
@@ -106,6 +107,32 @@ describe('explain rows: terms add up to the score', () => {
     const classic = top.terms.rel + top.terms.rec + top.terms.imp + top.terms.spread;
     // The keyword term and the entity boost are what the old four-part breakdown was missing.
     expect(top.terms.kw! + top.terms.ent!).toBeCloseTo(top.score - classic, 3);
+  });
+
+  it('the renderer’s bar data has one segment per term and sums to the score, on both profiles', () => {
+    for (const profile of PROFILES) {
+      for (const query of demoQueries(10)) {
+        for (const r of explain(demo, { query, k: 10, profile }).rows) {
+          const segments = barSegments(r.terms);
+          expect(segments.map((x) => x.key)).toEqual(profile === 'mnemo' ? MNEMO_KEYS : NOOA_KEYS);
+          expect(Math.abs(segmentsSum(segments) - r.score)).toBeLessThanOrEqual(0.001);
+        }
+      }
+    }
+  });
+
+  it('spread paths name their source and say why their factor is what it is', () => {
+    const res = explain(demo, { query: 'why did webhooks spike p99 latency in production', k: 25, hops: 1, profile: 'mnemo' });
+    // At hops 1 no path may claim hop 2 (the sibling spread once did).
+    expect(Object.values(res.paths).flat().some((p) => p.rule.startsWith('sibling'))).toBe(true);
+    const paths = Object.values(res.paths).flat();
+    expect(paths.length).toBeGreaterThan(0);
+    for (const p of paths) {
+      expect(p.from_head.length).toBeGreaterThan(0);
+      expect(p.hop).toBeGreaterThanOrEqual(1);
+      expect(p.hop).toBeLessThanOrEqual(res.hops);
+      expect(p.rule).toMatch(/^(causal edge|associative edge|sibling)/);
+    }
   });
 
   it("nooa's own fields keep their names, order and values; terms come last", () => {

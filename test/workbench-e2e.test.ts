@@ -94,7 +94,7 @@ describe('workbench e2e (Chromium, browser mode)', () => {
         const bar = tr.querySelector('[data-testid=component-bar]');
         return {
           ts: Number(tr.getAttribute('data-ts')),
-          c: bar ? { rel: Number(bar.getAttribute('data-rel')), rec: Number(bar.getAttribute('data-rec')), imp: Number(bar.getAttribute('data-imp')), spread: Number(bar.getAttribute('data-spread')) } : null,
+          c: bar ? (JSON.parse(bar.getAttribute('data-terms')!) as Record<string, number>) : null,
         };
       }),
     );
@@ -104,7 +104,8 @@ describe('workbench e2e (Chromium, browser mode)', () => {
       expect(shown[i]!.ts).toBe(a.ts);
       if (a.components) {
         withComponents++;
-        expect(shown[i]!.c).toEqual({ rel: a.components.rel, rec: a.components.rec, imp: a.components.imp, spread: a.components.spread });
+        // A ring entry has nooa's components only: the bar shows them weighted as nooa scores them.
+        expect(shown[i]!.c).toEqual({ rel: a.components.rel, rec: 0.5 * a.components.rec, imp: 0.5 * a.components.imp, spread: a.components.spread });
       } else expect(shown[i]!.c).toBeNull();
     });
     expect(withComponents).toBeGreaterThan(0);
@@ -113,12 +114,12 @@ describe('workbench e2e (Chromium, browser mode)', () => {
     expect(await p.textContent('[data-testid=score-retention]')).toMatch(/FRESH|FADING|FAINT|BELOW/);
   });
 
-  it('recall shows ranked results whose components equal mnemo explain --json, and highlights spread paths', async () => {
+  it('recall shows ranked results whose terms equal mnemo explain --json, bars summing to the score with the numbers on the row, and highlights spread paths', async () => {
     const p = wb.page;
     const q = 'deploy billing service';
     const cli = await runCli(['explain', db, q, '--hops', '2', '--json', '--now', String(NOW)]);
     expect(cli.code).toBe(0);
-    const rows = cli.json() as { id: string; score: number; rel: number; rec: number; imp: number; spread: number }[];
+    const rows = cli.json() as { id: string; score: number; rel: number; rec: number; imp: number; spread: number; terms: Record<string, number> }[];
     expect(rows.length).toBe(10);
     await wb.go(`/recall?q=${encodeURIComponent(q)}&hops=2`);
     await p.waitForSelector('[data-testid=recall-result]');
@@ -128,14 +129,22 @@ describe('workbench e2e (Chromium, browser mode)', () => {
         return {
           id: tr.getAttribute('data-memory-id'),
           score: Number(tr.getAttribute('data-score')),
-          rel: Number(bar.getAttribute('data-rel')),
-          rec: Number(bar.getAttribute('data-rec')),
-          imp: Number(bar.getAttribute('data-imp')),
-          spread: Number(bar.getAttribute('data-spread')),
+          terms: JSON.parse(bar.getAttribute('data-terms')!) as Record<string, number>,
+          sum: Number(bar.getAttribute('data-sum')),
+          segments: bar.querySelectorAll('.cseg').length,
+          numbers: bar.querySelector('.cbar-nums')?.textContent ?? '',
+          rank: tr.querySelector('td')?.textContent,
         };
       }),
     );
-    expect(shown).toEqual(rows.map((r) => ({ id: r.id, score: r.score, rel: r.rel, rec: r.rec, imp: r.imp, spread: r.spread })));
+    expect(shown.map((s) => ({ id: s.id, score: s.score, terms: s.terms }))).toEqual(rows.map((r) => ({ id: r.id, score: r.score, terms: r.terms })));
+    shown.forEach((s, i) => {
+      expect(Math.abs(s.sum - s.score)).toBeLessThanOrEqual(0.001);
+      expect(s.segments).toBe(Object.keys(s.terms).length);
+      // The numbers are on the row, not only in a hover; the rank reads 1-based.
+      expect(s.numbers).toMatch(/rel \d\.\d\d/);
+      expect(s.rank).toBe(`#${i + 1}`);
+    });
     const fed = rows.find((r) => r.spread > 0)!;
     await p.click(`[data-testid=recall-result][data-memory-id="${fed.id}"] td:first-child`);
     await p.waitForSelector(`[data-testid=spread-panel][data-memory-id="${fed.id}"]`);
@@ -152,6 +161,34 @@ describe('workbench e2e (Chromium, browser mode)', () => {
     const status = await attr('[data-testid=why-not] .why-result', 'data-status');
     const api = await call(wb.session, 'recall.whyNot', { query: 'deploy billing service', k: 10, hops: 1, target });
     expect(status).toBe(api.status);
+    const text = await p.textContent('[data-testid=why-not-result]');
+    if (api.rank !== null) expect(text).toContain(`#${api.rank + 1} of ${api.ranked}`);
+    expect(text).not.toMatch(/rank(ed)? \d/);
+  });
+
+  it('why-not takes words: a picker of matching memories, and picking one explains it', async () => {
+    const p = wb.page;
+    await wb.go(`/recall?q=${encodeURIComponent('deploy billing service')}`);
+    await p.waitForSelector('[data-testid=recall-result]');
+    await p.fill('[data-testid=why-not-input]', 'rollback canary');
+    await p.press('[data-testid=why-not-input]', 'Enter');
+    await p.waitForSelector('[data-testid=why-not-pick]');
+    const picked = await attr('[data-testid=why-not-pick]', 'data-memory-id');
+    await p.click('[data-testid=why-not-pick]');
+    await p.waitForSelector('[data-testid=why-not-result]');
+    expect(await p.evaluate(() => window.location.hash)).toContain(`why=${picked}`);
+    const bars = await p.locator('[data-testid=why-not-result] [data-testid=component-bar]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-sum'))));
+    const api = await call(wb.session, 'recall.whyNot', { query: 'deploy billing service', k: 10, hops: 1, target: picked! });
+    expect(Math.abs(bars[0]! - api.terms.score)).toBeLessThanOrEqual(0.001);
+    // Leaving Recall and coming back keeps the last query; a memory page offers "why not in my last query?".
+    await wb.go(`/memory/${picked}`);
+    await p.waitForSelector('[data-testid=why-not-link]');
+    await p.click('[data-testid=why-not-link]');
+    await p.waitForSelector('[data-testid=why-not-result]');
+    expect(await p.evaluate(() => window.location.hash)).toContain(`q=deploy`);
+    await wb.go('/recall');
+    await p.waitForSelector('[data-testid=recall-result]');
+    expect(await p.inputValue('[data-testid=recall-query]')).toBe('deploy billing service');
   });
 
   it('recall mode logs accesses by the workbench reader; explain mode logs nothing', async () => {

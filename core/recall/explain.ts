@@ -4,7 +4,9 @@
  */
 import type { Engine } from '../engine/engine.js';
 import { memoryHead } from '../model/memory.js';
+import { CAUSAL_EDGE_TYPES } from '../model/enums.js';
 import { rank, recallCorpus, type DenseHit, type Ranking } from './pipeline.js';
+import type { PathStep } from './spread.js';
 import { resolveRequest, type RecallInput, type ResolvedRequest } from './request.js';
 import { pyRound } from './round.js';
 import { roundTerms, rowTerms } from './terms.js';
@@ -59,9 +61,22 @@ export function explainRows(engine: Engine, ranking: Ranking, k: number): Explai
   });
 }
 
-export function spreadPaths(ranking: Ranking, ids: readonly string[]): Record<string, SpreadPath[]> {
+/** Why a path step has its factor: nooa's edge rule, or mnemo's sibling spread. */
+function pathRule(step: PathStep, decay: number): string {
+  if (step.via === 'sibling') {
+    return `sibling: shares the part_of parent with a candidate; mnemo gives it ${step.type_factor} × that candidate's base score (one step, not an edge walk)`;
+  }
+  const kind = CAUSAL_EDGE_TYPES.has(step.edge_type) ? `causal edge (${step.edge_type}): ×1` : `associative edge (${step.edge_type}): ×0.6`;
+  return `${kind}, hop ${step.hop} decay ×${pyRound(decay ** step.hop)}`;
+}
+
+export function spreadPaths(engine: Engine, ranking: Ranking, ids: readonly string[]): Record<string, SpreadPath[]> {
   const gamma = ranking.profile.knobs.weights.spread_gamma;
+  const decay = ranking.profile.knobs.per_hop_decay;
   const out: Record<string, SpreadPath[]> = {};
+  const sources = new Set<string>();
+  for (const id of ids) for (const s of ranking.paths.get(id) ?? []) sources.add(s.from);
+  const meta = sources.size ? rowMeta(engine, [...sources]) : new Map<string, RowMeta>();
   for (const id of ids) {
     const steps = ranking.paths.get(id);
     if (!steps?.length) continue;
@@ -73,6 +88,8 @@ export function spreadPaths(ranking: Ranking, ids: readonly string[]): Record<st
       type_factor: s.type_factor,
       from_activation: s.from_activation,
       contribution: gamma * s.contrib,
+      from_head: meta.get(s.from)?.head ?? '',
+      rule: pathRule(s, decay),
     }));
   }
   return out;
@@ -90,7 +107,7 @@ export function explainResult(engine: Engine, req: ResolvedRequest, ranking: Ran
     now: ranking.now,
     tokens: ranking.tokens,
     rows,
-    paths: spreadPaths(ranking, rows.map((r) => r.id)),
+    paths: spreadPaths(engine, ranking, rows.map((r) => r.id)),
     stats: {
       candidates: ranking.candidates,
       dense: count('dense'),

@@ -32,6 +32,8 @@ export interface PathStep {
   from_activation: number;
   /** The raw contribution (before γ). */
   contrib: number;
+  /** mnemo's sibling spread (through a shared `part_of` parent), not an edge walk. */
+  via?: 'sibling';
 }
 
 export interface SpreadResult {

@@ -52,6 +52,10 @@ export interface SpreadPath {
   from_activation: number;
   /** γ · δ^h · from_activation · weight · type_factor (unrounded). */
   contribution: number;
+  /** The source's title (or the head of its content), so people need no hex id. */
+  from_head: string;
+  /** The profile-specific rule that set the factor, in words. */
+  rule: string;
 }
 
 export interface RecallStats {
@@ -107,6 +111,8 @@ export interface LegVerdict {
 export interface WhyNotResult {
   query: string;
   target: string;
+  /** The target's title or the head of its content. */
+  target_head: string;
   k: number;
   hops: number;
   owner: string | null;

@@ -5,7 +5,7 @@
  * would have had as a candidate, normalised against the real candidate set.
  */
 import type { Engine } from '../engine/engine.js';
-import { cueSet, type Memory } from '../model/memory.js';
+import { cueSet, memoryHead, type Memory } from '../model/memory.js';
 import { ownerMatches } from '../model/owner.js';
 import { baseLevelActivation, sigmoid } from './activation.js';
 import { rankRequest, rowMeta } from './explain.js';
@@ -96,6 +96,7 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
   return {
     query: req.query,
     target: id,
+    target_head: memoryHead(m),
     k: req.k,
     hops: req.hops,
     owner: req.owner,

@@ -1,52 +1,52 @@
 /**
- * A stacked bar of what made a recall score: relevance, recency, importance and spread, each drawn
- * as its weighted share (1.0·rel + 0.5·rec + 0.5·imp + spread, spread already scaled by γ). The raw
- * stored values ride on data attributes so tests and tooltips show exactly what the engine stored.
+ * A stacked bar of what made a recall score: one segment per named term (relevance, recency,
+ * importance, the BM25 keyword term and the entity boost under mnemo, spread), each already
+ * weighted, so the segments add up to the score. The numbers are written beside the bar, not
+ * only in the hover; the exact terms ride on data attributes for tests.
  */
-export interface Components {
-  rel: number;
-  rec: number;
-  imp: number;
-  spread: number;
-}
+import type { ScoreTerms } from '../../core/api/contract/index.js';
+import { barSegments, segmentsSum, TERM_LABEL, TERM_ORDER, type TermKey } from './score-terms.js';
 
-export const COMPONENT_WEIGHTS = { rel: 1.0, rec: 0.5, imp: 0.5, spread: 1.0 } as const;
-const ORDER = ['rel', 'rec', 'imp', 'spread'] as const;
-export const COMPONENT_LABEL = { rel: 'relevance', rec: 'recency', imp: 'importance', spread: 'spread' } as const;
-
-export function ComponentBar({ c, scale = 2.5, compact = false }: { c: Components | null; scale?: number; compact?: boolean }) {
-  if (!c) return <span className="muted">no components</span>;
-  const title = ORDER.map((k) => `${COMPONENT_LABEL[k]} ${c[k].toFixed(4)}`).join(' · ');
+export function ComponentBar({ terms, scale = 2.5, compact = false }: { terms: ScoreTerms | null; scale?: number; compact?: boolean }) {
+  if (!terms) return <span className="muted">no components</span>;
+  const segments = barSegments(terms);
+  const sum = segmentsSum(segments);
+  const title = `${segments.map((s) => `${s.label} ${s.value.toFixed(4)}`).join(' + ')} = ${sum.toFixed(4)}`;
+  const width = Math.max(scale, sum);
   return (
-    <div
-      className={`cbar${compact ? ' compact' : ''}`}
-      data-testid="component-bar"
-      data-rel={c.rel}
-      data-rec={c.rec}
-      data-imp={c.imp}
-      data-spread={c.spread}
-      title={title}
-      // An image of the four numbers: a plain div may not carry a label (axe: aria-prohibited-attr).
-      role="img"
-      aria-label={title}
-    >
-      {ORDER.map((k) => {
-        const w = Math.max(0, c[k] * COMPONENT_WEIGHTS[k]);
-        return <span key={k} className={`cseg c-${k}`} style={{ width: `${Math.min(100, (w / scale) * 100)}%` }} />;
-      })}
+    <div className={`cbar-row${compact ? ' compact' : ''}`} data-testid="component-bar" data-terms={JSON.stringify(terms)} data-sum={sum} title={title}>
+      <div className={`cbar${compact ? ' compact' : ''}`} role="img" aria-label={title}>
+        {segments.map((s) => (
+          <span key={s.key} className={`cseg c-${s.key}`} style={{ width: `${(Math.max(0, s.value) / width) * 100}%` }} />
+        ))}
+      </div>
+      {compact ? null : (
+        <span className="cbar-nums small mono">
+          {segments
+            .filter((s) => s.value !== 0)
+            .map((s, i) => (
+              <span key={s.key} className={`cnum n-${s.key}`}>
+                {i > 0 ? ' + ' : ''}
+                {s.key} {s.value.toFixed(2)}
+              </span>
+            ))}
+        </span>
+      )}
     </div>
   );
 }
 
-export function ComponentLegend() {
+/** The legend for the terms a result set has (nooa's four, or mnemo's six). */
+export function ComponentLegend({ keys = ['rel', 'rec', 'imp', 'spread'] }: { keys?: readonly string[] }) {
+  const shown = TERM_ORDER.filter((k): k is TermKey => keys.includes(k));
   return (
     <div className="legend">
-      {ORDER.map((k) => (
+      {shown.map((k) => (
         <span key={k}>
-          <i className={`swatch c-${k}`} /> {COMPONENT_LABEL[k]}
-          {COMPONENT_WEIGHTS[k] !== 1 ? ` ×${COMPONENT_WEIGHTS[k]}` : ''}
+          <i className={`swatch c-${k}`} /> {TERM_LABEL[k]}
         </span>
       ))}
+      <span>· each already weighted; they add up to the score</span>
     </div>
   );
 }

@@ -55,7 +55,7 @@ export type { BasicStats } from './stats.js';
 export type { PlanProgressState } from './reflect.js';
 export type { GraphNode, GraphEdge, GraphView } from './graph.js';
 export type { Facet, MemoryFacets } from './tags.js';
-export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source } from './recall.js';
+export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source, ScoreTerms } from './recall.js';
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
 export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { method } from '../define.js';
-import type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo } from '../../recall/types.js';
-export type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo };
+import type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms } from '../../recall/types.js';
+export type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms };
 
 export const PROFILE_NAMES = ['nooa-0.0.9', 'mnemo'] as const satisfies readonly RecallProfileName[];
 

@@ -91,7 +91,9 @@ export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number,
       spread.set(child, (spread.get(child) ?? 0) + contrib);
       let list = paths.get(child);
       if (!list) paths.set(child, (list = []));
-      list.push({ from: parent, edge_type: 'part_of', weight: 1, hop: 2, type_factor: 1, from_activation: act, contrib });
+      // One step of its own (whatever hops is), its factor the profile's sibling_spread weight, so
+      // weight × type_factor × from_activation is the contribution shown.
+      list.push({ from: parent, edge_type: 'part_of', weight: 1, hop: 1, type_factor: weight, from_activation: act, contrib, via: 'sibling' });
     }
   }
   return { spread, paths };

@@ -5,6 +5,7 @@ import type { AccessEventView } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
+import { termsFromComponents } from '../../components/score-terms.js';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
 import { ChannelChip } from '../memory/channels.js';
@@ -122,9 +123,9 @@ export function AuditView() {
                     <span className={`type-dot t-${e.memory_type}`} /> <a href={memoryHref(e.memory_id)} onClick={(ev) => ev.stopPropagation()}>{e.head ?? e.memory_id.slice(0, 8)}</a>
                     <span className="muted small"> {ownerLabel(e.memory_owner)}</span>
                   </td>
-                  <td>{e.rank ?? '—'}</td>
+                  <td>{e.rank === null ? '—' : `#${e.rank + 1}`}</td>
                   <td>{fmtNum(e.score, 4)}</td>
-                  <td>{e.components ? <ComponentBar c={e.components} compact /> : <span className="muted">—</span>}</td>
+                  <td>{e.terms || e.components ? <ComponentBar terms={e.terms ?? termsFromComponents(e.components!)} compact /> : <span className="muted">—</span>}</td>
                   <td className="query">{e.query ?? '—'}</td>
                 </tr>
               ))}

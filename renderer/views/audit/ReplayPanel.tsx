@@ -1,16 +1,20 @@
-/** Replays one logged access against the store as it is now: each component before → after, with the change. */
+/** Replays one logged access against the store as it is now: each component and each score term before → after, with the change. */
 import { useQuery } from '@tanstack/react-query';
-import type { ComponentSnapshot } from '../../../core/api/contract/index.js';
+import type { ComponentSnapshot, ScoreTerms } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
+import { barSegments, termsFromComponents } from '../../components/score-terms.js';
 import { ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
 import { memoryHref } from '../../state/router.js';
 import { ChannelChip } from '../memory/channels.js';
 
-const FIELDS: (keyof ComponentSnapshot)[] = ['rank', 'score', 'cos', 'rel', 'rec', 'imp', 'spread'];
+const FIELDS: (keyof ComponentSnapshot)[] = ['score', 'cos', 'rel', 'rec', 'imp', 'spread'];
 
-const asBar = (s: ComponentSnapshot | null) => (s && s.rel !== null ? { rel: s.rel ?? 0, rec: s.rec ?? 0, imp: s.imp ?? 0, spread: s.spread ?? 0 } : null);
+/** The logged terms; an access logged before terms were stored falls back to its ring components. */
+const asBar = (terms: ScoreTerms | null, s: ComponentSnapshot | null): ScoreTerms | null =>
+  terms ?? (s && s.rel !== null ? termsFromComponents({ rel: s.rel ?? 0, rec: s.rec ?? 0, imp: s.imp ?? 0, spread: s.spread ?? 0 }) : null);
+const shownRank = (rank: number | null | undefined) => (rank === null || rank === undefined ? '—' : `#${rank + 1}`);
 
 export function ReplayPanel({ eventId }: { eventId: number }) {
   const q = useQuery({ queryKey: keys.replay(eventId), queryFn: () => call('access.replay', { event_id: eventId }) });
@@ -31,10 +35,10 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
       </p>
       <div className="replay-bars">
         <div>
-          <span className="muted small">then</span> <ComponentBar c={asBar(r.before)} />
+          <span className="muted small">then</span> <ComponentBar terms={asBar(r.terms.before, r.before)} />
         </div>
         <div>
-          <span className="muted small">now</span> <ComponentBar c={asBar(r.after)} />
+          <span className="muted small">now</span> <ComponentBar terms={asBar(r.terms.after, r.after)} />
         </div>
       </div>
       <table className="replay-table" data-testid="replay-table">
@@ -47,10 +51,17 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
           </tr>
         </thead>
         <tbody>
+          <tr data-field="rank">
+            <th>rank</th>
+            <td className="mono">{shownRank(r.before.rank)}</td>
+            <td className="mono">{r.after ? `${shownRank(r.after.rank)} of ${r.ranked_now}` : 'not ranked'}</td>
+            <td className={`mono ${r.delta.rank === null || r.delta.rank === 0 ? '' : r.delta.rank < 0 ? 'up' : 'down'}`}>
+              {r.delta.rank === null ? '—' : r.delta.rank === 0 ? 'same' : `${Math.abs(r.delta.rank)} place${Math.abs(r.delta.rank) === 1 ? '' : 's'} ${r.delta.rank < 0 ? 'up' : 'down'}`}
+            </td>
+          </tr>
           {FIELDS.map((f) => {
             const d = r.delta[f];
-            // A smaller rank is better: colour it as a gain.
-            const better = d === null || d === 0 ? '' : (f === 'rank' ? d < 0 : d > 0) ? 'up' : 'down';
+            const better = d === null || d === 0 ? '' : d > 0 ? 'up' : 'down';
             return (
               <tr key={f} data-field={f}>
                 <th>{f}</th>
@@ -60,9 +71,22 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
               </tr>
             );
           })}
+          {barSegments(r.terms.after ?? r.terms.before ?? { rel: 0, rec: 0, imp: 0, spread: 0 }).map(({ key, label }) => {
+            const d = r.terms.delta?.[key] ?? null;
+            return (
+              <tr key={`term-${key}`} data-term={key}>
+                <th title={`${label}, weighted: its share of the score`}>+{key}</th>
+                <td className="mono">{fmtNum(r.terms.before?.[key] ?? null, 4)}</td>
+                <td className="mono">{r.terms.after ? fmtNum(r.terms.after[key] ?? null, 4) : 'not ranked'}</td>
+                <td className={`mono ${d === null || d === 0 ? '' : d > 0 ? 'up' : 'down'}`}>{d === null ? '—' : `${d > 0 ? '+' : ''}${fmtNum(d, 4)}`}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
-      <p className="small">{r.in_top_k_now ? 'Still in the top k today.' : 'No longer in the top k today.'}</p>
+      <p className="small" data-testid="replay-movement">
+        {r.movement}.
+      </p>
       {r.notes.length ? (
         <ul className="small">
           {r.notes.map((n, i) => (
@@ -79,7 +103,7 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
                 <a href={memoryHref(x.memory_id)} className="mono">
                   {x.memory_id.slice(0, 10)}
                 </a>{' '}
-                rank {x.rank ?? '—'} · score {fmtNum(x.score, 4)}
+                {shownRank(x.rank)} · score {fmtNum(x.score, 4)}
               </li>
             ))}
           </ol>

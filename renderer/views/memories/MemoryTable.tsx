@@ -9,6 +9,7 @@ import { PAGE_SIZE, useMemoryPages } from '../../api/hooks.js';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { buildHash, memoryHref, navigate } from '../../state/router.js';
+import { WhyNotLink } from '../recall/WhyNotLink.js';
 import { useUi } from '../../state/ui.js';
 import { toListInput, type MemoryFilters, type SortField } from './filters.js';
 import { plural } from '../../api/errors.js';
@@ -75,7 +76,9 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
         ) : null}
       </a>
       </span>
-      <span className="c-owner" role="cell">{ownerLabel(m.owner)}</span>
+      <span className="c-owner" role="cell">
+        {ownerLabel(m.owner)} <WhyNotLink id={m.id} className="small why-link" />
+      </span>
       <span className="c-num" role="cell">{fmtNum(m.importance, 2)}</span>
       <span className="c-num" role="cell">{fmtNum(m.strength, 2)}</span>
       <span className="c-num" role="cell">{m.access_count}</span>

@@ -5,16 +5,18 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { ScoreTerms } from '../../../core/api/contract/index.js';
 import type { Memory, AccessRecord } from '../../../core/model/memory.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js';
 import { ErrorBox, fmtNum, fmtTime } from '../../components/common.js';
+import { termsFromComponents } from '../../components/score-terms.js';
 import { buildHash } from '../../state/router.js';
 import { ChannelChip } from './channels.js';
 import { plural } from '../../api/errors.js';
 
-type Row = Pick<AccessRecord, 'ts' | 'reader_owner' | 'trace_ref' | 'query' | 'score' | 'rank' | 'components' | 'session_ref'> & { channel: string; event_id?: number | null };
+type Row = Pick<AccessRecord, 'ts' | 'reader_owner' | 'trace_ref' | 'query' | 'score' | 'rank' | 'components' | 'session_ref'> & { channel: string; event_id?: number | null; terms?: ScoreTerms | null };
 
 export function AccessTable({ rows, origin, startIndex = 0 }: { rows: Row[]; origin: 'ring' | 'events'; startIndex?: number }) {
   return (
@@ -26,7 +28,7 @@ export function AccessTable({ rows, origin, startIndex = 0 }: { rows: Row[]; ori
           <th>channel</th>
           <th>rank</th>
           <th>score</th>
-          <th className="wide">rel · rec · imp · spread</th>
+          <th className="wide">score terms</th>
           <th>query</th>
           <th>reader</th>
           <th>trace</th>
@@ -40,9 +42,9 @@ export function AccessTable({ rows, origin, startIndex = 0 }: { rows: Row[]; ori
             <td>
               <ChannelChip channel={r.channel} />
             </td>
-            <td>{r.rank ?? '—'}</td>
+            <td>{r.rank === null || r.rank === undefined ? '—' : `#${r.rank + 1}`}</td>
             <td>{fmtNum(r.score, 4)}</td>
-            <td>{r.components ? <ComponentBar c={r.components} compact /> : <span className="muted">—</span>}</td>
+            <td>{r.terms || r.components ? <ComponentBar terms={r.terms ?? termsFromComponents(r.components!)} compact /> : <span className="muted">—</span>}</td>
             <td className="query">
               {r.query ? (
                 <a href={`#${buildHash('recall', null, { q: r.query })}`} title="Run this query in the Recall console">

@@ -13,6 +13,7 @@ import '../curation/curation.css';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { buildHash, graphHref, memoryHref, navigate } from '../../state/router.js';
+import { WhyNotLink } from '../recall/WhyNotLink.js';
 import { AccessHistory } from './AccessHistory.js';
 import { RetentionPanel } from './RetentionPanel.js';
 
@@ -145,6 +146,7 @@ export function MemoryDetailView({ id }: { id: string | null }) {
           <a className="button" href={`#${buildHash('recall', null, { q: m.title ?? m.content.slice(0, 80), why: m.id })}`}>
             Recall with it
           </a>
+          <WhyNotLink id={m.id} className="button" />
           <button onClick={() => archive.mutate({ ids: [m.id], archived: !m.archived })} disabled={archive.isPending || !!readOnly} title={readOnly ?? undefined} data-testid="archive-toggle">
             {m.archived ? 'Restore' : 'Archive'}
           </button>

@@ -10,7 +10,8 @@ import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js';
 import { EmptyState, ErrorBox, fmtNum, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
-import { buildHash, memoryHref, navigate, useRoute } from '../../state/router.js';
+import { recallHash, useLastRecall } from '../../state/last-recall.js';
+import { memoryHref, navigate, useRoute } from '../../state/router.js';
 import { SpreadGraph } from './SpreadGraph.js';
 import { WhyNotPanel } from './WhyNotPanel.js';
 
@@ -41,15 +42,22 @@ function readParams(p: URLSearchParams): RecallParams {
 }
 
 function hashFor(r: RecallParams): string {
-  return buildHash('recall', null, { q: r.q, k: r.k === 10 ? null : r.k, hops: r.hops === 1 ? null : r.hops, owner: r.owner, mode: r.mode === 'explain' ? null : r.mode, sel: r.sel, why: r.why });
+  return recallHash(r, { mode: r.mode === 'explain' ? null : r.mode, sel: r.sel, why: r.why });
 }
 
 export function RecallView() {
   const route = useRoute();
   const params = readParams(route.params);
   const [form, setForm] = useState(params);
+  const { last, remember } = useLastRecall();
   // Follow the URL when it changes (back/forward, a link from another view).
   useEffect(() => setForm(params), [route.hash]);
+  // Coming back to Recall with no query in the URL shows the last query again; a query run here
+  // becomes the last one (for this view and for "why not in my last query?" elsewhere).
+  useEffect(() => {
+    if (!route.params.has('q') && last?.q) navigate(recallHash(last), { replace: true });
+    else if (params.q.trim()) remember({ q: params.q, k: params.k, hops: params.hops, owner: params.owner });
+  }, [route.hash]);
   const input = { query: params.q, k: params.k, hops: params.hops, ...(params.owner ? { owner: params.owner } : {}) };
   const explain = useQuery({ queryKey: keys.recall(input), queryFn: () => call('recall.explain', input), enabled: params.mode === 'explain' && params.q.trim() !== '' });
   const run = useMutation({ mutationFn: (i: typeof input) => call('recall.run', i) });
@@ -65,6 +73,9 @@ export function RecallView() {
   };
   const select = (id: string) => navigate(hashFor({ ...params, sel: id }), { replace: true });
   const sel = result?.rows.find((r) => r.id === params.sel) ?? null;
+  // Bars share one scale (the top score), so longer is higher and each bar is its score.
+  const scale = Math.max(0.001, ...(result?.rows.map((r) => r.score) ?? []));
+  const termKeys = result?.rows[0] ? Object.keys(result.rows[0].terms) : undefined;
 
   return (
     <div className="recall-view">
@@ -114,7 +125,7 @@ export function RecallView() {
                 · {result.stats.candidates} candidates ({result.stats.dense} dense, {result.stats.sparse} keyword, {result.stats.both} both, {result.stats.spread_only} spread-only) ·{' '}
                 {result.profile} · {fmtNum(result.stats.elapsed_ms, 1)} ms{params.mode === 'recall' ? ` · logged ${(result as { logged?: number }).logged ?? 0} accesses` : ' · dry run'}
               </span>
-              <ComponentLegend />
+              <ComponentLegend {...(termKeys ? { keys: termKeys } : {})} />
             </div>
             {result.rows.length === 0 ? <EmptyState title="Nothing ranked">The query has no words, or nothing visible to this owner scope is live.</EmptyState> : null}
             <table className="results">
@@ -123,7 +134,7 @@ export function RecallView() {
                   <th>#</th>
                   <th>score</th>
                   <th>source</th>
-                  <th className="wide">rel · rec · imp · spread</th>
+                  <th className="wide">score = {(termKeys ?? ['rel', 'rec', 'imp', 'spread']).join(' + ')}</th>
                   <th>memory</th>
                   <th>owner</th>
                   <th />
@@ -140,13 +151,13 @@ export function RecallView() {
                     className={r.id === params.sel ? 'selected' : ''}
                     onClick={() => select(r.id)}
                   >
-                    <td>{r.rank + 1}</td>
+                    <td>#{r.rank + 1}</td>
                     <td className="mono">{r.score.toFixed(4)}</td>
                     <td>
                       <span className={`source s-${r.source}`}>{r.source}</span>
                     </td>
                     <td>
-                      <ComponentBar c={r} />
+                      <ComponentBar terms={r.terms} scale={scale} />
                     </td>
                     <td className="head">
                       <span className={`type-dot t-${r.type}`} /> <a href={memoryHref(r.id)} onClick={(e) => e.stopPropagation()}>{r.head}</a>

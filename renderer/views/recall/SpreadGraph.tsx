@@ -47,6 +47,7 @@ export function SpreadGraph({ result, target, owner }: { result: ExplainResult; 
               <th>from</th>
               <th>edge</th>
               <th>hop</th>
+              <th>why this factor</th>
               <th>contribution</th>
             </tr>
           </thead>
@@ -54,12 +55,15 @@ export function SpreadGraph({ result, target, owner }: { result: ExplainResult; 
             {paths.map((p, i) => (
               <tr key={i} data-testid="spread-path">
                 <td>
-                  <a href={memoryHref(p.from)}>{result.rows.find((r) => r.id === p.from)?.head.slice(0, 40) ?? p.from.slice(0, 8)}</a>
+                  <a href={memoryHref(p.from)} title={p.from}>
+                    {(p.from_head || result.rows.find((r) => r.id === p.from)?.head || p.from.slice(0, 8)).slice(0, 48)}
+                  </a>
                 </td>
                 <td>
                   {p.edge_type} · w {fmtNum(p.weight, 3)} · ×{p.type_factor}
                 </td>
                 <td>{p.hop}</td>
+                <td className="muted">{p.rule}</td>
                 <td className="mono">{p.contribution.toFixed(4)}</td>
               </tr>
             ))}

@@ -1,20 +1,35 @@
-/** "Why not?": for any memory, its rank or the leg that missed it, its terms, and its margin to the k-th result. */
+/**
+ * "Why not?": for any memory, its rank or the leg that missed it, its score as the sum of its
+ * terms, and the row at the cut it has to beat. The memory can be named by id or found by words
+ * (a picker of matching memories, archived ones included: they are a common answer to "why not").
+ */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
-import { ErrorBox, fmtNum } from '../../components/common.js';
+import { ErrorBox, fmtNum, ownerLabel } from '../../components/common.js';
 import { memoryHref } from '../../state/router.js';
 import type { RecallParams } from './RecallView.js';
 
 const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'never became a candidate' } as const;
 
+/** A 4–32 digit hex string is taken as an id (or prefix); anything else is words to search. */
+export const looksLikeId = (s: string) => /^[0-9a-f]{4,32}$/i.test(s.trim());
+
 export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarget: (id: string) => void }) {
   const [text, setText] = useState(params.why ?? '');
+  const [words, setWords] = useState<string | null>(null);
+  useEffect(() => setText(params.why ?? ''), [params.why]);
   const input = { query: params.q, k: params.k, hops: params.hops, target: params.why ?? '', ...(params.owner ? { owner: params.owner } : {}) };
   const q = useQuery({ queryKey: keys.whyNot(input), queryFn: () => call('recall.whyNot', input), enabled: !!params.why && !!params.q.trim() });
+  const listInput = { text: words ?? '', archived: 'all' as const, limit: 8 };
+  const picker = useQuery({ queryKey: ['whyNotPicker', listInput], queryFn: () => call('memory.list', listInput), enabled: !!words });
   const w = q.data;
+  const pick = (id: string) => {
+    setWords(null);
+    onTarget(id);
+  };
   return (
     <section className="panel" data-testid="why-not">
       <h3>Why not…?</h3>
@@ -22,24 +37,56 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
         className="row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (text.trim()) onTarget(text.trim());
+          const t = text.trim();
+          if (!t) return;
+          if (looksLikeId(t)) pick(t);
+          else setWords(t);
         }}
       >
-        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="memory id or prefix" className="grow mono" data-testid="why-not-input" />
-        <button type="submit">Explain</button>
+        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="words from the memory, or its id" className="grow" data-testid="why-not-input" aria-label="memory to explain: words or id" />
+        <button type="submit">{looksLikeId(text) ? 'Explain' : 'Find'}</button>
       </form>
+      {words ? (
+        <div className="why-picker" data-testid="why-not-picker">
+          <ErrorBox error={picker.error} />
+          {picker.data && picker.data.rows.length === 0 ? <p className="muted small">No memory contains “{words}”.</p> : null}
+          <ul className="small plain">
+            {(picker.data?.rows ?? []).map((m) => (
+              <li key={m.id}>
+                <button type="button" className="link" data-testid="why-not-pick" data-memory-id={m.id} onClick={() => pick(m.id)}>
+                  <span className={`type-dot t-${m.type}`} /> {m.head.slice(0, 70)}
+                </button>{' '}
+                <span className="muted">
+                  {ownerLabel(m.owner)}
+                  {m.archived ? ' · archived' : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {picker.data && picker.data.total > picker.data.rows.length ? <p className="muted small">{picker.data.total - picker.data.rows.length} more match; add words to narrow.</p> : null}
+        </div>
+      ) : null}
       <ErrorBox error={q.error} />
       {w ? (
-        <div className="why-result" data-status={w.status}>
+        <div className="why-result" data-status={w.status} data-testid="why-not-result">
           <p>
-            <a href={memoryHref(w.target)} className="mono">
-              {w.target.slice(0, 12)}
-            </a>{' '}
-            is <strong>{STATUS_TEXT[w.status]}</strong>
-            {w.rank !== null ? ` (rank ${w.rank + 1} of ${w.ranked})` : ''}
-            {w.margin !== null ? ` · margin to the k-th result ${w.margin >= 0 ? '+' : ''}${fmtNum(w.margin, 4)}` : ''}.
+            <a href={memoryHref(w.target)}>{w.target_head.slice(0, 60) || w.target.slice(0, 12)}</a> is <strong>{STATUS_TEXT[w.status]}</strong>
+            {w.rank !== null ? ` (#${w.rank + 1} of ${w.ranked})` : ''}
+            {w.margin !== null ? ` · margin to #${w.k} ${w.margin >= 0 ? '+' : ''}${fmtNum(w.margin, 4)}` : ''}.
           </p>
-          <ComponentBar c={w.terms} />
+          <div className="small">
+            its score {fmtNum(w.terms.score, 4)}
+            {w.status === 'not_candidate' ? ' (as if it had been a candidate)' : ''}
+          </div>
+          <ComponentBar terms={w.contributions} scale={Math.max(w.terms.score, w.kth?.score ?? 0, 0.001)} />
+          {w.kth && w.kth.id !== w.target ? (
+            <>
+              <div className="small">
+                the cut: #{w.kth.rank + 1} <a href={memoryHref(w.kth.id)}>{w.kth.head.slice(0, 50)}</a> scores {fmtNum(w.kth.score, 4)}
+              </div>
+              <ComponentBar terms={w.kth.terms} scale={Math.max(w.terms.score, w.kth.score, 0.001)} />
+            </>
+          ) : null}
           <ul className="explanation">
             {w.explanation.map((s, i) => (
               <li key={i}>{s}</li>
@@ -67,7 +114,7 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
           </table>
         </div>
       ) : (
-        <p className="muted small">Give the id of a memory you expected to see; the console says where it ranked or which stage dropped it.</p>
+        <p className="muted small">Name a memory you expected to see, by words or id; the console says where it ranked or which stage dropped it.</p>
       )}
     </section>
   );
