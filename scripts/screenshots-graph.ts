@@ -29,7 +29,8 @@ export async function graphShot(wb: Workbench, out: string, name: string, hash: 
   await wb.page.waitForTimeout(1500); // painting follows layout
   await wb.page.screenshot({ path: join(out, `${name}.png`) });
   const inView = await wb.page.getAttribute(CANVAS, 'data-in-view');
-  console.log(`docs/screenshots/${name}.png (${inView}/${nodes} nodes in view)`);
+  const zoom = await wb.page.getAttribute(CANVAS, 'data-zoom');
+  console.log(`docs/screenshots/${name}.png (${inView}/${nodes} nodes in view, zoom ${zoom})`);
 }
 
 /** Nodes the view will draw for `input` when recall neighbourhoods are merged in: read back from the page. */
@@ -72,9 +73,11 @@ export async function largeGraphShots(out: string): Promise<void> {
     await graphShot(wb, out, 'graph-large', '/graph', overview.nodes.length);
     const five = await call(wb.session, 'graph.view', { limit: 5000 });
     await graphShot(wb, out, 'graph-large-5000', '/graph?limit=5000', five.nodes.length);
-    // The memory with the most edges among the overview's: the hub the issue found unreadable.
+    // The memory with the most edges: the hub the issue found unreadable.
+    // Degrees over the largest graph the API draws (20,000 most important memories).
+    const widest = await call(wb.session, 'graph.view', { limit: 20_000 });
     const degree = new Map<string, number>();
-    for (const e of overview.edges) for (const id of [e.src, e.dst]) degree.set(id, (degree.get(id) ?? 0) + 1);
+    for (const e of widest.edges) for (const id of [e.src, e.dst]) degree.set(id, (degree.get(id) ?? 0) + 1);
     const hub = [...degree.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
     if (hub) {
       const around = await call(wb.session, 'graph.view', { focus: hub, hops: 1 });

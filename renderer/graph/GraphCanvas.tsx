@@ -30,8 +30,8 @@ export interface GraphCanvasProps {
   onLink?: (src: string, dst: string) => void;
 }
 
-/** Node centres this far apart leave room for the largest nodes (44 px) without overlap. */
-const SPACING = 48;
+/** Node centres this far apart leave room for the largest nodes (44 px) and a gap between them. */
+const SPACING = 56;
 const FIT_PADDING = 30;
 /** Labels of labelled nodes stay this many screen pixels tall whatever the zoom. */
 const LABEL_PX = 12;

@@ -52,6 +52,10 @@ export function GraphView() {
   useEffect(() => {
     if (focus) setSelected(focus);
   }, [focus]);
+  // A new recall query without a focus drops the old selection, so the labels go to the recall's memories.
+  useEffect(() => {
+    if (recallQuery && !focus) setSelected(null);
+  }, [recallQuery]);
 
   const setParams = (patch: Record<string, string | number | string[] | null>) => {
     const next: Record<string, string | number | string[] | null> = {
