@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../core/store/store.js';
 import { generateDemo } from '../core/demo/generate.js';
+import { BeliefModel, readEntity } from '../core/beliefs/index.js';
 import { EDGE_TYPES, MEMORY_TYPES } from '../core/model/enums.js';
 import { tempDir } from './helpers/fixture.js';
 import { checkNooaLayout } from './helpers/nooa-layout.js';
@@ -36,6 +37,17 @@ describe('demo store generator', () => {
     expect((db.prepare('SELECT count(*) AS n FROM memories WHERE archived = 1').get() as { n: number }).n).toBeGreaterThan(0);
     store.close();
     expect(checkNooaLayout(path)).toEqual([]);
+  });
+
+  it('includes belief observations, so the Beliefs view is not empty on first start (issue 14 part 6)', () => {
+    const { store, report } = build(300, 5);
+    expect(report.belief_observations).toBeGreaterThanOrEqual(6 * 3 * 4);
+    const beliefs = new BeliefModel(store);
+    const entities = store.db.prepare('SELECT count(DISTINCT entity) AS n FROM mnemo_dimensions').get() as { n: number };
+    expect(entities.n).toBeGreaterThanOrEqual(6);
+    const view = readEntity(beliefs, 'billing', NOW);
+    expect(view.map((v) => v.attribute).sort()).toEqual(['deploy_tool', 'main_env', 'owner']);
+    store.close();
   });
 
   it('is deterministic for a size and seed', () => {

@@ -62,3 +62,19 @@ describe('prospective API (workbench)', () => {
     expect(res).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringMatching(/^invalid input for todos.list: status:/) } });
   });
 });
+
+describe('overdue intents (issue 14 part 6)', () => {
+  it('intents.list flags a pending time intent whose moment has passed, judged against the engine clock', async () => {
+    const { session: live, later, soon } = await seeded();
+    const path = live.engine().store.path;
+    const session = ApiSession.withFrozenClock(T0 + 3600, { reader: { owner: 'workbench' } });
+    session.open(path);
+    open.push(session);
+    const all = await call(session, 'intents.list', {});
+    expect(all.now).toBe(T0 + 3600);
+    expect(all.overdue).toBe(1);
+    expect(all.rows.find((r) => r.id === soon.id)?.overdue).toBe(true);
+    expect(all.rows.find((r) => r.id === later.id)?.overdue).toBe(false);
+    expect(all.rows.filter((r) => r.state !== 'pending').every((r) => !r.overdue)).toBe(true);
+  });
+});

@@ -123,3 +123,11 @@ describe('deep links in a new tab', () => {
     await tab.close();
   });
 });
+
+describe('URL values', () => {
+  it('an out-of-range page in the Audit link is reported, not silently replaced', async () => {
+    await show('/audit?page=-3', '[data-testid=audit-total]');
+    await wb.page.waitForSelector('[data-testid=url-param-error]');
+    expect(await wb.page.textContent('[data-testid=url-param-error]')).toContain('"-3" is not a whole number 0 or more');
+  });
+});

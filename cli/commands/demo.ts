@@ -31,7 +31,7 @@ export const demoCommand: Command = {
       ctx.io.out(
         ctx.json
           ? JSON.stringify(report)
-          : `demo store ${db}: ${report.memories} memories, ${report.edges} edges, ${report.access_events} access events, ${report.near_duplicates} near-duplicates in ${report.seconds.toFixed(1)} s`,
+          : `demo store ${db}: ${report.memories} memories, ${report.edges} edges, ${report.access_events} access events, ${report.near_duplicates} near-duplicates, ${report.belief_observations} belief observations in ${report.seconds.toFixed(1)} s`,
       );
     } finally {
       session.close();

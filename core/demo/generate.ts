@@ -1,7 +1,7 @@
 /**
  * `mnemo demo`: a realistic synthetic store. Every memory type, several owners (and unowned rows),
  * edges of every type, access histories spread over months (ring and event table), and
- * near-duplicates for reflection to find. Seeded, so the same size and seed give the same store.
+ * near-duplicates for reflection to find, and belief observations about a few services. Seeded, so the same size and seed give the same store.
  * Writes go straight through prepared statements in large transactions: 100k memories with about
  * 1.2M access events take well under the 30 s budget.
  */
@@ -12,6 +12,8 @@ import { HashingEmbedder } from '../embed/hashing.js';
 import { encodeRow } from '../store/codec.js';
 import type { MemoryStore } from '../store/store.js';
 import * as R from './recipe.js';
+import { BeliefModel } from '../beliefs/model.js';
+import { demoObservations } from './beliefs.js';
 
 export interface DemoOptions {
   size: number;
@@ -27,6 +29,8 @@ export interface DemoReport {
   edges: number;
   access_events: number;
   near_duplicates: number;
+  /** Belief observations ingested, so the Beliefs view has something to show on first start. */
+  belief_observations: number;
   seconds: number;
 }
 
@@ -288,6 +292,8 @@ export function generateDemo(store: MemoryStore, opts: DemoOptions): DemoReport 
   store.db.pragma(`synchronous = ${previousSync}`);
   store.db.pragma(`cache_size = ${previousCache}`);
   if (fresh) store.db.pragma('journal_mode = WAL');
+  const observations = demoObservations(rand, start, opts.now);
+  new BeliefModel(store).ingest(observations, opts.now);
   store.emit({ kind: 'reset' });
-  return { memories: ids.length, edges, access_events: events, near_duplicates: dups, seconds: (Date.now() - started) / 1000 };
+  return { memories: ids.length, edges, access_events: events, near_duplicates: dups, belief_observations: observations.length, seconds: (Date.now() - started) / 1000 };
 }

@@ -28,6 +28,11 @@ export interface IntentView {
   todo_status: string | null;
 }
 
+/** A pending time intent whose moment has passed without it firing (no agent ran the scheduler since). */
+export function isOverdue(v: Pick<IntentView, 'state' | 'kind' | 'fire_at'>, now: number): boolean {
+  return v.state === 'pending' && v.kind === 'time' && v.fire_at !== null && v.fire_at < now;
+}
+
 export interface TodoView {
   id: string;
   head: string;

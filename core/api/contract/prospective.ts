@@ -14,7 +14,11 @@ const scope = z.string().max(200).nullable().optional();
 
 export interface IntentListResult {
   counts: { pending: number; fired: number; unscheduled: number };
-  rows: IntentView[];
+  /** Pending time intents whose fire_at is before `now` (see isOverdue). */
+  overdue: number;
+  /** The engine's clock when the list was read (what "overdue" was judged against). */
+  now: number;
+  rows: (IntentView & { overdue: boolean })[];
 }
 
 export interface DueIntentRow extends IntentView {

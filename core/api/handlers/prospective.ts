@@ -2,15 +2,19 @@ import { TODO_STATUSES, type TodoStatus } from '../../model/enums.js';
 import { parseOwnerScope } from '../../model/owner.js';
 import { intentView, listIntents, previewDue } from '../../prospective/intents.js';
 import { listTodos, todoView } from '../../prospective/todos.js';
+import { isOverdue } from '../../prospective/views.js';
 import type { prospectiveContract } from '../contract/prospective.js';
 import type { HandlersFor } from './types.js';
 
 export const prospectiveHandlers: HandlersFor<typeof prospectiveContract> = {
   'intents.list': (input, session) => {
-    const all = listIntents(session.engine().store, parseOwnerScope(input.owner));
+    const engine = session.engine();
+    const now = engine.now();
+    const all = listIntents(engine.store, parseOwnerScope(input.owner)).map((v) => ({ ...v, overdue: isOverdue(v, now) }));
     const counts = { pending: 0, fired: 0, unscheduled: 0 };
     for (const v of all) counts[v.state] += 1;
-    return { counts, rows: input.state === 'all' ? all : all.filter((v) => v.state === input.state) };
+    const overdue = all.filter((v) => v.overdue).length;
+    return { counts, overdue, now, rows: input.state === 'all' ? all : all.filter((v) => v.state === input.state) };
   },
   'intents.due': (input, session) => {
     const engine = session.engine();

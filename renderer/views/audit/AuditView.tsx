@@ -11,6 +11,7 @@ import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../stat
 import { ChannelChip } from '../memory/channels.js';
 import { ReplayPanel } from './ReplayPanel.js';
 import { plural } from '../../api/errors.js';
+import { intParam } from '../../state/url-params.js';
 
 const CHANNELS = ['created', 'recalled', 'searched', 'injected', 'reinforced', 'deref', 'reflected'] as const;
 const PAGE = 200;
@@ -22,7 +23,9 @@ export function AuditView() {
   const reader = p.get('reader');
   const cross = p.get('cross') === '1';
   const qtext = p.get('q') ?? '';
-  const page = Math.max(0, Number(p.get('page') ?? 0) || 0);
+  // The URL's page is 0-based (page=0 is the first); a bad value is reported below, not silently replaced.
+  const pageParam = intParam(p, 'page', { min: 0, fallback: 0, what: 'page' });
+  const page = pageParam.value;
   const eventId = p.has('event') ? Number(p.get('event')) : null;
   const [text, setText] = useState(qtext);
   const [readerText, setReaderText] = useState(reader ?? '');
@@ -75,6 +78,11 @@ export function AuditView() {
           </div>
         </form>
         <ErrorBox error={q.error} />
+        {pageParam.error ? (
+          <div className="error" role="alert" data-testid="url-param-error">
+            {pageParam.error}
+          </div>
+        ) : null}
         <div className="muted small" data-testid="audit-total" data-total={total}>
           {q.data ? `${plural(total, 'access', 'accesses')}${q.data.source === 'rings' ? ' (read from the rings: this store has no event table yet)' : ''}` : ''}
         </div>

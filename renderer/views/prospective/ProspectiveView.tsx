@@ -19,7 +19,7 @@ function Trigger({ i }: { i: IntentView }) {
   return <span className="muted">no usable trigger</span>;
 }
 
-function IntentTable({ rows, fired }: { rows: IntentView[]; fired: boolean }) {
+function IntentTable({ rows, fired }: { rows: (IntentView & { overdue?: boolean })[]; fired: boolean }) {
   return (
     <table className="mini-table wide">
       <thead>
@@ -33,9 +33,14 @@ function IntentTable({ rows, fired }: { rows: IntentView[]; fired: boolean }) {
       </thead>
       <tbody>
         {rows.map((i) => (
-          <tr key={i.id} data-testid="intent-row" data-state={i.state} data-memory-id={i.id}>
+          <tr key={i.id} data-testid="intent-row" data-state={i.state} data-memory-id={i.id} data-overdue={i.overdue ? 'true' : undefined} className={i.overdue ? 'overdue' : undefined}>
             <td>
               <a href={memoryHref(i.id)}>{i.head}</a>
+              {i.overdue ? (
+                <span className="badge warn" title="its time has passed and it has not fired: no agent has run the scheduler since">
+                  overdue
+                </span>
+              ) : null}
             </td>
             <td>
               <Trigger i={i} />
@@ -120,7 +125,12 @@ export function ProspectiveView() {
       <div className="prospective-grid">
         <section className="panel" data-testid="intents-pending" data-count={pending.length}>
           <h3>
-            Pending intents <span className="muted small">{intents.data?.counts.pending ?? 0}</span>
+            Pending intents <span className="muted small">{intents.data ? intents.data.counts.pending : '…'}</span>
+            {intents.data?.overdue ? (
+              <span className="badge warn" data-testid="intents-overdue">
+                {intents.data.overdue} overdue
+              </span>
+            ) : null}
           </h3>
           {pending.length ? <IntentTable rows={pending} fired={false} /> : <EmptyState title="Nothing pending">An intent with a time, cue or event trigger waits here until it fires.</EmptyState>}
           {unscheduled.length ? (
