@@ -20,10 +20,13 @@ export interface Workbench {
 
 export async function openWorkbench(
   db: string,
-  opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark'; llmEndpoints?: LlmEndpoints } = {},
+  opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark'; llmEndpoints?: LlmEndpoints; readonly?: boolean } = {},
 ): Promise<Workbench> {
   const quiet = { out: () => undefined, err: () => undefined };
-  const { server, session } = await serveStore({ now: opts.now, io: quiet }, db, opts.llmEndpoints ? { llmEndpoints: opts.llmEndpoints } : {});
+  const { server, session } = await serveStore({ now: opts.now, io: quiet }, db, {
+    ...(opts.llmEndpoints ? { llmEndpoints: opts.llmEndpoints } : {}),
+    ...(opts.readonly ? { readonly: true } : {}),
+  });
   const browser = await launchChromium(opts);
   const page = await browser.context.newPage();
   const pageErrors: string[] = [];
