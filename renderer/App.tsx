@@ -8,6 +8,7 @@ import { platform } from './platform/browser.js';
 import { buildHash, navigate, useRoute, type ViewName } from './state/router.js';
 import { useUi } from './state/ui.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
+import { UndoToast } from './views/curation/UndoToast.js';
 
 // The list is the first screen; the views that carry cytoscape and echarts load on demand (and are
 // prefetched once the list is on screen), so the first render parses a fraction of the code.
@@ -121,6 +122,7 @@ export function App() {
         </main>
       )}
       <ShortcutHelp />
+      <UndoToast />
     </div>
   );
 }

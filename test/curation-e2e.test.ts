@@ -68,6 +68,23 @@ describe('curation e2e', () => {
     await p.locator('[data-testid=bulk-bar] button.link', { hasText: 'Clear selection' }).click();
   });
 
+  it('offers "Archived · Undo" after archiving, and the Undo takes that change back', async () => {
+    const p = wb.page;
+    const id = (await call(wb.session, 'memory.list', { limit: 1, types: ['skill'] })).rows[0]!.id;
+    await wb.go(`/memory/${id}`);
+    await p.click('[data-testid=archive-toggle]');
+    const toast = p.locator('[data-testid=undo-toast]');
+    await toast.waitFor();
+    expect(await toast.textContent()).toMatch(/^Archived · Undo/);
+    const changeId = Number(await toast.getAttribute('data-change-id'));
+    expect((await call(wb.session, 'journal.history', { limit: 1 }))[0]).toMatchObject({ id: changeId, kind: 'memory.archive' });
+    expect((await call(wb.session, 'memory.get', { id })).memory.archived).toBe(true);
+    await p.click('[data-testid=undo-toast-undo]');
+    await toast.waitFor({ state: 'detached' });
+    expect((await call(wb.session, 'memory.get', { id })).memory.archived).toBe(false);
+    expect((await call(wb.session, 'journal.history', { limit: 1 }))[0]).toMatchObject({ id: changeId, state: 'undone' });
+  });
+
   it('under --readonly, write controls are disabled and say why', async () => {
     const db = join(tempDir(), 'ro.sqlite');
     copyFileSync(FIXTURE_STORE, db);
