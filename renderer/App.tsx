@@ -10,6 +10,7 @@ import { VIEW_KEYS } from './state/keymap.js';
 import { buildHash, navigate, useRoute } from './state/router.js';
 import { useUi } from './state/ui.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
+import { UndoToast } from './views/curation/UndoToast.js';
 
 // The list is the first screen; the views that carry cytoscape and echarts load on demand (and are
 // prefetched once the list is on screen), so the first render parses a fraction of the code.
@@ -112,6 +113,7 @@ export function App() {
       )}
       <NoticeBar />
       <ShortcutHelp />
+      <UndoToast />
     </div>
   );
 }

@@ -1,6 +1,4 @@
-/** The columns the near-duplicate finder groups on, for the live memories of an owner scope. */
-import type { OwnerScope } from '../model/owner.js';
-import { ownerClause } from './owner-sql.js';
+/** The columns the near-duplicate finder groups on: read once for the whole store, then row by row. */
 import type { DB } from './sqlite.js';
 import { jsonField } from './json-sql.js';
 
@@ -10,13 +8,19 @@ export interface DuplicateCandidateRow {
   owner: string;
   created_at: number;
   strength: number;
+  archived: number;
   content: string;
 }
 
-/** Live rows only: an archived copy is already out of the way. Content only, never the JSON `data`. */
-export function duplicateCandidateRows(db: DB, scope: OwnerScope): DuplicateCandidateRow[] {
-  const oc = ownerClause(scope);
-  return db.prepare(`SELECT id, type, owner, created_at, strength, content FROM memories WHERE archived = 0 AND ${oc.sql}`).all(...oc.params) as DuplicateCandidateRow[];
+const COLUMNS = 'id, type, owner, created_at, strength, archived, content';
+
+/** Live rows only (an archived copy is already out of the way). Content only, never the JSON `data`. */
+export function liveDuplicateCandidates(db: DB): Iterable<DuplicateCandidateRow> {
+  return db.prepare(`SELECT ${COLUMNS} FROM memories WHERE archived = 0`).iterate() as Iterable<DuplicateCandidateRow>;
+}
+
+export function duplicateCandidate(db: DB, id: string): DuplicateCandidateRow | undefined {
+  return db.prepare(`SELECT ${COLUMNS} FROM memories WHERE id = ?`).get(id) as DuplicateCandidateRow | undefined;
 }
 
 /** Titles for the memories shown on one page of groups. */

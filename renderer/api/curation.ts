@@ -6,6 +6,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InputOf } from '../../core/api/contract/index.js';
 import { call } from './client.js';
 import { keys } from './keys.js';
+import { changeLabel, useUndoToast } from '../state/undo-toast.js';
+
+const offerUndo = (label: string, changeId: number | null | undefined) => useUndoToast.getState().offerUndo(label, changeId);
 
 function useInvalidate() {
   const qc = useQueryClient();
@@ -14,7 +17,10 @@ function useInvalidate() {
 
 export function useUpdateMemory() {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (v: InputOf<'memory.update'>) => call('memory.update', v), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (v: InputOf<'memory.update'>) => call('memory.update', v),
+    onSuccess: (r) => (offerUndo(r.changed.length ? `Changed ${r.changed.join(', ')}` : 'Saved', r.change_id), invalidate()),
+  });
 }
 
 export function useLink() {
@@ -34,12 +40,18 @@ export function useUnlink() {
 
 export function useForget() {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (ids: string[]) => call('memory.forget', { ids }), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (ids: string[]) => call('memory.forget', { ids }),
+    onSuccess: (r) => (offerUndo(changeLabel('Forgot', r.forgotten.length), r.change_id), invalidate()),
+  });
 }
 
 export function useMerge() {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (v: InputOf<'memory.merge'>) => call('memory.merge', v), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (v: InputOf<'memory.merge'>) => call('memory.merge', v),
+    onSuccess: (r) => (offerUndo(`Merged ${r.archived.length + 1} memories`, r.change_id), invalidate()),
+  });
 }
 
 export function useUndo() {

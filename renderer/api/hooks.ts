@@ -5,6 +5,7 @@ import type { InputOf } from '../../core/api/contract/index.js';
 import { call, getTransport } from './client.js';
 import { keys } from './keys.js';
 import type { EngineEvent } from './transport.js';
+import { changeLabel, useUndoToast } from '../state/undo-toast.js';
 
 export const PAGE_SIZE = 200;
 
@@ -64,7 +65,10 @@ export function useArchive() {
   const invalidate = useInvalidateAll();
   return useMutation({
     mutationFn: (v: { ids: string[]; archived: boolean }) => (v.archived ? call('memory.archive', { ids: v.ids }) : call('memory.restore', { ids: v.ids })),
-    onSuccess: invalidate,
+    onSuccess: (r, v) => {
+      useUndoToast.getState().offerUndo(changeLabel(v.archived ? 'Archived' : 'Restored', v.ids.length), r.change_id);
+      return invalidate();
+    },
   });
 }
 

@@ -20,13 +20,14 @@ export interface Workbench {
 
 export async function openWorkbench(
   db: string,
-  opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark'; llmEndpoints?: LlmEndpoints; roots?: string[] } = {},
+  opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark'; llmEndpoints?: LlmEndpoints; roots?: string[]; readonly?: boolean } = {},
 ): Promise<Workbench> {
   const quiet = { out: () => undefined, err: () => undefined };
   const { server, session } = await serveStore({ now: opts.now, io: quiet }, db, {
     ...(opts.llmEndpoints ? { llmEndpoints: opts.llmEndpoints } : {}),
     // Browser mode opens other stores only inside folders it was started with (--root).
     ...(opts.roots ? { roots: opts.roots } : {}),
+    ...(opts.readonly ? { readonly: true } : {}),
   });
   const browser = await launchChromium(opts);
   const page = await browser.context.newPage();

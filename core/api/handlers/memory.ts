@@ -49,20 +49,22 @@ export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
   };
 }
 
+/** Text search through the in-memory index (see core/store/text-search.ts), then SQL for the rest. */
+export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: Engine, input: F): F {
+  if (!input.text?.trim()) return input;
+  const index = engine.extension('memory.textSearch', (e) => new Derived(e.store, new TextSearchIndex())).get();
+  let ids = index.match(input.text.trim().split(/\s+/));
+  if (input.ids) {
+    const allowed = new Set(input.ids);
+    ids = ids.filter((id) => allowed.has(id));
+  }
+  return { ...input, text: undefined, ids: ids.length ? ids : ['\u0000no-match'] };
+}
+
 export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.list': (input, session) => {
     const engine = session.engine();
-    let filter = input;
-    if (input.text?.trim()) {
-      // Text search through the in-memory index (see core/store/text-search.ts), then SQL for the rest.
-      const index = engine.extension('memory.textSearch', (e) => new Derived(e.store, new TextSearchIndex())).get();
-      let ids = index.match(input.text.trim().split(/\s+/));
-      if (input.ids) {
-        const allowed = new Set(input.ids);
-        ids = ids.filter((id) => allowed.has(id));
-      }
-      filter = { ...input, text: undefined, ids: ids.length ? ids : ['\u0000no-match'] };
-    }
+    const filter = textFilter(engine, input);
     // Retention and idle time are computed in SQL at the engine's clock (the Overview's buckets use the same expressions).
     const { total, rows } = listMemories(engine.store.db, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
     const out: MemorySummary[] = rows.map((r) => ({

@@ -5,7 +5,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import type { MemorySummary } from '../../../core/api/contract/index.js';
-import { PAGE_SIZE, useMemoryPages } from '../../api/hooks.js';
+import { call } from '../../api/client.js';
+import { PAGE_SIZE, useMemoryPages, type ListFilter } from '../../api/hooks.js';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { buildHash, memoryHref, navigate } from '../../state/router.js';
@@ -13,6 +14,7 @@ import { WhyNotLink } from '../recall/WhyNotLink.js';
 import { useUi } from '../../state/ui.js';
 import { toListInput, type MemoryFilters, type SortField } from './filters.js';
 import { plural } from '../../api/errors.js';
+import { rowsOnScreen } from './rows-on-screen.js';
 
 const ROW_H = 34;
 
@@ -88,6 +90,39 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
   );
 }
 
+/** "Select all N matching": the engine resolves the filters to ids, after a confirmation naming N. */
+function SelectAllMatching({ filter, total }: { filter: ListFilter; total: number }) {
+  const setSelected = useUi((s) => s.setSelected);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const { sort: _sort, dir: _dir, ...matching } = filter;
+  if (!confirming) {
+    return (
+      <button className="link" onClick={() => setConfirming(true)} data-testid="select-all-matching">
+        Select all {total.toLocaleString()} matching
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="alertdialog" aria-label="confirm select all">
+      Select all {total.toLocaleString()} {total === 1 ? 'memory' : 'memories'} matching these filters, including the ones not on screen?{' '}
+      <button
+        onClick={() =>
+          call('memory.ids', matching).then(
+            (r) => (setSelected(r.ids), setConfirming(false)),
+            (e: unknown) => setError(e),
+          )
+        }
+        data-testid="select-all-confirm"
+      >
+        Select {total.toLocaleString()}
+      </button>
+      <button onClick={() => setConfirming(false)}>Cancel</button>
+      <ErrorBox error={error} />
+    </span>
+  );
+}
+
 export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilters; onSort: (s: SortField) => void; onReady?: () => void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const input = toListInput(filters);
@@ -119,12 +154,17 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
     scrollRef.current?.scrollTo({ top: 0 });
   }, [filters.q, filters.sort, filters.dir, filters.archived, filters.types.join(), filters.owners.join(), filters.tags.join(), filters.statuses.join(), filters.edges.join(), JSON.stringify([filters.retention, filters.importance, filters.idle])]);
 
-  const visibleIds = items.map((i) => pages.rowAt(i.index)?.id).filter((x): x is string => !!x);
+  // Read at click time: the viewport, not the rendered rows (which include the overscan).
+  const visibleIds = () => {
+    const el = scrollRef.current;
+    const onScreen = el ? rowsOnScreen(items, el.scrollTop, el.clientHeight) : [];
+    return onScreen.map((i) => pages.rowAt(i.index)?.id).filter((x): x is string => !!x);
+  };
   return (
     <div className="mtable" role="table" aria-rowcount={total + 1} data-total={pages.total ?? ''} data-testid="memory-table">
       <div className="thead" role="row">
         <span className="c-check" role="columnheader">
-          <input type="checkbox" title="Select the rows on screen" aria-label="select rows on screen" onChange={(e) => setSelected(e.target.checked ? visibleIds : [])} />
+          <input type="checkbox" title="Select the rows on screen" aria-label="select rows on screen" data-testid="select-on-screen" onChange={(e) => setSelected(e.target.checked ? visibleIds() : [])} />
         </span>
         {COLUMNS.map((c) => (
           <span key={c.key} className={`${c.className}${c.sort ? ' sortable' : ''}`} role="columnheader" aria-sort={c.sort === filters.sort ? (filters.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
@@ -140,7 +180,10 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
           </span>
         ))}
       </div>
-      <div className="tcount muted">{pages.total === null ? '' : plural(total, 'memory', 'memories')}</div>
+      <div className="tcount muted">
+        {pages.total === null ? '' : plural(total, 'memory', 'memories')}
+        {total > 0 ? <SelectAllMatching filter={input} total={total} /> : null}
+      </div>
       <ErrorBox error={pages.error} />
       {pages.isLoading ? <Spinner label="Loading memories…" /> : null}
       {!pages.isLoading && total === 0 ? (
