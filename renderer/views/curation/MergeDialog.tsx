@@ -117,7 +117,7 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
           <div className="cross-owner-warning" role="alert" data-testid="merge-cross-owner">
             <strong>These memories belong to different owners</strong> ({order.data!.owners.map((o) => o || '(unowned)').join(', ')}). Merging folds one owner's memory into another's and
             archives it.
-            <label className="block">
+            <label className="cross-owner-allow">
               <input type="checkbox" checked={allowCrossOwner} onChange={(e) => setAllowCrossOwner(e.target.checked)} data-testid="merge-allow-cross-owner" /> Merge across owners anyway
             </label>
           </div>
