@@ -147,7 +147,7 @@ export function ReflectionView() {
                 counts={c?.groups[g.op]}
                 actions={actions}
                 onAct={act}
-                locked={result !== null}
+                locked={result !== null || commit.isPending}
                 shown={shown[g.op] ?? pageSize(g.op)}
                 onMore={() => setShown((s) => ({ ...s, [g.op]: (s[g.op] ?? pageSize(g.op)) + pageSize(g.op) * 4 }))}
               />
