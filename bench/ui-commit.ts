@@ -57,10 +57,13 @@ log(`CLI apply: ${cli.applied.length.toLocaleString()} applied in ${cliS.toFixed
 const session = ApiSession.withFrozenClock(NOW);
 session.open(uiCopy);
 const server = await startServer({ session, rendererDir: tempDir('mnemo-bench-renderer-') });
-/** One API call over HTTP, without a client-side timeout: a big commit answers after many minutes. */
+/**
+ * One API call over HTTP on its own connection (a kept-alive socket the server closes while the
+ * client picks it up resets the call), without a client-side timeout: a big commit takes minutes.
+ */
 const api = <T>(method: string, body: unknown): Promise<T> =>
   new Promise((resolve, reject) => {
-    const req = request(new URL(`/api/${method}`, server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-mnemo-token': server.token } }, (res) => {
+    const req = request(new URL(`/api/${method}`, server.url), { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'x-mnemo-token': server.token } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
