@@ -12,6 +12,7 @@
  * Targets (issue 14 part 3): UI commit ≤ 1.5× CLI apply; undo ≤ 1.5× apply; max latency ≤ 1 s.
  */
 import { copyFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiSession } from '../core/api/context.js';
@@ -56,12 +57,25 @@ log(`CLI apply: ${cli.applied.length.toLocaleString()} applied in ${cliS.toFixed
 const session = ApiSession.withFrozenClock(NOW);
 session.open(uiCopy);
 const server = await startServer({ session, rendererDir: tempDir('mnemo-bench-renderer-') });
-const api = async <T>(method: string, body: unknown): Promise<T> => {
-  const res = await fetch(new URL(`/api/${method}`, server.url), { method: 'POST', headers: { 'content-type': 'application/json', 'x-mnemo-token': server.token }, body: JSON.stringify(body) });
-  const j = (await res.json()) as { ok: boolean; value: T; error?: { message: string } };
-  if (!j.ok) throw new Error(`${method}: ${j.error?.message}`);
-  return j.value;
-};
+/**
+ * One API call over HTTP on its own connection (a kept-alive socket the server closes while the
+ * client picks it up resets the call), without a client-side timeout: a big commit takes minutes.
+ */
+const api = <T>(method: string, body: unknown): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const req = request(new URL(`/api/${method}`, server.url), { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'x-mnemo-token': server.token } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const j = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { ok: boolean; value: T; error?: { message: string } };
+        if (j.ok) resolve(j.value);
+        else reject(new Error(`${method}: ${j.error?.message}`));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 
 /** Runs `work` while another client asks the server for a page of memories (`memory.list`) every 200 ms; returns the worst latency. */
 async function withProbe<T>(work: () => Promise<T>): Promise<{ value: T; s: number; maxLatencyMs: number; maxAtS: number; probes: number; lastProgress: unknown }> {

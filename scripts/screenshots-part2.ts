@@ -98,6 +98,7 @@ export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot):
   // Commit the reviewed plan, then edit a memory twice: History then has a reflection, two edits and a refused undo.
   await wb.go('/reflection');
   await p.click('[data-testid=reflection-commit]');
+  await p.click('[data-testid=reflection-commit-confirm-go]');
   await p.waitForSelector('[data-testid=reflection-result]');
   await shot(wb, 'reflection-committed', '/reflection', '[data-testid=reflection-result]');
   const id = (await call(wb.session, 'memory.list', { limit: 1, types: ['skill'] })).rows[0]!.id;

@@ -147,7 +147,10 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     expect(accepted).not.toContain(rejected);
     expect(accepted.length).toBe(total - 1);
 
+    // The commit asks first, with what it will do.
     await p.click('[data-testid=reflection-commit]');
+    expect(await p.textContent('[data-testid=reflection-commit-summary]')).toMatch(/^\+[\d,]+ edges, [\d,]+ archived/);
+    await p.click('[data-testid=reflection-commit-confirm-go]');
     await p.waitForSelector('[data-testid=reflection-result]');
     const changeId = Number(await p.getAttribute('[data-testid=reflection-result]', 'data-change-id'));
     expect(changeId).toBeGreaterThan(0);
@@ -184,6 +187,7 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     const planId = await p.getAttribute('[data-testid=reflection-plan-summary]', 'data-plan-id');
     await call(wb.session, 'memory.update', { id: memoryIds[2]!, patch: { title: 'changed behind the plan' } });
     await p.click('[data-testid=reflection-commit]');
+    await p.click('[data-testid=reflection-commit-confirm-go]');
     await p.waitForSelector('[data-testid=reflection-stale]');
     expect(await p.textContent('[data-testid=reflection-stale]')).toMatch(/changed since/);
     await p.click('[data-testid=reflection-replan]');

@@ -34,10 +34,13 @@ export function useCancelPlan() {
   return useMutation({ mutationFn: () => call('reflect.cancel', {}) });
 }
 
-export function useReviewItems(planId: string | null, op: string, limit: number, actions: ReviewAction[]) {
+/** How a step's items are filtered, sorted and sampled (review.items' query fields). */
+export type ItemQuery = Omit<InputOf<'review.items'>, 'plan_id' | 'op' | 'offset' | 'limit' | 'actions'>;
+
+export function useReviewItems(planId: string | null, op: string, limit: number, actions: ReviewAction[], query: ItemQuery = {}) {
   return useQuery({
-    queryKey: [...keys.all, 'review', 'items', planId, op, limit, actions],
-    queryFn: () => call('review.items', { plan_id: planId!, op: op as never, offset: 0, limit, actions }),
+    queryKey: [...keys.all, 'review', 'items', planId, op, limit, actions, query],
+    queryFn: () => call('review.items', { plan_id: planId!, op: op as never, offset: 0, limit, actions, ...query }),
     enabled: planId !== null,
     placeholderData: keepPreviousData,
     staleTime: Infinity,
@@ -52,6 +55,22 @@ export function useReviewCounts(planId: string | null, actions: ReviewAction[]) 
     placeholderData: keepPreviousData,
     staleTime: Infinity,
   });
+}
+
+/** The running commit's n of N and ETA; polled only while a commit runs. */
+export function useCommitProgress(running: boolean) {
+  return useQuery({
+    queryKey: [...keys.all, 'review', 'commit-progress'],
+    queryFn: () => call('journal.progress', {}),
+    enabled: running,
+    refetchInterval: running ? 500 : false,
+    staleTime: 0,
+  });
+}
+
+/** Cancels the running commit: the engine takes back what it wrote, the store is as it was. */
+export function useCancelCommit() {
+  return useMutation({ mutationFn: () => call('journal.cancel', {}) });
 }
 
 export function useCommitPlan() {

@@ -1,21 +1,65 @@
 /**
- * Commit the accepted items as one journalled change. A store that changed since planning is
- * refused by the engine (nothing applied); the bar then offers to plan again.
+ * Commit the accepted items as one journalled change. The button first shows what the commit will
+ * do ("+424,572 edges, 13,098 archived…") and asks to confirm; while it runs, the bar shows n of N
+ * with an ETA and a cancel (the engine takes back what it wrote). A store that changed since
+ * planning is refused by the engine (nothing applied); the bar then offers to plan again.
  */
+import { useState } from 'react';
+import type { ReviewCounts } from '../../../core/api/contract/index.js';
+import type { WriteJobState } from '../../../core/api/contract/reflect.js';
 import type { ApplyResult } from '../../../core/reflect/types.js';
 import { ApiError } from '../../api/client.js';
 import { ErrorBox } from '../../components/common.js';
 import { buildHash } from '../../state/router.js';
+
+/** "+424,572 edges, 13,098 archived, 9,311 rescored" — the parts that are not zero. */
+export function effectsLine(e: ReviewCounts['effects']): string {
+  const parts = [
+    e.edges ? `+${e.edges.toLocaleString()} edges` : '',
+    e.archived ? `${e.archived.toLocaleString()} archived` : '',
+    e.deleted ? `${e.deleted.toLocaleString()} deleted` : '',
+    e.rescored ? `${e.rescored.toLocaleString()} rescored` : '',
+    e.created ? `${e.created.toLocaleString()} created` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'no changes';
+}
+
+function eta(s: number | null): string {
+  if (s === null) return 'estimating…';
+  if (s < 60) return `about ${Math.max(1, s)} s left`;
+  return `about ${Math.round(s / 60)} min left`;
+}
+
+function CommitProgress({ p, onCancel, cancelling }: { p: WriteJobState | undefined; onCancel: () => void; cancelling: boolean }) {
+  const frac = p && p.total > 0 ? p.done / p.total : null;
+  return (
+    <div className="commit-progress" data-testid="reflection-commit-progress" data-done={p?.done ?? 0} data-total={p?.total ?? 0}>
+      <span>
+        Committing{frac === null ? '…' : `: ${p!.done.toLocaleString()} of ${p!.total.toLocaleString()} items (${Math.floor(frac * 100)} %) · ${eta(p!.eta_s)}`}
+      </span>
+      <div className="meter wide" role="progressbar" aria-label="commit progress" aria-valuenow={frac === null ? undefined : Math.round(frac * 100)}>
+        <span className={frac === null ? 'indeterminate' : ''} style={{ width: frac === null ? '30%' : `${frac * 100}%` }} />
+      </div>
+      <button onClick={onCancel} disabled={cancelling || p?.cancelling} data-testid="reflection-commit-cancel" title="Stop and take back everything written so far: the store stays as it was">
+        {cancelling || p?.cancelling ? 'Cancelling…' : 'Cancel'}
+      </button>
+    </div>
+  );
+}
 
 export function CommitBar({
   accepted,
   acceptedIds,
   total,
   follows,
+  effects,
   pending,
+  progress,
+  cancelling,
   error,
   result,
   onCommit,
+  onCancel,
   onReplan,
 }: {
   accepted: number;
@@ -23,13 +67,19 @@ export function CommitBar({
   acceptedIds: string[] | null;
   total: number;
   follows: number;
+  effects: ReviewCounts['effects'] | null;
   pending: boolean;
+  progress: WriteJobState | undefined;
+  cancelling: boolean;
   error: unknown;
   result: ApplyResult | null;
   onCommit: () => void;
+  onCancel: () => void;
   onReplan: () => void;
 }) {
-  const stale = error instanceof ApiError && error.code === 'conflict';
+  const [confirming, setConfirming] = useState(false);
+  const cancelled = error instanceof ApiError && error.details?.['cancelled'] === true;
+  const stale = error instanceof ApiError && error.code === 'conflict' && !cancelled;
   return (
     <div className="commit-bar" data-testid="reflection-commit-bar" data-accepted={acceptedIds ? acceptedIds.join(',') : ''} data-accepted-count={accepted}>
       {result ? (
@@ -42,7 +92,7 @@ export function CommitBar({
             <details>
               <summary>{result.skipped.length} accepted items were skipped at commit</summary>
               <ul>
-                {result.skipped.map((s) => (
+                {result.skipped.slice(0, 500).map((s) => (
                   <li key={s.id}>
                     <span className="mono">{s.id}</span>: {s.reason}
                   </li>
@@ -64,18 +114,48 @@ export function CommitBar({
           ) : null}
           <button onClick={onReplan}>Plan again</button>
         </div>
+      ) : pending ? (
+        <CommitProgress p={progress} onCancel={onCancel} cancelling={cancelling} />
+      ) : confirming ? (
+        <div className="commit-confirm" role="alertdialog" aria-label="Confirm the commit" data-testid="reflection-commit-confirm">
+          <span>
+            Commit <strong>{accepted.toLocaleString()}</strong> accepted items as one change: <strong data-testid="reflection-commit-summary">{effects ? effectsLine(effects) : '…'}</strong>.{' '}
+            <span className="muted">You can undo it in History; items whose inputs changed are skipped and listed.</span>
+          </span>
+          <span className="spacer" />
+          <button onClick={() => setConfirming(false)} data-testid="reflection-commit-back">
+            Back
+          </button>
+          <button
+            className="primary"
+            autoFocus
+            onClick={() => {
+              setConfirming(false);
+              onCommit();
+            }}
+            data-testid="reflection-commit-confirm-go"
+          >
+            Commit
+          </button>
+        </div>
       ) : (
         <>
           <span>
             <strong>{accepted.toLocaleString()}</strong> of {total.toLocaleString()} items accepted
             {follows ? <span className="muted"> · {follows} dropped because they follow a rejected item</span> : null}
+            {effects ? <span className="muted"> · {effectsLine(effects)}</span> : null}
           </span>
           <span className="spacer" />
-          <button className="primary" onClick={onCommit} disabled={pending || accepted === 0} data-testid="reflection-commit">
-            {pending ? 'Committing…' : `Commit ${accepted.toLocaleString()} accepted`}
+          <button className="primary" onClick={() => setConfirming(true)} disabled={accepted === 0} data-testid="reflection-commit">
+            {`Commit ${accepted.toLocaleString()} accepted…`}
           </button>
         </>
       )}
+      {cancelled ? (
+        <div className="muted" role="status" data-testid="reflection-commit-cancelled">
+          Commit cancelled: everything it had written was taken back; the store is as it was.
+        </div>
+      ) : null}
       {stale ? (
         <div className="error" role="alert" data-testid="reflection-stale">
           <strong>Refused: the store changed since this plan was made.</strong> {(error as Error).message}{' '}
@@ -83,7 +163,7 @@ export function CommitBar({
             Re-plan
           </button>
         </div>
-      ) : (
+      ) : cancelled ? null : (
         <ErrorBox error={error} />
       )}
     </div>

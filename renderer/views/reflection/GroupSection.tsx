@@ -2,16 +2,17 @@
  * One op of the plan: what it read (its input set and knobs), what it proposes (its items, a page
  * at a time), and accept / reject for the whole group.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from '../../../core/api/contract/index.js';
 import type { PlanOp } from '../../../core/reflect/types.js';
 import { useHeads } from '../../api/curation.js';
-import { useReviewItems } from '../../api/reflect.js';
+import { useReviewItems, type ItemQuery } from '../../api/reflect.js';
 import { ErrorBox, Spinner } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { AbstractBody, EpisodeBody, ReconcileBody } from './GenerativeBodies.js';
 import { ItemShell } from './ItemShell.js';
 import { HeadsContext, type Heads } from './MemoryRef.js';
+import { ItemFilters } from './ItemFilters.js';
 import { LinkBody, MergeBody, PruneBody, RescoreBody } from './OpBodies.js';
 
 export const OP_TITLE: Record<string, string> = {
@@ -139,7 +140,24 @@ export function GroupSection({
   locked: boolean;
 }) {
   const size = pageSize(group.op);
-  const q = useReviewItems(plan.id, group.op, Math.min(shown, group.count || 1), actions);
+  const [query, setQuery] = useState<ItemQuery>({});
+  const q = useReviewItems(plan.id, group.op, Math.min(shown, group.count || 1), actions, query);
+  const matched = q.data?.matched ?? group.count;
+  const list = useRef<HTMLDivElement>(null);
+  // j / k move between items, a / r accept or reject the focused one (focus stays on it).
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || (e.target as HTMLElement).closest('input, select, textarea')) return;
+    const cards = Array.from(list.current?.querySelectorAll<HTMLElement>('[data-testid=reflection-item]') ?? []);
+    const at = cards.findIndex((c) => c.contains(document.activeElement));
+    const id = at >= 0 ? cards[at]!.dataset['opId'] : undefined;
+    if (e.key === 'j' || e.key === 'k') {
+      const next = cards[Math.min(cards.length - 1, Math.max(0, at < 0 ? 0 : at + (e.key === 'j' ? 1 : -1)))];
+      next?.focus();
+      next?.scrollIntoView({ block: 'nearest' });
+    } else if ((e.key === 'a' || e.key === 'r') && id && !locked) onAct({ do: e.key === 'a' ? 'accept' : 'reject', ids: [id] });
+    else return;
+    e.preventDefault();
+  };
   const items: ReviewItem[] = q.data?.items ?? [];
   const heads = useHeads(items.flatMap((i) => idsOf(i.op)));
   useEffect(() => {
@@ -170,10 +188,11 @@ export function GroupSection({
         ))}
         <div>output: {group.count.toLocaleString()} proposals</div>
       </div>
-      {group.count === 0 ? <p className="muted">This step proposes nothing for this store.</p> : null}
+      {group.count === 0 ? <p className="muted">This step proposes nothing for this store.</p> : <ItemFilters op={group.op} query={query} onChange={setQuery} total={group.count} matched={matched} />}
       <ErrorBox error={q.error} />
       {q.isLoading ? <Spinner label="Loading the items…" /> : null}
       <HeadsContext.Provider value={heads.data}>
+        <div ref={list} onKeyDown={onKey} className="plan-items" data-testid="reflection-items" aria-label={`${group.op} items: j / k to move, a / r to accept or reject`}>
         {items.map((it) => (
           <ItemShell
             key={it.op.id}
@@ -189,10 +208,11 @@ export function GroupSection({
             <Body o={it.op} plan={plan} heads={heads.data} />
           </ItemShell>
         ))}
+        </div>
       </HeadsContext.Provider>
-      {group.count > shown ? (
+      {matched > shown ? (
         <button className="more" onClick={onMore} data-testid="reflection-more">
-          Show {Math.min(size * 4, group.count - shown).toLocaleString()} more of {(group.count - shown).toLocaleString()}
+          Show {Math.min(size * 4, matched - shown).toLocaleString()} more of {(matched - shown).toLocaleString()}
         </button>
       ) : null}
     </section>

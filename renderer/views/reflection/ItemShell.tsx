@@ -28,7 +28,7 @@ export function ItemShell({
 }) {
   const { state, note } = decision;
   return (
-    <div className={`plan-item s-${state}`} data-testid="reflection-item" data-op-id={id} data-op={op} data-state={state} data-memories={subjects.join(',')} data-because={decision.because.join(',')}>
+    <div tabIndex={0} className={`plan-item s-${state}`} data-testid="reflection-item" data-op-id={id} data-op={op} data-state={state} data-memories={subjects.join(',')} data-because={decision.because.join(',')}>
       <div className="plan-item-head">
         <span className="op-id mono">{id}</span>
         <span className={`state-badge s-${state}`}>{state === 'follows' ? 'dropped (follows)' : state}</span>

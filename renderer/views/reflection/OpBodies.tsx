@@ -133,6 +133,24 @@ export function LinkBody({ o }: { o: LinkOp }) {
         <Window w={o.window} />
         {o.depends_on.length ? <span className="muted small">needs {o.depends_on.join(', ')}</span> : null}
       </div>
+      {o.not_merged ? <NotMergedNote n={o.not_merged} /> : null}
+    </div>
+  );
+}
+
+/** Why two memories with the same text get an edge instead of a merge: the guards that failed, with their values. */
+function NotMergedNote({ n }: { n: NonNullable<LinkOp['not_merged']> }) {
+  const tags = [...n.differs.tags_src_only.map((t) => `+${t}`), ...n.differs.tags_dst_only.map((t) => `−${t}`)];
+  return (
+    <div className="not-merged" data-testid="reflection-not-merged" data-text={n.text}>
+      <strong>{n.text === 'identical' ? 'Identical texts' : `Near-identical texts (${Math.round(n.similarity * 100)} % of words shared)`}, linked rather than merged:</strong>{' '}
+      {n.failed.map((g) => (g.guard === 'cosine' ? `cos ${fmtNum(g.cos, 4)} is below the merge threshold ${g.threshold}` : `the types differ (${g.src_type} vs ${g.dst_type})`)).join(' and ')}.{' '}
+      {n.failed.some((g) => g.guard === 'cosine') ? (
+        <span className="muted">
+          The embedding covers title, content, tags and entities
+          {tags.length || n.differs.title ? `; here ${[tags.length ? `the tags differ (${tags.join(' ')})` : '', n.differs.title ? 'the titles differ' : ''].filter(Boolean).join(' and ')}` : ''}. Merge them by hand in Curation if they are one memory.
+        </span>
+      ) : null}
     </div>
   );
 }

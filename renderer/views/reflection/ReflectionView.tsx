@@ -6,7 +6,7 @@
  * view reads it a page at a time.
  */
 import { useRef, useState } from 'react';
-import { useCancelPlan, useCommitPlan, usePlan, usePlanProgress, useReviewCounts, type PlanInput } from '../../api/reflect.js';
+import { useCancelCommit, useCancelPlan, useCommitPlan, useCommitProgress, usePlan, usePlanProgress, useReviewCounts, type PlanInput } from '../../api/reflect.js';
 import { EmptyState, ErrorBox, fmtTime } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
@@ -42,6 +42,8 @@ export function ReflectionView() {
   const planner = usePlan();
   const cancel = useCancelPlan();
   const commit = useCommitPlan();
+  const commitProgress = useCommitProgress(commit.isPending);
+  const cancelCommit = useCancelCommit();
   const counts = useReviewCounts(plan?.id ?? null, actions);
   const lastInput = useRef<PlanInput>({});
   const [shown, setShown] = useState<Record<string, number>>({});
@@ -126,7 +128,11 @@ export function ReflectionView() {
             acceptedIds={c?.accepted_ids ?? null}
             total={plan.items}
             follows={c?.follows ?? 0}
+            effects={c?.effects ?? null}
             pending={commit.isPending}
+            progress={commitProgress.data}
+            cancelling={cancelCommit.isPending}
+            onCancel={() => cancelCommit.mutate()}
             error={commit.error}
             result={result}
             onCommit={() => commit.mutate({ plan_id: plan.id, actions }, { onSuccess: (r) => setResult(r) })}
@@ -141,7 +147,7 @@ export function ReflectionView() {
                 counts={c?.groups[g.op]}
                 actions={actions}
                 onAct={act}
-                locked={result !== null}
+                locked={result !== null || commit.isPending}
                 shown={shown[g.op] ?? pageSize(g.op)}
                 onMore={() => setShown((s) => ({ ...s, [g.op]: (s[g.op] ?? pageSize(g.op)) + pageSize(g.op) * 4 }))}
               />
