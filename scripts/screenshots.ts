@@ -17,6 +17,8 @@ const OUT = join(process.cwd(), 'docs', 'screenshots');
 const ONLY_PART2 = process.argv.includes('--only') && process.argv.includes('part2');
 /** `npm run screenshots -- --only graph`: the Graph view's shots only (and the large store's, see screenshots-graph.ts). */
 const ONLY_GRAPH = process.argv.includes('--only') && process.argv.includes('graph');
+/** `npm run screenshots -- --only recall`: only the Recall, why-not and replay (audit) shots. */
+const ONLY_RECALL = process.argv.includes('--only') && process.argv.includes('recall');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -30,6 +32,25 @@ async function shot(wb: Workbench, name: string, hash: string, ready: string, op
   await wb.page.waitForTimeout(600); // let charts and layouts settle
   await wb.page.screenshot({ path: join(OUT, `${name}.png`) });
   console.log(`docs/screenshots/${name}.png`);
+}
+
+async function recallShots(wb: Workbench) {
+  // Empty first: once a query has run, Recall brings the last one back.
+  await shot(wb, 'recall-empty', '/recall', '[data-testid=empty-state]');
+  const q = encodeURIComponent('deploy billing service');
+  const explain = await call(wb.session, 'recall.explain', { query: 'deploy billing service', k: 10, hops: 2 });
+  const fed = explain.rows.find((r) => (explain.paths[r.id]?.length ?? 0) > 1) ?? explain.rows[0]!;
+  await shot(wb, 'recall', `/recall?q=${q}&hops=2&sel=${fed.id}&why=${S.chain.c}`, '[data-testid=spread-panel] [data-testid=graph-canvas][data-layout-done=true]', { tall: 1300 });
+  await shot(wb, 'recall-why-not-picker', `/recall?q=${encodeURIComponent('deploy notifier to staging')}`, '[data-testid=recall-result]', {
+    after: async (w) => {
+      await w.page.fill('[data-testid=why-not-input]', 'rollback canary');
+      await w.page.press('[data-testid=why-not-input]', 'Enter');
+      await w.page.waitForSelector('[data-testid=why-not-pick]');
+    },
+  });
+  const events = await call(wb.session, 'access.list', { reader_owner: 'workbench', limit: 1 });
+  const ev = events.events[0]?.event_id;
+  await shot(wb, 'audit', `/audit?channel=recalled${ev ? `&event=${ev}` : ''}`, ev ? '[data-testid=replay-table]' : '[data-testid=access-row]', { tall: 1300 });
 }
 
 async function run(theme: 'light' | 'dark') {
@@ -53,6 +74,10 @@ async function run(theme: 'light' | 'dark') {
     }
     if (ONLY_PART2) {
       // the first part's shots are left as they are
+    } else if (ONLY_RECALL) {
+      if (theme === 'light') await recallShots(wb);
+      else await shot(wb, 'recall-dark', `/recall?q=${encodeURIComponent('flaky tests in ci')}&hops=1`, '[data-testid=recall-result]');
+      return;
     } else if (theme === 'light') {
       await shot(wb, 'memories', '/memories', '[data-testid=memory-row]');
       await shot(wb, 'memories-filtered', '/memories?type=todo,episode&tag=ci&sort=importance', '[data-testid=memory-row]', {
@@ -64,14 +89,7 @@ async function run(theme: 'light' | 'dark') {
       await shot(wb, 'memory-detail', `/memory/${rotated}`, '[data-testid=retention-curve] canvas', { tall: 2000 });
       await shot(wb, 'graph', '/graph', graphReady);
       await shot(wb, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, graphReady);
-      const q = encodeURIComponent('deploy billing service');
-      const explain = await call(wb.session, 'recall.explain', { query: 'deploy billing service', k: 10, hops: 2 });
-      const fed = explain.rows.find((r) => (explain.paths[r.id]?.length ?? 0) > 1) ?? explain.rows[0]!;
-      await shot(wb, 'recall', `/recall?q=${q}&hops=2&sel=${fed.id}&why=${S.chain.c}`, '[data-testid=spread-panel] [data-testid=graph-canvas][data-layout-done=true]');
-      const events = await call(wb.session, 'access.list', { reader_owner: 'workbench', limit: 1 });
-      const ev = events.events[0]?.event_id;
-      await shot(wb, 'audit', `/audit?channel=recalled${ev ? `&event=${ev}` : ''}`, ev ? '[data-testid=replay-table]' : '[data-testid=access-row]');
-      await shot(wb, 'recall-empty', '/recall', '[data-testid=empty-state]');
+      await recallShots(wb);
     } else {
       await shot(wb, 'memory-detail-dark', `/memory/${rotated}`, '[data-testid=retention-curve] canvas');
       await shot(wb, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, graphReady);

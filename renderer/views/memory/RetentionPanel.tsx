@@ -51,7 +51,7 @@ export function markerText(m: CurveMarker): string {
     `${m.channel} at ${fmtTime(m.ts)}`,
     m.reader_owner ? `reader ${m.reader_owner}` : null,
     m.query ? `query “${m.query}”` : null,
-    m.rank !== null ? `rank ${m.rank}` : null,
+    m.rank !== null ? `rank #${m.rank + 1}` : null, // people read ranks 1-based; the stored rank is nooa's 0-based
     m.score !== null ? `score ${fmtNum(m.score, 4)}` : null,
     m.strength_after !== null ? `strength after ${m.strength_after}` : null,
     `from ${m.origin === 'both' ? 'ring + event table' : m.origin === 'ring' ? 'ring' : 'event table'}`,
