@@ -45,9 +45,15 @@ async function ingestBeliefs(wb: Workbench): Promise<void> {
   await call(wb.session, 'beliefs.ingest', { observations });
 }
 
+/**
+ * The folder the fleet shots open. Browser mode opens folders only inside what it was started with,
+ * so the screenshot run passes this folder as a root when it starts the workbench.
+ */
+export const FLEET_ROOT = tempDir('mnemo-shots-fleet-');
+
 /** A folder with two runs, shown under a neutral name (the real one is a temporary directory). */
 async function openFleet(wb: Workbench): Promise<void> {
-  const dir = join(tempDir('mnemo-shots-fleet-'), 'agent-runs');
+  const dir = join(FLEET_ROOT, 'agent-runs');
   mkdirSync(join(dir, 'run-02'), { recursive: true });
   copyFileSync(FIXTURE_STORE, join(dir, 'run-01.sqlite'));
   copyFileSync(FIXTURE_AFTER, join(dir, 'run-02', 'memory.sqlite'));

@@ -10,7 +10,7 @@ import { call } from '../core/api/service.js';
 import { expected, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
 import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
 import { graphShot, largeGraphShots, recallShot } from './screenshots-graph.js';
-import { part2 } from './screenshots-part2.js';
+import { FLEET_ROOT, part2 } from './screenshots-part2.js';
 
 const OUT = join(process.cwd(), 'docs', 'screenshots');
 /** `npm run screenshots -- --only part2` skips the first part's shots (they do not change here). */
@@ -56,7 +56,7 @@ async function recallShots(wb: Workbench) {
 async function run(theme: 'light' | 'dark') {
   const db = join(tempDir('mnemo-shots-'), 'store.sqlite');
   copyFileSync(FIXTURE_STORE, db);
-  const wb = await openWorkbench(db, { now: NOW, width: 1440, height: 900, colorScheme: theme });
+  const wb = await openWorkbench(db, { now: NOW, width: 1440, height: 900, colorScheme: theme, roots: [FLEET_ROOT] });
   try {
     // A logged recall, so the audit has events with their components to replay.
     await call(wb.session, 'recall.run', { query: 'deploy billing service', k: 10, hops: 2, owner: 'Planner' });
