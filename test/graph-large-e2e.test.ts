@@ -144,9 +144,10 @@ describe(`graph view on a ${SIZE.toLocaleString()}-memory demo store (Chromium)`
     const paths = Object.values(explain.paths).reduce((n, ps) => n + ps.length, 0);
     expect(paths).toBeGreaterThan(0);
     await wb.go(`/graph?q=${encodeURIComponent(query)}`);
-    await wb.page.waitForFunction((sel) => Number(document.querySelector(sel)?.getAttribute('data-highlighted') ?? 0) > 1, CANVAS, { timeout: 120_000 });
+    // The neighbourhoods of the recall's memories arrive one by one; wait for all of them to be drawn:
+    // every ranked memory and at least one edge that fed a result.
+    await wb.page.waitForFunction(({ sel, n }) => Number(document.querySelector(sel)?.getAttribute('data-highlighted') ?? 0) > n, { sel: CANVAS, n: explain.rows.length }, { timeout: 240_000 });
     const hl = (await state()).highlighted;
-    // At least every ranked memory and one edge that fed a result.
     expect(hl).toBeGreaterThan(explain.rows.length);
     expect(await wb.page.textContent('[data-testid=graph-status]')).toMatch(/spread paths in orange/);
   });
