@@ -3,7 +3,7 @@
  * The Graph view's screenshots: on the fixture store (called by scripts/screenshots.ts), and on a
  * large demo store when MNEMO_SHOTS_LARGE_STORE names one (built with
  * `mnemo demo <db> --size 100000 --seed 7 --now 1780000000`; MNEMO_SHOTS_LARGE_NOW if another
- * clock was used). The large store is copied first: the shots never touch the original.
+ * clock was used; MNEMO_SHOTS_LARGE_HUB to pick the hub to shoot). The large store is copied first: the shots never touch the original.
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,7 +78,8 @@ export async function largeGraphShots(out: string): Promise<void> {
     const widest = await call(wb.session, 'graph.view', { limit: 20_000 });
     const degree = new Map<string, number>();
     for (const e of widest.edges) for (const id of [e.src, e.dst]) degree.set(id, (degree.get(id) ?? 0) + 1);
-    const hub = [...degree.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    // MNEMO_SHOTS_LARGE_HUB names the hub when it is not among the 20,000 most important memories.
+    const hub = process.env['MNEMO_SHOTS_LARGE_HUB'] || [...degree.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
     if (hub) {
       const around = await call(wb.session, 'graph.view', { focus: hub, hops: 1 });
       await graphShot(wb, out, 'graph-large-hub', `/graph?focus=${hub}&hops=1`, around.nodes.length);

@@ -89,7 +89,7 @@ async function paintedShare(): Promise<number> {
 }
 
 describe(`graph view on a ${SIZE.toLocaleString()}-memory demo store (Chromium)`, () => {
-  it('fits the default 2,000-node graph to the screen: every node in the viewport, zoom above its minimum, nodes visibly drawn', async () => {
+  it('fits the default 2,000-node graph to the screen: every node in the viewport, zoom above its minimum, nodes visibly drawn', { timeout: 300_000 }, async () => {
     const expected = (await call(wb.session, 'graph.view', { limit: 2000 })).nodes.length;
     expect(expected).toBe(2000);
     const s = await openGraph('/graph', expected);
@@ -99,7 +99,7 @@ describe(`graph view on a ${SIZE.toLocaleString()}-memory demo store (Chromium)`
     expect(s.zoom).toBeGreaterThan(s.minZoom * 1.5);
   });
 
-  it('fits the 5,000-node option too', async () => {
+  it('fits the 5,000-node option too', { timeout: 300_000 }, async () => {
     const expected = (await call(wb.session, 'graph.view', { limit: 5000 })).nodes.length;
     const s = await openGraph('/graph?limit=5000', expected);
     expect(s.inView).toBeGreaterThanOrEqual(0.95 * expected);
@@ -107,7 +107,7 @@ describe(`graph view on a ${SIZE.toLocaleString()}-memory demo store (Chromium)`
     expect(await paintedShare()).toBeGreaterThan(0.03);
   });
 
-  it('the Fit button brings the whole graph back after zooming in', async () => {
+  it('the Fit button brings the whole graph back after zooming in', { timeout: 300_000 }, async () => {
     const expected = (await call(wb.session, 'graph.view', { limit: 2000 })).nodes.length;
     await openGraph('/graph', expected);
     const box = (await wb.page.locator(CANVAS).boundingBox())!;
@@ -123,7 +123,7 @@ describe(`graph view on a ${SIZE.toLocaleString()}-memory demo store (Chromium)`
     await wb.page.waitForFunction(({ sel, n }) => Number(document.querySelector(sel)?.getAttribute('data-in-view')) >= 0.95 * n, { sel: CANVAS, n: expected });
   });
 
-  it("draws a hub's neighbourhood with the hub on screen and only it and its main neighbours labelled", async () => {
+  it("draws a hub's neighbourhood with the hub on screen and only it and its main neighbours labelled", { timeout: 300_000 }, async () => {
     // The memory with the most edges.
     // Degrees over the largest graph the API draws (20,000 most important memories).
     const widest = await call(wb.session, 'graph.view', { limit: 20_000 });
@@ -138,15 +138,16 @@ describe(`graph view on a ${SIZE.toLocaleString()}-memory demo store (Chromium)`
     expect(await wb.page.textContent('[data-testid=graph-selection]')).toContain(around.nodes.find((n) => n.id === hub)!.head.slice(0, 20));
   });
 
-  it('highlights the spread paths of a recall query given as ?q=', async () => {
+  it('highlights the spread paths of a recall query given as ?q=', { timeout: 300_000 }, async () => {
     const query = 'why did webhooks spike p99 latency in production';
     const explain = await call(wb.session, 'recall.explain', { query, k: 10, hops: 2 });
     const paths = Object.values(explain.paths).reduce((n, ps) => n + ps.length, 0);
     expect(paths).toBeGreaterThan(0);
     await wb.go(`/graph?q=${encodeURIComponent(query)}`);
-    await wb.page.waitForFunction((sel) => Number(document.querySelector(sel)?.getAttribute('data-highlighted') ?? 0) > 1, CANVAS, { timeout: 120_000 });
+    // The neighbourhoods of the recall's memories arrive one by one; wait for all of them to be drawn:
+    // every ranked memory and at least one edge that fed a result.
+    await wb.page.waitForFunction(({ sel, n }) => Number(document.querySelector(sel)?.getAttribute('data-highlighted') ?? 0) > n, { sel: CANVAS, n: explain.rows.length }, { timeout: 240_000 });
     const hl = (await state()).highlighted;
-    // At least every ranked memory and one edge that fed a result.
     expect(hl).toBeGreaterThan(explain.rows.length);
     expect(await wb.page.textContent('[data-testid=graph-status]')).toMatch(/spread paths in orange/);
   });
