@@ -16,7 +16,7 @@ export interface AccessEvent extends AccessRecord {
   backfilled: boolean;
   /** How the access was made (recall: hops, owner scope, k, profile), when recorded. */
   context: Record<string, unknown> | null;
-  /** The score's named contributions as the recall computed them (mnemo only; the ring keeps nooa's fields). */
+  /** The score's named contributions as the recall computed them. Only this event table keeps them: the ring keeps nooa's fields. */
   terms: ScoreTerms | null;
 }
 

@@ -180,9 +180,12 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
           </span>
         ))}
       </div>
-      <div className="tcount muted">
-        {pages.total === null ? '' : plural(total, 'memory', 'memories')}
-        {total > 0 ? <SelectAllMatching filter={input} total={total} /> : null}
+      {/* A row of its own: inside role="table" a button may only sit in a cell (axe: aria-required-children). */}
+      <div className="tcount muted" role="row">
+        <span role="cell">
+          {pages.total === null ? '' : plural(total, 'memory', 'memories')}
+          {total > 0 ? <SelectAllMatching filter={input} total={total} /> : null}
+        </span>
       </div>
       <ErrorBox error={pages.error} />
       {pages.isLoading ? <Spinner label="Loading memories…" /> : null}
