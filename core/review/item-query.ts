@@ -8,7 +8,7 @@
  */
 import type { PlanOp } from '../reflect/types.js';
 import type { MemoryHead } from '../store/review-heads.js';
-import type { ItemState } from './decisions.js';
+import { touched, type ItemState } from './decisions.js';
 
 export type ItemSort = 'plan' | 'cos_desc' | 'cos_asc' | 'type' | 'owner';
 
@@ -33,22 +33,9 @@ export interface ItemQuery {
 
 export type HeadOf = (id: string) => MemoryHead | undefined;
 
-/** The memories an item is about, its subject first (the link's source, the merge's anchor). */
+/** The memories an item is about, its subject first (the link's source, the merge's anchor, the reconciled memory). */
 export function subjectsOf(o: PlanOp): string[] {
-  switch (o.op) {
-    case 'merge':
-      return [o.anchor, o.dup];
-    case 'link':
-      return [o.src, o.dst];
-    case 'rescore':
-    case 'prune':
-      return [o.memory];
-    case 'reconcile':
-      return [o.consolidated.id, ...o.cluster];
-    case 'abstract':
-    case 'episode':
-      return [o.memory.id];
-  }
+  return o.op === 'reconcile' ? [o.consolidated.id, ...o.cluster] : touched(o);
 }
 
 /** Heads of the memories a generative op proposes (they are not in the store yet). */
