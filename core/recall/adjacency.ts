@@ -6,17 +6,9 @@
  * memories had into it (the store deletes those rows without telling their sources).
  */
 import type { DerivedIndex } from '../engine/derived.js';
-import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
+import { allEdges } from '../store/derived-sources.js';
 import type { MemoryStore } from '../store/store.js';
-
-interface EdgeRow {
-  src: string;
-  dst: string;
-  type: EdgeType;
-  weight: number;
-  created_at: number;
-}
 
 export class Adjacency implements DerivedIndex {
   private out = new Map<string, Edge[]>();
@@ -25,7 +17,7 @@ export class Adjacency implements DerivedIndex {
   load(store: MemoryStore): void {
     this.out = new Map();
     this.into = new Map();
-    for (const r of store.db.prepare('SELECT src, dst, type, weight, created_at FROM memory_edges ORDER BY rowid').iterate() as Iterable<EdgeRow>) {
+    for (const r of allEdges(store)) {
       let list = this.out.get(r.src);
       if (!list) this.out.set(r.src, (list = []));
       list.push({ target_id: r.dst, type: r.type, weight: r.weight, created_at: r.created_at });

@@ -14,20 +14,13 @@ import { ACTR_CHANNELS } from '../model/enums.js';
 import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { DerivedIndex } from '../engine/derived.js';
+import { liveSourceRows, sourceRow, type SourceRow } from '../store/derived-sources.js';
 import type { MemoryStore } from '../store/store.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
 import { SubstringIndex, setBit } from './substring-index.js';
 import { asciiLower } from './tokens.js';
 
-interface CorpusRow {
-  rowid: number;
-  id: string;
-  owner: string;
-  content: string;
-  archived?: number;
-  data: string;
-}
 
 export interface SlotData {
   type: string;
@@ -66,8 +59,6 @@ class KeywordView {
 
 const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
 
-const LOAD_SQL = 'SELECT rowid, id, owner, content, data FROM memories WHERE archived = 0 ORDER BY rowid';
-const ROW_SQL = 'SELECT rowid, id, owner, content, archived, data FROM memories WHERE id = ?';
 
 export class RecallCorpus implements DerivedIndex {
   ids: string[] = [];
@@ -106,14 +97,14 @@ export class RecallCorpus implements DerivedIndex {
     this.views = new Map();
     this.scopes = new Map();
     this.needsReload = false;
-    for (const row of store.db.prepare(LOAD_SQL).iterate() as Iterable<CorpusRow>) this.append(store, row);
+    for (const row of liveSourceRows(store)) this.append(store, row);
     this.aliveBits = new Uint32Array(Math.ceil(Math.max(1024, this.ids.length * 1.25) / 32));
     for (let s = 0; s < this.ids.length; s++) setBit(this.aliveBits, s);
   }
 
   update(store: MemoryStore, id: string): void {
     this.store = store;
-    const row = store.statement(ROW_SQL).get(id) as CorpusRow | undefined;
+    const row = sourceRow(store, id);
     const slot = this.slotOf.get(id);
     if (!row || row.archived) {
       if (slot !== undefined) this.setAlive(slot, false);
@@ -251,7 +242,7 @@ export class RecallCorpus implements DerivedIndex {
     return `${this.contents[slot]}\u0000${d.title ?? ''}\u0000${d.tags.join('\u0001')}`;
   }
 
-  private append(store: MemoryStore, row: CorpusRow): number {
+  private append(store: MemoryStore, row: SourceRow): number {
     const slot = this.ids.length;
     this.ids.push(row.id);
     this.rowids.push(row.rowid);
@@ -263,7 +254,7 @@ export class RecallCorpus implements DerivedIndex {
     return slot;
   }
 
-  private fillSlot(store: MemoryStore, slot: number, row: CorpusRow): void {
+  private fillSlot(store: MemoryStore, slot: number, row: SourceRow): void {
     this.owners[slot] = row.owner;
     this.contents[slot] = row.content;
     this.lowered[slot] = null;
@@ -279,7 +270,7 @@ function toSlotData(f: ScoringFields): SlotData {
  * The scoring fields of a row: the fast scan of nooa's JSON when its shape allows, otherwise the
  * store's lenient decoder (legacy rings, damaged JSON), so both paths give the same answer.
  */
-function slotData(store: MemoryStore, row: CorpusRow): SlotData {
+function slotData(store: MemoryStore, row: SourceRow): SlotData {
   const fast = scanScoringFields(row.data);
   if (fast) return toSlotData(fast);
   const m = store.get(row.id);

@@ -6,7 +6,7 @@
  */
 import type { DerivedIndex } from '../../engine/derived.js';
 import type { MemoryStore } from '../../store/store.js';
-import { jsonField } from '../../store/json-sql.js';
+import { liveEntities, sourceRow } from '../../store/derived-sources.js';
 
 const MAX_ENTITY_WORDS = 4;
 
@@ -24,15 +24,11 @@ export class EntityIndex implements DerivedIndex {
     this.holders.clear();
     this.of.clear();
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
-    const rows = store.db.prepare(`SELECT id, ${jsonField('data', '$.entities')} AS entities FROM memories WHERE archived = 0`).all() as {
-      id: string;
-      entities: string | null;
-    }[];
-    for (const r of rows) this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
+    for (const r of liveEntities(store)) this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
   }
 
   update(store: MemoryStore, id: string): void {
-    const r = store.statement('SELECT archived, data FROM memories WHERE id = ?').get(id) as { archived: number; data: string } | undefined;
+    const r = sourceRow(store, id);
     this.remove(id);
     if (r && r.archived === 0) this.set(id, entitiesOf(r.data));
   }

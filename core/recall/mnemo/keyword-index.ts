@@ -21,7 +21,7 @@
 import Database from 'better-sqlite3';
 import type { DerivedIndex } from '../../engine/derived.js';
 import type { MemoryStore } from '../../store/store.js';
-import { jsonField, jsonReadable } from '../../store/json-sql.js';
+import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
 
 export interface KeywordHit {
   id: string;
@@ -108,16 +108,14 @@ export class KeywordIndex implements DerivedIndex {
     this.staleMask = new Uint8Array(0);
     this.lengths = new Float64Array(0);
     this.fresh.clear();
-    const live = store.db
-      .prepare(BODY_SQL)
-      .all() as BodyRow[];
+    const live = liveBodies(store);
     // SQLite's json_extract reads the three fields in C: about half the cost of JSON.parse on
     // rows that carry 64-entry access rings.
     for (const r of live) {
       if (!r.readable) store.warn(`sql-json:${r.id}`, `memory ${r.id}: SQLite cannot read its JSON data (nested deeper than 1000, or malformed); searched by its content only`);
       this.setDoc(r.id, r.owner, bodyFromColumns(r));
     }
-    const edges = store.db.prepare('SELECT src, dst FROM memory_edges WHERE type = ?').all(CONTEXT_EDGE) as { src: string; dst: string }[];
+    const edges = edgesOfType(store, CONTEXT_EDGE);
     for (const e of edges) this.link(e.src, e.dst);
     const terms = this.tokenize([...this.docs.values()].map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
     for (const d of this.docs.values()) this.account(d, terms.get(d.rowid) ?? EMPTY);
@@ -125,9 +123,7 @@ export class KeywordIndex implements DerivedIndex {
   }
 
   update(store: MemoryStore, id: string): void {
-    const r = store.statement('SELECT id, owner, archived, data FROM memories WHERE id = ?').get(id) as
-      | { id: string; owner: string; archived: number; data: string }
-      | undefined;
+    const r = sourceRow(store, id);
     if (!r || r.archived !== 0) {
       this.remove(id);
       return;
@@ -446,19 +442,6 @@ function indexOf(sorted: Int32Array, x: number): number {
   return -1;
 }
 
-/** Title, content and tags: what a memory says about itself. */
-const BODY_SQL = `SELECT id, owner, ${jsonField('data', '$.title')} AS title, content, ${jsonField('data', '$.tags')} AS tags, ${jsonReadable('data')} AS readable
-  FROM memories WHERE archived = 0 ORDER BY rowid`;
-
-interface BodyRow {
-  id: string;
-  owner: string;
-  title: string | null;
-  content: string;
-  tags: string | null;
-  /** 0 when SQLite cannot read the row's JSON (then title and tags read as NULL). */
-  readable: number;
-}
 
 /** The same text as bodyOf, from json_extract'ed columns. */
 function bodyFromColumns(r: BodyRow): string {

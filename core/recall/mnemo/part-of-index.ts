@@ -6,6 +6,7 @@
  * and owner scope are checked at query time against the recall corpus.
  */
 import type { DerivedIndex } from '../../engine/derived.js';
+import { edgeTargets, edgesOfType } from '../../store/derived-sources.js';
 import type { MemoryStore } from '../../store/store.js';
 
 export class PartOfIndex implements DerivedIndex {
@@ -15,14 +16,12 @@ export class PartOfIndex implements DerivedIndex {
   load(store: MemoryStore): void {
     this.parents.clear();
     this.children.clear();
-    const rows = store.db.prepare("SELECT src, dst FROM memory_edges WHERE type = 'part_of' ORDER BY rowid").all() as { src: string; dst: string }[];
-    for (const r of rows) this.link(r.src, r.dst);
+    for (const r of edgesOfType(store, 'part_of')) this.link(r.src, r.dst);
   }
 
   update(store: MemoryStore, id: string): void {
     this.unlinkFrom(id);
-    const rows = store.statement("SELECT dst FROM memory_edges WHERE src = ? AND type = 'part_of' ORDER BY rowid").all(id) as { dst: string }[];
-    for (const r of rows) this.link(id, r.dst);
+    for (const dst of edgeTargets(store, id, 'part_of')) this.link(id, dst);
   }
 
   remove(id: string): void {
