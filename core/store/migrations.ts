@@ -4,8 +4,10 @@
  * `mnemo_meta`; each migration is named, ordered and applied inside one transaction.
  */
 import type Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { MnemoError } from '../errors.js';
 import { NOOA_DDL, NOOA_SCHEMA_VERSION, NOOA_V2_INDEXES } from './ddl.js';
+import { notAStore } from './store-probe.js';
 
 type DB = Database.Database;
 
@@ -221,4 +223,22 @@ export function migrateMnemo(db: DB, path: string, initialProfile: string, now: 
     if (fresh && afterCreate) afterCreate(db);
   }).immediate();
   return true;
+}
+
+/**
+ * Brings nooa's tables to the version this build writes (a read-only open only checks them) and
+ * refuses a newer Mnemo schema. Returns true when the file has no memories table yet (a new store);
+ * read-only, such a file is not a store and is refused.
+ */
+export function prepareNooaSchema(db: Database.Database, path: string, readonly: boolean): boolean {
+  const fresh = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='memories'").get() === undefined;
+  if (readonly) {
+    const v = db.pragma('user_version', { simple: true }) as number;
+    if (v > 2) migrateNooa(db, path); // throws the schema error
+    if (fresh) throw notAStore(path, path !== ':memory:' && statSync(path).size === 0 ? 'empty' : 'foreign');
+  } else {
+    migrateNooa(db, path);
+  }
+  assertMnemoVersionSupported(db, path);
+  return fresh;
 }

@@ -6,7 +6,6 @@
  * the in-memory vector index, so derived state never drifts from the file.
  */
 import type Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { systemClock, type Clock } from '../clock.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
@@ -19,10 +18,13 @@ import { blobToVector, vectorToBlob } from '../embed/embedder.js';
 import { decodeRow, encodeRow, type MemoryRow } from './codec.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
-import { assertMnemoVersionSupported, hasMnemoSchema, migrateMnemo, migrateNooa } from './migrations.js';
+import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
 import { Journal } from './journal.js';
 import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
 import { recoverInterruptedIngest } from './ingest-run.js';
+import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
+
+export type { MaintenanceEntry } from './maintenance-log.js';
 import type { ScoreTerms } from '../recall/types.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import './memory-images.js';
@@ -66,15 +68,6 @@ export interface AccessWrite {
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
-export interface MaintenanceEntry {
-  ts: number;
-  kind: string;
-  report: unknown;
-  /** 'undone' when the journal change that made this pass was undone since. */
-  state: 'applied' | 'undone';
-  change_id: number | null;
-}
-
 export class MemoryStore {
   readonly path: string;
   readonly db: DB;
@@ -117,15 +110,7 @@ export class MemoryStore {
     }
     const db = connect(path, opts);
     try {
-      const fresh = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='memories'").get() === undefined;
-      if (opts.readonly) {
-        const v = db.pragma('user_version', { simple: true }) as number;
-        if (v > 2) migrateNooa(db, path); // throws the schema error
-        if (fresh) throw notAStore(path, path !== ':memory:' && statSync(path).size === 0 ? 'empty' : 'foreign');
-      } else {
-        migrateNooa(db, path);
-      }
-      assertMnemoVersionSupported(db, path);
+      const fresh = prepareNooaSchema(db, path, opts.readonly ?? false);
       const store = new MemoryStore(path, db, opts, fresh);
       if (fresh && !opts.readonly) store.ensureMnemo();
       else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
@@ -420,26 +405,9 @@ export class MemoryStore {
     return v;
   }
 
-  /**
-   * The maintenance log, newest first. nooa's log keeps its rows when a pass is undone, so each
-   * reflection pass is matched to its journal change (by plan id) to say whether it still stands.
-   */
+  /** The maintenance log, newest first, each reflection pass with whether it still stands. */
   maintenanceHistory(limit = 20): MaintenanceEntry[] {
-    const rows = this.st.get('SELECT ts, kind, report FROM maintenance_log ORDER BY ts DESC, rowid DESC LIMIT ?').all(limit) as {
-      ts: number;
-      kind: string;
-      report: string;
-    }[];
-    const hasJournal = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_journal'").get() !== undefined;
-    const changeOf = hasJournal
-      ? this.db.prepare("SELECT id, state FROM mnemo_journal WHERE kind = 'reflect.apply' AND json_extract(meta, '$.plan_id') = ? ORDER BY id DESC LIMIT 1")
-      : null;
-    return rows.map((r) => {
-      const report = safeJson(r.report);
-      const planId = report && typeof report === 'object' ? (report as Record<string, unknown>)['plan_id'] : undefined;
-      const change = typeof planId === 'string' && changeOf ? (changeOf.get(planId) as { id: number; state: 'applied' | 'undone' } | undefined) : undefined;
-      return { ts: r.ts, kind: r.kind, report, state: change?.state ?? 'applied', change_id: change?.id ?? null };
-    });
+    return readMaintenanceHistory(this.db, limit);
   }
 
   // ---------------------------------------------------------------- write primitives
@@ -625,13 +593,5 @@ export class MemoryStore {
   /** Runs fn as one journalled change (one transaction, one history row, undoable). */
   change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
     return this.journal.record(label, kind, fn, meta);
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -1,0 +1,38 @@
+/**
+ * nooa's maintenance log as the workbench shows it. nooa keeps a pass's row when its change is
+ * undone, so each reflection pass is matched to its journal change (by plan id) to say whether it
+ * still stands.
+ */
+import type Database from 'better-sqlite3';
+
+export interface MaintenanceEntry {
+  ts: number;
+  kind: string;
+  report: unknown;
+  /** 'undone' when the journal change that made this pass was undone since. */
+  state: 'applied' | 'undone';
+  change_id: number | null;
+}
+/** The log, newest first. */
+export function readMaintenanceHistory(db: Database.Database, limit: number): MaintenanceEntry[] {
+  const rows = db.prepare('SELECT ts, kind, report FROM maintenance_log ORDER BY ts DESC, rowid DESC LIMIT ?').all(limit) as { ts: number; kind: string; report: string }[];
+  const hasJournal = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_journal'").get() !== undefined;
+  const changeOf = hasJournal
+    ? db.prepare("SELECT id, state FROM mnemo_journal WHERE kind = 'reflect.apply' AND json_extract(meta, '$.plan_id') = ? ORDER BY id DESC LIMIT 1")
+    : null;
+  return rows.map((r) => {
+    const report = safeJson(r.report);
+    const planId = report && typeof report === 'object' ? (report as Record<string, unknown>)['plan_id'] : undefined;
+    const change = typeof planId === 'string' && changeOf ? (changeOf.get(planId) as { id: number; state: 'applied' | 'undone' } | undefined) : undefined;
+    return { ts: r.ts, kind: r.kind, report, state: change?.state ?? 'applied', change_id: change?.id ?? null };
+  });
+}
+
+/** A report nooa wrote as JSON; kept as text when it is not. */
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
