@@ -4,32 +4,12 @@
  * JSON request on a loopback Host. The token and Host checks are unchanged.
  */
 import { request } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiSession } from '../core/api/context.js';
-import { startServer, type RunningServer } from '../server/http-server.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningServer } from '../server/http-server.js';
 import { TOKEN_HEADER } from '../server/security.js';
-import { expected, fixtureCopy, tempDir } from './helpers/fixture.js';
+import { fixtureServer } from './helpers/test-server.js';
 
-let server: RunningServer | null = null;
-let session: ApiSession | null = null;
-afterEach(async () => {
-  await server?.close();
-  session?.close();
-  server = null;
-  session = null;
-});
-
-async function start(): Promise<RunningServer> {
-  const renderer = join(tempDir(), 'renderer');
-  mkdirSync(renderer, { recursive: true });
-  writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>t</title>');
-  session = ApiSession.withFrozenClock(expected().now);
-  session.open(fixtureCopy());
-  server = await startServer({ session, rendererDir: renderer, eventWaitMs: 500, pollMs: 100 });
-  return server;
-}
+const start = fixtureServer({ eventWaitMs: 500, pollMs: 100 });
 
 interface Reply {
   status: number;
