@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- commit-concurrency [--size 100000] [--interval 1000] [--batch-ms 50] [--pause-ms 20] [--json]`
+ * `npm run bench -- commit-concurrency [--size 100000] [--interval 1000] [--batch-ms N] [--pause-ms N] [--json]`
+ * (pacing: the store's defaults unless given)
  *
  * An operator commits a big reflection while an agent works beside it. On a demo store (cached
  * per size), the pass is planned, then applied in short transactions while a second PROCESS (the
@@ -15,7 +16,7 @@ import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
 import { applyPlan } from '../core/reflect/apply.js';
 import { planOps, planReflection } from '../core/reflect/plan.js';
-import { undoInBatches } from '../core/store/change-run.js';
+import { pacingOf, undoInBatches } from '../core/store/change-run.js';
 import { NOW, startAgent, type AgentCall } from '../test/helpers/long-writes.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 
@@ -24,8 +25,8 @@ const { values } = parseArgs({
     size: { type: 'string', default: '100000' },
     interval: { type: 'string', default: '1000' },
     busy: { type: 'string', default: '5000' },
-    'batch-ms': { type: 'string', default: '50' },
-    'pause-ms': { type: 'string', default: '20' },
+    'batch-ms': { type: 'string' },
+    'pause-ms': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -33,7 +34,10 @@ const log = (s: string) => {
   if (!values.json) process.stdout.write(`${s}\n`);
 };
 const size = Number(values.size);
-const pacing = { batchMs: Number(values['batch-ms']), pauseMs: Number(values['pause-ms']) };
+const pacing = pacingOf({
+  ...(values['batch-ms'] !== undefined ? { batchMs: Number(values['batch-ms']) } : {}),
+  ...(values['pause-ms'] !== undefined ? { pauseMs: Number(values['pause-ms']) } : {}),
+});
 
 function latency(calls: AgentCall[]): { n: number; failures: number; median_ms: number | null; p95_ms: number | null; max_ms: number | null; over_1s: number } {
   const ms = calls.map((c) => c.ms).sort((a, b) => a - b);

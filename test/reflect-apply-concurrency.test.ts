@@ -35,7 +35,8 @@ describe('reflect apply beside a working agent', () => {
     // The agent starts once the apply has checked its plan against the store (its first write would make the plan stale).
     let started = false;
     const res = await applyPlan(engine, plan, {
-      pacing: { maxBatchItems: 25, pauseMs: 20 },
+      // The store's own pause between batches (longer than SQLite's longest busy-wait step).
+      pacing: { maxBatchItems: 25 },
       onProgress: () => {
         if (!started) agent.go();
         started = true;

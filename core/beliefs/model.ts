@@ -180,6 +180,8 @@ export class BeliefModel {
     } catch (err) {
       if (marker) rollbackIngestRun(this.store, marker);
       throw err;
+    } finally {
+      pacer.end();
     }
   }
 

@@ -20,8 +20,8 @@ import { pruneDecision } from '../forget/policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
 import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
-import { batchBudget, ChangeRun, Pacer, pacingOf, type RunPacing } from '../store/change-run.js';
-import { storeFingerprint } from './fingerprint.js';
+import { batchBudget, ChangeRun, Pacer, pacingOf, recoverDeadRun, type RunPacing } from '../store/change-run.js';
+import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
 import { isClose, rescoreValue } from './ops.js';
 import { planOps } from './plan.js';
 import type { ApplyResult, FoldFields, NewMemorySpec, PlanOp, ReflectionPlan, ReflectionReport, WindowInfo } from './types.js';
@@ -79,14 +79,18 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   const pacing = pacingOf(opts.pacing);
   const pacer = new Pacer(store, pacing);
   const cancel = opts.shouldCancel ?? (() => false);
-  const run = new ChangeRun(store, `reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta);
+  let pre: Prechecked | null = null;
+  let preHolds = false;
+  const run = new ChangeRun(store, `reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta, () => {
+    preHolds = pre !== null && store.dataVersion() === pre.dataVersion && store.totalChanges() === pre.ownChanges;
+  });
   const dropped = new Set<string>();
   let i = -1; // -1 until the first batch has checked the fingerprint
   let halted: 'stop' | 'cancel' | null = null;
   // One short transaction per batch; returns true while ops remain.
   const batch = () =>
     run.batch(() => {
-      if (i < 0) i = startIndex(engine, plan, ops, accepted, dropped, result);
+      if (i < 0) i = startIndex(engine, plan, ops, accepted, dropped, result, preHolds ? pre!.fingerprint : null);
       const now = engine.now();
       const spent = batchBudget(pacing);
       for (; i < ops.length; i++) {
@@ -118,6 +122,9 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
       return false;
     });
   try {
+    // First finish any change a dead writer left half-written, so the fingerprint read below is of the store the run will see.
+    recoverDeadRun(store);
+    pre = await fingerprintBeforeLock(store);
     while (batch()) await pacer.between();
     if (halted === 'cancel') {
       await run.rollback(pacing);
@@ -143,14 +150,36 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     // A call that fails has written nothing: take back the batches already committed.
     if (!(err instanceof MnemoError && err.details?.['cancelled'] === true)) await run.rollback(pacing);
     throw err;
+  } finally {
+    pacer.end();
   }
   return result;
 }
 
 /** Where this apply starts: 0 on the planned store, or where an interrupted apply of the same plan stopped. */
-function startIndex(engine: Engine, plan: ReflectionPlan, ops: PlanOp[], accepted: Set<string>, dropped: Set<string>, result: ApplyResult): number {
+/** The store's fingerprint read before the write lock is taken, and how to tell it still holds. */
+interface Prechecked {
+  fingerprint: string;
+  dataVersion: number;
+  ownChanges: number;
+}
+
+/**
+ * Reading every row to fingerprint a 100k store takes seconds. Done inside the first batch, that
+ * held the write lock for all of it, and an agent's add waited as long. So it is read first with
+ * no lock, and the first batch trusts it when nothing was committed since, by another connection
+ * (data_version) or by this one (total_changes): checked once the lock is held, before the run
+ * writes. Otherwise the first batch reads it again under the lock.
+ */
+async function fingerprintBeforeLock(store: Engine['store']): Promise<Prechecked> {
+  const dataVersion = store.dataVersion();
+  const ownChanges = store.totalChanges();
+  return { fingerprint: await storeFingerprintInPages(store.db), dataVersion, ownChanges };
+}
+
+function startIndex(engine: Engine, plan: ReflectionPlan, ops: PlanOp[], accepted: Set<string>, dropped: Set<string>, result: ApplyResult, readBeforeLock: string | null): number {
   let start = 0;
-  const fp = storeFingerprint(engine.store.db);
+  const fp = readBeforeLock ?? storeFingerprint(engine.store.db);
   if (fp !== plan.store.fingerprint) {
     const resume = findResumePoint(engine, plan.id, fp);
     if (!resume) throw staleError(engine, plan);

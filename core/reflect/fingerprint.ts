@@ -72,6 +72,29 @@ export class Fingerprinter {
   }
 }
 
+const EDGE_ROW_PAGE_SQL = 'SELECT rowid, src, dst, type, weight, created_at FROM memory_edges WHERE (src, rowid) > (?, ?) ORDER BY src, rowid LIMIT ?';
+
+/**
+ * The same fingerprint, read a page at a time with the event loop running between pages and no
+ * lock held. Pages share no snapshot: a commit in between gives a digest of no real state, so a
+ * caller must know that nothing committed meanwhile before trusting it (see apply's pre-check).
+ */
+export async function storeFingerprintInPages(db: DB, pageSize = 2048): Promise<string> {
+  const f = new Fingerprinter();
+  for await (const page of memoryRowPages(db, pageSize)) for (const r of page) f.row(r);
+  const edges = db.prepare(EDGE_ROW_PAGE_SQL);
+  let after: [string, number] = ['', Number.MIN_SAFE_INTEGER];
+  for (;;) {
+    const page = edges.all(after[0], after[1], pageSize) as RawEdgeRow[];
+    for (const e of page) f.edge(e);
+    if (page.length < pageSize) break;
+    const last = page[page.length - 1]!;
+    after = [last.src, last.rowid];
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return f.digest();
+}
+
 /** Recomputes the fingerprint from scratch (apply does this inside its transaction). */
 export function storeFingerprint(db: DB): string {
   const f = new Fingerprinter();

@@ -26,7 +26,15 @@ export interface RunPacing {
   pauseMs?: number;
 }
 
-const DEFAULTS: Required<RunPacing> = { batchMs: 50, maxBatchItems: Number.MAX_SAFE_INTEGER, pauseMs: 20 };
+/**
+ * Why these numbers: a connection waiting for the write lock (an agent's add, a recall logging its
+ * accesses) sleeps in SQLite's busy handler, in steps that grow to 100 ms. A pause shorter than
+ * that step can fall between two of its looks, batch after batch, and the agent starves for
+ * seconds; a pause a little longer than the step is seen by every waiter, so a waiting call gets
+ * the lock within one batch plus one pause. The batch is long enough that the commit and the pause
+ * cost about a third of the run's time.
+ */
+const DEFAULTS: Required<RunPacing> = { batchMs: 200, maxBatchItems: Number.MAX_SAFE_INTEGER, pauseMs: 110 };
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
 const CHECKPOINT_EVERY_MS = 1000;
 /**
@@ -75,10 +83,15 @@ function newMarker(store: MemoryStore, changeId: number, mode: RunMode, label: s
   return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
 }
 
-function refuseIfRunning(store: MemoryStore): void {
-  // A writer that died after this connection opened left its marker: recover it here, not at the next open.
+/** A writer that died after this connection opened left its marker: recover it now, not at the next open. */
+export function recoverDeadRun(store: MemoryStore): void {
+  if (store.readonly) return;
   const recovered = recoverInterruptedRun(store);
   if (recovered) store.warn('recovered-run', recovered);
+}
+
+function refuseIfRunning(store: MemoryStore): void {
+  recoverDeadRun(store);
   const m = runInProgress(store);
   if (!m) return;
   throw new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
@@ -120,19 +133,39 @@ export function batchBudget(p: Required<RunPacing>): () => boolean {
   return () => ++items >= p.maxBatchItems || performance.now() >= until;
 }
 
-/** Between transactions: pause (the lock is free), and now and then let the WAL be copied back. */
+/**
+ * Between transactions: pause (the lock is free), and now and then copy the WAL back into the
+ * database. SQLite would otherwise do that copy inside a COMMIT each time the WAL passes 1,000
+ * pages, which with a long change's large journal images was most commits, and the run held the
+ * thread there instead of pausing. Here the copy is made at the start of the pause and counts as
+ * part of it: other connections can write while it runs. `end()` gives the connection back its
+ * automatic checkpoints; call it when the run stops, however it stops.
+ */
 export class Pacer {
   private lastCheckpoint = performance.now();
+  private savedAutocheckpoint: number | null = null;
   constructor(
     private readonly store: MemoryStore,
     private readonly pacing: Required<RunPacing>,
-  ) {}
+  ) {
+    if (store.path !== ':memory:' && !store.readonly) {
+      this.savedAutocheckpoint = store.db.pragma('wal_autocheckpoint', { simple: true }) as number;
+      store.db.pragma('wal_autocheckpoint = 0');
+    }
+  }
   async between(): Promise<void> {
-    if (performance.now() - this.lastCheckpoint >= CHECKPOINT_EVERY_MS && this.store.path !== ':memory:') {
+    const pauseStart = performance.now();
+    if (this.savedAutocheckpoint !== null && pauseStart - this.lastCheckpoint >= CHECKPOINT_EVERY_MS) {
       this.store.db.pragma('wal_checkpoint(PASSIVE)');
       this.lastCheckpoint = performance.now();
     }
-    await new Promise((r) => setTimeout(r, this.pacing.pauseMs));
+    const left = this.pacing.pauseMs - (performance.now() - pauseStart);
+    await new Promise((r) => setTimeout(r, Math.max(0, left)));
+  }
+  end(): void {
+    if (this.savedAutocheckpoint === null || this.store.isClosed) return;
+    this.store.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
+    this.savedAutocheckpoint = null;
   }
 }
 
@@ -158,6 +191,8 @@ export class ChangeRun {
     private readonly label: string,
     private readonly kind: string,
     meta: Record<string, unknown> = {},
+    /** Runs in the first batch's transaction, once the lock is held and before the run writes anything. */
+    private readonly atLock?: () => void,
   ) {
     this.meta = meta;
   }
@@ -171,6 +206,7 @@ export class ChangeRun {
     const startsHere = this.id === null;
     try {
       return store.transaction(() => {
+        if (startsHere) this.atLock?.();
         store.ensureMnemo();
         if (this.id === null) this.start();
         const { result, touched } = store.journal.captureBatch(fn);
@@ -254,7 +290,11 @@ export class ChangeRun {
     const id = this.id;
     const p = pacingOf(pacing);
     const pacer = new Pacer(this.store, p);
-    while (!rollbackStep(this.store, id, batchBudget(p))) await pacer.between();
+    try {
+      while (!rollbackStep(this.store, id, batchBudget(p))) await pacer.between();
+    } finally {
+      pacer.end();
+    }
     liveRuns.delete(runKey(this.store, id));
     this.id = null;
     this.recorded.clear();
@@ -352,6 +392,7 @@ async function replayInBatches(
   try {
     while (!replayStep(store, mode, batchBudget(p), counted)) await pacer.between();
   } finally {
+    pacer.end();
     liveRuns.delete(runKey(store, id));
   }
   return store.journal.get(id);

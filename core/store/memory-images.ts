@@ -4,7 +4,7 @@
  */
 import { encodeData, decodeRow, type MemoryRow } from './codec.js';
 import { registerJournalTarget } from './journal.js';
-import type { DB } from './sqlite.js';
+import { cachedStatement, type DB } from './sqlite.js';
 import type { MemoryStore } from './store.js';
 
 export interface MemoryImage {
@@ -17,9 +17,9 @@ export interface MemoryImage {
 const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data';
 
 export function snapshotMemory(db: DB, id: string): MemoryImage | null {
-  const r = db.prepare(`SELECT ${ROW_COLS} FROM memories WHERE id = ?`).get(id) as (MemoryRow & { rowid: number }) | undefined;
+  const r = cachedStatement(db, `SELECT ${ROW_COLS} FROM memories WHERE id = ?`).get(id) as (MemoryRow & { rowid: number }) | undefined;
   if (!r) return null;
-  const edges = db.prepare('SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as MemoryImage['edges'];
+  const edges = cachedStatement(db, 'SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as MemoryImage['edges'];
   const { rowid, embedding, ...row } = r;
   return { rowid, row, embedding: embedding ? Buffer.from(embedding).toString('base64') : null, edges };
 }
@@ -37,23 +37,23 @@ const ACCESS_FIELDS = [
 ] as const;
 
 function writeExact(db: DB, image: MemoryImage): void {
-  const existing = db.prepare('SELECT rowid FROM memories WHERE id = ?').get(image.row.id) as { rowid: number } | undefined;
+  const existing = cachedStatement(db, 'SELECT rowid FROM memories WHERE id = ?').get(image.row.id) as { rowid: number } | undefined;
   const params = { ...image.row, embedding: image.embedding ? Buffer.from(image.embedding, 'base64') : null };
   if (existing) {
-    db.prepare(
+    cachedStatement(db, 
       `UPDATE memories SET type=@type, content=@content, importance=@importance, salience=@salience, strength=@strength,
          created_at=@created_at, last_accessed=@last_accessed, access_count=@access_count, archived=@archived, owner=@owner,
          status=@status, embedding=@embedding, data=@data WHERE id=@id`,
     ).run(params);
   } else {
-    const taken = db.prepare('SELECT 1 FROM memories WHERE rowid = ?').get(image.rowid) !== undefined;
-    db.prepare(
+    const taken = cachedStatement(db, 'SELECT 1 FROM memories WHERE rowid = ?').get(image.rowid) !== undefined;
+    cachedStatement(db, 
       `INSERT INTO memories(${taken ? '' : 'rowid, '}id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data)
        VALUES (${taken ? '' : '@rowid, '}@id, @type, @content, @importance, @salience, @strength, @created_at, @last_accessed, @access_count, @archived, @owner, @status, @embedding, @data)`,
     ).run(taken ? params : { ...params, rowid: image.rowid });
   }
-  db.prepare('DELETE FROM memory_edges WHERE src = ?').run(image.row.id);
-  const ins = db.prepare('INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
+  cachedStatement(db, 'DELETE FROM memory_edges WHERE src = ?').run(image.row.id);
+  const ins = cachedStatement(db, 'INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
   for (const e of image.edges) ins.run(image.row.id, e.dst, e.type, e.weight, e.created_at);
 }
 
@@ -86,8 +86,8 @@ registerJournalTarget({
   restore(store: MemoryStore, id: string, image: unknown, expected: unknown) {
     const db = store.db;
     if (image === null) {
-      db.prepare('DELETE FROM memory_edges WHERE src = ?').run(id);
-      db.prepare('DELETE FROM memories WHERE id = ?').run(id);
+      cachedStatement(db, 'DELETE FROM memory_edges WHERE src = ?').run(id);
+      cachedStatement(db, 'DELETE FROM memories WHERE id = ?').run(id);
       return;
     }
     const img = image as MemoryImage;

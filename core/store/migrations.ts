@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { MnemoError } from '../errors.js';
 import { NOOA_DDL, NOOA_SCHEMA_VERSION, NOOA_V2_INDEXES } from './ddl.js';
 import { notAStore } from './store-probe.js';
+import { cachedStatement } from './sqlite.js';
 
 type DB = Database.Database;
 
@@ -175,17 +176,27 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
       db.exec('ALTER TABLE mnemo_access_events ADD COLUMN terms TEXT');
     },
   },
+  {
+    // A long change is undone, redone or rolled back a few rows at a time, newest first: the
+    // primary key (change_id, key) orders a change's rows by key, so every step sorted all of
+    // them again (a 500k-row undo took minutes). This index lists them in rowid order.
+    name: '005-journal-rows-order',
+    up(db) {
+      db.exec('CREATE INDEX idx_mnemo_journal_rows_change ON mnemo_journal_rows(change_id)');
+    },
+  },
 ];
 
 export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;
 
 export function hasMnemoSchema(db: DB): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_meta'").get() !== undefined;
+  // Cached: every write asks this first (through ensureMnemo), thousands of times in a long change.
+  return cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_meta'").get() !== undefined;
 }
 
 export function readMnemoVersion(db: DB): number {
   if (!hasMnemoSchema(db)) return 0;
-  const row = db.prepare("SELECT value FROM mnemo_meta WHERE key='schema_version'").get() as { value: string } | undefined;
+  const row = cachedStatement(db, "SELECT value FROM mnemo_meta WHERE key='schema_version'").get() as { value: string } | undefined;
   return row ? Number(row.value) : 0;
 }
 

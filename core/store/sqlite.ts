@@ -109,6 +109,19 @@ function openError(path: string, err: unknown, cannotOpen: boolean): unknown {
   return cannotOpen ? new MnemoError('bad_input', `cannot open ${path}: ${(err as Error).message}`, { path }) : err;
 }
 
+const perConnection = new WeakMap<DB, StatementCache>();
+
+/**
+ * A prepared statement kept for the connection's life. For code that is handed a bare connection
+ * (journal images, migration checks) and runs once per row of a long change: preparing the same
+ * SQL again each time cost more than running it.
+ */
+export function cachedStatement(db: DB, sql: string): Database.Statement {
+  let cache = perConnection.get(db);
+  if (!cache) perConnection.set(db, (cache = new StatementCache(db)));
+  return cache.get(sql);
+}
+
 /** Caches prepared statements by SQL text; better-sqlite3 statements are cheap to keep. */
 export class StatementCache {
   private readonly cache = new Map<string, Database.Statement>();

@@ -129,6 +129,10 @@ export class MemoryStore {
     return this.path === ':memory:' ? ':memory:' : basename(this.path);
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -150,6 +154,11 @@ export class MemoryStore {
   dataVersion(): number {
     // A cached statement: this runs before every derived-index read (several per recall).
     return this.st.get('PRAGMA data_version').pluck().get() as number;
+  }
+
+  /** Rows this connection has written since it opened (SQLite's total_changes()). */
+  totalChanges(): number {
+    return this.st.get('SELECT total_changes()').pluck().get() as number;
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { registerJournalTarget } from './journal.js';
-import type { DB } from './sqlite.js';
+import { cachedStatement, type DB } from './sqlite.js';
 import type { MemoryStore } from './store.js';
 
 export interface Tombstone {
@@ -24,7 +24,7 @@ export function contentHash(content: string): string {
 }
 
 function hasTable(db: DB): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_tombstones'").get() !== undefined;
+  return cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_tombstones'").get() !== undefined;
 }
 
 export function findTombstone(store: MemoryStore, content: string): Tombstone | null {
@@ -46,9 +46,9 @@ export function writeTombstone(store: MemoryStore, t: Tombstone): void {
 
 registerJournalTarget({
   ns: 't',
-  snapshot: (db, hash) => (hasTable(db) ? ((db.prepare('SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(hash) as Tombstone | undefined) ?? null) : null),
+  snapshot: (db, hash) => (hasTable(db) ? ((cachedStatement(db, 'SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(hash) as Tombstone | undefined) ?? null) : null),
   restore(store, hash, image) {
-    if (image === null) store.db.prepare('DELETE FROM mnemo_tombstones WHERE hash = ?').run(hash);
-    else store.db.prepare('INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(image as Tombstone);
+    if (image === null) cachedStatement(store.db, 'DELETE FROM mnemo_tombstones WHERE hash = ?').run(hash);
+    else cachedStatement(store.db, 'INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(image as Tombstone);
   },
 });
