@@ -6,8 +6,9 @@
  * per size), the pass is planned, then applied in short transactions while a second PROCESS (the
  * agent, test/helpers/agent-child.ts, reporting over IPC) adds a memory and recalls once per
  * interval; the apply is then undone in the same way with the agent still working. Reports the
- * agent's failures and latencies (target: 0 failures, every call within 1 s), the apply and undo
- * wall times and the largest WAL file seen. `--batch-ms 1e9` writes the apply as one transaction,
+ * agent's failures and latencies (target: 0 failures, every call within 1 s) while each runs and
+ * once each has finished (the agent's first recall then brings its indexes up to date), the apply
+ * and undo wall times and the largest WAL file seen. `--batch-ms 1e9` writes the apply as one transaction,
  * as before batching, for comparison.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -77,16 +78,35 @@ const applied = await applyPlan(engine, plan, {
   },
 });
 const applyS = (performance.now() - t0) / 1000;
-const duringApply = agent.calls.splice(0);
-log(`apply: change #${applied.change_id}, ${applied.applied.length.toLocaleString()} applied in ${applyS.toFixed(1)} s; undoing it`);
+const applyEnd = Date.now();
+log(`apply: change #${applied.change_id}, ${applied.applied.length.toLocaleString()} applied in ${applyS.toFixed(1)} s; the agent catches up`);
+const duringApply = await settle(applyEnd);
 
 t0 = performance.now();
 const undone = await undoInBatches(engine.store, applied.change_id!, pacing);
 const undoS = (performance.now() - t0) / 1000;
-const duringUndo = agent.calls.splice(0);
+const undoEnd = Date.now();
+log(`undo: ${undoS.toFixed(1)} s; the agent catches up`);
+const duringUndo = await settle(undoEnd);
 const summary = await agent.stop();
 clearInterval(walPoll);
 engine.close();
+
+/**
+ * The agent's calls up to `end`, once it has made three more recalls after it: the first of those
+ * pays for bringing its recall indexes up to date with the finished change (reported apart, as
+ * `after`), since while the change was being written it kept them as they were.
+ */
+async function settle(end: number): Promise<{ during: AgentCall[]; after: AgentCall[] }> {
+  const startedAfter = (c: AgentCall) => c.at - c.ms >= end;
+  const deadline = Date.now() + 900_000;
+  while (agent.calls.filter((c) => c.op === 'recall' && startedAfter(c)).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  const calls = agent.calls.splice(0);
+  return { during: calls.filter((c) => !startedAfter(c)), after: calls.filter(startedAfter) };
+}
+
+const phase = (calls: AgentCall[]) => ({ add: latency(calls.filter((c) => c.op === 'add')), recall: latency(calls.filter((c) => c.op === 'recall')) });
+const firstRecall = (calls: AgentCall[]) => Math.round(calls.find((c) => c.op === 'recall')?.ms ?? NaN);
 
 const result = {
   bench: 'commit-concurrency',
@@ -102,9 +122,11 @@ const result = {
   wal_max_mb: Number((walMax / 1e6).toFixed(1)),
   agent_failures: summary.failures,
   agent_calls: summary.calls,
-  during_apply: { add: latency(duringApply.filter((c) => c.op === 'add')), recall: latency(duringApply.filter((c) => c.op === 'recall')) },
-  during_undo: { add: latency(duringUndo.filter((c) => c.op === 'add')), recall: latency(duringUndo.filter((c) => c.op === 'recall')) },
-  first_errors: [...duringApply, ...duringUndo].filter((c) => !c.ok).slice(0, 3).map((c) => c.error),
+  during_apply: phase(duringApply.during),
+  after_apply: { ...phase(duringApply.after), first_recall_ms: firstRecall(duringApply.after) },
+  during_undo: phase(duringUndo.during),
+  after_undo: { ...phase(duringUndo.after), first_recall_ms: firstRecall(duringUndo.after) },
+  first_errors: [...duringApply.during, ...duringApply.after, ...duringUndo.during, ...duringUndo.after].filter((c) => !c.ok).slice(0, 3).map((c) => c.error),
 };
 log(JSON.stringify(result, null, 2));
 if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
