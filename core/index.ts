@@ -9,7 +9,7 @@
  */
 import { ApiSession } from './api/context.js';
 import { AgentMemory, type AgentMemoryOptions } from './agent/agent-memory.js';
-import { makeIdentity } from './agent/identity.js';
+import { makeIdentity } from './model/identity.js';
 import type { Clock } from './clock.js';
 import type { Embedder } from './embed/embedder.js';
 

@@ -12,7 +12,7 @@ import type { ExplainResult } from '../recall/types.js';
 import { explainResult, rankRequest } from '../recall/explain.js';
 import { resolveRequest } from '../recall/request.js';
 import { clipQuery } from '../recall/record.js';
-import { currentTraceRef } from '../observe/otel.js';
+import { currentTraceRef } from '../otel.js';
 import { accessRecord } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 

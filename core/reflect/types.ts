@@ -4,7 +4,7 @@
  * it is written to a file by `mnemo reflect --dry-run`, shown by the workbench, and handed back to
  * apply. This file has no runtime imports beyond types, so the renderer can import it.
  */
-import type { ForgetPolicy } from '../forget/policy.js';
+import type { ForgetPolicy } from '../model/forget-policy.js';
 import type { NeighbourStats } from './neighbours.js';
 import type { OpName, ReflectionPolicy } from './policy.js';
 
