@@ -11,7 +11,6 @@
  * attributes every read.
  */
 import { homedir } from 'node:os';
-import type { ApiSession } from '../api/context.js';
 import type { Engine } from '../engine/engine.js';
 import { assertWritable, linkMemories, updateMemory, type MemoryPatch } from '../engine/memory-ops.js';
 import { badInput, MnemoError } from '../errors.js';
@@ -34,11 +33,13 @@ import { DEFAULT_WRITE_POLICY, rememberAs, type RememberResult, type WritePolicy
 import { emptyStats, type MemoryStats } from './stats.js';
 import { assertContainedFile, defaultWorkspaceRoot } from './workspace.js';
 import { runReflection, type ReflectionOutcome } from './reflect.js';
+import type { AgentSession } from './session.js';
 import type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
 export type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
-export class AgentMemory {
+/** `S` is the session it runs in; the library API's is an API session (core/index.ts). */
+export class AgentMemory<S extends AgentSession = AgentSession> {
   readonly who: AgentIdentity;
   readonly spontaneous: SpontaneousConfig;
   readonly writePolicy: WritePolicy;
@@ -48,7 +49,7 @@ export class AgentMemory {
   private readonly counters: MemoryStats = emptyStats();
 
   constructor(
-    readonly session: ApiSession,
+    readonly session: S,
     opts: AgentMemoryOptions = {},
   ) {
     this.who = { owner: session.reader.owner, session_ref: session.reader.session_ref };
