@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { fixedClock } from '../core/clock.js';
 import { generateDemo, rng } from '../core/demo/generate.js';
 import { Engine } from '../core/engine/engine.js';
-import { blobToVector } from '../core/embed/embedder.js';
+import { blobToVector } from '../core/store/codec.js';
 import { explain } from '../core/recall/explain.js';
 import { recallCorpus } from '../core/recall/pipeline.js';
 import { queryTokens } from '../core/recall/tokens.js';

@@ -7,9 +7,9 @@
  *
  * The returned AgentMemory is the same object the MCP server serves (see docs/agents.md).
  */
-import { ApiSession } from './api/context.js';
-import { AgentMemory, type AgentMemoryOptions } from './agent/agent-memory.js';
-import { makeIdentity } from './agent/identity.js';
+import { AgentMemory as AgentMemoryOf, type AgentMemoryOptions } from './agent/agent-memory.js';
+import { AgentApiSession } from './host/agent-session.js';
+import { makeIdentity } from './model/identity.js';
 import type { Clock } from './clock.js';
 import type { Embedder } from './embed/embedder.js';
 
@@ -30,7 +30,7 @@ export interface OpenStoreOptions extends AgentMemoryOptions {
 /** Opens (or creates) a store as one agent. Close it with `memory.close()`. */
 export function openStore(path: string, opts: OpenStoreOptions = {}): AgentMemory {
   const who = makeIdentity(opts.owner, opts.session);
-  const session = new ApiSession({
+  const session = new AgentApiSession({
     ...(opts.clock ? { clock: opts.clock } : {}),
     reader: who,
     engineOptions: {
@@ -39,10 +39,12 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): AgentMemor
     },
   });
   session.open(path, { create: opts.create ?? true });
-  return new AgentMemory(session, opts);
+  return new AgentMemoryOf(session, opts);
 }
 
-export { AgentMemory };
+/** An agent's memory as the library API opens it: its session is an API session, which doors can call too. */
+export type AgentMemory = AgentMemoryOf<AgentApiSession>;
+export const AgentMemory = AgentMemoryOf;
 export type { AgentMemoryOptions, RememberInput, UpdateInput, RecallOptions, RecalledMemory, InjectionResult, Importance } from './agent/agent-memory.js';
 export type { RememberResult, WritePolicy } from './agent/remember.js';
 export type { MemoryStats } from './agent/stats.js';

@@ -5,7 +5,7 @@
 import type { Protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { RENDERER_CSP } from '../server/security.js';
+import { RENDERER_CSP } from '../core/host/renderer-csp.js';
 import { APP_HOST, APP_SCHEME } from './security.js';
 
 const MIME: Record<string, string> = {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ApiSession } from '../core/api/context.js';
 import { openFleet } from '../core/api/handlers/fleet.js';
 import { generateDemo } from '../core/demo/generate.js';
-import { LiveRefresh } from '../server/live.js';
+import { LiveRefresh } from '../core/host/live-refresh.js';
 import { PRIVILEGED_SCHEME, registerAppProtocol } from './app-protocol.js';
 import { deepLinkFromArgv, parseDeepLink } from './deep-link.js';
 import { IPC_EVENT, registerIpc } from './ipc.js';

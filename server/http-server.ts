@@ -15,8 +15,9 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { ApiSession } from '../core/api/context.js';
 import { invoke } from '../core/api/service.js';
 import { contract, isMethodName } from '../core/api/contract/index.js';
-import { LiveRefresh } from './live.js';
-import { cookieValue, isLoopbackHost, newToken, RENDERER_CSP, sameOriginRequest, sessionCookieHeader, sessionCookieName, TOKEN_HEADER, tokenMatches } from './security.js';
+import { LiveRefresh } from '../core/host/live-refresh.js';
+import { RENDERER_CSP } from '../core/host/renderer-csp.js';
+import { cookieValue, isLoopbackHost, newToken, sameOriginRequest, sessionCookieHeader, sessionCookieName, TOKEN_HEADER, tokenMatches } from './security.js';
 
 export interface ServerOptions {
   session: ApiSession;

@@ -74,18 +74,3 @@ export function sameOriginRequest(headers: { origin?: string | undefined; 'sec-f
   }
   return u.protocol === 'http:' && Number(u.port) === port && isLoopbackHost(u.host, port);
 }
-
-/** The renderer's Content-Security-Policy (the same one the Electron window sets). */
-export const RENDERER_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // React and echarts set element.style through the CSSOM; cytoscape needs inline style attributes.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');

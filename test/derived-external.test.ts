@@ -5,7 +5,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Derived, type DerivedIndex } from '../core/engine/derived.js';
+import { Derived, type DerivedIndex } from '../core/store/derived.js';
 import { createMemory } from '../core/model/memory.js';
 import { MemoryStore } from '../core/store/store.js';
 import { FIXTURE_STORE, tempDir } from './helpers/fixture.js';

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentMemory } from '../core/agent/agent-memory.js';
+import type { AgentMemory } from '../core/index.js';
 import { invoke } from '../core/api/service.js';
 import { refusedOps } from '../core/agent/reflect.js';
 import { ownerMatches, ownerMayWrite } from '../core/model/owner.js';

@@ -9,7 +9,7 @@ import { ApiSession } from '../core/api/context.js';
 import { call } from '../core/api/service.js';
 import type { Engine } from '../core/engine/engine.js';
 import { addMemory } from '../core/engine/memory-ops.js';
-import { baseLevelActivation } from '../core/recall/activation.js';
+import { baseLevelActivation } from '../core/model/activation.js';
 import { explain } from '../core/recall/explain.js';
 import { recallAndLog } from '../core/recall/record.js';
 import { countEvents, queryEvents } from '../core/store/access-events.js';

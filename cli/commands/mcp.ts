@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import { ApiSession } from '../../core/api/context.js';
+import { AgentApiSession } from '../../core/host/agent-session.js';
 import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { validateOwner } from '../../core/model/owner.js';
 import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '../../core/agent/workspace.js';
@@ -26,7 +26,7 @@ export const mcpCommand: Command = {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const owner = validateOwner(str(ctx, 'owner') ?? '', '--owner');
     const sessionRef = str(ctx, 'session') ?? `mcp-${randomUUID().slice(0, 8)}`;
-    const session = new ApiSession({
+    const session = new AgentApiSession({
       clock: ctx.clock,
       reader: { owner, session_ref: sessionRef },
       engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },

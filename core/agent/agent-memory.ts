@@ -11,7 +11,6 @@
  * attributes every read.
  */
 import { homedir } from 'node:os';
-import type { ApiSession } from '../api/context.js';
 import type { Engine } from '../engine/engine.js';
 import { assertWritable, linkMemories, updateMemory, type MemoryPatch } from '../engine/memory-ops.js';
 import { badInput, MnemoError } from '../errors.js';
@@ -24,9 +23,9 @@ import type { DueContext, IntentState } from '../prospective/scheduler.js';
 import { listTodos, openTodos, todoView, type TodoView } from '../prospective/todos.js';
 import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers.js';
 import type { ExplainRow } from '../recall/types.js';
-import { listMemories } from '../store/list-query.js';
+import { listMemories, scopeFilter } from '../store/list-query.js';
 import { contentHash, writeTombstone } from '../store/tombstones.js';
-import { readScope, scopeFilter, type AgentIdentity } from './identity.js';
+import { readScope, type AgentIdentity } from '../model/identity.js';
 import { DEFAULT_SPONTANEOUS, InjectionGate, deriveQueries, memoryLabel, renderBlock, selectBlock, type SpontaneousConfig, type TurnContext } from './inject.js';
 import { rankForAgent } from './ranking.js';
 import { captureRef, parseRef, renderRef, resolveRef, type ReferenceEnv, type ReferenceHost, type ResolvedRef } from './references.js';
@@ -34,11 +33,13 @@ import { DEFAULT_WRITE_POLICY, rememberAs, type RememberResult, type WritePolicy
 import { emptyStats, type MemoryStats } from './stats.js';
 import { assertContainedFile, defaultWorkspaceRoot } from './workspace.js';
 import { runReflection, type ReflectionOutcome } from './reflect.js';
+import type { AgentSession } from './session.js';
 import type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
 export type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
-export class AgentMemory {
+/** `S` is the session it runs in; the library API's is an API session (core/index.ts). */
+export class AgentMemory<S extends AgentSession = AgentSession> {
   readonly who: AgentIdentity;
   readonly spontaneous: SpontaneousConfig;
   readonly writePolicy: WritePolicy;
@@ -48,7 +49,7 @@ export class AgentMemory {
   private readonly counters: MemoryStats = emptyStats();
 
   constructor(
-    readonly session: ApiSession,
+    readonly session: S,
     opts: AgentMemoryOptions = {},
   ) {
     this.who = { owner: session.reader.owner, session_ref: session.reader.session_ref };

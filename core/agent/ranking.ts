@@ -6,13 +6,12 @@
  * user-facing empty scope is rightly an error there. For that scope the pipeline is called
  * directly with the already-resolved scope, and the accesses are logged here in the same shape.
  */
-import { call } from '../api/service.js';
-import type { ApiSession } from '../api/context.js';
+import type { AgentSession } from './session.js';
 import type { ExplainResult } from '../recall/types.js';
 import { explainResult, rankRequest } from '../recall/explain.js';
 import { resolveRequest } from '../recall/request.js';
 import { clipQuery } from '../recall/record.js';
-import { currentTraceRef } from '../observe/otel.js';
+import { currentTraceRef } from '../otel.js';
 import { accessRecord } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 
@@ -24,14 +23,14 @@ export interface RankInput {
   hops?: number | undefined;
 }
 
-export async function rankForAgent(session: ApiSession, scope: OwnerScope, mode: ReadMode, input: RankInput): Promise<ExplainResult> {
+export async function rankForAgent(session: AgentSession, scope: OwnerScope, mode: ReadMode, input: RankInput): Promise<ExplainResult> {
   const body: Record<string, unknown> = { query: input.query };
   if (input.k !== undefined) body['k'] = input.k;
   if (input.hops !== undefined && mode !== 'searched') body['hops'] = input.hops;
   if (scope !== '') {
     body['owner'] = scope === null ? '*' : scope;
     const method = mode === 'recalled' ? 'recall.run' : mode === 'searched' ? 'recall.search' : 'recall.explain';
-    return call(session, method, body);
+    return session.recall(method, body);
   }
   const engine = session.engine();
   const resolved = resolveRequest(engine, { ...input, hops: mode === 'searched' ? 0 : input.hops }, { k: mode === 'dry_run' ? 10 : 5 });

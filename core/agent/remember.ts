@@ -14,7 +14,7 @@ import type { MemoryType } from '../model/enums.js';
 import { accessRecord, createMemory, embeddingText, type Memory, type MemoryRef } from '../model/memory.js';
 import { ownerMatches, roleOf } from '../model/owner.js';
 import type { StoredTrigger } from '../prospective/triggers.js';
-import type { AgentIdentity } from './identity.js';
+import type { AgentIdentity } from '../model/identity.js';
 
 export interface WritePolicy {
   dedup_threshold: number;

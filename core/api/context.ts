@@ -4,6 +4,7 @@
  */
 import { fixedClock, systemClock, type Clock } from '../clock.js';
 import { MnemoError } from '../errors.js';
+import { beliefJournalTargets } from '../beliefs/journal-target.js';
 import { Engine, type EngineOptions } from '../engine/engine.js';
 import { loadLlmEndpoints, type LlmEndpoints } from '../reflect/llm-endpoints.js';
 import type { PathPolicy } from './path-policy.js';
@@ -17,7 +18,7 @@ export interface Reader {
 export interface SessionOptions {
   clock?: Clock;
   reader?: Partial<Reader>;
-  engineOptions?: Omit<EngineOptions, 'clock' | 'create' | 'readonly'>;
+  engineOptions?: Omit<EngineOptions, 'clock' | 'create' | 'readonly' | 'journalTargets'>;
   /** Called after each successful mutating method (live refresh). */
   onMutation?: (method: string) => void;
   /** What the shell hosting this session lets the engine ask of the user (Electron: dialogs). */
@@ -75,7 +76,8 @@ export class ApiSession {
   /** Opens `path` as the current store; `convert` (only `mnemo init`) may turn a non-store file into one. */
   open(path: string, opts: { create?: boolean; readonly?: boolean; convert?: boolean } = {}): Engine {
     const readonly = this.readonlyOnly || (opts.readonly ?? false);
-    const engine = Engine.open(path, { ...this.engineOptions, clock: this.clock, create: !readonly && (opts.create ?? false), readonly, convert: !readonly && (opts.convert ?? false) });
+    // Every row kind core journals, so any door can undo any change, whichever modules it loaded.
+    const engine = Engine.open(path, { ...this.engineOptions, journalTargets: beliefJournalTargets, clock: this.clock, create: !readonly && (opts.create ?? false), readonly, convert: !readonly && (opts.convert ?? false) });
     this.current?.close();
     this.current = engine;
     return engine;

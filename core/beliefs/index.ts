@@ -1,9 +1,9 @@
 /**
  * The belief layer (Nous's predictive world model): one BeliefModel per engine, plus the pieces
- * the doors use. Importing this module registers the journal targets that undo alias merges.
+ * the doors use. The journal targets that undo alias merges are beliefJournalTargets, handed to
+ * a store when it is opened (see journal-target.ts).
  */
 import type { Engine } from '../engine/engine.js';
-import './journal-target.js';
 import { BeliefModel } from './model.js';
 
 export function beliefsOf(engine: Engine): BeliefModel {
@@ -11,6 +11,7 @@ export function beliefsOf(engine: Engine): BeliefModel {
 }
 
 export { BeliefModel } from './model.js';
+export { beliefJournalTargets } from './journal-target.js';
 export * from './config.js';
 export { parseObservationsJsonl, parseObservation, observationSchema, type Observation } from './observation.js';
 export { readBelief, readEntity, type BeliefView, type ReadMode } from './read.js';

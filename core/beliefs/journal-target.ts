@@ -3,8 +3,11 @@
  * dimensions and what each delta derived are functions of the delta log and the alias table, so
  * after a row is restored the affected entities are replayed from the log. That also keeps any
  * observation ingested after the merge (it is re-attributed, not lost).
+ *
+ * These targets take effect only where a store is opened with them (OpenOptions.journalTargets):
+ * the API session does so for every door, and a caller opening an Engine itself passes them.
  */
-import { registerJournalTarget } from '../store/journal.js';
+import type { JournalTarget } from '../store/journal.js';
 import { BeliefTables, type AliasRow } from '../store/belief-tables.js';
 import type { MemoryStore } from '../store/store.js';
 import { BeliefModel } from './model.js';
@@ -13,7 +16,7 @@ export const ALIAS_NS = 'belief-alias';
 export const REJECTION_NS = 'belief-reject';
 export const PAIR_SEP = '\u0001';
 
-registerJournalTarget({
+const aliasTarget: JournalTarget<MemoryStore> = {
   ns: ALIAS_NS,
   snapshot: (db, alias) =>
     (db.prepare('SELECT alias, canonical, divergence, shared, merged_at FROM mnemo_entity_aliases WHERE alias = ?').get(alias) as AliasRow | undefined) ?? null,
@@ -26,9 +29,9 @@ registerJournalTarget({
     if (expected) names.push((expected as AliasRow).canonical);
     new BeliefModel(store).rebuild(names);
   },
-});
+};
 
-registerJournalTarget({
+const rejectionTarget: JournalTarget<MemoryStore> = {
   ns: REJECTION_NS,
   snapshot: (db, key) => {
     const [a, b] = key.split(PAIR_SEP);
@@ -40,4 +43,7 @@ registerJournalTarget({
     if (image === null) tables.deleteRejection(a, b);
     else tables.putRejection(a, b, (image as { rejected_at: number }).rejected_at);
   },
-});
+};
+
+/** The belief rows a store's journal must know to undo and redo alias merges and rejections. */
+export const beliefJournalTargets: readonly JournalTarget<MemoryStore>[] = [aliasTarget, rejectionTarget];

@@ -7,9 +7,8 @@
  */
 import { accessRecord, createMemory, embeddingText, logAccess, type AccessRecord, type Memory } from '../model/memory.js';
 import { EDGE_TYPES, MEMORY_TYPES, type EdgeType, type MemoryType } from '../model/enums.js';
-import { vectorToBlob } from '../embed/embedder.js';
 import { HashingEmbedder } from '../embed/hashing.js';
-import { encodeRow } from '../store/codec.js';
+import { encodeRow, vectorToBlob } from '../store/codec.js';
 import type { MemoryStore } from '../store/store.js';
 import * as R from './recipe.js';
 import { BeliefModel } from '../beliefs/model.js';

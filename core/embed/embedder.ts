@@ -27,16 +27,3 @@ export function normalizeF32(v: Float32Array): Float32Array {
   for (let i = 0; i < v.length; i++) v[i] = Math.fround(v[i]! / norm);
   return v;
 }
-
-export function vectorToBlob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-}
-
-/** Reads a little-endian float32 blob; returns null for an empty or wrong-sized blob. */
-export function blobToVector(blob: Uint8Array | null | undefined, dim: number): Float32Array | null {
-  if (!blob || blob.byteLength !== dim * 4) return null;
-  const out = new Float32Array(dim);
-  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  for (let i = 0; i < dim; i++) out[i] = view.getFloat32(i * 4, true);
-  return out;
-}

@@ -1,7 +1,7 @@
 /** The vector index over live (non-archived) memories, kept in step with the store. */
-import { blobToVector } from './embedder.js';
+import { blobToVector } from '../store/codec.js';
 import { VectorIndex } from './vector-index.js';
-import type { DerivedIndex } from '../engine/derived.js';
+import type { DerivedIndex } from '../store/derived.js';
 import type { MemoryStore } from '../store/store.js';
 
 export class LiveVectors extends VectorIndex implements DerivedIndex {

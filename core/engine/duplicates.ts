@@ -10,7 +10,7 @@ import { memoryHead } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from '../store/duplicate-rows.js';
 import type { MemoryStore } from '../store/store.js';
-import { Derived, type DerivedIndex } from './derived.js';
+import { Derived, type DerivedIndex } from '../store/derived.js';
 import type { Engine } from './engine.js';
 
 export interface DuplicateMember {

@@ -9,7 +9,7 @@ import { embedderFromEnv } from '../embed/openai.js';
 import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
 import { MemoryStore, type OpenOptions, type ProfileName } from '../store/store.js';
-import { Derived } from './derived.js';
+import { Derived } from '../store/derived.js';
 
 export interface EngineOptions extends OpenOptions {
   embedder?: Embedder;

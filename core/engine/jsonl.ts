@@ -9,9 +9,8 @@ import { applyTodoRule, embeddingText, type Memory } from '../model/memory.js';
 import { boundedMemorySchema, describeIssues, edgeTypeSchema } from '../model/schemas.js';
 import { epochSeconds, jsonShapeProblem, LIMITS } from '../model/limits.js';
 import { ownerProblem } from '../model/owner.js';
-import { decodeRow } from '../store/codec.js';
+import { blobToVector, decodeRow, vectorToBlob } from '../store/codec.js';
 import { insertAccessEvent } from '../store/access-events.js';
-import { blobToVector, vectorToBlob } from '../embed/embedder.js';
 import type { Engine } from './engine.js';
 
 const edgeLineSchema = z.object({

@@ -26,6 +26,20 @@ export interface AccessComponents {
   spread: number;
 }
 
+/**
+ * What made a score, as additive contributions already weighted: relevance, recency, importance,
+ * the BM25 keyword term (mnemo), what the entity boost added (mnemo; a multiplier shown as the
+ * amount it adds) and spread (γ·spread). Their sum is the score.
+ */
+export interface ScoreTerms {
+  rel: number;
+  rec: number;
+  imp: number;
+  kw?: number;
+  ent?: number;
+  spread: number;
+}
+
 export interface AccessRecord {
   ts: number;
   channel: AccessChannel;

@@ -5,34 +5,9 @@
 import type { Engine } from '../engine/engine.js';
 import { isCrossOwner } from '../model/owner.js';
 import { memoryHead } from '../model/memory.js';
-import { auditEvents, type AuditEvent, type AuditFilter } from '../store/access-queries.js';
+import { auditEvents, eventView, type AuditFilter } from '../store/access-queries.js';
 import { iterUsageRecords } from '../store/usage-rows.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
-
-export function eventView(e: AuditEvent): AccessEventView {
-  return {
-    event_id: e.event_id,
-    memory_id: e.memory_id,
-    ts: e.ts,
-    channel: e.channel,
-    reader_owner: e.reader_owner,
-    session_ref: e.session_ref,
-    trace_ref: e.trace_ref,
-    query: e.query,
-    score: e.score,
-    rank: e.rank,
-    components: e.components,
-    strength_after: e.strength_after,
-    reinforce: e.reinforce,
-    backfilled: e.backfilled,
-    memory_owner: e.memory_owner,
-    memory_type: e.memory_type,
-    head: e.content === null ? null : memoryHead({ title: e.title, content: e.content }),
-    cross_owner: e.memory_owner !== null && isCrossOwner(e.reader_owner, e.memory_owner),
-    context: (e.context as AccessEventView['context']) ?? null,
-    terms: e.terms ?? null,
-  };
-}
 
 export function listAccesses(engine: Engine, f: AuditFilter): AccessListResult {
   const filter = { ...f };

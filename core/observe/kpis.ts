@@ -5,7 +5,7 @@
  */
 import type { Engine } from '../engine/engine.js';
 import { isCrossOwner, roleOf, type OwnerScope } from '../model/owner.js';
-import { pyRound } from '../recall/round.js';
+import { pyRound } from '../model/py-round.js';
 import { iterUsageRecords } from '../store/usage-rows.js';
 import type { StoreKpis } from './types.js';
 import { fetchesOf, injectionFollowedByUse } from './usage.js';

@@ -5,7 +5,7 @@
  * columns, with the same expressions the Memories list filters by, so a facet's count is exactly
  * the number of rows its click shows.
  */
-import { DEFAULT_FORGET_POLICY } from '../forget/policy.js';
+import { DEFAULT_FORGET_POLICY } from '../model/forget-policy.js';
 import { idleSql, retentionSql } from '../store/retention-sql.js';
 import type { DB } from '../store/sqlite.js';
 

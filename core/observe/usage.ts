@@ -3,9 +3,9 @@
  * ring entries that carry them, whether the latest injection went unused, and the forgetting
  * figures. Field names, order and rounding are the reference's.
  */
-import { DEFAULT_FORGET_POLICY, pruneEta, retention, type ForgetPolicy } from '../forget/policy.js';
+import { DEFAULT_FORGET_POLICY, pruneEta, retention, type ForgetPolicy } from '../model/forget-policy.js';
 import type { AccessRecord } from '../model/memory.js';
-import { pyRound } from '../recall/round.js';
+import { pyRound } from '../model/py-round.js';
 import type { UsageRecord } from '../store/usage-rows.js';
 import type { MemoryUsage } from './types.js';
 

@@ -12,7 +12,7 @@ import { accessRecord, addEdge, createMemory, embeddingText, memoryHead, type Me
 import type { OwnerScope } from '../model/owner.js';
 import { insertAccessEvent } from '../store/access-events.js';
 import type { MemoryStore } from '../store/store.js';
-import type { AgentIdentity } from '../agent/identity.js';
+import type { AgentIdentity } from '../model/identity.js';
 import { due, intentState, type DueContext, type Firing } from './scheduler.js';
 import type { IntentState, IntentView } from './views.js';
 import { hasFired, readTrigger, triggerProblem, type StoredTrigger } from './triggers.js';

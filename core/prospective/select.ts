@@ -1,9 +1,8 @@
 /** Loads every live memory of some types within an owner scope (paged through the list query). */
 import type { Memory } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
-import { listMemories } from '../store/list-query.js';
+import { listMemories, scopeFilter } from '../store/list-query.js';
 import type { MemoryStore } from '../store/store.js';
-import { scopeFilter } from '../agent/identity.js';
 
 export function memoriesOfType(
   store: MemoryStore,

@@ -5,7 +5,7 @@
  * A delete removes the deleted memory's edges and, through the reverse map, the edges other
  * memories had into it (the store deletes those rows without telling their sources).
  */
-import type { DerivedIndex } from '../engine/derived.js';
+import type { DerivedIndex } from '../store/derived.js';
 import type { Edge } from '../model/memory.js';
 import { allEdges } from '../store/derived-sources.js';
 import type { MemoryStore } from '../store/store.js';

@@ -13,7 +13,7 @@
 import { ACTR_CHANNELS } from '../model/enums.js';
 import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { DerivedIndex } from '../engine/derived.js';
+import type { DerivedIndex } from '../store/derived.js';
 import { liveSourceRows, sourceRow, type SourceRow } from '../store/derived-sources.js';
 import type { MemoryStore } from '../store/store.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';

@@ -8,7 +8,7 @@ import { CAUSAL_EDGE_TYPES } from '../model/enums.js';
 import { rank, recallCorpus, type DenseHit, type Ranking } from './pipeline.js';
 import type { PathStep } from './spread.js';
 import { resolveRequest, type RecallInput, type ResolvedRequest } from './request.js';
-import { pyRound } from './round.js';
+import { pyRound } from '../model/py-round.js';
 import { roundTerms, rowTerms } from './terms.js';
 import type { ExplainResult, ExplainRow, SpreadPath } from './types.js';
 

@@ -11,10 +11,10 @@
  * order first reached].
  */
 import type { Engine } from '../engine/engine.js';
-import { Derived } from '../engine/derived.js';
+import { Derived } from '../store/derived.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { ownerStates } from '../store/recall-reads.js';
-import { sigmoid } from './activation.js';
+import { sigmoid } from '../model/activation.js';
 import { Adjacency } from './adjacency.js';
 import { RecallCorpus } from './corpus.js';
 import type { RecallProfile } from './profile.js';

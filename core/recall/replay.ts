@@ -6,14 +6,13 @@
  */
 import type { Engine } from '../engine/engine.js';
 import { badInput, notFound } from '../errors.js';
-import { eventView } from '../observe/access-log.js';
-import type { AccessEventView, ComponentSnapshot, ReplayResult } from '../observe/access-types.js';
-import { auditEvents } from '../store/access-queries.js';
+import type { AccessEventView } from '../model/access-event.js';
+import { auditEvents, eventView } from '../store/access-queries.js';
 import { explainRows, rankRequest } from './explain.js';
 import { resolveRequest } from './request.js';
-import { pyRound } from './round.js';
+import { pyRound } from '../model/py-round.js';
 import { roundTerms, rowTerms, termsDelta } from './terms.js';
-import type { RecallProfileName } from './types.js';
+import type { ComponentSnapshot, RecallProfileName, ReplayResult } from './types.js';
 
 export interface ReplayOverrides {
   hops?: number | undefined;

@@ -7,7 +7,7 @@
  */
 import type { RankedRow } from './pipeline.js';
 import type { RecallProfile } from './profile.js';
-import { pyRound } from './round.js';
+import { pyRound } from '../model/py-round.js';
 import type { ScoreTerms } from './types.js';
 
 export function rowTerms(row: Pick<RankedRow, 'base' | 'rel' | 'rec' | 'imp' | 'spread' | 'kw'>, profile: RecallProfile): ScoreTerms {

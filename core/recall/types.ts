@@ -1,4 +1,8 @@
 /** The shapes recall answers with (shared by the API contract, the CLI and the renderer). */
+import type { AccessEventView } from '../model/access-event.js';
+import type { ScoreTerms } from '../model/memory.js';
+
+export type { ScoreTerms };
 
 export type RecallProfileName = 'nooa-0.0.9' | 'mnemo';
 
@@ -24,20 +28,6 @@ export interface ExplainRow {
    * (within 0.001). nooa's twelve fields above are unchanged in name, order and value.
    */
   terms: ScoreTerms;
-}
-
-/**
- * What made a score, as additive contributions already weighted: relevance, recency, importance,
- * the BM25 keyword term (mnemo), what the entity boost added (mnemo; a multiplier shown as the
- * amount it adds) and spread (γ·spread). Their sum is the score.
- */
-export interface ScoreTerms {
-  rel: number;
-  rec: number;
-  imp: number;
-  kw?: number;
-  ent?: number;
-  spread: number;
 }
 
 /** One edge that carried activation into a row: the row's `spread` is the sum of `contribution`s. */
@@ -151,4 +141,37 @@ export interface RecallProfileInfo {
   store_profile: RecallProfileName;
   config: Record<string, unknown>;
   differences: string[];
+}
+
+/** A logged recall re-run against the store as it is now (recall/replay.ts). */
+export interface ComponentSnapshot {
+  rank: number | null;
+  score: number | null;
+  source: string | null;
+  cos: number | null;
+  rel: number | null;
+  rec: number | null;
+  imp: number | null;
+  spread: number | null;
+}
+
+export interface ReplayResult {
+  event: AccessEventView;
+  rerun: { query: string; hops: number; owner: string | null; k: number; profile: RecallProfileName; now: number; assumed: string[] };
+  /** What was logged, and what the same query gives now (after = null: no longer ranked at all). */
+  before: ComponentSnapshot;
+  after: ComponentSnapshot | null;
+  /** after − before per numeric field (null where either side is missing). */
+  delta: Record<keyof ComponentSnapshot, number | null>;
+  in_top_k_now: boolean;
+  /** Every row the query ranks now (the denominator of "now #14 of 264"). */
+  ranked_now: number;
+  /** The move in words, ranks 1-based: "was #3, now #14 of 264: no longer in the top 10". */
+  movement: string;
+  /** The score's named contributions then (null when the access predates the terms column) and now, and now − then per term. */
+  terms: { before: ScoreTerms | null; after: ScoreTerms | null; delta: ScoreTerms | null };
+  /** The other memories logged by the same recall (same ts, query and reader), in logged rank order. */
+  logged_results: { memory_id: string; rank: number | null; score: number | null; event_id: number | null }[];
+  now_rows: ExplainRow[];
+  notes: string[];
 }

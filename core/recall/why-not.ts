@@ -7,13 +7,13 @@
 import type { Engine } from '../engine/engine.js';
 import { cueSet, memoryHead, type Memory } from '../model/memory.js';
 import { ownerMatches } from '../model/owner.js';
-import { baseLevelActivation, sigmoid } from './activation.js';
+import { baseLevelActivation, sigmoid } from '../model/activation.js';
 import { rankRequest, rowMeta } from './explain.js';
 import { entityShares } from './mnemo/stages.js';
 import { recallCorpus, type Bounds, type Ranking } from './pipeline.js';
 import type { SparseField } from './profile.js';
 import type { ResolvedRequest } from './request.js';
-import { pyRound } from './round.js';
+import { pyRound } from '../model/py-round.js';
 import { sparseLeg } from './sparse.js';
 import { roundTerms, rowTerms } from './terms.js';
 import { asciiLower, jaccard, queryCues } from './tokens.js';

@@ -16,7 +16,7 @@
  * instead takes everything back.
  */
 import { MnemoError } from '../errors.js';
-import { pruneDecision } from '../forget/policy.js';
+import { pruneDecision } from '../model/forget-policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
 import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';

@@ -5,23 +5,13 @@
  * entities, so two copies of one text drift apart when their tags (or titles) differ; the
  * explanation names the guards that failed with their values, and what differs besides the text.
  */
+import type { MergeGuard, NotMerged } from './types.js';
 import type { ViewMemory } from './view.js';
+
+export type { MergeGuard, NotMerged };
 
 /** Word-set overlap from which two texts count as near-identical. */
 export const NEAR_IDENTICAL = 0.9;
-
-export type MergeGuard = { guard: 'cosine'; cos: number; threshold: number } | { guard: 'type'; src_type: string; dst_type: string };
-
-export interface NotMerged {
-  text: 'identical' | 'near-identical';
-  /** Overlap of the two contents' word sets (Jaccard), 1 for identical texts. */
-  similarity: number;
-  /** The merge guards that failed, with the values that failed them. */
-  failed: MergeGuard[];
-  /** What else goes into the embedding and differs: tags only one side has, and the titles. */
-  differs: { tags_src_only: string[]; tags_dst_only: string[]; title: boolean };
-  summary: string;
-}
 
 const normalize = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 const words = (s: string) => new Set(s.split(/[^\p{L}\p{N}]+/u).filter(Boolean));

@@ -3,10 +3,10 @@
  * proposes typed operations, and applies them to the view (never to the store), so the next op
  * sees the state the reference's sequential pass would have produced.
  */
-import { pruneDecision, PROTECTED_IMPORTANCE, type ForgetPolicy } from '../forget/policy.js';
+import { pruneDecision, PROTECTED_IMPORTANCE, type ForgetPolicy } from '../model/forget-policy.js';
 import { foldDuplicateScalars, type Memory } from '../model/memory.js';
 import { compareMergeSurvivor } from '../model/merge-order.js';
-import { baseLevelActivation, sigmoid } from '../recall/activation.js';
+import { baseLevelActivation, sigmoid } from '../model/activation.js';
 import type { ReflectionPolicy } from './policy.js';
 import type { LinkOp, MergeOp, PruneOp, RescoreOp } from './types.js';
 import { notMerged, type NotMerged } from './not-merged.js';

@@ -5,7 +5,7 @@
  * `until` stops after the named op (step-through); `shouldStop` is checked between items.
  */
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_FORGET_POLICY, type ForgetPolicy } from '../forget/policy.js';
+import { DEFAULT_FORGET_POLICY, type ForgetPolicy } from '../model/forget-policy.js';
 import type { OwnerScope } from '../model/owner.js';
 import type { Engine } from '../engine/engine.js';
 import { StopSignal } from './neighbours.js';

@@ -4,10 +4,10 @@
  * times it beside the planner, and the tests use it as an independent oracle on stores the fixture
  * does not cover. Writes nothing to the store.
  */
-import { pruneDecision, DEFAULT_FORGET_POLICY, type ForgetPolicy } from '../forget/policy.js';
+import { pruneDecision, DEFAULT_FORGET_POLICY, type ForgetPolicy } from '../model/forget-policy.js';
 import { VectorIndex } from '../embed/vector-index.js';
 import type { Memory } from '../model/memory.js';
-import { baseLevelActivation, sigmoid } from '../recall/activation.js';
+import { baseLevelActivation, sigmoid } from '../model/activation.js';
 import type { MemoryStore } from '../store/store.js';
 import { isClose, rescoreValue, round4 } from './ops.js';
 import { DEFAULT_REFLECTION_POLICY, type ReflectionPolicy } from './policy.js';

@@ -4,10 +4,23 @@
  * it is written to a file by `mnemo reflect --dry-run`, shown by the workbench, and handed back to
  * apply. This file has no runtime imports beyond types, so the renderer can import it.
  */
-import type { ForgetPolicy } from '../forget/policy.js';
+import type { ForgetPolicy } from '../model/forget-policy.js';
 import type { NeighbourStats } from './neighbours.js';
-import type { NotMerged } from './not-merged.js';
 import type { OpName, ReflectionPolicy } from './policy.js';
+
+/** Why a proposed link joins two (nearly) identical texts instead of merging them (see not-merged.ts). */
+export type MergeGuard = { guard: 'cosine'; cos: number; threshold: number } | { guard: 'type'; src_type: string; dst_type: string };
+
+export interface NotMerged {
+  text: 'identical' | 'near-identical';
+  /** Overlap of the two contents' word sets (Jaccard), 1 for identical texts. */
+  similarity: number;
+  /** The merge guards that failed, with the values that failed them. */
+  failed: MergeGuard[];
+  /** What else goes into the embedding and differs: tags only one side has, and the titles. */
+  differs: { tags_src_only: string[]; tags_dst_only: string[]; title: boolean };
+  summary: string;
+}
 
 export interface EdgeTriple {
   target_id: string;

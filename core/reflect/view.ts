@@ -3,7 +3,7 @@
  * read, held in memory and changed by each op's proposals, so a later op sees what the earlier ones
  * would have done (the reference's sequential pass) while the store is never written.
  */
-import { blobToVector } from '../embed/embedder.js';
+import { blobToVector } from '../store/codec.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
 import { EDGE_ROW_SQL, Fingerprinter, memoryRowPages, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';

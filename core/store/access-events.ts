@@ -4,7 +4,7 @@
  * how a memory became established are never lost.
  */
 import type { AccessComponents, AccessRecord } from '../model/memory.js';
-import type { ScoreTerms } from '../recall/types.js';
+import type { ScoreTerms } from '../model/memory.js';
 import { storedAccessEntrySchema } from '../model/schemas.js';
 import type { DB } from './sqlite.js';
 

@@ -2,6 +2,9 @@
  * Audit queries over the uncapped access-event table, joined to the memory each access read
  * (its current owner, type and head), with the filters the Access audit view offers.
  */
+import type { AccessEventView } from '../model/access-event.js';
+import { memoryHead } from '../model/memory.js';
+import { isCrossOwner } from '../model/owner.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
 import type { MemoryStore } from './store.js';
 import { jsonField } from './json-sql.js';
@@ -81,5 +84,31 @@ export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number
   return {
     total,
     events: rows.map((r) => ({ ...rowToEvent(r), memory_owner: r.memory_owner, memory_type: r.memory_type, title: typeof r.title === 'string' ? r.title : null, content: r.content })),
+  };
+}
+
+/** One audit row as the audit and replay show it (the read memory's head, whether the read crossed owners). */
+export function eventView(e: AuditEvent): AccessEventView {
+  return {
+    event_id: e.event_id,
+    memory_id: e.memory_id,
+    ts: e.ts,
+    channel: e.channel,
+    reader_owner: e.reader_owner,
+    session_ref: e.session_ref,
+    trace_ref: e.trace_ref,
+    query: e.query,
+    score: e.score,
+    rank: e.rank,
+    components: e.components,
+    strength_after: e.strength_after,
+    reinforce: e.reinforce,
+    backfilled: e.backfilled,
+    memory_owner: e.memory_owner,
+    memory_type: e.memory_type,
+    head: e.content === null ? null : memoryHead({ title: e.title, content: e.content }),
+    cross_owner: e.memory_owner !== null && isCrossOwner(e.reader_owner, e.memory_owner),
+    context: (e.context as AccessEventView['context']) ?? null,
+    terms: e.terms ?? null,
   };
 }

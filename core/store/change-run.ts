@@ -14,8 +14,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { MnemoError } from '../errors.js';
-import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary } from './journal.js';
-import type { MemoryStore } from './store.js';
+import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore } from './journal.js';
 
 export interface RunPacing {
   /** Work per transaction before it commits. */
@@ -59,38 +58,38 @@ export interface RunMarker {
 
 /** Runs this process is driving, by store file and change id (another connection here must not "recover" them). */
 const liveRuns = new Set<string>();
-const runKey = (store: MemoryStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
+const runKey = (store: JournalledStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
 
 export function pacingOf(p: RunPacing | undefined): Required<RunPacing> {
   return { ...DEFAULTS, ...(p ?? {}) };
 }
 
 /** The change being written in batches right now (or left half-written by a process that died). */
-export function runInProgress(store: MemoryStore): RunMarker | null {
+export function runInProgress(store: JournalledStore): RunMarker | null {
   const raw = store.getMeta(RUN_MARKER_KEY);
   return raw ? (JSON.parse(raw) as RunMarker) : null;
 }
 
-function writeMarker(store: MemoryStore, m: RunMarker): void {
+function writeMarker(store: JournalledStore, m: RunMarker): void {
   store.setMeta(RUN_MARKER_KEY, JSON.stringify(m));
 }
 
-function clearMarker(store: MemoryStore): void {
+function clearMarker(store: JournalledStore): void {
   store.statement('DELETE FROM mnemo_meta WHERE key = ?').run(RUN_MARKER_KEY);
 }
 
-function newMarker(store: MemoryStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
+function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
   return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
 }
 
 /** A writer that died after this connection opened left its marker: recover it now, not at the next open. */
-export function recoverDeadRun(store: MemoryStore): void {
+export function recoverDeadRun(store: JournalledStore): void {
   if (store.readonly) return;
   const recovered = recoverInterruptedRun(store);
   if (recovered) store.warn('recovered-run', recovered);
 }
 
-function refuseIfRunning(store: MemoryStore): void {
+function refuseIfRunning(store: JournalledStore): void {
   recoverDeadRun(store);
   const m = runInProgress(store);
   if (!m) return;
@@ -103,13 +102,13 @@ function refuseIfRunning(store: MemoryStore): void {
  * A long change being written right now (a dead writer's leftover marker does not count). Asked
  * when another connection committed, so the writer is never this connection.
  */
-export function foreignRunInProgress(store: MemoryStore): boolean {
+export function foreignRunInProgress(store: JournalledStore): boolean {
   const m = runInProgress(store);
   return m !== null && isLive(store, m);
 }
 
 /** Whether the process named by the marker may still be writing (another host: assume it is). */
-function isLive(store: MemoryStore, m: RunMarker): boolean {
+function isLive(store: JournalledStore, m: RunMarker): boolean {
   if (m.host === hostname() && m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
   return isLiveWriter(m.pid, m.host);
 }
@@ -145,7 +144,7 @@ export class Pacer {
   private lastCheckpoint = performance.now();
   private savedAutocheckpoint: number | null = null;
   constructor(
-    private readonly store: MemoryStore,
+    private readonly store: JournalledStore,
     private readonly pacing: Required<RunPacing>,
   ) {
     if (store.path !== ':memory:' && !store.readonly) {
@@ -187,7 +186,7 @@ export class ChangeRun {
   private meta: Record<string, unknown>;
 
   constructor(
-    private readonly store: MemoryStore,
+    private readonly store: JournalledStore,
     private readonly label: string,
     private readonly kind: string,
     meta: Record<string, unknown> = {},
@@ -302,7 +301,7 @@ export class ChangeRun {
 }
 
 /** One transaction of a rollback; true when the change is gone entirely. */
-function rollbackStep(store: MemoryStore, changeId: number, deadline: () => boolean): boolean {
+function rollbackStep(store: JournalledStore, changeId: number, deadline: () => boolean): boolean {
   return store.transaction(() => {
     const pick = store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid DESC LIMIT ?');
     const drop = store.statement('DELETE FROM mnemo_journal_rows WHERE rowid = ?');
@@ -325,7 +324,7 @@ function rollbackStep(store: MemoryStore, changeId: number, deadline: () => bool
  * One transaction of an undo (restore before-images, newest first) or a redo (after-images,
  * oldest first), resuming at the marker's cursor; true when the change is fully undone or redone.
  */
-function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
+function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
   return store.transaction(() => {
     const marker = runInProgress(store)!;
     const id = marker.change_id;
@@ -353,13 +352,13 @@ function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => b
 }
 
 /** Undoes a change in paced transactions; a crash part-way is completed by the next writable open. */
-export async function undoInBatches(store: MemoryStore, changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void): Promise<ChangeSummary> {
+export async function undoInBatches(store: JournalledStore, changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void): Promise<ChangeSummary> {
   return replayInBatches(store, 'undo', changeId, pacing, onProgress);
 }
 
 /** Redoes the given change (or the most recently undone) in paced transactions. */
 export async function redoInBatches(
-  store: MemoryStore,
+  store: JournalledStore,
   changeId: number | undefined,
   pacing?: RunPacing,
   onProgress?: (done: number, total: number) => void,
@@ -368,7 +367,7 @@ export async function redoInBatches(
 }
 
 async function replayInBatches(
-  store: MemoryStore,
+  store: JournalledStore,
   mode: 'undo' | 'redo',
   changeId: number | undefined,
   pacing: RunPacing | undefined,
@@ -403,7 +402,7 @@ async function replayInBatches(
  * cut short. A half-written change is rolled back, a half-done undo or redo is completed, so the
  * store is wholly before or wholly after. Returns what was done, for a warning; null otherwise.
  */
-export function recoverInterruptedRun(store: MemoryStore): string | null {
+export function recoverInterruptedRun(store: JournalledStore): string | null {
   if (store.readonly || !store.hasMnemo() || !runInProgress(store)) return null;
   // One transaction, no pacing: the open waits until the store is whole again. The marker is read
   // again inside it, so two processes opening at once recover once.

@@ -214,3 +214,17 @@ export function encodeRow(m: Memory): Omit<MemoryRow, 'embedding' | 'rowid'> {
     data: encodeData(m),
   };
 }
+
+/** An embedding as the `embedding` column stores it: little-endian float32, nooa's numpy `tobytes()`. */
+export function vectorToBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+/** Reads a little-endian float32 blob; returns null for an empty or wrong-sized blob. */
+export function blobToVector(blob: Uint8Array | null | undefined, dim: number): Float32Array | null {
+  if (!blob || blob.byteLength !== dim * 4) return null;
+  const out = new Float32Array(dim);
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  for (let i = 0; i < dim; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}

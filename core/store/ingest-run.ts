@@ -8,7 +8,7 @@
 import { MnemoError } from '../errors.js';
 import { isLiveWriter } from './change-run.js';
 import { hostname } from 'node:os';
-import type { MemoryStore } from './store.js';
+import type { StoreHandle } from './store-handle.js';
 
 const KEY = 'beliefs_ingest_run';
 
@@ -20,13 +20,13 @@ export interface IngestMarker {
   ranges: [number, number][];
 }
 
-export function ingestInProgress(store: MemoryStore): IngestMarker | null {
+export function ingestInProgress(store: StoreHandle): IngestMarker | null {
   const raw = store.getMeta(KEY);
   return raw ? (JSON.parse(raw) as IngestMarker) : null;
 }
 
 /** In the first batch's transaction: refuses a second ingest while one is written. */
-export function beginIngestRun(store: MemoryStore): IngestMarker {
+export function beginIngestRun(store: StoreHandle): IngestMarker {
   const running = ingestInProgress(store);
   if (running) throw new MnemoError('busy', `another belief ingest (process ${running.pid}) is still being written to this store; wait for it to finish`);
   const m: IngestMarker = { pid: process.pid, host: hostname(), started_at: store.clock.now(), ranges: [] };
@@ -35,7 +35,7 @@ export function beginIngestRun(store: MemoryStore): IngestMarker {
 }
 
 /** In each batch's transaction, with the ids it appended. */
-export function noteIngestBatch(store: MemoryStore, m: IngestMarker, first: number, last: number): void {
+export function noteIngestBatch(store: StoreHandle, m: IngestMarker, first: number, last: number): void {
   m.ranges.push([first, last]);
   store.setMeta(KEY, JSON.stringify(m));
 }
@@ -44,7 +44,7 @@ export function noteIngestBatch(store: MemoryStore, m: IngestMarker, first: numb
  * Dimensions that other writers appended deltas to while this ingest ran: their deltas sit in the
  * gaps between this ingest's id ranges, or after the last one (ids only grow).
  */
-export function foreignDeltaDimensions(store: MemoryStore, m: IngestMarker): { entity: string; attribute: string }[] {
+export function foreignDeltaDimensions(store: StoreHandle, m: IngestMarker): { entity: string; attribute: string }[] {
   const gaps: [number, number][] = [];
   for (let k = 0; k + 1 < m.ranges.length; k++) if (m.ranges[k + 1]![0] > m.ranges[k]![1] + 1) gaps.push([m.ranges[k]![1], m.ranges[k + 1]![0]]);
   if (m.ranges.length) gaps.push([m.ranges[m.ranges.length - 1]![1], Number.MAX_SAFE_INTEGER]);
@@ -56,12 +56,12 @@ export function foreignDeltaDimensions(store: MemoryStore, m: IngestMarker): { e
   return [...seen.values()];
 }
 
-export function clearIngestRun(store: MemoryStore): void {
+export function clearIngestRun(store: StoreHandle): void {
   store.statement('DELETE FROM mnemo_meta WHERE key = ?').run(KEY);
 }
 
 /** Deletes what the ingest appended (the evidence index follows by trigger) and its marker, in one transaction. */
-export function rollbackIngestRun(store: MemoryStore, m: IngestMarker): void {
+export function rollbackIngestRun(store: StoreHandle, m: IngestMarker): void {
   store.transaction(() => {
     const del = store.statement('DELETE FROM mnemo_deltas WHERE id BETWEEN ? AND ?');
     for (const [a, b] of m.ranges) del.run(a, b);
@@ -70,7 +70,7 @@ export function rollbackIngestRun(store: MemoryStore, m: IngestMarker): void {
 }
 
 /** On a writable open: an ingest whose process is gone is rolled back. Returns a warning, or null. */
-export function recoverInterruptedIngest(store: MemoryStore): string | null {
+export function recoverInterruptedIngest(store: StoreHandle): string | null {
   if (store.readonly || !store.hasMnemo() || !ingestInProgress(store)) return null;
   // The marker is read again inside the transaction, so two processes opening at once recover once.
   const m = store.transaction(() => {

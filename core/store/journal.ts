@@ -9,17 +9,24 @@
  * counters. So that a recall in between does not block an undo, a memory whose only drift since
  * the change is access bookkeeping is restored field by field, keeping the newer accesses and
  * shifting strength by the change's own delta.
+ *
+ * The kinds of row a journal can restore are handed to it when the store opens (its own memory and
+ * tombstone rows, plus what the opener adds, such as belief aliases): no module registers itself
+ * by being imported, so what a process can undo never depends on what it happened to import.
  */
 import { MnemoError, notFound } from '../errors.js';
-import type { MemoryStore } from './store.js';
 import type { DB } from './sqlite.js';
+import type { StoreHandle } from './store-handle.js';
 
-/** A kind of row the journal can snapshot and restore, addressed by `<ns>:<key>`. */
-export interface JournalTarget {
+/**
+ * A kind of row the journal can snapshot and restore, addressed by `<ns>:<key>`. `S` is the store
+ * its restore needs (a target above the store layer may ask for the whole MemoryStore).
+ */
+export interface JournalTarget<S extends StoreHandle = StoreHandle> {
   ns: string;
   snapshot(db: DB, key: string): unknown | null;
   /** Writes `image` back (null = the row must not exist). `expected` is the image the journal last wrote. */
-  restore(store: MemoryStore, key: string, image: unknown | null, expected: unknown | null): void;
+  restore(store: S, key: string, image: unknown | null, expected: unknown | null): void;
   /** Ids of memories affected, for listeners (e.g. the vector index). */
   memoryIds?(key: string): string[];
 }
@@ -50,23 +57,38 @@ interface OpenChange {
 /** `mnemo_meta` key of the marker a long change keeps while it is being written (change-run.ts). */
 export const RUN_MARKER_KEY = 'journal_run';
 
-const targets = new Map<string, JournalTarget>();
-
-export function registerJournalTarget(t: JournalTarget): void {
-  targets.set(t.ns, t);
+/** A store with its journal (what tombstones and change runs write through). */
+export interface JournalledStore extends StoreHandle {
+  readonly journal: Journal;
 }
 
-function targetFor(key: string): JournalTarget {
-  const ns = key.slice(0, key.indexOf(':'));
-  const t = targets.get(ns);
-  if (!t) throw new MnemoError('internal', `no journal target registered for ${ns}`);
-  return t;
-}
-
-export class Journal {
+export class Journal<S extends StoreHandle = StoreHandle> {
   private open: OpenChange | null = null;
+  private readonly targets = new Map<string, JournalTarget<S>>();
 
-  constructor(private readonly store: MemoryStore) {}
+  constructor(
+    private readonly store: S,
+    targets: readonly JournalTarget<S>[],
+  ) {
+    for (const t of targets) {
+      if (this.targets.has(t.ns)) throw new MnemoError('internal', `two journal targets for the row kind "${t.ns}"`);
+      this.targets.set(t.ns, t);
+    }
+  }
+
+  /** The row kinds this journal can snapshot and restore. */
+  get kinds(): string[] {
+    return [...this.targets.keys()];
+  }
+
+  private targetFor(key: string): JournalTarget<S> {
+    const ns = key.slice(0, key.indexOf(':'));
+    const t = this.targets.get(ns);
+    if (!t) {
+      throw new MnemoError('internal', `this store was opened without the journal target for "${ns}" rows, so it cannot snapshot or restore them (it knows ${this.kinds.join(', ')})`, { kind: ns });
+    }
+    return t;
+  }
 
   get active(): boolean {
     return this.open !== null;
@@ -75,7 +97,7 @@ export class Journal {
   /** Records the before-image of a row the first time the open change touches it. */
   capture(key: string): void {
     if (!this.open || this.open.captured.has(key)) return;
-    const before = targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
+    const before = this.targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
     this.open.captured.set(key, before);
     this.open.order.push(key);
   }
@@ -97,7 +119,7 @@ export class Journal {
       this.open = null;
       const rows: ChangeRow[] = [];
       for (const key of open.order) {
-        const after = targetFor(key).snapshot(store.db, key.slice(key.indexOf(':') + 1));
+        const after = this.targetFor(key).snapshot(store.db, key.slice(key.indexOf(':') + 1));
         const before = open.captured.get(key) ?? null;
         if (JSON.stringify(before) === JSON.stringify(after)) continue;
         rows.push({ key, before, after });
@@ -132,7 +154,7 @@ export class Journal {
 
   /** The current image of a journalled row. */
   snapshot(key: string): unknown | null {
-    return targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
+    return this.targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
   }
 
   history(limit = 100, offset = 0): ChangeSummary[] {
@@ -288,7 +310,7 @@ export class Journal {
     const ordered = side === 'before' ? [...rows].reverse() : rows;
     for (const r of ordered) {
       const key = r.key.slice(r.key.indexOf(':') + 1);
-      const target = targetFor(r.key);
+      const target = this.targetFor(r.key);
       target.restore(this.store, key, side === 'before' ? r.before : r.after, side === 'before' ? r.after : r.before);
       for (const id of target.memoryIds?.(key) ?? []) affected.add(id);
     }

@@ -3,7 +3,7 @@
  * promoted columns plus json_extract for title and tags, so a page of a 100k store costs one
  * indexed query and never parses a full `data` payload.
  */
-import { parseOwnerScope } from '../model/owner.js';
+import { parseOwnerScope, type OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
 import type { DB } from './sqlite.js';
@@ -144,4 +144,11 @@ export function listMemories(db: DB, f: ListFilter): { total: number; rows: List
     )
     .all(...w.params, f.limit ?? 200, f.offset ?? 0) as ListRow[];
   return { total, rows };
+}
+
+/** The list-query filter for a scope (`""` selects unowned rows exactly). */
+export function scopeFilter(scope: OwnerScope): Pick<ListFilter, 'owner' | 'owners'> {
+  if (scope === null) return {};
+  if (scope === '') return { owners: [''] };
+  return { owner: scope };
 }

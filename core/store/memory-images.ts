@@ -3,9 +3,9 @@
  * ties by rowid order, so an undone delete comes back in its old place) and the outgoing edges.
  */
 import { encodeData, decodeRow, type MemoryRow } from './codec.js';
-import { registerJournalTarget } from './journal.js';
+import type { JournalTarget } from './journal.js';
 import { cachedStatement, type DB } from './sqlite.js';
-import type { MemoryStore } from './store.js';
+import type { StoreHandle } from './store-handle.js';
 
 export interface MemoryImage {
   rowid: number;
@@ -80,10 +80,11 @@ function mergeAccessDrift(image: MemoryImage, current: MemoryImage, expected: Me
   };
 }
 
-registerJournalTarget({
+/** Journal rows `m:<id>`: a memory row with its embedding and outgoing edges. */
+export const memoryRowTarget: JournalTarget = {
   ns: 'm',
   snapshot: (db, id) => snapshotMemory(db, id),
-  restore(store: MemoryStore, id: string, image: unknown, expected: unknown) {
+  restore(store: StoreHandle, id: string, image: unknown, expected: unknown) {
     const db = store.db;
     if (image === null) {
       cachedStatement(db, 'DELETE FROM memory_edges WHERE src = ?').run(id);
@@ -99,4 +100,4 @@ registerJournalTarget({
     }
   },
   memoryIds: (id) => [id],
-});
+};

@@ -14,24 +14,24 @@ import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, ty
 import { validateOwner, type OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { pyDumps } from '../model/pyjson.js';
-import { blobToVector, vectorToBlob } from '../embed/embedder.js';
-import { decodeRow, encodeRow, type MemoryRow } from './codec.js';
+import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from './codec.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
-import { Journal } from './journal.js';
+import { Journal, type JournalTarget } from './journal.js';
 import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
 import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
-import type { ScoreTerms } from '../recall/types.js';
+import type { ScoreTerms } from '../model/memory.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
-import './memory-images.js';
-import './tombstones.js';
+import { memoryRowTarget } from './memory-images.js';
+import { tombstoneTarget } from './tombstones.js';
+import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { diffRowSignatures, scanRowSignatures, type RowSignatures } from './row-signatures.js';
 
-export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
+export type { ChangeEvent } from './store-handle.js';
 export type ChangeListener = (e: ChangeEvent) => void;
 
 export type ProfileName = 'nooa-0.0.9' | 'mnemo';
@@ -48,7 +48,11 @@ export interface OpenOptions extends ConnectOptions {
    * into one. Only `mnemo init` sets this: every other open refuses such a file untouched.
    */
   convert?: boolean;
+  /** Row kinds the journal restores besides memories and tombstones (belief aliases: core/beliefs/journal-target.ts). */
+  journalTargets?: readonly JournalTarget<MemoryStore>[];
 }
+
+const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget];
 
 export interface ListScope {
   includeArchived?: boolean;
@@ -68,13 +72,13 @@ export interface AccessWrite {
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
-export class MemoryStore {
+export class MemoryStore implements StoreHandle {
   readonly path: string;
   readonly db: DB;
   readonly clock: Clock;
   readonly readonly: boolean;
   readonly dim: number;
-  readonly journal: Journal;
+  readonly journal: Journal<MemoryStore>;
   private readonly st: StatementCache;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
@@ -97,7 +101,7 @@ export class MemoryStore {
     this.st = new StatementCache(db);
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
-    this.journal = new Journal(this);
+    this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
     this.lastDataVersion = this.dataVersion();
   }
 

@@ -9,7 +9,7 @@
  * like a hex id prefix (4+ characters) also matches memories whose id starts with it.
  */
 import Database from 'better-sqlite3';
-import type { DerivedIndex } from '../engine/derived.js';
+import type { DerivedIndex } from './derived.js';
 import type { MemoryStore } from './store.js';
 import { jsonField } from './json-sql.js';
 

@@ -5,9 +5,9 @@
  * forget removes the tombstone with it.
  */
 import { createHash } from 'node:crypto';
-import { registerJournalTarget } from './journal.js';
+import type { JournalledStore, JournalTarget } from './journal.js';
 import { cachedStatement, type DB } from './sqlite.js';
-import type { MemoryStore } from './store.js';
+import type { StoreHandle } from './store-handle.js';
 
 export interface Tombstone {
   hash: string;
@@ -27,28 +27,29 @@ function hasTable(db: DB): boolean {
   return cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_tombstones'").get() !== undefined;
 }
 
-export function findTombstone(store: MemoryStore, content: string): Tombstone | null {
+export function findTombstone(store: StoreHandle, content: string): Tombstone | null {
   if (!store.hasMnemo() || !hasTable(store.db)) return null;
   return (store.statement('SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(contentHash(content)) as Tombstone | undefined) ?? null;
 }
 
-export function listTombstones(store: MemoryStore, limit = 100): Tombstone[] {
+export function listTombstones(store: StoreHandle, limit = 100): Tombstone[] {
   if (!store.hasMnemo() || !hasTable(store.db)) return [];
   return store.statement('SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones ORDER BY ts DESC LIMIT ?').all(limit) as Tombstone[];
 }
 
 /** Writes a tombstone inside the open change (journalled). */
-export function writeTombstone(store: MemoryStore, t: Tombstone): void {
+export function writeTombstone(store: JournalledStore, t: Tombstone): void {
   store.ensureMnemo();
   store.journal.capture(`t:${t.hash}`);
   store.statement('INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(t);
 }
 
-registerJournalTarget({
+/** Journal rows `t:<hash>`: one tombstone. */
+export const tombstoneTarget: JournalTarget = {
   ns: 't',
   snapshot: (db, hash) => (hasTable(db) ? ((cachedStatement(db, 'SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(hash) as Tombstone | undefined) ?? null) : null),
   restore(store, hash, image) {
     if (image === null) cachedStatement(store.db, 'DELETE FROM mnemo_tombstones WHERE hash = ?').run(hash);
     else cachedStatement(store.db, 'INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(image as Tombstone);
   },
-});
+};

@@ -1,8 +1,7 @@
 /** Opens agents on a fresh temporary store (one file shared by every agent of a test). */
 import { join } from 'node:path';
 import { fixedClock, type Clock } from '../../core/clock.js';
-import { openStore, type OpenStoreOptions } from '../../core/index.js';
-import type { AgentMemory } from '../../core/agent/agent-memory.js';
+import { openStore, type AgentMemory, type OpenStoreOptions } from '../../core/index.js';
 import { tempDir } from './fixture.js';
 
 export const T0 = 1_750_000_000;

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { ACCESS_CHANNELS } from '../../model/enums.js';
 import type { Memory } from '../../model/memory.js';
 import { method } from '../define.js';
-import type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult } from '../../observe/access-types.js';
+import type { AccessEventView, AccessListResult } from '../../observe/access-types.js';
+import type { ComponentSnapshot, ReplayResult } from '../../recall/types.js';
 export type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult };
 import { hopsField, kField, scopeField } from './recall.js';
 

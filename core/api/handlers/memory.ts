@@ -5,7 +5,7 @@ import { addMemory, archiveMemories, linkManyMemories, linkMemories, unlinkMemor
 import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
-import { Derived } from '../../engine/derived.js';
+import { Derived } from '../../store/derived.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
 import type { memoryContract } from '../contract/memory.js';

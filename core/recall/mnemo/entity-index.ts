@@ -4,7 +4,7 @@
  * Melanie; the memories that carry Melanie as an entity are the likelier answers. Matching is on
  * whole words (a query n-gram of up to four words equal to an entity), never on substrings.
  */
-import type { DerivedIndex } from '../../engine/derived.js';
+import type { DerivedIndex } from '../../store/derived.js';
 import type { MemoryStore } from '../../store/store.js';
 import { liveEntities, sourceRow } from '../../store/derived-sources.js';
 

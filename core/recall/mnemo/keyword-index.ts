@@ -19,7 +19,7 @@
  * from their own term lists until enough have changed to make a rebuild worthwhile.
  */
 import Database from 'better-sqlite3';
-import type { DerivedIndex } from '../../engine/derived.js';
+import type { DerivedIndex } from '../../store/derived.js';
 import type { MemoryStore } from '../../store/store.js';
 import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
 

@@ -5,7 +5,7 @@
  * source, so re-reading a memory's outgoing edges on each change keeps both maps exact; liveness
  * and owner scope are checked at query time against the recall corpus.
  */
-import type { DerivedIndex } from '../../engine/derived.js';
+import type { DerivedIndex } from '../../store/derived.js';
 import { edgeTargets, edgesOfType } from '../../store/derived-sources.js';
 import type { MemoryStore } from '../../store/store.js';
 

@@ -4,7 +4,7 @@
  * per-engine Derived singletons, in memory, kept in step with the store.
  */
 import type { Engine } from '../../engine/engine.js';
-import { Derived } from '../../engine/derived.js';
+import { Derived } from '../../store/derived.js';
 import { ownerMatches, type OwnerScope } from '../../model/owner.js';
 import type { PathStep } from '../spread.js';
 import { EntityIndex } from './entity-index.js';

@@ -12,38 +12,9 @@ import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js'
 import { EmptyState, ErrorBox, fmtNum, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
 import { recallHash, useLastRecall } from '../../state/last-recall.js';
 import { memoryHref, navigate, useRoute } from '../../state/router.js';
+import { hashFor, readParams } from './params.js';
 import { SpreadGraph } from './SpreadGraph.js';
 import { WhyNotPanel } from './WhyNotPanel.js';
-
-export interface RecallParams {
-  q: string;
-  k: number;
-  hops: number;
-  owner: string;
-  mode: 'explain' | 'recall';
-  sel: string | null;
-  why: string | null;
-}
-
-function readParams(p: URLSearchParams): RecallParams {
-  const num = (k: string, d: number, lo: number, hi: number) => {
-    const v = Number(p.get(k));
-    return p.has(k) && Number.isInteger(v) && v >= lo && v <= hi ? v : d;
-  };
-  return {
-    q: p.get('q') ?? '',
-    k: num('k', 10, 1, 1000),
-    hops: num('hops', 1, 0, 4),
-    owner: p.get('owner') ?? '',
-    mode: p.get('mode') === 'recall' ? 'recall' : 'explain',
-    sel: p.get('sel'),
-    why: p.get('why'),
-  };
-}
-
-function hashFor(r: RecallParams): string {
-  return recallHash(r, { mode: r.mode === 'explain' ? null : r.mode, sel: r.sel, why: r.why });
-}
 
 export function RecallView() {
   const route = useRoute();

@@ -10,7 +10,7 @@ import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
 import { ErrorBox, fmtNum, ownerLabel } from '../../components/common.js';
 import { memoryHref } from '../../state/router.js';
-import type { RecallParams } from './RecallView.js';
+import type { RecallParams } from './params.js';
 
 const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'never became a candidate' } as const;
 

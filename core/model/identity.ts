@@ -3,8 +3,7 @@
  * own role (every instance of it) plus unowned memories; `*` means everyone; a role or
  * `role@instance` narrows to it. Writes to another role's memories are refused (assertWritable).
  */
-import { parseOwnerScope, roleOf, validateOwner, type OwnerScope } from '../model/owner.js';
-import type { ListFilter } from '../store/list-query.js';
+import { parseOwnerScope, roleOf, validateOwner, type OwnerScope } from './owner.js';
 
 export interface AgentIdentity {
   /** The writer identity, `role[@instance]`; `""` is the unowned/shared writer. */
@@ -24,11 +23,4 @@ export function makeIdentity(owner: string | undefined, session: string | null |
 export function readScope(agentOwner: string, requested?: string | null): OwnerScope {
   if (requested === undefined || requested === null) return roleOf(agentOwner);
   return parseOwnerScope(requested, 'owner');
-}
-
-/** The list-query filter for a scope (`""` selects unowned rows exactly). */
-export function scopeFilter(scope: OwnerScope): Pick<ListFilter, 'owner' | 'owners'> {
-  if (scope === null) return {};
-  if (scope === '') return { owners: [''] };
-  return { owner: scope };
 }

@@ -4,7 +4,7 @@
  * process changed (the store diffs per-row digests when `data_version` moves), rebuilt after a
  * reset (the first commit by another process, a large external change, or a bulk load).
  */
-import type { MemoryStore } from '../store/store.js';
+import type { MemoryStore } from './store.js';
 
 export interface DerivedIndex {
   /** Rebuilds everything from the store. */

@@ -4,8 +4,8 @@
  *   B = ln Σ_k max(now − t_k, 1 s)^(−d)   over ring entries whose channel feeds ACT-R,
  * with B = −10 when the sum is not positive (no such entry).
  */
-import { ACTR_CHANNELS } from '../model/enums.js';
-import type { AccessRecord } from '../model/memory.js';
+import { ACTR_CHANNELS } from './enums.js';
+import type { AccessRecord } from './memory.js';
 
 export const NO_ACTIVATION = -10;
 

@@ -3,7 +3,7 @@
  * `PRAGMA data_version` (which moves when ANOTHER connection commits) and counts our own mutations,
  * bumping one generation number the UI waits on. Open views refetch when it moves.
  */
-import type { ApiSession } from '../core/api/context.js';
+import type { ApiSession } from '../api/context.js';
 
 export type GenerationListener = (generation: number) => void;
 

@@ -1,0 +1,114 @@
+/**
+ * The house rules for imports, checked by `npm run lint` (docs/architecture.md explains the rooms).
+ *
+ * Inside core/, every folder sits on one layer. A module may import from its own folder and from
+ * any LOWER layer; never from a higher one, and never from a sibling folder of its own layer (two
+ * rooms on one floor share code by moving it down a floor). Outside core/: core never imports the
+ * CLI, the server, Electron or the renderer; the renderer imports only types from core; Electron
+ * never imports the HTTP server. No import cycles anywhere.
+ */
+
+/** Lowest first. Each entry is one layer; each string a folder (or top-level file) of core/. */
+const CORE_LAYERS = [
+  ['errors.ts', 'clock.ts', 'otel.ts'],
+  ['model'],
+  ['store'],
+  ['embed'],
+  ['engine'],
+  ['recall', 'forget', 'reflect', 'beliefs', 'observe', 'prospective', 'fleet'],
+  ['agent', 'review', 'demo', 'bench-locomo'],
+  ['api'],
+  ['host'],
+  ['index.ts'],
+];
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+/** A path regex for one room: a folder's files, or exactly one top-level file. */
+const room = (name) => (name.endsWith('.ts') ? `^core/${escape(name)}$` : `^core/${escape(name)}/`);
+const anyOf = (names) => names.map(room).join('|');
+
+const layerRules = CORE_LAYERS.flatMap((layer, level) => {
+  const above = CORE_LAYERS.slice(level + 1).flat();
+  return layer.flatMap((name) => {
+    const siblings = layer.filter((other) => other !== name);
+    const rules = [];
+    if (above.length > 0) {
+      rules.push({
+        name: `core-layer:${name}`,
+        comment: `core/${name} is on layer ${level}: it may not import from a higher layer (${above.join(', ')}).`,
+        severity: 'error',
+        from: { path: room(name) },
+        to: { path: anyOf(above) },
+      });
+    }
+    if (siblings.length > 0) {
+      rules.push({
+        name: `core-sibling:${name}`,
+        comment: `core/${name} may not import its layer siblings (${siblings.join(', ')}): move the shared code down a layer.`,
+        severity: 'error',
+        from: { path: room(name) },
+        to: { path: anyOf(siblings) },
+      });
+    }
+    return rules;
+  });
+});
+
+/** Every file of core/ must sit in a known room, so a new folder cannot escape the layer rules. */
+const knownRooms = anyOf(CORE_LAYERS.flat());
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Import cycles make load order matter and hide which module owns what.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: 'core-room-unknown',
+      comment: 'A file of core/ outside every layer: add its folder to CORE_LAYERS in .dependency-cruiser.cjs and to docs/architecture.md.',
+      severity: 'error',
+      from: { path: '^core/', pathNot: knownRooms },
+      to: {},
+    },
+    {
+      name: 'core-not-to-ui',
+      comment: 'core/ is the engine: it never imports the CLI, the HTTP server, Electron or the renderer.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^(cli|server|electron|renderer)/' },
+    },
+    {
+      name: 'renderer-types-only-from-core',
+      comment: 'The renderer runs in a browser sandbox and calls the engine through renderer/api: only types from core/.',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: '^core/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'electron-not-to-server',
+      comment: 'Electron and the HTTP server are two hosts of the same core/api; what both need lives in core/host.',
+      severity: 'error',
+      from: { path: '^electron/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'server-not-to-electron',
+      comment: 'The HTTP server must run without Electron.',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^electron/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // Type-only imports count: a layer that names a higher layer's types still depends on it.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.cts', '.js', '.cjs', '.d.ts'] },
+  },
+};

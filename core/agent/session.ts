@@ -1,0 +1,18 @@
+/**
+ * What an agent's memory needs from the session it runs in: who reads (logged on every access),
+ * the open engine, and the service's recall methods (so recall does the access logging, as it does
+ * for every other door). The API session provides it (core/host/agent-session.ts); the agent room
+ * sits below the API and names only this port.
+ */
+import type { Engine } from '../engine/engine.js';
+import type { ExplainResult } from '../recall/types.js';
+
+export type AgentRecallMethod = 'recall.run' | 'recall.search' | 'recall.explain';
+
+export interface AgentSession {
+  readonly reader: { readonly owner: string; readonly session_ref: string | null };
+  engine(): Engine;
+  close(): void;
+  /** Runs one of the service's recall methods with this session's reader; throws the typed error. */
+  recall(method: AgentRecallMethod, input: Record<string, unknown>): Promise<ExplainResult>;
+}
