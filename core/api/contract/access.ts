@@ -9,7 +9,7 @@ import type { Memory } from '../../model/memory.js';
 import { method } from '../define.js';
 import type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult } from '../../observe/access-types.js';
 export type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult };
-import { hopsField, kField, scopeField } from './recall.js';
+import { hopsField, kField, scopeField } from './shared/fields.js';
 
 export const accessListInput = z.object({
   channels: z.array(z.enum(ACCESS_CHANNELS)).optional(),

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { method } from '../define.js';
 import type { ApplyResult } from '../../reflect/types.js';
 import type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from '../../review/review.js';
-import { reflectPlanInput } from './reflect.js';
+import { reflectPlanInput } from './shared/reflect-plan-input.js';
 export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem };
 
 const opName = z.enum(['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune']);

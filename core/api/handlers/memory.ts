@@ -1,14 +1,18 @@
 import { badInput } from '../../errors.js';
 import { toLabel, toNumeric } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
-import { addMemory, archiveMemories, linkManyMemories, linkMemories, unlinkMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
+import { addMemory, archiveMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
 import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
 import { Derived } from '../../engine/derived.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
-import type { memoryContract } from '../contract/memory.js';
+import { MAX_SELECT_IDS, type memoryContract } from '../contract/memory.js';
+import { listIds } from '../../store/list-ids.js';
+import { tagMemories } from '../../engine/tag-ops.js';
+import { memoryFacets } from '../../store/facets.js';
+import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
 
 type Scalar = number | string | undefined;
@@ -125,19 +129,35 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const r = archiveMemories(session.engine(), input.ids, false);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'edge.add': (input, session) => {
-    const r = linkMemories(session.engine(), input.src, input.dst, input.type, input.weight);
+  'memory.ids': (input, session) => {
+    const engine = session.engine();
+    // The same filter as memory.list (text through its index), so the ids are exactly the rows listed.
+    const filter = textFilter(engine, input);
+    return listIds(engine.store.db, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
+  },
+  'memory.tag': async (input, session) => {
+    const r = await tagMemories(session.engine(), input.ids, input.add, input.remove);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'edge.addMany': (input, session) => {
-    const r = linkManyMemories(session.engine(), input.srcs, input.dst, input.type, input.weight);
-    return { changed: r.changed, change_id: r.changeId };
+  'memory.facets': (input, session) => memoryFacets(session.engine().store.db, input.archived, input.tag_limit),
+  'memory.merge': async (input, session) => {
+    const { importance, salience, confidence, references, ...rest } = input.patch ?? {};
+    const now = session.engine().now();
+    const patch: MemoryPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as MemoryPatch;
+    if (importance !== undefined) patch.importance = ladder('importance', importance)!;
+    if (salience !== undefined) patch.salience = ladder('salience', salience)!;
+    if (confidence !== undefined) patch.confidence = ladder('confidence', confidence)!;
+    if (references) patch.references = references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now }));
+    return mergeMemories(session.engine(), input.ids, input.survivor, patch, undefined, { allowCrossOwner: input.allow_cross_owner });
   },
-  'edge.remove': (input, session) => {
-    const r = unlinkMemories(session.engine(), input.src, input.dst, input.type);
-    return { changed: r.changed, change_id: r.changeId };
-  },
+  'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
+  'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
+  'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
 };
+
+function ladder(name: 'importance' | 'salience' | 'confidence', v: number | string | undefined): number | undefined {
+  return v === undefined ? undefined : typeof v === 'string' ? toNumeric(name, v) : v;
+}
 
 function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

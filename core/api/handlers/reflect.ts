@@ -1,21 +1,18 @@
 import { badInput, MnemoError } from '../../errors.js';
 import { parseOwnerScope } from '../../model/owner.js';
-import { toNumeric } from '../../model/ladders.js';
 import type { Engine } from '../../engine/engine.js';
-import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
-import type { MemoryPatch } from '../../engine/memory-ops.js';
 import { applyPlan } from '../../reflect/apply.js';
 import { planReflection } from '../../reflect/plan.js';
 import { parsePlan } from '../../reflect/plan-schema.js';
 import { parseUntil } from '../../reflect/policy.js';
-import { redoInBatches, undoInBatches } from '../../store/change-run.js';
 import type { ReflectionPlan } from '../../reflect/types.js';
-import type { PlanProgressState, reflectContract, reflectPlanInput } from '../contract/reflect.js';
+import type { PlanProgressState, reflectContract } from '../contract/reflect.js';
+import type { reflectPlanInput } from '../contract/shared/reflect-plan-input.js';
 import type { GenerativeOptions } from '../../reflect/generative.js';
 import type { ApiSession } from '../context.js';
 import type { z } from 'zod';
 import type { HandlersFor } from './types.js';
-import { writeJobOf } from './write-job.js';
+import { writeJobOf } from './shared/write-job.js';
 
 type ReflectPlanInput = z.output<typeof reflectPlanInput>;
 
@@ -37,10 +34,6 @@ class ReflectState {
 }
 
 const stateOf = (engine: Engine) => engine.extension('reflect.state', () => new ReflectState());
-
-function ladder(name: 'importance' | 'salience' | 'confidence', v: number | string | undefined): number | undefined {
-  return v === undefined ? undefined : typeof v === 'string' ? toNumeric(name, v) : v;
-}
 
 /** The request's generative options with the endpoint it named resolved on the server side. */
 function generativeOptions(g: NonNullable<ReflectPlanInput['generative']>, session: ApiSession): GenerativeOptions {
@@ -99,33 +92,4 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
       applyPlan(engine, plan, { accepted: input.accepted ?? null, onProgress: job.progress, shouldCancel: job.cancelled }),
     );
   },
-  'journal.progress': (_input, session) => writeJobOf(session.engine()).progress(),
-  'journal.cancel': (_input, session) => writeJobOf(session.engine()).cancel(),
-  'journal.history': (input, session) => session.engine().store.journal.history(input.limit, input.offset),
-  'journal.rows': (input, session) => {
-    const j = session.engine().store.journal;
-    return { change: j.get(input.change_id), rows: j.rows(input.change_id) };
-  },
-  // Paced like the apply itself: undoing a 100k-row change must not lock agents out either.
-  'journal.undo': (input, session) => {
-    const engine = session.engine();
-    return writeJobOf(engine).run('journal.undo', false, (job) => undoInBatches(engine.store, input.change_id, {}, job.progress));
-  },
-  'journal.redo': (input, session) => {
-    const engine = session.engine();
-    return writeJobOf(engine).run('journal.redo', false, (job) => redoInBatches(engine.store, input.change_id, {}, job.progress));
-  },
-  'memory.merge': async (input, session) => {
-    const { importance, salience, confidence, references, ...rest } = input.patch ?? {};
-    const now = session.engine().now();
-    const patch: MemoryPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as MemoryPatch;
-    if (importance !== undefined) patch.importance = ladder('importance', importance)!;
-    if (salience !== undefined) patch.salience = ladder('salience', salience)!;
-    if (confidence !== undefined) patch.confidence = ladder('confidence', confidence)!;
-    if (references) patch.references = references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now }));
-    return mergeMemories(session.engine(), input.ids, input.survivor, patch, undefined, { allowCrossOwner: input.allow_cross_owner });
-  },
-  'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
-  'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
-  'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
 };
