@@ -2,12 +2,15 @@
  * The belief layer (Nous's predictive world model): one BeliefModel per engine, plus the pieces
  * the doors use. Importing this module registers the journal targets that undo alias merges.
  */
-import type { Engine } from '../engine/engine.js';
+import { extensionKey, type Engine } from '../engine/engine.js';
 import './journal-target.js';
 import { BeliefModel } from './model.js';
 
+/** One belief model per engine (it holds nothing to release). */
+const BELIEF_MODEL = extensionKey('beliefs', (engine) => new BeliefModel(engine.store));
+
 export function beliefsOf(engine: Engine): BeliefModel {
-  return engine.extension('beliefs', (e) => new BeliefModel(e.store));
+  return engine.get(BELIEF_MODEL);
 }
 
 export { BeliefModel } from './model.js';

@@ -7,6 +7,7 @@
  * the accepted ids.
  */
 import type { OpName } from '../reflect/policy.js';
+import { planKind } from '../reflect/plan-registry.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
 import type { MemoryHead } from '../store/review-heads.js';
 import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
@@ -205,19 +206,5 @@ export class ReviewedPlan {
   }
 }
 
-/** The plans under review in one engine (the latest few; a plan of a big store is large). */
-export class ReviewShelf {
-  private readonly plans = new Map<string, ReviewedPlan>();
-  constructor(private readonly keep = 3) {}
-
-  put(plan: ReflectionPlan): ReviewedPlan {
-    const r = new ReviewedPlan(plan);
-    this.plans.set(plan.id, r);
-    while (this.plans.size > this.keep) this.plans.delete(this.plans.keys().next().value!);
-    return r;
-  }
-
-  get(id: string): ReviewedPlan | undefined {
-    return this.plans.get(id);
-  }
-}
+/** The plans under review, kept in the engine's plan registry (the last few: a plan of a big store is large). */
+export const REVIEWED_PLANS = planKind<ReviewedPlan>('review');

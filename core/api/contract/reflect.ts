@@ -8,15 +8,10 @@ import { z } from 'zod';
 import type { ApplyResult, ReflectionPlan } from '../../reflect/types.js';
 import { method } from '../define.js';
 import type { EndpointSummary } from '../../reflect/llm-endpoints.js';
+import type { PlanProgressState } from '../../reflect/planning.js';
 import { reflectPlanInput } from './shared/reflect-plan-input.js';
 
-export interface PlanProgressState {
-  running: boolean;
-  op: string | null;
-  done: number;
-  total: number;
-  started_at: number | null;
-}
+export type { PlanProgressState };
 
 export const reflectContract = {
   'reflect.plan': method<ReflectionPlan>()({

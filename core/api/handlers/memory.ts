@@ -5,7 +5,7 @@ import { addMemory, archiveMemories, updateMemory, type MemoryPatch } from '../.
 import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
-import { Derived } from '../../engine/derived.js';
+import { derivedIndexKey } from '../../engine/derived-key.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
 import { MAX_SELECT_IDS, type memoryContract } from '../contract/memory.js';
@@ -53,10 +53,12 @@ export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
   };
 }
 
+const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', () => new TextSearchIndex());
+
 /** Text search through the in-memory index (see core/store/text-search.ts), then SQL for the rest. */
 export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: Engine, input: F): F {
   if (!input.text?.trim()) return input;
-  const index = engine.extension('memory.textSearch', (e) => new Derived(e.store, new TextSearchIndex())).get();
+  const index = engine.get(TEXT_SEARCH_INDEX).get();
   let ids = index.match(input.text.trim().split(/\s+/));
   if (input.ids) {
     const allowed = new Set(input.ids);

@@ -7,7 +7,7 @@
  * included, are answered while it runs; `journal.progress` and `journal.cancel` are such calls.
  */
 import { MnemoError } from '../../../errors.js';
-import type { Engine } from '../../../engine/engine.js';
+import { extensionKey, type Engine } from '../../../engine/engine.js';
 import type { WriteJobState } from '../../contract/journal.js';
 
 export interface JobControl {
@@ -54,4 +54,6 @@ export class WriteJob {
   }
 }
 
-export const writeJobOf = (engine: Engine): WriteJob => engine.extension('write.job', (e) => new WriteJob(e));
+const WRITE_JOB = extensionKey('write.job', (engine) => new WriteJob(engine));
+
+export const writeJobOf = (engine: Engine): WriteJob => engine.get(WRITE_JOB);
