@@ -74,6 +74,17 @@ export type OutputOf<M extends MethodName> = Contract[M] extends MethodSpec<z.Zo
 export const METHOD_NAMES = Object.keys(contract) as MethodName[];
 export const isMethodName = (m: string): m is MethodName => Object.prototype.hasOwnProperty.call(contract, m);
 
+/**
+ * Whether a successful call of `method` changes what the open views show: it wrote to the store,
+ * or made another store the current one. Every door refreshes its views by this one rule (our own
+ * writes do not move our connection's data_version, so the doors are told, not left to poll).
+ */
+export function changesWhatViewsShow(method: string): boolean {
+  if (!isMethodName(method)) return false;
+  const spec: MethodSpec = contract[method];
+  return spec.mutates === true || spec.switchesStore === true;
+}
+
 export type { StoreInfo } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView, Facet, MemoryFacets } from './memory.js';
 export type { BasicStats, MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './stats.js';
