@@ -6,15 +6,13 @@
  * wins); the states follow from it with the apply rule (decisions.ts), and commit applies exactly
  * the accepted ids.
  */
-import type { OpName } from '../reflect/policy.js';
+import { OP_NAMES, type OpName } from '../reflect/policy.js';
 import { planKind } from '../reflect/plan-registry.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
 import type { MemoryHead } from '../store/review-heads.js';
 import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
 import { isPlainQuery, proposedHead, queryItems, type ItemQuery } from './item-query.js';
 
-/** Apply order (core/reflect/policy.ts OP_NAMES). */
-const ORDER = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune'];
 
 /** One reviewer action: accept or reject some items, or every item of one op ("Accept all"). */
 export interface ReviewAction {
@@ -99,7 +97,8 @@ export class ReviewedPlan {
   private lastQuery: { key: string; ops: PlanOp[] } | null = null;
 
   constructor(readonly plan: ReflectionPlan) {
-    const groups = [...plan.groups].sort((a, b) => ORDER.indexOf(a.op) - ORDER.indexOf(b.op));
+    // In apply order, which is pass order.
+    const groups = [...plan.groups].sort((a, b) => OP_NAMES.indexOf(a.op) - OP_NAMES.indexOf(b.op));
     this.ops = groups.flatMap((g) => g.ops);
     for (const g of groups) for (const o of g.ops) this.groupOf.set(o.id, g.op);
   }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { endpointName } from '../../../reflect/endpoint-name.js';
+import { UNTIL_NAMES } from '../../../reflect/policy.js';
 
 /**
  * The endpoint, model and key of generative ops are chosen on the server only: a request that tries
@@ -20,11 +21,10 @@ function serverSideOnly(g: Record<string, unknown>, ctx: z.RefinementCtx): void 
   }
 }
 
-const OPS = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune', 'merge_duplicates', 'reconsolidate', 'form_edges', 'rescore_importance'] as const;
 
 export const reflectPlanInput = z.object({
   scope: z.string().max(200).nullable().optional(),
-  until: z.enum(OPS).nullable().optional(),
+  until: z.enum(UNTIL_NAMES).nullable().optional(),
   policy: z
     .object({
       merge_threshold: z.number().min(0).max(1),
