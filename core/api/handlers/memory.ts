@@ -1,7 +1,7 @@
 import { badInput } from '../../errors.js';
-import { toLabel, toNumeric } from '../../model/ladders.js';
+import { toLabel } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
-import { addMemory, archiveMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
+import { addMemory, archiveMemories, updateMemory } from '../../engine/memory-ops.js';
 import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
@@ -14,13 +14,7 @@ import { tagMemories } from '../../engine/tag-ops.js';
 import { memoryFacets } from '../../store/facets.js';
 import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
-
-type Scalar = number | string | undefined;
-
-function ladderValue(ladder: 'importance' | 'salience' | 'confidence', v: Scalar): number | undefined {
-  if (v === undefined) return undefined;
-  return typeof v === 'string' ? toNumeric(ladder, v) : v;
-}
+import { patchFromInput } from './shared/memory-patch.js';
 
 export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
@@ -94,29 +88,19 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.get': (input, session) => memoryDetail(session.engine(), input.id),
   'memory.add': async (input, session) => {
     const engine = session.engine();
-    const { importance, salience, confidence, references, trigger, edges, ...rest } = input;
+    const { trigger, edges, id, created_at, ...fields } = input;
     const now = engine.now();
     return addMemory(engine, {
-      ...stripUndefined(rest),
-      ...(importance !== undefined ? { importance: ladderValue('importance', importance)! } : {}),
-      ...(salience !== undefined ? { salience: ladderValue('salience', salience)! } : {}),
-      ...(confidence !== undefined ? { confidence: ladderValue('confidence', confidence)! } : {}),
-      ...(references ? { references: references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now })) } : {}),
+      ...patchFromInput(fields, now),
+      ...(id !== undefined ? { id } : {}),
+      ...(created_at !== undefined ? { created_at } : {}),
       ...(trigger !== undefined ? { trigger } : {}),
       ...(edges ? { edges: edges.map((e) => ({ target_id: e.target_id, type: e.type, weight: e.weight ?? 1, created_at: now })) } : {}),
     } as Parameters<typeof addMemory>[1]);
   },
   'memory.update': async (input, session) => {
     const engine = session.engine();
-    const { importance, salience, confidence, references, ...rest } = input.patch;
-    const now = engine.now();
-    const patch: MemoryPatch = {
-      ...(stripUndefined(rest) as MemoryPatch),
-      ...(importance !== undefined ? { importance: ladderValue('importance', importance)! } : {}),
-      ...(salience !== undefined ? { salience: ladderValue('salience', salience)! } : {}),
-      ...(confidence !== undefined ? { confidence: ladderValue('confidence', confidence)! } : {}),
-      ...(references ? { references: references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now })) } : {}),
-    };
+    const patch = patchFromInput(input.patch, engine.now());
     if (Object.keys(patch).length === 0) throw badInput('patch is empty; give at least one field to change', { field: 'patch' });
     const before = engine.store.journal.history(1)[0]?.id ?? 0;
     const { memory, changed } = await updateMemory(engine, input.id, patch);
@@ -142,25 +126,12 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     return { changed: r.changed, change_id: r.changeId };
   },
   'memory.facets': (input, session) => memoryFacets(session.engine().store.db, input.archived, input.tag_limit),
-  'memory.merge': async (input, session) => {
-    const { importance, salience, confidence, references, ...rest } = input.patch ?? {};
-    const now = session.engine().now();
-    const patch: MemoryPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as MemoryPatch;
-    if (importance !== undefined) patch.importance = ladder('importance', importance)!;
-    if (salience !== undefined) patch.salience = ladder('salience', salience)!;
-    if (confidence !== undefined) patch.confidence = ladder('confidence', confidence)!;
-    if (references) patch.references = references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now }));
-    return mergeMemories(session.engine(), input.ids, input.survivor, patch, undefined, { allowCrossOwner: input.allow_cross_owner });
+  'memory.merge': (input, session) => {
+    const engine = session.engine();
+    const patch = patchFromInput(input.patch ?? {}, engine.now());
+    return mergeMemories(engine, input.ids, input.survivor, patch, undefined, { allowCrossOwner: input.allow_cross_owner });
   },
   'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
   'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
   'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
 };
-
-function ladder(name: 'importance' | 'salience' | 'confidence', v: number | string | undefined): number | undefined {
-  return v === undefined ? undefined : typeof v === 'string' ? toNumeric(name, v) : v;
-}
-
-function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
