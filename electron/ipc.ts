@@ -5,7 +5,7 @@
  */
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import type { ApiSession } from '../core/api/context.js';
-import { contract, isMethodName } from '../core/api/contract/index.js';
+import { changesWhatViewsShow } from '../core/api/contract/index.js';
 import type { Envelope } from '../core/api/define.js';
 import { invoke } from '../core/api/service.js';
 import { isAppUrl } from './security.js';
@@ -23,7 +23,7 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>):
 
 export interface IpcOptions {
   session: () => ApiSession;
-  /** Called after a successful mutating call (live refresh of the open views). */
+  /** Called after a successful call that changes what the views show (changesWhatViewsShow): live refresh. */
   onMutation?: (method: string) => void;
 }
 
@@ -33,7 +33,7 @@ export async function handleInvoke(event: Pick<IpcMainInvokeEvent, 'senderFrame'
   }
   if (typeof method !== 'string') return { ok: false, error: { code: 'bad_input', message: 'method must be a string such as "memory.get"' } };
   const res = await invoke(opts.session(), method, input);
-  if (res.ok && isMethodName(method) && contract[method].mutates) opts.onMutation?.(method);
+  if (res.ok && changesWhatViewsShow(method)) opts.onMutation?.(method);
   return res;
 }
 

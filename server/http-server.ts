@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { ApiSession } from '../core/api/context.js';
 import { invoke } from '../core/api/service.js';
-import { contract, isMethodName } from '../core/api/contract/index.js';
+import { changesWhatViewsShow } from '../core/api/contract/index.js';
 import { LiveRefresh } from '../core/host/live-refresh.js';
 import { RENDERER_CSP } from '../core/host/renderer-csp.js';
 import { cookieValue, isLoopbackHost, newToken, sameOriginRequest, sessionCookieHeader, sessionCookieName, TOKEN_HEADER, tokenMatches } from './security.js';
@@ -221,7 +221,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     const envelope = await invoke(opts.session, method, input);
     // Our own writes do not move our connection's data_version: tell the open views directly.
-    if (envelope.ok && isMethodName(method) && (contract[method].mutates || method === 'store.open')) live.bump();
+    if (envelope.ok && changesWhatViewsShow(method)) live.bump();
     send(res, envelope.ok ? 200 : (HTTP_STATUS[envelope.error.code] ?? 500), envelope);
   };
 

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../core/api/context.js';
-import type { WriteJobState } from '../core/api/contract/reflect.js';
+import type { WriteJobState } from '../core/api/contract/journal.js';
 import { call, invoke } from '../core/api/service.js';
 import { MnemoError } from '../core/errors.js';
 import { notMerged } from '../core/reflect/not-merged.js';

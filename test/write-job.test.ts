@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../core/api/context.js';
 import { call } from '../core/api/service.js';
-import type { WriteJobState } from '../core/api/contract/reflect.js';
+import type { WriteJobState } from '../core/api/contract/journal.js';
 import { MnemoError } from '../core/errors.js';
 import { planOps } from '../core/reflect/plan.js';
 import { runInProgress } from '../core/store/change-run.js';

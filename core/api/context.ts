@@ -19,8 +19,6 @@ export interface SessionOptions {
   clock?: Clock;
   reader?: Partial<Reader>;
   engineOptions?: Omit<EngineOptions, 'clock' | 'create' | 'readonly' | 'journalTargets'>;
-  /** Called after each successful mutating method (live refresh). */
-  onMutation?: (method: string) => void;
   /** What the shell hosting this session lets the engine ask of the user (Electron: dialogs). */
   shell?: ShellHooks;
   /** Every store this session opens is read-only, whatever a later store.open asks (serve --readonly). */
@@ -47,7 +45,6 @@ export class ApiSession {
   readonly clockFrozen: boolean;
   readonly reader: Reader;
   readonly engineOptions: SessionOptions['engineOptions'];
-  readonly onMutation: ((method: string) => void) | undefined;
   readonly shell: ShellHooks;
   readonly readonlyOnly: boolean;
   private llm: LlmEndpoints | undefined;
@@ -57,7 +54,6 @@ export class ApiSession {
     this.clockFrozen = opts.clock !== undefined && opts.clock !== systemClock;
     this.reader = { owner: opts.reader?.owner ?? 'workbench', session_ref: opts.reader?.session_ref ?? null };
     this.engineOptions = opts.engineOptions;
-    this.onMutation = opts.onMutation;
     this.shell = opts.shell ?? {};
     this.llm = opts.llmEndpoints;
     this.readonlyOnly = opts.readonly ?? false;

@@ -10,8 +10,6 @@ import { contract, isMethodName, METHOD_NAMES, type MethodName, type OutputOf } 
 import type { Envelope } from './define.js';
 import { handlers } from './handlers/index.js';
 
-export type Invoke = (method: string, input: unknown) => Promise<Envelope<unknown>>;
-
 export async function invoke(session: ApiSession, method: string, input: unknown): Promise<Envelope<unknown>> {
   if (typeof method !== 'string' || !isMethodName(method)) {
     return { ok: false, error: { code: 'bad_input', message: `unknown method ${JSON.stringify(method)}; known methods: ${METHOD_NAMES.join(', ')}` } };
@@ -30,7 +28,6 @@ export async function invoke(session: ApiSession, method: string, input: unknown
   try {
     const handler = handlers[method] as (i: unknown, s: ApiSession) => unknown;
     const value = await handler(parsed.data, session);
-    if (spec.mutates) session.onMutation?.(method);
     return { ok: true, value: value === undefined ? null : value };
   } catch (err) {
     return { ok: false, error: toErrorShape(err) };

@@ -3,11 +3,14 @@
  * the doors use. The journal targets that undo alias merges are beliefJournalTargets, handed to
  * a store when it is opened (see journal-target.ts).
  */
-import type { Engine } from '../engine/engine.js';
+import { extensionKey, type Engine } from '../engine/engine.js';
 import { BeliefModel } from './model.js';
 
+/** One belief model per engine (it holds nothing to release). */
+const BELIEF_MODEL = extensionKey('beliefs', (engine) => new BeliefModel(engine.store));
+
 export function beliefsOf(engine: Engine): BeliefModel {
-  return engine.extension('beliefs', (e) => new BeliefModel(e.store));
+  return engine.get(BELIEF_MODEL);
 }
 
 export { BeliefModel } from './model.js';

@@ -10,7 +10,8 @@ import { memoryHead } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from '../store/duplicate-rows.js';
 import type { MemoryStore } from '../store/store.js';
-import { Derived, type DerivedIndex } from '../store/derived.js';
+import type { DerivedIndex } from '../store/derived.js';
+import { derivedIndexKey } from './derived-key.js';
 import type { Engine } from './engine.js';
 
 export interface DuplicateMember {
@@ -137,8 +138,10 @@ function groupsOf(index: DuplicateIndex, scope: OwnerScope, sameOwner: boolean):
   return groups;
 }
 
+const DUPLICATE_INDEX = derivedIndexKey('curation.duplicates', () => new DuplicateIndex());
+
 export function findDuplicates(engine: Engine, q: DuplicateQuery): DuplicatePage {
-  const index = engine.extension('curation.duplicates', (e) => new Derived(e.store, new DuplicateIndex())).get();
+  const index = engine.get(DUPLICATE_INDEX).get();
   const dismissed = new Set(q.dismissed);
   const groups = groupsOf(index, q.scope, q.same_owner).filter((g) => !dismissed.has(g.key));
   const page = groups.slice(q.offset, q.offset + q.limit);

@@ -11,6 +11,23 @@ import { LiveVectors } from '../embed/live-vectors.js';
 import { MemoryStore, type OpenOptions, type ProfileName } from '../store/store.js';
 import { Derived } from '../store/derived.js';
 
+/**
+ * Names a per-engine singleton owned by another module (an index, the belief model, the plans under
+ * review): how to create it on first use and, when it holds resources, how to release them when the
+ * engine closes. The key's type carries the value's, so `engine.get(KEY)` needs no cast; the key
+ * object itself is the identity (two modules cannot collide on a name), the name is for people.
+ */
+export interface ExtensionKey<T> {
+  readonly name: string;
+  readonly create: (engine: Engine) => T;
+  readonly dispose: ((value: T) => void) | null;
+}
+
+/** Declare it next to what it creates: `const X = extensionKey('x', (e) => new X(e), (x) => x.close())`. */
+export function extensionKey<T>(name: string, create: (engine: Engine) => T, dispose?: (value: T) => void): ExtensionKey<T> {
+  return { name, create, dispose: dispose ?? null };
+}
+
 export interface EngineOptions extends OpenOptions {
   embedder?: Embedder;
   /** Overrides the profile recorded in the store (for experiments and conformance runs). */
@@ -23,7 +40,7 @@ export class Engine {
   readonly embedder: Embedder;
   readonly vectors: Derived<LiveVectors>;
   private readonly profileOverride: ProfileName | undefined;
-  private readonly extensions = new Map<string, unknown>();
+  private readonly extensions = new Map<ExtensionKey<unknown>, unknown>();
 
   private constructor(store: MemoryStore, opts: EngineOptions) {
     this.store = store;
@@ -71,14 +88,12 @@ export class Engine {
     return this.profileOverride ?? this.store.profile();
   }
 
-  /** Per-engine singletons owned by other modules (keyword index, belief model, …), created on first use. */
-  extension<T>(key: string, create: (engine: Engine) => T): T {
-    let v = this.extensions.get(key) as T | undefined;
-    if (v === undefined) {
-      v = create(this);
-      this.extensions.set(key, v);
-    }
-    return v;
+  /** The engine's instance of a per-engine singleton (see ExtensionKey), created on first use. */
+  get<T>(key: ExtensionKey<T>): T {
+    if (this.extensions.has(key as ExtensionKey<unknown>)) return this.extensions.get(key as ExtensionKey<unknown>) as T;
+    const value = key.create(this);
+    this.extensions.set(key as ExtensionKey<unknown>, value);
+    return value;
   }
 
   /** Embeds text with the configured embedder (sync when it can be). */
@@ -90,7 +105,8 @@ export class Engine {
 
   close(): void {
     this.vectors.dispose();
-    for (const ext of this.extensions.values()) (ext as { dispose?: () => void }).dispose?.();
+    for (const [key, value] of this.extensions) key.dispose?.(value);
+    this.extensions.clear();
     this.store.close();
   }
 }

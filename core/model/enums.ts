@@ -61,5 +61,4 @@ export const ACCESS_LOG_CAP = 64;
 
 export const isMemoryType = (v: unknown): v is MemoryType => (MEMORY_TYPES as readonly unknown[]).includes(v);
 export const isEdgeType = (v: unknown): v is EdgeType => (EDGE_TYPES as readonly unknown[]).includes(v);
-export const isAccessChannel = (v: unknown): v is AccessChannel => (ACCESS_CHANNELS as readonly unknown[]).includes(v);
 export const isTodoStatus = (v: unknown): v is TodoStatus => (TODO_STATUSES as readonly unknown[]).includes(v);

@@ -3,8 +3,7 @@
  * missing fields, ints and floats interchange) and for records as a caller submits them (strict).
  */
 import { z } from 'zod';
-import { ACCESS_CHANNELS, EDGE_TYPES, MEMORY_TYPES, REF_KINDS, TODO_STATUSES } from './enums.js';
-import { ownerProblem } from './owner.js';
+import { ACCESS_CHANNELS, EDGE_TYPES, MEMORY_TYPES, REF_KINDS } from './enums.js';
 import { epochSeconds, isEpochSeconds, LIMITS, rangedInt, rangedNumber, withinShape } from './limits.js';
 
 const num = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -48,14 +47,6 @@ export const memoryRefSchema = z.object({
 
 export const edgeTypeSchema = z.enum(EDGE_TYPES);
 export const memoryTypeSchema = z.enum(MEMORY_TYPES);
-export const todoStatusSchema = z.enum(TODO_STATUSES);
-
-export const ownerSchema = z.string().superRefine((v, ctx) => {
-  const problem = ownerProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: `owner ${JSON.stringify(v)} ${problem}` });
-});
-
-export const edgeWeightSchema = num.refine((w) => w >= 0 && w <= 1, 'edge weight must be within [0, 1]');
 
 /** The stored `data` payload, minus `edges` (which live in `memory_edges`). */
 export const storedMemorySchema = z

@@ -11,7 +11,7 @@
  * order first reached].
  */
 import type { Engine } from '../engine/engine.js';
-import { Derived } from '../store/derived.js';
+import { derivedIndexKey } from '../engine/derived-key.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { ownerStates } from '../store/recall-reads.js';
 import { sigmoid } from '../model/activation.js';
@@ -98,15 +98,18 @@ export interface Ranking {
   elapsedMs: number;
 }
 
+/** The recall corpus and the edge adjacency of one engine, kept in step with its store. */
+const RECALL_CORPUS = derivedIndexKey('recall.corpus', () => new RecallCorpus());
+const RECALL_ADJACENCY = derivedIndexKey('recall.adjacency', () => new Adjacency());
+
 export function recallCorpus(engine: Engine): RecallCorpus {
-  const derived = engine.extension('recall.corpus', (e) => new Derived(e.store, new RecallCorpus()));
-  const corpus = derived.get();
+  const corpus = engine.get(RECALL_CORPUS).get();
   corpus.ensureFresh();
   return corpus;
 }
 
 export function recallAdjacency(engine: Engine): Adjacency {
-  return engine.extension('recall.adjacency', (e) => new Derived(e.store, new Adjacency())).get();
+  return engine.get(RECALL_ADJACENCY).get();
 }
 
 export function emptyRanking(req: RankRequest, tokens: string[] = []): Ranking {

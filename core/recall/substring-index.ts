@@ -173,10 +173,6 @@ export function setBit(bits: Uint32Array, slot: number): void {
   bits[w] = bits[w]! | (1 << (slot & 31));
 }
 
-export function hasBit(bits: Uint32Array, slot: number): boolean {
-  return ((bits[slot >>> 5]! >>> (slot & 31)) & 1) === 1;
-}
-
 /** Calls visit(slot) for every set bit, in ascending order. */
 export function forEachBit(bits: Uint32Array, visit: (slot: number) => void): void {
   for (let w = 0; w < bits.length; w++) {

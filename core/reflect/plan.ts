@@ -82,8 +82,7 @@ export async function planReflection(engine: Engine, opts: PlanOptions = {}): Pr
   const createdBy = new Map<string, string>();
   const dependsOn = (id: string) => (createdBy.has(id) ? [createdBy.get(id)!] : []);
 
-  const sequence: OpName[] = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune'];
-  for (const op of sequence) {
+  for (const op of OP_NAMES) {
     const enabled = op === 'episode' ? !!gen?.wants('episode') : op === 'reconcile' ? !!gen?.wants('reconcile') : op === 'abstract' ? !!gen?.wants('abstract') : true;
     if (!enabled) {
       if (opts.until === op) break;

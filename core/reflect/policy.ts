@@ -77,6 +77,9 @@ export const REFERENCE_OP_NAME: Record<OpName, string> = {
   prune: 'prune',
 };
 
+/** What `--until` accepts: the short names, then the reference's names that differ from them. */
+export const UNTIL_NAMES = [...new Set<string>([...OP_NAMES, ...Object.values(REFERENCE_OP_NAME)])] as [string, ...string[]];
+
 /** `--until` accepts the short names and the reference's names. */
 export function parseUntil(v: string | undefined | null): OpName | null {
   if (v === undefined || v === null || v === '') return null;

@@ -108,9 +108,3 @@ export function acceptWithDependencies(ops: readonly PlanOp[], rejected: Readonl
 export function acceptedIds(ops: readonly PlanOp[], decisions: Map<string, Decision>): string[] {
   return ops.filter((o) => decisions.get(o.id)?.state === 'accepted').map((o) => o.id);
 }
-
-/** Items that follow one of `ids` (directly), for "rejecting m3 also drops l7, l9" messages. */
-export function followersOf(decisions: Map<string, Decision>, ids: readonly string[]): string[] {
-  const set = new Set(ids);
-  return [...decisions].filter(([, d]) => d.state === 'follows' && d.because.some((b) => set.has(b))).map(([id]) => id);
-}

@@ -6,14 +6,13 @@
  * wins); the states follow from it with the apply rule (decisions.ts), and commit applies exactly
  * the accepted ids.
  */
-import type { OpName } from '../reflect/policy.js';
+import { OP_NAMES, type OpName } from '../reflect/policy.js';
+import { planKind } from '../reflect/plan-registry.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
 import type { MemoryHead } from '../store/review-heads.js';
 import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
 import { isPlainQuery, proposedHead, queryItems, type ItemQuery } from './item-query.js';
 
-/** Apply order (core/reflect/policy.ts OP_NAMES). */
-const ORDER = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune'];
 
 /** One reviewer action: accept or reject some items, or every item of one op ("Accept all"). */
 export interface ReviewAction {
@@ -98,7 +97,8 @@ export class ReviewedPlan {
   private lastQuery: { key: string; ops: PlanOp[] } | null = null;
 
   constructor(readonly plan: ReflectionPlan) {
-    const groups = [...plan.groups].sort((a, b) => ORDER.indexOf(a.op) - ORDER.indexOf(b.op));
+    // In apply order, which is pass order.
+    const groups = [...plan.groups].sort((a, b) => OP_NAMES.indexOf(a.op) - OP_NAMES.indexOf(b.op));
     this.ops = groups.flatMap((g) => g.ops);
     for (const g of groups) for (const o of g.ops) this.groupOf.set(o.id, g.op);
   }
@@ -205,19 +205,5 @@ export class ReviewedPlan {
   }
 }
 
-/** The plans under review in one engine (the latest few; a plan of a big store is large). */
-export class ReviewShelf {
-  private readonly plans = new Map<string, ReviewedPlan>();
-  constructor(private readonly keep = 3) {}
-
-  put(plan: ReflectionPlan): ReviewedPlan {
-    const r = new ReviewedPlan(plan);
-    this.plans.set(plan.id, r);
-    while (this.plans.size > this.keep) this.plans.delete(this.plans.keys().next().value!);
-    return r;
-  }
-
-  get(id: string): ReviewedPlan | undefined {
-    return this.plans.get(id);
-  }
-}
+/** The plans under review, kept in the engine's plan registry (the last few: a plan of a big store is large). */
+export const REVIEWED_PLANS = planKind<ReviewedPlan>('review');

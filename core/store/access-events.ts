@@ -169,12 +169,6 @@ export function queryEvents(db: DB, f: EventFilter): { total: number; events: Ac
   return { total, events: rows.map(rowToEvent) };
 }
 
-export function getEvent(db: DB, eventId: number): AccessEvent | null {
-  if (!hasEventTable(db)) return null;
-  const row = db.prepare('SELECT * FROM mnemo_access_events WHERE id = ?').get(eventId) as EventRow | undefined;
-  return row ? rowToEvent(row) : null;
-}
-
 export function countEvents(db: DB): number {
   if (!hasEventTable(db)) return 0;
   return (db.prepare('SELECT count(*) AS n FROM mnemo_access_events').get() as { n: number }).n;

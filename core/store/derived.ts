@@ -12,6 +12,8 @@ export interface DerivedIndex {
   /** Re-reads one row (it may now be archived or gone). */
   update(store: MemoryStore, id: string): void;
   remove(id: string): void;
+  /** Releases what the index holds outside the JS heap (a SQLite handle, a tokenizer); called once, when its engine closes. */
+  dispose?(): void;
 }
 
 export class Derived<T extends DerivedIndex> {
@@ -46,6 +48,6 @@ export class Derived<T extends DerivedIndex> {
 
   dispose(): void {
     this.unsubscribe();
-    (this.index as { dispose?: () => void }).dispose?.();
+    this.index.dispose?.();
   }
 }

@@ -31,9 +31,3 @@ export async function call<M extends MethodName>(method: M, input: InputOf<M>): 
   return res.value as OutputOf<M>;
 }
 
-/** For methods another branch may not have merged yet: the same call, typed by the caller. */
-export async function callLoose<T>(method: string, input: unknown): Promise<T> {
-  const res = await getTransport().invoke(method, input);
-  if (!res.ok) throw new ApiError(res.error.code, res.error.message, res.error.details ?? null);
-  return res.value as T;
-}

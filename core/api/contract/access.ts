@@ -10,7 +10,7 @@ import { method } from '../define.js';
 import type { AccessEventView, AccessListResult } from '../../observe/access-types.js';
 import type { ComponentSnapshot, ReplayResult } from '../../recall/types.js';
 export type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult };
-import { hopsField, kField, scopeField } from './recall.js';
+import { hopsField, kField, scopeField } from './shared/fields.js';
 
 export const accessListInput = z.object({
   channels: z.array(z.enum(ACCESS_CHANNELS)).optional(),

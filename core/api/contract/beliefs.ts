@@ -1,36 +1,25 @@
 /**
  * The belief layer's methods: what the CLI and the workbench's Beliefs view call. Inputs are zod
- * schemas; outputs are plain JSON types declared here so the renderer can import them as types.
+ * schemas; outputs are plain JSON types (the belief layer's own, or API views declared here) that
+ * the renderer imports as types.
  */
 import { z } from 'zod';
 import { BELIEF_PROFILES, beliefConfigOverrides, type BeliefConfig } from '../../beliefs/config.js';
 import { observationSchema } from '../../beliefs/observation.js';
 import { beliefQuerySchema } from '../../beliefs/answer.js';
 import { method } from '../define.js';
+import type { BeliefAnswer as BeliefAnswerView } from '../../beliefs/answer.js';
+import type { AliasPlan as AliasPlanView, AliasProposal as AliasProposalView } from '../../beliefs/identity.js';
+import type { IngestResult as BeliefIngestResult } from '../../beliefs/model.js';
+import type { BeliefView, ValueP } from '../../beliefs/read.js';
+import type { RetrievalResult as RetrievalView } from '../../beliefs/retrieval.js';
+import type { AliasRow as AliasRowView } from '../../store/belief-tables.js';
+// The views are the belief layer's own types, under the names the workbench knows them by.
+export type { AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, BeliefIngestResult, BeliefView, RetrievalView, ValueP };
 
 const finite = (name: string) => z.number().refine(Number.isFinite, `${name} must be a finite number (epoch seconds)`);
 const name = (what: string) => z.string().min(1, `${what} is required`).max(1000);
 const readMode = z.enum(['as-of', 'hindsight']).optional().default('as-of');
-
-export interface ValueP {
-  value: string;
-  p: number;
-}
-
-export interface BeliefView {
-  entity: string;
-  attribute: string;
-  at: number;
-  mode: 'as-of' | 'hindsight';
-  distribution: ValueP[];
-  value: string | null;
-  p: number;
-  entropy: number;
-  max_entropy: number;
-  t_last: number | null;
-  deltas: number;
-  values: string[];
-}
 
 export interface DeltaView {
   id: number;
@@ -62,62 +51,12 @@ export interface BeliefConfigView {
   recorded: boolean;
 }
 
-export interface BeliefIngestResult {
-  ingested: number;
-  dimensions_touched: number;
-  replayed_dimensions: number;
-  first_delta_id: number | null;
-  last_delta_id: number | null;
-}
-
 export interface BeliefEntitySummary {
   entity: string;
   aliases: string[];
   dimensions: number;
   deltas: number;
   t_last: number;
-}
-
-export interface AliasProposalView {
-  id: string;
-  alias: string;
-  canonical: string;
-  divergence: number;
-  divergence_per_attribute: number;
-  shared: string[];
-  per_attribute: Record<string, number>;
-  name_relation: 'contains' | 'initial' | 'any';
-  deltas: { alias: number; canonical: number };
-}
-
-export interface AliasPlanView {
-  basis: string;
-  at: number;
-  threshold_bits_per_attribute: number;
-  min_overlap: number;
-  proposals: AliasProposalView[];
-  near_misses: AliasProposalView[];
-}
-
-export interface AliasRowView {
-  alias: string;
-  canonical: string;
-  divergence: number | null;
-  shared: number | null;
-  merged_at: number;
-}
-
-export type BeliefAnswerView = { id: string; value: string | null; p: number } | { id: string; values: string[] } | { id: string; aliases: [string, string][] };
-
-export interface RetrievalView {
-  query: string;
-  at: number;
-  seeds: string[];
-  entities: { entity: string; hop: number }[];
-  facts: { entity: string; attribute: string; value: string | null; p: number; entropy: number; values: string[]; line: string }[];
-  relations: { from: string; attribute: string; to: string; p: number; line: string }[];
-  evidence: { delta_id: number; entity: string; attribute: string; value: string; t: number; surprise: number; score: number; line: string }[];
-  lines: string[];
 }
 
 export const beliefsContract = {

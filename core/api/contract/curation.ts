@@ -2,18 +2,10 @@
 import { z } from 'zod';
 import type { DuplicatePage } from '../../engine/duplicates.js';
 import { method } from '../define.js';
-import { memoryListInput } from './memory.js';
-
-/** The most ids one "select all matching" returns: the bulk methods take at most this many. */
-export const MAX_SELECT_IDS = 100_000;
 
 export type { DuplicateGroup, DuplicateMember, DuplicatePage } from '../../engine/duplicates.js';
 
 export const curationContract = {
-  'memory.ids': method<{ total: number; ids: string[] }>()({
-    description: `The ids of every memory the Memories filters match (at most ${MAX_SELECT_IDS.toLocaleString('en')}), for selecting all of them before a bulk action; total says how many matched.`,
-    input: memoryListInput.omit({ sort: true, dir: true, offset: true, limit: true }),
-  }),
   'curation.duplicates': method<DuplicatePage>()({
     description:
       'Groups of live memories with the same text once case, punctuation and spacing are ignored (largest first, paged), each with its owners and the survivor a merge would keep.',

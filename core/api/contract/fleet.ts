@@ -70,5 +70,6 @@ export const fleetContract = {
   'fleet.openStore': method<StoreInfo>()({
     description: 'Make one fleet store the current store (every view then shows it).',
     input: z.object({ name: storeName }),
+    switchesStore: true,
   }),
 };

@@ -1,43 +1,68 @@
 /**
- * The service contract: every method any door can call. Domain files declare their methods;
- * this index merges them. Types only depend on zod and the model, so the renderer can import them.
+ * The service contract: every method any door can call. Each method `prefix.name` is declared in
+ * the file named after its prefix (`memory.ts` holds `memory.*`); schema pieces several files use
+ * live in shared/. This index merges them. Types only depend on zod and the model, so the renderer
+ * can import them.
  */
 import type { z } from 'zod';
 import type { MethodSpec } from '../define.js';
-import { memoryContract } from './memory.js';
-import { statsContract } from './stats.js';
-import { beliefsContract } from './beliefs.js';
-import { storeContract } from './store.js';
-import { reflectContract } from './reflect.js';
-import { graphContract } from './graph.js';
-import { tagsContract } from './tags.js';
-import { recallContract } from './recall.js';
 import { accessContract } from './access.js';
-import { retentionContract } from './retention.js';
-import { observeContract } from './observe.js';
-import { prospectiveContract } from './prospective.js';
-import { overviewContract } from './overview.js';
-import { fleetContract } from './fleet.js';
-import { reviewContract } from './review.js';
+import { beliefsContract } from './beliefs.js';
 import { curationContract } from './curation.js';
+import { edgeContract } from './edge.js';
+import { fleetContract } from './fleet.js';
+import { graphContract } from './graph.js';
+import { intentsContract } from './intents.js';
+import { journalContract } from './journal.js';
+import { memoryContract } from './memory.js';
+import { overviewContract } from './overview.js';
+import { recallContract } from './recall.js';
+import { reflectContract } from './reflect.js';
+import { retentionContract } from './retention.js';
+import { reviewContract } from './review.js';
+import { statsContract } from './stats.js';
+import { storeContract } from './store.js';
+import { todosContract } from './todos.js';
+
+/** Each prefix file's methods, keyed by the file's name (test/api-layout.test.ts holds them to it). */
+export const contractByFile = {
+  access: accessContract,
+  beliefs: beliefsContract,
+  curation: curationContract,
+  edge: edgeContract,
+  fleet: fleetContract,
+  graph: graphContract,
+  intents: intentsContract,
+  journal: journalContract,
+  memory: memoryContract,
+  overview: overviewContract,
+  recall: recallContract,
+  reflect: reflectContract,
+  retention: retentionContract,
+  review: reviewContract,
+  stats: statsContract,
+  store: storeContract,
+  todos: todosContract,
+} as const;
 
 export const contract = {
-  ...storeContract,
-  ...memoryContract,
-  ...statsContract,
-  ...reflectContract,
-  ...graphContract,
-  ...tagsContract,
-  ...recallContract,
   ...accessContract,
-  ...retentionContract,
-  ...observeContract,
-  ...prospectiveContract,
   ...beliefsContract,
-  ...overviewContract,
-  ...fleetContract,
-  ...reviewContract,
   ...curationContract,
+  ...edgeContract,
+  ...fleetContract,
+  ...graphContract,
+  ...intentsContract,
+  ...journalContract,
+  ...memoryContract,
+  ...overviewContract,
+  ...recallContract,
+  ...reflectContract,
+  ...retentionContract,
+  ...reviewContract,
+  ...statsContract,
+  ...storeContract,
+  ...todosContract,
 } as const;
 
 export type Contract = typeof contract;
@@ -49,17 +74,28 @@ export type OutputOf<M extends MethodName> = Contract[M] extends MethodSpec<z.Zo
 export const METHOD_NAMES = Object.keys(contract) as MethodName[];
 export const isMethodName = (m: string): m is MethodName => Object.prototype.hasOwnProperty.call(contract, m);
 
+/**
+ * Whether a successful call of `method` changes what the open views show: it wrote to the store,
+ * or made another store the current one. Every door refreshes its views by this one rule (our own
+ * writes do not move our connection's data_version, so the doors are told, not left to poll).
+ */
+export function changesWhatViewsShow(method: string): boolean {
+  if (!isMethodName(method)) return false;
+  const spec: MethodSpec = contract[method];
+  return spec.mutates === true || spec.switchesStore === true;
+}
+
 export type { StoreInfo } from './store.js';
-export type { MemorySummary, MemoryDetail, EdgeView } from './memory.js';
-export type { BasicStats } from './stats.js';
+export type { MemorySummary, MemoryDetail, EdgeView, Facet, MemoryFacets } from './memory.js';
+export type { BasicStats, MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './stats.js';
 export type { PlanProgressState } from './reflect.js';
+export type { WriteJobState } from './journal.js';
 export type { GraphNode, GraphEdge, GraphView } from './graph.js';
-export type { Facet, MemoryFacets } from './tags.js';
 export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source, ScoreTerms } from './recall.js';
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
-export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
-export type { IntentListResult, IntentDueResult, DueIntentRow, TodoListResult } from './prospective.js';
+export type { IntentListResult, IntentDueResult, DueIntentRow } from './intents.js';
+export type { TodoListResult } from './todos.js';
 export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';
 export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint, MaintenanceRow } from './overview.js';

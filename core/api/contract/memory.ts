@@ -1,99 +1,19 @@
+/**
+ * The memories themselves: list, read, add, edit, archive and restore, tags and the list's facet
+ * counts, selecting every match of a filter, and manual curation (merge, forget, delete).
+ */
 import { z } from 'zod';
-import { EDGE_TYPES, MEMORY_TYPES, REF_KINDS, TODO_STATUSES } from '../../model/enums.js';
 import type { Memory } from '../../model/memory.js';
+import type { MergeOrder } from '../../engine/curation.js';
 import { method } from '../define.js';
-import { epochSeconds, LIMITS, withinShape } from '../../model/limits.js';
+import { idField } from './shared/fields.js';
+import { memoryAddInput, memoryListInput, memoryPatchInput } from './shared/memory-inputs.js';
 
-const finite = z.number().refine(Number.isFinite, 'must be a finite number');
-const ladderOr = (name: string, lo: number, hi: number) =>
-  z.union([
-    finite.refine((v) => v >= lo && v <= hi, `${name} must be within [${lo}, ${hi}]`),
-    z.string().min(1, `${name} label is empty`),
-  ]);
+/** The most ids one "select all matching" returns: the bulk methods take at most this many. */
+export const MAX_SELECT_IDS = 100_000;
 
-export const ownerField = z.string().max(200);
-export const idField = z.string().min(1, 'id is required').max(200);
-
-export const memoryRefInput = z.object({
-  kind: z.enum(REF_KINDS),
-  key: z.string().min(1, 'reference key is required').max(LIMITS.maxStringChars),
-  preview: z.string().max(LIMITS.maxStringChars).nullable().optional(),
-  captured_at: epochSeconds('captured_at').optional(),
-});
-
-// Open-ended like nooa's dict, but within the shape limits, with a time that can be formatted.
-export const triggerInput = withinShape(
-  z
-    .object({
-      kind: z.enum(['time', 'cue', 'event']),
-      cue: z.string().max(LIMITS.maxStringChars).nullable().optional(),
-      fire_at: epochSeconds('fire_at').nullable().optional(),
-    })
-    .loose(),
-);
-
-export const memoryFieldsInput = {
-  title: z.string().max(10_000).nullable().optional(),
-  type: z.enum(MEMORY_TYPES).optional(),
-  owner: ownerField.optional(),
-  importance: ladderOr('importance', 0, 10).optional(),
-  salience: ladderOr('salience', 0, 1).optional(),
-  confidence: ladderOr('confidence', 0, 1).optional(),
-  mood: z.string().max(LIMITS.maxStringChars).nullable().optional(),
-  tags: z.array(z.string().min(1, 'tags cannot be empty strings').max(200)).max(200).optional(),
-  entities: z.array(z.string().min(1, 'entities cannot be empty strings').max(200)).max(200).optional(),
-  place_or_task: z.string().max(LIMITS.maxStringChars).nullable().optional(),
-  status: z.enum(TODO_STATUSES).nullable().optional(),
-  references: z.array(memoryRefInput).max(50).optional(),
-  trigger: triggerInput.nullable().optional(),
-  valid_from: epochSeconds('valid_from').nullable().optional(),
-  valid_to: epochSeconds('valid_to').nullable().optional(),
-  source_task_ref: z.string().max(LIMITS.maxStringChars).nullable().optional(),
-};
-
-export const memoryAddInput = z.object({
-  content: z.string().min(1, 'content is required').max(LIMITS.maxContentChars),
-  ...memoryFieldsInput,
-  id: z.string().regex(/^[0-9a-zA-Z-]{6,64}$/, 'id must be 6-64 letters, digits or dashes').optional(),
-  created_at: epochSeconds('created_at').optional(),
-  edges: z
-    .array(z.object({ target_id: idField, type: z.enum(EDGE_TYPES), weight: finite.min(0).max(1).optional() }))
-    .max(200)
-    .optional(),
-});
-
-export const memoryPatchInput = z
-  .object({ content: z.string().min(1, 'content cannot be empty').max(LIMITS.maxContentChars).optional(), ...memoryFieldsInput })
-  .strict();
-
-export const SORT_FIELDS = ['created_at', 'last_accessed', 'importance', 'salience', 'strength', 'access_count', 'type', 'owner', 'rowid'] as const;
-
-/** A half-open range [min, max) of a number; either end may be left out. */
-export const numRangeInput = z
-  .object({ min: finite.nullable().optional(), max: finite.nullable().optional() })
-  .refine((r) => r.min === undefined || r.min === null || r.max === undefined || r.max === null || r.min <= r.max, 'range min must not exceed max');
-
-export const memoryListInput = z.object({
-  types: z.array(z.enum(MEMORY_TYPES)).optional(),
-  owner: z.string().optional(),
-  owners: z.array(z.string()).optional(),
-  statuses: z.array(z.enum(TODO_STATUSES)).optional(),
-  archived: z.enum(['live', 'archived', 'all']).optional().default('live'),
-  text: z.string().max(500).optional(),
-  tags: z.array(z.string()).optional(),
-  ids: z.array(idField).max(10_000).optional(),
-  /** Memories with an edge (out or in) of one of these types. */
-  edge_types: z.array(z.enum(EDGE_TYPES)).optional(),
-  /** Retention now (the forgetting curve, 0–1) in [min, max). */
-  retention: numRangeInput.optional(),
-  importance: numRangeInput.optional(),
-  /** Seconds since the last access, in [min, max). */
-  idle: numRangeInput.optional(),
-  sort: z.enum(SORT_FIELDS).optional().default('rowid'),
-  dir: z.enum(['asc', 'desc']).optional().default('asc'),
-  offset: z.number().int().min(0).optional().default(0),
-  limit: z.number().int().min(1).max(5000).optional().default(200),
-});
+const ids = z.array(idField).min(1, 'give at least one id').max(100_000);
+const tagList = z.array(z.string().min(1, 'tags cannot be empty strings').max(200)).max(50);
 
 export interface MemorySummary {
   id: string;
@@ -132,6 +52,22 @@ export interface MemoryDetail {
   has_embedding: boolean;
 }
 
+export interface Facet {
+  value: string;
+  n: number;
+}
+
+export interface MemoryFacets {
+  types: Facet[];
+  owners: Facet[];
+  statuses: Facet[];
+  tags: Facet[];
+  /** Rows the tag counts cover when fewer than all (the most recently added); null = every row. */
+  tags_sampled: number | null;
+  archived: number;
+  live: number;
+}
+
 export const memoryContract = {
   'memory.list': method<{ total: number; rows: MemorySummary[] }>()({
     description: 'List memories with filters (type, owner scope, status, archived, text, tags), sorting and paging.',
@@ -161,24 +97,44 @@ export const memoryContract = {
     input: z.object({ ids: z.array(idField).min(1, 'give at least one id').max(100_000) }),
     mutates: true,
   }),
-  'edge.add': method<{ changed: boolean; change_id: number | null }>()({
-    description: 'Add a typed edge src → dst (an existing edge keeps the larger weight).',
-    input: z.object({ src: idField, dst: idField, type: z.enum(EDGE_TYPES), weight: finite.min(0).max(1).optional().default(1) }),
-    mutates: true,
+  'memory.ids': method<{ total: number; ids: string[] }>()({
+    description: `The ids of every memory the Memories filters match (at most ${MAX_SELECT_IDS.toLocaleString('en')}), for selecting all of them before a bulk action; total says how many matched.`,
+    input: memoryListInput.omit({ sort: true, dir: true, offset: true, limit: true }),
   }),
-  'edge.addMany': method<{ changed: string[]; change_id: number | null }>()({
-    description: 'Link every source to one target with the same edge type, as one change that one undo takes back. Returns the sources whose edge was new or heavier.',
+  'memory.tag': method<{ changed: string[]; change_id: number | null }>()({
+    description: 'Add and/or remove tags on many memories as one journalled, undoable change.',
     input: z.object({
-      srcs: z.array(idField).min(1, 'srcs needs at least one memory id').max(1000, 'srcs takes at most 1000 ids; link in batches'),
-      dst: idField,
-      type: z.enum(EDGE_TYPES),
-      weight: finite.min(0).max(1).optional().default(1),
+      ids: z.array(idField).min(1, 'give at least one id').max(100_000),
+      add: tagList.optional().default([]),
+      remove: tagList.optional().default([]),
     }),
     mutates: true,
   }),
-  'edge.remove': method<{ changed: boolean; change_id: number | null }>()({
-    description: 'Remove a typed edge src → dst.',
-    input: z.object({ src: idField, dst: idField, type: z.enum(EDGE_TYPES) }),
+  'memory.facets': method<MemoryFacets>()({
+    description: 'Value counts for the memory list filters: types, exact owners, todo statuses, tags (most used first).',
+    input: z
+      .object({ archived: z.enum(['live', 'archived', 'all']).optional().default('live'), tag_limit: z.number().int().min(1).max(5000).optional().default(200) })
+      .optional()
+      .default({ archived: 'live', tag_limit: 200 }),
+  }),
+  'memory.merge': method<{ survivor: Memory; archived: string[]; change_id: number | null }>()({
+    description:
+      'Merge memories into a chosen survivor (fields editable); sources are archived, lineage kept as refines edges. Memories of different owners are refused unless allow_cross_owner is true.',
+    input: z.object({ ids, survivor: idField, patch: memoryPatchInput.optional(), allow_cross_owner: z.boolean().optional().default(false) }),
+    mutates: true,
+  }),
+  'memory.mergeOrder': method<MergeOrder>()({
+    description: 'The default survivor of a merge of these memories (the older copy, the same rule as reflection) and their owners.',
+    input: z.object({ ids: z.array(idField).min(1, 'give at least one id').max(1000) }),
+  }),
+  'memory.forget': method<{ forgotten: { id: string; hash: string }[]; change_id: number | null }>()({
+    description: 'Forget memories: delete them and record a content tombstone, so re-adding the same text is flagged (undoable).',
+    input: z.object({ ids }),
+    mutates: true,
+  }),
+  'memory.delete': method<{ deleted: string[]; change_id: number | null }>()({
+    description: 'Delete memories and their edges (journalled, undoable; no tombstone).',
+    input: z.object({ ids }),
     mutates: true,
   }),
 };

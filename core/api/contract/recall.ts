@@ -6,27 +6,11 @@
  */
 import { z } from 'zod';
 import { method } from '../define.js';
+import { hopsField, kField, queryField, scopeField } from './shared/fields.js';
 import type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms } from '../../recall/types.js';
 export type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms };
 
 export const PROFILE_NAMES = ['nooa-0.0.9', 'mnemo'] as const satisfies readonly RecallProfileName[];
-
-export const MAX_K = 1000;
-export const MAX_HOPS = 4;
-
-export const queryField = z.string().max(20_000, 'query is longer than 20000 characters; shorten it');
-export const kField = z
-  .number({ error: 'k must be a number' })
-  .int('k must be an integer')
-  .min(1, 'k must be at least 1 (how many results to return)')
-  .max(MAX_K, `k must be at most ${MAX_K}`);
-export const hopsField = z
-  .number({ error: 'hops must be a number' })
-  .int('hops must be an integer')
-  .min(0, 'hops must be at least 0 (0 = no spread)')
-  .max(MAX_HOPS, `hops must be at most ${MAX_HOPS}`);
-/** Owner scope: absent, null or "*" = everyone; "role" = every instance of a role; "role@inst" = one instance. */
-export const scopeField = z.string().max(200).nullable().optional();
 
 export const recallInput = z.object({
   query: queryField,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { method } from '../define.js';
 import type { RetentionRow, CurveMarker, RetentionCurve, PruneResult } from '../../forget/types.js';
 export type { RetentionRow, CurveMarker, RetentionCurve, PruneResult };
-import { scopeField } from './recall.js';
+import { scopeField } from './shared/fields.js';
 
 export const retentionContract = {
   'retention.list': method<{ total: number; rows: RetentionRow[] }>()({

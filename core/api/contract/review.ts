@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import { method } from '../define.js';
+import { OP_NAMES } from '../../reflect/policy.js';
 import type { ApplyResult } from '../../reflect/types.js';
 import type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from '../../review/review.js';
-import { reflectPlanInput } from './reflect.js';
+import { reflectPlanInput } from './shared/reflect-plan-input.js';
 export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem };
 
-const opName = z.enum(['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune']);
+const opName = z.enum(OP_NAMES);
 const planId = z.string().min(1, 'plan_id is required').max(100);
 
 export const reviewActions = z

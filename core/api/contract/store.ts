@@ -26,6 +26,7 @@ export const storeContract = {
       create: z.literal(false, { message: 'store.open never creates a store; create one with "mnemo init <path>"' }).optional(),
       readonly: z.boolean().optional(),
     }),
+    switchesStore: true,
   }),
   'store.info': method<StoreInfo>()({
     description: 'Facts about the current store: path, profile, schema versions, counts, data_version.',

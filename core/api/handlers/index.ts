@@ -1,38 +1,64 @@
-/** Every handler, one per contract method; the type below fails to compile if one is missing. */
+/**
+ * Every handler, one per contract method; the type below fails to compile if one is missing. Each
+ * method `prefix.name` is handled in the file named after its prefix, like its contract.
+ */
 import type { Contract } from '../contract/index.js';
-import { memoryHandlers } from './memory.js';
-import { statsHandlers } from './stats.js';
-import { beliefsHandlers } from './beliefs.js';
-import { storeHandlers } from './store.js';
-import { reflectHandlers } from './reflect.js';
 import type { HandlersFor } from './types.js';
-import { graphHandlers } from './graph.js';
-import { tagsHandlers } from './tags.js';
-import { recallHandlers } from './recall.js';
 import { accessHandlers } from './access.js';
-import { retentionHandlers } from './retention.js';
-import { observeHandlers } from './observe.js';
-import { prospectiveHandlers } from './prospective.js';
-import { overviewHandlers } from './overview.js';
-import { fleetHandlers } from './fleet.js';
-import { reviewHandlers } from './review.js';
+import { beliefsHandlers } from './beliefs.js';
 import { curationHandlers } from './curation.js';
+import { edgeHandlers } from './edge.js';
+import { fleetHandlers } from './fleet.js';
+import { graphHandlers } from './graph.js';
+import { intentsHandlers } from './intents.js';
+import { journalHandlers } from './journal.js';
+import { memoryHandlers } from './memory.js';
+import { overviewHandlers } from './overview.js';
+import { recallHandlers } from './recall.js';
+import { reflectHandlers } from './reflect.js';
+import { retentionHandlers } from './retention.js';
+import { reviewHandlers } from './review.js';
+import { statsHandlers } from './stats.js';
+import { storeHandlers } from './store.js';
+import { todosHandlers } from './todos.js';
+
+/** Each prefix file's handlers, keyed by the file's name (test/api-layout.test.ts holds them to it). */
+export const handlersByFile = {
+  access: accessHandlers,
+  beliefs: beliefsHandlers,
+  curation: curationHandlers,
+  edge: edgeHandlers,
+  fleet: fleetHandlers,
+  graph: graphHandlers,
+  intents: intentsHandlers,
+  journal: journalHandlers,
+  memory: memoryHandlers,
+  overview: overviewHandlers,
+  recall: recallHandlers,
+  reflect: reflectHandlers,
+  retention: retentionHandlers,
+  review: reviewHandlers,
+  stats: statsHandlers,
+  store: storeHandlers,
+  todos: todosHandlers,
+} as const;
 
 export const handlers: HandlersFor<Contract> = {
-  ...storeHandlers,
-  ...memoryHandlers,
-  ...statsHandlers,
-  ...reflectHandlers,
-  ...graphHandlers,
-  ...tagsHandlers,
-  ...recallHandlers,
   ...accessHandlers,
-  ...retentionHandlers,
-  ...observeHandlers,
-  ...prospectiveHandlers,
   ...beliefsHandlers,
-  ...overviewHandlers,
-  ...fleetHandlers,
-  ...reviewHandlers,
   ...curationHandlers,
+  ...edgeHandlers,
+  ...fleetHandlers,
+  ...graphHandlers,
+  ...intentsHandlers,
+  ...journalHandlers,
+  ...memoryHandlers,
+  ...overviewHandlers,
+  ...recallHandlers,
+  ...reflectHandlers,
+  ...retentionHandlers,
+  ...reviewHandlers,
+  ...statsHandlers,
+  ...storeHandlers,
+  ...todosHandlers,
 };

@@ -1,22 +1,20 @@
 import { badInput } from '../../errors.js';
-import { toLabel, toNumeric } from '../../model/ladders.js';
+import { toLabel } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
-import { addMemory, archiveMemories, linkManyMemories, linkMemories, unlinkMemories, updateMemory, type MemoryPatch } from '../../engine/memory-ops.js';
+import { addMemory, archiveMemories, updateMemory } from '../../engine/memory-ops.js';
 import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
-import { Derived } from '../../store/derived.js';
+import { derivedIndexKey } from '../../engine/derived-key.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
-import type { memoryContract } from '../contract/memory.js';
+import { MAX_SELECT_IDS, type memoryContract } from '../contract/memory.js';
+import { listIds } from '../../store/list-ids.js';
+import { tagMemories } from '../../engine/tag-ops.js';
+import { memoryFacets } from '../../store/facets.js';
+import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
-
-type Scalar = number | string | undefined;
-
-function ladderValue(ladder: 'importance' | 'salience' | 'confidence', v: Scalar): number | undefined {
-  if (v === undefined) return undefined;
-  return typeof v === 'string' ? toNumeric(ladder, v) : v;
-}
+import { patchFromInput } from './shared/memory-patch.js';
 
 export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
@@ -49,10 +47,12 @@ export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
   };
 }
 
+const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', () => new TextSearchIndex());
+
 /** Text search through the in-memory index (see core/store/text-search.ts), then SQL for the rest. */
 export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: Engine, input: F): F {
   if (!input.text?.trim()) return input;
-  const index = engine.extension('memory.textSearch', (e) => new Derived(e.store, new TextSearchIndex())).get();
+  const index = engine.get(TEXT_SEARCH_INDEX).get();
   let ids = index.match(input.text.trim().split(/\s+/));
   if (input.ids) {
     const allowed = new Set(input.ids);
@@ -88,29 +88,19 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.get': (input, session) => memoryDetail(session.engine(), input.id),
   'memory.add': async (input, session) => {
     const engine = session.engine();
-    const { importance, salience, confidence, references, trigger, edges, ...rest } = input;
+    const { trigger, edges, id, created_at, ...fields } = input;
     const now = engine.now();
     return addMemory(engine, {
-      ...stripUndefined(rest),
-      ...(importance !== undefined ? { importance: ladderValue('importance', importance)! } : {}),
-      ...(salience !== undefined ? { salience: ladderValue('salience', salience)! } : {}),
-      ...(confidence !== undefined ? { confidence: ladderValue('confidence', confidence)! } : {}),
-      ...(references ? { references: references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now })) } : {}),
+      ...patchFromInput(fields, now),
+      ...(id !== undefined ? { id } : {}),
+      ...(created_at !== undefined ? { created_at } : {}),
       ...(trigger !== undefined ? { trigger } : {}),
       ...(edges ? { edges: edges.map((e) => ({ target_id: e.target_id, type: e.type, weight: e.weight ?? 1, created_at: now })) } : {}),
     } as Parameters<typeof addMemory>[1]);
   },
   'memory.update': async (input, session) => {
     const engine = session.engine();
-    const { importance, salience, confidence, references, ...rest } = input.patch;
-    const now = engine.now();
-    const patch: MemoryPatch = {
-      ...(stripUndefined(rest) as MemoryPatch),
-      ...(importance !== undefined ? { importance: ladderValue('importance', importance)! } : {}),
-      ...(salience !== undefined ? { salience: ladderValue('salience', salience)! } : {}),
-      ...(confidence !== undefined ? { confidence: ladderValue('confidence', confidence)! } : {}),
-      ...(references ? { references: references.map((r) => ({ kind: r.kind, key: r.key, preview: r.preview ?? null, captured_at: r.captured_at ?? now })) } : {}),
-    };
+    const patch = patchFromInput(input.patch, engine.now());
     if (Object.keys(patch).length === 0) throw badInput('patch is empty; give at least one field to change', { field: 'patch' });
     const before = engine.store.journal.history(1)[0]?.id ?? 0;
     const { memory, changed } = await updateMemory(engine, input.id, patch);
@@ -125,20 +115,23 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const r = archiveMemories(session.engine(), input.ids, false);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'edge.add': (input, session) => {
-    const r = linkMemories(session.engine(), input.src, input.dst, input.type, input.weight);
+  'memory.ids': (input, session) => {
+    const engine = session.engine();
+    // The same filter as memory.list (text through its index), so the ids are exactly the rows listed.
+    const filter = textFilter(engine, input);
+    return listIds(engine.store.db, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
+  },
+  'memory.tag': async (input, session) => {
+    const r = await tagMemories(session.engine(), input.ids, input.add, input.remove);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'edge.addMany': (input, session) => {
-    const r = linkManyMemories(session.engine(), input.srcs, input.dst, input.type, input.weight);
-    return { changed: r.changed, change_id: r.changeId };
+  'memory.facets': (input, session) => memoryFacets(session.engine().store.db, input.archived, input.tag_limit),
+  'memory.merge': (input, session) => {
+    const engine = session.engine();
+    const patch = patchFromInput(input.patch ?? {}, engine.now());
+    return mergeMemories(engine, input.ids, input.survivor, patch, undefined, { allowCrossOwner: input.allow_cross_owner });
   },
-  'edge.remove': (input, session) => {
-    const r = unlinkMemories(session.engine(), input.src, input.dst, input.type);
-    return { changed: r.changed, change_id: r.changeId };
-  },
+  'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
+  'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
+  'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
 };
-
-function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}

@@ -4,7 +4,7 @@
  * per-engine Derived singletons, in memory, kept in step with the store.
  */
 import type { Engine } from '../../engine/engine.js';
-import { Derived } from '../../store/derived.js';
+import { derivedIndexKey } from '../../engine/derived-key.js';
 import { ownerMatches, type OwnerScope } from '../../model/owner.js';
 import type { PathStep } from '../spread.js';
 import { EntityIndex } from './entity-index.js';
@@ -13,16 +13,24 @@ import { KeywordIndex, type KeywordHit } from './keyword-index.js';
 import { PartOfIndex } from './part-of-index.js';
 import { queryTerms } from './query-terms.js';
 
+/** One BM25 index per tokenisation (the profile's `stem` knob picks one). */
+const KEYWORD_INDEX = {
+  porter: derivedIndexKey('recall.mnemo.bm25.porter', () => new KeywordIndex(true)),
+  plain: derivedIndexKey('recall.mnemo.bm25.plain', () => new KeywordIndex(false)),
+};
+const PART_OF_INDEX = derivedIndexKey('recall.mnemo.part_of', () => new PartOfIndex());
+const ENTITY_INDEX = derivedIndexKey('recall.mnemo.entities', () => new EntityIndex());
+
 export function keywordIndex(engine: Engine, stem: boolean): KeywordIndex {
-  return engine.extension(`recall.mnemo.bm25.${stem ? 'porter' : 'plain'}`, (e) => new Derived(e.store, new KeywordIndex(stem))).get();
+  return engine.get(KEYWORD_INDEX[stem ? 'porter' : 'plain']).get();
 }
 
 export function partOfIndex(engine: Engine): PartOfIndex {
-  return engine.extension('recall.mnemo.part_of', (e) => new Derived(e.store, new PartOfIndex())).get();
+  return engine.get(PART_OF_INDEX).get();
 }
 
 export function entityIndex(engine: Engine): EntityIndex {
-  return engine.extension('recall.mnemo.entities', (e) => new Derived(e.store, new EntityIndex())).get();
+  return engine.get(ENTITY_INDEX).get();
 }
 
 export interface Bm25LegResult {

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import type { ReviewCounts } from '../../../core/api/contract/index.js';
-import type { WriteJobState } from '../../../core/api/contract/reflect.js';
+import type { WriteJobState } from '../../../core/api/contract/journal.js';
 import type { ApplyResult } from '../../../core/reflect/types.js';
 import { ApiError } from '../../api/client.js';
 import { ErrorBox } from '../../components/common.js';

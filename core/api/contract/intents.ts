@@ -1,16 +1,13 @@
 /**
- * Prospective memory for the workbench: intents (pending, fired, unscheduled), a dry run of which
- * would fire for a given time, message and events, and todos by status. Reading these logs no
- * access: this is inspection, not an agent's recall.
+ * Intents for the workbench: pending, fired and unscheduled, and a dry run of which would fire for
+ * a given time, message and events. Reading these logs no access: this is inspection, not an
+ * agent's recall.
  */
 import { z } from 'zod';
-import { TODO_STATUSES } from '../../model/enums.js';
-import type { IntentView, TodoView } from '../../prospective/views.js';
+import type { IntentView } from '../../prospective/views.js';
 import { method } from '../define.js';
 import { epochSeconds } from '../../model/limits.js';
-
-/** Owner scope: absent, null or "*" = everyone; "role" = every instance of it; "role@inst" = one instance. */
-const scope = z.string().max(200).nullable().optional();
+import { scopeField } from './shared/fields.js';
 
 export interface IntentListResult {
   counts: { pending: number; fired: number; unscheduled: number };
@@ -31,16 +28,11 @@ export interface IntentDueResult {
   rows: DueIntentRow[];
 }
 
-export interface TodoListResult {
-  counts: { open: number; done: number; dropped: number };
-  rows: TodoView[];
-}
-
-export const prospectiveContract = {
+export const intentsContract = {
   'intents.list': method<IntentListResult>()({
     description: 'Intents with their trigger and state: pending (by deadline), fired (newest first, with why and by whom), unscheduled.',
     input: z
-      .object({ owner: scope, state: z.enum(['pending', 'fired', 'unscheduled', 'all']).optional().default('all') })
+      .object({ owner: scopeField, state: z.enum(['pending', 'fired', 'unscheduled', 'all']).optional().default('all') })
       .optional()
       .default({ state: 'all' }),
   }),
@@ -48,19 +40,12 @@ export const prospectiveContract = {
     description: 'Dry run of the scheduler: the pending intents that would fire at `now` given a message and events. Writes nothing.',
     input: z
       .object({
-        owner: scope,
+        owner: scopeField,
         now: epochSeconds('now').optional(),
         message: z.string().max(100_000).optional(),
         events: z.array(z.string().min(1, 'event names cannot be empty').max(200)).max(1000).optional(),
       })
       .optional()
       .default({}),
-  }),
-  'todos.list': method<TodoListResult>()({
-    description: 'Todos by status (open by default), highest importance first, then oldest first.',
-    input: z
-      .object({ owner: scope, status: z.enum([...TODO_STATUSES, 'all']).optional().default('open') })
-      .optional()
-      .default({ status: 'open' }),
   }),
 };

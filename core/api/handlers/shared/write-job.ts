@@ -6,9 +6,9 @@
  * The work itself is paced in short transactions (store/change-run.ts), so other callers, agents
  * included, are answered while it runs; `journal.progress` and `journal.cancel` are such calls.
  */
-import { MnemoError } from '../../errors.js';
-import type { Engine } from '../../engine/engine.js';
-import type { WriteJobState } from '../contract/reflect.js';
+import { MnemoError } from '../../../errors.js';
+import { extensionKey, type Engine } from '../../../engine/engine.js';
+import type { WriteJobState } from '../../contract/journal.js';
 
 export interface JobControl {
   progress(done: number, total: number): void;
@@ -54,4 +54,6 @@ export class WriteJob {
   }
 }
 
-export const writeJobOf = (engine: Engine): WriteJob => engine.extension('write.job', (e) => new WriteJob(e));
+const WRITE_JOB = extensionKey('write.job', (engine) => new WriteJob(engine));
+
+export const writeJobOf = (engine: Engine): WriteJob => engine.get(WRITE_JOB);

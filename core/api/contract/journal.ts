@@ -1,0 +1,53 @@
+/**
+ * The change journal: every change, its before and after images, undo and redo (paced, as one long
+ * write), and the progress and cancel of the running long write.
+ */
+import { z } from 'zod';
+import type { ChangeRow, ChangeSummary } from '../../store/journal.js';
+import { method } from '../define.js';
+
+/** The running long write (core/api/handlers/shared/write-job.ts). */
+export interface WriteJobState {
+  running: boolean;
+  kind: string | null;
+  done: number;
+  total: number;
+  /** From the store's clock. */
+  started_at: number | null;
+  /** Remaining seconds at the pace so far; null until there is a pace. */
+  eta_s: number | null;
+  /** A cancel was asked for; the job is taking back what it wrote. */
+  cancelling: boolean;
+  /** Whether this kind of job can be cancelled (an undo or redo runs to the end). */
+  cancellable: boolean;
+}
+
+export const journalContract = {
+  'journal.progress': method<WriteJobState>()({
+    description: 'Where the running long write (reflect.apply, a big journal.undo or journal.redo) is: n of N and an ETA, for a progress bar.',
+    input: z.object({}),
+  }),
+  'journal.cancel': method<{ cancelled: boolean }>()({
+    description: 'Cancel the running reflect.apply: what it applied is taken back and the store is left as it was (it then fails with cancelled: true). An undo or redo is not cancellable.',
+    input: z.object({}),
+    mutates: true,
+  }),
+  'journal.history': method<ChangeSummary[]>()({
+    description: 'The change journal, newest first: id, time, label, kind, counts, state.',
+    input: z.object({ limit: z.number().int().min(1).max(10_000).optional().default(100), offset: z.number().int().min(0).optional().default(0) }),
+  }),
+  'journal.rows': method<{ change: ChangeSummary; rows: ChangeRow[] }>()({
+    description: 'The before and after images of every row one change touched.',
+    input: z.object({ change_id: z.number().int().min(1) }),
+  }),
+  'journal.undo': method<ChangeSummary>()({
+    description: 'Undo a change (restores its before images); refuses while a later change touched the same rows.',
+    input: z.object({ change_id: z.number().int().min(1) }),
+    mutates: true,
+  }),
+  'journal.redo': method<ChangeSummary>()({
+    description: 'Redo a change, or the most recently undone one.',
+    input: z.object({ change_id: z.number().int().min(1).optional() }),
+    mutates: true,
+  }),
+};

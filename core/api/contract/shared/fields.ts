@@ -1,0 +1,28 @@
+/**
+ * Schema pieces more than one prefix file of the contract uses: ids, owner scopes and the recall
+ * knobs (k, hops). Not a prefix file: it declares no method.
+ */
+import { z } from 'zod';
+
+export const MAX_K = 1000;
+export const MAX_HOPS = 4;
+
+export const finiteNumber = z.number().refine(Number.isFinite, 'must be a finite number');
+
+export const ownerField = z.string().max(200);
+export const idField = z.string().min(1, 'id is required').max(200);
+
+/** Owner scope: absent, null or "*" = everyone; "role" = every instance of a role; "role@inst" = one instance. */
+export const scopeField = z.string().max(200).nullable().optional();
+
+export const queryField = z.string().max(20_000, 'query is longer than 20000 characters; shorten it');
+export const kField = z
+  .number({ error: 'k must be a number' })
+  .int('k must be an integer')
+  .min(1, 'k must be at least 1 (how many results to return)')
+  .max(MAX_K, `k must be at most ${MAX_K}`);
+export const hopsField = z
+  .number({ error: 'hops must be a number' })
+  .int('hops must be an integer')
+  .min(0, 'hops must be at least 0 (0 = no spread)')
+  .max(MAX_HOPS, `hops must be at most ${MAX_HOPS}`);

@@ -1,0 +1,58 @@
+/**
+ * Planning a reflection pass for a door: one plan at a time per engine, its progress readable while
+ * it runs, a cancel between items, and the finished plan kept by id (plan-registry.ts) for apply.
+ */
+import { MnemoError } from '../errors.js';
+import { extensionKey, type Engine } from '../engine/engine.js';
+import { planReflection, type PlanOptions } from './plan.js';
+import { planKind, plansOf } from './plan-registry.js';
+import type { ReflectionPlan } from './types.js';
+
+export interface PlanProgressState {
+  running: boolean;
+  op: string | null;
+  done: number;
+  total: number;
+  started_at: number | null;
+}
+
+const IDLE: PlanProgressState = { running: false, op: null, done: 0, total: 0, started_at: null };
+
+/** The reflection plans handed out, by id. */
+export const REFLECTION_PLANS = planKind<ReflectionPlan>('reflection');
+
+class Planning {
+  progress: PlanProgressState = IDLE;
+  stop = false;
+}
+
+const PLANNING = extensionKey('reflect.planning', () => new Planning());
+
+/** Plans a pass (see planReflection), refusing a second one while one runs, and keeps the plan. */
+export async function planTracked(engine: Engine, opts: Omit<PlanOptions, 'shouldStop' | 'onProgress'>): Promise<ReflectionPlan> {
+  const st = engine.get(PLANNING);
+  if (st.progress.running) throw new MnemoError('busy', 'a reflection plan is already being computed for this store; wait for it or call reflect.cancel');
+  st.stop = false;
+  st.progress = { running: true, op: 'load', done: 0, total: 0, started_at: engine.now() };
+  try {
+    const plan = await planReflection(engine, {
+      ...opts,
+      shouldStop: () => st.stop,
+      onProgress: (p) => {
+        st.progress = { ...st.progress, op: p.op, done: p.done, total: p.total };
+      },
+    });
+    return plansOf(engine).put(REFLECTION_PLANS, plan.id, plan);
+  } finally {
+    st.progress = IDLE;
+  }
+}
+
+export const planningProgress = (engine: Engine): PlanProgressState => engine.get(PLANNING).progress;
+
+/** Asks the running plan to stop between items; false when none is running. */
+export function cancelPlanning(engine: Engine): { cancelled: boolean } {
+  const st = engine.get(PLANNING);
+  st.stop = st.progress.running;
+  return { cancelled: st.stop };
+}
