@@ -47,11 +47,25 @@ export interface RunMarker {
   started_at: number;
   /** undo: rows with a rowid below this are still to restore; redo: rows above it. */
   cursor: number | null;
+  /**
+   * An undo of a change with its dependants (undo-group.ts): the changes to undo after this one,
+   * in order. The run moves on to the next when one is done, so a crash part-way is completed for
+   * the whole group, not just the change being undone when it stopped.
+   */
+  queue?: number[];
 }
 
 /** Runs this process is driving, by store file and change id (another connection here must not "recover" them). */
 const liveRuns = new Set<string>();
 const runKey = (store: MemoryStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
+
+/** Marks the changes of a run this process drives (or has stopped driving). */
+export function setLiveRun(store: MemoryStore, changeIds: number[], live: boolean): void {
+  for (const id of changeIds) {
+    if (live) liveRuns.add(runKey(store, id));
+    else liveRuns.delete(runKey(store, id));
+  }
+}
 
 export function pacingOf(p: RunPacing | undefined): Required<RunPacing> {
   return { ...DEFAULTS, ...(p ?? {}) };
@@ -63,19 +77,19 @@ export function runInProgress(store: MemoryStore): RunMarker | null {
   return raw ? (JSON.parse(raw) as RunMarker) : null;
 }
 
-function writeMarker(store: MemoryStore, m: RunMarker): void {
+export function writeMarker(store: MemoryStore, m: RunMarker): void {
   store.setMeta(RUN_MARKER_KEY, JSON.stringify(m));
 }
 
-function clearMarker(store: MemoryStore): void {
+export function clearMarker(store: MemoryStore): void {
   store.statement('DELETE FROM mnemo_meta WHERE key = ?').run(RUN_MARKER_KEY);
 }
 
-function newMarker(store: MemoryStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
+export function newMarker(store: MemoryStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
   return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
 }
 
-function refuseIfRunning(store: MemoryStore): void {
+export function refuseIfRunning(store: MemoryStore): void {
   // A writer that died after this connection opened left its marker: recover it here, not at the next open.
   const recovered = recoverInterruptedRun(store);
   if (recovered) store.warn('recovered-run', recovered);
@@ -285,10 +299,10 @@ function rollbackStep(store: MemoryStore, changeId: number, deadline: () => bool
  * One transaction of an undo (restore before-images, newest first) or a redo (after-images,
  * oldest first), resuming at the marker's cursor; true when the change is fully undone or redone.
  */
-function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
+export function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
   return store.transaction(() => {
-    const marker = runInProgress(store)!;
-    const id = marker.change_id;
+    let marker = runInProgress(store)!;
+    let id = marker.change_id;
     const pick =
       mode === 'undo'
         ? store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?')
@@ -299,6 +313,14 @@ function replayStep(store: MemoryStore, mode: 'undo' | 'redo', deadline: () => b
       if (chunk.length === 0) {
         if (mode === 'undo') store.journal.markUndone(id);
         else store.journal.markRedone(id);
+        const [next, ...rest] = marker.queue ?? [];
+        if (mode === 'undo' && next !== undefined) {
+          id = next;
+          cursor = Number.MAX_SAFE_INTEGER;
+          marker = { ...marker, change_id: next, label: store.journal.get(next).label, cursor, queue: rest };
+          writeMarker(store, marker);
+          continue;
+        }
         clearMarker(store);
         return true;
       }
@@ -375,6 +397,7 @@ export function recoverInterruptedRun(store: MemoryStore): string | null {
       return `change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been rolled back; the store is as it was before it`;
     }
     replayStep(store, m.mode, unbounded);
-    return `the ${m.mode} of change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been completed`;
+    const more = m.queue?.length ? ` (with the ${m.queue.length === 1 ? 'change' : `${m.queue.length} changes`} queued after it)` : '';
+    return `the ${m.mode} of change #${m.change_id} (${m.label})${more} was cut short by process ${m.pid} and has been completed`;
   });
 }
