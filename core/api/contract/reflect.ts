@@ -30,6 +30,7 @@ function serverSideOnly(g: Record<string, unknown>, ctx: z.RefinementCtx): void 
 }
 
 const OPS = ['episode', 'merge', 'reconcile', 'link', 'rescore', 'abstract', 'prune', 'merge_duplicates', 'reconsolidate', 'form_edges', 'rescore_importance'] as const;
+const changeId = z.number().int('a change id is a whole number').min(1, 'a change id is 1 or more');
 const ids = z.array(idField).min(1, 'give at least one id').max(100_000);
 
 export const reflectPlanInput = z.object({
@@ -140,9 +141,15 @@ export const reflectContract = {
     description: 'The before and after images of every row one change touched.',
     input: z.object({ change_id: z.number().int().min(1) }),
   }),
-  'journal.undo': method<ChangeSummary>()({
-    description: 'Undo a change (restores its before images); refuses while a later change touched the same rows.',
-    input: z.object({ change_id: z.number().int().min(1) }),
+  'journal.dependents': method<{ change: ChangeSummary; dependents: ChangeSummary[]; total: number; rows: number }>()({
+    description:
+      'The later, still-applied changes that depend on a change (they touched a row it touched, or a row one of them touched), newest first: what journal.undo with with_dependents would undo before it. rows counts the journal rows of the whole group.',
+    input: z.object({ change_id: changeId, limit: z.number().int().min(1).max(10_000).optional().default(100) }),
+  }),
+  'journal.undo': method<ChangeSummary & { dependents_undone?: ChangeSummary[] }>()({
+    description:
+      'Undo a change (restores its before images); refuses while a later change touched the same rows. with_dependents: true undoes those later changes too, newest first, then this one, as one step (all or nothing); dependents_undone lists them.',
+    input: z.object({ change_id: changeId, with_dependents: z.boolean().optional().default(false) }),
     mutates: true,
   }),
   'journal.redo': method<ChangeSummary>()({

@@ -9,6 +9,7 @@ import { planReflection } from '../../reflect/plan.js';
 import { parsePlan } from '../../reflect/plan-schema.js';
 import { parseUntil } from '../../reflect/policy.js';
 import { redoInBatches, undoInBatches } from '../../store/change-run.js';
+import { undoWithDependents } from '../../store/undo-group.js';
 import type { ReflectionPlan } from '../../reflect/types.js';
 import type { PlanProgressState, reflectContract, reflectPlanInput } from '../contract/reflect.js';
 import type { GenerativeOptions } from '../../reflect/generative.js';
@@ -107,8 +108,21 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
     return { change: j.get(input.change_id), rows: j.rows(input.change_id) };
   },
   // Paced like the apply itself: undoing a 100k-row change must not lock agents out either.
+  'journal.dependents': (input, session) => {
+    const j = session.engine().store.journal;
+    const change = j.get(input.change_id);
+    const all = j.dependents(input.change_id);
+    return { change, dependents: all.slice(0, input.limit), total: all.length, rows: all.reduce((n, c) => n + c.rows, change.rows) };
+  },
   'journal.undo': (input, session) => {
     const engine = session.engine();
+    if (input.with_dependents) {
+      // No owner scope here: the doors that reach journal.undo (CLI, HTTP, IPC) act for the local user.
+      return writeJobOf(engine).run('journal.undo', false, async (job) => {
+        const r = await undoWithDependents(engine.store, input.change_id, { onProgress: job.progress });
+        return { ...r.change, dependents_undone: r.undone.slice(0, -1) };
+      });
+    }
     return writeJobOf(engine).run('journal.undo', false, (job) => undoInBatches(engine.store, input.change_id, {}, job.progress));
   },
   'journal.redo': (input, session) => {
