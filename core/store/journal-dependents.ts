@@ -48,3 +48,11 @@ export function ownersTouched(store: MemoryStore, changeIds: number[]): string[]
     .pluck()
     .all({ ids: JSON.stringify(changeIds) }) as string[];
 }
+
+/** The first `limit` memories a change touched, so a list of changes can name them by title. */
+export function memoriesTouched(store: MemoryStore, changeId: number, limit: number): string[] {
+  return store
+    .statement("SELECT substr(key, 3) FROM mnemo_journal_rows WHERE change_id = ? AND substr(key, 1, 2) = 'm:' ORDER BY rowid LIMIT ?")
+    .pluck()
+    .all(changeId, limit) as string[];
+}

@@ -100,6 +100,9 @@ export interface WriteJobState {
   cancellable: boolean;
 }
 
+/** A change with the first memories it touched, so a UI can name it by their titles. */
+export type NamedChange = ChangeSummary & { memory_ids: string[] };
+
 export const reflectContract = {
   'reflect.plan': method<ReflectionPlan>()({
     description: 'Plan a reflection pass (dry run): ordered, typed proposals with before/after values and reasons. Writes nothing.',
@@ -141,9 +144,9 @@ export const reflectContract = {
     description: 'The before and after images of every row one change touched.',
     input: z.object({ change_id: z.number().int().min(1) }),
   }),
-  'journal.dependents': method<{ change: ChangeSummary; dependents: ChangeSummary[]; total: number; rows: number }>()({
+  'journal.dependents': method<{ change: NamedChange; dependents: NamedChange[]; total: number; rows: number }>()({
     description:
-      'The later, still-applied changes that depend on a change (they touched a row it touched, or a row one of them touched), newest first: what journal.undo with with_dependents would undo before it. rows counts the journal rows of the whole group.',
+      'The later, still-applied changes that depend on a change (they touched a row it touched, or a row one of them touched), newest first: what journal.undo with with_dependents would undo before it. Each names up to 3 memories it touched (memory_ids, for titles); rows counts the journal rows of the whole group.',
     input: z.object({ change_id: changeId, limit: z.number().int().min(1).max(10_000).optional().default(100) }),
   }),
   'journal.undo': method<ChangeSummary & { dependents_undone?: ChangeSummary[] }>()({

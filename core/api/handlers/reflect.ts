@@ -10,6 +10,8 @@ import { parsePlan } from '../../reflect/plan-schema.js';
 import { parseUntil } from '../../reflect/policy.js';
 import { redoInBatches, undoInBatches } from '../../store/change-run.js';
 import { undoWithDependents } from '../../store/undo-group.js';
+import { memoriesTouched } from '../../store/journal-dependents.js';
+import type { ChangeSummary } from '../../store/journal.js';
 import type { ReflectionPlan } from '../../reflect/types.js';
 import type { PlanProgressState, reflectContract, reflectPlanInput } from '../contract/reflect.js';
 import type { GenerativeOptions } from '../../reflect/generative.js';
@@ -109,10 +111,11 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
   },
   // Paced like the apply itself: undoing a 100k-row change must not lock agents out either.
   'journal.dependents': (input, session) => {
-    const j = session.engine().store.journal;
-    const change = j.get(input.change_id);
-    const all = j.dependents(input.change_id);
-    return { change, dependents: all.slice(0, input.limit), total: all.length, rows: all.reduce((n, c) => n + c.rows, change.rows) };
+    const store = session.engine().store;
+    const change = store.journal.get(input.change_id);
+    const all = store.journal.dependents(input.change_id);
+    const named = (c: ChangeSummary) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3) });
+    return { change: named(change), dependents: all.slice(0, input.limit).map(named), total: all.length, rows: all.reduce((n, c) => n + c.rows, change.rows) };
   },
   'journal.undo': (input, session) => {
     const engine = session.engine();
