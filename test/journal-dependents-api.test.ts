@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiSession } from '../core/api/context.js';
 import { call, invoke } from '../core/api/service.js';
 import { fixedClock } from '../core/clock.js';
-import { tempDir } from './helpers/fixture.js';
+import { runCli } from './helpers/cli.js';
+import { fixtureCopy, tempDir } from './helpers/fixture.js';
 
 const NOW = 1_780_000_000;
 
@@ -29,6 +30,8 @@ describe('journal.dependents / journal.undo with_dependents', () => {
     expect(deps.dependents.map((c) => c.id)).toEqual([third, second]);
     expect(deps.total).toBe(2);
     expect(deps.rows).toBe(1 + 2 + 1);
+    expect(deps.dependents[0]!.memory_ids).toEqual([b.id]);
+    expect(new Set(deps.dependents[1]!.memory_ids)).toEqual(new Set([a.id, b.id]));
     expect(deps.dependents[1]).toMatchObject({ label: expect.any(String), counts: { memories_modified: 2 } });
     expect((await call(s, 'journal.dependents', { change_id: first, limit: 1 })).dependents.map((c) => c.id)).toEqual([third]);
 
@@ -58,5 +61,18 @@ describe('journal.dependents / journal.undo with_dependents', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad_input' } });
     await expect(call(s, 'journal.dependents', { change_id: 999 })).rejects.toMatchObject({ code: 'not_found' });
     await expect(call(s, 'journal.undo', { change_id: 999, with_dependents: true })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('mnemo undo --with-dependents undoes the later changes first and says which', async () => {
+    const db = fixtureCopy();
+    const [first] = (await runCli(['list', db, '--limit', '1', '--json'])).json().rows as { id: string }[];
+    expect((await runCli(['archive', db, first!.id])).code).toBe(0);
+    expect((await runCli(['archive', db, first!.id, '--restore'])).code).toBe(0);
+    const history = (await runCli(['history', db, '--json'])).json() as { id: number }[];
+    const [later, earlier] = history;
+    expect((await runCli(['undo', db, String(earlier!.id)])).code).toBe(1);
+    const r = await runCli(['undo', db, String(earlier!.id), '--with-dependents']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^undid change #${earlier!.id} .*\\nundid change #${later!.id} .*which depended on it$`));
   });
 });

@@ -26,8 +26,8 @@ function Refusal({ error, changeId, onUndone }: { error: unknown; changeId: numb
   const blockers = error instanceof ApiError && Array.isArray(error.details?.['blocked_by']) ? (error.details['blocked_by'] as number[]) : [];
   return (
     <div className="error" role="alert" data-testid="undo-refused" data-blocked-by={blockers.join(',')}>
-      <strong>Undo refused.</strong> {asSentence((error as Error).message)}
-      {changeId !== undefined && refusedForDependents(error) ? <DependentsOffer changeId={changeId} onUndone={onUndone} /> : null}
+      <strong>Undo refused.</strong>{' '}
+      {changeId !== undefined && refusedForDependents(error) ? <DependentsOffer changeId={changeId} onUndone={onUndone} /> : asSentence((error as Error).message)}
     </div>
   );
 }
