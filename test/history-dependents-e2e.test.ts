@@ -92,6 +92,8 @@ describe('undo with the changes that depend on it', () => {
     expect(await offer.locator('p').first().textContent()).toMatch(/^1 later change depends on this/);
     expect(await toast.locator('[data-testid=undo-with-dependents]').textContent()).toBe('Undo this and the 1 change that depends on it');
     await toast.locator('[data-testid=undo-with-dependents]').click();
+    await toast.locator('[data-testid=undo-with-dependents-confirm]').waitFor();
+    expect((await axeFindings(p, 'serious')).map((f) => `${f.id} @ ${f.targets.join(' | ')}`)).toEqual([]);
     await toast.locator('[data-testid=undo-with-dependents-go]').click();
     await toast.waitFor({ state: 'detached' });
     const states = Object.fromEntries((await call(wb.session, 'journal.history', { limit: 5 })).map((c) => [c.id, c.state]));
