@@ -112,9 +112,13 @@ export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot):
   await call(wb.session, 'memory.update', { id, patch: { importance: 9 } });
   const changes = await call(wb.session, 'journal.history', { limit: 3 });
   await shot(wb, 'history', `/history?change=${changes[1]!.id}`, '[data-testid=change-row]', {
+    tall: 1100,
     after: async (w) => {
+      // The refused undo lists the later edit that depends on it; the confirmation shows what "undo both" would undo.
       await w.page.locator(`[data-testid=history-row][data-change-id="${changes[1]!.id}"] [data-testid=undo-button]`).click();
-      await w.page.waitForSelector('[data-testid=undo-refused]');
+      await w.page.waitForSelector('[data-testid=undo-refused] [data-testid=dependents-offer]');
+      await w.page.click('[data-testid=undo-with-dependents]');
+      await w.page.waitForSelector('[data-testid=undo-with-dependents-confirm]');
     },
   });
   await shot(wb, 'memory-edit', `/memory/${id}`, '[data-testid=edit-panel]', {

@@ -54,7 +54,8 @@ describe('history image diff', () => {
     const fields = changedFields(m.key, m.before, m.after);
     expect(fields.find((f) => f.field === 'content')!.after).toBeUndefined();
     expect(flattenImage(m.key, m.after)).toBeNull();
-    expect(countsLabel(change.counts)).toMatch(/1 memories deleted/);
+    expect(countsLabel(change.counts)).toMatch(/1 memory deleted/);
+    expect(countsLabel({ memories_modified: 1200, t_created: 1, other_thing: 2 })).toBe('1,200 memories modified · 1 tombstone created · 2 other thing');
     expect(rows.some((x) => x.key.startsWith('t:'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { call } from '../../core/api/service.js';
 import { badInput } from '../../core/errors.js';
-import { intOpt, requirePositional, type Command, type CommandContext } from '../command.js';
+import { flag, intOpt, requirePositional, type Command, type CommandContext } from '../command.js';
 import { isoTime, table } from '../format.js';
 import { openSession } from '../session.js';
 
@@ -45,16 +45,18 @@ export const historyCommand: Command = {
 
 export const undoCommand: Command = {
   name: 'undo',
-  summary: 'undo one change (refuses while a later change touched the same rows)',
-  usage: 'mnemo undo <db> <change_id> [--now T] [--json]',
+  summary: 'undo one change (refuses while a later change touched the same rows; --with-dependents undoes those first, in the same step)',
+  usage: 'mnemo undo <db> <change_id> [--with-dependents] [--now T] [--json]',
   timed: true,
+  options: { 'with-dependents': { type: 'boolean' } },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const id = changeId(ctx, ctx.positionals[1], this.usage);
     const session = openSession(ctx, db);
     try {
-      const res = await call(session, 'journal.undo', { change_id: id });
-      ctx.io.out(ctx.json ? JSON.stringify(res) : `undid change #${res.id} (${res.label})`);
+      const res = await call(session, 'journal.undo', { change_id: id, with_dependents: flag(ctx, 'with-dependents') });
+      const also = (res.dependents_undone ?? []).map((c) => `\nundid change #${c.id} (${c.label}), which depended on it`).join('');
+      ctx.io.out(ctx.json ? JSON.stringify(res) : `undid change #${res.id} (${res.label})${also}`);
     } finally {
       session.close();
     }

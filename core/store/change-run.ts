@@ -54,11 +54,25 @@ export interface RunMarker {
   started_at: number;
   /** undo: rows with a rowid below this are still to restore; redo: rows above it. */
   cursor: number | null;
+  /**
+   * An undo of a change with its dependants (undo-group.ts): the changes to undo after this one,
+   * in order. The run moves on to the next when one is done, so a crash part-way is completed for
+   * the whole group, not just the change being undone when it stopped.
+   */
+  queue?: number[];
 }
 
 /** Runs this process is driving, by store file and change id (another connection here must not "recover" them). */
 const liveRuns = new Set<string>();
 const runKey = (store: JournalledStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
+
+/** Marks the changes of a run this process drives (or has stopped driving). */
+export function setLiveRun(store: JournalledStore, changeIds: number[], live: boolean): void {
+  for (const id of changeIds) {
+    if (live) liveRuns.add(runKey(store, id));
+    else liveRuns.delete(runKey(store, id));
+  }
+}
 
 export function pacingOf(p: RunPacing | undefined): Required<RunPacing> {
   return { ...DEFAULTS, ...(p ?? {}) };
@@ -70,15 +84,15 @@ export function runInProgress(store: JournalledStore): RunMarker | null {
   return raw ? (JSON.parse(raw) as RunMarker) : null;
 }
 
-function writeMarker(store: JournalledStore, m: RunMarker): void {
+export function writeMarker(store: JournalledStore, m: RunMarker): void {
   store.setMeta(RUN_MARKER_KEY, JSON.stringify(m));
 }
 
-function clearMarker(store: JournalledStore): void {
+export function clearMarker(store: JournalledStore): void {
   store.statement('DELETE FROM mnemo_meta WHERE key = ?').run(RUN_MARKER_KEY);
 }
 
-function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
+export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
   return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
 }
 
@@ -89,7 +103,7 @@ export function recoverDeadRun(store: JournalledStore): void {
   if (recovered) store.warn('recovered-run', recovered);
 }
 
-function refuseIfRunning(store: JournalledStore): void {
+export function refuseIfRunning(store: JournalledStore): void {
   recoverDeadRun(store);
   const m = runInProgress(store);
   if (!m) return;
@@ -324,10 +338,10 @@ function rollbackStep(store: JournalledStore, changeId: number, deadline: () => 
  * One transaction of an undo (restore before-images, newest first) or a redo (after-images,
  * oldest first), resuming at the marker's cursor; true when the change is fully undone or redone.
  */
-function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
+export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
   return store.transaction(() => {
-    const marker = runInProgress(store)!;
-    const id = marker.change_id;
+    let marker = runInProgress(store)!;
+    let id = marker.change_id;
     const pick =
       mode === 'undo'
         ? store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?')
@@ -338,6 +352,14 @@ function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () 
       if (chunk.length === 0) {
         if (mode === 'undo') store.journal.markUndone(id);
         else store.journal.markRedone(id);
+        const [next, ...rest] = marker.queue ?? [];
+        if (mode === 'undo' && next !== undefined) {
+          id = next;
+          cursor = Number.MAX_SAFE_INTEGER;
+          marker = { ...marker, change_id: next, label: store.journal.get(next).label, cursor, queue: rest };
+          writeMarker(store, marker);
+          continue;
+        }
         clearMarker(store);
         return true;
       }
@@ -415,6 +437,7 @@ export function recoverInterruptedRun(store: JournalledStore): string | null {
       return `change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been rolled back; the store is as it was before it`;
     }
     replayStep(store, m.mode, unbounded);
-    return `the ${m.mode} of change #${m.change_id} (${m.label}) was cut short by process ${m.pid} and has been completed`;
+    const more = m.queue?.length ? ` (with the ${m.queue.length === 1 ? 'change' : `${m.queue.length} changes`} queued after it)` : '';
+    return `the ${m.mode} of change #${m.change_id} (${m.label})${more} was cut short by process ${m.pid} and has been completed`;
   });
 }

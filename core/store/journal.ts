@@ -15,6 +15,8 @@
  * by being imported, so what a process can undo never depends on what it happened to import.
  */
 import { MnemoError, notFound } from '../errors.js';
+import { ownerMayWrite } from '../model/owner.js';
+import { dependentChangeIds, ownersTouched } from './journal-dependents.js';
 import type { DB } from './sqlite.js';
 import type { StoreHandle } from './store-handle.js';
 
@@ -228,11 +230,42 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     const blockers = this.blockers(changeId, keys, changeId);
     if (blockers.length) {
       const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
-      throw new MnemoError('conflict', `cannot undo change #${changeId} (${change.label}): later change ${list} touched the same rows; undo ${blockers.length > 1 ? 'those' : 'it'} first`, {
+      throw new MnemoError('conflict', `cannot undo change #${changeId} (${change.label}): later change ${list} touched the same rows; undo ${blockers.length > 1 ? 'those' : 'it'} first, or undo this change together with the changes that depend on it`, {
         blocked_by: blockers.map((b) => b.id),
+        with_dependents: true,
       });
     }
     return change;
+  }
+
+  /** The still-applied later changes that depend on this one (journal-dependents.ts), newest first. */
+  dependents(changeId: number): ChangeSummary[] {
+    this.get(changeId);
+    return dependentChangeIds(this.store, changeId).map((id) => this.get(id));
+  }
+
+  /**
+   * Throws unless this change and every change that depends on it can be undone now; returns the
+   * group in undo order (the dependants newest first, the change itself last). `actorOwner` is the
+   * owner policy of a scoped caller: a group that touched a memory that owner may not write is
+   * refused whole. Call inside the write transaction.
+   */
+  checkUndoWithDependents(changeId: number, actorOwner?: string): ChangeSummary[] {
+    const change = this.get(changeId);
+    if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
+    const group = [...this.dependents(changeId), change];
+    for (const c of group) this.refuseWhileRunning(c);
+    if (actorOwner !== undefined) {
+      const foreign = ownersTouched(this.store, group.map((c) => c.id)).filter((o) => !ownerMayWrite(o, actorOwner));
+      if (foreign.length) {
+        throw new MnemoError(
+          'permission',
+          `cannot undo change #${changeId} (${change.label})${withDependents(group.length - 1)}: the group touched memories of ${foreign.map((o) => JSON.stringify(o)).join(', ')}; cross-owner writes are not allowed (you are ${JSON.stringify(actorOwner)})`,
+          { change_id: changeId, owners: foreign },
+        );
+      }
+    }
+    return group;
   }
 
   /** A change still being written in batches (or being undone or redone in batches) cannot be undone or redone yet. */
@@ -316,6 +349,11 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     }
     for (const id of affected) this.store.emit(this.store.exists(id) ? { kind: 'upsert', id } : { kind: 'delete', id });
   }
+}
+
+/** " with the change that depends on it", " with the 3 changes that depend on it", or nothing. */
+function withDependents(n: number): string {
+  return n === 0 ? '' : n === 1 ? ' with the change that depends on it' : ` with the ${n} changes that depend on it`;
 }
 
 function countRows(rows: ChangeRow[]): Record<string, number> {

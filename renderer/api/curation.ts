@@ -59,6 +59,21 @@ export function useUndo() {
   return useMutation({ mutationFn: (changeId: number) => call('journal.undo', { change_id: changeId }), onSuccess: invalidate });
 }
 
+/** The later changes that depend on one (what "undo with the changes that depend on it" would undo). */
+export function useDependents(changeId: number | null) {
+  return useQuery({
+    queryKey: keys.journal('dependents', changeId),
+    queryFn: () => call('journal.dependents', { change_id: changeId!, limit: 50 }),
+    enabled: changeId !== null,
+  });
+}
+
+/** Undoes a change together with every later change that depends on it, as one step. */
+export function useUndoWithDependents() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (changeId: number) => call('journal.undo', { change_id: changeId, with_dependents: true }), onSuccess: invalidate });
+}
+
 export function useRedo() {
   const invalidate = useInvalidate();
   return useMutation({ mutationFn: (changeId: number | undefined) => call('journal.redo', changeId === undefined ? {} : { change_id: changeId }), onSuccess: invalidate });

@@ -22,6 +22,11 @@ export interface WriteJobState {
   cancellable: boolean;
 }
 
+/** A change with the first memories it touched, so a UI can name it by their titles. */
+export type NamedChange = ChangeSummary & { memory_ids: string[] };
+
+const changeId = z.number().int('a change id is a whole number').min(1, 'a change id is 1 or more');
+
 export const journalContract = {
   'journal.progress': method<WriteJobState>()({
     description: 'Where the running long write (reflect.apply, a big journal.undo or journal.redo) is: n of N and an ETA, for a progress bar.',
@@ -40,9 +45,15 @@ export const journalContract = {
     description: 'The before and after images of every row one change touched.',
     input: z.object({ change_id: z.number().int().min(1) }),
   }),
-  'journal.undo': method<ChangeSummary>()({
-    description: 'Undo a change (restores its before images); refuses while a later change touched the same rows.',
-    input: z.object({ change_id: z.number().int().min(1) }),
+  'journal.dependents': method<{ change: NamedChange; dependents: NamedChange[]; total: number; rows: number }>()({
+    description:
+      'The later, still-applied changes that depend on a change (they touched a row it touched, or a row one of them touched), newest first: what journal.undo with with_dependents would undo before it. Each names up to 3 memories it touched (memory_ids, for titles); rows counts the journal rows of the whole group.',
+    input: z.object({ change_id: changeId, limit: z.number().int().min(1).max(10_000).optional().default(100) }),
+  }),
+  'journal.undo': method<ChangeSummary & { dependents_undone?: ChangeSummary[] }>()({
+    description:
+      'Undo a change (restores its before images); refuses while a later change touched the same rows. with_dependents: true undoes those later changes too, newest first, then this one, as one step (all or nothing); dependents_undone lists them.',
+    input: z.object({ change_id: changeId, with_dependents: z.boolean().optional().default(false) }),
     mutates: true,
   }),
   'journal.redo': method<ChangeSummary>()({

@@ -1,4 +1,7 @@
 import { redoInBatches, undoInBatches } from '../../store/change-run.js';
+import { memoriesTouched } from '../../store/journal-dependents.js';
+import type { ChangeSummary } from '../../store/journal.js';
+import { undoWithDependents } from '../../store/undo-group.js';
 import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';
 import { writeJobOf } from './shared/write-job.js';
@@ -11,9 +14,23 @@ export const journalHandlers: HandlersFor<typeof journalContract> = {
     const j = session.engine().store.journal;
     return { change: j.get(input.change_id), rows: j.rows(input.change_id) };
   },
+  'journal.dependents': (input, session) => {
+    const store = session.engine().store;
+    const change = store.journal.get(input.change_id);
+    const all = store.journal.dependents(input.change_id);
+    const named = (c: ChangeSummary) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3) });
+    return { change: named(change), dependents: all.slice(0, input.limit).map(named), total: all.length, rows: all.reduce((n, c) => n + c.rows, change.rows) };
+  },
   // Paced like the apply itself: undoing a 100k-row change must not lock agents out either.
   'journal.undo': (input, session) => {
     const engine = session.engine();
+    if (input.with_dependents) {
+      // No owner scope here: the doors that reach journal.undo (CLI, HTTP, IPC) act for the local user.
+      return writeJobOf(engine).run('journal.undo', false, async (job) => {
+        const r = await undoWithDependents(engine.store, input.change_id, { onProgress: job.progress });
+        return { ...r.change, dependents_undone: r.undone.slice(0, -1) };
+      });
+    }
     return writeJobOf(engine).run('journal.undo', false, (job) => undoInBatches(engine.store, input.change_id, {}, job.progress));
   },
   'journal.redo': (input, session) => {

@@ -1,7 +1,7 @@
 /**
  * History: the change journal, newest first. Each change shows its time, label and counts and
- * expands to the rows it touched (before → after); undo and redo act on it. A refused undo says
- * which later change blocks it and links there.
+ * expands to the rows it touched (before → after); undo and redo act on it. A refused undo lists
+ * the later changes that depend on the change and offers to undo them with it, as one step.
  */
 import { Fragment, useState } from 'react';
 import type { ChangeSummary } from '../../../core/store/journal.js';
@@ -10,29 +10,24 @@ import { useHistory, useRedo, useUndo } from '../../api/curation.js';
 import { EmptyState, ErrorBox, fmtTime, Spinner } from '../../components/common.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { ChangeRows } from './ChangeRows.js';
+import { DependentsOffer, refusedForDependents } from './DependentsOffer.js';
 import { countsLabel } from './image-diff.js';
 import './history.css';
 import { asSentence } from '../../api/errors.js';
 
 const PAGE = 100;
 
-/** Why an undo was refused, with links to the blocking changes. */
-function Refusal({ error, onShow }: { error: unknown; onShow: (id: number) => void }) {
+/**
+ * Why an undo was refused. When later changes depend on it, the list of them (by name) and the
+ * button that undoes them with it; otherwise the engine's reason.
+ */
+function Refusal({ error, changeId, onUndone }: { error: unknown; changeId: number | undefined; onUndone: () => void }) {
   if (!error) return null;
   const blockers = error instanceof ApiError && Array.isArray(error.details?.['blocked_by']) ? (error.details['blocked_by'] as number[]) : [];
   return (
     <div className="error" role="alert" data-testid="undo-refused" data-blocked-by={blockers.join(',')}>
-      <strong>Undo refused.</strong> {asSentence((error as Error).message)}
-      {blockers.length ? (
-        <div className="row">
-          Blocking change{blockers.length > 1 ? 's' : ''}:
-          {blockers.map((b) => (
-            <button key={b} className="link" onClick={() => onShow(b)}>
-              #{b}
-            </button>
-          ))}
-        </div>
-      ) : null}
+      <strong>Undo refused.</strong>{' '}
+      {changeId !== undefined && refusedForDependents(error) ? <DependentsOffer changeId={changeId} onUndone={onUndone} /> : asSentence((error as Error).message)}
     </div>
   );
 }
@@ -61,7 +56,14 @@ export function HistoryView() {
           <ErrorBox error={redo.error} />
         </div>
       </div>
-      <Refusal error={undo.error} onShow={(id) => setParams({ change: id })} />
+      <Refusal
+        error={undo.error}
+        changeId={undo.variables}
+        onUndone={() => {
+          setActed(undo.variables ?? null);
+          undo.reset();
+        }}
+      />
       <ErrorBox error={q.error} />
       {q.isLoading ? <Spinner label="Loading the journal…" /> : null}
       {q.data && rows.length === 0 && page === 0 ? (

@@ -3,6 +3,7 @@
  * table row whose `data` column holds the full record as JSON, plus its outgoing edges; other row
  * kinds (tombstones, belief rows) are plain objects. Pure functions, tested.
  */
+import { plural } from '../../api/errors.js';
 
 export interface FieldChange {
   field: string;
@@ -81,9 +82,22 @@ export function changedFields(key: string, before: unknown, after: unknown): Fie
 }
 
 /** "memories modified 3 · t created 1" from the journal's counts. */
+/** The journal's count keys (`<ns>_<what>`, core/store/journal.ts tallyRow) by the noun people use. */
+const COUNT_NOUNS: Record<string, [string, string]> = {
+  memories: ['memory', 'memories'],
+  t: ['tombstone', 'tombstones'],
+  'belief-alias': ['entity alias', 'entity aliases'],
+  'belief-reject': ['alias rejection', 'alias rejections'],
+};
+
+/** "1 memory modified · 2 tombstones created" (an unknown key is shown as it is). */
 export function countsLabel(counts: Record<string, number>): string {
   return Object.entries(counts)
-    .map(([k, n]) => `${n} ${k.replace(/_/g, ' ')}`)
+    .map(([k, n]) => {
+      const cut = k.lastIndexOf('_');
+      const noun = cut > 0 ? COUNT_NOUNS[k.slice(0, cut)] : undefined;
+      return noun ? `${plural(n, noun[0], noun[1])} ${k.slice(cut + 1)}` : `${n} ${k.replace(/_/g, ' ')}`;
+    })
     .join(' · ');
 }
 
