@@ -57,7 +57,7 @@ export type { GraphNode, GraphEdge, GraphView } from './graph.js';
 export type { Facet, MemoryFacets } from './tags.js';
 export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source, ScoreTerms } from './recall.js';
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
-export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
+export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult, AccessTally } from './retention.js';
 export type { MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './observe.js';
 export type { IntentListResult, IntentDueResult, DueIntentRow, TodoListResult } from './prospective.js';
 export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';

@@ -16,6 +16,7 @@ import { buildHash, graphHref, memoryHref, navigate } from '../../state/router.j
 import { WhyNotLink } from '../recall/WhyNotLink.js';
 import { AccessHistory } from './AccessHistory.js';
 import { RetentionPanel } from './RetentionPanel.js';
+import { injectionsFieldText, touchingFieldText } from './access-words.js';
 
 function ScoreCard({ name, value, label, max, hint }: { name: string; value: number; label: string; max: number; hint: string }) {
   return (
@@ -83,7 +84,8 @@ function Fields({ d }: { d: MemoryDetail }) {
     ['last accessed', fmtTime(m.last_accessed_at)],
     ['strength', String(m.strength)],
     ['reinforcements', String(m.reinforcement_count)],
-    ['accesses', `${m.access_count} (recalled ${m.recalled_count}, searched ${m.searched_count}, injected ${m.injected_count}, reinforced ${m.reinforced_count}, deref ${m.deref_count})`],
+    ['touching accesses', touchingFieldText(m)],
+    ['injections', injectionsFieldText(m.injected_count)],
     ['size', `${m.size_chars} chars · ${m.token_len} tokens · ${m.sentence_count} sentences`],
     ['mood', m.mood ?? '—'],
     ['place or task', m.place_or_task ?? '—'],
@@ -99,7 +101,7 @@ function Fields({ d }: { d: MemoryDetail }) {
     <table className="fields">
       <tbody>
         {rows.map(([k, v]) => (
-          <tr key={k}>
+          <tr key={k} data-field={k}>
             <th>{k}</th>
             <td>{v}</td>
           </tr>
