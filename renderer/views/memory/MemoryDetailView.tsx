@@ -14,6 +14,7 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../.
 import { platform } from '../../platform/browser.js';
 import { buildHash, graphHref, memoryHref, navigate } from '../../state/router.js';
 import { WhyNotLink } from '../recall/WhyNotLink.js';
+import { memoryTitle } from '../../components/memory-title.js';
 import { AccessHistory } from './AccessHistory.js';
 import { RetentionPanel } from './RetentionPanel.js';
 import { injectionsFieldText, touchingFieldText } from './access-words.js';
@@ -131,10 +132,10 @@ export function MemoryDetailView({ id }: { id: string | null }) {
       <div className="detail-head">
         <div>
           <div className="crumbs">
-            <a href={`#${buildHash('memories')}`}>Memories</a> / <span className="mono">{m.id}</span>
+            <a href={`#${buildHash('memories')}`}>Memories</a> / <span title={m.id}>{memoryTitle(m, 60)}</span>
           </div>
           <h2 data-testid="memory-title">
-            <span className={`type-dot big t-${m.type}`} /> {m.title ?? m.content.slice(0, 120)}
+            <span className={`type-dot big t-${m.type}`} /> {memoryTitle(m)}
             {m.archived ? <span className="badge">archived</span> : null}
           </h2>
           <div className="muted">
@@ -196,8 +197,18 @@ export function MemoryDetailView({ id }: { id: string | null }) {
           <ul className="refs">
             {m.references.map((r, i) => (
               <li key={i}>
-                <span className="muted">{r.kind}</span> {r.kind === 'memory' ? <a href={memoryHref(r.key)}>{r.key}</a> : <span className="mono">{r.key}</span>}
-                {r.preview ? <span className="muted"> — {r.preview}</span> : null}
+                <span className="muted">{r.kind}</span>{' '}
+                {r.kind === 'memory' ? (
+                  // A memory reference is named by the snapshot of its text, the id kept for the tooltip.
+                  <a href={memoryHref(r.key)} title={r.key}>
+                    {r.preview ? memoryTitle({ title: null, content: r.preview }, 120) : r.key.slice(0, 8)}
+                  </a>
+                ) : (
+                  <>
+                    <span className="mono">{r.key}</span>
+                    {r.preview ? <span className="muted"> — {r.preview}</span> : null}
+                  </>
+                )}
               </li>
             ))}
           </ul>
