@@ -100,11 +100,13 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
           <ol className="small returned-together">
             {r.logged_results.map((x) => (
               <li key={x.memory_id} data-testid="replay-sibling" data-memory-id={x.memory_id}>
-                <MemoryLink id={x.memory_id} head={x.head} type={x.memory_type} />
-                {x.memory_id === e.memory_id ? <span className="badge">this access</span> : null}{' '}
-                <span className="muted">
-                  {shownRank(x.rank)} · score {fmtNum(x.score, 4)}
-                </span>
+                <div>
+                  <MemoryLink id={x.memory_id} head={x.head} type={x.memory_type} />
+                  {x.memory_id === e.memory_id ? <span className="badge">this access</span> : null}
+                  <span className="muted nowrap">
+                    {shownRank(x.rank)} · score {fmtNum(x.score, 4)}
+                  </span>
+                </div>
               </li>
             ))}
           </ol>
