@@ -19,6 +19,8 @@ const ONLY_PART2 = process.argv.includes('--only') && process.argv.includes('par
 const ONLY_GRAPH = process.argv.includes('--only') && process.argv.includes('graph');
 /** `npm run screenshots -- --only recall`: only the Recall, why-not and replay (audit) shots. */
 const ONLY_RECALL = process.argv.includes('--only') && process.argv.includes('recall');
+/** `npm run screenshots -- --only detail`: only the memory detail's shots (light and dark). */
+const ONLY_DETAIL = process.argv.includes('--only') && process.argv.includes('detail');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -70,6 +72,11 @@ async function run(theme: 'light' | 'dark') {
         await graphShot(wb, OUT, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
         await recallShot(wb, OUT, 'graph-recall', 'deploy billing service');
       } else await graphShot(wb, OUT, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
+      return;
+    }
+    if (ONLY_DETAIL) {
+      const tall = theme === 'light' ? { tall: 2000 } : {};
+      await shot(wb, theme === 'light' ? 'memory-detail' : 'memory-detail-dark', `/memory/${rotated}`, '[data-testid=retention-curve] canvas', tall);
       return;
     }
     if (ONLY_PART2) {

@@ -115,7 +115,7 @@ describe('beliefs API', () => {
     await call(s, 'beliefs.ingest', { jsonl: line('Ada Osei', 'city', 'Porto', 0, 0.9, { memory_id: m.id }) });
     const moved = await call(s, 'beliefs.forMemory', { memory_id: m.id });
     expect(moved.dimensions).toEqual([{ entity: 'Ada Osei', attribute: 'city' }]);
-    expect(moved.deltas[0]).toMatchObject({ memory_id: m.id, memory_exists: true });
+    expect(moved.deltas[0]).toMatchObject({ memory_id: m.id, memory_exists: true, memory_head: 'Ada said she moved to Porto.' });
   });
 
   it('answers queries and retrieves fact lines', async () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../core/api/context.js';
 import { call, invoke } from '../core/api/service.js';
 import type { Engine } from '../core/engine/engine.js';
+import { memoryHead } from '../core/model/memory.js';
 import { MNEMO_PROFILE } from '../core/recall/profile.js';
 import { recallAndLog } from '../core/recall/record.js';
 import { replay } from '../core/recall/replay.js';
@@ -93,6 +94,8 @@ describe('replay', () => {
     expect(r.rerun).toMatchObject({ query: 'deploy billing service', hops: 1, owner: null, k: 3, assumed: [] });
     expect(r.before.rank).toBe(0);
     expect(r.logged_results.map((x) => x.rank)).toEqual([0, 1, 2]);
+    // Each one comes with its head, so the replay names memories by title, not by id.
+    for (const x of r.logged_results) expect(x.head).toBe(memoryHead(engine.store.get(x.memory_id)!));
     expect(r.after).not.toBeNull();
     expect(r.rerun.now).toBe(s.clock.now());
     expect(r.delta.rec).toBeCloseTo(r.after!.rec! - r.before.rec!, 3);

@@ -12,6 +12,7 @@ import type { Engine } from '../engine/engine.js';
 import { TOUCHING_CHANNELS, type AccessChannel } from '../model/enums.js';
 import { memoryHead } from '../model/memory.js';
 import { queryEvents } from '../store/access-events.js';
+import { tallyAccesses } from './access-tally.js';
 import { DEFAULT_FORGET_POLICY, pruneDecision, pruneEta, protectionReason, retention, stabilityHours, type ForgetPolicy } from './policy.js';
 import type { CurveMarker, RetentionCurve } from './types.js';
 
@@ -90,18 +91,24 @@ export function retentionCurve(engine: Engine, idOrPrefix: string, opts: { until
       const { exact: _e, ...marker } = rest as CurveMarker & { exact?: boolean };
       return marker;
     }),
+    accesses: tallyAccesses(markers, m.access_count),
   };
 }
 
 type Working = CurveMarker & { reinforce: boolean };
 
-/** Ring entries and event rows for one memory, merged on (ts, channel), oldest first. */
+/**
+ * Ring entries and event rows for one memory, merged on (ts, channel), oldest first. Two accesses
+ * of one channel in the same second (a frozen clock, a burst of recalls) are two events and two
+ * ring entries: each ring entry pairs with one unpaired event, so neither is dropped nor doubled.
+ */
 function mergeMarkers(engine: Engine, id: string, ring: readonly import('../model/memory.js').AccessRecord[]): Working[] {
-  const byKey = new Map<string, Working>();
+  const unpaired = new Map<string, Working[]>();
+  const out: Working[] = [];
   const key = (ts: number, ch: string) => `${ts}|${ch}`;
   const events = queryEvents(engine.store.db, { memoryId: id, order: 'asc', limit: 1_000_000 }).events;
   for (const e of events) {
-    byKey.set(key(e.ts, e.channel), {
+    const mk: Working = {
       ts: e.ts,
       channel: e.channel,
       touching: TOUCHING_CHANNELS.has(e.channel as AccessChannel),
@@ -115,16 +122,18 @@ function mergeMarkers(engine: Engine, id: string, ring: readonly import('../mode
       components: e.components,
       strength_after: e.backfilled ? null : e.strength_after,
       reinforce: e.reinforce,
-    });
+    };
+    out.push(mk);
+    const k = key(e.ts, e.channel);
+    unpaired.set(k, [...(unpaired.get(k) ?? []), mk]);
   }
   for (const r of ring) {
-    const k = key(r.ts, r.channel);
-    const hit = byKey.get(k);
+    const hit = unpaired.get(key(r.ts, r.channel))?.shift();
     if (hit) {
       hit.origin = 'both';
       continue;
     }
-    byKey.set(k, {
+    out.push({
       ts: r.ts,
       channel: r.channel,
       touching: TOUCHING_CHANNELS.has(r.channel),
@@ -140,5 +149,5 @@ function mergeMarkers(engine: Engine, id: string, ring: readonly import('../mode
       reinforce: true,
     });
   }
-  return [...byKey.values()].sort((a, b) => a.ts - b.ts || (a.event_id ?? Infinity) - (b.event_id ?? Infinity));
+  return out.sort((a, b) => a.ts - b.ts || (a.event_id ?? Infinity) - (b.event_id ?? Infinity));
 }

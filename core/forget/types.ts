@@ -1,5 +1,6 @@
 /** The shapes forgetting answers with (shared by the API contract, the CLI and the renderer). */
 import type { AccessComponents } from '../model/memory.js';
+import type { AccessTally } from './access-tally.js';
 
 /** One memory as `mnemo retention --json` prints it, plus what a list view needs. */
 export interface RetentionRow {
@@ -59,6 +60,8 @@ export interface RetentionCurve {
   /** Strength after each touching access (reconstructed back from the current strength where not logged). */
   strength_steps: { t: number; strength: number; channel: string; exact: boolean }[];
   markers: CurveMarker[];
+  /** The markers counted the way every counter of the detail view counts them (the creation apart, touching or not). */
+  accesses: AccessTally;
 }
 
 export interface PruneResult {

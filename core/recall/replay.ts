@@ -75,7 +75,7 @@ export function replay(engine: Engine, eventId: number, overrides: ReplayOverrid
     ranked_now: ranking.rows.length,
     movement: movementText(event.rank, idx >= 0 ? idx : null, ranking.rows.length, req.k),
     terms: { before: event.terms, after: afterTerms, delta: termsDelta(event.terms, afterTerms) },
-    logged_results: siblings.map((s) => ({ memory_id: s.memory_id, rank: s.rank, score: s.score, event_id: s.event_id })),
+    logged_results: siblings.map((s) => ({ memory_id: s.memory_id, head: s.head, memory_type: s.memory_type, rank: s.rank, score: s.score, event_id: s.event_id })),
     now_rows: explainRows(engine, ranking, req.k),
     notes,
   };

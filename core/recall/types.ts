@@ -170,8 +170,8 @@ export interface ReplayResult {
   movement: string;
   /** The score's named contributions then (null when the access predates the terms column) and now, and now − then per term. */
   terms: { before: ScoreTerms | null; after: ScoreTerms | null; delta: ScoreTerms | null };
-  /** The other memories logged by the same recall (same ts, query and reader), in logged rank order. */
-  logged_results: { memory_id: string; rank: number | null; score: number | null; event_id: number | null }[];
+  /** The other memories logged by the same recall (same ts, query and reader), in logged rank order; `head` null when the memory is gone. */
+  logged_results: { memory_id: string; head: string | null; memory_type: string | null; rank: number | null; score: number | null; event_id: number | null }[];
   now_rows: ExplainRow[];
   notes: string[];
 }

@@ -1,4 +1,4 @@
-/** Small shared pieces: empty states that say what to do, errors, delayed progress. */
+/** Small shared pieces: empty states that say what to do, errors, loading states, delayed progress. */
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { describeError } from '../api/errors.js';
@@ -44,12 +44,45 @@ export function GlobalProgress() {
   return shown ? <div className="progress" role="progressbar" aria-label="working" data-testid="progress" /> : null;
 }
 
-export function Spinner({ label = 'Loading…' }: { label?: string }) {
+/**
+ * What a view shows while its data is on the way: never a 0 or an empty table that is not true
+ * yet. A status region (announced politely) marked busy.
+ */
+export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
-    <div className="spinner" role="status">
-      <span className="spinner-dot" /> {label}
+    <div className="spinner" role="status" aria-live="polite" aria-busy="true" data-testid="loading">
+      <span className="spinner-dot" aria-hidden="true" /> {label}
     </div>
   );
+}
+
+/** The older name of Loading, kept for the views that say what they are doing ("Replaying…"). */
+export const Spinner = Loading;
+
+/** A count that is not known yet: an ellipsis, with words for screen readers. */
+export function PendingCount() {
+  return (
+    <span className="n pending" aria-label="counting" title="counting…" data-testid="pending-count">
+      …
+    </span>
+  );
+}
+
+/**
+ * A query's three states in one place: a loading state while its data is undefined, its error
+ * when it failed, then the content. Data already shown stays shown when a refetch fails.
+ */
+export function QueryView<T>({ query, label, children }: { query: { data: T | undefined; error: unknown }; label?: string; children: (data: T) => ReactNode }) {
+  if (query.data !== undefined) {
+    return (
+      <>
+        <ErrorBox error={query.error} />
+        {children(query.data)}
+      </>
+    );
+  }
+  if (query.error) return <ErrorBox error={query.error} />;
+  return <Loading label={label} />;
 }
 
 export function fmtTime(ts: number | null | undefined): string {

@@ -41,6 +41,8 @@ export interface DeltaView {
   source: string;
   memory_id: string | null;
   memory_exists: boolean;
+  /** The memory's head (title or content), to show instead of its id; null when it is gone. */
+  memory_head: string | null;
   observation_id: string | null;
 }
 

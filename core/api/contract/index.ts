@@ -93,7 +93,7 @@ export type { WriteJobState } from './journal.js';
 export type { GraphNode, GraphEdge, GraphView } from './graph.js';
 export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source, ScoreTerms } from './recall.js';
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot } from './access.js';
-export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult } from './retention.js';
+export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult, AccessTally } from './retention.js';
 export type { IntentListResult, IntentDueResult, DueIntentRow } from './intents.js';
 export type { TodoListResult } from './todos.js';
 export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';

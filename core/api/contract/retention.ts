@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { method } from '../define.js';
 import type { RetentionRow, CurveMarker, RetentionCurve, PruneResult } from '../../forget/types.js';
-export type { RetentionRow, CurveMarker, RetentionCurve, PruneResult };
+import type { AccessTally } from '../../forget/access-tally.js';
+export type { RetentionRow, CurveMarker, RetentionCurve, PruneResult, AccessTally };
 import { scopeField } from './shared/fields.js';
 
 export const retentionContract = {

@@ -16,6 +16,7 @@ import { OTHER, type Dist } from '../../beliefs/equations.js';
 import { sortedDistribution } from '../../beliefs/read.js';
 import { toObservation } from '../../beliefs/observation.js';
 import type { DeltaRow } from '../../store/belief-tables.js';
+import { memoryHead } from '../../model/memory.js';
 import type { ApiSession } from '../context.js';
 import type { beliefsContract, BeliefConfigView, DeltaView } from '../contract/beliefs.js';
 import type { HandlersFor } from './types.js';
@@ -42,6 +43,12 @@ function leading(p: Dist): string | null {
   return best === OTHER ? null : best;
 }
 
+/** Whether the memory behind a delta still exists, and its head to show instead of its id. */
+function memoryOf(m: BeliefModel, id: string | null): { memory_exists: boolean; memory_head: string | null } {
+  const mem = id === null ? null : m.store.get(id);
+  return { memory_exists: mem !== null, memory_head: mem ? memoryHead(mem) : null };
+}
+
 export function deltaView(m: BeliefModel, d: DeltaRow): DeltaView {
   const before = leading(d.prior);
   const after = leading(d.posterior);
@@ -63,7 +70,7 @@ export function deltaView(m: BeliefModel, d: DeltaRow): DeltaView {
     evidence: d.evidence,
     source: d.source,
     memory_id: d.memory_id,
-    memory_exists: d.memory_id !== null && m.store.exists(d.memory_id),
+    ...memoryOf(m, d.memory_id),
     observation_id: d.observation_id,
   };
 }

@@ -1,12 +1,11 @@
 /** Access audit: every logged access, filtered by channel, reader, cross-owner reads and query text; click one to replay it. */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { AccessEventView } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
 import { termsFromComponents } from '../../components/score-terms.js';
-import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
+import { EmptyState, fmtNum, fmtTime, ownerLabel, QueryView } from '../../components/common.js';
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
 import { ChannelChip } from '../memory/channels.js';
 import { ReplayPanel } from './ReplayPanel.js';
@@ -44,8 +43,6 @@ export function AuditView() {
     limit: PAGE,
   };
   const q = useQuery({ queryKey: keys.access(input), queryFn: () => call('access.list', input) });
-  const rows: AccessEventView[] = q.data?.events ?? [];
-  const total = q.data?.total ?? 0;
 
   return (
     <div className="audit-view">
@@ -77,82 +74,86 @@ export function AuditView() {
             ))}
           </div>
         </form>
-        <ErrorBox error={q.error} />
         {pageParam.error ? (
           <div className="error" role="alert" data-testid="url-param-error">
             {pageParam.error}
           </div>
         ) : null}
-        <div className="muted small" data-testid="audit-total" data-total={total}>
-          {q.data ? `${plural(total, 'access', 'accesses')}${q.data.source === 'rings' ? ' (read from the rings: this store has no event table yet)' : ''}` : ''}
-        </div>
-        {q.isLoading ? <Spinner label="Loading accesses…" /> : null}
-        {q.data && total === 0 ? (
-          <EmptyState title="No access matches">Clear the filters, or run a recall in the Recall console in “Recall” mode: each returned memory is logged here.</EmptyState>
-        ) : null}
-        <div className="audit-table-wrap">
-          <table className="access-table audit">
-            <thead>
-              <tr>
-                <th>when</th>
-                <th>channel</th>
-                <th>reader</th>
-                <th>memory</th>
-                <th>rank</th>
-                <th>score</th>
-                <th className="wide">rel · rec · imp · spread</th>
-                <th>query</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e, i) => (
-                <tr
-                  key={e.event_id ?? `r${i}`}
-                  data-testid="access-row"
-                  data-origin="audit"
-                  data-event-id={e.event_id ?? ''}
-                  data-memory-id={e.memory_id}
-                  className={`${e.event_id === eventId ? 'selected' : ''}${e.cross_owner ? ' cross' : ''}`}
-                  onClick={() => e.event_id && setParams({ event: e.event_id })}
-                  tabIndex={e.event_id ? 0 : undefined}
-                  onKeyDown={(ev) => {
-                    if (ev.key === 'Enter' && ev.target === ev.currentTarget && e.event_id) setParams({ event: e.event_id });
-                  }}
-                >
-                  <td className="nowrap">{fmtTime(e.ts)}</td>
-                  <td>
-                    <ChannelChip channel={e.channel} />
-                  </td>
-                  <td className="small">
-                    {e.reader_owner || <span className="muted">(anonymous)</span>}
-                    {e.cross_owner ? <span className="badge warn" title="reader and owner are different roles">cross</span> : null}
-                  </td>
-                  <td className="head">
-                    <span className={`type-dot t-${e.memory_type}`} /> <a href={memoryHref(e.memory_id)} onClick={(ev) => ev.stopPropagation()}>{e.head ?? e.memory_id.slice(0, 8)}</a>
-                    <span className="muted small"> {ownerLabel(e.memory_owner)}</span>
-                  </td>
-                  <td>{e.rank === null ? '—' : `#${e.rank + 1}`}</td>
-                  <td>{fmtNum(e.score, 4)}</td>
-                  <td>{e.terms || e.components ? <ComponentBar terms={e.terms ?? termsFromComponents(e.components!)} compact /> : <span className="muted">—</span>}</td>
-                  <td className="query">{e.query ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {total > PAGE ? (
-          <div className="pager">
-            <button disabled={page === 0} onClick={() => setParams({ page: page - 1 })}>
-              Newer
-            </button>
-            <span className="muted">
-              {page * PAGE + 1}–{Math.min(total, (page + 1) * PAGE)} of {total.toLocaleString()}
-            </span>
-            <button disabled={(page + 1) * PAGE >= total} onClick={() => setParams({ page: page + 1 })}>
-              Older
-            </button>
-          </div>
-        ) : null}
+        <QueryView query={q} label="Loading accesses…">
+          {({ events: rows, total, source }) => (
+            <>
+              <div className="muted small" data-testid="audit-total" data-total={total}>
+                {`${plural(total, 'access', 'accesses')}${source === 'rings' ? ' (read from the rings: this store has no event table yet)' : ''}`}
+              </div>
+              {total === 0 ? (
+                <EmptyState title="No access matches">Clear the filters, or run a recall in the Recall console in “Recall” mode: each returned memory is logged here.</EmptyState>
+              ) : null}
+              <div className="audit-table-wrap">
+                <table className="access-table audit">
+                  <thead>
+                    <tr>
+                      <th>when</th>
+                      <th>channel</th>
+                      <th>reader</th>
+                      <th>memory</th>
+                      <th>rank</th>
+                      <th>score</th>
+                      <th className="wide">rel · rec · imp · spread</th>
+                      <th>query</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((e, i) => (
+                      <tr
+                        key={e.event_id ?? `r${i}`}
+                        data-testid="access-row"
+                        data-origin="audit"
+                        data-event-id={e.event_id ?? ''}
+                        data-memory-id={e.memory_id}
+                        className={`${e.event_id === eventId ? 'selected' : ''}${e.cross_owner ? ' cross' : ''}`}
+                        onClick={() => e.event_id && setParams({ event: e.event_id })}
+                        tabIndex={e.event_id ? 0 : undefined}
+                        onKeyDown={(ev) => {
+                          if (ev.key === 'Enter' && ev.target === ev.currentTarget && e.event_id) setParams({ event: e.event_id });
+                        }}
+                      >
+                        <td className="nowrap">{fmtTime(e.ts)}</td>
+                        <td>
+                          <ChannelChip channel={e.channel} />
+                        </td>
+                        <td className="small">
+                          {e.reader_owner || <span className="muted">(anonymous)</span>}
+                          {e.cross_owner ? <span className="badge warn" title="reader and owner are different roles">cross</span> : null}
+                        </td>
+                        <td className="head">
+                          <span className={`type-dot t-${e.memory_type}`} /> <a href={memoryHref(e.memory_id)} onClick={(ev) => ev.stopPropagation()}>{e.head ?? e.memory_id.slice(0, 8)}</a>
+                          <span className="muted small"> {ownerLabel(e.memory_owner)}</span>
+                        </td>
+                        <td>{e.rank === null ? '—' : `#${e.rank + 1}`}</td>
+                        <td>{fmtNum(e.score, 4)}</td>
+                        <td>{e.terms || e.components ? <ComponentBar terms={e.terms ?? termsFromComponents(e.components!)} compact /> : <span className="muted">—</span>}</td>
+                        <td className="query">{e.query ?? '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {total > PAGE ? (
+                <div className="pager">
+                  <button disabled={page === 0} onClick={() => setParams({ page: page - 1 })}>
+                    Newer
+                  </button>
+                  <span className="muted">
+                    {page * PAGE + 1}–{Math.min(total, (page + 1) * PAGE)} of {total.toLocaleString()}
+                  </span>
+                  <button disabled={(page + 1) * PAGE >= total} onClick={() => setParams({ page: page + 1 })}>
+                    Older
+                  </button>
+                </div>
+              ) : null}
+            </>
+          )}
+        </QueryView>
       </div>
       <aside className="audit-side">{eventId ? <ReplayPanel eventId={eventId} /> : <p className="muted panel">Click an access with a query to replay it against the store as it is now and see how each component moved.</p>}</aside>
     </div>

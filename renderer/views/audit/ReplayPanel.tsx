@@ -6,7 +6,7 @@ import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
 import { barSegments, termsFromComponents } from '../../components/score-terms.js';
 import { ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
-import { memoryHref } from '../../state/router.js';
+import { MemoryLink } from '../../components/MemoryLink.js';
 import { ChannelChip } from '../memory/channels.js';
 
 const FIELDS: (keyof ComponentSnapshot)[] = ['score', 'cos', 'rel', 'rec', 'imp', 'spread'];
@@ -27,7 +27,7 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
       <h3>Replay of access #{eventId}</h3>
       <p className="small">
         <ChannelChip channel={e.channel} /> {fmtTime(e.ts)} · reader {e.reader_owner || '(anonymous)'} ·{' '}
-        <a href={memoryHref(e.memory_id)}>{e.head ?? e.memory_id.slice(0, 8)}</a>
+        <MemoryLink id={e.memory_id} head={e.head} type={e.memory_type} />
       </p>
       <p className="small muted">
         Re-run “{r.rerun.query}” with k {r.rerun.k}, hops {r.rerun.hops}, owner {r.rerun.owner ?? 'everyone'}, profile {r.rerun.profile} at {fmtTime(r.rerun.now)}
@@ -97,13 +97,16 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
       {r.logged_results.length ? (
         <>
           <h4>Returned together</h4>
-          <ol className="small">
+          <ol className="small returned-together">
             {r.logged_results.map((x) => (
-              <li key={x.memory_id}>
-                <a href={memoryHref(x.memory_id)} className="mono">
-                  {x.memory_id.slice(0, 10)}
-                </a>{' '}
-                {shownRank(x.rank)} · score {fmtNum(x.score, 4)}
+              <li key={x.memory_id} data-testid="replay-sibling" data-memory-id={x.memory_id}>
+                <div>
+                  <MemoryLink id={x.memory_id} head={x.head} type={x.memory_type} />
+                  {x.memory_id === e.memory_id ? <span className="badge">this access</span> : null}
+                  <span className="muted nowrap">
+                    {shownRank(x.rank)} · score {fmtNum(x.score, 4)}
+                  </span>
+                </div>
               </li>
             ))}
           </ol>

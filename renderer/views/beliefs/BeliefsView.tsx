@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useBeliefDeltas, useBeliefEntities, useBeliefEntity } from '../../api/beliefs.js';
-import { EmptyState, ErrorBox, fmtTime, Spinner } from '../../components/common.js';
+import { EmptyState, ErrorBox, fmtTime, Loading, QueryView } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
@@ -88,26 +88,31 @@ export function BeliefsView() {
     <div className="beliefs-view">
       <aside className="entity-list">
         <input className="search" data-search placeholder="Find an entity  ( / )" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="belief-search" />
-        <ErrorBox error={entities.error} />
-        <div className="muted small">{entities.data ? plural(entities.data.total, 'entity', 'entities') : ''}</div>
-        <ul>
-          {entities.data?.entities.map((e) => (
-            <li key={e.entity}>
-              <button className={`entity${e.entity === entity ? ' on' : ''}`} onClick={() => navigate(buildHash('beliefs', null, { entity: e.entity, at }), { replace: true })} data-testid="belief-entity" data-entity={e.entity}>
-                <span>{e.entity}</span>
-                <span className="muted small">
-                  {e.dimensions} dims · {e.deltas} deltas
-                </span>
-                {e.aliases.length ? <span className="muted small">also {e.aliases.join(', ')}</span> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-        {entities.data && entities.data.total === 0 && !search ? (
-          <EmptyState title="No beliefs yet">
-            Beliefs come from observations: <span className="mono">mnemo beliefs ingest &lt;db&gt; observations.jsonl</span>, or <span className="mono">beliefs.observe</span> from an agent.
-          </EmptyState>
-        ) : null}
+        <QueryView query={entities} label="Listing entities…">
+          {(list) => (
+            <>
+              <div className="muted small">{plural(list.total, 'entity', 'entities')}</div>
+              <ul>
+                {list.entities.map((e) => (
+                  <li key={e.entity}>
+                    <button className={`entity${e.entity === entity ? ' on' : ''}`} onClick={() => navigate(buildHash('beliefs', null, { entity: e.entity, at }), { replace: true })} data-testid="belief-entity" data-entity={e.entity}>
+                      <span>{e.entity}</span>
+                      <span className="muted small">
+                        {e.dimensions} dims · {e.deltas} deltas
+                      </span>
+                      {e.aliases.length ? <span className="muted small">also {e.aliases.join(', ')}</span> : null}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {list.total === 0 && !search ? (
+                <EmptyState title="No beliefs yet">
+                  Beliefs come from observations: <span className="mono">mnemo beliefs ingest &lt;db&gt; observations.jsonl</span>, or <span className="mono">beliefs.observe</span> from an agent.
+                </EmptyState>
+              ) : null}
+            </>
+          )}
+        </QueryView>
       </aside>
       <section className="belief-main">
         {!entity ? (
@@ -122,13 +127,13 @@ export function BeliefsView() {
               <TimeSlider times={times} at={at} onChange={(t) => set({ at: t })} />
             </div>
             <ErrorBox error={view.error ?? deltas.error} />
-            {view.isLoading ? <Spinner label="Reading beliefs…" /> : null}
+            {view.isLoading ? <Loading label="Reading beliefs…" /> : null}
             <div className="dimensions" data-testid="belief-dimensions" data-at={view.data?.at ?? ''}>
               {view.data?.dimensions.map((b) => (
                 <DimensionCard key={b.attribute} b={b} onPick={(a) => set({ attr: a === attribute ? null : a })} />
               ))}
             </div>
-            {deltas.data ? <DeltaTimeline deltas={deltas.data.deltas} attribute={attribute} at={at} dark={dark} onTravel={(t) => set({ at: t })} /> : null}
+            {deltas.data ? <DeltaTimeline deltas={deltas.data.deltas} attribute={attribute} at={at} dark={dark} onTravel={(t) => set({ at: t })} /> : deltas.error ? null : <Loading label="Reading the deltas…" />}
           </>
         )}
       </section>

@@ -6,7 +6,7 @@ import { useCallback, useMemo } from 'react';
 import type { DeltaView } from '../../../core/api/contract/index.js';
 import { EChart, escapeHtml, type ECharts, type EChartsOption } from '../../charts/EChart.js';
 import { fmtNum, fmtTime } from '../../components/common.js';
-import { memoryHref } from '../../state/router.js';
+import { MemoryLink } from '../../components/MemoryLink.js';
 
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 
@@ -94,7 +94,7 @@ export function DeltaTimeline({
               <td className="small">{d.moved ? `${d.mode_before ?? '—'} → ${d.mode_after}` : <span className="muted">{d.mode_after}</span>}</td>
               <td className="small evidence">{d.evidence}</td>
               <td className="small">
-                {d.memory_id ? d.memory_exists ? <a href={memoryHref(d.memory_id)}>{d.memory_id.slice(0, 8)}</a> : <span className="muted">{d.memory_id.slice(0, 8)} (gone)</span> : <span className="muted">—</span>}
+                {d.memory_id ? <MemoryLink id={d.memory_id} head={d.memory_exists ? d.memory_head : null} /> : <span className="muted">—</span>}
               </td>
             </tr>
           ))}

@@ -11,6 +11,7 @@ import { useMerge } from '../../api/curation.js';
 import { keys } from '../../api/keys.js';
 import { ErrorBox, fmtNum, Spinner } from '../../components/common.js';
 import { TextDiff } from '../../components/TextDiff.js';
+import { memoryTitle } from '../../components/memory-title.js';
 import { memoryHref } from '../../state/router.js';
 import { fieldErrors } from './field-errors.js';
 import { useReadOnlyReason } from './read-only.js';
@@ -67,7 +68,7 @@ export function MergeDialog({ ids, onClose, onMerged }: { ids: string[]; onClose
               <input type="radio" name="survivor" checked={d.memory.id === survivor} onChange={() => setSurvivor(d.memory.id)} data-testid="merge-survivor" data-memory-id={d.memory.id} />
               <div>
                 <div>
-                  <span className={`type-dot t-${d.memory.type}`} /> <a href={memoryHref(d.memory.id)}>{d.memory.title ?? d.memory.id.slice(0, 10)}</a>{' '}
+                  <span className={`type-dot t-${d.memory.type}`} /> <a href={memoryHref(d.memory.id)} title={d.memory.id}>{memoryTitle(d.memory)}</a>{' '}
                   <span className="muted small">
                     importance {fmtNum(d.memory.importance, 2)} · strength {d.memory.strength} · {d.memory.owner || '(unowned)'}
                   </span>

@@ -5,11 +5,11 @@
 import { useState } from 'react';
 import type { FleetEntry, FleetStoreKpis } from '../../../core/api/contract/index.js';
 import { canChooseFolder, useFleet, useFleetKpis, useOpenFleet, useOpenFleetStore } from '../../api/fleet.js';
-import { EmptyState, ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
+import { EmptyState, ErrorBox, fmtNum, fmtTime, Loading } from '../../components/common.js';
 import { buildHash, navigate } from '../../state/router.js';
 import '../../components/tables.css';
 import './fleet.css';
-import { plural } from '../../api/errors.js';
+import { describeError, plural } from '../../api/errors.js';
 
 const COLS: { key: keyof FleetStoreKpis; label: string; hint?: string; fmt?: (v: unknown) => string }[] = [
   { key: 'profile', label: 'profile' },
@@ -32,7 +32,7 @@ function Row({ s, onOpen, opening }: { s: FleetEntry; onOpen: () => void; openin
   const k = useFleetKpis(s.name);
   const d = k.data;
   return (
-    <tr data-testid="fleet-row" data-name={s.name} data-live={d?.live ?? ''} className={d?.current ? 'current' : ''}>
+    <tr data-testid="fleet-row" data-name={s.name} data-live={d?.live ?? ''} className={d?.current ? 'current' : ''} aria-busy={d === undefined && !k.error}>
       <td className="name">
         <strong>{s.name}</strong>
         {d?.current ? <span className="badge">open</span> : null}
@@ -44,14 +44,22 @@ function Row({ s, onOpen, opening }: { s: FleetEntry; onOpen: () => void; openin
         <td colSpan={COLS.length + 1} className="error-cell">
           cannot read: {d.error}
         </td>
+      ) : k.error && !d ? (
+        <td colSpan={COLS.length + 1} className="error-cell" data-testid="fleet-row-error">
+          cannot read: {describeError(k.error).sentence}
+        </td>
+      ) : !d ? (
+        <td colSpan={COLS.length + 1}>
+          <Loading label="Reading this store…" />
+        </td>
       ) : (
         <>
           {COLS.map((c) => (
             <td key={c.key} className="num">
-              {d ? (c.fmt ? c.fmt(d[c.key]) : show(d[c.key])) : k.isLoading ? '…' : '—'}
+              {c.fmt ? c.fmt(d[c.key]) : show(d[c.key])}
             </td>
           ))}
-          <td className="small">{d?.last_maintenance ? `${d.last_maintenance.kind}${d.last_maintenance.state === 'undone' ? ' (undone)' : ''} ${fmtTime(d.last_maintenance.ts)}` : '—'}</td>
+          <td className="small">{d.last_maintenance ? `${d.last_maintenance.kind}${d.last_maintenance.state === 'undone' ? ' (undone)' : ''} ${fmtTime(d.last_maintenance.ts)}` : '—'}</td>
         </>
       )}
       <td>
@@ -99,7 +107,7 @@ export function FleetView() {
         ) : null}
       </form>
       <ErrorBox error={open.error ?? fleet.error ?? openStore.error} />
-      {fleet.isLoading ? <Spinner /> : null}
+      {fleet.isLoading ? <Loading label="Listing the folder's stores…" /> : null}
       {fleet.data === null ? (
         <EmptyState title="No folder open">
           {canChooseFolder() ? 'Choose a folder that holds memory stores (File → Open Folder of Stores…).' : 'Type the absolute path of a folder of stores, or start browser mode with "mnemo serve --fleet <folder>".'}

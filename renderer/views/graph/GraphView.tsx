@@ -5,7 +5,7 @@ import type { GraphEdge, GraphNode, GraphView as GraphData } from '../../../core
 import { call } from '../../api/client.js';
 import { useGraph } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
-import { EmptyState, ErrorBox, fmtNum, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
+import { EmptyState, ErrorBox, fmtNum, Loading, ownerLabel, useDelayed } from '../../components/common.js';
 import { EdgeSwatch } from '../../graph/EdgeSwatch.js';
 import { GraphCanvas } from '../../graph/GraphCanvas.js';
 import { recallHighlight } from '../../graph/recallPaths.js';
@@ -91,6 +91,7 @@ export function GraphView() {
   const extraData = extra.map((q) => q.data);
   const merged = useMemo(() => mergeGraphs(recallQuery && !focus ? undefined : base.data, extraData), [base.data, extraKey, recallQuery, focus]);
   const slow = useDelayed(base.isFetching || recall.isFetching, 1000);
+  const waiting = recallQuery && !focus ? recall.data === undefined && !recall.error : base.data === undefined && !base.error;
   const sel = merged.nodes.find((n) => n.id === selected) ?? null;
   const toggleEdge = (t: string) => setParams({ edges: edgeTypes.includes(t) ? edgeTypes.filter((x) => x !== t) : [...edgeTypes, t] });
 
@@ -155,13 +156,14 @@ export function GraphView() {
         <div className="graph-status muted" data-testid="graph-status">
           {base.data && (!recallQuery || focus)
             ? `${merged.nodes.length.toLocaleString()} nodes · ${merged.edges.length.toLocaleString()} edges${base.data.truncated ? ` (of ${base.data.reachable.toLocaleString()} reachable; raise "nodes" to see more)` : ''}${focus ? ` · around ${merged.nodes.find((n) => n.id === focus)?.head.slice(0, 50) ?? focus.slice(0, 8)}` : ' · most important memories'}`
-            : recallQuery
+            : recallQuery && recall.data
               ? `${merged.nodes.length.toLocaleString()} nodes · ${merged.edges.length.toLocaleString()} edges · around the results of the recall`
               : ''}
           {recall.data ? ` · recall "${recallQuery}": ${recall.data.rows.length} results, ${Object.values(recall.data.paths).reduce((n, ps) => n + ps.length, 0)} spread paths in orange` : ''}
         </div>
         <ErrorBox error={base.error ?? recall.error} />
-        {slow ? <Spinner label="Laying out the graph…" /> : null}
+        {/* The graph's data on the way: say so rather than draw an empty canvas with "0 nodes". */}
+        {waiting ? <Loading label={recallQuery && !focus ? 'Running the recall…' : 'Reading the graph…'} /> : slow ? <Loading label="Laying out the graph…" /> : null}
         {base.data && base.data.nodes.length === 0 ? (
           <EmptyState title={focus ? 'Nothing to draw around this memory' : 'No memories to draw'}>
             {focus ? 'The focus is hidden by the owner scope or filters; clear them, or pick another memory.' : 'The store is empty or the filters hide everything. Clear the owner scope and edge filters.'}
@@ -208,7 +210,6 @@ export function GraphView() {
         ) : (
           <p className="muted">Click a node to see it here; double-click to expand its neighbours.</p>
         )}
-        {base.isLoading ? <Spinner /> : null}
       </aside>
     </div>
   );

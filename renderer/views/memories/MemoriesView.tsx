@@ -7,6 +7,7 @@ import { toFacetInput } from './facet-scope.js';
 import { MemoryTable } from './MemoryTable.js';
 import { BulkBar } from './BulkBar.js';
 import { plural } from '../../api/errors.js';
+import { ErrorBox, Loading, PendingCount } from '../../components/common.js';
 
 const TYPES = ['info', 'skill', 'episode', 'intent', 'todo', 'reflection', 'scratch'];
 
@@ -62,10 +63,13 @@ export function MemoriesView() {
     return () => clearTimeout(t);
   }, [text]);
 
-  const count = (list: { value: string; n: number }[] | undefined, v: string) => list?.find((f) => f.value === v)?.n;
+  // Until the counts arrive a facet shows "…", never a 0 that is not true yet.
+  const counting = facets.data === undefined && !facets.error;
+  const count = (list: { value: string; n: number }[] | undefined, v: string) =>
+    counting ? <PendingCount /> : <span className="n">{facets.data ? (list?.find((f) => f.value === v)?.n ?? 0) : '—'}</span>;
   return (
     <div className="memories-view">
-      <aside className="facets" aria-label="Filters">
+      <aside className="facets" aria-label="Filters" aria-busy={counting}>
         <input
           className="search"
           data-search
@@ -83,8 +87,7 @@ export function MemoriesView() {
           {(['live', 'archived', 'all'] as const).map((a) => (
             <label key={a} className="facet">
               <input type="radio" name="archived" checked={filters.archived === a} onChange={() => set({ archived: a })} /> {a}
-              {a === 'live' && facets.data ? <span className="n">{facets.data.live}</span> : null}
-              {a === 'archived' && facets.data ? <span className="n">{facets.data.archived}</span> : null}
+              {a === 'all' ? null : counting ? <PendingCount /> : <span className="n">{facets.data ? (a === 'live' ? facets.data.live : facets.data.archived) : '—'}</span>}
             </label>
           ))}
         </section>
@@ -94,12 +97,13 @@ export function MemoriesView() {
             <label key={t} className="facet">
               <input type="checkbox" checked={filters.types.includes(t)} onChange={() => set({ types: toggle(filters.types, t) })} data-testid={`facet-type-${t}`} />
               <span className={`type-dot t-${t}`} /> {t}
-              <span className="n">{count(facets.data?.types, t) ?? 0}</span>
+              {count(facets.data?.types, t)}
             </label>
           ))}
         </section>
         <section>
           <h4>Owner</h4>
+          {facets.error ? <ErrorBox error={facets.error} /> : counting ? <Loading label="Counting owners…" /> : null}
           {(facets.data?.owners ?? []).slice(0, 30).map((o) => (
             <label key={o.value} className="facet">
               <input type="checkbox" checked={filters.owners.includes(o.value)} onChange={() => set({ owners: toggle(filters.owners, o.value) })} />
@@ -113,7 +117,7 @@ export function MemoriesView() {
           {['open', 'done', 'dropped'].map((s) => (
             <label key={s} className="facet">
               <input type="checkbox" checked={filters.statuses.includes(s)} onChange={() => set({ statuses: toggle(filters.statuses, s) })} /> {s}
-              <span className="n">{count(facets.data?.statuses, s) ?? 0}</span>
+              {count(facets.data?.statuses, s)}
             </label>
           ))}
         </section>

@@ -10,10 +10,11 @@ import type { Memory, AccessRecord } from '../../../core/model/memory.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js';
-import { ErrorBox, fmtNum, fmtTime } from '../../components/common.js';
+import { ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
 import { termsFromComponents } from '../../components/score-terms.js';
 import { buildHash } from '../../state/router.js';
-import { ChannelChip } from './channels.js';
+import { ACCESS_CHANNELS_BUT_CREATION, ChannelChip } from './channels.js';
+import { ringText, TOUCHING_HINT } from './access-words.js';
 import { plural } from '../../api/errors.js';
 
 type Row = Pick<AccessRecord, 'ts' | 'reader_owner' | 'trace_ref' | 'query' | 'score' | 'rank' | 'components' | 'session_ref'> & { channel: string; event_id?: number | null; terms?: ScoreTerms | null };
@@ -66,18 +67,24 @@ export function AccessTable({ rows, origin, startIndex = 0 }: { rows: Row[]; ori
 }
 
 const PAGE = 100;
+/** The ring's length on a record (nooa's _ACCESS_LOG_CAP). */
+const RING_SLOTS = 64;
 
-function FullHistory({ id, ringSize }: { id: string; ringSize: number }) {
+function FullHistory({ id }: { id: string }) {
   const [page, setPage] = useState(0);
-  const input = { memory_id: id, order: 'desc' as const, offset: page * PAGE, limit: PAGE };
+  // The creation is not an access: left out, the total is the curve's "accesses logged".
+  const input = { memory_id: id, channels: [...ACCESS_CHANNELS_BUT_CREATION], order: 'desc' as const, offset: page * PAGE, limit: PAGE };
   const q = useQuery({ queryKey: keys.access(input), queryFn: () => call('access.list', input) });
   if (q.error) return <ErrorBox error={q.error} />;
-  if (!q.data) return null;
+  if (!q.data) return <Spinner label="Reading the full history…" />;
   const { total, events, source } = q.data;
   return (
     <div data-testid="access-history" data-total={total}>
       <h4>
-        Full history <span className="muted">({plural(total, 'access', 'accesses')}{source === 'rings' ? ', from the ring only: this store has no event table yet' : ''}; the ring holds {ringSize})</span>
+        Full history{' '}
+        <span className="muted">
+          ({plural(total, 'access', 'accesses')} logged{source === 'rings' ? ', from the ring only: this store has no event table yet' : ' in the event table'}, the creation not counted)
+        </span>
       </h4>
       <AccessTable rows={events} origin="events" startIndex={page * PAGE} />
       {total > PAGE ? (
@@ -99,16 +106,17 @@ function FullHistory({ id, ringSize }: { id: string; ringSize: number }) {
 
 export function AccessHistory({ memory }: { memory: Memory }) {
   const ring = [...memory.access_log].reverse();
-  const [showAll, setShowAll] = useState(memory.access_log.length >= 64);
+  const [showAll, setShowAll] = useState(memory.access_log.length >= RING_SLOTS);
   return (
     <section className="panel" data-testid="access-ring">
       <h3>
-        Access ring <span className="muted">({memory.access_log.length} of 64 slots, newest first; {memory.access_count} touching accesses in all)</span>
+        Access ring <span className="muted" data-testid="ring-count">({ringText(memory.access_log, RING_SLOTS)})</span>
       </h3>
+      <p className="muted small">{TOUCHING_HINT}</p>
       <ComponentLegend />
       {ring.length === 0 ? <p className="muted">No access yet. Recalls, searches and injections that return this memory appear here.</p> : <AccessTable rows={ring} origin="ring" />}
       {showAll ? (
-        <FullHistory id={memory.id} ringSize={memory.access_log.length} />
+        <FullHistory id={memory.id} />
       ) : (
         <button className="link" onClick={() => setShowAll(true)} data-testid="show-history">
           Show the full history from the event table

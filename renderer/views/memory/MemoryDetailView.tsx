@@ -14,8 +14,10 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../.
 import { platform } from '../../platform/browser.js';
 import { buildHash, graphHref, memoryHref, navigate } from '../../state/router.js';
 import { WhyNotLink } from '../recall/WhyNotLink.js';
+import { memoryTitle } from '../../components/memory-title.js';
 import { AccessHistory } from './AccessHistory.js';
 import { RetentionPanel } from './RetentionPanel.js';
+import { injectionsFieldText, touchingFieldText } from './access-words.js';
 
 function ScoreCard({ name, value, label, max, hint }: { name: string; value: number; label: string; max: number; hint: string }) {
   return (
@@ -83,7 +85,8 @@ function Fields({ d }: { d: MemoryDetail }) {
     ['last accessed', fmtTime(m.last_accessed_at)],
     ['strength', String(m.strength)],
     ['reinforcements', String(m.reinforcement_count)],
-    ['accesses', `${m.access_count} (recalled ${m.recalled_count}, searched ${m.searched_count}, injected ${m.injected_count}, reinforced ${m.reinforced_count}, deref ${m.deref_count})`],
+    ['touching accesses', touchingFieldText(m)],
+    ['injections', injectionsFieldText(m.injected_count)],
     ['size', `${m.size_chars} chars · ${m.token_len} tokens · ${m.sentence_count} sentences`],
     ['mood', m.mood ?? '—'],
     ['place or task', m.place_or_task ?? '—'],
@@ -99,7 +102,7 @@ function Fields({ d }: { d: MemoryDetail }) {
     <table className="fields">
       <tbody>
         {rows.map(([k, v]) => (
-          <tr key={k}>
+          <tr key={k} data-field={k}>
             <th>{k}</th>
             <td>{v}</td>
           </tr>
@@ -129,10 +132,10 @@ export function MemoryDetailView({ id }: { id: string | null }) {
       <div className="detail-head">
         <div>
           <div className="crumbs">
-            <a href={`#${buildHash('memories')}`}>Memories</a> / <span className="mono">{m.id}</span>
+            <a href={`#${buildHash('memories')}`}>Memories</a> / <span title={m.id}>{memoryTitle(m, 60)}</span>
           </div>
           <h2 data-testid="memory-title">
-            <span className={`type-dot big t-${m.type}`} /> {m.title ?? m.content.slice(0, 120)}
+            <span className={`type-dot big t-${m.type}`} /> {memoryTitle(m)}
             {m.archived ? <span className="badge">archived</span> : null}
           </h2>
           <div className="muted">
@@ -194,8 +197,18 @@ export function MemoryDetailView({ id }: { id: string | null }) {
           <ul className="refs">
             {m.references.map((r, i) => (
               <li key={i}>
-                <span className="muted">{r.kind}</span> {r.kind === 'memory' ? <a href={memoryHref(r.key)}>{r.key}</a> : <span className="mono">{r.key}</span>}
-                {r.preview ? <span className="muted"> — {r.preview}</span> : null}
+                <span className="muted">{r.kind}</span>{' '}
+                {r.kind === 'memory' ? (
+                  // A memory reference is named by the snapshot of its text, the id kept for the tooltip.
+                  <a href={memoryHref(r.key)} title={r.key}>
+                    {r.preview ? memoryTitle({ title: null, content: r.preview }, 120) : r.key.slice(0, 8)}
+                  </a>
+                ) : (
+                  <>
+                    <span className="mono">{r.key}</span>
+                    {r.preview ? <span className="muted"> — {r.preview}</span> : null}
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -14,7 +14,7 @@ import { EChart, escapeHtml, type EChartsOption } from '../../charts/EChart.js';
 import { ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
 import { useUi } from '../../state/ui.js';
 import { CHANNEL_COLORS } from './channels.js';
-import { plural } from '../../api/errors.js';
+import { loggedAccessesText, TOUCHING_HINT } from './access-words.js';
 
 const GRID = { left: 56, right: 56, top: 36, bottom: 48 };
 
@@ -168,7 +168,9 @@ export function RetentionPanel({ id }: { id: string; memory: Memory }) {
           <p className="muted small">
             R now {fmtNum(c.retention_now, 4)} · stability {fmtNum(c.stability_hours_now, 1)} h ·{' '}
             {c.protected ? `protected (${c.protection_reason})` : c.prune_eta !== null ? `prune ETA ${fmtTime(c.prune_eta)}` : 'no prune ETA'} · {c.prune_reason} ·{' '}
-            {plural(c.markers.length, 'access', 'accesses')}
+            <span data-testid="curve-accesses" data-logged={c.accesses.logged} data-touching={c.accesses.touching} title={TOUCHING_HINT}>
+              {loggedAccessesText(c.accesses)}
+            </span>
           </p>
           <EChart option={option} height={300} dark={dark} />
           <MarkerStrip c={c} />

@@ -9,6 +9,9 @@ export const CHANNEL_COLORS: Record<string, string> = {
   reflected: '#8c564b',
 };
 
+/** Every channel but the creation: what the detail view counts as accesses. */
+export const ACCESS_CHANNELS_BUT_CREATION = ['recalled', 'searched', 'injected', 'reinforced', 'deref', 'reflected'] as const;
+
 /** The channel's colour marks the border; the text keeps the body colour (chart colours are under AA as text). */
 export function ChannelChip({ channel }: { channel: string }) {
   return (

@@ -3,9 +3,9 @@
  * vs reads per type, the retention × importance scatter with brushing, and the maintenance history.
  */
 import { useEffect } from 'react';
-import type { StoreKpis } from '../../../core/api/contract/index.js';
+import type { MaintenanceRow, StoreKpis } from '../../../core/api/contract/index.js';
 import { useKpis, useMaintenance, useOverviewFacets, useRowsVsReads, useScatter } from '../../api/overview.js';
-import { ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
+import { fmtNum, fmtTime, QueryView } from '../../components/common.js';
 import { platform } from '../../platform/browser.js';
 import { buildHash } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
@@ -45,14 +45,22 @@ function Kpis({ k }: { k: StoreKpis }) {
 
 function Maintenance() {
   const q = useMaintenance(30);
-  const rows = q.data?.rows ?? [];
   return (
     <div className="panel" data-testid="maintenance">
       <h3>
         Maintenance history <span className="muted small">reflection passes and prunes, newest first</span>
       </h3>
-      <ErrorBox error={q.error} />
-      {q.data && rows.length === 0 ? (
+      <QueryView query={q} label="Reading the maintenance log…">
+        {({ rows }) => <MaintenanceRows rows={rows} />}
+      </QueryView>
+    </div>
+  );
+}
+
+function MaintenanceRows({ rows }: { rows: MaintenanceRow[] }) {
+  return (
+    <>
+      {rows.length === 0 ? (
         <p className="muted">
           No maintenance yet. Plan and commit a pass in <a href={`#${buildHash('reflection')}`}>Reflection</a>.
         </p>
@@ -91,7 +99,7 @@ function Maintenance() {
           </tbody>
         </table>
       ) : null}
-    </div>
+    </>
   );
 }
 
@@ -108,15 +116,24 @@ export function OverviewView() {
     <div className="overview-view">
       <div className="overview-main">
         <h2>Overview</h2>
-        <ErrorBox error={kpis.error ?? facets.error ?? rvr.error ?? scatter.error} />
-        {kpis.data ? <Kpis k={kpis.data} /> : <Spinner label="Computing KPIs…" />}
+        <QueryView query={kpis} label="Computing KPIs…">
+          {(k) => <Kpis k={k} />}
+        </QueryView>
         <div className="overview-charts">
-          {rvr.data ? <RowsReadsChart data={rvr.data} dark={dark} /> : <Spinner />}
-          {scatter.data ? <RetentionScatter data={scatter.data} dark={dark} /> : <Spinner />}
+          <QueryView query={rvr} label="Counting rows and reads…">
+            {(d) => <RowsReadsChart data={d} dark={dark} />}
+          </QueryView>
+          <QueryView query={scatter} label="Computing retention…">
+            {(d) => <RetentionScatter data={d} dark={dark} />}
+          </QueryView>
         </div>
         <Maintenance />
       </div>
-      <aside className="overview-facets">{facets.data ? <FacetPanel f={facets.data} /> : <Spinner label="Counting facets…" />}</aside>
+      <aside className="overview-facets">
+        <QueryView query={facets} label="Counting facets…">
+          {(f) => <FacetPanel f={f} />}
+        </QueryView>
+      </aside>
     </div>
   );
 }

@@ -4,9 +4,9 @@
  * would fire for a message and events at a time; writes nothing).
  */
 import { useState } from 'react';
-import type { IntentView } from '../../../core/api/contract/index.js';
+import type { IntentListResult as IntentList, IntentView, TodoListResult as TodoList } from '../../../core/api/contract/index.js';
 import { useDue, useIntents, useTodos } from '../../api/prospective.js';
-import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
+import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, QueryView } from '../../components/common.js';
 import { memoryHref } from '../../state/router.js';
 import '../../components/tables.css';
 import './prospective.css';
@@ -110,72 +110,87 @@ function DryRun() {
   );
 }
 
+function IntentPanels({ data }: { data: IntentList }) {
+  const pending = data.rows.filter((r) => r.state === 'pending');
+  const fired = data.rows.filter((r) => r.state === 'fired');
+  const unscheduled = data.rows.filter((r) => r.state === 'unscheduled');
+  return (
+    <>
+      <section className="panel" data-testid="intents-pending" data-count={pending.length}>
+        <h3>
+          Pending intents <span className="muted small">{data.counts.pending}</span>
+          {data.overdue ? (
+            <span className="badge warn" data-testid="intents-overdue">
+              {data.overdue} overdue
+            </span>
+          ) : null}
+        </h3>
+        {pending.length ? <IntentTable rows={pending} fired={false} /> : <EmptyState title="Nothing pending">An intent with a time, cue or event trigger waits here until it fires.</EmptyState>}
+        {unscheduled.length ? (
+          <details>
+            <summary className="muted small">{plural(unscheduled.length, 'intent')} without a usable trigger</summary>
+            <IntentTable rows={unscheduled} fired={false} />
+          </details>
+        ) : null}
+      </section>
+      <section className="panel" data-testid="intents-fired" data-count={fired.length}>
+        <h3>
+          Fired <span className="muted small">{data.counts.fired}</span>
+        </h3>
+        {fired.length ? <IntentTable rows={fired} fired /> : <p className="muted">No intent has fired yet.</p>}
+      </section>
+    </>
+  );
+}
+
 export function ProspectiveView() {
   const intents = useIntents('all');
   const todos = useTodos('open');
-  const rows = intents.data?.rows ?? [];
-  const pending = rows.filter((r) => r.state === 'pending');
-  const fired = rows.filter((r) => r.state === 'fired');
-  const unscheduled = rows.filter((r) => r.state === 'unscheduled');
   return (
     <div className="prospective-view">
       <h2>Prospective memory</h2>
-      <ErrorBox error={intents.error ?? todos.error} />
-      {intents.isLoading ? <Spinner /> : null}
       <div className="prospective-grid">
-        <section className="panel" data-testid="intents-pending" data-count={pending.length}>
-          <h3>
-            Pending intents <span className="muted small">{intents.data ? intents.data.counts.pending : '…'}</span>
-            {intents.data?.overdue ? (
-              <span className="badge warn" data-testid="intents-overdue">
-                {intents.data.overdue} overdue
-              </span>
-            ) : null}
-          </h3>
-          {pending.length ? <IntentTable rows={pending} fired={false} /> : <EmptyState title="Nothing pending">An intent with a time, cue or event trigger waits here until it fires.</EmptyState>}
-          {unscheduled.length ? (
-            <details>
-              <summary className="muted small">{plural(unscheduled.length, 'intent')} without a usable trigger</summary>
-              <IntentTable rows={unscheduled} fired={false} />
-            </details>
-          ) : null}
-        </section>
-        <section className="panel" data-testid="intents-fired" data-count={fired.length}>
-          <h3>
-            Fired <span className="muted small">{intents.data?.counts.fired ?? 0}</span>
-          </h3>
-          {fired.length ? <IntentTable rows={fired} fired /> : <p className="muted">No intent has fired yet.</p>}
-        </section>
-        <section className="panel" data-testid="todos-open" data-count={todos.data?.rows.length ?? 0}>
-          <h3>
-            Open todos <span className="muted small">{todos.data?.counts.open ?? 0} open · {todos.data?.counts.done ?? 0} done · {todos.data?.counts.dropped ?? 0} dropped</span>
-          </h3>
-          <table className="mini-table wide">
-            <thead>
-              <tr>
-                <th>todo</th>
-                <th>importance</th>
-                <th>open for</th>
-                <th>owner</th>
-              </tr>
-            </thead>
-            <tbody>
-              {todos.data?.rows.map((t) => (
-                <tr key={t.id} data-testid="todo-row" data-memory-id={t.id}>
-                  <td>
-                    <a href={memoryHref(t.id)}>{t.head}</a>
-                    {t.from_intent ? <span className="muted small"> (from an intent)</span> : null}
-                  </td>
-                  <td>{fmtNum(t.importance, 2)}</td>
-                  <td className="small">{t.open_age_hours === null ? '—' : t.open_age_hours < 48 ? `${fmtNum(t.open_age_hours, 0)} h` : `${fmtNum(t.open_age_hours / 24, 0)} d`}</td>
-                  <td className="small">{ownerLabel(t.owner)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <QueryView query={intents} label="Reading intents…">
+          {(data) => <IntentPanels data={data} />}
+        </QueryView>
+        <QueryView query={todos} label="Reading todos…">
+          {(data) => <TodoPanel data={data} />}
+        </QueryView>
         <DryRun />
       </div>
     </div>
+  );
+}
+
+function TodoPanel({ data }: { data: TodoList }) {
+  return (
+    <section className="panel" data-testid="todos-open" data-count={data.rows.length}>
+      <h3>
+        Open todos <span className="muted small">{data.counts.open} open · {data.counts.done} done · {data.counts.dropped} dropped</span>
+      </h3>
+      <table className="mini-table wide">
+        <thead>
+          <tr>
+            <th>todo</th>
+            <th>importance</th>
+            <th>open for</th>
+            <th>owner</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.rows.map((t) => (
+            <tr key={t.id} data-testid="todo-row" data-memory-id={t.id}>
+              <td>
+                <a href={memoryHref(t.id)}>{t.head}</a>
+                {t.from_intent ? <span className="muted small"> (from an intent)</span> : null}
+              </td>
+              <td>{fmtNum(t.importance, 2)}</td>
+              <td className="small">{t.open_age_hours === null ? '—' : t.open_age_hours < 48 ? `${fmtNum(t.open_age_hours, 0)} h` : `${fmtNum(t.open_age_hours / 24, 0)} d`}</td>
+              <td className="small">{ownerLabel(t.owner)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }

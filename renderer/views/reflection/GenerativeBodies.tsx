@@ -41,7 +41,13 @@ function Proposed({ spec }: { spec: NewMemorySpec }) {
       ) : null}
       {spec.edges.length ? (
         <div className="muted small">
-          edges: {spec.edges.map((e) => `${e.type} → ${e.target_id.slice(0, 8)}`).join(', ')}
+          edges:{' '}
+          {spec.edges.map((e, i) => (
+            <span key={`${e.type}-${e.target_id}`}>
+              {i ? ', ' : ''}
+              {e.type} → <MemoryRef id={e.target_id} />
+            </span>
+          ))}
         </div>
       ) : null}
     </div>

@@ -100,7 +100,13 @@ function Body({ o, plan, heads }: { o: PlanOp; plan: PlanSummary; heads: Heads |
   }
 }
 
-/** The memories an item names (for their heads). */
+/** The memories whose heads an item shows: its subjects and the targets of a proposed memory's edges (shown by title, not id). */
+function headIdsOf(o: PlanOp): string[] {
+  const proposed = o.op === 'reconcile' ? o.consolidated : o.op === 'abstract' || o.op === 'episode' ? o.memory : null;
+  return [...idsOf(o), ...(proposed?.edges.map((e) => e.target_id) ?? [])];
+}
+
+/** The memories an item is about. */
 function idsOf(o: PlanOp): string[] {
   switch (o.op) {
     case 'merge':
@@ -159,7 +165,7 @@ export function GroupSection({
     e.preventDefault();
   };
   const items: ReviewItem[] = q.data?.items ?? [];
-  const heads = useHeads(items.flatMap((i) => idsOf(i.op)));
+  const heads = useHeads(items.flatMap((i) => headIdsOf(i.op)));
   useEffect(() => {
     if (q.data && (heads.data || items.length === 0)) platform.mark(`mnemo:diff-rendered:${group.op}`);
   }, [q.data, heads.data, items.length, group.op]);
