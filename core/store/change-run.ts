@@ -11,6 +11,7 @@
  * half-written change is rolled back from its before-images, a half-done undo or redo is
  * completed. Readers that open in between see the partial state; `runInProgress` tells them.
  */
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { MnemoError } from '../errors.js';
@@ -182,6 +183,16 @@ export class Pacer {
   }
 }
 
+interface RecordedRow {
+  created: boolean;
+  deleted: boolean;
+  /** A digest of the before-image, to tell when the latest after-image is the same again. */
+  beforeDigest: string;
+  unchanged: boolean;
+}
+
+const digestOf = (json: string | null): string => (json === null ? '' : createHash('sha1').update(json).digest('base64'));
+
 type RawRow = { rowid: number; key: string; before: string | null; after: string | null };
 const parseRow = (r: RawRow): ChangeRow => ({
   key: r.key,
@@ -195,8 +206,13 @@ const parseRow = (r: RawRow): ChangeRow => ({
  */
 export class ChangeRun {
   private id: number | null = null;
-  /** Keys that already have a row in this change (later batches only move their after-image). */
-  private readonly recorded = new Set<string>();
+  /**
+   * Keys that already have a row in this change (later batches only move their after-image), with
+   * what `finish` needs to know of each: whether it was created or deleted, and whether later
+   * batches put it back as it was. Kept here so that closing a 100k-row change does not read
+   * every before- and after-image again while it holds the write lock (that took seconds).
+   */
+  private readonly recorded = new Map<string, RecordedRow>();
   private meta: Record<string, unknown>;
 
   constructor(
@@ -255,14 +271,17 @@ export class ChangeRun {
     for (const { key, before } of touched) {
       const after = store.journal.snapshot(key);
       const afterJson = after === null ? null : JSON.stringify(after);
-      if (this.recorded.has(key)) {
+      const seen = this.recorded.get(key);
+      if (seen) {
         moveAfter.run(afterJson, this.id, key);
+        seen.deleted = afterJson === null;
+        seen.unchanged = seen.beforeDigest === digestOf(afterJson);
         continue;
       }
       const beforeJson = before === null ? null : JSON.stringify(before);
       if (beforeJson === afterJson) continue;
       insert.run(this.id, key, beforeJson, afterJson);
-      this.recorded.add(key);
+      this.recorded.set(key, { created: beforeJson === null, deleted: afterJson === null, beforeDigest: digestOf(beforeJson), unchanged: false });
     }
   }
 
@@ -278,14 +297,12 @@ export class ChangeRun {
       this.meta = meta();
       if (id !== null) {
         // A row whose later batches put it back as it was is no change.
-        store.statement('DELETE FROM mnemo_journal_rows WHERE change_id = ? AND before IS after').run(id);
+        const drop = store.statement('DELETE FROM mnemo_journal_rows WHERE change_id = ? AND key = ?');
         const counts: Record<string, number> = {};
-        const rows = store.statement('SELECT key, before IS NULL AS created, after IS NULL AS deleted FROM mnemo_journal_rows WHERE change_id = ?').all(id) as {
-          key: string;
-          created: number;
-          deleted: number;
-        }[];
-        for (const r of rows) tallyRow(counts, r.key, r.created ? 'created' : r.deleted ? 'deleted' : 'modified');
+        for (const [key, r] of this.recorded) {
+          if (r.unchanged) drop.run(id, key);
+          else tallyRow(counts, key, r.created ? 'created' : r.deleted ? 'deleted' : 'modified');
+        }
         if (Object.keys(counts).length === 0) store.statement('DELETE FROM mnemo_journal WHERE id = ?').run(id);
         else store.statement('UPDATE mnemo_journal SET counts = ?, meta = ? WHERE id = ?').run(JSON.stringify(counts), JSON.stringify(this.meta), id);
         clearMarker(store);
