@@ -394,7 +394,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** The most recently written live memories in the own scope, newest first (no access logged). */
   recent(limit = 20): Memory[] {
-    const { rows } = listMemories(this.engine.store.db, { ...scopeFilter(this.role), archived: 'live', sort: 'created_at', dir: 'desc', limit });
+    const { rows } = listMemories(this.engine.store, { ...scopeFilter(this.role), archived: 'live', sort: 'created_at', dir: 'desc', limit });
     const byId = this.engine.store.getMany(rows.map((r) => r.id));
     return rows.flatMap((r) => (byId.get(r.id) ? [byId.get(r.id)!] : []));
   }

@@ -8,7 +8,7 @@
  * the API session does so for every door, and a caller opening an Engine itself passes them.
  */
 import type { JournalTarget } from '../store/journal.js';
-import { BeliefTables, type AliasRow } from '../store/belief-tables.js';
+import { aliasRowIn, BeliefTables, rejectionRowIn, type AliasRow } from '../store/belief-tables.js';
 import type { MemoryStore } from '../store/store.js';
 import { BeliefModel } from './model.js';
 
@@ -18,8 +18,7 @@ export const PAIR_SEP = '\u0001';
 
 const aliasTarget: JournalTarget<MemoryStore> = {
   ns: ALIAS_NS,
-  snapshot: (db, alias) =>
-    (db.prepare('SELECT alias, canonical, divergence, shared, merged_at FROM mnemo_entity_aliases WHERE alias = ?').get(alias) as AliasRow | undefined) ?? null,
+  snapshot: (db, alias) => aliasRowIn(db, alias),
   restore(store: MemoryStore, alias: string, image: unknown, expected: unknown) {
     const tables = new BeliefTables(store);
     if (image === null) tables.deleteAlias(alias);
@@ -34,8 +33,8 @@ const aliasTarget: JournalTarget<MemoryStore> = {
 const rejectionTarget: JournalTarget<MemoryStore> = {
   ns: REJECTION_NS,
   snapshot: (db, key) => {
-    const [a, b] = key.split(PAIR_SEP);
-    return db.prepare('SELECT a, b, rejected_at FROM mnemo_alias_rejections WHERE a = ? AND b = ?').get(a, b) ?? null;
+    const [a, b] = key.split(PAIR_SEP) as [string, string];
+    return rejectionRowIn(db, a, b);
   },
   restore(store: MemoryStore, key: string, image: unknown) {
     const [a, b] = key.split(PAIR_SEP) as [string, string];

@@ -2,7 +2,7 @@
  * `mnemo demo`: a realistic synthetic store. Every memory type, several owners (and unowned rows),
  * edges of every type, access histories spread over months (ring and event table), and
  * near-duplicates for reflection to find, and belief observations about a few services. Seeded, so the same size and seed give the same store.
- * Writes go straight through prepared statements in large transactions: 100k memories with about
+ * Writes go through the store's bulk loader in large transactions: 100k memories with about
  * 1.2M access events take well under the 30 s budget.
  */
 import { accessRecord, createMemory, embeddingText, logAccess, type AccessRecord, type Memory } from '../model/memory.js';
@@ -10,6 +10,7 @@ import { EDGE_TYPES, MEMORY_TYPES, type EdgeType, type MemoryType } from '../mod
 import { HashingEmbedder } from '../embed/hashing.js';
 import { encodeRow, vectorToBlob } from '../store/codec.js';
 import type { MemoryStore } from '../store/store.js';
+import { beginBulkLoad } from '../store/bulk-load.js';
 import * as R from './recipe.js';
 import { BeliefModel } from '../beliefs/model.js';
 import { demoObservations } from './beliefs.js';
@@ -137,34 +138,8 @@ export function generateDemo(store: MemoryStore, opts: DemoOptions): DemoReport 
     }
   };
 
-  const insertRow = store.db.prepare(
-    `INSERT INTO memories(id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data)
-     VALUES (@id, @type, @content, @importance, @salience, @strength, @created_at, @last_accessed, @access_count, @archived, @owner, @status, @embedding, @data)`,
-  );
-  const insertEdge = store.db.prepare('INSERT OR IGNORE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
-  const insertEvent = store.db.prepare(
-    `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0)`,
-  );
-
-  store.ensureMnemo();
-  // Bulk load: secondary indexes on the event table are rebuilt once at the end (one sort instead
-  // of a B-tree insert per event), and a synthetic store needs no fsync per batch.
-  const eventIndexes = store.db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'mnemo_access_events' AND sql IS NOT NULL")
-    .all() as { name: string; sql: string }[];
-  for (const ix of eventIndexes) store.db.exec(`DROP INDEX ${ix.name}`);
-  const previousSync = store.db.pragma('synchronous', { simple: true }) as number;
-  store.db.pragma('synchronous = OFF');
-  // A fresh file needs no rollback protection while it is being filled: writing pages once
-  // (no WAL copy, then checkpoint copy) roughly halves the I/O. WAL is restored at the end.
-  const fresh = store.count({ includeArchived: true }) === 0 && store.path !== ':memory:';
-  if (fresh) {
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
-    store.db.pragma('journal_mode = OFF');
-  }
-  const previousCache = store.db.pragma('cache_size', { simple: true }) as number;
-  store.db.pragma('cache_size = -262144');
+  // Bulk load (core/store/bulk-load.ts): indexes rebuilt once at the end, no fsync per batch.
+  const load = beginBulkLoad(store);
   const ids: string[] = [];
   const createdOf: number[] = [];
   const memos: { id: string; content: string; type: MemoryType }[] = [];
@@ -264,14 +239,13 @@ export function generateDemo(store: MemoryStore, opts: DemoOptions): DemoReport 
           }
         }
         const row = encodeRow(m);
-        insertRow.run({ ...row, embedding: vectorToBlob(embedder.embedSync(embeddingText(m))) });
+        load.insertMemory({ ...row, embedding: vectorToBlob(embedder.embedSync(embeddingText(m))) });
         for (const e of m.edges) {
-          insertEdge.run(m.id, e.target_id, e.type, e.weight, e.created_at);
+          load.insertEdge(m.id, e.target_id, e.type, e.weight, e.created_at);
           edges++;
         }
         for (const ev of evs) {
-          const c = ev.rec.components;
-          insertEvent.run(m.id, ev.rec.ts, ev.rec.channel, ev.rec.reader_owner, ev.rec.session_ref, null, ev.rec.query, ev.rec.score, ev.rec.rank, c?.source ?? null, c ? JSON.stringify(c) : null, ev.strength);
+          load.insertEvent(m.id, ev.rec, ev.strength);
           events++;
         }
         ids.push(m.id);
@@ -284,13 +258,9 @@ export function generateDemo(store: MemoryStore, opts: DemoOptions): DemoReport 
   }
   // A few archived memories, as a store that has seen pruning has.
   store.transaction(() => {
-    const arch = store.db.prepare('UPDATE memories SET archived = 1 WHERE id = ?');
-    for (let i = 0; i < ids.length; i++) if (rand() < 0.04 && createdOf[i]! < opts.now - 60 * 86400) arch.run(ids[i]);
+    for (let i = 0; i < ids.length; i++) if (rand() < 0.04 && createdOf[i]! < opts.now - 60 * 86400) load.archive(ids[i]!);
   });
-  for (const ix of eventIndexes) store.db.exec(ix.sql);
-  store.db.pragma(`synchronous = ${previousSync}`);
-  store.db.pragma(`cache_size = ${previousCache}`);
-  if (fresh) store.db.pragma('journal_mode = WAL');
+  load.finish();
   const observations = demoObservations(rand, start, opts.now);
   new BeliefModel(store).ingest(observations, opts.now);
   store.emit({ kind: 'reset' });

@@ -88,12 +88,12 @@ class DuplicateIndex implements DerivedIndex {
   load(store: MemoryStore): void {
     this.version++;
     this.rows.clear();
-    for (const r of liveDuplicateCandidates(store.db)) this.put(r);
+    for (const r of liveDuplicateCandidates(store)) this.put(r);
   }
 
   update(store: MemoryStore, id: string): void {
     this.version++;
-    const r = duplicateCandidate(store.db, id);
+    const r = duplicateCandidate(store, id);
     if (!r || r.archived) this.rows.delete(id);
     else this.put(r);
   }
@@ -145,7 +145,7 @@ export function findDuplicates(engine: Engine, q: DuplicateQuery): DuplicatePage
   const dismissed = new Set(q.dismissed);
   const groups = groupsOf(index, q.scope, q.same_owner).filter((g) => !dismissed.has(g.key));
   const page = groups.slice(q.offset, q.offset + q.limit);
-  const titles = titlesOf(engine.store.db, page.flatMap((g) => g.members.map((m) => m.id)));
+  const titles = titlesOf(engine.store, page.flatMap((g) => g.members.map((m) => m.id)));
   return {
     groups: page.map((g) => {
       const owners = mergeOwners(g.members);

@@ -13,7 +13,7 @@ export function memoriesOfType(
   const ids: string[] = [];
   const page = 5000;
   for (let offset = 0; ; offset += page) {
-    const { rows } = listMemories(store.db, {
+    const { rows } = listMemories(store, {
       types,
       ...scopeFilter(scope),
       ...(opts.statuses ? { statuses: opts.statuses } : {}),

@@ -138,7 +138,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     meta.dropped = [...dropped];
     result.change_id = run.finish(
       () => {
-        if (!meta.complete) meta.fingerprint_after = storeFingerprint(store.db);
+        if (!meta.complete) meta.fingerprint_after = storeFingerprint(store);
         return meta;
       },
       () => {
@@ -174,12 +174,12 @@ interface Prechecked {
 async function fingerprintBeforeLock(store: Engine['store']): Promise<Prechecked> {
   const dataVersion = store.dataVersion();
   const ownChanges = store.totalChanges();
-  return { fingerprint: await storeFingerprintInPages(store.db), dataVersion, ownChanges };
+  return { fingerprint: await storeFingerprintInPages(store), dataVersion, ownChanges };
 }
 
 function startIndex(engine: Engine, plan: ReflectionPlan, ops: PlanOp[], accepted: Set<string>, dropped: Set<string>, result: ApplyResult, readBeforeLock: string | null): number {
   let start = 0;
-  const fp = readBeforeLock ?? storeFingerprint(engine.store.db);
+  const fp = readBeforeLock ?? storeFingerprint(engine.store);
   if (fp !== plan.store.fingerprint) {
     const resume = findResumePoint(engine, plan.id, fp);
     if (!resume) throw staleError(engine, plan);

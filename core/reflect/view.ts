@@ -6,7 +6,8 @@
 import { blobToVector } from '../store/codec.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
-import { EDGE_ROW_SQL, Fingerprinter, memoryRowPages, type RawEdgeRow, type RawMemoryRow } from './fingerprint.js';
+import { edgeRows, embeddingRows, memoryRowPages, type RawMemoryRow } from '../store/fingerprint-rows.js';
+import { Fingerprinter } from './fingerprint.js';
 import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
 import { readDataFields } from './data-fields.js';
 import type { EdgeTriple, FoldFields, WindowInfo } from './types.js';
@@ -63,7 +64,7 @@ export class WorkingView {
     // worker threads while this thread reads, decodes and fingerprints the rows.
     const ids: string[] = [];
     const vectors: Float32Array[] = [];
-    for (const r of store.db.prepare(EMBEDDING_ROW_SQL).iterate() as Iterable<{ id: string; archived: number; owner: string; embedding: Buffer | null }>) {
+    for (const r of embeddingRows(store)) {
       if (r.archived !== 0 || !ownerMatches(r.owner, scope)) continue;
       const v = decodeEmbedding(r.embedding, store.dim);
       if (!v) continue;
@@ -77,7 +78,7 @@ export class WorkingView {
     let stopped = false;
     const slotIds: string[] = [];
     const slotVectors: Float32Array[] = [];
-    read: for await (const page of memoryRowPages(store.db)) {
+    read: for await (const page of memoryRowPages(store)) {
       for (const r of page) {
         if ((view.total & 4095) === 4095 && shouldStop?.()) {
           stopped = true;
@@ -110,7 +111,7 @@ export class WorkingView {
     }
     if (slotIds.length !== ids.length) changed = true;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const e of store.db.prepare(EDGE_ROW_SQL).iterate() as Iterable<RawEdgeRow>) {
+    for (const e of edgeRows(store)) {
       fp.edge(e);
       const m = view.byId.get(e.src);
       if (m) m.edges.push({ target_id: e.dst, type: e.type, weight: e.weight });
@@ -208,8 +209,6 @@ export class WorkingView {
     return a.vector && b.vector ? cosine32(a.vector, b.vector) : null;
   }
 }
-
-const EMBEDDING_ROW_SQL = 'SELECT id, archived, owner, embedding FROM memories ORDER BY rowid';
 
 function sameBytes(v: Float32Array, blob: Uint8Array | null): boolean {
   return blob !== null && Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(blob);

@@ -4,6 +4,7 @@
  * do not exist yet return nothing (a read never changes a nooa file); writes create them.
  */
 import type { MemoryStore } from './store.js';
+import { cachedStatement, type DB } from './sqlite.js';
 
 export type DistJson = Record<string, number>;
 
@@ -43,6 +44,27 @@ export interface AliasRow {
   divergence: number | null;
   shared: number | null;
   merged_at: number;
+}
+
+export interface RejectionRow {
+  a: string;
+  b: string;
+  rejected_at: number;
+}
+
+const ALIAS_COLS = 'alias, canonical, divergence, shared, merged_at';
+const ALIAS_BY_NAME_SQL = `SELECT ${ALIAS_COLS} FROM mnemo_entity_aliases WHERE alias = ?`;
+const REJECTION_COLS = 'a, b, rejected_at';
+const REJECTION_BY_PAIR_SQL = `SELECT ${REJECTION_COLS} FROM mnemo_alias_rejections WHERE a = ? AND b = ?`;
+
+/** One alias row on a bare connection (the journal snapshots rows before and after a change). */
+export function aliasRowIn(db: DB, alias: string): AliasRow | null {
+  return (cachedStatement(db, ALIAS_BY_NAME_SQL).get(alias) as AliasRow | undefined) ?? null;
+}
+
+/** One rejected pair on a bare connection (for the journal, as aliasRowIn). */
+export function rejectionRowIn(db: DB, a: string, b: string): RejectionRow | null {
+  return (cachedStatement(db, REJECTION_BY_PAIR_SQL).get(a, b) as RejectionRow | undefined) ?? null;
 }
 
 interface RawDelta extends Omit<DeltaRow, 'prior' | 'posterior'> {
@@ -275,17 +297,17 @@ export class BeliefTables {
 
   aliases(): AliasRow[] {
     if (!this.exists()) return [];
-    return this.store.statement('SELECT alias, canonical, divergence, shared, merged_at FROM mnemo_entity_aliases ORDER BY canonical, alias').all() as AliasRow[];
+    return this.store.statement(`SELECT ${ALIAS_COLS} FROM mnemo_entity_aliases ORDER BY canonical, alias`).all() as AliasRow[];
   }
 
   alias(name: string): AliasRow | null {
     if (!this.exists()) return null;
-    return (this.store.statement('SELECT alias, canonical, divergence, shared, merged_at FROM mnemo_entity_aliases WHERE alias = ?').get(name) as AliasRow | undefined) ?? null;
+    return (this.store.statement(ALIAS_BY_NAME_SQL).get(name) as AliasRow | undefined) ?? null;
   }
 
   putAlias(a: AliasRow): void {
     this.store
-      .statement('INSERT OR REPLACE INTO mnemo_entity_aliases(alias, canonical, divergence, shared, merged_at) VALUES (?, ?, ?, ?, ?)')
+      .statement(`INSERT OR REPLACE INTO mnemo_entity_aliases(${ALIAS_COLS}) VALUES (?, ?, ?, ?, ?)`)
       .run(a.alias, a.canonical, a.divergence, a.shared, a.merged_at);
   }
 
@@ -293,18 +315,18 @@ export class BeliefTables {
     this.store.statement('DELETE FROM mnemo_entity_aliases WHERE alias = ?').run(name);
   }
 
-  rejections(): { a: string; b: string; rejected_at: number }[] {
+  rejections(): RejectionRow[] {
     if (!this.exists()) return [];
-    return this.store.statement('SELECT a, b, rejected_at FROM mnemo_alias_rejections ORDER BY a, b').all() as { a: string; b: string; rejected_at: number }[];
+    return this.store.statement(`SELECT ${REJECTION_COLS} FROM mnemo_alias_rejections ORDER BY a, b`).all() as RejectionRow[];
   }
 
-  rejection(a: string, b: string): { a: string; b: string; rejected_at: number } | null {
+  rejection(a: string, b: string): RejectionRow | null {
     if (!this.exists()) return null;
-    return (this.store.statement('SELECT a, b, rejected_at FROM mnemo_alias_rejections WHERE a = ? AND b = ?').get(a, b) as { a: string; b: string; rejected_at: number } | undefined) ?? null;
+    return (this.store.statement(REJECTION_BY_PAIR_SQL).get(a, b) as RejectionRow | undefined) ?? null;
   }
 
   putRejection(a: string, b: string, at: number): void {
-    this.store.statement('INSERT OR REPLACE INTO mnemo_alias_rejections(a, b, rejected_at) VALUES (?, ?, ?)').run(a, b, at);
+    this.store.statement(`INSERT OR REPLACE INTO mnemo_alias_rejections(${REJECTION_COLS}) VALUES (?, ?, ?)`).run(a, b, at);
   }
 
   deleteRejection(a: string, b: string): void {

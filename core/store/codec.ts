@@ -10,6 +10,30 @@ import { isMemoryType, isTodoStatus, type MemoryType, type TodoStatus } from '..
 import { pyDumps, pyFloat, pyString } from '../model/pyjson.js';
 import { jsonShapeProblem, LIMITS } from '../model/limits.js';
 
+/**
+ * Every column of a `memories` row but the rowid, in nooa's table order: the one list that the
+ * store's readers and writers of whole rows share.
+ */
+export const MEMORY_COLUMNS = [
+  'id',
+  'type',
+  'content',
+  'importance',
+  'salience',
+  'strength',
+  'created_at',
+  'last_accessed',
+  'access_count',
+  'archived',
+  'owner',
+  'status',
+  'embedding',
+  'data',
+] as const;
+
+/** The rowid and every column: a whole row as `SELECT ${MEMORY_ROW_COLS} FROM memories` reads it. */
+export const MEMORY_ROW_COLS = `rowid, ${MEMORY_COLUMNS.join(', ')}`;
+
 export interface MemoryRow {
   rowid?: number;
   id: string;

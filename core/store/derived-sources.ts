@@ -36,6 +36,25 @@ export interface BodyRow {
   readable: number;
 }
 
+/** A memory's embedding as the vector index reads it. */
+export interface VectorRow {
+  rowid: number;
+  id: string;
+  owner: string;
+  archived: number;
+  embedding: Buffer | null;
+}
+
+/** Every live memory's embedding, in rowid order. */
+export function liveVectorRows(store: MemoryStore): Iterable<VectorRow> {
+  return store.db.prepare('SELECT rowid, id, owner, archived, embedding FROM memories WHERE archived = 0 ORDER BY rowid').iterate() as Iterable<VectorRow>;
+}
+
+/** One memory's embedding by id, archived or not; undefined when it is gone. */
+export function vectorRow(store: MemoryStore, id: string): VectorRow | undefined {
+  return store.statement('SELECT rowid, id, owner, archived, embedding FROM memories WHERE id = ?').get(id) as VectorRow | undefined;
+}
+
 /** One memory by id, archived or not; undefined when it is gone. */
 export function sourceRow(store: MemoryStore, id: string): SourceRow | undefined {
   return store.statement('SELECT rowid, id, owner, content, archived, data FROM memories WHERE id = ?').get(id) as SourceRow | undefined;

@@ -1,5 +1,5 @@
 /** The columns the near-duplicate finder groups on: read once for the whole store, then row by row. */
-import type { DB } from './sqlite.js';
+import type { RowSource } from './store-handle.js';
 import { jsonField } from './json-sql.js';
 
 export interface DuplicateCandidateRow {
@@ -15,16 +15,16 @@ export interface DuplicateCandidateRow {
 const COLUMNS = 'id, type, owner, created_at, strength, archived, content';
 
 /** Live rows only (an archived copy is already out of the way). Content only, never the JSON `data`. */
-export function liveDuplicateCandidates(db: DB): Iterable<DuplicateCandidateRow> {
+export function liveDuplicateCandidates({ db }: RowSource): Iterable<DuplicateCandidateRow> {
   return db.prepare(`SELECT ${COLUMNS} FROM memories WHERE archived = 0`).iterate() as Iterable<DuplicateCandidateRow>;
 }
 
-export function duplicateCandidate(db: DB, id: string): DuplicateCandidateRow | undefined {
+export function duplicateCandidate({ db }: RowSource, id: string): DuplicateCandidateRow | undefined {
   return db.prepare(`SELECT ${COLUMNS} FROM memories WHERE id = ?`).get(id) as DuplicateCandidateRow | undefined;
 }
 
 /** Titles for the memories shown on one page of groups. */
-export function titlesOf(db: DB, ids: string[]): Map<string, string | null> {
+export function titlesOf({ db }: RowSource, ids: string[]): Map<string, string | null> {
   if (ids.length === 0) return new Map();
   const rows = db.prepare(`SELECT id, ${jsonField('data', '$.title')} AS title FROM memories WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as {
     id: string;

@@ -7,6 +7,7 @@
 import type { OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import type { DB } from './sqlite.js';
+import type { RowSource } from './store-handle.js';
 import { jsonField } from './json-sql.js';
 
 export interface GraphFilter {
@@ -180,6 +181,6 @@ function overview(db: DB, f: GraphFilter): GraphResult {
   return { nodes: rows.map((r) => ({ ...r, depth: null })), edges: [...edges.values()], reachable, truncated: reachable > rows.length };
 }
 
-export function graphView(db: DB, f: GraphFilter): GraphResult {
+export function graphView({ db }: RowSource, f: GraphFilter): GraphResult {
   return f.focus ? neighbourhood(db, f.focus, f) : overview(db, f);
 }

@@ -6,7 +6,7 @@
 import { parseOwnerScope, type OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
-import type { DB } from './sqlite.js';
+import type { RowSource } from './store-handle.js';
 import { jsonField, readableJsonOrNull } from './json-sql.js';
 
 export interface ListFilter {
@@ -128,7 +128,7 @@ export function buildWhere(f: ListFilter): { sql: string; params: unknown[] } {
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
 
-export function listMemories(db: DB, f: ListFilter): { total: number; rows: ListRow[] } {
+export function listMemories({ db }: RowSource, f: ListFilter): { total: number; rows: ListRow[] } {
   const w = buildWhere(f);
   const total = (db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   const sort = SORT_SQL[f.sort ?? 'rowid'] ?? 'rowid';

@@ -2,7 +2,7 @@
  * Journal images of memory rows: every column (the embedding as base64), the rowid (nooa breaks
  * ties by rowid order, so an undone delete comes back in its old place) and the outgoing edges.
  */
-import { encodeData, decodeRow, type MemoryRow } from './codec.js';
+import { encodeData, decodeRow, MEMORY_ROW_COLS, type MemoryRow } from './codec.js';
 import type { JournalTarget } from './journal.js';
 import { cachedStatement, type DB } from './sqlite.js';
 import type { StoreHandle } from './store-handle.js';
@@ -14,10 +14,8 @@ export interface MemoryImage {
   edges: { dst: string; type: string; weight: number; created_at: number }[];
 }
 
-const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data';
-
 export function snapshotMemory(db: DB, id: string): MemoryImage | null {
-  const r = cachedStatement(db, `SELECT ${ROW_COLS} FROM memories WHERE id = ?`).get(id) as (MemoryRow & { rowid: number }) | undefined;
+  const r = cachedStatement(db, `SELECT ${MEMORY_ROW_COLS} FROM memories WHERE id = ?`).get(id) as (MemoryRow & { rowid: number }) | undefined;
   if (!r) return null;
   const edges = cachedStatement(db, 'SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as MemoryImage['edges'];
   const { rowid, embedding, ...row } = r;

@@ -4,7 +4,7 @@
  * beyond the title. A 100k store's heads take a few tens of MB and are read once per plan.
  */
 import { jsonField } from './json-sql.js';
-import type { DB } from './sqlite.js';
+import type { RowSource } from './store-handle.js';
 
 export interface MemoryHead {
   type: string;
@@ -17,7 +17,7 @@ export interface MemoryHead {
 /** Characters of content kept per memory for the text filter. */
 const CONTENT_PREFIX = 300;
 
-export function memoryHeads(db: DB): Map<string, MemoryHead> {
+export function memoryHeads({ db }: RowSource): Map<string, MemoryHead> {
   const out = new Map<string, MemoryHead>();
   const rows = db.prepare(`SELECT id, type, owner, ${jsonField('data', '$.title')} AS title, substr(content, 1, ?) AS content FROM memories`).iterate(CONTENT_PREFIX) as Iterable<{
     id: string;

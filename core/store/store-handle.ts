@@ -7,6 +7,14 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import type { DB } from './sqlite.js';
 
+/**
+ * What a read of whole tables needs: the open connection. Callers above the store pass the store
+ * itself (a MemoryStore is one), so only core/store/ ever touches the connection.
+ */
+export interface RowSource {
+  readonly db: DB;
+}
+
 export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
 
 export interface StoreHandle {

@@ -3,6 +3,7 @@ import { MnemoError } from '../../errors.js';
 import { Engine } from '../../engine/engine.js';
 import { fleetStorePath, listFleet, resolveFleetFolder, type FleetListing } from '../../fleet/fleet.js';
 import { storeKpis } from '../../observe/kpis.js';
+import { beliefDimensionCount } from '../../store/store-counts.js';
 import type { ApiSession } from '../context.js';
 import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { FleetStoreKpis, fleetContract } from '../contract/fleet.js';
@@ -44,9 +45,7 @@ function kpisOf(session: ApiSession, name: string): FleetStoreKpis {
     engine = Engine.open(path, { ...session.engineOptions, clock: session.clock, readonly: true });
     const info = storeInfo(engine, session);
     const k = storeKpis(engine, null, engine.now());
-    const db = engine.store.db;
-    const hasDims = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_dimensions'").get() !== undefined;
-    const dims = hasDims ? (db.prepare('SELECT count(*) AS n FROM mnemo_dimensions').get() as { n: number }).n : 0;
+    const dims = beliefDimensionCount(engine.store);
     const last = engine.store.maintenanceHistory(1)[0];
     return {
       name,

@@ -8,7 +8,7 @@ export const graphHandlers: HandlersFor<typeof graphContract> = {
   'graph.view': (input, session) => {
     const store = session.engine().store;
     const focus = input.focus === undefined ? null : store.requireId(input.focus);
-    const r = graphView(store.db, {
+    const r = graphView(store, {
       focus,
       hops: input.hops,
       owner: parseOwnerScope(input.owner),

@@ -66,7 +66,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const engine = session.engine();
     const filter = textFilter(engine, input);
     // Retention and idle time are computed in SQL at the engine's clock (the Overview's buckets use the same expressions).
-    const { total, rows } = listMemories(engine.store.db, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
+    const { total, rows } = listMemories(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
     const out: MemorySummary[] = rows.map((r) => ({
       id: r.id,
       type: r.type as Memory['type'],
@@ -119,13 +119,13 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const engine = session.engine();
     // The same filter as memory.list (text through its index), so the ids are exactly the rows listed.
     const filter = textFilter(engine, input);
-    return listIds(engine.store.db, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
+    return listIds(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
   },
   'memory.tag': async (input, session) => {
     const r = await tagMemories(session.engine(), input.ids, input.add, input.remove);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'memory.facets': (input, session) => memoryFacets(session.engine().store.db, input.archived, input.tag_limit),
+  'memory.facets': (input, session) => memoryFacets(session.engine().store, input.archived, input.tag_limit),
   'memory.merge': (input, session) => {
     const engine = session.engine();
     const patch = patchFromInput(input.patch ?? {}, engine.now());

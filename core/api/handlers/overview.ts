@@ -5,11 +5,11 @@ import type { HandlersFor } from './types.js';
 export const overviewHandlers: HandlersFor<typeof overviewContract> = {
   'overview.facets': (_input, session) => {
     const engine = session.engine();
-    return overviewFacets(engine.store.db, engine.now());
+    return overviewFacets(engine.store, engine.now());
   },
   'overview.scatter': (input, session) => {
     const engine = session.engine();
-    return retentionScatter(engine.store.db, engine.now(), input.sample);
+    return retentionScatter(engine.store, engine.now(), input.sample);
   },
   'overview.maintenance': (input, session) => ({ rows: session.engine().store.maintenanceHistory(input.limit) }),
 };

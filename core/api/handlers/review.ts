@@ -22,7 +22,7 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
   },
   'review.items': (input, session) => {
     const { plan_id, op, offset, limit, actions, ...query } = input;
-    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => memoryHeads(session.engine().store.db));
+    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => memoryHeads(session.engine().store));
   },
   'review.counts': (input, session) => reviewed(session, input.plan_id).counts(input.actions),
   'review.commit': async (input, session) => {

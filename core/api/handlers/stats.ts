@@ -1,6 +1,5 @@
 import { parseOwnerScope, roleOf } from '../../model/owner.js';
-import { ownerClause } from '../../store/owner-sql.js';
-import { countEvents } from '../../store/access-events.js';
+import { accessEventCount, archivedCount, countsByColumn, edgeCountsByType, type StatsColumn } from '../../store/store-counts.js';
 import { notFound } from '../../errors.js';
 import { storeKpis } from '../../observe/kpis.js';
 import { rowsVsReads } from '../../observe/rows-vs-reads.js';
@@ -11,15 +10,9 @@ import type { HandlersFor } from './types.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {
-    const db = session.engine().store.db;
-    const oc = ownerClause(parseOwnerScope(input.owner));
-    const group = (col: string) =>
-      Object.fromEntries(
-        (db.prepare(`SELECT ${col} AS k, count(*) AS n FROM memories WHERE ${oc.sql} GROUP BY ${col} ORDER BY n DESC`).all(...oc.params) as {
-          k: string | null;
-          n: number;
-        }[]).map((r) => [r.k ?? '(none)', r.n]),
-      );
+    const store = session.engine().store;
+    const scope = parseOwnerScope(input.owner);
+    const group = (col: StatsColumn) => Object.fromEntries(countsByColumn(store, col, scope).map((r) => [r.k ?? '(none)', r.n]));
     const byOwnerExact = group('owner');
     const byOwner: Record<string, number> = {};
     for (const [o, n] of Object.entries(byOwnerExact)) {
@@ -27,10 +20,8 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       byOwner[k] = (byOwner[k] ?? 0) + n;
     }
     const total = Object.values(group('type')).reduce((a, b) => a + b, 0);
-    const archived = (db.prepare(`SELECT count(*) AS n FROM memories WHERE archived = 1 AND ${oc.sql}`).get(...oc.params) as { n: number }).n;
-    const edgesByType = Object.fromEntries(
-      (db.prepare('SELECT type AS k, count(*) AS n FROM memory_edges GROUP BY type ORDER BY n DESC').all() as { k: string; n: number }[]).map((r) => [r.k, r.n]),
-    );
+    const archived = archivedCount(store, scope);
+    const edgesByType = Object.fromEntries(edgeCountsByType(store).map((r) => [r.k, r.n]));
     return {
       total,
       live: total - archived,
@@ -40,7 +31,7 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       by_status: group('status'),
       edges: Object.values(edgesByType).reduce((a, b) => a + b, 0),
       edges_by_type: edgesByType,
-      access_events: countEvents(db),
+      access_events: accessEventCount(store),
     };
   },
   'stats.kpis': (input, session) => {

@@ -1,5 +1,4 @@
-import { countEvents } from '../../store/access-events.js';
-import { readMnemoVersion } from '../../store/migrations.js';
+import { schemaVersions, tableCounts } from '../../store/store-counts.js';
 import type { Engine } from '../../engine/engine.js';
 import type { ApiSession } from '../context.js';
 import { ANY_PATH, permittedPath } from '../path-policy.js';
@@ -9,29 +8,27 @@ import type { HandlersFor } from './types.js';
 
 export function storeInfo(engine: Engine, session?: ApiSession): StoreInfo {
   const store = engine.store;
-  const db = store.db;
-  const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-  const total = n('SELECT count(*) AS n FROM memories');
-  const archived = n('SELECT count(*) AS n FROM memories WHERE archived = 1');
+  const counts = tableCounts(store);
+  const versions = schemaVersions(store);
   return {
     path: store.path,
     name: store.name,
     profile: engine.profile(),
     readonly: store.readonly,
-    nooa_schema_version: db.pragma('user_version', { simple: true }) as number,
-    mnemo_schema_version: readMnemoVersion(db),
+    nooa_schema_version: versions.nooa,
+    mnemo_schema_version: versions.mnemo,
     data_version: store.dataVersion(),
     embedder: engine.embedder.name,
     dim: engine.embedder.dim,
     now: engine.now(),
     clock_frozen: session?.clockFrozen ?? false,
     counts: {
-      memories: total,
-      live: total - archived,
-      archived,
-      edges: n('SELECT count(*) AS n FROM memory_edges'),
-      events: countEvents(db),
-      changes: store.hasMnemo() ? n('SELECT count(*) AS n FROM mnemo_journal') : 0,
+      memories: counts.memories,
+      live: counts.memories - counts.archived,
+      archived: counts.archived,
+      edges: counts.edges,
+      events: counts.events,
+      changes: counts.changes,
     },
   };
 }

@@ -69,6 +69,11 @@ const CONTEXT_EDGE = 'precedes';
 const EMPTY: Terms = { ids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0), length: 0 };
 
 export class KeywordIndex implements DerivedIndex {
+  /**
+   * A private in-memory SQLite database used only for FTS5's tokenizer: it holds the scratch
+   * tables `tok`/`tokv` and never sees a store file (the rows come from core/store/derived-sources.ts).
+   * Its SQL is the one exception to "SQL only in core/store/" (test/sql-in-store.test.ts).
+   */
   private readonly tok: Database.Database;
   private readonly docs = new Map<string, Doc>();
   private readonly byRowid = new Map<number, Doc>();
