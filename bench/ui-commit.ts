@@ -130,8 +130,8 @@ function figures(latencies: { ms: number; at: number }[]): ProbeFigures {
 
 /** The same probe for `seconds` with no write running: the server's own answer time on this machine now. */
 async function baseline(seconds: number): Promise<ProbeFigures> {
-  const until = new Promise((r) => setTimeout(r, seconds * 1000));
-  return withProbe(() => until);
+  const { maxLatencyMs, p95LatencyMs, over1s, maxAtS, probes } = await withProbe(() => new Promise((r) => setTimeout(r, seconds * 1000)));
+  return { maxLatencyMs, p95LatencyMs, over1s, maxAtS, probes };
 }
 
 try {
