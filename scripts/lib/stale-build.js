@@ -12,7 +12,7 @@ import { join } from 'node:path';
  */
 export const BUILD_TARGETS = {
   node: {
-    inputs: ['core', 'cli', 'electron', 'server', 'tsconfig.node.json', 'tsconfig.base.json', 'package-lock.json'],
+    inputs: ['core', 'cli', 'electron', 'server', join('bench', 'locomo'), 'tsconfig.node.json', 'tsconfig.base.json', 'package-lock.json'],
     marker: join('dist', 'cli', 'main.js'),
     command: (root) => [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.node.json'],
   },
