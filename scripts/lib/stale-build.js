@@ -1,5 +1,5 @@
-// Builds only the outputs whose sources changed since they were built: `npm start` and the test
-// suite's global setup share it, so an unchanged checkout starts without a rebuild.
+// Builds only the outputs whose sources changed since they were built: `npm start` and the e2e
+// tests' global setup share it, so an unchanged checkout starts without a rebuild.
 // Plain JavaScript because `npm start` runs it before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
