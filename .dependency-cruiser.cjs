@@ -5,7 +5,8 @@
  * any LOWER layer; never from a higher one, and never from a sibling folder of its own layer (two
  * rooms on one floor share code by moving it down a floor). Outside core/: core never imports the
  * CLI, the server, Electron or the renderer; the renderer imports only types from core; Electron
- * never imports the HTTP server. No import cycles anywhere.
+ * never imports the HTTP server; the LoCoMo harness (bench/locomo/, built with the CLI) imports only
+ * core; nothing that ships imports test/, support/ or the other benchmarks. No import cycles anywhere.
  */
 
 /** Lowest first. Each entry is one layer; each string a folder (or top-level file) of core/. */
@@ -16,7 +17,7 @@ const CORE_LAYERS = [
   ['embed'],
   ['engine'],
   ['recall', 'forget', 'reflect', 'beliefs', 'observe', 'prospective', 'fleet'],
-  ['agent', 'review', 'demo', 'bench-locomo'],
+  ['agent', 'review', 'demo'],
   ['api'],
   ['host'],
   ['index.ts'],
@@ -79,6 +80,27 @@ module.exports = {
       comment: 'core/ is the engine: it never imports the CLI, the HTTP server, Electron or the renderer.',
       severity: 'error',
       from: { path: '^core/' },
+      to: { path: '^(cli|server|electron|renderer)/' },
+    },
+    {
+      name: 'core-not-to-bench',
+      comment: 'The LoCoMo harness and the benchmarks sit on top of the engine, never inside it.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^bench/' },
+    },
+    {
+      name: 'shipped-not-to-dev',
+      comment: 'What ships (dist/) never imports tests, their shared support or the benchmarks (bench/locomo/ excepted: `mnemo bench locomo` runs it).',
+      severity: 'error',
+      from: { path: '^(core|cli|server|electron|renderer|bench/locomo)/' },
+      to: { path: '^(test|support|scripts)/|^bench/(?!locomo/)' },
+    },
+    {
+      name: 'locomo-only-core',
+      comment: 'bench/locomo/ is built with the CLI; it may use the engine and nothing else of the project.',
+      severity: 'error',
+      from: { path: '^bench/locomo/' },
       to: { path: '^(cli|server|electron|renderer)/' },
     },
     {

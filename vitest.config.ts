@@ -1,14 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * One project per kind of test (test/README.md says which goes where), so a run can pick the kind
+ * it needs: `npx vitest run --project unit` starts in seconds, `npm test` runs every project.
+ * Only e2e needs the built renderer, so only e2e has the global setup that builds it.
+ */
+const kinds = ['unit', 'store', 'cli'] as const;
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Shared by every project (each says `extends: true`).
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // The renderer e2e tests share one built bundle; build it once before any test runs.
-    globalSetup: ['test/global-setup.ts'],
     // The skip summary says which tests did not run and why (data that cannot be committed).
     reporters: ['default', './test/reporters/skip-summary.ts'],
+    projects: [
+      ...kinds.map((name) => ({ extends: true as const, test: { name, include: [`test/${name}/**/*.test.ts`] } })),
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // The browser-mode tests share one built renderer; build it once (when stale) before they run.
+          globalSetup: ['test/e2e/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

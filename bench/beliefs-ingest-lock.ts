@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { beliefsOf, type Observation } from '../core/beliefs/index.js';
 import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
-import { tempDir } from '../test/helpers/fixture.js';
+import { tempDir } from '../support/fixture.js';
 
 const NOW = 1_780_000_000;
 const { values } = parseArgs({ options: { size: { type: 'string', default: '200000' }, one: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });

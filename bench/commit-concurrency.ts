@@ -4,7 +4,7 @@
  *
  * An operator commits a big reflection while an agent works beside it. On a demo store (cached
  * per size), the pass is planned, then applied in short transactions while a second PROCESS (the
- * agent, test/helpers/agent-child.ts, reporting over IPC) adds a memory and recalls once per
+ * agent, support/agent-child.ts, reporting over IPC) adds a memory and recalls once per
  * interval; the apply is then undone in the same way with the agent still working. Reports the
  * agent's failures and latencies (target: 0 failures, every call within 1 s) while each runs and
  * once each has finished (the agent's first recall then brings its indexes up to date), the apply
@@ -18,7 +18,7 @@ import { Engine } from '../core/engine/engine.js';
 import { applyPlan } from '../core/reflect/apply.js';
 import { planOps, planReflection } from '../core/reflect/plan.js';
 import { pacingOf, undoInBatches } from '../core/store/change-run.js';
-import { NOW, startAgent, type AgentCall } from '../test/helpers/long-writes.js';
+import { NOW, startAgent, type AgentCall } from '../support/long-writes.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 
 const { values } = parseArgs({

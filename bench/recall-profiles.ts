@@ -14,7 +14,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FIXTURE_DIR } from '../test/helpers/fixture.js';
+import { FIXTURE_DIR } from '../support/fixture.js';
 import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
 import { hashTokens } from '../core/embed/hashing.js';

@@ -23,7 +23,7 @@ import { applyPlan } from '../core/reflect/apply.js';
 import { planReflection } from '../core/reflect/plan.js';
 import { ReviewedPlan } from '../core/review/review.js';
 import { startServer } from '../server/http-server.js';
-import { tempDir } from '../test/helpers/fixture.js';
+import { tempDir } from '../support/fixture.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '20000' }, json: { type: 'boolean', default: false } } });

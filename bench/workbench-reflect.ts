@@ -14,10 +14,10 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
 import { ApiSession } from '../core/api/context.js';
-import { FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
+import { FIXTURE_STORE, tempDir } from '../support/fixture.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 import { median } from './lib/stats.js';
-import { openWorkbench } from '../test/helpers/workbench.js';
+import { openWorkbench } from '../support/workbench.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, d: number) => {

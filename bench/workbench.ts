@@ -11,10 +11,10 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
-import { FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
+import { FIXTURE_STORE, tempDir } from '../support/fixture.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 import { median } from './lib/stats.js';
-import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
+import { openWorkbench, type Workbench } from '../support/workbench.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, d: number) => {

@@ -3,7 +3,7 @@
 // preload sources plus the renderer's index.html (where the CSP meta tag lives) and exits 1 on any
 // HIGH or MEDIUM finding. A reviewed false positive is silenced with an `eng-disable <CHECK>`
 // comment at its line, next to a comment that says why. CI runs this through
-// test/electronegativity.test.ts. The scanner's network lookups (translations, Electron release
+// test/cli/electronegativity.test.ts. The scanner's network lookups (translations, Electron release
 // notes) are disabled by scripts/electronegativity-offline.cjs: CI has no internet, and the
 // Electron version is pinned in package.json instead.
 import { spawnSync } from 'node:child_process';

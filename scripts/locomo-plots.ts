@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as echarts from 'echarts';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../test/helpers/browser.js';
-import { resolveChromium } from '../test/helpers/chromium.js';
+import { CHROMIUM_ARGS } from '../support/browser.js';
+import { resolveChromium } from '../support/chromium.js';
 
 interface Figures {
   n: number;

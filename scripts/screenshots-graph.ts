@@ -8,8 +8,8 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
-import { tempDir } from '../test/helpers/fixture.js';
-import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
+import { tempDir } from '../support/fixture.js';
+import { openWorkbench, type Workbench } from '../support/workbench.js';
 
 const CANVAS = '[data-testid=graph-canvas]';
 

@@ -8,8 +8,8 @@
 import { copyFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
-import { expected, FIXTURE_AFTER, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
-import type { Workbench } from '../test/helpers/workbench.js';
+import { expected, FIXTURE_AFTER, FIXTURE_STORE, tempDir } from '../support/fixture.js';
+import type { Workbench } from '../support/workbench.js';
 
 type Shot = (wb: Workbench, name: string, hash: string, ready: string, opts?: { tall?: number; after?: (wb: Workbench) => Promise<void> }) => Promise<void>;
 

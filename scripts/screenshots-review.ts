@@ -9,8 +9,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { NOW, plannedStore } from '../test/helpers/long-writes.js';
-import { openWorkbench } from '../test/helpers/workbench.js';
+import { NOW, plannedStore } from '../support/long-writes.js';
+import { openWorkbench } from '../support/workbench.js';
 
 const OUT = join(process.cwd(), 'docs', 'screenshots');
 mkdirSync(OUT, { recursive: true });

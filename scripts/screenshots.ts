@@ -7,8 +7,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
-import { expected, FIXTURE_STORE, tempDir } from '../test/helpers/fixture.js';
-import { openWorkbench, type Workbench } from '../test/helpers/workbench.js';
+import { expected, FIXTURE_STORE, tempDir } from '../support/fixture.js';
+import { openWorkbench, type Workbench } from '../support/workbench.js';
 import { graphShot, largeGraphShots, recallShot } from './screenshots-graph.js';
 import { FLEET_ROOT, part2 } from './screenshots-part2.js';
 

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDemo } from '../../core/demo/generate.js';
 import { MemoryStore } from '../../core/store/store.js';
-import { tempDir } from '../../test/helpers/fixture.js';
+import { tempDir } from '../../support/fixture.js';
 
 export function demoStoreCopy(size: number, now: number, log: (line: string) => void): string {
   const dir = join(process.cwd(), '.cache', 'bench');

@@ -3,9 +3,9 @@
  * file is read from the path given (it is CC BY-NC and never shipped with the project).
  */
 import { badInput } from '../../core/errors.js';
-import { ablationVariants } from '../../core/bench-locomo/ablation.js';
-import { runLocomoBench } from '../../core/bench-locomo/bench.js';
-import { profileRecall } from '../../core/bench-locomo/engine-recall.js';
+import { ablationVariants } from '../../bench/locomo/ablation.js';
+import { runLocomoBench } from '../../bench/locomo/bench.js';
+import { profileRecall } from '../../bench/locomo/engine-recall.js';
 import { profileConfig, profileFor } from '../../core/recall/profile.js';
 import type { ProfileName } from '../../core/store/store.js';
 import { flag, requirePositional, str, type Command, type CommandContext } from '../command.js';

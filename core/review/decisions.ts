@@ -6,7 +6,7 @@
  *     it (`window.displaced`); if those ops are dropped the entries come back, and a proposal pushed
  *     out of its k-window is dropped too.
  * Rescore and prune are recomputed at commit, so a dropped merge only adjusts them (noted).
- * Pure functions over the plan; tested in test/review-decisions.test.ts.
+ * Pure functions over the plan; tested in test/unit/review-decisions.test.ts.
  */
 import type { PlanOp, WindowInfo } from '../reflect/types.js';
 

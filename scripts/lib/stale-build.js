@@ -1,5 +1,5 @@
-// Builds only the outputs whose sources changed since they were built: `npm start` and the test
-// suite's global setup share it, so an unchanged checkout starts without a rebuild.
+// Builds only the outputs whose sources changed since they were built: `npm start` and the e2e
+// tests' global setup share it, so an unchanged checkout starts without a rebuild.
 // Plain JavaScript because `npm start` runs it before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
  */
 export const BUILD_TARGETS = {
   node: {
-    inputs: ['core', 'cli', 'electron', 'server', 'tsconfig.node.json', 'tsconfig.base.json', 'package-lock.json'],
+    inputs: ['core', 'cli', 'electron', 'server', join('bench', 'locomo'), 'tsconfig.node.json', 'tsconfig.base.json', 'package-lock.json'],
     marker: join('dist', 'cli', 'main.js'),
     command: (root) => [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.node.json'],
   },

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { fixedClock, type Clock } from '../../core/clock.js';
 import { openStore, type AgentMemory, type OpenStoreOptions } from '../../core/index.js';
-import { tempDir } from './fixture.js';
+import { tempDir } from '../../support/fixture.js';
 
 export const T0 = 1_750_000_000;
 

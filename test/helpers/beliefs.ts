@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { beliefJournalTargets, beliefsOf, type BeliefModel, type Observation } from '../../core/beliefs/index.js';
-import { tempDir } from './fixture.js';
+import { tempDir } from '../../support/fixture.js';
 
 export const NOW = 1_725_920_000;
 export const DAY = 86_400;

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from './fixture.js';
+import { tempDir } from '../../support/fixture.js';
 
 export function syntheticLocomo(): unknown[] {
   return [

@@ -4,7 +4,7 @@ import { fixedClock, type Clock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { createMemory, embeddingText, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
 import type { ProfileName } from '../../core/store/store.js';
-import { tempDir } from './fixture.js';
+import { tempDir } from '../../support/fixture.js';
 
 export const NOW = 1_780_000_000;
 

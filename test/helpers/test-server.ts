@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
-import { expected, fixtureCopy, tempDir } from './fixture.js';
+import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
 
 /** Registers the clean-up and returns the function that starts a server (one at a time per test). */
 export function fixtureServer(timing: { eventWaitMs: number; pollMs: number }): () => Promise<RunningServer> {

@@ -24,7 +24,7 @@ import { statsContract } from './stats.js';
 import { storeContract } from './store.js';
 import { todosContract } from './todos.js';
 
-/** Each prefix file's methods, keyed by the file's name (test/api-layout.test.ts holds them to it). */
+/** Each prefix file's methods, keyed by the file's name (test/unit/api-layout.test.ts holds them to it). */
 export const contractByFile = {
   access: accessContract,
   beliefs: beliefsContract,

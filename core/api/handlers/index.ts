@@ -22,7 +22,7 @@ import { statsHandlers } from './stats.js';
 import { storeHandlers } from './store.js';
 import { todosHandlers } from './todos.js';
 
-/** Each prefix file's handlers, keyed by the file's name (test/api-layout.test.ts holds them to it). */
+/** Each prefix file's handlers, keyed by the file's name (test/unit/api-layout.test.ts holds them to it). */
 export const handlersByFile = {
   access: accessHandlers,
   beliefs: beliefsHandlers,

@@ -1,0 +1,29 @@
+/** Paths and copies of the nooa v0.0.9 fixture committed under test/fixtures (read-only; tests work on copies). */
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Resolved from this file, not the working directory, so scripts and benchmarks find it from anywhere.
+export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'nooa-v009');
+export const FIXTURE_STORE = join(FIXTURE_DIR, 'store.sqlite');
+export const FIXTURE_AFTER = join(FIXTURE_DIR, 'store.after-reflection.sqlite');
+
+let expectedCache: unknown;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function expected(): any {
+  expectedCache ??= JSON.parse(readFileSync(join(FIXTURE_DIR, 'expected.json'), 'utf8'));
+  return expectedCache;
+}
+
+export function tempDir(prefix = 'mnemo-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A writable copy of a fixture store (nooa stores are WAL files; never write the committed one). */
+export function fixtureCopy(which: 'store' | 'after' = 'store'): string {
+  const dir = tempDir();
+  const dest = join(dir, which === 'store' ? 'store.sqlite' : 'after.sqlite');
+  copyFileSync(which === 'store' ? FIXTURE_STORE : FIXTURE_AFTER, dest);
+  return dest;
+}

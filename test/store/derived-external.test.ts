@@ -1,0 +1,110 @@
+/**
+ * In-memory indexes beside another writer: a commit by another connection is told to the indexes
+ * row by row (the memories it touched), not as a rebuild, and the patched index equals a fresh one.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Derived, type DerivedIndex } from '../../core/store/derived.js';
+import { createMemory } from '../../core/model/memory.js';
+import { MemoryStore } from '../../core/store/store.js';
+import { FIXTURE_STORE, tempDir } from '../../support/fixture.js';
+
+/** Holds each live memory's content and outgoing edges, and counts how it was kept current. */
+class SpyIndex implements DerivedIndex {
+  loads = 0;
+  updated: string[] = [];
+  removed: string[] = [];
+  readonly rows = new Map<string, string>();
+  load(store: MemoryStore): void {
+    this.loads++;
+    this.rows.clear();
+    for (const m of store.all()) this.rows.set(m.id, summarize(m));
+  }
+  update(store: MemoryStore, id: string): void {
+    this.updated.push(id);
+    const m = store.get(id);
+    if (m && !m.archived) this.rows.set(id, summarize(m));
+    else this.rows.delete(id);
+  }
+  remove(id: string): void {
+    this.removed.push(id);
+    this.rows.delete(id);
+  }
+}
+
+function summarize(m: { content: string; edges: { target_id: string; type: string; weight: number }[] }): string {
+  return `${m.content} | ${m.edges.map((e) => `${e.type}>${e.target_id}@${e.weight}`).join(',')}`;
+}
+
+function pair() {
+  const path = join(tempDir(), 'store.sqlite');
+  copyFileSync(FIXTURE_STORE, path);
+  const reader = MemoryStore.open(path);
+  const writer = MemoryStore.open(path);
+  return { path, reader, writer };
+}
+
+const NOW = 1_780_000_000;
+
+describe('indexes beside another writer', () => {
+  it('rebuilds on the first commit by another connection, then patches exactly the memories later commits changed', () => {
+    const { reader, writer } = pair();
+    const spy = new SpyIndex();
+    const derived = new Derived(reader, spy);
+    derived.get();
+    expect(spy.loads).toBe(1);
+    // A store nobody else writes never pays for digests: the first outside commit rebuilds.
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    derived.get();
+    expect(spy.loads).toBe(2);
+    expect(spy.updated).toEqual([]);
+    const live = writer.all();
+    const [edited, archived, deleted, linker, target] = [live[0]!, live[1]!, live[2]!, live[3]!, live[4]!];
+
+    // Deleting a memory also drops the edges into it: their sources changed too.
+    const pointingAtDeleted = writer.incoming(deleted.id).map((e) => e.src);
+    writer.transaction(() => {
+      const added = createMemory({ content: 'written by the agent next door' }, NOW);
+      writer.add(added, null);
+      edited.content = `${edited.content} (edited next door)`;
+      writer.save(edited);
+      writer.archive(archived.id);
+      writer.delete(deleted.id);
+      writer.addEdge(linker.id, target.id, 'supports', 0.5);
+    });
+    // A poll only notes the commit; nothing is read or told until an index is used.
+    expect(reader.refreshIfChanged()).toBe(true);
+    expect(spy.updated).toEqual([]);
+
+    derived.get();
+    expect(spy.loads).toBe(2);
+    const added = writer.all().find((m) => m.content === 'written by the agent next door')!;
+    expect(new Set(spy.updated)).toEqual(new Set([added.id, edited.id, archived.id, linker.id, ...pointingAtDeleted]));
+    expect(spy.removed).toEqual([deleted.id]);
+    const fresh = new SpyIndex();
+    fresh.load(reader);
+    expect(spy.rows).toEqual(fresh.rows);
+    reader.close();
+    writer.close();
+  });
+
+  it('rebuilds instead when more than a fifth of a large store changed', () => {
+    const { reader, writer } = pair();
+    const spy = new SpyIndex();
+    const derived = new Derived(reader, spy);
+    derived.get();
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    derived.get();
+    expect(spy.loads).toBe(2);
+    writer.transaction(() => {
+      for (let i = 0; i < 1100; i++) writer.add(createMemory({ content: `bulk import ${i}` }, NOW), null);
+    });
+    derived.get();
+    expect(spy.loads).toBe(3);
+    expect(spy.updated).toEqual([]);
+    expect(spy.rows.size).toBe(reader.count());
+    reader.close();
+    writer.close();
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { Engine } from '../../core/engine/engine.js';
+import { addMemory, archiveMemories } from '../../core/engine/memory-ops.js';
+import { keywordIndex } from '../../core/recall/mnemo/stages.js';
+
+async function store() {
+  const engine = Engine.open(':memory:', { create: true, clock: fixedClock(1000) });
+  const a = await addMemory(engine, { content: 'We painted the fence blue' });
+  const b = await addMemory(engine, { content: 'Yes, last Tuesday!' });
+  const c = await addMemory(engine, { content: 'The fence is old', owner: 'coder@c1' });
+  return { engine, a, b, c };
+}
+
+describe('mnemo BM25 keyword index', () => {
+  it('stems with Porter when asked, and not otherwise', async () => {
+    const { engine, a } = await store();
+    expect(keywordIndex(engine, true).search({ terms: ['painting'], limit: 5, contextWeight: 0 }).map((h) => h.id)).toEqual([a.id]);
+    expect(keywordIndex(engine, false).search({ terms: ['painting'], limit: 5, contextWeight: 0 })).toEqual([]);
+    engine.close();
+  });
+
+  it('ranks by bm25, larger is better, and filters rows through the scope', async () => {
+    const { engine, a, c } = await store();
+    const idx = keywordIndex(engine, true);
+    const hits = idx.search({ terms: ['fence', 'old'], limit: 5, contextWeight: 0 });
+    expect(hits.map((h) => h.id)).toEqual([c.id, a.id]);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+    expect(idx.search({ terms: ['fence'], limit: 5, contextWeight: 0, visible: (_id, owner) => owner === '' }).map((h) => h.id)).toEqual([a.id]);
+    engine.close();
+  });
+
+  it('finds a reply through the text of the memory it follows (precedes edges), only when the context column is weighted', async () => {
+    const { engine, a, b } = await store();
+    engine.store.addEdge(a.id, b.id, 'precedes');
+    const idx = keywordIndex(engine, true);
+    expect(idx.search({ terms: ['painted'], limit: 5, contextWeight: 0 }).map((h) => h.id)).toEqual([a.id]);
+    expect(idx.search({ terms: ['painted'], limit: 5, contextWeight: 0.5 }).map((h) => h.id)).toEqual([a.id, b.id]);
+    expect(idx.search({ terms: ['tuesday'], limit: 5, contextWeight: 0.5 }).map((h) => h.id)).toEqual([b.id, a.id]);
+    engine.close();
+  });
+
+  it('never shares context across owners', async () => {
+    const { engine, b, c } = await store();
+    engine.store.addEdge(c.id, b.id, 'precedes');
+    expect(keywordIndex(engine, true).search({ terms: ['fence'], limit: 5, contextWeight: 1 }).map((h) => h.id)).not.toContain(b.id);
+    engine.close();
+  });
+
+  it('follows edits, archiving and deletion', async () => {
+    const { engine, a, b } = await store();
+    engine.store.addEdge(a.id, b.id, 'precedes');
+    const idx = keywordIndex(engine, true);
+    expect(idx.search({ terms: ['fence'], limit: 5, contextWeight: 0.5 }).map((h) => h.id)).toContain(b.id);
+    const m = engine.store.get(a.id)!;
+    m.content = 'We planted tulips';
+    engine.store.save(m);
+    const after = keywordIndex(engine, true);
+    expect(after.search({ terms: ['tulip'], limit: 5, contextWeight: 0.5 }).map((h) => h.id)).toEqual([a.id, b.id]);
+    expect(after.search({ terms: ['painted'], limit: 5, contextWeight: 0.5 })).toEqual([]);
+    archiveMemories(engine, [a.id], true);
+    expect(keywordIndex(engine, true).search({ terms: ['tulip'], limit: 5, contextWeight: 0.5 })).toEqual([]);
+    engine.store.delete(b.id);
+    expect(keywordIndex(engine, true).search({ terms: ['tuesday'], limit: 5, contextWeight: 0 })).toEqual([]);
+    engine.close();
+  });
+});

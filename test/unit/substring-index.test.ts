@@ -1,0 +1,126 @@
+/**
+ * The keyword leg's substring index must be exact: the same ids in the same order as SQLite's
+ * `lower(content) LIKE '%tok%'` in rowid order, on random text and after every kind of change
+ * (add, content update, archive, restore, delete, replace), including changes made by another
+ * connection.
+ */
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../core/engine/engine.js';
+import { createMemory, embeddingText } from '../../core/model/memory.js';
+import { recallCorpus } from '../../core/recall/pipeline.js';
+import { sparseLeg } from '../../core/recall/sparse.js';
+import { SubstringIndex } from '../../core/recall/substring-index.js';
+import { asciiLower } from '../../core/recall/tokens.js';
+import { newEngine, put } from '../helpers/recall-store.js';
+
+/** Deterministic pseudo-random text with upper case, digits, punctuation and non-ASCII letters. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const ALPHABET = 'abcdeEFGxyz019 .-_%İıKßé\n';
+function randomText(r: () => number, len: number): string {
+  let out = '';
+  for (let i = 0; i < len; i++) out += ALPHABET[Math.floor(r() * ALPHABET.length)];
+  return out;
+}
+function randomToken(r: () => number): string {
+  const chars = 'abcdexyz019';
+  const len = 1 + Math.floor(r() * 5);
+  let t = '';
+  for (let i = 0; i < len; i++) t += chars[Math.floor(r() * chars.length)];
+  return t;
+}
+
+describe('SubstringIndex', () => {
+  it('matches a brute-force scan for 1- to 5-character tokens', () => {
+    const r = rng(42);
+    const texts = Array.from({ length: 700 }, () => asciiLower(randomText(r, Math.floor(r() * 60))));
+    const index = new SubstringIndex(texts);
+    for (let i = 0; i < 400; i++) {
+      const tok = randomToken(r);
+      const got: number[] = [];
+      index.match(tok, (s) => got.push(s));
+      const want = texts.flatMap((t, s) => (t.includes(tok) ? [s] : []));
+      expect(got, tok).toEqual(want);
+    }
+  });
+
+  it('folds ASCII only, like SQLite lower(): İ, ı and K (Kelvin) never match i or k', () => {
+    const index = new SubstringIndex(['\u0130stanbul', '\u0131i', '\u212Aelvn'].map(asciiLower));
+    const hits = (t: string) => {
+      const out: number[] = [];
+      index.match(t, (s) => out.push(s));
+      return out;
+    };
+    expect(hits('i')).toEqual([1]);
+    expect(hits('k')).toEqual([]);
+    expect(hits('stanbul')).toEqual([0]);
+    expect(hits('elvn')).toEqual([2]);
+  });
+});
+
+let engine: Engine;
+afterEach(() => engine?.close());
+
+/** The oracle: nooa's SQL, token by token, scores counted, stable sort by count. */
+function sqlKeyword(db: Database.Database, tokens: string[], n: number): string[] {
+  const scores = new Map<string, number>();
+  for (const t of tokens) {
+    for (const row of db.prepare("SELECT id FROM memories WHERE archived = 0 AND lower(content) LIKE ? ORDER BY rowid").all(`%${t}%`) as { id: string }[]) {
+      scores.set(row.id, (scores.get(row.id) ?? 0) + 1);
+    }
+  }
+  return [...scores].sort((a, b) => b[1] - a[1]).slice(0, n).map(([id]) => id);
+}
+
+describe('the recall corpus stays exact as the store changes', () => {
+  it('after adds, updates, archives, restores, deletes, replaces and a foreign commit', () => {
+    engine = newEngine();
+    const r = rng(7);
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) ids.push(put(engine, { content: randomText(r, 10 + Math.floor(r() * 50)) }).id);
+    const check = () => {
+      const corpus = recallCorpus(engine);
+      for (let i = 0; i < 60; i++) {
+        const tokens = [...new Set([randomToken(r), randomToken(r), randomToken(r)])];
+        const got = sparseLeg(corpus, tokens, ['content'], null, 50).map((h) => h.id);
+        expect(got, tokens.join(' ')).toEqual(sqlKeyword(engine.store.db, tokens, 50));
+      }
+    };
+    check();
+    const store = engine.store;
+    // Enough edits to exercise both the dirty-slot scan and the rebuild threshold.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 40; i++) {
+        const id = ids[Math.floor(r() * ids.length)]!;
+        const m = store.get(id);
+        if (!m) continue;
+        const op = Math.floor(r() * 5);
+        if (op === 0) {
+          m.content = randomText(r, 30);
+          store.save(m);
+        } else if (op === 1) store.archive(id);
+        else if (op === 2) store.restore(id);
+        else if (op === 3) store.delete(id);
+        else store.add({ ...m, content: randomText(r, 25) }, engine.embedder.embedSync!(embeddingText(m))); // INSERT OR REPLACE: new rowid
+      }
+      for (let i = 0; i < 10; i++) ids.push(put(engine, { content: randomText(r, 40) }).id);
+      check();
+    }
+    // Another connection commits: data_version moves and the corpus reloads.
+    const other = new Database(store.path);
+    const m = createMemory({ content: 'xyzzy plugh from another process' }, engine.now());
+    other
+      .prepare('INSERT INTO memories(id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data) VALUES (?, ?, ?, 5, 0, 1, ?, ?, 0, 0, ?, NULL, NULL, ?)')
+      .run(m.id, m.type, m.content, m.created_at, m.created_at, '', JSON.stringify(m));
+    other.close();
+    const hits = sparseLeg(recallCorpus(engine), ['xyzzy'], ['content'], null, 50).map((h) => h.id);
+    expect(hits).toEqual([m.id]);
+    check();
+  });
+});
