@@ -4,9 +4,9 @@
  * no change, and the counts name what was created, modified and deleted.
  */
 import { describe, expect, it } from 'vitest';
-import { ChangeRun } from '../core/store/change-run.js';
-import { fixtureCopy } from './helpers/fixture.js';
-import { openAt } from './helpers/reflect.js';
+import { ChangeRun } from '../../core/store/change-run.js';
+import { fixtureCopy } from '../../support/fixture.js';
+import { openAt } from '../../support/reflect.js';
 
 const NOW = 1_780_000_000;
 

@@ -10,7 +10,7 @@ import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = join(__dirname, '..');
+const ROOT = join(__dirname, '..', '..');
 const SCANNED = ['core', 'cli', 'server'];
 const STORE_DIR = 'core/store/';
 
