@@ -77,6 +77,31 @@ async function planAndReview(wb: Workbench): Promise<void> {
   await p.waitForSelector('[data-testid=reflection-item][data-state=rejected]');
 }
 
+/** Find duplicates with a pair across owners, the merge dialog's cross-owner confirmation, and the undo toast after an archive. */
+async function curationShots(wb: Workbench, shot: Shot): Promise<void> {
+  await call(wb.session, 'memory.add', { content: 'Rotate the staging deploy key every month.', owner: 'Planner@a1', created_at: NOW - 9000 });
+  await call(wb.session, 'memory.add', { content: 'rotate the staging deploy key, every month', owner: 'Coder@c3', created_at: NOW - 100 });
+  const group = '[data-testid=dup-group]:has-text("Rotate the staging deploy key")';
+  await shot(wb, 'duplicates', '/duplicates', group);
+  await shot(wb, 'merge-dialog-cross-owner', '/duplicates', group, {
+    after: async (w) => {
+      await w.page.locator(group).locator('[data-testid=dup-merge]').click();
+      await w.page.waitForSelector('[data-testid=merge-cross-owner]');
+    },
+  });
+  await wb.page.keyboard.press('Escape');
+  const id = (await call(wb.session, 'memory.list', { limit: 1, types: ['skill'] })).rows[0]!.id;
+  await shot(wb, 'undo-toast', `/memory/${id}`, '[data-testid=archive-toggle]', {
+    after: async (w) => {
+      await w.page.click('[data-testid=archive-toggle]');
+      await w.page.waitForSelector('[data-testid=undo-toast]');
+    },
+  });
+  // Put it back so the later shots see the store as before.
+  await wb.page.click('[data-testid=undo-toast-undo]');
+  await wb.page.waitForSelector('[data-testid=undo-toast]', { state: 'detached' });
+}
+
 export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot): Promise<void> {
   const p = wb.page;
   if (theme === 'dark') {
@@ -145,6 +170,7 @@ export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot):
   });
   await wb.go('/memories');
   await p.keyboard.press('Escape');
+  await curationShots(wb, shot);
   const S = expected().summary;
   await shot(wb, 'graph-link', `/graph?focus=${S.chain.a}&hops=1`, '[data-testid=graph-canvas][data-layout-done=true]', {
     after: async (w) => {
