@@ -46,20 +46,3 @@ CREATE INDEX IF NOT EXISTS idx_mem_owner ON memories(owner);
 CREATE INDEX IF NOT EXISTS idx_mem_status ON memories(status);
 `;
 
-/** The promoted columns of `memories`, in table order. */
-export const MEMORY_COLUMNS = [
-  'id',
-  'type',
-  'content',
-  'importance',
-  'salience',
-  'strength',
-  'created_at',
-  'last_accessed',
-  'access_count',
-  'archived',
-  'owner',
-  'status',
-  'embedding',
-  'data',
-] as const;
