@@ -34,6 +34,10 @@ describe('undo with the changes that depend on it', () => {
     const third = (await call(wb.session, 'memory.update', { id: m2!.id, patch: { title: 'Glaze order' } })).change_id!;
 
     await wb.go('/history');
+    // The table names each change by its memory's title, not by an id prefix.
+    const changeCell = p.locator(`${row(first)} td`).nth(2);
+    await expect.poll(() => changeCell.textContent()).toContain('“Kiln firing schedule”');
+    expect(await changeCell.textContent()).not.toMatch(HEX_PREFIX);
     await p.locator(`${row(first)} [data-testid=undo-button]`).click();
     const offer = p.locator('[data-testid=undo-refused] [data-testid=dependents-offer]');
     await offer.waitFor();

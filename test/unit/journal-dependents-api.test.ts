@@ -34,6 +34,10 @@ describe('journal.dependents / journal.undo with_dependents', () => {
     expect(new Set(deps.dependents[1]!.memory_ids)).toEqual(new Set([a.id, b.id]));
     expect(deps.dependents[1]).toMatchObject({ label: expect.any(String), counts: { memories_modified: 2 } });
     expect((await call(s, 'journal.dependents', { change_id: first, limit: 1 })).dependents.map((c) => c.id)).toEqual([third]);
+    // The journal's own list names the memories each change touched too (History shows their titles).
+    const listed = await call(s, 'journal.history', { limit: 10 });
+    expect(listed.find((c) => c.id === third)!.memory_ids).toEqual([b.id]);
+    expect(listed.find((c) => c.id === first)!.memory_ids).toEqual([a.id]);
 
     await expect(call(s, 'journal.undo', { change_id: first })).rejects.toMatchObject({ code: 'conflict', details: { blocked_by: [second] } });
     const undone = await call(s, 'journal.undo', { change_id: first, with_dependents: true });

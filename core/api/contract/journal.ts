@@ -37,8 +37,8 @@ export const journalContract = {
     input: z.object({}),
     mutates: true,
   }),
-  'journal.history': method<ChangeSummary[]>()({
-    description: 'The change journal, newest first: id, time, label, kind, counts, state.',
+  'journal.history': method<NamedChange[]>()({
+    description: 'The change journal, newest first: id, time, label, kind, counts, state, and up to 3 memories each change touched (memory_ids, so a UI can name it by their titles).',
     input: z.object({ limit: z.number().int().min(1).max(10_000).optional().default(100), offset: z.number().int().min(0).optional().default(0) }),
   }),
   'journal.rows': method<{ change: ChangeSummary; rows: ChangeRow[] }>()({

@@ -9,7 +9,10 @@ import { writeJobOf } from './shared/write-job.js';
 export const journalHandlers: HandlersFor<typeof journalContract> = {
   'journal.progress': (_input, session) => writeJobOf(session.engine()).progress(),
   'journal.cancel': (_input, session) => writeJobOf(session.engine()).cancel(),
-  'journal.history': (input, session) => session.engine().store.journal.history(input.limit, input.offset),
+  'journal.history': (input, session) => {
+    const store = session.engine().store;
+    return store.journal.history(input.limit, input.offset).map((c) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3) }));
+  },
   'journal.rows': (input, session) => {
     const j = session.engine().store.journal;
     return { change: j.get(input.change_id), rows: j.rows(input.change_id) };

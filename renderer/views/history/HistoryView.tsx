@@ -4,12 +4,13 @@
  * the later changes that depend on the change and offers to undo them with it, as one step.
  */
 import { Fragment, useState } from 'react';
-import type { ChangeSummary } from '../../../core/store/journal.js';
+import type { NamedChange } from '../../../core/api/contract/journal.js';
 import { ApiError } from '../../api/client.js';
-import { useHistory, useRedo, useUndo } from '../../api/curation.js';
+import { useHeads, useHistory, useRedo, useUndo } from '../../api/curation.js';
 import { EmptyState, ErrorBox, fmtTime, Spinner } from '../../components/common.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { ChangeRows } from './ChangeRows.js';
+import { changeName } from './change-name.js';
 import { DependentsOffer, refusedForDependents } from './DependentsOffer.js';
 import { countsLabel } from './image-diff.js';
 import './history.css';
@@ -41,7 +42,9 @@ export function HistoryView() {
   const redo = useRedo();
   const [acted, setActed] = useState<number | null>(null);
   const setParams = (patch: Record<string, string | number | null>) => navigate(buildHash('history', null, { change: open, page: page || null, ...patch }), { replace: true });
-  const rows: ChangeSummary[] = q.data ?? [];
+  const rows: NamedChange[] = q.data ?? [];
+  // Labels name memories by id prefix ("edit 38e52993 (importance)"); show their titles instead.
+  const heads = useHeads(rows.flatMap((c) => c.memory_ids));
   const lastUndone = rows.filter((c) => c.state === 'undone').sort((a, b) => (b.undone_at ?? 0) - (a.undone_at ?? 0))[0];
 
   return (
@@ -96,7 +99,7 @@ export function HistoryView() {
                   <td className="mono">{c.id}</td>
                   <td className="nowrap">{fmtTime(c.ts)}</td>
                   <td>
-                    <span className="expander">{c.id === open ? '▾' : '▸'}</span> {c.label}
+                    <span className="expander">{c.id === open ? '▾' : '▸'}</span> {changeName(c.label, c.memory_ids, (id) => heads.data?.get(id)?.head)}
                   </td>
                   <td className="muted small">{c.kind}</td>
                   <td className="small">{countsLabel(c.counts)}</td>
