@@ -91,10 +91,9 @@ interface ProbeFigures {
  * the progress (`journal.progress`, as the page polls it) every 200 ms. Each request's latency is
  * its own (the two are sent one after the other, so adding them would count one batch twice).
  */
-async function withProbe<T>(work: () => Promise<T>): Promise<{ value: T; s: number; lastProgress: unknown } & ProbeFigures> {
+async function withProbe<T>(work: () => Promise<T>): Promise<{ value: T; s: number } & ProbeFigures> {
   let done = false;
   const latencies: { ms: number; at: number }[] = [];
-  let lastProgress: unknown = null;
   const started = performance.now();
   const timed = async <R>(method: string, body: unknown): Promise<R> => {
     const t = performance.now();
@@ -105,7 +104,7 @@ async function withProbe<T>(work: () => Promise<T>): Promise<{ value: T; s: numb
   const probe = (async () => {
     while (!done) {
       await timed('memory.list', { limit: 20 });
-      lastProgress = await timed('journal.progress', {});
+      await timed('journal.progress', {});
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
@@ -113,7 +112,7 @@ async function withProbe<T>(work: () => Promise<T>): Promise<{ value: T; s: numb
   const s = (performance.now() - started) / 1000;
   done = true;
   await probe;
-  return { value, s, lastProgress, ...figures(latencies) };
+  return { value, s, ...figures(latencies) };
 }
 
 function figures(latencies: { ms: number; at: number }[]): ProbeFigures {

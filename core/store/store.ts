@@ -19,7 +19,7 @@ import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
 import { Journal, type JournalTarget } from './journal.js';
-import { foreignRunInProgress, recoverInterruptedRun } from './change-run.js';
+import { recoverInterruptedRun } from './change-run.js';
 import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
@@ -29,7 +29,7 @@ import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
-import { diffRowSignatures, scanRowSignatures, type RowSignatures } from './row-signatures.js';
+import { ExternalChanges } from './external-changes.js';
 
 export type { ChangeEvent } from './store-handle.js';
 export type ChangeListener = (e: ChangeEvent) => void;
@@ -84,12 +84,7 @@ export class MemoryStore implements StoreHandle {
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
   private readonly initialProfile: ProfileName;
-  private lastDataVersion: number;
-  /** Per-memory digests at the last catch-up; null until another process first commits. */
-  private signatures: RowSignatures | null = null;
-  private signaturesWanted = false;
-  /** Another process committed since the last catch-up (only tracked while signatures exist). */
-  private externalPending = false;
+  private readonly external: ExternalChanges;
   private closed = false;
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean) {
@@ -102,7 +97,7 @@ export class MemoryStore implements StoreHandle {
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
-    this.lastDataVersion = this.dataVersion();
+    this.external = new ExternalChanges(this);
   }
 
   static open(path: string, opts: OpenOptions = {}): MemoryStore {
@@ -165,55 +160,14 @@ export class MemoryStore implements StoreHandle {
     return this.st.get('SELECT total_changes()').pluck().get() as number;
   }
 
-  /**
-   * Returns true when another process committed since the last check. The first such commit
-   * resets the listeners and asks for per-memory digests to be taken at the next catch-up; after
-   * that, commits are only noted here and diffed at catch-up (an index about to be read), so a
-   * poller checking every few hundred ms stays cheap and a store nobody else writes never pays for
-   * digests. Our own commits do not move data_version, and listeners saw them already.
-   */
+  /** Whether another process committed since the last check (external-changes.ts). */
   refreshIfChanged(): boolean {
-    const v = this.dataVersion();
-    if (v === this.lastDataVersion) return false;
-    // Another writer is part-way through a long change (change-run.ts): its rows are neither
-    // before nor after, and re-deriving indexes after every one of its batches would make each
-    // recall pay a store-wide diff. Keep the indexes as they were until it finishes.
-    if (this.hasMnemo() && foreignRunInProgress(this)) return false;
-    this.lastDataVersion = v;
-    if (this.signatures) {
-      this.externalPending = true;
-    } else {
-      this.signaturesWanted = true;
-      this.emit({ kind: 'reset' });
-    }
-    return true;
+    return this.external.refresh();
   }
 
-  /**
-   * Tells listeners which memories other processes changed since the last catch-up: an upsert or
-   * delete per memory, or one reset when more than a fifth of the store changed (rebuilding is
-   * cheaper then).
-   */
+  /** Tells listeners which memories other processes changed since the last catch-up (external-changes.ts). */
   catchUp(): void {
-    this.refreshIfChanged();
-    if (this.signaturesWanted) {
-      // Taken before the reset indexes reload (they do so right after this, on the same thread).
-      this.signaturesWanted = false;
-      this.externalPending = false;
-      this.signatures = scanRowSignatures(this.db);
-      return;
-    }
-    if (!this.externalPending || !this.signatures) return;
-    this.externalPending = false;
-    const next = scanRowSignatures(this.db);
-    const { upserts, deletes } = diffRowSignatures(this.signatures, next);
-    this.signatures = next;
-    if (upserts.length + deletes.length > Math.max(1000, next.rows.size / 5)) {
-      this.emit({ kind: 'reset' });
-      return;
-    }
-    for (const id of deletes) this.emit({ kind: 'delete', id });
-    for (const id of upserts) this.emit({ kind: 'upsert', id });
+    this.external.catchUp();
   }
 
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */

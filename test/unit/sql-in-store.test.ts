@@ -18,13 +18,8 @@ const STORE_DIR = 'core/store/';
  * Files allowed to speak SQL outside the store, each with why and the only tables its SQL may name
  * (so an exception cannot quietly start reading the store's own tables). Keep this list short.
  */
-const ALLOWED: Record<string, { reason: string; tables: string[] }> = {
-  'core/recall/mnemo/keyword-index.ts': {
-    reason:
-      "borrows SQLite's FTS5 tokenizer through a private in-memory database of its own; it never opens or queries a store file (the rows come from core/store/derived-sources.ts)",
-    tables: ['tok', 'tokv'],
-  },
-};
+// None today: the keyword index's FTS5 tokenizer, the last one, lives in core/store/fts-tokenizer.ts.
+const ALLOWED: Record<string, { reason: string; tables: string[] }> = {};
 
 /** Table names a statement mentions (after FROM, INTO, UPDATE, JOIN, TABLE, INDEX … ON). */
 function tablesNamed(sql: string): string[] {

@@ -18,8 +18,8 @@
  * Postings are built in bulk (compressed rows per term); memories changed afterwards are scored
  * from their own term lists until enough have changed to make a rebuild worthwhile.
  */
-import Database from 'better-sqlite3';
 import type { DerivedIndex } from '../../store/derived.js';
+import { FtsTokenizer } from '../../store/fts-tokenizer.js';
 import type { MemoryStore } from '../../store/store.js';
 import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
 
@@ -69,12 +69,8 @@ const CONTEXT_EDGE = 'precedes';
 const EMPTY: Terms = { ids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0), length: 0 };
 
 export class KeywordIndex implements DerivedIndex {
-  /**
-   * A private in-memory SQLite database used only for FTS5's tokenizer: it holds the scratch
-   * tables `tok`/`tokv` and never sees a store file (the rows come from core/store/derived-sources.ts).
-   * Its SQL is the one exception to "SQL only in core/store/" (test/sql-in-store.test.ts).
-   */
-  private readonly tok: Database.Database;
+  /** FTS5's tokenizer (core/store/fts-tokenizer.ts); the rows come from core/store/derived-sources.ts. */
+  private readonly tok: FtsTokenizer;
   private readonly docs = new Map<string, Doc>();
   private readonly byRowid = new Map<number, Doc>();
   private readonly vocab = new Map<string, number>();
@@ -93,10 +89,7 @@ export class KeywordIndex implements DerivedIndex {
 
   /** `stem`: Porter stemming (FTS5 `porter unicode61`), else plain `unicode61`. */
   constructor(readonly stem: boolean) {
-    this.tok = new Database(':memory:');
-    const tokenizer = stem ? 'porter unicode61 remove_diacritics 2' : 'unicode61 remove_diacritics 2';
-    this.tok.exec(`CREATE VIRTUAL TABLE tok USING fts5(body, context, tokenize = '${tokenizer}');
-                   CREATE VIRTUAL TABLE tokv USING fts5vocab(tok, 'instance');`);
+    this.tok = new FtsTokenizer(stem);
   }
 
   get size(): number {
@@ -299,10 +292,6 @@ export class KeywordIndex implements DerivedIndex {
    * objects.
    */
   private tokenize(rows: readonly { rowid: number; body: string; context: string }[]): Map<number, Terms> {
-    this.tok.transaction(() => {
-      const ins = this.tok.prepare('INSERT INTO tok(rowid, body, context) VALUES (?, ?, ?)');
-      for (const r of rows) ins.run(r.rowid, r.body, r.context);
-    })();
     let cap = 1 << 16;
     let termOf = new Int32Array(cap);
     let docOf = new Int32Array(cap);
@@ -311,7 +300,7 @@ export class KeywordIndex implements DerivedIndex {
     let maxDoc = 0;
     let lastTerm = '';
     let lastId = -1;
-    for (const [term, rowid, col] of this.tok.prepare('SELECT term, doc, col FROM tokv').raw().iterate() as Iterable<[string, number, string]>) {
+    this.tok.tokenize(rows, (term, rowid, col) => {
       if (term !== lastTerm) {
         lastTerm = term;
         lastId = this.termId(term);
@@ -330,11 +319,10 @@ export class KeywordIndex implements DerivedIndex {
       }
       termOf[n] = lastId;
       docOf[n] = rowid;
-      colOf[n] = col === 'body' ? 0 : 1;
+      colOf[n] = col;
       if (rowid > maxDoc) maxDoc = rowid;
       n++;
-    }
-    this.tok.exec('DELETE FROM tok');
+    });
     // Counting sort by row: start[r] .. start[r + 1] holds row r's occurrences.
     const start = new Int32Array(maxDoc + 2);
     for (let k = 0; k < n; k++) start[docOf[k]! + 1]!++;
