@@ -72,7 +72,7 @@ export function credentialById(store: StoreHandle, id: string): StoredCredential
 /** Every credential issued, oldest first. */
 export function listCredentialRows(store: { readonly db: DB }): StoredCredential[] {
   if (!hasTable(store.db)) return [];
-  return (store.db.prepare('SELECT * FROM mnemo_agent_credentials ORDER BY created_at, id').all() as CredentialRow[]).map(toCredential);
+  return (store.db.prepare('SELECT * FROM mnemo_agent_credentials ORDER BY created_at, rowid').all() as CredentialRow[]).map(toCredential);
 }
 
 /** Marks the given credentials revoked at `now` (already revoked ones keep their time); returns the ids changed. */
