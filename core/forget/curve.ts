@@ -11,7 +11,6 @@
 import type { Engine } from '../engine/engine.js';
 import { TOUCHING_CHANNELS, type AccessChannel } from '../model/enums.js';
 import { memoryHead } from '../model/memory.js';
-import { queryEvents } from '../store/access-events.js';
 import { tallyAccesses } from './access-tally.js';
 import { DEFAULT_FORGET_POLICY, pruneDecision, pruneEta, protectionReason, retention, stabilityHours, type ForgetPolicy } from './policy.js';
 import type { CurveMarker, RetentionCurve } from './types.js';
@@ -106,7 +105,7 @@ function mergeMarkers(engine: Engine, id: string, ring: readonly import('../mode
   const unpaired = new Map<string, Working[]>();
   const out: Working[] = [];
   const key = (ts: number, ch: string) => `${ts}|${ch}`;
-  const events = queryEvents(engine.store.db, { memoryId: id, order: 'asc', limit: 1_000_000 }).events;
+  const events = engine.store.accessEvents({ memoryId: id, order: 'asc', limit: 1_000_000 }).events;
   for (const e of events) {
     const mk: Working = {
       ts: e.ts,

@@ -5,13 +5,12 @@
  * (1) record before-images for the journal when a change is open and (2) notify listeners such as
  * the in-memory vector index, so derived state never drifts from the file.
  */
-import type Database from 'better-sqlite3';
 import { basename } from 'node:path';
 import { systemClock, type Clock } from '../clock.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
 import { isEdgeType, type EdgeType } from '../model/enums.js';
 import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../model/memory.js';
-import { validateOwner, type OwnerScope } from '../model/owner.js';
+import { validateOwner } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { pyDumps } from '../model/pyjson.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from './codec.js';
@@ -24,17 +23,19 @@ import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
-import type { ScoreTerms } from '../model/memory.js';
 import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
+import { bindConnection } from './connection.js';
+import { countEvents, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
+import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
+import { BeliefTables } from './belief-tables.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, IncomingEdge, ListScope, ProfileName, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
-export type ChangeListener = (e: ChangeEvent) => void;
-
-export type ProfileName = 'nooa-0.0.9' | 'mnemo';
+export type { AccessWrite, ChangeListener, ListScope, ProfileName } from './port.js';
 
 export interface OpenOptions extends ConnectOptions {
   clock?: Clock;
@@ -54,27 +55,13 @@ export interface OpenOptions extends ConnectOptions {
 
 const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget];
 
-export interface ListScope {
-  includeArchived?: boolean;
-  owner?: OwnerScope;
-}
-
-export interface AccessWrite {
-  id: string;
-  record: AccessRecord;
-  reinforce?: boolean;
-  /** Kept in the event table only (recall context for replay); the ring keeps nooa's fields. */
-  context?: Record<string, unknown>;
-  /** Kept in the event table only: the score's named contributions. */
-  terms?: ScoreTerms;
-}
-
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
-export class MemoryStore implements StoreHandle {
+/** The SQLite adapter of the store port (port.ts). Its connection is private to core/store/ (connection.ts). */
+export class MemoryStore implements StoreHandle, StoreWriter {
   readonly path: string;
-  readonly db: DB;
+  private readonly db: DB;
   readonly clock: Clock;
   readonly readonly: boolean;
   readonly dim: number;
@@ -94,6 +81,7 @@ export class MemoryStore implements StoreHandle {
     this.readonly = opts.readonly ?? false;
     this.dim = opts.dim ?? 256;
     this.st = new StatementCache(db);
+    bindConnection(this, { db, statement: (sql) => this.st.get(sql) });
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
@@ -203,10 +191,6 @@ export class MemoryStore implements StoreHandle {
     return p === 'mnemo' ? 'mnemo' : 'nooa-0.0.9';
   }
 
-  statement(sql: string): Database.Statement {
-    return this.st.get(sql);
-  }
-
   warn(key: string, message: string): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
@@ -314,7 +298,7 @@ export class MemoryStore implements StoreHandle {
   }
 
   /** Incoming edges (who points at this memory). */
-  incoming(id: string): { src: string; type: EdgeType; weight: number; created_at: number }[] {
+  incoming(id: string): IncomingEdge[] {
     return this.st.get('SELECT src, type, weight, created_at FROM memory_edges WHERE dst = ? ORDER BY rowid').all(id) as {
       src: string;
       type: EdgeType;
@@ -375,6 +359,23 @@ export class MemoryStore implements StoreHandle {
   /** The maintenance log, newest first, each reflection pass with whether it still stands. */
   maintenanceHistory(limit = 20): MaintenanceEntry[] {
     return readMaintenanceHistory(this.db, limit);
+  }
+
+  accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
+    return queryEvents(this.db, filter);
+  }
+
+  accessEventCount(): number {
+    return countEvents(this.db);
+  }
+
+  tombstoneFor(content: string): Tombstone | null {
+    return findTombstone(this, content);
+  }
+
+  /** The belief tables on this store's connection (reads on a store without them return nothing). */
+  beliefTables(): BeliefWrites {
+    return new BeliefTables(this);
   }
 
   // ---------------------------------------------------------------- write primitives
@@ -553,6 +554,23 @@ export class MemoryStore implements StoreHandle {
       }
     });
     for (const id of touched) this.emit({ kind: 'upsert', id });
+  }
+
+  /** Ring entries the memory already carries (a new or imported memory) into the event table only. */
+  recordAccessEvents(memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts: { backfilled?: boolean } = {}): void {
+    if (records.length === 0) return;
+    this.transaction(() => {
+      this.ensureMnemo();
+      for (const rec of records) insertAccessEvent(this.db, memoryId, rec, strengthAfter, true, opts.backfilled ?? false);
+    });
+  }
+
+  /** Journalled: undoing the forget removes the tombstone again. */
+  putTombstone(t: Tombstone): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      writeTombstone(this, t);
+    });
   }
 
   // ---------------------------------------------------------------- journal entry points

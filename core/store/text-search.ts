@@ -8,6 +8,7 @@
  * Every word the user types must match, as a prefix (`deploy` finds "deployed"); a word that looks
  * like a hex id prefix (4+ characters) also matches memories whose id starts with it.
  */
+import { connectionOf, statementOf } from './connection.js';
 import Database from 'better-sqlite3';
 import type { DerivedIndex } from './derived.js';
 import type { MemoryStore } from './store.js';
@@ -38,7 +39,7 @@ export class TextSearchIndex implements DerivedIndex {
     const insFts = this.db.prepare('INSERT INTO fts(rowid, title, content) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       this.db.exec('DELETE FROM doc; DELETE FROM fts;');
-      for (const r of store.db.prepare(LOAD_SQL).iterate() as Iterable<Row>) {
+      for (const r of connectionOf(store).prepare(LOAD_SQL).iterate() as Iterable<Row>) {
         const rowid = Number(insDoc.run(r.id).lastInsertRowid);
         insFts.run(rowid, r.title ?? '', r.content);
       }
@@ -46,7 +47,7 @@ export class TextSearchIndex implements DerivedIndex {
   }
 
   update(store: MemoryStore, id: string): void {
-    const r = store.statement(ROW_SQL).get(id) as Row | undefined;
+    const r = statementOf(store, ROW_SQL).get(id) as Row | undefined;
     this.db.transaction(() => {
       this.removeRow(id);
       if (!r) return;

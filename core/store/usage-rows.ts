@@ -4,6 +4,7 @@
  * JSON.parse and nothing more. Defaults follow the lenient stored-record schema; promoted
  * columns (`owner`, `status`, `archived`) override the JSON as everywhere else.
  */
+import { connectionOf } from './connection.js';
 import type { AccessChannel } from '../model/enums.js';
 import type { AccessRecord, Memory } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
@@ -49,7 +50,7 @@ const COLS = 'id, owner, status, archived, content, created_at, last_accessed, i
 export function* iterUsageRecords(store: MemoryStore, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
   const oc = ownerClause(scope.owner ?? null);
   const where = [scope.includeArchived ? '1' : 'archived = 0', oc.sql].join(' AND ');
-  const rows = store.db.prepare(`SELECT ${COLS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<Row>;
+  const rows = connectionOf(store).prepare(`SELECT ${COLS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<Row>;
   for (const row of rows) yield toUsage(row);
 }
 
@@ -58,7 +59,7 @@ export function usageRecords(store: MemoryStore, ids: readonly string[]): Map<st
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
-    const rows = store.db.prepare(`SELECT ${COLS} FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as Row[];
+    const rows = connectionOf(store).prepare(`SELECT ${COLS} FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as Row[];
     for (const r of rows) out.set(r.id, toUsage(r));
   }
   return out;
