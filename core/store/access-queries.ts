@@ -7,7 +7,7 @@ import type { AccessEventView } from '../model/access-event.js';
 import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
-import type { MemoryStore } from './store.js';
+import type { StoreReader } from './port.js';
 import { jsonField } from './json-sql.js';
 
 export interface AuditFilter {
@@ -35,7 +35,7 @@ export interface AuditEvent extends AccessEvent {
 
 const role = (col: string) => `(CASE WHEN instr(${col}, '@') > 0 THEN substr(${col}, 1, instr(${col}, '@') - 1) ELSE ${col} END)`;
 
-export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
+export function auditEvents(store: StoreReader, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
   if (!hasEventTable(connectionOf(store))) return null;
   const where: string[] = [];
   const params: unknown[] = [];

@@ -32,7 +32,7 @@ import { bindConnection } from './connection.js';
 import { countEvents, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
 import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
 import { BeliefTables } from './belief-tables.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, IncomingEdge, ListScope, ProfileName, StoreWriter } from './port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
 export type { AccessWrite, ChangeListener, ListScope, ProfileName } from './port.js';
@@ -110,6 +110,14 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       db.close();
       throw err;
     }
+  }
+
+  /**
+   * Opens a store for reading only: the result is the port's read side, so a write does not
+   * compile, and the connection refuses one too (readonly-open.ts keeps the file untouched).
+   */
+  static openReader(path: string, opts: Omit<OpenOptions, 'readonly' | 'convert' | 'create'> = {}): StoreReader {
+    return MemoryStore.open(path, { ...opts, readonly: true });
   }
 
   get name(): string {

@@ -11,7 +11,7 @@
 import { connectionOf, statementOf } from './connection.js';
 import Database from 'better-sqlite3';
 import type { DerivedIndex } from './derived.js';
-import type { MemoryStore } from './store.js';
+import type { StoreReader } from './port.js';
 import { jsonField } from './json-sql.js';
 
 interface Row {
@@ -34,7 +34,7 @@ export class TextSearchIndex implements DerivedIndex {
     `);
   }
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     const insDoc = this.db.prepare('INSERT INTO doc(id) VALUES (?)');
     const insFts = this.db.prepare('INSERT INTO fts(rowid, title, content) VALUES (?, ?, ?)');
     this.db.transaction(() => {
@@ -46,7 +46,7 @@ export class TextSearchIndex implements DerivedIndex {
     })();
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     const r = statementOf(store, ROW_SQL).get(id) as Row | undefined;
     this.db.transaction(() => {
       this.removeRow(id);
