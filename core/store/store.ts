@@ -61,12 +61,12 @@ const SELECT_COLS =
 /** The SQLite adapter of the store port (port.ts). Its connection is private to core/store/ (connection.ts). */
 export class MemoryStore implements StoreHandle, StoreWriter {
   readonly path: string;
-  private readonly db: DB;
+  readonly #db: DB;
   readonly clock: Clock;
   readonly readonly: boolean;
   readonly dim: number;
   readonly journal: Journal<MemoryStore>;
-  private readonly st: StatementCache;
+  readonly #st: StatementCache;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
@@ -76,12 +76,12 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean) {
     this.path = path;
-    this.db = db;
+    this.#db = db;
     this.clock = opts.clock ?? systemClock;
     this.readonly = opts.readonly ?? false;
     this.dim = opts.dim ?? 256;
-    this.st = new StatementCache(db);
-    bindConnection(this, { db, statement: (sql) => this.st.get(sql) });
+    this.#st = new StatementCache(db);
+    bindConnection(this, { db, statement: (sql) => this.#st.get(sql) });
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
@@ -131,7 +131,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.db.close();
+    this.#db.close();
   }
 
   // ---------------------------------------------------------------- infrastructure
@@ -148,12 +148,12 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** `PRAGMA data_version`: moves when another connection commits. */
   dataVersion(): number {
     // A cached statement: this runs before every derived-index read (several per recall).
-    return this.st.get('PRAGMA data_version').pluck().get() as number;
+    return this.#st.get('PRAGMA data_version').pluck().get() as number;
   }
 
   /** Rows this connection has written since it opened (SQLite's total_changes()). */
   totalChanges(): number {
-    return this.st.get('SELECT total_changes()').pluck().get() as number;
+    return this.#st.get('SELECT total_changes()').pluck().get() as number;
   }
 
   /** Whether another process committed since the last check (external-changes.ts). */
@@ -168,29 +168,29 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
   transaction<T>(fn: () => T): T {
-    if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn).immediate();
+    if (this.#db.inTransaction) return fn();
+    return this.#db.transaction(fn).immediate();
   }
 
   hasMnemo(): boolean {
-    return hasMnemoSchema(this.db);
+    return hasMnemoSchema(this.#db);
   }
 
   /** Creates or upgrades the mnemo tables; called before any write of ours. */
   ensureMnemo(): void {
     if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
-    migrateMnemo(this.db, this.path, this.initialProfile, this.clock.now(), (db) => backfillAccessEvents(db));
+    migrateMnemo(this.#db, this.path, this.initialProfile, this.clock.now(), (db) => backfillAccessEvents(db));
   }
 
   getMeta(key: string): string | null {
     if (!this.hasMnemo()) return null;
-    const row = this.st.get('SELECT value FROM mnemo_meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.#st.get('SELECT value FROM mnemo_meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value ?? null;
   }
 
   setMeta(key: string, value: string): void {
     this.ensureMnemo();
-    this.st.get('INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES (?, ?)').run(key, value);
+    this.#st.get('INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES (?, ?)').run(key, value);
   }
 
   /** The scoring profile: recorded in mnemo_meta, `nooa-0.0.9` for a store without it. */
@@ -214,7 +214,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   get(id: string): Memory | null {
-    const row = this.st.get(`SELECT ${SELECT_COLS} FROM memories WHERE id = ?`).get(id) as MemoryRow | undefined;
+    const row = this.#st.get(`SELECT ${SELECT_COLS} FROM memories WHERE id = ?`).get(id) as MemoryRow | undefined;
     return row ? this.decode(row, this.neighbors(id)) : null;
   }
 
@@ -225,7 +225,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
       const marks = chunk.map(() => '?').join(',');
-      const rows = this.db.prepare(`SELECT ${SELECT_COLS} FROM memories WHERE id IN (${marks})`).all(...chunk) as MemoryRow[];
+      const rows = this.#db.prepare(`SELECT ${SELECT_COLS} FROM memories WHERE id IN (${marks})`).all(...chunk) as MemoryRow[];
       const edges = this.edgesFrom(chunk);
       for (const row of rows) out.set(row.id, this.decode(row, edges.get(row.id) ?? []));
     }
@@ -240,7 +240,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   exists(id: string): boolean {
-    return this.st.get('SELECT 1 FROM memories WHERE id = ?').get(id) !== undefined;
+    return this.#st.get('SELECT 1 FROM memories WHERE id = ?').get(id) !== undefined;
   }
 
   /**
@@ -252,7 +252,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     if (this.exists(idOrPrefix)) return idOrPrefix;
     if (idOrPrefix.length < 6) return null;
     const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const rows = this.st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[];
+    const rows = this.#st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[];
     if (rows.length > 1) {
       throw badInput(`id prefix ${JSON.stringify(idOrPrefix)} is ambiguous (matches ${rows[0]!.id} and ${rows[1]!.id}); give more characters`, {
         field: 'id',
@@ -274,13 +274,13 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   ownerOf(id: string): string | null {
-    const row = this.st.get('SELECT owner FROM memories WHERE id = ?').get(id) as { owner: string } | undefined;
+    const row = this.#st.get('SELECT owner FROM memories WHERE id = ?').get(id) as { owner: string } | undefined;
     return row ? row.owner : null;
   }
 
   /** Outgoing edges in rowid order (the order nooa's unordered SELECT returns, which breaks fanout ties). */
   neighbors(id: string): Edge[] {
-    const rows = this.st.get('SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as {
+    const rows = this.#st.get('SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as {
       dst: string;
       type: EdgeType;
       weight: number;
@@ -293,7 +293,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     const out = new Map<string, Edge[]>();
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = this.db
+      const rows = this.#db
         .prepare(`SELECT src, dst, type, weight, created_at FROM memory_edges WHERE src IN (${chunk.map(() => '?').join(',')}) ORDER BY rowid`)
         .all(...chunk) as { src: string; dst: string; type: EdgeType; weight: number; created_at: number }[];
       for (const r of rows) {
@@ -307,7 +307,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   /** Incoming edges (who points at this memory). */
   incoming(id: string): IncomingEdge[] {
-    return this.st.get('SELECT src, type, weight, created_at FROM memory_edges WHERE dst = ? ORDER BY rowid').all(id) as {
+    return this.#st.get('SELECT src, type, weight, created_at FROM memory_edges WHERE dst = ? ORDER BY rowid').all(id) as {
       src: string;
       type: EdgeType;
       weight: number;
@@ -329,7 +329,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   count(scope: ListScope = {}): number {
     const w = this.scopeWhere(scope);
-    return (this.db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    return (this.#db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   }
 
   /** Memories in rowid order (nooa's iteration order), edges attached. */
@@ -337,7 +337,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     const w = this.scopeWhere(scope);
     let after = -1;
     for (;;) {
-      const rows = this.db
+      const rows = this.#db
         .prepare(`SELECT ${SELECT_COLS} FROM memories WHERE ${w.sql} AND rowid > ? ORDER BY rowid LIMIT ?`)
         .all(...w.params, after, batch) as MemoryRow[];
       if (rows.length === 0) return;
@@ -352,12 +352,12 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   rowidOf(id: string): number | null {
-    const row = this.st.get('SELECT rowid FROM memories WHERE id = ?').get(id) as { rowid: number } | undefined;
+    const row = this.#st.get('SELECT rowid FROM memories WHERE id = ?').get(id) as { rowid: number } | undefined;
     return row?.rowid ?? null;
   }
 
   getEmbedding(id: string): Float32Array | null {
-    const row = this.st.get('SELECT embedding FROM memories WHERE id = ?').get(id) as { embedding: Buffer | null } | undefined;
+    const row = this.#st.get('SELECT embedding FROM memories WHERE id = ?').get(id) as { embedding: Buffer | null } | undefined;
     if (!row?.embedding) return null;
     const v = blobToVector(row.embedding, this.dim);
     if (!v) this.warn(`emb:${id}`, `memory ${id}: stored embedding has ${row.embedding.byteLength / 4} dimensions, expected ${this.dim}; skipped`);
@@ -366,15 +366,15 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   /** The maintenance log, newest first, each reflection pass with whether it still stands. */
   maintenanceHistory(limit = 20): MaintenanceEntry[] {
-    return readMaintenanceHistory(this.db, limit);
+    return readMaintenanceHistory(this.#db, limit);
   }
 
   accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
-    return queryEvents(this.db, filter);
+    return queryEvents(this.#db, filter);
   }
 
   accessEventCount(): number {
-    return countEvents(this.db);
+    return countEvents(this.#db);
   }
 
   tombstoneFor(content: string): Tombstone | null {
@@ -403,8 +403,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       });
     if (same) return;
     // nooa's save() deletes and re-inserts a memory's edges in list order; rowid order follows it.
-    this.st.get('DELETE FROM memory_edges WHERE src = ?').run(src);
-    const ins = this.st.get('INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.#st.get('DELETE FROM memory_edges WHERE src = ?').run(src);
+    const ins = this.#st.get('INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
     for (const e of edges) ins.run(src, e.target_id, e.type, e.weight, e.created_at);
   }
 
@@ -417,7 +417,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
         if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
       }
       const r = encodeRow(m);
-      this.st
+      this.#st
         .get(
           `INSERT OR REPLACE INTO memories(id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data)
            VALUES (@id, @type, @content, @importance, @salience, @strength, @created_at, @last_accessed, @access_count, @archived, @owner, @status, @embedding, @data)`,
@@ -434,7 +434,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       this.ensureMnemo();
       this.beforeWrite(m.id);
       const r = encodeRow(m);
-      const info = this.st
+      const info = this.#st
         .get(
           `UPDATE memories SET type=@type, content=@content, importance=@importance, salience=@salience, strength=@strength,
              created_at=@created_at, last_accessed=@last_accessed, access_count=@access_count, archived=@archived,
@@ -451,7 +451,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.transaction(() => {
       this.ensureMnemo();
       this.beforeWrite(id);
-      this.st.get('UPDATE memories SET embedding = ? WHERE id = ?').run(embedding ? vectorToBlob(embedding) : null, id);
+      this.#st.get('UPDATE memories SET embedding = ? WHERE id = ?').run(embedding ? vectorToBlob(embedding) : null, id);
     });
     this.emit({ kind: 'upsert', id });
   }
@@ -469,7 +469,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     const changed = this.transaction(() => {
       this.ensureMnemo();
       this.beforeWrite(id);
-      return this.st.get('UPDATE memories SET archived = ? WHERE id = ? AND archived != ?').run(archived ? 1 : 0, id, archived ? 1 : 0).changes;
+      return this.#st.get('UPDATE memories SET archived = ? WHERE id = ? AND archived != ?').run(archived ? 1 : 0, id, archived ? 1 : 0).changes;
     });
     if (changed) this.emit({ kind: 'upsert', id });
     return changed > 0;
@@ -481,8 +481,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       this.ensureMnemo();
       for (const src of new Set(this.incoming(id).map((e) => e.src))) if (src !== id) this.beforeWrite(src);
       this.beforeWrite(id);
-      this.st.get('DELETE FROM memory_edges WHERE src = ? OR dst = ?').run(id, id);
-      return this.st.get('DELETE FROM memories WHERE id = ?').run(id).changes;
+      this.#st.get('DELETE FROM memory_edges WHERE src = ? OR dst = ?').run(id, id);
+      return this.#st.get('DELETE FROM memories WHERE id = ?').run(id).changes;
     });
     if (changed) this.emit({ kind: 'delete', id });
     return changed > 0;
@@ -522,7 +522,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     if (from === '') throw badInput('rename_owner never claims unowned rows; give a non-empty source owner', { field: 'from' });
     validateOwner(from, 'from');
     validateOwner(to, 'to');
-    const ids = (this.st.get('SELECT id FROM memories WHERE owner = ?').all(from) as { id: string }[]).map((r) => r.id);
+    const ids = (this.#st.get('SELECT id FROM memories WHERE owner = ?').all(from) as { id: string }[]).map((r) => r.id);
     this.transaction(() => {
       for (const id of ids) {
         const m = this.get(id)!;
@@ -536,7 +536,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   logMaintenance(kind: string, report: Record<string, unknown>): void {
     this.transaction(() => {
       this.ensureMnemo();
-      this.st.get('INSERT INTO maintenance_log(ts, kind, report) VALUES (?, ?, ?)').run(this.clock.now(), kind, pyDumps(report));
+      this.#st.get('INSERT INTO maintenance_log(ts, kind, report) VALUES (?, ?, ?)').run(this.clock.now(), kind, pyDumps(report));
     });
   }
 
@@ -554,10 +554,10 @@ export class MemoryStore implements StoreHandle, StoreWriter {
         if (!m) continue;
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
         const r = encodeRow(m);
-        this.st
+        this.#st
           .get('UPDATE memories SET strength=@strength, last_accessed=@last_accessed, access_count=@access_count, data=@data WHERE id=@id')
           .run({ id: r.id, strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
-        insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
+        insertAccessEvent(this.#db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
         touched.push(m.id);
       }
     });
@@ -569,7 +569,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     if (records.length === 0) return;
     this.transaction(() => {
       this.ensureMnemo();
-      for (const rec of records) insertAccessEvent(this.db, memoryId, rec, strengthAfter, true, opts.backfilled ?? false);
+      for (const rec of records) insertAccessEvent(this.#db, memoryId, rec, strengthAfter, true, opts.backfilled ?? false);
     });
   }
 
