@@ -139,7 +139,7 @@ export class BeliefTables {
   entities(search: string | undefined, limit: number, offset: number): { entity: string; dimensions: number; deltas: number; t_last: number }[] {
     if (!this.exists()) return [];
     const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
-    return statementOf(this.store, 
+    return statementOf(this.store,
         `SELECT entity, count(*) AS dimensions, sum(deltas) AS deltas, max(t_last) AS t_last FROM mnemo_dimensions
          WHERE entity LIKE ? ESCAPE '\\' GROUP BY entity ORDER BY entity LIMIT ? OFFSET ?`,
       )
@@ -155,7 +155,7 @@ export class BeliefTables {
   // ------------------------------------------------------------ deltas
 
   insertDelta(d: NewDelta): number {
-    const info = statementOf(this.store, 
+    const info = statementOf(this.store,
         `INSERT INTO mnemo_deltas(entity, attribute, observed_entity, value, t, reliability, epsilon, prior, posterior, surprise, evidence, source, memory_id, observation_id, recorded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )

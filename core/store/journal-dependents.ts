@@ -11,7 +11,7 @@ import type { RowSource, StoreHandle } from './store-handle.js';
 
 /** Ids of the still-applied changes that depend on `changeId`, newest first. */
 export function dependentChangeIds(store: StoreHandle, changeId: number): number[] {
-  return statementOf(store, 
+  return statementOf(store,
       `WITH RECURSIVE dep(id) AS (
          SELECT @id
          UNION
@@ -32,7 +32,7 @@ export function dependentChangeIds(store: StoreHandle, changeId: number): number
  * for the owner policy of an undo. Unowned rows come back as "" (everyone may write them).
  */
 export function ownersTouched(store: StoreHandle, changeIds: number[]): string[] {
-  return statementOf(store, 
+  return statementOf(store,
       `SELECT DISTINCT owner FROM (
          SELECT json_extract(before, '$.row.owner') AS owner FROM mnemo_journal_rows
           WHERE change_id IN (SELECT value FROM json_each(@ids)) AND substr(key, 1, 2) = 'm:'

@@ -161,7 +161,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   history(limit = 100, offset = 0): ChangeSummary[] {
     if (!this.store.hasMnemo()) return [];
-    const rows = statementOf(this.store, 
+    const rows = statementOf(this.store,
         `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta,
                 (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
          FROM mnemo_journal j ORDER BY j.id DESC LIMIT ? OFFSET ?`,
@@ -186,7 +186,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   get(changeId: number): ChangeSummary {
     if (!this.store.hasMnemo()) throw notFound(`no change #${changeId}: this store has no journal yet`);
-    const row = statementOf(this.store, 
+    const row = statementOf(this.store,
         `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta,
                 (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
          FROM mnemo_journal j WHERE j.id = ?`,
@@ -217,7 +217,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * seconds inside the undo's first transaction, with the write lock held.
    */
   private blockers(changeId: number, sinceSeq: number): ChangeSummary[] {
-    const ids = statementOf(this.store, 
+    const ids = statementOf(this.store,
         `SELECT DISTINCT r.change_id FROM mnemo_journal_rows r JOIN mnemo_journal j ON j.id = r.change_id
          WHERE r.change_id > ? AND r.change_id != ? AND j.state = 'applied'
            AND EXISTS (SELECT 1 FROM mnemo_journal_rows mine WHERE mine.change_id = ? AND mine.key = r.key)

@@ -237,6 +237,43 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     expect(store.tombstoneFor(content)).toBeNull();
   });
 
+  it('beliefs: dimensions, deltas and aliases round trip, and a reader sees them', () => {
+    const delta = {
+      entity: 'Ada',
+      attribute: 'city',
+      observed_entity: 'Ada L.',
+      value: 'Lyon',
+      t: NOW,
+      reliability: 0.8,
+      epsilon: 0.05,
+      prior: {},
+      posterior: { Lyon: 0.8 },
+      surprise: 1.5,
+      evidence: 'moved to Lyon',
+      source: 'contract',
+      memory_id: null,
+      observation_id: null,
+      recorded_at: NOW,
+    };
+    let deltaId = 0;
+    store.transaction(() => {
+      const beliefs = store.beliefTables();
+      beliefs.prepareWrite();
+      beliefs.putDimension({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
+      deltaId = beliefs.insertDelta(delta);
+      beliefs.putAlias({ alias: 'Ada L.', canonical: 'Ada', divergence: null, shared: null, merged_at: NOW });
+    });
+    const reads = fx.openReader().beliefTables();
+    expect(reads.exists()).toBe(true);
+    expect(reads.dimension('Ada', 'city')).toEqual({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
+    expect(reads.dimension('Ada', 'job')).toBeNull();
+    expect(reads.delta(deltaId)).toEqual({ id: deltaId, ...delta });
+    expect(reads.deltasOf('Ada', 'city').map((d) => d.value)).toEqual(['Lyon']);
+    expect(reads.alias('Ada L.')).toMatchObject({ canonical: 'Ada' });
+    store.beliefTables().deleteAlias('Ada L.');
+    expect(reads.alias('Ada L.')).toBeNull();
+  });
+
   it('meta: a value set is read back, here and by another connection', () => {
     expect(store.getMeta('contract.key')).toBeNull();
     store.setMeta('contract.key', 'one');
