@@ -23,13 +23,12 @@ import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
-import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
+import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
 import { bindConnection } from './connection.js';
-import { countEvents, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
 import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
 import { BeliefTables } from './belief-tables.js';
 import type { AccessWrite, BeliefWrites, ChangeListener, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
