@@ -9,6 +9,8 @@
  * difference of the medians is the price of the awaits; a real backend adds its round trips on
  * top, which is why the hot path keeps those calls few (the in-memory corpus and adjacency).
  */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fixedClock } from '../core/clock.js';
 import { rng } from '../core/demo/generate.js';
@@ -28,7 +30,8 @@ const { values } = parseArgs({
 const log = (s: string) => (values.json ? console.error(s) : console.log(s));
 const DEMO_NOW = 1_780_000_000;
 
-const engine = Engine.open(demoStoreCopy(Number(values.size), DEMO_NOW, log), { readonly: true, clock: fixedClock(DEMO_NOW) });
+const copy = demoStoreCopy(Number(values.size), DEMO_NOW, log);
+const engine = Engine.open(copy, { readonly: true, clock: fixedClock(DEMO_NOW) });
 
 /**
  * Counts the calls made through the port, by method name: the outermost ones only (the store's
@@ -100,6 +103,7 @@ for (const [i, q] of queries.entries()) {
 }
 const byMethod = [...calls].sort((a, b) => b[1] - a[1]);
 engine.close();
+rmSync(dirname(copy), { recursive: true, force: true });
 
 // The awaits alone, many times over: the same number per round as one explain makes.
 const awaitsPerExplain = median(perQuery);
