@@ -69,6 +69,14 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: 'store-connection-private',
+      comment:
+        'Only the SQLite adapter (core/store/) holds a database handle: everything else goes through the store port (core/store/port.ts). Tests and benchmarks of the adapter may look inside it.',
+      severity: 'error',
+      from: { pathNot: '^(core/store/|test/|bench/(?!locomo/))' },
+      to: { path: '^core/store/(connection|sqlite)\\.ts$' },
+    },
+    {
       name: 'core-room-unknown',
       comment: 'A file of core/ outside every layer: add its folder to CORE_LAYERS in .dependency-cruiser.cjs and to docs/architecture.md.',
       severity: 'error',

@@ -5,6 +5,7 @@
  * attributes, seeded) ingested into a fresh store, timing every write transaction. Batched (the
  * default, as `beliefs.ingest` runs) or `--one` transaction (BeliefModel.ingest, as before).
  */
+import { connectionOf } from '../core/store/connection.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { beliefsOf, type Observation } from '../core/beliefs/index.js';
@@ -31,7 +32,7 @@ const store = engine.store;
 const transaction = store.transaction.bind(store);
 const held: number[] = [];
 store.transaction = <T>(fn: () => T): T => {
-  if (store.db.inTransaction) return fn();
+  if (connectionOf(store).inTransaction) return fn();
   const t0 = performance.now();
   try {
     return transaction(fn);

@@ -10,6 +10,7 @@
  *     fixture's explain queries, or content prefixes), at hops 1 and 2;
  *   - agreement: mean overlap of the two profiles' top k over the same queries.
  */
+import { connectionOf } from '../core/store/connection.js';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ if (!path) {
   fixtureQueries = [...new Set(exp.explain.map((c) => c.query))].filter((q) => q.trim() !== '');
 } else {
   const probe = Engine.open(path, { readonly: true });
-  now = (probe.store.db.prepare('SELECT max(last_accessed) AS t FROM memories').get() as { t: number }).t;
+  now = (connectionOf(probe.store).prepare('SELECT max(last_accessed) AS t FROM memories').get() as { t: number }).t;
   probe.close();
 }
 const engine = Engine.open(path, { readonly: true, clock: fixedClock(now) });

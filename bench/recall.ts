@@ -8,6 +8,7 @@
  * a full-scan `lower(content) LIKE '%tok%'` per token, which is what the reference does.
  * With --json the last line is {"size", "events", "hops1", "hops2", "baseline", …}.
  */
+import { connectionOf } from '../core/store/connection.js';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,7 @@ function demoPath(size: number, seed: number): string {
   rmSync(partial, { force: true });
   const store = MemoryStore.open(partial, { create: true, clock: fixedClock(DEMO_NOW) });
   const report = generateDemo(store, { size, seed, now: DEMO_NOW, onProgress: (d, t) => d % 20000 === 0 && log(`  ${d}/${t}`) });
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  connectionOf(store).pragma('wal_checkpoint(TRUNCATE)');
   store.close();
   renameSync(partial, path);
   log(`  ${report.memories} memories, ${report.access_events} events in ${report.seconds.toFixed(1)} s`);
@@ -81,12 +82,12 @@ function loadQueries(engine: Engine, n: number): string[] {
 
 const path = values.db ?? demoPath(Number(values.size), Number(values.seed));
 const probe = MemoryStore.open(path, { readonly: true });
-const latest = (probe.db.prepare('SELECT max(max(created_at), max(last_accessed)) AS t FROM memories').get() as { t: number | null }).t ?? DEMO_NOW;
+const latest = (connectionOf(probe).prepare('SELECT max(max(created_at), max(last_accessed)) AS t FROM memories').get() as { t: number | null }).t ?? DEMO_NOW;
 const size = probe.count();
 // A nooa store has no event table: count the ring entries instead (what it keeps of its accesses).
 const events =
-  countEvents(probe.db) ||
-  ((probe.db.prepare("SELECT sum(json_array_length(data, '$.access_log')) AS n FROM memories").get() as { n: number | null }).n ?? 0);
+  countEvents(connectionOf(probe)) ||
+  ((connectionOf(probe).prepare("SELECT sum(json_array_length(data, '$.access_log')) AS n FROM memories").get() as { n: number | null }).n ?? 0);
 probe.close();
 const engine = Engine.open(path, { readonly: true, clock: fixedClock(Math.max(latest, DEMO_NOW)) });
 
@@ -129,14 +130,14 @@ queries.forEach((q, i) => {
 });
 
 // Baseline: a plain loop over every stored vector and a full-scan LIKE per token.
-const rows = engine.store.db.prepare('SELECT id, embedding FROM memories WHERE archived = 0 ORDER BY rowid').all() as { id: string; embedding: Buffer | null }[];
+const rows = connectionOf(engine.store).prepare('SELECT id, embedding FROM memories WHERE archived = 0 ORDER BY rowid').all() as { id: string; embedding: Buffer | null }[];
 const dim = engine.embedder.dim;
 const matrix = new Float32Array(rows.length * dim);
 rows.forEach((r, i) => {
   const v = blobToVector(r.embedding, dim);
   if (v) matrix.set(v, i * dim);
 });
-const like = engine.store.db.prepare("SELECT id FROM memories WHERE archived = 0 AND lower(content) LIKE ?");
+const like = connectionOf(engine.store).prepare("SELECT id FROM memories WHERE archived = 0 AND lower(content) LIKE ?");
 const baselineRuns = Math.min(queries.length, Number(values['baseline-runs']));
 const baseline = queries.slice(0, baselineRuns).map((q) => {
   const s = performance.now();

@@ -8,6 +8,7 @@
  * number of knn calls the reference makes (one per anchor in merge, one per live memory in
  * form_edges); `--full-reference` runs it whole (slow at 100k). Targets: ≤ 2 s at 10k, ≤ 30 s at 100k.
  */
+import { connectionOf } from '../core/store/connection.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +55,7 @@ function demoStore(size: number, seed: number): string {
 /** The reference's approach: a full-scan knn(emb, 6) per memory, on a sample, scaled to the call count. */
 function referenceEstimate(engine: Engine, sample: number): { per_query_ms: number; knn_calls: number; estimated_ms: number; sampled: number } {
   const store = engine.store;
-  const live = store.db.prepare('SELECT id, rowid, owner, embedding FROM memories WHERE archived = 0 ORDER BY rowid').all() as { id: string; rowid: number; owner: string; embedding: Buffer | null }[];
+  const live = connectionOf(store).prepare('SELECT id, rowid, owner, embedding FROM memories WHERE archived = 0 ORDER BY rowid').all() as { id: string; rowid: number; owner: string; embedding: Buffer | null }[];
   const index = new VectorIndex(store.dim);
   const vecs: Float32Array[] = [];
   for (const r of live) {

@@ -8,6 +8,7 @@
  * the 160-memory fixture store are the baseline; the ratio shows what the store size costs.
  * Not a test: run `npm run bench -- workbench [--runs N] [--size N] [--json]`.
  */
+import { connectionOf } from '../core/store/connection.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
@@ -31,7 +32,7 @@ const log = (s: string) => {
 
 /** The best-connected memory (most incoming edges) and the hops at which its neighbourhood reaches `n` nodes. */
 async function bigNeighbourhood(wb: Workbench, n: number): Promise<{ focus: string; hops: number } | null> {
-  const hub = wb.session.engine().store.db.prepare('SELECT dst AS id, count(*) AS n FROM memory_edges GROUP BY dst ORDER BY n DESC LIMIT 1').get() as { id: string } | undefined;
+  const hub = connectionOf(wb.session.engine().store).prepare('SELECT dst AS id, count(*) AS n FROM memory_edges GROUP BY dst ORDER BY n DESC LIMIT 1').get() as { id: string } | undefined;
   if (!hub) return null;
   for (const hops of [1, 2, 3, 4, 5, 6, 7, 8, 10, 12]) {
     const g = await call(wb.session, 'graph.view', { focus: hub.id, hops, limit: n });

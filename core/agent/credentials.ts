@@ -14,6 +14,7 @@ import { CREDENTIAL_SCOPES, isCredentialScope, type AgentCredential, type Creden
 import { validateOwner } from '../model/owner.js';
 import { credentialById, credentialByHash, credentialUse, insertCredential, listCredentialRows, markRevoked, type CredentialUse } from '../store/agent-credentials.js';
 import type { StoreHandle } from '../store/store-handle.js';
+import type { StoreReader } from '../store/port.js';
 
 export type { AgentCredential, CredentialScope } from '../model/agent-credential.js';
 export { CREDENTIAL_SCOPES, credentialName } from '../model/agent-credential.js';
@@ -100,7 +101,7 @@ export interface CredentialListing extends AgentCredential {
 }
 
 /** Every credential issued (revoked ones too), oldest first, with how much each was used. */
-export function listCredentials(host: CredentialHost | { readonly db: StoreHandle['db'] }): CredentialListing[] {
+export function listCredentials(host: CredentialHost | StoreReader | { readonly store: StoreReader }): CredentialListing[] {
   const store = 'store' in host ? host.store : host;
   const use = new Map<string, CredentialUse>(credentialUse(store).map((u) => [u.credential_id, u]));
   return listCredentialRows(store).map((c) => {

@@ -5,7 +5,7 @@
 import { fixedClock, systemClock, type Clock } from '../clock.js';
 import { MnemoError } from '../errors.js';
 import { beliefJournalTargets } from '../beliefs/journal-target.js';
-import { Engine, type EngineOptions } from '../engine/engine.js';
+import { Engine, type EngineOptions, type EngineReader } from '../engine/engine.js';
 import { loadLlmEndpoints, type LlmEndpoints } from '../reflect/llm-endpoints.js';
 import type { AgentCredential } from '../model/agent-credential.js';
 import type { PathPolicy } from './path-policy.js';
@@ -111,6 +111,14 @@ export class ApiSession {
   engine(): Engine {
     if (!this.current) throw new MnemoError('not_found', 'no store is open; open one with store.open (File → Open Store…)');
     return this.current;
+  }
+
+  /**
+   * The current engine as a read-only handler sees it: its store is the port's read side, so a
+   * handler that only reads cannot write by mistake (core/engine/engine.ts, EngineReader).
+   */
+  reading(): EngineReader {
+    return this.engine();
   }
 
   close(): void {

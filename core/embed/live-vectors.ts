@@ -3,10 +3,10 @@ import { blobToVector } from '../store/codec.js';
 import { VectorIndex } from './vector-index.js';
 import type { DerivedIndex } from '../store/derived.js';
 import { liveVectorRows, vectorRow } from '../store/derived-sources.js';
-import type { MemoryStore } from '../store/store.js';
+import type { StoreReader } from '../store/port.js';
 
 export class LiveVectors extends VectorIndex implements DerivedIndex {
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     this.clear();
     this.reserve(store.count());
     for (const r of liveVectorRows(store)) {
@@ -16,7 +16,7 @@ export class LiveVectors extends VectorIndex implements DerivedIndex {
     }
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     const r = vectorRow(store, id);
     const v = r && r.archived === 0 ? blobToVector(r.embedding, this.dim) : null;
     if (r && v) this.upsert(id, v, r.owner, r.rowid);

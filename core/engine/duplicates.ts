@@ -9,7 +9,7 @@ import { compareMergeSurvivor, mergeOwners } from '../model/merge-order.js';
 import { memoryHead } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from '../store/duplicate-rows.js';
-import type { MemoryStore } from '../store/store.js';
+import type { StoreReader } from '../store/port.js';
 import type { DerivedIndex } from '../store/derived.js';
 import { derivedIndexKey } from './derived-key.js';
 import type { Engine } from './engine.js';
@@ -85,13 +85,13 @@ class DuplicateIndex implements DerivedIndex {
   readonly grouped = new Map<string, { version: number; groups: { key: string; members: Candidate[] }[] }>();
   version = 0;
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     this.version++;
     this.rows.clear();
     for (const r of liveDuplicateCandidates(store)) this.put(r);
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     this.version++;
     const r = duplicateCandidate(store, id);
     if (!r || r.archived) this.rows.delete(id);

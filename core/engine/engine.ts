@@ -10,6 +10,7 @@ import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
 import { MemoryStore, type OpenOptions, type ProfileName } from '../store/store.js';
 import { Derived } from '../store/derived.js';
+import type { StoreReader } from '../store/port.js';
 
 /**
  * Names a per-engine singleton owned by another module (an index, the belief model, the plans under
@@ -33,6 +34,13 @@ export interface EngineOptions extends OpenOptions {
   /** Overrides the profile recorded in the store (for experiments and conformance runs). */
   profile?: ProfileName;
 }
+
+/**
+ * An engine as a path that only reads sees it: the same engine, its store typed as the read side
+ * of the port (core/store/port.ts), so a write from a read path (recall's ranking, explain, the
+ * stats, graph and list views) does not compile. Every Engine is one.
+ */
+export type EngineReader = Omit<Engine, 'store'> & { readonly store: StoreReader };
 
 export class Engine {
   readonly store: MemoryStore;

@@ -10,7 +10,6 @@ import { boundedMemorySchema, describeIssues, edgeTypeSchema } from '../model/sc
 import { epochSeconds, jsonShapeProblem, LIMITS } from '../model/limits.js';
 import { ownerProblem } from '../model/owner.js';
 import { blobToVector, decodeRow, vectorToBlob } from '../store/codec.js';
-import { insertAccessEvent } from '../store/access-events.js';
 import type { Engine } from './engine.js';
 
 const edgeLineSchema = z.object({
@@ -141,7 +140,7 @@ export async function importJsonl(
         continue;
       }
       store.add(p.memory, p.embedding);
-      for (const rec of p.memory.access_log) insertAccessEvent(store.db, p.memory.id, rec, null, true, true);
+      store.recordAccessEvents(p.memory.id, p.memory.access_log, null, { backfilled: true });
       if (++done % 1000 === 0) opts.onProgress?.(done, parsed.length);
     }
   });

@@ -18,7 +18,6 @@ import {
 } from '../model/memory.js';
 import { ownerMayWrite, validateOwner } from '../model/owner.js';
 import { findTombstone } from '../store/tombstones.js';
-import { insertAccessEvent } from '../store/access-events.js';
 import type { Engine } from './engine.js';
 
 export interface WriteActor {
@@ -61,7 +60,7 @@ export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { l
   engine.store.change(opts.label ?? `add ${m.type} ${m.id.slice(0, 8)}`, 'memory.add', () => {
     engine.store.add(m, vec);
     // The seeded `created` entry is an access too: the uncapped event table holds it from the start.
-    for (const rec of m.access_log) insertAccessEvent(engine.store.db, m.id, rec, m.strength, true);
+    engine.store.recordAccessEvents(m.id, m.access_log, m.strength);
   });
   return m;
 }

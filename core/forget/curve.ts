@@ -8,17 +8,16 @@
  * value is used as is (`exact`). A store written with bumps the log does not show (merges,
  * writes without a log entry) can therefore show approximate early steps.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { TOUCHING_CHANNELS, type AccessChannel } from '../model/enums.js';
 import { memoryHead } from '../model/memory.js';
-import { queryEvents } from '../store/access-events.js';
 import { tallyAccesses } from './access-tally.js';
 import { DEFAULT_FORGET_POLICY, pruneDecision, pruneEta, protectionReason, retention, stabilityHours, type ForgetPolicy } from './policy.js';
 import type { CurveMarker, RetentionCurve } from './types.js';
 
 const DAY = 86_400;
 
-export function retentionCurve(engine: Engine, idOrPrefix: string, opts: { until?: number; samples?: number; policy?: ForgetPolicy } = {}): RetentionCurve {
+export function retentionCurve(engine: EngineReader, idOrPrefix: string, opts: { until?: number; samples?: number; policy?: ForgetPolicy } = {}): RetentionCurve {
   const policy = opts.policy ?? DEFAULT_FORGET_POLICY;
   const m = engine.store.require(idOrPrefix);
   const now = engine.now();
@@ -102,11 +101,11 @@ type Working = CurveMarker & { reinforce: boolean };
  * of one channel in the same second (a frozen clock, a burst of recalls) are two events and two
  * ring entries: each ring entry pairs with one unpaired event, so neither is dropped nor doubled.
  */
-function mergeMarkers(engine: Engine, id: string, ring: readonly import('../model/memory.js').AccessRecord[]): Working[] {
+function mergeMarkers(engine: EngineReader, id: string, ring: readonly import('../model/memory.js').AccessRecord[]): Working[] {
   const unpaired = new Map<string, Working[]>();
   const out: Working[] = [];
   const key = (ts: number, ch: string) => `${ts}|${ch}`;
-  const events = queryEvents(engine.store.db, { memoryId: id, order: 'asc', limit: 1_000_000 }).events;
+  const events = engine.store.accessEvents({ memoryId: id, order: 'asc', limit: 1_000_000 }).events;
   for (const e of events) {
     const mk: Working = {
       ts: e.ts,

@@ -2,7 +2,7 @@
  * Retention, protection, prune decision and prune ETA for every memory in scope (archived rows
  * included on request, as nooa's fixture lists them), filtered, sorted and paged.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { memoryHead } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import { iterUsageRecords, type UsageRecord } from '../store/usage-rows.js';
@@ -38,7 +38,7 @@ export function retentionRow(m: UsageRecord, now: number, policy: ForgetPolicy =
   };
 }
 
-export function retentionList(engine: Engine, now: number, q: RetentionQuery = {}): { total: number; rows: RetentionRow[] } {
+export function retentionList(engine: EngineReader, now: number, q: RetentionQuery = {}): { total: number; rows: RetentionRow[] } {
   const policy = q.policy ?? DEFAULT_FORGET_POLICY;
   let rows: RetentionRow[] = [];
   for (const m of iterUsageRecords(engine.store, { owner: q.owner ?? null, includeArchived: q.includeArchived ?? false })) {

@@ -2,7 +2,7 @@
  * The access audit list: the uncapped event table when the store has one, otherwise every ring
  * entry of every record (what a plain nooa store keeps: the last 64 accesses per memory).
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { isCrossOwner } from '../model/owner.js';
 import { memoryHead } from '../model/memory.js';
 import { auditEvents, eventView, type AuditFilter } from '../store/access-queries.js';
@@ -10,7 +10,7 @@ import { credentialRefs } from '../store/agent-credentials.js';
 import { iterUsageRecords } from '../store/usage-rows.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
 
-export function listAccesses(engine: Engine, f: AuditFilter): AccessListResult {
+export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListResult {
   const filter = { ...f };
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
   const fromTable = auditEvents(engine.store, filter);
@@ -21,7 +21,7 @@ export function listAccesses(engine: Engine, f: AuditFilter): AccessListResult {
   return { source: 'rings', ...fromRings(engine, filter) };
 }
 
-function fromRings(engine: Engine, f: AuditFilter): { total: number; events: AccessEventView[] } {
+function fromRings(engine: EngineReader, f: AuditFilter): { total: number; events: AccessEventView[] } {
   const all: AccessEventView[] = [];
   const q = f.query?.toLowerCase();
   for (const m of iterUsageRecords(engine.store, { includeArchived: true })) {

@@ -3,7 +3,7 @@
  * of the store is ever fetched and how concentrated fetches are, injection efficacy, todos,
  * cross-owner reads, and the last maintenance rows.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { isCrossOwner, roleOf, type OwnerScope } from '../model/owner.js';
 import { pyRound } from '../model/py-round.js';
 import { iterUsageRecords } from '../store/usage-rows.js';
@@ -12,7 +12,7 @@ import { fetchesOf, injectionFollowedByUse } from './usage.js';
 
 const WEEK_HOURS = 168;
 
-export function storeKpis(engine: Engine, owner: OwnerScope, now: number): StoreKpis {
+export function storeKpis(engine: EngineReader, owner: OwnerScope, now: number): StoreKpis {
   const maintenance = engine.store.maintenanceHistory(5);
   const byType: Record<string, number> = {};
   const byOwner: Record<string, number> = {};

@@ -3,14 +3,14 @@
  * fetches (recalled + searched + injected + deref) it receives. The paper behind nooa found
  * reflection records were 22% of rows but about 1% of reads; this is the figure that shows it.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { MEMORY_TYPES } from '../model/enums.js';
 import type { OwnerScope } from '../model/owner.js';
 import { iterUsageRecords } from '../store/usage-rows.js';
 import type { RowsVsReads, RowsVsReadsRow } from './types.js';
 import { fetchesOf } from './usage.js';
 
-export function rowsVsReads(engine: Engine, owner: OwnerScope, includeArchived = false): RowsVsReads {
+export function rowsVsReads(engine: EngineReader, owner: OwnerScope, includeArchived = false): RowsVsReads {
   const rows = new Map<string, { rows: number; reads: number; archived: number }>();
   for (const t of MEMORY_TYPES) rows.set(t, { rows: 0, reads: 0, archived: 0 });
   for (const m of iterUsageRecords(engine.store, { owner, includeArchived })) {

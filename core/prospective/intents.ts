@@ -10,7 +10,6 @@
 import type { Engine } from '../engine/engine.js';
 import { accessRecord, addEdge, createMemory, embeddingText, memoryHead, type Memory } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
-import { insertAccessEvent } from '../store/access-events.js';
 import type { MemoryStore } from '../store/store.js';
 import type { AgentIdentity } from '../model/identity.js';
 import { due, intentState, type DueContext, type Firing } from './scheduler.js';
@@ -123,7 +122,7 @@ export async function fireDueIntents(engine: Engine, who: AgentIdentity, scope: 
         if (made) {
           store.add(made.todo, made.vec);
           // Its seeded `created` entry goes into the event table too, as every add does.
-          for (const rec of made.todo.access_log) insertAccessEvent(store.db, made.todo.id, rec, made.todo.strength, true);
+          store.recordAccessEvents(made.todo.id, made.todo.access_log, made.todo.strength);
           addEdge(current, made.todo.id, 'triggers', 1.0, now);
         }
         current.trigger = { ...t, fired_at: now, fired_reason: f.reason, fired_by: who.owner, fired_session: who.session_ref, todo_id: made?.todo.id ?? null };

@@ -8,13 +8,13 @@
 import type { DerivedIndex } from '../store/derived.js';
 import type { Edge } from '../model/memory.js';
 import { allEdges } from '../store/derived-sources.js';
-import type { MemoryStore } from '../store/store.js';
+import type { StoreReader } from '../store/port.js';
 
 export class Adjacency implements DerivedIndex {
   private out = new Map<string, Edge[]>();
   private into = new Map<string, Set<string>>();
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     this.out = new Map();
     this.into = new Map();
     for (const r of allEdges(store)) {
@@ -25,7 +25,7 @@ export class Adjacency implements DerivedIndex {
     }
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     this.dropOut(id);
     const edges = store.neighbors(id);
     if (edges.length) this.out.set(id, edges);

@@ -15,7 +15,7 @@ import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { DerivedIndex } from '../store/derived.js';
 import { liveSourceRows, sourceRow, type SourceRow } from '../store/derived-sources.js';
-import type { MemoryStore } from '../store/store.js';
+import type { StoreReader } from '../store/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
 import { SubstringIndex, setBit } from './substring-index.js';
@@ -73,7 +73,7 @@ export class RecallCorpus implements DerivedIndex {
   /** Live slots inside an owner scope, per scope (kept current on every change). */
   private scopes = new Map<string, Uint32Array>();
   private lowered: (string | null)[] = [];
-  private store: MemoryStore | null = null;
+  private store: StoreReader | null = null;
   private needsReload = false;
 
   get size(): number {
@@ -85,7 +85,7 @@ export class RecallCorpus implements DerivedIndex {
     return this.aliveBits.length;
   }
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     this.store = store;
     this.ids = [];
     this.rowids = [];
@@ -102,7 +102,7 @@ export class RecallCorpus implements DerivedIndex {
     for (let s = 0; s < this.ids.length; s++) setBit(this.aliveBits, s);
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     this.store = store;
     const row = sourceRow(store, id);
     const slot = this.slotOf.get(id);
@@ -242,7 +242,7 @@ export class RecallCorpus implements DerivedIndex {
     return `${this.contents[slot]}\u0000${d.title ?? ''}\u0000${d.tags.join('\u0001')}`;
   }
 
-  private append(store: MemoryStore, row: SourceRow): number {
+  private append(store: StoreReader, row: SourceRow): number {
     const slot = this.ids.length;
     this.ids.push(row.id);
     this.rowids.push(row.rowid);
@@ -254,7 +254,7 @@ export class RecallCorpus implements DerivedIndex {
     return slot;
   }
 
-  private fillSlot(store: MemoryStore, slot: number, row: SourceRow): void {
+  private fillSlot(store: StoreReader, slot: number, row: SourceRow): void {
     this.owners[slot] = row.owner;
     this.contents[slot] = row.content;
     this.lowered[slot] = null;
@@ -270,7 +270,7 @@ function toSlotData(f: ScoringFields): SlotData {
  * The scoring fields of a row: the fast scan of nooa's JSON when its shape allows, otherwise the
  * store's lenient decoder (legacy rings, damaged JSON), so both paths give the same answer.
  */
-function slotData(store: MemoryStore, row: SourceRow): SlotData {
+function slotData(store: StoreReader, row: SourceRow): SlotData {
   const fast = scanScoringFields(row.data);
   if (fast) return toSlotData(fast);
   const m = store.get(row.id);

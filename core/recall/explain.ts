@@ -2,7 +2,7 @@
  * Explain: a dry run of the pipeline shown as nooa's explain rows (numbers rounded to 4 places
  * with Python's rounding) plus the spread paths into each row. It neither touches nor logs.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { memoryHead } from '../model/memory.js';
 import { CAUSAL_EDGE_TYPES } from '../model/enums.js';
 import { rank, recallCorpus, type DenseHit, type Ranking } from './pipeline.js';
@@ -19,7 +19,7 @@ export interface RowMeta {
 }
 
 /** Type, owner and head for ids: live memories from the recall corpus, others from the store. */
-export function rowMeta(engine: Engine, ids: readonly string[]): Map<string, RowMeta> {
+export function rowMeta(engine: EngineReader, ids: readonly string[]): Map<string, RowMeta> {
   const corpus = recallCorpus(engine);
   const out = new Map<string, RowMeta>();
   const missing: string[] = [];
@@ -38,7 +38,7 @@ export function rowMeta(engine: Engine, ids: readonly string[]): Map<string, Row
   return out;
 }
 
-export function explainRows(engine: Engine, ranking: Ranking, k: number): ExplainRow[] {
+export function explainRows(engine: EngineReader, ranking: Ranking, k: number): ExplainRow[] {
   const top = ranking.rows.slice(0, k);
   const meta = rowMeta(engine, top.map((r) => r.id));
   return top.map((r, i) => {
@@ -70,7 +70,7 @@ function pathRule(step: PathStep, decay: number): string {
   return `${kind}, hop ${step.hop} decay ×${pyRound(decay ** step.hop)}`;
 }
 
-export function spreadPaths(engine: Engine, ranking: Ranking, ids: readonly string[]): Record<string, SpreadPath[]> {
+export function spreadPaths(engine: EngineReader, ranking: Ranking, ids: readonly string[]): Record<string, SpreadPath[]> {
   const gamma = ranking.profile.knobs.weights.spread_gamma;
   const decay = ranking.profile.knobs.per_hop_decay;
   const out: Record<string, SpreadPath[]> = {};
@@ -95,7 +95,7 @@ export function spreadPaths(engine: Engine, ranking: Ranking, ids: readonly stri
   return out;
 }
 
-export function explainResult(engine: Engine, req: ResolvedRequest, ranking: Ranking): ExplainResult {
+export function explainResult(engine: EngineReader, req: ResolvedRequest, ranking: Ranking): ExplainResult {
   const rows = explainRows(engine, ranking, req.k);
   const count = (s: string) => ranking.rows.filter((r) => r.source === s).length;
   return {
@@ -120,12 +120,12 @@ export function explainResult(engine: Engine, req: ResolvedRequest, ranking: Ran
   };
 }
 
-export function rankRequest(engine: Engine, req: ResolvedRequest, extra: { dense?: readonly DenseHit[]; trace?: boolean } = {}): Ranking {
+export function rankRequest(engine: EngineReader, req: ResolvedRequest, extra: { dense?: readonly DenseHit[]; trace?: boolean } = {}): Ranking {
   return rank(engine, { query: req.query, hops: req.hops, owner: req.owner, profile: req.profile, now: engine.now(), ...extra });
 }
 
 /** `recall.explain`: default k = 10 and the profile's hops, as nooa's explain(). */
-export function explain(engine: Engine, input: RecallInput, extra: { dense?: readonly DenseHit[] } = {}): ExplainResult {
+export function explain(engine: EngineReader, input: RecallInput, extra: { dense?: readonly DenseHit[] } = {}): ExplainResult {
   const req = resolveRequest(engine, input, { k: 10 });
   return explainResult(engine, req, rankRequest(engine, req, extra));
 }

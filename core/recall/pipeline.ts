@@ -10,7 +10,7 @@
  * activation with a stable sort over [dense hits, keyword-only hits, spread-only nodes in the
  * order first reached].
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { derivedIndexKey } from '../engine/derived-key.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { ownerStates } from '../store/recall-reads.js';
@@ -102,13 +102,13 @@ export interface Ranking {
 const RECALL_CORPUS = derivedIndexKey('recall.corpus', () => new RecallCorpus());
 const RECALL_ADJACENCY = derivedIndexKey('recall.adjacency', () => new Adjacency());
 
-export function recallCorpus(engine: Engine): RecallCorpus {
+export function recallCorpus(engine: EngineReader): RecallCorpus {
   const corpus = engine.get(RECALL_CORPUS).get();
   corpus.ensureFresh();
   return corpus;
 }
 
-export function recallAdjacency(engine: Engine): Adjacency {
+export function recallAdjacency(engine: EngineReader): Adjacency {
   return engine.get(RECALL_ADJACENCY).get();
 }
 
@@ -150,7 +150,7 @@ export function normaliser(values: readonly number[], epsilon: number): { bounds
   return { bounds: { lo, hi }, norm: (v) => (flat ? 0 : (v - lo) / (hi - lo)) };
 }
 
-export function rank(engine: Engine, req: RankRequest): Ranking {
+export function rank(engine: EngineReader, req: RankRequest): Ranking {
   const started = performance.now();
   const { knobs, features } = req.profile;
   const w = knobs.weights;
@@ -282,7 +282,7 @@ export function rank(engine: Engine, req: RankRequest): Ranking {
   };
 }
 
-function siblingGraph(engine: Engine, corpus: RecallCorpus, scope: OwnerScope): SiblingGraph {
+function siblingGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerScope): SiblingGraph {
   const partOf = partOfIndex(engine);
   return {
     parentsOf: (id) => partOf.parentsOf(id),
@@ -294,7 +294,7 @@ function siblingGraph(engine: Engine, corpus: RecallCorpus, scope: OwnerScope): 
   };
 }
 
-function spreadGraph(engine: Engine, corpus: RecallCorpus, scope: OwnerScope, throughArchived: boolean): SpreadGraph {
+function spreadGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerScope, throughArchived: boolean): SpreadGraph {
   const adjacency = recallAdjacency(engine);
   return {
     edgesFrom: (ids) => adjacency.edgesFrom(ids),

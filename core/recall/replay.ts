@@ -4,7 +4,7 @@
  * recall's hops, scope, k and profile with each access; for accesses logged by nooa (or
  * backfilled from rings) they are inferred and the answer says which ones were assumed.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { badInput, notFound } from '../errors.js';
 import type { AccessEventView } from '../model/access-event.js';
 import { credentialRefs } from '../store/agent-credentials.js';
@@ -21,7 +21,7 @@ export interface ReplayOverrides {
   k?: number | undefined;
 }
 
-export function replay(engine: Engine, eventId: number, overrides: ReplayOverrides = {}): ReplayResult {
+export function replay(engine: EngineReader, eventId: number, overrides: ReplayOverrides = {}): ReplayResult {
   const found = auditEvents(engine.store, { eventIds: [eventId], limit: 1 });
   if (!found) throw notFound(`this store has no access-event table yet, so there is no event ${eventId}; recall something first`, { event_id: eventId });
   const raw = found.events[0];

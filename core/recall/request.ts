@@ -2,7 +2,7 @@
  * A recall request as every door states it, checked once: the query, k within [1, 1000], hops
  * within [0, 4], an owner scope (`*`/absent = everyone, `role`, `role@inst`) and the profile.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { badInput } from '../errors.js';
 import { parseOwnerScope, type OwnerScope } from '../model/owner.js';
 import { profileFor, type RecallProfile } from './profile.js';
@@ -27,7 +27,7 @@ export interface ResolvedRequest {
   profile: RecallProfile;
 }
 
-export function resolveRequest(engine: Engine, input: RecallInput, defaults: { k: number; hops?: number }): ResolvedRequest {
+export function resolveRequest(engine: EngineReader, input: RecallInput, defaults: { k: number; hops?: number }): ResolvedRequest {
   if (typeof input.query !== 'string') throw badInput('query must be a string', { field: 'query' });
   const k = input.k ?? defaults.k;
   if (!Number.isInteger(k) || k < 1 || k > MAX_K) {

@@ -4,7 +4,7 @@
  * dense cut, no keyword, keyword cut, spread edges cut by fanout or the floor), and the terms it
  * would have had as a candidate, normalised against the real candidate set.
  */
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { cueSet, memoryHead, type Memory } from '../model/memory.js';
 import { ownerMatches } from '../model/owner.js';
 import { baseLevelActivation, sigmoid } from '../model/activation.js';
@@ -19,7 +19,7 @@ import { roundTerms, rowTerms } from './terms.js';
 import { asciiLower, jaccard, queryCues } from './tokens.js';
 import type { WhyNotResult } from './types.js';
 
-export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: string): WhyNotResult {
+export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPrefix: string): WhyNotResult {
   const store = engine.store;
   const id = store.requireId(targetIdOrPrefix);
   const m = store.get(id)!;
@@ -118,7 +118,7 @@ export function whyNot(engine: Engine, req: ResolvedRequest, targetIdOrPrefix: s
   };
 }
 
-function denseLeg(engine: Engine, req: ResolvedRequest, ranking: Ranking, m: Memory, cos: number | null, q: Float32Array, visible: boolean): WhyNotResult['legs']['dense'] {
+function denseLeg(engine: EngineReader, req: ResolvedRequest, ranking: Ranking, m: Memory, cos: number | null, q: Float32Array, visible: boolean): WhyNotResult['legs']['dense'] {
   const { n_dense, min_similarity } = req.profile.knobs;
   const base = { n_dense, min_similarity, cos, cutoff_cos: ranking.dense[n_dense - 1]?.cos ?? null };
   const pos = ranking.dense.findIndex((h) => h.id === m.id);
@@ -134,7 +134,7 @@ function denseLeg(engine: Engine, req: ResolvedRequest, ranking: Ranking, m: Mem
   return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `cos ${fmt(cos)} ranks ${r >= 0 ? `#${r + 1}` : '—'} among visible memories; the cut is the ${n_dense} nearest (cos ≥ ${fmt(base.cutoff_cos)})` };
 }
 
-function sparseVerdict(engine: Engine, req: ResolvedRequest, ranking: Ranking, m: Memory, fields: readonly SparseField[], visible: boolean): WhyNotResult['legs']['sparse'] {
+function sparseVerdict(engine: EngineReader, req: ResolvedRequest, ranking: Ranking, m: Memory, fields: readonly SparseField[], visible: boolean): WhyNotResult['legs']['sparse'] {
   const n = req.profile.knobs.n_sparse;
   const parts: string[] = [];
   for (const f of fields) {
@@ -157,7 +157,7 @@ function sparseVerdict(engine: Engine, req: ResolvedRequest, ranking: Ranking, m
   return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `matched ${matched.length} token(s) (${matched.join(', ')}) but ranks ${r >= 0 ? `#${r + 1}` : '—'}; only the first ${n} are kept (cut at ${cutoff} token(s))` };
 }
 
-function spreadVerdict(engine: Engine, ranking: Ranking, m: Memory, req: ResolvedRequest): WhyNotResult['legs']['spread'] {
+function spreadVerdict(engine: EngineReader, ranking: Ranking, m: Memory, req: ResolvedRequest): WhyNotResult['legs']['spread'] {
   const gamma = req.profile.knobs.weights.spread_gamma;
   const candidates = new Set(ranking.rows.filter((r) => r.source !== 'spread').map((r) => r.id));
   const seen = new Set<string>();

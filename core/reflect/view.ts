@@ -5,7 +5,7 @@
  */
 import { blobToVector } from '../store/codec.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { MemoryStore } from '../store/store.js';
+import type { StoreReader } from '../store/port.js';
 import { edgeRows, embeddingRows, memoryRowPages, type RawMemoryRow } from '../store/fingerprint-rows.js';
 import { Fingerprinter } from './fingerprint.js';
 import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
@@ -58,7 +58,7 @@ export class WorkingView {
     readonly minCos: number,
   ) {}
 
-  static async load(store: MemoryStore, scope: OwnerScope, minCos: number, shouldStop?: () => boolean, join: NeighbourOptions = {}): Promise<WorkingView> {
+  static async load(store: StoreReader, scope: OwnerScope, minCos: number, shouldStop?: () => boolean, join: NeighbourOptions = {}): Promise<WorkingView> {
     const view = new WorkingView(scope, minCos);
     // First only the embeddings of the in-scope live rows, so the neighbour join can run on its
     // worker threads while this thread reads, decodes and fingerprints the rows.

@@ -3,11 +3,12 @@
  * (its current owner, type and head), with the filters the Access audit view offers.
  */
 import type { CredentialRef } from '../model/agent-credential.js';
+import { connectionOf } from './connection.js';
 import type { AccessEventView } from '../model/access-event.js';
 import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
-import type { MemoryStore } from './store.js';
+import type { StoreReader } from './port.js';
 import { jsonField } from './json-sql.js';
 
 export interface AuditFilter {
@@ -35,8 +36,8 @@ export interface AuditEvent extends AccessEvent {
 
 const role = (col: string) => `(CASE WHEN instr(${col}, '@') > 0 THEN substr(${col}, 1, instr(${col}, '@') - 1) ELSE ${col} END)`;
 
-export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
-  if (!hasEventTable(store.db)) return null;
+export function auditEvents(store: StoreReader, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
+  if (!hasEventTable(connectionOf(store))) return null;
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.channels?.length) {
@@ -74,9 +75,9 @@ export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number
   }
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const from = 'FROM mnemo_access_events e LEFT JOIN memories m ON m.id = e.memory_id';
-  const total = (store.db.prepare(`SELECT count(*) AS n ${from} ${w}`).get(...params) as { n: number }).n;
+  const total = (connectionOf(store).prepare(`SELECT count(*) AS n ${from} ${w}`).get(...params) as { n: number }).n;
   const dir = f.order === 'asc' ? 'ASC' : 'DESC';
-  const rows = store.db
+  const rows = connectionOf(store)
     .prepare(
       `SELECT e.*, m.owner AS memory_owner, m.type AS memory_type, ${jsonField('m.data', '$.title')} AS title, substr(m.content, 1, 400) AS content
        ${from} ${w} ORDER BY e.ts ${dir}, e.id ${dir} LIMIT ? OFFSET ?`,

@@ -6,7 +6,7 @@
  */
 import type { AgentCredential, CredentialRef, CredentialScope } from '../model/agent-credential.js';
 import type { StoreHandle } from './store-handle.js';
-import type { DB } from './sqlite.js';
+import { connectionOf, statementOf } from './connection.js';
 
 interface CredentialRow {
   id: string;
@@ -31,8 +31,8 @@ export interface CredentialUse {
   last_used: number | null;
 }
 
-function hasTable(db: DB): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_agent_credentials'").get() !== undefined;
+function hasTable(store: object): boolean {
+  return statementOf(store, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_agent_credentials'").get() !== undefined;
 }
 
 function toCredential(r: CredentialRow): StoredCredential {
@@ -50,29 +50,28 @@ function toCredential(r: CredentialRow): StoredCredential {
 export function insertCredential(store: StoreHandle, c: StoredCredential): void {
   store.transaction(() => {
     store.ensureMnemo();
-    store
-      .statement('INSERT INTO mnemo_agent_credentials(id, owner, token_hash, scopes, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    statementOf(store, 'INSERT INTO mnemo_agent_credentials(id, owner, token_hash, scopes, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(c.id, c.owner, c.token_hash, JSON.stringify(c.scopes), c.label, c.created_at, c.revoked_at);
   });
 }
 
 /** The credential whose token hashes to `tokenHash`, revoked or not; null when none (or no table yet). */
 export function credentialByHash(store: StoreHandle, tokenHash: string): StoredCredential | null {
-  if (!hasTable(store.db)) return null;
-  const row = store.statement('SELECT * FROM mnemo_agent_credentials WHERE token_hash = ?').get(tokenHash) as CredentialRow | undefined;
+  if (!hasTable(store)) return null;
+  const row = statementOf(store, 'SELECT * FROM mnemo_agent_credentials WHERE token_hash = ?').get(tokenHash) as CredentialRow | undefined;
   return row ? toCredential(row) : null;
 }
 
 export function credentialById(store: StoreHandle, id: string): StoredCredential | null {
-  if (!hasTable(store.db)) return null;
-  const row = store.statement('SELECT * FROM mnemo_agent_credentials WHERE id = ?').get(id) as CredentialRow | undefined;
+  if (!hasTable(store)) return null;
+  const row = statementOf(store, 'SELECT * FROM mnemo_agent_credentials WHERE id = ?').get(id) as CredentialRow | undefined;
   return row ? toCredential(row) : null;
 }
 
 /** Every credential issued, oldest first. */
-export function listCredentialRows(store: { readonly db: DB }): StoredCredential[] {
-  if (!hasTable(store.db)) return [];
-  return (store.db.prepare('SELECT * FROM mnemo_agent_credentials ORDER BY created_at, rowid').all() as CredentialRow[]).map(toCredential);
+export function listCredentialRows(store: object): StoredCredential[] {
+  if (!hasTable(store)) return [];
+  return (statementOf(store, 'SELECT * FROM mnemo_agent_credentials ORDER BY created_at, rowid').all() as CredentialRow[]).map(toCredential);
 }
 
 /** Marks the given credentials revoked at `now` (already revoked ones keep their time); returns the ids changed. */
@@ -80,20 +79,20 @@ export function markRevoked(store: StoreHandle, ids: readonly string[], now: num
   const changed: string[] = [];
   store.transaction(() => {
     store.ensureMnemo();
-    const upd = store.statement('UPDATE mnemo_agent_credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+    const upd = statementOf(store, 'UPDATE mnemo_agent_credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
     for (const id of ids) if (upd.run(now, id).changes > 0) changed.push(id);
   });
   return changed;
 }
 
 /** Each credential's name, by id, for the audit rows that record one. */
-export function credentialRefs(store: { readonly db: DB }): Map<string, CredentialRef> {
+export function credentialRefs(store: object): Map<string, CredentialRef> {
   return new Map(listCredentialRows(store).map((c) => [c.id, { id: c.id, owner: c.owner, label: c.label }]));
 }
 
 /** Accesses and changes per credential (only credentials that made any), through the partial indexes. */
-export function credentialUse(store: { readonly db: DB }): CredentialUse[] {
-  if (!hasTable(store.db)) return [];
+export function credentialUse(store: object): CredentialUse[] {
+  if (!hasTable(store)) return [];
   const use = new Map<string, CredentialUse>();
   const entry = (id: string) => {
     let u = use.get(id);
@@ -101,7 +100,7 @@ export function credentialUse(store: { readonly db: DB }): CredentialUse[] {
     return u;
   };
   const later = (a: number | null, b: number) => (a === null || b > a ? b : a);
-  const events = store.db
+  const events = connectionOf(store)
     .prepare('SELECT credential_id AS id, count(*) AS n, max(ts) AS last FROM mnemo_access_events WHERE credential_id IS NOT NULL GROUP BY credential_id')
     .all() as { id: string; n: number; last: number }[];
   for (const r of events) {
@@ -109,7 +108,7 @@ export function credentialUse(store: { readonly db: DB }): CredentialUse[] {
     u.accesses = r.n;
     u.last_used = later(u.last_used, r.last);
   }
-  const changes = store.db
+  const changes = connectionOf(store)
     .prepare('SELECT credential_id AS id, count(*) AS n, max(ts) AS last FROM mnemo_journal WHERE credential_id IS NOT NULL GROUP BY credential_id')
     .all() as { id: string; n: number; last: number }[];
   for (const r of changes) {

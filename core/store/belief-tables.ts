@@ -3,7 +3,8 @@
  * rejected alias pairs and the FTS5 index over delta evidence. Reads on a store whose belief tables
  * do not exist yet return nothing (a read never changes a nooa file); writes create them.
  */
-import type { MemoryStore } from './store.js';
+import { connectionOf, statementOf } from './connection.js';
+import type { StoreHandle } from './store-handle.js';
 import { cachedStatement, type DB } from './sqlite.js';
 
 export type DistJson = Record<string, number>;
@@ -82,14 +83,14 @@ function decodeDelta(r: RawDelta): DeltaRow {
 export class BeliefTables {
   private known = false;
 
-  constructor(readonly store: MemoryStore) {}
+  constructor(readonly store: StoreHandle) {}
 
   /** True once the belief migration ran on this file. */
   exists(): boolean {
     if (this.known) return true; // the tables are never dropped once made
-    const found = this.store.statement("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_deltas'").get() !== undefined;
+    const found = statementOf(this.store, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_deltas'").get() !== undefined;
     // Inside a transaction the tables may yet be rolled back with it: only remember a committed fact.
-    if (!this.store.db.inTransaction) this.known = found;
+    if (!connectionOf(this.store).inTransaction) this.known = found;
     return found;
   }
 
@@ -103,7 +104,7 @@ export class BeliefTables {
   /** `tablesExist` skips the schema check (callers inside a write that made the tables). */
   dimension(entity: string, attribute: string, tablesExist = false): DimensionRow | null {
     if (!tablesExist && !this.exists()) return null;
-    const r = this.store.statement('SELECT entity, attribute, distribution, t_last, deltas, mode FROM mnemo_dimensions WHERE entity = ? AND attribute = ?').get(entity, attribute) as
+    const r = statementOf(this.store, 'SELECT entity, attribute, distribution, t_last, deltas, mode FROM mnemo_dimensions WHERE entity = ? AND attribute = ?').get(entity, attribute) as
       | (Omit<DimensionRow, 'distribution'> & { distribution: string })
       | undefined;
     return r ? { ...r, distribution: JSON.parse(r.distribution) as DistJson } : null;
@@ -111,15 +112,14 @@ export class BeliefTables {
 
   dimensionsOf(entity: string): DimensionRow[] {
     if (!this.exists()) return [];
-    const rows = this.store
-      .statement('SELECT entity, attribute, distribution, t_last, deltas, mode FROM mnemo_dimensions WHERE entity = ? ORDER BY attribute')
+    const rows = statementOf(this.store, 'SELECT entity, attribute, distribution, t_last, deltas, mode FROM mnemo_dimensions WHERE entity = ? ORDER BY attribute')
       .all(entity) as (Omit<DimensionRow, 'distribution'> & { distribution: string })[];
     return rows.map((r) => ({ ...r, distribution: JSON.parse(r.distribution) as DistJson }));
   }
 
   allDimensions(): DimensionRow[] {
     if (!this.exists()) return [];
-    const rows = this.store.statement('SELECT entity, attribute, distribution, t_last, deltas, mode FROM mnemo_dimensions ORDER BY entity, attribute').all() as (Omit<
+    const rows = statementOf(this.store, 'SELECT entity, attribute, distribution, t_last, deltas, mode FROM mnemo_dimensions ORDER BY entity, attribute').all() as (Omit<
       DimensionRow,
       'distribution'
     > & { distribution: string })[];
@@ -127,21 +127,19 @@ export class BeliefTables {
   }
 
   putDimension(d: DimensionRow): void {
-    this.store
-      .statement('INSERT OR REPLACE INTO mnemo_dimensions(entity, attribute, distribution, t_last, deltas, mode) VALUES (?, ?, ?, ?, ?, ?)')
+    statementOf(this.store, 'INSERT OR REPLACE INTO mnemo_dimensions(entity, attribute, distribution, t_last, deltas, mode) VALUES (?, ?, ?, ?, ?, ?)')
       .run(d.entity, d.attribute, JSON.stringify(d.distribution), d.t_last, d.deltas, d.mode);
   }
 
   deleteDimensionsOf(entity: string): void {
-    this.store.statement('DELETE FROM mnemo_dimensions WHERE entity = ?').run(entity);
+    statementOf(this.store, 'DELETE FROM mnemo_dimensions WHERE entity = ?').run(entity);
   }
 
   /** Entities with their dimension and delta counts, optionally filtered by a name substring. */
   entities(search: string | undefined, limit: number, offset: number): { entity: string; dimensions: number; deltas: number; t_last: number }[] {
     if (!this.exists()) return [];
     const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
-    return this.store
-      .statement(
+    return statementOf(this.store,
         `SELECT entity, count(*) AS dimensions, sum(deltas) AS deltas, max(t_last) AS t_last FROM mnemo_dimensions
          WHERE entity LIKE ? ESCAPE '\\' GROUP BY entity ORDER BY entity LIMIT ? OFFSET ?`,
       )
@@ -151,14 +149,13 @@ export class BeliefTables {
   entityCount(search: string | undefined): number {
     if (!this.exists()) return 0;
     const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
-    return (this.store.statement("SELECT count(DISTINCT entity) AS n FROM mnemo_dimensions WHERE entity LIKE ? ESCAPE '\\'").get(like) as { n: number }).n;
+    return (statementOf(this.store, "SELECT count(DISTINCT entity) AS n FROM mnemo_dimensions WHERE entity LIKE ? ESCAPE '\\'").get(like) as { n: number }).n;
   }
 
   // ------------------------------------------------------------ deltas
 
   insertDelta(d: NewDelta): number {
-    const info = this.store
-      .statement(
+    const info = statementOf(this.store,
         `INSERT INTO mnemo_deltas(entity, attribute, observed_entity, value, t, reliability, epsilon, prior, posterior, surprise, evidence, source, memory_id, observation_id, recorded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -184,19 +181,18 @@ export class BeliefTables {
 
   /** Adds a range of new deltas to the evidence index (one statement: far faster than per row). */
   indexEvidence(firstId: number, lastId: number): void {
-    this.store.statement("INSERT INTO mnemo_delta_fts(rowid, evidence) SELECT id, evidence FROM mnemo_deltas WHERE id BETWEEN ? AND ? AND evidence != ''").run(firstId, lastId);
+    statementOf(this.store, "INSERT INTO mnemo_delta_fts(rowid, evidence) SELECT id, evidence FROM mnemo_deltas WHERE id BETWEEN ? AND ? AND evidence != ''").run(firstId, lastId);
   }
 
   /** Rewrites what a replay derives (the dimension a delta belongs to and how it moved). */
   updateDerived(id: number, entity: string, prior: DistJson, posterior: DistJson, surprise: number): void {
-    this.store
-      .statement('UPDATE mnemo_deltas SET entity = ?, prior = ?, posterior = ?, surprise = ? WHERE id = ?')
+    statementOf(this.store, 'UPDATE mnemo_deltas SET entity = ?, prior = ?, posterior = ?, surprise = ? WHERE id = ?')
       .run(entity, JSON.stringify(prior), JSON.stringify(posterior), surprise, id);
   }
 
   delta(id: number): DeltaRow | null {
     if (!this.exists()) return null;
-    const r = this.store.statement(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE id = ?`).get(id) as RawDelta | undefined;
+    const r = statementOf(this.store, `SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE id = ?`).get(id) as RawDelta | undefined;
     return r ? decodeDelta(r) : null;
   }
 
@@ -205,8 +201,8 @@ export class BeliefTables {
     if (!this.exists()) return [];
     const rows = (
       until === undefined
-        ? this.store.statement(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity = ? AND attribute = ? ORDER BY t, id`).all(entity, attribute)
-        : this.store.statement(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity = ? AND attribute = ? AND t <= ? ORDER BY t, id`).all(entity, attribute, until)
+        ? statementOf(this.store, `SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity = ? AND attribute = ? ORDER BY t, id`).all(entity, attribute)
+        : statementOf(this.store, `SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity = ? AND attribute = ? AND t <= ? ORDER BY t, id`).all(entity, attribute, until)
     ) as RawDelta[];
     return rows.map(decodeDelta);
   }
@@ -214,8 +210,7 @@ export class BeliefTables {
   /** The last delta at or before t: what `query_at` reads. */
   lastDeltaAtOrBefore(entity: string, attribute: string, t: number): DeltaRow | null {
     if (!this.exists()) return null;
-    const r = this.store
-      .statement(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity = ? AND attribute = ? AND t <= ? ORDER BY t DESC, id DESC LIMIT 1`)
+    const r = statementOf(this.store, `SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity = ? AND attribute = ? AND t <= ? ORDER BY t DESC, id DESC LIMIT 1`)
       .get(entity, attribute, t) as RawDelta | undefined;
     return r ? decodeDelta(r) : null;
   }
@@ -233,7 +228,7 @@ export class BeliefTables {
       parts.push('t <= ?');
       params.push(until);
     }
-    const rows = this.store.db
+    const rows = connectionOf(this.store)
       .prepare(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE ${parts.join(' AND ')} ORDER BY t DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...params, limit, offset) as RawDelta[];
     return rows.map(decodeDelta);
@@ -245,7 +240,7 @@ export class BeliefTables {
    */
   deltasOfEntities(names: readonly string[]): DeltaRow[] {
     if (!this.exists() || names.length === 0) return [];
-    const rows = this.store.db
+    const rows = connectionOf(this.store)
       .prepare(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE entity IN (${names.map(() => '?').join(',')}) ORDER BY t, id`)
       .all(...names) as RawDelta[];
     return rows.map(decodeDelta);
@@ -254,29 +249,29 @@ export class BeliefTables {
   /** Lighter rows for whole-log scans (identity profiles, aggregation). */
   *scan(): Generator<Pick<DeltaRow, 'entity' | 'attribute' | 'value' | 't' | 'reliability' | 'surprise'>> {
     if (!this.exists()) return;
-    yield* this.store.statement('SELECT entity, attribute, value, t, reliability, surprise FROM mnemo_deltas ORDER BY entity, attribute, t, id').iterate() as Iterable<
+    yield* statementOf(this.store, 'SELECT entity, attribute, value, t, reliability, surprise FROM mnemo_deltas ORDER BY entity, attribute, t, id').iterate() as Iterable<
       Pick<DeltaRow, 'entity' | 'attribute' | 'value' | 't' | 'reliability' | 'surprise'>
     >;
   }
 
   deltasForMemory(memoryId: string): DeltaRow[] {
     if (!this.exists()) return [];
-    const rows = this.store.statement(`SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE memory_id = ? ORDER BY t, id`).all(memoryId) as RawDelta[];
+    const rows = statementOf(this.store, `SELECT ${DELTA_COLS} FROM mnemo_deltas WHERE memory_id = ? ORDER BY t, id`).all(memoryId) as RawDelta[];
     return rows.map(decodeDelta);
   }
 
   /** A fingerprint of the log and the alias table: a plan made on one basis applies only to it. */
   basis(): string {
     if (!this.exists()) return '0:0:0:0';
-    const d = this.store.statement('SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM mnemo_deltas').get() as { n: number; m: number };
-    const a = this.store.statement('SELECT count(*) AS n FROM mnemo_entity_aliases').get() as { n: number };
-    const r = this.store.statement('SELECT count(*) AS n FROM mnemo_alias_rejections').get() as { n: number };
+    const d = statementOf(this.store, 'SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM mnemo_deltas').get() as { n: number; m: number };
+    const a = statementOf(this.store, 'SELECT count(*) AS n FROM mnemo_entity_aliases').get() as { n: number };
+    const r = statementOf(this.store, 'SELECT count(*) AS n FROM mnemo_alias_rejections').get() as { n: number };
     return `${d.n}:${d.m}:${a.n}:${r.n}`;
   }
 
   counts(): { dimensions: number; deltas: number; entities: number; aliases: number } {
     if (!this.exists()) return { dimensions: 0, deltas: 0, entities: 0, aliases: 0 };
-    const n = (sql: string) => (this.store.statement(sql).get() as { n: number }).n;
+    const n = (sql: string) => (statementOf(this.store, sql).get() as { n: number }).n;
     return {
       dimensions: n('SELECT count(*) AS n FROM mnemo_dimensions'),
       deltas: n('SELECT count(*) AS n FROM mnemo_deltas'),
@@ -288,8 +283,7 @@ export class BeliefTables {
   /** BM25 over delta evidence (FTS5; lower bm25() is better). `match` is an FTS5 query string. */
   searchEvidence(match: string, limit: number): { id: number; score: number }[] {
     if (!this.exists() || match.trim() === '') return [];
-    return this.store
-      .statement('SELECT rowid AS id, bm25(mnemo_delta_fts) AS score FROM mnemo_delta_fts WHERE mnemo_delta_fts MATCH ? ORDER BY score LIMIT ?')
+    return statementOf(this.store, 'SELECT rowid AS id, bm25(mnemo_delta_fts) AS score FROM mnemo_delta_fts WHERE mnemo_delta_fts MATCH ? ORDER BY score LIMIT ?')
       .all(match, limit) as { id: number; score: number }[];
   }
 
@@ -297,39 +291,38 @@ export class BeliefTables {
 
   aliases(): AliasRow[] {
     if (!this.exists()) return [];
-    return this.store.statement(`SELECT ${ALIAS_COLS} FROM mnemo_entity_aliases ORDER BY canonical, alias`).all() as AliasRow[];
+    return statementOf(this.store, `SELECT ${ALIAS_COLS} FROM mnemo_entity_aliases ORDER BY canonical, alias`).all() as AliasRow[];
   }
 
   alias(name: string): AliasRow | null {
     if (!this.exists()) return null;
-    return (this.store.statement(ALIAS_BY_NAME_SQL).get(name) as AliasRow | undefined) ?? null;
+    return (statementOf(this.store, ALIAS_BY_NAME_SQL).get(name) as AliasRow | undefined) ?? null;
   }
 
   putAlias(a: AliasRow): void {
-    this.store
-      .statement(`INSERT OR REPLACE INTO mnemo_entity_aliases(${ALIAS_COLS}) VALUES (?, ?, ?, ?, ?)`)
+    statementOf(this.store, `INSERT OR REPLACE INTO mnemo_entity_aliases(${ALIAS_COLS}) VALUES (?, ?, ?, ?, ?)`)
       .run(a.alias, a.canonical, a.divergence, a.shared, a.merged_at);
   }
 
   deleteAlias(name: string): void {
-    this.store.statement('DELETE FROM mnemo_entity_aliases WHERE alias = ?').run(name);
+    statementOf(this.store, 'DELETE FROM mnemo_entity_aliases WHERE alias = ?').run(name);
   }
 
   rejections(): RejectionRow[] {
     if (!this.exists()) return [];
-    return this.store.statement(`SELECT ${REJECTION_COLS} FROM mnemo_alias_rejections ORDER BY a, b`).all() as RejectionRow[];
+    return statementOf(this.store, `SELECT ${REJECTION_COLS} FROM mnemo_alias_rejections ORDER BY a, b`).all() as RejectionRow[];
   }
 
   rejection(a: string, b: string): RejectionRow | null {
     if (!this.exists()) return null;
-    return (this.store.statement(REJECTION_BY_PAIR_SQL).get(a, b) as RejectionRow | undefined) ?? null;
+    return (statementOf(this.store, REJECTION_BY_PAIR_SQL).get(a, b) as RejectionRow | undefined) ?? null;
   }
 
   putRejection(a: string, b: string, at: number): void {
-    this.store.statement(`INSERT OR REPLACE INTO mnemo_alias_rejections(${REJECTION_COLS}) VALUES (?, ?, ?)`).run(a, b, at);
+    statementOf(this.store, `INSERT OR REPLACE INTO mnemo_alias_rejections(${REJECTION_COLS}) VALUES (?, ?, ?)`).run(a, b, at);
   }
 
   deleteRejection(a: string, b: string): void {
-    this.store.statement('DELETE FROM mnemo_alias_rejections WHERE a = ? AND b = ?').run(a, b);
+    statementOf(this.store, 'DELETE FROM mnemo_alias_rejections WHERE a = ? AND b = ?').run(a, b);
   }
 }

@@ -6,6 +6,7 @@
  * setting and index back. Nothing here is journalled or announced to listeners: the caller wraps
  * batches in `store.transaction` and emits a reset when done.
  */
+import { connectionOf } from './connection.js';
 import type { AccessRecord } from '../model/memory.js';
 import { MEMORY_COLUMNS, type MemoryRow } from './codec.js';
 import type { MemoryStore } from './store.js';
@@ -34,7 +35,7 @@ const BULK_CACHE_SIZE = -262144;
 
 /** Creates mnemo's tables if needed and switches the connection to bulk loading until `finish()`. */
 export function beginBulkLoad(store: MemoryStore): BulkLoad {
-  const db = store.db;
+  const db = connectionOf(store);
   store.ensureMnemo();
   const insertMemory = db.prepare(INSERT_MEMORY_SQL);
   const insertEdge = db.prepare(INSERT_EDGE_SQL);

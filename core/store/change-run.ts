@@ -11,6 +11,7 @@
  * half-written change is rolled back from its before-images, a half-done undo or redo is
  * completed. Readers that open in between see the partial state; `runInProgress` tells them.
  */
+import { connectionOf, statementOf } from './connection.js';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
@@ -91,7 +92,7 @@ export function writeMarker(store: JournalledStore, m: RunMarker): void {
 }
 
 export function clearMarker(store: JournalledStore): void {
-  store.statement('DELETE FROM mnemo_meta WHERE key = ?').run(RUN_MARKER_KEY);
+  statementOf(store, 'DELETE FROM mnemo_meta WHERE key = ?').run(RUN_MARKER_KEY);
 }
 
 export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
@@ -164,14 +165,14 @@ export class Pacer {
     private readonly pacing: Required<RunPacing>,
   ) {
     if (store.path !== ':memory:' && !store.readonly) {
-      this.savedAutocheckpoint = store.db.pragma('wal_autocheckpoint', { simple: true }) as number;
-      store.db.pragma('wal_autocheckpoint = 0');
+      this.savedAutocheckpoint = connectionOf(store).pragma('wal_autocheckpoint', { simple: true }) as number;
+      connectionOf(store).pragma('wal_autocheckpoint = 0');
     }
   }
   async between(): Promise<void> {
     const pauseStart = performance.now();
     if (this.savedAutocheckpoint !== null && pauseStart - this.lastCheckpoint >= CHECKPOINT_EVERY_MS) {
-      this.store.db.pragma('wal_checkpoint(PASSIVE)');
+      connectionOf(this.store).pragma('wal_checkpoint(PASSIVE)');
       this.lastCheckpoint = performance.now();
     }
     const left = this.pacing.pauseMs - (performance.now() - pauseStart);
@@ -179,7 +180,7 @@ export class Pacer {
   }
   end(): void {
     if (this.savedAutocheckpoint === null || this.store.isClosed) return;
-    this.store.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
+    connectionOf(this.store).pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
     this.savedAutocheckpoint = null;
   }
 }
@@ -257,8 +258,7 @@ export class ChangeRun {
   private start(): void {
     const store = this.store;
     refuseIfRunning(store);
-    const info = store
-      .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    const info = statementOf(store, 'INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(store.clock.now(), this.label, this.kind, '{}', 'applied', JSON.stringify({ ...this.meta, in_progress: true }), currentCredentialId());
     this.id = Number(info.lastInsertRowid);
     liveRuns.add(runKey(store, this.id));
@@ -267,8 +267,8 @@ export class ChangeRun {
 
   private recordRows(touched: { key: string; before: unknown | null }[]): void {
     const store = this.store;
-    const insert = store.statement('INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
-    const moveAfter = store.statement('UPDATE mnemo_journal_rows SET after = ? WHERE change_id = ? AND key = ?');
+    const insert = statementOf(store, 'INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
+    const moveAfter = statementOf(store, 'UPDATE mnemo_journal_rows SET after = ? WHERE change_id = ? AND key = ?');
     for (const { key, before } of touched) {
       const after = store.journal.snapshot(key);
       const afterJson = after === null ? null : JSON.stringify(after);
@@ -298,14 +298,14 @@ export class ChangeRun {
       this.meta = meta();
       if (id !== null) {
         // A row whose later batches put it back as it was is no change.
-        const drop = store.statement('DELETE FROM mnemo_journal_rows WHERE change_id = ? AND key = ?');
+        const drop = statementOf(store, 'DELETE FROM mnemo_journal_rows WHERE change_id = ? AND key = ?');
         const counts: Record<string, number> = {};
         for (const [key, r] of this.recorded) {
           if (r.unchanged) drop.run(id, key);
           else tallyRow(counts, key, r.created ? 'created' : r.deleted ? 'deleted' : 'modified');
         }
-        if (Object.keys(counts).length === 0) store.statement('DELETE FROM mnemo_journal WHERE id = ?').run(id);
-        else store.statement('UPDATE mnemo_journal SET counts = ?, meta = ? WHERE id = ?').run(JSON.stringify(counts), JSON.stringify(this.meta), id);
+        if (Object.keys(counts).length === 0) statementOf(store, 'DELETE FROM mnemo_journal WHERE id = ?').run(id);
+        else statementOf(store, 'UPDATE mnemo_journal SET counts = ?, meta = ? WHERE id = ?').run(JSON.stringify(counts), JSON.stringify(this.meta), id);
         clearMarker(store);
         if (Object.keys(counts).length === 0) this.id = null;
       }
@@ -335,12 +335,12 @@ export class ChangeRun {
 /** One transaction of a rollback; true when the change is gone entirely. */
 function rollbackStep(store: JournalledStore, changeId: number, deadline: () => boolean): boolean {
   return store.transaction(() => {
-    const pick = store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid DESC LIMIT ?');
-    const drop = store.statement('DELETE FROM mnemo_journal_rows WHERE rowid = ?');
+    const pick = statementOf(store, 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid DESC LIMIT ?');
+    const drop = statementOf(store, 'DELETE FROM mnemo_journal_rows WHERE rowid = ?');
     for (;;) {
       const chunk = pick.all(changeId, ROW_CHUNK) as RawRow[];
       if (chunk.length === 0) {
-        store.statement('DELETE FROM mnemo_journal WHERE id = ?').run(changeId);
+        statementOf(store, 'DELETE FROM mnemo_journal WHERE id = ?').run(changeId);
         clearMarker(store);
         return true;
       }
@@ -362,8 +362,8 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
     let id = marker.change_id;
     const pick =
       mode === 'undo'
-        ? store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?')
-        : store.statement('SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
+        ? statementOf(store, 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?')
+        : statementOf(store, 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
     let cursor = marker.cursor!;
     for (;;) {
       const chunk = pick.all(id, cursor, ROW_CHUNK) as RawRow[];

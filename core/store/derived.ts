@@ -4,13 +4,13 @@
  * process changed (the store diffs per-row digests when `data_version` moves), rebuilt after a
  * reset (the first commit by another process, a large external change, or a bulk load).
  */
-import type { MemoryStore } from './store.js';
+import type { StoreReader } from './port.js';
 
 export interface DerivedIndex {
   /** Rebuilds everything from the store. */
-  load(store: MemoryStore): void;
+  load(store: StoreReader): void;
   /** Re-reads one row (it may now be archived or gone). */
-  update(store: MemoryStore, id: string): void;
+  update(store: StoreReader, id: string): void;
   remove(id: string): void;
   /** Releases what the index holds outside the JS heap (a SQLite handle, a tokenizer); called once, when its engine closes. */
   dispose?(): void;
@@ -21,7 +21,7 @@ export class Derived<T extends DerivedIndex> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly store: MemoryStore,
+    private readonly store: StoreReader,
     readonly index: T,
   ) {
     this.unsubscribe = store.onChange((e) => {

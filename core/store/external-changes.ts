@@ -3,6 +3,7 @@
  * apart from the store's reads and writes: it only watches `data_version` and diffs per-memory
  * digests (row-signatures.ts) when an index is about to be read.
  */
+import { connectionOf } from './connection.js';
 import { foreignRunInProgress } from './change-run.js';
 import type { JournalledStore } from './journal.js';
 import { diffRowSignatures, scanRowSignatures, type RowSignatures } from './row-signatures.js';
@@ -56,12 +57,12 @@ export class ExternalChanges {
       // Taken before the reset indexes reload (they do so right after this, on the same thread).
       this.signaturesWanted = false;
       this.pending = false;
-      this.signatures = scanRowSignatures(store.db);
+      this.signatures = scanRowSignatures(connectionOf(store));
       return;
     }
     if (!this.pending || !this.signatures) return;
     this.pending = false;
-    const next = scanRowSignatures(store.db);
+    const next = scanRowSignatures(connectionOf(store));
     const { upserts, deletes } = diffRowSignatures(this.signatures, next);
     this.signatures = next;
     if (upserts.length + deletes.length > Math.max(1000, next.rows.size / 5)) {

@@ -1,4 +1,5 @@
 /** Value counts for the memory list's filters (Datasette-style facets), straight from SQL. */
+import { connectionOf } from './connection.js';
 import type { RowSource } from './store-handle.js';
 import { readableJsonOrNull } from './json-sql.js';
 
@@ -12,7 +13,8 @@ export interface FacetRow {
  * nothing else), so they are counted over the `tagSample` most recently added rows; `tags_sampled`
  * says how many rows that was when it is fewer than the whole set.
  */
-export function memoryFacets({ db }: RowSource, archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample = 10_000) {
+export function memoryFacets(source: RowSource, archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample = 10_000) {
+  const db = connectionOf(source);
   const where = archived === 'live' ? 'archived = 0' : archived === 'archived' ? 'archived = 1' : '1';
   const group = (col: string) =>
     db.prepare(`SELECT coalesce(${col}, '') AS value, count(*) AS n FROM memories WHERE ${where} GROUP BY ${col} ORDER BY n DESC, value ASC`).all() as FacetRow[];

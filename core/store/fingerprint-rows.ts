@@ -6,6 +6,7 @@
  * meanwhile). The fingerprint that reflect builds over these rows depends on their order, so the
  * ORDER BY clauses here are part of its definition.
  */
+import { connectionOf } from './connection.js';
 import { MEMORY_ROW_COLS, type MemoryRow } from './codec.js';
 import type { RowSource } from './store-handle.js';
 
@@ -44,17 +45,17 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Every memory row in rowid order, in one statement (consistent only inside a transaction). */
 export function memoryRows(source: RowSource): Iterable<RawMemoryRow> {
-  return source.db.prepare(MEMORY_ROWS_SQL).iterate() as Iterable<RawMemoryRow>;
+  return connectionOf(source).prepare(MEMORY_ROWS_SQL).iterate() as Iterable<RawMemoryRow>;
 }
 
 /** Every edge row in (src, rowid) order, in one statement. */
 export function edgeRows(source: RowSource): Iterable<RawEdgeRow> {
-  return source.db.prepare(EDGE_ROWS_SQL).iterate() as Iterable<RawEdgeRow>;
+  return connectionOf(source).prepare(EDGE_ROWS_SQL).iterate() as Iterable<RawEdgeRow>;
 }
 
 /** Id, archived flag, owner and embedding of every memory in rowid order. */
 export function embeddingRows(source: RowSource): Iterable<EmbeddingRow> {
-  return source.db.prepare(EMBEDDING_ROWS_SQL).iterate() as Iterable<EmbeddingRow>;
+  return connectionOf(source).prepare(EMBEDDING_ROWS_SQL).iterate() as Iterable<EmbeddingRow>;
 }
 
 /**
@@ -63,7 +64,7 @@ export function embeddingRows(source: RowSource): Iterable<EmbeddingRow> {
  * or the new state, so a caller must check that nothing committed before trusting what it built.
  */
 export async function* memoryRowPages(source: RowSource, pageSize = 2048): AsyncGenerator<RawMemoryRow[]> {
-  const stmt = source.db.prepare(MEMORY_ROW_PAGE_SQL);
+  const stmt = connectionOf(source).prepare(MEMORY_ROW_PAGE_SQL);
   let after = Number.MIN_SAFE_INTEGER;
   for (;;) {
     const page = stmt.all(after, pageSize) as RawMemoryRow[];
@@ -77,7 +78,7 @@ export async function* memoryRowPages(source: RowSource, pageSize = 2048): Async
 
 /** The edge rows in (src, rowid) order, a page at a time, yielding to the event loop between pages. */
 export async function* edgeRowPages(source: RowSource, pageSize = 2048): AsyncGenerator<RawEdgeRow[]> {
-  const stmt = source.db.prepare(EDGE_ROW_PAGE_SQL);
+  const stmt = connectionOf(source).prepare(EDGE_ROW_PAGE_SQL);
   let after: [string, number] = ['', Number.MIN_SAFE_INTEGER];
   for (;;) {
     const page = stmt.all(after[0], after[1], pageSize) as RawEdgeRow[];

@@ -4,6 +4,7 @@
  * memories with the edges among them. Reads promoted columns only (plus the title), so a 2k-node
  * neighbourhood of a 100k store costs a few indexed queries and never parses a `data` payload.
  */
+import { connectionOf } from './connection.js';
 import type { OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import type { DB } from './sqlite.js';
@@ -181,6 +182,7 @@ function overview(db: DB, f: GraphFilter): GraphResult {
   return { nodes: rows.map((r) => ({ ...r, depth: null })), edges: [...edges.values()], reachable, truncated: reachable > rows.length };
 }
 
-export function graphView({ db }: RowSource, f: GraphFilter): GraphResult {
+export function graphView(source: RowSource, f: GraphFilter): GraphResult {
+  const db = connectionOf(source);
   return f.focus ? neighbourhood(db, f.focus, f) : overview(db, f);
 }

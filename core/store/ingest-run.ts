@@ -5,6 +5,7 @@
  * batch: a failure, a cancel or the next writable open after a crash deletes those ranges and the
  * store is as before. Deltas other writers append in between are not in the ranges and stay.
  */
+import { statementOf } from './connection.js';
 import { MnemoError } from '../errors.js';
 import { isLiveWriter } from './change-run.js';
 import { hostname } from 'node:os';
@@ -48,7 +49,7 @@ export function foreignDeltaDimensions(store: StoreHandle, m: IngestMarker): { e
   const gaps: [number, number][] = [];
   for (let k = 0; k + 1 < m.ranges.length; k++) if (m.ranges[k + 1]![0] > m.ranges[k]![1] + 1) gaps.push([m.ranges[k]![1], m.ranges[k + 1]![0]]);
   if (m.ranges.length) gaps.push([m.ranges[m.ranges.length - 1]![1], Number.MAX_SAFE_INTEGER]);
-  const pick = store.statement('SELECT DISTINCT entity, attribute FROM mnemo_deltas WHERE id > ? AND id < ?');
+  const pick = statementOf(store, 'SELECT DISTINCT entity, attribute FROM mnemo_deltas WHERE id > ? AND id < ?');
   const seen = new Map<string, { entity: string; attribute: string }>();
   for (const [after, before] of gaps) {
     for (const r of pick.all(after, before) as { entity: string; attribute: string }[]) seen.set(`${r.entity}\u0001${r.attribute}`, r);
@@ -57,13 +58,13 @@ export function foreignDeltaDimensions(store: StoreHandle, m: IngestMarker): { e
 }
 
 export function clearIngestRun(store: StoreHandle): void {
-  store.statement('DELETE FROM mnemo_meta WHERE key = ?').run(KEY);
+  statementOf(store, 'DELETE FROM mnemo_meta WHERE key = ?').run(KEY);
 }
 
 /** Deletes what the ingest appended (the evidence index follows by trigger) and its marker, in one transaction. */
 export function rollbackIngestRun(store: StoreHandle, m: IngestMarker): void {
   store.transaction(() => {
-    const del = store.statement('DELETE FROM mnemo_deltas WHERE id BETWEEN ? AND ?');
+    const del = statementOf(store, 'DELETE FROM mnemo_deltas WHERE id BETWEEN ? AND ?');
     for (const [a, b] of m.ranges) del.run(a, b);
     clearIngestRun(store);
   });

@@ -6,12 +6,12 @@
  * refusal, and a change that is later than C but earlier than the dependant it shares a row with
  * (it does not block that dependant's undo) is left alone.
  */
-import type { StoreHandle } from './store-handle.js';
+import { statementOf } from './connection.js';
+import type { RowSource, StoreHandle } from './store-handle.js';
 
 /** Ids of the still-applied changes that depend on `changeId`, newest first. */
 export function dependentChangeIds(store: StoreHandle, changeId: number): number[] {
-  return store
-    .statement(
+  return statementOf(store,
       `WITH RECURSIVE dep(id) AS (
          SELECT @id
          UNION
@@ -32,8 +32,7 @@ export function dependentChangeIds(store: StoreHandle, changeId: number): number
  * for the owner policy of an undo. Unowned rows come back as "" (everyone may write them).
  */
 export function ownersTouched(store: StoreHandle, changeIds: number[]): string[] {
-  return store
-    .statement(
+  return statementOf(store,
       `SELECT DISTINCT owner FROM (
          SELECT json_extract(before, '$.row.owner') AS owner FROM mnemo_journal_rows
           WHERE change_id IN (SELECT value FROM json_each(@ids)) AND substr(key, 1, 2) = 'm:'
@@ -50,9 +49,8 @@ export function ownersTouched(store: StoreHandle, changeIds: number[]): string[]
 }
 
 /** The first `limit` memories a change touched, so a list of changes can name them by title. */
-export function memoriesTouched(store: StoreHandle, changeId: number, limit: number): string[] {
-  return store
-    .statement("SELECT substr(key, 3) FROM mnemo_journal_rows WHERE change_id = ? AND substr(key, 1, 2) = 'm:' ORDER BY rowid LIMIT ?")
+export function memoriesTouched(store: RowSource, changeId: number, limit: number): string[] {
+  return statementOf(store, "SELECT substr(key, 3) FROM mnemo_journal_rows WHERE change_id = ? AND substr(key, 1, 2) = 'm:' ORDER BY rowid LIMIT ?")
     .pluck()
     .all(changeId, limit) as string[];
 }

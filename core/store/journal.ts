@@ -14,6 +14,7 @@
  * tombstone rows, plus what the opener adds, such as belief aliases): no module registers itself
  * by being imported, so what a process can undo never depends on what it happened to import.
  */
+import { connectionOf, statementOf } from './connection.js';
 import { MnemoError, notFound } from '../errors.js';
 import { ownerMayWrite } from '../model/owner.js';
 import { currentCredentialId } from './attribution.js';
@@ -103,7 +104,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   /** Records the before-image of a row the first time the open change touches it. */
   capture(key: string): void {
     if (!this.open || this.open.captured.has(key)) return;
-    const before = this.targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
+    const before = this.targetFor(key).snapshot(connectionOf(this.store), key.slice(key.indexOf(':') + 1));
     this.open.captured.set(key, before);
     this.open.order.push(key);
   }
@@ -125,18 +126,17 @@ export class Journal<S extends StoreHandle = StoreHandle> {
       this.open = null;
       const rows: ChangeRow[] = [];
       for (const key of open.order) {
-        const after = this.targetFor(key).snapshot(store.db, key.slice(key.indexOf(':') + 1));
+        const after = this.targetFor(key).snapshot(connectionOf(store), key.slice(key.indexOf(':') + 1));
         const before = open.captured.get(key) ?? null;
         if (JSON.stringify(before) === JSON.stringify(after)) continue;
         rows.push({ key, before, after });
       }
       if (rows.length === 0) return { result, changeId: null };
       const counts = countRows(rows);
-      const info = store
-        .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      const info = statementOf(store, 'INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(store.clock.now(), label, kind, JSON.stringify(counts), 'applied', meta ? JSON.stringify(meta) : null, currentCredentialId());
       const changeId = Number(info.lastInsertRowid);
-      const ins = store.statement('INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
+      const ins = statementOf(store, 'INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
       for (const r of rows) ins.run(changeId, r.key, r.before === null ? null : JSON.stringify(r.before), r.after === null ? null : JSON.stringify(r.after));
       return { result, changeId };
     });
@@ -160,18 +160,17 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   /** The current image of a journalled row. */
   snapshot(key: string): unknown | null {
-    return this.targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
+    return this.targetFor(key).snapshot(connectionOf(this.store), key.slice(key.indexOf(':') + 1));
   }
 
   /** A store opened read-only keeps its older schema: a journal from before credentials has no such column. */
   private credentialColumn(): string {
-    return hasMigration(this.store.db, '006-agent-credentials') ? 'j.credential_id' : 'NULL AS credential_id';
+    return hasMigration(connectionOf(this.store), '006-agent-credentials') ? 'j.credential_id' : 'NULL AS credential_id';
   }
 
   history(limit = 100, offset = 0): ChangeSummary[] {
     if (!this.store.hasMnemo()) return [];
-    const rows = this.store
-      .statement(
+    const rows = statementOf(this.store,
         `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, ${this.credentialColumn()},
                 (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
          FROM mnemo_journal j ORDER BY j.id DESC LIMIT ? OFFSET ?`,
@@ -197,8 +196,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   get(changeId: number): ChangeSummary {
     if (!this.store.hasMnemo()) throw notFound(`no change #${changeId}: this store has no journal yet`);
-    const row = this.store
-      .statement(
+    const row = statementOf(this.store,
         `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, ${this.credentialColumn()},
                 (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
          FROM mnemo_journal j WHERE j.id = ?`,
@@ -209,7 +207,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   }
 
   rows(changeId: number): ChangeRow[] {
-    const rows = this.store.statement('SELECT key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid').all(changeId) as {
+    const rows = statementOf(this.store, 'SELECT key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid').all(changeId) as {
       key: string;
       before: string | null;
       after: string | null;
@@ -229,8 +227,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * seconds inside the undo's first transaction, with the write lock held.
    */
   private blockers(changeId: number, sinceSeq: number): ChangeSummary[] {
-    const ids = this.store
-      .statement(
+    const ids = statementOf(this.store,
         `SELECT DISTINCT r.change_id FROM mnemo_journal_rows r JOIN mnemo_journal j ON j.id = r.change_id
          WHERE r.change_id > ? AND r.change_id != ? AND j.state = 'applied'
            AND EXISTS (SELECT 1 FROM mnemo_journal_rows mine WHERE mine.change_id = ? AND mine.key = r.key)
@@ -301,10 +298,9 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   /** Marks a change undone once its before-images are written back. */
   markUndone(changeId: number): ChangeSummary {
     const store = this.store;
-    const seq = (store.statement('SELECT coalesce(max(id), 0) AS n FROM mnemo_journal').get() as { n: number }).n;
-    const order = (store.statement('SELECT coalesce(max(undo_order), 0) + 1 AS n FROM mnemo_journal').get() as { n: number }).n;
-    store
-      .statement("UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ?, undo_order = ? WHERE id = ?")
+    const seq = (statementOf(store, 'SELECT coalesce(max(id), 0) AS n FROM mnemo_journal').get() as { n: number }).n;
+    const order = (statementOf(store, 'SELECT coalesce(max(undo_order), 0) + 1 AS n FROM mnemo_journal').get() as { n: number }).n;
+    statementOf(store, "UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ?, undo_order = ? WHERE id = ?")
       .run(store.clock.now(), seq, order, changeId);
     return this.get(changeId);
   }
@@ -322,14 +318,14 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     const store = this.store;
     let id = changeId;
     if (id === undefined) {
-      const row = store.statement("SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undo_order DESC LIMIT 1").get() as { id: number } | undefined;
+      const row = statementOf(store, "SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undo_order DESC LIMIT 1").get() as { id: number } | undefined;
       if (!row) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
       id = row.id;
     }
     const change = this.get(id);
     if (change.state !== 'undone') throw new MnemoError('conflict', `change #${id} (${change.label}) is not undone, so there is nothing to redo`);
     this.refuseWhileRunning(change);
-    const undoneSeq = (store.statement('SELECT undone_seq FROM mnemo_journal WHERE id = ?').get(id) as { undone_seq: number | null }).undone_seq ?? id;
+    const undoneSeq = (statementOf(store, 'SELECT undone_seq FROM mnemo_journal WHERE id = ?').get(id) as { undone_seq: number | null }).undone_seq ?? id;
     const blockers = this.blockers(id, undoneSeq);
     if (blockers.length) {
       const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
@@ -341,7 +337,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   }
 
   markRedone(changeId: number): ChangeSummary {
-    this.store.statement("UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL, undo_order = NULL WHERE id = ?").run(changeId);
+    statementOf(this.store, "UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL, undo_order = NULL WHERE id = ?").run(changeId);
     return this.get(changeId);
   }
 

@@ -3,6 +3,7 @@
  * promoted columns plus json_extract for title and tags, so a page of a 100k store costs one
  * indexed query and never parses a full `data` payload.
  */
+import { connectionOf } from './connection.js';
 import { parseOwnerScope, type OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
@@ -128,7 +129,8 @@ export function buildWhere(f: ListFilter): { sql: string; params: unknown[] } {
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
 
-export function listMemories({ db }: RowSource, f: ListFilter): { total: number; rows: ListRow[] } {
+export function listMemories(source: RowSource, f: ListFilter): { total: number; rows: ListRow[] } {
+  const db = connectionOf(source);
   const w = buildWhere(f);
   const total = (db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   const sort = SORT_SQL[f.sort ?? 'rowid'] ?? 'rowid';

@@ -2,6 +2,7 @@
  * Journal images of memory rows: every column (the embedding as base64), the rowid (nooa breaks
  * ties by rowid order, so an undone delete comes back in its old place) and the outgoing edges.
  */
+import { connectionOf } from './connection.js';
 import { encodeData, decodeRow, MEMORY_ROW_COLS, type MemoryRow } from './codec.js';
 import type { JournalTarget } from './journal.js';
 import { cachedStatement, type DB } from './sqlite.js';
@@ -83,7 +84,7 @@ export const memoryRowTarget: JournalTarget = {
   ns: 'm',
   snapshot: (db, id) => snapshotMemory(db, id),
   restore(store: StoreHandle, id: string, image: unknown, expected: unknown) {
-    const db = store.db;
+    const db = connectionOf(store);
     if (image === null) {
       cachedStatement(db, 'DELETE FROM memory_edges WHERE src = ?').run(id);
       cachedStatement(db, 'DELETE FROM memories WHERE id = ?').run(id);

@@ -5,6 +5,7 @@
  * the same expressions the Memories list filters by (retention-sql.ts), so a count is exactly the
  * number of rows its click shows.
  */
+import { connectionOf } from './connection.js';
 import { idleSql, retentionSql } from './retention-sql.js';
 import type { RowSource } from './store-handle.js';
 
@@ -33,14 +34,14 @@ const LIVE = 'archived = 0';
 
 /** Live memories per value of `column` (NULL counted as ''), most frequent first. */
 export function liveValueCounts(source: RowSource, column: OverviewColumn): ValueCount[] {
-  return source.db
+  return connectionOf(source)
     .prepare(`SELECT coalesce(${column}, '') AS value, count(*) AS n FROM memories WHERE ${LIVE} GROUP BY ${column} ORDER BY n DESC, value ASC`)
     .all() as ValueCount[];
 }
 
 /** How many memories are live and how many archived. */
 export function liveAndArchivedCounts(source: RowSource): { live: number; archived: number } {
-  return source.db.prepare('SELECT coalesce(sum(archived = 0), 0) AS live, coalesce(sum(archived = 1), 0) AS archived FROM memories').get() as {
+  return connectionOf(source).prepare('SELECT coalesce(sum(archived = 0), 0) AS live, coalesce(sum(archived = 1), 0) AS archived FROM memories').get() as {
     live: number;
     archived: number;
   };
@@ -48,7 +49,7 @@ export function liveAndArchivedCounts(source: RowSource): { live: number; archiv
 
 /** Live memories per edge type they touch: each counts once per type, in either direction (as the list filter asks). */
 export function liveEdgeTypeCounts(source: RowSource): ValueCount[] {
-  return source.db
+  return connectionOf(source)
     .prepare(
       `SELECT t.type AS value, count(*) AS n FROM (
          SELECT src AS id, type FROM memory_edges UNION SELECT dst AS id, type FROM memory_edges
@@ -68,7 +69,7 @@ export function liveIdleBucketCounts(source: RowSource, now: number, buckets: re
 }
 
 function bucketCounts(source: RowSource, expr: string, buckets: readonly CountBucket[]): number[] {
-  const rows = source.db.prepare(`SELECT ${caseOf(expr, buckets)} AS b, count(*) AS n FROM memories WHERE ${LIVE} GROUP BY b`).all() as { b: number; n: number }[];
+  const rows = connectionOf(source).prepare(`SELECT ${caseOf(expr, buckets)} AS b, count(*) AS n FROM memories WHERE ${LIVE} GROUP BY b`).all() as { b: number; n: number }[];
   const byBucket = new Map(rows.map((r) => [r.b, r.n]));
   return buckets.map((_, i) => byBucket.get(i) ?? 0);
 }
@@ -84,12 +85,12 @@ function caseOf(expr: string, buckets: readonly CountBucket[]): string {
 
 /** How many memories are live. */
 export function liveCount(source: RowSource): number {
-  return (source.db.prepare('SELECT count(*) AS n FROM memories WHERE archived = 0').get() as { n: number }).n;
+  return (connectionOf(source).prepare('SELECT count(*) AS n FROM memories WHERE archived = 0').get() as { n: number }).n;
 }
 
 /** Every `step`-th live memory in rowid order with its retention at `now`: a deterministic sample spread over the whole store. */
 export function retentionSample(source: RowSource, now: number, halfLifeHours: number, step: number): RetentionPoint[] {
-  return source.db
+  return connectionOf(source)
     .prepare(
       `SELECT id, type, ${retentionSql(now, halfLifeHours, '')} AS retention, importance FROM (
          SELECT id, type, strength, last_accessed, importance, row_number() OVER (ORDER BY rowid) AS k FROM memories WHERE archived = 0

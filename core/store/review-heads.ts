@@ -3,6 +3,7 @@
  * owner, title and the start of the content), read in one pass without parsing the `data` payload
  * beyond the title. A 100k store's heads take a few tens of MB and are read once per plan.
  */
+import { connectionOf } from './connection.js';
 import { jsonField } from './json-sql.js';
 import type { RowSource } from './store-handle.js';
 
@@ -17,7 +18,8 @@ export interface MemoryHead {
 /** Characters of content kept per memory for the text filter. */
 const CONTENT_PREFIX = 300;
 
-export function memoryHeads({ db }: RowSource): Map<string, MemoryHead> {
+export function memoryHeads(source: RowSource): Map<string, MemoryHead> {
+  const db = connectionOf(source);
   const out = new Map<string, MemoryHead>();
   const rows = db.prepare(`SELECT id, type, owner, ${jsonField('data', '$.title')} AS title, substr(content, 1, ?) AS content FROM memories`).iterate(CONTENT_PREFIX) as Iterable<{
     id: string;

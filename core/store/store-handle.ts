@@ -2,28 +2,25 @@
  * The part of an open store that the journal, its targets and the change and ingest runs work
  * through. MemoryStore implements it; those modules name this interface instead of MemoryStore so
  * that store.ts can build them at open without an import cycle between the store and its parts.
+ * Neither interface names the connection: the modules of core/store/ that run SQL find it with
+ * `connectionOf(store)` (connection.ts), which nothing outside core/store/ may import.
  */
-import type Database from 'better-sqlite3';
 import type { Clock } from '../clock.js';
-import type { DB } from './sqlite.js';
 
 /**
- * What a read of whole tables needs: the open connection. Callers above the store pass the store
- * itself (a MemoryStore is one), so only core/store/ ever touches the connection.
+ * What a read of whole tables takes: an open store of this adapter. Callers above the store pass
+ * the store itself (any StoreReader is one).
  */
 export interface RowSource {
-  readonly db: DB;
+  readonly path: string;
+  readonly isClosed: boolean;
 }
 
 export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
 
-export interface StoreHandle {
-  readonly path: string;
-  readonly db: DB;
+export interface StoreHandle extends RowSource {
   readonly clock: Clock;
   readonly readonly: boolean;
-  readonly isClosed: boolean;
-  statement(sql: string): Database.Statement;
   transaction<T>(fn: () => T): T;
   hasMnemo(): boolean;
   ensureMnemo(): void;

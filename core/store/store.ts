@@ -5,13 +5,12 @@
  * (1) record before-images for the journal when a change is open and (2) notify listeners such as
  * the in-memory vector index, so derived state never drifts from the file.
  */
-import type Database from 'better-sqlite3';
 import { basename } from 'node:path';
 import { systemClock, type Clock } from '../clock.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
 import { isEdgeType, type EdgeType } from '../model/enums.js';
 import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../model/memory.js';
-import { validateOwner, type OwnerScope } from '../model/owner.js';
+import { validateOwner } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { pyDumps } from '../model/pyjson.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from './codec.js';
@@ -24,17 +23,18 @@ import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
-import type { ScoreTerms } from '../model/memory.js';
-import { insertAccessEvent, backfillAccessEvents } from './access-events.js';
+import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
+import { bindConnection } from './connection.js';
+import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
+import { BeliefTables } from './belief-tables.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
-export type ChangeListener = (e: ChangeEvent) => void;
-
-export type ProfileName = 'nooa-0.0.9' | 'mnemo';
+export type { AccessWrite, ChangeListener, ListScope, ProfileName } from './port.js';
 
 export interface OpenOptions extends ConnectOptions {
   clock?: Clock;
@@ -54,32 +54,18 @@ export interface OpenOptions extends ConnectOptions {
 
 const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget];
 
-export interface ListScope {
-  includeArchived?: boolean;
-  owner?: OwnerScope;
-}
-
-export interface AccessWrite {
-  id: string;
-  record: AccessRecord;
-  reinforce?: boolean;
-  /** Kept in the event table only (recall context for replay); the ring keeps nooa's fields. */
-  context?: Record<string, unknown>;
-  /** Kept in the event table only: the score's named contributions. */
-  terms?: ScoreTerms;
-}
-
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
-export class MemoryStore implements StoreHandle {
+/** The SQLite adapter of the store port (port.ts). Its connection is private to core/store/ (connection.ts). */
+export class MemoryStore implements StoreHandle, StoreWriter {
   readonly path: string;
-  readonly db: DB;
+  readonly #db: DB;
   readonly clock: Clock;
   readonly readonly: boolean;
   readonly dim: number;
   readonly journal: Journal<MemoryStore>;
-  private readonly st: StatementCache;
+  readonly #st: StatementCache;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
@@ -89,11 +75,12 @@ export class MemoryStore implements StoreHandle {
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean) {
     this.path = path;
-    this.db = db;
+    this.#db = db;
     this.clock = opts.clock ?? systemClock;
     this.readonly = opts.readonly ?? false;
     this.dim = opts.dim ?? 256;
-    this.st = new StatementCache(db);
+    this.#st = new StatementCache(db);
+    bindConnection(this, { db, statement: (sql) => this.#st.get(sql) });
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
@@ -124,6 +111,14 @@ export class MemoryStore implements StoreHandle {
     }
   }
 
+  /**
+   * Opens a store for reading only: the result is the port's read side, so a write does not
+   * compile, and the connection refuses one too (readonly-open.ts keeps the file untouched).
+   */
+  static openReader(path: string, opts: Omit<OpenOptions, 'readonly' | 'convert' | 'create'> = {}): StoreReader {
+    return MemoryStore.open(path, { ...opts, readonly: true });
+  }
+
   get name(): string {
     return this.path === ':memory:' ? ':memory:' : basename(this.path);
   }
@@ -135,7 +130,7 @@ export class MemoryStore implements StoreHandle {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.db.close();
+    this.#db.close();
   }
 
   // ---------------------------------------------------------------- infrastructure
@@ -152,12 +147,12 @@ export class MemoryStore implements StoreHandle {
   /** `PRAGMA data_version`: moves when another connection commits. */
   dataVersion(): number {
     // A cached statement: this runs before every derived-index read (several per recall).
-    return this.st.get('PRAGMA data_version').pluck().get() as number;
+    return this.#st.get('PRAGMA data_version').pluck().get() as number;
   }
 
   /** Rows this connection has written since it opened (SQLite's total_changes()). */
   totalChanges(): number {
-    return this.st.get('SELECT total_changes()').pluck().get() as number;
+    return this.#st.get('SELECT total_changes()').pluck().get() as number;
   }
 
   /** Whether another process committed since the last check (external-changes.ts). */
@@ -172,39 +167,35 @@ export class MemoryStore implements StoreHandle {
 
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
   transaction<T>(fn: () => T): T {
-    if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn).immediate();
+    if (this.#db.inTransaction) return fn();
+    return this.#db.transaction(fn).immediate();
   }
 
   hasMnemo(): boolean {
-    return hasMnemoSchema(this.db);
+    return hasMnemoSchema(this.#db);
   }
 
   /** Creates or upgrades the mnemo tables; called before any write of ours. */
   ensureMnemo(): void {
     if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
-    migrateMnemo(this.db, this.path, this.initialProfile, this.clock.now(), (db) => backfillAccessEvents(db));
+    migrateMnemo(this.#db, this.path, this.initialProfile, this.clock.now(), (db) => backfillAccessEvents(db));
   }
 
   getMeta(key: string): string | null {
     if (!this.hasMnemo()) return null;
-    const row = this.st.get('SELECT value FROM mnemo_meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.#st.get('SELECT value FROM mnemo_meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value ?? null;
   }
 
   setMeta(key: string, value: string): void {
     this.ensureMnemo();
-    this.st.get('INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES (?, ?)').run(key, value);
+    this.#st.get('INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES (?, ?)').run(key, value);
   }
 
   /** The scoring profile: recorded in mnemo_meta, `nooa-0.0.9` for a store without it. */
   profile(): ProfileName {
     const p = this.getMeta('profile');
     return p === 'mnemo' ? 'mnemo' : 'nooa-0.0.9';
-  }
-
-  statement(sql: string): Database.Statement {
-    return this.st.get(sql);
   }
 
   warn(key: string, message: string): void {
@@ -222,7 +213,7 @@ export class MemoryStore implements StoreHandle {
   }
 
   get(id: string): Memory | null {
-    const row = this.st.get(`SELECT ${SELECT_COLS} FROM memories WHERE id = ?`).get(id) as MemoryRow | undefined;
+    const row = this.#st.get(`SELECT ${SELECT_COLS} FROM memories WHERE id = ?`).get(id) as MemoryRow | undefined;
     return row ? this.decode(row, this.neighbors(id)) : null;
   }
 
@@ -233,7 +224,7 @@ export class MemoryStore implements StoreHandle {
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
       const marks = chunk.map(() => '?').join(',');
-      const rows = this.db.prepare(`SELECT ${SELECT_COLS} FROM memories WHERE id IN (${marks})`).all(...chunk) as MemoryRow[];
+      const rows = this.#db.prepare(`SELECT ${SELECT_COLS} FROM memories WHERE id IN (${marks})`).all(...chunk) as MemoryRow[];
       const edges = this.edgesFrom(chunk);
       for (const row of rows) out.set(row.id, this.decode(row, edges.get(row.id) ?? []));
     }
@@ -248,7 +239,7 @@ export class MemoryStore implements StoreHandle {
   }
 
   exists(id: string): boolean {
-    return this.st.get('SELECT 1 FROM memories WHERE id = ?').get(id) !== undefined;
+    return this.#st.get('SELECT 1 FROM memories WHERE id = ?').get(id) !== undefined;
   }
 
   /**
@@ -260,7 +251,7 @@ export class MemoryStore implements StoreHandle {
     if (this.exists(idOrPrefix)) return idOrPrefix;
     if (idOrPrefix.length < 6) return null;
     const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const rows = this.st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[];
+    const rows = this.#st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[];
     if (rows.length > 1) {
       throw badInput(`id prefix ${JSON.stringify(idOrPrefix)} is ambiguous (matches ${rows[0]!.id} and ${rows[1]!.id}); give more characters`, {
         field: 'id',
@@ -282,13 +273,13 @@ export class MemoryStore implements StoreHandle {
   }
 
   ownerOf(id: string): string | null {
-    const row = this.st.get('SELECT owner FROM memories WHERE id = ?').get(id) as { owner: string } | undefined;
+    const row = this.#st.get('SELECT owner FROM memories WHERE id = ?').get(id) as { owner: string } | undefined;
     return row ? row.owner : null;
   }
 
   /** Outgoing edges in rowid order (the order nooa's unordered SELECT returns, which breaks fanout ties). */
   neighbors(id: string): Edge[] {
-    const rows = this.st.get('SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as {
+    const rows = this.#st.get('SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as {
       dst: string;
       type: EdgeType;
       weight: number;
@@ -301,7 +292,7 @@ export class MemoryStore implements StoreHandle {
     const out = new Map<string, Edge[]>();
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = this.db
+      const rows = this.#db
         .prepare(`SELECT src, dst, type, weight, created_at FROM memory_edges WHERE src IN (${chunk.map(() => '?').join(',')}) ORDER BY rowid`)
         .all(...chunk) as { src: string; dst: string; type: EdgeType; weight: number; created_at: number }[];
       for (const r of rows) {
@@ -314,8 +305,8 @@ export class MemoryStore implements StoreHandle {
   }
 
   /** Incoming edges (who points at this memory). */
-  incoming(id: string): { src: string; type: EdgeType; weight: number; created_at: number }[] {
-    return this.st.get('SELECT src, type, weight, created_at FROM memory_edges WHERE dst = ? ORDER BY rowid').all(id) as {
+  incoming(id: string): IncomingEdge[] {
+    return this.#st.get('SELECT src, type, weight, created_at FROM memory_edges WHERE dst = ? ORDER BY rowid').all(id) as {
       src: string;
       type: EdgeType;
       weight: number;
@@ -337,7 +328,7 @@ export class MemoryStore implements StoreHandle {
 
   count(scope: ListScope = {}): number {
     const w = this.scopeWhere(scope);
-    return (this.db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    return (this.#db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   }
 
   /** Memories in rowid order (nooa's iteration order), edges attached. */
@@ -345,7 +336,7 @@ export class MemoryStore implements StoreHandle {
     const w = this.scopeWhere(scope);
     let after = -1;
     for (;;) {
-      const rows = this.db
+      const rows = this.#db
         .prepare(`SELECT ${SELECT_COLS} FROM memories WHERE ${w.sql} AND rowid > ? ORDER BY rowid LIMIT ?`)
         .all(...w.params, after, batch) as MemoryRow[];
       if (rows.length === 0) return;
@@ -360,12 +351,12 @@ export class MemoryStore implements StoreHandle {
   }
 
   rowidOf(id: string): number | null {
-    const row = this.st.get('SELECT rowid FROM memories WHERE id = ?').get(id) as { rowid: number } | undefined;
+    const row = this.#st.get('SELECT rowid FROM memories WHERE id = ?').get(id) as { rowid: number } | undefined;
     return row?.rowid ?? null;
   }
 
   getEmbedding(id: string): Float32Array | null {
-    const row = this.st.get('SELECT embedding FROM memories WHERE id = ?').get(id) as { embedding: Buffer | null } | undefined;
+    const row = this.#st.get('SELECT embedding FROM memories WHERE id = ?').get(id) as { embedding: Buffer | null } | undefined;
     if (!row?.embedding) return null;
     const v = blobToVector(row.embedding, this.dim);
     if (!v) this.warn(`emb:${id}`, `memory ${id}: stored embedding has ${row.embedding.byteLength / 4} dimensions, expected ${this.dim}; skipped`);
@@ -374,7 +365,24 @@ export class MemoryStore implements StoreHandle {
 
   /** The maintenance log, newest first, each reflection pass with whether it still stands. */
   maintenanceHistory(limit = 20): MaintenanceEntry[] {
-    return readMaintenanceHistory(this.db, limit);
+    return readMaintenanceHistory(this.#db, limit);
+  }
+
+  accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
+    return queryEvents(this.#db, filter);
+  }
+
+  accessEventCount(): number {
+    return countEvents(this.#db);
+  }
+
+  tombstoneFor(content: string): Tombstone | null {
+    return findTombstone(this, content);
+  }
+
+  /** The belief tables on this store's connection (reads on a store without them return nothing). */
+  beliefTables(): BeliefWrites {
+    return new BeliefTables(this);
   }
 
   // ---------------------------------------------------------------- write primitives
@@ -394,8 +402,8 @@ export class MemoryStore implements StoreHandle {
       });
     if (same) return;
     // nooa's save() deletes and re-inserts a memory's edges in list order; rowid order follows it.
-    this.st.get('DELETE FROM memory_edges WHERE src = ?').run(src);
-    const ins = this.st.get('INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.#st.get('DELETE FROM memory_edges WHERE src = ?').run(src);
+    const ins = this.#st.get('INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
     for (const e of edges) ins.run(src, e.target_id, e.type, e.weight, e.created_at);
   }
 
@@ -408,7 +416,7 @@ export class MemoryStore implements StoreHandle {
         if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
       }
       const r = encodeRow(m);
-      this.st
+      this.#st
         .get(
           `INSERT OR REPLACE INTO memories(id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data)
            VALUES (@id, @type, @content, @importance, @salience, @strength, @created_at, @last_accessed, @access_count, @archived, @owner, @status, @embedding, @data)`,
@@ -425,7 +433,7 @@ export class MemoryStore implements StoreHandle {
       this.ensureMnemo();
       this.beforeWrite(m.id);
       const r = encodeRow(m);
-      const info = this.st
+      const info = this.#st
         .get(
           `UPDATE memories SET type=@type, content=@content, importance=@importance, salience=@salience, strength=@strength,
              created_at=@created_at, last_accessed=@last_accessed, access_count=@access_count, archived=@archived,
@@ -442,7 +450,7 @@ export class MemoryStore implements StoreHandle {
     this.transaction(() => {
       this.ensureMnemo();
       this.beforeWrite(id);
-      this.st.get('UPDATE memories SET embedding = ? WHERE id = ?').run(embedding ? vectorToBlob(embedding) : null, id);
+      this.#st.get('UPDATE memories SET embedding = ? WHERE id = ?').run(embedding ? vectorToBlob(embedding) : null, id);
     });
     this.emit({ kind: 'upsert', id });
   }
@@ -460,7 +468,7 @@ export class MemoryStore implements StoreHandle {
     const changed = this.transaction(() => {
       this.ensureMnemo();
       this.beforeWrite(id);
-      return this.st.get('UPDATE memories SET archived = ? WHERE id = ? AND archived != ?').run(archived ? 1 : 0, id, archived ? 1 : 0).changes;
+      return this.#st.get('UPDATE memories SET archived = ? WHERE id = ? AND archived != ?').run(archived ? 1 : 0, id, archived ? 1 : 0).changes;
     });
     if (changed) this.emit({ kind: 'upsert', id });
     return changed > 0;
@@ -472,8 +480,8 @@ export class MemoryStore implements StoreHandle {
       this.ensureMnemo();
       for (const src of new Set(this.incoming(id).map((e) => e.src))) if (src !== id) this.beforeWrite(src);
       this.beforeWrite(id);
-      this.st.get('DELETE FROM memory_edges WHERE src = ? OR dst = ?').run(id, id);
-      return this.st.get('DELETE FROM memories WHERE id = ?').run(id).changes;
+      this.#st.get('DELETE FROM memory_edges WHERE src = ? OR dst = ?').run(id, id);
+      return this.#st.get('DELETE FROM memories WHERE id = ?').run(id).changes;
     });
     if (changed) this.emit({ kind: 'delete', id });
     return changed > 0;
@@ -513,7 +521,7 @@ export class MemoryStore implements StoreHandle {
     if (from === '') throw badInput('rename_owner never claims unowned rows; give a non-empty source owner', { field: 'from' });
     validateOwner(from, 'from');
     validateOwner(to, 'to');
-    const ids = (this.st.get('SELECT id FROM memories WHERE owner = ?').all(from) as { id: string }[]).map((r) => r.id);
+    const ids = (this.#st.get('SELECT id FROM memories WHERE owner = ?').all(from) as { id: string }[]).map((r) => r.id);
     this.transaction(() => {
       for (const id of ids) {
         const m = this.get(id)!;
@@ -527,7 +535,7 @@ export class MemoryStore implements StoreHandle {
   logMaintenance(kind: string, report: Record<string, unknown>): void {
     this.transaction(() => {
       this.ensureMnemo();
-      this.st.get('INSERT INTO maintenance_log(ts, kind, report) VALUES (?, ?, ?)').run(this.clock.now(), kind, pyDumps(report));
+      this.#st.get('INSERT INTO maintenance_log(ts, kind, report) VALUES (?, ?, ?)').run(this.clock.now(), kind, pyDumps(report));
     });
   }
 
@@ -545,14 +553,31 @@ export class MemoryStore implements StoreHandle {
         if (!m) continue;
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
         const r = encodeRow(m);
-        this.st
+        this.#st
           .get('UPDATE memories SET strength=@strength, last_accessed=@last_accessed, access_count=@access_count, data=@data WHERE id=@id')
           .run({ id: r.id, strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
-        insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
+        insertAccessEvent(this.#db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
         touched.push(m.id);
       }
     });
     for (const id of touched) this.emit({ kind: 'upsert', id });
+  }
+
+  /** Ring entries the memory already carries (a new or imported memory) into the event table only. */
+  recordAccessEvents(memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts: { backfilled?: boolean } = {}): void {
+    if (records.length === 0) return;
+    this.transaction(() => {
+      this.ensureMnemo();
+      for (const rec of records) insertAccessEvent(this.#db, memoryId, rec, strengthAfter, true, opts.backfilled ?? false);
+    });
+  }
+
+  /** Journalled: undoing the forget removes the tombstone again. */
+  putTombstone(t: Tombstone): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      writeTombstone(this, t);
+    });
   }
 
   // ---------------------------------------------------------------- journal entry points

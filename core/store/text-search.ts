@@ -8,9 +8,10 @@
  * Every word the user types must match, as a prefix (`deploy` finds "deployed"); a word that looks
  * like a hex id prefix (4+ characters) also matches memories whose id starts with it.
  */
+import { connectionOf, statementOf } from './connection.js';
 import Database from 'better-sqlite3';
 import type { DerivedIndex } from './derived.js';
-import type { MemoryStore } from './store.js';
+import type { StoreReader } from './port.js';
 import { jsonField } from './json-sql.js';
 
 interface Row {
@@ -33,20 +34,20 @@ export class TextSearchIndex implements DerivedIndex {
     `);
   }
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     const insDoc = this.db.prepare('INSERT INTO doc(id) VALUES (?)');
     const insFts = this.db.prepare('INSERT INTO fts(rowid, title, content) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       this.db.exec('DELETE FROM doc; DELETE FROM fts;');
-      for (const r of store.db.prepare(LOAD_SQL).iterate() as Iterable<Row>) {
+      for (const r of connectionOf(store).prepare(LOAD_SQL).iterate() as Iterable<Row>) {
         const rowid = Number(insDoc.run(r.id).lastInsertRowid);
         insFts.run(rowid, r.title ?? '', r.content);
       }
     })();
   }
 
-  update(store: MemoryStore, id: string): void {
-    const r = store.statement(ROW_SQL).get(id) as Row | undefined;
+  update(store: StoreReader, id: string): void {
+    const r = statementOf(store, ROW_SQL).get(id) as Row | undefined;
     this.db.transaction(() => {
       this.removeRow(id);
       if (!r) return;

@@ -4,6 +4,7 @@
  * re-creating what a curator removed. Tombstones are a journal target (`t:<hash>`), so undoing the
  * forget removes the tombstone with it.
  */
+import { connectionOf, statementOf } from './connection.js';
 import { createHash } from 'node:crypto';
 import type { JournalledStore, JournalTarget } from './journal.js';
 import { cachedStatement, type DB } from './sqlite.js';
@@ -28,20 +29,20 @@ function hasTable(db: DB): boolean {
 }
 
 export function findTombstone(store: StoreHandle, content: string): Tombstone | null {
-  if (!store.hasMnemo() || !hasTable(store.db)) return null;
-  return (store.statement('SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(contentHash(content)) as Tombstone | undefined) ?? null;
+  if (!store.hasMnemo() || !hasTable(connectionOf(store))) return null;
+  return (statementOf(store, 'SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(contentHash(content)) as Tombstone | undefined) ?? null;
 }
 
 export function listTombstones(store: StoreHandle, limit = 100): Tombstone[] {
-  if (!store.hasMnemo() || !hasTable(store.db)) return [];
-  return store.statement('SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones ORDER BY ts DESC LIMIT ?').all(limit) as Tombstone[];
+  if (!store.hasMnemo() || !hasTable(connectionOf(store))) return [];
+  return statementOf(store, 'SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones ORDER BY ts DESC LIMIT ?').all(limit) as Tombstone[];
 }
 
 /** Writes a tombstone inside the open change (journalled). */
 export function writeTombstone(store: JournalledStore, t: Tombstone): void {
   store.ensureMnemo();
   store.journal.capture(`t:${t.hash}`);
-  store.statement('INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(t);
+  statementOf(store, 'INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(t);
 }
 
 /** Journal rows `t:<hash>`: one tombstone. */
@@ -49,7 +50,7 @@ export const tombstoneTarget: JournalTarget = {
   ns: 't',
   snapshot: (db, hash) => (hasTable(db) ? ((cachedStatement(db, 'SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(hash) as Tombstone | undefined) ?? null) : null),
   restore(store, hash, image) {
-    if (image === null) cachedStatement(store.db, 'DELETE FROM mnemo_tombstones WHERE hash = ?').run(hash);
-    else cachedStatement(store.db, 'INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(image as Tombstone);
+    if (image === null) cachedStatement(connectionOf(store), 'DELETE FROM mnemo_tombstones WHERE hash = ?').run(hash);
+    else cachedStatement(connectionOf(store), 'INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(image as Tombstone);
   },
 };

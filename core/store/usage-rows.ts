@@ -4,11 +4,12 @@
  * JSON.parse and nothing more. Defaults follow the lenient stored-record schema; promoted
  * columns (`owner`, `status`, `archived`) override the JSON as everywhere else.
  */
+import { connectionOf } from './connection.js';
 import type { AccessChannel } from '../model/enums.js';
 import type { AccessRecord, Memory } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
-import type { MemoryStore } from './store.js';
+import type { StoreReader } from './port.js';
 
 export type UsageRecord = Pick<
   Memory,
@@ -46,19 +47,19 @@ interface Row {
 
 const COLS = 'id, owner, status, archived, content, created_at, last_accessed, importance, strength, type, data';
 
-export function* iterUsageRecords(store: MemoryStore, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
+export function* iterUsageRecords(store: StoreReader, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
   const oc = ownerClause(scope.owner ?? null);
   const where = [scope.includeArchived ? '1' : 'archived = 0', oc.sql].join(' AND ');
-  const rows = store.db.prepare(`SELECT ${COLS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<Row>;
+  const rows = connectionOf(store).prepare(`SELECT ${COLS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<Row>;
   for (const row of rows) yield toUsage(row);
 }
 
-export function usageRecords(store: MemoryStore, ids: readonly string[]): Map<string, UsageRecord> {
+export function usageRecords(store: StoreReader, ids: readonly string[]): Map<string, UsageRecord> {
   const out = new Map<string, UsageRecord>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
-    const rows = store.db.prepare(`SELECT ${COLS} FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as Row[];
+    const rows = connectionOf(store).prepare(`SELECT ${COLS} FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as Row[];
     for (const r of rows) out.set(r.id, toUsage(r));
   }
   return out;

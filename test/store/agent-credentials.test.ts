@@ -17,6 +17,7 @@ import { createMemory } from '../../core/model/memory.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
+import { connectionOf } from '../../core/store/connection.js';
 
 const NOW = 1_700_000_000;
 const clock = fixedClock(NOW);
@@ -212,7 +213,7 @@ describe('attribution', () => {
     await agent.recall('staging database');
     agent.deref(`memory:${id}`);
     agent.todoList({ status: 'all' });
-    const before = { changes: store.journal.history(100).length, events: (store.db.prepare('SELECT count(*) AS n FROM mnemo_access_events').get() as { n: number }).n };
+    const before = { changes: store.journal.history(100).length, events: (connectionOf(store).prepare('SELECT count(*) AS n FROM mnemo_access_events').get() as { n: number }).n };
     const local = new AgentApiSession({ clock, reader: { owner: 'coder@desk' } });
     local.open(path);
     const localAgent = new AgentMemory(local, { workspaceRoot: null });

@@ -4,6 +4,7 @@
  * and observes between its batches (and its observations are folded in), and a cancel or a crash
  * (recovered by the next writable open) leaves the beliefs as they were.
  */
+import { connectionOf } from '../../core/store/connection.js';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -132,7 +133,7 @@ describe('beliefs ingest in short transactions', () => {
       .ingestInBatches(observations(), NOW, {
         pacing: { maxBatchItems: 100, pauseMs: 1 },
         shouldCancel: () => {
-          if (++batches === 6) engine.store.db.exec(`VACUUM INTO '${snapshot}'`);
+          if (++batches === 6) connectionOf(engine.store).exec(`VACUUM INTO '${snapshot}'`);
           return false;
         },
       });

@@ -9,7 +9,6 @@ import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { issueCredential, type AgentCredential } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
 import { AgentApiSession } from '../../core/host/agent-session.js';
-import { queryEvents } from '../../core/store/access-events.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
@@ -76,7 +75,7 @@ describe('MCP tools under a credential', () => {
     expect((await a.call('forget', { memory_id: id.slice(0, 8) })).isError).toBe(true);
     expect(store.get(id)!.content).toBe('the release is on friday');
     await a.call('recall', { query: 'release friday', owner: '*' });
-    const events = queryEvents(store.db, { memoryId: id, channels: ['recalled'] }).events;
+    const events = store.accessEvents({ memoryId: id, channels: ['recalled'] }).events;
     expect(events.map((e) => [e.reader_owner, e.credential_id])).toEqual([['coder@a', credentials[0]!.id]]);
   });
 });

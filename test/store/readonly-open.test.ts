@@ -4,6 +4,7 @@
  * the store is closed, has a -wal left over, or is open in a live writer; and a read-only store
  * still sees a live writer's later commits (it is not a snapshot when it need not be).
  */
+import { connectionOf } from '../../core/store/connection.js';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
@@ -80,12 +81,12 @@ describe('read-only opens leave the folder as they found it', () => {
     const path = join(dir, 's.sqlite');
     demoStore(path, 4);
     const reader = MemoryStore.open(path, { readonly: true, onWarning: (m) => expect.fail(`unexpected warning: ${m}`) });
-    const count = () => (reader.db.prepare('SELECT count(*) AS n FROM memories').get() as { n: number }).n;
+    const count = () => (connectionOf(reader).prepare('SELECT count(*) AS n FROM memories').get() as { n: number }).n;
     const n0 = count();
     const writer = new Database(path);
     writer.prepare('DELETE FROM memories WHERE id = (SELECT id FROM memories LIMIT 1)').run();
     expect(count()).toBe(n0 - 1);
-    expect(() => reader.db.prepare('DELETE FROM memories').run()).toThrow(/readonly|query_only|read-only|attempt to write/i);
+    expect(() => connectionOf(reader).prepare('DELETE FROM memories').run()).toThrow(/readonly|query_only|read-only|attempt to write/i);
     writer.close();
     reader.close();
     expect(readdirSync(dir)).toEqual(['s.sqlite']);

@@ -1,3 +1,4 @@
+import { connectionOf } from '../../core/store/connection.js';
 import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,7 +75,7 @@ describe('reading a nooa v0.0.9 store', () => {
   it('re-encodes every fixture row byte for byte', async () => {
     const { encodeData } = await import('../../core/store/codec.js');
     const store = track(MemoryStore.open(FIXTURE_STORE, { readonly: true }));
-    const raw = store.db.prepare('SELECT id, data FROM memories').all() as { id: string; data: string }[];
+    const raw = connectionOf(store).prepare('SELECT id, data FROM memories').all() as { id: string; data: string }[];
     for (const r of raw) expect(encodeData(store.get(r.id)!)).toBe(r.data);
   });
 });

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { queryEvents } from '../../core/store/access-events.js';
 import { agentOn, freshStorePath } from '../helpers/agents.js';
 
 const open: AgentMemory[] = [];
@@ -40,7 +39,7 @@ describe('remember and dedup-on-write', () => {
     expect(again).toMatchObject({ id: first.id, reinforced: true });
     expect(again.cos).toBeGreaterThanOrEqual(0.92);
     expect(again.memory).toMatchObject({ reinforcement_count: 1, strength: 2, importance: 8, tags: ['db'], references: [], reinforced_count: 1 });
-    const ev = queryEvents(a.engine.store.db, { memoryId: first.id, channels: ['reinforced'] }).events;
+    const ev = a.engine.store.accessEvents({ memoryId: first.id, channels: ['reinforced'] }).events;
     expect(ev).toMatchObject([{ reader_owner: 'alice@1', session_ref: 'test-alice@1', strength_after: 2 }]);
     const other = await a.remember({ content: text, type: 'episode', tags: ['db'] });
     expect(other.reinforced).toBe(false);
@@ -112,7 +111,7 @@ describe('update_memory', () => {
     await a.updateMemory(m.id.slice(0, 8), { content: 'the build takes 6 minutes', importance: 'CRITICAL', tags: ['ci'] });
     const after = a.engine.store.require(m.id);
     expect(after).toMatchObject({ content: 'the build takes 6 minutes', importance: 10, tags: ['ci'], strength: 1, reinforcement_count: 1, reinforced_count: 1, access_count: 1 });
-    expect(queryEvents(a.engine.store.db, { memoryId: m.id, channels: ['reinforced'] }).events).toMatchObject([{ reader_owner: 'alice@3', session_ref: 'test-alice@3', reinforce: false }]);
+    expect(a.engine.store.accessEvents({ memoryId: m.id, channels: ['reinforced'] }).events).toMatchObject([{ reader_owner: 'alice@3', session_ref: 'test-alice@3', reinforce: false }]);
   });
 
   it('status applies only to todos; a type switch opens or clears it', async () => {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { queryEvents } from '../../core/store/access-events.js';
 import { agentOn, freshStorePath, movableClock } from '../helpers/agents.js';
 import { tempDir } from '../../support/fixture.js';
 
@@ -32,7 +31,7 @@ describe('recall as an agent', () => {
       ['var:gone', 'DANGLING', '(no snapshot captured)'],
     ]);
     expect(hit!.strength).toBe(2);
-    expect(queryEvents(a.engine.store.db, { channels: ['recalled'] }).events).toMatchObject([{ reader_owner: 'alice@1', session_ref: 'test-alice@1', query: 'release plan' }]);
+    expect(a.engine.store.accessEvents({ channels: ['recalled'] }).events).toMatchObject([{ reader_owner: 'alice@1', session_ref: 'test-alice@1', query: 'release plan' }]);
   });
 });
 

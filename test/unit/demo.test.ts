@@ -1,3 +1,4 @@
+import { connectionOf } from '../../core/store/connection.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../core/store/store.js';
@@ -19,7 +20,7 @@ function build(size: number, seed: number) {
 describe('demo store generator', () => {
   it('covers every type, several owners, every edge type, months of accesses and near-duplicates', () => {
     const { path, store, report } = build(1500, 3);
-    const db = store.db;
+    const db = connectionOf(store);
     const types = (db.prepare('SELECT DISTINCT type FROM memories').all() as { type: string }[]).map((r) => r.type).sort();
     expect(types).toEqual([...MEMORY_TYPES].sort());
     const owners = (db.prepare("SELECT DISTINCT owner FROM memories WHERE owner != ''").all() as { owner: string }[]).length;
@@ -43,7 +44,7 @@ describe('demo store generator', () => {
     const { store, report } = build(300, 5);
     expect(report.belief_observations).toBeGreaterThanOrEqual(6 * 3 * 4);
     const beliefs = new BeliefModel(store);
-    const entities = store.db.prepare('SELECT count(DISTINCT entity) AS n FROM mnemo_dimensions').get() as { n: number };
+    const entities = connectionOf(store).prepare('SELECT count(DISTINCT entity) AS n FROM mnemo_dimensions').get() as { n: number };
     expect(entities.n).toBeGreaterThanOrEqual(6);
     const view = readEntity(beliefs, 'billing', NOW);
     expect(view.map((v) => v.attribute).sort()).toEqual(['deploy_tool', 'main_env', 'owner']);
@@ -53,7 +54,7 @@ describe('demo store generator', () => {
   it('is deterministic for a size and seed', () => {
     const a = build(200, 11);
     const b = build(200, 11);
-    const ids = (s: MemoryStore) => (s.db.prepare('SELECT id, data FROM memories ORDER BY rowid').all() as { id: string; data: string }[]);
+    const ids = (s: MemoryStore) => (connectionOf(s).prepare('SELECT id, data FROM memories ORDER BY rowid').all() as { id: string; data: string }[]);
     expect(ids(a.store)).toEqual(ids(b.store));
     a.store.close();
     b.store.close();

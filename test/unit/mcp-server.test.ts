@@ -2,7 +2,6 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { queryEvents } from '../../core/store/access-events.js';
 import { OPEN_TODOS_URI, RECENT_URI } from '../../cli/mcp/server.js';
 import { agentOn, freshStorePath, T0 } from '../helpers/agents.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
@@ -139,6 +138,6 @@ describe('MCP tools', () => {
     expect(todos.contents[0]).toMatchObject({ text: `## Open todos\n- [todo:open#${t.id.slice(0, 8)}] ${data(t.id, 'book the room')}` });
     const after = agent.engine.store.require(t.id);
     expect(after).toMatchObject({ injected_count: 2, strength: 1 });
-    expect(queryEvents(agent.engine.store.db, { memoryId: t.id, channels: ['injected'] }).events.every((e) => e.reader_owner === 'alice@2' && e.session_ref === 'test-alice@2')).toBe(true);
+    expect(agent.engine.store.accessEvents({ memoryId: t.id, channels: ['injected'] }).events.every((e) => e.reader_owner === 'alice@2' && e.session_ref === 'test-alice@2')).toBe(true);
   });
 });

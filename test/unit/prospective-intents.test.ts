@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { queryEvents } from '../../core/store/access-events.js';
 import { agentOn, freshStorePath, movableClock, T0 } from '../helpers/agents.js';
 
 const open: AgentMemory[] = [];
@@ -57,7 +56,7 @@ describe('intents fire', () => {
     expect(m.strength).toBe(1);
     expect(m.injected_count).toBe(1);
     expect(m.access_count).toBe(0);
-    const ev = queryEvents(a.engine.store.db, { memoryId: v.id, channels: ['injected'] }).events;
+    const ev = a.engine.store.accessEvents({ memoryId: v.id, channels: ['injected'] }).events;
     expect(ev).toMatchObject([{ reader_owner: 'ops@7', session_ref: 'test-ops@7', query: 'intent fired: cue "keys" appeared in the message', strength_after: 1 }]);
   });
 
@@ -98,6 +97,6 @@ describe('an opened todo', () => {
     open.push(a);
     await a.intentAdd({ content: 'page the owner', trigger: { kind: 'event', cue: 'Outage' }, opens_todo: true });
     const [f] = await a.intentsDue({ events: ['Outage'] });
-    expect(queryEvents(a.engine.store.db, { memoryId: f!.todo!.id }).events.map((e) => e.channel)).toEqual(['created']);
+    expect(a.engine.store.accessEvents({ memoryId: f!.todo!.id }).events.map((e) => e.channel)).toEqual(['created']);
   });
 });

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { queryEvents } from '../../core/store/access-events.js';
 import { agentOn, freshStorePath } from '../helpers/agents.js';
 
 const open: AgentMemory[] = [];
@@ -55,6 +54,6 @@ describe('todo lifecycle', () => {
     const a = agent(freshStorePath(), 'dev@9');
     const t = await a.todoOpen({ content: 'ship it' });
     a.todoList();
-    expect(queryEvents(a.engine.store.db, { memoryId: t.id, channels: ['searched'] }).events).toMatchObject([{ reader_owner: 'dev@9', session_ref: 'test-dev@9', query: 'todo_list status=open' }]);
+    expect(a.engine.store.accessEvents({ memoryId: t.id, channels: ['searched'] }).events).toMatchObject([{ reader_owner: 'dev@9', session_ref: 'test-dev@9', query: 'todo_list status=open' }]);
   });
 });

@@ -9,7 +9,6 @@ import type { Engine } from '../../core/engine/engine.js';
 import { MnemoError } from '../../core/errors.js';
 import { explain } from '../../core/recall/explain.js';
 import { recallAndLog } from '../../core/recall/record.js';
-import { countEvents } from '../../core/store/access-events.js';
 import { runCli } from '../helpers/cli.js';
 import { NOW, newEngine, put } from '../helpers/recall-store.js';
 
@@ -70,13 +69,13 @@ describe('invalid k, hops and scopes', () => {
   it('a refused recall writes nothing', async () => {
     const { engine, session } = setup();
     await invoke(session, 'recall.run', { query: 'deploy' }); // creates the event table
-    const before = countEvents(engine.store.db);
+    const before = engine.store.accessEventCount();
     const strength = engine.store.all().map((m) => m.strength);
     for (const bad of [{ k: 0 }, { owner: 'a%b' }, { hops: 9 }, { k: 'ten' }]) {
       const res = await invoke(session, 'recall.run', { query: 'deploy', ...bad });
       expect(res.ok).toBe(false);
     }
-    expect(countEvents(engine.store.db)).toBe(before);
+    expect(engine.store.accessEventCount()).toBe(before);
     expect(engine.store.all().map((m) => m.strength)).toEqual(strength);
   });
 

@@ -3,6 +3,7 @@
  * (recalled/searched/deref/reinforced touch; injected never does), counters that survive ring
  * rotation, and the OpenTelemetry trace_ref / span events.
  */
+import { connectionOf } from '../../core/store/connection.js';
 import { context, trace, ROOT_CONTEXT, type Context, type ContextManager, type Span } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
@@ -12,7 +13,6 @@ import { addMemory } from '../../core/engine/memory-ops.js';
 import { baseLevelActivation } from '../../core/model/activation.js';
 import { explain } from '../../core/recall/explain.js';
 import { recallAndLog } from '../../core/recall/record.js';
-import { countEvents, queryEvents } from '../../core/store/access-events.js';
 import { movableClock, newEngine, put } from '../helpers/recall-store.js';
 
 const reader = { owner: 'Planner@a1', session_ref: 'sess-1' };
@@ -37,7 +37,7 @@ describe('recall, search and injection', () => {
     expect(m.strength).toBe(2);
     expect(m.last_accessed_at).toBe(clock.now());
     expect(m.recalled_count).toBe(1);
-    const ev = queryEvents(engine.store.db, { memoryId: a.id, channels: ['recalled'] }).events;
+    const ev = engine.store.accessEvents({ memoryId: a.id, channels: ['recalled'] }).events;
     expect(ev).toHaveLength(1);
     expect(ev[0]).toMatchObject({ channel: 'recalled', reader_owner: 'Planner@a1', strength_after: 2, rank: 0, context: { hops: 1, owner: null, k: 1, profile: 'mnemo' } });
   });
@@ -88,7 +88,7 @@ describe('recall, search and injection', () => {
     expect(m.searched_count).toBe(50);
     expect(m.access_count).toBe(100);
     expect(m.strength).toBe(101);
-    const events = queryEvents(engine.store.db, { memoryId: a.id, limit: 1000 });
+    const events = engine.store.accessEvents({ memoryId: a.id, limit: 1000 });
     expect(events.events.filter((e) => e.channel === 'recalled')).toHaveLength(50);
     expect(events.events.filter((e) => e.channel === 'searched')).toHaveLength(50);
     expect(events.events.filter((e) => e.channel === 'created')).toHaveLength(1); // the seed, logged when the memory was added
@@ -107,7 +107,7 @@ describe('recall, search and injection', () => {
     clock.advance(10);
     const r = await call(session, 'access.reinforce', { id: a.id, bump: false });
     expect(r.memory).toMatchObject({ reinforced_count: 1, reinforcement_count: 1, strength: 2, last_accessed_at: clock.now(), access_count: 2 });
-    expect(countEvents(engine.store.db)).toBe(3); // created + deref + reinforced
+    expect(engine.store.accessEventCount()).toBe(3); // created + deref + reinforced
   });
 
   it('recall.run through the API logs the session reader; explain writes nothing', async () => {
@@ -115,13 +115,13 @@ describe('recall, search and injection', () => {
     put(engine, { content: 'deploy billing' });
     const session = new ApiSession({ reader: { owner: 'Coder@c3', session_ref: 's-9' } });
     session.adopt(engine);
-    const eventsBefore = countEvents(engine.store.db);
-    const dataVersion = engine.store.db.prepare('SELECT total_changes() AS n').get();
+    const eventsBefore = engine.store.accessEventCount();
+    const dataVersion = connectionOf(engine.store).prepare('SELECT total_changes() AS n').get();
     await call(session, 'recall.explain', { query: 'deploy billing' });
-    expect(engine.store.db.prepare('SELECT total_changes() AS n').get()).toEqual(dataVersion);
+    expect(connectionOf(engine.store).prepare('SELECT total_changes() AS n').get()).toEqual(dataVersion);
     const res = await call(session, 'recall.run', { query: 'deploy billing' });
     expect(res.logged).toBe(1);
-    expect(countEvents(engine.store.db)).toBe(eventsBefore + 1);
+    expect(engine.store.accessEventCount()).toBe(eventsBefore + 1);
     const list = await call(session, 'access.list', { channels: ['recalled'] });
     expect(list.events[0]).toMatchObject({ reader_owner: 'Coder@c3', session_ref: 's-9', query: 'deploy billing', cross_owner: false });
   });
@@ -191,7 +191,7 @@ describe('OpenTelemetry bridge', () => {
     });
     const log = engine.store.get(a.id)!.access_log;
     expect(log.at(-2)!.trace_ref).toBe('b7ad6b7169203331');
-    expect(queryEvents(engine.store.db, { memoryId: a.id, channels: ['recalled'] }).events[0]!.trace_ref).toBe('b7ad6b7169203331');
+    expect(engine.store.accessEvents({ memoryId: a.id, channels: ['recalled'] }).events[0]!.trace_ref).toBe('b7ad6b7169203331');
     expect(events.map((e) => e.name)).toEqual(['memory.recalled', 'memory.injected']);
     expect(events[0]!.attributes).toMatchObject({ 'memory.owner': 'Planner@a1', 'memory.n_results': 1, 'memory.hops': 1, 'memory.channel': 'recalled', 'memory.memory_ids': [a.id] });
     expect(String(events[0]!.attributes['memory.db_path'])).toBe(engine.store.path);

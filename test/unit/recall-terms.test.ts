@@ -3,6 +3,7 @@
  * that add up to the row's score within 0.001 under every profile (the BM25 term and the entity
  * boost included), on the nooa fixture and on a generated demo store, over many queries.
  */
+import { connectionOf } from '../../core/store/connection.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,7 +167,7 @@ describe('terms everywhere a score is shown: access log, why-not, replay', () =>
       expect(Object.keys(e.terms!)).toEqual(MNEMO_KEYS);
       expect(Math.abs(termsSum(e.terms!) - e.score!)).toBeLessThanOrEqual(0.001);
     }
-    const ring = JSON.parse((engine.store.db.prepare('SELECT data FROM memories WHERE id = ?').get(res.rows[0]!.id) as { data: string }).data).access_log;
+    const ring = JSON.parse((connectionOf(engine.store).prepare('SELECT data FROM memories WHERE id = ?').get(res.rows[0]!.id) as { data: string }).data).access_log;
     expect(Object.keys(ring.at(-1).components)).toEqual(['source', 'cos', 'rel', 'rec', 'imp', 'spread']);
     expect(ring.at(-1)).not.toHaveProperty('terms');
   });
@@ -185,7 +186,7 @@ describe('terms everywhere a score is shown: access log, why-not, replay', () =>
   it('replay shows the terms then and now, their change, and the move in 1-based words', () => {
     const { clock } = build();
     recallAndLog(engine, { query: 'deploy billing Kestrel', k: 3 }, 'recalled', { owner: 'Planner@a1', session_ref: null });
-    const ev = engine.store.db.prepare("SELECT id FROM mnemo_access_events WHERE channel = 'recalled' AND rank = 2").get() as { id: number };
+    const ev = connectionOf(engine.store).prepare("SELECT id FROM mnemo_access_events WHERE channel = 'recalled' AND rank = 2").get() as { id: number };
     clock.advance(30 * 86400);
     const r = replay(engine, ev.id);
     expect(Object.keys(r.terms.before!)).toEqual(MNEMO_KEYS);

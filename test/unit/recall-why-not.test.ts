@@ -1,4 +1,5 @@
 /** Why-not answers and replay of logged recalls. */
+import { connectionOf } from '../../core/store/connection.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call, invoke } from '../../core/api/service.js';
@@ -87,7 +88,7 @@ describe('replay', () => {
   it('re-runs a logged recall now and reports how each component moved', () => {
     const s = store();
     recallAndLog(engine, { query: 'deploy billing service', k: 3 }, 'recalled', { owner: 'Planner@a1', session_ref: 's1' });
-    const ev = engine.store.db.prepare("SELECT id, memory_id FROM mnemo_access_events WHERE channel = 'recalled' AND rank = 0").get() as { id: number; memory_id: string };
+    const ev = connectionOf(engine.store).prepare("SELECT id, memory_id FROM mnemo_access_events WHERE channel = 'recalled' AND rank = 0").get() as { id: number; memory_id: string };
     // A week later, after the memory was archived and another was reinforced heavily.
     s.clock.advance(7 * 86400);
     const r = replay(engine, ev.id);
@@ -113,7 +114,7 @@ describe('replay', () => {
     const session = new ApiSession();
     session.adopt(engine);
     await call(session, 'access.deref', { id: s.hits[0]!.id });
-    const deref = engine.store.db.prepare("SELECT id FROM mnemo_access_events WHERE channel = 'deref'").get() as { id: number };
+    const deref = connectionOf(engine.store).prepare("SELECT id FROM mnemo_access_events WHERE channel = 'deref'").get() as { id: number };
     expect(await invoke(session, 'access.replay', { event_id: deref.id })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
     expect(await invoke(session, 'access.replay', { event_id: 999999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });

@@ -4,6 +4,7 @@
  * (add, content update, archive, restore, delete, replace), including changes made by another
  * connection.
  */
+import { connectionOf } from '../../core/store/connection.js';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../core/engine/engine.js';
@@ -89,7 +90,7 @@ describe('the recall corpus stays exact as the store changes', () => {
       for (let i = 0; i < 60; i++) {
         const tokens = [...new Set([randomToken(r), randomToken(r), randomToken(r)])];
         const got = sparseLeg(corpus, tokens, ['content'], null, 50).map((h) => h.id);
-        expect(got, tokens.join(' ')).toEqual(sqlKeyword(engine.store.db, tokens, 50));
+        expect(got, tokens.join(' ')).toEqual(sqlKeyword(connectionOf(engine.store), tokens, 50));
       }
     };
     check();

@@ -6,7 +6,7 @@ import type { HandlersFor } from './types.js';
 
 export const accessHandlers: HandlersFor<typeof accessContract> = {
   'access.list': (input, session) =>
-    listAccesses(session.engine(), {
+    listAccesses(session.reading(), {
       channels: input.channels,
       readerOwner: input.reader_owner,
       crossOwnerOnly: input.cross_owner_only,
@@ -18,7 +18,7 @@ export const accessHandlers: HandlersFor<typeof accessContract> = {
       offset: input.offset,
       limit: input.limit,
     }),
-  'access.replay': (input, session) => replay(session.engine(), input.event_id, { hops: input.hops, owner: input.owner, k: input.k }),
+  'access.replay': (input, session) => replay(session.reading(), input.event_id, { hops: input.hops, owner: input.owner, k: input.k }),
   'access.deref': (input, session) => ({ memory: touchOne(session.engine(), input.id, 'deref', session.reader), logged: true }),
   'access.reinforce': (input, session) => ({ memory: touchOne(session.engine(), input.id, 'reinforced', session.reader, input.bump), logged: true }),
 };

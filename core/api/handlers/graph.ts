@@ -6,7 +6,7 @@ import type { HandlersFor } from './types.js';
 
 export const graphHandlers: HandlersFor<typeof graphContract> = {
   'graph.view': (input, session) => {
-    const store = session.engine().store;
+    const store = session.reading().store;
     const focus = input.focus === undefined ? null : store.requireId(input.focus);
     const r = graphView(store, {
       focus,

@@ -10,15 +10,15 @@ export const journalHandlers: HandlersFor<typeof journalContract> = {
   'journal.progress': (_input, session) => writeJobOf(session.engine()).progress(),
   'journal.cancel': (_input, session) => writeJobOf(session.engine()).cancel(),
   'journal.history': (input, session) => {
-    const store = session.engine().store;
+    const store = session.reading().store;
     return store.journal.history(input.limit, input.offset).map((c) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3) }));
   },
   'journal.rows': (input, session) => {
-    const j = session.engine().store.journal;
+    const j = session.reading().store.journal;
     return { change: j.get(input.change_id), rows: j.rows(input.change_id) };
   },
   'journal.dependents': (input, session) => {
-    const store = session.engine().store;
+    const store = session.reading().store;
     const change = store.journal.get(input.change_id);
     const all = store.journal.dependents(input.change_id);
     const named = (c: ChangeSummary) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3) });

@@ -6,7 +6,7 @@ import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
-import type { Engine } from '../../engine/engine.js';
+import type { EngineReader } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
 import { MAX_SELECT_IDS, type memoryContract } from '../contract/memory.js';
 import { listIds } from '../../store/list-ids.js';
@@ -16,7 +16,7 @@ import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../..
 import type { HandlersFor } from './types.js';
 import { patchFromInput } from './shared/memory-patch.js';
 
-export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
+export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
   const memory = store.require(idOrPrefix);
   const targets = store.getMany([...memory.edges.map((e) => e.target_id), ...store.incoming(memory.id).map((e) => e.src)]);
@@ -50,7 +50,7 @@ export function memoryDetail(engine: Engine, idOrPrefix: string): MemoryDetail {
 const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', () => new TextSearchIndex());
 
 /** Text search through the in-memory index (see core/store/text-search.ts), then SQL for the rest. */
-export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: Engine, input: F): F {
+export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: EngineReader, input: F): F {
   if (!input.text?.trim()) return input;
   const index = engine.get(TEXT_SEARCH_INDEX).get();
   let ids = index.match(input.text.trim().split(/\s+/));
@@ -63,7 +63,7 @@ export function textFilter<F extends { text?: string | undefined; ids?: string[]
 
 export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.list': (input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     const filter = textFilter(engine, input);
     // Retention and idle time are computed in SQL at the engine's clock (the Overview's buckets use the same expressions).
     const { total, rows } = listMemories(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
@@ -85,7 +85,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     }));
     return { total, rows: out };
   },
-  'memory.get': (input, session) => memoryDetail(session.engine(), input.id),
+  'memory.get': (input, session) => memoryDetail(session.reading(), input.id),
   'memory.add': async (input, session) => {
     const engine = session.engine();
     const { trigger, edges, id, created_at, ...fields } = input;
@@ -116,7 +116,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     return { changed: r.changed, change_id: r.changeId };
   },
   'memory.ids': (input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     // The same filter as memory.list (text through its index), so the ids are exactly the rows listed.
     const filter = textFilter(engine, input);
     return listIds(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
@@ -125,7 +125,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const r = await tagMemories(session.engine(), input.ids, input.add, input.remove);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'memory.facets': (input, session) => memoryFacets(session.engine().store, input.archived, input.tag_limit),
+  'memory.facets': (input, session) => memoryFacets(session.reading().store, input.archived, input.tag_limit),
   'memory.merge': (input, session) => {
     const engine = session.engine();
     const patch = patchFromInput(input.patch ?? {}, engine.now());

@@ -4,12 +4,12 @@ import type { HandlersFor } from './types.js';
 
 export const overviewHandlers: HandlersFor<typeof overviewContract> = {
   'overview.facets': (_input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     return overviewFacets(engine.store, engine.now());
   },
   'overview.scatter': (input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     return retentionScatter(engine.store, engine.now(), input.sample);
   },
-  'overview.maintenance': (input, session) => ({ rows: session.engine().store.maintenanceHistory(input.limit) }),
+  'overview.maintenance': (input, session) => ({ rows: session.reading().store.maintenanceHistory(input.limit) }),
 };

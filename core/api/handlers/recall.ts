@@ -7,7 +7,7 @@ import type { recallContract } from '../contract/recall.js';
 import type { HandlersFor } from './types.js';
 
 export const recallHandlers: HandlersFor<typeof recallContract> = {
-  'recall.explain': (input, session) => explain(session.engine(), input),
+  'recall.explain': (input, session) => explain(session.reading(), input),
   'recall.run': (input, session) => recallAndLog(session.engine(), input, 'recalled', session.reader),
   'recall.search': (input, session) => recallAndLog(session.engine(), input, 'searched', session.reader),
   'recall.inject': (input, session) => recallAndLog(session.engine(), input, 'injected', session.reader),
@@ -16,7 +16,7 @@ export const recallHandlers: HandlersFor<typeof recallContract> = {
     return whyNot(engine, resolveRequest(engine, input, { k: 10 }), input.target);
   },
   'recall.profile': (input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     const profile = profileFor(input.profile ?? engine.profile());
     return { name: profile.name, store_profile: engine.profile(), config: profileConfig(profile), differences: profileDifferences(profile) };
   },

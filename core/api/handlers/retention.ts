@@ -7,7 +7,7 @@ import type { HandlersFor } from './types.js';
 
 export const retentionHandlers: HandlersFor<typeof retentionContract> = {
   'retention.list': (input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     return retentionList(engine, engine.now(), {
       owner: parseOwnerScope(input.owner),
       includeArchived: input.include_archived,
@@ -17,7 +17,7 @@ export const retentionHandlers: HandlersFor<typeof retentionContract> = {
       limit: input.limit,
     });
   },
-  'retention.curve': (input, session) => retentionCurve(session.engine(), input.id, { ...(input.until !== undefined ? { until: input.until } : {}), samples: input.samples }),
+  'retention.curve': (input, session) => retentionCurve(session.reading(), input.id, { ...(input.until !== undefined ? { until: input.until } : {}), samples: input.samples }),
   'retention.prune': (input, session) => {
     const engine = session.engine();
     const owner = parseOwnerScope(input.owner);

@@ -10,7 +10,7 @@ import type { HandlersFor } from './types.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {
-    const store = session.engine().store;
+    const store = session.reading().store;
     const scope = parseOwnerScope(input.owner);
     const group = (col: StatsColumn) => Object.fromEntries(countsByColumn(store, col, scope).map((r) => [r.k ?? '(none)', r.n]));
     const byOwnerExact = group('owner');
@@ -35,11 +35,11 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
     };
   },
   'stats.kpis': (input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     return storeKpis(engine, parseOwnerScope(input.owner), engine.now());
   },
   'stats.usage': (input, session) => {
-    const engine = session.engine();
+    const engine = session.reading();
     const ids = input.ids.map((i) => engine.store.requireId(i));
     const records = usageRecords(engine.store, ids);
     const now = engine.now();
@@ -51,5 +51,5 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       }),
     };
   },
-  'stats.rowsVsReads': (input, session) => rowsVsReads(session.engine(), parseOwnerScope(input.owner), input.include_archived),
+  'stats.rowsVsReads': (input, session) => rowsVsReads(session.reading(), parseOwnerScope(input.owner), input.include_archived),
 };

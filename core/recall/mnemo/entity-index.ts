@@ -5,7 +5,7 @@
  * whole words (a query n-gram of up to four words equal to an entity), never on substrings.
  */
 import type { DerivedIndex } from '../../store/derived.js';
-import type { MemoryStore } from '../../store/store.js';
+import type { StoreReader } from '../../store/port.js';
 import { liveEntities, sourceRow } from '../../store/derived-sources.js';
 
 const MAX_ENTITY_WORDS = 4;
@@ -20,14 +20,14 @@ export class EntityIndex implements DerivedIndex {
   /** id → its entities (normalised). */
   private readonly of = new Map<string, string[]>();
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     this.holders.clear();
     this.of.clear();
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
     for (const r of liveEntities(store)) this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     const r = sourceRow(store, id);
     this.remove(id);
     if (r && r.archived === 0) this.set(id, entitiesOf(r.data));

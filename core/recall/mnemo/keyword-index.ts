@@ -20,7 +20,7 @@
  */
 import type { DerivedIndex } from '../../store/derived.js';
 import { FtsTokenizer } from '../../store/fts-tokenizer.js';
-import type { MemoryStore } from '../../store/store.js';
+import type { StoreReader } from '../../store/port.js';
 import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
 
 export interface KeywordHit {
@@ -96,7 +96,7 @@ export class KeywordIndex implements DerivedIndex {
     return this.docs.size;
   }
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     this.docs.clear();
     this.byRowid.clear();
     this.vocab.clear();
@@ -120,7 +120,7 @@ export class KeywordIndex implements DerivedIndex {
     this.build();
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     const r = sourceRow(store, id);
     if (!r || r.archived !== 0) {
       this.remove(id);

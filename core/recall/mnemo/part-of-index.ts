@@ -7,19 +7,19 @@
  */
 import type { DerivedIndex } from '../../store/derived.js';
 import { edgeTargets, edgesOfType } from '../../store/derived-sources.js';
-import type { MemoryStore } from '../../store/store.js';
+import type { StoreReader } from '../../store/port.js';
 
 export class PartOfIndex implements DerivedIndex {
   private readonly parents = new Map<string, string[]>();
   private readonly children = new Map<string, Set<string>>();
 
-  load(store: MemoryStore): void {
+  load(store: StoreReader): void {
     this.parents.clear();
     this.children.clear();
     for (const r of edgesOfType(store, 'part_of')) this.link(r.src, r.dst);
   }
 
-  update(store: MemoryStore, id: string): void {
+  update(store: StoreReader, id: string): void {
     this.unlinkFrom(id);
     for (const dst of edgeTargets(store, id, 'part_of')) this.link(id, dst);
   }

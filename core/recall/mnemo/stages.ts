@@ -3,7 +3,7 @@
  * the BM25 candidate leg, the entity boost and the sibling spread. The indexes behind them are
  * per-engine Derived singletons, in memory, kept in step with the store.
  */
-import type { Engine } from '../../engine/engine.js';
+import type { EngineReader } from '../../engine/engine.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
 import { ownerMatches, type OwnerScope } from '../../model/owner.js';
 import type { PathStep } from '../spread.js';
@@ -21,15 +21,15 @@ const KEYWORD_INDEX = {
 const PART_OF_INDEX = derivedIndexKey('recall.mnemo.part_of', () => new PartOfIndex());
 const ENTITY_INDEX = derivedIndexKey('recall.mnemo.entities', () => new EntityIndex());
 
-export function keywordIndex(engine: Engine, stem: boolean): KeywordIndex {
+export function keywordIndex(engine: EngineReader, stem: boolean): KeywordIndex {
   return engine.get(KEYWORD_INDEX[stem ? 'porter' : 'plain']).get();
 }
 
-export function partOfIndex(engine: Engine): PartOfIndex {
+export function partOfIndex(engine: EngineReader): PartOfIndex {
   return engine.get(PART_OF_INDEX).get();
 }
 
-export function entityIndex(engine: Engine): EntityIndex {
+export function entityIndex(engine: EngineReader): EntityIndex {
   return engine.get(ENTITY_INDEX).get();
 }
 
@@ -38,7 +38,7 @@ export interface Bm25LegResult {
   hits: KeywordHit[];
 }
 
-export function bm25Leg(engine: Engine, query: string, knobs: Readonly<Bm25LegKnobs>, scope: OwnerScope): Bm25LegResult {
+export function bm25Leg(engine: EngineReader, query: string, knobs: Readonly<Bm25LegKnobs>, scope: OwnerScope): Bm25LegResult {
   const terms = queryTerms(query, { stopWords: knobs.stop_words, questionWords: knobs.question_words, maxTerms: knobs.max_terms });
   const index = keywordIndex(engine, knobs.stem);
   const hits = index.search({
@@ -51,7 +51,7 @@ export function bm25Leg(engine: Engine, query: string, knobs: Readonly<Bm25LegKn
 }
 
 /** The entities the query names, and each memory's share of them. */
-export function entityShares(engine: Engine, query: string): { entities: string[]; share: (id: string) => number } {
+export function entityShares(engine: EngineReader, query: string): { entities: string[]; share: (id: string) => number } {
   const index = entityIndex(engine);
   const entities = index.entitiesIn(query);
   return { entities, share: (id) => index.overlap(id, entities) };

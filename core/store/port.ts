@@ -1,0 +1,236 @@
+/**
+ * The store port: what the engine may ask of a store, grouped by what it reads and writes
+ * (memories, edges, access events, journal, tombstones, beliefs, changes), each group split into a
+ * read side and a write side. `StoreReader` is every read; `StoreWriter` adds the writes. A path
+ * that only reads (recall's ranking, explain, stats, the graph and list views) takes a reader, so a
+ * write from it is a compile error rather than a review comment.
+ *
+ * The port names no database handle and no SQL: MemoryStore (store.ts) is the SQLite adapter
+ * behind it, and its connection stays inside core/store/ (connection.ts). The methods are
+ * synchronous because better-sqlite3 is; docs/architecture.md says which of them a network
+ * backend (PostgreSQL) would make asynchronous and why recall's hot path would not pay for it.
+ */
+import type { Clock } from '../clock.js';
+import type { EdgeType } from '../model/enums.js';
+import type { AccessRecord, Edge, Memory, ScoreTerms } from '../model/memory.js';
+import type { OwnerScope } from '../model/owner.js';
+import type { AccessEvent, EventFilter } from './access-events.js';
+import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-tables.js';
+import type { ChangeRow, ChangeSummary } from './journal.js';
+import type { MaintenanceEntry } from './maintenance-log.js';
+import type { ChangeEvent } from './store-handle.js';
+import type { Tombstone } from './tombstones.js';
+
+export type ProfileName = 'nooa-0.0.9' | 'mnemo';
+export type ChangeListener = (e: ChangeEvent) => void;
+
+export interface ListScope {
+  includeArchived?: boolean;
+  owner?: OwnerScope;
+}
+
+export interface AccessWrite {
+  id: string;
+  record: AccessRecord;
+  reinforce?: boolean;
+  /** Kept in the event table only (recall context for replay); the ring keeps nooa's fields. */
+  context?: Record<string, unknown>;
+  /** Kept in the event table only: the score's named contributions. */
+  terms?: ScoreTerms;
+}
+
+export interface IncomingEdge {
+  src: string;
+  type: EdgeType;
+  weight: number;
+  created_at: number;
+}
+
+// ---------------------------------------------------------------- the store itself
+
+/** What every store says about itself, and its small key/value table. */
+export interface StoreInfo {
+  readonly path: string;
+  /** The file name, for people (`:memory:` for an in-memory store). */
+  readonly name: string;
+  readonly clock: Clock;
+  readonly readonly: boolean;
+  /** Embedding dimension the store's vectors have. */
+  readonly dim: number;
+  readonly isClosed: boolean;
+  /** Whether the store has mnemo's own tables yet (a nooa file gets them on its first write). */
+  hasMnemo(): boolean;
+  getMeta(key: string): string | null;
+  profile(): ProfileName;
+  maintenanceHistory(limit?: number): MaintenanceEntry[];
+  /** Reports a problem with the data once per key (an unreadable row, a wrong-sized vector). */
+  warn(key: string, message: string): void;
+  close(): void;
+}
+
+export interface StoreAdmin {
+  /** Creates or upgrades mnemo's tables; a write of ours calls it first. */
+  ensureMnemo(): void;
+  setMeta(key: string, value: string): void;
+  /** Runs fn all-or-nothing: a throw inside leaves the store as it was. */
+  transaction<T>(fn: () => T): T;
+  logMaintenance(kind: string, report: Record<string, unknown>): void;
+}
+
+// ---------------------------------------------------------------- memories
+
+export interface MemoryReads {
+  get(id: string): Memory | null;
+  /** Missing ids are absent from the map. */
+  getMany(ids: readonly string[]): Map<string, Memory>;
+  require(idOrPrefix: string): Memory;
+  exists(id: string): boolean;
+  /** An exact id, or a unique prefix of at least 6 characters; null when nothing matches. */
+  resolveId(idOrPrefix: string): string | null;
+  requireId(idOrPrefix: string): string;
+  ownerOf(id: string): string | null;
+  count(scope?: ListScope): number;
+  /** In insertion order (nooa's iteration order), edges attached. */
+  iter(scope?: ListScope, batch?: number): Generator<Memory>;
+  all(scope?: ListScope): Memory[];
+  getEmbedding(id: string): Float32Array | null;
+}
+
+export interface MemoryWrites {
+  /** Insert or replace, with the embedding (nooa's `add`). */
+  add(m: Memory, embedding: Float32Array | null): void;
+  /** Update that keeps the embedding (nooa's `save`). */
+  save(m: Memory): void;
+  setEmbedding(id: string, embedding: Float32Array | null): void;
+  archive(id: string): boolean;
+  restore(id: string): boolean;
+  /** Removes the memory and every edge into or out of it. */
+  delete(id: string): boolean;
+  renameOwner(from: string, to: string): number;
+}
+
+// ---------------------------------------------------------------- edges
+
+export interface EdgeReads {
+  /** Outgoing edges in insertion order. */
+  neighbors(id: string): Edge[];
+  edgesFrom(ids: readonly string[]): Map<string, Edge[]>;
+  /** Who points at this memory. */
+  incoming(id: string): IncomingEdge[];
+}
+
+export interface EdgeWrites {
+  addEdge(src: string, dst: string, type: string, weight?: number): boolean;
+  removeEdge(src: string, dst: string, type: string): boolean;
+}
+
+// ---------------------------------------------------------------- access events
+
+export interface AccessEventReads {
+  accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] };
+  accessEventCount(): number;
+}
+
+export interface AccessEventWrites {
+  /** Each access onto its memory's ring (counters, recency, strength) and into the event table. */
+  logAccesses(writes: readonly AccessWrite[]): void;
+  /** Ring entries a memory already carries (a new or imported memory) into the event table only. */
+  recordAccessEvents(memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts?: { backfilled?: boolean }): void;
+}
+
+// ---------------------------------------------------------------- journal
+
+export interface JournalReads {
+  /** The row kinds this store can undo. */
+  readonly kinds: string[];
+  history(limit?: number, offset?: number): ChangeSummary[];
+  get(changeId: number): ChangeSummary;
+  rows(changeId: number): ChangeRow[];
+  /** Later applied changes that depend on this one. */
+  dependents(changeId: number): ChangeSummary[];
+}
+
+export interface JournalWrites extends JournalReads {
+  undo(changeId: number): ChangeSummary;
+  /** Redoes the given change, or the last one undone. */
+  redo(changeId?: number): ChangeSummary;
+}
+
+export interface ChangeWrites {
+  /** Runs fn as one journalled change: one transaction, one history row, undoable. */
+  change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null };
+}
+
+// ---------------------------------------------------------------- tombstones
+
+export interface TombstoneReads {
+  /** The tombstone left by forgetting this content, if any. */
+  tombstoneFor(content: string): Tombstone | null;
+}
+
+export interface TombstoneWrites {
+  putTombstone(t: Tombstone): void;
+}
+
+// ---------------------------------------------------------------- beliefs
+
+export interface BeliefReads {
+  exists(): boolean;
+  dimension(entity: string, attribute: string, tablesExist?: boolean): DimensionRow | null;
+  dimensionsOf(entity: string): DimensionRow[];
+  allDimensions(): DimensionRow[];
+  entities(search: string | undefined, limit: number, offset: number): { entity: string; dimensions: number; deltas: number; t_last: number }[];
+  entityCount(search: string | undefined): number;
+  delta(id: number): DeltaRow | null;
+  deltasOf(entity: string, attribute: string, until?: number): DeltaRow[];
+  lastDeltaAtOrBefore(entity: string, attribute: string, t: number): DeltaRow | null;
+  timeline(entity: string, attribute: string | undefined, limit: number, offset: number, until?: number): DeltaRow[];
+  deltasOfEntities(names: readonly string[]): DeltaRow[];
+  scan(): Generator<Pick<DeltaRow, 'entity' | 'attribute' | 'value' | 't' | 'reliability' | 'surprise'>>;
+  deltasForMemory(memoryId: string): DeltaRow[];
+  basis(): string;
+  counts(): { dimensions: number; deltas: number; entities: number; aliases: number };
+  searchEvidence(match: string, limit: number): { id: number; score: number }[];
+  aliases(): AliasRow[];
+  alias(name: string): AliasRow | null;
+  rejections(): RejectionRow[];
+  rejection(a: string, b: string): RejectionRow | null;
+}
+
+export interface BeliefWrites extends BeliefReads {
+  prepareWrite(): void;
+  putDimension(d: DimensionRow): void;
+  deleteDimensionsOf(entity: string): void;
+  insertDelta(d: NewDelta): number;
+  indexEvidence(firstId: number, lastId: number): void;
+  updateDerived(id: number, entity: string, prior: DistJson, posterior: DistJson, surprise: number): void;
+  putAlias(a: AliasRow): void;
+  deleteAlias(name: string): void;
+  putRejection(a: string, b: string, at: number): void;
+  deleteRejection(a: string, b: string): void;
+}
+
+// ---------------------------------------------------------------- changes made by others
+
+export interface ChangeFeed {
+  /** Listeners hear every write of this store, and the rows other processes changed (after catchUp). */
+  onChange(listener: ChangeListener): () => void;
+  /** Whether another process committed since the last check. */
+  refreshIfChanged(): boolean;
+  /** Tells listeners which memories other processes changed since the last catch-up. */
+  catchUp(): void;
+}
+
+// ---------------------------------------------------------------- the two sides
+
+/** Everything a read path may do. */
+export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed {
+  readonly journal: JournalReads;
+  beliefTables(): BeliefReads;
+}
+
+/** Everything: the reads and the writes. */
+export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites {
+  readonly journal: JournalWrites;
+  beliefTables(): BeliefWrites;
+}
