@@ -55,6 +55,8 @@ export interface RunningMcpHttp {
   url: string;
   port: number;
   sessions: McpSessions;
+  /** Each caller's requests running now (for status and tests). */
+  inFlight: Pick<InFlight, 'running'>;
   close(): Promise<void>;
 }
 
@@ -201,6 +203,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
     url: `http://${shownHost}:${port}${MCP_PATH}`,
     port,
     sessions,
+    inFlight,
     async close() {
       clearInterval(sweeper);
       await sessions.closeAll();
