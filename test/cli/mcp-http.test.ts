@@ -213,7 +213,59 @@ describe('limits', () => {
   });
 });
 
+/** SSE events of a response body as they arrive: `{id, data}`. */
+async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id: string | null; data: string }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const id = /^id: ?(.*)$/m.exec(block)?.[1] ?? null;
+      const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
+      yield { id, data };
+    }
+  }
+}
+
 describe('sessions', () => {
+  it('a client that drops a call\'s stream gets the answer on reconnecting with Last-Event-ID', async () => {
+    const { server } = await serve();
+    const asA = { authorization: `Bearer ${TOKEN_A}` };
+    const init = await rawPost(server.url, INITIALIZE, asA);
+    const session = { ...asA, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await rawPost(server.url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session);
+    const dropped = new AbortController();
+    const call = await fetch(server.url, {
+      method: 'POST',
+      signal: dropped.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'stats', arguments: {} } }),
+    });
+    // The first event is the priming one: an id to resume from, no data.
+    const first = (await sseEvents(call.body!).next()).value!;
+    expect(first.id).toBeTruthy();
+    expect(first.data).toBe('');
+    dropped.abort();
+    const resumed = new AbortController();
+    const again = await fetch(server.url, { method: 'GET', signal: resumed.signal, headers: { accept: 'text/event-stream', 'last-event-id': first.id!, ...session } });
+    expect(again.status).toBe(200);
+    let answer: { id?: number; result?: unknown } | null = null;
+    for await (const e of sseEvents(again.body!)) {
+      if (!e.data) continue;
+      answer = JSON.parse(e.data);
+      if (answer?.id === 42) break;
+    }
+    resumed.abort();
+    expect(answer?.id).toBe(42);
+    expect(answer?.result).toBeTruthy();
+  });
+
   it('a session idle past the timeout is closed by the sweep; its id is then unknown', async () => {
     const clock = movableClock(1000);
     const { server } = await serve({ clock, idleSeconds: 60 });
