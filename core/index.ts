@@ -12,6 +12,7 @@ import { AgentApiSession } from './host/agent-session.js';
 import { makeIdentity } from './model/identity.js';
 import type { Clock } from './clock.js';
 import type { Embedder } from './embed/embedder.js';
+import type { AgentCredential } from './model/agent-credential.js';
 
 export interface OpenStoreOptions extends AgentMemoryOptions {
   /** The agent's identity, `role[@instance]`; omitted or `""` writes unowned (shared) memories. */
@@ -25,13 +26,17 @@ export interface OpenStoreOptions extends AgentMemoryOptions {
   /** Embedder (default: the nooa-compatible hashing embedder, 256 dimensions). */
   embedder?: Embedder;
   onWarning?: (message: string) => void;
+  /** A verified agent credential (core/agent/credentials.ts): the agent acts as its owner, within its scopes. */
+  credential?: AgentCredential;
 }
 
 /** Opens (or creates) a store as one agent. Close it with `memory.close()`. */
 export function openStore(path: string, opts: OpenStoreOptions = {}): AgentMemory {
-  const who = makeIdentity(opts.owner, opts.session);
+  // A credential fixes the owner; an explicit owner that differs is refused by the session.
+  const who = opts.credential && opts.owner === undefined ? { session_ref: makeIdentity(undefined, opts.session).session_ref } : makeIdentity(opts.owner, opts.session);
   const session = new AgentApiSession({
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.credential ? { credential: opts.credential } : {}),
     reader: who,
     engineOptions: {
       ...(opts.embedder ? { embedder: opts.embedder } : {}),
@@ -49,6 +54,8 @@ export type { AgentMemoryOptions, RememberInput, UpdateInput, RecallOptions, Rec
 export type { RememberResult, WritePolicy } from './agent/remember.js';
 export type { MemoryStats } from './agent/stats.js';
 export type { ReflectionOutcome, ReflectionReport } from './agent/reflect.js';
+export type { AgentCredential, CredentialScope, IssuedCredential } from './agent/credentials.js';
+export { issueCredential, verifyCredentialToken, listCredentials, revokeCredentials } from './agent/credentials.js';
 export type { ReferenceHost, ResolvedRef } from './agent/references.js';
 export { parseRef, renderRef } from './agent/references.js';
 export type { SpontaneousConfig, TurnContext, Cadence, OpenTodosMode } from './agent/inject.js';

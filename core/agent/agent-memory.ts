@@ -6,6 +6,10 @@
  * memories are refused. Every read is logged with this agent as `reader_owner` and its session as
  * `session_ref`. The MCP server and the library API are both this class.
  *
+ * A session that serves an agent credential (core/agent/credentials.ts) takes its owner from the
+ * credential, refuses what the credential's scopes refuse, and every access and change it makes
+ * records the credential's id.
+ *
  * Recall goes through the service contract (`recall.run` / `recall.search` / `recall.explain`,
  * see ranking.ts), with this agent's identity as the session's reader, so the access log
  * attributes every read.
@@ -26,6 +30,8 @@ import type { ExplainRow } from '../recall/types.js';
 import { listMemories, scopeFilter } from '../store/list-query.js';
 import { contentHash, writeTombstone } from '../store/tombstones.js';
 import { readScope, type AgentIdentity } from '../model/identity.js';
+import { runAttributed } from '../store/attribution.js';
+import { assertCredentialAllows, type GuardedAction } from './scope-guard.js';
 import { DEFAULT_SPONTANEOUS, InjectionGate, deriveQueries, memoryLabel, renderBlock, selectBlock, type SpontaneousConfig, type TurnContext } from './inject.js';
 import { rankForAgent } from './ranking.js';
 import { captureRef, parseRef, renderRef, resolveRef, type ReferenceEnv, type ReferenceHost, type ResolvedRef } from './references.js';
@@ -61,6 +67,23 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   get engine(): Engine {
     return this.session.engine();
+  }
+
+  /** Runs a read as this session's credential (its accesses record the credential). */
+  private attributed<T>(fn: () => T): T {
+    return runAttributed(this.session.credential?.id ?? null, fn);
+  }
+
+  /** Runs a write after the credential's scopes allow it; its change records the credential. */
+  private guarded<T>(action: GuardedAction, what: string, fn: () => T): T {
+    assertCredentialAllows(this.session.credential, action, what);
+    return this.attributed(fn);
+  }
+
+  /** As guarded, for the asynchronous writes: a refusal rejects the promise instead of throwing. */
+  private async guardedAsync<T>(action: GuardedAction, what: string, fn: () => Promise<T>): Promise<T> {
+    assertCredentialAllows(this.session.credential, action, what);
+    return this.attributed(fn);
   }
 
   get owner(): string {
@@ -122,7 +145,11 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   // ------------------------------------------------------------------ writes
 
   /** Writes a memory (dedup-on-write); returns the id, which is the existing one on a duplicate. */
-  async remember(input: RememberInput): Promise<RememberResult> {
+  remember(input: RememberInput): Promise<RememberResult> {
+    return this.guardedAsync('write', 'remember', () => this.rememberNow(input));
+  }
+
+  private async rememberNow(input: RememberInput): Promise<RememberResult> {
     if (input.type !== undefined && !isMemoryType(input.type)) throw badInput(`unknown memory type ${JSON.stringify(input.type)}`, { field: 'type' });
     const res = await rememberAs(
       this.engine,
@@ -143,7 +170,11 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   }
 
   /** Refines a memory in place; false when no memory matches the id. Foreign memories are refused. */
-  async updateMemory(idOrPrefix: string, input: UpdateInput): Promise<boolean> {
+  updateMemory(idOrPrefix: string, input: UpdateInput): Promise<boolean> {
+    return this.guardedAsync('write', 'update_memory', () => this.updateNow(idOrPrefix, input));
+  }
+
+  private async updateNow(idOrPrefix: string, input: UpdateInput): Promise<boolean> {
     const m = this.find(idOrPrefix);
     if (!m) return false;
     assertWritable(m, { owner: this.who.owner });
@@ -167,7 +198,11 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   }
 
   /** Archives a memory the agent judges wrong or obsolete (with a tombstone); false when no memory matches. */
-  async forget(idOrPrefix: string): Promise<boolean> {
+  forget(idOrPrefix: string): Promise<boolean> {
+    return this.guardedAsync('write', 'forget', () => this.forgetNow(idOrPrefix));
+  }
+
+  private async forgetNow(idOrPrefix: string): Promise<boolean> {
     const m = this.find(idOrPrefix);
     if (!m) return false;
     assertWritable(m, { owner: this.who.owner });
@@ -184,14 +219,20 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** Adds a directed edge a → b (the source must be writable; the target may be anyone's). */
   associate(a: string, b: string, relation = 'related'): { src: string; dst: string; relation: string; changed: boolean } {
-    const r = linkMemories(this.engine, a, b, relation, 1.0, { owner: this.who.owner });
-    const store = this.engine.store;
-    return { src: store.requireId(a), dst: store.requireId(b), relation, changed: r.changed };
+    return this.guarded('write', 'associate', () => {
+      const r = linkMemories(this.engine, a, b, relation, 1.0, { owner: this.who.owner });
+      const store = this.engine.store;
+      return { src: store.requireId(a), dst: store.requireId(b), relation, changed: r.changed };
+    });
   }
 
   // ------------------------------------------------------------------ reads
 
-  private async ranked(mode: 'recalled' | 'searched', query: string, opts: RecallOptions): Promise<RecalledMemory[]> {
+  private ranked(mode: 'recalled' | 'searched', query: string, opts: RecallOptions): Promise<RecalledMemory[]> {
+    return this.attributed(() => this.rankedNow(mode, query, opts));
+  }
+
+  private async rankedNow(mode: 'recalled' | 'searched', query: string, opts: RecallOptions): Promise<RecalledMemory[]> {
     const scope = readScope(this.who.owner, opts.owner);
     if (opts.owner !== undefined && opts.owner !== null && opts.owner !== this.who.owner) this.counters.cross_owner_recalls += 1;
     const res = await rankForAgent(this.session, scope, mode, { query, k: opts.k, hops: opts.hops });
@@ -236,6 +277,10 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** Reads the current value behind `kind:key`; a visible `memory:` target logs a `deref` access. */
   deref(spec: string): string {
+    return this.attributed(() => this.derefNow(spec));
+  }
+
+  private derefNow(spec: string): string {
     const { kind, key } = parseRef(spec, 'ref');
     const env = this.refEnv();
     // The agent's own request: a path that leaves the workspace is an error, not a quiet DANGLING.
@@ -263,7 +308,11 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   }
 
   /** A deterministic reflection pass at role scope: plans, applies exactly that plan, returns the report. */
-  async reflect(): Promise<ReflectionOutcome> {
+  reflect(): Promise<ReflectionOutcome> {
+    return this.guardedAsync('reflect', 'reflect', () => this.reflectNow());
+  }
+
+  private async reflectNow(): Promise<ReflectionOutcome> {
     const out = await runReflection(this.engine, this.who.owner);
     this.counters.reflections += 1;
     this.counters.merged += out.report.merged;
@@ -276,6 +325,10 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** Todos in scope (default: own role, open), logged as a `searched` read. */
   todoList(opts: { status?: TodoStatus | 'all'; owner?: string | null } = {}): TodoView[] {
+    return this.attributed(() => this.todoListNow(opts));
+  }
+
+  private todoListNow(opts: { status?: TodoStatus | 'all'; owner?: string | null }): TodoView[] {
     const scope = readScope(this.who.owner, opts.owner);
     const statuses: TodoStatus[] = opts.status === undefined ? ['open'] : opts.status === 'all' ? ['open', 'done', 'dropped'] : [opts.status];
     const todos = listTodos(this.engine.store, scope, statuses);
@@ -284,7 +337,11 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   }
 
   /** Opens a todo (a duplicate of an open todo reinforces it instead). */
-  async todoOpen(input: Omit<RememberInput, 'type' | 'dedup'>): Promise<RememberResult> {
+  todoOpen(input: Omit<RememberInput, 'type' | 'dedup'>): Promise<RememberResult> {
+    return this.guardedAsync('write', 'todo_open', () => this.todoOpenNow(input));
+  }
+
+  private async todoOpenNow(input: Omit<RememberInput, 'type' | 'dedup'>): Promise<RememberResult> {
     const res = await rememberAs(
       this.engine,
       this.who,
@@ -297,7 +354,11 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   }
 
   /** Closes a todo as done (default) or dropped. */
-  async todoClose(idOrPrefix: string, status: 'done' | 'dropped' = 'done'): Promise<TodoView> {
+  todoClose(idOrPrefix: string, status: 'done' | 'dropped' = 'done'): Promise<TodoView> {
+    return this.guardedAsync('write', 'todo_close', () => this.todoCloseNow(idOrPrefix, status));
+  }
+
+  private async todoCloseNow(idOrPrefix: string, status: 'done' | 'dropped'): Promise<TodoView> {
     const m = this.find(idOrPrefix);
     if (!m) throw new MnemoError('not_found', `no memory matches id ${JSON.stringify(idOrPrefix)}`, { field: 'id' });
     if (m.type !== 'todo') throw badInput(`memory ${m.id.slice(0, 8)} is ${m.type}, not a todo; only todos open and close`, { field: 'id' });
@@ -306,7 +367,11 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   }
 
   /** Adds an intent with a trigger; `opens_todo` makes it open a todo when it fires. */
-  async intentAdd(input: Omit<RememberInput, 'type' | 'dedup'> & { trigger: TriggerSpecInput; opens_todo?: boolean }): Promise<IntentView> {
+  intentAdd(input: Omit<RememberInput, 'type' | 'dedup'> & { trigger: TriggerSpecInput; opens_todo?: boolean }): Promise<IntentView> {
+    return this.guardedAsync('write', 'intent_add', () => this.intentAddNow(input));
+  }
+
+  private async intentAddNow(input: Omit<RememberInput, 'type' | 'dedup'> & { trigger: TriggerSpecInput; opens_todo?: boolean }): Promise<IntentView> {
     const trigger = normalizeTrigger(input.trigger, { opensTodo: input.opens_todo === true });
     const res = await rememberAs(
       this.engine,
@@ -321,7 +386,8 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** Fires the own role's intents that are due now (time passed, cue in the message, event seen). */
   intentsDue(context: DueContext = {}): Promise<FiredIntent[]> {
-    return fireDueIntents(this.engine, this.who, this.role, context);
+    // Firing writes (an intent's state, the todo it opens), so a read-only credential cannot.
+    return this.guardedAsync('write', 'intents_due', () => fireDueIntents(this.engine, this.who, this.role, context));
   }
 
   /** Intents in the own role's scope by state (no access is logged: this is bookkeeping). */
@@ -333,7 +399,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** The injection block for this turn's context, whatever the cadence (the reference's recall_for_context). */
   async recallForContext(turn: TurnContext): Promise<string> {
-    return (await this.inject(deriveQueries(turn))).text ?? '';
+    return (await this.attributed(() => this.inject(deriveQueries(turn)))).text ?? '';
   }
 
   /** Before a turn: injects when the cadence allows; `text: null` means keep the previous block. */
@@ -343,7 +409,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     const queries = deriveQueries(turn);
     if (!this.gate.shouldInject(cfg.cadence, queries, turn.task)) return { text: null, memory_ids: [] };
     const started = performance.now();
-    const res = await this.inject(queries);
+    const res = await this.attributed(() => this.inject(queries));
     this.counters.injection_ms_total += performance.now() - started;
     this.gate.commit(queries);
     return res;
@@ -408,8 +474,10 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   logRead(memories: readonly Memory[], channel: 'searched' | 'injected', query: string): void {
     if (memories.length === 0) return;
     const now = this.engine.now();
-    this.engine.store.logAccesses(
-      memories.map((m, rank) => ({ id: m.id, record: accessRecord(now, channel, { reader_owner: this.who.owner, session_ref: this.who.session_ref, query: query.slice(0, 200), rank }) })),
+    this.attributed(() =>
+      this.engine.store.logAccesses(
+        memories.map((m, rank) => ({ id: m.id, record: accessRecord(now, channel, { reader_owner: this.who.owner, session_ref: this.who.session_ref, query: query.slice(0, 200), rank }) })),
+      ),
     );
   }
 

@@ -5,12 +5,15 @@
  * sits below the API and names only this port.
  */
 import type { Engine } from '../engine/engine.js';
+import type { AgentCredential } from '../model/agent-credential.js';
 import type { ExplainResult } from '../recall/types.js';
 
 export type AgentRecallMethod = 'recall.run' | 'recall.search' | 'recall.explain';
 
 export interface AgentSession {
   readonly reader: { readonly owner: string; readonly session_ref: string | null };
+  /** The credential this session serves (its owner is `reader.owner`), or null for a local session. */
+  readonly credential: AgentCredential | null;
   engine(): Engine;
   close(): void;
   /** Runs one of the service's recall methods with this session's reader; throws the typed error. */

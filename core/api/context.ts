@@ -7,6 +7,7 @@ import { MnemoError } from '../errors.js';
 import { beliefJournalTargets } from '../beliefs/journal-target.js';
 import { Engine, type EngineOptions } from '../engine/engine.js';
 import { loadLlmEndpoints, type LlmEndpoints } from '../reflect/llm-endpoints.js';
+import type { AgentCredential } from '../model/agent-credential.js';
 import type { PathPolicy } from './path-policy.js';
 
 export interface Reader {
@@ -25,6 +26,12 @@ export interface SessionOptions {
   readonly?: boolean;
   /** The LLM endpoints generative reflection may use (default: from MNEMO_LLM_CONFIG / MNEMO_LLM_* on first use). */
   llmEndpoints?: LlmEndpoints;
+  /**
+   * The agent credential this session serves (verified by core/agent/credentials.ts). The session's
+   * owner is the credential's, its scopes are enforced on every call, and every access and change
+   * records its id. A `reader.owner` that differs is refused rather than ignored.
+   */
+  credential?: AgentCredential;
 }
 
 export interface ShellHooks {
@@ -39,6 +46,16 @@ export interface ShellHooks {
   paths?: PathPolicy;
 }
 
+function credentialOwner(credential: AgentCredential, asked: string | undefined): string {
+  if (asked !== undefined && asked !== credential.owner) {
+    throw new MnemoError('permission', `this session serves the credential of ${credential.owner}, so it cannot act as ${JSON.stringify(asked)}; a credential's owner is fixed when it is issued`, {
+      field: 'owner',
+      credential_id: credential.id,
+    });
+  }
+  return credential.owner;
+}
+
 export class ApiSession {
   private current: Engine | null = null;
   readonly clock: Clock;
@@ -47,12 +64,14 @@ export class ApiSession {
   readonly engineOptions: SessionOptions['engineOptions'];
   readonly shell: ShellHooks;
   readonly readonlyOnly: boolean;
+  readonly credential: AgentCredential | null;
   private llm: LlmEndpoints | undefined;
 
   constructor(opts: SessionOptions = {}) {
     this.clock = opts.clock ?? systemClock;
     this.clockFrozen = opts.clock !== undefined && opts.clock !== systemClock;
-    this.reader = { owner: opts.reader?.owner ?? 'workbench', session_ref: opts.reader?.session_ref ?? null };
+    this.credential = opts.credential ?? null;
+    this.reader = { owner: this.credential ? credentialOwner(this.credential, opts.reader?.owner) : (opts.reader?.owner ?? 'workbench'), session_ref: opts.reader?.session_ref ?? null };
     this.engineOptions = opts.engineOptions;
     this.shell = opts.shell ?? {};
     this.llm = opts.llmEndpoints;

@@ -5,7 +5,9 @@
 import { toErrorShape } from '../errors.js';
 import { describeIssues } from '../model/schemas.js';
 import { jsonShapeProblem, LIMITS } from '../model/limits.js';
+import { runAttributed } from '../store/attribution.js';
 import type { ApiSession } from './context.js';
+import { assertMethodAllowed } from './credential-policy.js';
 import { contract, isMethodName, METHOD_NAMES, type MethodName, type OutputOf } from './contract/index.js';
 import type { Envelope } from './define.js';
 import { handlers } from './handlers/index.js';
@@ -26,8 +28,10 @@ export async function invoke(session: ApiSession, method: string, input: unknown
     return { ok: false, error: { code: 'bad_input', message: `invalid input for ${method}: ${describeIssues(parsed.error)}`, details: { issues } } };
   }
   try {
+    assertMethodAllowed(session.credential, method);
     const handler = handlers[method] as (i: unknown, s: ApiSession) => unknown;
-    const value = await handler(parsed.data, session);
+    // Accesses and changes this call writes record the session's credential (core/store/attribution.ts).
+    const value = await runAttributed(session.credential?.id ?? null, () => handler(parsed.data, session));
     return { ok: true, value: value === undefined ? null : value };
   } catch (err) {
     return { ok: false, error: toErrorShape(err) };

@@ -6,6 +6,7 @@
 import type { AccessComponents, AccessRecord } from '../model/memory.js';
 import type { ScoreTerms } from '../model/memory.js';
 import { storedAccessEntrySchema } from '../model/schemas.js';
+import { currentCredentialId } from './attribution.js';
 import type { DB } from './sqlite.js';
 
 export interface AccessEvent extends AccessRecord {
@@ -18,6 +19,8 @@ export interface AccessEvent extends AccessRecord {
   context: Record<string, unknown> | null;
   /** The score's named contributions as the recall computed them. Only this event table keeps them: the ring keeps nooa's fields. */
   terms: ScoreTerms | null;
+  /** The agent credential the access was made with (null: none, or logged before credentials existed). */
+  credential_id: string | null;
 }
 
 export function insertAccessEvent(
@@ -29,11 +32,12 @@ export function insertAccessEvent(
   backfilled = false,
   context: Record<string, unknown> | null = null,
   terms: ScoreTerms | null = null,
+  credentialId: string | null = currentCredentialId(),
 ): number {
   const info = db
     .prepare(
-      `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled, context, terms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled, context, terms, credential_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       memoryId,
@@ -52,6 +56,7 @@ export function insertAccessEvent(
       backfilled ? 1 : 0,
       context ? JSON.stringify(context) : null,
       terms ? JSON.stringify(terms) : null,
+      credentialId,
     );
   return Number(info.lastInsertRowid);
 }
@@ -73,7 +78,8 @@ export function backfillAccessEvents(db: DB): void {
       if (rec.success) batch.push({ id: row.id, rec: rec.data as AccessRecord });
     }
   }
-  for (const b of batch) insertAccessEvent(db, b.id, b.rec, null, true, true);
+  // Entries from before the table existed: no credential made them, whatever call triggered the copy.
+  for (const b of batch) insertAccessEvent(db, b.id, b.rec, null, true, true, null, null, null);
 }
 
 interface EventRow {
@@ -93,6 +99,7 @@ interface EventRow {
   backfilled: number;
   context?: string | null;
   terms?: string | null;
+  credential_id?: string | null;
 }
 
 export function rowToEvent(r: EventRow): AccessEvent {
@@ -113,6 +120,7 @@ export function rowToEvent(r: EventRow): AccessEvent {
     backfilled: r.backfilled !== 0,
     context: r.context ? (JSON.parse(r.context) as Record<string, unknown>) : null,
     terms: r.terms ? (JSON.parse(r.terms) as ScoreTerms) : null,
+    credential_id: r.credential_id ?? null,
   };
 }
 

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { MnemoError } from '../errors.js';
+import { currentCredentialId } from './attribution.js';
 import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore } from './journal.js';
 
 export interface RunPacing {
@@ -257,8 +258,8 @@ export class ChangeRun {
     const store = this.store;
     refuseIfRunning(store);
     const info = store
-      .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(store.clock.now(), this.label, this.kind, '{}', 'applied', JSON.stringify({ ...this.meta, in_progress: true }));
+      .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(store.clock.now(), this.label, this.kind, '{}', 'applied', JSON.stringify({ ...this.meta, in_progress: true }), currentCredentialId());
     this.id = Number(info.lastInsertRowid);
     liveRuns.add(runKey(store, this.id));
     writeMarker(store, newMarker(store, this.id, 'record', this.label, null));

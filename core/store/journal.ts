@@ -16,7 +16,9 @@
  */
 import { MnemoError, notFound } from '../errors.js';
 import { ownerMayWrite } from '../model/owner.js';
+import { currentCredentialId } from './attribution.js';
 import { dependentChangeIds, ownersTouched } from './journal-dependents.js';
+import { hasMigration } from './migrations.js';
 import type { DB } from './sqlite.js';
 import type { StoreHandle } from './store-handle.js';
 
@@ -43,6 +45,8 @@ export interface ChangeSummary {
   undone_at: number | null;
   meta: Record<string, unknown> | null;
   rows: number;
+  /** The agent credential the change was made with (null: none, or made before credentials existed). */
+  credential_id: string | null;
 }
 
 export interface ChangeRow {
@@ -129,8 +133,8 @@ export class Journal<S extends StoreHandle = StoreHandle> {
       if (rows.length === 0) return { result, changeId: null };
       const counts = countRows(rows);
       const info = store
-        .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(store.clock.now(), label, kind, JSON.stringify(counts), 'applied', meta ? JSON.stringify(meta) : null);
+        .statement('INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(store.clock.now(), label, kind, JSON.stringify(counts), 'applied', meta ? JSON.stringify(meta) : null, currentCredentialId());
       const changeId = Number(info.lastInsertRowid);
       const ins = store.statement('INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
       for (const r of rows) ins.run(changeId, r.key, r.before === null ? null : JSON.stringify(r.before), r.after === null ? null : JSON.stringify(r.after));
@@ -159,11 +163,16 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     return this.targetFor(key).snapshot(this.store.db, key.slice(key.indexOf(':') + 1));
   }
 
+  /** A store opened read-only keeps its older schema: a journal from before credentials has no such column. */
+  private credentialColumn(): string {
+    return hasMigration(this.store.db, '006-agent-credentials') ? 'j.credential_id' : 'NULL AS credential_id';
+  }
+
   history(limit = 100, offset = 0): ChangeSummary[] {
     if (!this.store.hasMnemo()) return [];
     const rows = this.store
       .statement(
-        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta,
+        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, ${this.credentialColumn()},
                 (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
          FROM mnemo_journal j ORDER BY j.id DESC LIMIT ? OFFSET ?`,
       )
@@ -177,6 +186,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
       undone_at: number | null;
       meta: string | null;
       rows: number;
+      credential_id: string | null;
     }[];
     return rows.map((r) => ({
       ...r,
@@ -189,7 +199,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     if (!this.store.hasMnemo()) throw notFound(`no change #${changeId}: this store has no journal yet`);
     const row = this.store
       .statement(
-        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta,
+        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, ${this.credentialColumn()},
                 (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
          FROM mnemo_journal j WHERE j.id = ?`,
       )

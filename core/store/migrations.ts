@@ -185,6 +185,30 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
       db.exec('CREATE INDEX idx_mnemo_journal_rows_change ON mnemo_journal_rows(change_id)');
     },
   },
+  {
+    // Agent credentials (core/agent/credentials.ts): bearer tokens bound to an owner, stored only
+    // as their hash. Accesses and changes made with one record its id, so the audit and the fleet
+    // can attribute them; the partial indexes cover only those rows, so counting a credential's
+    // use or finding when it was last used stays cheap on a store written mostly without one.
+    name: '006-agent-credentials',
+    up(db) {
+      db.exec(`
+        CREATE TABLE mnemo_agent_credentials (
+          id          TEXT PRIMARY KEY,
+          owner       TEXT NOT NULL,
+          token_hash  TEXT NOT NULL UNIQUE,
+          scopes      TEXT NOT NULL DEFAULT '[]',
+          label       TEXT,
+          created_at  REAL NOT NULL,
+          revoked_at  REAL
+        );
+        ALTER TABLE mnemo_access_events ADD COLUMN credential_id TEXT;
+        CREATE INDEX idx_mnemo_events_credential ON mnemo_access_events(credential_id, ts) WHERE credential_id IS NOT NULL;
+        ALTER TABLE mnemo_journal ADD COLUMN credential_id TEXT;
+        CREATE INDEX idx_mnemo_journal_credential ON mnemo_journal(credential_id, ts) WHERE credential_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;
@@ -198,6 +222,13 @@ export function readMnemoVersion(db: DB): number {
   if (!hasMnemoSchema(db)) return 0;
   const row = cachedStatement(db, "SELECT value FROM mnemo_meta WHERE key='schema_version'").get() as { value: string } | undefined;
   return row ? Number(row.value) : 0;
+}
+
+/** Whether the named migration has been applied (a store opened read-only is not upgraded, so older columns may be missing). */
+export function hasMigration(db: DB, name: string): boolean {
+  const index = MNEMO_MIGRATIONS.findIndex((m) => m.name === name);
+  if (index < 0) throw new MnemoError('internal', `no migration named ${JSON.stringify(name)}`);
+  return readMnemoVersion(db) > index;
 }
 
 export function assertMnemoVersionSupported(db: DB, path: string): void {

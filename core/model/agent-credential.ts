@@ -1,0 +1,28 @@
+/**
+ * An agent credential: a bearer token bound to one owner (`role@instance`), optionally narrowed by
+ * scopes. Only the token's hash is stored (core/store/agent-credentials.ts); issuing and verifying
+ * live in core/agent/credentials.ts. A shape of the model because the store, the agent room and the
+ * API all name it.
+ */
+export const CREDENTIAL_SCOPES = ['read-only', 'no-reflect'] as const;
+
+/** `read-only`: no write of any kind (reads still log their accesses). `no-reflect`: no reflection pass. */
+export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
+
+export interface AgentCredential {
+  id: string;
+  owner: string;
+  scopes: readonly CredentialScope[];
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export function isCredentialScope(s: string): s is CredentialScope {
+  return (CREDENTIAL_SCOPES as readonly string[]).includes(s);
+}
+
+/** How people see a credential: its label, else its owner, with the short id that tells two apart. */
+export function credentialName(c: Pick<AgentCredential, 'id' | 'owner' | 'label'>): string {
+  return `${c.label ?? c.owner} (${c.id})`;
+}

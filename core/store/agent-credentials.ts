@@ -1,0 +1,116 @@
+/**
+ * The agent credential table (mnemo_agent_credentials): one row per issued token, holding the
+ * token's hash and never the token. Attribution lives on the rows the credential wrote
+ * (mnemo_access_events.credential_id, mnemo_journal.credential_id); "last used" is read from them
+ * through their partial indexes, so verifying a token never writes.
+ */
+import type { AgentCredential, CredentialScope } from '../model/agent-credential.js';
+import type { StoreHandle } from './store-handle.js';
+import type { DB } from './sqlite.js';
+
+interface CredentialRow {
+  id: string;
+  owner: string;
+  token_hash: string;
+  scopes: string;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface StoredCredential extends AgentCredential {
+  token_hash: string;
+}
+
+/** Use of one credential, from the rows it wrote. */
+export interface CredentialUse {
+  credential_id: string;
+  accesses: number;
+  changes: number;
+  /** Latest access or change made with it; null when never used. */
+  last_used: number | null;
+}
+
+function hasTable(db: DB): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_agent_credentials'").get() !== undefined;
+}
+
+function toCredential(r: CredentialRow): StoredCredential {
+  return {
+    id: r.id,
+    owner: r.owner,
+    token_hash: r.token_hash,
+    scopes: JSON.parse(r.scopes) as CredentialScope[],
+    label: r.label,
+    created_at: r.created_at,
+    revoked_at: r.revoked_at,
+  };
+}
+
+export function insertCredential(store: StoreHandle, c: StoredCredential): void {
+  store.transaction(() => {
+    store.ensureMnemo();
+    store
+      .statement('INSERT INTO mnemo_agent_credentials(id, owner, token_hash, scopes, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(c.id, c.owner, c.token_hash, JSON.stringify(c.scopes), c.label, c.created_at, c.revoked_at);
+  });
+}
+
+/** The credential whose token hashes to `tokenHash`, revoked or not; null when none (or no table yet). */
+export function credentialByHash(store: StoreHandle, tokenHash: string): StoredCredential | null {
+  if (!hasTable(store.db)) return null;
+  const row = store.statement('SELECT * FROM mnemo_agent_credentials WHERE token_hash = ?').get(tokenHash) as CredentialRow | undefined;
+  return row ? toCredential(row) : null;
+}
+
+export function credentialById(store: StoreHandle, id: string): StoredCredential | null {
+  if (!hasTable(store.db)) return null;
+  const row = store.statement('SELECT * FROM mnemo_agent_credentials WHERE id = ?').get(id) as CredentialRow | undefined;
+  return row ? toCredential(row) : null;
+}
+
+/** Every credential issued, oldest first. */
+export function listCredentialRows(store: { readonly db: DB }): StoredCredential[] {
+  if (!hasTable(store.db)) return [];
+  return (store.db.prepare('SELECT * FROM mnemo_agent_credentials ORDER BY created_at, id').all() as CredentialRow[]).map(toCredential);
+}
+
+/** Marks the given credentials revoked at `now` (already revoked ones keep their time); returns the ids changed. */
+export function markRevoked(store: StoreHandle, ids: readonly string[], now: number): string[] {
+  const changed: string[] = [];
+  store.transaction(() => {
+    store.ensureMnemo();
+    const upd = store.statement('UPDATE mnemo_agent_credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+    for (const id of ids) if (upd.run(now, id).changes > 0) changed.push(id);
+  });
+  return changed;
+}
+
+/** Accesses and changes per credential (only credentials that made any), through the partial indexes. */
+export function credentialUse(store: { readonly db: DB }): CredentialUse[] {
+  if (!hasTable(store.db)) return [];
+  const use = new Map<string, CredentialUse>();
+  const entry = (id: string) => {
+    let u = use.get(id);
+    if (!u) use.set(id, (u = { credential_id: id, accesses: 0, changes: 0, last_used: null }));
+    return u;
+  };
+  const later = (a: number | null, b: number) => (a === null || b > a ? b : a);
+  const events = store.db
+    .prepare('SELECT credential_id AS id, count(*) AS n, max(ts) AS last FROM mnemo_access_events WHERE credential_id IS NOT NULL GROUP BY credential_id')
+    .all() as { id: string; n: number; last: number }[];
+  for (const r of events) {
+    const u = entry(r.id);
+    u.accesses = r.n;
+    u.last_used = later(u.last_used, r.last);
+  }
+  const changes = store.db
+    .prepare('SELECT credential_id AS id, count(*) AS n, max(ts) AS last FROM mnemo_journal WHERE credential_id IS NOT NULL GROUP BY credential_id')
+    .all() as { id: string; n: number; last: number }[];
+  for (const r of changes) {
+    const u = entry(r.id);
+    u.changes = r.n;
+    u.last_used = later(u.last_used, r.last);
+  }
+  return [...use.values()];
+}
