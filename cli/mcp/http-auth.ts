@@ -4,18 +4,9 @@
  * it. The token itself is never kept: only the credential it resolves to.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { AgentCredential } from '../../core/model/agent-credential.js';
 
-/** Mirrors core/agent/credentials.ts (per-agent credentials); the store's verifier fills it. */
-export type CredentialScope = 'read-only' | 'no-reflect';
-
-export interface AgentCredential {
-  id: string;
-  owner: string;
-  scopes: readonly CredentialScope[];
-  label: string | null;
-  created_at: number;
-  revoked_at: number | null;
-}
+export type { AgentCredential } from '../../core/model/agent-credential.js';
 
 /** Resolves a presented token to its live credential, or null (unknown or revoked). */
 export type CredentialVerifier = (token: string) => AgentCredential | null;

@@ -68,8 +68,13 @@ export class McpSessions {
    */
   async open(caller: Caller): Promise<StreamableHTTPServerTransport> {
     const sessionRef = `mcp-http-${randomUUID().slice(0, 8)}`;
-    // Wiring point for per-agent credentials: the session is the caller's owner and nothing else.
-    const apiSession = new AgentApiSession({ clock: this.opts.engineClock, reader: { owner: caller.owner, session_ref: sessionRef } });
+    // The session is the caller's owner and nothing else; with a credential, the session also
+    // enforces its scopes and records its id on every access and change.
+    const apiSession = new AgentApiSession({
+      clock: this.opts.engineClock,
+      reader: { owner: caller.owner, session_ref: sessionRef },
+      ...(caller.credential ? { credential: caller.credential } : {}),
+    });
     apiSession.adopt(this.opts.engine);
     const agent = new AgentMemory(apiSession, { workspaceRoot: this.opts.workspaceRoot });
     const server = createMcpServer(agent);

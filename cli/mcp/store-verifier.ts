@@ -1,13 +1,12 @@
 /**
  * The credential verifier `mnemo mcp --http` uses: tokens issued by `mnemo agents add`, checked
- * against the hashes kept in the store.
- *
- * Wiring point: per-agent credentials (core/agent/credentials.ts) are being built in parallel.
- * Until they land, no token is valid, so only --anonymous (loopback) serves requests.
+ * against the hashes kept in the store (core/agent/credentials.ts). Looked up on every request, so
+ * a revocation holds from the next request on, even from another process.
  */
+import { verifyCredentialToken } from '../../core/agent/credentials.js';
 import type { Engine } from '../../core/engine/engine.js';
 import type { CredentialVerifier } from './http-auth.js';
 
-export function storeCredentialVerifier(_engine: Engine): CredentialVerifier {
-  return () => null;
+export function storeCredentialVerifier(engine: Engine): CredentialVerifier {
+  return (token) => verifyCredentialToken(engine, token);
 }

@@ -10,8 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { node22Tools, type Node22Tools } from '../../support/node22-tools.js';
 import { formatResults, runConformance } from '../../support/mcp-conformance.js';
 import { startMcpHttpChild, type McpHttpChild } from '../../support/mcp-http-child.js';
-import { credential, httpServer, type HttpFixture } from '../helpers/mcp-http.js';
-import { freshStorePath } from '../helpers/agents.js';
+import { issueCredential } from '../../core/agent/credentials.js';
+import { fixedClock } from '../../core/clock.js';
+import { MemoryStore } from '../../core/store/store.js';
+import { freshStorePath, T0 } from '../helpers/agents.js';
 
 const REPO = process.cwd();
 const { tools, missing } = node22Tools(REPO);
@@ -46,15 +48,19 @@ describe('official MCP tools against mnemo mcp --http', () => {
 
   it('Inspector CLI: lists the tools, remembers and recalls with a bearer token (and is refused without one)', async (ctx) => {
     if (!tools) return ctx.skip(missing);
-    const token = 'tok-inspector-0123456789abcdef';
-    const f: HttpFixture = await httpServer({ [token]: credential('cred-i', 'inspector@1') });
-    stops.push(() => f.close());
-    const listed = (await inspector(tools, f.server.url, token, ['--method', 'tools/list'])) as { tools: { name: string }[] };
+    // A token issued as `mnemo agents add` issues it, for the real server process.
+    const path = freshStorePath();
+    const store = MemoryStore.open(path, { create: true, clock: fixedClock(T0) });
+    const { token } = issueCredential(store, { owner: 'inspector@1' }, fixedClock(T0));
+    store.close();
+    const server: McpHttpChild = await startMcpHttpChild(REPO, ['mcp', path, '--http']);
+    stops.push(() => server.stop());
+    const listed = (await inspector(tools, server.url, token, ['--method', 'tools/list'])) as { tools: { name: string }[] };
     expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['remember', 'recall']));
-    const remembered = (await inspector(tools, f.server.url, token, ['--method', 'tools/call', '--tool-name', 'remember', '--tool-arg', 'content=the inspector wrote this note about ferry schedules'])) as { structuredContent: { id: string } };
-    const recalled = (await inspector(tools, f.server.url, token, ['--method', 'tools/call', '--tool-name', 'recall', '--tool-arg', 'query=ferry schedules'])) as { structuredContent: { results: { id: string; owner: string }[] } };
+    const remembered = (await inspector(tools, server.url, token, ['--method', 'tools/call', '--tool-name', 'remember', '--tool-arg', 'content=the inspector wrote this note about ferry schedules'])) as { structuredContent: { id: string } };
+    const recalled = (await inspector(tools, server.url, token, ['--method', 'tools/call', '--tool-name', 'recall', '--tool-arg', 'query=ferry schedules'])) as { structuredContent: { results: { id: string; owner: string }[] } };
     const hit = recalled.structuredContent.results.find((r) => r.id === remembered.structuredContent.id);
     expect(hit?.owner).toBe('inspector@1');
-    await expect(inspector(tools, f.server.url, 'wrong-token', ['--method', 'tools/list'])).rejects.toThrow(/401|nauthorized|invalid_token|token/i);
+    await expect(inspector(tools, server.url, 'wrong-token', ['--method', 'tools/list'])).rejects.toThrow(/401|nauthorized|invalid_token|token/i);
   });
 });

@@ -211,6 +211,23 @@ describe('limits', () => {
     await b.client.ping();
     held.destroy();
   });
+
+  // Whether the flood meets the in-flight bound depends on timing (the test above pins the bound
+  // itself); what must hold whatever the timing: the other agent is answered in full, and the
+  // flooder is only ever answered or told to slow down.
+  it('an agent flooding the server does not crowd out another agent', async () => {
+    const { server } = await serve({ maxInFlight: 4 });
+    const flooder = await agent(server.url, TOKEN_A);
+    const polite = await agent(server.url, TOKEN_B);
+    const asFlooder = { authorization: `Bearer ${TOKEN_A}`, 'mcp-session-id': flooder.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
+    const flood = Array.from({ length: 60 }, (_, i) => rawPost(server.url, JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'recall', arguments: { query: `flood ${i}` } } }), asFlooder));
+    const politeCalls = Array.from({ length: 5 }, (_, i) => polite.call('remember', { content: `a polite note number ${i}` }));
+    const [flooded, answered] = await Promise.all([Promise.all(flood), Promise.all(politeCalls)]);
+    expect(answered.every((r) => !r.isError)).toBe(true);
+    const statuses = flooded.map((r) => r.status);
+    expect(statuses.filter((st) => st === 200).length).toBeGreaterThanOrEqual(4);
+    expect(statuses.every((st) => st === 200 || st === 429)).toBe(true);
+  });
 });
 
 /** SSE events of a response body as they arrive: `{id, data}`. */
