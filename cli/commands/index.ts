@@ -1,6 +1,7 @@
 /** Every subcommand of `mnemo`, in the order `mnemo --help` lists them. */
 import type { Command } from '../command.js';
 import { addCommand } from './add.js';
+import { agentsCommand } from './agents.js';
 import { archiveCommand } from './archive.js';
 import { demoCommand } from './demo.js';
 import { exportCommand, importCommand } from './import-export.js';
@@ -31,6 +32,7 @@ export const COMMANDS: Command[] = [
   exportCommand,
   demoCommand,
   mcpCommand,
+  agentsCommand,
   reflectCommand,
   historyCommand,
   undoCommand,

@@ -2,6 +2,7 @@
  * One access as the audit shows it: the logged record joined to the memory it read. A shape of the
  * model because two rooms on one layer show it (the access audit in observe, replay in recall).
  */
+import type { CredentialRef } from './agent-credential.js';
 import type { AccessComponents, ScoreTerms } from './memory.js';
 
 export interface AccessEventView {
@@ -30,4 +31,6 @@ export interface AccessEventView {
   context: { hops?: number; owner?: string | null; k?: number; profile?: string } | null;
   /** The score's named contributions, summing to `score` (recalls logged by mnemo since the terms column; null otherwise). */
   terms: ScoreTerms | null;
+  /** The agent credential the access was made with (null: a local reader, or logged before credentials existed). */
+  credential: CredentialRef | null;
 }

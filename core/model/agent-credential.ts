@@ -18,6 +18,13 @@ export interface AgentCredential {
   revoked_at: number | null;
 }
 
+/** What the audit shows of the credential behind an access or a change (owner and label null when it is no longer in the store). */
+export interface CredentialRef {
+  id: string;
+  owner: string | null;
+  label: string | null;
+}
+
 export function isCredentialScope(s: string): s is CredentialScope {
   return (CREDENTIAL_SCOPES as readonly string[]).includes(s);
 }

@@ -6,6 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import { isCrossOwner } from '../model/owner.js';
 import { memoryHead } from '../model/memory.js';
 import { auditEvents, eventView, type AuditFilter } from '../store/access-queries.js';
+import { credentialRefs } from '../store/agent-credentials.js';
 import { iterUsageRecords } from '../store/usage-rows.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
 
@@ -13,7 +14,10 @@ export function listAccesses(engine: Engine, f: AuditFilter): AccessListResult {
   const filter = { ...f };
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
   const fromTable = auditEvents(engine.store, filter);
-  if (fromTable) return { source: 'events', total: fromTable.total, events: fromTable.events.map(eventView) };
+  if (fromTable) {
+    const credentials = credentialRefs(engine.store);
+    return { source: 'events', total: fromTable.total, events: fromTable.events.map((e) => eventView(e, credentials)) };
+  }
   return { source: 'rings', ...fromRings(engine, filter) };
 }
 
@@ -53,6 +57,7 @@ function fromRings(engine: Engine, f: AuditFilter): { total: number; events: Acc
         cross_owner: cross,
         context: null,
         terms: null,
+        credential: null,
       });
     }
   }

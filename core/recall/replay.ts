@@ -7,6 +7,7 @@
 import type { Engine } from '../engine/engine.js';
 import { badInput, notFound } from '../errors.js';
 import type { AccessEventView } from '../model/access-event.js';
+import { credentialRefs } from '../store/agent-credentials.js';
 import { auditEvents, eventView } from '../store/access-queries.js';
 import { explainRows, rankRequest } from './explain.js';
 import { resolveRequest } from './request.js';
@@ -25,12 +26,13 @@ export function replay(engine: Engine, eventId: number, overrides: ReplayOverrid
   if (!found) throw notFound(`this store has no access-event table yet, so there is no event ${eventId}; recall something first`, { event_id: eventId });
   const raw = found.events[0];
   if (!raw) throw notFound(`no access event with id ${eventId}; the Access audit view and the "access.list" method list the events`, { event_id: eventId });
-  const event = eventView(raw);
+  const credentials = credentialRefs(engine.store);
+  const event = eventView(raw, credentials);
   if (event.query === null) {
     throw badInput(`event ${eventId} (${event.channel}) carries no query; only recalled, searched or injected accesses can be replayed`, { event_id: eventId });
   }
   const siblings = (auditEvents(engine.store, { ts: event.ts, channels: [event.channel], limit: 1000, order: 'asc' })?.events ?? [])
-    .map(eventView)
+    .map((e) => eventView(e, credentials))
     .filter((s) => s.query === event.query && s.reader_owner === event.reader_owner && s.session_ref === event.session_ref)
     .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
   const ctx = event.context ?? {};

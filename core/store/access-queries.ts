@@ -2,6 +2,7 @@
  * Audit queries over the uncapped access-event table, joined to the memory each access read
  * (its current owner, type and head), with the filters the Access audit view offers.
  */
+import type { CredentialRef } from '../model/agent-credential.js';
 import type { AccessEventView } from '../model/access-event.js';
 import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
@@ -88,7 +89,7 @@ export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number
 }
 
 /** One audit row as the audit and replay show it (the read memory's head, whether the read crossed owners). */
-export function eventView(e: AuditEvent): AccessEventView {
+export function eventView(e: AuditEvent, credentials: ReadonlyMap<string, CredentialRef> = new Map()): AccessEventView {
   return {
     event_id: e.event_id,
     memory_id: e.memory_id,
@@ -110,5 +111,6 @@ export function eventView(e: AuditEvent): AccessEventView {
     cross_owner: e.memory_owner !== null && isCrossOwner(e.reader_owner, e.memory_owner),
     context: (e.context as AccessEventView['context']) ?? null,
     terms: e.terms ?? null,
+    credential: e.credential_id ? (credentials.get(e.credential_id) ?? { id: e.credential_id, owner: null, label: null }) : null,
   };
 }

@@ -4,7 +4,7 @@
  * (mnemo_access_events.credential_id, mnemo_journal.credential_id); "last used" is read from them
  * through their partial indexes, so verifying a token never writes.
  */
-import type { AgentCredential, CredentialScope } from '../model/agent-credential.js';
+import type { AgentCredential, CredentialRef, CredentialScope } from '../model/agent-credential.js';
 import type { StoreHandle } from './store-handle.js';
 import type { DB } from './sqlite.js';
 
@@ -72,7 +72,7 @@ export function credentialById(store: StoreHandle, id: string): StoredCredential
 /** Every credential issued, oldest first. */
 export function listCredentialRows(store: { readonly db: DB }): StoredCredential[] {
   if (!hasTable(store.db)) return [];
-  return (store.db.prepare('SELECT * FROM mnemo_agent_credentials ORDER BY created_at, id').all() as CredentialRow[]).map(toCredential);
+  return (store.db.prepare('SELECT * FROM mnemo_agent_credentials ORDER BY created_at, rowid').all() as CredentialRow[]).map(toCredential);
 }
 
 /** Marks the given credentials revoked at `now` (already revoked ones keep their time); returns the ids changed. */
@@ -84,6 +84,11 @@ export function markRevoked(store: StoreHandle, ids: readonly string[], now: num
     for (const id of ids) if (upd.run(now, id).changes > 0) changed.push(id);
   });
   return changed;
+}
+
+/** Each credential's name, by id, for the audit rows that record one. */
+export function credentialRefs(store: { readonly db: DB }): Map<string, CredentialRef> {
+  return new Map(listCredentialRows(store).map((c) => [c.id, { id: c.id, owner: c.owner, label: c.label }]));
 }
 
 /** Accesses and changes per credential (only credentials that made any), through the partial indexes. */

@@ -8,7 +8,16 @@ import { z } from 'zod';
 import { method } from '../define.js';
 import type { FleetEntry, FleetListing } from '../../fleet/fleet.js';
 import type { StoreInfo } from './store.js';
-export type { FleetEntry, FleetListing };
+import type { CredentialRef } from '../../model/agent-credential.js';
+export type { FleetEntry, FleetListing, CredentialRef };
+
+/** One agent credential of a fleet store and what was done with it. */
+export interface FleetCredentialUse extends CredentialRef {
+  revoked: boolean;
+  accesses: number;
+  changes: number;
+  last_used: number | null;
+}
 
 export interface FleetStoreKpis {
   name: string;
@@ -31,6 +40,8 @@ export interface FleetStoreKpis {
   cross_owner_reads: number | null;
   belief_dimensions: number;
   last_maintenance: { ts: number; kind: string; state: 'applied' | 'undone' } | null;
+  /** The store's agent credentials, most recently used first, with the accesses and changes each made. */
+  credentials: FleetCredentialUse[];
   current: boolean;
 }
 

@@ -99,6 +99,6 @@ export type { TodoListResult } from './todos.js';
 export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';
 export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView } from './beliefs.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint, MaintenanceRow } from './overview.js';
-export type { FleetEntry, FleetListing, FleetStoreKpis } from './fleet.js';
+export type { FleetEntry, FleetListing, FleetStoreKpis, FleetCredentialUse, CredentialRef } from './fleet.js';
 export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from './review.js';
 export type { DuplicateGroup, DuplicateMember, DuplicatePage } from './curation.js';

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { MnemoError } from '../../errors.js';
 import { Engine } from '../../engine/engine.js';
 import { fleetStorePath, listFleet, resolveFleetFolder, type FleetListing } from '../../fleet/fleet.js';
+import { listCredentials } from '../../agent/credentials.js';
 import { storeKpis } from '../../observe/kpis.js';
 import { beliefDimensionCount } from '../../store/store-counts.js';
 import type { ApiSession } from '../context.js';
@@ -33,6 +34,12 @@ function samePath(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+function credentialUses(engine: Engine): FleetStoreKpis['credentials'] {
+  return listCredentials(engine.store)
+    .map((c) => ({ id: c.id, owner: c.owner, label: c.label, revoked: c.revoked_at !== null, accesses: c.accesses, changes: c.changes, last_used: c.last_used }))
+    .sort((a, b) => (b.last_used ?? 0) - (a.last_used ?? 0));
 }
 
 function kpisOf(session: ApiSession, name: string): FleetStoreKpis {
@@ -67,13 +74,14 @@ function kpisOf(session: ApiSession, name: string): FleetStoreKpis {
       cross_owner_reads: k.cross_owner_reads ?? null,
       belief_dimensions: dims,
       last_maintenance: last ? { ts: last.ts, kind: last.kind, state: last.state } : null,
+      credentials: credentialUses(engine),
       current,
     };
   } catch (err) {
     const e = err as Error;
     return {
       name, ok: false, error: e.message, profile: null, bytes, memories: 0, live: 0, archived: 0, edges: 0, events: 0, changes: 0, by_type: {},
-      never_fetched_pct: null, total_fetches: null, fetch_concentration_top10pct: null, todos_open: null, cross_owner_reads: null, belief_dimensions: 0, last_maintenance: null, current,
+      never_fetched_pct: null, total_fetches: null, fetch_concentration_top10pct: null, todos_open: null, cross_owner_reads: null, belief_dimensions: 0, last_maintenance: null, credentials: [], current,
     };
   } finally {
     engine?.close();

@@ -8,6 +8,7 @@ import { termsFromComponents } from '../../components/score-terms.js';
 import { EmptyState, fmtNum, fmtTime, ownerLabel, QueryView } from '../../components/common.js';
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
 import { ChannelChip } from '../memory/channels.js';
+import { CredentialName } from '../../components/credential.js';
 import { ReplayPanel } from './ReplayPanel.js';
 import { plural } from '../../api/errors.js';
 import { intParam } from '../../state/url-params.js';
@@ -95,6 +96,7 @@ export function AuditView() {
                       <th>when</th>
                       <th>channel</th>
                       <th>reader</th>
+                      <th title="the agent credential the access was made with; local: the workbench, the CLI or a stdio agent">credential</th>
                       <th>memory</th>
                       <th>rank</th>
                       <th>score</th>
@@ -124,6 +126,9 @@ export function AuditView() {
                         <td className="small">
                           {e.reader_owner || <span className="muted">(anonymous)</span>}
                           {e.cross_owner ? <span className="badge warn" title="reader and owner are different roles">cross</span> : null}
+                        </td>
+                        <td className="small nowrap">
+                          <CredentialName credential={e.credential} />
                         </td>
                         <td className="head">
                           <span className={`type-dot t-${e.memory_type}`} /> <a href={memoryHref(e.memory_id)} onClick={(ev) => ev.stopPropagation()}>{e.head ?? e.memory_id.slice(0, 8)}</a>

@@ -10,6 +10,27 @@ import { buildHash, navigate } from '../../state/router.js';
 import '../../components/tables.css';
 import './fleet.css';
 import { describeError, plural } from '../../api/errors.js';
+import { credentialText } from '../../components/credential.js';
+
+/** Each agent credential of the store with what it did (accesses, changes, last use). */
+function CredentialsCell({ credentials }: { credentials: FleetStoreKpis['credentials'] }) {
+  if (credentials.length === 0) return <span className="muted">—</span>;
+  return (
+    <ul className="fleet-credentials" data-testid="fleet-credentials">
+      {credentials.map((c) => (
+        <li key={c.id} title={`agent credential ${c.id} of ${c.owner ?? '?'}`} data-credential-id={c.id} className={c.revoked ? 'revoked' : ''}>
+          {credentialText(c)}
+          {c.revoked ? ' (revoked)' : ''}
+          <span className="muted">
+            {' '}
+            {plural(c.accesses, 'access', 'accesses')}, {plural(c.changes, 'change')}
+            {c.last_used !== null ? `, last ${fmtTime(c.last_used)}` : ', never used'}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 const COLS: { key: keyof FleetStoreKpis; label: string; hint?: string; fmt?: (v: unknown) => string }[] = [
   { key: 'profile', label: 'profile' },
@@ -41,15 +62,15 @@ function Row({ s, onOpen, opening }: { s: FleetEntry; onOpen: () => void; openin
         </div>
       </td>
       {d && !d.ok ? (
-        <td colSpan={COLS.length + 1} className="error-cell">
+        <td colSpan={COLS.length + 2} className="error-cell">
           cannot read: {d.error}
         </td>
       ) : k.error && !d ? (
-        <td colSpan={COLS.length + 1} className="error-cell" data-testid="fleet-row-error">
+        <td colSpan={COLS.length + 2} className="error-cell" data-testid="fleet-row-error">
           cannot read: {describeError(k.error).sentence}
         </td>
       ) : !d ? (
-        <td colSpan={COLS.length + 1}>
+        <td colSpan={COLS.length + 2}>
           <Loading label="Reading this store…" />
         </td>
       ) : (
@@ -59,6 +80,9 @@ function Row({ s, onOpen, opening }: { s: FleetEntry; onOpen: () => void; openin
               {c.fmt ? c.fmt(d[c.key]) : show(d[c.key])}
             </td>
           ))}
+          <td className="small">
+            <CredentialsCell credentials={d.credentials} />
+          </td>
           <td className="small">{d.last_maintenance ? `${d.last_maintenance.kind}${d.last_maintenance.state === 'undone' ? ' (undone)' : ''} ${fmtTime(d.last_maintenance.ts)}` : '—'}</td>
         </>
       )}
@@ -125,6 +149,7 @@ export function FleetView() {
                     {c.label}
                   </th>
                 ))}
+                <th title="agent credentials issued for this store (mnemo agents add), with the accesses and changes each made">agent credentials</th>
                 <th>last maintenance</th>
                 <th />
               </tr>
