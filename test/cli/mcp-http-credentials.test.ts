@@ -6,7 +6,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { issueCredential, revokeCredentials } from '../../core/agent/credentials.js';
+import { issueCredential, listCredentials } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { queryEvents } from '../../core/store/access-events.js';
@@ -14,6 +14,7 @@ import { startMcpHttpChild, type McpHttpChild } from '../../support/mcp-http-chi
 import { connectHttp, rawPost, INITIALIZE } from '../helpers/mcp-http.js';
 import { dataOf, textOf } from '../helpers/mcp.js';
 import { freshStorePath, T0 } from '../helpers/agents.js';
+import { runCli } from '../helpers/cli.js';
 
 const REPO = process.cwd();
 const clock = fixedClock(T0);
@@ -34,15 +35,19 @@ function withStore<T>(path: string, fn: (store: MemoryStore) => T): T {
 describe('mnemo mcp --http with the store\'s credentials', () => {
   it('serves each token as its owner, enforces scopes, attributes accesses, honours revocation, and never shows the token', async () => {
     const path = freshStorePath();
-    const [alice, bob, viewer] = withStore(path, (store) => [
-      issueCredential(store, { owner: 'alice@1' }, clock),
+    // bob's and the viewer's tokens straight from the store (which this creates), alice's as an operator issues it.
+    const [bob, viewer] = withStore(path, (store) => [
       issueCredential(store, { owner: 'bob@1' }, clock),
       issueCredential(store, { owner: 'alice@2', scopes: ['read-only'], label: 'dashboard' }, clock),
     ]);
+    const added = await runCli(['agents', 'add', path, 'alice@1', '--json', '--now', String(T0)]);
+    expect(added.code).toBe(0);
+    const { token: aliceToken } = added.json() as { owner: string; token: string };
+    const aliceId = withStore(path, (store) => listCredentials(store).find((c) => c.owner === 'alice@1')!.id);
     const server: McpHttpChild = await startMcpHttpChild(REPO, ['mcp', path, '--http', '--now', String(T0)]);
     stops.push(() => server.stop());
 
-    const a = await connectHttp(server.url, alice!.token);
+    const a = await connectHttp(server.url, aliceToken);
     const b = await connectHttp(server.url, bob!.token);
     const v = await connectHttp(server.url, viewer!.token);
     stops.push(() => a.close(), () => b.close(), () => v.close());
@@ -56,16 +61,16 @@ describe('mnemo mcp --http with the store\'s credentials', () => {
     // The viewer (role alice) reads alice's memory; the access names its credential.
     expect(dataOf(await v.call('recall', { query: 'ferry' })).results.map((r: { id: string }) => r.id)).toContain(mine);
     const recalled = withStore(path, (store) => queryEvents(store.db, { memoryId: mine, channels: ['recalled'] }).events);
-    expect(recalled.map((e) => e.credential_id)).toEqual(expect.arrayContaining([alice!.credential.id, viewer!.credential.id]));
+    expect(recalled.map((e) => e.credential_id)).toEqual(expect.arrayContaining([aliceId, viewer!.credential.id]));
 
     // Revoked from another process: the next request is refused.
-    withStore(path, (store) => revokeCredentials(store, 'bob@1', clock));
+    expect((await runCli(['agents', 'revoke', path, 'bob@1', '--now', String(T0)])).code).toBe(0);
     const revoked = await rawPost(server.url, INITIALIZE, { authorization: `Bearer ${bob!.token}` });
     expect(revoked.status).toBe(401);
     await expect(b.client.ping()).rejects.toThrow();
 
     await server.stop();
-    for (const { token } of [alice!, bob!, viewer!]) {
+    for (const token of [aliceToken, bob!.token, viewer!.token]) {
       expect(server.stderr()).not.toContain(token);
       for (const file of [path, `${path}-wal`]) {
         if (existsSync(file)) expect(readFileSync(file).includes(Buffer.from(token))).toBe(false);
