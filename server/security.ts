@@ -74,3 +74,62 @@ export function sameOriginRequest(headers: { origin?: string | undefined; 'sec-f
   }
   return u.protocol === 'http:' && Number(u.port) === port && isLoopbackHost(u.host, port);
 }
+
+/**
+ * DNS-rebinding defence for a server that may bind beyond loopback (the MCP HTTP endpoint): the
+ * Host header must name one of `allowed` (host[:port], lower case), and an Origin, when a browser
+ * sends one, must name one of them too. A page on evil.example resolving to our address sends
+ * Host: evil.example, so it is refused before anything runs.
+ */
+export function allowedHostsFor(boundHost: string, port: number): Set<string> {
+  const names = new Set(['127.0.0.1', 'localhost', '[::1]']);
+  const bound = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost;
+  // A wildcard bind answers on every interface; only the names the operator can vouch for are allowed.
+  if (bound !== '0.0.0.0' && bound !== '[::]') names.add(bound.toLowerCase());
+  return new Set([...names].map((n) => `${n}:${port}`));
+}
+
+/**
+ * Adds names the operator allows beyond the defaults (a reverse proxy's public name): `host:port`
+ * allows that port only, a bare `host` any port (the proxy's, or none).
+ */
+export function withExtraHosts(allowed: Set<string>, extra: readonly string[]): Set<string> {
+  const out = new Set(allowed);
+  for (const raw of extra) {
+    const h = raw.trim().toLowerCase();
+    if (h) out.add(h);
+  }
+  return out;
+}
+
+function nameOf(hostAndPort: string): string {
+  return hostAndPort.replace(/:\d+$/, '');
+}
+
+/** True when the Host header names an allowed host (exactly, or by a bare name allowed on any port). */
+export function hostAllowed(host: string | undefined, allowed: Set<string>): boolean {
+  if (!host) return false;
+  const h = host.trim().toLowerCase();
+  return allowed.has(h) || allowed.has(nameOf(h));
+}
+
+/** True when there is no Origin (not a browser) or it names an allowed host over http or https. */
+export function originAllowed(origin: string | undefined, allowed: Set<string>): boolean {
+  if (origin === undefined) return true;
+  let u: URL;
+  try {
+    u = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  const name = u.hostname.toLowerCase();
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  return allowed.has(`${name}:${port}`) || allowed.has(name);
+}
+
+/** Loopback addresses a server may bind without exposing itself to the network. */
+export function isLoopbackAddress(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}

@@ -1,29 +1,36 @@
 /**
  * `mnemo mcp <db>`: serves one store to one agent over stdio MCP. stdout is the protocol channel,
  * so everything human goes to stderr. The server runs until the client closes stdin (or a signal).
+ * With --http it serves many agents over Streamable HTTP instead (mcp-http.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { AgentApiSession } from '../../core/host/agent-session.js';
 import { AgentMemory } from '../../core/agent/agent-memory.js';
+import { badInput } from '../../core/errors.js';
 import { validateOwner } from '../../core/model/owner.js';
 import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '../../core/agent/workspace.js';
 import { createMcpServer } from '../mcp/server.js';
 import { LimitedStdioServerTransport } from '../mcp/stdio-transport.js';
-import { requirePositional, str, type Command } from '../command.js';
+import { flag, requirePositional, str, type Command } from '../command.js';
+import { MCP_HTTP_OPTIONS, MCP_HTTP_USAGE, runMcpHttp } from './mcp-http.js';
 
 export const mcpCommand: Command = {
   name: 'mcp',
-  summary: 'serve a store to an agent over MCP (stdio)',
-  usage: 'mnemo mcp <db> [--owner role@inst] [--session ID] [--root DIR] [--now T]',
+  summary: 'serve a store to an agent over MCP (stdio), or to many agents over HTTP (--http)',
+  usage: `mnemo mcp <db> [--owner role@inst] [--session ID] [--root DIR] [--now T]\n       ${MCP_HTTP_USAGE}`,
   timed: true,
   options: {
     owner: { type: 'string' },
     session: { type: 'string' },
     root: { type: 'string' },
+    ...MCP_HTTP_OPTIONS,
   },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
+    if (flag(ctx, 'http')) return runMcpHttp(ctx, db);
+    const httpOnly = Object.keys(MCP_HTTP_OPTIONS).find((k) => ctx.values[k] !== undefined);
+    if (httpOnly) throw badInput(`--${httpOnly} applies only with --http`, { field: httpOnly });
     const owner = validateOwner(str(ctx, 'owner') ?? '', '--owner');
     const sessionRef = str(ctx, 'session') ?? `mcp-${randomUUID().slice(0, 8)}`;
     const session = new AgentApiSession({

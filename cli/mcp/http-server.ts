@@ -1,0 +1,216 @@
+/**
+ * MCP over Streamable HTTP (`mnemo mcp <store> --http`): one node:http server, endpoint /mcp.
+ * Every request passes, in order: the DNS-rebinding check (Host in the allow-list, a present
+ * Origin too), authentication (bearer token → credential → owner, or the --anonymous owner on
+ * loopback), the caller's rate limit and in-flight bound, the body size limit; then it reaches the
+ * caller's MCP session. Refusals are JSON-RPC error bodies with the matching HTTP status, worded
+ * for people; nothing of the request's headers (the token) is ever echoed or logged.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock, type Clock } from '../../core/clock.js';
+import type { Engine } from '../../core/engine/engine.js';
+import { badInput } from '../../core/errors.js';
+import { allowedHostsFor, hostAllowed, isLoopbackAddress, originAllowed, withExtraHosts } from '../../server/security.js';
+import { authenticate, challenge, type Caller, type CredentialVerifier } from './http-auth.js';
+import { readBody, DEFAULT_MAX_BODY_BYTES } from './http-body.js';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT, InFlight, TokenBuckets, type RateLimit } from './http-limits.js';
+import { McpSessions } from './http-sessions.js';
+
+export const MCP_PATH = '/mcp';
+export const DEFAULT_IDLE_SECONDS = 30 * 60;
+export const DEFAULT_SESSIONS_PER_CALLER = 32;
+
+/** JSON-RPC 2.0 error codes the refusals use. */
+const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+/** Implementation-defined server errors (JSON-RPC reserves -32000..-32099 for them). */
+const REFUSED = -32001;
+
+export interface McpHttpOptions {
+  engine: Engine;
+  /** The engine's clock: stamps memories and accesses (frozen by --now in tests). */
+  engineClock: Clock;
+  /** The server's clock for rate limits and idleness (default: the system clock). */
+  clock?: Clock;
+  host: string;
+  port: number;
+  /** Binding beyond loopback is refused unless the operator says so. */
+  allowRemote?: boolean;
+  verify: CredentialVerifier;
+  /** Serve requests without a token as this owner (loopback only); null: every request needs a token. */
+  anonymousOwner?: string | null;
+  /** Host names allowed beyond loopback and the bound address (a reverse proxy's public name). */
+  extraHosts?: readonly string[];
+  rateLimit?: RateLimit;
+  maxInFlight?: number;
+  maxBodyBytes?: number;
+  idleSeconds?: number;
+  maxSessionsPerCaller?: number;
+  workspaceRoot?: string | null;
+}
+
+export interface RunningMcpHttp {
+  url: string;
+  port: number;
+  sessions: McpSessions;
+  /** Each caller's requests running now (for status and tests). */
+  inFlight: Pick<InFlight, 'running'>;
+  close(): Promise<void>;
+}
+
+function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return Number.isInteger(mb) ? `${mb} MB` : `${mb.toFixed(1)} MB`;
+}
+
+export function checkBindable(host: string, opts: { allowRemote?: boolean; anonymousOwner?: string | null }): void {
+  const loopback = isLoopbackAddress(host);
+  if (!loopback && !opts.allowRemote) {
+    throw badInput(`--host ${host} is not a loopback address: serving beyond this machine needs --allow-remote (and TLS in front, from a reverse proxy)`, { field: 'host' });
+  }
+  if (!loopback && opts.anonymousOwner) {
+    throw badInput(`--anonymous serves without a token, so it is allowed only on a loopback address (127.0.0.1, ::1, localhost), not on ${host}`, { field: 'anonymous' });
+  }
+}
+
+export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningMcpHttp> {
+  checkBindable(opts.host, opts);
+  const clock = opts.clock ?? systemClock;
+  const anonymousOwner = opts.anonymousOwner ?? null;
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const buckets = new TokenBuckets(opts.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
+  const inFlight = new InFlight(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const idleSeconds = opts.idleSeconds ?? DEFAULT_IDLE_SECONDS;
+  const sessions = new McpSessions({
+    engine: opts.engine,
+    engineClock: opts.engineClock,
+    clock,
+    idleSeconds,
+    maxSessionsPerCaller: opts.maxSessionsPerCaller ?? DEFAULT_SESSIONS_PER_CALLER,
+    workspaceRoot: opts.workspaceRoot ?? null,
+  });
+  let allowed = new Set<string>();
+
+  async function toSession(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
+    const sessionId = req.headers['mcp-session-id'];
+    if (req.method === 'POST') {
+      const body = await readBody(req, maxBody);
+      if (!body.ok) {
+        sendError(res, 413, INVALID_REQUEST, `request too large: ${body.bytes} bytes, over the ${megabytes(maxBody)} limit of one MCP request; it was not processed (send smaller arguments)`, { connection: 'close' });
+        return;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.text);
+      } catch {
+        sendError(res, 400, PARSE_ERROR, 'the request body is not JSON');
+        return;
+      }
+      const initializing = Array.isArray(parsed) ? parsed.some((m) => isInitializeRequest(m)) : isInitializeRequest(parsed);
+      if (typeof sessionId !== 'string' && initializing) {
+        if (!sessions.canOpen(caller)) {
+          sendError(res, 429, REFUSED, 'too many open sessions for this agent; close one (DELETE /mcp) or let idle ones expire', { 'retry-after': '60' });
+          return;
+        }
+        const transport = await sessions.open(caller);
+        await transport.handleRequest(req, res, parsed);
+        return;
+      }
+      const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
+      if (!session) return noSession(res, sessionId);
+      await session.transport.handleRequest(req, res, parsed);
+      return;
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
+      if (!session) return noSession(res, sessionId);
+      await session.transport.handleRequest(req, res);
+      return;
+    }
+    sendError(res, 405, REFUSED, `method ${req.method ?? '?'} is not allowed on ${MCP_PATH}; use POST, GET or DELETE`, { allow: 'POST, GET, DELETE' });
+  }
+
+  function noSession(res: ServerResponse, sessionId: string | string[] | undefined): void {
+    // An id of another caller's session gets the same answer as an unknown one: it does not exist for you.
+    if (typeof sessionId === 'string') sendError(res, 404, REFUSED, 'no such MCP session (it ended or expired); initialize a new one');
+    else sendError(res, 400, REFUSED, 'no MCP session: send initialize first, then the mcp-session-id header it returns');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    if (!hostAllowed(req.headers.host, allowed) || !originAllowed(req.headers.origin, allowed)) {
+      sendError(res, 403, REFUSED, 'this server does not answer for that Host or Origin (DNS-rebinding protection); add the name with --allowed-host if it is yours');
+      return;
+    }
+    if (path !== MCP_PATH) {
+      sendError(res, 404, REFUSED, `nothing here; the MCP endpoint is ${MCP_PATH}`);
+      return;
+    }
+    const auth = authenticate(req.headers.authorization, opts.verify, anonymousOwner);
+    if (!auth.ok) {
+      const message = auth.reason === 'missing' ? 'this server needs a token: send Authorization: Bearer <token> (issue one with mnemo agents add)' : 'the token is not valid: it is unknown or was revoked';
+      sendError(res, 401, REFUSED, message, { 'www-authenticate': challenge(auth.reason) });
+      return;
+    }
+    const caller = auth.caller;
+    const admitted = buckets.take(caller.key);
+    if (!admitted.ok) {
+      const s = admitted.retryAfterSeconds;
+      sendError(res, 429, REFUSED, `too many requests from this agent; retry in ${s} ${s === 1 ? 'second' : 'seconds'}`, { 'retry-after': String(s) });
+      return;
+    }
+    // GET streams stay open for the session's life; only calls count against the in-flight bound.
+    const counted = req.method === 'POST';
+    if (counted && !inFlight.enter(caller.key)) {
+      sendError(res, 429, REFUSED, 'this agent already has as many requests running as it may; wait for one to finish', { 'retry-after': '1' });
+      return;
+    }
+    if (counted) res.once('close', () => inFlight.leave(caller.key));
+    await toSession(req, res, caller);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // Never a stack trace to the client; the message alone would carry no more than this.
+      sendError(res, 500, -32603, 'the server failed to handle this request');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port, opts.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  allowed = withExtraHosts(allowedHostsFor(opts.host, port), opts.extraHosts ?? []);
+  const sweepEvery = Math.max(1, Math.min(60, idleSeconds / 4)) * 1000;
+  const sweeper = setInterval(() => {
+    void sessions.sweep();
+    buckets.prune();
+  }, sweepEvery);
+  sweeper.unref();
+  const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    port,
+    sessions,
+    inFlight,
+    async close() {
+      clearInterval(sweeper);
+      await sessions.closeAll();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The MCP sessions of one HTTP server. Each session is one McpServer over one AgentMemory for its
+ * caller's owner, all on the one engine the server opened (fifty agents do not open the store
+ * fifty times). A session belongs to the caller that initialized it: another credential presenting
+ * its id is told it does not exist. Sessions end on DELETE, on transport close, when idle past the
+ * timeout (checked by sweep, against the injected clock), or when the server stops.
+ */
+import { randomUUID } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Clock } from '../../core/clock.js';
+import type { Engine } from '../../core/engine/engine.js';
+import { AgentMemory } from '../../core/agent/agent-memory.js';
+import { AgentApiSession } from '../../core/host/agent-session.js';
+import { createMcpServer } from './server.js';
+import { BoundedEventStore } from './event-store.js';
+import type { Caller } from './http-auth.js';
+
+export interface McpSessionOptions {
+  engine: Engine;
+  /** The engine's clock (stamps memories and accesses). */
+  engineClock: Clock;
+  /** The server's clock for idleness (never frozen by --now). */
+  clock: Clock;
+  idleSeconds: number;
+  maxSessionsPerCaller: number;
+  workspaceRoot: string | null;
+}
+
+export interface McpSession {
+  id: string;
+  callerKey: string;
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  lastSeen: number;
+}
+
+export class McpSessions {
+  private readonly sessions = new Map<string, McpSession>();
+
+  constructor(private readonly opts: McpSessionOptions) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  countFor(callerKey: string): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.callerKey === callerKey) n++;
+    return n;
+  }
+
+  canOpen(caller: Caller): boolean {
+    return this.countFor(caller.key) < this.opts.maxSessionsPerCaller;
+  }
+
+  /** The caller's session `id`, touched; undefined when it is unknown or another caller's. */
+  find(id: string, caller: Caller): McpSession | undefined {
+    const s = this.sessions.get(id);
+    if (!s || s.callerKey !== caller.key) return undefined;
+    s.lastSeen = this.opts.clock.now();
+    return s;
+  }
+
+  /**
+   * A new session's transport for an initialize request: it joins the registry once the SDK has
+   * given it an id (in the initialize response), so a failed initialize leaves nothing behind.
+   */
+  async open(caller: Caller): Promise<StreamableHTTPServerTransport> {
+    const sessionRef = `mcp-http-${randomUUID().slice(0, 8)}`;
+    // The session is the caller's owner and nothing else; with a credential, the session also
+    // enforces its scopes and records its id on every access and change.
+    const apiSession = new AgentApiSession({
+      clock: this.opts.engineClock,
+      reader: { owner: caller.owner, session_ref: sessionRef },
+      ...(caller.credential ? { credential: caller.credential } : {}),
+    });
+    apiSession.adopt(this.opts.engine);
+    const agent = new AgentMemory(apiSession, { workspaceRoot: this.opts.workspaceRoot });
+    const server = createMcpServer(agent);
+    let entry: McpSession | undefined;
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new BoundedEventStore(),
+      onsessioninitialized: (id) => {
+        entry = { id, callerKey: caller.key, transport, server, lastSeen: this.opts.clock.now() };
+        this.sessions.set(id, entry);
+      },
+    });
+    // The session's AgentMemory is dropped, never closed: closing it would close the shared engine.
+    transport.onclose = () => {
+      if (entry) this.sessions.delete(entry.id);
+    };
+    await server.connect(transport);
+    return transport;
+  }
+
+  /** Closes sessions idle for longer than the timeout; returns how many. */
+  async sweep(): Promise<number> {
+    const cutoff = this.opts.clock.now() - this.opts.idleSeconds;
+    const idle = [...this.sessions.values()].filter((s) => s.lastSeen < cutoff);
+    for (const s of idle) await this.close(s);
+    return idle.length;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const s of [...this.sessions.values()]) await this.close(s);
+  }
+
+  private async close(s: McpSession): Promise<void> {
+    this.sessions.delete(s.id);
+    await s.server.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,70 @@
+/** `mnemo mcp --http` in-process (with a table of test tokens) and SDK clients that speak to it. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiSession } from '../../core/api/context.js';
+import { fixedClock, type Clock } from '../../core/clock.js';
+import { startMcpHttpServer, type McpHttpOptions, type RunningMcpHttp } from '../../cli/mcp/http-server.js';
+import { tableVerifier, type AgentCredential } from '../../cli/mcp/http-auth.js';
+import { freshStorePath, T0 } from './agents.js';
+
+export const credential = (id: string, owner: string, revoked_at: number | null = null): AgentCredential => ({ id, owner, scopes: [], label: null, created_at: T0, revoked_at });
+
+export interface HttpFixture {
+  server: RunningMcpHttp;
+  path: string;
+  close(): Promise<void>;
+}
+
+/** A server on a fresh store, port 0, whose tokens are `tokens` (token → credential). */
+export async function httpServer(tokens: Record<string, AgentCredential>, opts: Partial<McpHttpOptions> & { clock?: Clock } = {}): Promise<HttpFixture> {
+  const path = freshStorePath();
+  const store = new ApiSession({ clock: fixedClock(T0), reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: () => {} } });
+  const engine = store.open(path, { create: true });
+  const server = await startMcpHttpServer({ engine, engineClock: fixedClock(T0), host: '127.0.0.1', port: 0, verify: tableVerifier(new Map(Object.entries(tokens))), workspaceRoot: null, ...opts });
+  return {
+    server,
+    path,
+    close: async () => {
+      await server.close();
+      store.close();
+    },
+  };
+}
+
+export interface HttpClient {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export async function connectHttp(url: string, token: string | null): Promise<HttpClient> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), token === null ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const client = new Client({ name: 'mnemo-http-test', version: '0.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    },
+  };
+}
+
+/** One raw POST to the endpoint (for the refusals, which an SDK client would hide behind an exception). */
+export async function rawPost(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: { error?: { code: number; message: string } } | null }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // An SSE body (a successful initialize) is not JSON; the callers read its status and headers.
+  }
+  return { status: res.status, headers: res.headers, json };
+}
+
+export const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
