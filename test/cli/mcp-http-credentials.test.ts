@@ -9,7 +9,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { issueCredential, listCredentials } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
 import { MemoryStore } from '../../core/store/store.js';
-import { queryEvents } from '../../core/store/access-events.js';
 import { startMcpHttpChild, type McpHttpChild } from '../../support/mcp-http-child.js';
 import { connectHttp, rawPost, INITIALIZE } from '../helpers/mcp-http.js';
 import { dataOf, textOf } from '../helpers/mcp.js';
@@ -60,7 +59,7 @@ describe('mnemo mcp --http with the store\'s credentials', () => {
     expect(textOf(readOnly)).toMatch(/^permission: credential dashboard \(\w+\) has the read-only scope/);
     // The viewer (role alice) reads alice's memory; the access names its credential.
     expect(dataOf(await v.call('recall', { query: 'ferry' })).results.map((r: { id: string }) => r.id)).toContain(mine);
-    const recalled = withStore(path, (store) => queryEvents(store.db, { memoryId: mine, channels: ['recalled'] }).events);
+    const recalled = withStore(path, (store) => store.accessEvents({ memoryId: mine, channels: ['recalled'] }).events);
     expect(recalled.map((e) => e.credential_id)).toEqual(expect.arrayContaining([aliceId, viewer!.credential.id]));
 
     // Revoked from another process: the next request is refused.
