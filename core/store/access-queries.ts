@@ -7,6 +7,7 @@ import type { AccessEventView } from '../model/access-event.js';
 import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
+import { hasMigration } from './migrations.js';
 import type { MemoryStore } from './store.js';
 import { jsonField } from './json-sql.js';
 
@@ -24,6 +25,8 @@ export interface AuditFilter {
   /** Exact event ids (replay looks up one, and the siblings of a recall). */
   eventIds?: number[] | undefined;
   ts?: number | undefined;
+  /** Only the accesses made with this credential; null: only those made without one. */
+  credentialId?: string | null | undefined;
 }
 
 export interface AuditEvent extends AccessEvent {
@@ -71,6 +74,16 @@ export function auditEvents(store: MemoryStore, f: AuditFilter): { total: number
   if (f.eventIds?.length) {
     where.push(`e.id IN (${f.eventIds.map(() => '?').join(',')})`);
     params.push(...f.eventIds);
+  }
+  if (f.credentialId !== undefined) {
+    // A store opened read-only keeps its older schema: without the column, every access was local.
+    if (!hasMigration(store.db, '006-agent-credentials')) {
+      if (f.credentialId !== null) where.push('0');
+    } else if (f.credentialId === null) where.push('e.credential_id IS NULL');
+    else {
+      where.push('e.credential_id = ?');
+      params.push(f.credentialId);
+    }
   }
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const from = 'FROM mnemo_access_events e LEFT JOIN memories m ON m.id = e.memory_id';
