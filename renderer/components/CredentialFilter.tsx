@@ -24,7 +24,7 @@ export function CredentialFilter({
       credential
       <select value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)} data-testid={testId}>
         <option value="">any</option>
-        <option value={LOCAL}>local (workbench, CLI, stdio agents)</option>
+        <option value={LOCAL}>local (no credential)</option>
         {credentials.map((c) => (
           <option key={c.id} value={c.id}>
             {credentialText(c)}

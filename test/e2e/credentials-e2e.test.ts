@@ -16,6 +16,7 @@ import { AgentApiSession } from '../../core/host/agent-session.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { expected, FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
+import { axeFindings } from '../helpers/axe.js';
 
 const NOW = expected().now as number;
 const clock = fixedClock(NOW);
@@ -80,7 +81,7 @@ describe('which credential made each access and each change', () => {
     const options = await select.locator('option').evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
     expect(options).toEqual([
       ['', 'any'],
-      ['local', 'local (workbench, CLI, stdio agents)'],
+      ['local', 'local (no credential)'],
       [laptop.id, `coder on the laptop · ${laptop.id.slice(0, 6)}`],
       [ci.id, `reviewer@ci · ${ci.id.slice(0, 6)}`],
       [retired.id, `old box · ${retired.id.slice(0, 6)} (revoked)`],
@@ -95,6 +96,8 @@ describe('which credential made each access and each change', () => {
     expect(ids.length).toBe(Math.min(expectedTotal, 200));
     expect(new Set(ids)).toEqual(new Set([ci.id]));
     expect(await auditRowsOf(p).count()).toBe(ids.length);
+    // The filter is labelled and the narrowed table has no serious accessibility finding.
+    expect((await axeFindings(p, 'serious')).map((f) => `${f.id} @ ${f.targets.join(' | ')}`)).toEqual([]);
     expect(routeOf(await p.evaluate(() => window.location.hash))).toEqual({ view: '#/audit', credential: ci.id });
 
     // Local: the fixture's own accesses, none with a credential.
@@ -128,6 +131,7 @@ describe('which credential made each access and each change', () => {
     await p.locator('[data-testid=history-credential]').selectOption(laptop.id);
     await p.waitForFunction(() => document.querySelectorAll('[data-testid=history-row]').length === 1);
     expect(await p.getAttribute('[data-testid=history-row]', 'data-change-id')).toBe(String(changeBy.get(laptop.id)));
+    expect((await axeFindings(p, 'serious')).map((f) => `${f.id} @ ${f.targets.join(' | ')}`)).toEqual([]);
     await p.locator('[data-testid=history-credential]').selectOption(retired.id);
     await p.waitForSelector('[data-testid=empty-state]');
     expect(await p.locator('[data-testid=history-row]').count()).toBe(0);
@@ -153,7 +157,7 @@ describe('which credential made each access and each change', () => {
       expect(text).not.toMatch(LONG_HEX);
     }
     const revoked = p.locator(`${row} [data-testid=fleet-credentials] li[data-credential-id="${retired.id}"]`);
-    expect(await revoked.textContent()).toContain('(revoked)');
+    expect(await revoked.locator('.badge').textContent()).toBe('revoked');
     expect(await revoked.textContent()).toContain('never used');
     expect(wb.pageErrors).toEqual([]);
   });
