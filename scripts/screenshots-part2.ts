@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { call } from '../core/api/service.js';
 import { expected, FIXTURE_AFTER, FIXTURE_STORE, tempDir } from '../support/fixture.js';
 import type { Workbench } from '../support/workbench.js';
+import { agentsUse } from './screenshots-credentials.js';
 
 type Shot = (wb: Workbench, name: string, hash: string, ready: string, opts?: { tall?: number; after?: (wb: Workbench) => Promise<void> }) => Promise<void>;
 
@@ -51,11 +52,12 @@ async function ingestBeliefs(wb: Workbench): Promise<void> {
  */
 export const FLEET_ROOT = tempDir('mnemo-shots-fleet-');
 
-/** A folder with two runs, shown under a neutral name (the real one is a temporary directory). */
+/** A folder with three runs, shown under a neutral name (the real one is a temporary directory); agents with their own credentials worked on the first. */
 async function openFleet(wb: Workbench): Promise<void> {
   const dir = join(FLEET_ROOT, 'agent-runs');
   mkdirSync(join(dir, 'run-02'), { recursive: true });
   copyFileSync(FIXTURE_STORE, join(dir, 'run-01.sqlite'));
+  await agentsUse(join(dir, 'run-01.sqlite'));
   copyFileSync(FIXTURE_AFTER, join(dir, 'run-02', 'memory.sqlite'));
   copyFileSync(FIXTURE_AFTER, join(dir, 'run-03.sqlite'));
   // Dated at the frozen clock, so the picture is the same on every run.
@@ -100,6 +102,17 @@ async function curationShots(wb: Workbench, shot: Shot): Promise<void> {
   // Put it back so the later shots see the store as before.
   await wb.page.click('[data-testid=undo-toast-undo]');
   await wb.page.waitForSelector('[data-testid=undo-toast]', { state: 'detached' });
+}
+
+/** Fleet: three runs side by side, the first with the agent credentials that worked on it. */
+export async function fleetShot(wb: Workbench, shot: Shot): Promise<void> {
+  await openFleet(wb);
+  await shot(wb, 'fleet', '/fleet', '[data-testid=fleet-row][data-live]:not([data-live=""])', {
+    after: async (w) => {
+      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=fleet-row]')).every((r) => r.getAttribute('data-live') !== ''));
+      await maskFolder(w);
+    },
+  });
 }
 
 export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot): Promise<void> {
@@ -188,13 +201,7 @@ export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot):
     },
   });
   await shot(wb, 'beliefs', `/beliefs?entity=${encodeURIComponent('Ann Lee')}&at=${NOW - 25 * DAY}`, '[data-testid=belief-dimension]', { tall: 1100 });
-  await openFleet(wb);
-  await shot(wb, 'fleet', '/fleet', '[data-testid=fleet-row][data-live]:not([data-live=""])', {
-    after: async (w) => {
-      await w.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=fleet-row]')).every((r) => r.getAttribute('data-live') !== ''));
-      await maskFolder(w);
-    },
-  });
+  await fleetShot(wb, shot);
   await shot(wb, 'prospective', '/prospective', '[data-testid=todo-row]', {
     after: async (w) => {
       await w.page.fill('[data-testid=due-message]', 'is the staging deploy safe?');

@@ -10,7 +10,8 @@ import { call } from '../core/api/service.js';
 import { expected, FIXTURE_STORE, tempDir } from '../support/fixture.js';
 import { openWorkbench, type Workbench } from '../support/workbench.js';
 import { graphShot, largeGraphShots, recallShot } from './screenshots-graph.js';
-import { FLEET_ROOT, part2 } from './screenshots-part2.js';
+import { credentialShots } from './screenshots-credentials.js';
+import { FLEET_ROOT, fleetShot, part2 } from './screenshots-part2.js';
 
 const OUT = join(process.cwd(), 'docs', 'screenshots');
 /** `npm run screenshots -- --only part2` skips the first part's shots (they do not change here). */
@@ -21,6 +22,8 @@ const ONLY_GRAPH = process.argv.includes('--only') && process.argv.includes('gra
 const ONLY_RECALL = process.argv.includes('--only') && process.argv.includes('recall');
 /** `npm run screenshots -- --only detail`: only the memory detail's shots (light and dark). */
 const ONLY_DETAIL = process.argv.includes('--only') && process.argv.includes('detail');
+/** `npm run screenshots -- --only credentials`: only the shots of agent credentials (Fleet, the audit with its credential filter, History). */
+const ONLY_CREDENTIALS = process.argv.includes('--only') && process.argv.includes('credentials');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -74,6 +77,13 @@ async function run(theme: 'light' | 'dark') {
       } else await graphShot(wb, OUT, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
       return;
     }
+    if (ONLY_CREDENTIALS) {
+      if (theme === 'light') {
+        await fleetShot(wb, shot);
+        await credentialShots(wb, db, shot);
+      }
+      return;
+    }
     if (ONLY_DETAIL) {
       const tall = theme === 'light' ? { tall: 2000 } : {};
       await shot(wb, theme === 'light' ? 'memory-detail' : 'memory-detail-dark', `/memory/${rotated}`, '[data-testid=retention-curve] canvas', tall);
@@ -104,6 +114,8 @@ async function run(theme: 'light' | 'dark') {
     }
     // Part 2 last: it commits a reflection and edits memories, which would change the shots above.
     await part2(wb, theme, shot);
+    // Agents last: their changes and accesses would show in the shots above.
+    if (theme === 'light') await credentialShots(wb, db, shot);
   } finally {
     await wb.close();
   }

@@ -6,6 +6,17 @@
  */
 export const CREDENTIAL_SCOPES = ['read-only', 'no-reflect'] as const;
 
+/** A credential's id: 12 hex digits (6 random bytes), short enough to type, as `mnemo agents list` shows it. */
+export const CREDENTIAL_ID_PATTERN = /^[0-9a-f]{12}$/;
+
+/** What an audit filter names to list the accesses or changes made without a credential (the workbench, the CLI, a stdio agent). */
+export const LOCAL_CREDENTIAL = 'local';
+
+/** The credential id an audit's filter names; null for "local", what was done without one. */
+export function filteredCredentialId(filter: string): string | null {
+  return filter === LOCAL_CREDENTIAL ? null : filter;
+}
+
 /** `read-only`: no write of any kind (reads still log their accesses). `no-reflect`: no reflection pass. */
 export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
 

@@ -23,6 +23,8 @@ export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListRe
 
 function fromRings(engine: EngineReader, f: AuditFilter): { total: number; events: AccessEventView[] } {
   const all: AccessEventView[] = [];
+  // The rings record no credential: every access in them was made without one.
+  if (f.credentialId !== undefined && f.credentialId !== null) return { total: 0, events: [] };
   const q = f.query?.toLowerCase();
   for (const m of iterUsageRecords(engine.store, { includeArchived: true })) {
     if (f.memoryId !== undefined && m.id !== f.memoryId) continue;

@@ -8,6 +8,7 @@ import type { AccessEventView } from '../model/access-event.js';
 import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
+import { hasMigration } from './migrations.js';
 import type { StoreReader } from './port.js';
 import { jsonField } from './json-sql.js';
 
@@ -25,6 +26,8 @@ export interface AuditFilter {
   /** Exact event ids (replay looks up one, and the siblings of a recall). */
   eventIds?: number[] | undefined;
   ts?: number | undefined;
+  /** Only the accesses made with this credential; null: only those made without one. */
+  credentialId?: string | null | undefined;
 }
 
 export interface AuditEvent extends AccessEvent {
@@ -72,6 +75,16 @@ export function auditEvents(store: StoreReader, f: AuditFilter): { total: number
   if (f.eventIds?.length) {
     where.push(`e.id IN (${f.eventIds.map(() => '?').join(',')})`);
     params.push(...f.eventIds);
+  }
+  if (f.credentialId !== undefined) {
+    // A store opened read-only keeps its older schema: without the column, every access was local.
+    if (!hasMigration(connectionOf(store), '006-agent-credentials')) {
+      if (f.credentialId !== null) where.push('0');
+    } else if (f.credentialId === null) where.push('e.credential_id IS NULL');
+    else {
+      where.push('e.credential_id = ?');
+      params.push(f.credentialId);
+    }
   }
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const from = 'FROM mnemo_access_events e LEFT JOIN memories m ON m.id = e.memory_id';

@@ -168,14 +168,24 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     return hasMigration(connectionOf(this.store), '006-agent-credentials') ? 'j.credential_id' : 'NULL AS credential_id';
   }
 
-  history(limit = 100, offset = 0): ChangeSummary[] {
+  /**
+   * Changes, newest first. `credentialId` narrows them to those made with one credential, or (null)
+   * to those made without one.
+   */
+  history(limit = 100, offset = 0, credentialId?: string | null): ChangeSummary[] {
     if (!this.store.hasMnemo()) return [];
+    // Without the column (an older store opened read-only) every change was made without a credential.
+    const hasColumn = hasMigration(connectionOf(this.store), '006-agent-credentials');
+    if (typeof credentialId === 'string' && !hasColumn) return [];
+    const filtered = credentialId !== undefined && hasColumn;
+    const where = !filtered ? '' : credentialId === null ? 'WHERE j.credential_id IS NULL' : 'WHERE j.credential_id = ?';
+    const params = filtered && credentialId !== null ? [credentialId] : [];
     const rows = statementOf(this.store,
         `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, ${this.credentialColumn()},
                 (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
-         FROM mnemo_journal j ORDER BY j.id DESC LIMIT ? OFFSET ?`,
+         FROM mnemo_journal j ${where} ORDER BY j.id DESC LIMIT ? OFFSET ?`,
       )
-      .all(limit, offset) as {
+      .all(...params, limit, offset) as {
       id: number;
       ts: number;
       label: string;

@@ -143,7 +143,8 @@ export interface AccessEventWrites {
 export interface JournalReads {
   /** The row kinds this store can undo. */
   readonly kinds: string[];
-  history(limit?: number, offset?: number): ChangeSummary[];
+  /** Newest first; `credentialId` narrows to one credential's changes, or (null) to those made without one. */
+  history(limit?: number, offset?: number, credentialId?: string | null): ChangeSummary[];
   get(changeId: number): ChangeSummary;
   rows(changeId: number): ChangeRow[];
   /** Later applied changes that depend on this one. */

@@ -79,8 +79,10 @@ export function useRedo() {
   return useMutation({ mutationFn: (changeId: number | undefined) => call('journal.redo', changeId === undefined ? {} : { change_id: changeId }), onSuccess: invalidate });
 }
 
-export function useHistory(limit: number, offset: number) {
-  return useQuery({ queryKey: keys.journal('history', { limit, offset }), queryFn: () => call('journal.history', { limit, offset }) });
+/** A page of the journal; `credential` (an id, or "local") keeps one credential's changes; `enabled` waits until it is checked. */
+export function useHistory(limit: number, offset: number, credential: string | null = null, enabled = true) {
+  const input = { limit, offset, ...(credential !== null ? { credential } : {}) };
+  return useQuery({ queryKey: keys.journal('history', input), queryFn: () => call('journal.history', input), enabled });
 }
 
 export function useChangeRows(changeId: number | null) {

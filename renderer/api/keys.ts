@@ -9,6 +9,7 @@ export const keys = {
   recall: (input: unknown) => [...keys.all, 'recall', input] as const,
   whyNot: (input: unknown) => [...keys.all, 'whyNot', input] as const,
   access: (input: unknown) => [...keys.all, 'access', input] as const,
+  credentials: () => [...keys.all, 'credentials'] as const,
   replay: (eventId: number) => [...keys.all, 'replay', eventId] as const,
   retention: (id: string) => [...keys.all, 'retention', id] as const,
   overview: (what: string, input?: unknown) => [...keys.all, 'overview', what, input] as const,

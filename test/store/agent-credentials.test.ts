@@ -14,6 +14,7 @@ import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { AgentApiSession } from '../../core/host/agent-session.js';
 import { createMemory } from '../../core/model/memory.js';
+import { auditEvents } from '../../core/store/access-queries.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
@@ -243,7 +244,10 @@ describe('migration 006', () => {
   /** A store as schema v5 left it: no credential table, no credential columns. */
   function v5Store(): string {
     const { path, store } = newStore();
-    store.change('add one', 'memory.add', () => store.add(createMemory({ content: 'written before credentials existed' }, NOW), null));
+    const m = createMemory({ content: 'written before credentials existed' }, NOW);
+    store.change('add one', 'memory.add', () => store.add(m, null));
+    const read = { ts: NOW, channel: 'recalled', reader_owner: 'coder', session_ref: null, trace_ref: null, query: 'credentials', score: 1, rank: 0, components: null } as const;
+    store.recordAccessEvents(m.id, [read], null);
     store.close();
     const raw = new Database(path);
     raw.exec(`
@@ -263,6 +267,13 @@ describe('migration 006', () => {
     closers.push(ro);
     expect(ro.journal.history(5).map((c) => c.credential_id)).toEqual([null]);
     expect(listCredentials(ro)).toEqual([]);
+    // Filtering by credential: everything in it was made without one.
+    expect(ro.journal.history(5, 0, null)).toHaveLength(1);
+    expect(ro.journal.history(5, 0, 'abcdef123456')).toEqual([]);
+    const all = auditEvents(ro, {})!.total;
+    expect(all).toBeGreaterThan(0);
+    expect(auditEvents(ro, { credentialId: null })!.total).toBe(all);
+    expect(auditEvents(ro, { credentialId: 'abcdef123456' })!.total).toBe(0);
   });
 
   it('a v5 store opened writable gains the table and columns, and older rows stay unattributed', () => {

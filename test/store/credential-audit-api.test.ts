@@ -53,6 +53,57 @@ describe('the access audit names credentials', () => {
   });
 });
 
+describe('the access audit filters by credential', () => {
+  it('a credential id keeps only its accesses; "local" keeps only those made without one', async () => {
+    const { laptop, idle, workbench } = await storeUsedByAnAgent();
+    await call(workbench, 'recall.run', { query: 'nightly build', k: 3 });
+    const all = await call(workbench, 'access.list', {});
+    const mine = await call(workbench, 'access.list', { credential: laptop.id });
+    const local = await call(workbench, 'access.list', { credential: 'local' });
+    expect(mine.total).toBeGreaterThanOrEqual(2);
+    expect(mine.events.every((e) => e.credential?.id === laptop.id)).toBe(true);
+    expect(local.total).toBeGreaterThanOrEqual(1);
+    expect(local.events.every((e) => e.credential === null)).toBe(true);
+    expect(mine.total + local.total).toBe(all.total);
+    expect((await call(workbench, 'access.list', { credential: idle.id })).total).toBe(0);
+  });
+
+  it('offers every credential of the store, revoked ones marked', async () => {
+    const { laptop, idle, workbench } = await storeUsedByAnAgent();
+    expect(await call(workbench, 'access.credentials', {})).toEqual({
+      credentials: [
+        { id: laptop.id, owner: 'coder@laptop', label: 'laptop', revoked: false },
+        { id: idle.id, owner: 'coder@ci', label: null, revoked: true },
+      ],
+    });
+  });
+
+  it('refuses a filter that is neither a credential id nor "local", saying what it takes', async () => {
+    const { workbench } = await storeUsedByAnAgent();
+    for (const method of ['access.list', 'journal.history'] as const) {
+      const err = await call(workbench, method, { credential: 'laptop' }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'bad_input' });
+      expect((err as Error).message).toContain('12 hex digits');
+      expect((err as Error).message).toContain('"local"');
+    }
+  });
+});
+
+describe('History names the credential behind each change', () => {
+  it('each change carries its credential (label and owner) or null, and the filter keeps one side', async () => {
+    const { laptop, workbench, id } = await storeUsedByAnAgent();
+    await call(workbench, 'memory.update', { id, patch: { importance: 8 } });
+    const history = await call(workbench, 'journal.history', {});
+    const byWho = history.map((c) => [c.kind, c.credential]);
+    expect(byWho).toEqual([
+      [expect.any(String), null],
+      [expect.any(String), { id: laptop.id, owner: 'coder@laptop', label: 'laptop' }],
+    ]);
+    expect((await call(workbench, 'journal.history', { credential: laptop.id })).map((c) => c.credential_id)).toEqual([laptop.id]);
+    expect((await call(workbench, 'journal.history', { credential: 'local' })).map((c) => c.id)).toEqual([history[0]!.id]);
+  });
+});
+
 describe('fleet KPIs list credentials', () => {
   it('with the accesses and changes each made, last use first, revoked ones marked', async () => {
     const { folder, laptop, idle, workbench } = await storeUsedByAnAgent();

@@ -9,8 +9,14 @@ import type { Memory } from '../../model/memory.js';
 import { method } from '../define.js';
 import type { AccessEventView, AccessListResult } from '../../observe/access-types.js';
 import type { ComponentSnapshot, ReplayResult } from '../../recall/types.js';
+import type { CredentialRef } from '../../model/agent-credential.js';
 export type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult };
-import { hopsField, kField, scopeField } from './shared/fields.js';
+import { credentialFilterField, hopsField, kField, scopeField } from './shared/fields.js';
+
+/** A credential as the audit's filter offers it (revoked ones too: their accesses stay in the log). */
+export interface AuditCredential extends CredentialRef {
+  revoked: boolean;
+}
 
 export const accessListInput = z.object({
   channels: z.array(z.enum(ACCESS_CHANNELS)).optional(),
@@ -19,6 +25,8 @@ export const accessListInput = z.object({
   /** Substring of the logged query text. */
   query: z.string().max(500).optional(),
   memory_id: z.string().min(1).max(200).optional(),
+  /** A credential id: only the accesses made with it; "local": only those made without one. */
+  credential: credentialFilterField.optional(),
   since: z.number().optional(),
   until: z.number().optional(),
   order: z.enum(['asc', 'desc']).optional().default('desc'),
@@ -28,8 +36,12 @@ export const accessListInput = z.object({
 
 export const accessContract = {
   'access.list': method<AccessListResult>()({
-    description: 'Logged accesses, newest first, filtered by channel, reader, cross-owner, query text or memory; paged.',
+    description: 'Logged accesses, newest first, filtered by channel, reader, cross-owner, query text, memory or credential ("local": made without one); paged.',
     input: accessListInput,
+  }),
+  'access.credentials': method<{ credentials: AuditCredential[] }>()({
+    description: "The store's agent credentials, revoked ones too, oldest first: what the audit's credential filter offers.",
+    input: z.object({}),
   }),
   'access.replay': method<ReplayResult>()({
     description: 'Re-run a logged access against the store as it is now and show how each component moved.',

@@ -3,8 +3,10 @@
  * write), and the progress and cancel of the running long write.
  */
 import { z } from 'zod';
+import type { CredentialRef } from '../../model/agent-credential.js';
 import type { ChangeRow, ChangeSummary } from '../../store/journal.js';
 import { method } from '../define.js';
+import { credentialFilterField } from './shared/fields.js';
 
 /** The running long write (core/api/handlers/shared/write-job.ts). */
 export interface WriteJobState {
@@ -22,8 +24,11 @@ export interface WriteJobState {
   cancellable: boolean;
 }
 
-/** A change with the first memories it touched, so a UI can name it by their titles. */
-export type NamedChange = ChangeSummary & { memory_ids: string[] };
+/**
+ * A change with the first memories it touched, so a UI can name it by their titles, and the agent
+ * credential that made it (null: made without one, by the workbench, the CLI or a stdio agent).
+ */
+export type NamedChange = ChangeSummary & { memory_ids: string[]; credential: CredentialRef | null };
 
 const changeId = z.number().int('a change id is a whole number').min(1, 'a change id is 1 or more');
 
@@ -38,8 +43,13 @@ export const journalContract = {
     mutates: true,
   }),
   'journal.history': method<NamedChange[]>()({
-    description: 'The change journal, newest first: id, time, label, kind, counts, state, and up to 3 memories each change touched (memory_ids, so a UI can name it by their titles).',
-    input: z.object({ limit: z.number().int().min(1).max(10_000).optional().default(100), offset: z.number().int().min(0).optional().default(0) }),
+    description:
+      'The change journal, newest first: id, time, label, kind, counts, state, up to 3 memories each change touched (memory_ids, so a UI can name it by their titles) and the credential that made it (label and owner; null when made without one). credential narrows it to one credential\'s changes, or "local" to those made without one.',
+    input: z.object({
+      limit: z.number().int().min(1).max(10_000).optional().default(100),
+      offset: z.number().int().min(0).optional().default(0),
+      credential: credentialFilterField.optional(),
+    }),
   }),
   'journal.rows': method<{ change: ChangeSummary; rows: ChangeRow[] }>()({
     description: 'The before and after images of every row one change touched.',

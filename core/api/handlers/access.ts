@@ -1,4 +1,6 @@
+import { filteredCredentialId } from '../../model/agent-credential.js';
 import { listAccesses } from '../../observe/access-log.js';
+import { listCredentialRows } from '../../store/agent-credentials.js';
 import { touchOne } from '../../recall/record.js';
 import { replay } from '../../recall/replay.js';
 import type { accessContract } from '../contract/access.js';
@@ -12,12 +14,16 @@ export const accessHandlers: HandlersFor<typeof accessContract> = {
       crossOwnerOnly: input.cross_owner_only,
       query: input.query,
       memoryId: input.memory_id,
+      credentialId: input.credential === undefined ? undefined : filteredCredentialId(input.credential),
       since: input.since,
       until: input.until,
       order: input.order,
       offset: input.offset,
       limit: input.limit,
     }),
+  'access.credentials': (_input, session) => ({
+    credentials: listCredentialRows(session.reading().store).map((c) => ({ id: c.id, owner: c.owner, label: c.label, revoked: c.revoked_at !== null })),
+  }),
   'access.replay': (input, session) => replay(session.reading(), input.event_id, { hops: input.hops, owner: input.owner, k: input.k }),
   'access.deref': (input, session) => ({ memory: touchOne(session.engine(), input.id, 'deref', session.reader), logged: true }),
   'access.reinforce': (input, session) => ({ memory: touchOne(session.engine(), input.id, 'reinforced', session.reader, input.bump), logged: true }),

@@ -1,17 +1,32 @@
+import { filteredCredentialId, type CredentialRef } from '../../model/agent-credential.js';
+import { credentialRefs } from '../../store/agent-credentials.js';
 import { redoInBatches, undoInBatches } from '../../store/change-run.js';
 import { memoriesTouched } from '../../store/journal-dependents.js';
 import type { ChangeSummary } from '../../store/journal.js';
+import type { StoreReader } from '../../store/port.js';
+import type { NamedChange } from '../contract/journal.js';
 import { undoWithDependents } from '../../store/undo-group.js';
 import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';
 import { writeJobOf } from './shared/write-job.js';
+
+/**
+ * Names each change for a UI: the first memories it touched, and its credential resolved here, once
+ * per page, so a table needs no round trip per row to say who made it.
+ */
+function namer(store: StoreReader): (c: ChangeSummary) => NamedChange {
+  const credentials = credentialRefs(store);
+  const refOf = (id: string): CredentialRef => credentials.get(id) ?? { id, owner: null, label: null };
+  return (c) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3), credential: c.credential_id === null ? null : refOf(c.credential_id) });
+}
 
 export const journalHandlers: HandlersFor<typeof journalContract> = {
   'journal.progress': (_input, session) => writeJobOf(session.engine()).progress(),
   'journal.cancel': (_input, session) => writeJobOf(session.engine()).cancel(),
   'journal.history': (input, session) => {
     const store = session.reading().store;
-    return store.journal.history(input.limit, input.offset).map((c) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3) }));
+    const credentialId = input.credential === undefined ? undefined : filteredCredentialId(input.credential);
+    return store.journal.history(input.limit, input.offset, credentialId).map(namer(store));
   },
   'journal.rows': (input, session) => {
     const j = session.reading().store.journal;
@@ -21,7 +36,7 @@ export const journalHandlers: HandlersFor<typeof journalContract> = {
     const store = session.reading().store;
     const change = store.journal.get(input.change_id);
     const all = store.journal.dependents(input.change_id);
-    const named = (c: ChangeSummary) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3) });
+    const named = namer(store);
     return { change: named(change), dependents: all.slice(0, input.limit).map(named), total: all.length, rows: all.reduce((n, c) => n + c.rows, change.rows) };
   },
   // Paced like the apply itself: undoing a 100k-row change must not lock agents out either.

@@ -1,4 +1,4 @@
-/** Access audit: every logged access, filtered by channel, reader, cross-owner reads and query text; click one to replay it. */
+/** Access audit: every logged access, filtered by channel, reader, credential, cross-owner reads and query text; click one to replay it. */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { call } from '../../api/client.js';
@@ -9,6 +9,9 @@ import { EmptyState, fmtNum, fmtTime, ownerLabel, QueryView } from '../../compon
 import { buildHash, listParam, memoryHref, navigate, useRoute } from '../../state/router.js';
 import { ChannelChip } from '../memory/channels.js';
 import { CredentialName } from '../../components/credential.js';
+import { CredentialFilter } from '../../components/CredentialFilter.js';
+import { useCredentials } from '../../api/credentials.js';
+import { credentialParam } from '../../state/credential-param.js';
 import { ReplayPanel } from './ReplayPanel.js';
 import { plural } from '../../api/errors.js';
 import { intParam } from '../../state/url-params.js';
@@ -27,23 +30,27 @@ export function AuditView() {
   const pageParam = intParam(p, 'page', { min: 0, fallback: 0, what: 'page' });
   const page = pageParam.value;
   const eventId = p.has('event') ? Number(p.get('event')) : null;
+  const credentials = useCredentials();
+  const credential = credentialParam(p.get('credential'), credentials.data?.credentials, 'accesses');
   const [text, setText] = useState(qtext);
   const [readerText, setReaderText] = useState(reader ?? '');
   useEffect(() => setText(qtext), [qtext]);
 
   const setParams = (patch: Record<string, string | number | string[] | null>) =>
-    navigate(buildHash('audit', null, { channel: channels, reader, cross: cross ? '1' : null, q: qtext, page: null, event: eventId, ...patch }), { replace: true });
+    navigate(buildHash('audit', null, { channel: channels, reader, credential: credential.ready ? credential.value : p.get('credential'), cross: cross ? '1' : null, q: qtext, page: null, event: eventId, ...patch }), { replace: true });
 
   const input = {
     ...(channels.length ? { channels: channels as (typeof CHANNELS)[number][] } : {}),
     ...(reader !== null ? { reader_owner: reader } : {}),
+    ...(credential.value !== null ? { credential: credential.value } : {}),
     ...(cross ? { cross_owner_only: true } : {}),
     ...(qtext ? { query: qtext } : {}),
     order: 'desc' as const,
     offset: page * PAGE,
     limit: PAGE,
   };
-  const q = useQuery({ queryKey: keys.access(input), queryFn: () => call('access.list', input) });
+  // A link's credential is checked against the store's credentials first, so a stale one is reported, not sent.
+  const q = useQuery({ queryKey: keys.access(input), queryFn: () => call('access.list', input), enabled: credential.ready });
 
   return (
     <div className="audit-view">
@@ -57,6 +64,7 @@ export function AuditView() {
         >
           <input data-search data-testid="audit-query" placeholder="Query text contains…  ( / )" value={text} onChange={(e) => setText(e.target.value)} />
           <input placeholder="reader_owner (exact)" value={readerText} onChange={(e) => setReaderText(e.target.value)} data-testid="audit-reader" />
+          <CredentialFilter value={credential.value} credentials={credentials.data?.credentials ?? []} onChange={(v) => setParams({ credential: v })} testId="audit-credential" />
           <label className="facet">
             <input type="checkbox" checked={cross} onChange={() => setParams({ cross: cross ? null : '1' })} data-testid="audit-cross" /> cross-owner reads only
           </label>
@@ -75,11 +83,13 @@ export function AuditView() {
             ))}
           </div>
         </form>
-        {pageParam.error ? (
-          <div className="error" role="alert" data-testid="url-param-error">
-            {pageParam.error}
-          </div>
-        ) : null}
+        {[pageParam.error, credential.error].map((error) =>
+          error ? (
+            <div key={error} className="error" role="alert" data-testid="url-param-error">
+              {error}
+            </div>
+          ) : null,
+        )}
         <QueryView query={q} label="Loading accesses…">
           {({ events: rows, total, source }) => (
             <>

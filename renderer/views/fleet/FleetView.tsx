@@ -12,20 +12,19 @@ import './fleet.css';
 import { describeError, plural } from '../../api/errors.js';
 import { credentialText } from '../../components/credential.js';
 
-/** Each agent credential of the store with what it did (accesses, changes, last use). */
+/** Each agent credential of the store: its name, then what it did (accesses, changes, last use) on a line of its own. */
 function CredentialsCell({ credentials }: { credentials: FleetStoreKpis['credentials'] }) {
   if (credentials.length === 0) return <span className="muted">—</span>;
   return (
     <ul className="fleet-credentials" data-testid="fleet-credentials">
       {credentials.map((c) => (
-        <li key={c.id} title={`agent credential ${c.id} of ${c.owner ?? '?'}`} data-credential-id={c.id} className={c.revoked ? 'revoked' : ''}>
-          {credentialText(c)}
-          {c.revoked ? ' (revoked)' : ''}
-          <span className="muted">
-            {' '}
+        <li key={c.id} title={`agent credential ${c.id} of ${c.owner ?? 'an owner no longer on record'}`} data-credential-id={c.id} className={c.revoked ? 'revoked' : ''}>
+          <span className="name">{credentialText(c)}</span>
+          {c.revoked ? <span className="badge warn">revoked</span> : null}
+          <div className="muted">
             {plural(c.accesses, 'access', 'accesses')}, {plural(c.changes, 'change')}
-            {c.last_used !== null ? `, last ${fmtTime(c.last_used)}` : ', never used'}
-          </span>
+            {c.last_used !== null ? `, last used ${fmtTime(c.last_used)}` : ', never used'}
+          </div>
         </li>
       ))}
     </ul>

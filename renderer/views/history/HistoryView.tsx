@@ -1,6 +1,6 @@
 /**
- * History: the change journal, newest first. Each change shows its time, label and counts and
- * expands to the rows it touched (before → after); undo and redo act on it. A refused undo lists
+ * History: the change journal, newest first. Each change shows its time, label, counts and the
+ * credential that made it (filterable by credential), and expands to the rows it touched (before → after); undo and redo act on it. A refused undo lists
  * the later changes that depend on the change and offers to undo them with it, as one step.
  */
 import { Fragment, useState } from 'react';
@@ -8,6 +8,10 @@ import type { NamedChange } from '../../../core/api/contract/journal.js';
 import { ApiError } from '../../api/client.js';
 import { useHeads, useHistory, useRedo, useUndo } from '../../api/curation.js';
 import { EmptyState, ErrorBox, fmtTime, Spinner } from '../../components/common.js';
+import { CredentialName } from '../../components/credential.js';
+import { CredentialFilter } from '../../components/CredentialFilter.js';
+import { useCredentials } from '../../api/credentials.js';
+import { credentialParam } from '../../state/credential-param.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { ChangeRows } from './ChangeRows.js';
 import { changeName } from './change-name.js';
@@ -37,11 +41,14 @@ export function HistoryView() {
   const route = useRoute();
   const open = route.params.has('change') ? Number(route.params.get('change')) : null;
   const page = Math.max(0, Number(route.params.get('page') ?? 0) || 0);
-  const q = useHistory(PAGE, page * PAGE);
+  const credentials = useCredentials();
+  const credential = credentialParam(route.params.get('credential'), credentials.data?.credentials, 'changes');
+  const q = useHistory(PAGE, page * PAGE, credential.value, credential.ready);
   const undo = useUndo();
   const redo = useRedo();
   const [acted, setActed] = useState<number | null>(null);
-  const setParams = (patch: Record<string, string | number | null>) => navigate(buildHash('history', null, { change: open, page: page || null, ...patch }), { replace: true });
+  const setParams = (patch: Record<string, string | number | null>) =>
+    navigate(buildHash('history', null, { change: open, page: page || null, credential: credential.ready ? credential.value : route.params.get('credential'), ...patch }), { replace: true });
   const rows: NamedChange[] = q.data ?? [];
   // Labels name memories by id prefix ("edit 38e52993 (importance)"); show their titles instead.
   const heads = useHeads(rows.flatMap((c) => c.memory_ids));
@@ -57,7 +64,13 @@ export function HistoryView() {
             Redo last undone{lastUndone ? ` (#${lastUndone.id})` : ''}
           </button>
           <ErrorBox error={redo.error} />
+          <CredentialFilter value={credential.value} credentials={credentials.data?.credentials ?? []} onChange={(v) => setParams({ credential: v, page: null, change: null })} testId="history-credential" />
         </div>
+        {credential.error ? (
+          <div className="error" role="alert" data-testid="url-param-error">
+            {credential.error}
+          </div>
+        ) : null}
       </div>
       <Refusal
         error={undo.error}
@@ -69,7 +82,8 @@ export function HistoryView() {
       />
       <ErrorBox error={q.error} />
       {q.isLoading ? <Spinner label="Loading the journal…" /> : null}
-      {q.data && rows.length === 0 && page === 0 ? (
+      {q.data && rows.length === 0 && page === 0 && credential.value !== null ? <EmptyState title="No change matches">No change in the journal was made with the chosen credential. Pick another, or “any”.</EmptyState> : null}
+      {q.data && rows.length === 0 && page === 0 && credential.value === null ? (
         <EmptyState title="No changes yet">Edits, merges, reflection passes and imports appear here, each one undoable. Try editing a memory's title or committing a reflection plan.</EmptyState>
       ) : null}
       {rows.length ? (
@@ -80,6 +94,7 @@ export function HistoryView() {
               <th>when</th>
               <th>change</th>
               <th>kind</th>
+              <th title="the agent credential the change was made with; local: the workbench, the CLI or a stdio agent">credential</th>
               <th>rows</th>
               <th>state</th>
               <th />
@@ -102,6 +117,9 @@ export function HistoryView() {
                     <span className="expander">{c.id === open ? '▾' : '▸'}</span> {changeName(c.label, c.memory_ids, (id) => heads.data?.get(id)?.head)}
                   </td>
                   <td className="muted small">{c.kind}</td>
+                  <td className="small nowrap" data-testid="history-credential-cell">
+                    <CredentialName credential={c.credential} />
+                  </td>
                   <td className="small">{countsLabel(c.counts)}</td>
                   <td>
                     <span className={`badge ${c.state === 'undone' ? 'warn' : 'ok'}`}>{c.state}</span>
@@ -121,7 +139,7 @@ export function HistoryView() {
                 </tr>
                 {c.id === open ? (
                   <tr className="history-detail">
-                    <td colSpan={7}>
+                    <td colSpan={8}>
                       {c.meta ? (
                         <details className="muted small">
                           <summary>metadata</summary>

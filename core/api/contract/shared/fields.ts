@@ -3,6 +3,7 @@
  * knobs (k, hops). Not a prefix file: it declares no method.
  */
 import { z } from 'zod';
+import { CREDENTIAL_ID_PATTERN, LOCAL_CREDENTIAL } from '../../../model/agent-credential.js';
 
 export const MAX_K = 1000;
 export const MAX_HOPS = 4;
@@ -26,3 +27,9 @@ export const hopsField = z
   .int('hops must be an integer')
   .min(0, 'hops must be at least 0 (0 = no spread)')
   .max(MAX_HOPS, `hops must be at most ${MAX_HOPS}`);
+
+/** Whose accesses or changes an audit lists: one credential's (its id), or "local" for those made without one. */
+const CREDENTIAL_FILTER_HELP = `credential is a credential id (12 hex digits, as "mnemo agents list" shows it) or "${LOCAL_CREDENTIAL}" for what the workbench, the CLI and stdio agents did`;
+export const credentialFilterField = z
+  .string({ error: CREDENTIAL_FILTER_HELP })
+  .refine((v) => v === LOCAL_CREDENTIAL || CREDENTIAL_ID_PATTERN.test(v), { error: CREDENTIAL_FILTER_HELP });
