@@ -3,13 +3,18 @@
  * reads back each scenario's checks. Many scenarios call tools, prompts or resources that only the
  * suite's own reference server has (test_simple_text, test://static-text, …); APPLICABILITY says,
  * for each scenario, whether it tests mnemo's server or the suite's fixtures, and why. It is the
- * table docs/agents.md shows.
+ * table docs/agents.md shows. The server runs with --conformance-fixtures (CONFORMANCE_SERVER_ARGS),
+ * which adds the one suite tool whose scenario tests mnemo's server: json-schema-2020-12 checks how
+ * tools/list renders an input schema, which needs a tool with `$defs`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Node22Tools } from './node22-tools.js';
+
+/** `mnemo` arguments after the store path: anonymous (the suite sends no token) with the fixtures. */
+export const CONFORMANCE_SERVER_ARGS = ['--http', '--anonymous', 'conformance@suite', '--conformance-fixtures'];
 
 export interface Applicability {
   applies: boolean;
@@ -41,7 +46,7 @@ export const APPLICABILITY: Record<string, Applicability> = {
   'tools-call-elicitation': SUITE_TOOL('test_elicitation'),
   'elicitation-sep1034-defaults': SUITE_TOOL('test_elicitation_sep1034_defaults'),
   'elicitation-sep1330-enums': SUITE_TOOL('test_elicitation_sep1330_enums'),
-  'json-schema-2020-12': { applies: false, why: 'looks for the suite\'s own tool json_schema_2020_12_tool (with $schema, $defs and additionalProperties); mnemo has no such tool' },
+  'json-schema-2020-12': { applies: true, why: 'tools/list keeps 2020-12 keywords ($schema, $defs, additionalProperties: false); the tool it inspects, json_schema_2020_12_tool, is served with --conformance-fixtures because none of mnemo\'s own tools has $defs' },
   'server-sse-polling': { applies: false, why: 'calls the suite\'s test_reconnection tool, which closes its stream mid-call; mnemo\'s streams are resumable (Last-Event-ID), tested in test/cli/mcp-http.test.ts' },
   'resources-read-text': SUITE_RESOURCE('test://static-text'),
   'resources-read-binary': SUITE_RESOURCE('test://static-binary'),

@@ -13,6 +13,7 @@ import { startMcpHttpServer, checkBindable, DEFAULT_IDLE_SECONDS } from '../mcp/
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT } from '../mcp/http-limits.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../mcp/http-body.js';
 import { storeCredentialVerifier } from '../mcp/store-verifier.js';
+import { JSON_SCHEMA_FIXTURE_TOOL } from '../mcp/conformance-fixtures.js';
 import { flag, intOpt, numOpt, str, strs, type CommandContext, type OptionSpec } from '../command.js';
 
 export const MCP_HTTP_OPTIONS: OptionSpec = {
@@ -22,6 +23,7 @@ export const MCP_HTTP_OPTIONS: OptionSpec = {
   'allow-remote': { type: 'boolean' },
   'allowed-host': { type: 'string', multiple: true },
   anonymous: { type: 'string' },
+  'conformance-fixtures': { type: 'boolean' },
   'rate-limit': { type: 'string' },
   burst: { type: 'string' },
   'max-in-flight': { type: 'string' },
@@ -30,7 +32,7 @@ export const MCP_HTTP_OPTIONS: OptionSpec = {
 };
 
 export const MCP_HTTP_USAGE =
-  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--now T]';
+  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--now T]';
 
 /** Resolves when the process is asked to stop (Ctrl-C or a service manager). */
 function untilSignal(): Promise<void> {
@@ -63,7 +65,8 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
   const anonymousOwner = anonymousFlag === undefined ? null : validateOwner(anonymousFlag, '--anonymous');
   const allowRemote = flag(ctx, 'allow-remote');
   // Refuse before opening anything, so a refused start leaves no trace.
-  checkBindable(host, { allowRemote, anonymousOwner });
+  const conformanceFixtures = flag(ctx, 'conformance-fixtures');
+  checkBindable(host, { allowRemote, anonymousOwner, conformanceFixtures });
   const store = new ApiSession({ clock: ctx.clock, reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) } });
   // The one engine every session shares.
   const engine = store.open(db, { create: true });
@@ -85,6 +88,7 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
       maxBodyBytes: Math.round(positive(ctx, 'max-body-mb', DEFAULT_MAX_BODY_BYTES / (1024 * 1024)) * 1024 * 1024),
       idleSeconds: positive(ctx, 'idle-minutes', DEFAULT_IDLE_SECONDS / 60) * 60,
       workspaceRoot,
+      conformanceFixtures,
     });
   } catch (err) {
     store.close();
@@ -95,6 +99,9 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
   }
   if (anonymousOwner) {
     ctx.io.err(`warning: requests without a token are served as ${anonymousOwner} (--anonymous): any local process can read and write that agent's memories`);
+  }
+  if (conformanceFixtures) {
+    ctx.io.err(`warning: --conformance-fixtures adds the MCP conformance suite's test tool ${JSON_SCHEMA_FIXTURE_TOOL} to every session; it is for running that suite, not for agents`);
   }
   ctx.io.err(`mnemo mcp: serving ${db} over HTTP at ${running.url}`);
   ctx.io.err(workspaceRoot ? `mnemo mcp: file: references read inside ${workspaceRoot}` : `mnemo mcp: ${NO_ROOT_MESSAGE}`);

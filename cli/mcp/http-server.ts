@@ -49,6 +49,8 @@ export interface McpHttpOptions {
   idleSeconds?: number;
   maxSessionsPerCaller?: number;
   workspaceRoot?: string | null;
+  /** Offer the conformance suite's fixture tools: only with anonymousOwner, on loopback. */
+  conformanceFixtures?: boolean;
 }
 
 export interface RunningMcpHttp {
@@ -71,13 +73,17 @@ function megabytes(bytes: number): string {
   return Number.isInteger(mb) ? `${mb} MB` : `${mb.toFixed(1)} MB`;
 }
 
-export function checkBindable(host: string, opts: { allowRemote?: boolean; anonymousOwner?: string | null }): void {
+export function checkBindable(host: string, opts: { allowRemote?: boolean; anonymousOwner?: string | null; conformanceFixtures?: boolean }): void {
   const loopback = isLoopbackAddress(host);
   if (!loopback && !opts.allowRemote) {
     throw badInput(`--host ${host} is not a loopback address: serving beyond this machine needs --allow-remote (and TLS in front, from a reverse proxy)`, { field: 'host' });
   }
   if (!loopback && opts.anonymousOwner) {
     throw badInput(`--anonymous serves without a token, so it is allowed only on a loopback address (127.0.0.1, ::1, localhost), not on ${host}`, { field: 'anonymous' });
+  }
+  // The fixtures are for the conformance suite, which connects without a token to a local server.
+  if (opts.conformanceFixtures && !opts.anonymousOwner) {
+    throw badInput('--conformance-fixtures is only for the MCP conformance suite: use it together with --anonymous on a loopback address', { field: 'conformance-fixtures' });
   }
 }
 
@@ -96,6 +102,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
     idleSeconds,
     maxSessionsPerCaller: opts.maxSessionsPerCaller ?? DEFAULT_SESSIONS_PER_CALLER,
     workspaceRoot: opts.workspaceRoot ?? null,
+    conformanceFixtures: opts.conformanceFixtures === true,
   });
   let allowed = new Set<string>();
 

@@ -25,6 +25,8 @@ export interface McpSessionOptions {
   idleSeconds: number;
   maxSessionsPerCaller: number;
   workspaceRoot: string | null;
+  /** Offer the conformance suite's fixture tools in every session (--conformance-fixtures). */
+  conformanceFixtures?: boolean;
 }
 
 export interface McpSession {
@@ -77,7 +79,7 @@ export class McpSessions {
     });
     apiSession.adopt(this.opts.engine);
     const agent = new AgentMemory(apiSession, { workspaceRoot: this.opts.workspaceRoot });
-    const server = createMcpServer(agent);
+    const server = createMcpServer(agent, { conformanceFixtures: this.opts.conformanceFixtures === true });
     let entry: McpSession | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -10,6 +10,8 @@ import type { AgentMemory } from '../../core/agent/agent-memory.js';
 import { toErrorShape } from '../../core/errors.js';
 import { TOOLS, type ToolDef } from './tools.js';
 import { memoryDataLines } from './data-marking.js';
+import { listToolsIn2020_12, toolAnnotations } from './tool-listing.js';
+import { CONFORMANCE_FIXTURE_TOOLS } from './conformance-fixtures.js';
 
 export const RECENT_URI = 'mnemo://memories/recent';
 export const OPEN_TODOS_URI = 'mnemo://todos/open';
@@ -40,7 +42,7 @@ function registerTool(server: McpServer, agent: AgentMemory, def: ToolDef): void
       title: def.title,
       description: def.description,
       inputSchema: def.input,
-      annotations: { readOnlyHint: def.readOnly === true, destructiveHint: def.name === 'forget' || def.name === 'reflect', openWorldHint: false },
+      annotations: toolAnnotations(def),
     },
     (async (args: unknown): Promise<CallToolResult> => {
       try {
@@ -57,9 +59,17 @@ function markdown(uri: string, text: string): ReadResourceResult {
   return { contents: [{ uri, mimeType: 'text/markdown', text }] };
 }
 
-export function createMcpServer(agent: AgentMemory, info: { version?: string } = {}): McpServer {
+export interface McpServerOptions {
+  version?: string;
+  /** Also offer the conformance suite's fixture tools (conformance-fixtures.ts); never by default. */
+  conformanceFixtures?: boolean;
+}
+
+export function createMcpServer(agent: AgentMemory, info: McpServerOptions = {}): McpServer {
   const server = new McpServer({ name: 'mnemo', version: info.version ?? '0.1.0' }, { instructions: guide(agent), capabilities: { logging: {} } });
-  for (const def of TOOLS) registerTool(server, agent, def);
+  const tools = info.conformanceFixtures ? [...TOOLS, ...CONFORMANCE_FIXTURE_TOOLS] : TOOLS;
+  for (const def of tools) registerTool(server, agent, def);
+  listToolsIn2020_12(server, tools);
 
   server.registerResource(
     'recent-memories',

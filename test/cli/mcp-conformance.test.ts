@@ -1,14 +1,15 @@
 /**
  * Issue 18's acceptance, with the official tools (Node 22, installed by .ci/run into .cache/node22;
  * skipped with that reason when absent):
- * - the MCP conformance suite's server scenarios against `mnemo mcp --http --anonymous`: every
- *   scenario that tests mnemo's server passes (support/mcp-conformance.ts says which those are);
+ * - the MCP conformance suite's server scenarios against `mnemo mcp --http --anonymous
+ *   --conformance-fixtures`: every scenario that tests mnemo's server passes, json-schema-2020-12
+ *   among them (support/mcp-conformance.ts says which those are);
  * - the MCP Inspector CLI lists the tools and calls remember / recall over HTTP with a bearer token.
  */
 import { execFile } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { node22Tools, type Node22Tools } from '../../support/node22-tools.js';
-import { formatResults, runConformance } from '../../support/mcp-conformance.js';
+import { CONFORMANCE_SERVER_ARGS, formatResults, runConformance } from '../../support/mcp-conformance.js';
 import { startMcpHttpChild, type McpHttpChild } from '../../support/mcp-http-child.js';
 import { issueCredential } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
@@ -36,13 +37,15 @@ function inspector(t: Node22Tools, url: string, token: string, args: string[]): 
 describe('official MCP tools against mnemo mcp --http', () => {
   it('conformance suite: every scenario that applies to mnemo passes, and the required ones are among them', async (ctx) => {
     if (!tools) return ctx.skip(missing);
-    const server: McpHttpChild = await startMcpHttpChild(REPO, ['mcp', freshStorePath(), '--http', '--anonymous', 'conformance@suite']);
+    const server: McpHttpChild = await startMcpHttpChild(REPO, ['mcp', freshStorePath(), ...CONFORMANCE_SERVER_ARGS]);
     stops.push(() => server.stop());
     const { results, output } = await runConformance(tools, server.url);
     console.log(formatResults(results));
     expect(results.length, output).toBeGreaterThanOrEqual(30);
     const passing = results.filter((r) => r.failed === 0).map((r) => r.scenario);
-    expect(passing).toEqual(expect.arrayContaining(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'logging-set-level', 'resources-list', 'server-sse-multiple-streams']));
+    // The scenarios issue 18 names, then the others that test mnemo's server.
+    expect(passing).toEqual(expect.arrayContaining(['server-initialize', 'ping', 'tools-list', 'json-schema-2020-12', 'dns-rebinding-protection']));
+    expect(passing).toEqual(expect.arrayContaining(['logging-set-level', 'resources-list', 'server-sse-multiple-streams']));
     expect(results.filter((r) => r.applicability.applies && r.failed > 0)).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 /**
  * `mnemo mcp --http` as a real process: it prints the URL it listens on (stderr), an SDK client
  * remembers and recalls through it, it ends on SIGTERM, and it refuses to start where it would
- * expose a store without a token, or beyond loopback without being told to.
+ * expose a store without a token, or beyond loopback without being told to; the conformance
+ * suite's fixture tool exists only with --conformance-fixtures, which needs --anonymous.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMcpHttpChild, type McpHttpChild } from '../../support/mcp-http-child.js';
@@ -30,6 +31,21 @@ describe('mnemo mcp --http (process)', () => {
     expect(server.child.exitCode).toBe(0);
   });
 
+  it('--conformance-fixtures with --anonymous: warns and lists the suite\'s fixture tool; without the flag it is absent', async () => {
+    const server = await startMcpHttpChild(REPO, ['mcp', freshStorePath(), '--http', '--anonymous', 'conformance@suite', '--conformance-fixtures']);
+    children.push(server);
+    expect(server.stderr()).toMatch(/warning: --conformance-fixtures adds the MCP conformance suite's test tool json_schema_2020_12_tool/);
+    const c = await connectHttp(server.url, null);
+    const fixture = (await c.client.listTools()).tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    expect(fixture?.inputSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', additionalProperties: false, $defs: { address: { type: 'object' } } });
+    await c.close();
+    const plain = await startMcpHttpChild(REPO, ['mcp', freshStorePath(), '--http', '--anonymous', 'tester@1']);
+    children.push(plain);
+    const p = await connectHttp(plain.url, null);
+    expect((await p.client.listTools()).tools.map((t) => t.name)).not.toContain('json_schema_2020_12_tool');
+    await p.close();
+  });
+
   it('without --anonymous a request without a token gets 401', async () => {
     const server = await startMcpHttpChild(REPO, ['mcp', freshStorePath(), '--http']);
     children.push(server);
@@ -45,6 +61,12 @@ describe('mnemo mcp --http (process)', () => {
     const anon = await mnemo(['mcp', freshStorePath(), '--http', '--host', '0.0.0.0', '--allow-remote', '--anonymous', 'tester@1']);
     expect(anon.status).toBe(2);
     expect(anon.stderr).toMatch(/--anonymous serves without a token, so it is allowed only on a loopback address/);
+    const fixtures = await mnemo(['mcp', freshStorePath(), '--http', '--conformance-fixtures']);
+    expect(fixtures.status).toBe(2);
+    expect(fixtures.stderr).toMatch(/--conformance-fixtures is only for the MCP conformance suite: use it together with --anonymous on a loopback address/);
+    const remoteFixtures = await mnemo(['mcp', freshStorePath(), '--http', '--host', '0.0.0.0', '--allow-remote', '--conformance-fixtures']);
+    expect(remoteFixtures.status).toBe(2);
+    expect(remoteFixtures.stderr).toMatch(/--conformance-fixtures is only for the MCP conformance suite/);
     const remote = await mnemo(['mcp', freshStorePath(), '--http', '--host', '0.0.0.0']);
     expect(remote.status).toBe(2);
     expect(remote.stderr).toMatch(/not a loopback address: serving beyond this machine needs --allow-remote/);

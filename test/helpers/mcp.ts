@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { createMcpServer } from '../../cli/mcp/server.js';
+import { createMcpServer, type McpServerOptions } from '../../cli/mcp/server.js';
 
 export interface McpHandle {
   client: Client;
@@ -11,8 +11,8 @@ export interface McpHandle {
   close(): Promise<void>;
 }
 
-export async function connectInProcess(agent: AgentMemory): Promise<McpHandle> {
-  const server = createMcpServer(agent);
+export async function connectInProcess(agent: AgentMemory, options: McpServerOptions = {}): Promise<McpHandle> {
+  const server = createMcpServer(agent, options);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'mnemo-test', version: '0.0.0' });
