@@ -104,7 +104,9 @@ export class FairShare {
         if (released) return;
         released = true;
         this.leases.delete(lease);
-        this.charge(lease.key, this.clock.now() - lease.startedAt);
+        // Charged at most the lease: past it the call was not holding the loop (or was one
+        // expensive call, like the first recall building the indexes, not a flood).
+        this.charge(lease.key, Math.min(this.clock.now() - lease.startedAt, this.opts.leaseSeconds));
         this.pump();
       });
     }

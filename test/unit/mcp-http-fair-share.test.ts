@@ -70,6 +70,15 @@ describe('fair shares of the event loop', () => {
     expect(share.usageOf('a')).toBe(0);
   });
 
+  it('charges a call at most the lease, so one long call (the first recall building the indexes) does not hold its caller back', async () => {
+    const clock = movableClock(0);
+    const share = new FairShare({ slots: 1, leaseSeconds: 0.25, halfLifeSeconds: 10, maxShare: 0.05 }, clock);
+    const release = await share.acquire('a');
+    clock.advance(30);
+    release();
+    expect(share.usageOf('a')).toBe(0.25);
+  });
+
   it('stops counting a call against the slots once it has held one past the lease', async () => {
     const clock = movableClock(0);
     const share = new FairShare({ slots: 1, leaseSeconds: 0.25, halfLifeSeconds: 10, maxShare: 1 }, clock);
