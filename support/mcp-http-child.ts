@@ -16,14 +16,15 @@ export interface McpHttpChild {
 
 const URL_LINE = /serving .* over HTTP at (http:\/\/\S+)/;
 
-export function mnemoArgv(repo: string, args: string[]): string[] {
+/** Node's own flags (`nodeArgs`, e.g. --cpu-prof, which NODE_OPTIONS refuses) go before the script. */
+export function mnemoArgv(repo: string, args: string[], nodeArgs: string[] = []): string[] {
   const tsx = pathToFileURL(join(dirname(createRequire(join(repo, 'package.json')).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
-  return ['--import', tsx, join(repo, 'cli', 'main.ts'), ...args];
+  return [...nodeArgs, '--import', tsx, join(repo, 'cli', 'main.ts'), ...args];
 }
 
 /** Runs `mnemo <args>` and resolves when it prints its URL. */
-export function startMcpHttpChild(repo: string, args: string[], env: Record<string, string> = {}): Promise<McpHttpChild> {
-  const child = spawn(process.execPath, mnemoArgv(repo, args), { cwd: repo, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+export function startMcpHttpChild(repo: string, args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<McpHttpChild> {
+  const child = spawn(process.execPath, mnemoArgv(repo, args, nodeArgs), { cwd: repo, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {

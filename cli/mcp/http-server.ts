@@ -15,6 +15,7 @@ import { badInput } from '../../core/errors.js';
 import { allowedHostsFor, hostAllowed, isLoopbackAddress, originAllowed, withExtraHosts } from '../../server/security.js';
 import { authenticate, challenge, type Caller, type CredentialVerifier } from './http-auth.js';
 import { readBody, DEFAULT_MAX_BODY_BYTES } from './http-body.js';
+import { DEFAULT_FAIR_SHARE, FairShare, type FairShareOptions } from './http-fair-share.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT, InFlight, TokenBuckets, type RateLimit } from './http-limits.js';
 import { McpSessions } from './http-sessions.js';
 
@@ -45,6 +46,8 @@ export interface McpHttpOptions {
   extraHosts?: readonly string[];
   rateLimit?: RateLimit;
   maxInFlight?: number;
+  /** How tool calls share the event loop between callers (http-fair-share.ts). */
+  fairShare?: FairShareOptions;
   maxBodyBytes?: number;
   idleSeconds?: number;
   maxSessionsPerCaller?: number;
@@ -94,6 +97,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const buckets = new TokenBuckets(opts.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
   const inFlight = new InFlight(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const fairShare = new FairShare(opts.fairShare ?? DEFAULT_FAIR_SHARE, clock);
   const idleSeconds = opts.idleSeconds ?? DEFAULT_IDLE_SECONDS;
   const sessions = new McpSessions({
     engine: opts.engine,
@@ -133,6 +137,10 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       }
       const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
       if (!session) return noSession(res, sessionId);
+      // Its turn on the event loop, once its body is in (a slow sender holds no slot).
+      const release = await fairShare.acquire(caller.key);
+      if (res.destroyed || req.socket.destroyed) return release();
+      res.once('close', release);
       await session.transport.handleRequest(req, res, parsed);
       return;
     }
@@ -203,6 +211,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
   const sweeper = setInterval(() => {
     void sessions.sweep();
     buckets.prune();
+    fairShare.prune();
   }, sweepEvery);
   sweeper.unref();
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;

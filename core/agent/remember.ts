@@ -66,7 +66,7 @@ export function findDuplicate(
   policy: WritePolicy,
   reinforceOnly?: (m: Memory) => boolean,
 ): { memory: Memory; cos: number } | null {
-  if (engine.store.count() === 0) return null;
+  if (engine.store.isEmpty()) return null;
   const role = roleOf(writerOwner);
   const hits = engine.vectors.get().knn(vec, policy.dedup_top_k, (_id, owner) => ownerMatches(owner, role));
   for (const hit of hits) {

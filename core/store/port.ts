@@ -90,6 +90,8 @@ export interface MemoryReads {
   requireId(idOrPrefix: string): string;
   ownerOf(id: string): string | null;
   count(scope?: ListScope): number;
+  /** Whether no memory is in scope (stops at the first row). */
+  isEmpty(scope?: ListScope): boolean;
   /** In insertion order (nooa's iteration order), edges attached. */
   iter(scope?: ListScope, batch?: number): Generator<Memory>;
   all(scope?: ListScope): Memory[];

@@ -331,6 +331,12 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     return (this.#db.prepare(`SELECT count(*) AS n FROM memories WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   }
 
+  /** Whether no memory is in scope: stops at the first row, where count() reads them all. */
+  isEmpty(scope: ListScope = {}): boolean {
+    const w = this.scopeWhere(scope);
+    return this.#db.prepare(`SELECT 1 FROM memories WHERE ${w.sql} LIMIT 1`).get(...w.params) === undefined;
+  }
+
   /** Memories in rowid order (nooa's iteration order), edges attached. */
   *iter(scope: ListScope = {}, batch = 1000): Generator<Memory> {
     const w = this.scopeWhere(scope);

@@ -202,6 +202,16 @@ describe('bad input is refused clearly and writes nothing', () => {
     expect(store.renameOwner('Coder@c3', 'Coder@c9')).toBe(0);
     expect(store.count({ includeArchived: true, owner: 'Coder@c9' })).toBe(41 + expected().summary.by_owner[''] as number);
   });
+
+  it('isEmpty agrees with count() === 0 for live rows, archived rows and an owner scope', () => {
+    const store = track(MemoryStore.open(join(tempDir(), 'empty.sqlite'), { create: true, clock: fixedClock(NOW) }));
+    expect(store.isEmpty()).toBe(true);
+    const m = createMemory({ content: 'The only memory.', owner: 'Planner@a1' }, NOW);
+    store.add(m, new HashingEmbedder(256).embedSync(embeddingText(m)));
+    expect([store.isEmpty(), store.isEmpty({ owner: 'Coder' }), store.isEmpty({ owner: 'Planner' })]).toEqual([false, true, false]);
+    store.archive(m.id);
+    expect([store.isEmpty(), store.isEmpty({ includeArchived: true })]).toEqual([true, false]);
+  });
 });
 
 describe('migration of older nooa files', () => {

@@ -64,4 +64,21 @@ describe('mnemo BM25 keyword index', () => {
     expect(keywordIndex(engine, true).search({ terms: ['tuesday'], limit: 5, contextWeight: 0 })).toEqual([]);
     engine.close();
   });
+
+  it('leaves a memory that was only accessed as it is, and retokenizes one whose text or context changed', async () => {
+    const { engine, a, b } = await store();
+    const idx = keywordIndex(engine, true);
+    const recalled = (id: string) => ({ id, record: { ts: 1001, channel: 'recalled' as const, reader_owner: '', session_ref: null, trace_ref: null, query: 'fence', score: 1, rank: 0, components: null } });
+    // A recall logs an access per result: strength and counters change, the words do not.
+    engine.store.logAccesses([recalled(a.id), recalled(b.id)]);
+    expect(keywordIndex(engine, true).changedSinceBuild).toBe(0);
+    engine.store.addEdge(a.id, b.id, 'precedes');
+    expect(keywordIndex(engine, true).changedSinceBuild).toBe(2);
+    expect(idx.search({ terms: ['painted'], limit: 5, contextWeight: 0.5 }).map((h) => h.id)).toEqual([a.id, b.id]);
+    const m = engine.store.get(b.id)!;
+    m.content = 'Yes, last Wednesday!';
+    engine.store.save(m);
+    expect(idx.search({ terms: ['wednesday'], limit: 5, contextWeight: 0 }).map((h) => h.id)).toEqual([b.id]);
+    engine.close();
+  });
 });

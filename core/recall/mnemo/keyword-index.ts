@@ -96,6 +96,11 @@ export class KeywordIndex implements DerivedIndex {
     return this.docs.size;
   }
 
+  /** Rows retokenized since the postings were last built (scored from their own term lists until the next build). */
+  get changedSinceBuild(): number {
+    return this.fresh.size;
+  }
+
   load(store: StoreReader): void {
     this.docs.clear();
     this.byRowid.clear();
@@ -126,12 +131,19 @@ export class KeywordIndex implements DerivedIndex {
       this.remove(id);
       return;
     }
-    const before = new Set(this.docs.get(id)?.links ?? []);
-    const doc = this.setDoc(id, r.owner, bodyOf(r.data));
+    const body = bodyOf(r.data);
+    const linked = [...(store.edgesFrom([id]).get(id) ?? []).filter((e) => e.type === CONTEXT_EDGE).map((e) => e.target_id), ...store.incoming(id).filter((e) => e.type === CONTEXT_EDGE).map((e) => e.src)];
+    const existing = this.docs.get(id);
+    // Most upserts are accesses (every recall logs one per result): strength and counters move,
+    // the text does not. Retokenizing those would make each recall pay for the rows it returned,
+    // and mark them fresh until the postings are rebuilt; so only a change of text, owner or
+    // context links reaches the tokenizer.
+    if (existing && existing.owner === r.owner && existing.body === body && sameSet(existing.links, this.linkable(id, r.owner, linked))) return;
+    const before = new Set(existing?.links ?? []);
+    const doc = this.setDoc(id, r.owner, body);
     for (const other of before) this.docs.get(other)?.links.delete(id);
     doc.links.clear();
-    for (const e of store.edgesFrom([id]).get(id) ?? []) if (e.type === CONTEXT_EDGE) this.link(id, e.target_id);
-    for (const e of store.incoming(id)) if (e.type === CONTEXT_EDGE) this.link(e.src, id);
+    for (const other of linked) this.link(id, other);
     this.retokenize([doc, ...[...new Set([...before, ...doc.links])].map((o) => this.docs.get(o)).filter((d): d is Doc => d !== undefined)]);
   }
 
@@ -240,6 +252,11 @@ export class KeywordIndex implements DerivedIndex {
     if (!da || !db || a === b || da.owner !== db.owner) return;
     da.links.add(b);
     db.links.add(a);
+  }
+
+  /** The ids among `linked` that link() would join to a memory of `owner` (the same rule). */
+  private linkable(id: string, owner: string, linked: readonly string[]): Set<string> {
+    return new Set(linked.filter((other) => other !== id && this.docs.get(other)?.owner === owner));
   }
 
   private contextOf(doc: Doc): string {
@@ -449,6 +466,12 @@ function bodyFromColumns(r: BodyRow): string {
   }
   if (Array.isArray(tags)) parts.push(tags.filter((t): t is string => typeof t === 'string').join(' '));
   return parts.join('\n');
+}
+
+function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
 }
 
 function bodyOf(data: string): string {
