@@ -24,6 +24,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           // The browser-mode tests share one built renderer; build it once (when stale) before they run.
           globalSetup: ['test/e2e/global-setup.ts'],
+          // expect.poll waits for a page to settle, not for a speed: 1 s (Vitest's default) failed
+          // on a loaded 2-core CI machine while a view fetched its titles, so wait as long as a user would.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
