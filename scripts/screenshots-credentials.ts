@@ -6,14 +6,13 @@
  * its credentials. The agents run in this process with the clock frozen at the fixture's `now`;
  * only the credentials' short ids (random, as issued) change from one run to the next.
  */
-import { AgentMemory } from '../core/agent/agent-memory.js';
 import { issueCredential, revokeCredentials, type AgentCredential } from '../core/agent/credentials.js';
 import { call } from '../core/api/service.js';
 import { fixedClock } from '../core/clock.js';
-import { AgentApiSession } from '../core/host/agent-session.js';
 import { MemoryStore } from '../core/store/store.js';
 import { expected } from '../support/fixture.js';
 import type { Workbench } from '../support/workbench.js';
+import { agentTurn } from '../support/agent-turn.js';
 
 type Shot = (wb: Workbench, name: string, hash: string, ready: string, opts?: { tall?: number; after?: (wb: Workbench) => Promise<void> }) => Promise<void>;
 
@@ -23,19 +22,6 @@ export interface AgentsOnStore {
   laptop: AgentCredential;
   ci: AgentCredential;
   retired: AgentCredential;
-}
-
-/** One agent's turn through its own credential: a memory remembered (a change) and a recall (accesses). */
-async function agentTurn(path: string, credential: AgentCredential, content: string, query: string): Promise<void> {
-  const session = new AgentApiSession({ clock, credential });
-  session.open(path);
-  const agent = new AgentMemory(session, { workspaceRoot: null });
-  try {
-    await agent.remember({ content });
-    await agent.recall(query);
-  } finally {
-    agent.close();
-  }
 }
 
 /**
@@ -55,8 +41,8 @@ export async function agentsUse(path: string): Promise<AgentsOnStore> {
   } finally {
     store.close();
   }
-  await agentTurn(path, agents.laptop, 'The billing service deploys behind a feature flag until the canary is healthy.', 'deploy billing service');
-  await agentTurn(path, agents.ci, 'Plan the staging rollout after the flaky CI tests are quarantined.', 'flaky tests in ci');
+  await agentTurn(path, agents.laptop, 'The billing service deploys behind a feature flag until the canary is healthy.', 'deploy billing service', clock);
+  await agentTurn(path, agents.ci, 'Plan the staging rollout after the flaky CI tests are quarantined.', 'flaky tests in ci', clock);
   return agents;
 }
 

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../mcp/http-body.js';
 import { storeCredentialVerifier } from '../mcp/store-verifier.js';
 import { JSON_SCHEMA_FIXTURE_TOOL } from '../mcp/conformance-fixtures.js';
 import { flag, intOpt, numOpt, str, strs, type CommandContext, type OptionSpec } from '../command.js';
+import { untilSignal } from '../signals.js';
 
 export const MCP_HTTP_OPTIONS: OptionSpec = {
   http: { type: 'boolean' },
@@ -33,19 +34,6 @@ export const MCP_HTTP_OPTIONS: OptionSpec = {
 
 export const MCP_HTTP_USAGE =
   'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--now T]';
-
-/** Resolves when the process is asked to stop (Ctrl-C or a service manager). */
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
 
 function positive(ctx: CommandContext, key: string, fallback: number): number {
   const n = numOpt(ctx, key) ?? fallback;

@@ -13,19 +13,7 @@ import { rendererDir } from '../../server/paths.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
 import { confinedTo } from '../../core/api/path-policy.js';
 import { flag, intOpt, printJson, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
-
-/** Resolves when the process is asked to stop (Ctrl-C or a service manager). */
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
+import { untilSignal } from '../signals.js';
 
 export async function serveStore(
   ctx: Pick<CommandContext, 'now' | 'io'>,

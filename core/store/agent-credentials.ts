@@ -6,7 +6,7 @@
  */
 import type { AgentCredential, CredentialRef, CredentialScope } from '../model/agent-credential.js';
 import type { StoreHandle } from './store-handle.js';
-import { connectionOf, statementOf } from './connection.js';
+import { statementOf } from './connection.js';
 
 interface CredentialRow {
   id: string;
@@ -100,21 +100,16 @@ export function credentialUse(store: object): CredentialUse[] {
     return u;
   };
   const later = (a: number | null, b: number) => (a === null || b > a ? b : a);
-  const events = connectionOf(store)
-    .prepare('SELECT credential_id AS id, count(*) AS n, max(ts) AS last FROM mnemo_access_events WHERE credential_id IS NOT NULL GROUP BY credential_id')
-    .all() as { id: string; n: number; last: number }[];
-  for (const r of events) {
-    const u = entry(r.id);
-    u.accesses = r.n;
-    u.last_used = later(u.last_used, r.last);
-  }
-  const changes = connectionOf(store)
-    .prepare('SELECT credential_id AS id, count(*) AS n, max(ts) AS last FROM mnemo_journal WHERE credential_id IS NOT NULL GROUP BY credential_id')
-    .all() as { id: string; n: number; last: number }[];
-  for (const r of changes) {
-    const u = entry(r.id);
-    u.changes = r.n;
-    u.last_used = later(u.last_used, r.last);
+  // The two tables a credential writes to, and the count each one feeds.
+  const attributed = [['mnemo_access_events', 'accesses'], ['mnemo_journal', 'changes']] as const;
+  for (const [table, count] of attributed) {
+    const rows = statementOf(store, `SELECT credential_id AS id, count(*) AS n, max(ts) AS last FROM ${table} WHERE credential_id IS NOT NULL GROUP BY credential_id`)
+      .all() as { id: string; n: number; last: number }[];
+    for (const r of rows) {
+      const u = entry(r.id);
+      u[count] = r.n;
+      u.last_used = later(u.last_used, r.last);
+    }
   }
   return [...use.values()];
 }

@@ -8,15 +8,14 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { issueCredential, revokeCredentials, type AgentCredential } from '../../core/agent/credentials.js';
 import { call } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
-import { AgentApiSession } from '../../core/host/agent-session.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { expected, FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 import { axeFindings } from '../helpers/axe.js';
+import { agentTurn } from '../../support/agent-turn.js';
 
 const NOW = expected().now as number;
 const clock = fixedClock(NOW);
@@ -31,19 +30,6 @@ let ci: AgentCredential;
 let retired: AgentCredential;
 const changeBy = new Map<string, number>();
 
-/** One agent's turn through its own credential: a memory remembered (a change) and a recall (accesses). */
-async function agentTurn(path: string, credential: AgentCredential, content: string, query: string): Promise<void> {
-  const session = new AgentApiSession({ clock, credential });
-  session.open(path);
-  const agent = new AgentMemory(session, { workspaceRoot: null });
-  try {
-    await agent.remember({ content });
-    await agent.recall(query);
-  } finally {
-    agent.close();
-  }
-}
-
 beforeAll(async () => {
   folder = tempDir('mnemo-cred-e2e-');
   const path = join(folder, STORE);
@@ -55,8 +41,8 @@ beforeAll(async () => {
   revokeCredentials(store, retired.id, clock);
   store.close();
   wb = await openWorkbench(path, { now: NOW, width: 1500, height: 900, roots: [folder] });
-  await agentTurn(path, laptop, 'The nightly build publishes artefacts to the staging bucket.', 'nightly build staging');
-  await agentTurn(path, ci, 'Reviews wait for the integration tests before approving a merge.', 'integration tests review');
+  await agentTurn(path, laptop, 'The nightly build publishes artefacts to the staging bucket.', 'nightly build staging', clock);
+  await agentTurn(path, ci, 'Reviews wait for the integration tests before approving a merge.', 'integration tests review', clock);
   for (const c of await call(wb.session, 'journal.history', { limit: 5 })) if (c.credential_id) changeBy.set(c.credential_id, c.id);
 }, 120_000);
 afterAll(async () => {
