@@ -31,7 +31,8 @@ import { ExternalChanges } from './external-changes.js';
 import { bindConnection } from './connection.js';
 import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
 import { BeliefTables } from './belief-tables.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
+import { changedSince, feedPosition } from './feed-reads.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
 export type { AccessWrite, ChangeListener, ListScope, ProfileName } from './port.js';
@@ -163,6 +164,20 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** Tells listeners which memories other processes changed since the last catch-up (external-changes.ts). */
   catchUp(): void {
     this.external.catchUp();
+  }
+
+  feedPosition(): FeedPosition | null {
+    return feedPosition(this);
+  }
+
+  changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
+    return changedSince(this, pos, limit);
+  }
+
+  /** A DEFERRED transaction reads one snapshot of a WAL file, whatever other processes commit meanwhile. */
+  readConsistent<T>(fn: () => T): T {
+    if (this.#db.inTransaction) return fn();
+    return this.#db.transaction(fn).deferred();
   }
 
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
