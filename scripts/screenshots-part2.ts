@@ -18,7 +18,7 @@ const NOW = expected().now as number;
 const DAY = 86_400;
 
 /** Observations about three people, two of them one person under two names (an alias proposal). */
-async function ingestBeliefs(wb: Workbench): Promise<void> {
+export async function ingestBeliefs(wb: Workbench): Promise<void> {
   const ids = (await call(wb.session, 'memory.list', { limit: 3, types: ['info'] })).rows.map((r) => r.id);
   const o = (entity: string, attribute: string, value: string, daysAgo: number, reliability: number, memory_id?: string) => ({
     entity,
@@ -200,13 +200,25 @@ export async function part2(wb: Workbench, theme: 'light' | 'dark', shot: Shot):
       await w.page.waitForSelector('[data-testid=pending-link]');
     },
   });
-  await shot(wb, 'beliefs', `/beliefs?entity=${encodeURIComponent('Ann Lee')}&at=${NOW - 25 * DAY}`, '[data-testid=belief-dimension]', { tall: 1100 });
+  await beliefShots(wb, shot);
   await fleetShot(wb, shot);
   await shot(wb, 'prospective', '/prospective', '[data-testid=todo-row]', {
     after: async (w) => {
       await w.page.fill('[data-testid=due-message]', 'is the staging deploy safe?');
       await w.page.click('[data-testid=due-run]');
       await w.page.waitForSelector('[data-testid=due-rows] li');
+    },
+  });
+}
+
+/** The Beliefs view, and its calibration panel opened (`npm run screenshots -- --only beliefs` after ingestBeliefs). */
+export async function beliefShots(wb: Workbench, shot: Shot): Promise<void> {
+  await shot(wb, 'beliefs', `/beliefs?entity=${encodeURIComponent('Ann Lee')}&at=${NOW - 25 * DAY}`, '[data-testid=belief-dimension]', { tall: 1100 });
+  await shot(wb, 'beliefs-calibration', `/beliefs?entity=${encodeURIComponent('Ann Lee')}&at=${NOW - 25 * DAY}`, '[data-testid=belief-dimension]', {
+    tall: 1100,
+    after: async (w) => {
+      await w.page.click('[data-testid=belief-calibration] summary');
+      await w.page.waitForSelector('[data-testid=belief-reliability] canvas');
     },
   });
 }

@@ -11,7 +11,7 @@ import { expected, FIXTURE_STORE, tempDir } from '../support/fixture.js';
 import { openWorkbench, type Workbench } from '../support/workbench.js';
 import { graphShot, largeGraphShots, recallShot } from './screenshots-graph.js';
 import { credentialShots } from './screenshots-credentials.js';
-import { FLEET_ROOT, fleetShot, part2 } from './screenshots-part2.js';
+import { beliefShots, FLEET_ROOT, fleetShot, ingestBeliefs, part2 } from './screenshots-part2.js';
 
 const OUT = join(process.cwd(), 'docs', 'screenshots');
 /** `npm run screenshots -- --only part2` skips the first part's shots (they do not change here). */
@@ -24,6 +24,8 @@ const ONLY_RECALL = process.argv.includes('--only') && process.argv.includes('re
 const ONLY_DETAIL = process.argv.includes('--only') && process.argv.includes('detail');
 /** `npm run screenshots -- --only credentials`: only the shots of agent credentials (Fleet, the audit with its credential filter, History). */
 const ONLY_CREDENTIALS = process.argv.includes('--only') && process.argv.includes('credentials');
+/** `npm run screenshots -- --only beliefs`: only the Beliefs view's shots. */
+const ONLY_BELIEFS = process.argv.includes('--only') && process.argv.includes('beliefs');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -75,6 +77,13 @@ async function run(theme: 'light' | 'dark') {
         await graphShot(wb, OUT, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
         await recallShot(wb, OUT, 'graph-recall', 'deploy billing service');
       } else await graphShot(wb, OUT, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
+      return;
+    }
+    if (ONLY_BELIEFS) {
+      if (theme === 'light') {
+        await ingestBeliefs(wb);
+        await beliefShots(wb, shot);
+      }
       return;
     }
     if (ONLY_CREDENTIALS) {

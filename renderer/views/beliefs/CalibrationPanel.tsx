@@ -19,8 +19,9 @@ function reliabilityOption(fitted: FittedCalibration): EChartsOption {
   const size = (v: number[]) => Math.max(5, Math.min(22, Math.sqrt(v[2] ?? 0) * 1.6));
   return {
     animation: false,
-    grid: { left: 48, right: 16, top: 30, bottom: 40 },
-    legend: { top: 0 },
+    // The side panel is narrow: the legend goes under the axis so it never covers the points.
+    grid: { left: 44, right: 12, top: 12, bottom: 84 },
+    legend: { bottom: 0, itemWidth: 14, itemGap: 8 },
     tooltip: {
       trigger: 'item',
       formatter: (p: unknown) => {
@@ -28,13 +29,13 @@ function reliabilityOption(fitted: FittedCalibration): EChartsOption {
         return value.length > 2 ? `${seriesName}<br/>stated ${fmtNum(value[0]! * 100, 0)}% · right ${fmtNum(value[1]! * 100, 0)}% · ${plural(value[2]!, 'answer')}` : `${seriesName}`;
       },
     },
-    xAxis: { type: 'value', min: 0, max: 1, name: 'stated p', nameLocation: 'middle', nameGap: 26 },
+    xAxis: { type: 'value', min: 0, max: 1, name: 'stated p', nameLocation: 'middle', nameGap: 24 },
     yAxis: { type: 'value', min: 0, max: 1, name: 'right', nameLocation: 'middle', nameGap: 34 },
     series: [
-      { name: 'perfect', type: 'line', data: [[0, 0], [1, 1]], symbol: 'none', lineStyle: { type: 'dashed', color: '#9aa5b1' } },
+      { name: 'perfect', type: 'line', data: [[0, 0], [1, 1]], symbol: 'none', lineStyle: { type: 'dashed', color: '#9aa5b1' }, itemStyle: { color: '#9aa5b1' } },
       { name: 'model', type: 'scatter', data: points(fitted.dev.model), symbolSize: size, itemStyle: { color: '#d9822b' } },
       { name: 'calibrated', type: 'scatter', data: points(fitted.dev.calibrated_cv), symbolSize: size, itemStyle: { color: '#2f6fde' } },
-      { name: 'map', type: 'line', data: fitted.knots.map(([x, y]) => [x, y]), symbol: 'none', lineStyle: { color: '#2f6fde', width: 1 } },
+      { name: 'map', type: 'line', data: fitted.knots.map(([x, y]) => [x, y]), symbol: 'none', lineStyle: { color: '#2f6fde', width: 1 }, itemStyle: { color: '#2f6fde' } },
     ],
   };
 }
@@ -47,9 +48,7 @@ export function CalibrationPanel({ dark }: { dark: boolean }) {
   if (!config.data) return null;
   return (
     <details className="panel calibration" data-testid="belief-calibration">
-      <summary>
-        <h3>Calibration</h3>
-      </summary>
+      <summary className="calibration-title">Calibration</summary>
       <div className="calibration-modes" role="radiogroup" aria-label="read mode">
         {(['as-of', 'hindsight'] as const).map((m) => (
           <label key={m}>
@@ -59,7 +58,7 @@ export function CalibrationPanel({ dark }: { dark: boolean }) {
       </div>
       {fitted && option ? (
         <>
-          <EChart option={option} height={240} dark={dark} testId="belief-reliability" />
+          <EChart option={option} height={290} dark={dark} testId="belief-reliability" />
           <table className="mini-table" data-testid="belief-calibration-figures">
             <thead>
               <tr>

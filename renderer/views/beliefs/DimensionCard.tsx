@@ -1,6 +1,7 @@
 /** One dimension (entity, attribute) as of T: the distribution as bars, the mode, the entropy against its maximum. */
 import type { BeliefView } from '../../../core/api/contract/index.js';
 import { fmtNum, fmtTime } from '../../components/common.js';
+import { plural } from '../../api/errors.js';
 
 export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute: string) => void }) {
   const dist = [...b.distribution].sort((x, y) => y.p - x.p);
@@ -41,7 +42,7 @@ export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute
         <span className="entropy-meter">
           <span style={{ width: `${b.max_entropy > 0 ? (b.entropy / b.max_entropy) * 100 : 0}%` }} />
         </span>
-        · {b.deltas} deltas · last update {fmtTime(b.t_last)}
+        · {plural(b.deltas, 'delta')} · last update {fmtTime(b.t_last)}
         {b.values.length ? ` · observed: ${b.values.join(', ')}` : ''}
       </div>
     </div>
