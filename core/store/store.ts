@@ -184,19 +184,23 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
   transaction<T>(fn: () => T): T {
     if (this.#db.inTransaction) return fn();
-    // The change feed's rows this transaction appends are stamped as ours before it commits (feed-stamp.ts).
-    return this.#db
+    // The change feed's rows this transaction appends are stamped as ours before it commits
+    // (feed-stamp.ts); once it has committed, catch-up need not read them back (external-changes.ts).
+    let fedThrough = 0;
+    const result = this.#db
       .transaction(() => {
         beginFeedStamp(this);
         try {
-          const result = fn();
-          endFeedStamp(this, this.clock.now());
-          return result;
+          const out = fn();
+          fedThrough = endFeedStamp(this, this.clock.now());
+          return out;
         } finally {
           dropFeedStamp(this);
         }
       })
       .immediate();
+    this.external.ownCommit(fedThrough);
+    return result;
   }
 
   hasMnemo(): boolean {
