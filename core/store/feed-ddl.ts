@@ -114,6 +114,9 @@ const ACCESS_IMAGE = `(SELECT json_object(
     'counts', json_object(${COUNT_FIELDS.map((f) => `'${f}', json_extract(old.data, '$.${f}')`).join(', ')}))
   FROM (${RING}) r)`;
 
+/** The before-image columns an access row keeps (the rest are NULL: the row after it has them). */
+const ACCESS_KEEPS = new Set<string>(['strength', 'last_accessed', 'access_count']);
+
 const FEED_COLUMNS = `at, tbl, op, memory_id, dst, edge_type, ${MEMORY_COLUMNS.join(', ')}, embedding, embedding_kept, weight, access_at`;
 
 const oldImage = (prefix: string) => MEMORY_COLUMNS.map((c) => `${prefix}.${c}`).join(', ');
@@ -170,14 +173,12 @@ WHEN old.id IS new.id AND NOT (${SAME_APART_FROM_ACCESS}
   AND old.data IS new.data)
 BEGIN
   INSERT INTO mnemo_feed(${FEED_COLUMNS})
-  SELECT ${TRIGGER_NOW}, 'memory', 'access', old.id, NULL, NULL,
-    ${nulls(4)}, old.strength, NULL, old.last_accessed, old.access_count, ${nulls(3)}, ${ACCESS_IMAGE},
-    NULL, 0, NULL, CASE WHEN typeof(json_extract(old.data, '$.last_accessed_at')) IN ('real', 'integer') THEN json_extract(old.data, '$.last_accessed_at') END
-  WHERE ${IS_ACCESS} = 1;
-  INSERT INTO mnemo_feed(${FEED_COLUMNS})
-  SELECT ${TRIGGER_NOW}, 'memory', 'update', old.id, NULL, NULL, ${oldImage('old')},
-    CASE WHEN old.embedding IS NOT new.embedding THEN old.embedding END, old.embedding IS NOT new.embedding, NULL, NULL
-  WHERE ${IS_ACCESS} = 0;
+  SELECT ${TRIGGER_NOW}, 'memory', CASE WHEN a.compact THEN 'access' ELSE 'update' END, old.id, NULL, NULL,
+    ${MEMORY_COLUMNS.map((c) => (ACCESS_KEEPS.has(c) ? `old.${c}` : c === 'data' ? `CASE WHEN a.compact THEN ${ACCESS_IMAGE} ELSE old.data END` : `CASE WHEN a.compact THEN NULL ELSE old.${c} END`)).join(', ')},
+    CASE WHEN NOT a.compact AND old.embedding IS NOT new.embedding THEN old.embedding END,
+    NOT a.compact AND old.embedding IS NOT new.embedding, NULL,
+    CASE WHEN a.compact AND typeof(json_extract(old.data, '$.last_accessed_at')) IN ('real', 'integer') THEN json_extract(old.data, '$.last_accessed_at') END
+  FROM (SELECT coalesce(${IS_ACCESS}, 0) = 1 AS compact) a;
 END;
 
 CREATE TRIGGER mnemo_feed_memory_rekey AFTER UPDATE OF id ON memories
