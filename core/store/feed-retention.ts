@@ -202,3 +202,21 @@ export function feedStatus(store: MetaSource): FeedStatus {
     retention,
   };
 }
+
+/**
+ * Starts the feed's history now: what a bulk load wrote into a new store (`mnemo demo`) is dropped,
+ * and readers and time travel see the history begin at `at`. Those rows would all carry the load's
+ * one instant while the memories claim months of past (their `created_at`), and an insert keeps no
+ * image, so they would only say "everything appeared at once", at about 220 bytes a memory.
+ */
+export function startFeedHistory(store: JournalledStore, at: number): void {
+  if (!hasFeed(store)) return;
+  store.transaction(() => {
+    const last = (statementOf(store, 'SELECT max(seq) FROM mnemo_feed').pluck().get() as number | null) ?? 0;
+    if (last === 0) return;
+    statementOf(store, 'DELETE FROM mnemo_feed').run();
+    store.setMeta(FEED_META.prunedThrough, String(Math.max(last, metaNumber(store, FEED_META.prunedThrough))));
+    store.setMeta(FEED_META.historyFrom, String(at));
+    store.setMeta(FEED_META.accessesFrom, String(at));
+  });
+}

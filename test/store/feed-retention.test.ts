@@ -11,6 +11,7 @@ import { accessRecord, createMemory, type Memory } from '../../core/model/memory
 import { FEED_META, feedRetention, feedStatus, pruneFeed, pruneFeedStep, setFeedRetention } from '../../core/store/feed-retention.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
+import { generateDemo } from '../../core/demo/generate.js';
 import { runCli } from '../helpers/cli.js';
 
 const DAY = 86_400;
@@ -113,6 +114,20 @@ describe('change feed retention', () => {
     const bad = await runCli(['feed', path, '--days', '0']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('days is at least 1 day');
+    store = MemoryStore.open(path, { clock });
+  });
+
+  it("starts a new demo store's history once it is built, without the load's own rows", () => {
+    store.close();
+    const demo = MemoryStore.open(join(tempDir(), 'demo.sqlite'), { create: true, clock });
+    generateDemo(demo, { size: 300, seed: 3, now: T0 });
+    const status = feedStatus(demo);
+    expect(status).toMatchObject({ installed: true, rows: 0, history_from: T0, accesses_from: T0 });
+    expect(status.pruned_through).toBeGreaterThan(300);
+    // What happens after the load is history as usual.
+    demo.save({ ...demo.all()[0]!, content: 'edited after the demo was built' });
+    expect(feedStatus(demo).rows_by_op).toEqual({ update: 1 });
+    demo.close();
     store = MemoryStore.open(path, { clock });
   });
 });

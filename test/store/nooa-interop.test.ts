@@ -15,8 +15,9 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { MEMORY_COLUMNS, type MemoryRow } from '../../core/store/codec.js';
 import { FEED_TRIGGERS } from '../../core/store/feed-ddl.js';
-import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../../core/store/feed-images.js';
+import type { FeedRow } from '../../core/store/feed-images.js';
 import { MemoryStore, type ChangeEvent } from '../../core/store/store.js';
+import { tablesAt } from '../../support/feed-walk.js';
 import { FIXTURE_STORE, fixtureCopy } from '../../support/fixture.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -108,19 +109,7 @@ describe('the real nooa package on a store with the feed', () => {
     for (const id of did.recalled.filter((id) => id !== did.added)) expect(memoryOps(id).some((op) => op === 'access' || op === 'update'), id).toBe(true);
 
     // Walking the feed back from nooa's result gives the store exactly as it was before nooa wrote.
-    const state = { memories: memoryRows(raw), edges: edgeRows(raw) };
-    for (const row of [...rows].reverse()) {
-      if (row.tbl === 'memory') {
-        const before = memoryRowBefore(state.memories.get(row.memory_id) ?? null, row);
-        if (before) state.memories.set(row.memory_id, before);
-        else state.memories.delete(row.memory_id);
-      } else {
-        const before = edgeRowBefore(row);
-        const key = `${row.memory_id}|${row.dst}|${row.edge_type}`;
-        if (before) state.edges.set(key, before);
-        else state.edges.delete(key);
-      }
-    }
+    const state = tablesAt(raw, from);
     expect(state.memories).toEqual(start.memories);
     expect(state.edges).toEqual(start.edges);
 
