@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { MEMORY_COLUMNS, type MemoryRow } from '../../core/store/codec.js';
 import { FEED_TRIGGERS } from '../../core/store/feed-ddl.js';
-import type { FeedRow } from '../../core/store/feed-images.js';
+import type { EdgeRow, FeedRow } from '../../core/store/feed-images.js';
 import { MemoryStore, type ChangeEvent } from '../../core/store/store.js';
 import { tablesAt } from '../../support/feed-walk.js';
 import { FIXTURE_STORE, fixtureCopy } from '../../support/fixture.js';
