@@ -12,6 +12,7 @@ import { mcpCommand } from './mcp.js';
 import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
+import { feedCommand } from './feed.js';
 import { forgetCommand, mergeCommand } from './curate.js';
 import { serveCommand } from './serve.js';
 import { explainCommand, recallCommand, searchCommand } from './recall.js';
@@ -37,6 +38,7 @@ export const COMMANDS: Command[] = [
   historyCommand,
   undoCommand,
   redoCommand,
+  feedCommand,
   mergeCommand,
   forgetCommand,
   serveCommand,

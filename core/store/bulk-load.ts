@@ -4,12 +4,14 @@
  * per event), and the connection trades durability for speed while it loads (no fsync per batch; a
  * fresh file also skips the write-ahead log, so each page is written once). `finish()` puts every
  * setting and index back. Nothing here is journalled or announced to listeners: the caller wraps
- * batches in `store.transaction` and emits a reset when done.
+ * batches in `store.transaction` and emits a reset when done. Loading a new store starts its change
+ * feed's history at the end of the load, without the load's own rows.
  */
 import { connectionOf } from './connection.js';
 import type { AccessRecord } from '../model/memory.js';
 import { MEMORY_COLUMNS, type MemoryRow } from './codec.js';
 import type { MemoryStore } from './store.js';
+import { startFeedHistory } from './feed-retention.js';
 
 /** A whole memory row as the loader writes it (the rowid is assigned by SQLite). */
 export type BulkMemoryRow = Omit<MemoryRow, 'rowid' | 'embedding'> & { embedding: Buffer | null };
@@ -67,6 +69,8 @@ export function beginBulkLoad(store: MemoryStore): BulkLoad {
       db.pragma(`synchronous = ${previousSync}`);
       db.pragma(`cache_size = ${previousCache}`);
       if (fresh) db.pragma('journal_mode = WAL');
+      // A new store's history starts once it is loaded (feed-retention.ts says why).
+      if (fresh) startFeedHistory(store, store.clock.now());
     },
   };
 }

@@ -13,6 +13,7 @@ import { applyPlan } from '../../core/reflect/apply.js';
 import { runInProgress } from '../../core/store/change-run.js';
 import { dumpStore, integrityOk, openAt } from '../../support/reflect.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
+import { nooaTables, tablesAt } from '../../support/feed-walk.js';
 
 const CHILD = join(process.cwd(), 'test', 'helpers', 'apply-child.ts');
 
@@ -94,5 +95,33 @@ describe('a batched apply killed with kill -9', () => {
     early.store.journal.undo(res.change_id!);
     early.close();
     expect(dumpStore(path)).toEqual(before);
+  });
+
+  it('leaves the change feed in step with the tables: its rows commit with each batch and with the rollback', { timeout: 300_000 }, async () => {
+    const { path, planPath } = await plannedStore(1000);
+    const setup = openAt(path, NOW);
+    setup.store.ensureMnemo();
+    setup.close();
+    const look = () => new Database(path, { readonly: true });
+    let db = look();
+    const startSeq = (db.prepare('SELECT coalesce(max(seq), 0) FROM mnemo_feed').pluck().get() as number);
+    const start = nooaTables(db);
+    db.close();
+    expect(await applyAndKill(path, planPath, 200)).toBe('killed');
+
+    // Cut short: the committed batches' feed rows walk the half-applied tables back to the start.
+    db = look();
+    const cut = db.prepare('SELECT count(*) AS n, count(DISTINCT change_id) AS changes FROM mnemo_feed WHERE seq > ?').get(startSeq) as { n: number; changes: number };
+    expect(cut.n).toBeGreaterThan(0);
+    expect(cut.changes).toBe(1);
+    expect(tablesAt(db, startSeq)).toEqual(start);
+    db.close();
+
+    // Rolled back by the next writable open: the tables are as at the start, and so is the walk.
+    MemoryStore.open(path, { onWarning: () => {} }).close();
+    db = look();
+    expect(nooaTables(db)).toEqual(start);
+    expect(tablesAt(db, startSeq)).toEqual(start);
+    db.close();
   });
 });
