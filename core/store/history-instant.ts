@@ -46,7 +46,9 @@ export function earliestInstant(db: DB, fallback: number): number {
     const from = Number.isFinite(prunedAt) ? prunedAt : (first ?? fallback);
     return Number.isFinite(installed) ? Math.max(installed, from) : from;
   }
-  if (Number.isFinite(installed)) return installed;
+  // A writer whose clock is behind the one that installed the feed (an injected clock, `--now`) stamps
+  // changes before the installation: history then starts at the first of them.
+  if (Number.isFinite(installed)) return first === undefined ? installed : Math.min(installed, first);
   // A feed installed before its installation time was recorded: its first change is the earliest instant known.
   return first ?? fallback;
 }
