@@ -4,11 +4,11 @@
  * back to what retention kept; an instant before that is refused with a typed error that names the
  * earliest instant that can be shown.
  *
- * An instant resolves to the position just after the latest change stamped at or before it (ties:
- * the later change). Each row carries its writer's clock (Mnemo's injected clock, a foreign
- * writer's wall clock); when clocks agree that is exactly "every change up to T", and when they do
- * not, the state shown is still one the store really passed through (a prefix of the feed), never
- * a mix of changes from either side of T.
+ * An instant resolves to the position just before the first change stamped after it. Each row
+ * carries its writer's clock (Mnemo's injected clock, a foreign writer's wall clock); when clocks
+ * agree that is exactly "every change up to T", and when they do not, the state shown is still one
+ * the store really passed through (a prefix of the feed), never a mix of changes from either side
+ * of T: a change stamped ahead of its successors holds them back until T reaches its stamp.
  */
 import { badInput } from '../errors.js';
 import type { DB } from './sqlite.js';
@@ -58,7 +58,9 @@ export function resolveInstant(db: DB, path: string, at: number, now: number): H
   const head = requireFeed(db, path);
   const earliest = earliestInstant(db, now);
   const prunedThrough = Number(meta(db, 'feed_pruned_through') ?? 0);
-  const seq = (db.prepare('SELECT seq FROM mnemo_feed WHERE at <= ? ORDER BY at DESC, seq DESC LIMIT 1').pluck().get(at) as number | undefined) ?? prunedThrough;
+  // The first change stamped after the instant, by the index on `at`: a scan of the changes after it, what rolling back costs anyway.
+  const firstAfter = db.prepare('SELECT min(seq) FROM mnemo_feed WHERE at > ?').pluck().get(at) as number | null;
+  const seq = firstAfter === null ? head.seq : firstAfter - 1;
   if (at < earliest || seq < prunedThrough) {
     throw badInput(
       `${path} has history from ${new Date(earliest * 1000).toISOString()} (epoch ${earliest}) on; ${at} is earlier. Ask for an instant at or after ${earliest}`,
