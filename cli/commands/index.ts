@@ -14,6 +14,7 @@ import { mcpCommand } from './mcp.js';
 import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
+import { feedCommand } from './feed.js';
 import { forgetCommand, mergeCommand } from './curate.js';
 import { serveCommand } from './serve.js';
 import { explainCommand, recallCommand, searchCommand } from './recall.js';
@@ -41,6 +42,7 @@ export const COMMANDS: Command[] = [
   diffCommand,
   undoCommand,
   redoCommand,
+  feedCommand,
   mergeCommand,
   forgetCommand,
   serveCommand,
