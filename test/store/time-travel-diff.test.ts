@@ -50,6 +50,14 @@ describe('store.asOf', () => {
     // memory.get at that instant: the content then.
     expect((await call(session, 'memory.get', { id: a.id, at: T0 + 5 })).memory.content).toBe('first');
     expect((await call(session, 'memory.get', { id: a.id })).memory.content).toBe('second');
+    // The list's facets and "select all matching" read the past too.
+    clock.set(T0 + 20);
+    const b = await call(session, 'memory.add', { content: 'third' });
+    await call(session, 'memory.archive', { ids: [a.id] });
+    expect(await call(session, 'memory.facets', { at: T0 + 5 })).toMatchObject({ live: 1, archived: 0 });
+    expect(await call(session, 'memory.facets', {})).toMatchObject({ live: 1, archived: 1 });
+    expect(await call(session, 'memory.ids', { at: T0 + 5 })).toEqual({ total: 1, ids: [a.id] });
+    expect(await call(session, 'memory.ids', {})).toEqual({ total: 1, ids: [b.id] });
   });
 });
 
