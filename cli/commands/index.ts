@@ -4,6 +4,8 @@ import { addCommand } from './add.js';
 import { agentsCommand } from './agents.js';
 import { archiveCommand } from './archive.js';
 import { demoCommand } from './demo.js';
+import { diffCommand } from './diff.js';
+import { graphCommand } from './graph.js';
 import { exportCommand, importCommand } from './import-export.js';
 import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
@@ -27,6 +29,7 @@ export const COMMANDS: Command[] = [
   addCommand,
   showCommand,
   listCommand,
+  graphCommand,
   linkCommand,
   archiveCommand,
   importCommand,
@@ -36,6 +39,7 @@ export const COMMANDS: Command[] = [
   agentsCommand,
   reflectCommand,
   historyCommand,
+  diffCommand,
   undoCommand,
   redoCommand,
   feedCommand,
