@@ -58,6 +58,8 @@ function credentialOwner(credential: AgentCredential, asked: string | undefined)
 
 export class ApiSession {
   private current: Engine | null = null;
+  /** The last engine opened on a past instant (readingAt), kept while the instant and the store's feed stay the same. */
+  private past: { engine: Engine; at: number; path: string; seq: number | null } | null = null;
   readonly clock: Clock;
   readonly clockFrozen: boolean;
   readonly reader: Reader;
@@ -93,13 +95,42 @@ export class ApiSession {
     const readonly = this.readonlyOnly || (opts.readonly ?? false);
     // Every row kind core journals, so any door can undo any change, whichever modules it loaded.
     const engine = Engine.open(path, { ...this.engineOptions, journalTargets: beliefJournalTargets, clock: this.clock, create: !readonly && (opts.create ?? false), readonly, convert: !readonly && (opts.convert ?? false) });
+    this.dropPast();
     this.current?.close();
     this.current = engine;
     return engine;
   }
 
+  /**
+   * The engine a read handler uses for `at`: the current one when `at` is absent, or one on the
+   * store as it stood at that instant (Engine.openAsOf; read-only, its clock stopped then). An
+   * instant at or after the last change is the store as it is now, so the current engine serves it.
+   * The last past engine is kept for the next call at the same instant until the store changes.
+   */
+  readingAt(at: number | undefined): EngineReader {
+    const live = this.engine();
+    if (at === undefined) return live;
+    const seq = live.store.feedPosition()?.seq ?? null;
+    const kept = this.past;
+    if (kept && kept.at === at && kept.path === live.path && kept.seq === seq) return kept.engine;
+    this.dropPast();
+    const engine = Engine.openAsOf(live.path, at, { ...this.engineOptions, clock: this.clock, embedder: live.embedder });
+    if (engine.store.history?.live) {
+      engine.close();
+      return live;
+    }
+    this.past = { engine, at, path: live.path, seq };
+    return engine;
+  }
+
+  private dropPast(): void {
+    this.past?.engine.close();
+    this.past = null;
+  }
+
   /** Adopts an engine opened elsewhere (tests, the library API). */
   adopt(engine: Engine): void {
+    this.dropPast();
     if (this.current && this.current !== engine) this.current.close();
     this.current = engine;
   }
@@ -122,6 +153,7 @@ export class ApiSession {
   }
 
   close(): void {
+    this.dropPast();
     this.current?.close();
     this.current = null;
   }

@@ -72,6 +72,26 @@ export class Engine {
     return engine;
   }
 
+  /**
+   * An engine on the store as it stood at instant `at` (MemoryStore.openAsOf): read-only, and its
+   * clock stopped at `at` (recency, idle time and retention read as they did then) unless nothing
+   * changed after `at`, when it is the store as it is now and keeps the caller's clock.
+   */
+  static openAsOf(path: string, at: number, opts: Omit<EngineOptions, 'readonly' | 'convert' | 'create'> = {}): Engine {
+    const embedder = opts.embedder ?? embedderFromEnv() ?? undefined;
+    const dim = embedder?.dim ?? opts.dim ?? 256;
+    const clock = opts.clock ?? systemClock;
+    const store = MemoryStore.openAsOf(path, at, { ...opts, clock, dim });
+    const engine = new Engine(store, { ...opts, ...(embedder ? { embedder } : {}) });
+    try {
+      engine.checkEmbedder();
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+    return engine;
+  }
+
   /** A store's vectors only compare with vectors from the same embedder: refuse a mix. */
   private checkEmbedder(): void {
     const recorded = this.store.getMeta('embedder');

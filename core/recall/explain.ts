@@ -120,7 +120,7 @@ export function explainResult(engine: EngineReader, req: ResolvedRequest, rankin
   };
 }
 
-export function rankRequest(engine: EngineReader, req: ResolvedRequest, extra: { dense?: readonly DenseHit[]; trace?: boolean } = {}): Ranking {
+export function rankRequest(engine: EngineReader, req: ResolvedRequest, extra: { dense?: readonly DenseHit[]; trace?: boolean; now?: number } = {}): Ranking {
   return rank(engine, { query: req.query, hops: req.hops, owner: req.owner, profile: req.profile, now: engine.now(), ...extra });
 }
 

@@ -3,6 +3,10 @@
  * the logged memory moved (score, rank, source, cos, rel, rec, imp, spread). mnemo records the
  * recall's hops, scope, k and profile with each access; for accesses logged by nooa (or
  * backfilled from rings) they are inferred and the answer says which ones were assumed.
+ *
+ * As of then, the engine given is on the store as it stood just before the access was logged
+ * (time travel, Engine.openAsOf) and the ranking's clock is the access's own, so a recall whose
+ * inputs were all logged reproduces its logged ranking, whatever changed since.
  */
 import type { EngineReader } from '../engine/engine.js';
 import { badInput, notFound } from '../errors.js';
@@ -14,6 +18,7 @@ import { resolveRequest } from './request.js';
 import { pyRound } from '../model/py-round.js';
 import { roundTerms, rowTerms, termsDelta } from './terms.js';
 import type { ComponentSnapshot, RecallProfileName, ReplayResult } from './types.js';
+import type { StoreAsOf } from '../model/history.js';
 
 export interface ReplayOverrides {
   hops?: number | undefined;
@@ -21,11 +26,30 @@ export interface ReplayOverrides {
   k?: number | undefined;
 }
 
-export function replay(engine: EngineReader, eventId: number, overrides: ReplayOverrides = {}): ReplayResult {
+/** How long before its logged time an access is replayed as of then: the feed's precision, so the access's own changes are not in yet. */
+export const BEFORE_ACCESS_S = 0.001;
+
+/** Re-runs against the store as it stood at `asOf`, at the clock `now` (replay as of then). */
+export interface ReplayAsOf {
+  asOf: StoreAsOf;
+  now: number;
+}
+
+function loggedEvent(engine: EngineReader, eventId: number) {
   const found = auditEvents(engine.store, { eventIds: [eventId], limit: 1 });
   if (!found) throw notFound(`this store has no access-event table yet, so there is no event ${eventId}; recall something first`, { event_id: eventId });
   const raw = found.events[0];
   if (!raw) throw notFound(`no access event with id ${eventId}; the Access audit view and the "access.list" method list the events`, { event_id: eventId });
+  return raw;
+}
+
+/** When the access was logged (epoch seconds, the logging process's clock). */
+export function loggedAccessTime(engine: EngineReader, eventId: number): number {
+  return loggedEvent(engine, eventId).ts;
+}
+
+export function replay(engine: EngineReader, eventId: number, overrides: ReplayOverrides = {}, then: ReplayAsOf | null = null): ReplayResult {
+  const raw = loggedEvent(engine, eventId);
   const credentials = credentialRefs(engine.store);
   const event = eventView(raw, credentials);
   if (event.query === null) {
@@ -55,7 +79,7 @@ export function replay(engine: EngineReader, eventId: number, overrides: ReplayO
     },
     { k: 10 },
   );
-  const ranking = rankRequest(engine, req);
+  const ranking = rankRequest(engine, req, then ? { now: then.now } : {});
   const idx = ranking.rows.findIndex((r) => r.id === event.memory_id);
   const row = idx >= 0 ? ranking.rows[idx]! : null;
   const before = snapshotOf(event);
@@ -74,6 +98,8 @@ export function replay(engine: EngineReader, eventId: number, overrides: ReplayO
     after,
     delta: deltaOf(before, after),
     in_top_k_now: idx >= 0 && idx < req.k,
+    as_of: then?.asOf ?? null,
+    reproduces_logged_ranking: reproduces(siblings, ranking.rows),
     ranked_now: ranking.rows.length,
     movement: movementText(event.rank, idx >= 0 ? idx : null, ranking.rows.length, req.k),
     terms: { before: event.terms, after: afterTerms, delta: termsDelta(event.terms, afterTerms) },
@@ -81,6 +107,13 @@ export function replay(engine: EngineReader, eventId: number, overrides: ReplayO
     now_rows: explainRows(engine, ranking, req.k),
     notes,
   };
+}
+
+/** Whether every logged result of the recall is at its logged rank in the re-run (null: no ranks were logged). */
+function reproduces(logged: readonly { memory_id: string; rank: number | null }[], rows: readonly { id: string }[]): boolean | null {
+  const ranked = logged.filter((s) => s.rank !== null);
+  if (ranked.length === 0) return null;
+  return ranked.every((s) => rows[s.rank!]?.id === s.memory_id);
 }
 
 /** Ranks as people read them (1-based); `then` and `now` are 0-based as stored. */

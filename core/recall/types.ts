@@ -1,6 +1,7 @@
 /** The shapes recall answers with (shared by the API contract, the CLI and the renderer). */
 import type { AccessEventView } from '../model/access-event.js';
 import type { ScoreTerms } from '../model/memory.js';
+import type { StoreAsOf } from '../model/history.js';
 
 export type { ScoreTerms };
 
@@ -164,6 +165,10 @@ export interface ReplayResult {
   /** after − before per numeric field (null where either side is missing). */
   delta: Record<keyof ComponentSnapshot, number | null>;
   in_top_k_now: boolean;
+  /** The instant the re-run saw the store at (as_of_then: just before the access was logged); null = the store as it is now. */
+  as_of: StoreAsOf | null;
+  /** Whether the re-run ranks the logged results in the logged order at their logged ranks (null when the access logged no ranks). */
+  reproduces_logged_ranking: boolean | null;
   /** Every row the query ranks now (the denominator of "now #14 of 264"). */
   ranked_now: number;
   /** The move in words, ranks 1-based: "was #3, now #14 of 264: no longer in the top 10". */

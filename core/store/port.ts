@@ -11,6 +11,8 @@
  * backend (PostgreSQL) would make asynchronous and why recall's hot path would not pay for it.
  */
 import type { Clock } from '../clock.js';
+import type { HistoryInstant } from './history-instant.js';
+import type { HistoryChanges } from './history-changes.js';
 import type { EdgeType } from '../model/enums.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
@@ -247,10 +249,23 @@ export interface ChangeFeed {
   catchUp(): void;
 }
 
+/** The store's history (time travel over the change feed: history-views.ts, history-diff.ts). */
+export interface StoreHistory {
+  /**
+   * What instant `at` resolves to in the feed; throws a bad_input MnemoError (details.reason
+   * "before_history" with details.earliest, or "no_history") when it cannot be shown.
+   */
+  asOf(at: number): HistoryInstant;
+  /** The memories and edges changed between two positions of this feed, with their rows at both ends and who wrote them. */
+  changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges;
+  /** The instant this store shows when it was opened as of one; null for the store as it is now. */
+  readonly history: HistoryInstant | null;
+}
+
 // ---------------------------------------------------------------- the two sides
 
 /** Everything a read path may do. */
-export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed {
+export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed, StoreHistory {
   readonly journal: JournalReads;
   beliefTables(): BeliefReads;
 }

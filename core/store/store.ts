@@ -6,7 +6,7 @@
  * the in-memory vector index, so derived state never drifts from the file.
  */
 import { basename } from 'node:path';
-import { systemClock, type Clock } from '../clock.js';
+import { fixedClock, systemClock, type Clock } from '../clock.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
 import { isEdgeType, type EdgeType } from '../model/enums.js';
 import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../model/memory.js';
@@ -32,9 +32,14 @@ import { bindConnection } from './connection.js';
 import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
 import { BeliefTables } from './belief-tables.js';
 import { changedSince, feedPosition } from './feed-reads.js';
+import { resolveInstant, type HistoryInstant } from './history-instant.js';
+import { changesBetween } from './history-diff.js';
+import type { HistoryChanges } from './history-changes.js';
+import { installHistoryViews } from './history-views.js';
 import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
+export type { HistoryInstant } from './history-instant.js';
 export type { AccessWrite, ChangeListener, ListScope, ProfileName } from './port.js';
 
 export interface OpenOptions extends ConnectOptions {
@@ -72,6 +77,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   private readonly onWarning: (message: string) => void;
   private readonly initialProfile: ProfileName;
   private readonly external: ExternalChanges;
+  /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
+  #history: HistoryInstant | null = null;
   private closed = false;
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean) {
@@ -120,6 +127,52 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     return MemoryStore.open(path, { ...opts, readonly: true });
   }
 
+  /**
+   * Opens the store as it stood at instant `at` (epoch seconds), on a read-only connection of its
+   * own that keeps one read transaction for its life (history-views.ts). Every read works on it
+   * unchanged; it never changes, whatever others write meanwhile. Its clock stops at `at` unless
+   * nothing changed after it (then it is the store as it is now, on the caller's clock). Refuses an instant before the
+   * history starts (history-instant.ts).
+   */
+  static openAsOf(path: string, at: number, opts: Omit<OpenOptions, 'readonly' | 'convert' | 'create'> = {}): MemoryStore {
+    const kind = probeStoreFile(path, opts.nativeBinding);
+    if (kind === 'empty' || kind === 'foreign') throw notAStore(path, kind);
+    const db = connect(path, { ...opts, readonly: true });
+    try {
+      prepareNooaSchema(db, path, true);
+      // A read-only open that found no other connection is writable but query_only (readonly-open.ts),
+      // which refuses TEMP objects too. This connection writes only TEMP objects, and the store on
+      // it is read-only (every write method refuses), so nothing reaches the file.
+      if (db.pragma('query_only', { simple: true })) db.pragma('query_only = OFF');
+      // Deferred: the first read below takes the snapshot every later read on this connection sees.
+      db.exec('BEGIN');
+      const instant = resolveInstant(db, path, at, (opts.clock ?? systemClock).now());
+      installHistoryViews(db, instant.position.seq);
+      // Recency, idle time and retention read as they did then: the clock stops at the instant (unless it is now).
+      const clock = instant.live ? opts.clock : fixedClock(at);
+      const store = new MemoryStore(path, db, { ...opts, ...(clock ? { clock } : {}), readonly: true }, false);
+      store.#history = instant;
+      return store;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** What `at` resolves to in this store's change feed (history-instant.ts), read as one snapshot. */
+  asOf(at: number): HistoryInstant {
+    return this.readConsistent(() => resolveInstant(this.#db, this.path, at, this.clock.now()));
+  }
+
+  changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges {
+    return this.readConsistent(() => changesBetween(this, from, to));
+  }
+
+  /** The instant this store shows (openAsOf); null for the store as it is now. */
+  get history(): HistoryInstant | null {
+    return this.#history;
+  }
+
   get name(): string {
     return this.path === ':memory:' ? ':memory:' : basename(this.path);
   }
@@ -147,6 +200,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   /** `PRAGMA data_version`: moves when another connection commits. */
   dataVersion(): number {
+    // The past does not move: derived indexes built on it never need to catch up.
+    if (this.#history) return 0;
     // A cached statement: this runs before every derived-index read (several per recall).
     return this.#st.get('PRAGMA data_version').pluck().get() as number;
   }
@@ -158,19 +213,23 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   /** Whether another process committed since the last check (external-changes.ts). */
   refreshIfChanged(): boolean {
+    if (this.#history) return false;
     return this.external.refresh();
   }
 
   /** Tells listeners which memories other processes changed since the last catch-up (external-changes.ts). */
   catchUp(): void {
+    if (this.#history) return;
     this.external.catchUp();
   }
 
   feedPosition(): FeedPosition | null {
+    if (this.#history) return this.#history.position;
     return feedPosition(this);
   }
 
   changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
+    if (this.#history) return pos.epoch === this.#history.position.epoch && pos.seq === this.#history.position.seq ? { upserts: [], deletes: [], position: pos } : null;
     return changedSince(this, pos, limit);
   }
 

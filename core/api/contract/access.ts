@@ -44,9 +44,12 @@ export const accessContract = {
     input: z.object({}),
   }),
   'access.replay': method<ReplayResult>()({
-    description: 'Re-run a logged access against the store as it is now and show how each component moved.',
+    description:
+      'Re-run a logged access against the store as it is now (or, with as_of_then, as it was just before the access was logged) and show how each component moved and whether the logged ranking is reproduced.',
     input: z.object({
       event_id: z.number().int().min(1, 'event_id is a row id of mnemo_access_events (≥ 1)'),
+      /** Re-run against the store as it was just before the access was logged (time travel), at that access's clock. */
+      as_of_then: z.boolean().optional().default(false),
       hops: hopsField.optional(),
       owner: scopeField,
       k: kField.optional(),

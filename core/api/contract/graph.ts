@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EDGE_TYPES, MEMORY_TYPES } from '../../model/enums.js';
 import { method } from '../define.js';
+import { atField } from './shared/fields.js';
 
 export interface GraphNode {
   id: string;
@@ -38,12 +39,14 @@ export const graphViewInput = z.object({
   types: z.array(z.enum(MEMORY_TYPES)).optional(),
   include_archived: z.boolean().optional().default(false),
   limit: z.number().int().min(1).max(20_000, 'limit must be at most 20000 nodes').optional().default(2000),
+  /** The graph as it was at this instant (epoch seconds). */
+  at: atField.optional(),
 });
 
 export const graphContract = {
   'graph.view': method<GraphView>()({
     description:
-      'The typed edge graph: the neighbourhood of `focus` (breadth-first over edges in both directions, up to `hops`), or without a focus the most important memories and the edges among them. Filters: owner scope, edge types, memory types.',
+      'The typed edge graph: the neighbourhood of `focus` (breadth-first over edges in both directions, up to `hops`), or without a focus the most important memories and the edges among them. Filters: owner scope, edge types, memory types; `at` shows the graph as it was at that instant.',
     input: graphViewInput,
   }),
 };

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Memory } from '../../model/memory.js';
 import type { MergeOrder } from '../../engine/curation.js';
 import { method } from '../define.js';
-import { idField } from './shared/fields.js';
+import { atField, idField } from './shared/fields.js';
 import { memoryAddInput, memoryListInput, memoryPatchInput } from './shared/memory-inputs.js';
 
 /** The most ids one "select all matching" returns: the bulk methods take at most this many. */
@@ -70,12 +70,12 @@ export interface MemoryFacets {
 
 export const memoryContract = {
   'memory.list': method<{ total: number; rows: MemorySummary[] }>()({
-    description: 'List memories with filters (type, owner scope, status, archived, text, tags), sorting and paging.',
-    input: memoryListInput,
+    description: 'List memories with filters (type, owner scope, status, archived, text, tags), sorting and paging; `at` lists them as they were at that instant.',
+    input: memoryListInput.extend({ at: atField.optional() }),
   }),
   'memory.get': method<MemoryDetail>()({
-    description: 'One memory with every field, its verbal labels and its edges in and out.',
-    input: z.object({ id: idField }),
+    description: 'One memory with every field, its verbal labels and its edges in and out; `at` shows it as it was at that instant.',
+    input: z.object({ id: idField, at: atField.optional() }),
   }),
   'memory.add': method<Memory>()({
     description: 'Add a memory (journalled).',
@@ -99,7 +99,7 @@ export const memoryContract = {
   }),
   'memory.ids': method<{ total: number; ids: string[] }>()({
     description: `The ids of every memory the Memories filters match (at most ${MAX_SELECT_IDS.toLocaleString('en')}), for selecting all of them before a bulk action; total says how many matched.`,
-    input: memoryListInput.omit({ sort: true, dir: true, offset: true, limit: true }),
+    input: memoryListInput.omit({ sort: true, dir: true, offset: true, limit: true }).extend({ at: atField.optional() }),
   }),
   'memory.tag': method<{ changed: string[]; change_id: number | null }>()({
     description: 'Add and/or remove tags on many memories as one journalled, undoable change.',
@@ -113,7 +113,11 @@ export const memoryContract = {
   'memory.facets': method<MemoryFacets>()({
     description: 'Value counts for the memory list filters: types, exact owners, todo statuses, tags (most used first).',
     input: z
-      .object({ archived: z.enum(['live', 'archived', 'all']).optional().default('live'), tag_limit: z.number().int().min(1).max(5000).optional().default(200) })
+      .object({
+        archived: z.enum(['live', 'archived', 'all']).optional().default('live'),
+        tag_limit: z.number().int().min(1).max(5000).optional().default(200),
+        at: atField.optional(),
+      })
       .optional()
       .default({ archived: 'live', tag_limit: 200 }),
   }),

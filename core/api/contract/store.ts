@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { method } from '../define.js';
+import { atField } from './shared/fields.js';
+import type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff } from '../../model/history.js';
+export type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff };
+
+/** The most rows of each list store.diff returns. */
+export const MAX_DIFF_ROWS = 10_000;
 
 export interface StoreInfo {
   path: string;
@@ -27,6 +33,23 @@ export const storeContract = {
       readonly: z.boolean().optional(),
     }),
     switchesStore: true,
+  }),
+  'store.asOf': method<StoreAsOf>()({
+    description:
+      "What an instant resolves to in the store's history: the feed position the store stood at then, how many later changes time travel rolls back, and the earliest instant the history reaches. An earlier instant is refused (bad_input, details.reason \"before_history\", details.earliest).",
+    input: z.object({ at: atField }),
+  }),
+  'store.diff': method<StoreDiff>()({
+    description:
+      'What changed between two instants: memories added, changed (which fields), archived, restored, deleted, accessed (only with include_accesses), edges linked, unlinked or changed; each with its writers (a journalled change id, an agent credential and owner, or a foreign writer).',
+    input: z
+      .object({
+        from: atField,
+        to: atField,
+        include_accesses: z.boolean().optional().default(false),
+        limit: z.number().int().min(1).max(MAX_DIFF_ROWS, `limit must be at most ${MAX_DIFF_ROWS} rows`).optional().default(1000),
+      })
+      .refine((v) => v.from <= v.to, { message: 'from must be at or before to', path: ['from'] }),
   }),
   'store.info': method<StoreInfo>()({
     description: 'Facts about the current store: path, profile, schema versions, counts, data_version.',

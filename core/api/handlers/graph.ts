@@ -6,7 +6,7 @@ import type { HandlersFor } from './types.js';
 
 export const graphHandlers: HandlersFor<typeof graphContract> = {
   'graph.view': (input, session) => {
-    const store = session.reading().store;
+    const store = session.readingAt(input.at).store;
     const focus = input.focus === undefined ? null : store.requireId(input.focus);
     const r = graphView(store, {
       focus,

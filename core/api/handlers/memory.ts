@@ -63,7 +63,7 @@ export function textFilter<F extends { text?: string | undefined; ids?: string[]
 
 export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.list': (input, session) => {
-    const engine = session.reading();
+    const engine = session.readingAt(input.at);
     const filter = textFilter(engine, input);
     // Retention and idle time are computed in SQL at the engine's clock (the Overview's buckets use the same expressions).
     const { total, rows } = listMemories(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
@@ -85,7 +85,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     }));
     return { total, rows: out };
   },
-  'memory.get': (input, session) => memoryDetail(session.reading(), input.id),
+  'memory.get': (input, session) => memoryDetail(session.readingAt(input.at), input.id),
   'memory.add': async (input, session) => {
     const engine = session.engine();
     const { trigger, edges, id, created_at, ...fields } = input;
@@ -116,7 +116,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     return { changed: r.changed, change_id: r.changeId };
   },
   'memory.ids': (input, session) => {
-    const engine = session.reading();
+    const engine = session.readingAt(input.at);
     // The same filter as memory.list (text through its index), so the ids are exactly the rows listed.
     const filter = textFilter(engine, input);
     return listIds(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
@@ -125,7 +125,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const r = await tagMemories(session.engine(), input.ids, input.add, input.remove);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'memory.facets': (input, session) => memoryFacets(session.reading().store, input.archived, input.tag_limit),
+  'memory.facets': (input, session) => memoryFacets(session.readingAt(input.at).store, input.archived, input.tag_limit),
   'memory.merge': (input, session) => {
     const engine = session.engine();
     const patch = patchFromInput(input.patch ?? {}, engine.now());

@@ -5,6 +5,7 @@ import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { StoreInfo } from '../contract/index.js';
 import type { storeContract } from '../contract/store.js';
 import type { HandlersFor } from './types.js';
+import { storeDiff } from '../../observe/store-diff.js';
 
 export function storeInfo(engine: Engine, session?: ApiSession): StoreInfo {
   const store = engine.store;
@@ -38,5 +39,7 @@ export const storeHandlers: HandlersFor<typeof storeContract> = {
     const path = permittedPath(session.shell.paths ?? ANY_PATH, input.path, 'store');
     return storeInfo(session.open(path, { readonly: input.readonly ?? false }), session);
   },
+  'store.asOf': (input, session) => session.reading().store.asOf(input.at),
+  'store.diff': (input, session) => storeDiff(session.reading().store, input.from, input.to, { includeAccesses: input.include_accesses, limit: input.limit }),
   'store.info': (_input, session) => storeInfo(session.engine(), session),
 };

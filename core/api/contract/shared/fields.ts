@@ -10,6 +10,15 @@ export const MAX_HOPS = 4;
 
 export const finiteNumber = z.number().refine(Number.isFinite, 'must be a finite number');
 
+/**
+ * An instant of the store's history (epoch seconds): the read shows the store as it stood then
+ * (time travel over the change feed; an instant at or after the last change is the store as it is now).
+ */
+export const atField = z
+  .number({ error: 'at must be an instant in epoch seconds' })
+  .refine(Number.isFinite, 'at must be a finite number of epoch seconds')
+  .refine((v) => v >= 0, 'at must be an instant after 1970 (epoch seconds ≥ 0)');
+
 export const ownerField = z.string().max(200);
 export const idField = z.string().min(1, 'id is required').max(200);
 

@@ -1,0 +1,60 @@
+/**
+ * The reads behind a diff between two instants: every memory and edge the change feed touched
+ * between two positions, its row at each end (rolled back from its current row, history-rollback.ts)
+ * and who wrote each change in between. Classifying the differences is core/observe/store-diff.ts.
+ */
+import { connectionOf } from './connection.js';
+import { feedRowsAfter, rollBackEdges, rollBackMemories } from './history-views.js';
+import type { FeedRow } from './history-rollback.js';
+import type { HistoryChanges, JournalAuthor, Touched } from './history-changes.js';
+import type { FeedPosition } from './port.js';
+import type { DB } from './sqlite.js';
+
+/** The memories and edges changed in (from, to], with their rows at both ends. Run in one read transaction. */
+export function changesBetween(store: object, from: FeedPosition, to: FeedPosition): HistoryChanges {
+  const db = connectionOf(store);
+  const { memories, edges } = feedRowsAfter(db, from.seq);
+  // Keys changed after `from` but only after `to` too are the same at both ends.
+  const between = (rows: Map<string, FeedRow[]>) => new Map([...rows].filter(([, list]) => list.some((r) => r.seq <= to.seq)));
+  const touchedMemories = between(memories);
+  const touchedEdges = between(edges);
+  const memoriesThen = rollBackMemories(db, touchedMemories, from.seq);
+  const memoriesAt = rollBackMemories(db, touchedMemories, to.seq);
+  const edgesThen = rollBackEdges(db, touchedEdges, from.seq);
+  const edgesAt = rollBackEdges(db, touchedEdges, to.seq);
+  const changeIds = new Set<number>();
+  const touched = <T>(key: string, rows: FeedRow[], fromState: T | null, toState: T | null): Touched<T> => {
+    const inRange = rows.filter((r) => r.seq <= to.seq).reverse();
+    for (const r of inRange) if (r.change_id !== null) changeIds.add(r.change_id);
+    return {
+      key,
+      from: fromState,
+      to: toState,
+      authors: inRange.map((r) => ({ change_id: r.change_id, writer: r.writer })),
+      accessesOnly: inRange.every((r) => r.op === 'access'),
+      firstSeq: inRange[0]!.seq,
+    };
+  };
+  const out: HistoryChanges = {
+    memories: [...touchedMemories].map(([id, rows]) => touched(id, rows, memoriesThen.get(id)!.then, memoriesAt.get(id)!.then)),
+    edges: [...touchedEdges].map(([key, rows]) => touched(key, rows, edgesThen.get(key)!.then, edgesAt.get(key)!.then)),
+    journal: journalAuthors(db, [...changeIds]),
+  };
+  out.memories.sort((a, b) => a.firstSeq - b.firstSeq);
+  out.edges.sort((a, b) => a.firstSeq - b.firstSeq);
+  return out;
+}
+
+function journalAuthors(db: DB, ids: number[]): Map<number, JournalAuthor> {
+  const out = new Map<number, JournalAuthor>();
+  if (ids.length === 0) return out;
+  const hasCredentials = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'mnemo_agent_credentials'").get() !== undefined;
+  const sql = hasCredentials
+    ? `SELECT j.id, j.label, j.credential_id, c.owner FROM mnemo_journal AS j LEFT JOIN mnemo_agent_credentials AS c ON c.id = j.credential_id
+       WHERE j.id IN (SELECT value FROM json_each(?))`
+    : 'SELECT id, label, NULL AS credential_id, NULL AS owner FROM mnemo_journal WHERE id IN (SELECT value FROM json_each(?))';
+  for (const r of db.prepare(sql).all(JSON.stringify(ids)) as { id: number; label: string; credential_id: string | null; owner: string | null }[]) {
+    out.set(r.id, { label: r.label, credential_id: r.credential_id, owner: r.owner });
+  }
+  return out;
+}
