@@ -1,9 +1,9 @@
 /** react-query hooks over the engine: the only way views read or change the store. */
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { InputOf } from '../../core/api/contract/index.js';
 import { call, getTransport } from './client.js';
-import { keys } from './keys.js';
+import { keys, sameTimeline } from './keys.js';
 import type { EngineEvent } from './transport.js';
 import { changeLabel, useUndoToast } from '../state/undo-toast.js';
 
@@ -36,12 +36,15 @@ export function useMemoryPages(filter: ListFilter, firstRow: number, lastRow: nu
   const pages = [0];
   for (let p = Math.max(first, 1); p <= last; p++) pages.push(p);
   const results = useQueries({
-    queries: pages.map((page) => ({
-      queryKey: at === null ? keys.memoryPage(filter, page) : keys.pastMemoryPage(filter, page, at),
-      queryFn: () => call('memory.list', { ...filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE, ...(at === null ? {} : { at }) }),
-      placeholderData: page === 0 ? keepPreviousData : undefined,
-      enabled,
-    })),
+    queries: pages.map((page) => {
+      const queryKey = at === null ? keys.memoryPage(filter, page) : keys.pastMemoryPage(filter, page, at);
+      return {
+        queryKey,
+        queryFn: () => call('memory.list', { ...filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE, ...(at === null ? {} : { at }) }),
+        placeholderData: page === 0 ? sameTimeline(queryKey) : undefined,
+        enabled,
+      };
+    }),
   });
   const head = results[0];
   const byPage = new Map<number, (typeof results)[number]['data']>();
@@ -66,7 +69,8 @@ export function useMemory(id: string | null, at: number | null = null, enabled =
 /** The graph, live or (with `at` in the input) as it was at that instant. */
 export function useGraph(input: InputOf<'graph.view'>, enabled = true) {
   const at = input.at ?? null;
-  return useQuery({ queryKey: at === null ? keys.graph(input) : keys.pastGraph(input, at), queryFn: () => call('graph.view', input), enabled, placeholderData: keepPreviousData });
+  const queryKey = at === null ? keys.graph(input) : keys.pastGraph(input, at);
+  return useQuery({ queryKey, queryFn: () => call('graph.view', input), enabled, placeholderData: sameTimeline(queryKey) });
 }
 
 function useInvalidateAll() {

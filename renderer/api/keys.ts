@@ -34,3 +34,16 @@ export const keys = {
   mergeOrder: (ids: string[]) => [...keys.all, 'mergeOrder', ids] as const,
   duplicates: (input: unknown) => [...keys.all, 'duplicates', input] as const,
 };
+
+/**
+ * keepPreviousData, but only within one timeline: while a new page of the same instant (or of the
+ * live store) loads, the old one stays on screen; switching between live and an instant never shows
+ * the other's rows under the wrong banner.
+ */
+export function sameTimeline(key: readonly unknown[]) {
+  return <T>(previous: T | undefined, query: { queryKey: readonly unknown[] } | undefined): T | undefined => {
+    const prev = query?.queryKey;
+    if (!prev || prev[0] !== key[0]) return undefined;
+    return key[0] === keys.past[0] && prev[2] !== key[2] ? undefined : previous;
+  };
+}

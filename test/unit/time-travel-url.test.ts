@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { agoLabel, fmtInstant, fromInputValue, hashWithInstant, instantParam, stepInstant, toInputValue } from '../../renderer/state/instant.js';
+import type { ChangeAuthor } from '../../core/api/contract/store.js';
 import { diffHash, diffParams } from '../../renderer/views/history/diff/diff-params.js';
+import { authorWords, kindCount } from '../../renderer/views/history/diff/diff-words.js';
+import { filtersFromParams, filtersToHash } from '../../renderer/views/memories/filters.js';
+import { hashFor, readParams } from '../../renderer/views/recall/params.js';
+import { keys, sameTimeline } from '../../renderer/api/keys.js';
 
 const q = (s: string) => new URLSearchParams(s);
 const NOW = 1_780_000_000; // 2026-05-28 20:26:40 UTC
@@ -90,18 +95,58 @@ describe('the diff view address', () => {
 });
 
 describe('views keep the instant when their own parameters change', () => {
-  it('Memories: changing a filter keeps `at`, clearing the instant leaves the filters', async () => {
-    const { filtersFromParams, filtersToHash } = await import('../../renderer/views/memories/filters.js');
+  it('Memories: changing a filter keeps `at`, clearing the instant leaves the filters', () => {
     const f = filtersFromParams(q('type=info&owner=&at=1779990000'));
     expect(f.at).toBe(1_779_990_000);
     expect(filtersToHash({ ...f, types: ['todo'] })).toBe('/memories?type=todo&at=1779990000&owner=');
     expect(filtersToHash({ ...f, at: null })).toBe('/memories?type=info&owner=');
   });
 
-  it('Recall: the console writes `at` back with the query', async () => {
-    const { hashFor, readParams } = await import('../../renderer/views/recall/params.js');
+  it('Recall: the console writes `at` back with the query', () => {
     const r = readParams(q('q=deploy&at=1779990000'));
     expect(r.at).toBe(1_779_990_000);
     expect(hashFor({ ...r, k: 20 })).toBe('/recall?q=deploy&k=20&at=1779990000');
+  });
+});
+
+describe('the diff in words', () => {
+  const author = (a: Partial<ChangeAuthor>): ChangeAuthor => ({ kind: 'journal', change_id: null, label: null, writer: null, credential_id: null, owner: null, text: '', ...a });
+
+  it('names writers for people: an agent by its owner, a non-Mnemo program as a foreign writer', () => {
+    expect(authorWords(author({ kind: 'journal', change_id: 12, owner: 'ops@a1', writer: 'ops@a1' }))).toEqual({ who: 'agent ops@a1', kind: 'journal' });
+    expect(authorWords(author({ kind: 'journal', change_id: 3, writer: 'workbench' }))).toEqual({ who: 'workbench', kind: 'journal' });
+    expect(authorWords(author({ kind: 'journal', change_id: 3 }))).toEqual({ who: 'Mnemo', kind: 'journal' });
+    expect(authorWords(author({ kind: 'mnemo', writer: 'planner' }))).toEqual({ who: 'planner through Mnemo (not journalled)', kind: 'mnemo' });
+    expect(authorWords(author({ kind: 'foreign' }))).toEqual({ who: 'foreign writer', kind: 'foreign' });
+  });
+
+  it('counts each kind with the noun agreeing', () => {
+    expect(kindCount('added', 1)).toBe('1 memory added');
+    expect(kindCount('changed', 3)).toBe('3 memories changed');
+    expect(kindCount('unlinked', 1)).toBe('1 edge unlinked');
+    expect(kindCount('edge-changed', 2)).toBe('2 edges reweighted');
+    expect(kindCount('linked', 1200)).toBe('1,200 edges linked');
+  });
+});
+
+describe('live refresh and the past', () => {
+  it('past answers live outside the key live refresh invalidates', () => {
+    const live = keys.all;
+    for (const key of [keys.pastMemoryPage({}, 0, 5), keys.pastGraph({}, 5), keys.asOf(5), keys.diff({ from: 1, to: 2 }), keys.replayThen(3)]) {
+      expect(key.slice(0, live.length)).not.toEqual([...live]);
+    }
+  });
+
+  it('a page being fetched keeps the previous one on screen only within one timeline', () => {
+    const page = { total: 1, rows: [] };
+    const liveKey = keys.memoryPage({ q: 'a' }, 0);
+    const pastKey = keys.pastMemoryPage({ q: 'a' }, 0, 100);
+    expect(sameTimeline(liveKey)(page, { queryKey: keys.memoryPage({ q: '' }, 0) })).toBe(page);
+    expect(sameTimeline(pastKey)(page, { queryKey: keys.pastMemoryPage({ q: '' }, 0, 100) })).toBe(page);
+    // Live rows never stand in for the past, nor the past for live, nor one instant for another.
+    expect(sameTimeline(pastKey)(page, { queryKey: liveKey })).toBeUndefined();
+    expect(sameTimeline(liveKey)(page, { queryKey: pastKey })).toBeUndefined();
+    expect(sameTimeline(pastKey)(page, { queryKey: keys.pastMemoryPage({ q: 'a' }, 0, 200) })).toBeUndefined();
+    expect(sameTimeline(keys.pastGraph({}, 100))(page, { queryKey: keys.pastGraph({ limit: 5 }, 100) })).toBe(page);
   });
 });

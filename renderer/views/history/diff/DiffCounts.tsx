@@ -2,13 +2,12 @@
 import type { StoreDiff } from '../../../../core/api/contract/store.js';
 import { EDGE_KINDS, kindCount, MEMORY_KINDS } from './diff-words.js';
 
-/** Per-kind counts for the chips: memories' "changed" and edges' "changed" are told apart. */
+/** Per-kind counts for the chips, from the engine's totals (which include rows past the list's cap). */
 export function chipCounts(d: StoreDiff): [string, number][] {
-  const edgeChanged = d.edges.filter((e) => e.kind === 'changed').length;
-  const memChanged = d.memories.filter((m) => m.kind === 'changed').length;
-  const out: [string, number][] = MEMORY_KINDS.map((k) => [k, k === 'changed' ? memChanged : d.counts[k]]);
-  for (const k of EDGE_KINDS) out.push([k, d.counts[k]]);
-  if (edgeChanged) out.push(['edge-changed', edgeChanged]);
+  const out: [string, number][] = MEMORY_KINDS.map((k) => [k, d.counts.memories[k]]);
+  for (const k of EDGE_KINDS) out.push([k, d.counts.edges[k]]);
+  // An edge whose weight changed is rare: its chip only when there is one.
+  if (d.counts.edges.changed) out.push(['edge-changed', d.counts.edges.changed]);
   return out;
 }
 

@@ -5,6 +5,7 @@
  */
 import { useEffect } from 'react';
 import { useStoreDiff } from '../../../api/time-travel.js';
+import { plural } from '../../../api/errors.js';
 import { EmptyState, ErrorBox, Loading } from '../../../components/common.js';
 import { InstantError } from '../../../components/time/InstantError.js';
 import { platform } from '../../../platform/browser.js';
@@ -49,7 +50,7 @@ export function DiffView() {
         Between {fmtInstant(d.from)} and {fmtInstant(d.to)}.{' '}
         <a href={`#${buildHash('memories', null, { at: d.from })}`}>See the memories as they were at the start</a>.
       </p>
-      {q.error ? <InstantError error={q.error} at={d.from} onPick={(from) => go({ from })} /> : null}
+      {q.error && !diff ? <InstantError error={q.error} at={d.from} onPick={(from) => go({ from })} /> : null}
       {!diff && !q.error ? <Loading label="Comparing the two instants…" /> : null}
       {diff ? (
         <>
@@ -66,7 +67,7 @@ export function DiffView() {
           ) : null}
           {diff.truncated ? (
             <p className="diff-more" data-testid="diff-truncated">
-              <span className="muted">The lists show the first {d.limit.toLocaleString('en-US')} rows of each kind of object. </span>
+              <span className="muted">The lists stop at {plural(d.limit, 'memory', 'memories')} and {plural(d.limit, 'edge')}; the counts above are complete. </span>
               {d.limit < DIFF_MAX ? (
                 <button type="button" onClick={() => go({ limit: Math.min(DIFF_MAX, d.limit + DIFF_PAGE) })} disabled={q.isFetching} data-testid="diff-more">
                   {q.isFetching ? 'Reading more…' : 'Show more'}
@@ -76,7 +77,8 @@ export function DiffView() {
               )}
             </p>
           ) : null}
-          <ErrorBox error={q.data ? null : q.error} />
+          {/* A failed "show more" leaves the shorter list on screen and says why. */}
+          <ErrorBox error={q.error} />
         </>
       ) : null}
     </div>

@@ -35,8 +35,9 @@ export function kindCount(kind: string, n: number): string {
 export function authorWords(a: ChangeAuthor): { who: string; kind: 'journal' | 'mnemo' | 'foreign' } {
   if (a.kind === 'foreign') return { who: 'foreign writer', kind: 'foreign' };
   const agent = a.owner ? `agent ${a.owner}` : null;
-  if (a.kind === 'journal') return { who: agent ?? 'the workbench or the CLI', kind: 'journal' };
-  return { who: agent ?? (a.writer ? `Mnemo (${a.writer})` : 'Mnemo'), kind: 'mnemo' };
+  if (a.kind === 'journal') return { who: agent ?? a.writer ?? 'Mnemo', kind: 'journal' };
+  // Outside the journal Mnemo writes only accesses (counters, recency), under the reader's name.
+  return { who: `${agent ?? a.writer ?? 'a reader'} through Mnemo (not journalled)`, kind: 'mnemo' };
 }
 
 /** "1 change", "4 changes" by the writers listed. */
