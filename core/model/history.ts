@@ -28,7 +28,7 @@ export interface ChangeAuthor {
   change_id: number | null;
   /** The journal's label of the change. */
   label: string | null;
-  /** What the Mnemo process recorded as the writer (its reader or agent owner); null for a foreign writer. */
+  /** What Mnemo stamped as the writer: `mnemo`, or `mnemo:cred:<credential id>` for an agent's write; null for a foreign writer. */
   writer: string | null;
   credential_id: string | null;
   /** The agent owner (role@instance) of the credential. */

@@ -115,23 +115,14 @@ function authorsOf(changes: HistoryChanges): (rows: RowAuthor[]) => ChangeAuthor
 }
 
 function describeAuthor(r: RowAuthor, changes: HistoryChanges): ChangeAuthor {
-  if (r.change_id !== null) {
-    const j = changes.journal.get(r.change_id);
-    const by = j?.owner ? ` by agent ${j.owner}` : r.writer ? ` by ${r.writer}` : '';
-    return {
-      kind: 'journal',
-      change_id: r.change_id,
-      label: j?.label ?? null,
-      writer: r.writer,
-      credential_id: j?.credential_id ?? null,
-      owner: j?.owner ?? null,
-      text: `change ${r.change_id}${j ? ` "${j.label}"` : ''}${by}`,
-    };
-  }
-  if (r.writer !== null) {
-    return { kind: 'mnemo', change_id: null, label: null, writer: r.writer, credential_id: null, owner: null, text: `${r.writer} through Mnemo (not journalled)` };
-  }
-  return { kind: 'foreign', change_id: null, label: null, writer: null, credential_id: null, owner: null, text: 'a foreign writer (not Mnemo)' };
+  const journal = r.change_id === null ? undefined : changes.journal.get(r.change_id);
+  const credential = journal?.credential_id ?? r.credential_id;
+  const owner = credential === null ? null : (changes.credentialOwners.get(credential) ?? null);
+  const by = owner ? ` by agent ${owner}` : credential ? ` by agent credential ${credential}` : '';
+  const common = { change_id: r.change_id, label: journal?.label ?? null, writer: r.writer, credential_id: credential, owner };
+  if (r.change_id !== null) return { kind: 'journal', ...common, text: `change ${r.change_id}${journal ? ` "${journal.label}"` : ''}${by}` };
+  if (r.writer !== null) return { kind: 'mnemo', ...common, text: `Mnemo, outside the journal (an access or an index write)${by}` };
+  return { kind: 'foreign', ...common, text: 'a foreign writer (not Mnemo)' };
 }
 
 function headOf(m: MemoryImage): string {

@@ -17,6 +17,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { MnemoError } from '../errors.js';
 import { currentCredentialId } from './attribution.js';
+import { attributeFeedTo } from './feed-stamp.js';
 import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore } from './journal.js';
 
 export interface RunPacing {
@@ -240,6 +241,7 @@ export class ChangeRun {
         if (startsHere) this.atLock?.();
         store.ensureMnemo();
         if (this.id === null) this.start();
+        attributeFeedTo(store, this.id!);
         const { result, touched } = store.journal.captureBatch(fn);
         this.recordRows(touched);
         return result;
@@ -345,7 +347,7 @@ function rollbackStep(store: JournalledStore, changeId: number, deadline: () => 
         return true;
       }
       // writeImages('before') walks its list backwards, so hand it the chunk in rowid order.
-      store.journal.writeImages(chunk.map(parseRow).reverse(), 'before');
+      store.journal.writeImages(chunk.map(parseRow).reverse(), 'before', changeId);
       for (const r of chunk) drop.run(r.rowid);
       if (deadline()) return false;
     }
@@ -382,7 +384,7 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
         return true;
       }
       const rows = chunk.map(parseRow);
-      store.journal.writeImages(mode === 'undo' ? rows.reverse() : rows, mode === 'undo' ? 'before' : 'after');
+      store.journal.writeImages(mode === 'undo' ? rows.reverse() : rows, mode === 'undo' ? 'before' : 'after', id);
       cursor = chunk[chunk.length - 1]!.rowid;
       writeMarker(store, { ...marker, cursor });
       onRows?.(chunk.length);

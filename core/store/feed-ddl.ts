@@ -17,7 +17,8 @@
  * commonest write by far (every recall touches up to k rows), and its full before-image would be
  * the whole row with its 64-entry ring. It is kept compact instead (op `access`): the old counters and
  * strength, the old `last_accessed`/`last_accessed_at`, how many ring entries were appended and the entries
- * that fell off the ring's head. The old ring is the dropped entries followed by the current ring
+ * that fell off the ring's head (feed-images.ts turns a feed row and the row after it back into the row
+ * before). The old ring is the dropped entries followed by the current ring
  * without its last `added` entries. An update that does not fit that shape exactly keeps a full
  * before-image.
  */
@@ -67,27 +68,41 @@ const SAME_APART_FROM_ACCESS = `
   AND old.archived IS new.archived AND old.owner IS new.owner AND old.status IS new.status
   AND old.embedding IS new.embedding`;
 
-/** Ring arithmetic: k entries appended, d dropped from the head (old length + k − new length). */
+/** The channel counters of nooa's access ring: each logged access bumps exactly one of them and appends one entry. */
+const CHANNEL_COUNTERS = ['recalled_count', 'searched_count', 'injected_count', 'reinforced_count', 'deref_count'];
+
+/**
+ * Ring arithmetic: k entries appended (the sum of the channel counters' moves: `access_count` alone
+ * misses injections, which append without touching it), d = old length + k − new length dropped
+ * from the head. A counter missing on either side makes k NULL, and the update keeps a full image.
+ */
 const RING = `
-  SELECT CAST(new.access_count - old.access_count AS INTEGER) AS k,
+  SELECT (${CHANNEL_COUNTERS.map((f) => `json_extract(new.data, '$.${f}') - json_extract(old.data, '$.${f}')`).join(' + ')}) AS k,
          json_array_length(old.data, '$.access_log') AS ol,
          json_array_length(new.data, '$.access_log') AS nl`;
 
 /**
  * 1 when the update is an access that the compact form can undo exactly: the columns other than
- * the access ones are equal, the data JSON is equal apart from the access fields, the counter moved
- * by k ≥ 0, and the current ring starts with the old ring's entry d (what survived, in order).
+ * the access ones are equal, the data JSON is equal apart from the access fields, k ≥ 0 entries
+ * were appended, every old ring entry is an object (nooa's are; the compact image keeps them as JSON
+ * text, exactly) and the old ring from entry d on is, entry for entry, the current ring without its
+ * last k entries. That last comparison makes the reconstruction exact by construction, whatever k
+ * the counters claim: a wrong k fails it and the update keeps a full image.
  */
 const IS_ACCESS = `(CASE
   WHEN NOT (${SAME_APART_FROM_ACCESS}) THEN 0
   WHEN NOT (json_valid(old.data) AND json_valid(new.data)) THEN 0
   WHEN json_type(old.data, '$.access_log') IS NOT 'array' OR json_type(new.data, '$.access_log') IS NOT 'array' THEN 0
+  WHEN typeof(json_extract(old.data, '$.last_accessed_at')) NOT IN ('real', 'integer', 'null') THEN 0
   WHEN json_remove(old.data, ${paths}) IS NOT json_remove(new.data, ${paths}) THEN 0
   ELSE (SELECT CASE
       WHEN typeof(old.access_count) IS NOT 'integer' OR typeof(new.access_count) IS NOT 'integer' THEN 0
+      WHEN typeof(r.k) IS NOT 'integer' THEN 0
       WHEN r.k < 0 OR r.k > r.nl OR r.ol + r.k - r.nl < 0 OR r.ol + r.k - r.nl > r.ol THEN 0
-      WHEN r.nl - r.k = 0 THEN 1
-      WHEN json_extract(old.data, '$.access_log[' || (r.ol + r.k - r.nl) || ']') IS json_extract(new.data, '$.access_log[0]') THEN 1
+      WHEN EXISTS (SELECT 1 FROM json_each(old.data, '$.access_log') WHERE type IS NOT 'object') THEN 0
+      WHEN (SELECT json_group_array(json(value)) FROM json_each(old.data, '$.access_log') WHERE key >= r.ol + r.k - r.nl)
+        IS (SELECT json_group_array(CASE WHEN type = 'object' THEN json(value) END) FROM json_each(new.data, '$.access_log') WHERE key < r.nl - r.k)
+        THEN 1
       ELSE 0 END
     FROM (${RING}) r)
 END)`;

@@ -3,7 +3,7 @@
  * `memories` and `memory_edges` (list, graph, show, recall) runs unchanged on the old state.
  *
  * The rows changed after the position are rolled back from their current row, newest change first
- * (history-rollback.ts), and written to TEMP tables; TEMP views named `memories` and `memory_edges`
+ * (feed-images.ts), and written to TEMP tables; TEMP views named `memories` and `memory_edges`
  * show the current rows nobody changed since, plus those rolled-back rows. SQLite resolves an
  * unqualified name in `temp` before `main`, so the views shadow nooa's tables on this connection
  * only. The cost is the changes after the position, not the store's size.
@@ -16,7 +16,8 @@
  * in the order its first later change came in: the order of nooa's re-inserts for a memory's edges.
  */
 import type { DB } from './sqlite.js';
-import { edgeBefore, memoryBefore, type EdgeImage, type FeedRow, type MemoryImage } from './history-rollback.js';
+import { edgeRowBefore, memoryRowBefore, type FeedRow } from './feed-images.js';
+import type { EdgeImage, MemoryImage } from './history-changes.js';
 
 const MEMORY_COLS = ['id', 'type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'embedding', 'data'] as const;
 const EDGE_COLS = ['src', 'dst', 'type', 'weight', 'created_at'] as const;
@@ -57,7 +58,7 @@ export function rollBackMemories(db: DB, touched: Map<string, FeedRow[]>, untilS
     const rows = all.filter((r) => r.seq > untilSeq);
     const now = current.get(id) ?? null;
     let state: MemoryImage | null = now ? withoutRowid(now) : null;
-    for (const row of rows) state = memoryBefore(state, row);
+    for (const row of rows) state = memoryRowBefore(state, row) as MemoryImage | null;
     out.set(id, { then: state, rowid: now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : null, rows });
   }
   return out;
@@ -74,7 +75,7 @@ export function rollBackEdges(db: DB, touched: Map<string, FeedRow[]>, untilSeq 
     const rows = all.filter((r) => r.seq > untilSeq);
     const now = current.get(key) ?? null;
     let state: EdgeImage | null = now ? withoutRowid(now) : null;
-    for (const row of rows) state = row.op === 'access' ? state : edgeBefore(row);
+    for (const row of rows) state = edgeRowBefore(row);
     out.set(key, { then: state, rowid: now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : null, rows });
   }
   return out;

@@ -18,6 +18,7 @@ import { connectionOf, statementOf } from './connection.js';
 import { MnemoError, notFound } from '../errors.js';
 import { ownerMayWrite } from '../model/owner.js';
 import { currentCredentialId } from './attribution.js';
+import { attributeFeedTo } from './feed-stamp.js';
 import { dependentChangeIds, ownersTouched } from './journal-dependents.js';
 import { hasMigration } from './migrations.js';
 import type { DB } from './sqlite.js';
@@ -136,6 +137,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
       const info = statementOf(store, 'INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(store.clock.now(), label, kind, JSON.stringify(counts), 'applied', meta ? JSON.stringify(meta) : null, currentCredentialId());
       const changeId = Number(info.lastInsertRowid);
+      attributeFeedTo(store, changeId);
       const ins = statementOf(store, 'INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
       for (const r of rows) ins.run(changeId, r.key, r.before === null ? null : JSON.stringify(r.before), r.after === null ? null : JSON.stringify(r.after));
       return { result, changeId };
@@ -318,7 +320,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   undo(changeId: number): ChangeSummary {
     return this.store.transaction(() => {
       this.checkUndo(changeId);
-      this.writeImages(this.rows(changeId), 'before');
+      this.writeImages(this.rows(changeId), 'before', changeId);
       return this.markUndone(changeId);
     });
   }
@@ -355,13 +357,17 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   redo(changeId?: number): ChangeSummary {
     return this.store.transaction(() => {
       const change = this.checkRedo(changeId);
-      this.writeImages(this.rows(change.id), 'after');
+      this.writeImages(this.rows(change.id), 'after', change.id);
       return this.markRedone(change.id);
     });
   }
 
-  /** Writes back one side of these rows (undo order for 'before'); used by undo, redo and change runs. */
-  writeImages(rows: ChangeRow[], side: 'before' | 'after'): void {
+  /**
+   * Writes back one side of these rows (undo order for 'before'); used by undo, redo and change runs.
+   * `changeId` is the change being undone or redone: the change feed's rows of these writes name it.
+   */
+  writeImages(rows: ChangeRow[], side: 'before' | 'after', changeId?: number): void {
+    if (changeId !== undefined) attributeFeedTo(this.store, changeId);
     const affected = new Set<string>();
     // Memory rows first in reverse order for undo, so rows are recreated before edges point at them.
     const ordered = side === 'before' ? [...rows].reverse() : rows;

@@ -15,7 +15,8 @@ type DB = Database.Database;
 
 export interface MnemoMigration {
   name: string;
-  up(db: DB): void;
+  /** `now` is the store's clock as the migration runs. */
+  up(db: DB, now: number): void;
 }
 
 /** Applies nooa's DDL and the v1→v2 column additions; idempotent like nooa's own migration. */
@@ -215,9 +216,11 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
     // writer, to mnemo_feed. The epoch names this feed, so a position taken from another file (a
     // copy restored over this one, a rebuilt store) is never mistaken for one of this feed's.
     name: '007-change-feed',
-    up(db) {
+    up(db, now) {
       db.exec(FEED_DDL);
       db.exec("INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES ('feed_epoch', lower(hex(randomblob(8))))");
+      // Where history starts: time travel shows the store at any instant from here on (history-instant.ts).
+      db.prepare("INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES ('feed_installed_at', ?)").run(String(now));
     },
   },
 ];
@@ -271,7 +274,7 @@ export function migrateMnemo(db: DB, path: string, initialProfile: string, now: 
       put.run('schema_version', '0');
     }
     const start = readMnemoVersion(db);
-    for (const migration of MNEMO_MIGRATIONS.slice(start)) migration.up(db);
+    for (const migration of MNEMO_MIGRATIONS.slice(start)) migration.up(db, now);
     db.prepare("INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES ('schema_version', ?)").run(String(MNEMO_SCHEMA_VERSION));
     if (fresh && afterCreate) afterCreate(db);
   }).immediate();

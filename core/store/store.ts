@@ -36,6 +36,7 @@ import { resolveInstant, type HistoryInstant } from './history-instant.js';
 import { changesBetween } from './history-diff.js';
 import type { HistoryChanges } from './history-changes.js';
 import { installHistoryViews } from './history-views.js';
+import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
@@ -242,7 +243,19 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
   transaction<T>(fn: () => T): T {
     if (this.#db.inTransaction) return fn();
-    return this.#db.transaction(fn).immediate();
+    // The change feed's rows this transaction appends are stamped as ours before it commits (feed-stamp.ts).
+    return this.#db
+      .transaction(() => {
+        beginFeedStamp(this);
+        try {
+          const result = fn();
+          endFeedStamp(this, this.clock.now());
+          return result;
+        } finally {
+          dropFeedStamp(this);
+        }
+      })
+      .immediate();
   }
 
   hasMnemo(): boolean {

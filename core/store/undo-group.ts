@@ -69,7 +69,7 @@ export async function undoWithDependents(store: JournalledStore, changeId: numbe
     total = group.reduce((n, c) => n + c.rows, 0);
     if (total <= limit) {
       for (const c of group) {
-        store.journal.writeImages(store.journal.rows(c.id), 'before');
+        store.journal.writeImages(store.journal.rows(c.id), 'before', c.id);
         store.journal.markUndone(c.id);
       }
       return true;
