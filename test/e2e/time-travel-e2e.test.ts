@@ -95,8 +95,6 @@ describe('time travel in the workbench (Chromium)', () => {
     await p.waitForSelector('[data-testid=memory-row]');
     const before = await total();
     const topBefore = await p.getAttribute('[data-testid=memory-row]', 'data-memory-id');
-    // A change before T, so the store's history (which starts at its first recorded change) reaches T.
-    await call(wb.session, 'memory.tag', { ids: [link.dst], add: ['seen-before'] });
     T = await pastWholeSecond();
     agent = startAgent([target.id, NEW_CONTENT, link.src, link.dst]);
     added = (await agent.first).added;
@@ -124,7 +122,11 @@ describe('time travel in the workbench (Chromium)', () => {
     expect(await p.getAttribute('[data-testid=memory-row]', 'data-memory-id')).toBe(topBefore);
     // Editing is off, with the reason.
     expect(await p.textContent('[data-testid=read-only-note]')).toContain('read-only');
+    // The banner and the control pass axe in both themes.
     expect(await seriousFindings()).toEqual([]);
+    await p.evaluate(() => (document.documentElement.dataset['theme'] = 'dark'));
+    expect(await seriousFindings()).toEqual([]);
+    await p.evaluate(() => (document.documentElement.dataset['theme'] = 'light'));
 
     // A memory the agent rewrote after T shows its old text, as of T; its edit buttons are off.
     await p.click('[data-testid=back-to-live]');
@@ -189,11 +191,15 @@ describe('time travel in the workbench (Chromium)', () => {
     await wb.go(`/history/diff?from=${T}&to=${to}`);
     await p.waitForSelector('[data-testid=diff-memories]');
 
-    // Added by the agent.
-    await p.locator(`[data-testid=diff-memory][data-kind=added][data-memory-id="${added}"]`).waitFor();
-    // Archived through the workbench: its journalled change, linking to History.
-    const archivedBy = p.locator(`[data-testid=diff-memory][data-kind=archived][data-memory-id="${archived.id}"] [data-testid=diff-author]`);
-    expect(await archivedBy.getAttribute('data-author-kind')).toBe('journal');
+    // Added by the agent, a second Mnemo process: its journalled change, named.
+    const addedBy = p.locator(`[data-testid=diff-memory][data-kind=added][data-memory-id="${added}"] [data-testid=diff-author]`).first();
+    await addedBy.waitFor();
+    expect(await addedBy.getAttribute('data-author-kind')).toBe('journal');
+    expect(await addedBy.locator('a').getAttribute('href')).toMatch(/^#\/history\?change=\d+$/);
+    // Archived through the workbench: its journalled change, linking to History (the recall's access before it: Mnemo outside the journal).
+    const archivedRow = p.locator(`[data-testid=diff-memory][data-kind=archived][data-memory-id="${archived.id}"]`);
+    expect(await archivedRow.locator('[data-testid=diff-author]').evaluateAll((els) => els.map((e) => e.getAttribute('data-author-kind')))).toEqual(['mnemo', 'journal']);
+    const archivedBy = archivedRow.locator('[data-testid=diff-author][data-author-kind=journal]');
     expect(await archivedBy.getAttribute('data-change-id')).toBe(String(archived.change));
     expect(await archivedBy.locator('a').getAttribute('href')).toBe(`#/history?change=${archived.change}`);
     expect(await archivedBy.textContent()).toMatch(new RegExp(`^change #${archived.change} `));

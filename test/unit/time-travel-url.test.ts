@@ -113,10 +113,13 @@ describe('the diff in words', () => {
   const author = (a: Partial<ChangeAuthor>): ChangeAuthor => ({ kind: 'journal', change_id: null, label: null, writer: null, credential_id: null, owner: null, text: '', ...a });
 
   it('names writers for people: an agent by its owner, a non-Mnemo program as a foreign writer', () => {
-    expect(authorWords(author({ kind: 'journal', change_id: 12, owner: 'ops@a1', writer: 'ops@a1' }))).toEqual({ who: 'agent ops@a1', kind: 'journal' });
-    expect(authorWords(author({ kind: 'journal', change_id: 3, writer: 'workbench' }))).toEqual({ who: 'workbench', kind: 'journal' });
-    expect(authorWords(author({ kind: 'journal', change_id: 3 }))).toEqual({ who: 'Mnemo', kind: 'journal' });
-    expect(authorWords(author({ kind: 'mnemo', writer: 'planner' }))).toEqual({ who: 'planner through Mnemo (not journalled)', kind: 'mnemo' });
+    expect(authorWords(author({ kind: 'journal', change_id: 12, owner: 'ops@a1', credential_id: 'c1', writer: 'mnemo:cred:c1' }))).toEqual({ who: 'agent ops@a1', kind: 'journal' });
+    // A revoked credential without a known owner: no id for people to decode.
+    expect(authorWords(author({ kind: 'journal', change_id: 12, credential_id: 'c1' }))).toEqual({ who: 'an agent', kind: 'journal' });
+    // The change names itself; Mnemo's own writer tag ("mnemo") is not for people.
+    expect(authorWords(author({ kind: 'journal', change_id: 3, writer: 'mnemo' }))).toEqual({ who: null, kind: 'journal' });
+    expect(authorWords(author({ kind: 'mnemo', writer: 'mnemo' }))).toEqual({ who: 'Mnemo, outside the journal (an access)', kind: 'mnemo' });
+    expect(authorWords(author({ kind: 'mnemo', writer: 'mnemo:cred:c1', owner: 'ops@a1' }))).toEqual({ who: 'Mnemo, outside the journal (an access) by agent ops@a1', kind: 'mnemo' });
     expect(authorWords(author({ kind: 'foreign' }))).toEqual({ who: 'foreign writer', kind: 'foreign' });
   });
 

@@ -7,7 +7,8 @@ import { ApiError } from '../../api/client.js';
 import { fmtInstant } from '../../state/instant.js';
 import { ErrorBox } from '../common.js';
 
-export function InstantError({ error, at, onPick }: { error: unknown; at: number; onPick: (at: number) => void }) {
+/** `onPick` offers the earliest instant instead; without it (a replay, which cannot move its instant) only the words. */
+export function InstantError({ error, at, onPick }: { error: unknown; at: number; onPick?: (at: number) => void }) {
   const details = error instanceof ApiError ? error.details : null;
   const earliest = typeof details?.['earliest'] === 'number' ? details['earliest'] : null;
   if (details?.['reason'] === 'before_history' && earliest !== null) {
@@ -15,9 +16,11 @@ export function InstantError({ error, at, onPick }: { error: unknown; at: number
     return (
       <div className="error" role="alert" data-testid="instant-error" data-earliest={first}>
         <strong>That is before this store's history.</strong> Its history starts at {fmtInstant(first)}; {fmtInstant(at)} is earlier, so the store cannot be shown as it was then.{' '}
-        <button type="button" onClick={() => onPick(first)} data-testid="instant-earliest">
-          Show {fmtInstant(first)}
-        </button>
+        {onPick ? (
+          <button type="button" onClick={() => onPick(first)} data-testid="instant-earliest">
+            Show {fmtInstant(first)}
+          </button>
+        ) : null}
       </div>
     );
   }

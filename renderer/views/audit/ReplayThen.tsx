@@ -37,7 +37,7 @@ export function ReplayThen({ eventId, loggedAt }: { eventId: number; loggedAt: n
       </button>
     );
   }
-  if (q.error) return <InstantError error={q.error} at={Math.floor(loggedAt)} onPick={() => undefined} />;
+  if (q.error) return <InstantError error={q.error} at={Math.floor(loggedAt)} />;
   if (!q.data) return <Loading label="Replaying as of then…" />;
   const asOf = q.data.as_of;
   return (

@@ -22,7 +22,7 @@ export function AuthorList({ authors, memoryIds, headOf }: { authors: ChangeAuth
                 {a.label ? ` ${changeName(a.label, memoryIds, headOf)}` : ''}
               </a>
             ) : null}
-            <span className={kind === 'foreign' ? 'badge warn' : 'muted'}>{a.change_id !== null ? ` by ${who}` : who}</span>
+            {a.change_id === null ? <span className={kind === 'foreign' ? 'badge warn' : 'muted'}>{who}</span> : who ? <span className="muted"> by {who}</span> : null}
           </li>
         );
       })}

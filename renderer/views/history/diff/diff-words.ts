@@ -31,13 +31,16 @@ export function kindCount(kind: string, n: number): string {
   return `${edge ? plural(n, 'edge') : plural(n, 'memory', 'memories')} ${KIND_LABELS[kind] ?? kind}`;
 }
 
-/** What a change's writer was, in words and as the filterable kind. */
-export function authorWords(a: ChangeAuthor): { who: string; kind: 'journal' | 'mnemo' | 'foreign' } {
+/**
+ * What a change's writer was, in words: `who` follows "by" after a journalled change's name (null:
+ * nothing to add, the change names itself), and stands alone for a write outside the journal.
+ */
+export function authorWords(a: ChangeAuthor): { who: string | null; kind: 'journal' | 'mnemo' | 'foreign' } {
   if (a.kind === 'foreign') return { who: 'foreign writer', kind: 'foreign' };
-  const agent = a.owner ? `agent ${a.owner}` : null;
-  if (a.kind === 'journal') return { who: agent ?? a.writer ?? 'Mnemo', kind: 'journal' };
-  // Outside the journal Mnemo writes only accesses (counters, recency), under the reader's name.
-  return { who: `${agent ?? a.writer ?? 'a reader'} through Mnemo (not journalled)`, kind: 'mnemo' };
+  const agent = a.owner ? `agent ${a.owner}` : a.credential_id ? 'an agent' : null;
+  if (a.kind === 'journal') return { who: agent, kind: 'journal' };
+  // Outside the journal Mnemo writes only accesses (counters, recency) and its own indexes.
+  return { who: `Mnemo, outside the journal (an access)${agent ? ` by ${agent}` : ''}`, kind: 'mnemo' };
 }
 
 /** "1 change", "4 changes" by the writers listed. */
