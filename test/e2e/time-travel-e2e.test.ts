@@ -95,6 +95,9 @@ describe('time travel in the workbench (Chromium)', () => {
     await p.waitForSelector('[data-testid=memory-row]');
     const before = await total();
     const topBefore = await p.getAttribute('[data-testid=memory-row]', 'data-memory-id');
+    // The store's history starts when Mnemo first opens it to write (the change feed's installation):
+    // one write through the workbench before T, so T is inside it.
+    await call(wb.session, 'memory.tag', { ids: [link.dst], add: ['seen-before'] });
     T = await pastWholeSecond();
     agent = startAgent([target.id, NEW_CONTENT, link.src, link.dst]);
     added = (await agent.first).added;
@@ -141,6 +144,19 @@ describe('time travel in the workbench (Chromium)', () => {
     await expect.poll(() => p.textContent('[data-testid=memory-content]')).toBe(NEW_CONTENT);
     expect(await p.locator('[data-testid=archive-toggle]').isDisabled()).toBe(false);
     await stopAgent();
+
+    // The instant follows the top bar to Graph (the graph as of T, no dragging links) and Recall (which ranks the live store only, and says so).
+    await wb.go(`/memories?at=${T}`);
+    await p.click('[data-testid=nav-graph]');
+    await p.waitForFunction((t) => window.location.hash.startsWith('#/graph') && window.location.hash.includes(`at=${t}`), T);
+    await p.waitForSelector('[data-testid=graph-canvas][data-layout-done=true]');
+    expect(Number(await p.getAttribute('[data-testid=graph-canvas]', 'data-node-count'))).toBe(before);
+    expect(await p.locator('[data-testid=graph-link-mode]').isDisabled()).toBe(true);
+    await wb.go(`/recall?q=deploy&at=${T}`);
+    await p.waitForSelector('[data-testid=recall-past-note]');
+    expect(await p.locator('[data-testid=mode-recall]').isDisabled()).toBe(true);
+    expect(await p.locator('[data-testid=recall-result]').count()).toBe(0);
+    expect(await p.getAttribute('[data-testid=recall-past-audit]', 'href')).toBe('#/audit?q=deploy');
     expect(wb.pageErrors).toEqual([]);
   });
 
