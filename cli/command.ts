@@ -98,6 +98,20 @@ export function numOpt(ctx: CommandContext, key: string): number | undefined {
   return n;
 }
 
+/**
+ * An instant given on the command line (`--at`, `--from`, `--to`): epoch seconds, or an ISO 8601
+ * date-time (`2026-03-01T09:30:00Z`; without a zone it is UTC). Undefined when the option is absent.
+ */
+export function instantOpt(ctx: CommandContext, key: string): number | undefined {
+  const raw = str(ctx, key);
+  if (raw === undefined) return undefined;
+  const n = raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(raw) || !raw.includes('T') ? raw : `${raw}Z`) / 1000;
+  if (!isEpochSeconds(n)) {
+    throw badInput(`--${key} must be an instant: epoch seconds, or an ISO 8601 date-time such as 2026-03-01T09:30:00Z; got ${JSON.stringify(raw)}`, { field: key });
+  }
+  return n;
+}
+
 export function printJson(ctx: CommandContext, value: unknown): void {
   ctx.io.out(JSON.stringify(value));
 }

@@ -4,6 +4,8 @@ import { addCommand } from './add.js';
 import { agentsCommand } from './agents.js';
 import { archiveCommand } from './archive.js';
 import { demoCommand } from './demo.js';
+import { diffCommand } from './diff.js';
+import { graphCommand } from './graph.js';
 import { exportCommand, importCommand } from './import-export.js';
 import { initCommand } from './init.js';
 import { linkCommand } from './link.js';
@@ -12,6 +14,7 @@ import { mcpCommand } from './mcp.js';
 import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
+import { feedCommand } from './feed.js';
 import { forgetCommand, mergeCommand } from './curate.js';
 import { serveCommand } from './serve.js';
 import { explainCommand, recallCommand, searchCommand } from './recall.js';
@@ -26,6 +29,7 @@ export const COMMANDS: Command[] = [
   addCommand,
   showCommand,
   listCommand,
+  graphCommand,
   linkCommand,
   archiveCommand,
   importCommand,
@@ -35,8 +39,10 @@ export const COMMANDS: Command[] = [
   agentsCommand,
   reflectCommand,
   historyCommand,
+  diffCommand,
   undoCommand,
   redoCommand,
+  feedCommand,
   mergeCommand,
   forgetCommand,
   serveCommand,

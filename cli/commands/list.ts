@@ -1,5 +1,5 @@
 import { call } from '../../core/api/service.js';
-import { flag, intOpt, requirePositional, str, strs, type Command } from '../command.js';
+import { flag, instantOpt, intOpt, requirePositional, str, strs, type Command } from '../command.js';
 import { table } from '../format.js';
 import { openSession } from '../session.js';
 
@@ -7,7 +7,7 @@ export const listCommand: Command = {
   name: 'list',
   summary: 'list memories with filters',
   usage:
-    'mnemo list <db> [--type T]... [--owner SCOPE] [--status S]... [--archived live|archived|all] [--text Q] [--tag T]... [--sort FIELD] [--desc] [--limit N] [--offset N] [--json]',
+    'mnemo list <db> [--type T]... [--owner SCOPE] [--status S]... [--archived live|archived|all] [--text Q] [--tag T]... [--sort FIELD] [--desc] [--limit N] [--offset N] [--at T] [--json]',
   options: {
     type: { type: 'string', multiple: true },
     owner: { type: 'string' },
@@ -19,6 +19,7 @@ export const listCommand: Command = {
     desc: { type: 'boolean' },
     limit: { type: 'string' },
     offset: { type: 'string' },
+    at: { type: 'string' },
   },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
@@ -33,6 +34,8 @@ export const listCommand: Command = {
       if (strs(ctx, 'status').length) input['statuses'] = strs(ctx, 'status');
       if (strs(ctx, 'tag').length) input['tags'] = strs(ctx, 'tag');
       for (const k of ['owner', 'archived', 'text', 'sort'] as const) if (str(ctx, k) !== undefined) input[k] = str(ctx, k);
+      const at = instantOpt(ctx, 'at');
+      if (at !== undefined) input['at'] = at;
       const res = await call(session, 'memory.list', input);
       if (ctx.json) {
         ctx.io.out(JSON.stringify(res));

@@ -1,16 +1,16 @@
 /** `mnemo replay <db> <event-id>`: re-run a logged recall now and show how each component moved. */
 import { call } from '../../core/api/service.js';
 import { badInput } from '../../core/errors.js';
-import { intOpt, requirePositional, str, type Command } from '../command.js';
+import { flag, intOpt, requirePositional, str, type Command } from '../command.js';
 import { isoTime, table } from '../format.js';
 import { openSession } from '../session.js';
 
 export const replayCommand: Command = {
   name: 'replay',
-  summary: 'replay a logged access against the store as it is now (per-component before/after)',
-  usage: 'mnemo replay <db> <event-id> [--hops H] [--owner SCOPE] [--k N] [--now T] [--json]',
+  summary: 'replay a logged access against the store as it is now, or as it was then (per-component before/after)',
+  usage: 'mnemo replay <db> <event-id> [--as-of-then] [--hops H] [--owner SCOPE] [--k N] [--now T] [--json]',
   timed: true,
-  options: { hops: { type: 'string' }, owner: { type: 'string' }, k: { type: 'string' } },
+  options: { hops: { type: 'string' }, owner: { type: 'string' }, k: { type: 'string' }, 'as-of-then': { type: 'boolean' } },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const raw = requirePositional(ctx, 1, 'event-id', this.usage);
@@ -20,6 +20,7 @@ export const replayCommand: Command = {
     if (str(ctx, 'hops') !== undefined) input['hops'] = intOpt(ctx, 'hops', 1, [0, 4]);
     if (str(ctx, 'k') !== undefined) input['k'] = intOpt(ctx, 'k', 10, [1, 1000]);
     if (str(ctx, 'owner') !== undefined) input['owner'] = str(ctx, 'owner');
+    if (flag(ctx, 'as-of-then')) input['as_of_then'] = true;
     const session = openSession(ctx, db, { readonly: true });
     try {
       const r = await call(session, 'access.replay', input);
@@ -29,7 +30,10 @@ export const replayCommand: Command = {
       }
       const e = r.event;
       ctx.io.out(`event ${e.event_id}: ${e.channel} of ${e.memory_id.slice(0, 8)} at ${isoTime(e.ts)} by ${e.reader_owner || '(anonymous)'}: ${JSON.stringify(e.query)}`);
-      ctx.io.out(`re-run now (${isoTime(r.rerun.now)}): hops ${r.rerun.hops}, scope ${r.rerun.owner ?? '*'}, k ${r.rerun.k}, profile ${r.rerun.profile}`);
+      const where = r.as_of
+        ? `re-run as of then (the store at ${isoTime(r.as_of.at)}, ${r.as_of.rolled_back} later change${r.as_of.rolled_back === 1 ? '' : 's'} rolled back; ranked at ${isoTime(r.rerun.now)})`
+        : `re-run now (${isoTime(r.rerun.now)})`;
+      ctx.io.out(`${where}: hops ${r.rerun.hops}, scope ${r.rerun.owner ?? '*'}, k ${r.rerun.k}, profile ${r.rerun.profile}`);
       for (const a of r.rerun.assumed) ctx.io.out(`  assumed ${a}`);
       // Ranks read 1-based here (#1 is the top); --json keeps nooa's 0-based rank.
       const shown = (rank: number | null) => (rank === null ? null : `#${rank + 1}`);
@@ -48,6 +52,9 @@ export const replayCommand: Command = {
         ),
       );
       ctx.io.out(r.movement);
+      if (r.reproduces_logged_ranking !== null) {
+        ctx.io.out(r.reproduces_logged_ranking ? 'the logged ranking is reproduced' : 'the logged ranking is not reproduced: at least one logged result ranks differently');
+      }
       for (const n of r.notes) ctx.io.out(n);
     } finally {
       session.close();

@@ -1,18 +1,21 @@
 import { call } from '../../core/api/service.js';
-import { requirePositional, type Command } from '../command.js';
+import { instantOpt, requirePositional, type Command } from '../command.js';
 import { isoTime } from '../format.js';
 import { openSession } from '../session.js';
 
 export const showCommand: Command = {
   name: 'show',
   summary: 'show one memory with every field, its ring and its edges',
-  usage: 'mnemo show <db> <id|prefix> [--json]',
+  usage: 'mnemo show <db> <id|prefix> [--at T] [--json]',
+  options: { at: { type: 'string' } },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const id = requirePositional(ctx, 1, 'id', this.usage);
     const session = openSession(ctx, db, { readonly: true });
     try {
-      const d = await call(session, 'memory.get', { id });
+      const at = instantOpt(ctx, 'at');
+      // --at shows the memory as it was then (time travel); --json keeps the same shape.
+      const d = await call(session, 'memory.get', at === undefined ? { id } : { id, at });
       if (ctx.json) {
         ctx.io.out(JSON.stringify(d));
         return;

@@ -15,6 +15,12 @@ export interface StoreAsOf {
   live: boolean;
   /** How many changes after the instant time travel rolls back. */
   rolled_back: number;
+  /**
+   * False when the instant is older than the accesses retention keeps (mnemo feed --access-days):
+   * content, edges and archive state are still exact, but the access fields (ring, counters,
+   * strength, last access) show a later state.
+   */
+  access_fields_exact: boolean;
 }
 
 /**

@@ -7,6 +7,16 @@ import { connectionOf, statementOf } from './connection.js';
 import { hasMigration } from './migrations.js';
 import type { FeedChanges, FeedPosition } from './port.js';
 
+/**
+ * The statements a catch-up runs, each a search by key (the feed's sequence number, a memory's id),
+ * never a scan: named so a test can hold their query plans to that.
+ */
+export const CATCH_UP_SQL = {
+  count: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?',
+  rows: 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq',
+  exists: 'SELECT 1 FROM memories WHERE id = ?',
+} as const;
+
 /** Whether this file has the feed (migration 007; a nooa-only file or an old read-only store does not). */
 export function hasFeed(store: object): boolean {
   const db = connectionOf(store);
@@ -38,17 +48,17 @@ export function changedSince(store: object, pos: FeedPosition, limit: number): F
   const now = feedPosition(store);
   if (!now || now.epoch !== pos.epoch || pos.seq > now.seq) return null;
   if (pos.seq < feedPrunedThrough(store)) return null;
-  const count = statementOf(store, 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?').pluck().get(pos.seq, now.seq) as number;
+  const count = statementOf(store, CATCH_UP_SQL.count).pluck().get(pos.seq, now.seq) as number;
   if (count > limit) return null;
   const touched = new Set<string>();
-  const rows = statementOf(store, 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq').raw().all(pos.seq, now.seq) as [string, string | null][];
+  const rows = statementOf(store, CATCH_UP_SQL.rows).raw().all(pos.seq, now.seq) as [string, string | null][];
   for (const [id, dst] of rows) {
     touched.add(id);
     if (dst !== null) touched.add(dst);
   }
   const upserts: string[] = [];
   const deletes: string[] = [];
-  const exists = statementOf(store, 'SELECT 1 FROM memories WHERE id = ?').pluck();
+  const exists = statementOf(store, CATCH_UP_SQL.exists).pluck();
   for (const id of touched) (exists.get(id) === undefined ? deletes : upserts).push(id);
   return { upserts, deletes, position: now };
 }

@@ -16,8 +16,8 @@
  * Cost: the transaction holds the write lock (IMMEDIATE), so every row after the feed's last
  * sequence number at its start is its own; one UPDATE by that sequence range stamps them all.
  */
-import { statementOf } from './connection.js';
-import { hasFeed } from './feed-reads.js';
+import { connectionOf, statementOf } from './connection.js';
+import { hasMigration } from './migrations.js';
 import { currentCredentialId } from './attribution.js';
 
 /** The writer text of Mnemo's own rows: `mnemo`, or `mnemo:cred:<id>` for a write made with an agent credential. */
@@ -34,7 +34,7 @@ interface OpenStamp {
 const open = new WeakMap<object, OpenStamp>();
 
 function lastSeq(store: object): number {
-  if (!hasFeed(store)) return 0;
+  if (!hasMigration(connectionOf(store), '007-change-feed')) return 0;
   return (statementOf(store, 'SELECT max(seq) FROM mnemo_feed').pluck().get() as number | null) ?? 0;
 }
 
@@ -63,11 +63,11 @@ export function attributeFeedTo(store: { clock: { now(): number } }, changeId: n
   stamp.changeId = changeId;
 }
 
-/** Call as the outermost transaction is about to commit: stamps the rows it appended. */
-export function endFeedStamp(store: object, at: number): void {
+/** Call as the outermost transaction is about to commit: stamps the rows it appended; returns the feed's last sequence number. */
+export function endFeedStamp(store: object, at: number): number {
   const stamp = open.get(store);
   open.delete(store);
-  if (stamp) stampRange(store, stamp, at, feedWriter());
+  return stamp ? stampRange(store, stamp, at, feedWriter()) : 0;
 }
 
 /** Call when the transaction rolls back: its rows are gone with it. */

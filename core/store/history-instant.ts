@@ -4,15 +4,19 @@
  * back to what retention kept; an instant before that is refused with a typed error that names the
  * earliest instant that can be shown.
  *
- * An instant resolves to the position just after the latest change stamped at or before it (ties:
- * the later change). Each row carries its writer's clock (Mnemo's injected clock, a foreign
- * writer's wall clock); when clocks agree that is exactly "every change up to T", and when they do
- * not, the state shown is still one the store really passed through (a prefix of the feed), never
- * a mix of changes from either side of T.
+ * An instant resolves to the position just before the first change stamped after it. Each row
+ * carries its writer's clock (Mnemo's injected clock, a foreign writer's wall clock); when clocks
+ * agree that is exactly "every change up to T", and when they do not, the state shown is still one
+ * the store really passed through (a prefix of the feed), never a mix of changes from either side
+ * of T: a change stamped ahead of its successors holds them back until T reaches its stamp.
  */
 import { badInput } from '../errors.js';
 import type { DB } from './sqlite.js';
 import { hasMigration } from './migrations.js';
+import { FEED_META } from './feed-retention.js';
+
+/** The `mnemo_meta` key migration 007 sets: when the feed was installed, where history starts. */
+export const FEED_INSTALLED_AT = 'feed_installed_at';
 import type { StoreAsOf } from '../model/history.js';
 
 /** What an instant resolves to (the API's StoreAsOf). */
@@ -35,34 +39,37 @@ export function requireFeed(db: DB, path: string): { epoch: string; seq: number 
   return { epoch, seq };
 }
 
-/** The earliest instant the history reaches: the feed's installation, or the oldest change retention kept. */
+/**
+ * The earliest instant the history reaches: the feed's installation, or the newest change
+ * retention removed (feed-retention.ts `feed_history_from`), whichever is later.
+ */
 export function earliestInstant(db: DB, fallback: number): number {
-  const installed = Number(meta(db, 'feed_installed_at') ?? NaN);
+  const installed = Number(meta(db, FEED_INSTALLED_AT) ?? NaN);
   const first = db.prepare('SELECT at FROM mnemo_feed ORDER BY seq LIMIT 1').pluck().get() as number | undefined;
-  const prunedThrough = Number(meta(db, 'feed_pruned_through') ?? 0);
-  if (prunedThrough > 0) {
-    // The state after the last pruned change is reachable from its instant on; without that instant, from the oldest kept change's.
-    const prunedAt = Number(meta(db, 'feed_pruned_at') ?? NaN);
-    const from = Number.isFinite(prunedAt) ? prunedAt : (first ?? fallback);
-    return Number.isFinite(installed) ? Math.max(installed, from) : from;
-  }
-  if (Number.isFinite(installed)) return installed;
-  // A feed installed before its installation time was recorded: its first change is the earliest instant known.
-  return first ?? fallback;
+  // A writer whose clock is behind the one that installed the feed (an injected clock, `--now`) stamps
+  // changes before the installation: history then starts at the first of them. A feed installed
+  // before its installation time was recorded starts at its first change.
+  const start = Number.isFinite(installed) ? Math.min(installed, first ?? installed) : (first ?? fallback);
+  const historyFrom = Number(meta(db, FEED_META.historyFrom) ?? NaN);
+  return Number.isFinite(historyFrom) ? Math.max(start, historyFrom) : start;
 }
 
 /** Resolves `at` to a feed position (see the file comment); `now` is the caller's clock, for an empty feed. */
 export function resolveInstant(db: DB, path: string, at: number, now: number): HistoryInstant {
   const head = requireFeed(db, path);
   const earliest = earliestInstant(db, now);
-  const prunedThrough = Number(meta(db, 'feed_pruned_through') ?? 0);
-  const seq = (db.prepare('SELECT seq FROM mnemo_feed WHERE at <= ? ORDER BY at DESC, seq DESC LIMIT 1').pluck().get(at) as number | undefined) ?? prunedThrough;
-  if (at < earliest || seq < prunedThrough) {
+  // The first change stamped after the instant, by the index on `at`: a scan of the changes after it, what rolling back costs anyway.
+  const firstAfter = db.prepare('SELECT min(seq) FROM mnemo_feed WHERE at > ?').pluck().get(at) as number | null;
+  const seq = firstAfter === null ? head.seq : firstAfter - 1;
+  if (at < earliest) {
     throw badInput(
       `${path} has history from ${new Date(earliest * 1000).toISOString()} (epoch ${earliest}) on; ${at} is earlier. Ask for an instant at or after ${earliest}`,
       { field: 'at', reason: 'before_history', at, earliest },
     );
   }
   const rolledBack = db.prepare('SELECT count(*) FROM mnemo_feed WHERE seq > ?').pluck().get(seq) as number;
-  return { at, position: { epoch: head.epoch, seq }, earliest, live: rolledBack === 0, rolled_back: rolledBack };
+  // Retention keeps accesses for less time than other changes: before that horizon the access fields show a later state.
+  const accessesFrom = Number(meta(db, FEED_META.accessesFrom) ?? NaN);
+  const accessFieldsExact = !(Number.isFinite(accessesFrom) && at < accessesFrom);
+  return { at, position: { epoch: head.epoch, seq }, earliest, live: rolledBack === 0, rolled_back: rolledBack, access_fields_exact: accessFieldsExact };
 }

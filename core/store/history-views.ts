@@ -4,7 +4,9 @@
  *
  * The rows changed after the position are rolled back from their current row, newest change first
  * (feed-images.ts), and written to TEMP tables; TEMP views named `memories` and `memory_edges`
- * show the current rows nobody changed since, plus those rolled-back rows. SQLite resolves an
+ * show the current rows nobody changed since, plus those rolled-back rows. The current rows are
+ * hidden by rowid, which every index holds: a count or a filter that an index answers on its own
+ * (archived, owner, type) still does, instead of reading 100k rows for their ids. SQLite resolves an
  * unqualified name in `temp` before `main`, so the views shadow nooa's tables on this connection
  * only. The cost is the changes after the position, not the store's size.
  *
@@ -16,7 +18,7 @@
  * in the order its first later change came in: the order of nooa's re-inserts for a memory's edges.
  */
 import type { DB } from './sqlite.js';
-import { edgeRowBefore, memoryRowBefore, type FeedRow } from './feed-images.js';
+import { accessColumnsBefore, edgeRowBefore, memoryRowBefore, undoAccessInData, type FeedRow } from './feed-images.js';
 import type { EdgeImage, MemoryImage } from './history-changes.js';
 
 const MEMORY_COLS = ['id', 'type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'embedding', 'data'] as const;
@@ -27,6 +29,8 @@ export interface RolledBack<T> {
   then: T | null;
   /** Its rowid then, where known (null: placed after the current rows). */
   rowid: number | null;
+  /** Its rowid now (null: it does not exist now). */
+  currentRowid: number | null;
   /** The feed rows rolled back, newest first. */
   rows: FeedRow[];
 }
@@ -57,11 +61,34 @@ export function rollBackMemories(db: DB, touched: Map<string, FeedRow[]>, untilS
   for (const [id, all] of touched) {
     const rows = all.filter((r) => r.seq > untilSeq);
     const now = current.get(id) ?? null;
-    let state: MemoryImage | null = now ? withoutRowid(now) : null;
-    for (const row of rows) state = memoryRowBefore(state, row) as MemoryImage | null;
-    out.set(id, { then: state, rowid: now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : null, rows });
+    const state = walkBack(now ? withoutRowid(now) : null, rows);
+    out.set(id, { then: state, rowid: now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : null, currentRowid: now?.rowid ?? null, rows });
   }
   return out;
+}
+
+/**
+ * The memory before `rows` (newest first) changed it. A run of accesses is undone on the parsed
+ * `data` and formatted once at its end (feed-images.ts undoAccessInData); a full before-image
+ * replaces the data anyway, so the run needs no formatting before one. The rebuilt `data` is
+ * formatted by JSON.stringify: the same value as the text nooa wrote (an integral float reads back
+ * as the same number), at a tenth of the cost of reproducing Python's formatting, which was most
+ * of the time a walk back took.
+ */
+function walkBack(current: MemoryImage | null, rows: readonly FeedRow[]): MemoryImage | null {
+  let state = current;
+  let parsed: Record<string, unknown> | null = null;
+  for (const row of rows) {
+    if (row.op === 'access' && state) {
+      parsed ??= JSON.parse(state.data) as Record<string, unknown>;
+      undoAccessInData(parsed, row);
+      state = accessColumnsBefore(state, row);
+      continue;
+    }
+    parsed = null;
+    state = memoryRowBefore(state, row) as MemoryImage | null;
+  }
+  return parsed && state ? { ...state, data: JSON.stringify(parsed) } : state;
 }
 
 /** Each touched edge at the position, rolled back from its current row. */
@@ -76,7 +103,7 @@ export function rollBackEdges(db: DB, touched: Map<string, FeedRow[]>, untilSeq 
     const now = current.get(key) ?? null;
     let state: EdgeImage | null = now ? withoutRowid(now) : null;
     for (const row of rows) state = edgeRowBefore(row);
-    out.set(key, { then: state, rowid: now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : null, rows });
+    out.set(key, { then: state, rowid: now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : null, currentRowid: now?.rowid ?? null, rows });
   }
   return out;
 }
@@ -107,22 +134,21 @@ export function installHistoryViews(db: DB, seq: number): void {
   const edgeBase = (db.prepare('SELECT coalesce(max(rowid), 0) FROM main.memory_edges').pluck().get() as number) + 1;
 
   db.exec(`
-    CREATE TEMP TABLE history_memories_touched (id TEXT PRIMARY KEY) WITHOUT ROWID;
+    CREATE TEMP TABLE history_memories_hidden (row INTEGER PRIMARY KEY);
     CREATE TEMP TABLE history_memories (row_order INTEGER NOT NULL, ${memoryColumnsDdl()});
-    CREATE TEMP TABLE history_edges_touched (src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL, PRIMARY KEY (src, dst, type)) WITHOUT ROWID;
+    CREATE TEMP TABLE history_edges_hidden (row INTEGER PRIMARY KEY);
     CREATE TEMP TABLE history_edges (row_order INTEGER NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL, weight REAL NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (src, dst, type));
   `);
-  const touchMemory = db.prepare('INSERT INTO temp.history_memories_touched(id) VALUES (?)');
+  const hideMemory = db.prepare('INSERT INTO temp.history_memories_hidden(row) VALUES (?)');
   const putMemory = db.prepare(`INSERT INTO temp.history_memories(row_order, ${MEMORY_COLS.join(', ')}) VALUES (@row_order, ${MEMORY_COLS.map((c) => `@${c}`).join(', ')})`);
-  for (const [id, r] of memoryState) {
-    touchMemory.run(id);
+  for (const r of memoryState.values()) {
+    if (r.currentRowid !== null) hideMemory.run(r.currentRowid);
     if (r.then) putMemory.run({ ...r.then, row_order: r.rowid ?? memoryBase + r.rows.at(-1)!.seq });
   }
-  const touchEdge = db.prepare('INSERT INTO temp.history_edges_touched(src, dst, type) VALUES (?, ?, ?)');
+  const hideEdge = db.prepare('INSERT INTO temp.history_edges_hidden(row) VALUES (?)');
   const putEdge = db.prepare('INSERT INTO temp.history_edges(row_order, src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   for (const r of edgeState.values()) {
-    const key = r.rows[0]!;
-    touchEdge.run(key.memory_id, key.dst, key.edge_type);
+    if (r.currentRowid !== null) hideEdge.run(r.currentRowid);
     if (r.then) putEdge.run(r.rowid ?? edgeBase + r.rows.at(-1)!.seq, r.then.src, r.then.dst, r.then.type, r.then.weight, r.then.created_at);
   }
   db.exec(`
@@ -130,12 +156,12 @@ export function installHistoryViews(db: DB, seq: number): void {
     CREATE INDEX temp.history_memories_order ON history_memories(row_order);
     CREATE TEMP VIEW memories AS
       SELECT m.rowid AS rowid, ${MEMORY_COLS.map((c) => `m.${c}`).join(', ')} FROM main.memories AS m
-        WHERE m.id NOT IN (SELECT id FROM temp.history_memories_touched)
+        WHERE m.rowid NOT IN (SELECT row FROM temp.history_memories_hidden)
       UNION ALL
       SELECT row_order, ${MEMORY_COLS.join(', ')} FROM temp.history_memories;
     CREATE TEMP VIEW memory_edges AS
       SELECT e.rowid AS rowid, ${EDGE_COLS.map((c) => `e.${c}`).join(', ')} FROM main.memory_edges AS e
-        WHERE NOT EXISTS (SELECT 1 FROM temp.history_edges_touched AS t WHERE t.src = e.src AND t.dst = e.dst AND t.type = e.type)
+        WHERE e.rowid NOT IN (SELECT row FROM temp.history_edges_hidden)
       UNION ALL
       SELECT row_order, ${EDGE_COLS.join(', ')} FROM temp.history_edges;
   `);

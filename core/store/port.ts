@@ -11,7 +11,7 @@
  * backend (PostgreSQL) would make asynchronous and why recall's hot path would not pay for it.
  */
 import type { Clock } from '../clock.js';
-import type { HistoryInstant } from './history-instant.js';
+import type { StoreAsOf } from '../model/history.js';
 import type { HistoryChanges } from './history-changes.js';
 import type { EdgeType } from '../model/enums.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../model/memory.js';
@@ -255,11 +255,11 @@ export interface StoreHistory {
    * What instant `at` resolves to in the feed; throws a bad_input MnemoError (details.reason
    * "before_history" with details.earliest, or "no_history") when it cannot be shown.
    */
-  asOf(at: number): HistoryInstant;
+  asOf(at: number): StoreAsOf;
   /** The memories and edges changed between two positions of this feed, with their rows at both ends and who wrote them. */
   changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges;
   /** The instant this store shows when it was opened as of one; null for the store as it is now. */
-  readonly history: HistoryInstant | null;
+  readonly history: StoreAsOf | null;
 }
 
 // ---------------------------------------------------------------- the two sides

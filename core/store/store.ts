@@ -37,6 +37,7 @@ import { changesBetween } from './history-diff.js';
 import type { HistoryChanges } from './history-changes.js';
 import { installHistoryViews } from './history-views.js';
 import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
+import { pruneFeedStep } from './feed-retention.js';
 import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
@@ -61,6 +62,14 @@ export interface OpenOptions extends ConnectOptions {
 
 const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget];
 
+/**
+ * Every this many commits that appended to the change feed, one bounded prune step follows
+ * (feed-retention.ts), so a long-running process keeps the feed to its policy without a separate
+ * job; each step is its own short transaction of at most AUTO_PRUNE_ROWS rows.
+ */
+const AUTO_PRUNE_EVERY = 1000;
+const AUTO_PRUNE_ROWS = 500;
+
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
@@ -81,6 +90,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
   #history: HistoryInstant | null = null;
   private closed = false;
+  private feedCommits = 0;
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean) {
     this.path = path;
@@ -243,19 +253,33 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
   transaction<T>(fn: () => T): T {
     if (this.#db.inTransaction) return fn();
-    // The change feed's rows this transaction appends are stamped as ours before it commits (feed-stamp.ts).
-    return this.#db
+    // The change feed's rows this transaction appends are stamped as ours before it commits
+    // (feed-stamp.ts); once it has committed, catch-up need not read them back (external-changes.ts).
+    let fedThrough = 0;
+    const result = this.#db
       .transaction(() => {
         beginFeedStamp(this);
         try {
-          const result = fn();
-          endFeedStamp(this, this.clock.now());
-          return result;
+          const out = fn();
+          fedThrough = endFeedStamp(this, this.clock.now());
+          return out;
         } finally {
           dropFeedStamp(this);
         }
       })
       .immediate();
+    this.external.ownCommit(fedThrough);
+    if (fedThrough > 0 && ++this.feedCommits % AUTO_PRUNE_EVERY === 0) this.pruneFeedQuietly();
+    return result;
+  }
+
+  /** A prune step after a commit: the commit stands whatever happens here, so a failure is only warned about. */
+  private pruneFeedQuietly(): void {
+    try {
+      pruneFeedStep(this, this.clock.now(), AUTO_PRUNE_ROWS);
+    } catch (err) {
+      this.warn('feed-prune', `pruning the change feed failed (${err instanceof Error ? err.message : String(err)}); the next prune retries`);
+    }
   }
 
   hasMnemo(): boolean {

@@ -80,7 +80,11 @@ describe('indexes beside another writer', () => {
     derived.get();
     expect(spy.loads).toBe(2);
     const added = writer.all().find((m) => m.content === 'written by the agent next door')!;
-    expect(new Set(spy.updated)).toEqual(new Set([added.id, edited.id, archived.id, linker.id, ...pointingAtDeleted]));
+    // The change feed names both ends of a changed edge (an index of incoming edges needs the target
+    // too): the targets of the edges the edit and the new link rewrote (nooa's save rewrites a memory's
+    // edges whole) and of the deleted memory's edges are told as well.
+    const targets = [linker, edited, deleted].flatMap((m) => m.edges.map((e) => e.target_id)).concat(target.id);
+    expect(new Set(spy.updated)).toEqual(new Set([added.id, edited.id, archived.id, linker.id, ...pointingAtDeleted, ...targets].filter((id) => id !== deleted.id)));
     expect(spy.removed).toEqual([deleted.id]);
     const fresh = new SpyIndex();
     fresh.load(reader);
@@ -89,7 +93,7 @@ describe('indexes beside another writer', () => {
     writer.close();
   });
 
-  it('rebuilds instead when more than a fifth of a large store changed', () => {
+  it('patches a large outside import row by row from the change feed (its cost is what changed, not the store)', () => {
     const { reader, writer } = pair();
     const spy = new SpyIndex();
     const derived = new Derived(reader, spy);
@@ -101,9 +105,27 @@ describe('indexes beside another writer', () => {
       for (let i = 0; i < 1100; i++) writer.add(createMemory({ content: `bulk import ${i}` }, NOW), null);
     });
     derived.get();
-    expect(spy.loads).toBe(3);
+    expect(spy.loads).toBe(2);
+    expect(spy.updated).toHaveLength(1100);
+    const fresh = new SpyIndex();
+    fresh.load(reader);
+    expect(spy.rows).toEqual(fresh.rows);
+    reader.close();
+    writer.close();
+  });
+
+  it('rebuilds when the feed no longer reaches back to what the index saw (retention pruned it)', () => {
+    const { reader, writer } = pair();
+    const spy = new SpyIndex();
+    const derived = new Derived(reader, spy);
+    writer.transaction(() => writer.add(createMemory({ content: 'installs the feed' }, NOW), null));
+    derived.get();
+    const loads = spy.loads;
+    writer.transaction(() => writer.add(createMemory({ content: 'after the index was built' }, NOW), null));
+    writer.setMeta('feed_pruned_through', String(writer.feedPosition()!.seq));
+    derived.get();
+    expect(spy.loads).toBe(loads + 1);
     expect(spy.updated).toEqual([]);
-    expect(spy.rows.size).toBe(reader.count());
     reader.close();
     writer.close();
   });

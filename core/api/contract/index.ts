@@ -10,6 +10,7 @@ import { accessContract } from './access.js';
 import { beliefsContract } from './beliefs.js';
 import { curationContract } from './curation.js';
 import { edgeContract } from './edge.js';
+import { feedContract } from './feed.js';
 import { fleetContract } from './fleet.js';
 import { graphContract } from './graph.js';
 import { intentsContract } from './intents.js';
@@ -30,6 +31,7 @@ export const contractByFile = {
   beliefs: beliefsContract,
   curation: curationContract,
   edge: edgeContract,
+  feed: feedContract,
   fleet: fleetContract,
   graph: graphContract,
   intents: intentsContract,
@@ -50,6 +52,7 @@ export const contract = {
   ...beliefsContract,
   ...curationContract,
   ...edgeContract,
+  ...feedContract,
   ...fleetContract,
   ...graphContract,
   ...intentsContract,

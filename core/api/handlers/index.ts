@@ -8,6 +8,7 @@ import { accessHandlers } from './access.js';
 import { beliefsHandlers } from './beliefs.js';
 import { curationHandlers } from './curation.js';
 import { edgeHandlers } from './edge.js';
+import { feedHandlers } from './feed.js';
 import { fleetHandlers } from './fleet.js';
 import { graphHandlers } from './graph.js';
 import { intentsHandlers } from './intents.js';
@@ -28,6 +29,7 @@ export const handlersByFile = {
   beliefs: beliefsHandlers,
   curation: curationHandlers,
   edge: edgeHandlers,
+  feed: feedHandlers,
   fleet: fleetHandlers,
   graph: graphHandlers,
   intents: intentsHandlers,
@@ -48,6 +50,7 @@ export const handlers: HandlersFor<Contract> = {
   ...beliefsHandlers,
   ...curationHandlers,
   ...edgeHandlers,
+  ...feedHandlers,
   ...fleetHandlers,
   ...graphHandlers,
   ...intentsHandlers,

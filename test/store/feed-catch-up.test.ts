@@ -1,0 +1,166 @@
+/**
+ * Catching up with another writer from the change feed (core/store/external-changes.ts): the
+ * listeners hear exactly the memories it changed, at a cost that follows what changed and not the
+ * store's size (no digest scan of the store; every statement a search by key). A file without a
+ * feed still catches up by digests.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { accessRecord, createMemory, logAccess } from '../../core/model/memory.js';
+import { decodeRow, encodeRow, MEMORY_COLUMNS, type MemoryRow } from '../../core/store/codec.js';
+import { CATCH_UP_SQL } from '../../core/store/feed-reads.js';
+import * as signatures from '../../core/store/row-signatures.js';
+import { MemoryStore, type ChangeEvent } from '../../core/store/store.js';
+import { fixtureCopy, tempDir } from '../../support/fixture.js';
+
+vi.mock('../../core/store/row-signatures.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../core/store/row-signatures.js')>();
+  return { ...actual, scanRowSignatures: vi.fn(actual.scanRowSignatures) };
+});
+
+const NOW = 1_780_000_000;
+const INSERT = `INSERT INTO memories(${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
+/** A store of `size` memories, written in one transaction by a plain connection (the triggers record them). */
+function storeOf(size: number): string {
+  const path = join(tempDir(), 'catch-up.sqlite');
+  MemoryStore.open(path, { create: true, clock: fixedClock(NOW) }).close();
+  const db = new Database(path);
+  const ins = db.prepare(INSERT);
+  db.transaction(() => {
+    for (let i = 0; i < size; i++) ins.run({ ...encodeRow(createMemory({ content: `memory number ${i}` }, NOW)), embedding: null });
+  })();
+  db.close();
+  return path;
+}
+
+/**
+ * 1,000 changes by another process, nooa's way: 400 adds, 300 edits, 200 accesses, 100 deletes.
+ * Returns the ids each listener event must name.
+ */
+function thousandForeignChanges(path: string): { upserts: Set<string>; deletes: Set<string> } {
+  const db = new Database(path);
+  const ids = db.prepare('SELECT id FROM memories ORDER BY rowid LIMIT 600').pluck().all() as string[];
+  const upserts = new Set<string>();
+  const deletes = new Set<string>();
+  const row = db.prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE id = ?`);
+  const save = db.prepare('UPDATE memories SET content = @content, strength = @strength, last_accessed = @last_accessed, access_count = @access_count, data = @data WHERE id = @id');
+  db.transaction(() => {
+    for (let i = 0; i < 400; i++) {
+      const m = createMemory({ content: `added next door ${i}` }, NOW);
+      db.prepare(INSERT).run({ ...encodeRow(m), embedding: null });
+      upserts.add(m.id);
+    }
+    ids.slice(0, 300).forEach((id, i) => {
+      const m = decodeRow(row.get(id) as MemoryRow, []).memory;
+      m.content = `edited next door ${i}`;
+      save.run(encodeRow(m));
+      upserts.add(id);
+    });
+    ids.slice(300, 500).forEach((id, i) => {
+      const m = decodeRow(row.get(id) as MemoryRow, []).memory;
+      logAccess(m, accessRecord(NOW + i, 'recalled'));
+      save.run(encodeRow(m));
+      upserts.add(id);
+    });
+    for (const id of ids.slice(500, 600)) {
+      db.prepare('DELETE FROM memories WHERE id = ?').run(id);
+      deletes.add(id);
+    }
+  })();
+  expect(db.prepare('SELECT count(*) FROM mnemo_feed WHERE writer IS NULL AND memory_id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify([...upserts, ...deletes]))).toBeGreaterThanOrEqual(1000);
+  db.close();
+  return { upserts, deletes };
+}
+
+beforeEach(() => {
+  vi.mocked(signatures.scanRowSignatures).mockClear();
+});
+
+describe('catching up from the change feed', () => {
+  for (const size of [1_000, 10_000]) {
+    it(`tells exactly the 1,000 changes another process made to a store of ${size.toLocaleString('en')} memories, without scanning it`, () => {
+      const path = storeOf(size);
+      const reader = MemoryStore.open(path, { readonly: true });
+      const events: ChangeEvent[] = [];
+      reader.onChange((e) => events.push(e));
+      const expected = thousandForeignChanges(path);
+
+      expect(reader.refreshIfChanged()).toBe(true);
+      expect(events).toEqual([]);
+      reader.catchUp();
+      expect(events.filter((e) => e.kind === 'reset')).toEqual([]);
+      expect(new Set(events.flatMap((e) => (e.kind === 'upsert' ? [e.id] : [])))).toEqual(expected.upserts);
+      expect(new Set(events.flatMap((e) => (e.kind === 'delete' ? [e.id] : [])))).toEqual(expected.deletes);
+      expect(events).toHaveLength(1000);
+      expect(signatures.scanRowSignatures).not.toHaveBeenCalled();
+
+      // Nothing new: nothing read, nothing told.
+      events.length = 0;
+      reader.catchUp();
+      expect(events).toEqual([]);
+      reader.close();
+    });
+  }
+
+  it('runs only searches by key, whatever the store holds', () => {
+    const path = storeOf(2_000);
+    const db = new Database(path, { readonly: true });
+    for (const sql of Object.values(CATCH_UP_SQL)) {
+      const explain = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      const plan = (explain.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 1)) as { detail: string }[]).map((r) => r.detail);
+      expect(plan.every((d) => d.startsWith('SEARCH')), `${sql}: ${plan.join('; ')}`).toBe(true);
+    }
+    db.close();
+  });
+
+  it("skips this process's own writes, and still hears another process's that came in between", () => {
+    const path = storeOf(10);
+    const store = MemoryStore.open(path, { clock: fixedClock(NOW) });
+    const other = MemoryStore.open(path, { clock: fixedClock(NOW) });
+    const events: ChangeEvent[] = [];
+    store.onChange((e) => events.push(e));
+    const ours = createMemory({ content: 'ours' }, NOW);
+    store.add(ours, null);
+    expect(events).toEqual([{ kind: 'upsert', id: ours.id }]); // told as it was written
+    const theirs = createMemory({ content: 'theirs' }, NOW);
+    other.add(theirs, null);
+    events.length = 0;
+    store.catchUp();
+    expect(events).toEqual([{ kind: 'upsert', id: theirs.id }]); // ours is not told again
+    // Their commit is not caught up yet when ours lands: the position cannot move past it.
+    const theirs2 = createMemory({ content: 'theirs again' }, NOW);
+    other.add(theirs2, null);
+    const ours2 = createMemory({ content: 'ours again' }, NOW);
+    store.add(ours2, null);
+    events.length = 0;
+    store.catchUp();
+    expect(events).toEqual(expect.arrayContaining([{ kind: 'upsert', id: theirs2.id }]));
+    other.close();
+    store.close();
+  });
+});
+
+describe('a file without a feed', () => {
+  it('catches up by digests: a reset on the first outside commit, then the memories changed', () => {
+    const path = fixtureCopy();
+    const reader = MemoryStore.open(path, { readonly: true });
+    expect(reader.feedPosition()).toBeNull();
+    const events: ChangeEvent[] = [];
+    reader.onChange((e) => events.push(e));
+    const nooa = new Database(path);
+    const ids = nooa.prepare('SELECT id FROM memories ORDER BY rowid LIMIT 2').pluck().all() as string[];
+    nooa.prepare("UPDATE memories SET content = 'edited by nooa' WHERE id = ?").run(ids[0]);
+    reader.catchUp();
+    expect(events).toEqual([{ kind: 'reset' }]);
+    events.length = 0;
+    nooa.prepare("UPDATE memories SET content = 'edited again' WHERE id = ?").run(ids[1]);
+    reader.catchUp();
+    expect(events).toEqual([{ kind: 'upsert', id: ids[1] }]);
+    expect(signatures.scanRowSignatures).toHaveBeenCalledTimes(2);
+    nooa.close();
+    reader.close();
+  });
+});
