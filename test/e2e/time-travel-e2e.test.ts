@@ -249,7 +249,7 @@ describe('time travel in the workbench (Chromium)', () => {
     // A kind chip lists only that kind.
     await p.click('[data-testid=diff-count-changed]');
     await p.waitForFunction(() => window.location.hash.includes('kind=changed'));
-    expect(await p.locator('[data-testid=diff-memory]').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-kind')))])).toEqual(['changed']);
+    await expect.poll(() => p.locator('[data-testid=diff-memory]').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-kind')))])).toEqual(['changed']);
     expect(wb.pageErrors).toEqual([]);
   });
 });
