@@ -8,6 +8,8 @@ import { NoticeBar, useUndoShortcut } from './components/undo-shortcut.js';
 import { platform } from './platform/browser.js';
 import { VIEW_KEYS } from './state/keymap.js';
 import { buildHash, navigate, useRoute } from './state/router.js';
+import { instantParam, TIME_TRAVEL_VIEWS } from './state/instant.js';
+import { TimeControl } from './components/time/TimeControl.js';
 import { useUi } from './state/ui.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
 import { UndoToast } from './views/curation/UndoToast.js';
@@ -21,6 +23,7 @@ const loadAudit = () => import('./views/audit/AuditView.js');
 const loadOverview = () => import('./views/overview/OverviewView.js');
 const loadReflection = () => import('./views/reflection/ReflectionView.js');
 const loadHistory = () => import('./views/history/HistoryView.js');
+const loadDiff = () => import('./views/history/diff/DiffView.js');
 const loadBeliefs = () => import('./views/beliefs/BeliefsView.js');
 const loadFleet = () => import('./views/fleet/FleetView.js');
 const loadProspective = () => import('./views/prospective/ProspectiveView.js');
@@ -32,6 +35,7 @@ const AuditView = lazy(() => loadAudit().then((m) => ({ default: m.AuditView }))
 const OverviewView = lazy(() => loadOverview().then((m) => ({ default: m.OverviewView })));
 const ReflectionView = lazy(() => loadReflection().then((m) => ({ default: m.ReflectionView })));
 const HistoryView = lazy(() => loadHistory().then((m) => ({ default: m.HistoryView })));
+const DiffView = lazy(() => loadDiff().then((m) => ({ default: m.DiffView })));
 const BeliefsView = lazy(() => loadBeliefs().then((m) => ({ default: m.BeliefsView })));
 const FleetView = lazy(() => loadFleet().then((m) => ({ default: m.FleetView })));
 const ProspectiveView = lazy(() => loadProspective().then((m) => ({ default: m.ProspectiveView })));
@@ -61,6 +65,9 @@ export function App() {
 
   // Find duplicates is reached from Memories, so Memories stays lit.
   const active = route.view === 'memory' || route.view === 'duplicates' ? 'memories' : route.view;
+  // The instant shown follows the top bar between the views that travel in time.
+  const at = TIME_TRAVEL_VIEWS.includes(route.view) ? instantParam(route.params).at : null;
+  const timeTravels = TIME_TRAVEL_VIEWS.includes(route.view);
   return (
     <div className="app">
       <GlobalProgress />
@@ -68,7 +75,7 @@ export function App() {
         <span className="brand">Mnemo</span>
         <nav>
           {VIEW_KEYS.map((n) => (
-            <a key={n.view} href={`#${buildHash(n.view)}`} className={active === n.view ? 'active' : ''} title={`${n.label} (${n.key})`} data-testid={`nav-${n.view}`}>
+            <a key={n.view} href={`#${buildHash(n.view, null, at !== null && TIME_TRAVEL_VIEWS.includes(n.view) ? { at } : {})}`} className={active === n.view ? 'active' : ''} title={`${n.label} (${n.key})`} data-testid={`nav-${n.view}`}>
               {n.label}
             </a>
           ))}
@@ -88,6 +95,7 @@ export function App() {
           ?
         </button>
       </header>
+      {timeTravels && !info.error ? <TimeControl /> : null}
       {info.error ? (
         <main className="content">
           <ErrorBox error={info.error} />
@@ -103,7 +111,8 @@ export function App() {
             {route.view === 'audit' && <AuditView />}
             {route.view === 'overview' && <OverviewView />}
             {route.view === 'reflection' && <ReflectionView />}
-            {route.view === 'history' && <HistoryView />}
+            {route.view === 'history' && route.arg === 'diff' && <DiffView />}
+            {route.view === 'history' && route.arg !== 'diff' && <HistoryView />}
             {route.view === 'beliefs' && <BeliefsView />}
             {route.view === 'fleet' && <FleetView />}
             {route.view === 'prospective' && <ProspectiveView />}

@@ -1,9 +1,9 @@
 /** react-query hooks over the engine: the only way views read or change the store. */
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { InputOf } from '../../core/api/contract/index.js';
 import { call, getTransport } from './client.js';
-import { keys } from './keys.js';
+import { keys, sameTimeline } from './keys.js';
 import type { EngineEvent } from './transport.js';
 import { changeLabel, useUndoToast } from '../state/undo-toast.js';
 
@@ -15,45 +15,62 @@ export function useStoreInfo() {
   return useQuery({ queryKey: keys.store(), queryFn: () => call('store.info', {}) });
 }
 
-/** Facet counts; `enabled` lets the list ask for its first page before these (bigger) counts. */
-export function useFacets(input: InputOf<'memory.facets'>, enabled = true) {
-  return useQuery({ queryKey: [...keys.facets(), input], queryFn: () => call('memory.facets', input), staleTime: 10_000, enabled });
+/** Facet counts; `enabled` lets the list ask for its first page before these (bigger) counts; `at` counts the store as it was then. */
+export function useFacets(input: NonNullable<InputOf<'memory.facets'>>, enabled = true, at: number | null = null) {
+  return useQuery({
+    queryKey: at === null ? [...keys.facets(), input] : keys.pastFacets(input, at),
+    queryFn: () => call('memory.facets', at === null ? input : { ...input, at }),
+    staleTime: 10_000,
+    enabled,
+  });
 }
 
 /**
  * The memory list as pages fetched on demand: only the pages under the visible rows are asked
- * for, so a 100k-row table costs one 200-row page per screenful.
+ * for, so a 100k-row table costs one 200-row page per screenful. With `at`, the list as it was
+ * at that instant (cached apart from the live list, so live refresh does not replace it).
  */
-export function useMemoryPages(filter: ListFilter, firstRow: number, lastRow: number) {
+export function useMemoryPages(filter: ListFilter, firstRow: number, lastRow: number, at: number | null = null, enabled = true) {
   const first = Math.max(0, Math.floor(firstRow / PAGE_SIZE));
   const last = Math.max(first, Math.floor(lastRow / PAGE_SIZE));
   const pages = [0];
   for (let p = Math.max(first, 1); p <= last; p++) pages.push(p);
   const results = useQueries({
-    queries: pages.map((page) => ({
-      queryKey: keys.memoryPage(filter, page),
-      queryFn: () => call('memory.list', { ...filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE }),
-      placeholderData: page === 0 ? keepPreviousData : undefined,
-    })),
+    queries: pages.map((page) => {
+      const queryKey = at === null ? keys.memoryPage(filter, page) : keys.pastMemoryPage(filter, page, at);
+      return {
+        queryKey,
+        queryFn: () => call('memory.list', { ...filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE, ...(at === null ? {} : { at }) }),
+        placeholderData: page === 0 ? sameTimeline(queryKey) : undefined,
+        enabled,
+      };
+    }),
   });
   const head = results[0];
   const byPage = new Map<number, (typeof results)[number]['data']>();
   pages.forEach((p, i) => byPage.set(p, results[i]?.data));
   return {
     total: head?.data?.total ?? null,
-    isLoading: head?.isLoading ?? true,
+    isLoading: (head?.isLoading ?? true) || !enabled,
     isFetching: results.some((r) => r.isFetching),
     error: results.find((r) => r.error)?.error ?? null,
     rowAt: (i: number) => byPage.get(Math.floor(i / PAGE_SIZE))?.rows[i % PAGE_SIZE] ?? null,
   };
 }
 
-export function useMemory(id: string | null) {
-  return useQuery({ queryKey: keys.memory(id ?? ''), queryFn: () => call('memory.get', { id: id! }), enabled: !!id });
+export function useMemory(id: string | null, at: number | null = null, enabled = true) {
+  return useQuery({
+    queryKey: at === null ? keys.memory(id ?? '') : keys.pastMemory(id ?? '', at),
+    queryFn: () => call('memory.get', at === null ? { id: id! } : { id: id!, at }),
+    enabled: !!id && enabled,
+  });
 }
 
+/** The graph, live or (with `at` in the input) as it was at that instant. */
 export function useGraph(input: InputOf<'graph.view'>, enabled = true) {
-  return useQuery({ queryKey: keys.graph(input), queryFn: () => call('graph.view', input), enabled, placeholderData: keepPreviousData });
+  const at = input.at ?? null;
+  const queryKey = at === null ? keys.graph(input) : keys.pastGraph(input, at);
+  return useQuery({ queryKey, queryFn: () => call('graph.view', input), enabled, placeholderData: sameTimeline(queryKey) });
 }
 
 function useInvalidateAll() {
@@ -80,12 +97,17 @@ export function useTag() {
   });
 }
 
-/** Live refresh: when another process writes the store, every open view refetches. */
+/**
+ * Live refresh: when another process writes the store, every open live view refetches. Views of a
+ * past instant stay as they are (the past did not change); another store makes them meaningless, so
+ * a store switch drops them.
+ */
 export function useEngineEvents(onEvent?: (e: EngineEvent) => void) {
   const qc = useQueryClient();
   useEffect(
     () =>
       getTransport().subscribe((e) => {
+        if (e.type === 'store') qc.removeQueries({ queryKey: keys.past });
         if (e.type === 'changed' || e.type === 'store') void qc.invalidateQueries({ queryKey: keys.all });
         onEvent?.(e);
       }),

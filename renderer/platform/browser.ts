@@ -75,6 +75,10 @@ export const platform = {
   now(): number {
     return performance.now();
   },
+  /** The wall clock in epoch seconds: the renderer's one source of "now" for instants (time travel's quick steps). */
+  epochSeconds(): number {
+    return Date.now() / 1000;
+  },
   /** Marks a moment for the benchmark (read by bench/workbench.ts through the Performance API). */
   mark(name: string): void {
     try {

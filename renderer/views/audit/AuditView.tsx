@@ -170,7 +170,7 @@ export function AuditView() {
           )}
         </QueryView>
       </div>
-      <aside className="audit-side">{eventId ? <ReplayPanel eventId={eventId} /> : <p className="muted panel">Click an access with a query to replay it against the store as it is now and see how each component moved.</p>}</aside>
+      <aside className="audit-side">{eventId ? <ReplayPanel eventId={eventId} /> : <p className="muted panel">Click an access with a query to replay it against the store as it is now and see how each component moved, or as it was then to see whether the logged ranking comes back.</p>}</aside>
     </div>
   );
 }

@@ -1,4 +1,7 @@
-/** Replays one logged access against the store as it is now: each component and each score term before → after, with the change. */
+/**
+ * Replays one logged access against the store as it is now (each component and each score term
+ * before → after, with the change) and, on demand, against the store as it was then.
+ */
 import { useQuery } from '@tanstack/react-query';
 import type { ComponentSnapshot, ScoreTerms } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
@@ -8,6 +11,7 @@ import { barSegments, termsFromComponents } from '../../components/score-terms.j
 import { ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
 import { MemoryLink } from '../../components/MemoryLink.js';
 import { ChannelChip } from '../memory/channels.js';
+import { ReplayThen, Verdict } from './ReplayThen.js';
 
 const FIELDS: (keyof ComponentSnapshot)[] = ['score', 'cos', 'rel', 'rec', 'imp', 'spread'];
 
@@ -33,6 +37,10 @@ export function ReplayPanel({ eventId }: { eventId: number }) {
         Re-run “{r.rerun.query}” with k {r.rerun.k}, hops {r.rerun.hops}, owner {r.rerun.owner ?? 'everyone'}, profile {r.rerun.profile} at {fmtTime(r.rerun.now)}
         {r.rerun.assumed.length ? ` (assumed: ${r.rerun.assumed.join(', ')})` : ''}.
       </p>
+      <div className="replay-verdicts" data-testid="replay-verdicts">
+        <Verdict r={r} against="Against the store now" testId="replay-now-verdict" />
+        {e.query ? <ReplayThen eventId={eventId} loggedAt={e.ts} /> : null}
+      </div>
       <div className="replay-bars">
         <div>
           <span className="muted small">then</span> <ComponentBar terms={asBar(r.terms.before, r.before)} />

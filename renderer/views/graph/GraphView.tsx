@@ -4,6 +4,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { GraphEdge, GraphNode, GraphView as GraphData } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { useGraph } from '../../api/hooks.js';
+import { useViewInstant } from '../../api/time-travel.js';
+import { useReadOnlyReason } from '../curation/read-only.js';
 import { keys } from '../../api/keys.js';
 import { EmptyState, ErrorBox, fmtNum, Loading, ownerLabel, useDelayed } from '../../components/common.js';
 import { EdgeSwatch } from '../../graph/EdgeSwatch.js';
@@ -42,7 +44,10 @@ export function GraphView() {
   const edgeTypes = listParam(p, 'edges');
   const limit = Number(p.get('limit') ?? 2000);
   const includeArchived = p.get('archived') === '1';
-  const recallQuery = p.get('q') ?? '';
+  const { at, ready } = useViewInstant();
+  // Recall runs against the live store only, so a past graph draws no recall paths.
+  const recallQuery = at === null ? (p.get('q') ?? '') : '';
+  const readOnly = useReadOnlyReason();
   const dark = useUi((s) => s.theme === 'dark');
   const [selected, setSelected] = useState<string | null>(focus);
   const [expanded, setExpanded] = useState<string[]>([]);
@@ -66,6 +71,7 @@ export function GraphView() {
       limit: limit === 2000 ? null : limit,
       archived: includeArchived ? '1' : null,
       q: recallQuery || null,
+      at,
       ...patch,
     };
     setExpanded([]);
@@ -75,23 +81,26 @@ export function GraphView() {
     ...(owner ? { owner } : {}),
     ...(edgeTypes.length ? { edge_types: edgeTypes as (typeof EDGE_TYPES)[number][] } : {}),
     include_archived: includeArchived,
+    ...(at === null ? {} : { at }),
   };
   const input = { ...(focus ? { focus, hops } : {}), limit, ...filter };
   // With a recall query and no focus, the graph is the recall's neighbourhoods, not the overview.
-  const base = useGraph(input, !recallQuery || !!focus);
+  const base = useGraph(input, ready && (!recallQuery || !!focus));
   const recallInput = { query: recallQuery, k: 10, hops: Math.min(hops, 4), ...(owner ? { owner } : {}) };
   const recall = useQuery({ queryKey: keys.recall(recallInput), queryFn: () => call('recall.explain', recallInput), enabled: recallQuery !== '' });
   const highlight = useMemo(() => (recall.data ? recallHighlight(recall.data) : null), [recall.data]);
   const recallIds = recallQuery && !focus && highlight ? highlight.nodes.slice(0, RECALL_NEIGHBOURHOODS) : [];
   const extra = useQueries({
-    queries: [...new Set([...recallIds, ...expanded])].map((id) => ({ queryKey: keys.graph({ focus: id, hops: 1, ...filter, limit: 500 }), queryFn: () => call('graph.view', { focus: id, hops: 1, ...filter, limit: 500 }) })),
+    queries: [...new Set([...recallIds, ...expanded])].map((id) => ({
+      queryKey: at === null ? keys.graph({ focus: id, hops: 1, ...filter, limit: 500 }) : keys.pastGraph({ focus: id, hops: 1, ...filter, limit: 500 }, at),
+      queryFn: () => call('graph.view', { focus: id, hops: 1, ...filter, limit: 500 }) })),
   });
   // Re-merge (and re-layout) only when an answer actually changed, not on every render.
   const extraKey = extra.map((q) => `${q.dataUpdatedAt}`).join(',');
   const extraData = extra.map((q) => q.data);
   const merged = useMemo(() => mergeGraphs(recallQuery && !focus ? undefined : base.data, extraData), [base.data, extraKey, recallQuery, focus]);
   const slow = useDelayed(base.isFetching || recall.isFetching, 1000);
-  const waiting = recallQuery && !focus ? recall.data === undefined && !recall.error : base.data === undefined && !base.error;
+  const waiting = !ready ? false : recallQuery && !focus ? recall.data === undefined && !recall.error : base.data === undefined && !base.error;
   const sel = merged.nodes.find((n) => n.id === selected) ?? null;
   const toggleEdge = (t: string) => setParams({ edges: edgeTypes.includes(t) ? edgeTypes.filter((x) => x !== t) : [...edgeTypes, t] });
 
@@ -99,7 +108,13 @@ export function GraphView() {
     <div className="graph-view">
       <aside className="graph-controls">
         <GraphSearch onPick={(id) => setParams({ focus: id })} />
-        <RecallPathsControl query={recallQuery} onQuery={(q) => setParams({ q })} />
+        {at === null ? (
+          <RecallPathsControl query={recallQuery} onQuery={(q) => setParams({ q })} />
+        ) : (
+          <p className="muted small" data-testid="graph-recall-live-only">
+            Recall paths are drawn on the live store only: go back to live to overlay a recall.
+          </p>
+        )}
         <div className="row">
           {focus ? (
             <button onClick={() => setParams({ focus: null })} title="Show the most important memories instead of one neighbourhood">
@@ -130,8 +145,8 @@ export function GraphView() {
         <label className="facet">
           <input type="checkbox" checked={includeArchived} onChange={() => setParams({ archived: includeArchived ? null : '1' })} /> include archived
         </label>
-        <label className="facet" title="Drag from one node to another to add a typed edge (undoable in History)">
-          <input type="checkbox" checked={linkMode} onChange={() => setLinkMode((v) => !v)} data-testid="graph-link-mode" /> link by dragging
+        <label className="facet" title={readOnly ?? 'Drag from one node to another to add a typed edge (undoable in History)'}>
+          <input type="checkbox" checked={linkMode && !readOnly} disabled={!!readOnly} onChange={() => setLinkMode((v) => !v)} data-testid="graph-link-mode" /> link by dragging
         </label>
         <h4>Edge types {edgeTypes.length ? <button className="link" onClick={() => setParams({ edges: [] })}>all</button> : null}</h4>
         {EDGE_TYPES.map((t) => (
@@ -178,7 +193,7 @@ export function GraphView() {
           dark={dark}
           onSelect={setSelected}
           onExpand={(id) => setExpanded((xs) => (xs.includes(id) ? xs : [...xs, id]))}
-          linkMode={linkMode}
+          linkMode={linkMode && !readOnly}
           onLink={(src, dst) => setPending({ src, dst })}
         />
         {pending ? <PendingLink src={merged.nodes.find((n) => n.id === pending.src)} dst={merged.nodes.find((n) => n.id === pending.dst)} onClose={() => setPending(null)} /> : null}
@@ -194,7 +209,7 @@ export function GraphView() {
               {sel.depth !== null ? ` · ${sel.depth} hop${sel.depth === 1 ? '' : 's'} from focus` : ''}
             </p>
             <div className="col-actions">
-              <a className="button" href={memoryHref(sel.id)}>
+              <a className="button" href={at === null ? memoryHref(sel.id) : `#${buildHash('memory', sel.id, { at })}`}>
                 Open memory
               </a>
               <button onClick={() => setParams({ focus: sel.id })}>Focus here</button>

@@ -65,6 +65,9 @@ export function HistoryView() {
           </button>
           <ErrorBox error={redo.error} />
           <CredentialFilter value={credential.value} credentials={credentials.data?.credentials ?? []} onChange={(v) => setParams({ credential: v, page: null, change: null })} testId="history-credential" />
+          <a className="button" href={`#${buildHash('history', 'diff')}`} data-testid="open-diff" title="Every change between two instants, by any writer (agents and other programs too)">
+            What changed between two instants…
+          </a>
         </div>
         {credential.error ? (
           <div className="error" role="alert" data-testid="url-param-error">

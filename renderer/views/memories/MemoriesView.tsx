@@ -1,6 +1,7 @@
 /** Memories: facet filters, search, a virtualized sortable table, multi-select with bulk archive and tag. */
 import { useCallback, useEffect, useState } from 'react';
 import { useFacets } from '../../api/hooks.js';
+import { useViewInstant } from '../../api/time-travel.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { filtersFromParams, filtersToHash, type MemoryFilters, type Range } from './filters.js';
 import { toFacetInput } from './facet-scope.js';
@@ -51,7 +52,8 @@ export function MemoriesView() {
   const filters = filtersFromParams(route.params);
   // The first page of rows goes first; the facet counts follow once it is on screen.
   const [listReady, setListReady] = useState(false);
-  const facets = useFacets(toFacetInput(filters), listReady);
+  const { ready } = useViewInstant();
+  const facets = useFacets(toFacetInput(filters), listReady && ready, filters.at);
   const onReady = useCallback(() => setListReady(true), []);
   const set = (patch: Partial<MemoryFilters>) => navigate(filtersToHash({ ...filters, ...patch }), { replace: true });
   const [text, setText] = useState(filters.q);
@@ -64,7 +66,7 @@ export function MemoriesView() {
   }, [text]);
 
   // Until the counts arrive a facet shows "…", never a 0 that is not true yet.
-  const counting = facets.data === undefined && !facets.error;
+  const counting = facets.data === undefined && !facets.error && ready;
   const count = (list: { value: string; n: number }[] | undefined, v: string) =>
     counting ? <PendingCount /> : <span className="n">{facets.data ? (list?.find((f) => f.value === v)?.n ?? 0) : '—'}</span>;
   return (
@@ -144,14 +146,14 @@ export function MemoriesView() {
         filters.retention ||
         filters.importance ||
         filters.idle ? (
-          <button className="link" onClick={() => navigate(filtersToHash({ ...filtersFromParams(new URLSearchParams()) }), { replace: true })}>
+          <button className="link" onClick={() => navigate(filtersToHash({ ...filtersFromParams(new URLSearchParams()), at: filters.at }), { replace: true })}>
             Clear all filters
           </button>
         ) : null}
       </aside>
       <section className="table-pane">
         <BulkBar />
-        <MemoryTable filters={filters} onReady={onReady} onSort={(sort) => set(sort === filters.sort ? { dir: filters.dir === 'asc' ? 'desc' : 'asc' } : { sort, dir: 'desc' })} />
+        <MemoryTable filters={filters} ready={ready} onReady={onReady} onSort={(sort) => set(sort === filters.sort ? { dir: filters.dir === 'asc' ? 'desc' : 'asc' } : { sort, dir: 'desc' })} />
       </section>
     </div>
   );

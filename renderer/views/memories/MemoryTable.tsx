@@ -29,7 +29,7 @@ const COLUMNS: { key: string; label: string; sort?: SortField; className: string
   { key: 'last_accessed', label: 'Last access', sort: 'last_accessed', className: 'c-time' },
 ];
 
-function Row({ m, index, start }: { m: MemorySummary | null; index: number; start: number }) {
+function Row({ m, index, start, at }: { m: MemorySummary | null; index: number; start: number; at: number | null }) {
   const selected = useUi((s) => (m ? s.selected.has(m.id) : false));
   const toggle = useUi((s) => s.toggleSelected);
   const style = { transform: `translateY(${start}px)`, height: ROW_H };
@@ -53,7 +53,7 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
       onKeyDown={(e) => {
         if (e.key === 'Enter' && e.target === e.currentTarget) {
           e.preventDefault();
-          navigate(buildHash('memory', m.id));
+          navigate(buildHash('memory', m.id, { at }));
         }
       }}
     >
@@ -65,7 +65,7 @@ function Row({ m, index, start }: { m: MemorySummary | null; index: number; star
         {m.status ? <span className={`status s-${m.status}`}>{m.status}</span> : null}
       </span>
       <span className="c-head-cell" role="cell">
-      <a className="c-head" href={memoryHref(m.id)} title={m.head}>
+      <a className="c-head" href={at === null ? memoryHref(m.id) : `#${buildHash('memory', m.id, { at })}`} title={m.head}>
         {m.title ? <strong>{m.title}</strong> : null} {m.title ? null : m.head}
         {m.tags.length ? (
           <span className="row-tags">
@@ -123,12 +123,12 @@ function SelectAllMatching({ filter, total }: { filter: ListFilter; total: numbe
   );
 }
 
-export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilters; onSort: (s: SortField) => void; onReady?: () => void }) {
+export function MemoryTable({ filters, onSort, onReady, ready = true }: { filters: MemoryFilters; onSort: (s: SortField) => void; onReady?: () => void; ready?: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const input = toListInput(filters);
   // The visible row range, kept at page granularity so scrolling within a page does not re-render.
   const [range, setRange] = useState({ start: 0, end: 40 });
-  const pages = useMemoryPages(input, range.start, range.end);
+  const pages = useMemoryPages(input, range.start, range.end, filters.at, ready);
   const total = pages.total ?? 0;
   const virtualizer = useVirtualizer({
     count: total,
@@ -184,11 +184,12 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
       <div className="tcount muted" role="row">
         <span role="cell">
           {pages.total === null ? '' : plural(total, 'memory', 'memories')}
-          {total > 0 ? <SelectAllMatching filter={input} total={total} /> : null}
+          {/* Selecting is for changing, which a past instant does not allow. */}
+          {total > 0 && filters.at === null ? <SelectAllMatching filter={input} total={total} /> : null}
         </span>
       </div>
       <ErrorBox error={pages.error} />
-      {pages.isLoading ? <Spinner label="Loading memories…" /> : null}
+      {pages.isLoading && ready ? <Spinner label="Loading memories…" /> : null}
       {!pages.isLoading && total === 0 ? (
         <EmptyState title="No memory matches">
           {filters.q || filters.types.length || filters.owners.length || filters.tags.length || filters.statuses.length
@@ -199,7 +200,7 @@ export function MemoryTable({ filters, onSort, onReady }: { filters: MemoryFilte
       <div className="tbody" ref={scrollRef}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((it) => (
-            <Row key={it.key} index={it.index} start={it.start} m={pages.rowAt(it.index)} />
+            <Row key={it.key} index={it.index} start={it.start} m={pages.rowAt(it.index)} at={filters.at} />
           ))}
         </div>
       </div>

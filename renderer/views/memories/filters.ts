@@ -1,6 +1,7 @@
 /** The Memories view's filters ⇄ its URL (`#/memories?type=…&owner=…&q=…&sort=…`). */
 import type { ListFilter } from '../../api/hooks.js';
-import { buildHash, listParam } from '../../state/router.js';
+import { instantParam } from '../../state/instant.js';
+import { buildHash, listParam } from '../../state/hash.js';
 
 const SORTS = ['created_at', 'last_accessed', 'importance', 'salience', 'strength', 'access_count', 'type', 'owner', 'rowid'] as const;
 export type SortField = (typeof SORTS)[number];
@@ -38,6 +39,8 @@ export interface MemoryFilters {
   q: string;
   sort: SortField;
   dir: 'asc' | 'desc';
+  /** The instant the list shows the store at (epoch seconds); null: live. Kept when a filter changes. */
+  at: number | null;
 }
 
 export function filtersFromParams(p: URLSearchParams): MemoryFilters {
@@ -57,6 +60,7 @@ export function filtersFromParams(p: URLSearchParams): MemoryFilters {
     q: p.get('q') ?? '',
     sort: (SORTS as readonly string[]).includes(sort ?? '') ? (sort as SortField) : 'created_at',
     dir: p.get('dir') === 'asc' ? 'asc' : 'desc',
+    at: instantParam(p).at,
   };
 }
 
@@ -73,6 +77,7 @@ export function filtersToHash(f: MemoryFilters): string {
     q: f.q,
     sort: f.sort === 'created_at' ? null : f.sort,
     dir: f.dir === 'desc' ? null : f.dir,
+    at: f.at,
   });
   if (f.owners.length === 0) return base;
   const sep = base.includes('?') ? '&' : '?';

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { EdgeView, MemoryDetail } from '../../../core/api/contract/index.js';
 import { useArchive, useMemory } from '../../api/hooks.js';
+import { useViewInstant } from '../../api/time-travel.js';
 import { useUnlink } from '../../api/curation.js';
 import { EditPanel } from '../curation/EditPanel.js';
 import { ForgetButton } from '../curation/ForgetButton.js';
@@ -113,7 +114,8 @@ function Fields({ d }: { d: MemoryDetail }) {
 }
 
 export function MemoryDetailView({ id }: { id: string | null }) {
-  const q = useMemory(id);
+  const { at, ready } = useViewInstant();
+  const q = useMemory(id, at, ready);
   const archive = useArchive();
   const readOnly = useReadOnlyReason();
   const selected = useUi((s) => s.selected);
@@ -123,6 +125,7 @@ export function MemoryDetailView({ id }: { id: string | null }) {
     if (q.data) platform.mark('mnemo:detail-rendered');
   }, [q.data]);
   if (!id) return <EmptyState title="No memory chosen">Pick a memory in the Memories list or the graph.</EmptyState>;
+  if (!ready) return null;
   if (q.isLoading) return <Spinner label="Opening memory…" />;
   if (q.error) return <ErrorBox error={q.error} />;
   const d = q.data!;
@@ -132,7 +135,7 @@ export function MemoryDetailView({ id }: { id: string | null }) {
       <div className="detail-head">
         <div>
           <div className="crumbs">
-            <a href={`#${buildHash('memories')}`}>Memories</a> / <span title={m.id}>{memoryTitle(m, 60)}</span>
+            <a href={`#${buildHash('memories', null, { at })}`}>Memories</a> / <span title={m.id}>{memoryTitle(m, 60)}</span>
           </div>
           <h2 data-testid="memory-title">
             <span className={`type-dot big t-${m.type}`} /> {memoryTitle(m)}
@@ -143,7 +146,7 @@ export function MemoryDetailView({ id }: { id: string | null }) {
           </div>
         </div>
         <div className="actions">
-          <a className="button" href={graphHref(m.id)}>
+          <a className="button" href={at === null ? graphHref(m.id) : `#${buildHash('graph', null, { focus: m.id, at })}`}>
             Show in graph
           </a>
           <a className="button" href={`#${buildHash('recall', null, { q: m.title ?? m.content.slice(0, 80), why: m.id })}`}>

@@ -15,6 +15,7 @@ import { memoryHref, navigate, useRoute } from '../../state/router.js';
 import { hashFor, readParams } from './params.js';
 import { SpreadGraph } from './SpreadGraph.js';
 import { WhyNotPanel } from './WhyNotPanel.js';
+import { PastRecallNote } from './PastRecallNote.js';
 
 export function RecallView() {
   const route = useRoute();
@@ -26,11 +27,13 @@ export function RecallView() {
   // Coming back to Recall with no query in the URL shows the last query again; a query run here
   // becomes the last one (for this view and for "why not in my last query?" elsewhere).
   useEffect(() => {
-    if (!route.params.has('q') && last?.q) navigate(recallHash(last), { replace: true });
+    if (!route.params.has('q') && last?.q) navigate(recallHash(last, { at: params.at }), { replace: true });
     else if (params.q.trim()) remember({ q: params.q, k: params.k, hops: params.hops, owner: params.owner });
   }, [route.hash]);
   const input = { query: params.q, k: params.k, hops: params.hops, ...(params.owner ? { owner: params.owner } : {}) };
-  const explain = useQuery({ queryKey: keys.recall(input), queryFn: () => call('recall.explain', input), enabled: params.mode === 'explain' && params.q.trim() !== '' });
+  // With an instant set nothing is ranked: recall sees only the live store (PastRecallNote says so).
+  const past = params.at !== null;
+  const explain = useQuery({ queryKey: keys.recall(input), queryFn: () => call('recall.explain', input), enabled: !past && params.mode === 'explain' && params.q.trim() !== '' });
   const run = useMutation({ mutationFn: (i: typeof input) => call('recall.run', i) });
   const result: ExplainResult | undefined = params.mode === 'recall' ? run.data : explain.data;
   const error = params.mode === 'recall' ? run.error : explain.error;
@@ -40,7 +43,7 @@ export function RecallView() {
     e?.preventDefault();
     const next = { ...form, sel: null };
     navigate(hashFor(next));
-    if (next.mode === 'recall' && next.q.trim()) run.mutate({ query: next.q, k: next.k, hops: next.hops, ...(next.owner ? { owner: next.owner } : {}) });
+    if (!past && next.mode === 'recall' && next.q.trim()) run.mutate({ query: next.q, k: next.k, hops: next.hops, ...(next.owner ? { owner: next.owner } : {}) });
   };
   const select = (id: string) => navigate(hashFor({ ...params, sel: id }), { replace: true });
   const sel = result?.rows.find((r) => r.id === params.sel) ?? null;
@@ -70,7 +73,14 @@ export function RecallView() {
           <button type="button" className={form.mode === 'explain' ? 'on' : ''} onClick={() => setForm({ ...form, mode: 'explain' })} title="Dry run: nothing is logged" data-testid="mode-explain">
             Explain
           </button>
-          <button type="button" className={form.mode === 'recall' ? 'on' : ''} onClick={() => setForm({ ...form, mode: 'recall' })} title="Real recall: logged as an access by the workbench reader" data-testid="mode-recall">
+          <button
+            type="button"
+            className={form.mode === 'recall' ? 'on' : ''}
+            onClick={() => setForm({ ...form, mode: 'recall' })}
+            disabled={past}
+            title={past ? 'A logged recall writes to the live store: go back to live to run one' : 'Real recall: logged as an access by the workbench reader'}
+            data-testid="mode-recall"
+          >
             Recall
           </button>
         </div>
@@ -79,14 +89,15 @@ export function RecallView() {
         </button>
       </form>
       <ErrorBox error={error} />
+      {params.at !== null ? <PastRecallNote at={params.at} query={params.q} /> : null}
       {busy ? <Spinner label="Ranking…" /> : null}
       {!params.q.trim() ? (
         <EmptyState title="Ask the store something">
           Type a query the way an agent would, pick an owner scope, k and hops, then press Enter. Explain is a dry run that changes nothing; Recall logs an access for each returned memory (reader "workbench").
         </EmptyState>
       ) : null}
-      {params.mode === 'recall' && params.q && !run.data && !run.isPending ? <p className="muted">Press “Recall (logged)” to run this query for real.</p> : null}
-      {result ? (
+      {!past && params.mode === 'recall' && params.q && !run.data && !run.isPending ? <p className="muted">Press “Recall (logged)” to run this query for real.</p> : null}
+      {result && !past ? (
         <div className="recall-results">
           <section className="panel">
             <div className="results-head">

@@ -3,6 +3,7 @@
  * "why not?" target). Its own module so the console and its panels share it without importing
  * each other.
  */
+import { instantParam } from '../../state/instant.js';
 import { recallHash } from '../../state/last-recall.js';
 
 export interface RecallParams {
@@ -13,6 +14,8 @@ export interface RecallParams {
   mode: 'explain' | 'recall';
   sel: string | null;
   why: string | null;
+  /** The instant the console is set to (time travel); null: live. */
+  at: number | null;
 }
 
 export function readParams(p: URLSearchParams): RecallParams {
@@ -28,9 +31,10 @@ export function readParams(p: URLSearchParams): RecallParams {
     mode: p.get('mode') === 'recall' ? 'recall' : 'explain',
     sel: p.get('sel'),
     why: p.get('why'),
+    at: instantParam(p).at,
   };
 }
 
 export function hashFor(r: RecallParams): string {
-  return recallHash(r, { mode: r.mode === 'explain' ? null : r.mode, sel: r.sel, why: r.why });
+  return recallHash(r, { mode: r.mode === 'explain' ? null : r.mode, sel: r.sel, why: r.why, at: r.at });
 }
