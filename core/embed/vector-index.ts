@@ -259,6 +259,24 @@ export class VectorIndex {
     return heap.map((i) => ({ id: this.ids[i]!, cos: acc[i]! }));
   }
 
+  /** Every live vector in slot order, row after row (for a snapshot; slot order does not change results: ties go by rowid). */
+  exportLive(): { ids: string[]; owners: string[]; rowids: Float64Array; vectors: Float32Array } {
+    const ids: string[] = [];
+    const owners: string[] = [];
+    const rowids = new Float64Array(this.liveCount);
+    const vectors = new Float32Array(this.liveCount * this.dim);
+    let k = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (this.alive[i] !== 1) continue;
+      ids.push(this.ids[i]!);
+      owners.push(this.owners[i]!);
+      rowids[k] = this.rowids[i]!;
+      for (let j = 0; j < this.dim; j++) vectors[k * this.dim + j] = this.cols[j * this.cap + i]!;
+      k++;
+    }
+    return { ids, owners, rowids, vectors };
+  }
+
   /** Cosine of the query with one stored vector, or null when the id is not indexed. */
   dotWith(id: string, q: Float32Array): number | null {
     const slot = this.slotOf.get(id);

@@ -215,7 +215,26 @@ export interface BeliefWrites extends BeliefReads {
 
 // ---------------------------------------------------------------- changes made by others
 
+/** Where a store's change feed stands: `seq` grows with every change; a new `epoch` starts the count over. */
+export interface FeedPosition {
+  readonly epoch: string;
+  readonly seq: number;
+}
+
+/** The memories changed after a feed position (an edge change names both ends). */
+export interface FeedChanges {
+  upserts: string[];
+  deletes: string[];
+  position: FeedPosition;
+}
+
 export interface ChangeFeed {
+  /** The feed's current position; null when this file has no feed (a nooa-only store, or an old read-only one). */
+  feedPosition(): FeedPosition | null;
+  /** Memory ids changed after `pos`; null when `pos` is from another epoch, pruned, or more than `limit` changes ago. */
+  changedSince(pos: FeedPosition, limit: number): FeedChanges | null;
+  /** Runs fn in one read transaction, so the rows it reads and the feed position agree. */
+  readConsistent<T>(fn: () => T): T;
   /** Listeners hear every write of this store, and the rows other processes changed (after catchUp). */
   onChange(listener: ChangeListener): () => void;
   /** Whether another process committed since the last check. */

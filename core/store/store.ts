@@ -29,9 +29,10 @@ import { tombstoneTarget } from './tombstones.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
 import { bindConnection } from './connection.js';
+import { readChangedSince, readConsistently, readFeedPosition } from './feed-reads.js';
 import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
 import { BeliefTables } from './belief-tables.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
 export type { AccessWrite, ChangeListener, ListScope, ProfileName } from './port.js';
@@ -80,7 +81,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.readonly = opts.readonly ?? false;
     this.dim = opts.dim ?? 256;
     this.#st = new StatementCache(db);
-    bindConnection(this, { db, statement: (sql) => this.#st.get(sql) });
+    bindConnection(this, { db, statement: (sql) => this.#st.get(sql), ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
@@ -163,6 +164,18 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** Tells listeners which memories other processes changed since the last catch-up (external-changes.ts). */
   catchUp(): void {
     this.external.catchUp();
+  }
+
+  feedPosition(): FeedPosition | null {
+    return readFeedPosition(this.#db);
+  }
+
+  changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
+    return readChangedSince(this.#db, pos, limit);
+  }
+
+  readConsistent<T>(fn: () => T): T {
+    return readConsistently(this.#db, fn);
   }
 
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */
