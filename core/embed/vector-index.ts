@@ -277,6 +277,29 @@ export class VectorIndex {
     return { ids, owners, rowids, vectors };
   }
 
+  /**
+   * Replaces the content with the given live rows (a snapshot read back): `values` calls `put`
+   * once per non-zero of each row, written straight into the columns (no per-row upsert).
+   */
+  adoptLive(ids: readonly string[], owners: readonly string[], rowids: Float64Array, values: (put: (slot: number, dim: number, x: number) => void) => void): void {
+    this.clear();
+    this.grow(ids.length);
+    const cap = this.cap;
+    const cols = this.cols;
+    values((slot, j, x) => {
+      cols[j * cap + slot] = x;
+    });
+    for (let i = 0; i < ids.length; i++) {
+      this.slotOf.set(ids[i]!, i);
+      this.ids[i] = ids[i]!;
+      this.owners[i] = owners[i]!;
+      this.rowids[i] = rowids[i]!;
+      this.alive[i] = 1;
+    }
+    this.n = ids.length;
+    this.liveCount = ids.length;
+  }
+
   /** Cosine of the query with one stored vector, or null when the id is not indexed. */
   dotWith(id: string, q: Float32Array): number | null {
     const slot = this.slotOf.get(id);

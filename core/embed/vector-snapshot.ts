@@ -40,29 +40,26 @@ export function encodeVectors(index: VectorIndex): SnapshotParts | null {
 export function decodeVectors(index: VectorIndex, parts: SnapshotParts): void {
   const r = new PartsReader(parts);
   const ids = r.strings('ids');
-  const owners = r.strings('owners', ids.length);
-  const rowids = r.typed('rowids', Float64Array, ids.length);
+  const n = ids.length;
+  const owners = r.strings('owners', n);
+  const rowids = r.typed('rowids', Float64Array, n);
   const dim = index.dim;
-  index.clear();
-  index.reserve(ids.length);
-  const v = new Float32Array(dim);
   if (parts.has('dense')) {
-    const dense = r.typed('dense', Float32Array, ids.length * dim);
-    for (let k = 0; k < ids.length; k++) index.upsert(ids[k]!, dense.subarray(k * dim, (k + 1) * dim), owners[k]!, rowids[k]!);
+    const dense = r.typed('dense', Float32Array, n * dim);
+    index.adoptLive(ids, owners, rowids, (put) => {
+      for (let k = 0; k < n; k++) for (let j = 0; j < dim; j++) put(k, j, dense[k * dim + j]!);
+    });
     return;
   }
-  const counts = r.typed('sparse.counts', Uint16Array, ids.length);
+  const counts = r.typed('sparse.counts', Uint16Array, n);
   const dims = r.typed('sparse.dims', Uint16Array);
   const values = r.typed('sparse.values', Float32Array, dims.length);
-  let p = 0;
-  for (let k = 0; k < ids.length; k++) {
-    v.fill(0);
-    for (let c = 0; c < counts[k]!; c++, p++) {
-      const j = dims[p]!;
-      if (j >= dim || p >= dims.length) throw new SnapshotMismatch('a stored vector has a dimension out of range');
-      v[j] = values[p]!;
-    }
-    index.upsert(ids[k]!, v, owners[k]!, rowids[k]!);
-  }
-  if (p !== dims.length) throw new SnapshotMismatch('stored vector values left over');
+  let total = 0;
+  for (let k = 0; k < n; k++) total += counts[k]!;
+  if (total !== dims.length) throw new SnapshotMismatch('stored vector counts do not match their values');
+  for (let p = 0; p < dims.length; p++) if (dims[p]! >= dim) throw new SnapshotMismatch('a stored vector has a dimension out of range');
+  index.adoptLive(ids, owners, rowids, (put) => {
+    let p = 0;
+    for (let k = 0; k < n; k++) for (let c = 0; c < counts[k]!; c++, p++) put(k, dims[p]!, values[p]!);
+  });
 }

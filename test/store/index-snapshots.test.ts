@@ -14,8 +14,8 @@ import { generateDemo } from '../../core/demo/generate.js';
 import { Engine } from '../../core/engine/engine.js';
 import { textFilter } from '../../core/api/handlers/memory.js';
 import { createMemory, embeddingText } from '../../core/model/memory.js';
-import { recallCorpus } from '../../core/recall/pipeline.js';
-import { keywordIndex } from '../../core/recall/mnemo/stages.js';
+import { recallAdjacency, recallCorpus } from '../../core/recall/pipeline.js';
+import { entityIndex, keywordIndex } from '../../core/recall/mnemo/stages.js';
 import { installFeedForTests } from '../../core/store/feed-shim.js';
 import { sidecarPath } from '../../core/store/index-sidecar.js';
 import type { IndexBuildEvent } from '../../core/store/index-snapshots.js';
@@ -68,7 +68,12 @@ function indexesOf(engine: Engine) {
   const exported = vectors.exportLive();
   const vecs = exported.ids.map((id, k) => ({ id, owner: exported.owners[k], rowid: exported.rowids[k], v: [...exported.vectors.subarray(k * vectors.dim, (k + 1) * vectors.dim)] }));
   vecs.sort((a, b) => a.id.localeCompare(b.id));
+  const ids = live.map((s) => String(s.id)).sort();
+  const entities = entityIndex(engine);
+  const named = [...new Set(ids.flatMap((id) => engine.store.get(id)?.entities ?? []))].sort();
   return {
+    adjacency: [...recallAdjacency(engine).edgesFrom(ids)].sort(([a], [b]) => a.localeCompare(b)),
+    entities: named.map((e) => [e, entities.entitiesIn(e), [...entities.holdersOf(entities.entitiesIn(e)[0] ?? '')].sort()]),
     keyword: QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
     keywordSize: keyword.size,
     corpus: live,
@@ -132,6 +137,8 @@ describe('persisted derived indexes', () => {
     expect(second.warnings).toEqual([]);
     expect(restored).toEqual(freshIndexes(path));
     expect(restored.keyword.some((hits) => hits.length > 0)).toBe(true);
+    expect(restored.entities.length).toBeGreaterThan(0);
+    expect(restored.adjacency.length).toBeGreaterThan(0);
   });
 
   it('patches what another process changed since the snapshot, and equals a fresh rebuild', () => {
