@@ -36,6 +36,7 @@ import {
 import { tmpdir } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { expectedCalibrationError } from '../core/beliefs/calibration.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -63,6 +64,8 @@ const log = (s: string) => {
 };
 
 interface Score {
+  /** Expected calibration error of the current answers' p (10 bins), computed here from the truth file. */
+  current_ece?: number;
   current_accuracy: number;
   current_accuracy_lww: number;
   current_accuracy_lww_alias: number;
@@ -72,12 +75,30 @@ interface Score {
   aliases_f1: number | null;
 }
 
+/** The truth of each current query, read only to measure calibration (the scorer has no ECE). */
+let truthValues: Map<string, string | undefined> | null = null;
+function currentEce(answers: readonly object[]): number {
+  truthValues ??= new Map(
+    readFileSync(join(dataDir, 'truth.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => {
+        const t = JSON.parse(l) as { id: string; value?: string };
+        return [t.id, t.value];
+      }),
+  );
+  const samples = (answers as { id: string; value?: string | null; p?: number }[]).flatMap((a) =>
+    typeof a.p === 'number' && truthValues!.has(a.id) ? [{ p: a.p, correct: a.value !== null && a.value === truthValues!.get(a.id) }] : [],
+  );
+  return Math.round(expectedCalibrationError(samples) * 1e4) / 1e4;
+}
+
 function score(answers: readonly object[], name: string): Score {
   const path = join(work, `${name}.jsonl`);
   writeFileSync(path, answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
   const r = spawnSync(process.execPath, [scorer, dataDir, path, '--json'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scorer failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Score;
+  return { ...(JSON.parse(r.stdout.trim().split('\n').pop()!) as Score), current_ece: currentEce(answers) };
 }
 
 // ------------------------------------------------------------------ the system and its ablations
@@ -89,7 +110,7 @@ interface Variant {
   aliases: boolean;
 }
 
-function runVariant(v: Variant): { asOf: Score; hindsight: Score; merges: number; ingestMs: number } {
+function runVariant(v: Variant): { asOf: Score; hindsight: Score; modelAsOf: Score; modelHindsight: Score; merges: number; ingestMs: number } {
   const engine = Engine.open(join(work, `${v.name.replace(/\W+/g, '-')}.sqlite`), { create: true, clock: fixedClock(now), journalTargets: beliefJournalTargets });
   try {
     const model = beliefsOf(engine);
@@ -102,8 +123,8 @@ function runVariant(v: Variant): { asOf: Score; hindsight: Score; merges: number
       const plan = planAliases(model, now);
       if (plan.proposals.length) merges = applyAliasMerges(model, plan.proposals.map(mergeOf), plan.basis, now).merged.length;
     }
-    const run = (mode: ReadMode) => score(answerQueries(model, queries, mode), `${v.name}-${mode}`.replace(/\W+/g, '-'));
-    return { asOf: run('as-of'), hindsight: run('hindsight'), merges, ingestMs };
+    const run = (mode: ReadMode, calibrated = true) => score(answerQueries(model, queries, mode, { calibrated }), `${v.name}-${mode}-${calibrated}`.replace(/\W+/g, '-'));
+    return { asOf: run('as-of'), hindsight: run('hindsight'), modelAsOf: run('as-of', false), modelHindsight: run('hindsight', false), merges, ingestMs };
   } finally {
     engine.close();
   }
@@ -224,12 +245,16 @@ log('');
 log('Scores (shared scorer). "as-of" answers from the delta log at T (time travel: only what was known at T);');
 log('"hindsight" estimates the value at T from the whole log (forward-backward over Eqs. 2-4).');
 log('');
-log('system / baseline                               current acc   Brier    values F1  aliases F1');
-log(`Bayesian, as-of (time travel)                   ${fmt(system.asOf.current_accuracy)}      ${fmt(system.asOf.current_brier)}   ${fmt(system.asOf.values_f1)}     ${fmt(system.asOf.aliases_f1)}`);
-log(`Bayesian, hindsight                             ${fmt(system.hindsight.current_accuracy)}      ${fmt(system.hindsight.current_brier)}   ${fmt(system.hindsight.values_f1)}     ${fmt(system.hindsight.aliases_f1)}`);
-log(`last-write-wins (scorer baseline, p = 1)        ${fmt(lww.current_accuracy_lww)}      ${fmt(lww.current_brier)}   ${fmt(lww.values_f1_union)}     ${fmt(0)}`);
-log(`last-write-wins, oracle aliases (scorer)        ${fmt(lww.current_accuracy_lww_alias)}      ${fmt(1 - lww.current_accuracy_lww_alias)}        -          -`);
-log(`nearest observation in time (hindsight LWW)     ${fmt(nearest.current_accuracy)}      ${fmt(nearest.current_brier)}        -          -`);
+log('system / baseline                               current acc   Brier    ECE      values F1  aliases F1');
+log(`Bayesian, as-of (time travel)                   ${fmt(system.asOf.current_accuracy)}      ${fmt(system.asOf.current_brier)}   ${fmt(system.asOf.current_ece)}   ${fmt(system.asOf.values_f1)}     ${fmt(system.asOf.aliases_f1)}`);
+log(`  the model's own p (no calibration)            ${fmt(system.modelAsOf.current_accuracy)}      ${fmt(system.modelAsOf.current_brier)}   ${fmt(system.modelAsOf.current_ece)}`);
+log(`Bayesian, hindsight                             ${fmt(system.hindsight.current_accuracy)}      ${fmt(system.hindsight.current_brier)}   ${fmt(system.hindsight.current_ece)}   ${fmt(system.hindsight.values_f1)}     ${fmt(system.hindsight.aliases_f1)}`);
+log(`  the model's own p (no calibration)            ${fmt(system.modelHindsight.current_accuracy)}      ${fmt(system.modelHindsight.current_brier)}   ${fmt(system.modelHindsight.current_ece)}`);
+log('Calibrated p uses the map fitted on the dev stream (core/beliefs/calibration-fitted.ts): on dev itself these figures are');
+log('in-sample; the cross-validated dev figures are in that file and in the Beliefs view. Other streams use the same map unchanged.');
+log(`last-write-wins (scorer baseline, p = 1)        ${fmt(lww.current_accuracy_lww)}      ${fmt(lww.current_brier)}   ${fmt(lww.current_ece)}   ${fmt(lww.values_f1_union)}     ${fmt(0)}`);
+log(`last-write-wins, oracle aliases (scorer)        ${fmt(lww.current_accuracy_lww_alias)}      ${fmt(1 - lww.current_accuracy_lww_alias)}   ${fmt(1 - lww.current_accuracy_lww_alias)}      -          -`);
+log(`nearest observation in time (hindsight LWW)     ${fmt(nearest.current_accuracy)}      ${fmt(nearest.current_brier)}   ${fmt(nearest.current_ece)}      -          -`);
 log('targets: current >= 0.80, values F1 >= 0.92, aliases F1 >= 0.80, Brier below last-write-wins');
 log('');
 log('Ablation (each row ingests the same stream under the paper profile with one change)');
@@ -256,7 +281,7 @@ if (args.json) {
   console.log(
     JSON.stringify({
       data: dataDir,
-      system: { as_of: system.asOf, hindsight: system.hindsight, merges: system.merges },
+      system: { as_of: system.asOf, hindsight: system.hindsight, model_p: { as_of: system.modelAsOf, hindsight: system.modelHindsight }, merges: system.merges },
       baselines: {
         lww_accuracy: lww.current_accuracy_lww,
         lww_alias_accuracy: lww.current_accuracy_lww_alias,

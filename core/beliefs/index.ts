@@ -17,7 +17,7 @@ export { BeliefModel } from './model.js';
 export { beliefJournalTargets } from './journal-target.js';
 export * from './config.js';
 export { parseObservationsJsonl, parseObservation, observationSchema, type Observation } from './observation.js';
-export { readBelief, readEntity, type BeliefView, type ReadMode } from './read.js';
+export { readBelief, readEntity, type BeliefView, type ReadMode, type ReadOptions } from './read.js';
 export { planAliases, type AliasPlan, type AliasProposal } from './identity.js';
 export { applyAliasMerges, mergeOf, rejectAliasPair } from './aliases.js';
 export { answerQueries, parseQueriesJsonl, type BeliefAnswer, type BeliefQuery } from './answer.js';

@@ -10,6 +10,8 @@ import type { DeltaRow } from '../store/belief-tables.js';
 import { aggregateValues, decay, entropy, modeOf, OTHER, type Dist } from './equations.js';
 import { estimateAt } from './hindsight.js';
 import type { BeliefModel } from './model.js';
+import { calibrationFor } from './calibration-choice.js';
+import { calibrate } from './calibration.js';
 
 export type ReadMode = 'as-of' | 'hindsight';
 
@@ -26,7 +28,12 @@ export interface BeliefView {
   /** Most probable value first; `<other>` is the mass of "a value not yet observed". */
   distribution: ValueP[];
   value: string | null;
+  /** The probability that `value` is right: the model's, calibrated when a fitted map applies (`calibrated`). */
   p: number;
+  /** The model's own probability of `value`, before calibration. */
+  p_model: number;
+  /** Whether `p` and the distribution went through the fitted calibration map (calibration-fitted.ts). */
+  calibrated: boolean;
   entropy: number;
   max_entropy: number;
   /** Time of the last delta at or before `at` (null: nothing known yet). */
@@ -43,7 +50,7 @@ export function sortedDistribution(p: Dist): ValueP[] {
 }
 
 function emptyView(entity: string, attribute: string, at: number, mode: ReadMode): BeliefView {
-  return { entity, attribute, at, mode, distribution: [], value: null, p: 0, entropy: 0, max_entropy: 0, t_last: null, deltas: 0, values: [] };
+  return { entity, attribute, at, mode, distribution: [], value: null, p: 0, p_model: 0, calibrated: false, entropy: 0, max_entropy: 0, t_last: null, deltas: 0, values: [] };
 }
 
 /** Eq. 7 over a dimension's deltas (or just the mode, when aggregation is off). */
@@ -57,8 +64,25 @@ export function observedValues(model: BeliefModel, deltas: readonly DeltaRow[], 
   );
 }
 
+/**
+ * The distribution with its mode's probability calibrated: the mode gets `p`, the other values share
+ * the rest in their model proportions, so it still sums to 1 and keeps the model's order of the others.
+ */
+function calibratedDistribution(sorted: ValueP[], mode: string | null, pModel: number, p: number): ValueP[] {
+  if (mode === null || pModel === p) return sorted;
+  const rest = sorted.filter((v) => v.value !== mode);
+  const restMass = 1 - pModel;
+  const others = restMass > 0 ? rest.map((v) => ({ value: v.value, p: (v.p / restMass) * (1 - p) })) : p < 1 ? [{ value: OTHER, p: 1 - p }] : [];
+  return [{ value: mode, p }, ...others];
+}
+
+export interface ReadOptions {
+  /** Use the fitted calibration map when one applies (default). Retrieval's thresholds read the model's own p. */
+  calibrated?: boolean;
+}
+
 /** The belief about (entity, attribute) at `at`; the entity may be an alias. */
-export function readBelief(model: BeliefModel, entityName: string, attribute: string, at: number, mode: ReadMode = 'as-of'): BeliefView {
+export function readBelief(model: BeliefModel, entityName: string, attribute: string, at: number, mode: ReadMode = 'as-of', opts: ReadOptions = {}): BeliefView {
   const entity = model.resolve(entityName);
   const all = model.tables.deltasOf(entity, attribute);
   const upto = all.filter((d) => d.t <= at);
@@ -73,14 +97,18 @@ export function readBelief(model: BeliefModel, entityName: string, attribute: st
   }
   const m = modeOf(dist);
   const n = Object.keys(dist).length;
+  const knots = opts.calibrated === false ? null : calibrationFor(model.config(), mode);
+  const p = knots && m.value !== null ? calibrate(knots, m.p) : m.p;
   return {
     entity,
     attribute,
     at,
     mode,
-    distribution: sortedDistribution(dist),
+    distribution: calibratedDistribution(sortedDistribution(dist), m.value, m.p, p),
     value: m.value,
-    p: m.p,
+    p,
+    p_model: m.p,
+    calibrated: knots !== null && m.value !== null,
     entropy: entropy(dist),
     max_entropy: n > 1 ? Math.log2(n) : 0,
     t_last: upto.length ? upto[upto.length - 1]!.t : null,
@@ -90,10 +118,10 @@ export function readBelief(model: BeliefModel, entityName: string, attribute: st
 }
 
 /** Every dimension of an entity at `at`. */
-export function readEntity(model: BeliefModel, entityName: string, at: number, mode: ReadMode = 'as-of'): BeliefView[] {
+export function readEntity(model: BeliefModel, entityName: string, at: number, mode: ReadMode = 'as-of', opts: ReadOptions = {}): BeliefView[] {
   const entity = model.resolve(entityName);
   return model.tables
     .dimensionsOf(entity)
-    .map((d) => readBelief(model, entity, d.attribute, at, mode))
+    .map((d) => readBelief(model, entity, d.attribute, at, mode, opts))
     .filter((v) => v.deltas > 0 || mode === 'hindsight');
 }

@@ -144,7 +144,7 @@ export function retrieve(model: BeliefModel, question: string, opts: RetrievalOp
   const facts: FactLine[] = [];
   for (const entity of hop.keys()) {
     for (const d of model.tables.dimensionsOf(entity)) {
-      const v = readBelief(model, entity, d.attribute, at, 'as-of');
+      const v = readBelief(model, entity, d.attribute, at, 'as-of', { calibrated: false });
       if (v.deltas === 0 || v.value === null) continue;
       const line =
         v.values.length > 1

@@ -1,46 +1,54 @@
 /**
- * The read side of the store's change feed (`mnemo_feed`: one row per changed memory, `seq`
- * increasing; its epoch in `mnemo_meta`). An interim reader written against the feed's agreed
- * shape so the persisted indexes can be built and tested before the feed's own triggers land;
- * the feed's owner replaces this file. A file without the table has no feed (null).
+ * Reading the change feed (feed-ddl.ts): where it stands, and which memories changed after a
+ * position. A reader that keeps an index in step asks for the changes since the position its index
+ * reflects, so catching up costs what changed, never the store's size.
  */
-import type { DB } from './sqlite.js';
+import { connectionOf, statementOf } from './connection.js';
+import { hasMigration } from './migrations.js';
 import type { FeedChanges, FeedPosition } from './port.js';
 
-function hasFeed(db: DB): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mnemo_feed'").get() !== undefined;
+/** Whether this file has the feed (migration 007; a nooa-only file or an old read-only store does not). */
+export function hasFeed(store: object): boolean {
+  const db = connectionOf(store);
+  return hasMigration(db, '007-change-feed');
 }
 
-function epochOf(db: DB): string | null {
-  const row = db.prepare("SELECT value FROM mnemo_meta WHERE key = 'feed_epoch'").get() as { value: string } | undefined;
-  return row?.value ?? null;
-}
-
-export function readFeedPosition(db: DB): FeedPosition | null {
-  if (!hasFeed(db)) return null;
-  const epoch = epochOf(db);
+/** The feed's epoch and last sequence number; null without a feed. */
+export function feedPosition(store: object): FeedPosition | null {
+  if (!hasFeed(store)) return null;
+  const epoch = statementOf(store, "SELECT value FROM mnemo_meta WHERE key = 'feed_epoch'").pluck().get() as string | undefined;
   if (!epoch) return null;
-  const seq = (db.prepare('SELECT COALESCE(MAX(seq), 0) FROM mnemo_feed').pluck().get() as number) ?? 0;
-  return { epoch, seq };
+  const seq = statementOf(store, "SELECT seq FROM sqlite_sequence WHERE name = 'mnemo_feed'").pluck().get() as number | undefined;
+  return { epoch, seq: seq ?? 0 };
 }
 
-export function readChangedSince(db: DB, pos: FeedPosition, limit: number): FeedChanges | null {
-  const now = readFeedPosition(db);
+/** The highest sequence number retention has removed (0 when nothing was pruned). */
+export function feedPrunedThrough(store: object): number {
+  const v = statementOf(store, "SELECT value FROM mnemo_meta WHERE key = 'feed_pruned_through'").pluck().get() as string | undefined;
+  return v ? Number(v) : 0;
+}
+
+/**
+ * The memories changed after `pos`: an edge change names both of its ends. Null when `pos` is not
+ * from this feed, reaches back past what retention kept, or more than `limit` rows changed (a
+ * rebuild is cheaper then). A memory that no longer exists is a delete; every other one an upsert
+ * (it may now be archived: the index re-reads it).
+ */
+export function changedSince(store: object, pos: FeedPosition, limit: number): FeedChanges | null {
+  const now = feedPosition(store);
   if (!now || now.epoch !== pos.epoch || pos.seq > now.seq) return null;
-  const oldest = db.prepare('SELECT MIN(seq) FROM mnemo_feed').pluck().get() as number | null;
-  // Rows up to pos.seq may be pruned; a gap right after pos means changes we can no longer name.
-  if (oldest !== null && oldest > pos.seq + 1 && now.seq > pos.seq) return null;
-  const rows = db.prepare('SELECT memory_id FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?').pluck().all(pos.seq, now.seq, limit + 1) as string[];
-  if (rows.length > limit) return null;
-  const ids = [...new Set(rows)];
-  const exists = db.prepare('SELECT 1 FROM memories WHERE id = ?').pluck();
+  if (pos.seq < feedPrunedThrough(store)) return null;
+  const count = statementOf(store, 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?').pluck().get(pos.seq, now.seq) as number;
+  if (count > limit) return null;
+  const touched = new Set<string>();
+  const rows = statementOf(store, 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq').raw().all(pos.seq, now.seq) as [string, string | null][];
+  for (const [id, dst] of rows) {
+    touched.add(id);
+    if (dst !== null) touched.add(dst);
+  }
   const upserts: string[] = [];
   const deletes: string[] = [];
-  for (const id of ids) (exists.get(id) !== undefined ? upserts : deletes).push(id);
+  const exists = statementOf(store, 'SELECT 1 FROM memories WHERE id = ?').pluck();
+  for (const id of touched) (exists.get(id) === undefined ? deletes : upserts).push(id);
   return { upserts, deletes, position: now };
-}
-
-export function readConsistently<T>(db: DB, fn: () => T): T {
-  if (db.inTransaction) return fn();
-  return db.transaction(fn).deferred();
 }

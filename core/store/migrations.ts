@@ -9,6 +9,7 @@ import { MnemoError } from '../errors.js';
 import { NOOA_DDL, NOOA_SCHEMA_VERSION, NOOA_V2_INDEXES } from './ddl.js';
 import { notAStore } from './store-probe.js';
 import { cachedStatement } from './sqlite.js';
+import { FEED_DDL } from './feed-ddl.js';
 
 type DB = Database.Database;
 
@@ -207,6 +208,16 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
         ALTER TABLE mnemo_journal ADD COLUMN credential_id TEXT;
         CREATE INDEX idx_mnemo_journal_credential ON mnemo_journal(credential_id, ts) WHERE credential_id IS NOT NULL;
       `);
+    },
+  },
+  {
+    // The change feed (feed-ddl.ts): triggers on nooa's two tables append every change, by any
+    // writer, to mnemo_feed. The epoch names this feed, so a position taken from another file (a
+    // copy restored over this one, a rebuilt store) is never mistaken for one of this feed's.
+    name: '007-change-feed',
+    up(db) {
+      db.exec(FEED_DDL);
+      db.exec("INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES ('feed_epoch', lower(hex(randomblob(8))))");
     },
   },
 ];

@@ -215,25 +215,29 @@ export interface BeliefWrites extends BeliefReads {
 
 // ---------------------------------------------------------------- changes made by others
 
-/** Where a store's change feed stands: `seq` grows with every change; a new `epoch` starts the count over. */
+/** A place in the store's change feed: the feed's identity and the last sequence number seen. */
 export interface FeedPosition {
   readonly epoch: string;
   readonly seq: number;
 }
 
-/** The memories changed after a feed position (an edge change names both ends). */
+/** What changed after a feed position: memory ids (an edge change names both ends). */
 export interface FeedChanges {
   upserts: string[];
   deletes: string[];
+  /** Where the feed stood when this was read. */
   position: FeedPosition;
 }
 
 export interface ChangeFeed {
-  /** The feed's current position; null when this file has no feed (a nooa-only store, or an old read-only one). */
+  /** Where the change feed stands; null when the file has none (a nooa-only store, or an old one opened read-only). */
   feedPosition(): FeedPosition | null;
-  /** Memory ids changed after `pos`; null when `pos` is from another epoch, pruned, or more than `limit` changes ago. */
+  /**
+   * The memories changed after `pos`; null when `pos` is from another feed, reaches back past what
+   * retention kept, or more than `limit` rows changed (rebuild instead).
+   */
   changedSince(pos: FeedPosition, limit: number): FeedChanges | null;
-  /** Runs fn in one read transaction, so the rows it reads and the feed position agree. */
+  /** Runs fn in one read transaction, so the rows it reads and the feed position it takes agree. */
   readConsistent<T>(fn: () => T): T;
   /** Listeners hear every write of this store, and the rows other processes changed (after catchUp). */
   onChange(listener: ChangeListener): () => void;

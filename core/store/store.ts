@@ -29,9 +29,9 @@ import { tombstoneTarget } from './tombstones.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
 import { bindConnection } from './connection.js';
-import { readChangedSince, readConsistently, readFeedPosition } from './feed-reads.js';
 import { findTombstone, writeTombstone, type Tombstone } from './tombstones.js';
 import { BeliefTables } from './belief-tables.js';
+import { changedSince, feedPosition } from './feed-reads.js';
 import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
 
 export type { ChangeEvent } from './store-handle.js';
@@ -167,15 +167,17 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   feedPosition(): FeedPosition | null {
-    return readFeedPosition(this.#db);
+    return feedPosition(this);
   }
 
   changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
-    return readChangedSince(this.#db, pos, limit);
+    return changedSince(this, pos, limit);
   }
 
+  /** A DEFERRED transaction reads one snapshot of a WAL file, whatever other processes commit meanwhile. */
   readConsistent<T>(fn: () => T): T {
-    return readConsistently(this.#db, fn);
+    if (this.#db.inTransaction) return fn();
+    return this.#db.transaction(fn).deferred();
   }
 
   /** Runs fn in one IMMEDIATE transaction (so a writer never deadlocks upgrading a read lock). */

@@ -17,6 +17,10 @@ export function useBeliefEntity(entity: string | null, at: number | null) {
   });
 }
 
+export function useBeliefConfig() {
+  return useQuery({ queryKey: keys.beliefs('config'), queryFn: () => call('beliefs.config', {}), staleTime: 60_000 });
+}
+
 export function useBeliefDeltas(entity: string | null) {
   return useQuery({ queryKey: keys.beliefs('deltas', entity), queryFn: () => call('beliefs.deltas', { entity: entity!, limit: 5000 }), enabled: !!entity });
 }

@@ -15,6 +15,7 @@ import { MnemoError } from '../../core/errors.js';
 import { AgentApiSession } from '../../core/host/agent-session.js';
 import { createMemory } from '../../core/model/memory.js';
 import { auditEvents } from '../../core/store/access-queries.js';
+import { FEED_TRIGGERS } from '../../core/store/feed-ddl.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
@@ -241,7 +242,7 @@ describe('attribution', () => {
 });
 
 describe('migration 006', () => {
-  /** A store as schema v5 left it: no credential table, no credential columns. */
+  /** A store as schema v5 left it: no credential table, no credential columns (and no change feed, which came after). */
   function v5Store(): string {
     const { path, store } = newStore();
     const m = createMemory({ content: 'written before credentials existed' }, NOW);
@@ -251,6 +252,9 @@ describe('migration 006', () => {
     store.close();
     const raw = new Database(path);
     raw.exec(`
+      ${FEED_TRIGGERS.map((t) => `DROP TRIGGER ${t};`).join('\n')}
+      DROP TABLE mnemo_feed;
+      DELETE FROM mnemo_meta WHERE key = 'feed_epoch';
       DROP TABLE mnemo_agent_credentials;
       DROP INDEX idx_mnemo_events_credential;
       DROP INDEX idx_mnemo_journal_credential;

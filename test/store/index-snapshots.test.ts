@@ -16,22 +16,21 @@ import { textFilter } from '../../core/api/handlers/memory.js';
 import { createMemory, embeddingText } from '../../core/model/memory.js';
 import { recallAdjacency, recallCorpus } from '../../core/recall/pipeline.js';
 import { entityIndex, keywordIndex } from '../../core/recall/mnemo/stages.js';
-import { installFeedForTests } from '../../core/store/feed-shim.js';
 import { sidecarPath } from '../../core/store/index-sidecar.js';
 import type { IndexBuildEvent } from '../../core/store/index-snapshots.js';
 import { MemoryStore } from '../../core/store/store.js';
-import { tempDir } from '../../support/fixture.js';
+import { fixtureCopy, tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;
 const QUERIES = ['deploy', 'database migration', 'coffee meeting', 'release notes bug', 'alice'];
 const CHILD = join(__dirname, '..', 'helpers', 'snapshot-write-child.ts');
 
-/** A demo store with a change feed, in a temp dir of its own. */
+/** A demo store (with its change feed), in a temp dir of its own. */
 function feedStore(size = 400): string {
   const path = join(tempDir('mnemo-snap-'), 'store.sqlite');
   const store = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
   generateDemo(store, { size, seed: 11, now: NOW });
-  installFeedForTests(store);
+  expect(store.feedPosition()).not.toBeNull(); // a store mnemo creates has the change feed
   store.close();
   return path;
 }
@@ -240,10 +239,7 @@ describe('persisted derived indexes', () => {
   });
 
   it('builds in memory, as before, for a store without a change feed and for :memory:', () => {
-    const path = join(tempDir('mnemo-snap-'), 'store.sqlite');
-    const store = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
-    generateDemo(store, { size: 200, seed: 3, now: NOW });
-    store.close();
+    const path = fixtureCopy(); // a nooa file: no mnemo tables, so no feed (reading never adds them)
     warm(path);
     const o = open(path);
     indexesOf(o.engine);

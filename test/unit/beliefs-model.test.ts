@@ -1,3 +1,5 @@
+import { calibrate } from '../../core/beliefs/calibration.js';
+import { calibrationFor } from '../../core/beliefs/calibration-choice.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lambdaPerSecond, PAPER_CONFIG } from '../../core/beliefs/config.js';
 import { decay, OTHER } from '../../core/beliefs/equations.js';
@@ -70,7 +72,10 @@ describe('query_at: time travel from the delta log, decayed in dataset time', ()
     const mid = readBelief(model, 'Ada Osei', 'city', T0 + 50 * DAY);
     const expected = decay(deltas[0]!.posterior, lambda, 50 * DAY);
     expect(mid.value).toBe('Lyon');
-    expect(mid.p).toBeCloseTo(expected['Lyon']!, 12);
+    // The equation gives the model's probability; the headline p is that, calibrated (calibration-fitted.ts).
+    expect(mid.p_model).toBeCloseTo(expected['Lyon']!, 12);
+    expect(mid.calibrated).toBe(true);
+    expect(mid.p).toBeCloseTo(calibrate(calibrationFor(model.config(), 'as-of')!, expected['Lyon']!), 12);
     expect(mid.deltas).toBe(1);
     expect(mid.t_last).toBe(T0);
     expect(mid.entropy).toBeGreaterThan(readBelief(model, 'Ada Osei', 'city', T0).entropy);

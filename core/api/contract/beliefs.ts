@@ -12,10 +12,11 @@ import type { BeliefAnswer as BeliefAnswerView } from '../../beliefs/answer.js';
 import type { AliasPlan as AliasPlanView, AliasProposal as AliasProposalView } from '../../beliefs/identity.js';
 import type { IngestResult as BeliefIngestResult } from '../../beliefs/model.js';
 import type { BeliefView, ValueP } from '../../beliefs/read.js';
+import type { CalibrationFigures, FittedCalibration } from '../../beliefs/calibration-types.js';
 import type { RetrievalResult as RetrievalView } from '../../beliefs/retrieval.js';
 import type { AliasRow as AliasRowView } from '../../store/belief-tables.js';
 // The views are the belief layer's own types, under the names the workbench knows them by.
-export type { AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, BeliefIngestResult, BeliefView, RetrievalView, ValueP };
+export type { AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, BeliefIngestResult, BeliefView, CalibrationFigures, FittedCalibration, RetrievalView, ValueP };
 
 const finite = (name: string) => z.number().refine(Number.isFinite, `${name} must be a finite number (epoch seconds)`);
 const name = (what: string) => z.string().min(1, `${what} is required`).max(1000);
@@ -51,6 +52,8 @@ export interface BeliefConfigView {
   lambda_per_second: number;
   /** False until the first observation records the constants in the store. */
   recorded: boolean;
+  /** The fitted calibration map and its dev figures per read mode; null where none applies (an overridden profile). */
+  calibration: { 'as-of': FittedCalibration | null; hindsight: FittedCalibration | null };
 }
 
 export interface BeliefEntitySummary {
@@ -63,7 +66,7 @@ export interface BeliefEntitySummary {
 
 export const beliefsContract = {
   'beliefs.config': method<BeliefConfigView>()({
-    description: "The belief constants of the current store (the paper profile until the first observation records them).",
+    description: "The belief constants of the current store (the paper profile until the first observation records them), and the calibration fitted for them.",
     input: z.object({}).optional().default({}),
   }),
   'beliefs.configure': method<BeliefConfigView>()({

@@ -12,6 +12,7 @@ import {
   type BeliefModel,
 } from '../../beliefs/index.js';
 import { lambdaPerSecond } from '../../beliefs/config.js';
+import { fittedCalibration } from '../../beliefs/calibration-choice.js';
 import { OTHER, type Dist } from '../../beliefs/equations.js';
 import { sortedDistribution } from '../../beliefs/read.js';
 import { toObservation } from '../../beliefs/observation.js';
@@ -27,7 +28,12 @@ function model(session: ApiSession): BeliefModel {
 
 function configView(m: BeliefModel): BeliefConfigView {
   const config = m.config();
-  return { config, lambda_per_second: lambdaPerSecond(config), recorded: m.store.getMeta('beliefs_config') !== null };
+  return {
+    config,
+    lambda_per_second: lambdaPerSecond(config),
+    recorded: m.store.getMeta('beliefs_config') !== null,
+    calibration: { 'as-of': fittedCalibration(config, 'as-of'), hindsight: fittedCalibration(config, 'hindsight') },
+  };
 }
 
 /** The most probable entry, where "not yet observed" (OTHER) counts as no value. */

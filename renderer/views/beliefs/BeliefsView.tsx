@@ -11,6 +11,7 @@ import { platform } from '../../platform/browser.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
 import { AliasPanel } from './AliasPanel.js';
+import { CalibrationPanel } from './CalibrationPanel.js';
 import { DeltaTimeline } from './DeltaTimeline.js';
 import { DimensionCard } from './DimensionCard.js';
 import '../../components/tables.css';
@@ -138,6 +139,7 @@ export function BeliefsView() {
         )}
       </section>
       <aside className="belief-side">
+        <CalibrationPanel dark={dark} />
         <AliasPanel />
       </aside>
     </div>

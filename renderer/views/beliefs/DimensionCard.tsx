@@ -19,7 +19,11 @@ export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute
           <strong>{b.attribute}</strong>
         </button>
         <span className="dim-mode">{b.value ?? <span className="muted">nothing observed</span>}</span>
-        {b.value ? <span className="muted">{fmtNum(b.p * 100, 1)}%</span> : null}
+        {b.value ? (
+          <span className="muted" title={b.calibrated ? `calibrated; the model's own probability is ${fmtNum(b.p_model * 100, 1)}%` : "the model's own probability (no calibration applies)"} data-testid="belief-p">
+            {fmtNum(b.p * 100, 1)}%
+          </span>
+        ) : null}
       </div>
       <div className="dist">
         {dist.map((v) => (
