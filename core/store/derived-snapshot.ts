@@ -10,6 +10,7 @@ import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedPosition, StoreReader } from './port.js';
 import { SnapshotMismatch } from './snapshot-parts.js';
+import { runMarkerPresent } from './change-run.js';
 
 /** More changes than this since a snapshot: rebuilding is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
@@ -47,7 +48,7 @@ export class DerivedSnapshot {
 
   notePatch(): void {
     this.patches++;
-    if (this.position && this.patches === this.threshold()) this.schedule(this.position);
+    if (this.position && this.patches >= this.threshold()) this.schedule(this.position);
   }
 
   /** After a read: schedules a snapshot when the index was built here or has drifted far from the stored one. */
@@ -117,11 +118,18 @@ export class DerivedSnapshot {
 
   private schedule(position: FeedPosition): void {
     if (this.writing || this.cancelNext) return;
-    this.cancelNext = this.snapshots.defer(() => {
+    const attempt = () => {
       this.cancelNext = null;
-      this.start(position);
+      // A long change (a reflection apply) is being written: a snapshot now would be stale in a
+      // moment, and another after every batch would cost more than the apply. Once it is done.
+      if (this.guard(() => runMarkerPresent(this.store))) {
+        this.cancelNext = this.snapshots.retryLater(attempt);
+        return;
+      }
+      this.start(this.position ?? position);
       this.continueWriting();
-    });
+    };
+    this.cancelNext = this.snapshots.defer(attempt);
   }
 
   private cancelScheduled(): void {

@@ -31,6 +31,8 @@ export interface IndexSnapshotOptions {
    * returns a cancel. Default: setImmediate, unref'd.
    */
   defer?: (fn: () => void) => () => void;
+  /** Runs work again later (a snapshot put off while a long change is being written); returns a cancel. Default: 1 s, unref'd. */
+  retryLater?: (fn: () => void) => () => void;
 }
 
 export function snapshotsEnabledByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -44,9 +46,16 @@ const deferImmediate = (fn: () => void): (() => void) => {
   return () => clearImmediate(handle);
 };
 
+const retryAfterASecond = (fn: () => void): (() => void) => {
+  const handle = setTimeout(fn, 1000);
+  handle.unref();
+  return () => clearTimeout(handle);
+};
+
 export class IndexSnapshots {
   readonly enabled: boolean;
   readonly defer: (fn: () => void) => () => void;
+  readonly retryLater: (fn: () => void) => () => void;
   private opened = false;
   private file: IndexSidecar | null = null;
 
@@ -56,6 +65,7 @@ export class IndexSnapshots {
   ) {
     this.enabled = opts.enabled ?? snapshotsEnabledByEnv();
     this.defer = opts.defer ?? deferImmediate;
+    this.retryLater = opts.retryLater ?? retryAfterASecond;
   }
 
   get clock(): Clock {

@@ -19,6 +19,8 @@ import { entityIndex, keywordIndex } from '../../core/recall/mnemo/stages.js';
 import { sidecarPath } from '../../core/store/index-sidecar.js';
 import type { IndexBuildEvent } from '../../core/store/index-snapshots.js';
 import { MemoryStore } from '../../core/store/store.js';
+import { clearMarker, newMarker, writeMarker } from '../../core/store/change-run.js';
+import { IndexSidecar } from '../../core/store/index-sidecar.js';
 import { fixtureCopy, tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;
@@ -236,6 +238,30 @@ describe('persisted derived indexes', () => {
     expect(indexesOf(o.engine)).toEqual(freshIndexes(blocked));
     o.engine.close();
     expect(o.warnings.filter((w) => /index file/.test(w))).toHaveLength(1);
+  });
+
+  it('writes a due snapshot off the path of the answer, and not while a long change is being written', () => {
+    const path = feedStore();
+    const soon: (() => void)[] = [];
+    const later: (() => void)[] = [];
+    const take = (queue: (() => void)[]) => (fn: () => void) => {
+      queue.push(fn);
+      return () => queue.splice(queue.indexOf(fn), 1);
+    };
+    const engine = Engine.open(path, { clock: fixedClock(NOW), onWarning: () => {}, indexSnapshots: { defer: take(soon), retryLater: take(later) } });
+    const written = () => IndexSidecar.open(engine.store)?.header('recall.corpus') ?? null;
+    recallCorpus(engine);
+    expect(soon).toHaveLength(1); // built here: a snapshot is due, but not written during the call
+    expect(written()).toBeNull();
+    writeMarker(engine.store, newMarker(engine.store, 1, 'record', 'a long apply', null));
+    soon.shift()!();
+    expect(written()).toBeNull(); // put off while the change is being written
+    expect(later).toHaveLength(1);
+    clearMarker(engine.store);
+    later.shift()!();
+    while (soon.length) soon.shift()!(); // one chunk per turn
+    expect(written()).not.toBeNull();
+    engine.close();
   });
 
   it('builds in memory, as before, for a store without a change feed and for :memory:', () => {
