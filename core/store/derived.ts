@@ -72,7 +72,14 @@ export class Derived<T extends DerivedIndex> {
     this.unsubscribe();
     if (!this.stale && this.position) {
       this.snapshot?.saveOnClose(this.position);
-      if (isSidecarResident(this.index)) this.index.recordPosition(this.position, this.store.clock.now());
+      if (isSidecarResident(this.index)) {
+        try {
+          this.index.recordPosition(this.position, this.store.clock.now());
+        } catch (err) {
+          // Closing must not fail over it: the position stays older and the next open patches a little more.
+          this.store.warn('index-position', `could not record how far the list's text search is current (${(err as Error).message})`);
+        }
+      }
     }
     this.snapshot?.cancel();
     this.index.dispose?.();

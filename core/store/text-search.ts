@@ -40,6 +40,10 @@ export class TextSearchIndex implements SidecarResidentIndex {
   /** The sidecar the tables live in; null when they live in a private in-memory database. */
   private readonly sidecar: IndexSidecar | null;
   private readonly conditions: string;
+  /** The store it follows (patches re-read its rows). */
+  private store: StoreReader | null = null;
+  /** A patch failed (the shared sidecar stayed locked past the busy timeout): rebuild before the next search. */
+  private missedPatch = false;
 
   constructor(sidecar: IndexSidecar | null = null) {
     this.sidecar = sidecar?.writable ? sidecar : null;
@@ -52,6 +56,8 @@ export class TextSearchIndex implements SidecarResidentIndex {
   }
 
   load(store: StoreReader): void {
+    this.store = store;
+    this.missedPatch = false;
     const position = this.sidecar ? store.feedPosition() : null;
     if (position && this.catchUpFromRecorded(store, position)) return;
     this.rebuild(store);
@@ -60,14 +66,30 @@ export class TextSearchIndex implements SidecarResidentIndex {
   }
 
   update(store: StoreReader, id: string): void {
-    this.write(() => this.patch(store, id));
+    this.store = store;
+    this.safely(() => this.patch(store, id));
   }
 
   remove(id: string): void {
-    this.write(() => this.removeRow(id));
+    this.safely(() => this.removeRow(id));
+  }
+
+  /**
+   * Patches run inside the store's own writes (as its change listeners): a failure here must not
+   * fail the caller's write. The list search is rebuilt before its next use instead.
+   */
+  private safely(fn: () => void): void {
+    try {
+      this.write(fn);
+    } catch (err) {
+      if (!this.store) throw err;
+      this.store.warn('text-search-patch', `the list's text search could not be updated (${(err as Error).message}); rebuilding it`);
+      this.missedPatch = true;
+    }
   }
 
   recordPosition(position: FeedPosition, now: number): void {
+    if (this.missedPatch) return; // the tables miss a change: the position they had stays, so the next open patches it
     this.sidecar?.recordPosition(NAME, { format: FORMAT, conditions: this.conditions, position }, now);
   }
 
@@ -77,6 +99,10 @@ export class TextSearchIndex implements SidecarResidentIndex {
 
   /** Ids of memories matching every word (as a prefix), best (bm25) first; id prefixes included. */
   match(words: readonly string[]): string[] {
+    if (this.missedPatch && this.store) {
+      this.missedPatch = false;
+      this.rebuild(this.store);
+    }
     const terms = words.map((w) => w.trim()).filter(Boolean);
     if (terms.length === 0) return [];
     // Each word becomes a quoted FTS5 string (so punctuation is never query syntax) with a prefix star.
