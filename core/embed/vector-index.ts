@@ -278,17 +278,27 @@ export class VectorIndex {
   }
 
   /**
-   * Replaces the content with the given live rows (a snapshot read back): `values` calls `put`
-   * once per non-zero of each row, written straight into the columns (no per-row upsert).
+   * Replaces the content with the given live rows (a snapshot read back), their vectors written
+   * straight into the columns: `dense` row after row, or sparse as per-row counts of
+   * (dimension, value) pairs.
    */
-  adoptLive(ids: readonly string[], owners: readonly string[], rowids: Float64Array, values: (put: (slot: number, dim: number, x: number) => void) => void): void {
+  adoptLive(ids: readonly string[], owners: readonly string[], rowids: Float64Array, vectors: { dense: Float32Array } | { counts: Uint16Array; dims: Uint16Array; values: Float32Array }): void {
     this.clear();
     this.grow(ids.length);
     const cap = this.cap;
     const cols = this.cols;
-    values((slot, j, x) => {
-      cols[j * cap + slot] = x;
-    });
+    const dim = this.dim;
+    if ('dense' in vectors) {
+      const dense = vectors.dense;
+      for (let k = 0; k < ids.length; k++) for (let j = 0; j < dim; j++) cols[j * cap + k] = dense[k * dim + j]!;
+    } else {
+      const { counts, dims, values } = vectors;
+      let p = 0;
+      for (let k = 0; k < ids.length; k++) {
+        const end = p + counts[k]!;
+        for (; p < end; p++) cols[dims[p]! * cap + k] = values[p]!;
+      }
+    }
     for (let i = 0; i < ids.length; i++) {
       this.slotOf.set(ids[i]!, i);
       this.ids[i] = ids[i]!;

@@ -46,9 +46,7 @@ export function decodeVectors(index: VectorIndex, parts: SnapshotParts): void {
   const dim = index.dim;
   if (parts.has('dense')) {
     const dense = r.typed('dense', Float32Array, n * dim);
-    index.adoptLive(ids, owners, rowids, (put) => {
-      for (let k = 0; k < n; k++) for (let j = 0; j < dim; j++) put(k, j, dense[k * dim + j]!);
-    });
+    index.adoptLive(ids, owners, rowids, { dense });
     return;
   }
   const counts = r.typed('sparse.counts', Uint16Array, n);
@@ -58,8 +56,5 @@ export function decodeVectors(index: VectorIndex, parts: SnapshotParts): void {
   for (let k = 0; k < n; k++) total += counts[k]!;
   if (total !== dims.length) throw new SnapshotMismatch('stored vector counts do not match their values');
   for (let p = 0; p < dims.length; p++) if (dims[p]! >= dim) throw new SnapshotMismatch('a stored vector has a dimension out of range');
-  index.adoptLive(ids, owners, rowids, (put) => {
-    let p = 0;
-    for (let k = 0; k < n; k++) for (let c = 0; c < counts[k]!; c++, p++) put(k, dims[p]!, values[p]!);
-  });
+  index.adoptLive(ids, owners, rowids, { counts, dims, values });
 }

@@ -53,10 +53,14 @@ export class PartsReader {
   typed<T extends Typed>(name: string, ctor: TypedCtor<T>, expectedLength?: number): T {
     const b = this.bytes(name);
     if (b.byteLength % ctor.BYTES_PER_ELEMENT !== 0) throw new SnapshotMismatch(`snapshot part ${name} has a partial element`);
-    // Copy into a fresh, aligned buffer (a blob's bytes may sit at any offset).
-    const copy = new Uint8Array(b.byteLength);
-    copy.set(b);
-    const out = new ctor(copy.buffer, 0, b.byteLength / ctor.BYTES_PER_ELEMENT);
+    // A view when the bytes are aligned for the type (a blob read back usually sits at offset 0 of
+    // its own buffer); otherwise a copy (a typed array cannot start at a misaligned offset).
+    let source = b;
+    if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0) {
+      source = new Uint8Array(b.byteLength);
+      source.set(b);
+    }
+    const out = new ctor(source.buffer as ArrayBuffer, source.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT);
     if (expectedLength !== undefined && out.length !== expectedLength) throw new SnapshotMismatch(`snapshot part ${name} has ${out.length} entries, expected ${expectedLength}`);
     return out;
   }
