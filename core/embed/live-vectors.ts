@@ -1,11 +1,23 @@
-/** The vector index over live (non-archived) memories, kept in step with the store. */
+/** The vector index over live (non-archived) memories, kept in step with the store and snapshotted beside it. */
 import { blobToVector } from '../store/codec.js';
 import { VectorIndex } from './vector-index.js';
-import type { DerivedIndex } from '../store/derived.js';
+import type { PersistableIndex } from '../store/derived.js';
 import { liveVectorRows, vectorRow } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
+import type { SnapshotParts } from '../store/snapshot-parts.js';
+import { decodeVectors, encodeVectors } from './vector-snapshot.js';
 
-export class LiveVectors extends VectorIndex implements DerivedIndex {
+export class LiveVectors extends VectorIndex implements PersistableIndex {
+  readonly snapshotFormat = 'vectors/1';
+
+  /** `embedder`: the name of the embedder whose vectors these are (a snapshot of another's is rebuilt). */
+  constructor(
+    dim: number,
+    private readonly embedder = 'unknown',
+  ) {
+    super(dim);
+  }
+
   load(store: StoreReader): void {
     this.clear();
     this.reserve(store.count());
@@ -21,5 +33,17 @@ export class LiveVectors extends VectorIndex implements DerivedIndex {
     const v = r && r.archived === 0 ? blobToVector(r.embedding, this.dim) : null;
     if (r && v) this.upsert(id, v, r.owner, r.rowid);
     else this.remove(id);
+  }
+
+  snapshotConditions(): string {
+    return JSON.stringify({ embedder: this.embedder, dim: this.dim });
+  }
+
+  saveSnapshot(): SnapshotParts | null {
+    return encodeVectors(this);
+  }
+
+  restoreSnapshot(parts: SnapshotParts): void {
+    decodeVectors(this, parts);
   }
 }

@@ -259,6 +259,57 @@ export class VectorIndex {
     return heap.map((i) => ({ id: this.ids[i]!, cos: acc[i]! }));
   }
 
+  /** Every live vector in slot order, row after row (for a snapshot; slot order does not change results: ties go by rowid). */
+  exportLive(): { ids: string[]; owners: string[]; rowids: Float64Array; vectors: Float32Array } {
+    const ids: string[] = [];
+    const owners: string[] = [];
+    const rowids = new Float64Array(this.liveCount);
+    const vectors = new Float32Array(this.liveCount * this.dim);
+    let k = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (this.alive[i] !== 1) continue;
+      ids.push(this.ids[i]!);
+      owners.push(this.owners[i]!);
+      rowids[k] = this.rowids[i]!;
+      for (let j = 0; j < this.dim; j++) vectors[k * this.dim + j] = this.cols[j * this.cap + i]!;
+      k++;
+    }
+    return { ids, owners, rowids, vectors };
+  }
+
+  /**
+   * Replaces the content with the given live rows (a snapshot read back), their vectors written
+   * straight into the columns: `dense` row after row, or sparse as per-row counts of
+   * (dimension, value) pairs.
+   */
+  adoptLive(ids: readonly string[], owners: readonly string[], rowids: Float64Array, vectors: { dense: Float32Array } | { counts: Uint16Array; dims: Uint16Array; values: Float32Array }): void {
+    this.clear();
+    this.grow(ids.length);
+    const cap = this.cap;
+    const cols = this.cols;
+    const dim = this.dim;
+    if ('dense' in vectors) {
+      const dense = vectors.dense;
+      for (let k = 0; k < ids.length; k++) for (let j = 0; j < dim; j++) cols[j * cap + k] = dense[k * dim + j]!;
+    } else {
+      const { counts, dims, values } = vectors;
+      let p = 0;
+      for (let k = 0; k < ids.length; k++) {
+        const end = p + counts[k]!;
+        for (; p < end; p++) cols[dims[p]! * cap + k] = values[p]!;
+      }
+    }
+    for (let i = 0; i < ids.length; i++) {
+      this.slotOf.set(ids[i]!, i);
+      this.ids[i] = ids[i]!;
+      this.owners[i] = owners[i]!;
+      this.rowids[i] = rowids[i]!;
+      this.alive[i] = 1;
+    }
+    this.n = ids.length;
+    this.liveCount = ids.length;
+  }
+
   /** Cosine of the query with one stored vector, or null when the id is not indexed. */
   dotWith(id: string, q: Float32Array): number | null {
     const slot = this.slotOf.get(id);

@@ -1,15 +1,16 @@
 /**
  * The extension key of a derived index: the engine creates the Derived wrapper on first use (so it
- * follows the store from then on) and disposes it when it closes (unsubscribing it from the store
- * and releasing what the index holds).
+ * follows the store from then on) and disposes it when it closes (unsubscribing it from the store,
+ * writing a due snapshot, and releasing what the index holds). The key's name is also the index's
+ * name in the index sidecar.
  */
 import { Derived, type DerivedIndex } from '../store/derived.js';
-import { extensionKey, type ExtensionKey } from './engine.js';
+import { extensionKey, type Engine, type ExtensionKey } from './engine.js';
 
-export function derivedIndexKey<T extends DerivedIndex>(name: string, createIndex: () => T): ExtensionKey<Derived<T>> {
+export function derivedIndexKey<T extends DerivedIndex>(name: string, createIndex: (engine: Engine) => T): ExtensionKey<Derived<T>> {
   return extensionKey(
     name,
-    (engine) => new Derived(engine.store, createIndex()),
+    (engine) => new Derived(engine.store, createIndex(engine), { name, snapshots: engine.indexSnapshots }),
     (derived) => derived.dispose(),
   );
 }

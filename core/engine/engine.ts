@@ -10,6 +10,7 @@ import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
 import { MemoryStore, type OpenOptions, type ProfileName } from '../store/store.js';
 import { Derived } from '../store/derived.js';
+import { IndexSnapshots, type IndexSnapshotOptions } from '../store/index-snapshots.js';
 import type { StoreReader } from '../store/port.js';
 
 /**
@@ -33,6 +34,8 @@ export interface EngineOptions extends OpenOptions {
   embedder?: Embedder;
   /** Overrides the profile recorded in the store (for experiments and conformance runs). */
   profile?: ProfileName;
+  /** Derived-index snapshots in the sidecar beside the store (docs/recall.md): on/off, build reports. */
+  indexSnapshots?: IndexSnapshotOptions;
 }
 
 /**
@@ -47,6 +50,8 @@ export class Engine {
   readonly clock: Clock;
   readonly embedder: Embedder;
   readonly vectors: Derived<LiveVectors>;
+  /** The sidecar of persisted derived indexes, and where their rebuilds are reported. */
+  readonly indexSnapshots: IndexSnapshots;
   private readonly profileOverride: ProfileName | undefined;
   private readonly extensions = new Map<ExtensionKey<unknown>, unknown>();
 
@@ -54,7 +59,8 @@ export class Engine {
     this.store = store;
     this.clock = store.clock;
     this.embedder = opts.embedder ?? new HashingEmbedder(store.dim);
-    this.vectors = new Derived(store, new LiveVectors(this.embedder.dim));
+    this.indexSnapshots = new IndexSnapshots(store, opts.indexSnapshots);
+    this.vectors = new Derived(store, new LiveVectors(this.embedder.dim, this.embedder.name), { name: 'embed.vectors', snapshots: this.indexSnapshots });
     this.profileOverride = opts.profile;
   }
 
@@ -135,6 +141,8 @@ export class Engine {
     this.vectors.dispose();
     for (const [key, value] of this.extensions) key.dispose?.(value);
     this.extensions.clear();
+    // After the indexes: they finish or write their snapshots as they close.
+    this.indexSnapshots.close();
     this.store.close();
   }
 }

@@ -13,7 +13,10 @@
 import { ACTR_CHANNELS } from '../model/enums.js';
 import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { DerivedIndex } from '../store/derived.js';
+import type { PersistableIndex } from '../store/derived.js';
+import type { SnapshotParts } from '../store/snapshot-parts.js';
+import { decodeCorpus, encodeCorpus, type CorpusSlots } from './corpus-snapshot.js';
+import type { SlotData } from './slot-data.js';
 import { liveSourceRows, sourceRow, type SourceRow } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
@@ -22,14 +25,7 @@ import { SubstringIndex, setBit } from './substring-index.js';
 import { asciiLower } from './tokens.js';
 
 
-export interface SlotData {
-  type: string;
-  importance: number;
-  title: string | null;
-  tags: string[];
-  cues: Set<string>;
-  actr: Float64Array;
-}
+export type { SlotData } from './slot-data.js';
 
 class KeywordView {
   index: SubstringIndex | null = null;
@@ -60,7 +56,8 @@ class KeywordView {
 const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
 
 
-export class RecallCorpus implements DerivedIndex {
+export class RecallCorpus implements PersistableIndex {
+  readonly snapshotFormat = 'corpus/1';
   ids: string[] = [];
   rowids: number[] = [];
   owners: string[] = [];
@@ -86,6 +83,44 @@ export class RecallCorpus implements DerivedIndex {
   }
 
   load(store: StoreReader): void {
+    this.reset(store);
+    for (const row of liveSourceRows(store)) this.append(store, row);
+    this.markAllAlive();
+  }
+
+  snapshotConditions(): string {
+    // The scoring fields come from the rows alone; the format version covers how they are read.
+    return '';
+  }
+
+  /** The live slots only, in slot order: what a fresh load would hold. */
+  saveSnapshot(): SnapshotParts | null {
+    const live: CorpusSlots = { ids: [], rowids: [], owners: [], contents: [], data: [] };
+    for (let s = 0; s < this.ids.length; s++) {
+      if (!this.isAlive(s)) continue;
+      live.ids.push(this.ids[s]!);
+      live.rowids.push(this.rowids[s]!);
+      live.owners.push(this.owners[s]!);
+      live.contents.push(this.contents[s]!);
+      live.data.push(this.data[s]!);
+    }
+    return encodeCorpus(live);
+  }
+
+  restoreSnapshot(parts: SnapshotParts, store: StoreReader): void {
+    const slots = decodeCorpus(parts);
+    this.reset(store);
+    this.ids = slots.ids;
+    this.rowids = slots.rowids;
+    this.owners = slots.owners;
+    this.contents = slots.contents;
+    this.data = slots.data;
+    this.lowered = new Array<string | null>(slots.ids.length).fill(null);
+    slots.ids.forEach((id, s) => this.slotOf.set(id, s));
+    this.markAllAlive();
+  }
+
+  private reset(store: StoreReader): void {
     this.store = store;
     this.ids = [];
     this.rowids = [];
@@ -97,7 +132,9 @@ export class RecallCorpus implements DerivedIndex {
     this.views = new Map();
     this.scopes = new Map();
     this.needsReload = false;
-    for (const row of liveSourceRows(store)) this.append(store, row);
+  }
+
+  private markAllAlive(): void {
     this.aliveBits = new Uint32Array(Math.ceil(Math.max(1024, this.ids.length * 1.25) / 32));
     for (let s = 0; s < this.ids.length; s++) setBit(this.aliveBits, s);
   }

@@ -88,6 +88,11 @@ export function runInProgress(store: JournalledStore): RunMarker | null {
   return raw ? (JSON.parse(raw) as RunMarker) : null;
 }
 
+/** Whether a long change (ours or another process's) is being written right now: its rows are neither before nor after. */
+export function runMarkerPresent(store: { getMeta(key: string): string | null }): boolean {
+  return store.getMeta(RUN_MARKER_KEY) !== null;
+}
+
 export function writeMarker(store: JournalledStore, m: RunMarker): void {
   store.setMeta(RUN_MARKER_KEY, JSON.stringify(m));
 }

@@ -15,6 +15,8 @@ export interface SqliteConnection {
   readonly db: DB;
   /** A prepared statement from the store's cache (the same SQL text gets the same statement). */
   statement(sql: string): Database.Statement;
+  /** The better-sqlite3 addon the store was opened with (Electron's own build), for files opened beside it. */
+  readonly nativeBinding?: string;
 }
 
 const connections = new WeakMap<object, SqliteConnection>();
@@ -38,4 +40,9 @@ export function connectionOf(store: object): DB {
 /** A cached prepared statement on the store's connection. */
 export function statementOf(store: object, sql: string): Database.Statement {
   return linkOf(store).statement(sql);
+}
+
+/** The better-sqlite3 addon path the store was opened with, if not Node's default. */
+export function nativeBindingOf(store: object): string | undefined {
+  return linkOf(store).nativeBinding;
 }

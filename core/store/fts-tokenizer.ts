@@ -8,6 +8,8 @@ import Database from 'better-sqlite3';
 
 export class FtsTokenizer {
   private readonly db: Database.Database;
+  /** The tokenizer and the SQLite that runs it: stored terms are only reusable under the same pair. */
+  readonly signature: string;
 
   /** `stem`: Porter stemming (`porter unicode61`), else plain `unicode61`; diacritics removed either way. */
   constructor(stem: boolean) {
@@ -15,6 +17,7 @@ export class FtsTokenizer {
     const tokenizer = stem ? 'porter unicode61 remove_diacritics 2' : 'unicode61 remove_diacritics 2';
     this.db.exec(`CREATE VIRTUAL TABLE tok USING fts5(body, context, tokenize = '${tokenizer}');
                   CREATE VIRTUAL TABLE tokv USING fts5vocab(tok, 'instance');`);
+    this.signature = `${tokenizer}; sqlite ${this.db.prepare('SELECT sqlite_version()').pluck().get() as string}`;
   }
 
   /**

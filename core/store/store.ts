@@ -99,7 +99,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.readonly = opts.readonly ?? false;
     this.dim = opts.dim ?? 256;
     this.#st = new StatementCache(db);
-    bindConnection(this, { db, statement: (sql) => this.#st.get(sql) });
+    bindConnection(this, { db, statement: (sql) => this.#st.get(sql), ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);

@@ -47,9 +47,11 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
   };
 }
 
-const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', () => new TextSearchIndex());
+const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', (engine) =>
+  // Persisted beside the store only when the store has a change feed to catch it up with.
+  new TextSearchIndex(engine.store.feedPosition() ? engine.indexSnapshots.sidecar() : null),);
 
-/** Text search through the in-memory index (see core/store/text-search.ts), then SQL for the rest. */
+/** Text search through the FTS5 index beside the store (see core/store/text-search.ts), then SQL for the rest. */
 export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: EngineReader, input: F): F {
   if (!input.text?.trim()) return input;
   const index = engine.get(TEXT_SEARCH_INDEX).get();

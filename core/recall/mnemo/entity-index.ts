@@ -4,7 +4,8 @@
  * Melanie; the memories that carry Melanie as an entity are the likelier answers. Matching is on
  * whole words (a query n-gram of up to four words equal to an entity), never on substrings.
  */
-import type { DerivedIndex } from '../../store/derived.js';
+import type { PersistableIndex } from '../../store/derived.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../../store/snapshot-parts.js';
 import type { StoreReader } from '../../store/port.js';
 import { liveEntities, sourceRow } from '../../store/derived-sources.js';
 
@@ -14,7 +15,8 @@ export function entityWords(text: string): string[] {
   return text.toLowerCase().replace(/['’]s\b/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-export class EntityIndex implements DerivedIndex {
+export class EntityIndex implements PersistableIndex {
+  readonly snapshotFormat = 'entities/1';
   /** entity → ids of live memories carrying it. */
   private readonly holders = new Map<string, Set<string>>();
   /** id → its entities (normalised). */
@@ -25,6 +27,41 @@ export class EntityIndex implements DerivedIndex {
     this.of.clear();
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
     for (const r of liveEntities(store)) this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
+  }
+
+  get size(): number {
+    return this.of.size;
+  }
+
+  snapshotConditions(): string {
+    return '';
+  }
+
+  /** Each memory's normalised entities (reading them back skips SQLite's json_extract over every row). */
+  saveSnapshot(): SnapshotParts | null {
+    const w = new PartsWriter();
+    const ids = [...this.of.keys()];
+    const lists = ids.map((id) => this.of.get(id)!);
+    if (!w.strings('ids', ids) || !w.strings('entities', lists.flat())) return null;
+    w.typed('counts', Uint32Array.from(lists, (l) => l.length));
+    return w.parts;
+  }
+
+  restoreSnapshot(parts: SnapshotParts): void {
+    const r = new PartsReader(parts);
+    const ids = r.strings('ids');
+    const counts = r.typed('counts', Uint32Array, ids.length);
+    const entities = r.strings('entities');
+    this.holders.clear();
+    this.of.clear();
+    let at = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const c = counts[i]!;
+      if (at + c > entities.length) throw new SnapshotMismatch('entity counts exceed the stored entities');
+      this.set(ids[i]!, entities.slice(at, at + c));
+      at += c;
+    }
+    if (at !== entities.length) throw new SnapshotMismatch('stored entities left over');
   }
 
   update(store: StoreReader, id: string): void {

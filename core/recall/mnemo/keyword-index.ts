@@ -18,10 +18,13 @@
  * Postings are built in bulk (compressed rows per term); memories changed afterwards are scored
  * from their own term lists until enough have changed to make a rebuild worthwhile.
  */
-import type { DerivedIndex } from '../../store/derived.js';
+import type { PersistableIndex } from '../../store/derived.js';
 import { FtsTokenizer } from '../../store/fts-tokenizer.js';
 import type { StoreReader } from '../../store/port.js';
 import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
+import type { SnapshotParts } from '../../store/snapshot-parts.js';
+import { decodeKeywordState, encodeKeywordState, type KeywordState } from './keyword-snapshot.js';
+import type { Doc, Terms } from './keyword-doc.js';
 
 export interface KeywordHit {
   id: string;
@@ -38,25 +41,6 @@ export interface KeywordSearch {
   visible?: (id: string, owner: string) => boolean;
 }
 
-/** A memory's terms: ids into the vocabulary and their counts per column. */
-interface Terms {
-  ids: Int32Array;
-  body: Float32Array;
-  context: Float32Array;
-  /** Tokens in both columns (FTS5's row length). */
-  length: number;
-}
-
-interface Doc {
-  rowid: number;
-  id: string;
-  owner: string;
-  body: string;
-  /** ids linked by precedes, either direction, same owner. */
-  links: Set<string>;
-  terms: Terms;
-}
-
 interface Postings {
   rowids: Int32Array;
   body: Float32Array;
@@ -68,7 +52,9 @@ const B = 0.75;
 const CONTEXT_EDGE = 'precedes';
 const EMPTY: Terms = { ids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0), length: 0 };
 
-export class KeywordIndex implements DerivedIndex {
+export class KeywordIndex implements PersistableIndex {
+  readonly snapshotFormat = 'keyword/1';
+
   /** FTS5's tokenizer (core/store/fts-tokenizer.ts); the rows come from core/store/derived-sources.ts. */
   private readonly tok: FtsTokenizer;
   private readonly docs = new Map<string, Doc>();
@@ -102,15 +88,7 @@ export class KeywordIndex implements DerivedIndex {
   }
 
   load(store: StoreReader): void {
-    this.docs.clear();
-    this.byRowid.clear();
-    this.vocab.clear();
-    this.df = [];
-    this.totalLength = 0;
-    this.stale.clear();
-    this.staleMask = new Uint8Array(0);
-    this.lengths = new Float64Array(0);
-    this.fresh.clear();
+    this.reset();
     const live = liveBodies(store);
     // SQLite's json_extract reads the three fields in C: about half the cost of JSON.parse on
     // rows that carry 64-entry access rings.
@@ -123,6 +101,46 @@ export class KeywordIndex implements DerivedIndex {
     const terms = this.tokenize([...this.docs.values()].map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
     for (const d of this.docs.values()) this.account(d, terms.get(d.rowid) ?? EMPTY);
     this.build();
+  }
+
+  snapshotConditions(): string {
+    return JSON.stringify({ stem: this.stem, tokenizer: this.tok.signature });
+  }
+
+  saveSnapshot(): SnapshotParts | null {
+    const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);
+    return encodeKeywordState({ vocab: [...this.vocab.keys()], docs, nextRowid: this.nextRowid });
+  }
+
+  /** Takes the documents, their links and terms as stored; the statistics and postings are recomputed (cheap) rather than stored. */
+  restoreSnapshot(parts: SnapshotParts): void {
+    this.adopt(decodeKeywordState(parts));
+  }
+
+  private adopt(state: KeywordState): void {
+    this.reset();
+    for (const term of state.vocab) this.vocab.set(term, this.vocab.size);
+    for (const d of state.docs) {
+      const terms = d.terms;
+      d.terms = EMPTY;
+      this.docs.set(d.id, d);
+      this.byRowid.set(d.rowid, d);
+      this.account(d, terms);
+    }
+    this.nextRowid = state.nextRowid;
+    this.build();
+  }
+
+  private reset(): void {
+    this.docs.clear();
+    this.byRowid.clear();
+    this.vocab.clear();
+    this.df = [];
+    this.totalLength = 0;
+    this.stale.clear();
+    this.staleMask = new Uint8Array(0);
+    this.lengths = new Float64Array(0);
+    this.fresh.clear();
   }
 
   update(store: StoreReader, id: string): void {

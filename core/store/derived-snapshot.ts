@@ -1,0 +1,177 @@
+/**
+ * One derived index's life in the index sidecar: on load, read its snapshot and patch what the
+ * change feed says changed since (or build it, once, and report the build); afterwards, write a
+ * new snapshot when it was built here or has been patched a good deal, off the path of the call
+ * that triggered it and a chunk per turn of the event loop; at close, finish or write it so the
+ * next process (an agent after a big reflection apply) opens fast.
+ */
+import type { PersistableIndex } from './derived-index.js';
+import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
+import type { IndexSnapshots } from './index-snapshots.js';
+import type { FeedPosition, StoreReader } from './port.js';
+import { SnapshotMismatch } from './snapshot-parts.js';
+import { runMarkerPresent } from './change-run.js';
+
+/** More changes than this since a snapshot: rebuilding is cheaper than patching. */
+const PATCH_LIMIT = 20_000;
+/** Patches after which a fresh snapshot is worth writing (or a twentieth of the index, if more). */
+const SAVE_AFTER_PATCHES = 1_000;
+
+export class DerivedSnapshot {
+  /** Patches applied since the snapshot in the sidecar (or since the build). */
+  private patches = 0;
+  /** Built in this process and not yet written. */
+  private builtHere = false;
+  private position: FeedPosition | null = null;
+  private writing: SnapshotWrite | null = null;
+  private cancelNext: (() => void) | null = null;
+
+  constructor(
+    private readonly store: StoreReader,
+    private readonly index: PersistableIndex,
+    private readonly name: string,
+    private readonly snapshots: IndexSnapshots,
+  ) {}
+
+  /** Loads the index (from its snapshot when that is current enough); returns the position it reflects at least. */
+  loadOrBuild(before: FeedPosition | null): FeedPosition | null {
+    const sidecar = before ? this.snapshots.sidecar() : null;
+    const restored = sidecar && before ? this.restore(sidecar, before) : null;
+    if (restored) {
+      this.position = restored;
+      return restored;
+    }
+    this.build();
+    this.position = before;
+    return before;
+  }
+
+  notePatch(): void {
+    this.patches++;
+    if (this.position && this.patches >= this.threshold()) this.schedule(this.position);
+  }
+
+  /** After a read: schedules a snapshot when the index was built here or has drifted far from the stored one. */
+  saveIfDue(position: FeedPosition): void {
+    this.position = position;
+    if (this.builtHere || this.patches >= this.threshold()) this.schedule(position);
+  }
+
+  /** At engine close: finish a snapshot under way, or write a due one now (the next process opens from it). */
+  saveOnClose(position: FeedPosition): void {
+    this.cancelScheduled();
+    this.guard(() => this.writing?.finish());
+    this.writing = null;
+    if (!(this.builtHere || this.patches >= this.threshold())) return;
+    this.start(position);
+    this.guard(() => this.writing?.finish());
+    this.writing = null;
+  }
+
+  cancel(): void {
+    this.cancelScheduled();
+    const w = this.writing;
+    this.writing = null;
+    if (w) this.guard(() => w.abandon());
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private threshold(): number {
+    return Math.max(SAVE_AFTER_PATCHES, Math.floor(this.index.size / 20));
+  }
+
+  private restore(sidecar: IndexSidecar, before: FeedPosition): FeedPosition | null {
+    const header = sidecar.header(this.name);
+    if (!header || !this.fits(header.format, header.conditions, header.position, before)) return null;
+    const snap = sidecar.read(this.name);
+    if (!snap || !this.fits(snap.format, snap.conditions, snap.position, before)) return null;
+    const changes = this.store.changedSince(snap.position, PATCH_LIMIT);
+    if (!changes) return null;
+    try {
+      this.index.restoreSnapshot(snap.parts, this.store);
+    } catch (err) {
+      if (!(err instanceof SnapshotMismatch)) throw err;
+      this.store.warn(`index-snapshot:${this.name}`, `the stored ${this.name} index does not fit together (${err.message}); rebuilding it`);
+      return null;
+    }
+    for (const id of changes.deletes) this.index.remove(id);
+    for (const id of changes.upserts) this.index.update(this.store, id);
+    this.patches = changes.upserts.length + changes.deletes.length;
+    return changes.position;
+  }
+
+  private fits(format: string, conditions: string, position: FeedPosition, now: FeedPosition): boolean {
+    return format === this.index.snapshotFormat && conditions === this.index.snapshotConditions() && position.epoch === now.epoch && position.seq <= now.seq;
+  }
+
+  private build(): void {
+    const memories = this.store.count();
+    // A duration for people (the build report), not a time the logic depends on: the monotonic timer, not the store's clock.
+    const started = performance.now();
+    this.snapshots.reportBuild({ index: this.name, phase: 'start', memories });
+    this.index.load(this.store);
+    this.snapshots.reportBuild({ index: this.name, phase: 'done', memories, ms: Math.round(performance.now() - started) });
+    this.builtHere = true;
+    this.patches = 0;
+  }
+
+  private schedule(position: FeedPosition): void {
+    if (this.writing || this.cancelNext) return;
+    const attempt = () => {
+      this.cancelNext = null;
+      // A long change (a reflection apply) is being written: a snapshot now would be stale in a
+      // moment, and another after every batch would cost more than the apply. Once it is done.
+      if (this.guard(() => runMarkerPresent(this.store))) {
+        this.cancelNext = this.snapshots.retryLater(attempt);
+        return;
+      }
+      this.start(this.position ?? position);
+      this.continueWriting();
+    };
+    this.cancelNext = this.snapshots.defer(attempt);
+  }
+
+  private cancelScheduled(): void {
+    this.cancelNext?.();
+    this.cancelNext = null;
+  }
+
+  /** Encodes the index now (its state is at or after `position`) and opens the sidecar write. */
+  private start(position: FeedPosition): void {
+    const sidecar = this.snapshots.sidecar();
+    if (!sidecar?.writable || this.store.isClosed) return;
+    const parts = this.guard(() => this.index.saveSnapshot());
+    this.builtHere = false;
+    this.patches = 0;
+    if (!parts) return;
+    const header = { format: this.index.snapshotFormat, conditions: this.index.snapshotConditions(), position };
+    this.writing = this.guard(() => sidecar.write(this.name, header, parts, this.snapshots.clock.now()));
+  }
+
+  /** One chunk now, the next on a later turn (so recalls interleave with a 100 MB write). */
+  private continueWriting(): void {
+    const w = this.writing;
+    if (!w) return;
+    const done = this.guard(() => w.step());
+    if (done !== false) {
+      if (done === null) this.guard(() => w.abandon());
+      this.writing = null;
+      return;
+    }
+    this.cancelNext = this.snapshots.defer(() => {
+      this.cancelNext = null;
+      this.continueWriting();
+    });
+  }
+
+  /** Runs a sidecar step; a failure costs a warning (and the snapshot), never the caller's answer. */
+  private guard<R>(fn: () => R): R | null {
+    try {
+      return fn();
+    } catch (err) {
+      this.store.warn(`index-snapshot-write:${this.name}`, `could not write the ${this.name} index snapshot (${(err as Error).message}); it will be rebuilt next time`);
+      return null;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * An engine's persisted derived indexes: its index sidecar (index-sidecar.ts), opened on first use,
+ * when snapshots are on, and where the derived indexes report a rebuild (so a CLI can say
+ * "Building keyword index…" instead of going silent for seconds).
+ *
+ * Snapshots are on unless the engine is told otherwise or `MNEMO_INDEX_SNAPSHOTS=off` (the
+ * benchmarks' baseline). They only ever apply to a store with a change feed: a snapshot is keyed
+ * by the feed position it reflects.
+ */
+import type { Clock } from '../clock.js';
+import { IndexSidecar } from './index-sidecar.js';
+import type { StoreReader } from './port.js';
+
+/** A derived index starting (and then finishing) a full rebuild. */
+export interface IndexBuildEvent {
+  /** The index's name (`recall.mnemo.bm25.porter`, …). */
+  index: string;
+  phase: 'start' | 'done';
+  /** Live memories the build reads. */
+  memories: number;
+  /** Set when phase is `done`. */
+  ms?: number;
+}
+
+export interface IndexSnapshotOptions {
+  /** False: build every index in memory on open, as before snapshots (default: on unless MNEMO_INDEX_SNAPSHOTS=off). */
+  enabled?: boolean;
+  onBuild?: (e: IndexBuildEvent) => void;
+  /**
+   * Runs a piece of deferred work (a snapshot's next chunk) soon, off the current call's path;
+   * returns a cancel. Default: setImmediate, unref'd.
+   */
+  defer?: (fn: () => void) => () => void;
+  /** Runs work again later (a snapshot put off while a long change is being written); returns a cancel. Default: 1 s, unref'd. */
+  retryLater?: (fn: () => void) => () => void;
+}
+
+export function snapshotsEnabledByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.MNEMO_INDEX_SNAPSHOTS ?? '').trim().toLowerCase();
+  return !(v === 'off' || v === '0' || v === 'false' || v === 'no');
+}
+
+const deferImmediate = (fn: () => void): (() => void) => {
+  const handle = setImmediate(fn);
+  handle.unref();
+  return () => clearImmediate(handle);
+};
+
+const retryAfterASecond = (fn: () => void): (() => void) => {
+  const handle = setTimeout(fn, 1000);
+  handle.unref();
+  return () => clearTimeout(handle);
+};
+
+export class IndexSnapshots {
+  readonly enabled: boolean;
+  readonly defer: (fn: () => void) => () => void;
+  readonly retryLater: (fn: () => void) => () => void;
+  private opened = false;
+  private file: IndexSidecar | null = null;
+
+  constructor(
+    private readonly store: StoreReader,
+    private readonly opts: IndexSnapshotOptions = {},
+  ) {
+    this.enabled = opts.enabled ?? snapshotsEnabledByEnv();
+    this.defer = opts.defer ?? deferImmediate;
+    this.retryLater = opts.retryLater ?? retryAfterASecond;
+  }
+
+  get clock(): Clock {
+    return this.store.clock;
+  }
+
+  /** The sidecar, opened on first call; null when snapshots are off or the file cannot be used. */
+  sidecar(): IndexSidecar | null {
+    if (!this.enabled || this.store.isClosed) return null;
+    if (!this.opened) {
+      this.opened = true;
+      this.file = IndexSidecar.open(this.store);
+    }
+    return this.file && !this.file.isClosed ? this.file : null;
+  }
+
+  reportBuild(e: IndexBuildEvent): void {
+    this.opts.onBuild?.(e);
+  }
+
+  close(): void {
+    this.file?.close();
+    this.file = null;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The pieces a derived index's snapshot is made of: named byte arrays (typed arrays as they lie in
+ * memory, strings as one UTF-8 run plus their lengths). Encoding only; index-sidecar.ts stores
+ * them. Little-endian is assumed (every platform Node ships on), and the sidecar's format records
+ * it so a big-endian reader would rebuild instead of misreading.
+ */
+export type SnapshotParts = Map<string, Uint8Array>;
+
+type Typed = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array;
+type TypedCtor<T extends Typed> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
+
+/** Thrown when a snapshot's pieces do not fit together; the caller rebuilds. */
+export class SnapshotMismatch extends Error {}
+
+export class PartsWriter {
+  readonly parts: SnapshotParts = new Map();
+
+  typed(name: string, a: Typed): void {
+    this.parts.set(name, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  }
+
+  /**
+   * Strings as one UTF-8 run and their UTF-16 lengths (so reading back slices one decoded string).
+   * Returns false when a string is not well-formed UTF-16 (a lone surrogate would not survive
+   * UTF-8): such an index is not snapshotted.
+   */
+  strings(name: string, list: readonly string[]): boolean {
+    const lengths = new Uint32Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      if (!isWellFormed(s)) return false;
+      lengths[i] = s.length;
+    }
+    this.typed(`${name}.len`, lengths);
+    this.parts.set(`${name}.utf8`, new TextEncoder().encode(list.join('')));
+    return true;
+  }
+
+  json(name: string, value: unknown): void {
+    this.parts.set(name, new TextEncoder().encode(JSON.stringify(value)));
+  }
+}
+
+export class PartsReader {
+  constructor(private readonly parts: SnapshotParts) {}
+
+  private bytes(name: string): Uint8Array {
+    const b = this.parts.get(name);
+    if (!b) throw new SnapshotMismatch(`snapshot part ${name} is missing`);
+    return b;
+  }
+
+  typed<T extends Typed>(name: string, ctor: TypedCtor<T>, expectedLength?: number): T {
+    const b = this.bytes(name);
+    if (b.byteLength % ctor.BYTES_PER_ELEMENT !== 0) throw new SnapshotMismatch(`snapshot part ${name} has a partial element`);
+    // A view when the bytes are aligned for the type (a blob read back usually sits at offset 0 of
+    // its own buffer); otherwise a copy (a typed array cannot start at a misaligned offset).
+    let source = b;
+    if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0) {
+      source = new Uint8Array(b.byteLength);
+      source.set(b);
+    }
+    const out = new ctor(source.buffer as ArrayBuffer, source.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT);
+    if (expectedLength !== undefined && out.length !== expectedLength) throw new SnapshotMismatch(`snapshot part ${name} has ${out.length} entries, expected ${expectedLength}`);
+    return out;
+  }
+
+  strings(name: string, expectedLength?: number): string[] {
+    const lengths = this.typed(`${name}.len`, Uint32Array, expectedLength);
+    const all = new TextDecoder('utf-8', { fatal: true }).decode(this.bytes(`${name}.utf8`));
+    const out = new Array<string>(lengths.length);
+    let at = 0;
+    for (let i = 0; i < lengths.length; i++) {
+      out[i] = all.slice(at, at + lengths[i]!);
+      at += lengths[i]!;
+    }
+    if (at !== all.length) throw new SnapshotMismatch(`snapshot part ${name}: lengths do not add up to its text`);
+    return out;
+  }
+
+  json<T>(name: string): T {
+    return JSON.parse(new TextDecoder().decode(this.bytes(name))) as T;
+  }
+}
+
+/** String.prototype.isWellFormed (ES2024), which this project's lib setting does not type yet. */
+function isWellFormed(s: string): boolean {
+  return (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+}

@@ -1,0 +1,22 @@
+/** The CLI's lines while a big store's indexes are rebuilt (cli/index-progress.ts). */
+import { describe, expect, it } from 'vitest';
+import { indexBuildReporter } from '../../cli/index-progress.js';
+
+describe('index build progress on stderr', () => {
+  it('names the index and the memories as a big build starts, and its time when done', () => {
+    const lines: string[] = [];
+    const report = indexBuildReporter((l) => lines.push(l));
+    report({ index: 'recall.mnemo.bm25.porter', phase: 'start', memories: 100_000 });
+    report({ index: 'recall.mnemo.bm25.porter', phase: 'done', memories: 100_000, ms: 10_460 });
+    expect(lines).toEqual([
+      'Building the keyword index over 100,000 memories…',
+      'Built the keyword index in 10.5 s (kept beside the store for the next open when it has a change feed)',
+    ]);
+  });
+
+  it('says nothing for a small store', () => {
+    const lines: string[] = [];
+    indexBuildReporter((l) => lines.push(l))({ index: 'embed.vectors', phase: 'start', memories: 500 });
+    expect(lines).toEqual([]);
+  });
+});
