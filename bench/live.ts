@@ -9,7 +9,9 @@
  * - beside_writer_p95_ms: recall p95 in this process while another commits a one-row change every 200 ms
  *   (after the first recall beside it, which pays a one-time catch-up: first_beside_writer_ms);
  * - catchup_1000_ms: the first recall after another process committed 1,000 changes;
- * - time_travel_ms: null (measured elsewhere).
+ * - time_travel_ms: the Memories list + overview graph (2,000 nodes) as of random instants of a
+ *   scripted history (bench/time-travel.ts, run as a child; median), beside the same reads now as its
+ *   baseline (there was no way to read the past before); --no-time-travel skips it (null).
  * With --json the last line is {"size", "open_first_recall_ms", "beside_writer_p95_ms",
  * "catchup_1000_ms", "time_travel_ms", "baseline": {…}}.
  */
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     size: { type: 'string', default: '100000' },
     runs: { type: 'string', default: '3' },
     'window-s': { type: 'string', default: '15' },
+    'no-time-travel': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -129,6 +132,19 @@ log(`live: ${size.toLocaleString()} memories, load average ${loadavg().map((l) =
 const baseline = await measure('baseline', path);
 const snapshots = await measure('snapshots', path);
 log(`\nload average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-const result = { size, ...snapshots, time_travel_ms: null, baseline: { ...baseline, time_travel_ms: null } };
+/** bench/time-travel.ts in a child process (its own copy of the demo store): median as of a random instant, and now. */
+function timeTravel(): Promise<{ as_of_median_ms: number; live_ms: number } | null> {
+  if (values['no-time-travel']) return Promise.resolve(null);
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'time-travel.ts');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, '--size', String(size), '--changes', '3000', '--instants', '8', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as { as_of_median_ms: number; live_ms: number }) : reject(new Error(`time-travel bench exited with ${code}`))));
+  });
+}
+const travel = await timeTravel();
+if (travel) log(`time travel: list + graph as of a random instant, median ${travel.as_of_median_ms} ms (the same reads now: ${travel.live_ms} ms)`);
+const result = { size, ...snapshots, time_travel_ms: travel?.as_of_median_ms ?? null, baseline: { ...baseline, time_travel_ms: travel?.live_ms ?? null } };
 if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 else log(JSON.stringify(result));

@@ -88,7 +88,9 @@ export class Engine {
     const dim = embedder?.dim ?? opts.dim ?? 256;
     const clock = opts.clock ?? systemClock;
     const store = MemoryStore.openAsOf(path, at, { ...opts, clock, dim });
-    const engine = new Engine(store, { ...opts, ...(embedder ? { embedder } : {}) });
+    // The sidecar holds the live store's indexes (its text search is patched in place): an engine on
+    // the past builds its own in memory, so it can neither read the present nor write the past there.
+    const engine = new Engine(store, { ...opts, ...(embedder ? { embedder } : {}), indexSnapshots: { ...opts.indexSnapshots, enabled: false } });
     try {
       engine.checkEmbedder();
     } catch (err) {

@@ -145,7 +145,7 @@ describe('time travel in the workbench (Chromium)', () => {
     expect(await p.locator('[data-testid=archive-toggle]').isDisabled()).toBe(false);
     await stopAgent();
 
-    // The instant follows the top bar to Graph (the graph as of T, no dragging links) and Recall (which ranks the live store only, and says so).
+    // The instant follows the top bar to Graph (the graph as of T, no dragging links) and Recall (Explain ranks the store as of T; a logged recall waits for live).
     await wb.go(`/memories?at=${T}`);
     await p.click('[data-testid=nav-graph]');
     await p.waitForFunction((t) => window.location.hash.startsWith('#/graph') && window.location.hash.includes(`at=${t}`), T);
@@ -155,7 +155,10 @@ describe('time travel in the workbench (Chromium)', () => {
     await wb.go(`/recall?q=deploy&at=${T}`);
     await p.waitForSelector('[data-testid=recall-past-note]');
     expect(await p.locator('[data-testid=mode-recall]').isDisabled()).toBe(true);
-    expect(await p.locator('[data-testid=recall-result]').count()).toBe(0);
+    // Explain ranks the store as of T: the rows are the API's recall.explain at T, in order.
+    const then = await call(wb.session, 'recall.explain', { query: 'deploy', k: 10, hops: 1, at: T });
+    expect(then.rows.length).toBeGreaterThan(0);
+    await expect.poll(() => p.locator('[data-testid=recall-result]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-memory-id')))).toEqual(then.rows.map((r) => r.id));
     expect(await p.getAttribute('[data-testid=recall-past-audit]', 'href')).toBe('#/audit?q=deploy');
     expect(wb.pageErrors).toEqual([]);
   });

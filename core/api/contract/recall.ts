@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { method } from '../define.js';
-import { hopsField, kField, queryField, scopeField } from './shared/fields.js';
+import { atField, hopsField, kField, queryField, scopeField } from './shared/fields.js';
 import type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms } from '../../recall/types.js';
 export type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms };
 
@@ -23,8 +23,9 @@ export const recallInput = z.object({
 
 export const recallContract = {
   'recall.explain': method<ExplainResult>()({
-    description: 'Dry run of the recall pipeline: ranked rows with every term and the spread paths into each. Writes nothing.',
-    input: recallInput,
+    description:
+      'Dry run of the recall pipeline: ranked rows with every term and the spread paths into each. Writes nothing. With `at` (epoch seconds), ranks the store as it was then, at that instant\'s clock.',
+    input: recallInput.extend({ at: atField.optional() }),
   }),
   'recall.run': method<RecallResult>()({
     description: 'Deliberate recall: ranks, then logs one `recalled` access per returned memory (touching: strength +1, recency now).',

@@ -7,7 +7,7 @@ import type { recallContract } from '../contract/recall.js';
 import type { HandlersFor } from './types.js';
 
 export const recallHandlers: HandlersFor<typeof recallContract> = {
-  'recall.explain': (input, session) => explain(session.reading(), input),
+  'recall.explain': ({ at, ...input }, session) => explain(session.readingAt(at), input),
   'recall.run': (input, session) => recallAndLog(session.engine(), input, 'recalled', session.reader),
   'recall.search': (input, session) => recallAndLog(session.engine(), input, 'searched', session.reader),
   'recall.inject': (input, session) => recallAndLog(session.engine(), input, 'injected', session.reader),

@@ -1,8 +1,8 @@
 /**
- * The Recall console while an instant is set. Recall ranks the live store only (the time-travel API
- * offers no recall as of an instant), so instead of live results that would pass for the past, it
- * says so and points to what can answer "why did this surface then?": replaying a logged access
- * of the query, as of then, in the Audit view.
+ * The Recall console while an instant is set: Explain ranks the store as it was then (at that
+ * instant's clock, so recency reads as it did), and a logged recall, which writes to the live store,
+ * waits for "Back to live". For "why did this surface then?" about a recall an agent really made,
+ * the Audit view replays that logged access as of then and says whether it reproduces its ranking.
  */
 import { fmtInstant } from '../../state/instant.js';
 import { buildHash } from '../../state/router.js';
@@ -11,14 +11,10 @@ export function PastRecallNote({ at, query }: { at: number; query: string }) {
   const audit = `#${buildHash('audit', null, { q: query.trim() || null })}`;
   return (
     <section className="panel" data-testid="recall-past-note">
-      <h3>Recall runs on the live store only</h3>
       <p>
-        A new query cannot be ranked against the store as it was at {fmtInstant(at)}. To see why a memory surfaced then, open one of the accesses logged for this query in
-        the Audit view and press “Replay as of then”: it re-runs the logged recall against the store as it was at that access and says whether it reproduces the logged
-        ranking.
-      </p>
-      <p>
-        <a className="button" href={audit} data-testid="recall-past-audit">
+        Ranked as the store was at {fmtInstant(at)}, with recency read at that instant. Nothing is logged; a logged recall runs on the live store only. To check a
+        recall an agent made back then, replay its logged access as of then in the Audit view.{' '}
+        <a href={audit} data-testid="recall-past-audit">
           {query.trim() ? `Accesses logged for “${query.trim()}”` : 'Logged accesses'} in Audit
         </a>
       </p>

@@ -31,9 +31,11 @@ export function RecallView() {
     else if (params.q.trim()) remember({ q: params.q, k: params.k, hops: params.hops, owner: params.owner });
   }, [route.hash]);
   const input = { query: params.q, k: params.k, hops: params.hops, ...(params.owner ? { owner: params.owner } : {}) };
-  // With an instant set nothing is ranked: recall sees only the live store (PastRecallNote says so).
+  // With an instant set, Explain ranks the store as it was then, at that instant's clock; a logged
+  // recall writes to the live store, so it waits for "Back to live" (PastRecallNote says so).
   const past = params.at !== null;
-  const explain = useQuery({ queryKey: keys.recall(input), queryFn: () => call('recall.explain', input), enabled: !past && params.mode === 'explain' && params.q.trim() !== '' });
+  const explainInput = { ...input, ...(params.at !== null ? { at: params.at } : {}) };
+  const explain = useQuery({ queryKey: keys.recall(explainInput), queryFn: () => call('recall.explain', explainInput), enabled: params.mode === 'explain' && params.q.trim() !== '' });
   const run = useMutation({ mutationFn: (i: typeof input) => call('recall.run', i) });
   const result: ExplainResult | undefined = params.mode === 'recall' ? run.data : explain.data;
   const error = params.mode === 'recall' ? run.error : explain.error;
@@ -97,7 +99,7 @@ export function RecallView() {
         </EmptyState>
       ) : null}
       {!past && params.mode === 'recall' && params.q && !run.data && !run.isPending ? <p className="muted">Press “Recall (logged)” to run this query for real.</p> : null}
-      {result && !past ? (
+      {result ? (
         <div className="recall-results">
           <section className="panel">
             <div className="results-head">
