@@ -20,6 +20,7 @@ import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
 import { connectionOf } from '../../core/store/connection.js';
+import { FEED_TRIGGERS } from '../../core/store/feed-ddl.js';
 
 const NOW = 1_700_000_000;
 const clock = fixedClock(NOW);
@@ -261,6 +262,9 @@ describe('migration 006', () => {
       ALTER TABLE mnemo_access_events DROP COLUMN credential_id;
       ALTER TABLE mnemo_journal DROP COLUMN credential_id;
       UPDATE mnemo_meta SET value = '5' WHERE key = 'schema_version';
+      ${FEED_TRIGGERS.map((t) => `DROP TRIGGER ${t};`).join('\n')}
+      DROP TABLE mnemo_feed;
+      DELETE FROM mnemo_meta WHERE key = 'feed_epoch';
     `);
     raw.close();
     return path;
