@@ -255,16 +255,13 @@ describe('migration 006', () => {
     raw.exec(`
       ${FEED_TRIGGERS.map((t) => `DROP TRIGGER ${t};`).join('\n')}
       DROP TABLE mnemo_feed;
-      DELETE FROM mnemo_meta WHERE key = 'feed_epoch';
+      DELETE FROM mnemo_meta WHERE key LIKE 'feed_%';
       DROP TABLE mnemo_agent_credentials;
       DROP INDEX idx_mnemo_events_credential;
       DROP INDEX idx_mnemo_journal_credential;
       ALTER TABLE mnemo_access_events DROP COLUMN credential_id;
       ALTER TABLE mnemo_journal DROP COLUMN credential_id;
       UPDATE mnemo_meta SET value = '5' WHERE key = 'schema_version';
-      ${FEED_TRIGGERS.map((t) => `DROP TRIGGER ${t};`).join('\n')}
-      DROP TABLE mnemo_feed;
-      DELETE FROM mnemo_meta WHERE key = 'feed_epoch';
     `);
     raw.close();
     return path;
