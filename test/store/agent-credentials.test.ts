@@ -20,7 +20,6 @@ import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
 import { connectionOf } from '../../core/store/connection.js';
-import { FEED_TRIGGERS } from '../../core/store/feed-ddl.js';
 
 const NOW = 1_700_000_000;
 const clock = fixedClock(NOW);
