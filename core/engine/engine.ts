@@ -68,14 +68,7 @@ export class Engine {
     const embedder = opts.embedder ?? embedderFromEnv() ?? undefined;
     const dim = embedder?.dim ?? opts.dim ?? 256;
     const store = MemoryStore.open(path, { ...opts, clock: opts.clock ?? systemClock, dim });
-    const engine = new Engine(store, { ...opts, ...(embedder ? { embedder } : {}) });
-    try {
-      engine.checkEmbedder();
-    } catch (err) {
-      store.close();
-      throw err;
-    }
-    return engine;
+    return Engine.checked(store, { ...opts, ...(embedder ? { embedder } : {}) });
   }
 
   /**
@@ -86,11 +79,15 @@ export class Engine {
   static openAsOf(path: string, at: number, opts: Omit<EngineOptions, 'readonly' | 'convert' | 'create'> = {}): Engine {
     const embedder = opts.embedder ?? embedderFromEnv() ?? undefined;
     const dim = embedder?.dim ?? opts.dim ?? 256;
-    const clock = opts.clock ?? systemClock;
-    const store = MemoryStore.openAsOf(path, at, { ...opts, clock, dim });
+    const store = MemoryStore.openAsOf(path, at, { ...opts, clock: opts.clock ?? systemClock, dim });
     // The sidecar holds the live store's indexes (its text search is patched in place): an engine on
     // the past builds its own in memory, so it can neither read the present nor write the past there.
-    const engine = new Engine(store, { ...opts, ...(embedder ? { embedder } : {}), indexSnapshots: { ...opts.indexSnapshots, enabled: false } });
+    return Engine.checked(store, { ...opts, ...(embedder ? { embedder } : {}), indexSnapshots: { ...opts.indexSnapshots, enabled: false } });
+  }
+
+  /** The engine on an opened store, once its embedder is known to match the store's; the store is closed if not. */
+  private static checked(store: MemoryStore, opts: EngineOptions): Engine {
+    const engine = new Engine(store, opts);
     try {
       engine.checkEmbedder();
     } catch (err) {

@@ -23,6 +23,8 @@
  * before-image.
  */
 
+import { MEMORY_COLUMNS as ROW_COLUMNS } from './codec.js';
+
 /** Wall-clock seconds in the writer's SQLite (julianday has millisecond precision everywhere). */
 const TRIGGER_NOW = "((julianday('now') - 2440587.5) * 86400.0)";
 
@@ -41,20 +43,8 @@ const ACCESS_PATHS = [
 
 const COUNT_FIELDS = ['strength', 'access_count', 'recalled_count', 'searched_count', 'injected_count', 'reinforced_count', 'deref_count'];
 
-const MEMORY_COLUMNS = [
-  'type',
-  'content',
-  'importance',
-  'salience',
-  'strength',
-  'created_at',
-  'last_accessed',
-  'access_count',
-  'archived',
-  'owner',
-  'status',
-  'data',
-] as const;
+/** The row columns a before-image keeps: the key and the embedding have columns of their own in the feed. */
+const MEMORY_COLUMNS = ROW_COLUMNS.filter((c) => c !== 'id' && c !== 'embedding');
 
 /** The before-image columns of the feed, in the order the triggers fill them. */
 export const FEED_MEMORY_IMAGE_COLUMNS: readonly string[] = MEMORY_COLUMNS;

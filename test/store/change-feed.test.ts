@@ -12,6 +12,7 @@ import { decodeRow, encodeRow, MEMORY_COLUMNS, vectorToBlob, type MemoryRow } fr
 import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../../core/store/feed-images.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
+import { nooaTables, tablesAt } from '../../support/feed-walk.js';
 
 const NOW = 1_780_000_000.123456;
 const ROW_SQL = `SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE id = ?`;
@@ -289,11 +290,7 @@ describe('walking the feed backwards', () => {
     const b = seed('beta');
     const c = seed('gamma');
     store.addEdge(a.id, b.id, 'supports', 0.25);
-    const snapshot = () => ({
-      memories: new Map((db.prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories`).all() as MemoryRow[]).map((r) => [r.id, r])),
-      edges: new Map((db.prepare('SELECT src, dst, type, weight, created_at FROM memory_edges').all() as EdgeRow[]).map((e) => [`${e.src}|${e.dst}|${e.type}`, e])),
-    });
-    const start = snapshot();
+    const start = nooaTables(db);
     const from = lastSeq();
 
     foreignAccess(a.id, ['recalled', 'injected']);
@@ -307,19 +304,7 @@ describe('walking the feed backwards', () => {
     store.delete(a.id);
     foreignAccess(b.id, Array.from({ length: 70 }, () => 'recalled'));
 
-    const state = snapshot();
-    for (const row of feedAfter(from).reverse()) {
-      if (row.tbl === 'memory') {
-        const before = memoryRowBefore(state.memories.get(row.memory_id) ?? null, row);
-        if (before) state.memories.set(row.memory_id, before);
-        else state.memories.delete(row.memory_id);
-      } else {
-        const key = `${row.memory_id}|${row.dst}|${row.edge_type}`;
-        const before = edgeRowBefore(row);
-        if (before) state.edges.set(key, before);
-        else state.edges.delete(key);
-      }
-    }
+    const state = tablesAt(db, from);
     expect([...state.memories.keys()].sort()).toEqual([...start.memories.keys()].sort());
     for (const [id, row] of start.memories) expectSameRow(state.memories.get(id)!, row);
     expect(state.edges).toEqual(start.edges);
