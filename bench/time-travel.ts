@@ -15,6 +15,7 @@ import type { Clock } from '../core/clock.js';
 import { createMemory } from '../core/model/memory.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 import { median } from './lib/stats.js';
+import { rng } from '../core/demo/generate.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,17 +32,7 @@ const log = (s: string) => {
 const NOW = 1_780_000_000;
 const changes = Number(values.changes);
 
-/** mulberry32: the same history for the same seed. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = prng(Number(values.seed));
+const rand = rng(Number(values.seed));
 
 let t = NOW;
 const clock: Clock = { now: () => t };

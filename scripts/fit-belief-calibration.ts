@@ -96,6 +96,22 @@ const figures = (s: readonly CalibrationSample[]) => ({
   bins: reliabilityBins(s).map((b) => ({ lo: round(b.lo), hi: round(b.hi), n: b.n, mean_p: round(b.mean_p), accuracy: round(b.accuracy) })),
 });
 
+/** Objects indented, arrays of numbers and small records on one line: the file stays readable and short. */
+function compactJson(value: unknown, indent = ''): string {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => compactJson(v, indent + '  '));
+    return value.every((v) => typeof v !== 'object' || v === null || Array.isArray(v)) || items.join(', ').length < 100
+      ? `[${items.join(', ')}]`
+      : `[\n${items.map((i) => `${indent}  ${i}`).join(',\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${compactJson(v, indent + '  ')}`);
+    const flat = `{ ${entries.join(', ')} }`;
+    return flat.length < 100 ? flat : `{\n${entries.map((e) => `${indent}  ${e}`).join(',\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}
+
 const fitted: Record<string, unknown> = {};
 for (const profile of BELIEF_PROFILES) {
   const byMode = samplesOf(profile);
@@ -122,7 +138,7 @@ writeFileSync(
  */
 import type { FittedCalibrations } from './calibration-types.js';
 
-export const FITTED_CALIBRATIONS: FittedCalibrations = ${JSON.stringify(fitted, null, 2)};
+export const FITTED_CALIBRATIONS: FittedCalibrations = ${compactJson(fitted)};
 `,
 );
 console.error(`wrote ${out}`);

@@ -10,40 +10,7 @@ import type { FittedCalibrations } from './calibration-types.js';
 export const FITTED_CALIBRATIONS: FittedCalibrations = {
   "paper": {
     "as-of": {
-      "knots": [
-        [
-          0,
-          0
-        ],
-        [
-          0.1624,
-          0.56
-        ],
-        [
-          0.3908,
-          0.7642
-        ],
-        [
-          0.579,
-          0.771
-        ],
-        [
-          0.7224,
-          0.8108
-        ],
-        [
-          0.7695,
-          0.9167
-        ],
-        [
-          0.8461,
-          0.9483
-        ],
-        [
-          0.9497,
-          0.9677
-        ]
-      ],
+      "knots": [[0, 0], [0.1624, 0.56], [0.3908, 0.7642], [0.579, 0.771], [0.7224, 0.8108], [0.7695, 0.9167], [0.8461, 0.9483], [0.9497, 0.9677]],
       "dev": {
         "answers": 600,
         "model": {
@@ -51,69 +18,15 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.3838,
           "ece": 0.2033,
           "bins": [
-            {
-              "lo": 0,
-              "hi": 0.1,
-              "n": 24,
-              "mean_p": 0,
-              "accuracy": 0
-            },
-            {
-              "lo": 0.2,
-              "hi": 0.3,
-              "n": 37,
-              "mean_p": 0.2671,
-              "accuracy": 0.6486
-            },
-            {
-              "lo": 0.3,
-              "hi": 0.4,
-              "n": 77,
-              "mean_p": 0.3559,
-              "accuracy": 0.7532
-            },
-            {
-              "lo": 0.4,
-              "hi": 0.5,
-              "n": 60,
-              "mean_p": 0.4487,
-              "accuracy": 0.75
-            },
-            {
-              "lo": 0.5,
-              "hi": 0.6,
-              "n": 147,
-              "mean_p": 0.5449,
-              "accuracy": 0.7823
-            },
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 96,
-              "mean_p": 0.6505,
-              "accuracy": 0.75
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 72,
-              "mean_p": 0.7465,
-              "accuracy": 0.8611
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 56,
-              "mean_p": 0.8443,
-              "accuracy": 0.9464
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 31,
-              "mean_p": 0.9435,
-              "accuracy": 0.9677
-            }
+            { "lo": 0, "hi": 0.1, "n": 24, "mean_p": 0, "accuracy": 0 },
+            { "lo": 0.2, "hi": 0.3, "n": 37, "mean_p": 0.2671, "accuracy": 0.6486 },
+            { "lo": 0.3, "hi": 0.4, "n": 77, "mean_p": 0.3559, "accuracy": 0.7532 },
+            { "lo": 0.4, "hi": 0.5, "n": 60, "mean_p": 0.4487, "accuracy": 0.75 },
+            { "lo": 0.5, "hi": 0.6, "n": 147, "mean_p": 0.5449, "accuracy": 0.7823 },
+            { "lo": 0.6, "hi": 0.7, "n": 96, "mean_p": 0.6505, "accuracy": 0.75 },
+            { "lo": 0.7, "hi": 0.8, "n": 72, "mean_p": 0.7465, "accuracy": 0.8611 },
+            { "lo": 0.8, "hi": 0.9, "n": 56, "mean_p": 0.8443, "accuracy": 0.9464 },
+            { "lo": 0.9, "hi": 1, "n": 31, "mean_p": 0.9435, "accuracy": 0.9677 }
           ]
         },
         "calibrated_cv": {
@@ -121,90 +34,19 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.2729,
           "ece": 0.061,
           "bins": [
-            {
-              "lo": 0,
-              "hi": 0.1,
-              "n": 24,
-              "mean_p": 0,
-              "accuracy": 0
-            },
-            {
-              "lo": 0.4,
-              "hi": 0.5,
-              "n": 1,
-              "mean_p": 0.4835,
-              "accuracy": 1
-            },
-            {
-              "lo": 0.5,
-              "hi": 0.6,
-              "n": 18,
-              "mean_p": 0.5603,
-              "accuracy": 0.5556
-            },
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 58,
-              "mean_p": 0.6503,
-              "accuracy": 0.7414
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 256,
-              "mean_p": 0.7599,
-              "accuracy": 0.8125
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 128,
-              "mean_p": 0.825,
-              "accuracy": 0.7109
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 115,
-              "mean_p": 0.9448,
-              "accuracy": 0.9217
-            }
+            { "lo": 0, "hi": 0.1, "n": 24, "mean_p": 0, "accuracy": 0 },
+            { "lo": 0.4, "hi": 0.5, "n": 1, "mean_p": 0.4835, "accuracy": 1 },
+            { "lo": 0.5, "hi": 0.6, "n": 18, "mean_p": 0.5603, "accuracy": 0.5556 },
+            { "lo": 0.6, "hi": 0.7, "n": 58, "mean_p": 0.6503, "accuracy": 0.7414 },
+            { "lo": 0.7, "hi": 0.8, "n": 256, "mean_p": 0.7599, "accuracy": 0.8125 },
+            { "lo": 0.8, "hi": 0.9, "n": 128, "mean_p": 0.825, "accuracy": 0.7109 },
+            { "lo": 0.9, "hi": 1, "n": 115, "mean_p": 0.9448, "accuracy": 0.9217 }
           ]
         }
       }
     },
     "hindsight": {
-      "knots": [
-        [
-          0.2644,
-          0.6984
-        ],
-        [
-          0.4033,
-          0.8
-        ],
-        [
-          0.5436,
-          0.8662
-        ],
-        [
-          0.6536,
-          0.881
-        ],
-        [
-          0.7245,
-          0.9459
-        ],
-        [
-          0.8497,
-          0.9672
-        ],
-        [
-          0.9743,
-          1
-        ]
-      ],
+      "knots": [[0.2644, 0.6984], [0.4033, 0.8], [0.5436, 0.8662], [0.6536, 0.881], [0.7245, 0.9459], [0.8497, 0.9672], [0.9743, 1]],
       "dev": {
         "answers": 600,
         "model": {
@@ -212,62 +54,14 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.3003,
           "ece": 0.2751,
           "bins": [
-            {
-              "lo": 0.2,
-              "hi": 0.3,
-              "n": 46,
-              "mean_p": 0.2615,
-              "accuracy": 0.6957
-            },
-            {
-              "lo": 0.3,
-              "hi": 0.4,
-              "n": 83,
-              "mean_p": 0.3508,
-              "accuracy": 0.8554
-            },
-            {
-              "lo": 0.4,
-              "hi": 0.5,
-              "n": 76,
-              "mean_p": 0.4513,
-              "accuracy": 0.7368
-            },
-            {
-              "lo": 0.5,
-              "hi": 0.6,
-              "n": 119,
-              "mean_p": 0.5481,
-              "accuracy": 0.8655
-            },
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 89,
-              "mean_p": 0.6489,
-              "accuracy": 0.8876
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 68,
-              "mean_p": 0.7438,
-              "accuracy": 0.9559
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 59,
-              "mean_p": 0.8474,
-              "accuracy": 0.9661
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 60,
-              "mean_p": 0.9492,
-              "accuracy": 0.9667
-            }
+            { "lo": 0.2, "hi": 0.3, "n": 46, "mean_p": 0.2615, "accuracy": 0.6957 },
+            { "lo": 0.3, "hi": 0.4, "n": 83, "mean_p": 0.3508, "accuracy": 0.8554 },
+            { "lo": 0.4, "hi": 0.5, "n": 76, "mean_p": 0.4513, "accuracy": 0.7368 },
+            { "lo": 0.5, "hi": 0.6, "n": 119, "mean_p": 0.5481, "accuracy": 0.8655 },
+            { "lo": 0.6, "hi": 0.7, "n": 89, "mean_p": 0.6489, "accuracy": 0.8876 },
+            { "lo": 0.7, "hi": 0.8, "n": 68, "mean_p": 0.7438, "accuracy": 0.9559 },
+            { "lo": 0.8, "hi": 0.9, "n": 59, "mean_p": 0.8474, "accuracy": 0.9661 },
+            { "lo": 0.9, "hi": 1, "n": 60, "mean_p": 0.9492, "accuracy": 0.9667 }
           ]
         },
         "calibrated_cv": {
@@ -275,34 +69,10 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.1522,
           "ece": 0.0282,
           "bins": [
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 33,
-              "mean_p": 0.6816,
-              "accuracy": 0.7576
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 97,
-              "mean_p": 0.7561,
-              "accuracy": 0.8144
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 220,
-              "mean_p": 0.8476,
-              "accuracy": 0.85
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 250,
-              "mean_p": 0.953,
-              "accuracy": 0.92
-            }
+            { "lo": 0.6, "hi": 0.7, "n": 33, "mean_p": 0.6816, "accuracy": 0.7576 },
+            { "lo": 0.7, "hi": 0.8, "n": 97, "mean_p": 0.7561, "accuracy": 0.8144 },
+            { "lo": 0.8, "hi": 0.9, "n": 220, "mean_p": 0.8476, "accuracy": 0.85 },
+            { "lo": 0.9, "hi": 1, "n": 250, "mean_p": 0.953, "accuracy": 0.92 }
           ]
         }
       }
@@ -310,28 +80,7 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
   },
   "nous-code": {
     "as-of": {
-      "knots": [
-        [
-          0,
-          0
-        ],
-        [
-          0.213,
-          0.7143
-        ],
-        [
-          0.5696,
-          0.7579
-        ],
-        [
-          0.75,
-          0.8909
-        ],
-        [
-          0.8931,
-          0.9174
-        ]
-      ],
+      "knots": [[0, 0], [0.213, 0.7143], [0.5696, 0.7579], [0.75, 0.8909], [0.8931, 0.9174]],
       "dev": {
         "answers": 600,
         "model": {
@@ -339,69 +88,15 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.37,
           "ece": 0.1962,
           "bins": [
-            {
-              "lo": 0,
-              "hi": 0.1,
-              "n": 24,
-              "mean_p": 0,
-              "accuracy": 0
-            },
-            {
-              "lo": 0.2,
-              "hi": 0.3,
-              "n": 33,
-              "mean_p": 0.268,
-              "accuracy": 0.7576
-            },
-            {
-              "lo": 0.3,
-              "hi": 0.4,
-              "n": 66,
-              "mean_p": 0.3551,
-              "accuracy": 0.7424
-            },
-            {
-              "lo": 0.4,
-              "hi": 0.5,
-              "n": 54,
-              "mean_p": 0.4451,
-              "accuracy": 0.8333
-            },
-            {
-              "lo": 0.5,
-              "hi": 0.6,
-              "n": 139,
-              "mean_p": 0.5415,
-              "accuracy": 0.7554
-            },
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 95,
-              "mean_p": 0.6485,
-              "accuracy": 0.7158
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 75,
-              "mean_p": 0.7499,
-              "accuracy": 0.8667
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 31,
-              "mean_p": 0.848,
-              "accuracy": 0.9355
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 83,
-              "mean_p": 0.993,
-              "accuracy": 0.9036
-            }
+            { "lo": 0, "hi": 0.1, "n": 24, "mean_p": 0, "accuracy": 0 },
+            { "lo": 0.2, "hi": 0.3, "n": 33, "mean_p": 0.268, "accuracy": 0.7576 },
+            { "lo": 0.3, "hi": 0.4, "n": 66, "mean_p": 0.3551, "accuracy": 0.7424 },
+            { "lo": 0.4, "hi": 0.5, "n": 54, "mean_p": 0.4451, "accuracy": 0.8333 },
+            { "lo": 0.5, "hi": 0.6, "n": 139, "mean_p": 0.5415, "accuracy": 0.7554 },
+            { "lo": 0.6, "hi": 0.7, "n": 95, "mean_p": 0.6485, "accuracy": 0.7158 },
+            { "lo": 0.7, "hi": 0.8, "n": 75, "mean_p": 0.7499, "accuracy": 0.8667 },
+            { "lo": 0.8, "hi": 0.9, "n": 31, "mean_p": 0.848, "accuracy": 0.9355 },
+            { "lo": 0.9, "hi": 1, "n": 83, "mean_p": 0.993, "accuracy": 0.9036 }
           ]
         },
         "calibrated_cv": {
@@ -409,97 +104,20 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.2731,
           "ece": 0.0338,
           "bins": [
-            {
-              "lo": 0,
-              "hi": 0.1,
-              "n": 24,
-              "mean_p": 0,
-              "accuracy": 0
-            },
-            {
-              "lo": 0.3,
-              "hi": 0.4,
-              "n": 7,
-              "mean_p": 0.3754,
-              "accuracy": 0.7143
-            },
-            {
-              "lo": 0.4,
-              "hi": 0.5,
-              "n": 8,
-              "mean_p": 0.4536,
-              "accuracy": 0.5
-            },
-            {
-              "lo": 0.5,
-              "hi": 0.6,
-              "n": 29,
-              "mean_p": 0.5523,
-              "accuracy": 0.7931
-            },
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 26,
-              "mean_p": 0.6456,
-              "accuracy": 0.7692
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 242,
-              "mean_p": 0.7628,
-              "accuracy": 0.7645
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 173,
-              "mean_p": 0.85,
-              "accuracy": 0.8324
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 91,
-              "mean_p": 0.9219,
-              "accuracy": 0.8791
-            }
+            { "lo": 0, "hi": 0.1, "n": 24, "mean_p": 0, "accuracy": 0 },
+            { "lo": 0.3, "hi": 0.4, "n": 7, "mean_p": 0.3754, "accuracy": 0.7143 },
+            { "lo": 0.4, "hi": 0.5, "n": 8, "mean_p": 0.4536, "accuracy": 0.5 },
+            { "lo": 0.5, "hi": 0.6, "n": 29, "mean_p": 0.5523, "accuracy": 0.7931 },
+            { "lo": 0.6, "hi": 0.7, "n": 26, "mean_p": 0.6456, "accuracy": 0.7692 },
+            { "lo": 0.7, "hi": 0.8, "n": 242, "mean_p": 0.7628, "accuracy": 0.7645 },
+            { "lo": 0.8, "hi": 0.9, "n": 173, "mean_p": 0.85, "accuracy": 0.8324 },
+            { "lo": 0.9, "hi": 1, "n": 91, "mean_p": 0.9219, "accuracy": 0.8791 }
           ]
         }
       }
     },
     "hindsight": {
-      "knots": [
-        [
-          0.2644,
-          0.6984
-        ],
-        [
-          0.4033,
-          0.8
-        ],
-        [
-          0.5436,
-          0.8662
-        ],
-        [
-          0.6536,
-          0.881
-        ],
-        [
-          0.7245,
-          0.9459
-        ],
-        [
-          0.8497,
-          0.9672
-        ],
-        [
-          0.9743,
-          1
-        ]
-      ],
+      "knots": [[0.2644, 0.6984], [0.4033, 0.8], [0.5436, 0.8662], [0.6536, 0.881], [0.7245, 0.9459], [0.8497, 0.9672], [0.9743, 1]],
       "dev": {
         "answers": 600,
         "model": {
@@ -507,62 +125,14 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.3003,
           "ece": 0.2751,
           "bins": [
-            {
-              "lo": 0.2,
-              "hi": 0.3,
-              "n": 46,
-              "mean_p": 0.2615,
-              "accuracy": 0.6957
-            },
-            {
-              "lo": 0.3,
-              "hi": 0.4,
-              "n": 83,
-              "mean_p": 0.3508,
-              "accuracy": 0.8554
-            },
-            {
-              "lo": 0.4,
-              "hi": 0.5,
-              "n": 76,
-              "mean_p": 0.4513,
-              "accuracy": 0.7368
-            },
-            {
-              "lo": 0.5,
-              "hi": 0.6,
-              "n": 119,
-              "mean_p": 0.5481,
-              "accuracy": 0.8655
-            },
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 89,
-              "mean_p": 0.6489,
-              "accuracy": 0.8876
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 68,
-              "mean_p": 0.7438,
-              "accuracy": 0.9559
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 59,
-              "mean_p": 0.8474,
-              "accuracy": 0.9661
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 60,
-              "mean_p": 0.9492,
-              "accuracy": 0.9667
-            }
+            { "lo": 0.2, "hi": 0.3, "n": 46, "mean_p": 0.2615, "accuracy": 0.6957 },
+            { "lo": 0.3, "hi": 0.4, "n": 83, "mean_p": 0.3508, "accuracy": 0.8554 },
+            { "lo": 0.4, "hi": 0.5, "n": 76, "mean_p": 0.4513, "accuracy": 0.7368 },
+            { "lo": 0.5, "hi": 0.6, "n": 119, "mean_p": 0.5481, "accuracy": 0.8655 },
+            { "lo": 0.6, "hi": 0.7, "n": 89, "mean_p": 0.6489, "accuracy": 0.8876 },
+            { "lo": 0.7, "hi": 0.8, "n": 68, "mean_p": 0.7438, "accuracy": 0.9559 },
+            { "lo": 0.8, "hi": 0.9, "n": 59, "mean_p": 0.8474, "accuracy": 0.9661 },
+            { "lo": 0.9, "hi": 1, "n": 60, "mean_p": 0.9492, "accuracy": 0.9667 }
           ]
         },
         "calibrated_cv": {
@@ -570,34 +140,10 @@ export const FITTED_CALIBRATIONS: FittedCalibrations = {
           "brier": 0.1522,
           "ece": 0.0282,
           "bins": [
-            {
-              "lo": 0.6,
-              "hi": 0.7,
-              "n": 33,
-              "mean_p": 0.6816,
-              "accuracy": 0.7576
-            },
-            {
-              "lo": 0.7,
-              "hi": 0.8,
-              "n": 97,
-              "mean_p": 0.7561,
-              "accuracy": 0.8144
-            },
-            {
-              "lo": 0.8,
-              "hi": 0.9,
-              "n": 220,
-              "mean_p": 0.8476,
-              "accuracy": 0.85
-            },
-            {
-              "lo": 0.9,
-              "hi": 1,
-              "n": 250,
-              "mean_p": 0.953,
-              "accuracy": 0.92
-            }
+            { "lo": 0.6, "hi": 0.7, "n": 33, "mean_p": 0.6816, "accuracy": 0.7576 },
+            { "lo": 0.7, "hi": 0.8, "n": 97, "mean_p": 0.7561, "accuracy": 0.8144 },
+            { "lo": 0.8, "hi": 0.9, "n": 220, "mean_p": 0.8476, "accuracy": 0.85 },
+            { "lo": 0.9, "hi": 1, "n": 250, "mean_p": 0.953, "accuracy": 0.92 }
           ]
         }
       }

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../core/store/connection.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
+import { rng } from '../../core/demo/generate.js';
 import {
   inProcessWriter,
   mnemoChildWriter,
@@ -27,16 +28,6 @@ import {
 const CHANGES = 500;
 const INSTANTS = 20;
 
-/** A small deterministic PRNG (mulberry32), so a failure names a script that can be run again. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -98,7 +89,7 @@ describe('time travel over changes by every writer', () => {
     if (nooaAvailable()) writers.push(nooaWriter(path));
     else console.log(`time travel: the nooa writer is skipped, because the reference package is not at ${NOOA_REFERENCE}`);
 
-    const script = new Script(prng(16));
+    const script = new Script(rng(16));
     const samples: { at: number; snapshot: TableSnapshot }[] = [];
     const byWriter = new Map<string, number>();
     for (let n = 0; n < CHANGES; n++) {
