@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- commit-concurrency [--size 100000] [--interval 1000] [--batch-ms N] [--pause-ms N] [--json]`
+ * `npm run bench -- commit-concurrency [--size 100000] [--interval 1000] [--batch-ms N] [--pause-ms N] [--no-snapshots] [--json]`
  * (pacing: the store's defaults unless given)
  *
  * An operator commits a big reflection while an agent works beside it. On a demo store (cached
@@ -9,7 +9,9 @@
  * agent's failures and latencies (target: 0 failures, every call within 1 s) while each runs and
  * once each has finished (the agent's first recall then brings its indexes up to date), the apply
  * and undo wall times and the largest WAL file seen. `--batch-ms 1e9` writes the apply as one transaction,
- * as before batching, for comparison.
+ * as before batching, for comparison. Before each change ends the applier leaves current index
+ * snapshots, as the API's write jobs do (api/handlers/shared/indexes-after-change.ts), so the agent
+ * loads them instead of rebuilding; `--no-snapshots` leaves that out, for comparison.
  */
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,6 +22,7 @@ import { planOps, planReflection } from '../core/reflect/plan.js';
 import { pacingOf, undoInBatches } from '../core/store/change-run.js';
 import { NOW, startAgent, type AgentCall } from '../support/long-writes.js';
 import { demoStoreCopy } from './lib/demo-store.js';
+import { leaveIndexesCurrent } from '../core/api/handlers/shared/indexes-after-change.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +32,8 @@ const { values } = parseArgs({
     'batch-ms': { type: 'string' },
     'pause-ms': { type: 'string' },
     json: { type: 'boolean', default: false },
+    // The applier does not leave current index snapshots: the agent rebuilds after the change (as before).
+    'no-snapshots': { type: 'boolean', default: false },
   },
 });
 const log = (s: string) => {
@@ -66,8 +71,20 @@ await agent.ready;
 let started = false;
 let lastShown = 0;
 t0 = performance.now();
+let snapshotS = 0;
+/** The applier's indexes brought up to date and written before the change ends (timed: it is part of the change). */
+const leaveSnapshots = () => {
+  if (values['no-snapshots']) return undefined;
+  const leave = leaveIndexesCurrent(engine);
+  return () => {
+    const s0 = performance.now();
+    leave();
+    snapshotS += (performance.now() - s0) / 1000;
+  };
+};
 const applied = await applyPlan(engine, plan, {
   pacing,
+  beforeFinish: leaveSnapshots(),
   onProgress: (done, total) => {
     if (!started) agent.go();
     started = true;
@@ -83,7 +100,7 @@ log(`apply: change #${applied.change_id}, ${applied.applied.length.toLocaleStrin
 const duringApply = await settle(applyEnd);
 
 t0 = performance.now();
-const undone = await undoInBatches(engine.store, applied.change_id!, pacing);
+const undone = await undoInBatches(engine.store, applied.change_id!, pacing, undefined, leaveSnapshots());
 const undoS = (performance.now() - t0) / 1000;
 const undoEnd = Date.now();
 log(`undo: ${undoS.toFixed(1)} s; the agent catches up`);
@@ -118,6 +135,8 @@ const result = {
   plan_s: Number(planS.toFixed(1)),
   apply_s: Number(applyS.toFixed(1)),
   undo_s: Number(undoS.toFixed(1)),
+  /** Of apply_s + undo_s: bringing the applier's indexes up to date and writing their snapshots before each change ended. */
+  snapshots_s: Number(snapshotS.toFixed(1)),
   undo_state: undone.state,
   wal_max_mb: Number((walMax / 1e6).toFixed(1)),
   agent_failures: summary.failures,

@@ -36,6 +36,12 @@ export interface ApplyOptions {
   onProgress?: (done: number, total: number) => void;
   /** Size of the short transactions the apply is written in, and the pause between them. */
   pacing?: RunPacing;
+  /**
+   * Runs once every batch is written and before the change is closed, while other connections
+   * still see it as in progress (change-run.ts's marker): the place to leave what they will need
+   * once it ends, such as current index snapshots.
+   */
+  beforeFinish?: () => void | Promise<void>;
 }
 
 interface ApplyMeta {
@@ -133,6 +139,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
         cancelled: true,
       });
     }
+    if (run.changeId !== null) await opts.beforeFinish?.();
     meta.next_index = i;
     meta.complete = i >= ops.length;
     meta.dropped = [...dropped];

@@ -363,8 +363,8 @@ function rollbackStep(store: JournalledStore, changeId: number, deadline: () => 
  * One transaction of an undo (restore before-images, newest first) or a redo (after-images,
  * oldest first), resuming at the marker's cursor; true when the change is fully undone or redone.
  */
-export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void): boolean {
-  return store.transaction(() => {
+export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void, holdEnd = false): boolean | 'held' {
+  return store.transaction((): boolean | 'held' => {
     let marker = runInProgress(store)!;
     let id = marker.change_id;
     const pick =
@@ -375,6 +375,8 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
     for (;;) {
       const chunk = pick.all(id, cursor, ROW_CHUNK) as RawRow[];
       if (chunk.length === 0) {
+        // Every row is written: with holdEnd, report it before closing, so the caller can act while the marker still stands.
+        if (holdEnd && (mode === 'redo' || !marker.queue?.length)) return 'held';
         if (mode === 'undo') store.journal.markUndone(id);
         else store.journal.markRedone(id);
         const [next, ...rest] = marker.queue ?? [];
@@ -399,8 +401,14 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
 }
 
 /** Undoes a change in paced transactions; a crash part-way is completed by the next writable open. */
-export async function undoInBatches(store: JournalledStore, changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void): Promise<ChangeSummary> {
-  return replayInBatches(store, 'undo', changeId, pacing, onProgress);
+export async function undoInBatches(
+  store: JournalledStore,
+  changeId: number,
+  pacing?: RunPacing,
+  onProgress?: (done: number, total: number) => void,
+  beforeFinish?: () => void | Promise<void>,
+): Promise<ChangeSummary> {
+  return replayInBatches(store, 'undo', changeId, pacing, onProgress, beforeFinish);
 }
 
 /** Redoes the given change (or the most recently undone) in paced transactions. */
@@ -409,8 +417,9 @@ export async function redoInBatches(
   changeId: number | undefined,
   pacing?: RunPacing,
   onProgress?: (done: number, total: number) => void,
+  beforeFinish?: () => void | Promise<void>,
 ): Promise<ChangeSummary> {
-  return replayInBatches(store, 'redo', changeId, pacing, onProgress);
+  return replayInBatches(store, 'redo', changeId, pacing, onProgress, beforeFinish);
 }
 
 async function replayInBatches(
@@ -419,6 +428,8 @@ async function replayInBatches(
   changeId: number | undefined,
   pacing: RunPacing | undefined,
   onProgress: ((done: number, total: number) => void) | undefined,
+  /** Runs once every row is written and before the marker clears (see ApplyOptions.beforeFinish). */
+  beforeFinish?: () => void | Promise<void>,
 ): Promise<ChangeSummary> {
   const p = pacingOf(pacing);
   let total = 0;
@@ -436,7 +447,17 @@ async function replayInBatches(
   let done = 0;
   const counted = (n: number) => onProgress?.((done += n), total);
   try {
-    while (!replayStep(store, mode, batchBudget(p), counted)) await pacer.between();
+    let hold = beforeFinish !== undefined;
+    for (;;) {
+      const step = replayStep(store, mode, batchBudget(p), counted, hold);
+      if (step === true) break;
+      if (step === 'held') {
+        hold = false;
+        await beforeFinish!();
+        continue;
+      }
+      await pacer.between();
+    }
   } finally {
     pacer.end();
     liveRuns.delete(runKey(store, id));

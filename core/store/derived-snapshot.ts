@@ -59,13 +59,16 @@ export class DerivedSnapshot {
 
   /** At engine close: finish a snapshot under way, or write a due one now (the next process opens from it). */
   saveOnClose(position: FeedPosition): void {
-    this.cancelScheduled();
-    this.guard(() => this.writing?.finish());
-    this.writing = null;
-    if (!(this.builtHere || this.patches >= this.threshold())) return;
-    this.start(position);
-    this.guard(() => this.writing?.finish());
-    this.writing = null;
+    this.writeWhole(position, () => this.builtHere || this.patches >= this.threshold());
+  }
+
+  /**
+   * Writes the snapshot now, whole, when the index was built or patched since the last one: a
+   * process that has just written a long change leaves current snapshots before the change's
+   * marker clears, so the processes beside it load them instead of rebuilding.
+   */
+  saveNow(position: FeedPosition): void {
+    this.writeWhole(position, () => this.builtHere || this.patches > 0);
   }
 
   cancel(): void {
@@ -76,6 +79,17 @@ export class DerivedSnapshot {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** Finishes a snapshot under way, then writes a new one in one go if `due` says so (asked after: the finished one may have been it). */
+  private writeWhole(position: FeedPosition, due: () => boolean): void {
+    this.cancelScheduled();
+    this.guard(() => this.writing?.finish());
+    this.writing = null;
+    if (!due()) return;
+    this.start(position);
+    this.guard(() => this.writing?.finish());
+    this.writing = null;
+  }
 
   private threshold(): number {
     return Math.max(SAVE_AFTER_PATCHES, Math.floor(this.index.size / 20));

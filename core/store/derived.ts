@@ -31,6 +31,7 @@ export class Derived<T extends DerivedIndex> {
   private position: FeedPosition | null = null;
   /** Whether to follow the feed position at all (snapshots on for this engine). */
   private readonly tracksPosition: boolean;
+  private readonly unregister: () => void;
 
   constructor(
     private readonly store: StoreReader,
@@ -39,6 +40,7 @@ export class Derived<T extends DerivedIndex> {
   ) {
     this.snapshot = persistence && isPersistable(index) ? new DerivedSnapshot(store, index, persistence.name, persistence.snapshots) : null;
     this.tracksPosition = !!persistence?.snapshots.enabled && (isPersistable(index) || isSidecarResident(index));
+    this.unregister = this.snapshot ? persistence!.snapshots.register(() => this.persistNow()) : () => {};
     this.unsubscribe = store.onChange((e) => {
       if (this.stale) return;
       if (e.kind === 'reset') this.stale = true;
@@ -64,12 +66,18 @@ export class Derived<T extends DerivedIndex> {
     return this.index;
   }
 
+  /** Writes the index's snapshot now if it changed since the last one (IndexSnapshots.persistAllNow). */
+  persistNow(): void {
+    if (!this.stale && this.position) this.snapshot?.saveNow(this.position);
+  }
+
   invalidate(): void {
     this.stale = true;
   }
 
   dispose(): void {
     this.unsubscribe();
+    this.unregister();
     if (!this.stale && this.position) {
       this.snapshot?.saveOnClose(this.position);
       if (isSidecarResident(this.index)) {

@@ -58,6 +58,8 @@ export class IndexSnapshots {
   readonly retryLater: (fn: () => void) => () => void;
   private opened = false;
   private file: IndexSidecar | null = null;
+  /** How each persisted index of the engine writes its snapshot now (derived.ts registers them). */
+  private readonly persisters = new Set<() => void>();
 
   constructor(
     private readonly store: StoreReader,
@@ -80,6 +82,16 @@ export class IndexSnapshots {
       this.file = IndexSidecar.open(this.store);
     }
     return this.file && !this.file.isClosed ? this.file : null;
+  }
+
+  register(persist: () => void): () => void {
+    this.persisters.add(persist);
+    return () => this.persisters.delete(persist);
+  }
+
+  /** Writes every index built or patched since its last snapshot, now and whole (see DerivedSnapshot.saveNow). */
+  persistAllNow(): void {
+    for (const persist of this.persisters) persist();
   }
 
   reportBuild(e: IndexBuildEvent): void {

@@ -8,6 +8,7 @@ import type { NamedChange } from '../contract/journal.js';
 import { undoWithDependents } from '../../store/undo-group.js';
 import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';
+import { leaveIndexesCurrent } from './shared/indexes-after-change.js';
 import { writeJobOf } from './shared/write-job.js';
 
 /**
@@ -49,10 +50,10 @@ export const journalHandlers: HandlersFor<typeof journalContract> = {
         return { ...r.change, dependents_undone: r.undone.slice(0, -1) };
       });
     }
-    return writeJobOf(engine).run('journal.undo', false, (job) => undoInBatches(engine.store, input.change_id, {}, job.progress));
+    return writeJobOf(engine).run('journal.undo', false, (job) => undoInBatches(engine.store, input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
   },
   'journal.redo': (input, session) => {
     const engine = session.engine();
-    return writeJobOf(engine).run('journal.redo', false, (job) => redoInBatches(engine.store, input.change_id, {}, job.progress));
+    return writeJobOf(engine).run('journal.redo', false, (job) => redoInBatches(engine.store, input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
   },
 };

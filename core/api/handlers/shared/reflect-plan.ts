@@ -12,6 +12,7 @@ import { parseUntil } from '../../../reflect/policy.js';
 import type { ApplyResult, ReflectionPlan } from '../../../reflect/types.js';
 import type { ApiSession } from '../../context.js';
 import type { reflectPlanInput } from '../../contract/shared/reflect-plan-input.js';
+import { leaveIndexesCurrent } from './indexes-after-change.js';
 import { writeJobOf } from './write-job.js';
 
 type ReflectPlanInput = z.output<typeof reflectPlanInput>;
@@ -39,5 +40,5 @@ export function planOptions(input: ReflectPlanInput, session: ApiSession): Omit<
 
 /** Applies the accepted ops of `plan` as the store's running long write (progress, cancel). */
 export function applyAsWriteJob(engine: Engine, plan: ReflectionPlan, accepted: string[] | null): Promise<ApplyResult> {
-  return writeJobOf(engine).run('reflect.apply', true, (job) => applyPlan(engine, plan, { accepted, onProgress: job.progress, shouldCancel: job.cancelled }));
+  return writeJobOf(engine).run('reflect.apply', true, (job) => applyPlan(engine, plan, { accepted, onProgress: job.progress, shouldCancel: job.cancelled, beforeFinish: leaveIndexesCurrent(engine) }));
 }
