@@ -80,7 +80,7 @@ describe('index builds in steps, with progress', () => {
       pauses++;
       if (pauses === 2) {
         // Our own write and another process's, while the keyword index is half tokenized.
-        const m = createMemory({ content: 'zyxwv quokka telemetry spike', type: 'fact' }, NOW);
+        const m = createMemory({ content: 'zyxwv quokka telemetry spike', type: 'info' }, NOW);
         engine.store.add(m, engine.embedder.embedSync!(embeddingText(m)));
         added = m.id;
         removed = other.all().find((o) => /deploy/i.test(o.content))!.id;
