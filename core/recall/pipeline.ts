@@ -121,9 +121,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * seconds; the recall that follows finds them ready. Without it, the recall builds them itself, in one go.
  */
 export async function prepareRecallIndexes(engine: EngineReader, profile: RecallProfile, pause: () => Promise<void> = nextTurn): Promise<void> {
-  await engine.vectors.prepare(pause);
-  await engine.get(RECALL_CORPUS).prepare(pause);
-  await engine.get(RECALL_ADJACENCY).prepare(pause);
+  await engine.vectors.getReady(pause);
+  await engine.get(RECALL_CORPUS).getReady(pause);
+  await engine.get(RECALL_ADJACENCY).getReady(pause);
   await prepareStageIndexes(engine, profile.features, pause);
 }
 

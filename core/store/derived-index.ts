@@ -36,7 +36,7 @@ export interface DerivedIndex {
    * The same build as `load`, in steps: each yield is a point where other work may run (a server
    * answering a progress poll), so every row the build needs is read before the first one (no
    * SQLite statement stays open across a yield). Only the indexes whose build takes seconds on a
-   * big store have it; Derived.prepare builds the others in one go.
+   * big store have it; Derived.getReady builds the others in one go.
    */
   loadSteps?(store: StoreReader): Iterator<LoadStep, void>;
   /** Re-reads one row (it may now be archived or gone). */

@@ -58,7 +58,7 @@ export class Derived<T extends DerivedIndex> {
   private position: FeedPosition | null = null;
   /** Whether to follow the feed position at all (snapshots on for this engine). */
   private readonly tracksPosition: boolean;
-  /** A build prepare() is stepping through, and the changes that arrived meanwhile. */
+  /** A build getReady() is stepping through, and the changes that arrived meanwhile. */
   private building: StepBuild | null = null;
 
   constructor(
@@ -89,7 +89,7 @@ export class Derived<T extends DerivedIndex> {
     // again from a slightly older position is harmless (updates re-read their rows).
     const before = this.tracksPosition ? this.store.feedPosition() : null;
     this.store.catchUp();
-    // A build prepare() is stepping through finishes here, now: this caller cannot wait.
+    // A build getReady() is stepping through finishes here, now: this caller cannot wait.
     if (this.building) this.finish(this.building, drain(this.building.steps));
     if (this.stale) {
       this.position = drain(this.buildSteps(before));
@@ -107,7 +107,7 @@ export class Derived<T extends DerivedIndex> {
    * build's progress). Changes that arrive during the build are patched in once it is done; a
    * get() during the build finishes it at once. Callers that share a build each wait for it.
    */
-  async prepare(pause: () => Promise<void>): Promise<void> {
+  async getReady(pause: () => Promise<void>): Promise<void> {
     if (!this.building) {
       if (!this.stale) return;
       const before = this.tracksPosition ? this.store.feedPosition() : null;

@@ -108,9 +108,9 @@ export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number,
   return { spread, paths };
 }
 
-/** Brings the mnemo stages' indexes for these features up to date, a build step at a time (Derived.prepare). */
+/** Brings the mnemo stages' indexes for these features up to date, a build step at a time (Derived.getReady). */
 export async function prepareStageIndexes(engine: EngineReader, features: RecallProfile['features'], pause: () => Promise<void>): Promise<void> {
-  if (features.bm25) await engine.get(KEYWORD_INDEX[features.bm25.stem ? 'porter' : 'plain']).prepare(pause);
-  if (features.entity_boost > 0) await engine.get(ENTITY_INDEX).prepare(pause);
-  if (features.sibling_spread > 0) await engine.get(PART_OF_INDEX).prepare(pause);
+  if (features.bm25) await engine.get(KEYWORD_INDEX[features.bm25.stem ? 'porter' : 'plain']).getReady(pause);
+  if (features.entity_boost > 0) await engine.get(ENTITY_INDEX).getReady(pause);
+  if (features.sibling_spread > 0) await engine.get(PART_OF_INDEX).getReady(pause);
 }
