@@ -1,28 +1,32 @@
 /**
  * What the CLI says on stderr while a big store's derived indexes are rebuilt (the first recall
  * after opening a store without current snapshots can take seconds per index at 100k memories):
- * one line as each starts, so a long pause reads as work, not a hang. Small stores build in a blink
+ * one line as each starts, one as it passes each quarter (throttled to those, so a log stays
+ * short), one as it ends, so a long pause reads as work, not a hang. Small stores build in a blink
  * and say nothing.
  */
-import type { IndexBuildEvent } from '../core/store/index-snapshots.js';
+import { indexLabel, type IndexBuildEvent } from '../core/store/index-snapshots.js';
 
 /** Below this many memories a rebuild is quick enough not to mention. */
 const MENTION_FROM = 10_000;
-
-const LABELS: Record<string, string> = {
-  'embed.vectors': 'vector index',
-  'recall.corpus': 'recall corpus',
-  'recall.mnemo.bm25.porter': 'keyword index',
-  'recall.mnemo.bm25.plain': 'keyword index (unstemmed)',
-  'recall.mnemo.entities': 'entity index',
-  'recall.adjacency': 'link index',
-};
+/** Progress is printed as a build passes each of these shares of its rows. */
+const STEP_PERCENT = 25;
 
 export function indexBuildReporter(err: (line: string) => void): (e: IndexBuildEvent) => void {
+  let printed = 0;
   return (e) => {
     if (e.memories < MENTION_FROM) return;
-    const label = LABELS[e.index] ?? e.index;
-    if (e.phase === 'start') err(`Building the ${label} over ${e.memories.toLocaleString('en-US')} memories…`);
-    else err(`Built the ${label} in ${((e.ms ?? 0) / 1000).toFixed(1)} s (kept beside the store for the next open when it has a change feed)`);
+    const label = indexLabel(e.index);
+    if (e.phase === 'start') {
+      printed = 0;
+      err(`Building the ${label} over ${e.memories.toLocaleString('en-US')} memories…`);
+    } else if (e.phase === 'progress') {
+      const percent = e.total ? Math.floor((100 * (e.done ?? 0)) / e.total) : 0;
+      const step = Math.floor(percent / STEP_PERCENT) * STEP_PERCENT;
+      if (step > printed && step < 100) {
+        printed = step;
+        err(`Building the ${label}… ${step} %`);
+      }
+    } else err(`Built the ${label} in ${((e.ms ?? 0) / 1000).toFixed(1)} s (kept beside the store for the next open when it has a change feed)`);
   };
 }

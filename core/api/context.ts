@@ -60,6 +60,8 @@ export class ApiSession {
   private current: Engine | null = null;
   /** The last engine opened on a past instant (readingAt), kept while the instant and the store's feed stay the same. */
   private past: { engine: Engine; at: number; path: string; seq: number | null } | null = null;
+  /** Requests under way (invoke), so the past engine's snapshot is released only between them. */
+  private inFlight = 0;
   readonly clock: Clock;
   readonly clockFrozen: boolean;
   readonly reader: Reader;
@@ -112,7 +114,9 @@ export class ApiSession {
     if (at === undefined) return live;
     const seq = live.store.feedPosition()?.seq ?? null;
     const kept = this.past;
-    if (kept && kept.at === at && kept.path === live.path && kept.seq === seq) return kept.engine;
+    if (kept && kept.at === at && kept.path === live.path && kept.seq === seq && kept.engine.store.resumeSnapshot()) {
+      return kept.engine;
+    }
     this.dropPast();
     const engine = Engine.openAsOf(live.path, at, { ...this.engineOptions, clock: this.clock, embedder: live.embedder });
     if (engine.store.history?.live) {
@@ -121,6 +125,20 @@ export class ApiSession {
     }
     this.past = { engine, at, path: live.path, seq };
     return engine;
+  }
+
+  /** Counts a request in (invoke); requestEnded counts it out. */
+  requestStarted(): void {
+    this.inFlight++;
+  }
+
+  /**
+   * After a request: once none is under way, the past engine's read snapshot is let go, so it does
+   * not pin the WAL between requests (MemoryStore.releaseSnapshot; docs/store-format.md).
+   */
+  requestEnded(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (this.inFlight === 0) this.past?.engine.store.releaseSnapshot();
   }
 
   private dropPast(): void {

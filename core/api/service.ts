@@ -27,6 +27,7 @@ export async function invoke(session: ApiSession, method: string, input: unknown
     const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
     return { ok: false, error: { code: 'bad_input', message: `invalid input for ${method}: ${describeIssues(parsed.error)}`, details: { issues } } };
   }
+  session.requestStarted();
   try {
     assertMethodAllowed(session.credential, method);
     const handler = handlers[method] as (i: unknown, s: ApiSession) => unknown;
@@ -35,6 +36,8 @@ export async function invoke(session: ApiSession, method: string, input: unknown
     return { ok: true, value: value === undefined ? null : value };
   } catch (err) {
     return { ok: false, error: toErrorShape(err) };
+  } finally {
+    session.requestEnded();
   }
 }
 

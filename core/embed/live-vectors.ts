@@ -2,6 +2,7 @@
 import { blobToVector } from '../store/codec.js';
 import { VectorIndex } from './vector-index.js';
 import type { PersistableIndex } from '../store/derived.js';
+import { rowCounter, type LoadProgress } from '../store/derived-index.js';
 import { liveVectorRows, vectorRow } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
 import type { SnapshotParts } from '../store/snapshot-parts.js';
@@ -18,14 +19,18 @@ export class LiveVectors extends VectorIndex implements PersistableIndex {
     super(dim);
   }
 
-  load(store: StoreReader): void {
+  load(store: StoreReader, progress?: LoadProgress): void {
     this.clear();
-    this.reserve(store.count());
+    const total = store.count();
+    this.reserve(total);
+    const rows = rowCounter(total, progress);
     for (const r of liveVectorRows(store)) {
       const v = blobToVector(r.embedding, this.dim);
       if (v) this.upsert(r.id, v, r.owner, r.rowid);
       else if (r.embedding) store.warn(`emb:${r.id}`, `memory ${r.id}: stored embedding has the wrong size for dim ${this.dim}; skipped`);
+      rows.tick();
     }
+    rows.end();
   }
 
   update(store: StoreReader, id: string): void {

@@ -14,6 +14,7 @@ import { ACTR_CHANNELS } from '../model/enums.js';
 import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { PersistableIndex } from '../store/derived.js';
+import { rowCounter, type LoadProgress } from '../store/derived-index.js';
 import type { SnapshotParts } from '../store/snapshot-parts.js';
 import { decodeCorpus, encodeCorpus, type CorpusSlots } from './corpus-snapshot.js';
 import type { SlotData } from './slot-data.js';
@@ -82,10 +83,15 @@ export class RecallCorpus implements PersistableIndex {
     return this.aliveBits.length;
   }
 
-  load(store: StoreReader): void {
+  load(store: StoreReader, progress?: LoadProgress): void {
     this.reset(store);
-    for (const row of liveSourceRows(store)) this.append(store, row);
+    const rows = rowCounter(store.count(), progress);
+    for (const row of liveSourceRows(store)) {
+      this.append(store, row);
+      rows.tick();
+    }
     this.markAllAlive();
+    rows.end();
   }
 
   snapshotConditions(): string {

@@ -21,7 +21,7 @@ import type { RecallProfile } from './profile.js';
 import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread.js';
 import { sparseLeg, type SparseHit } from './sparse.js';
 import { jaccard, queryCues, queryTokens } from './tokens.js';
-import { bm25Leg, entityShares, partOfIndex, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
+import { bm25Leg, entityShares, partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
 
 export type Source = 'dense' | 'sparse' | 'both' | 'spread';
 
@@ -110,6 +110,21 @@ export function recallCorpus(engine: EngineReader): RecallCorpus {
 
 export function recallAdjacency(engine: EngineReader): Adjacency {
   return engine.get(RECALL_ADJACENCY).get();
+}
+
+/** The next turn of the event loop: what a stepped index build lets run between its steps. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Brings every index a recall with this profile ranks over up to date, a build step at a time, so
+ * a server answers other calls (the workbench's progress poll) during a first build that takes
+ * seconds; the recall that follows finds them ready. Without it, the recall builds them itself, in one go.
+ */
+export async function prepareRecallIndexes(engine: EngineReader, profile: RecallProfile, pause: () => Promise<void> = nextTurn): Promise<void> {
+  await engine.vectors.getReady(pause);
+  await engine.get(RECALL_CORPUS).getReady(pause);
+  await engine.get(RECALL_ADJACENCY).getReady(pause);
+  await prepareStageIndexes(engine, profile.features, pause);
 }
 
 export function emptyRanking(req: RankRequest, tokens: string[] = []): Ranking {

@@ -5,9 +5,40 @@
 import type { FeedPosition, StoreReader } from './port.js';
 import type { SnapshotParts } from './snapshot-parts.js';
 
+/** How far a build is: `done` of `total` rows (called every few thousand rows, and at the end). */
+export type LoadProgress = (done: number, total: number) => void;
+
+/** A point in a stepped build (DerivedIndex.loadSteps) where other work may run. */
+export interface LoadStep {
+  done: number;
+  total: number;
+}
+
+/** Rows between two progress reports from a load. */
+const REPORT_EVERY = 4096;
+
+/** A counter for a load's rows that calls `progress` every few thousand of them; `end()` reports the last. */
+export function rowCounter(total: number, progress: LoadProgress | undefined): { tick(): void; end(): void } {
+  let done = 0;
+  return {
+    tick: () => {
+      done++;
+      if (progress && done % REPORT_EVERY === 0) progress(Math.min(done, total), Math.max(total, done));
+    },
+    end: () => progress?.(done, Math.max(total, done)),
+  };
+}
+
 export interface DerivedIndex {
-  /** Rebuilds everything from the store. */
-  load(store: StoreReader): void;
+  /** Rebuilds everything from the store, reporting how far it is to `progress` (n of N rows). */
+  load(store: StoreReader, progress?: LoadProgress): void;
+  /**
+   * The same build as `load`, in steps: each yield is a point where other work may run (a server
+   * answering a progress poll), so every row the build needs is read before the first one (no
+   * SQLite statement stays open across a yield). Only the indexes whose build takes seconds on a
+   * big store have it; Derived.getReady builds the others in one go.
+   */
+  loadSteps?(store: StoreReader): Iterator<LoadStep, void>;
   /** Re-reads one row (it may now be archived or gone). */
   update(store: StoreReader, id: string): void;
   remove(id: string): void;

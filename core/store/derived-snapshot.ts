@@ -5,7 +5,7 @@
  * that triggered it and a chunk per turn of the event loop; at close, finish or write it so the
  * next process (an agent after a big reflection apply) opens fast.
  */
-import type { PersistableIndex } from './derived-index.js';
+import type { LoadStep, PersistableIndex } from './derived-index.js';
 import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedPosition, StoreReader } from './port.js';
@@ -33,15 +33,18 @@ export class DerivedSnapshot {
     private readonly snapshots: IndexSnapshots,
   ) {}
 
-  /** Loads the index (from its snapshot when that is current enough); returns the position it reflects at least. */
-  loadOrBuild(before: FeedPosition | null): FeedPosition | null {
+  /**
+   * Loads the index (from its snapshot when that is current enough), in steps when it has to be
+   * built (DerivedIndex.loadSteps); returns the position it reflects at least.
+   */
+  *loadOrBuildSteps(before: FeedPosition | null): Generator<LoadStep, FeedPosition | null> {
     const sidecar = before ? this.snapshots.sidecar() : null;
     const restored = sidecar && before ? this.restore(sidecar, before) : null;
     if (restored) {
       this.position = restored;
       return restored;
     }
-    this.build();
+    yield* this.buildSteps();
     this.position = before;
     return before;
   }
@@ -119,12 +122,21 @@ export class DerivedSnapshot {
     return format === this.index.snapshotFormat && conditions === this.index.snapshotConditions() && position.epoch === now.epoch && position.seq <= now.seq;
   }
 
-  private build(): void {
+  private *buildSteps(): Generator<LoadStep, void> {
     const memories = this.store.count();
     // A duration for people (the build report), not a time the logic depends on: the monotonic timer, not the store's clock.
     const started = performance.now();
+    const progress = (done: number, total: number) => this.snapshots.reportBuild({ index: this.name, phase: 'progress', memories, done, total });
     this.snapshots.reportBuild({ index: this.name, phase: 'start', memories });
-    this.index.load(this.store);
+    const steps = this.index.loadSteps?.(this.store);
+    if (steps) {
+      for (let step = steps.next(); !step.done; step = steps.next()) {
+        progress(step.value.done, step.value.total);
+        yield step.value;
+      }
+    } else {
+      this.index.load(this.store, progress);
+    }
     this.snapshots.reportBuild({ index: this.name, phase: 'done', memories, ms: Math.round(performance.now() - started) });
     this.builtHere = true;
     this.patches = 0;

@@ -9,11 +9,38 @@
  * feed says changed since (derived-snapshot.ts).
  */
 import type { FeedPosition, StoreReader } from './port.js';
-import type { DerivedIndex, PersistableIndex, SidecarResidentIndex } from './derived-index.js';
+import type { DerivedIndex, LoadStep, PersistableIndex, SidecarResidentIndex } from './derived-index.js';
 import { DerivedSnapshot } from './derived-snapshot.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 
-export type { DerivedIndex, PersistableIndex, SidecarResidentIndex } from './derived-index.js';
+export type { DerivedIndex, LoadProgress, LoadStep, PersistableIndex, SidecarResidentIndex } from './derived-index.js';
+
+interface StepBuild {
+  steps: Iterator<LoadStep, FeedPosition | null>;
+  /** Rows changed during the build, by id (the last change decides). */
+  changed: Map<string, 'delete' | 'update'>;
+  /** The store was reset during the build: build again. */
+  reset: boolean;
+}
+
+/** Runs the rest of a stepped build now; returns what it returns. */
+function drain<R>(steps: Iterator<LoadStep, R>): R {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** An index without a snapshot: its own steps, or its load in one go. */
+function* loadThenReturn(store: StoreReader, index: DerivedIndex, before: FeedPosition | null): Generator<LoadStep, FeedPosition | null> {
+  if (index.loadSteps) {
+    const steps = index.loadSteps(store);
+    for (let step = steps.next(); !step.done; step = steps.next()) yield step.value;
+  } else {
+    index.load(store);
+  }
+  return before;
+}
 
 export function isPersistable(index: DerivedIndex): index is PersistableIndex {
   return typeof (index as Partial<PersistableIndex>).saveSnapshot === 'function';
@@ -32,6 +59,8 @@ export class Derived<T extends DerivedIndex> {
   /** Whether to follow the feed position at all (snapshots on for this engine). */
   private readonly tracksPosition: boolean;
   private readonly unregister: () => void;
+  /** A build getReady() is stepping through, and the changes that arrived meanwhile. */
+  private building: StepBuild | null = null;
 
   constructor(
     private readonly store: StoreReader,
@@ -42,6 +71,12 @@ export class Derived<T extends DerivedIndex> {
     this.tracksPosition = !!persistence?.snapshots.enabled && (isPersistable(index) || isSidecarResident(index));
     this.unregister = this.snapshot ? persistence!.snapshots.register(() => this.persistNow()) : () => {};
     this.unsubscribe = store.onChange((e) => {
+      if (this.building) {
+        // The build may already have read this row: patch it again once the build is done.
+        if (e.kind === 'reset') this.building.reset = true;
+        else this.building.changed.set(e.id, e.kind === 'delete' ? 'delete' : 'update');
+        return;
+      }
       if (this.stale) return;
       if (e.kind === 'reset') this.stale = true;
       else if (e.kind === 'delete') this.index.remove(e.id);
@@ -56,8 +91,10 @@ export class Derived<T extends DerivedIndex> {
     // again from a slightly older position is harmless (updates re-read their rows).
     const before = this.tracksPosition ? this.store.feedPosition() : null;
     this.store.catchUp();
+    // A build getReady() is stepping through finishes here, now: this caller cannot wait.
+    if (this.building) this.finish(this.building, drain(this.building.steps));
     if (this.stale) {
-      this.position = this.snapshot ? this.snapshot.loadOrBuild(before) : (this.index.load(this.store), before);
+      this.position = drain(this.buildSteps(before));
       this.stale = false;
     } else if (before) {
       this.position = before;
@@ -68,14 +105,63 @@ export class Derived<T extends DerivedIndex> {
 
   /** Writes the index's snapshot now if it changed since the last one (IndexSnapshots.persistAllNow). */
   persistNow(): void {
-    if (!this.stale && this.position) this.snapshot?.saveNow(this.position);
+    if (!this.stale && !this.building && this.position) this.snapshot?.saveNow(this.position);
+  }
+
+  /**
+   * Brings the index up to date as get() does, but a full build runs in steps with `pause()`
+   * awaited between them, so the process answers other calls meanwhile (the workbench polls the
+   * build's progress). Changes that arrive during the build are patched in once it is done; a
+   * get() during the build finishes it at once. Callers that share a build each wait for it.
+   */
+  async getReady(pause: () => Promise<void>): Promise<void> {
+    if (!this.building) {
+      if (!this.stale) return;
+      const before = this.tracksPosition ? this.store.feedPosition() : null;
+      this.store.catchUp();
+      if (!this.stale) return;
+      this.building = { steps: this.buildSteps(before), changed: new Map(), reset: false };
+    }
+    const build = this.building;
+    while (this.building === build) {
+      const step = build.steps.next();
+      if (step.done) {
+        this.finish(build, step.value);
+        if (this.position) this.snapshot?.saveIfDue(this.position);
+        return;
+      }
+      await pause();
+    }
   }
 
   invalidate(): void {
     this.stale = true;
   }
 
+  /** Loads or builds the index, a step per yield; returns the feed position it reflects at least. */
+  private buildSteps(before: FeedPosition | null): Iterator<LoadStep, FeedPosition | null> {
+    if (this.snapshot) return this.snapshot.loadOrBuildSteps(before);
+    return loadThenReturn(this.store, this.index, before);
+  }
+
+  private finish(build: StepBuild, position: FeedPosition | null): void {
+    this.building = null;
+    this.stale = build.reset;
+    if (build.reset) return;
+    this.position = position;
+    for (const [id, kind] of build.changed) {
+      if (kind === 'delete') this.index.remove(id);
+      else this.index.update(this.store, id);
+      this.snapshot?.notePatch();
+    }
+  }
+
   dispose(): void {
+    if (this.building) {
+      // Closed mid-build: the half-built index is dropped with its engine.
+      this.building = null;
+      this.stale = true;
+    }
     this.unsubscribe();
     this.unregister();
     if (!this.stale && this.position) {

@@ -11,16 +11,31 @@ import type { Clock } from '../clock.js';
 import { IndexSidecar } from './index-sidecar.js';
 import type { StoreReader } from './port.js';
 
-/** A derived index starting (and then finishing) a full rebuild. */
+/** A derived index starting a full rebuild, getting on with it (n of N rows), and finishing it. */
 export interface IndexBuildEvent {
   /** The index's name (`recall.mnemo.bm25.porter`, …). */
   index: string;
-  phase: 'start' | 'done';
+  phase: 'start' | 'progress' | 'done';
   /** Live memories the build reads. */
   memories: number;
+  /** Set when phase is `progress`: rows done of total (every few thousand rows). */
+  done?: number;
+  total?: number;
   /** Set when phase is `done`. */
   ms?: number;
 }
+
+/** What people call each persisted index (the CLI's and the workbench's progress lines). */
+const INDEX_LABELS: Record<string, string> = {
+  'embed.vectors': 'vector index',
+  'recall.corpus': 'recall corpus',
+  'recall.mnemo.bm25.porter': 'keyword index',
+  'recall.mnemo.bm25.plain': 'keyword index (unstemmed)',
+  'recall.mnemo.entities': 'entity index',
+  'recall.adjacency': 'link index',
+};
+
+export const indexLabel = (index: string): string => INDEX_LABELS[index] ?? index;
 
 export interface IndexSnapshotOptions {
   /** False: build every index in memory on open, as before snapshots (default: on unless MNEMO_INDEX_SNAPSHOTS=off). */
@@ -60,6 +75,7 @@ export class IndexSnapshots {
   private file: IndexSidecar | null = null;
   /** How each persisted index of the engine writes its snapshot now (derived.ts registers them). */
   private readonly persisters = new Set<() => void>();
+  private readonly watchers = new Set<(e: IndexBuildEvent) => void>();
 
   constructor(
     private readonly store: StoreReader,
@@ -96,6 +112,13 @@ export class IndexSnapshots {
 
   reportBuild(e: IndexBuildEvent): void {
     this.opts.onBuild?.(e);
+    for (const watcher of this.watchers) watcher(e);
+  }
+
+  /** Follows the build reports besides `onBuild` (the API's progress for the workbench); returns an unwatch. */
+  watch(fn: (e: IndexBuildEvent) => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
   }
 
   close(): void {

@@ -89,6 +89,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   private readonly external: ExternalChanges;
   /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
   #history: HistoryInstant | null = null;
+  /** The feed's head when this past store's views were installed (openAsOf). */
+  #historyHead: number | null = null;
   private closed = false;
   private feedCommits = 0;
 
@@ -163,6 +165,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       const clock = instant.live ? opts.clock : fixedClock(at);
       const store = new MemoryStore(path, db, { ...opts, ...(clock ? { clock } : {}), readonly: true }, false);
       store.#history = instant;
+      store.#historyHead = feedPosition(store)?.seq ?? null;
       return store;
     } catch (err) {
       db.close();
@@ -177,6 +180,27 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges {
     return this.readConsistent(() => changesBetween(this, from, to));
+  }
+
+  /**
+   * A store opened as of an instant reads inside one read transaction, so its views and the rows
+   * they roll back are one snapshot. Held between requests, that transaction would pin the WAL: no
+   * checkpoint can pass it, and the WAL grows with every commit another process makes. So the API
+   * session releases it after its requests (releaseSnapshot) and the next request takes it again
+   * (resumeSnapshot), which holds only while the feed has not moved since the views were built
+   * (then the current rows are the ones they were built on); otherwise the caller opens anew.
+   */
+  releaseSnapshot(): void {
+    if (this.#history && !this.closed && this.#db.inTransaction) this.#db.exec('COMMIT');
+  }
+
+  /** Takes the read snapshot again; false when the store changed since openAsOf (open the instant anew). */
+  resumeSnapshot(): boolean {
+    if (!this.#history) return true;
+    if (!this.#db.inTransaction) this.#db.exec('BEGIN');
+    if ((feedPosition(this)?.seq ?? null) === this.#historyHead) return true;
+    this.#db.exec('COMMIT');
+    return false;
   }
 
   /** The instant this store shows (openAsOf); null for the store as it is now. */

@@ -14,6 +14,15 @@ describe('index build progress on stderr', () => {
     ]);
   });
 
+  it('prints progress as a big build passes each quarter, once each', () => {
+    const lines: string[] = [];
+    const report = indexBuildReporter((l) => lines.push(l));
+    report({ index: 'recall.corpus', phase: 'start', memories: 20_000 });
+    for (let done = 4096; done < 20_000; done += 4096) report({ index: 'recall.corpus', phase: 'progress', memories: 20_000, done, total: 20_000 });
+    report({ index: 'recall.corpus', phase: 'progress', memories: 20_000, done: 20_000, total: 20_000 });
+    expect(lines).toEqual(['Building the recall corpus over 20,000 memories…', 'Building the recall corpus… 25 %', 'Building the recall corpus… 50 %', 'Building the recall corpus… 75 %']);
+  });
+
   it('says nothing for a small store', () => {
     const lines: string[] = [];
     indexBuildReporter((l) => lines.push(l))({ index: 'embed.vectors', phase: 'start', memories: 500 });

@@ -21,7 +21,28 @@ export const recallInput = z.object({
   profile: z.enum(PROFILE_NAMES).optional(),
 });
 
+/** The derived index being built for recall right now (core/api/handlers/shared/index-builds.ts). */
+export interface IndexBuildState {
+  /** null: no index is being built. */
+  building: {
+    /** Its name in the index sidecar (`recall.mnemo.bm25.porter`, …). */
+    index: string;
+    /** What to call it ("keyword index"). */
+    label: string;
+    /** Live memories the build reads. */
+    memories: number;
+    /** Rows done of total. */
+    done: number;
+    total: number;
+  } | null;
+}
+
 export const recallContract = {
+  'recall.indexBuild': method<IndexBuildState>()({
+    description:
+      'The index a recall is waiting for while it is built (a first open without current snapshots, or after a change too big to patch): its name, rows done of total. A UI polls it while recall.explain or recall.run is pending. With `at`, the build for that instant.',
+    input: z.object({ at: atField.optional() }).optional().default({}),
+  }),
   'recall.explain': method<ExplainResult>()({
     description:
       'Dry run of the recall pipeline: ranked rows with every term and the spread paths into each. Writes nothing. With `at` (epoch seconds), ranks the store as it was then, at that instant\'s clock.',

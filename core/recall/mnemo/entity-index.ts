@@ -5,6 +5,7 @@
  * whole words (a query n-gram of up to four words equal to an entity), never on substrings.
  */
 import type { PersistableIndex } from '../../store/derived.js';
+import { rowCounter, type LoadProgress } from '../../store/derived-index.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../../store/snapshot-parts.js';
 import type { StoreReader } from '../../store/port.js';
 import { liveEntities, sourceRow } from '../../store/derived-sources.js';
@@ -22,11 +23,16 @@ export class EntityIndex implements PersistableIndex {
   /** id → its entities (normalised). */
   private readonly of = new Map<string, string[]>();
 
-  load(store: StoreReader): void {
+  load(store: StoreReader, progress?: LoadProgress): void {
     this.holders.clear();
     this.of.clear();
+    const rows = rowCounter(store.count(), progress);
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
-    for (const r of liveEntities(store)) this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
+    for (const r of liveEntities(store)) {
+      this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
+      rows.tick();
+    }
+    rows.end();
   }
 
   get size(): number {

@@ -19,6 +19,7 @@
  * from their own term lists until enough have changed to make a rebuild worthwhile.
  */
 import type { PersistableIndex } from '../../store/derived.js';
+import type { LoadProgress, LoadStep } from '../../store/derived-index.js';
 import { FtsTokenizer } from '../../store/fts-tokenizer.js';
 import type { StoreReader } from '../../store/port.js';
 import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
@@ -50,6 +51,8 @@ interface Postings {
 const K1 = 1.2;
 const B = 0.75;
 const CONTEXT_EDGE = 'precedes';
+/** Rows tokenized per build step: about a tenth of a second of work at a time. */
+const TOKENIZE_CHUNK = 2000;
 const EMPTY: Terms = { ids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0), length: 0 };
 
 export class KeywordIndex implements PersistableIndex {
@@ -87,7 +90,12 @@ export class KeywordIndex implements PersistableIndex {
     return this.fresh.size;
   }
 
-  load(store: StoreReader): void {
+  load(store: StoreReader, progress?: LoadProgress): void {
+    for (const step of this.loadSteps(store)) progress?.(step.done, step.total);
+  }
+
+  /** Reads every row first, then tokenizes them a chunk per step (tokenizing is most of a build). */
+  *loadSteps(store: StoreReader): Generator<LoadStep, void> {
     this.reset();
     const live = liveBodies(store);
     // SQLite's json_extract reads the three fields in C: about half the cost of JSON.parse on
@@ -98,8 +106,16 @@ export class KeywordIndex implements PersistableIndex {
     }
     const edges = edgesOfType(store, CONTEXT_EDGE);
     for (const e of edges) this.link(e.src, e.dst);
-    const terms = this.tokenize([...this.docs.values()].map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
-    for (const d of this.docs.values()) this.account(d, terms.get(d.rowid) ?? EMPTY);
+    const docs = [...this.docs.values()];
+    yield { done: 0, total: docs.length };
+    // Rows tokenize independently, so chunks give the same terms as one batch.
+    const terms = new Map<number, Terms>();
+    for (let at = 0; at < docs.length; at += TOKENIZE_CHUNK) {
+      const chunk = docs.slice(at, at + TOKENIZE_CHUNK).map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) }));
+      for (const [rowid, t] of this.tokenize(chunk)) terms.set(rowid, t);
+      yield { done: Math.min(at + TOKENIZE_CHUNK, docs.length), total: docs.length };
+    }
+    for (const d of docs) this.account(d, terms.get(d.rowid) ?? EMPTY);
     this.build();
   }
 

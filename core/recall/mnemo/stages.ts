@@ -12,6 +12,7 @@ import type { Bm25LegKnobs } from './features.js';
 import { KeywordIndex, type KeywordHit } from './keyword-index.js';
 import { PartOfIndex } from './part-of-index.js';
 import { queryTerms } from './query-terms.js';
+import type { RecallProfile } from '../profile.js';
 
 /** One BM25 index per tokenisation (the profile's `stem` knob picks one). */
 const KEYWORD_INDEX = {
@@ -105,4 +106,11 @@ export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number,
     }
   }
   return { spread, paths };
+}
+
+/** Brings the mnemo stages' indexes for these features up to date, a build step at a time (Derived.getReady). */
+export async function prepareStageIndexes(engine: EngineReader, features: RecallProfile['features'], pause: () => Promise<void>): Promise<void> {
+  if (features.bm25) await engine.get(KEYWORD_INDEX[features.bm25.stem ? 'porter' : 'plain']).getReady(pause);
+  if (features.entity_boost > 0) await engine.get(ENTITY_INDEX).getReady(pause);
+  if (features.sibling_spread > 0) await engine.get(PART_OF_INDEX).getReady(pause);
 }

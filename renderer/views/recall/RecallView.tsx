@@ -3,19 +3,20 @@
  * paths that fed a result drawn on its graph neighbourhood; "why not?" for any memory; and a toggle
  * between explain (a dry run that logs nothing) and recall (logged as an access by the workbench).
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ExplainResult } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js';
-import { EmptyState, ErrorBox, fmtNum, ownerLabel, Spinner, useDelayed } from '../../components/common.js';
+import { EmptyState, ErrorBox, fmtNum, ownerLabel } from '../../components/common.js';
 import { recallHash, useLastRecall } from '../../state/last-recall.js';
 import { memoryHref, navigate, useRoute } from '../../state/router.js';
 import { hashFor, readParams } from './params.js';
 import { SpreadGraph } from './SpreadGraph.js';
 import { WhyNotPanel } from './WhyNotPanel.js';
 import { PastRecallNote } from './PastRecallNote.js';
+import { RankingStatus } from './RankingStatus.js';
 
 export function RecallView() {
   const route = useRoute();
@@ -39,11 +40,23 @@ export function RecallView() {
   const run = useMutation({ mutationFn: (i: typeof input) => call('recall.run', i) });
   const result: ExplainResult | undefined = params.mode === 'recall' ? run.data : explain.data;
   const error = params.mode === 'recall' ? run.error : explain.error;
-  const busy = useDelayed(explain.isFetching || run.isPending, 800);
+  const qc = useQueryClient();
+  // "Stop waiting" during a long first index build: the view lets go of the answer (the engine
+  // finishes the build regardless), until the next query.
+  const [stopped, setStopped] = useState(false);
+  useEffect(() => setStopped(false), [route.hash]);
+  const stopWaiting = () => {
+    setStopped(true);
+    void qc.cancelQueries({ queryKey: keys.recall(explainInput) });
+    run.reset();
+  };
 
   const submit = (e?: { preventDefault(): void }) => {
     e?.preventDefault();
     const next = { ...form, sel: null };
+    // The same query again after "Stop waiting": the address does not change, so ask again here.
+    if (stopped && next.mode === 'explain' && hashFor(next) === hashFor({ ...params, sel: null })) void explain.refetch();
+    setStopped(false);
     navigate(hashFor(next));
     if (!past && next.mode === 'recall' && next.q.trim()) run.mutate({ query: next.q, k: next.k, hops: next.hops, ...(next.owner ? { owner: next.owner } : {}) });
   };
@@ -92,7 +105,8 @@ export function RecallView() {
       </form>
       <ErrorBox error={error} />
       {params.at !== null ? <PastRecallNote at={params.at} query={params.q} /> : null}
-      {busy ? <Spinner label="Ranking…" /> : null}
+      <RankingStatus pending={explain.isFetching || run.isPending} at={params.at} onStopWaiting={stopWaiting} />
+      {stopped && !result ? <p className="muted" data-testid="ranking-stopped">Stopped waiting. The index goes on building in the background; run the query again in a moment.</p> : null}
       {!params.q.trim() ? (
         <EmptyState title="Ask the store something">
           Type a query the way an agent would, pick an owner scope, k and hops, then press Enter. Explain is a dry run that changes nothing; Recall logs an access for each returned memory (reader "workbench").
@@ -162,8 +176,6 @@ export function RecallView() {
             <WhyNotPanel params={params} onTarget={(id) => navigate(hashFor({ ...params, why: id }), { replace: true })} />
           </aside>
         </div>
-      ) : explain.isLoading && params.q ? (
-        <Spinner label="Ranking…" />
       ) : null}
     </div>
   );
