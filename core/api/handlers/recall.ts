@@ -1,5 +1,6 @@
 import { explain } from '../../recall/explain.js';
-import { profileConfig, profileDifferences, profileFor } from '../../recall/profile.js';
+import { profileConfig, profileDifferences } from '../../recall/profile.js';
+import { profileOf } from '../../recall/saved-profiles.js';
 import { recallAndLog } from '../../recall/record.js';
 import { resolveRequest } from '../../recall/request.js';
 import { whyNot } from '../../recall/why-not.js';
@@ -17,7 +18,7 @@ export const recallHandlers: HandlersFor<typeof recallContract> = {
   },
   'recall.profile': (input, session) => {
     const engine = session.reading();
-    const profile = profileFor(input.profile ?? engine.profile());
+    const profile = profileOf(engine, input.profile);
     return { name: profile.name, store_profile: engine.profile(), config: profileConfig(profile), differences: profileDifferences(profile) };
   },
 };
