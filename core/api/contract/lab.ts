@@ -6,9 +6,10 @@
 import { z } from 'zod';
 import { method } from '../define.js';
 import { profileField, queryField, scopeField } from './shared/fields.js';
-import { LABEL_SOURCE_NAMES, SWEEP_KNOB_PATHS } from '../../recall/lab/names.js';
-import type { LabCompareResult, LabMove, LabQuery, LabQueryResult, LabRow, LabSweepPoint, LabSweepResult, LoggedQueryView, RankMove } from '../../recall/lab/types.js';
-export type { LabCompareResult, LabMove, LabQuery, LabQueryResult, LabRow, LabSweepPoint, LabSweepResult, LoggedQueryView, RankMove };
+import { LABEL_SOURCE_NAMES, SWEEP_KNOB_PATHS, type SweepKnob } from '../../recall/lab/names.js';
+import type { LabCompareResult, LabMetrics, LabMove, LabQuery, LabQueryResult, LabRow, LabSweepPoint, LabSweepResult, LoggedQueryView, RankMove } from '../../recall/lab/types.js';
+export type { SweepKnob };
+export type { LabCompareResult, LabMetrics, LabMove, LabQuery, LabQueryResult, LabRow, LabSweepPoint, LabSweepResult, LoggedQueryView, RankMove };
 
 export const MAX_LAB_QUERIES = 50;
 export const MAX_LAB_K = 50;
@@ -20,6 +21,10 @@ const labK = z.number().int().min(1).max(MAX_LAB_K, `k is at most ${MAX_LAB_K} i
 const labelsField = z.enum(LABEL_SOURCE_NAMES).optional().default('logged-top-k');
 
 export const labContract = {
+  'lab.knobs': method<{ knobs: SweepKnob[]; label_sources: string[] }>()({
+    description: 'What the lab can sweep (each numeric knob by its path in a profile, with a default range) and the label sources it can score against.',
+    input: z.object({}).optional().default({}),
+  }),
   'lab.queries': method<LoggedQueryView[]>()({
     description: "The store's logged recalls as a query set: distinct recall and search queries, newest first, with the reader, the scope they ran under, how many accesses they logged and when.",
     input: z.object({ limit: z.number().int().min(1).max(1000).optional().default(200) }).optional().default({ limit: 200 }),

@@ -1,4 +1,5 @@
 import { compareProfiles } from '../../recall/lab/compare.js';
+import { LABEL_SOURCE_NAMES, SWEEP_KNOBS } from '../../recall/lab/names.js';
 import { sweepKnobValues } from '../../recall/lab/sweep.js';
 import { resolveProfile } from '../../recall/saved-profiles.js';
 import { loggedRecalls } from '../../store/logged-recalls.js';
@@ -6,6 +7,7 @@ import type { labContract } from '../contract/lab.js';
 import type { HandlersFor } from './types.js';
 
 export const labHandlers: HandlersFor<typeof labContract> = {
+  'lab.knobs': () => ({ knobs: SWEEP_KNOBS.map((k) => ({ ...k })), label_sources: [...LABEL_SOURCE_NAMES] }),
   'lab.queries': (input, session) =>
     loggedRecalls(session.reading().store, input.limit).map((r) => ({
       query: r.query,
