@@ -33,7 +33,12 @@ export function LabView() {
 
   const queries: LabQuery[] = useMemo(() => {
     if (params.src === 'typed') return typedQueries(typed).map((query) => ({ query, owner: null }));
-    return (logged.data ?? []).slice(0, MAX_RUN_QUERIES).map((q) => ({ query: q.query, owner: q.owner }));
+    // The same query from several readers under one scope ranks the same: it is asked once.
+    const seen = new Set<string>();
+    return (logged.data ?? [])
+      .filter((q) => !seen.has(`${q.query}\u0000${q.owner ?? ''}`) && !!seen.add(`${q.query}\u0000${q.owner ?? ''}`))
+      .slice(0, MAX_RUN_QUERIES)
+      .map((q) => ({ query: q.query, owner: q.owner }));
   }, [params.src, typed, logged.data]);
 
   const results = run.results.flatMap((r) => r.queries);
@@ -61,7 +66,7 @@ export function LabView() {
         <div className="row">
           <div className="toggle" role="radiogroup" aria-label="query set">
             <button type="button" className={params.src === 'logged' ? 'on' : ''} onClick={() => go({ src: 'logged' })} data-testid="lab-src-logged">
-              Logged recalls ({logged.data?.length ?? 0})
+              Logged recalls
             </button>
             <button type="button" className={params.src === 'typed' ? 'on' : ''} onClick={() => go({ src: 'typed' })} data-testid="lab-src-typed">
               Typed list
@@ -96,7 +101,9 @@ export function LabView() {
           <div className="two-col">
             <section className="panel">
               <h3>Per-query deltas</h3>
-              <QueryTable results={results} selected={selected.query} onSelect={(q) => go({ sel: q })} k={first.k} />
+              <div className="lab-scroll">
+                <QueryTable results={results} selected={selected.query} onSelect={(q) => go({ sel: q })} k={first.k} />
+              </div>
             </section>
             <section className="panel">
               <h3>Metrics</h3>
