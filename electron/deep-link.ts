@@ -4,7 +4,7 @@
  * A link comes from outside the app (another program, a web page), so a malformed one is refused
  * with a reason and never throws: the app keeps running and tells the user why nothing opened.
  */
-const VIEWS = new Set(['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective']);
+const VIEWS = new Set(['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective', 'lab']);
 
 export type DeepLink = { ok: true; route: string } | { ok: false; reason: string };
 

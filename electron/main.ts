@@ -209,7 +209,7 @@ if (!app.requestSingleInstanceLock()) {
     const route = deepLinkRoute(url);
     if (route) navigate(route);
   });
-  // mnemo:// links only ever become a hash route inside our own page: parseDeepLink accepts the eleven
+  // mnemo:// links only ever become a hash route inside our own page: parseDeepLink accepts the twelve
   // view names of deep-link.ts and an id of [0-9A-Za-z_-], nothing reaches a shell, a file path or the
   // engine unvalidated, and a malformed link is ignored with a notice.
   app.setAsDefaultProtocolClient('mnemo'); // eng-disable PROTOCOL_HANDLER_JS_CHECK (reviewed: see the comment above)

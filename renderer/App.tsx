@@ -28,6 +28,7 @@ const loadBeliefs = () => import('./views/beliefs/BeliefsView.js');
 const loadFleet = () => import('./views/fleet/FleetView.js');
 const loadProspective = () => import('./views/prospective/ProspectiveView.js');
 const loadDuplicates = () => import('./views/duplicates/DuplicatesView.js');
+const loadLab = () => import('./views/lab/LabView.js');
 const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
 const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
 const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
@@ -40,6 +41,7 @@ const BeliefsView = lazy(() => loadBeliefs().then((m) => ({ default: m.BeliefsVi
 const FleetView = lazy(() => loadFleet().then((m) => ({ default: m.FleetView })));
 const ProspectiveView = lazy(() => loadProspective().then((m) => ({ default: m.ProspectiveView })));
 const DuplicatesView = lazy(() => loadDuplicates().then((m) => ({ default: m.DuplicatesView })));
+const LabView = lazy(() => loadLab().then((m) => ({ default: m.LabView })));
 
 export function prefetchViews(): void {
   void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet(), loadProspective()]);
@@ -117,6 +119,7 @@ export function App() {
             {route.view === 'fleet' && <FleetView />}
             {route.view === 'prospective' && <ProspectiveView />}
             {route.view === 'duplicates' && <DuplicatesView />}
+            {route.view === 'lab' && <LabView />}
           </Suspense>
         </main>
       )}

@@ -26,6 +26,8 @@ const ONLY_DETAIL = process.argv.includes('--only') && process.argv.includes('de
 const ONLY_CREDENTIALS = process.argv.includes('--only') && process.argv.includes('credentials');
 /** `npm run screenshots -- --only beliefs`: only the Beliefs view's shots. */
 const ONLY_BELIEFS = process.argv.includes('--only') && process.argv.includes('beliefs');
+/** `npm run screenshots -- --only lab`: only the Scorer lab's shot. */
+const ONLY_LAB = process.argv.includes('--only') && process.argv.includes('lab');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -60,6 +62,22 @@ async function recallShots(wb: Workbench) {
   await shot(wb, 'audit', `/audit?channel=recalled${ev ? `&event=${ev}` : ''}`, ev ? '[data-testid=replay-table]' : '[data-testid=access-row]', { tall: 1300 });
 }
 
+/** The Scorer lab: nooa-0.0.9 against mnemo over a few logged recalls, one query side by side, a sweep run. */
+async function labShot(wb: Workbench) {
+  for (const query of ['deploy notifier to staging', 'flaky tests in ci', 'billing release checklist']) await call(wb.session, 'recall.run', { query, k: 5 });
+  await shot(wb, 'lab', `/lab?a=nooa-0.0.9&b=mnemo&k=5&sel=${encodeURIComponent('deploy notifier to staging')}`, '[data-testid=lab-run]:not([disabled])', {
+    tall: 1500,
+    after: async (w) => {
+      await w.page.click('[data-testid=lab-run]');
+      await w.page.waitForSelector('[data-testid=lab-side-by-side]');
+      await w.page.click('[data-testid=lab-sweep-run]');
+      await w.page.waitForSelector('[data-testid=lab-sweep-chart]');
+      await w.page.waitForSelector('[data-testid=lab-sweep-run]:not([disabled])');
+      await w.page.evaluate(() => document.querySelector('main.content')?.scrollTo(0, 0));
+    },
+  });
+}
+
 async function run(theme: 'light' | 'dark') {
   const db = join(tempDir('mnemo-shots-'), 'store.sqlite');
   copyFileSync(FIXTURE_STORE, db);
@@ -77,6 +95,10 @@ async function run(theme: 'light' | 'dark') {
         await graphShot(wb, OUT, 'graph-focus', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
         await recallShot(wb, OUT, 'graph-recall', 'deploy billing service');
       } else await graphShot(wb, OUT, 'graph-dark', `/graph?focus=${S.chain.a}&hops=2`, around.nodes.length);
+      return;
+    }
+    if (ONLY_LAB) {
+      if (theme === 'light') await labShot(wb);
       return;
     }
     if (ONLY_BELIEFS) {
@@ -125,6 +147,8 @@ async function run(theme: 'light' | 'dark') {
     await part2(wb, theme, shot);
     // Agents last: their changes and accesses would show in the shots above.
     if (theme === 'light') await credentialShots(wb, db, shot);
+    // The lab logs recalls of its own: last, so the audit shots above do not show them.
+    if (theme === 'light') await labShot(wb);
   } finally {
     await wb.close();
   }

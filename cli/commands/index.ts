@@ -19,6 +19,7 @@ import { forgetCommand, mergeCommand } from './curate.js';
 import { serveCommand } from './serve.js';
 import { explainCommand, recallCommand, searchCommand } from './recall.js';
 import { replayCommand } from './replay.js';
+import { profilesCommand } from './profiles.js';
 import { pruneCommand, retentionCommand } from './retention.js';
 import { statsCommand } from './stats.js';
 import { benchCommand } from './bench.js';
@@ -50,6 +51,7 @@ export const COMMANDS: Command[] = [
   searchCommand,
   explainCommand,
   replayCommand,
+  profilesCommand,
   retentionCommand,
   pruneCommand,
   statsCommand,

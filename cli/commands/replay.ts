@@ -8,9 +8,9 @@ import { openSession } from '../session.js';
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'replay a logged access against the store as it is now, or as it was then (per-component before/after)',
-  usage: 'mnemo replay <db> <event-id> [--as-of-then] [--hops H] [--owner SCOPE] [--k N] [--now T] [--json]',
+  usage: 'mnemo replay <db> <event-id> [--as-of-then] [--hops H] [--owner SCOPE] [--k N] [--profile P] [--now T] [--json]',
   timed: true,
-  options: { hops: { type: 'string' }, owner: { type: 'string' }, k: { type: 'string' }, 'as-of-then': { type: 'boolean' } },
+  options: { hops: { type: 'string' }, owner: { type: 'string' }, k: { type: 'string' }, profile: { type: 'string' }, 'as-of-then': { type: 'boolean' } },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const raw = requirePositional(ctx, 1, 'event-id', this.usage);
@@ -20,6 +20,7 @@ export const replayCommand: Command = {
     if (str(ctx, 'hops') !== undefined) input['hops'] = intOpt(ctx, 'hops', 1, [0, 4]);
     if (str(ctx, 'k') !== undefined) input['k'] = intOpt(ctx, 'k', 10, [1, 1000]);
     if (str(ctx, 'owner') !== undefined) input['owner'] = str(ctx, 'owner');
+    if (str(ctx, 'profile') !== undefined) input['profile'] = str(ctx, 'profile');
     if (flag(ctx, 'as-of-then')) input['as_of_then'] = true;
     const session = openSession(ctx, db, { readonly: true });
     try {

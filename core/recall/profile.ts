@@ -5,7 +5,9 @@
  * faults. A new improvement is a new flag with its nooa value pinned in NOOA_PROFILE, so the
  * compatibility path never moves. Every difference is listed in docs/recall.md.
  */
+import { MnemoError } from '../errors.js';
 import type { ProfileName as RecallProfileName } from '../store/store.js';
+import { isBuiltinProfile, type BuiltinProfileName } from '../store/saved-profiles.js';
 import { MNEMO_FEATURES, mnemoFeatureDifferences } from './mnemo/profile-features.js';
 import { MNEMO_FEATURES_OFF, type MnemoFeatures } from './mnemo/features.js';
 
@@ -88,9 +90,11 @@ export const MNEMO_PROFILE: RecallProfile = Object.freeze({
   features: Object.freeze({ sparse_fields: Object.freeze(['content', 'title', 'tags'] as SparseField[]), spread_through_archived: false, ...MNEMO_FEATURES }),
 });
 
-const PROFILES: Record<RecallProfileName, RecallProfile> = { 'nooa-0.0.9': NOOA_PROFILE, mnemo: MNEMO_PROFILE };
+const PROFILES: Readonly<Record<BuiltinProfileName, RecallProfile>> = { 'nooa-0.0.9': NOOA_PROFILE, mnemo: MNEMO_PROFILE };
 
+/** A built-in profile. A name that may be a saved profile is resolved by resolveProfile (saved-profiles.ts). */
 export function profileFor(name: RecallProfileName): RecallProfile {
+  if (!isBuiltinProfile(name)) throw new MnemoError('internal', `"${name}" is not a built-in profile; resolve saved profiles against their store`);
   return PROFILES[name];
 }
 

@@ -18,12 +18,14 @@ import { resolveRequest } from './request.js';
 import { pyRound } from '../model/py-round.js';
 import { roundTerms, rowTerms, termsDelta } from './terms.js';
 import type { ComponentSnapshot, RecallProfileName, ReplayResult } from './types.js';
+import { knownProfileNames } from './saved-profiles.js';
 import type { StoreAsOf } from '../model/history.js';
 
 export interface ReplayOverrides {
   hops?: number | undefined;
   owner?: string | null | undefined;
   k?: number | undefined;
+  profile?: string | undefined;
 }
 
 /** How long before its logged time an access is replayed as of then: the feed's precision, so the access's own changes are not in yet. */
@@ -67,7 +69,10 @@ export function replay(engine: EngineReader, eventId: number, overrides: ReplayO
     assumed.push(`${name} = ${JSON.stringify(fallback)} (${why})`);
     return fallback;
   };
-  const profile = (ctx.profile === 'mnemo' || ctx.profile === 'nooa-0.0.9' ? ctx.profile : undefined) as RecallProfileName | undefined;
+  // A logged saved profile may since have been deleted: the store's profile stands in, and says so.
+  const logged = typeof ctx.profile === 'string' ? (ctx.profile as RecallProfileName) : undefined;
+  const profile = logged !== undefined && knownProfileNames(engine.store).includes(logged) ? logged : undefined;
+  if (logged !== undefined && profile === undefined) assumed.push(`profile ${JSON.stringify(logged)} no longer exists`);
   const req = resolveRequest(
     engine,
     {
@@ -75,7 +80,7 @@ export function replay(engine: EngineReader, eventId: number, overrides: ReplayO
       hops: pick('hops', overrides.hops, ctx.hops, event.channel === 'searched' ? 0 : 1, event.channel === 'searched' ? 'search runs without spread' : 'the default hops'),
       owner: pick('owner', overrides.owner, ctx.owner, null, 'not logged; no filter'),
       k: pick('k', overrides.k, ctx.k, Math.max(siblings.length, (event.rank ?? 0) + 1, 1), 'the number of memories that recall logged'),
-      profile: pick('profile', undefined, profile, engine.profile(), "the store's profile"),
+      profile: pick('profile', overrides.profile, profile, engine.profile(), "the store's profile"),
     },
     { k: 10 },
   );

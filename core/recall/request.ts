@@ -1,11 +1,13 @@
 /**
  * A recall request as every door states it, checked once: the query, k within [1, 1000], hops
- * within [0, 4], an owner scope (`*`/absent = everyone, `role`, `role@inst`) and the profile.
+ * within [0, 4], an owner scope (`*`/absent = everyone, `role`, `role@inst`) and the profile (built
+ * in or saved in the store; an unknown name is a bad_input listing the store's profiles).
  */
 import type { EngineReader } from '../engine/engine.js';
 import { badInput } from '../errors.js';
 import { parseOwnerScope, type OwnerScope } from '../model/owner.js';
-import { profileFor, type RecallProfile } from './profile.js';
+import type { RecallProfile } from './profile.js';
+import { profileOf } from './saved-profiles.js';
 import type { RecallProfileName } from './types.js';
 
 export const MAX_K = 1000;
@@ -33,7 +35,7 @@ export function resolveRequest(engine: EngineReader, input: RecallInput, default
   if (!Number.isInteger(k) || k < 1 || k > MAX_K) {
     throw badInput(`k must be an integer within [1, ${MAX_K}], got ${JSON.stringify(input.k)}`, { field: 'k' });
   }
-  const profile = profileFor(input.profile ?? engine.profile());
+  const profile = profileOf(engine, input.profile);
   const hops = input.hops ?? defaults.hops ?? profile.knobs.hops;
   if (!Number.isInteger(hops) || hops < 0 || hops > MAX_HOPS) {
     throw badInput(`hops must be an integer within [0, ${MAX_HOPS}], got ${JSON.stringify(input.hops)}`, { field: 'hops' });

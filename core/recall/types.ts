@@ -5,7 +5,8 @@ import type { StoreAsOf } from '../model/history.js';
 
 export type { ScoreTerms };
 
-export type RecallProfileName = 'nooa-0.0.9' | 'mnemo';
+/** A built-in profile (`nooa-0.0.9`, `mnemo`) or one saved in the store. */
+export type RecallProfileName = string;
 
 export type Source = 'dense' | 'sparse' | 'both' | 'spread';
 
@@ -179,4 +180,44 @@ export interface ReplayResult {
   logged_results: { memory_id: string; head: string | null; memory_type: string | null; rank: number | null; score: number | null; event_id: number | null }[];
   now_rows: ExplainRow[];
   notes: string[];
+}
+
+/** One knob or feature where two profiles differ (`knobs.weights.recency`, `features.bm25.n`, …). */
+export interface ProfileDiffRow {
+  key: string;
+  a: unknown;
+  b: unknown;
+}
+
+export interface ProfileSummary {
+  name: string;
+  builtin: boolean;
+  /** The profile a saved one started from (null for a built-in one). */
+  base: string | null;
+  is_default: boolean;
+  created_at: number | null;
+  updated_at: number | null;
+}
+
+export interface ProfileView {
+  name: string;
+  builtin: boolean;
+  base: string | null;
+  is_default: boolean;
+  /** `{ knobs, features }`, the shape of a profile file without its name and base. */
+  config: Record<string, unknown>;
+  /** Against its base (a = base, b = this profile); empty for a built-in profile. */
+  diff_from_base: ProfileDiffRow[];
+}
+
+export interface ProfileSaved {
+  name: string;
+  base: string;
+  /** A saved profile of that name was replaced. */
+  replaced: boolean;
+  /** The journalled change (null when the profile saved is identical to what was there). */
+  change_id: number | null;
+  config: Record<string, unknown>;
+  /** Against its base (a = base, b = the profile saved). */
+  diff: ProfileDiffRow[];
 }

@@ -223,6 +223,23 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
       db.prepare("INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES ('feed_installed_at', ?)").run(String(now));
     },
   },
+  {
+    // Saved scoring profiles (saved-profiles.ts): a named profile is data, its full knobs and
+    // features as JSON, so a fitted profile can be named by any call and set as the store default.
+    name: '008-saved-profiles',
+    up(db) {
+      db.exec(`
+        CREATE TABLE mnemo_profiles (
+          name        TEXT PRIMARY KEY,
+          base        TEXT NOT NULL,
+          config      TEXT NOT NULL,
+          created_at  REAL NOT NULL,
+          updated_at  REAL NOT NULL,
+          default_since REAL
+        );
+      `);
+    },
+  },
 ];
 
 export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;

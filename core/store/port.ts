@@ -23,7 +23,8 @@ import type { MaintenanceEntry } from './maintenance-log.js';
 import type { ChangeEvent } from './store-handle.js';
 import type { Tombstone } from './tombstones.js';
 
-export type ProfileName = 'nooa-0.0.9' | 'mnemo';
+/** A built-in profile (`nooa-0.0.9`, `mnemo`) or one saved in the store (saved-profiles.ts). */
+export type ProfileName = string;
 export type ChangeListener = (e: ChangeEvent) => void;
 
 export interface ListScope {

@@ -26,6 +26,7 @@ export type { MaintenanceEntry } from './maintenance-log.js';
 import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
+import { DEFAULT_PROFILE_KEY, metaTarget, savedProfileTarget } from './saved-profiles.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
 import { bindConnection } from './connection.js';
@@ -60,7 +61,7 @@ export interface OpenOptions extends ConnectOptions {
   journalTargets?: readonly JournalTarget<MemoryStore>[];
 }
 
-const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget];
+const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget, savedProfileTarget, metaTarget];
 
 /**
  * Every this many commits that appended to the change feed, one bounded prune step follows
@@ -327,10 +328,12 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.#st.get('INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES (?, ?)').run(key, value);
   }
 
-  /** The scoring profile: recorded in mnemo_meta, `nooa-0.0.9` for a store without it. */
+  /**
+   * The default scoring profile: recorded in mnemo_meta (a built-in name or a saved profile's),
+   * `nooa-0.0.9` for a store without it.
+   */
   profile(): ProfileName {
-    const p = this.getMeta('profile');
-    return p === 'mnemo' ? 'mnemo' : 'nooa-0.0.9';
+    return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
   }
 
   warn(key: string, message: string): void {

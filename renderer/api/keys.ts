@@ -33,6 +33,8 @@ export const keys = {
   heads: (ids: string[]) => [...keys.all, 'heads', ids] as const,
   mergeOrder: (ids: string[]) => [...keys.all, 'mergeOrder', ids] as const,
   duplicates: (input: unknown) => [...keys.all, 'duplicates', input] as const,
+  profiles: (what: string, input?: unknown) => [...keys.all, 'profiles', what, input] as const,
+  lab: (what: string, input?: unknown) => [...keys.all, 'lab', what, input] as const,
 };
 
 /**

@@ -260,6 +260,7 @@ describe('migration 006', () => {
       DROP INDEX idx_mnemo_journal_credential;
       ALTER TABLE mnemo_access_events DROP COLUMN credential_id;
       ALTER TABLE mnemo_journal DROP COLUMN credential_id;
+      DROP TABLE mnemo_profiles;
       UPDATE mnemo_meta SET value = '5' WHERE key = 'schema_version';
     `);
     raw.close();

@@ -11,7 +11,7 @@ import type { AccessEventView, AccessListResult } from '../../observe/access-typ
 import type { ComponentSnapshot, ReplayResult } from '../../recall/types.js';
 import type { CredentialRef } from '../../model/agent-credential.js';
 export type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult };
-import { credentialFilterField, hopsField, kField, scopeField } from './shared/fields.js';
+import { credentialFilterField, hopsField, kField, profileField, scopeField } from './shared/fields.js';
 
 /** A credential as the audit's filter offers it (revoked ones too: their accesses stay in the log). */
 export interface AuditCredential extends CredentialRef {
@@ -53,6 +53,8 @@ export const accessContract = {
       hops: hopsField.optional(),
       owner: scopeField,
       k: kField.optional(),
+      /** Re-rank under another profile than the one logged (built in or saved). */
+      profile: profileField.optional(),
     }),
   }),
   'access.deref': method<{ memory: Memory; logged: boolean }>()({

@@ -15,8 +15,10 @@ import { fleetContract } from './fleet.js';
 import { graphContract } from './graph.js';
 import { intentsContract } from './intents.js';
 import { journalContract } from './journal.js';
+import { labContract } from './lab.js';
 import { memoryContract } from './memory.js';
 import { overviewContract } from './overview.js';
+import { profilesContract } from './profiles.js';
 import { recallContract } from './recall.js';
 import { reflectContract } from './reflect.js';
 import { retentionContract } from './retention.js';
@@ -36,8 +38,10 @@ export const contractByFile = {
   graph: graphContract,
   intents: intentsContract,
   journal: journalContract,
+  lab: labContract,
   memory: memoryContract,
   overview: overviewContract,
+  profiles: profilesContract,
   recall: recallContract,
   reflect: reflectContract,
   retention: retentionContract,
@@ -57,8 +61,10 @@ export const contract = {
   ...graphContract,
   ...intentsContract,
   ...journalContract,
+  ...labContract,
   ...memoryContract,
   ...overviewContract,
+  ...profilesContract,
   ...recallContract,
   ...reflectContract,
   ...retentionContract,

@@ -6,10 +6,11 @@
  */
 import { z } from 'zod';
 import { method } from '../define.js';
-import { atField, hopsField, kField, queryField, scopeField } from './shared/fields.js';
+import { atField, hopsField, kField, profileField, queryField, scopeField } from './shared/fields.js';
 import type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms } from '../../recall/types.js';
 export type { RecallProfileName, Source, ExplainRow, SpreadPath, RecallStats, ExplainResult, RecallItem, RecallResult, LegVerdict, WhyNotResult, RecallProfileInfo, ScoreTerms };
 
+/** The built-in profiles; a store may save more (profiles.save), and every `profile` field takes those too. */
 export const PROFILE_NAMES = ['nooa-0.0.9', 'mnemo'] as const satisfies readonly RecallProfileName[];
 
 export const recallInput = z.object({
@@ -17,8 +18,8 @@ export const recallInput = z.object({
   k: kField.optional(),
   hops: hopsField.optional(),
   owner: scopeField,
-  /** Scores with another profile than the store's (comparison, conformance). */
-  profile: z.enum(PROFILE_NAMES).optional(),
+  /** Scores with another profile than the store's default (comparison, conformance): built in or saved. */
+  profile: profileField.optional(),
 });
 
 /** The derived index being built for recall right now (core/api/handlers/shared/index-builds.ts). */
@@ -69,6 +70,6 @@ export const recallContract = {
   }),
   'recall.profile': method<RecallProfileInfo>()({
     description: 'The scoring profile in effect (or the one named) with every knob and how it differs from nooa v0.0.9.',
-    input: z.object({ profile: z.enum(PROFILE_NAMES).optional() }).optional().default({}),
+    input: z.object({ profile: profileField.optional() }).optional().default({}),
   }),
 };

@@ -10,7 +10,8 @@ export const MAX_DIFF_ROWS = 10_000;
 export interface StoreInfo {
   path: string;
   name: string;
-  profile: 'nooa-0.0.9' | 'mnemo';
+  /** The default scoring profile: built in or saved in the store. */
+  profile: string;
   readonly: boolean;
   nooa_schema_version: number;
   mnemo_schema_version: number;

@@ -25,7 +25,7 @@ export const accessHandlers: HandlersFor<typeof accessContract> = {
     credentials: listCredentialRows(session.reading().store).map((c) => ({ id: c.id, owner: c.owner, label: c.label, revoked: c.revoked_at !== null })),
   }),
   'access.replay': (input, session) => {
-    const overrides = { hops: input.hops, owner: input.owner, k: input.k };
+    const overrides = { hops: input.hops, owner: input.owner, k: input.k, profile: input.profile };
     const live = session.reading();
     if (!input.as_of_then) return replay(live, input.event_id, overrides);
     // Just before the access was logged (its own changes not yet in), ranked at the access's clock.

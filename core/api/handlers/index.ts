@@ -13,8 +13,10 @@ import { fleetHandlers } from './fleet.js';
 import { graphHandlers } from './graph.js';
 import { intentsHandlers } from './intents.js';
 import { journalHandlers } from './journal.js';
+import { labHandlers } from './lab.js';
 import { memoryHandlers } from './memory.js';
 import { overviewHandlers } from './overview.js';
+import { profilesHandlers } from './profiles.js';
 import { recallHandlers } from './recall.js';
 import { reflectHandlers } from './reflect.js';
 import { retentionHandlers } from './retention.js';
@@ -34,8 +36,10 @@ export const handlersByFile = {
   graph: graphHandlers,
   intents: intentsHandlers,
   journal: journalHandlers,
+  lab: labHandlers,
   memory: memoryHandlers,
   overview: overviewHandlers,
+  profiles: profilesHandlers,
   recall: recallHandlers,
   reflect: reflectHandlers,
   retention: retentionHandlers,
@@ -55,8 +59,10 @@ export const handlers: HandlersFor<Contract> = {
   ...graphHandlers,
   ...intentsHandlers,
   ...journalHandlers,
+  ...labHandlers,
   ...memoryHandlers,
   ...overviewHandlers,
+  ...profilesHandlers,
   ...recallHandlers,
   ...reflectHandlers,
   ...retentionHandlers,

@@ -2,7 +2,8 @@ import type { EngineReader } from '../../engine/engine.js';
 import type { ProfileName } from '../../store/store.js';
 import { prepareRecallIndexes } from '../../recall/pipeline.js';
 import { explain } from '../../recall/explain.js';
-import { profileConfig, profileDifferences, profileFor } from '../../recall/profile.js';
+import { profileConfig, profileDifferences } from '../../recall/profile.js';
+import { profileOf } from '../../recall/saved-profiles.js';
 import { recallAndLog } from '../../recall/record.js';
 import { resolveRequest } from '../../recall/request.js';
 import { whyNot } from '../../recall/why-not.js';
@@ -13,7 +14,7 @@ import { indexBuildsOf } from './shared/index-builds.js';
 /** The engine's indexes for this request, built in steps (the build's progress is answered meanwhile). */
 async function prepared<E extends EngineReader>(engine: E, input: { profile?: ProfileName | undefined }): Promise<E> {
   indexBuildsOf(engine);
-  await prepareRecallIndexes(engine, profileFor(input.profile ?? engine.profile()));
+  await prepareRecallIndexes(engine, profileOf(engine, input.profile));
   return engine;
 }
 
@@ -29,7 +30,7 @@ export const recallHandlers: HandlersFor<typeof recallContract> = {
   },
   'recall.profile': (input, session) => {
     const engine = session.reading();
-    const profile = profileFor(input.profile ?? engine.profile());
+    const profile = profileOf(engine, input.profile);
     return { name: profile.name, store_profile: engine.profile(), config: profileConfig(profile), differences: profileDifferences(profile) };
   },
 };

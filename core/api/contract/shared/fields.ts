@@ -20,6 +20,17 @@ export const atField = z
   .refine((v) => v >= 0, 'at must be an instant after 1970 (epoch seconds ≥ 0)');
 
 export const ownerField = z.string().max(200);
+
+/**
+ * A profile's name: built in (`nooa-0.0.9`, `mnemo`) or saved in the store. Only its form is checked
+ * here; the handler resolves it against the store and answers an unknown name with a bad_input
+ * listing the store's profiles.
+ */
+export const profileField = z
+  .string({ error: 'profile must be a profile name' })
+  .min(1, 'profile must be a profile name')
+  .max(64, 'a profile name is at most 64 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a profile name has only letters, digits, ".", "_" or "-"');
 export const idField = z.string().min(1, 'id is required').max(200);
 
 /** Owner scope: absent, null or "*" = everyone; "role" = every instance of a role; "role@inst" = one instance. */
