@@ -14,6 +14,7 @@ import { profileFor } from '../../core/recall/profile.js';
 import type { ProfileName } from '../../core/store/store.js';
 import { fitProfile, FIT_DEFAULTS, MAX_EVALUATIONS_LIMIT, type FitReport } from '../../core/tune/fit.js';
 import type { LabelledSet } from '../../core/tune/labels.js';
+import { checkFittedName } from '../../core/tune/knob-space.js';
 import { logLabels, loggedSessions, MIN_LABELLED_SESSIONS } from '../../core/tune/log-labels.js';
 import { TUNE_METRICS, type TuneMetric } from '../../core/tune/metrics.js';
 import { profileFileJson } from '../../core/tune/profile-file.js';
@@ -41,13 +42,16 @@ function fitArgs(ctx: CommandContext): FitArgs {
   if (!out) throw badInput(`missing --out <directory for profile.json and fit-report.json>\nusage: ${USAGE}`, { field: 'out' });
   const metric = (str(ctx, 'metric') ?? FIT_DEFAULTS.metric) as TuneMetric;
   if (!TUNE_METRICS.includes(metric)) throw badInput(`--metric must be one of ${TUNE_METRICS.join(', ')}, got ${JSON.stringify(metric)}`, { field: 'metric' });
+  const name = str(ctx, 'name');
+  // Checked before any label is built: a bad name must not cost a LoCoMo ingest first.
+  if (name !== undefined) checkFittedName(name);
   return {
     out,
     metric,
     k: intOpt(ctx, 'k', FIT_DEFAULTS.k, [1, 1000]),
     seed: intOpt(ctx, 'seed', FIT_DEFAULTS.seed, [0, 2 ** 32 - 1]),
     maxEvaluations: intOpt(ctx, 'max-evals', FIT_DEFAULTS.maxEvaluations, [1, MAX_EVALUATIONS_LIMIT]),
-    name: str(ctx, 'name'),
+    name,
   };
 }
 

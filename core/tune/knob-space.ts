@@ -58,7 +58,7 @@ const BM25: Record<Bm25Key, Omit<KnobSpec, 'name'>> = {
 const FEATURES: Record<FeatureKey, Omit<KnobSpec, 'name'>> = {
   entity_boost: { kind: 'continuous', min: 0, max: 4 },
   sibling_spread: { kind: 'continuous', min: 0, max: 2 },
-  max_siblings: { kind: 'integer', min: 1, max: 512 },
+  max_siblings: { kind: 'integer', min: 0, max: 512 },
 };
 
 /** Every tunable knob of a profile (the BM25 knobs only when it has the leg), in a fixed order. */
@@ -71,14 +71,14 @@ export function knobSpace(profile: RecallProfile): KnobSpec[] {
   return out;
 }
 
-/** The specs named, in the space's order; an unknown name is a typed error that lists the known ones. */
+/** The specs named, in the order named; an unknown name is a typed error that lists the known ones. */
 export function selectKnobs(profile: RecallProfile, names: readonly string[] | undefined): KnobSpec[] {
   const all = knobSpace(profile);
   if (!names) return all;
   for (const n of names) {
     if (!all.some((s) => s.name === n)) throw badInput(`unknown or untunable knob ${JSON.stringify(n)}; tunable: ${all.map((s) => s.name).join(', ')}`, { field: 'knobs' });
   }
-  return all.filter((s) => names.includes(s.name));
+  return names.map((n) => all.find((s) => s.name === n)!);
 }
 
 /** Clamped to the range, and rounded when the knob is an integer. */
