@@ -24,7 +24,7 @@ import { fitSummary } from '../tune-summary.js';
 const COMMON = '[--metric recall|mrr|ndcg] [--k 10] [--seed N] [--max-evals N] [--name NAME] [--json]';
 const USAGE = [
   `mnemo tune locomo --data <locomo10.json> --out <dir> [--profile mnemo|nooa-0.0.9] ${COMMON}`,
-  `mnemo tune log <db> --out <dir> [--profile mnemo|nooa-0.0.9] [--held-out-share 0.3] [--min-sessions ${MIN_LABELLED_SESSIONS}] [--max-sessions 200] ${COMMON}`,
+  `mnemo tune log <db> --out <dir> [--profile mnemo|nooa-0.0.9] [--held-out-share 0.3] [--min-sessions ${MIN_LABELLED_SESSIONS}] [--max-sessions 200] [--windows 4] ${COMMON}`,
 ].join('\n       ');
 const PROFILES: readonly ProfileName[] = ['mnemo', 'nooa-0.0.9'];
 
@@ -120,13 +120,21 @@ async function tuneLog(ctx: CommandContext): Promise<void> {
   } finally {
     reader.close();
   }
-  const labels = logLabels(db, sessions, { heldOutShare, minSessions, maxSessions });
+  const windows = intOpt(ctx, 'windows', 4, [1, 64]);
+  const labels = logLabels(db, sessions, { heldOutShare, minSessions, maxSessions, windows });
   try {
-    ctx.io.err(`access log: ${labels.sessions} labelled sessions; ${labels.train.length} train, ${labels.heldOut.length} held out (the latest)`);
+    const count = (set: LabelledSet) => set.reduce((n, s) => n + s.queries.length, 0);
+    ctx.io.err(
+      `access log: ${labels.sessions} labelled sessions; ${count(labels.train)} train and ${count(labels.heldOut)} held-out queries (the latest sessions), in ${labels.train.length} + ${labels.heldOut.length} time windows`,
+    );
+    if (labels.onPresentStore > 0) ctx.io.err(`warning: the store's history does not reach back to ${labels.onPresentStore} window(s); they are ranked on the store as it is now, so later accesses raise the recency of what they label`);
+    if (labels.droppedQueries > 0) ctx.io.err(`${labels.droppedQueries} labelled recall(s) dropped: their used memories did not exist yet at their window's start`);
     await fitAndWrite(ctx, args, baseProfile(ctx, storeProfile), labels.train, labels.heldOut, {
       kind: 'access-log',
       rule: 'a recalled memory later dereferenced or reinforced in the same session counts as used',
       labelled_sessions: labels.sessions,
+      windows_on_present_store: labels.onPresentStore,
+      dropped_queries: labels.droppedQueries,
     });
   } finally {
     labels.close();
@@ -149,6 +157,7 @@ export const tuneCommand: Command = {
     'held-out-share': { type: 'string' },
     'min-sessions': { type: 'string' },
     'max-sessions': { type: 'string' },
+    windows: { type: 'string' },
   },
   async run(ctx) {
     const which = requirePositional(ctx, 0, 'source', USAGE);

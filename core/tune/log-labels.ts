@@ -12,11 +12,11 @@
  * ranked below k is never labelled, so the fit favours small moves around the profile that
  * logged the recalls), and a memory used once is shown and used more (popularity feedback).
  *
- * Each labelled session is replayed on the store as it stood just before its first labelled
- * recall (Engine.openAsOf), so later accesses (the uses themselves) cannot leak into recency.
+ * Sessions are replayed on the store as it stood before them (Engine.openAsOf, one engine per
+ * time window of sessions), so later accesses (the uses themselves) cannot leak into recency.
  */
 import { Engine, type EngineOptions } from '../engine/engine.js';
-import { badInput } from '../errors.js';
+import { badInput, MnemoError } from '../errors.js';
 import { BEFORE_ACCESS_S } from '../recall/replay.js';
 import { auditEvents, type AuditEvent } from '../store/access-queries.js';
 import type { StoreReader } from '../store/port.js';
@@ -93,8 +93,14 @@ export interface LogLabelOptions {
   /** Share of the labelled sessions, the latest ones, held out (default 0.3). */
   heldOutShare?: number;
   minSessions?: number;
-  /** At most this many labelled sessions, the latest ones (each holds an engine on the store as of then). */
+  /** At most this many labelled sessions, the latest ones. */
   maxSessions?: number;
+  /**
+   * Sessions are replayed in at most this many time windows per split, each on one engine as of
+   * the window's first session (default 4): an engine holds the store's indexes in memory, so
+   * one per session would not fit a large store.
+   */
+  windows?: number;
   engine?: Omit<EngineOptions, 'readonly' | 'convert' | 'create'>;
 }
 
@@ -102,12 +108,31 @@ export interface LogLabels {
   sessions: number;
   train: LabelledStore[];
   heldOut: LabelledStore[];
+  /** Windows ranked on the store as it is now, because the store's history does not reach back to them. */
+  onPresentStore: number;
+  /** Labelled queries dropped because none of their used memories existed yet at their window's start. */
+  droppedQueries: number;
   close(): void;
+}
+
+/** The store's history does not reach the instant (or the store has none): time travel cannot show it. */
+function beyondHistory(err: unknown): boolean {
+  const reason = err instanceof MnemoError ? err.details?.['reason'] : undefined;
+  return reason === 'before_history' || reason === 'no_history';
+}
+
+/** Consecutive groups, at most `n`, as even as they come. */
+function chunks<T>(items: readonly T[], n: number): T[][] {
+  const count = Math.min(n, items.length);
+  return Array.from({ length: count }, (_, i) => items.slice(Math.floor((i * items.length) / count), Math.floor(((i + 1) * items.length) / count)));
 }
 
 /**
  * Splits the labelled sessions by time (the latest held out: the fit is judged on sessions that
- * came after the ones it learned from) and opens one engine per session as of its start.
+ * came after the ones it learned from) and opens one engine per window of sessions, on the store
+ * as it stood just before the window's first labelled recall. A window the store's history does
+ * not reach is ranked on the store as it is now, and counted (`onPresentStore`): there, later
+ * accesses do leak into recency.
  */
 export function logLabels(path: string, sessions: readonly LoggedSession[], opts: LogLabelOptions = {}): LogLabels {
   const min = opts.minSessions ?? MIN_LABELLED_SESSIONS;
@@ -120,19 +145,38 @@ export function logLabels(path: string, sessions: readonly LoggedSession[], opts
   const used = sessions.slice(-(opts.maxSessions ?? 200));
   const share = opts.heldOutShare ?? 0.3;
   const heldOutCount = Math.min(used.length - 1, Math.max(1, Math.round(used.length * share)));
+  const windows = opts.windows ?? 4;
   const engines: Engine[] = [];
-  const open = (s: LoggedSession): LabelledStore => {
-    const engine = Engine.openAsOf(path, s.start - BEFORE_ACCESS_S, opts.engine);
-    engines.push(engine);
-    return { engine, queries: s.queries };
+  let present: Engine | null = null;
+  let onPresentStore = 0;
+  let droppedQueries = 0;
+  const engineAt = (at: number): Engine => {
+    try {
+      const e = Engine.openAsOf(path, at, opts.engine);
+      engines.push(e);
+      return e;
+    } catch (err) {
+      if (!beyondHistory(err)) throw err;
+      onPresentStore++;
+      if (!present) engines.push((present = Engine.open(path, { ...opts.engine, readonly: true })));
+      return present;
+    }
+  };
+  const open = (group: readonly LoggedSession[]): LabelledStore => {
+    const engine = engineAt(group[0]!.start - BEFORE_ACCESS_S);
+    const queries: LabelledQuery[] = [];
+    for (const q of group.flatMap((s) => s.queries)) {
+      const existing = engine.store.getMany(q.relevant);
+      const relevant = q.relevant.filter((id) => existing.has(id));
+      if (relevant.length === 0) droppedQueries++;
+      else queries.push({ ...q, relevant });
+    }
+    return { engine, queries };
   };
   try {
-    return {
-      sessions: sessions.length,
-      train: used.slice(0, used.length - heldOutCount).map(open),
-      heldOut: used.slice(used.length - heldOutCount).map(open),
-      close: () => engines.forEach((e) => e.close()),
-    };
+    const train = chunks(used.slice(0, used.length - heldOutCount), windows).map(open);
+    const heldOut = chunks(used.slice(used.length - heldOutCount), windows).map(open);
+    return { sessions: sessions.length, train, heldOut, onPresentStore, droppedQueries, close: () => engines.forEach((e) => e.close()) };
   } catch (err) {
     for (const e of engines) e.close();
     throw err;

@@ -14,7 +14,7 @@ describe('mnemo tune log', () => {
     const out = join(tempDir(), 'fit');
     const res = await runCli(['tune', 'log', path, '--out', out, '--max-evals', '4', '--k', '1', '--json']);
     expect(res.code, res.stdout + res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/6 labelled sessions; 4 train, 2 held out/);
+    expect(res.stderr).toMatch(/6 labelled sessions; 4 train and 2 held-out queries/);
     expect(res.stderr).toMatch(/evaluation 4\/4/);
     const profile = parseProfileFile(readFileSync(join(out, 'profile.json'), 'utf8'), 'profile.json');
     expect(profile.name).toBe('mnemo-tuned');

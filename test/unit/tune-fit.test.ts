@@ -71,10 +71,12 @@ describe('labels from the access log', () => {
       expect(s.queries[0]!.relevant).toEqual([used.get(s.session)]);
       expect(s.queries[0]!.query).toMatch(/^project \w+ status report$/);
     }
-    const labels = logLabels(path, sessions, { heldOutShare: 0.34 });
+    const labels = logLabels(path, sessions, { heldOutShare: 0.34, windows: 2 });
     closers.push(labels.close);
-    expect(labels.train).toHaveLength(4);
-    expect(labels.heldOut).toHaveLength(2);
+    // 4 sessions train and the latest 2 are held out, in windows of consecutive sessions.
+    expect(labels.train.map((w) => w.queries.map((q) => q.relevant[0]))).toEqual([[...used.values()].slice(0, 2), [...used.values()].slice(2, 4)]);
+    expect(labels.heldOut.map((w) => w.queries.length)).toEqual([1, 1]);
+    expect(labels.onPresentStore).toBe(0);
     // Replayed as of the session's start: the dereference (a later access) is not in the store yet.
     expect(labels.heldOut[0]!.engine.store.history).not.toBeNull();
     expect(() => logLabels(path, sessions, { minSessions: 7 })).toThrow(/6 session\(s\) with a labelled recall.*at least 7/);
