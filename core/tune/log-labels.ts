@@ -18,13 +18,13 @@
 import { Engine, type EngineOptions } from '../engine/engine.js';
 import { badInput, MnemoError } from '../errors.js';
 import { BEFORE_ACCESS_S } from '../recall/replay.js';
-import { auditEvents, type AuditEvent } from '../store/access-queries.js';
+import type { AccessEvent } from '../store/access-events.js';
+import { sessionAccessEvents } from '../store/session-events.js';
 import type { StoreReader } from '../store/port.js';
 import type { LabelledQuery, LabelledStore } from './labels.js';
 
 const RECALL_CHANNELS = ['recalled', 'searched'];
 const USE_CHANNELS = ['deref', 'reinforced'];
-const PAGE = 5000;
 
 export interface LoggedSession {
   session: string;
@@ -40,39 +40,32 @@ interface ShownRecall {
 }
 
 /** Every session with at least one labelled recall, in order of its first one. */
-export function loggedSessions(store: StoreReader, opts: { maxEvents?: number } = {}): LoggedSession[] {
-  const maxEvents = opts.maxEvents ?? 1_000_000;
+export function loggedSessions(store: StoreReader): LoggedSession[] {
   const recalls = new Map<string, ShownRecall[]>();
   /** session → memory id → the latest recall that showed it. */
   const shownBy = new Map<string, Map<string, ShownRecall>>();
   let open = null as { key: string; recall: ShownRecall } | null;
-  for (let offset = 0; offset < maxEvents; offset += PAGE) {
-    const page = auditEvents(store, { channels: [...RECALL_CHANNELS, ...USE_CHANNELS], order: 'asc', limit: Math.min(PAGE, maxEvents - offset), offset });
-    if (!page || page.events.length === 0) break;
-    for (const e of page.events) {
-      const session = e.session_ref;
-      if (!session) continue;
-      if (RECALL_CHANNELS.includes(e.channel)) {
-        if (e.query === null) continue;
-        const key = JSON.stringify([e.ts, e.reader_owner, session, e.query, e.channel]);
-        if (open?.key !== key) {
-          const recall: ShownRecall = { query: queryOf(e), used: new Set(), shown: [] };
-          open = { key, recall };
-          let list = recalls.get(session);
-          if (!list) recalls.set(session, (list = []));
-          list.push(recall);
-        }
-        open.recall.shown.push(e.memory_id);
-        let shown = shownBy.get(session);
-        if (!shown) shownBy.set(session, (shown = new Map()));
-        shown.set(e.memory_id, open.recall);
-      } else {
-        open = null;
-        const recall = shownBy.get(session)?.get(e.memory_id);
-        if (recall && recall.query.asOf <= e.ts) recall.used.add(e.memory_id);
+  for (const e of sessionAccessEvents(store, [...RECALL_CHANNELS, ...USE_CHANNELS])) {
+    const session = e.session_ref!;
+    if (RECALL_CHANNELS.includes(e.channel)) {
+      if (e.query === null) continue;
+      const key = JSON.stringify([e.ts, e.reader_owner, session, e.query, e.channel]);
+      if (open?.key !== key) {
+        const recall: ShownRecall = { query: queryOf(e), used: new Set(), shown: [] };
+        open = { key, recall };
+        let list = recalls.get(session);
+        if (!list) recalls.set(session, (list = []));
+        list.push(recall);
       }
+      open.recall.shown.push(e.memory_id);
+      let shown = shownBy.get(session);
+      if (!shown) shownBy.set(session, (shown = new Map()));
+      shown.set(e.memory_id, open.recall);
+    } else {
+      open = null;
+      const recall = shownBy.get(session)?.get(e.memory_id);
+      if (recall && recall.query.asOf <= e.ts) recall.used.add(e.memory_id);
     }
-    if (page.events.length < PAGE) break;
   }
   const out: LoggedSession[] = [];
   for (const [session, list] of recalls) {
@@ -82,7 +75,7 @@ export function loggedSessions(store: StoreReader, opts: { maxEvents?: number } 
   return out.sort((a, b) => a.start - b.start || (a.session < b.session ? -1 : 1));
 }
 
-function queryOf(e: AuditEvent): LabelledQuery {
+function queryOf(e: AccessEvent): LabelledQuery {
   const ctx = (e.context ?? {}) as { owner?: string | null };
   return { id: `event:${e.event_id}`, query: e.query!, owner: ctx.owner ?? null, asOf: e.ts, relevant: [] };
 }

@@ -4,7 +4,8 @@
  * ranking) is a step function of the knobs, so gradients and the simplex's interpolation learn
  * little from it, while moving one knob at a time keeps each accepted step explainable ("the
  * recency weight went from 0.5 to 0.25 and recall@10 rose by 0.6 points"). No npm optimiser fits
- * better: the Nelder–Mead packages are unmaintained and none handles integer coordinates.
+ * better: the registry's Nelder–Mead implementation (`fmin`, 0.0.x) is a pre-1.0 package without a
+ * notion of bounds or integer coordinates, and would need both wrapped around it.
  *
  * Each sweep visits the coordinates in an order drawn from the seeded PRNG and tries x ± step
  * (in the unit box, so one step means the same share of every range); a move is kept only when it
