@@ -15,7 +15,7 @@ import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { PersistableIndex } from '../store/derived.js';
 import type { SnapshotParts } from '../store/snapshot-parts.js';
-import { decodeCorpus, encodeCorpus, type CorpusSlots } from './corpus-snapshot.js';
+import { decodeCorpus, encodeCorpus, type CorpusSlots, type StoredSlotData } from './corpus-snapshot.js';
 import type { SlotData } from './slot-data.js';
 import { liveSourceRows, sourceRow, type SourceRow } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
@@ -62,7 +62,9 @@ export class RecallCorpus implements PersistableIndex {
   rowids: number[] = [];
   owners: string[] = [];
   contents: string[] = [];
-  data: SlotData[] = [];
+  /** Per slot, once built or read; a slot of a snapshot read back is read from `stored` until then. */
+  private data: (SlotData | undefined)[] = [];
+  private stored: StoredSlotData | null = null;
   /** Bit s = slot s is live. */
   private aliveBits = new Uint32Array(0);
   private readonly slotOf = new Map<string, number>();
@@ -102,7 +104,7 @@ export class RecallCorpus implements PersistableIndex {
       live.rowids.push(this.rowids[s]!);
       live.owners.push(this.owners[s]!);
       live.contents.push(this.contents[s]!);
-      live.data.push(this.data[s]!);
+      live.data.push(this.dataOf(s));
     }
     return encodeCorpus(live);
   }
@@ -114,7 +116,8 @@ export class RecallCorpus implements PersistableIndex {
     this.rowids = slots.rowids;
     this.owners = slots.owners;
     this.contents = slots.contents;
-    this.data = slots.data;
+    this.data = new Array<SlotData | undefined>(slots.ids.length);
+    this.stored = slots.data;
     this.lowered = new Array<string | null>(slots.ids.length).fill(null);
     slots.ids.forEach((id, s) => this.slotOf.set(id, s));
     this.markAllAlive();
@@ -127,6 +130,7 @@ export class RecallCorpus implements PersistableIndex {
     this.owners = [];
     this.contents = [];
     this.data = [];
+    this.stored = null;
     this.lowered = [];
     this.slotOf.clear();
     this.views = new Map();
@@ -178,6 +182,13 @@ export class RecallCorpus implements PersistableIndex {
     if (this.needsReload && this.store) this.load(this.store);
   }
 
+  /** What scoring reads of a slot. */
+  dataOf(slot: number): SlotData {
+    let d = this.data[slot];
+    if (!d) this.data[slot] = d = this.stored!.get(slot);
+    return d;
+  }
+
   isAlive(slot: number): boolean {
     return ((this.aliveBits[slot >>> 5]! >>> (slot & 31)) & 1) === 1;
   }
@@ -225,12 +236,18 @@ export class RecallCorpus implements PersistableIndex {
   /** The ASCII-lower-cased text the keyword leg reads for a slot under a field set. */
   text(view: { fields: readonly SparseField[] }, slot: number): string {
     if (view.fields.length === 1 && view.fields[0] === 'content') return (this.lowered[slot] ??= asciiLower(this.contents[slot]!));
-    const d = this.data[slot]!;
+    // Every slot's text is read to build the substring index: from the stored columns, without making its SlotData.
+    const d = this.data[slot];
     const parts: string[] = [];
     for (const f of view.fields) {
       if (f === 'content') parts.push(this.contents[slot]!);
-      else if (f === 'title' && d.title) parts.push(d.title);
-      else if (f === 'tags' && d.tags.length) parts.push(d.tags.join('\n'));
+      else if (f === 'title') {
+        const title = d ? d.title : this.stored!.title(slot);
+        if (title) parts.push(title);
+      } else if (f === 'tags') {
+        const tags = d ? d.tags : this.stored!.tagsOf(slot);
+        if (tags.length) parts.push(tags.join('\n'));
+      }
     }
     // Newlines cannot be part of a [a-z0-9] token, so no match spans two fields.
     return asciiLower(parts.join('\n'));
@@ -275,7 +292,7 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   private textParts(slot: number): string {
-    const d = this.data[slot]!;
+    const d = this.dataOf(slot);
     return `${this.contents[slot]}\u0000${d.title ?? ''}\u0000${d.tags.join('\u0001')}`;
   }
 
