@@ -29,6 +29,10 @@ export type { SlotData } from './slot-data.js';
 
 class KeywordView {
   index: SubstringIndex | null = null;
+  /** Tokens answered by scanning every slot's text, before the index was built. */
+  scans = 0;
+  /** The lower-cased text per slot (when the fields are more than the content), kept once made. */
+  readonly texts: (string | undefined)[] = [];
   /** Slots whose text changed after the index was built (their postings are stale). */
   readonly dirty = new Set<number>();
   /**
@@ -54,6 +58,13 @@ class KeywordView {
 }
 
 const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * Tokens a view answers by scanning every slot's text before it builds its substring index. At
+ * 100k memories a scan costs ~10 ms a token and the build most of a second (much of it touching
+ * the index's fresh memory), so the first recall after opening a store answers without it and a
+ * process that recalls a few times never pays for it.
+ */
+const SCANS_BEFORE_INDEX = 24;
 
 
 export class RecallCorpus implements PersistableIndex {
@@ -224,7 +235,12 @@ export class RecallCorpus implements PersistableIndex {
   /** Sets in `out` (≥ `words` words) the bit of every live slot whose chosen fields contain `token`. */
   matchBits(fields: readonly SparseField[], token: string, out: Uint32Array): void {
     const view = this.view(fields);
-    const index = view.index!;
+    const index = view.index;
+    if (!index) {
+      view.scans++;
+      for (let s = 0; s < this.ids.length; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+      return;
+    }
     const cached = view.indexMatches(token);
     for (let w = 0; w < cached.length; w++) out[w] = out[w]! | cached[w]!;
     for (const s of view.dirty) out[s >>> 5] = out[s >>> 5]! & ~(1 << (s & 31));
@@ -234,12 +250,16 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   /** The ASCII-lower-cased text the keyword leg reads for a slot under a field set. */
-  text(view: { fields: readonly SparseField[] }, slot: number): string {
+  text(view: KeywordView, slot: number): string {
     if (view.fields.length === 1 && view.fields[0] === 'content') return (this.lowered[slot] ??= asciiLower(this.contents[slot]!));
+    return (view.texts[slot] ??= this.joinedText(view.fields, slot));
+  }
+
+  private joinedText(fields: readonly SparseField[], slot: number): string {
     // Every slot's text is read to build the substring index: from the stored columns, without making its SlotData.
     const d = this.data[slot];
     const parts: string[] = [];
-    for (const f of view.fields) {
+    for (const f of fields) {
       if (f === 'content') parts.push(this.contents[slot]!);
       else if (f === 'title') {
         const title = d ? d.title : this.stored!.title(slot);
@@ -257,6 +277,7 @@ export class RecallCorpus implements PersistableIndex {
     const key = fields.join('+');
     let view = this.views.get(key);
     if (!view) this.views.set(key, (view = new KeywordView(fields)));
+    if (!view.index && view.scans < SCANS_BEFORE_INDEX) return view;
     const unindexed = view.index ? view.dirty.size + (this.ids.length - view.index.size) : Infinity;
     if (!view.index || unindexed > Math.max(512, this.ids.length / 100)) {
       const texts: (string | null)[] = [];
@@ -288,6 +309,7 @@ export class RecallCorpus implements PersistableIndex {
 
   private markDirty(slot: number): void {
     this.lowered[slot] = null;
+    for (const v of this.views.values()) v.texts[slot] = undefined;
     for (const v of this.views.values()) if (v.index && slot < v.index.size) v.dirty.add(slot);
   }
 
