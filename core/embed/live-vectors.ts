@@ -9,7 +9,8 @@ import type { SnapshotParts } from '../store/snapshot-parts.js';
 import { decodeVectors, encodeVectors } from './vector-snapshot.js';
 
 export class LiveVectors extends VectorIndex implements PersistableIndex {
-  readonly snapshotFormat = 'vectors/1';
+  /** 2: sparse vectors in the inverted layout (1 stored them row by row). */
+  readonly snapshotFormat = 'vectors/2';
 
   /** `embedder`: the name of the embedder whose vectors these are (a snapshot of another's is rebuilt). */
   constructor(

@@ -12,6 +12,11 @@
  * use: a query then reads ~8× fewer numbers. Slots added or changed after that build are scored
  * from the columns directly until enough accumulate to rebuild. Both layouts add the same
  * products in the same dimension order, so cosines are bit-identical either way.
+ *
+ * A snapshot read back (adoptInverted) brings the inverted layout itself, as views on the bytes
+ * read: the columns (100+ MB at 100k memories) are then only filled in, from those lists, when
+ * something needs them (a vector that really changed, an export). Touching that much fresh
+ * memory costs more than everything else an open does.
  */
 
 export interface KnnHit {
@@ -26,6 +31,8 @@ export class VectorIndex {
   private cap = 0;
   private n = 0;
   private cols = new Float32Array(0);
+  /** False while the columns have not been filled in from an adopted inverted layout. */
+  private colsReady = true;
   private ids: string[] = [];
   private owners: string[] = [];
   private rowids = new Float64Array(0);
@@ -56,6 +63,7 @@ export class VectorIndex {
     this.cap = 0;
     this.n = 0;
     this.cols = new Float32Array(0);
+    this.colsReady = true;
     this.ids = [];
     this.owners = [];
     this.rowids = new Float64Array(0);
@@ -71,13 +79,15 @@ export class VectorIndex {
     let cap = Math.max(1024, this.cap);
     while (cap < min) cap *= 2;
     if (cap === this.cap) return;
-    const cols = new Float32Array(cap * this.dim);
-    for (let j = 0; j < this.dim; j++) cols.set(this.cols.subarray(j * this.cap, j * this.cap + this.n), j * cap);
+    if (this.colsReady) {
+      const cols = new Float32Array(cap * this.dim);
+      for (let j = 0; j < this.dim; j++) cols.set(this.cols.subarray(j * this.cap, j * this.cap + this.n), j * cap);
+      this.cols = cols;
+    }
     const rowids = new Float64Array(cap);
     rowids.set(this.rowids.subarray(0, this.n));
     const alive = new Uint8Array(cap);
     alive.set(this.alive.subarray(0, this.n));
-    this.cols = cols;
     this.rowids = rowids;
     this.alive = alive;
     this.cap = cap;
@@ -91,6 +101,8 @@ export class VectorIndex {
   upsert(id: string, vec: Float32Array, owner: string, rowid: number): void {
     if (vec.length !== this.dim) return;
     let slot = this.slotOf.get(id);
+    // Most patches after a restore are accesses: the vector is the same, the columns can wait.
+    if (!this.colsReady && (slot === undefined || !sameVector(this.fromInverted(slot), vec))) this.fillColumns();
     if (slot === undefined) {
       if (this.n === this.cap) this.grow(this.n + 1);
       slot = this.n++;
@@ -101,6 +113,7 @@ export class VectorIndex {
     this.alive[slot] = 1;
     this.owners[slot] = owner;
     this.rowids[slot] = rowid;
+    if (!this.colsReady) return;
     const cap = this.cap;
     let changed = false;
     for (let j = 0; j < this.dim; j++) {
@@ -123,6 +136,7 @@ export class VectorIndex {
   vector(id: string): Float32Array | null {
     const slot = this.slotOf.get(id);
     if (slot === undefined || this.alive[slot] !== 1) return null;
+    if (!this.colsReady) return this.fromInverted(slot);
     const v = new Float32Array(this.dim);
     for (let j = 0; j < this.dim; j++) v[j] = this.cols[j * this.cap + slot]!;
     return v;
@@ -176,6 +190,7 @@ export class VectorIndex {
     if (this.inv && pending <= Math.max(1024, this.n / 50)) return this.inv;
     if (this.invDecided && !this.inv) return null;
     if (this.n < 4096) return null; // small indexes: the columns are fast enough
+    this.fillColumns();
     const cap = this.cap;
     const counts = new Uint32Array(this.dim);
     let nonzero = 0;
@@ -265,6 +280,7 @@ export class VectorIndex {
     const owners: string[] = [];
     const rowids = new Float64Array(this.liveCount);
     const vectors = new Float32Array(this.liveCount * this.dim);
+    this.fillColumns();
     let k = 0;
     for (let i = 0; i < this.n; i++) {
       if (this.alive[i] !== 1) continue;
@@ -277,28 +293,80 @@ export class VectorIndex {
     return { ids, owners, rowids, vectors };
   }
 
-  /**
-   * Replaces the content with the given live rows (a snapshot read back), their vectors written
-   * straight into the columns: `dense` row after row, or sparse as per-row counts of
-   * (dimension, value) pairs.
-   */
-  adoptLive(ids: readonly string[], owners: readonly string[], rowids: Float64Array, vectors: { dense: Float32Array } | { counts: Uint16Array; dims: Uint16Array; values: Float32Array }): void {
-    this.clear();
-    this.grow(ids.length);
+  /** Replaces the content with the given live rows, their vectors row after row (dense model vectors from a snapshot). */
+  adoptDense(ids: readonly string[], owners: readonly string[], rowids: Float64Array, dense: Float32Array): void {
+    this.adoptRows(ids, owners, rowids);
+    this.colsReady = true;
     const cap = this.cap;
-    const cols = this.cols;
     const dim = this.dim;
-    if ('dense' in vectors) {
-      const dense = vectors.dense;
-      for (let k = 0; k < ids.length; k++) for (let j = 0; j < dim; j++) cols[j * cap + k] = dense[k * dim + j]!;
-    } else {
-      const { counts, dims, values } = vectors;
-      let p = 0;
-      for (let k = 0; k < ids.length; k++) {
-        const end = p + counts[k]!;
-        for (; p < end; p++) cols[dims[p]! * cap + k] = values[p]!;
+    const cols = (this.cols = new Float32Array(cap * dim));
+    for (let k = 0; k < ids.length; k++) for (let j = 0; j < dim; j++) cols[j * cap + k] = dense[k * dim + j]!;
+  }
+
+  /** Cosine of the query with one stored vector, or null when the id is not indexed. */
+  dotWith(id: string, q: Float32Array): number | null {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined || this.alive[slot] !== 1) return null;
+    let s = 0;
+    for (let j = 0; j < this.dim; j++) {
+      const qj = q[j]!;
+      if (qj !== 0) s += qj * (this.colsReady ? this.cols[j * this.cap + slot]! : this.invertedValue(j, slot));
+    }
+    return s;
+  }
+
+  /**
+   * Replaces the content with the given live rows and their vectors in the inverted layout (per
+   * dimension in order, `counts[j]` ascending slots and their values), kept as given: the arrays
+   * may be views on a snapshot's bytes. Throws when the lists do not describe `ids.length` slots.
+   */
+  adoptInverted(ids: readonly string[], owners: readonly string[], rowids: Float64Array, inverted: { counts: Uint32Array; slots: Uint32Array; values: Float32Array }): void {
+    const { counts, slots, values } = inverted;
+    if (counts.length !== this.dim || slots.length !== values.length) throw new RangeError('inverted lists do not match the dimension');
+    this.adoptRows(ids, owners, rowids);
+    const lists: { slots: Uint32Array[]; vals: Float32Array[]; built: number } = { slots: [], vals: [], built: ids.length };
+    let p = 0;
+    for (let j = 0; j < this.dim; j++) {
+      const end = p + counts[j]!;
+      if (end > slots.length) throw new RangeError('inverted list counts exceed the stored slots');
+      for (let k = p; k < end; k++) if (slots[k]! >= ids.length || (k > p && slots[k]! <= slots[k - 1]!)) throw new RangeError('an inverted list is out of order or out of range');
+      lists.slots.push(slots.subarray(p, end));
+      lists.vals.push(values.subarray(p, end));
+      p = end;
+    }
+    if (p !== slots.length) throw new RangeError('inverted list values left over');
+    this.inv = lists;
+    this.invDecided = true;
+    this.colsReady = false;
+  }
+
+  /** The live rows in the inverted layout (what adoptInverted takes). */
+  exportInverted(): { ids: string[]; owners: string[]; rowids: Float64Array; counts: Uint32Array; slots: Uint32Array; values: Float32Array } {
+    const { ids, owners, rowids, vectors } = this.exportLive();
+    const dim = this.dim;
+    const counts = new Uint32Array(dim);
+    for (let k = 0; k < vectors.length; k++) if (vectors[k] !== 0) counts[k % dim]!++;
+    const start = new Uint32Array(dim + 1);
+    for (let j = 0; j < dim; j++) start[j + 1] = start[j]! + counts[j]!;
+    const slots = new Uint32Array(start[dim]!);
+    const values = new Float32Array(start[dim]!);
+    const fill = start.slice(0, dim);
+    for (let r = 0; r < ids.length; r++) {
+      for (let j = 0; j < dim; j++) {
+        const x = vectors[r * dim + j]!;
+        if (x === 0) continue;
+        const at = fill[j]!++;
+        slots[at] = r;
+        values[at] = x;
       }
     }
+    return { ids, owners, rowids, counts, slots, values };
+  }
+
+  private adoptRows(ids: readonly string[], owners: readonly string[], rowids: Float64Array): void {
+    this.clear();
+    this.colsReady = false; // grow() leaves the columns alone; the caller fills them or keeps the inverted lists
+    this.grow(ids.length);
     for (let i = 0; i < ids.length; i++) {
       this.slotOf.set(ids[i]!, i);
       this.ids[i] = ids[i]!;
@@ -310,15 +378,46 @@ export class VectorIndex {
     this.liveCount = ids.length;
   }
 
-  /** Cosine of the query with one stored vector, or null when the id is not indexed. */
-  dotWith(id: string, q: Float32Array): number | null {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined || this.alive[slot] !== 1) return null;
-    let s = 0;
-    for (let j = 0; j < this.dim; j++) {
-      const qj = q[j]!;
-      if (qj !== 0) s += qj * this.cols[j * this.cap + slot]!;
+  /** A slot's value in dimension j, from the inverted lists (ascending slots: a bisection). */
+  private invertedValue(j: number, slot: number): number {
+    const slots = this.inv!.slots[j]!;
+    let lo = 0;
+    let hi = slots.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = slots[mid]!;
+      if (s === slot) return this.inv!.vals[j]![mid]!;
+      if (s < slot) lo = mid + 1;
+      else hi = mid - 1;
     }
-    return s;
+    return 0;
   }
+
+  private fromInverted(slot: number): Float32Array {
+    const v = new Float32Array(this.dim);
+    for (let j = 0; j < this.dim; j++) v[j] = this.invertedValue(j, slot);
+    return v;
+  }
+
+  /** Fills the columns from the adopted inverted lists (column by column: sequential writes). */
+  private fillColumns(): void {
+    if (this.colsReady) return;
+    const cap = this.cap;
+    const cols = new Float32Array(cap * this.dim);
+    const inv = this.inv!;
+    for (let j = 0; j < this.dim; j++) {
+      const slots = inv.slots[j]!;
+      const vals = inv.vals[j]!;
+      const base = j * cap;
+      for (let p = 0; p < slots.length; p++) cols[base + slots[p]!] = vals[p]!;
+    }
+    this.cols = cols;
+    this.colsReady = true;
+  }
+}
+
+function sameVector(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+  return true;
 }

@@ -1,38 +1,25 @@
 /**
  * The vector index as snapshot parts: ids, owners and rowids of the live slots, and their vectors.
- * Sparse vectors (the hashing embedder's have ~30 non-zeros in 256) are kept as (dimension, value)
- * pairs, a quarter of the dense size; dense model vectors as they are.
+ * Sparse vectors (the hashing embedder's have ~30 non-zeros in 256) are kept in the inverted
+ * layout the index scores with (per dimension: its slots in ascending order and their values), so
+ * reading them back is taking views on the bytes read, not rebuilding anything; dense model vectors
+ * row after row, as they are.
  */
 import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../store/snapshot-parts.js';
 import type { VectorIndex } from './vector-index.js';
 
 export function encodeVectors(index: VectorIndex): SnapshotParts | null {
-  const { ids, owners, rowids, vectors } = index.exportLive();
+  const inv = index.exportInverted();
   const w = new PartsWriter();
-  if (!w.strings('ids', ids) || !w.strings('owners', owners)) return null;
-  w.typed('rowids', rowids);
-  let nonzero = 0;
-  for (let k = 0; k < vectors.length; k++) if (vectors[k] !== 0) nonzero++;
-  // (uint16 dimension + float32 value) = 6 bytes against 4 dense: sparse pays below two thirds full.
-  if (index.dim <= 65536 && nonzero * 6 < vectors.length * 4) {
-    const counts = new Uint16Array(ids.length);
-    const dims = new Uint16Array(nonzero);
-    const values = new Float32Array(nonzero);
-    let p = 0;
-    for (let r = 0; r < ids.length; r++) {
-      for (let j = 0; j < index.dim; j++) {
-        const x = vectors[r * index.dim + j]!;
-        if (x === 0) continue;
-        dims[p] = j;
-        values[p++] = x;
-        counts[r]!++;
-      }
-    }
-    w.typed('sparse.counts', counts);
-    w.typed('sparse.dims', dims);
-    w.typed('sparse.values', values);
+  if (!w.strings('ids', inv.ids) || !w.strings('owners', inv.owners)) return null;
+  w.typed('rowids', inv.rowids);
+  // (uint32 slot + float32 value) = 8 bytes against 4 dense: the inverted layout pays below half full.
+  if (inv.slots.length * 2 < inv.ids.length * index.dim) {
+    w.typed('inverted.counts', inv.counts);
+    w.typed('inverted.slots', inv.slots);
+    w.typed('inverted.values', inv.values);
   } else {
-    w.typed('dense', vectors);
+    w.typed('dense', index.exportLive().vectors);
   }
   return w.parts;
 }
@@ -45,16 +32,16 @@ export function decodeVectors(index: VectorIndex, parts: SnapshotParts): void {
   const rowids = r.typed('rowids', Float64Array, n);
   const dim = index.dim;
   if (parts.has('dense')) {
-    const dense = r.typed('dense', Float32Array, n * dim);
-    index.adoptLive(ids, owners, rowids, { dense });
+    index.adoptDense(ids, owners, rowids, r.typed('dense', Float32Array, n * dim));
     return;
   }
-  const counts = r.typed('sparse.counts', Uint16Array, n);
-  const dims = r.typed('sparse.dims', Uint16Array);
-  const values = r.typed('sparse.values', Float32Array, dims.length);
-  let total = 0;
-  for (let k = 0; k < n; k++) total += counts[k]!;
-  if (total !== dims.length) throw new SnapshotMismatch('stored vector counts do not match their values');
-  for (let p = 0; p < dims.length; p++) if (dims[p]! >= dim) throw new SnapshotMismatch('a stored vector has a dimension out of range');
-  index.adoptLive(ids, owners, rowids, { counts, dims, values });
+  const counts = r.typed('inverted.counts', Uint32Array, dim);
+  const slots = r.typed('inverted.slots', Uint32Array);
+  const values = r.typed('inverted.values', Float32Array, slots.length);
+  try {
+    index.adoptInverted(ids, owners, rowids, { counts, slots, values });
+  } catch (err) {
+    if (err instanceof RangeError) throw new SnapshotMismatch(`stored vectors: ${err.message}`);
+    throw err;
+  }
 }

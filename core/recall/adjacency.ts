@@ -4,22 +4,49 @@
  * lists per hop; from memory that is a map lookup each instead of a SQL round trip per hop.
  * A delete removes the deleted memory's edges and, through the reverse map, the edges other
  * memories had into it (the store deletes those rows without telling their sources).
+ *
+ * Read back from a snapshot, a source's list becomes Edge objects when spread first asks for it:
+ * a recall reads a few hundred of 75k lists, and making all 300k edges up front (and the reverse
+ * map, which only a delete needs) cost more than reading the snapshot itself.
  */
 import type { PersistableIndex } from '../store/derived.js';
 import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type SnapshotParts, type StringRun } from '../store/snapshot-parts.js';
 import { allEdges } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
 
+/** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
+class StoredEdges {
+  constructor(
+    readonly sources: Map<string, number>,
+    private readonly starts: Float64Array,
+    private readonly targets: StringRun,
+    private readonly types: StringRun,
+    private readonly weights: Float64Array,
+    private readonly created: Float64Array,
+  ) {}
+
+  edgesOf(source: number): Edge[] {
+    const list: Edge[] = [];
+    for (let k = this.starts[source]!; k < this.starts[source + 1]!; k++) list.push({ target_id: this.targets.get(k), type: this.types.get(k) as EdgeType, weight: this.weights[k]!, created_at: this.created[k]! });
+    return list;
+  }
+}
+
 export class Adjacency implements PersistableIndex {
   readonly snapshotFormat = 'adjacency/1';
+  /** Outgoing lists in memory (never empty); a source of `stored` is here once read or changed. */
   private out = new Map<string, Edge[]>();
-  private into = new Map<string, Set<string>>();
+  /** A snapshot read back: a source's list is read from it until `overridden` names the source. */
+  private stored: StoredEdges | null = null;
+  private readonly overridden = new Set<string>();
+  /** target → sources with an edge into it; built on the first delete (only a delete needs it). */
+  private into: Map<string, Set<string>> | null = null;
 
   /** Memories with outgoing edges. */
   get size(): number {
-    return this.out.size;
+    return this.out.size + (this.stored ? this.stored.sources.size - this.overridden.size : 0);
   }
 
   snapshotConditions(): string {
@@ -29,10 +56,11 @@ export class Adjacency implements PersistableIndex {
   /** The outgoing lists as they are (their order is the fanout's tie order); the reverse map follows from them. */
   saveSnapshot(): SnapshotParts | null {
     const w = new PartsWriter();
-    const srcs = [...this.out.keys()];
-    const edges = srcs.flatMap((src) => this.out.get(src)!);
+    const lists = this.allLists();
+    const srcs = [...lists.keys()];
+    const edges = srcs.flatMap((src) => lists.get(src)!);
     if (!w.strings('srcs', srcs) || !w.strings('targets', edges.map((e) => e.target_id)) || !w.strings('types', edges.map((e) => e.type))) return null;
-    w.typed('counts', Uint32Array.from(srcs, (src) => this.out.get(src)!.length));
+    w.typed('counts', Uint32Array.from(srcs, (src) => lists.get(src)!.length));
     w.typed('weights', Float64Array.from(edges, (e) => e.weight));
     w.typed('created', Float64Array.from(edges, (e) => e.created_at));
     return w.parts;
@@ -41,36 +69,25 @@ export class Adjacency implements PersistableIndex {
   restoreSnapshot(parts: SnapshotParts): void {
     const r = new PartsReader(parts);
     const srcs = r.strings('srcs');
-    const counts = r.typed('counts', Uint32Array, srcs.length);
-    const targets = r.strings('targets');
-    const types = r.strings('types', targets.length);
+    const starts = prefixSums(r.typed('counts', Uint32Array, srcs.length));
+    const targets = r.stringRun('targets');
+    const types = r.stringRun('types', targets.length);
     const weights = r.typed('weights', Float64Array, targets.length);
     const created = r.typed('created', Float64Array, targets.length);
-    this.out = new Map();
-    this.into = new Map();
-    let at = 0;
-    for (let i = 0; i < srcs.length; i++) {
-      const c = counts[i]!;
-      if (at + c > targets.length) throw new SnapshotMismatch('edge counts exceed the stored edges');
-      const list: Edge[] = [];
-      for (let k = at; k < at + c; k++) {
-        list.push({ target_id: targets[k]!, type: types[k] as EdgeType, weight: weights[k]!, created_at: created[k]! });
-        this.link(srcs[i]!, targets[k]!);
-      }
-      this.out.set(srcs[i]!, list);
-      at += c;
-    }
-    if (at !== targets.length) throw new SnapshotMismatch('stored edges left over');
+    if (starts[srcs.length] !== targets.length) throw new SnapshotMismatch('edge counts do not add up to the stored edges');
+    const sources = new Map<string, number>();
+    for (let i = 0; i < srcs.length; i++) sources.set(srcs[i]!, i);
+    if (sources.size !== srcs.length) throw new SnapshotMismatch('a stored edge source appears twice');
+    this.reset();
+    this.stored = new StoredEdges(sources, starts, targets, types, weights, created);
   }
 
   load(store: StoreReader): void {
-    this.out = new Map();
-    this.into = new Map();
+    this.reset();
     for (const r of allEdges(store)) {
       let list = this.out.get(r.src);
       if (!list) this.out.set(r.src, (list = []));
       list.push({ target_id: r.dst, type: r.type, weight: r.weight, created_at: r.created_at });
-      this.link(r.src, r.dst);
     }
   }
 
@@ -78,35 +95,71 @@ export class Adjacency implements PersistableIndex {
     this.dropOut(id);
     const edges = store.neighbors(id);
     if (edges.length) this.out.set(id, edges);
-    for (const e of edges) this.link(id, e.target_id);
+    if (this.into) for (const e of edges) link(this.into, id, e.target_id);
   }
 
   remove(id: string): void {
     this.dropOut(id);
-    for (const src of this.into.get(id) ?? []) {
-      const list = this.out.get(src);
+    const into = this.reverse();
+    for (const src of into.get(id) ?? []) {
+      const list = this.listOf(src);
       if (list) this.out.set(src, list.filter((e) => e.target_id !== id));
     }
-    this.into.delete(id);
+    into.delete(id);
   }
 
   edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
     const res = new Map<string, Edge[]>();
     for (const id of ids) {
-      const list = this.out.get(id);
+      const list = this.listOf(id);
       if (list?.length) res.set(id, list);
     }
     return res;
   }
 
-  private link(src: string, dst: string): void {
-    let s = this.into.get(dst);
-    if (!s) this.into.set(dst, (s = new Set()));
-    s.add(src);
+  private reset(): void {
+    this.out = new Map();
+    this.stored = null;
+    this.overridden.clear();
+    this.into = null;
+  }
+
+  /** A source's outgoing list, read from the snapshot (once) when it has not been read or changed yet. */
+  private listOf(id: string): Edge[] | undefined {
+    const list = this.out.get(id);
+    if (list || !this.stored || this.overridden.has(id)) return list;
+    const source = this.stored.sources.get(id);
+    if (source === undefined) return undefined;
+    const read = this.stored.edgesOf(source);
+    this.overridden.add(id);
+    this.out.set(id, read);
+    return read;
+  }
+
+  private allLists(): Map<string, Edge[]> {
+    if (this.stored) for (const id of this.stored.sources.keys()) this.listOf(id);
+    return this.out;
+  }
+
+  private reverse(): Map<string, Set<string>> {
+    if (!this.into) {
+      const into = new Map<string, Set<string>>();
+      for (const [src, list] of this.allLists()) for (const e of list) link(into, src, e.target_id);
+      this.into = into;
+    }
+    return this.into;
   }
 
   private dropOut(id: string): void {
-    for (const e of this.out.get(id) ?? []) this.into.get(e.target_id)?.delete(id);
+    const list = this.listOf(id);
+    if (this.into) for (const e of list ?? []) this.into.get(e.target_id)?.delete(id);
     this.out.delete(id);
+    if (this.stored?.sources.has(id)) this.overridden.add(id);
   }
+}
+
+function link(into: Map<string, Set<string>>, src: string, dst: string): void {
+  let s = into.get(dst);
+  if (!s) into.set(dst, (s = new Set()));
+  s.add(src);
 }

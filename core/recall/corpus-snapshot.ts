@@ -2,9 +2,10 @@
  * The recall corpus as snapshot parts: per live slot, in slot (= rowid) order, what scoring reads
  * (id, rowid, owner, content, type, importance, title, tags, cues, ACT-R timestamps). Decoding
  * these is what costs on a rebuild (nooa's JSON, 64-entry access rings); reading them back is a
- * few typed arrays and string runs.
+ * few typed arrays and string runs, and a slot's fields become an object only when scoring reads
+ * them.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type SnapshotParts, type StringRun } from '../store/snapshot-parts.js';
 import type { SlotData } from './slot-data.js';
 
 export interface CorpusSlots {
@@ -45,44 +46,64 @@ export function encodeCorpus(slots: CorpusSlots): SnapshotParts | null {
   return w.parts;
 }
 
-export function decodeCorpus(parts: SnapshotParts): CorpusSlots {
+/**
+ * The scoring fields of the slots of a snapshot, read per slot when scoring asks for it: a
+ * recall reads a few hundred of them, and building 100k objects (a Set and a typed array each)
+ * up front cost more than the rest of reading the snapshot.
+ */
+export class StoredSlotData {
+  constructor(
+    private readonly types: StringRun,
+    private readonly titles: StringRun,
+    private readonly titled: Uint8Array,
+    private readonly importance: Float64Array,
+    private readonly tags: StringRun,
+    private readonly tagStarts: Float64Array,
+    private readonly cues: StringRun,
+    private readonly cueStarts: Float64Array,
+    private readonly actr: Float64Array,
+    private readonly actrStarts: Float64Array,
+  ) {}
+
+  get(i: number): SlotData {
+    return { type: this.types.get(i), importance: this.importance[i]!, title: this.title(i), tags: this.tagsOf(i), cues: new Set(this.cues.range(this.cueStarts[i]!, this.cueStarts[i + 1]!)), actr: this.actr.subarray(this.actrStarts[i]!, this.actrStarts[i + 1]!) };
+  }
+
+  title(i: number): string | null {
+    return this.titled[i] ? this.titles.get(i) : null;
+  }
+
+  tagsOf(i: number): string[] {
+    return this.tags.range(this.tagStarts[i]!, this.tagStarts[i + 1]!);
+  }
+}
+
+export interface StoredCorpus {
+  ids: string[];
+  rowids: number[];
+  owners: string[];
+  contents: string[];
+  data: StoredSlotData;
+}
+
+export function decodeCorpus(parts: SnapshotParts): StoredCorpus {
   const r = new PartsReader(parts);
   const ids = r.strings('ids');
   const n = ids.length;
   const owners = r.strings('owners', n);
   const contents = r.strings('contents', n);
-  const types = r.strings('types', n);
-  const titles = r.strings('titles', n);
+  const types = r.stringRun('types', n);
+  const titles = r.stringRun('titles', n);
   const titled = r.typed('titled', Uint8Array, n);
   const importance = r.typed('importance', Float64Array, n);
   const rowids = r.typed('rowids', Float64Array, n);
-  const tagCounts = r.typed('tags.count', Uint32Array, n);
-  const cueCounts = r.typed('cues.count', Uint32Array, n);
-  const actrCounts = r.typed('actr.count', Uint32Array, n);
-  const tags = r.strings('tags');
-  const cues = r.strings('cues');
+  const tagStarts = prefixSums(r.typed('tags.count', Uint32Array, n));
+  const cueStarts = prefixSums(r.typed('cues.count', Uint32Array, n));
+  const actrStarts = prefixSums(r.typed('actr.count', Uint32Array, n));
+  const tags = r.stringRun('tags');
+  const cues = r.stringRun('cues');
   const actr = r.typed('actr', Float64Array);
-  const data = new Array<SlotData>(n);
-  let t = 0;
-  let c = 0;
-  let a = 0;
-  for (let i = 0; i < n; i++) {
-    const tn = tagCounts[i]!;
-    const cn = cueCounts[i]!;
-    const an = actrCounts[i]!;
-    if (t + tn > tags.length || c + cn > cues.length || a + an > actr.length) throw new SnapshotMismatch('slot counts exceed the stored values');
-    data[i] = {
-      type: types[i]!,
-      importance: importance[i]!,
-      title: titled[i] ? titles[i]! : null,
-      tags: tags.slice(t, t + tn),
-      cues: new Set(cues.slice(c, c + cn)),
-      actr: actr.slice(a, a + an),
-    };
-    t += tn;
-    c += cn;
-    a += an;
-  }
-  if (t !== tags.length || c !== cues.length || a !== actr.length) throw new SnapshotMismatch('stored slot values left over');
+  if (tagStarts[n] !== tags.length || cueStarts[n] !== cues.length || actrStarts[n] !== actr.length) throw new SnapshotMismatch('slot counts do not add up to the stored values');
+  const data = new StoredSlotData(types, titles, titled, importance, tags, tagStarts, cues, cueStarts, actr, actrStarts);
   return { ids, rowids: Array.from(rowids), owners, contents, data };
 }

@@ -16,7 +16,7 @@ import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { PersistableIndex } from '../store/derived.js';
 import { rowCounter, type LoadProgress } from '../store/derived-index.js';
 import type { SnapshotParts } from '../store/snapshot-parts.js';
-import { decodeCorpus, encodeCorpus, type CorpusSlots } from './corpus-snapshot.js';
+import { decodeCorpus, encodeCorpus, type CorpusSlots, type StoredSlotData } from './corpus-snapshot.js';
 import type { SlotData } from './slot-data.js';
 import { liveSourceRows, sourceRow, type SourceRow } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
@@ -30,6 +30,10 @@ export type { SlotData } from './slot-data.js';
 
 class KeywordView {
   index: SubstringIndex | null = null;
+  /** Tokens answered by scanning every slot's text, before the index was built. */
+  scans = 0;
+  /** The lower-cased text per slot (when the fields are more than the content), kept once made. */
+  readonly texts: (string | undefined)[] = [];
   /** Slots whose text changed after the index was built (their postings are stale). */
   readonly dirty = new Set<number>();
   /**
@@ -55,6 +59,13 @@ class KeywordView {
 }
 
 const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * Tokens a view answers by scanning every slot's text before it builds its substring index. At
+ * 100k memories a scan costs ~10 ms a token and the build most of a second (much of it touching
+ * the index's fresh memory), so the first recall after opening a store answers without it and a
+ * process that recalls a few times never pays for it.
+ */
+const SCANS_BEFORE_INDEX = 24;
 
 
 export class RecallCorpus implements PersistableIndex {
@@ -63,7 +74,9 @@ export class RecallCorpus implements PersistableIndex {
   rowids: number[] = [];
   owners: string[] = [];
   contents: string[] = [];
-  data: SlotData[] = [];
+  /** Per slot, once built or read; a slot of a snapshot read back is read from `stored` until then. */
+  private data: (SlotData | undefined)[] = [];
+  private stored: StoredSlotData | null = null;
   /** Bit s = slot s is live. */
   private aliveBits = new Uint32Array(0);
   private readonly slotOf = new Map<string, number>();
@@ -108,7 +121,7 @@ export class RecallCorpus implements PersistableIndex {
       live.rowids.push(this.rowids[s]!);
       live.owners.push(this.owners[s]!);
       live.contents.push(this.contents[s]!);
-      live.data.push(this.data[s]!);
+      live.data.push(this.dataOf(s));
     }
     return encodeCorpus(live);
   }
@@ -120,7 +133,8 @@ export class RecallCorpus implements PersistableIndex {
     this.rowids = slots.rowids;
     this.owners = slots.owners;
     this.contents = slots.contents;
-    this.data = slots.data;
+    this.data = new Array<SlotData | undefined>(slots.ids.length);
+    this.stored = slots.data;
     this.lowered = new Array<string | null>(slots.ids.length).fill(null);
     slots.ids.forEach((id, s) => this.slotOf.set(id, s));
     this.markAllAlive();
@@ -133,6 +147,7 @@ export class RecallCorpus implements PersistableIndex {
     this.owners = [];
     this.contents = [];
     this.data = [];
+    this.stored = null;
     this.lowered = [];
     this.slotOf.clear();
     this.views = new Map();
@@ -184,6 +199,13 @@ export class RecallCorpus implements PersistableIndex {
     if (this.needsReload && this.store) this.load(this.store);
   }
 
+  /** What scoring reads of a slot. */
+  dataOf(slot: number): SlotData {
+    let d = this.data[slot];
+    if (!d) this.data[slot] = d = this.stored!.get(slot);
+    return d;
+  }
+
   isAlive(slot: number): boolean {
     return ((this.aliveBits[slot >>> 5]! >>> (slot & 31)) & 1) === 1;
   }
@@ -219,7 +241,12 @@ export class RecallCorpus implements PersistableIndex {
   /** Sets in `out` (≥ `words` words) the bit of every live slot whose chosen fields contain `token`. */
   matchBits(fields: readonly SparseField[], token: string, out: Uint32Array): void {
     const view = this.view(fields);
-    const index = view.index!;
+    const index = view.index;
+    if (!index) {
+      view.scans++;
+      for (let s = 0; s < this.ids.length; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+      return;
+    }
     const cached = view.indexMatches(token);
     for (let w = 0; w < cached.length; w++) out[w] = out[w]! | cached[w]!;
     for (const s of view.dirty) out[s >>> 5] = out[s >>> 5]! & ~(1 << (s & 31));
@@ -229,14 +256,24 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   /** The ASCII-lower-cased text the keyword leg reads for a slot under a field set. */
-  text(view: { fields: readonly SparseField[] }, slot: number): string {
+  text(view: KeywordView, slot: number): string {
     if (view.fields.length === 1 && view.fields[0] === 'content') return (this.lowered[slot] ??= asciiLower(this.contents[slot]!));
-    const d = this.data[slot]!;
+    return (view.texts[slot] ??= this.joinedText(view.fields, slot));
+  }
+
+  private joinedText(fields: readonly SparseField[], slot: number): string {
+    // Every slot's text is read to build the substring index: from the stored columns, without making its SlotData.
+    const d = this.data[slot];
     const parts: string[] = [];
-    for (const f of view.fields) {
+    for (const f of fields) {
       if (f === 'content') parts.push(this.contents[slot]!);
-      else if (f === 'title' && d.title) parts.push(d.title);
-      else if (f === 'tags' && d.tags.length) parts.push(d.tags.join('\n'));
+      else if (f === 'title') {
+        const title = d ? d.title : this.stored!.title(slot);
+        if (title) parts.push(title);
+      } else if (f === 'tags') {
+        const tags = d ? d.tags : this.stored!.tagsOf(slot);
+        if (tags.length) parts.push(tags.join('\n'));
+      }
     }
     // Newlines cannot be part of a [a-z0-9] token, so no match spans two fields.
     return asciiLower(parts.join('\n'));
@@ -246,6 +283,7 @@ export class RecallCorpus implements PersistableIndex {
     const key = fields.join('+');
     let view = this.views.get(key);
     if (!view) this.views.set(key, (view = new KeywordView(fields)));
+    if (!view.index && view.scans < SCANS_BEFORE_INDEX) return view;
     const unindexed = view.index ? view.dirty.size + (this.ids.length - view.index.size) : Infinity;
     if (!view.index || unindexed > Math.max(512, this.ids.length / 100)) {
       const texts: (string | null)[] = [];
@@ -277,11 +315,12 @@ export class RecallCorpus implements PersistableIndex {
 
   private markDirty(slot: number): void {
     this.lowered[slot] = null;
+    for (const v of this.views.values()) v.texts[slot] = undefined;
     for (const v of this.views.values()) if (v.index && slot < v.index.size) v.dirty.add(slot);
   }
 
   private textParts(slot: number): string {
-    const d = this.data[slot]!;
+    const d = this.dataOf(slot);
     return `${this.contents[slot]}\u0000${d.title ?? ''}\u0000${d.tags.join('\u0001')}`;
   }
 

@@ -29,7 +29,7 @@ export function rowMeta(engine: EngineReader, ids: readonly string[]): Map<strin
       missing.push(id);
       continue;
     }
-    const d = corpus.data[slot]!;
+    const d = corpus.dataOf(slot);
     out.set(id, { type: d.type, owner: corpus.owners[slot]!, head: memoryHead({ title: d.title, content: corpus.contents[slot]! }) });
   }
   if (missing.length) {

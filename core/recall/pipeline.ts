@@ -210,7 +210,7 @@ export function rank(engine: EngineReader, req: RankRequest): Ranking {
   const ids = [...cands.keys()];
   const raws: RawTerms[] = ids.map((id) => {
     const c = cands.get(id)!;
-    const d = c.slot !== undefined ? corpus.data[c.slot]! : null;
+    const d = c.slot !== undefined ? corpus.dataOf(c.slot) : null;
     const ctx = d ? jaccard(cues, d.cues) : 0;
     return {
       cos: c.cos,

@@ -24,7 +24,12 @@ import type { SnapshotParts } from './snapshot-parts.js';
 
 /** Bump when the file's tables change; `le`: typed arrays are stored little-endian. */
 const SIDECAR_FORMAT = 'mnemo-index/1/le';
-const CHUNK_BYTES = 8 * 1024 * 1024;
+/**
+ * A chunk is written per turn of the event loop; a part longer than one is joined on read (a copy
+ * into fresh memory, the slowest thing reading does). 16 MB keeps every part of a 100k store in
+ * one chunk (the largest, the vectors' inverted lists, are ~12 MB).
+ */
+const CHUNK_BYTES = 16 * 1024 * 1024;
 const MMAP_BYTES = 2 * 1024 * 1024 * 1024;
 /** A generation nobody committed for this long was left by a crashed writer. */
 const ORPHAN_AGE_MS = 60 * 60 * 1000;

@@ -66,21 +66,54 @@ export class PartsReader {
   }
 
   strings(name: string, expectedLength?: number): string[] {
+    const run = this.stringRun(name, expectedLength);
+    const out = new Array<string>(run.length);
+    for (let i = 0; i < run.length; i++) out[i] = run.get(i);
+    return out;
+  }
+
+  /** The strings as one decoded run, each sliced out when asked for (no string per entry up front). */
+  stringRun(name: string, expectedLength?: number): StringRun {
     const lengths = this.typed(`${name}.len`, Uint32Array, expectedLength);
     const all = new TextDecoder('utf-8', { fatal: true }).decode(this.bytes(`${name}.utf8`));
-    const out = new Array<string>(lengths.length);
-    let at = 0;
-    for (let i = 0; i < lengths.length; i++) {
-      out[i] = all.slice(at, at + lengths[i]!);
-      at += lengths[i]!;
-    }
-    if (at !== all.length) throw new SnapshotMismatch(`snapshot part ${name}: lengths do not add up to its text`);
-    return out;
+    const starts = prefixSums(lengths);
+    if (starts[lengths.length] !== all.length) throw new SnapshotMismatch(`snapshot part ${name}: lengths do not add up to its text`);
+    return new StringRun(all, starts);
   }
 
   json<T>(name: string): T {
     return JSON.parse(new TextDecoder().decode(this.bytes(name))) as T;
   }
+}
+
+/** Strings stored back to back: entry i is text[starts[i], starts[i + 1]). */
+export class StringRun {
+  constructor(
+    private readonly text: string,
+    private readonly starts: Float64Array,
+  ) {}
+
+  get length(): number {
+    return this.starts.length - 1;
+  }
+
+  get(i: number): string {
+    return this.text.slice(this.starts[i]!, this.starts[i + 1]!);
+  }
+
+  /** Entries [from, to) as an array. */
+  range(from: number, to: number): string[] {
+    const out = new Array<string>(to - from);
+    for (let i = from; i < to; i++) out[i - from] = this.get(i);
+    return out;
+  }
+}
+
+/** starts[i] = counts[0] + … + counts[i − 1], with one more entry for the total. */
+export function prefixSums(counts: ArrayLike<number>): Float64Array {
+  const starts = new Float64Array(counts.length + 1);
+  for (let i = 0; i < counts.length; i++) starts[i + 1] = starts[i]! + counts[i]!;
+  return starts;
 }
 
 /** String.prototype.isWellFormed (ES2024), which this project's lib setting does not type yet. */

@@ -63,7 +63,7 @@ function indexesOf(engine: Engine) {
   const live: Record<string, unknown>[] = [];
   for (let s = 0; s < corpus.size; s++) {
     if (!corpus.isAlive(s)) continue;
-    const d = corpus.data[s]!;
+    const d = corpus.dataOf(s);
     live.push({ id: corpus.ids[s], rowid: corpus.rowids[s], owner: corpus.owners[s], content: corpus.contents[s], ...d, cues: [...d.cues].sort(), actr: [...d.actr] });
   }
   const exported = vectors.exportLive();

@@ -80,6 +80,25 @@ function sqlKeyword(db: Database.Database, tokens: string[], n: number): string[
 }
 
 describe('the recall corpus stays exact as the store changes', () => {
+  it('answers the same over content, title and tags by scanning (first tokens after an open) as through the index built later', () => {
+    engine = newEngine();
+    const r = rng(11);
+    const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const texts = new Map<string, string>();
+    for (let i = 0; i < 300; i++) {
+      const m = put(engine, { content: randomText(r, 10 + Math.floor(r() * 40)), title: randomText(r, 6), tags: [randomToken(r), randomToken(r)] });
+      texts.set(m.id, lower([m.title, m.content, m.tags.join('\n')].join('\n')));
+    }
+    const corpus = recallCorpus(engine);
+    const order = corpus.ids.filter((_, s) => corpus.isAlive(s));
+    // Far more tokens than are scanned before the index is built: both paths answer some.
+    for (let i = 0; i < 80; i++) {
+      const token = randomToken(r);
+      const got = sparseLeg(corpus, [token], ['content', 'title', 'tags'], null, 500).map((h) => h.id);
+      expect(got, token).toEqual(order.filter((id) => texts.get(id)!.includes(token)));
+    }
+  });
+
   it('after adds, updates, archives, restores, deletes, replaces and a foreign commit', () => {
     engine = newEngine();
     const r = rng(7);

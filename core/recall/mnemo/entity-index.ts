@@ -3,10 +3,13 @@
  * memories) a query names, and which memories carry them. "What did Melanie paint?" names
  * Melanie; the memories that carry Melanie as an entity are the likelier answers. Matching is on
  * whole words (a query n-gram of up to four words equal to an entity), never on substrings.
+ *
+ * Read back from a snapshot, only the count of carriers per entity is made up front; a memory's
+ * list is sliced out when scoring asks, and the holders' sets when someone asks for them.
  */
 import type { PersistableIndex } from '../../store/derived.js';
 import { rowCounter, type LoadProgress } from '../../store/derived-index.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type SnapshotParts, type StringRun } from '../../store/snapshot-parts.js';
 import type { StoreReader } from '../../store/port.js';
 import { liveEntities, sourceRow } from '../../store/derived-sources.js';
 
@@ -16,16 +19,27 @@ export function entityWords(text: string): string[] {
   return text.toLowerCase().replace(/['’]s\b/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** Each memory's entities as a snapshot holds them, sliced out when asked for. */
+interface StoredEntities {
+  index: Map<string, number>;
+  starts: Float64Array;
+  entities: StringRun;
+}
+
 export class EntityIndex implements PersistableIndex {
   readonly snapshotFormat = 'entities/1';
-  /** entity → ids of live memories carrying it. */
-  private readonly holders = new Map<string, Set<string>>();
-  /** id → its entities (normalised). */
+  /** entity → live memories carrying it (what a query's n-grams are looked up in). */
+  private readonly carriers = new Map<string, number>();
+  /** entity → ids of live memories carrying it; built when first asked for (recall only needs `carriers`). */
+  private holders: Map<string, Set<string>> | null = null;
+  /** id → its entities (normalised), once set or read from `stored`. */
   private readonly of = new Map<string, string[]>();
+  /** A snapshot read back: an id's list is read from it until `overridden` names the id. */
+  private stored: StoredEntities | null = null;
+  private readonly overridden = new Set<string>();
 
   load(store: StoreReader, progress?: LoadProgress): void {
-    this.holders.clear();
-    this.of.clear();
+    this.reset();
     const rows = rowCounter(store.count(), progress);
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
     for (const r of liveEntities(store)) {
@@ -36,7 +50,7 @@ export class EntityIndex implements PersistableIndex {
   }
 
   get size(): number {
-    return this.of.size;
+    return this.of.size + (this.stored ? this.stored.index.size - this.overridden.size : 0);
   }
 
   snapshotConditions(): string {
@@ -46,8 +60,9 @@ export class EntityIndex implements PersistableIndex {
   /** Each memory's normalised entities (reading them back skips SQLite's json_extract over every row). */
   saveSnapshot(): SnapshotParts | null {
     const w = new PartsWriter();
-    const ids = [...this.of.keys()];
-    const lists = ids.map((id) => this.of.get(id)!);
+    const all = this.all();
+    const ids = [...all.keys()];
+    const lists = ids.map((id) => all.get(id)!);
     if (!w.strings('ids', ids) || !w.strings('entities', lists.flat())) return null;
     w.typed('counts', Uint32Array.from(lists, (l) => l.length));
     return w.parts;
@@ -56,18 +71,18 @@ export class EntityIndex implements PersistableIndex {
   restoreSnapshot(parts: SnapshotParts): void {
     const r = new PartsReader(parts);
     const ids = r.strings('ids');
-    const counts = r.typed('counts', Uint32Array, ids.length);
-    const entities = r.strings('entities');
-    this.holders.clear();
-    this.of.clear();
-    let at = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const c = counts[i]!;
-      if (at + c > entities.length) throw new SnapshotMismatch('entity counts exceed the stored entities');
-      this.set(ids[i]!, entities.slice(at, at + c));
-      at += c;
+    const starts = prefixSums(r.typed('counts', Uint32Array, ids.length));
+    const entities = r.stringRun('entities');
+    if (starts[ids.length] !== entities.length) throw new SnapshotMismatch('entity counts do not add up to the stored entities');
+    this.reset();
+    const index = new Map<string, number>();
+    for (let i = 0; i < ids.length; i++) index.set(ids[i]!, i);
+    if (index.size !== ids.length) throw new SnapshotMismatch('a stored id appears twice');
+    for (let k = 0; k < entities.length; k++) {
+      const e = entities.get(k);
+      this.carriers.set(e, (this.carriers.get(e) ?? 0) + 1);
     }
-    if (at !== entities.length) throw new SnapshotMismatch('stored entities left over');
+    this.stored = { index, starts, entities };
   }
 
   update(store: StoreReader, id: string): void {
@@ -77,12 +92,16 @@ export class EntityIndex implements PersistableIndex {
   }
 
   remove(id: string): void {
-    for (const e of this.of.get(id) ?? []) {
-      const set = this.holders.get(e);
+    for (const e of this.entitiesOf(id) ?? []) {
+      const n = (this.carriers.get(e) ?? 1) - 1;
+      if (n > 0) this.carriers.set(e, n);
+      else this.carriers.delete(e);
+      const set = this.holders?.get(e);
       set?.delete(id);
-      if (set?.size === 0) this.holders.delete(e);
+      if (set?.size === 0) this.holders!.delete(e);
     }
     this.of.delete(id);
+    if (this.stored?.index.has(id)) this.overridden.add(id);
   }
 
   /** The known entities the query names, longest match first at each position. */
@@ -92,7 +111,7 @@ export class EntityIndex implements PersistableIndex {
     for (let i = 0; i < words.length; i++) {
       for (let n = Math.min(MAX_ENTITY_WORDS, words.length - i); n >= 1; n--) {
         const candidate = words.slice(i, i + n).join(' ');
-        if (this.holders.has(candidate)) {
+        if (this.carriers.has(candidate)) {
           if (!found.includes(candidate)) found.push(candidate);
           i += n - 1;
           break;
@@ -105,7 +124,7 @@ export class EntityIndex implements PersistableIndex {
   /** The share of `entities` this memory carries (0 when it carries none or none are asked for). */
   overlap(id: string, entities: readonly string[]): number {
     if (entities.length === 0) return 0;
-    const mine = this.of.get(id);
+    const mine = this.entitiesOf(id);
     if (!mine) return 0;
     let hit = 0;
     for (const e of entities) if (mine.includes(e)) hit++;
@@ -113,17 +132,52 @@ export class EntityIndex implements PersistableIndex {
   }
 
   holdersOf(entity: string): ReadonlySet<string> {
+    if (!this.holders) {
+      const holders = new Map<string, Set<string>>();
+      for (const [id, list] of this.all()) for (const e of list) addHolder(holders, e, id);
+      this.holders = holders;
+    }
     return this.holders.get(entity) ?? new Set();
+  }
+
+  private reset(): void {
+    this.carriers.clear();
+    this.holders = null;
+    this.of.clear();
+    this.stored = null;
+    this.overridden.clear();
+  }
+
+  /** An id's entities, read from the snapshot (once) when it has not been read or changed yet. */
+  private entitiesOf(id: string): string[] | undefined {
+    const mine = this.of.get(id);
+    if (mine || !this.stored || this.overridden.has(id)) return mine;
+    const i = this.stored.index.get(id);
+    if (i === undefined) return undefined;
+    const read = this.stored.entities.range(this.stored.starts[i]!, this.stored.starts[i + 1]!);
+    this.overridden.add(id);
+    this.of.set(id, read);
+    return read;
+  }
+
+  private all(): Map<string, string[]> {
+    if (this.stored) for (const id of this.stored.index.keys()) this.entitiesOf(id);
+    return this.of;
   }
 
   private set(id: string, entities: string[]): void {
     this.of.set(id, entities);
     for (const e of entities) {
-      let set = this.holders.get(e);
-      if (!set) this.holders.set(e, (set = new Set()));
-      set.add(id);
+      this.carriers.set(e, (this.carriers.get(e) ?? 0) + 1);
+      if (this.holders) addHolder(this.holders, e, id);
     }
   }
+}
+
+function addHolder(holders: Map<string, Set<string>>, entity: string, id: string): void {
+  let set = holders.get(entity);
+  if (!set) holders.set(entity, (set = new Set()));
+  set.add(id);
 }
 
 function entitiesOf(data: string): string[] {

@@ -25,7 +25,7 @@ import type { StoreReader } from '../../store/port.js';
 import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
 import type { SnapshotParts } from '../../store/snapshot-parts.js';
 import { decodeKeywordState, encodeKeywordState, type KeywordState } from './keyword-snapshot.js';
-import type { Doc, Terms } from './keyword-doc.js';
+import { NO_LINKS, type Doc, type Terms } from './keyword-doc.js';
 
 export interface KeywordHit {
   id: string;
@@ -273,7 +273,7 @@ export class KeywordIndex implements PersistableIndex {
       doc.body = body;
       return doc;
     }
-    doc = { rowid: this.nextRowid++, id, owner, body, links: new Set(), terms: EMPTY };
+    doc = { rowid: this.nextRowid++, id, owner, body, links: NO_LINKS, terms: EMPTY };
     this.docs.set(id, doc);
     this.byRowid.set(doc.rowid, doc);
     return doc;
@@ -284,6 +284,8 @@ export class KeywordIndex implements PersistableIndex {
     const db = this.docs.get(b);
     // Context never crosses owners: a foreign memory's words must not make this one match.
     if (!da || !db || a === b || da.owner !== db.owner) return;
+    if (da.links === NO_LINKS) da.links = new Set();
+    if (db.links === NO_LINKS) db.links = new Set();
     da.links.add(b);
     db.links.add(a);
   }

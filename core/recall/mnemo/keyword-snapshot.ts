@@ -5,7 +5,7 @@
  * a fraction of that and are recomputed on restore, so they cannot disagree with the documents.
  */
 import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../../store/snapshot-parts.js';
-import type { Doc } from './keyword-doc.js';
+import { NO_LINKS, type Doc } from './keyword-doc.js';
 
 export interface KeywordState {
   vocab: string[];
@@ -90,7 +90,7 @@ export function decodeKeywordState(parts: SnapshotParts): KeywordState {
       id: ids[i]!,
       owner: owners[i]!,
       body: bodies[i]!,
-      links: new Set(),
+      links: linkCounts[i] ? new Set() : NO_LINKS,
       terms: { ids: termIds.subarray(t, t + c), body: termBody.subarray(t, t + c), context: termContext.subarray(t, t + c), length: lengths[i]! },
     };
     t += c;
