@@ -7,7 +7,7 @@ import { connectionOf } from './connection.js';
 import type { AccessEventView } from '../model/access-event.js';
 import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
-import { hasEventTable, rowToEvent, untilAsOf, type AccessEvent } from './access-events.js';
+import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
 import { hasMigration } from './migrations.js';
 import type { StoreReader } from './port.js';
 import { jsonField } from './json-sql.js';
@@ -64,10 +64,9 @@ export function auditEvents(store: StoreReader, f: AuditFilter): { total: number
     where.push('e.ts >= ?');
     params.push(f.since);
   }
-  const until = untilAsOf(store.history, f.until);
-  if (until !== undefined) {
+  if (f.until !== undefined) {
     where.push('e.ts <= ?');
-    params.push(until);
+    params.push(f.until);
   }
   if (f.ts !== undefined) {
     where.push('e.ts = ?');

@@ -67,6 +67,16 @@ describe('the memory detail as of an instant', () => {
     expect((await accesses(m.id)).total).toBe(3);
   });
 
+  it('still replays an access as of then: the replay reads the event it replays, logged after that instant', async () => {
+    await call(session, 'memory.add', { content: 'the deploy checklist lives in the wiki' });
+    clock.set(T0 + DAY);
+    const logged = await call(session, 'recall.run', { query: 'deploy checklist', k: 3 });
+    expect(logged.rows.length).toBeGreaterThan(0);
+    const event = (await call(session, 'access.list', { channels: ['recalled'], limit: 1 })).events[0]!;
+    const then = await call(session, 'access.replay', { event_id: event.event_id!, as_of_then: true });
+    expect(then.reproduces_logged_ranking).toBe(true);
+  });
+
   it('refuses a bad instant as memory.get does, and an instant before history with the earliest one', async () => {
     const m = await call(session, 'memory.add', { content: 'x' });
     for (const at of [-1, Number.NaN, 'yesterday']) {
