@@ -12,6 +12,7 @@ import { openWorkbench, type Workbench } from '../support/workbench.js';
 import { graphShot, largeGraphShots, recallShot } from './screenshots-graph.js';
 import { credentialShots } from './screenshots-credentials.js';
 import { beliefShots, FLEET_ROOT, fleetShot, ingestBeliefs, part2 } from './screenshots-part2.js';
+import { indexBuildShot } from './screenshots-index-build.js';
 
 const OUT = join(process.cwd(), 'docs', 'screenshots');
 /** `npm run screenshots -- --only part2` skips the first part's shots (they do not change here). */
@@ -28,6 +29,8 @@ const ONLY_CREDENTIALS = process.argv.includes('--only') && process.argv.include
 const ONLY_BELIEFS = process.argv.includes('--only') && process.argv.includes('beliefs');
 /** `npm run screenshots -- --only lab`: only the Scorer lab's shot. */
 const ONLY_LAB = process.argv.includes('--only') && process.argv.includes('lab');
+/** `npm run screenshots -- --only index-build`: only the Recall console waiting for an index build (a 15k demo store of its own). */
+const ONLY_INDEX_BUILD = process.argv.includes('--only') && process.argv.includes('index-build');
 mkdirSync(OUT, { recursive: true });
 const S = expected().summary;
 const NOW = expected().now as number;
@@ -154,6 +157,11 @@ async function run(theme: 'light' | 'dark') {
   }
 }
 
-await run('light');
-await run('dark');
-await largeGraphShots(OUT);
+if (ONLY_INDEX_BUILD) {
+  await indexBuildShot(OUT, NOW);
+} else {
+  await run('light');
+  await run('dark');
+  await largeGraphShots(OUT);
+  await indexBuildShot(OUT, NOW);
+}

@@ -6,12 +6,14 @@ import type { EngineReader } from '../engine/engine.js';
 import { isCrossOwner } from '../model/owner.js';
 import { memoryHead } from '../model/memory.js';
 import { auditEvents, eventView, type AuditFilter } from '../store/access-queries.js';
+import { untilAsOf } from '../store/access-events.js';
 import { credentialRefs } from '../store/agent-credentials.js';
 import { iterUsageRecords } from '../store/usage-rows.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
 
 export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListResult {
-  const filter = { ...f };
+  // As of an instant, the accesses logged up to it (a replay as of then still finds a later one by id: auditEvents is not bounded).
+  const filter = { ...f, until: untilAsOf(engine.store.history, f.until) };
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
   const fromTable = auditEvents(engine.store, filter);
   if (fromTable) {

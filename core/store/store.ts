@@ -23,7 +23,7 @@ import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
-import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
+import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, untilAsOf, type AccessEvent, type EventFilter } from './access-events.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import { DEFAULT_PROFILE_KEY, metaTarget, savedProfileTarget } from './saved-profiles.js';
@@ -513,7 +513,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
-    return queryEvents(this.#db, filter);
+    return queryEvents(this.#db, { ...filter, until: untilAsOf(this.#history, filter.until) });
   }
 
   accessEventCount(): number {

@@ -109,8 +109,10 @@ export class TextSearchIndex implements SidecarResidentIndex {
     const query = terms.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
     let ids: string[];
     try {
+      // Ties in bm25 go by id, not by rowid: a patched index gives changed rows new rowids, and the
+      // list must read the same after a catch-up as after a rebuild.
       ids = (
-        this.db.prepare('SELECT text_doc.id FROM text_fts JOIN text_doc ON text_doc.rowid = text_fts.rowid WHERE text_fts MATCH ? ORDER BY bm25(text_fts)').all(query) as { id: string }[]
+        this.db.prepare('SELECT text_doc.id FROM text_fts JOIN text_doc ON text_doc.rowid = text_fts.rowid WHERE text_fts MATCH ? ORDER BY bm25(text_fts), text_doc.id').all(query) as { id: string }[]
       ).map((r) => r.id);
     } catch {
       ids = []; // a word with no indexable characters (e.g. "!!") matches nothing

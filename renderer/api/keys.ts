@@ -12,6 +12,8 @@ export const keys = {
   pastFacets: (input: unknown, at: number) => [...keys.past, 'facets', at, input] as const,
   pastGraph: (input: unknown, at: number) => [...keys.past, 'graph', at, input] as const,
   pastHeads: (ids: string[], at: number) => [...keys.past, 'heads', at, ids] as const,
+  pastRetention: (id: string, at: number) => [...keys.past, 'retention', at, id] as const,
+  pastAccess: (input: unknown, at: number) => [...keys.past, 'access', at, input] as const,
   diff: (input: unknown) => [...keys.past, 'diff', input] as const,
   all: ['mnemo'] as const,
   store: () => [...keys.all, 'store'] as const,

@@ -2,127 +2,27 @@
  * Persisted derived indexes (core/store/index-sidecar.ts, derived-snapshot.ts): an engine opening a
  * store whose sidecar holds current snapshots reads them instead of rebuilding, patches what the
  * change feed names since, and ends with exactly the indexes a fresh build gives; a damaged,
- * foreign or half-written sidecar costs a rebuild, never an error.
+ * foreign or half-written sidecar costs a rebuild, never an error (kills mid-write: index-crash.test.ts).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../core/clock.js';
-import { generateDemo } from '../../core/demo/generate.js';
 import { Engine } from '../../core/engine/engine.js';
-import { textFilter } from '../../core/api/handlers/memory.js';
-import { createMemory, embeddingText } from '../../core/model/memory.js';
-import { recallAdjacency, recallCorpus } from '../../core/recall/pipeline.js';
-import { entityIndex, keywordIndex } from '../../core/recall/mnemo/stages.js';
+import { fixedClock } from '../../core/clock.js';
+import { recallCorpus } from '../../core/recall/pipeline.js';
 import { sidecarPath } from '../../core/store/index-sidecar.js';
-import type { IndexBuildEvent } from '../../core/store/index-snapshots.js';
-import { MemoryStore } from '../../core/store/store.js';
 import { clearMarker, newMarker, writeMarker } from '../../core/store/change-run.js';
 import { IndexSidecar } from '../../core/store/index-sidecar.js';
-import { fixtureCopy, tempDir } from '../../support/fixture.js';
+import { fixtureCopy } from '../../support/fixture.js';
+import { feedStore as feedStoreAt, foreignChanges as foreignChangesAt, freshIndexes as freshIndexesAt, indexesOf, openIndexed, warmIndexes } from '../../support/derived-indexes.js';
 
 const NOW = 1_780_000_000;
-const QUERIES = ['deploy', 'database migration', 'coffee meeting', 'release notes bug', 'alice'];
-const CHILD = join(__dirname, '..', 'helpers', 'snapshot-write-child.ts');
+const feedStore = (size?: number) => feedStoreAt(NOW, size);
+const open = (path: string, opts: { snapshots?: boolean; readonly?: boolean } = {}) => openIndexed(path, NOW, opts);
+const freshIndexes = (path: string) => freshIndexesAt(path, NOW);
 
-/** A demo store (with its change feed), in a temp dir of its own. */
-function feedStore(size = 400): string {
-  const path = join(tempDir('mnemo-snap-'), 'store.sqlite');
-  const store = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
-  generateDemo(store, { size, seed: 11, now: NOW });
-  expect(store.feedPosition()).not.toBeNull(); // a store mnemo creates has the change feed
-  store.close();
-  return path;
-}
-
-interface Opened {
-  engine: Engine;
-  builds: string[];
-  warnings: string[];
-}
-
-function open(path: string, opts: { snapshots?: boolean; readonly?: boolean } = {}): Opened {
-  const builds: string[] = [];
-  const warnings: string[] = [];
-  const engine = Engine.open(path, {
-    clock: fixedClock(NOW),
-    readonly: opts.readonly ?? false,
-    onWarning: (m) => warnings.push(m),
-    indexSnapshots: { enabled: opts.snapshots ?? true, onBuild: (e: IndexBuildEvent) => e.phase === 'start' && builds.push(e.index) },
-  });
-  return { engine, builds, warnings };
-}
-
-/** Everything recall and the list read from the persisted indexes, in a comparable form. */
-function indexesOf(engine: Engine) {
-  const keyword = keywordIndex(engine, true);
-  const corpus = recallCorpus(engine);
-  const vectors = engine.vectors.get();
-  const live: Record<string, unknown>[] = [];
-  for (let s = 0; s < corpus.size; s++) {
-    if (!corpus.isAlive(s)) continue;
-    const d = corpus.dataOf(s);
-    live.push({ id: corpus.ids[s], rowid: corpus.rowids[s], owner: corpus.owners[s], content: corpus.contents[s], ...d, cues: [...d.cues].sort(), actr: [...d.actr] });
-  }
-  const exported = vectors.exportLive();
-  const vecs = exported.ids.map((id, k) => ({ id, owner: exported.owners[k], rowid: exported.rowids[k], v: [...exported.vectors.subarray(k * vectors.dim, (k + 1) * vectors.dim)] }));
-  vecs.sort((a, b) => a.id.localeCompare(b.id));
-  const ids = live.map((s) => String(s.id)).sort();
-  const entities = entityIndex(engine);
-  const named = [...new Set(ids.flatMap((id) => engine.store.get(id)?.entities ?? []))].sort();
-  return {
-    adjacency: [...recallAdjacency(engine).edgesFrom(ids)].sort(([a], [b]) => a.localeCompare(b)),
-    entities: named.map((e) => [e, entities.entitiesIn(e), [...entities.holdersOf(entities.entitiesIn(e)[0] ?? '')].sort()]),
-    keyword: QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
-    keywordSize: keyword.size,
-    corpus: live,
-    vectors: vecs,
-    knn: QUERIES.map((q) => vectors.knn(engine.embedder.embedSync!(q), 10)),
-    text: QUERIES.map((q) => textFilter<{ text?: string; ids?: string[] }>(engine, { text: q }).ids ?? []),
-  };
-}
-
-function freshIndexes(path: string) {
-  const { engine } = open(path, { snapshots: false });
-  try {
-    return indexesOf(engine);
-  } finally {
-    engine.close();
-  }
-}
-
-/** Opens with snapshots, reads every index, closes (writing the snapshots it built). */
-function warm(path: string): string[] {
-  const o = open(path);
-  indexesOf(o.engine);
-  o.engine.close();
-  return o.builds;
-}
-
-/** Another process's writes, through a second connection: adds, edits, archives, deletes, links. */
-function foreignChanges(path: string): void {
-  const writer = MemoryStore.open(path, { clock: fixedClock(NOW) });
-  const embed = (text: string) => {
-    const e = Engine.open(':memory:', { create: true, indexSnapshots: { enabled: false } });
-    const v = e.embedder.embedSync!(text);
-    e.close();
-    return v;
-  };
-  const ids = writer.all().map((m) => m.id);
-  writer.transaction(() => {
-    const added = createMemory({ content: 'deploy the database migration before the coffee meeting', title: 'Alice deploy plan', tags: ['release'] }, NOW);
-    writer.add(added, embed(embeddingText(added)));
-    const edited = writer.get(ids[3]!)!;
-    edited.content = 'release notes bug found by alice during deploy';
-    writer.add(edited, embed(embeddingText(edited)));
-    writer.archive(ids[5]!);
-    writer.delete(ids[7]!);
-    writer.addEdge(added.id, ids[9]!, 'precedes', 1);
-  });
-  writer.close();
-}
+const warm = (path: string) => warmIndexes(path, NOW);
+const foreignChanges = (path: string) => foreignChangesAt(path, NOW);
 
 describe('persisted derived indexes', () => {
   it('reads its snapshots back (no rebuild) into indexes equal to a fresh build', () => {
@@ -185,37 +85,6 @@ describe('persisted derived indexes', () => {
     expect(indexesOf(o.engine)).toEqual(freshIndexes(mine));
     o.engine.close();
     expect(o.builds.length).toBeGreaterThan(0);
-  });
-
-  it('keeps a usable index when a process is killed while writing a snapshot', async () => {
-    const path = feedStore();
-    warm(path);
-    foreignChanges(path);
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path, String(NOW)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        // Killed after a few chunks of the new generation are in, before it is committed.
-        if ((out.match(/chunk/g) ?? []).length >= 3) {
-          child.kill('SIGKILL');
-          resolve();
-        }
-      });
-      child.on('exit', () => reject(new Error(`the child ended before it was killed: ${out} ${err}`)));
-    });
-    await new Promise((r) => child.once('exit', r));
-    const db = new Database(sidecarPath(path), { readonly: true });
-    const orphans = db.prepare('SELECT count(*) FROM snapshot_generation g WHERE NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)').pluck().get() as number;
-    db.close();
-    expect(orphans).toBeGreaterThan(0); // the kill landed inside the write
-
-    const after = open(path);
-    expect(indexesOf(after.engine)).toEqual(freshIndexes(path));
-    after.engine.close();
-    expect(after.builds).toEqual([]); // the previous snapshot was still whole
   });
 
   it('works on a store opened read-only, and in a directory it cannot write', () => {

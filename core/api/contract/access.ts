@@ -11,7 +11,7 @@ import type { AccessEventView, AccessListResult } from '../../observe/access-typ
 import type { ComponentSnapshot, ReplayResult } from '../../recall/types.js';
 import type { CredentialRef } from '../../model/agent-credential.js';
 export type { AccessEventView, AccessListResult, ComponentSnapshot, ReplayResult };
-import { credentialFilterField, hopsField, kField, profileField, scopeField } from './shared/fields.js';
+import { atField, credentialFilterField, hopsField, kField, profileField, scopeField } from './shared/fields.js';
 
 /** A credential as the audit's filter offers it (revoked ones too: their accesses stay in the log). */
 export interface AuditCredential extends CredentialRef {
@@ -36,8 +36,8 @@ export const accessListInput = z.object({
 
 export const accessContract = {
   'access.list': method<AccessListResult>()({
-    description: 'Logged accesses, newest first, filtered by channel, reader, cross-owner, query text, memory or credential ("local": made without one); paged.',
-    input: accessListInput,
+    description: 'Logged accesses, newest first, filtered by channel, reader, cross-owner, query text, memory or credential ("local": made without one); paged. With `at`, those logged up to that instant.',
+    input: accessListInput.extend({ at: atField.optional() }),
   }),
   'access.credentials': method<{ credentials: AuditCredential[] }>()({
     description: "The store's agent credentials, revoked ones too, oldest first: what the audit's credential filter offers.",

@@ -7,7 +7,7 @@ import { method } from '../define.js';
 import type { RetentionRow, CurveMarker, RetentionCurve, PruneResult } from '../../forget/types.js';
 import type { AccessTally } from '../../forget/access-tally.js';
 export type { RetentionRow, CurveMarker, RetentionCurve, PruneResult, AccessTally };
-import { scopeField } from './shared/fields.js';
+import { atField, scopeField } from './shared/fields.js';
 
 export const retentionContract = {
   'retention.list': method<{ total: number; rows: RetentionRow[] }>()({
@@ -22,11 +22,13 @@ export const retentionContract = {
     }),
   }),
   'retention.curve': method<RetentionCurve>()({
-    description: 'The forgetting curve of one memory: R(t) from creation to now + 90 days (or `until`), strength steps, prune threshold and ETA, and a marker per access.',
+    description: 'The forgetting curve of one memory: R(t) from creation to now + 90 days (or `until`), strength steps, prune threshold and ETA, and a marker per access; with `at`, as it stood at that instant.',
     input: z.object({
       id: z.string().min(1, 'id is required').max(200),
       until: z.number().optional(),
       samples: z.number().int().min(10).max(5000).optional().default(400),
+      /** The curve as it stood at this instant (epoch seconds): the record then, the accesses logged up to it, "now" = the instant. */
+      at: atField.optional(),
     }),
   }),
   'retention.prune': method<PruneResult>()({

@@ -8,7 +8,7 @@ import type { HandlersFor } from './types.js';
 
 export const accessHandlers: HandlersFor<typeof accessContract> = {
   'access.list': (input, session) =>
-    listAccesses(session.reading(), {
+    listAccesses(session.readingAt(input.at), {
       channels: input.channels,
       readerOwner: input.reader_owner,
       crossOwnerOnly: input.cross_owner_only,

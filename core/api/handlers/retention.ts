@@ -17,7 +17,7 @@ export const retentionHandlers: HandlersFor<typeof retentionContract> = {
       limit: input.limit,
     });
   },
-  'retention.curve': (input, session) => retentionCurve(session.reading(), input.id, { ...(input.until !== undefined ? { until: input.until } : {}), samples: input.samples }),
+  'retention.curve': (input, session) => retentionCurve(session.readingAt(input.at), input.id, { ...(input.until !== undefined ? { until: input.until } : {}), samples: input.samples }),
   'retention.prune': (input, session) => {
     const engine = session.engine();
     const owner = parseOwnerScope(input.owner);

@@ -1,7 +1,8 @@
 /**
  * The access ring (the last 64 accesses stored on the record) and, below it, the full history from
  * the uncapped event table: one row per access with the rel / rec / imp / spread bar, rank, score,
- * query, reader, channel and trace.
+ * query, reader, channel and trace. Under the time control (?at=), both as of the instant: the ring
+ * from the record then, the history up to the instant.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,6 +17,8 @@ import { buildHash } from '../../state/router.js';
 import { ACCESS_CHANNELS_BUT_CREATION, ChannelChip } from './channels.js';
 import { ringText, TOUCHING_HINT } from './access-words.js';
 import { plural } from '../../api/errors.js';
+import { useViewInstant } from '../../api/time-travel.js';
+import { AccessFieldsLater } from './AccessFieldsLater.js';
 
 type Row = Pick<AccessRecord, 'ts' | 'reader_owner' | 'trace_ref' | 'query' | 'score' | 'rank' | 'components' | 'session_ref'> & { channel: string; event_id?: number | null; terms?: ScoreTerms | null };
 
@@ -73,8 +76,12 @@ const RING_SLOTS = 64;
 function FullHistory({ id }: { id: string }) {
   const [page, setPage] = useState(0);
   // The creation is not an access: left out, the total is the curve's "accesses logged".
+  const { at } = useViewInstant();
   const input = { memory_id: id, channels: [...ACCESS_CHANNELS_BUT_CREATION], order: 'desc' as const, offset: page * PAGE, limit: PAGE };
-  const q = useQuery({ queryKey: keys.access(input), queryFn: () => call('access.list', input) });
+  const q = useQuery({
+    queryKey: at === null ? keys.access(input) : keys.pastAccess(input, at),
+    queryFn: () => call('access.list', at === null ? input : { ...input, at }),
+  });
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <Spinner label="Reading the full history…" />;
   const { total, events, source } = q.data;
@@ -83,7 +90,7 @@ function FullHistory({ id }: { id: string }) {
       <h4>
         Full history{' '}
         <span className="muted">
-          ({plural(total, 'access', 'accesses')} logged{source === 'rings' ? ', from the ring only: this store has no event table yet' : ' in the event table'}, the creation not counted)
+          ({plural(total, 'access', 'accesses')} logged{at === null ? '' : ` up to ${fmtTime(at)}`}{source === 'rings' ? ', from the ring only: this store has no event table yet' : ' in the event table'}, the creation not counted)
         </span>
       </h4>
       <AccessTable rows={events} origin="events" startIndex={page * PAGE} />
@@ -107,11 +114,14 @@ function FullHistory({ id }: { id: string }) {
 export function AccessHistory({ memory }: { memory: Memory }) {
   const ring = [...memory.access_log].reverse();
   const [showAll, setShowAll] = useState(memory.access_log.length >= RING_SLOTS);
+  const { at } = useViewInstant();
   return (
     <section className="panel" data-testid="access-ring">
       <h3>
         Access ring <span className="muted" data-testid="ring-count">({ringText(memory.access_log, RING_SLOTS)})</span>
+        {at === null ? null : <span className="muted"> as of {fmtTime(at)}</span>}
       </h3>
+      <AccessFieldsLater />
       <p className="muted small">{TOUCHING_HINT}</p>
       <ComponentLegend />
       {ring.length === 0 ? <p className="muted">No access yet. Recalls, searches and injections that return this memory appear here.</p> : <AccessTable rows={ring} origin="ring" />}

@@ -149,7 +149,7 @@ export function MemoryDetailView({ id }: { id: string | null }) {
           <a className="button" href={at === null ? graphHref(m.id) : `#${buildHash('graph', null, { focus: m.id, at })}`}>
             Show in graph
           </a>
-          <a className="button" href={`#${buildHash('recall', null, { q: m.title ?? m.content.slice(0, 80), why: m.id })}`}>
+          <a className="button" href={`#${buildHash('recall', null, { q: m.title ?? m.content.slice(0, 80), why: m.id, ...(at === null ? {} : { at }) })}`}>
             Recall with it
           </a>
           <WhyNotLink id={m.id} className="button" />

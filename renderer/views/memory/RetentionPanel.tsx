@@ -1,6 +1,7 @@
 /**
  * The retention curve: R(t) from creation to now + 90 days, a marker per access (ring and event
  * table) coloured by channel with a tooltip, strength steps, the prune threshold and the prune ETA.
+ * Under the time control (?at=), the curve as it stood then: "now" is the instant.
  * Drawn with echarts; a DOM strip of the same markers under it carries the tooltips for keyboard
  * and screen-reader users (and the test ids).
  */
@@ -13,6 +14,8 @@ import { keys } from '../../api/keys.js';
 import { EChart, escapeHtml, type EChartsOption } from '../../charts/EChart.js';
 import { ErrorBox, fmtNum, fmtTime, Spinner } from '../../components/common.js';
 import { useUi } from '../../state/ui.js';
+import { useViewInstant } from '../../api/time-travel.js';
+import { AccessFieldsLater } from './AccessFieldsLater.js';
 import { CHANNEL_COLORS } from './channels.js';
 import { loggedAccessesText, TOUCHING_HINT } from './access-words.js';
 
@@ -25,8 +28,13 @@ export function retentionLabel(r: number, threshold: number): string {
   return 'faint';
 }
 
+/** The curve of the instant the view shows (live without ?at=); the past one is cached with the past. */
 function useCurve(id: string) {
-  return useQuery({ queryKey: keys.retention(id), queryFn: () => call('retention.curve', { id, samples: 400 }) });
+  const { at } = useViewInstant();
+  return useQuery({
+    queryKey: at === null ? keys.retention(id) : keys.pastRetention(id, at),
+    queryFn: () => call('retention.curve', at === null ? { id, samples: 400 } : { id, samples: 400, at }),
+  });
 }
 
 /** R at time t, read off the sampled curve (samples are sorted by t). */
@@ -60,7 +68,7 @@ export function markerText(m: CurveMarker): string {
     .join(' · ');
 }
 
-function curveOption(c: RetentionCurve, dark: boolean): EChartsOption {
+function curveOption(c: RetentionCurve, dark: boolean, past: boolean): EChartsOption {
   const channels = [...new Set(c.markers.map((m) => m.channel))];
   const text = dark ? '#ddd' : '#333';
   const steps = [...c.strength_steps.map((s) => [s.t * 1000, s.strength]), [c.until * 1000, c.strength_steps.at(-1)?.strength ?? 0]];
@@ -97,7 +105,7 @@ function curveOption(c: RetentionCurve, dark: boolean): EChartsOption {
           silent: false,
           data: [
             { yAxis: c.threshold, name: 'prune threshold', lineStyle: { color: '#d62728', type: 'dashed' }, label: { formatter: `prune threshold ${c.threshold}`, color: '#d62728', position: 'insideStartTop' } },
-            { xAxis: c.now * 1000, name: 'now', lineStyle: { color: text, type: 'dotted' }, label: { formatter: 'now', color: text } },
+            { xAxis: c.now * 1000, name: past ? 'then' : 'now', lineStyle: { color: text, type: 'dotted' }, label: { formatter: past ? 'as of' : 'now', color: text } },
             ...(c.prune_eta !== null && c.prune_eta <= c.until
               ? [{ xAxis: c.prune_eta * 1000, name: 'prune ETA', lineStyle: { color: '#d62728' }, label: { formatter: `prune ETA ${fmtTime(c.prune_eta).slice(0, 10)}`, color: '#d62728' } }]
               : []),
@@ -139,10 +147,16 @@ function MarkerStrip({ c }: { c: RetentionCurve }) {
 
 function Score({ id }: { id: string }) {
   const q = useCurve(id);
+  const { at } = useViewInstant();
   const c = q.data;
   return (
-    <div className="score-card" data-testid="score-retention" title="Ebbinghaus retention now: exp(−Δt/S), S = 336 h · (1 + ln(1 + strength))">
-      <div className="score-name">retention</div>
+    <div
+      className="score-card"
+      data-testid="score-retention"
+      data-at={c?.now ?? ''}
+      title={`Ebbinghaus retention ${at === null ? 'now' : `as of ${fmtTime(at)}`}: exp(−Δt/S), S = 336 h · (1 + ln(1 + strength))`}
+    >
+      <div className="score-name">retention{at === null ? '' : ' then'}</div>
       <div className="score-value">
         {c ? fmtNum(c.retention_now, 3) : '…'} <span className="score-label">{c ? retentionLabel(c.retention_now, c.threshold).toUpperCase() : ''}</span>
       </div>
@@ -156,17 +170,21 @@ function Score({ id }: { id: string }) {
 export function RetentionPanel({ id }: { id: string; memory: Memory }) {
   const q = useCurve(id);
   const dark = useUi((s) => s.theme === 'dark');
-  const option = useMemo(() => (q.data ? curveOption(q.data, dark) : null), [q.data, dark]);
+  const { at } = useViewInstant();
+  const option = useMemo(() => (q.data ? curveOption(q.data, dark, at !== null) : null), [q.data, dark, at]);
   const c = q.data;
   return (
-    <section className="panel" data-testid="retention-curve" data-marker-count={c?.markers.length ?? ''}>
-      <h3>Retention curve</h3>
+    <section className="panel" data-testid="retention-curve" data-marker-count={c?.markers.length ?? ''} data-at={c?.now ?? ''}>
+      <h3>
+        Retention curve{at === null ? null : <span className="muted"> as of {fmtTime(at)}</span>}
+      </h3>
+      <AccessFieldsLater />
       <ErrorBox error={q.error} />
       {q.isLoading ? <Spinner label="Computing the curve…" /> : null}
       {c && option ? (
         <>
           <p className="muted small">
-            R now {fmtNum(c.retention_now, 4)} · stability {fmtNum(c.stability_hours_now, 1)} h ·{' '}
+            R {at === null ? 'now' : 'then'} {fmtNum(c.retention_now, 4)} · stability {fmtNum(c.stability_hours_now, 1)} h ·{' '}
             {c.protected ? `protected (${c.protection_reason})` : c.prune_eta !== null ? `prune ETA ${fmtTime(c.prune_eta)}` : 'no prune ETA'} · {c.prune_reason} ·{' '}
             <span data-testid="curve-accesses" data-logged={c.accesses.logged} data-touching={c.accesses.touching} title={TOUCHING_HINT}>
               {loggedAccessesText(c.accesses)}

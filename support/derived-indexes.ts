@@ -1,0 +1,127 @@
+/**
+ * What the persisted-index tests compare: every derived index an engine reads (keyword, corpus,
+ * vectors, entities, links, the list's text search) in a comparable form, the same for a fresh
+ * in-memory build, and another process's writes for them to catch up with.
+ */
+import { fixedClock } from '../core/clock.js';
+import { Engine } from '../core/engine/engine.js';
+import { textFilter } from '../core/api/handlers/memory.js';
+import { createMemory, embeddingText } from '../core/model/memory.js';
+import { recallAdjacency, recallCorpus } from '../core/recall/pipeline.js';
+import { entityIndex, keywordIndex } from '../core/recall/mnemo/stages.js';
+import type { IndexBuildEvent, IndexSnapshotOptions } from '../core/store/index-snapshots.js';
+import { MemoryStore } from '../core/store/store.js';
+import { generateDemo } from '../core/demo/generate.js';
+import { join } from 'node:path';
+import { tempDir } from './fixture.js';
+
+export const INDEX_QUERIES = ['deploy', 'database migration', 'coffee meeting', 'release notes bug', 'alice'];
+
+/** A demo store (with its change feed), in a temp dir of its own. */
+export function feedStore(now: number, size = 400, seed = 11): string {
+  const path = join(tempDir('mnemo-snap-'), 'store.sqlite');
+  const store = MemoryStore.open(path, { create: true, clock: fixedClock(now) });
+  generateDemo(store, { size, seed, now });
+  if (!store.feedPosition()) throw new Error('a store mnemo creates should have the change feed');
+  store.close();
+  return path;
+}
+
+export interface OpenedIndexes {
+  engine: Engine;
+  /** Indexes that started a full build (none when every one was read from the sidecar). */
+  builds: string[];
+  warnings: string[];
+}
+
+export function openIndexed(path: string, now: number, opts: { snapshots?: boolean; readonly?: boolean } & Omit<IndexSnapshotOptions, 'enabled'> = {}): OpenedIndexes {
+  const builds: string[] = [];
+  const warnings: string[] = [];
+  const { snapshots, readonly, onBuild, ...rest } = opts;
+  const engine = Engine.open(path, {
+    clock: fixedClock(now),
+    readonly: readonly ?? false,
+    onWarning: (m) => warnings.push(m),
+    indexSnapshots: { ...rest, enabled: snapshots ?? true, onBuild: (e: IndexBuildEvent) => {
+        if (e.phase === 'start') builds.push(e.index);
+        onBuild?.(e);
+      },
+    },
+  });
+  return { engine, builds, warnings };
+}
+
+/** Everything recall and the list read from the persisted indexes, in a comparable form. */
+export function indexesOf(engine: Engine) {
+  const keyword = keywordIndex(engine, true);
+  const corpus = recallCorpus(engine);
+  const vectors = engine.vectors.get();
+  const live: Record<string, unknown>[] = [];
+  for (let s = 0; s < corpus.size; s++) {
+    if (!corpus.isAlive(s)) continue;
+    const d = corpus.dataOf(s);
+    live.push({ id: corpus.ids[s], rowid: corpus.rowids[s], owner: corpus.owners[s], content: corpus.contents[s], ...d, cues: [...d.cues].sort(), actr: [...d.actr] });
+  }
+  const exported = vectors.exportLive();
+  const vecs = exported.ids.map((id, k) => ({ id, owner: exported.owners[k], rowid: exported.rowids[k], v: [...exported.vectors.subarray(k * vectors.dim, (k + 1) * vectors.dim)] }));
+  vecs.sort((a, b) => a.id.localeCompare(b.id));
+  const ids = live.map((s) => String(s.id)).sort();
+  const entities = entityIndex(engine);
+  const named = [...new Set(ids.flatMap((id) => engine.store.get(id)?.entities ?? []))].sort();
+  return {
+    adjacency: [...recallAdjacency(engine).edgesFrom(ids)].sort(([a], [b]) => a.localeCompare(b)),
+    entities: named.map((e) => [e, entities.entitiesIn(e), [...entities.holdersOf(entities.entitiesIn(e)[0] ?? '')].sort()]),
+    keyword: INDEX_QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
+    keywordSize: keyword.size,
+    corpus: live,
+    vectors: vecs,
+    knn: INDEX_QUERIES.map((q) => vectors.knn(engine.embedder.embedSync!(q), 10)),
+    text: INDEX_QUERIES.map((q) => textFilter<{ text?: string; ids?: string[] }>(engine, { text: q }).ids ?? []),
+  };
+}
+
+/** The same, from indexes built in memory now (no sidecar read or written). */
+export function freshIndexes(path: string, now: number) {
+  const { engine } = openIndexed(path, now, { snapshots: false });
+  try {
+    return indexesOf(engine);
+  } finally {
+    engine.close();
+  }
+}
+
+/**
+ * Another process's writes, through a second connection, in one transaction: adds, edits, archives,
+ * deletes, links, and `edits` more content edits (catch-ups of many changes).
+ */
+export function foreignChanges(path: string, now: number, edits = 0): void {
+  const writer = MemoryStore.open(path, { clock: fixedClock(now) });
+  const embedder = Engine.open(':memory:', { create: true, indexSnapshots: { enabled: false } });
+  const embed = (text: string) => embedder.embedder.embedSync!(text);
+  const ids = writer.all().map((m) => m.id);
+  writer.transaction(() => {
+    const added = createMemory({ content: 'deploy the database migration before the coffee meeting', title: 'Alice deploy plan', tags: ['release'] }, now);
+    writer.add(added, embed(embeddingText(added)));
+    const edited = writer.get(ids[3]!)!;
+    edited.content = 'release notes bug found by alice during deploy';
+    writer.add(edited, embed(embeddingText(edited)));
+    writer.archive(ids[5]!);
+    writer.delete(ids[7]!);
+    writer.addEdge(added.id, ids[9]!, 'precedes', 1);
+    for (const id of ids.slice(10, 10 + edits)) {
+      const m = writer.get(id)!;
+      m.content = `${m.content} (revised: coffee meeting moved, deploy notes ${id.slice(0, 6)})`;
+      writer.add(m, embed(embeddingText(m)));
+    }
+  });
+  writer.close();
+  embedder.close();
+}
+
+/** Opens with snapshots, reads every index, closes (writing the snapshots it built); returns the indexes it built. */
+export function warmIndexes(path: string, now: number): string[] {
+  const o = openIndexed(path, now);
+  indexesOf(o.engine);
+  o.engine.close();
+  return o.builds;
+}
