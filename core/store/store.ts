@@ -84,6 +84,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   readonly journal: Journal<MemoryStore>;
   readonly #st: StatementCache;
   private readonly listeners = new Set<ChangeListener>();
+  /** The memories listeners were told of in the running outermost transaction (retold if it rolls back). */
+  private toldInTransaction: { ids: Set<string>; reset: boolean } | null = null;
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
   private readonly initialProfile: ProfileName;
@@ -231,7 +233,26 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   emit(e: ChangeEvent): void {
+    if (this.toldInTransaction) {
+      if (e.kind === 'reset') this.toldInTransaction.reset = true;
+      else this.toldInTransaction.ids.add(e.id);
+    }
     for (const l of this.listeners) l(e);
+  }
+
+  /**
+   * Listeners hear our writes as they are made, inside the transaction (a batch may read an index
+   * it has just changed). When the transaction rolls back, what they heard did not happen: each
+   * memory they were told of is told again, and they re-read its committed row. Without this, an
+   * index kept in another file (the list's text search in the sidecar) kept the rolled-back text
+   * across reopens.
+   */
+  private retellAfterRollback(told: { ids: Set<string>; reset: boolean }): void {
+    if (told.reset) {
+      this.emit({ kind: 'reset' });
+      return;
+    }
+    for (const id of told.ids) this.emit({ kind: 'upsert', id });
   }
 
   /** `PRAGMA data_version`: moves when another connection commits. */
@@ -281,18 +302,29 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     // The change feed's rows this transaction appends are stamped as ours before it commits
     // (feed-stamp.ts); once it has committed, catch-up need not read them back (external-changes.ts).
     let fedThrough = 0;
-    const result = this.#db
-      .transaction(() => {
-        beginFeedStamp(this);
-        try {
-          const out = fn();
-          fedThrough = endFeedStamp(this, this.clock.now());
-          return out;
-        } finally {
-          dropFeedStamp(this);
-        }
-      })
-      .immediate();
+    const told = { ids: new Set<string>(), reset: false };
+    this.toldInTransaction = told;
+    let result: T;
+    try {
+      result = this.#db
+        .transaction(() => {
+          beginFeedStamp(this);
+          try {
+            const out = fn();
+            fedThrough = endFeedStamp(this, this.clock.now());
+            return out;
+          } finally {
+            dropFeedStamp(this);
+          }
+        })
+        .immediate();
+    } catch (err) {
+      this.toldInTransaction = null;
+      this.retellAfterRollback(told);
+      throw err;
+    } finally {
+      this.toldInTransaction = null;
+    }
     this.external.ownCommit(fedThrough);
     if (fedThrough > 0 && ++this.feedCommits % AUTO_PRUNE_EVERY === 0) this.pruneFeedQuietly();
     return result;

@@ -5,37 +5,11 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Derived, type DerivedIndex } from '../../core/store/derived.js';
+import { Derived } from '../../core/store/derived.js';
 import { createMemory } from '../../core/model/memory.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { FIXTURE_STORE, tempDir } from '../../support/fixture.js';
-
-/** Holds each live memory's content and outgoing edges, and counts how it was kept current. */
-class SpyIndex implements DerivedIndex {
-  loads = 0;
-  updated: string[] = [];
-  removed: string[] = [];
-  readonly rows = new Map<string, string>();
-  load(store: MemoryStore): void {
-    this.loads++;
-    this.rows.clear();
-    for (const m of store.all()) this.rows.set(m.id, summarize(m));
-  }
-  update(store: MemoryStore, id: string): void {
-    this.updated.push(id);
-    const m = store.get(id);
-    if (m && !m.archived) this.rows.set(id, summarize(m));
-    else this.rows.delete(id);
-  }
-  remove(id: string): void {
-    this.removed.push(id);
-    this.rows.delete(id);
-  }
-}
-
-function summarize(m: { content: string; edges: { target_id: string; type: string; weight: number }[] }): string {
-  return `${m.content} | ${m.edges.map((e) => `${e.type}>${e.target_id}@${e.weight}`).join(',')}`;
-}
+import { SpyIndex } from '../../support/spy-index.js';
 
 function pair() {
   const path = join(tempDir(), 'store.sqlite');
