@@ -7,9 +7,9 @@ import { ablationVariants } from '../../bench/locomo/ablation.js';
 import { runLocomoBench } from '../../bench/locomo/bench.js';
 import { profileRecall } from '../../bench/locomo/engine-recall.js';
 import { profileConfig, profileFor } from '../../core/recall/profile.js';
-import type { ProfileName } from '../../core/store/store.js';
 import { flag, requirePositional, str, type Command, type CommandContext } from '../command.js';
 import { table } from '../format.js';
+import type { ProfileName } from '../../core/store/port.js';
 
 const USAGE =
   'mnemo bench locomo --data <locomo10.json> --out <dir> [--profile mnemo|nooa-0.0.9] [--k 1,5,10,20,50] [--ablation] [--extract-entities] [--json]';

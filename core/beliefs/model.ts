@@ -5,7 +5,7 @@
  * with the first observation, because a delta log is only meaningful under the constants that wrote it.
  */
 import { badInput, MnemoError } from '../errors.js';
-import { BeliefTables, type DeltaRow, type DimensionRow } from '../store/belief-tables.js';
+import { BeliefTables } from '../store/belief-tables.js';
 import { batchBudget, Pacer, pacingOf, type RunPacing } from '../store/change-run.js';
 import { beginIngestRun, clearIngestRun, foreignDeltaDimensions, noteIngestBatch, rollbackIngestRun, type IngestMarker } from '../store/ingest-run.js';
 import type { MemoryStore } from '../store/store.js';
@@ -13,6 +13,7 @@ import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, ty
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
+import type { DeltaRow, DimensionRow } from '../store/port.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';

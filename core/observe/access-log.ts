@@ -5,15 +5,15 @@
 import type { EngineReader } from '../engine/engine.js';
 import { isCrossOwner } from '../model/owner.js';
 import { memoryHead } from '../model/memory.js';
-import { auditEvents, eventView, type AuditFilter } from '../store/access-queries.js';
+import { eventView } from '../store/access-queries.js';
 import { credentialRefs } from '../store/agent-credentials.js';
-import { iterUsageRecords } from '../store/usage-rows.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
+import type { AuditFilter } from '../store/port.js';
 
 export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListResult {
   const filter = { ...f };
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
-  const fromTable = auditEvents(engine.store, filter);
+  const fromTable = engine.store.queries.auditEvents(filter);
   if (fromTable) {
     const credentials = credentialRefs(engine.store);
     return { source: 'events', total: fromTable.total, events: fromTable.events.map((e) => eventView(e, credentials)) };
@@ -26,7 +26,7 @@ function fromRings(engine: EngineReader, f: AuditFilter): { total: number; event
   // The rings record no credential: every access in them was made without one.
   if (f.credentialId !== undefined && f.credentialId !== null) return { total: 0, events: [] };
   const q = f.query?.toLowerCase();
-  for (const m of iterUsageRecords(engine.store, { includeArchived: true })) {
+  for (const m of engine.store.queries.iterUsageRecords({ includeArchived: true })) {
     if (f.memoryId !== undefined && m.id !== f.memoryId) continue;
     const head = memoryHead(m);
     for (const e of m.access_log) {

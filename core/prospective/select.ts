@@ -1,7 +1,6 @@
 /** Loads every live memory of some types within an owner scope (paged through the list query). */
 import type { Memory } from '../model/memory.js';
-import type { OwnerScope } from '../model/owner.js';
-import { listMemories, scopeFilter } from '../store/list-query.js';
+import { scopeFilter, type OwnerScope } from '../model/owner.js';
 import type { MemoryStore } from '../store/store.js';
 
 export function memoriesOfType(
@@ -13,7 +12,7 @@ export function memoriesOfType(
   const ids: string[] = [];
   const page = 5000;
   for (let offset = 0; ; offset += page) {
-    const { rows } = listMemories(store, {
+    const { rows } = store.queries.listMemories({
       types,
       ...scopeFilter(scope),
       ...(opts.statuses ? { statuses: opts.statuses } : {}),

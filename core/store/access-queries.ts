@@ -9,7 +9,7 @@ import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
 import { hasMigration } from './migrations.js';
-import type { StoreReader } from './port.js';
+import type { RowSource } from './store-handle.js';
 import { jsonField } from './json-sql.js';
 
 export interface AuditFilter {
@@ -39,7 +39,7 @@ export interface AuditEvent extends AccessEvent {
 
 const role = (col: string) => `(CASE WHEN instr(${col}, '@') > 0 THEN substr(${col}, 1, instr(${col}, '@') - 1) ELSE ${col} END)`;
 
-export function auditEvents(store: StoreReader, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
+export function auditEvents(store: RowSource, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
   if (!hasEventTable(connectionOf(store))) return null;
   const where: string[] = [];
   const params: unknown[] = [];

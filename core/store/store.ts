@@ -39,7 +39,8 @@ import type { HistoryChanges } from './history-changes.js';
 import { installHistoryViews } from './history-views.js';
 import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import { pruneFeedStep } from './feed-retention.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreQueries, StoreReader, StoreWriter } from './port.js';
+import { sqliteQueries } from './sqlite-queries.js';
 
 export type { ChangeEvent } from './store-handle.js';
 export type { HistoryInstant } from './history-instant.js';
@@ -82,6 +83,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   readonly readonly: boolean;
   readonly dim: number;
   readonly journal: Journal<MemoryStore>;
+  /** The whole-table queries (port.ts, StoreQueries), each bound to this store. */
+  readonly queries: StoreQueries;
   readonly #st: StatementCache;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
@@ -107,6 +110,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
     this.external = new ExternalChanges(this);
+    this.queries = sqliteQueries(this);
   }
 
   static open(path: string, opts: OpenOptions = {}): MemoryStore {

@@ -1,9 +1,7 @@
 import { filteredCredentialId, type CredentialRef } from '../../model/agent-credential.js';
 import { credentialRefs } from '../../store/agent-credentials.js';
 import { redoInBatches, undoInBatches } from '../../store/change-run.js';
-import { memoriesTouched } from '../../store/journal-dependents.js';
-import type { ChangeSummary } from '../../store/journal.js';
-import type { StoreReader } from '../../store/port.js';
+import type { ChangeSummary, StoreReader } from '../../store/port.js';
 import type { NamedChange } from '../contract/journal.js';
 import { undoWithDependents } from '../../store/undo-group.js';
 import type { journalContract } from '../contract/journal.js';
@@ -18,7 +16,7 @@ import { writeJobOf } from './shared/write-job.js';
 function namer(store: StoreReader): (c: ChangeSummary) => NamedChange {
   const credentials = credentialRefs(store);
   const refOf = (id: string): CredentialRef => credentials.get(id) ?? { id, owner: null, label: null };
-  return (c) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3), credential: c.credential_id === null ? null : refOf(c.credential_id) });
+  return (c) => ({ ...c, memory_ids: store.queries.memoriesTouched(c.id, 3), credential: c.credential_id === null ? null : refOf(c.credential_id) });
 }
 
 export const journalHandlers: HandlersFor<typeof journalContract> = {
