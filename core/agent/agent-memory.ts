@@ -27,7 +27,7 @@ import type { DueContext, IntentState } from '../prospective/scheduler.js';
 import { listTodos, openTodos, todoView, type TodoView } from '../prospective/todos.js';
 import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers.js';
 import type { ExplainRow } from '../recall/types.js';
-import { contentHash, writeTombstone } from '../store/tombstones.js';
+import { contentHash } from '../model/content-hash.js';
 import { readScope, type AgentIdentity } from '../model/identity.js';
 import { runAttributed } from '../store/attribution.js';
 import { assertCredentialAllows, type GuardedAction } from './scope-guard.js';
@@ -209,7 +209,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     // As the reference: the row is archived, not deleted (its history stays inspectable). A
     // value-level tombstone is written with it, so writing the same content again is noticed.
     store.change(`forget ${m.id.slice(0, 8)}`, 'memory.forget', () => {
-      writeTombstone(store, { hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: this.engine.now(), head: memoryHead(m) });
+      store.putTombstone({ hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: this.engine.now(), head: memoryHead(m) });
       store.archive(m.id);
     });
     this.counters.pruned += 1;

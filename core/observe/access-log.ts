@@ -5,8 +5,7 @@
 import type { EngineReader } from '../engine/engine.js';
 import { isCrossOwner } from '../model/owner.js';
 import { memoryHead } from '../model/memory.js';
-import { eventView } from '../store/access-queries.js';
-import { credentialRefs } from '../store/agent-credentials.js';
+import { eventView } from '../engine/event-view.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
 import type { AuditFilter } from '../store/port.js';
 
@@ -15,7 +14,7 @@ export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListRe
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
   const fromTable = engine.store.queries.auditEvents(filter);
   if (fromTable) {
-    const credentials = credentialRefs(engine.store);
+    const credentials = engine.store.queries.credentialRefs();
     return { source: 'events', total: fromTable.total, events: fromTable.events.map((e) => eventView(e, credentials)) };
   }
   return { source: 'rings', ...fromRings(engine, filter) };

@@ -11,8 +11,7 @@
 import type { EngineReader } from '../engine/engine.js';
 import { badInput, notFound } from '../errors.js';
 import type { AccessEventView } from '../model/access-event.js';
-import { credentialRefs } from '../store/agent-credentials.js';
-import { eventView } from '../store/access-queries.js';
+import { eventView } from '../engine/event-view.js';
 import { explainRows, rankRequest } from './explain.js';
 import { resolveRequest } from './request.js';
 import { pyRound } from '../model/py-round.js';
@@ -52,7 +51,7 @@ export function loggedAccessTime(engine: EngineReader, eventId: number): number 
 
 export function replay(engine: EngineReader, eventId: number, overrides: ReplayOverrides = {}, then: ReplayAsOf | null = null): ReplayResult {
   const raw = loggedEvent(engine, eventId);
-  const credentials = credentialRefs(engine.store);
+  const credentials = engine.store.queries.credentialRefs();
   const event = eventView(raw, credentials);
   if (event.query === null) {
     throw badInput(`event ${eventId} (${event.channel}) carries no query; only recalled, searched or injected accesses can be replayed`, { event_id: eventId });

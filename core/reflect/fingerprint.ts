@@ -7,7 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { RawEdgeRow, RawMemoryRow, StoreReader } from '../store/port.js';
 
-export type { RawEdgeRow, RawMemoryRow } from '../store/fingerprint-rows.js';
+export type { RawEdgeRow, RawMemoryRow } from '../store/port.js';
 
 const SEP = '\u001f';
 

@@ -35,6 +35,15 @@ import type { OwnerState } from './recall-reads.js';
 import type { MemoryHead } from './review-heads.js';
 import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from './store-counts.js';
 import type { UsageRecord } from './usage-rows.js';
+import type { FeedChanges, FeedPosition } from './feed-position.js';
+import type { CredentialRef } from '../model/agent-credential.js';
+import type { RunPacing } from '../model/run-pacing.js';
+import type { CredentialUse, StoredCredential } from './agent-credentials.js';
+import type { BulkLoad } from './bulk-load.js';
+import type { ChangeRun, Pacer } from './change-run.js';
+import type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js';
+import type { IngestMarker } from './ingest-run.js';
+import type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
 
 /* The row and filter types of the port's methods, so that callers name them through the port. */
 export type { AccessEvent, EventFilter } from './access-events.js';
@@ -57,6 +66,13 @@ export type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from './store
 export type { ChangeEvent } from './store-handle.js';
 export type { Tombstone } from './tombstones.js';
 export type { UsageRecord } from './usage-rows.js';
+export type { FeedChanges, FeedPosition } from './feed-position.js';
+export type { CredentialUse, StoredCredential } from './agent-credentials.js';
+export type { BulkLoad, BulkMemoryRow } from './bulk-load.js';
+export type { ChangeRun, Pacer } from './change-run.js';
+export type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js';
+export type { IngestMarker } from './ingest-run.js';
+export type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
 
 /** A built-in profile (`nooa-0.0.9`, `mnemo`) or one saved in the store (saved-profiles.ts). */
 export type ProfileName = string;
@@ -253,20 +269,6 @@ export interface BeliefWrites extends BeliefReads {
 
 // ---------------------------------------------------------------- changes made by others
 
-/** A place in the store's change feed: the feed's identity and the last sequence number seen. */
-export interface FeedPosition {
-  readonly epoch: string;
-  readonly seq: number;
-}
-
-/** What changed after a feed position: memory ids (an edge change names both ends). */
-export interface FeedChanges {
-  upserts: string[];
-  deletes: string[];
-  /** Where the feed stood when this was read. */
-  position: FeedPosition;
-}
-
 export interface ChangeFeed {
   /** Where the change feed stands; null when the file has none (a nooa-only store, or an old one opened read-only). */
   feedPosition(): FeedPosition | null;
@@ -379,7 +381,72 @@ export interface CountQueries {
   beliefDimensionCount(): number;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries {}
+/** The agent credentials (hashes only) and what each was used for. */
+export interface CredentialQueries {
+  credentialById(id: string): StoredCredential | null;
+  credentialByHash(tokenHash: string): StoredCredential | null;
+  /** Every credential, revoked ones too, oldest first. */
+  listCredentialRows(): StoredCredential[];
+  /** Id to owner and label, for naming who made a change or an access. */
+  credentialRefs(): Map<string, CredentialRef>;
+  credentialUse(): CredentialUse[];
+}
+
+/** How long the change feed keeps its rows, and what it holds. */
+export interface FeedQueries {
+  feedRetention(): FeedRetention;
+  feedStatus(): FeedStatus;
+}
+
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, FeedQueries {}
+
+// ---------------------------------------------------------------- long changes and bulk writes
+
+/*
+ * The writes that do not fit one call: changes written in paced batches beside other writers (a
+ * reflection apply, undo and redo of a large change, a belief ingest, a feed prune), a bulk load,
+ * and the credential rows. Reached as `store.runs` on the write side only.
+ */
+
+export interface LongChanges {
+  /** One journalled change written in batches; a crash part-way is finished or rolled back by the next writable open. */
+  changeRun(label: string, kind: string, meta?: Record<string, unknown>, atLock?: () => void): ChangeRun;
+  /** Pauses between a run's transactions (and, for SQLite, paces WAL checkpoints). */
+  pacer(pacing: Required<RunPacing>): Pacer;
+  /** Finishes or rolls back a run whose writer died. */
+  recoverDeadRun(): void;
+  undoInBatches(changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
+  redoInBatches(changeId: number | undefined, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
+  /** Undoes a change and every later change that depends on it, newest first. */
+  undoWithDependents(changeId: number, opts?: GroupUndoOptions): Promise<GroupUndoResult>;
+}
+
+/** A belief ingest in batches: its marker lets the next open roll back a half-written one. */
+export interface IngestRuns {
+  beginIngestRun(): IngestMarker;
+  noteIngestBatch(m: IngestMarker, first: number, last: number): void;
+  /** Dimensions that other writers' deltas touched while this run was paused. */
+  foreignDeltaDimensions(m: IngestMarker): { entity: string; attribute: string }[];
+  clearIngestRun(): void;
+  rollbackIngestRun(m: IngestMarker): void;
+}
+
+export interface FeedWrites {
+  setFeedRetention(policy: Partial<FeedRetention>): FeedRetention;
+  /** Prunes the whole backlog in paced steps. */
+  pruneFeed(now: number, pacing?: RunPacing): Promise<PruneReport>;
+}
+
+export interface CredentialWrites {
+  insertCredential(c: StoredCredential): void;
+  /** Marks the given credentials revoked at `now`; returns the ids that were live. */
+  markRevoked(ids: readonly string[], now: number): string[];
+}
+
+export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, CredentialWrites {
+  /** Switches the store to bulk loading (the demo generator) until `finish()`. */
+  beginBulkLoad(): BulkLoad;
+}
 
 // ---------------------------------------------------------------- the two sides
 
@@ -394,4 +461,5 @@ export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEv
 export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites {
   readonly journal: JournalWrites;
   beliefTables(): BeliefWrites;
+  readonly runs: StoreRuns;
 }

@@ -5,9 +5,11 @@
  * them.
  */
 import { auditEvents } from './access-queries.js';
+import { credentialById, credentialByHash, credentialRefs, credentialUse, listCredentialRows } from './agent-credentials.js';
 import { allEdges, edgesOfType, edgeTargets, liveBodies, liveEntities, liveSourceRows, liveVectorRows, sourceRow, vectorRow } from './derived-sources.js';
 import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from './duplicate-rows.js';
 import { memoryFacets } from './facets.js';
+import { feedRetention, feedStatus } from './feed-retention.js';
 import { edgeRowPages, edgeRows, embeddingRows, memoryRowPages, memoryRows } from './fingerprint-rows.js';
 import { graphView } from './graph-query.js';
 import { memoriesTouched } from './journal-dependents.js';
@@ -71,5 +73,14 @@ export function sqliteQueries(store: StoreHandle): StoreQueries {
     archivedCount: (scope) => archivedCount(store, scope),
     edgeCountsByType: () => edgeCountsByType(store),
     beliefDimensionCount: () => beliefDimensionCount(store),
+
+    credentialById: (id) => credentialById(store, id),
+    credentialByHash: (tokenHash) => credentialByHash(store, tokenHash),
+    listCredentialRows: () => listCredentialRows(store),
+    credentialRefs: () => credentialRefs(store),
+    credentialUse: () => credentialUse(store),
+
+    feedRetention: () => feedRetention(store),
+    feedStatus: () => feedStatus(store),
   };
 }

@@ -39,8 +39,9 @@ import type { HistoryChanges } from './history-changes.js';
 import { installHistoryViews } from './history-views.js';
 import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import { pruneFeedStep } from './feed-retention.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreQueries, StoreReader, StoreWriter } from './port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from './port.js';
 import { sqliteQueries } from './sqlite-queries.js';
+import { sqliteRuns } from './sqlite-runs.js';
 
 export type { ChangeEvent } from './store-handle.js';
 export type { HistoryInstant } from './history-instant.js';
@@ -85,6 +86,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   readonly journal: Journal<MemoryStore>;
   /** The whole-table queries (port.ts, StoreQueries), each bound to this store. */
   readonly queries: StoreQueries;
+  /** The long changes and bulk writes (port.ts, StoreRuns), each bound to this store. */
+  readonly runs: StoreRuns;
   readonly #st: StatementCache;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
@@ -111,6 +114,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
     this.external = new ExternalChanges(this);
     this.queries = sqliteQueries(this);
+    this.runs = sqliteRuns(this);
   }
 
   static open(path: string, opts: OpenOptions = {}): MemoryStore {

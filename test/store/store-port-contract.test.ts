@@ -9,6 +9,7 @@ import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
 import type { ChangeEvent } from '../../core/store/store-handle.js';
 import type { StoreWriter } from '../../core/store/port.js';
+import { encodeRow } from '../../core/store/codec.js';
 import { contentHash } from '../../core/store/tombstones.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
 
@@ -499,6 +500,83 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
         expect(q.edgeCountsByType()).toEqual([{ k: 'part_of', n: 1 }]);
         expect(q.beliefDimensionCount()).toBe(0);
       }
+    });
+  });
+
+  describe('long changes and bulk writes (store.runs)', () => {
+    const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
+
+    it('a change written in batches is one journalled change; undo and redo in batches replay it', async () => {
+      const a = added({ content: 'before' });
+      const run = store.runs.changeRun('batched edit', 'test');
+      const pacer = store.runs.pacer({ ...fast });
+      run.batch(() => store.save({ ...store.get(a.id)!, content: 'first batch' }));
+      await pacer.between();
+      run.batch(() => store.add(memory({ content: 'second batch' }), null));
+      const changeId = run.finish(() => ({}));
+      pacer.end();
+      expect(changeId).not.toBeNull();
+      expect(store.journal.history(1)[0]!.id).toBe(changeId);
+      expect(store.count()).toBe(2);
+      await store.runs.undoInBatches(changeId!, fast);
+      expect(store.get(a.id)!.content).toBe('before');
+      expect(store.count()).toBe(1);
+      await store.runs.redoInBatches(changeId!, fast);
+      expect(store.get(a.id)!.content).toBe('first batch');
+      expect(store.count()).toBe(2);
+    });
+
+    it('undoWithDependents undoes a change and the later change built on it', async () => {
+      const { changeId: first } = store.change('add', 'test', () => added({ content: 'base' }));
+      const base = store.all()[0]!;
+      const { changeId: second } = store.change('edit', 'test', () => store.save({ ...base, content: 'built on' }));
+      const r = await store.runs.undoWithDependents(first!);
+      expect(r.undone.map((c) => c.id)).toEqual([second, first]);
+      expect(store.count()).toBe(0);
+    });
+
+    it('an ingest run is refused while another is marked, and leaves no marker once cleared', () => {
+      const m = store.transaction(() => store.runs.beginIngestRun());
+      expect(codeOf(() => store.transaction(() => store.runs.beginIngestRun()))).toBe('busy');
+      store.transaction(() => store.runs.noteIngestBatch(m, 1, 3));
+      expect(store.runs.foreignDeltaDimensions(m)).toEqual([]);
+      store.transaction(() => store.runs.clearIngestRun());
+      expect(codeOf(() => store.transaction(() => store.runs.clearIngestRun()))).toBeNull();
+      expect(codeOf(() => store.transaction(() => store.runs.beginIngestRun()))).toBeNull();
+    });
+
+    it('feed retention: a policy set is read back, here and by a reader; prune reports what it removed', async () => {
+      added({ content: 'fed' });
+      expect(store.runs.setFeedRetention({ days: 30 })).toMatchObject({ days: 30 });
+      expect(fx.openReader().queries.feedRetention()).toMatchObject({ days: 30 });
+      expect(store.queries.feedStatus().retention).toMatchObject({ days: 30 });
+      expect(await store.runs.pruneFeed(NOW, fast)).toMatchObject({ removed: 0, done: true });
+    });
+
+    it('credentials: stored by hash, listed, named, and revoked once', () => {
+      const credential = { id: 'cred00000001', owner: 'coder@laptop', scopes: ['recall'] as const, label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) };
+      store.runs.insertCredential({ ...credential, scopes: [...credential.scopes] });
+      const reader = fx.openReader();
+      for (const q of [store.queries, reader.queries]) {
+        expect(q.credentialByHash('h'.repeat(64))).toMatchObject({ id: 'cred00000001', owner: 'coder@laptop' });
+        expect(q.credentialById('missing')).toBeNull();
+        expect(q.listCredentialRows().map((c) => c.id)).toEqual(['cred00000001']);
+        expect(q.credentialRefs().get('cred00000001')).toMatchObject({ owner: 'coder@laptop', label: 'ci' });
+        expect(q.credentialUse()).toEqual([]);
+      }
+      expect(store.runs.markRevoked(['cred00000001'], NOW + 5)).toEqual(['cred00000001']);
+      expect(store.runs.markRevoked(['cred00000001'], NOW + 6)).toEqual([]);
+      expect(reader.queries.credentialById('cred00000001')!.revoked_at).toBe(NOW + 5);
+    });
+
+    it('a bulk load writes rows straight in and a fresh count sees them after finish', () => {
+      const load = store.runs.beginBulkLoad();
+      const m = memory({ content: 'bulk row' });
+      load.insertMemory({ ...encodeRow(m), embedding: null });
+      load.archive(m.id);
+      load.finish();
+      expect(store.get(m.id)).toMatchObject({ content: 'bulk row', archived: true });
+      expect(store.count({ includeArchived: true })).toBe(1);
     });
   });
 

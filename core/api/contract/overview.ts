@@ -9,7 +9,7 @@ import type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint } from 
 import type { MaintenanceEntry as MaintenanceRow } from '../../store/port.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint };
 
-export type { MaintenanceEntry as MaintenanceRow } from '../../store/store.js';
+export type { MaintenanceEntry as MaintenanceRow } from '../../store/port.js';
 
 export const overviewContract = {
   'overview.facets': method<OverviewFacets>()({
