@@ -554,7 +554,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     });
 
     it('credentials: stored by hash, listed, named, and revoked once', () => {
-      const credential = { id: 'cred00000001', owner: 'coder@laptop', scopes: ['recall'] as const, label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) };
+      const credential = { id: 'cred00000001', owner: 'coder@laptop', scopes: ['read-only'] as const, label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) };
       store.runs.insertCredential({ ...credential, scopes: [...credential.scopes] });
       const reader = fx.openReader();
       for (const q of [store.queries, reader.queries]) {
