@@ -78,6 +78,53 @@ module.exports = {
       to: { path: '^core/store/(connection|sqlite)\\.ts$' },
     },
     {
+      name: 'store-port-only',
+      comment:
+        'Above core/store/, the engine reaches the store through its port (core/store/port.ts: StoreReader, StoreWriter, ' +
+        'store.queries, store.runs, and the row types it re-exports), never through the adapter\'s query modules, so a second ' +
+        'backend provides the same methods and passes the same contract suite. ' +
+        'Constructing the adapter: store.ts (MemoryStore.open) from core/engine/engine.ts, which opens every store the engine ' +
+        'uses, and from core/demo/generate.ts, core/beliefs/, core/recall/saved-profiles.ts and core/reflect/reference-pass.ts, ' +
+        'which still name MemoryStore for methods the port lacks (emit, rowidOf, the journal\'s capture). ' +
+        'Adapter-neutral modules the index and snapshot code builds on, holding no SQL: derived.ts and derived-index.ts (the ' +
+        'derived-index framework), snapshot-parts.ts (the snapshot file format), codec.ts (vector blobs and the row codec), ' +
+        'attribution.ts (which credential a write runs under), fts-tokenizer.ts, index-snapshots.ts (the snapshot writer and ' +
+        'its progress labels), external-changes.ts (the catch-up limit). Not yet behind the port: belief-tables.ts and ' +
+        'journal.ts (journal targets snapshot rows through the connection), saved-profiles.ts, text-search.ts. ' +
+        'Tests, benchmarks, scripts and support/ (which open stores and inspect files) are not covered.',
+      severity: 'error',
+      from: { path: '^(core|cli|server|electron|renderer|bench/locomo)/', pathNot: '^core/store/' },
+      to: {
+        path: '^core/store/',
+        pathNot: [
+          '^core/store/port\\.ts$',
+          '^core/store/(derived|derived-index|snapshot-parts|codec|attribution|fts-tokenizer|index-snapshots|external-changes)\\.ts$',
+          // Named in the two rules below, each with the files that may still import it.
+          '^core/store/(store|belief-tables|journal|saved-profiles|text-search)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'store-port-only:construct',
+      comment: 'store.ts (the adapter itself) only from the files named in store-port-only\'s comment.',
+      severity: 'error',
+      from: {
+        path: '^(core|cli|server|electron|renderer|bench/locomo)/',
+        pathNot: '^core/(store/|engine/engine\\.ts$|demo/generate\\.ts$|beliefs/(model|journal-target)\\.ts$|recall/saved-profiles\\.ts$|reflect/reference-pass\\.ts$)',
+      },
+      to: { path: '^core/store/store\\.ts$' },
+    },
+    {
+      name: 'store-port-only:not-yet',
+      comment: 'Query modules not yet behind the port, each from its one remaining caller (see store-port-only).',
+      severity: 'error',
+      from: {
+        path: '^(core|cli|server|electron|renderer|bench/locomo)/',
+        pathNot: '^core/(store/|beliefs/(model|journal-target)\\.ts$|recall/(profile|saved-profiles)\\.ts$|api/handlers/memory\\.ts$)',
+      },
+      to: { path: '^core/store/(belief-tables|journal|saved-profiles|text-search)\\.ts$' },
+    },
+    {
       name: 'core-room-unknown',
       comment: 'A file of core/ outside every layer: add its folder to CORE_LAYERS in .dependency-cruiser.cjs and to docs/architecture.md.',
       severity: 'error',

@@ -19,7 +19,7 @@ import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
 import { applyPlan } from '../core/reflect/apply.js';
 import { planOps, planReflection } from '../core/reflect/plan.js';
-import { pacingOf, undoInBatches } from '../core/store/change-run.js';
+import { pacingOf } from '../core/model/run-pacing.js';
 import { NOW, startAgent, type AgentCall } from '../support/long-writes.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 import { leaveIndexesCurrent } from '../core/api/handlers/shared/indexes-after-change.js';
@@ -100,7 +100,7 @@ log(`apply: change #${applied.change_id}, ${applied.applied.length.toLocaleStrin
 const duringApply = await settle(applyEnd);
 
 t0 = performance.now();
-const undone = await undoInBatches(engine.store, applied.change_id!, pacing, undefined, leaveSnapshots());
+const undone = await engine.store.runs.undoInBatches(applied.change_id!, pacing, undefined, leaveSnapshots());
 const undoS = (performance.now() - t0) / 1000;
 const undoEnd = Date.now();
 log(`undo: ${undoS.toFixed(1)} s; the agent catches up`);

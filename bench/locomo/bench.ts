@@ -5,13 +5,13 @@
  * how recall scores.
  */
 import { basename } from 'node:path';
-import type { ProfileName } from '../../core/store/store.js';
 import { allTurns, loadLocomo, type Conversation } from './dataset.js';
 import type { IngestOptions } from './ingest.js';
 import { round, type Figures } from './metrics.js';
 import { bm25Ranker, engineRanker, IngestedStores, type EngineRecall } from './rankers.js';
 import { droppedEvidence, writeOutputs } from './report.js';
 import { runRankers, TUNING_SAMPLES, type RankerRun } from './runner.js';
+import type { ProfileName } from '../../core/store/port.js';
 
 export interface Variant {
   /** Shown in the ablation table, e.g. "-bm25 leg". */

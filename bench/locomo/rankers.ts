@@ -6,11 +6,11 @@
  */
 import type { Clock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
-import type { ProfileName } from '../../core/store/store.js';
 import { baselineRetriever } from './bm25-baseline.js';
 import type { Conversation } from './dataset.js';
 import { ingestConversation, type IngestOptions, type Ingested } from './ingest.js';
 import type { ConversationRanker, Ranker } from './runner.js';
+import type { ProfileName } from '../../core/store/port.js';
 
 export const bm25Ranker: Ranker = {
   name: 'bm25',

@@ -21,14 +21,13 @@ import { badInput, MnemoError } from '../errors.js';
 import { isMemoryType, type TodoStatus } from '../model/enums.js';
 import { toNumeric } from '../model/ladders.js';
 import { accessRecord, memoryHead, toStatus, type Memory } from '../model/memory.js';
-import { roleOf, type OwnerScope } from '../model/owner.js';
+import { roleOf, scopeFilter, type OwnerScope } from '../model/owner.js';
 import { fireDueIntents, listIntents, type FiredIntent, type IntentView } from '../prospective/intents.js';
 import type { DueContext, IntentState } from '../prospective/scheduler.js';
 import { listTodos, openTodos, todoView, type TodoView } from '../prospective/todos.js';
 import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers.js';
 import type { ExplainRow } from '../recall/types.js';
-import { listMemories, scopeFilter } from '../store/list-query.js';
-import { contentHash, writeTombstone } from '../store/tombstones.js';
+import { contentHash } from '../model/content-hash.js';
 import { readScope, type AgentIdentity } from '../model/identity.js';
 import { runAttributed } from '../store/attribution.js';
 import { assertCredentialAllows, type GuardedAction } from './scope-guard.js';
@@ -210,7 +209,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     // As the reference: the row is archived, not deleted (its history stays inspectable). A
     // value-level tombstone is written with it, so writing the same content again is noticed.
     store.change(`forget ${m.id.slice(0, 8)}`, 'memory.forget', () => {
-      writeTombstone(store, { hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: this.engine.now(), head: memoryHead(m) });
+      store.putTombstone({ hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: this.engine.now(), head: memoryHead(m) });
       store.archive(m.id);
     });
     this.counters.pruned += 1;
@@ -460,7 +459,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** The most recently written live memories in the own scope, newest first (no access logged). */
   recent(limit = 20): Memory[] {
-    const { rows } = listMemories(this.engine.store, { ...scopeFilter(this.role), archived: 'live', sort: 'created_at', dir: 'desc', limit });
+    const { rows } = this.engine.store.queries.listMemories({ ...scopeFilter(this.role), archived: 'live', sort: 'created_at', dir: 'desc', limit });
     const byId = this.engine.store.getMany(rows.map((r) => r.id));
     return rows.flatMap((r) => (byId.get(r.id) ? [byId.get(r.id)!] : []));
   }

@@ -12,9 +12,7 @@ import type { Clock } from '../clock.js';
 import { badInput, notFound } from '../errors.js';
 import { CREDENTIAL_SCOPES, isCredentialScope, type AgentCredential, type CredentialScope } from '../model/agent-credential.js';
 import { validateOwner } from '../model/owner.js';
-import { credentialById, credentialByHash, credentialUse, insertCredential, listCredentialRows, markRevoked, type CredentialUse } from '../store/agent-credentials.js';
-import type { StoreHandle } from '../store/store-handle.js';
-import type { StoreReader } from '../store/port.js';
+import type { CredentialUse, StoreReader, StoreWriter } from '../store/port.js';
 
 export type { AgentCredential, CredentialScope } from '../model/agent-credential.js';
 export { CREDENTIAL_SCOPES, credentialName } from '../model/agent-credential.js';
@@ -27,9 +25,11 @@ const TOKEN_PATTERN = /^mnemo_agt_[A-Za-z0-9_-]{43}$/;
 const MAX_LABEL = 200;
 
 /** Where credentials live: a store, or anything holding one (an engine). */
-export type CredentialHost = StoreHandle | { readonly store: StoreHandle };
+export type CredentialHost = StoreWriter | { readonly store: StoreWriter };
+/** What a read of the credentials needs: any store, read-only ones too. */
+export type CredentialReadHost = StoreReader | { readonly store: StoreReader };
 
-function storeOf(host: CredentialHost): StoreHandle {
+function storeOf<S extends StoreReader>(host: S | { readonly store: S }): S {
   return 'store' in host ? host.store : host;
 }
 
@@ -70,7 +70,7 @@ export function issueCredential(host: CredentialHost, input: IssueInput, clock: 
     created_at: clock.now(),
     revoked_at: null,
   };
-  insertCredential(storeOf(host), { ...credential, token_hash: hashToken(token) });
+  storeOf(host).runs.insertCredential({ ...credential, token_hash: hashToken(token) });
   return { credential, token };
 }
 
@@ -78,10 +78,10 @@ export function issueCredential(host: CredentialHost, input: IssueInput, clock: 
  * The live credential a bearer token stands for; null for a malformed, unknown or revoked token
  * (the caller answers all three alike, 401, so a probe learns nothing).
  */
-export function verifyCredentialToken(host: CredentialHost, token: string): AgentCredential | null {
+export function verifyCredentialToken(host: CredentialReadHost, token: string): AgentCredential | null {
   if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return null;
   const hash = hashToken(token);
-  const row = credentialByHash(storeOf(host), hash);
+  const row = storeOf(host).queries.credentialByHash(hash);
   if (!row) return null;
   // The lookup is by hash, which leaks nothing about the token; compare again in constant time so
   // that no code path ever compares secret-derived bytes with an early exit.
@@ -101,10 +101,10 @@ export interface CredentialListing extends AgentCredential {
 }
 
 /** Every credential issued (revoked ones too), oldest first, with how much each was used. */
-export function listCredentials(host: CredentialHost | StoreReader | { readonly store: StoreReader }): CredentialListing[] {
-  const store = 'store' in host ? host.store : host;
-  const use = new Map<string, CredentialUse>(credentialUse(store).map((u) => [u.credential_id, u]));
-  return listCredentialRows(store).map((c) => {
+export function listCredentials(host: CredentialReadHost): CredentialListing[] {
+  const store = storeOf(host);
+  const use = new Map<string, CredentialUse>(store.queries.credentialUse().map((u) => [u.credential_id, u]));
+  return store.queries.listCredentialRows().map((c) => {
     const u = use.get(c.id);
     return { ...publicView(c), accesses: u?.accesses ?? 0, changes: u?.changes ?? 0, last_used: u?.last_used ?? null };
   });
@@ -118,13 +118,13 @@ export function revokeCredentials(host: CredentialHost, target: string, clock: C
   const store = storeOf(host);
   if (target.includes('@')) {
     const owner = validateOwner(target, 'owner');
-    const live = listCredentialRows(store).filter((c) => c.owner === owner && c.revoked_at === null);
+    const live = store.queries.listCredentialRows().filter((c) => c.owner === owner && c.revoked_at === null);
     if (live.length === 0) throw notFound(`no live credential for ${owner}; list them with "mnemo agents list <store>"`, { field: 'target' });
-    markRevoked(store, live.map((c) => c.id), clock.now());
-    return live.map((c) => publicView(credentialById(store, c.id)!));
+    store.runs.markRevoked(live.map((c) => c.id), clock.now());
+    return live.map((c) => publicView(store.queries.credentialById(c.id)!));
   }
-  const c = credentialById(store, target);
+  const c = store.queries.credentialById(target);
   if (!c) throw notFound(`no credential with id ${JSON.stringify(target)}; list them with "mnemo agents list <store>"`, { field: 'target' });
-  markRevoked(store, [c.id], clock.now());
-  return [publicView(credentialById(store, c.id)!)];
+  store.runs.markRevoked([c.id], clock.now());
+  return [publicView(store.queries.credentialById(c.id)!)];
 }

@@ -16,8 +16,8 @@ import { badInput } from '../errors.js';
 import { REF_KINDS, type RefKind } from '../model/enums.js';
 import { type Memory, type MemoryRef } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { MemoryStore } from '../store/store.js';
 import { assertContainedFile, containFile, readContainedFile } from './workspace.js';
+import type { StoreWriter } from '../store/port.js';
 
 /** Previews and rendered live values are clipped to this many characters. */
 export const MAX_VALUE_CHARS = 200;
@@ -31,7 +31,7 @@ export interface ReferenceHost {
 }
 
 export interface ReferenceEnv {
-  store: MemoryStore;
+  store: StoreWriter;
   /** The reader's visibility for `memory:` and `todo:` targets. */
   scope: OwnerScope;
   /** Where `file:` references may point; null: file references are off. */

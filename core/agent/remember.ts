@@ -9,7 +9,6 @@
 import type { Engine } from '../engine/engine.js';
 import { addMemory } from '../engine/memory-ops.js';
 import { MnemoError } from '../errors.js';
-import { findTombstone } from '../store/tombstones.js';
 import type { MemoryType } from '../model/enums.js';
 import { accessRecord, createMemory, embeddingText, type Memory, type MemoryRef } from '../model/memory.js';
 import { ownerMatches, roleOf } from '../model/owner.js';
@@ -118,7 +117,7 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, fields: Rem
  * forgot this exact content, the write is refused with when and what, and `force` overrides.
  */
 function refuseForgotten(engine: Engine, who: AgentIdentity, content: string): void {
-  const tomb = findTombstone(engine.store, content);
+  const tomb = engine.store.tombstoneFor(content);
   if (!tomb || !ownerMatches(tomb.owner, roleOf(who.owner))) return;
   throw new MnemoError(
     'conflict',

@@ -8,7 +8,7 @@
 import { assertCredentialAllows } from '../agent/scope-guard.js';
 import { MnemoError } from '../errors.js';
 import { credentialName, type AgentCredential } from '../model/agent-credential.js';
-import { contract, type MethodName } from './contract/index.js';
+import { changesWhatViewsShow, type MethodName } from './contract/index.js';
 
 /** Reads whose owner scope AgentMemory sets; they log accesses, which any scope may. */
 export const CREDENTIAL_METHODS: ReadonlySet<MethodName> = new Set<MethodName>(['recall.run', 'recall.search', 'recall.explain', 'store.info']);
@@ -16,7 +16,7 @@ export const CREDENTIAL_METHODS: ReadonlySet<MethodName> = new Set<MethodName>([
 export function assertMethodAllowed(credential: AgentCredential | null, method: MethodName): void {
   if (!credential || CREDENTIAL_METHODS.has(method)) return;
   if (method.startsWith('reflect.')) assertCredentialAllows(credential, 'reflect', method);
-  if (contract[method].mutates === true || contract[method].switchesStore === true) assertCredentialAllows(credential, 'write', method);
+  if (changesWhatViewsShow(method)) assertCredentialAllows(credential, 'write', method);
   throw new MnemoError('permission', `credential ${credentialName(credential)} reaches the store through the agent tools only; ${method} is not one of them (it may call ${[...CREDENTIAL_METHODS].join(', ')})`, {
     credential_id: credential.id,
     method,

@@ -16,9 +16,18 @@ export interface MethodSpec<I extends z.ZodType = z.ZodType, O = unknown> {
   readonly __output?: O;
 }
 
-/** `method<Output>()({input, description})` declares a method with its output type. */
+/**
+ * `method<Output>()({input, description})` declares a method with its output type. `mutates` and
+ * `switchesStore` keep their literal types (`W`, `S`), so a handler's session can depend on it (handlers/types.ts): a method
+ * that does not mutate gets a session whose engine is the read side.
+ */
 export function method<O>() {
-  return <I extends z.ZodType>(spec: { input: I; description: string; mutates?: boolean; switchesStore?: boolean }): MethodSpec<I, O> => spec as MethodSpec<I, O>;
+  return <I extends z.ZodType, W extends boolean = false, S extends boolean = false>(spec: {
+    input: I;
+    description: string;
+    mutates?: W;
+    switchesStore?: S;
+  }): MethodSpec<I, O> & { readonly mutates?: W; readonly switchesStore?: S } => spec as MethodSpec<I, O> & { readonly mutates?: W; readonly switchesStore?: S };
 }
 
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };

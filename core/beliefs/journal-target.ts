@@ -8,9 +8,10 @@
  * the API session does so for every door, and a caller opening an Engine itself passes them.
  */
 import type { JournalTarget } from '../store/journal.js';
-import { aliasRowIn, BeliefTables, rejectionRowIn, type AliasRow } from '../store/belief-tables.js';
+import { aliasRowIn, BeliefTables, rejectionRowIn } from '../store/belief-tables.js';
 import type { MemoryStore } from '../store/store.js';
 import { BeliefModel } from './model.js';
+import type { AliasRow } from '../store/port.js';
 
 export const ALIAS_NS = 'belief-alias';
 export const REJECTION_NS = 'belief-reject';

@@ -5,14 +5,13 @@
  * with the first observation, because a delta log is only meaningful under the constants that wrote it.
  */
 import { badInput, MnemoError } from '../errors.js';
-import { BeliefTables, type DeltaRow, type DimensionRow } from '../store/belief-tables.js';
-import { batchBudget, Pacer, pacingOf, type RunPacing } from '../store/change-run.js';
-import { beginIngestRun, clearIngestRun, foreignDeltaDimensions, noteIngestBatch, rollbackIngestRun, type IngestMarker } from '../store/ingest-run.js';
+import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import type { MemoryStore } from '../store/store.js';
 import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, type BeliefConfig, type BeliefConfigOverrides, type BeliefProfile } from './config.js';
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
+import type { BeliefWrites, DeltaRow, DimensionRow, IngestMarker } from '../store/port.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';
@@ -38,11 +37,11 @@ interface IngestState {
 }
 
 export class BeliefModel {
-  readonly tables: BeliefTables;
+  readonly tables: BeliefWrites;
   private cachedConfig: BeliefConfig | null = null;
 
   constructor(readonly store: MemoryStore) {
-    this.tables = new BeliefTables(store);
+    this.tables = store.beliefTables();
   }
 
   // ------------------------------------------------------------ constants
@@ -140,7 +139,7 @@ export class BeliefModel {
   async ingestInBatches(observations: readonly Observation[], recordedAt: number, opts: { pacing?: RunPacing; shouldCancel?: () => boolean } = {}): Promise<IngestResult> {
     const sorted = this.prepareIngest(observations);
     const pacing = pacingOf(opts.pacing);
-    const pacer = new Pacer(this.store, pacing);
+    const pacer = this.store.runs.pacer(pacing);
     const run = this.newIngestState(recordedAt);
     let marker: IngestMarker | null = null;
     let i = 0;
@@ -151,7 +150,7 @@ export class BeliefModel {
           this.tables.prepareWrite();
           if (!marker) {
             this.persistConfig();
-            marker = beginIngestRun(this.store);
+            marker = this.store.runs.beginIngestRun();
           }
           const spent = batchBudget(pacing);
           // Not the previous batch's last id + 1: another writer may have appended in between.
@@ -163,7 +162,7 @@ export class BeliefModel {
           }
           if (first !== null && run.last !== null) {
             this.tables.indexEvidence(first, run.last);
-            noteIngestBatch(this.store, marker, first, run.last);
+            this.store.runs.noteIngestBatch(marker, first, run.last);
           }
         });
         if (i < sorted.length) await pacer.between();
@@ -172,13 +171,13 @@ export class BeliefModel {
         this.writeDimensions(run);
         // Observations other writers added meanwhile were computed without ours: replay those dimensions.
         if (marker) {
-          for (const d of foreignDeltaDimensions(this.store, marker)) this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
+          for (const d of this.store.runs.foreignDeltaDimensions(marker)) this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
         }
-        if (marker) clearIngestRun(this.store);
+        if (marker) this.store.runs.clearIngestRun();
         return this.ingestResult(run, observations.length);
       });
     } catch (err) {
-      if (marker) rollbackIngestRun(this.store, marker);
+      if (marker) this.store.runs.rollbackIngestRun(marker);
       throw err;
     } finally {
       pacer.end();

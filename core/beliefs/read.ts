@@ -6,12 +6,12 @@
  *   now believes was true at T.
  * Plus Eq. 7's observed values, and the views the API returns.
  */
-import type { DeltaRow } from '../store/belief-tables.js';
 import { aggregateValues, decay, entropy, modeOf, OTHER, type Dist } from './equations.js';
 import { estimateAt } from './hindsight.js';
 import type { BeliefModel } from './model.js';
 import { calibrationFor } from './calibration-choice.js';
 import { calibrate } from './calibration.js';
+import type { DeltaRow } from '../store/port.js';
 
 export type ReadMode = 'as-of' | 'hindsight';
 

@@ -3,10 +3,10 @@
  * a breadth-first walk over relationship edges between entities (up to `bfsHops`), BM25 (SQLite
  * FTS5) over delta evidence, and fact lines that carry their belief.
  */
-import type { DimensionRow } from '../store/belief-tables.js';
 import { decay, type Dist } from './equations.js';
 import type { BeliefModel } from './model.js';
 import { readBelief } from './read.js';
+import type { DimensionRow } from '../store/port.js';
 
 /** Attributes whose values name another entity (Nous's RELATIONSHIP_ATTRS). */
 export const RELATIONSHIP_ATTRIBUTES = new Set([

@@ -10,7 +10,6 @@ import { EDGE_TYPES, MEMORY_TYPES, type EdgeType, type MemoryType } from '../mod
 import { HashingEmbedder } from '../embed/hashing.js';
 import { encodeRow, vectorToBlob } from '../store/codec.js';
 import type { MemoryStore } from '../store/store.js';
-import { beginBulkLoad } from '../store/bulk-load.js';
 import * as R from './recipe.js';
 import { BeliefModel } from '../beliefs/model.js';
 import { demoObservations } from './beliefs.js';
@@ -139,7 +138,7 @@ export function generateDemo(store: MemoryStore, opts: DemoOptions): DemoReport 
   };
 
   // Bulk load (core/store/bulk-load.ts): indexes rebuilt once at the end, no fsync per batch.
-  const load = beginBulkLoad(store);
+  const load = store.runs.beginBulkLoad();
   const ids: string[] = [];
   const createdOf: number[] = [];
   const memos: { id: string; content: string; type: MemoryType }[] = [];

@@ -3,7 +3,6 @@ import { blobToVector } from '../store/codec.js';
 import { VectorIndex } from './vector-index.js';
 import type { PersistableIndex } from '../store/derived.js';
 import { rowCounter, type LoadProgress } from '../store/derived-index.js';
-import { liveVectorRows, vectorRow } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
 import type { SnapshotParts } from '../store/snapshot-parts.js';
 import { decodeVectors, encodeVectors } from './vector-snapshot.js';
@@ -25,7 +24,7 @@ export class LiveVectors extends VectorIndex implements PersistableIndex {
     const total = store.count();
     this.reserve(total);
     const rows = rowCounter(total, progress);
-    for (const r of liveVectorRows(store)) {
+    for (const r of store.queries.liveVectorRows()) {
       const v = blobToVector(r.embedding, this.dim);
       if (v) this.upsert(r.id, v, r.owner, r.rowid);
       else if (r.embedding) store.warn(`emb:${r.id}`, `memory ${r.id}: stored embedding has the wrong size for dim ${this.dim}; skipped`);
@@ -35,7 +34,7 @@ export class LiveVectors extends VectorIndex implements PersistableIndex {
   }
 
   update(store: StoreReader, id: string): void {
-    const r = vectorRow(store, id);
+    const r = store.queries.vectorRow(id);
     const v = r && r.archived === 0 ? blobToVector(r.embedding, this.dim) : null;
     if (r && v) this.upsert(id, v, r.owner, r.rowid);
     else this.remove(id);

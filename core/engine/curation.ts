@@ -4,7 +4,7 @@
  */
 import { badInput, MnemoError } from '../errors.js';
 import { addEdge, foldDuplicateScalars, embeddingText, memoryHead, refreshDerivedSizes, applyTodoRule, type Memory } from '../model/memory.js';
-import { contentHash, writeTombstone } from '../store/tombstones.js';
+import { contentHash } from '../model/content-hash.js';
 import { defaultSurvivor, mergeOwners } from '../model/merge-order.js';
 import type { Engine } from './engine.js';
 import { assertWritable, type MemoryPatch, type WriteActor } from './memory-ops.js';
@@ -95,7 +95,7 @@ export function forgetMemories(engine: Engine, ids: string[], actor?: WriteActor
   const now = engine.now();
   const { changeId } = store.change(mems.length === 1 ? `forget ${mems[0]!.id.slice(0, 8)}` : `forget ${mems.length} memories`, 'memory.forget', () => {
     for (const m of mems) {
-      writeTombstone(store, { hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: now, head: memoryHead(m) });
+      store.putTombstone({ hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: now, head: memoryHead(m) });
       store.delete(m.id);
     }
   });

@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import { compareMergeSurvivor, mergeOwners } from '../model/merge-order.js';
 import { memoryHead } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from '../store/duplicate-rows.js';
 import type { StoreReader } from '../store/port.js';
 import type { DerivedIndex } from '../store/derived.js';
 import { derivedIndexKey } from './derived-key.js';
@@ -88,12 +87,12 @@ class DuplicateIndex implements DerivedIndex {
   load(store: StoreReader): void {
     this.version++;
     this.rows.clear();
-    for (const r of liveDuplicateCandidates(store)) this.put(r);
+    for (const r of store.queries.liveDuplicateCandidates()) this.put(r);
   }
 
   update(store: StoreReader, id: string): void {
     this.version++;
-    const r = duplicateCandidate(store, id);
+    const r = store.queries.duplicateCandidate(id);
     if (!r || r.archived) this.rows.delete(id);
     else this.put(r);
   }
@@ -145,7 +144,7 @@ export function findDuplicates(engine: Engine, q: DuplicateQuery): DuplicatePage
   const dismissed = new Set(q.dismissed);
   const groups = groupsOf(index, q.scope, q.same_owner).filter((g) => !dismissed.has(g.key));
   const page = groups.slice(q.offset, q.offset + q.limit);
-  const titles = titlesOf(engine.store, page.flatMap((g) => g.members.map((m) => m.id)));
+  const titles = engine.store.queries.titlesOf(page.flatMap((g) => g.members.map((m) => m.id)));
   return {
     groups: page.map((g) => {
       const owners = mergeOwners(g.members);

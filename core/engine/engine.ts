@@ -8,10 +8,10 @@ import { HashingEmbedder } from '../embed/hashing.js';
 import { embedderFromEnv } from '../embed/openai.js';
 import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
-import { MemoryStore, type OpenOptions, type ProfileName } from '../store/store.js';
+import { MemoryStore, type OpenOptions } from '../store/store.js';
 import { Derived } from '../store/derived.js';
 import { IndexSnapshots, type IndexSnapshotOptions } from '../store/index-snapshots.js';
-import type { StoreReader } from '../store/port.js';
+import type { ProfileName, StoreReader } from '../store/port.js';
 
 /**
  * Names a per-engine singleton owned by another module (an index, the belief model, the plans under

@@ -17,7 +17,6 @@ import {
   type NewMemoryInput,
 } from '../model/memory.js';
 import { ownerMayWrite, validateOwner } from '../model/owner.js';
-import { findTombstone } from '../store/tombstones.js';
 import type { Engine } from './engine.js';
 
 export interface WriteActor {
@@ -39,7 +38,7 @@ export function assertWritable(m: Pick<Memory, 'id' | 'owner'>, actor: WriteActo
 export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { label?: string; allowForgotten?: boolean } = {}): Promise<Memory> {
   const now = engine.now();
   // Forgotten content is not silently re-created: the caller learns of the tombstone and decides.
-  const tomb = opts.allowForgotten ? null : findTombstone(engine.store, input.content);
+  const tomb = opts.allowForgotten ? null : engine.store.tombstoneFor(input.content);
   if (tomb) {
     throw new MnemoError(
       'conflict',

@@ -82,3 +82,13 @@ export interface StoreDiff {
   /** The lists were cut at `limit` rows each. */
   truncated: boolean;
 }
+
+/**
+ * The `until` of an event read on a store shown as of an instant: the event table is a log, not
+ * rolled back with the rows (store/history-views.ts), so the accesses logged after the instant are left
+ * out here; they had not happened yet.
+ */
+export function untilAsOf(history: StoreAsOf | null, until: number | undefined): number | undefined {
+  if (!history || history.live) return until;
+  return until === undefined ? history.at : Math.min(until, history.at);
+}

@@ -68,3 +68,13 @@ export function ownerMayWrite(rowOwner: string, actorOwner: string): boolean {
 export function isCrossOwner(readerOwner: string, rowOwner: string): boolean {
   return readerOwner !== '' && rowOwner !== '' && roleOf(readerOwner) !== roleOf(rowOwner);
 }
+
+/**
+ * The owner fields of a memory-list filter (the store's ListFilter) for a scope: `""` selects
+ * unowned rows exactly, null every owner.
+ */
+export function scopeFilter(scope: OwnerScope): { owner?: string; owners?: string[] } {
+  if (scope === null) return {};
+  if (scope === '') return { owners: [''] };
+  return { owner: scope };
+}

@@ -5,19 +5,18 @@
 import type { EngineReader } from '../engine/engine.js';
 import { isCrossOwner } from '../model/owner.js';
 import { memoryHead } from '../model/memory.js';
-import { auditEvents, eventView, type AuditFilter } from '../store/access-queries.js';
-import { untilAsOf } from '../store/access-events.js';
-import { credentialRefs } from '../store/agent-credentials.js';
-import { iterUsageRecords } from '../store/usage-rows.js';
+import { eventView } from '../engine/event-view.js';
+import { untilAsOf } from '../model/history.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
+import type { AuditFilter } from '../store/port.js';
 
 export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListResult {
   // As of an instant, the accesses logged up to it (a replay as of then still finds a later one by id: auditEvents is not bounded).
   const filter = { ...f, until: untilAsOf(engine.store.history, f.until) };
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
-  const fromTable = auditEvents(engine.store, filter);
+  const fromTable = engine.store.queries.auditEvents(filter);
   if (fromTable) {
-    const credentials = credentialRefs(engine.store);
+    const credentials = engine.store.queries.credentialRefs();
     return { source: 'events', total: fromTable.total, events: fromTable.events.map((e) => eventView(e, credentials)) };
   }
   return { source: 'rings', ...fromRings(engine, filter) };
@@ -28,7 +27,7 @@ function fromRings(engine: EngineReader, f: AuditFilter): { total: number; event
   // The rings record no credential: every access in them was made without one.
   if (f.credentialId !== undefined && f.credentialId !== null) return { total: 0, events: [] };
   const q = f.query?.toLowerCase();
-  for (const m of iterUsageRecords(engine.store, { includeArchived: true })) {
+  for (const m of engine.store.queries.iterUsageRecords({ includeArchived: true })) {
     if (f.memoryId !== undefined && m.id !== f.memoryId) continue;
     const head = memoryHead(m);
     for (const e of m.access_log) {

@@ -6,17 +6,7 @@
  * filters by, so a facet's count is exactly the number of rows its click shows).
  */
 import { DEFAULT_FORGET_POLICY } from '../model/forget-policy.js';
-import {
-  liveAndArchivedCounts,
-  liveCount,
-  liveEdgeTypeCounts,
-  liveIdleBucketCounts,
-  liveRetentionBucketCounts,
-  liveValueCounts,
-  retentionSample,
-  type RetentionPoint,
-} from '../store/overview-counts.js';
-import type { RowSource } from '../store/store-handle.js';
+import type { RetentionPoint, StoreReader } from '../store/port.js';
 
 export interface RangeFacet {
   /** Display label, e.g. "0.02–0.1". */
@@ -79,8 +69,8 @@ function withCounts(buckets: { value: string; min: number | null; max: number | 
   return buckets.map((b, i) => ({ ...b, n: counts[i] ?? 0 }));
 }
 
-export function overviewFacets(store: RowSource, now: number, policy = DEFAULT_FORGET_POLICY): OverviewFacets {
-  const counts = liveAndArchivedCounts(store);
+export function overviewFacets(store: StoreReader, now: number, policy = DEFAULT_FORGET_POLICY): OverviewFacets {
+  const counts = store.queries.liveAndArchivedCounts();
   const threshold = policy.prune_activation_threshold;
   const half = policy.decay_half_life_hours;
   const rb = retentionBuckets(threshold);
@@ -88,20 +78,20 @@ export function overviewFacets(store: RowSource, now: number, policy = DEFAULT_F
     now,
     live: counts.live,
     archived: counts.archived,
-    types: liveValueCounts(store, 'type'),
-    owners: liveValueCounts(store, 'owner'),
-    statuses: liveValueCounts(store, 'status').filter((r) => r.value !== ''),
-    edge_types: liveEdgeTypeCounts(store),
-    retention: withCounts(rb, liveRetentionBucketCounts(store, now, half, rb)),
-    idle: withCounts(IDLE_BUCKETS, liveIdleBucketCounts(store, now, IDLE_BUCKETS)),
+    types: store.queries.liveValueCounts('type'),
+    owners: store.queries.liveValueCounts('owner'),
+    statuses: store.queries.liveValueCounts('status').filter((r) => r.value !== ''),
+    edge_types: store.queries.liveEdgeTypeCounts(),
+    retention: withCounts(rb, store.queries.liveRetentionBucketCounts(now, half, rb)),
+    idle: withCounts(IDLE_BUCKETS, store.queries.liveIdleBucketCounts(now, IDLE_BUCKETS)),
     prune_threshold: threshold,
     half_life_hours: half,
   };
 }
 
-export function retentionScatter(store: RowSource, now: number, sample: number, policy = DEFAULT_FORGET_POLICY): RetentionScatter {
-  const total = liveCount(store);
+export function retentionScatter(store: StoreReader, now: number, sample: number, policy = DEFAULT_FORGET_POLICY): RetentionScatter {
+  const total = store.queries.liveCount();
   const step = Math.max(1, Math.ceil(total / Math.max(1, sample)));
-  const points = retentionSample(store, now, policy.decay_half_life_hours, step);
+  const points = store.queries.retentionSample(now, policy.decay_half_life_hours, step);
   return { now, total, points, sampled: step > 1, prune_threshold: policy.prune_activation_threshold };
 }

@@ -6,8 +6,8 @@
 import { DEFAULT_FORGET_POLICY, pruneEta, retention, type ForgetPolicy } from '../model/forget-policy.js';
 import type { AccessRecord } from '../model/memory.js';
 import { pyRound } from '../model/py-round.js';
-import type { UsageRecord } from '../store/usage-rows.js';
 import type { MemoryUsage } from './types.js';
+import type { UsageRecord } from '../store/port.js';
 
 const USE_CHANNELS = new Set(['recalled', 'searched', 'deref']);
 

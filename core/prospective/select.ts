@@ -1,11 +1,10 @@
 /** Loads every live memory of some types within an owner scope (paged through the list query). */
 import type { Memory } from '../model/memory.js';
-import type { OwnerScope } from '../model/owner.js';
-import { listMemories, scopeFilter } from '../store/list-query.js';
-import type { MemoryStore } from '../store/store.js';
+import { scopeFilter, type OwnerScope } from '../model/owner.js';
+import type { StoreWriter } from '../store/port.js';
 
 export function memoriesOfType(
-  store: MemoryStore,
+  store: StoreWriter,
   types: string[],
   scope: OwnerScope,
   opts: { statuses?: string[]; archived?: 'live' | 'archived' | 'all' } = {},
@@ -13,7 +12,7 @@ export function memoriesOfType(
   const ids: string[] = [];
   const page = 5000;
   for (let offset = 0; ; offset += page) {
-    const { rows } = listMemories(store, {
+    const { rows } = store.queries.listMemories({
       types,
       ...scopeFilter(scope),
       ...(opts.statuses ? { statuses: opts.statuses } : {}),

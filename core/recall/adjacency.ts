@@ -13,7 +13,6 @@ import type { PersistableIndex } from '../store/derived.js';
 import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type SnapshotParts, type StringRun } from '../store/snapshot-parts.js';
-import { allEdges } from '../store/derived-sources.js';
 import type { StoreReader } from '../store/port.js';
 
 /** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
@@ -84,7 +83,7 @@ export class Adjacency implements PersistableIndex {
 
   load(store: StoreReader): void {
     this.reset();
-    for (const r of allEdges(store)) {
+    for (const r of store.queries.allEdges()) {
       let list = this.out.get(r.src);
       if (!list) this.out.set(r.src, (list = []));
       list.push({ target_id: r.dst, type: r.type, weight: r.weight, created_at: r.created_at });

@@ -18,8 +18,7 @@ import { rowCounter, type LoadProgress } from '../store/derived-index.js';
 import type { SnapshotParts } from '../store/snapshot-parts.js';
 import { decodeCorpus, encodeCorpus, type CorpusSlots, type StoredSlotData } from './corpus-snapshot.js';
 import type { SlotData } from './slot-data.js';
-import { liveSourceRows, sourceRow, type SourceRow } from '../store/derived-sources.js';
-import type { StoreReader } from '../store/port.js';
+import type { SourceRow, StoreReader } from '../store/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
 import { SubstringIndex, setBit } from './substring-index.js';
@@ -99,7 +98,7 @@ export class RecallCorpus implements PersistableIndex {
   load(store: StoreReader, progress?: LoadProgress): void {
     this.reset(store);
     const rows = rowCounter(store.count(), progress);
-    for (const row of liveSourceRows(store)) {
+    for (const row of store.queries.liveSourceRows()) {
       this.append(store, row);
       rows.tick();
     }
@@ -162,7 +161,7 @@ export class RecallCorpus implements PersistableIndex {
 
   update(store: StoreReader, id: string): void {
     this.store = store;
-    const row = sourceRow(store, id);
+    const row = store.queries.sourceRow(id);
     const slot = this.slotOf.get(id);
     if (!row || row.archived) {
       if (slot !== undefined) this.setAlive(slot, false);

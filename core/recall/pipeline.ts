@@ -13,7 +13,6 @@
 import type { EngineReader } from '../engine/engine.js';
 import { derivedIndexKey } from '../engine/derived-key.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import { ownerStates } from '../store/recall-reads.js';
 import { sigmoid } from '../model/activation.js';
 import { Adjacency } from './adjacency.js';
 import { RecallCorpus } from './corpus.js';
@@ -317,7 +316,7 @@ function spreadGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerSco
       // Targets outside the live corpus are archived or dangling; only nooa's profile lets
       // archived ones receive activation, so only then are their owners looked up.
       const missing = throughArchived ? targets.filter((t) => corpus.slot(t) === undefined) : [];
-      const others = missing.length ? ownerStates(engine.store, missing) : new Map<string, { owner: string; archived: boolean }>();
+      const others = missing.length ? engine.store.queries.ownerStates(missing) : new Map<string, { owner: string; archived: boolean }>();
       return (id) => {
         const slot = corpus.slot(id);
         if (slot !== undefined) return ownerMatches(corpus.owners[slot]!, scope);

@@ -13,10 +13,10 @@ import type { Engine } from '../engine/engine.js';
 import type { AccessChannel } from '../model/enums.js';
 import { accessRecord, type AccessComponents, type Memory } from '../model/memory.js';
 import { currentTraceRef, emitMemoryEvent } from '../otel.js';
-import type { AccessWrite } from '../store/store.js';
 import { explainResult, rankRequest } from './explain.js';
 import { resolveRequest, type RecallInput } from './request.js';
 import type { RecallItem, RecallResult } from './types.js';
+import type { AccessWrite } from '../store/port.js';
 
 export interface Reader {
   owner: string;

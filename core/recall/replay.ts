@@ -11,8 +11,7 @@
 import type { EngineReader } from '../engine/engine.js';
 import { badInput, notFound } from '../errors.js';
 import type { AccessEventView } from '../model/access-event.js';
-import { credentialRefs } from '../store/agent-credentials.js';
-import { auditEvents, eventView } from '../store/access-queries.js';
+import { eventView } from '../engine/event-view.js';
 import { explainRows, rankRequest } from './explain.js';
 import { resolveRequest } from './request.js';
 import { pyRound } from '../model/py-round.js';
@@ -38,7 +37,7 @@ export interface ReplayAsOf {
 }
 
 function loggedEvent(engine: EngineReader, eventId: number) {
-  const found = auditEvents(engine.store, { eventIds: [eventId], limit: 1 });
+  const found = engine.store.queries.auditEvents({ eventIds: [eventId], limit: 1 });
   if (!found) throw notFound(`this store has no access-event table yet, so there is no event ${eventId}; recall something first`, { event_id: eventId });
   const raw = found.events[0];
   if (!raw) throw notFound(`no access event with id ${eventId}; the Access audit view and the "access.list" method list the events`, { event_id: eventId });
@@ -52,12 +51,12 @@ export function loggedAccessTime(engine: EngineReader, eventId: number): number 
 
 export function replay(engine: EngineReader, eventId: number, overrides: ReplayOverrides = {}, then: ReplayAsOf | null = null): ReplayResult {
   const raw = loggedEvent(engine, eventId);
-  const credentials = credentialRefs(engine.store);
+  const credentials = engine.store.queries.credentialRefs();
   const event = eventView(raw, credentials);
   if (event.query === null) {
     throw badInput(`event ${eventId} (${event.channel}) carries no query; only recalled, searched or injected accesses can be replayed`, { event_id: eventId });
   }
-  const siblings = (auditEvents(engine.store, { ts: event.ts, channels: [event.channel], limit: 1000, order: 'asc' })?.events ?? [])
+  const siblings = (engine.store.queries.auditEvents({ ts: event.ts, channels: [event.channel], limit: 1000, order: 'asc' })?.events ?? [])
     .map((e) => eventView(e, credentials))
     .filter((s) => s.query === event.query && s.reader_owner === event.reader_owner && s.session_ref === event.session_ref)
     .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));

@@ -6,15 +6,7 @@
  */
 import type { EngineReader } from '../engine/engine.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
-import {
-  BUILTIN_PROFILE_NAMES,
-  deleteSavedProfile,
-  isBuiltinProfile,
-  savedProfileRow,
-  savedProfileRows,
-  writeDefaultProfile,
-  writeSavedProfile,
-} from '../store/saved-profiles.js';
+import { BUILTIN_PROFILE_NAMES, deleteSavedProfile, isBuiltinProfile, savedProfileRow, savedProfileRows, writeDefaultProfile, writeSavedProfile } from '../store/saved-profiles.js';
 import type { MemoryStore } from '../store/store.js';
 import type { StoreReader } from '../store/port.js';
 import { profileConfig, profileFor, type RecallFeatures, type RecallKnobs, type RecallProfile } from './profile.js';

@@ -20,7 +20,7 @@ import { pruneDecision } from '../model/forget-policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
 import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
-import { batchBudget, ChangeRun, Pacer, pacingOf, recoverDeadRun, type RunPacing } from '../store/change-run.js';
+import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
 import { isClose, rescoreValue } from './ops.js';
 import { planOps } from './plan.js';
@@ -83,11 +83,11 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   const meta: ApplyMeta = { plan_id: plan.id, total_ops: ops.length, next_index: 0, complete: false, dropped: [], fingerprint_after: null };
   const started = performance.now();
   const pacing = pacingOf(opts.pacing);
-  const pacer = new Pacer(store, pacing);
+  const pacer = store.runs.pacer(pacing);
   const cancel = opts.shouldCancel ?? (() => false);
   let pre: Prechecked | null = null;
   let preHolds = false;
-  const run = new ChangeRun(store, `reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta, () => {
+  const run = store.runs.changeRun(`reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta, () => {
     preHolds = pre !== null && store.dataVersion() === pre.dataVersion && store.totalChanges() === pre.ownChanges;
   });
   const dropped = new Set<string>();
@@ -129,7 +129,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     });
   try {
     // First finish any change a dead writer left half-written, so the fingerprint read below is of the store the run will see.
-    recoverDeadRun(store);
+    store.runs.recoverDeadRun();
     pre = await fingerprintBeforeLock(store);
     while (batch()) await pacer.between();
     if (halted === 'cancel') {

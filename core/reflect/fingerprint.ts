@@ -5,9 +5,9 @@
  * tables (journal, access events) are not plan inputs and are left out.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { edgeRowPages, edgeRows, memoryRowPages, memoryRows, type RawEdgeRow, type RawMemoryRow, type RowSource } from '../store/fingerprint-rows.js';
+import type { RawEdgeRow, RawMemoryRow, StoreReader } from '../store/port.js';
 
-export type { RawEdgeRow, RawMemoryRow } from '../store/fingerprint-rows.js';
+export type { RawEdgeRow, RawMemoryRow } from '../store/port.js';
 
 const SEP = '\u001f';
 
@@ -39,17 +39,17 @@ export class Fingerprinter {
  * lock held. Pages share no snapshot: a commit in between gives a digest of no real state, so a
  * caller must know that nothing committed meanwhile before trusting it (see apply's pre-check).
  */
-export async function storeFingerprintInPages(store: RowSource, pageSize = 2048): Promise<string> {
+export async function storeFingerprintInPages(store: StoreReader, pageSize = 2048): Promise<string> {
   const f = new Fingerprinter();
-  for await (const page of memoryRowPages(store, pageSize)) for (const r of page) f.row(r);
-  for await (const page of edgeRowPages(store, pageSize)) for (const e of page) f.edge(e);
+  for await (const page of store.queries.memoryRowPages(pageSize)) for (const r of page) f.row(r);
+  for await (const page of store.queries.edgeRowPages(pageSize)) for (const e of page) f.edge(e);
   return f.digest();
 }
 
 /** Recomputes the fingerprint from scratch (apply does this inside its transaction). */
-export function storeFingerprint(store: RowSource): string {
+export function storeFingerprint(store: StoreReader): string {
   const f = new Fingerprinter();
-  for (const r of memoryRows(store)) f.row(r);
-  for (const e of edgeRows(store)) f.edge(e);
+  for (const r of store.queries.memoryRows()) f.row(r);
+  for (const e of store.queries.edgeRows()) f.edge(e);
   return f.digest();
 }

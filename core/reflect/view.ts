@@ -5,8 +5,7 @@
  */
 import { blobToVector } from '../store/codec.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { StoreReader } from '../store/port.js';
-import { edgeRows, embeddingRows, memoryRowPages, type RawMemoryRow } from '../store/fingerprint-rows.js';
+import type { RawMemoryRow, StoreReader } from '../store/port.js';
 import { Fingerprinter } from './fingerprint.js';
 import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
 import { readDataFields } from './data-fields.js';
@@ -64,7 +63,7 @@ export class WorkingView {
     // worker threads while this thread reads, decodes and fingerprints the rows.
     const ids: string[] = [];
     const vectors: Float32Array[] = [];
-    for (const r of embeddingRows(store)) {
+    for (const r of store.queries.embeddingRows()) {
       if (r.archived !== 0 || !ownerMatches(r.owner, scope)) continue;
       const v = decodeEmbedding(r.embedding, store.dim);
       if (!v) continue;
@@ -78,7 +77,7 @@ export class WorkingView {
     let stopped = false;
     const slotIds: string[] = [];
     const slotVectors: Float32Array[] = [];
-    read: for await (const page of memoryRowPages(store)) {
+    read: for await (const page of store.queries.memoryRowPages()) {
       for (const r of page) {
         if ((view.total & 4095) === 4095 && shouldStop?.()) {
           stopped = true;
@@ -111,7 +110,7 @@ export class WorkingView {
     }
     if (slotIds.length !== ids.length) changed = true;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const e of edgeRows(store)) {
+    for (const e of store.queries.edgeRows()) {
       fp.edge(e);
       const m = view.byId.get(e.src);
       if (m) m.edges.push({ target_id: e.dst, type: e.type, weight: e.weight });

@@ -9,9 +9,9 @@
 import { OP_NAMES, type OpName } from '../reflect/policy.js';
 import { planKind } from '../reflect/plan-registry.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
-import type { MemoryHead } from '../store/review-heads.js';
 import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
 import { isPlainQuery, proposedHead, queryItems, type ItemQuery } from './item-query.js';
+import type { MemoryHead } from '../store/port.js';
 
 
 /** One reviewer action: accept or reject some items, or every item of one op ("Accept all"). */

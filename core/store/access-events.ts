@@ -8,7 +8,6 @@ import type { ScoreTerms } from '../model/memory.js';
 import { storedAccessEntrySchema } from '../model/schemas.js';
 import { currentCredentialId } from './attribution.js';
 import type { DB } from './sqlite.js';
-import type { StoreAsOf } from '../model/history.js';
 
 export interface AccessEvent extends AccessRecord {
   event_id: number;
@@ -139,16 +138,6 @@ export interface EventFilter {
 
 export function hasEventTable(db: DB): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_access_events'").get() !== undefined;
-}
-
-/**
- * The `until` of an event read on a store shown as of an instant: the event table is a log, not
- * rolled back with the rows (history-views.ts), so the accesses logged after the instant are left
- * out here; they had not happened yet.
- */
-export function untilAsOf(history: StoreAsOf | null, until: number | undefined): number | undefined {
-  if (!history || history.live) return until;
-  return until === undefined ? history.at : Math.min(until, history.at);
 }
 
 export function queryEvents(db: DB, f: EventFilter): { total: number; events: AccessEvent[] } {

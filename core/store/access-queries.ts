@@ -2,14 +2,10 @@
  * Audit queries over the uncapped access-event table, joined to the memory each access read
  * (its current owner, type and head), with the filters the Access audit view offers.
  */
-import type { CredentialRef } from '../model/agent-credential.js';
 import { connectionOf } from './connection.js';
-import type { AccessEventView } from '../model/access-event.js';
-import { memoryHead } from '../model/memory.js';
-import { isCrossOwner } from '../model/owner.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
 import { hasMigration } from './migrations.js';
-import type { StoreReader } from './port.js';
+import type { RowSource } from './store-handle.js';
 import { jsonField } from './json-sql.js';
 
 export interface AuditFilter {
@@ -39,7 +35,7 @@ export interface AuditEvent extends AccessEvent {
 
 const role = (col: string) => `(CASE WHEN instr(${col}, '@') > 0 THEN substr(${col}, 1, instr(${col}, '@') - 1) ELSE ${col} END)`;
 
-export function auditEvents(store: StoreReader, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
+export function auditEvents(store: RowSource, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
   if (!hasEventTable(connectionOf(store))) return null;
   const where: string[] = [];
   const params: unknown[] = [];
@@ -99,32 +95,5 @@ export function auditEvents(store: StoreReader, f: AuditFilter): { total: number
   return {
     total,
     events: rows.map((r) => ({ ...rowToEvent(r), memory_owner: r.memory_owner, memory_type: r.memory_type, title: typeof r.title === 'string' ? r.title : null, content: r.content })),
-  };
-}
-
-/** One audit row as the audit and replay show it (the read memory's head, whether the read crossed owners). */
-export function eventView(e: AuditEvent, credentials: ReadonlyMap<string, CredentialRef> = new Map()): AccessEventView {
-  return {
-    event_id: e.event_id,
-    memory_id: e.memory_id,
-    ts: e.ts,
-    channel: e.channel,
-    reader_owner: e.reader_owner,
-    session_ref: e.session_ref,
-    trace_ref: e.trace_ref,
-    query: e.query,
-    score: e.score,
-    rank: e.rank,
-    components: e.components,
-    strength_after: e.strength_after,
-    reinforce: e.reinforce,
-    backfilled: e.backfilled,
-    memory_owner: e.memory_owner,
-    memory_type: e.memory_type,
-    head: e.content === null ? null : memoryHead({ title: e.title, content: e.content }),
-    cross_owner: e.memory_owner !== null && isCrossOwner(e.reader_owner, e.memory_owner),
-    context: (e.context as AccessEventView['context']) ?? null,
-    terms: e.terms ?? null,
-    credential: e.credential_id ? (credentials.get(e.credential_id) ?? { id: e.credential_id, owner: null, label: null }) : null,
   };
 }

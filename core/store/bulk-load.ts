@@ -10,7 +10,7 @@
 import { connectionOf } from './connection.js';
 import type { AccessRecord } from '../model/memory.js';
 import { MEMORY_COLUMNS, type MemoryRow } from './codec.js';
-import type { MemoryStore } from './store.js';
+import type { JournalledStore } from './journal.js';
 import { startFeedHistory } from './feed-retention.js';
 
 /** A whole memory row as the loader writes it (the rowid is assigned by SQLite). */
@@ -36,7 +36,7 @@ const EVENT_INDEXES_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'ind
 const BULK_CACHE_SIZE = -262144;
 
 /** Creates mnemo's tables if needed and switches the connection to bulk loading until `finish()`. */
-export function beginBulkLoad(store: MemoryStore): BulkLoad {
+export function beginBulkLoad(store: JournalledStore & { count(scope: { includeArchived?: boolean }): number }): BulkLoad {
   const db = connectionOf(store);
   store.ensureMnemo();
   const insertMemory = db.prepare(INSERT_MEMORY_SQL);

@@ -18,26 +18,9 @@ import { resolve } from 'node:path';
 import { MnemoError } from '../errors.js';
 import { currentCredentialId } from './attribution.js';
 import { attributeFeedTo } from './feed-stamp.js';
+import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore } from './journal.js';
 
-export interface RunPacing {
-  /** Work per transaction before it commits. */
-  batchMs?: number;
-  /** Upper bound of items per transaction (tests use a small one to force many batches). */
-  maxBatchItems?: number;
-  /** Pause between transactions, so waiting connections get the lock. */
-  pauseMs?: number;
-}
-
-/**
- * Why these numbers: a connection waiting for the write lock (an agent's add, a recall logging its
- * accesses) sleeps in SQLite's busy handler, in steps that grow to 100 ms. A pause shorter than
- * that step can fall between two of its looks, batch after batch, and the agent starves for
- * seconds; a pause a little longer than the step is seen by every waiter, so a waiting call gets
- * the lock within one batch plus one pause. The batch is long enough that the commit and the pause
- * cost about a third of the run's time.
- */
-const DEFAULTS: Required<RunPacing> = { batchMs: 200, maxBatchItems: Number.MAX_SAFE_INTEGER, pauseMs: 110 };
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
 const CHECKPOINT_EVERY_MS = 1000;
 /**
@@ -76,10 +59,6 @@ export function setLiveRun(store: JournalledStore, changeIds: number[], live: bo
     if (live) liveRuns.add(runKey(store, id));
     else liveRuns.delete(runKey(store, id));
   }
-}
-
-export function pacingOf(p: RunPacing | undefined): Required<RunPacing> {
-  return { ...DEFAULTS, ...(p ?? {}) };
 }
 
 /** The change being written in batches right now (or left half-written by a process that died). */
@@ -146,13 +125,6 @@ export function isLiveWriter(pid: number, host: string): boolean {
   } catch (err) {
     return (err as { code?: string }).code === 'EPERM';
   }
-}
-
-/** A deadline for one transaction's work: the time budget or the item cap, whichever comes first. */
-export function batchBudget(p: Required<RunPacing>): () => boolean {
-  const until = performance.now() + p.batchMs;
-  let items = 0;
-  return () => ++items >= p.maxBatchItems || performance.now() >= until;
 }
 
 /**

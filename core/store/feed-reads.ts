@@ -5,7 +5,7 @@
  */
 import { connectionOf, statementOf } from './connection.js';
 import { hasMigration } from './migrations.js';
-import type { FeedChanges, FeedPosition } from './port.js';
+import type { FeedChanges, FeedPosition } from './feed-position.js';
 
 /**
  * The statements a catch-up runs, each a search by key (the feed's sequence number, a memory's id),

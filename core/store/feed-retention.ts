@@ -16,7 +16,8 @@
  * whose position is older resets instead of missing a change.
  */
 import { statementOf } from './connection.js';
-import { Pacer, pacingOf, type RunPacing } from './change-run.js';
+import { pacingOf, type RunPacing } from '../model/run-pacing.js';
+import { Pacer } from './change-run.js';
 import { hasFeed } from './feed-reads.js';
 import type { JournalledStore } from './journal.js';
 

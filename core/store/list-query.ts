@@ -4,7 +4,7 @@
  * indexed query and never parses a full `data` payload.
  */
 import { connectionOf } from './connection.js';
-import { parseOwnerScope, type OwnerScope } from '../model/owner.js';
+import { parseOwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
 import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
 import type { RowSource } from './store-handle.js';
@@ -146,11 +146,4 @@ export function listMemories(source: RowSource, f: ListFilter): { total: number;
     )
     .all(...w.params, f.limit ?? 200, f.offset ?? 0) as ListRow[];
   return { total, rows };
-}
-
-/** The list-query filter for a scope (`""` selects unowned rows exactly). */
-export function scopeFilter(scope: OwnerScope): Pick<ListFilter, 'owner' | 'owners'> {
-  if (scope === null) return {};
-  if (scope === '') return { owners: [''] };
-  return { owner: scope };
 }

@@ -7,7 +7,7 @@ import { connectionOf, statementOf } from './connection.js';
 import { hasEventTable } from './access-events.js';
 import { jsonField } from './json-sql.js';
 import { hasMigration } from './migrations.js';
-import type { StoreReader } from './port.js';
+import type { RowSource } from './store-handle.js';
 
 export interface LoggedRecall {
   query: string;
@@ -22,12 +22,12 @@ export interface LoggedRecall {
 
 const RECALL_CHANNELS = "('recalled', 'searched')";
 
-function readable(store: StoreReader): boolean {
+function readable(store: RowSource & { hasMnemo(): boolean }): boolean {
   return store.hasMnemo() && hasEventTable(connectionOf(store));
 }
 
 /** Distinct logged recall queries, most recent first. */
-export function loggedRecalls(store: StoreReader, limit: number): LoggedRecall[] {
+export function loggedRecalls(store: RowSource & { hasMnemo(): boolean }, limit: number): LoggedRecall[] {
   if (!readable(store)) return [];
   const scope = hasMigration(connectionOf(store), '003-access-context') ? `MAX(${jsonField('context', '$.owner')})` : 'NULL';
   return statementOf(
@@ -44,7 +44,7 @@ export function loggedRecalls(store: StoreReader, limit: number): LoggedRecall[]
  * any reader. One pass over the events for all the queries: the table has no index on query, and
  * one scan per query would cost a scan each on a store with millions of accesses.
  */
-export function loggedResultIds(store: StoreReader, queries: readonly string[], k: number): Map<string, string[]> {
+export function loggedResultIds(store: RowSource & { hasMnemo(): boolean }, queries: readonly string[], k: number): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const unique = [...new Set(queries)];
   if (!readable(store) || unique.length === 0) return out;

@@ -22,6 +22,57 @@ import type { ChangeRow, ChangeSummary } from './journal.js';
 import type { MaintenanceEntry } from './maintenance-log.js';
 import type { ChangeEvent } from './store-handle.js';
 import type { Tombstone } from './tombstones.js';
+import type { AuditEvent, AuditFilter } from './access-queries.js';
+import type { BodyRow, SourceEdge, SourceRow, VectorRow } from './derived-sources.js';
+import type { DuplicateCandidateRow } from './duplicate-rows.js';
+import type { memoryFacets } from './facets.js';
+import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from './fingerprint-rows.js';
+import type { GraphFilter, GraphResult } from './graph-query.js';
+import type { ListFilter, ListRow } from './list-query.js';
+import type { LoggedRecall } from './logged-recalls.js';
+import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from './overview-counts.js';
+import type { OwnerState } from './recall-reads.js';
+import type { MemoryHead } from './review-heads.js';
+import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from './store-counts.js';
+import type { UsageRecord } from './usage-rows.js';
+import type { FeedChanges, FeedPosition } from './feed-position.js';
+import type { CredentialRef } from '../model/agent-credential.js';
+import type { RunPacing } from '../model/run-pacing.js';
+import type { CredentialUse, StoredCredential } from './agent-credentials.js';
+import type { BulkLoad } from './bulk-load.js';
+import type { ChangeRun, Pacer } from './change-run.js';
+import type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js';
+import type { IngestMarker } from './ingest-run.js';
+import type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
+
+/* The row and filter types of the port's methods, so that callers name them through the port. */
+export type { AccessEvent, EventFilter } from './access-events.js';
+export type { AuditEvent, AuditFilter } from './access-queries.js';
+export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-tables.js';
+export type { BodyRow, SourceEdge, SourceRow, VectorRow } from './derived-sources.js';
+export type { DuplicateCandidateRow } from './duplicate-rows.js';
+export type { FacetRow } from './facets.js';
+export type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from './fingerprint-rows.js';
+export type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from './graph-query.js';
+export type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor } from './history-changes.js';
+export type { ChangeRow, ChangeSummary } from './journal.js';
+export type { ListFilter, ListRow } from './list-query.js';
+export type { LoggedRecall } from './logged-recalls.js';
+export type { MaintenanceEntry } from './maintenance-log.js';
+export type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from './overview-counts.js';
+export type { OwnerState } from './recall-reads.js';
+export type { MemoryHead } from './review-heads.js';
+export type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from './store-counts.js';
+export type { ChangeEvent } from './store-handle.js';
+export type { Tombstone } from './tombstones.js';
+export type { UsageRecord } from './usage-rows.js';
+export type { FeedChanges, FeedPosition } from './feed-position.js';
+export type { CredentialUse, StoredCredential } from './agent-credentials.js';
+export type { BulkLoad, BulkMemoryRow } from './bulk-load.js';
+export type { ChangeRun, Pacer } from './change-run.js';
+export type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js';
+export type { IngestMarker } from './ingest-run.js';
+export type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
 
 /** A built-in profile (`nooa-0.0.9`, `mnemo`) or one saved in the store (saved-profiles.ts). */
 export type ProfileName = string;
@@ -218,20 +269,6 @@ export interface BeliefWrites extends BeliefReads {
 
 // ---------------------------------------------------------------- changes made by others
 
-/** A place in the store's change feed: the feed's identity and the last sequence number seen. */
-export interface FeedPosition {
-  readonly epoch: string;
-  readonly seq: number;
-}
-
-/** What changed after a feed position: memory ids (an edge change names both ends). */
-export interface FeedChanges {
-  upserts: string[];
-  deletes: string[];
-  /** Where the feed stood when this was read. */
-  position: FeedPosition;
-}
-
 export interface ChangeFeed {
   /** Where the change feed stands; null when the file has none (a nooa-only store, or an old one opened read-only). */
   feedPosition(): FeedPosition | null;
@@ -263,16 +300,168 @@ export interface StoreHistory {
   readonly history: StoreAsOf | null;
 }
 
+// ---------------------------------------------------------------- whole-table queries
+
+/*
+ * The reads the views and the derived indexes make over whole tables, by group. They are the
+ * adapter's (the SQLite one runs one statement each, in core/store/'s query modules); the engine
+ * reaches them as `store.queries`, so a second backend provides them or fails the contract suite.
+ */
+
+export type MemoryFacets = ReturnType<typeof memoryFacets>;
+
+export interface MemoryQueries {
+  /** One page of the memory list, with its total. */
+  listMemories(f: ListFilter): { total: number; rows: ListRow[] };
+  /** The ids (at most `max`) the same filter selects, with its total. */
+  listIds(f: ListFilter, max: number): { total: number; ids: string[] };
+  memoryFacets(archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample?: number): MemoryFacets;
+  /** Owner, archived flag and status of each id that exists (recall's owner and status gate). */
+  ownerStates(ids: readonly string[]): Map<string, OwnerState>;
+  /** Every memory's review head (title, type, owner...), by id. */
+  memoryHeads(): Map<string, MemoryHead>;
+  liveDuplicateCandidates(): Iterable<DuplicateCandidateRow>;
+  duplicateCandidate(id: string): DuplicateCandidateRow | undefined;
+  titlesOf(ids: string[]): Map<string, string | null>;
+  /** Every memory row in rowid order, in one statement (consistent only inside readConsistent). */
+  memoryRows(): Iterable<RawMemoryRow>;
+  /** The memory rows a page at a time, yielding to the event loop between pages (no shared snapshot). */
+  memoryRowPages(pageSize?: number): AsyncGenerator<RawMemoryRow[]>;
+  embeddingRows(): Iterable<EmbeddingRow>;
+}
+
+export interface EdgeQueries {
+  graphView(f: GraphFilter): GraphResult;
+  edgeRows(): Iterable<RawEdgeRow>;
+  edgeRowPages(pageSize?: number): AsyncGenerator<RawEdgeRow[]>;
+}
+
+/** What the derived indexes load from: live rows in the shape each index keeps. */
+export interface IndexSources {
+  liveVectorRows(): Iterable<VectorRow>;
+  vectorRow(id: string): VectorRow | undefined;
+  sourceRow(id: string): SourceRow | undefined;
+  liveSourceRows(): Iterable<SourceRow>;
+  liveBodies(): BodyRow[];
+  liveEntities(): { id: string; entities: string | null }[];
+  allEdges(): Iterable<SourceEdge>;
+  edgesOfType(type: EdgeType): { src: string; dst: string }[];
+  edgeTargets(src: string, type: EdgeType): string[];
+}
+
+export interface AccessEventQueries {
+  /** Each memory's access ring and the fields retention needs, in insertion order. */
+  iterUsageRecords(scope?: { owner?: OwnerScope; includeArchived?: boolean }): Generator<UsageRecord>;
+  usageRecords(ids: readonly string[]): Map<string, UsageRecord>;
+  /** The access log with its memories' heads; null before the event table exists. */
+  auditEvents(f: AuditFilter): { total: number; events: AuditEvent[] } | null;
+  loggedRecalls(limit: number): LoggedRecall[];
+  loggedResultIds(queries: readonly string[], k: number): Map<string, string[]>;
+  /** Events of the given channels that carry a session, oldest first, streamed (`mnemo tune log`). */
+  sessionAccessEvents(channels: readonly string[]): Generator<AccessEvent>;
+}
+
+export interface JournalQueries {
+  /** Up to `limit` ids of memories a change wrote. */
+  memoriesTouched(changeId: number, limit: number): string[];
+}
+
+/** Counts for the Overview, stats and the store panel. */
+export interface CountQueries {
+  liveValueCounts(column: OverviewColumn): ValueCount[];
+  liveAndArchivedCounts(): { live: number; archived: number };
+  liveEdgeTypeCounts(): ValueCount[];
+  liveRetentionBucketCounts(now: number, halfLifeHours: number, buckets: readonly CountBucket[]): number[];
+  liveIdleBucketCounts(now: number, buckets: readonly CountBucket[]): number[];
+  liveCount(): number;
+  retentionSample(now: number, halfLifeHours: number, step: number): RetentionPoint[];
+  tableCounts(): TableCounts;
+  schemaVersions(): SchemaVersions;
+  countsByColumn(column: StatsColumn, scope: OwnerScope): KeyCount[];
+  archivedCount(scope: OwnerScope): number;
+  edgeCountsByType(): { k: string; n: number }[];
+  beliefDimensionCount(): number;
+}
+
+/** The agent credentials (hashes only) and what each was used for. */
+export interface CredentialQueries {
+  credentialById(id: string): StoredCredential | null;
+  credentialByHash(tokenHash: string): StoredCredential | null;
+  /** Every credential, revoked ones too, oldest first. */
+  listCredentialRows(): StoredCredential[];
+  /** Id to owner and label, for naming who made a change or an access. */
+  credentialRefs(): Map<string, CredentialRef>;
+  credentialUse(): CredentialUse[];
+}
+
+/** How long the change feed keeps its rows, and what it holds. */
+export interface FeedQueries {
+  feedRetention(): FeedRetention;
+  feedStatus(): FeedStatus;
+}
+
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, FeedQueries {}
+
+// ---------------------------------------------------------------- long changes and bulk writes
+
+/*
+ * The writes that do not fit one call: changes written in paced batches beside other writers (a
+ * reflection apply, undo and redo of a large change, a belief ingest, a feed prune), a bulk load,
+ * and the credential rows. Reached as `store.runs` on the write side only.
+ */
+
+export interface LongChanges {
+  /** One journalled change written in batches; a crash part-way is finished or rolled back by the next writable open. */
+  changeRun(label: string, kind: string, meta?: Record<string, unknown>, atLock?: () => void): ChangeRun;
+  /** Pauses between a run's transactions (and, for SQLite, paces WAL checkpoints). */
+  pacer(pacing: Required<RunPacing>): Pacer;
+  /** Finishes or rolls back a run whose writer died. */
+  recoverDeadRun(): void;
+  undoInBatches(changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
+  redoInBatches(changeId: number | undefined, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
+  /** Undoes a change and every later change that depends on it, newest first. */
+  undoWithDependents(changeId: number, opts?: GroupUndoOptions): Promise<GroupUndoResult>;
+}
+
+/** A belief ingest in batches: its marker lets the next open roll back a half-written one. */
+export interface IngestRuns {
+  beginIngestRun(): IngestMarker;
+  noteIngestBatch(m: IngestMarker, first: number, last: number): void;
+  /** Dimensions that other writers' deltas touched while this run was paused. */
+  foreignDeltaDimensions(m: IngestMarker): { entity: string; attribute: string }[];
+  clearIngestRun(): void;
+  rollbackIngestRun(m: IngestMarker): void;
+}
+
+export interface FeedWrites {
+  setFeedRetention(policy: Partial<FeedRetention>): FeedRetention;
+  /** Prunes the whole backlog in paced steps. */
+  pruneFeed(now: number, pacing?: RunPacing): Promise<PruneReport>;
+}
+
+export interface CredentialWrites {
+  insertCredential(c: StoredCredential): void;
+  /** Marks the given credentials revoked at `now`; returns the ids that were live. */
+  markRevoked(ids: readonly string[], now: number): string[];
+}
+
+export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, CredentialWrites {
+  /** Switches the store to bulk loading (the demo generator) until `finish()`. */
+  beginBulkLoad(): BulkLoad;
+}
+
 // ---------------------------------------------------------------- the two sides
 
 /** Everything a read path may do. */
 export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed, StoreHistory {
   readonly journal: JournalReads;
   beliefTables(): BeliefReads;
+  readonly queries: StoreQueries;
 }
 
 /** Everything: the reads and the writes. */
 export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites {
   readonly journal: JournalWrites;
   beliefTables(): BeliefWrites;
+  readonly runs: StoreRuns;
 }

@@ -3,14 +3,14 @@
  * flags of many ids at once (spread visibility), without decoding whole records.
  */
 import { connectionOf } from './connection.js';
-import type { StoreReader } from './port.js';
+import type { RowSource } from './store-handle.js';
 
 export interface OwnerState {
   owner: string;
   archived: boolean;
 }
 
-export function ownerStates(store: StoreReader, ids: readonly string[]): Map<string, OwnerState> {
+export function ownerStates(store: RowSource, ids: readonly string[]): Map<string, OwnerState> {
   const out = new Map<string, OwnerState>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {

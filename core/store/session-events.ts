@@ -6,9 +6,8 @@
  */
 import { connectionOf } from './connection.js';
 import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
-import type { StoreReader } from './port.js';
 
-export function* sessionAccessEvents(store: StoreReader, channels: readonly string[]): Generator<AccessEvent> {
+export function* sessionAccessEvents(store: object, channels: readonly string[]): Generator<AccessEvent> {
   const db = connectionOf(store);
   if (!hasEventTable(db) || channels.length === 0) return;
   const rows = db

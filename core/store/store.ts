@@ -23,7 +23,8 @@ import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
-import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, untilAsOf, type AccessEvent, type EventFilter } from './access-events.js';
+import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
+import { untilAsOf } from '../model/history.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import { DEFAULT_PROFILE_KEY, metaTarget, savedProfileTarget } from './saved-profiles.js';
@@ -39,7 +40,9 @@ import type { HistoryChanges } from './history-changes.js';
 import { installHistoryViews } from './history-views.js';
 import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import { pruneFeedStep } from './feed-retention.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreReader, StoreWriter } from './port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from './port.js';
+import { sqliteQueries } from './sqlite-queries.js';
+import { sqliteRuns } from './sqlite-runs.js';
 
 export type { ChangeEvent } from './store-handle.js';
 export type { HistoryInstant } from './history-instant.js';
@@ -82,6 +85,10 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   readonly readonly: boolean;
   readonly dim: number;
   readonly journal: Journal<MemoryStore>;
+  /** The whole-table queries (port.ts, StoreQueries), each bound to this store. */
+  readonly queries: StoreQueries;
+  /** The long changes and bulk writes (port.ts, StoreRuns), each bound to this store. */
+  readonly runs: StoreRuns;
   readonly #st: StatementCache;
   private readonly listeners = new Set<ChangeListener>();
   /** The memories listeners were told of in the running outermost transaction (retold if it rolls back). */
@@ -109,6 +116,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
     this.external = new ExternalChanges(this);
+    this.queries = sqliteQueries(this);
+    this.runs = sqliteRuns(this);
   }
 
   static open(path: string, opts: OpenOptions = {}): MemoryStore {

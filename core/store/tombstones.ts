@@ -5,7 +5,7 @@
  * forget removes the tombstone with it.
  */
 import { connectionOf, statementOf } from './connection.js';
-import { createHash } from 'node:crypto';
+import { contentHash } from '../model/content-hash.js';
 import type { JournalledStore, JournalTarget } from './journal.js';
 import { cachedStatement, type DB } from './sqlite.js';
 import type { StoreHandle } from './store-handle.js';
@@ -18,11 +18,7 @@ export interface Tombstone {
   head: string;
 }
 
-/** Content normalised the way people re-type it: Unicode NFC, case folded, whitespace collapsed. */
-export function contentHash(content: string): string {
-  const norm = content.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
-  return createHash('sha256').update(norm).digest('hex');
-}
+export { contentHash };
 
 function hasTable(db: DB): boolean {
   return cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_tombstones'").get() !== undefined;

@@ -23,19 +23,8 @@
  * in the original order, the change itself first, one change per redo.
  */
 import { MnemoError } from '../errors.js';
-import {
-  batchBudget,
-  clearMarker,
-  newMarker,
-  Pacer,
-  pacingOf,
-  refuseIfRunning,
-  replayStep,
-  runInProgress,
-  setLiveRun,
-  writeMarker,
-  type RunPacing,
-} from './change-run.js';
+import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
+import { clearMarker, newMarker, Pacer, refuseIfRunning, replayStep, runInProgress, setLiveRun, writeMarker } from './change-run.js';
 import type { ChangeSummary } from './journal.js';
 import type { JournalledStore } from './journal.js';
 

@@ -9,7 +9,7 @@ import type { AccessChannel } from '../model/enums.js';
 import type { AccessRecord, Memory } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import { ownerClause } from './owner-sql.js';
-import type { StoreReader } from './port.js';
+import type { RowSource } from './store-handle.js';
 
 export type UsageRecord = Pick<
   Memory,
@@ -47,14 +47,14 @@ interface Row {
 
 const COLS = 'id, owner, status, archived, content, created_at, last_accessed, importance, strength, type, data';
 
-export function* iterUsageRecords(store: StoreReader, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
+export function* iterUsageRecords(store: RowSource, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
   const oc = ownerClause(scope.owner ?? null);
   const where = [scope.includeArchived ? '1' : 'archived = 0', oc.sql].join(' AND ');
   const rows = connectionOf(store).prepare(`SELECT ${COLS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<Row>;
   for (const row of rows) yield toUsage(row);
 }
 
-export function usageRecords(store: StoreReader, ids: readonly string[]): Map<string, UsageRecord> {
+export function usageRecords(store: RowSource, ids: readonly string[]): Map<string, UsageRecord> {
   const out = new Map<string, UsageRecord>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {

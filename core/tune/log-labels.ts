@@ -18,8 +18,7 @@
 import { Engine, type EngineOptions } from '../engine/engine.js';
 import { badInput, MnemoError } from '../errors.js';
 import { BEFORE_ACCESS_S } from '../recall/replay.js';
-import type { AccessEvent } from '../store/access-events.js';
-import { sessionAccessEvents } from '../store/session-events.js';
+import type { AccessEvent } from '../store/port.js';
 import type { StoreReader } from '../store/port.js';
 import type { LabelledQuery, LabelledStore } from './labels.js';
 
@@ -45,7 +44,7 @@ export function loggedSessions(store: StoreReader): LoggedSession[] {
   /** session → memory id → the latest recall that showed it. */
   const shownBy = new Map<string, Map<string, ShownRecall>>();
   let open = null as { key: string; recall: ShownRecall } | null;
-  for (const e of sessionAccessEvents(store, [...RECALL_CHANNELS, ...USE_CHANNELS])) {
+  for (const e of store.queries.sessionAccessEvents([...RECALL_CHANNELS, ...USE_CHANNELS])) {
     const session = e.session_ref!;
     if (RECALL_CHANNELS.includes(e.channel)) {
       if (e.query === null) continue;

@@ -9,6 +9,7 @@ import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
 import type { ChangeEvent } from '../../core/store/store-handle.js';
 import type { StoreWriter } from '../../core/store/port.js';
+import { encodeRow } from '../../core/store/codec.js';
 import { contentHash } from '../../core/store/tombstones.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
 
@@ -336,6 +337,259 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       ).toThrow('boom');
       expect(store.get(b.id)).toBeNull();
       expect(store.journal.history()).toHaveLength(historyBefore);
+    });
+  });
+
+  describe('whole-table queries (store.queries), on the writer and on a read-only connection', () => {
+    /** Three memories: alice's info and skill, bob's archived info; a (part_of) b; a has a vector. */
+    function seeded() {
+      const a = added({ content: 'alpha body', title: 'Alpha', owner: 'alice', type: 'info', tags: ['red', 'blue'], importance: 8 }, vector(1));
+      const b = added({ content: 'beta body', owner: 'alice', type: 'skill', tags: ['red'], importance: 3 });
+      const c = added({ content: 'gamma body', owner: 'bob', type: 'info' });
+      store.addEdge(a.id, b.id, 'part_of');
+      store.archive(c.id);
+      return { a, b, c, reader: fx.openReader() };
+    }
+
+    it('memories: list, ids, facets, owner states, heads and duplicate candidates', () => {
+      const { a, b, c, reader } = seeded();
+      for (const q of [store.queries, reader.queries]) {
+        const page = q.listMemories({ archived: 'live', sort: 'importance', dir: 'desc', limit: 1 });
+        expect(page.total).toBe(2);
+        expect(page.rows.map((r) => [r.id, r.title, r.owner])).toEqual([[a.id, 'Alpha', 'alice']]);
+        expect(q.listMemories({ archived: 'all', owner: 'bob' }).rows.map((r) => r.id)).toEqual([c.id]);
+        expect(q.listIds({ archived: 'all', sort: 'rowid', dir: 'asc' }, 2)).toEqual({ total: 3, ids: [a.id, b.id] });
+        const facets = q.memoryFacets('live', 10);
+        expect(facets).toMatchObject({ live: 2, archived: 1, tags_sampled: null });
+        expect(facets.tags).toEqual([
+          { value: 'red', n: 2 },
+          { value: 'blue', n: 1 },
+        ]);
+        expect(facets.owners).toEqual([{ value: 'alice', n: 2 }]);
+        expect(q.ownerStates([a.id, c.id, 'missing'])).toEqual(
+          new Map([
+            [a.id, { owner: 'alice', archived: false }],
+            [c.id, { owner: 'bob', archived: true }],
+          ]),
+        );
+        expect(q.memoryHeads().get(a.id)).toEqual({ type: 'info', owner: 'alice', title: 'Alpha', content: 'alpha body' });
+        expect([...q.liveDuplicateCandidates()].map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+        expect(q.duplicateCandidate(c.id)).toMatchObject({ id: c.id, archived: 1, content: 'gamma body' });
+        expect(q.titlesOf([a.id, b.id])).toEqual(new Map([[a.id, 'Alpha'], [b.id, null]]));
+      }
+    });
+
+    it('memories and edges: raw rows in one statement and in pages agree', async () => {
+      const { a, b, c, reader } = seeded();
+      for (const q of [store.queries, reader.queries]) {
+        const rows = [...q.memoryRows()];
+        expect(rows.map((r) => [r.id, r.archived])).toEqual([
+          [a.id, 0],
+          [b.id, 0],
+          [c.id, 1],
+        ]);
+        const paged = [];
+        for await (const page of q.memoryRowPages(2)) paged.push(...page);
+        expect(paged).toEqual(rows);
+        expect([...q.embeddingRows()].map((r) => [r.id, r.embedding !== null])).toEqual([
+          [a.id, true],
+          [b.id, false],
+          [c.id, false],
+        ]);
+        const edges = [...q.edgeRows()];
+        expect(edges.map((e) => [e.src, e.dst, e.type])).toEqual([[a.id, b.id, 'part_of']]);
+        const pagedEdges = [];
+        for await (const page of q.edgeRowPages(1)) pagedEdges.push(...page);
+        expect(pagedEdges).toEqual(edges);
+      }
+    });
+
+    it('edges: the graph around a focus, live rows only unless archived ones are asked for', () => {
+      const { a, b, c, reader } = seeded();
+      store.addEdge(b.id, c.id, 'supports');
+      for (const q of [store.queries, reader.queries]) {
+        const around = q.graphView({ focus: a.id, hops: 2 });
+        expect(around.nodes.map((n) => [n.id, n.depth]).sort()).toEqual(
+          [
+            [a.id, 0],
+            [b.id, 1],
+          ].sort(),
+        );
+        expect(around.edges).toEqual([{ src: a.id, dst: b.id, type: 'part_of', weight: 1 }]);
+        expect(q.graphView({ focus: a.id, hops: 2, includeArchived: true }).nodes.map((n) => n.id).sort()).toEqual([a.id, b.id, c.id].sort());
+      }
+    });
+
+    it('index sources: live rows for the derived indexes, single rows by id archived or not', () => {
+      const { a, b, c, reader } = seeded();
+      for (const q of [store.queries, reader.queries]) {
+        expect([...q.liveSourceRows()].map((r) => r.id)).toEqual([a.id, b.id]);
+        expect(q.sourceRow(c.id)).toMatchObject({ id: c.id, archived: 1, owner: 'bob', content: 'gamma body' });
+        expect(q.sourceRow('missing')).toBeUndefined();
+        expect([...q.liveVectorRows()].map((r) => [r.id, r.embedding !== null])).toEqual([
+          [a.id, true],
+          [b.id, false],
+        ]);
+        expect(q.vectorRow(c.id)).toMatchObject({ id: c.id, archived: 1 });
+        expect(q.liveBodies().map((r) => [r.id, r.title, r.readable])).toEqual([
+          [a.id, 'Alpha', 1],
+          [b.id, null, 1],
+        ]);
+        expect(q.liveEntities().map((r) => r.id)).toEqual([a.id, b.id]);
+        expect([...q.allEdges()].map((e) => [e.src, e.dst, e.type])).toEqual([[a.id, b.id, 'part_of']]);
+        expect(q.edgesOfType('part_of')).toEqual([{ src: a.id, dst: b.id }]);
+        expect(q.edgesOfType('supports')).toEqual([]);
+        expect(q.edgeTargets(a.id, 'part_of')).toEqual([b.id]);
+      }
+    });
+
+    it('access events: usage records, the audit log with heads, and the logged recalls', () => {
+      const { a, b, c, reader } = seeded();
+      store.logAccesses([
+        { id: a.id, record: accessRecord(NOW + 1, 'recalled', { query: 'alpha?', reader_owner: 'alice', rank: 0 }) },
+        { id: b.id, record: accessRecord(NOW + 1, 'recalled', { query: 'alpha?', reader_owner: 'alice', rank: 3 }) },
+      ]);
+      for (const q of [store.queries, reader.queries]) {
+        expect([...q.iterUsageRecords()].map((r) => r.id)).toEqual([a.id, b.id]);
+        expect([...q.iterUsageRecords({ owner: 'bob', includeArchived: true })].map((r) => r.id)).toEqual([c.id]);
+        const usage = q.usageRecords([a.id, 'missing']);
+        expect([...usage.keys()]).toEqual([a.id]);
+        expect(usage.get(a.id)!.access_log.at(-1)).toMatchObject({ ts: NOW + 1, channel: 'recalled', query: 'alpha?' });
+        const audit = q.auditEvents({ channels: ['recalled'], order: 'asc' })!;
+        expect(audit.total).toBe(2);
+        expect(audit.events.map((e) => [e.memory_id, e.title, e.memory_owner])).toEqual([
+          [a.id, 'Alpha', 'alice'],
+          [b.id, null, 'alice'],
+        ]);
+        expect(q.loggedRecalls(10)).toMatchObject([{ query: 'alpha?', reader_owner: 'alice', accesses: 2, first_ts: NOW + 1, last_ts: NOW + 1 }]);
+        expect(q.loggedResultIds(['alpha?', 'other'], 1)).toEqual(new Map([['alpha?', [a.id]]]));
+        expect([...q.sessionAccessEvents(['recalled'])]).toEqual([]); // none carries a session yet
+      }
+      store.logAccesses([
+        { id: b.id, record: accessRecord(NOW + 2, 'deref', { reader_owner: 'alice', session_ref: 's1' }) },
+        { id: a.id, record: accessRecord(NOW + 3, 'recalled', { query: 'beta?', reader_owner: 'alice', rank: 0, session_ref: 's1' }) },
+      ]);
+      for (const q of [store.queries, reader.queries]) {
+        // Only events that carry a session, of the channels asked for, oldest first.
+        expect([...q.sessionAccessEvents(['recalled', 'deref'])].map((e) => [e.memory_id, e.channel, e.session_ref])).toEqual([
+          [b.id, 'deref', 's1'],
+          [a.id, 'recalled', 's1'],
+        ]);
+        expect([...q.sessionAccessEvents(['reinforced'])]).toEqual([]);
+      }
+    });
+
+    it('journal: the memories a change wrote', () => {
+      const { a, reader } = seeded();
+      const { changeId } = store.change('edit', 'test', () => store.save({ ...a, content: 'edited' }));
+      for (const q of [store.queries, reader.queries]) expect(q.memoriesTouched(changeId!, 3)).toEqual([a.id]);
+    });
+
+    it('counts: the Overview, stats and store panel numbers', () => {
+      const { a, reader } = seeded();
+      store.logAccesses([{ id: a.id, record: accessRecord(NOW + 1, 'recalled') }]);
+      for (const q of [store.queries, reader.queries]) {
+        expect(q.liveAndArchivedCounts()).toEqual({ live: 2, archived: 1 });
+        expect(q.liveCount()).toBe(2);
+        expect(q.liveValueCounts('type')).toEqual([
+          { value: 'info', n: 1 },
+          { value: 'skill', n: 1 },
+        ]);
+        expect(q.liveEdgeTypeCounts()).toEqual([{ value: 'part_of', n: 2 }]); // live memories touching the type, not edges
+        const buckets = [
+          { min: null, max: null },
+          { min: 1e12, max: null },
+        ];
+        expect(q.liveRetentionBucketCounts(NOW, 24, buckets)).toEqual([2, 0]);
+        expect(q.liveIdleBucketCounts(NOW, buckets)).toEqual([2, 0]);
+        expect(q.retentionSample(NOW, 24, 1)).toHaveLength(2);
+        expect(q.tableCounts()).toMatchObject({ memories: 3, archived: 1, edges: 1, events: 1 });
+        expect(q.schemaVersions().mnemo).toBeGreaterThan(0);
+        expect(q.countsByColumn('owner', null)).toEqual([
+          { k: 'alice', n: 2 },
+          { k: 'bob', n: 1 },
+        ]);
+        expect(q.archivedCount('bob')).toBe(1);
+        expect(q.edgeCountsByType()).toEqual([{ k: 'part_of', n: 1 }]);
+        expect(q.beliefDimensionCount()).toBe(0);
+      }
+    });
+  });
+
+  describe('long changes and bulk writes (store.runs)', () => {
+    const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
+
+    it('a change written in batches is one journalled change; undo and redo in batches replay it', async () => {
+      const a = added({ content: 'before' });
+      const run = store.runs.changeRun('batched edit', 'test');
+      const pacer = store.runs.pacer({ ...fast });
+      run.batch(() => store.save({ ...store.get(a.id)!, content: 'first batch' }));
+      await pacer.between();
+      run.batch(() => store.add(memory({ content: 'second batch' }), null));
+      const changeId = run.finish(() => ({}));
+      pacer.end();
+      expect(changeId).not.toBeNull();
+      expect(store.journal.history(1)[0]!.id).toBe(changeId);
+      expect(store.count()).toBe(2);
+      await store.runs.undoInBatches(changeId!, fast);
+      expect(store.get(a.id)!.content).toBe('before');
+      expect(store.count()).toBe(1);
+      await store.runs.redoInBatches(changeId!, fast);
+      expect(store.get(a.id)!.content).toBe('first batch');
+      expect(store.count()).toBe(2);
+    });
+
+    it('undoWithDependents undoes a change and the later change built on it', async () => {
+      const { changeId: first } = store.change('add', 'test', () => added({ content: 'base' }));
+      const base = store.all()[0]!;
+      const { changeId: second } = store.change('edit', 'test', () => store.save({ ...base, content: 'built on' }));
+      const r = await store.runs.undoWithDependents(first!);
+      expect(r.undone.map((c) => c.id)).toEqual([second, first]);
+      expect(store.count()).toBe(0);
+    });
+
+    it('an ingest run is refused while another is marked, and leaves no marker once cleared', () => {
+      const m = store.transaction(() => store.runs.beginIngestRun());
+      expect(codeOf(() => store.transaction(() => store.runs.beginIngestRun()))).toBe('busy');
+      store.transaction(() => store.runs.noteIngestBatch(m, 1, 3));
+      expect(store.runs.foreignDeltaDimensions(m)).toEqual([]);
+      store.transaction(() => store.runs.clearIngestRun());
+      expect(codeOf(() => store.transaction(() => store.runs.clearIngestRun()))).toBeNull();
+      expect(codeOf(() => store.transaction(() => store.runs.beginIngestRun()))).toBeNull();
+    });
+
+    it('feed retention: a policy set is read back, here and by a reader; prune reports what it removed', async () => {
+      added({ content: 'fed' });
+      expect(store.runs.setFeedRetention({ days: 30 })).toMatchObject({ days: 30 });
+      expect(fx.openReader().queries.feedRetention()).toMatchObject({ days: 30 });
+      expect(store.queries.feedStatus().retention).toMatchObject({ days: 30 });
+      expect(await store.runs.pruneFeed(NOW, fast)).toMatchObject({ removed: 0, done: true });
+    });
+
+    it('credentials: stored by hash, listed, named, and revoked once', () => {
+      const credential = { id: 'cred00000001', owner: 'coder@laptop', scopes: ['read-only'] as const, label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) };
+      store.runs.insertCredential({ ...credential, scopes: [...credential.scopes] });
+      const reader = fx.openReader();
+      for (const q of [store.queries, reader.queries]) {
+        expect(q.credentialByHash('h'.repeat(64))).toMatchObject({ id: 'cred00000001', owner: 'coder@laptop' });
+        expect(q.credentialById('missing')).toBeNull();
+        expect(q.listCredentialRows().map((c) => c.id)).toEqual(['cred00000001']);
+        expect(q.credentialRefs().get('cred00000001')).toMatchObject({ owner: 'coder@laptop', label: 'ci' });
+        expect(q.credentialUse()).toEqual([]);
+      }
+      expect(store.runs.markRevoked(['cred00000001'], NOW + 5)).toEqual(['cred00000001']);
+      expect(store.runs.markRevoked(['cred00000001'], NOW + 6)).toEqual([]);
+      expect(reader.queries.credentialById('cred00000001')!.revoked_at).toBe(NOW + 5);
+    });
+
+    it('a bulk load writes rows straight in and a fresh count sees them after finish', () => {
+      const load = store.runs.beginBulkLoad();
+      const m = memory({ content: 'bulk row' });
+      load.insertMemory({ ...encodeRow(m), embedding: null });
+      load.archive(m.id);
+      load.finish();
+      expect(store.get(m.id)).toMatchObject({ content: 'bulk row', archived: true });
+      expect(store.count({ includeArchived: true })).toBe(1);
     });
   });
 

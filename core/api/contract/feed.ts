@@ -3,10 +3,10 @@
  * what the policy no longer keeps.
  */
 import { z } from 'zod';
-import type { FeedRetention, FeedStatus, PruneReport } from '../../store/feed-retention.js';
 import { method } from '../define.js';
+import type { FeedRetention, FeedStatus, PruneReport } from '../../store/port.js';
 
-export type { FeedRetention, FeedStatus, PruneReport } from '../../store/feed-retention.js';
+export type { FeedRetention, FeedStatus, PruneReport } from '../../store/port.js';
 
 const days = (what: string) => z.number().int(`${what} is a whole number of days`).min(1, `${what} is at least 1 day`).max(36_500, `${what} is at most 36,500 days`);
 

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import type { CredentialRef } from '../../model/agent-credential.js';
-import type { ChangeRow, ChangeSummary } from '../../store/journal.js';
 import { method } from '../define.js';
 import { credentialFilterField } from './shared/fields.js';
+import type { ChangeRow, ChangeSummary } from '../../store/port.js';
 
 /** The running long write (core/api/handlers/shared/write-job.ts). */
 export interface WriteJobState {

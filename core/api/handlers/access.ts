@@ -1,6 +1,5 @@
 import { filteredCredentialId } from '../../model/agent-credential.js';
 import { listAccesses } from '../../observe/access-log.js';
-import { listCredentialRows } from '../../store/agent-credentials.js';
 import { touchOne } from '../../recall/record.js';
 import { BEFORE_ACCESS_S, loggedAccessTime, replay } from '../../recall/replay.js';
 import type { accessContract } from '../contract/access.js';
@@ -22,7 +21,7 @@ export const accessHandlers: HandlersFor<typeof accessContract> = {
       limit: input.limit,
     }),
   'access.credentials': (_input, session) => ({
-    credentials: listCredentialRows(session.reading().store).map((c) => ({ id: c.id, owner: c.owner, label: c.label, revoked: c.revoked_at !== null })),
+    credentials: session.reading().store.queries.listCredentialRows().map((c) => ({ id: c.id, owner: c.owner, label: c.label, revoked: c.revoked_at !== null })),
   }),
   'access.replay': (input, session) => {
     const overrides = { hops: input.hops, owner: input.owner, k: input.k, profile: input.profile };

@@ -16,11 +16,11 @@ import { fittedCalibration } from '../../beliefs/calibration-choice.js';
 import { OTHER, type Dist } from '../../beliefs/equations.js';
 import { sortedDistribution } from '../../beliefs/read.js';
 import { toObservation } from '../../beliefs/observation.js';
-import type { DeltaRow } from '../../store/belief-tables.js';
 import { memoryHead } from '../../model/memory.js';
 import type { ApiSession } from '../context.js';
 import type { beliefsContract, BeliefConfigView, DeltaView } from '../contract/beliefs.js';
 import type { HandlersFor } from './types.js';
+import type { DeltaRow } from '../../store/port.js';
 
 function model(session: ApiSession): BeliefModel {
   return beliefsOf(session.engine());

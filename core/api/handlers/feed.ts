@@ -1,17 +1,16 @@
-import { feedRetention, feedStatus, pruneFeed, setFeedRetention } from '../../store/feed-retention.js';
 import type { feedContract } from '../contract/feed.js';
 import type { HandlersFor } from './types.js';
 
 export const feedHandlers: HandlersFor<typeof feedContract> = {
-  'feed.status': (_input, session) => feedStatus(session.reading().store),
+  'feed.status': (_input, session) => session.reading().store.queries.feedStatus(),
   'feed.retention': (input, session) => {
     const store = session.engine().store;
-    const current = feedRetention(store);
+    const current = store.queries.feedRetention();
     const days = input.days ?? current.days;
-    return setFeedRetention(store, { days, access_days: Math.min(input.access_days ?? current.access_days, days) });
+    return store.runs.setFeedRetention({ days, access_days: Math.min(input.access_days ?? current.access_days, days) });
   },
   'feed.prune': async (_input, session) => {
     const engine = session.engine();
-    return pruneFeed(engine.store, engine.now());
+    return engine.store.runs.pruneFeed(engine.now());
   },
 };

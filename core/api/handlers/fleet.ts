@@ -4,7 +4,6 @@ import { Engine } from '../../engine/engine.js';
 import { fleetStorePath, listFleet, resolveFleetFolder, type FleetListing } from '../../fleet/fleet.js';
 import { listCredentials } from '../../agent/credentials.js';
 import { storeKpis } from '../../observe/kpis.js';
-import { beliefDimensionCount } from '../../store/store-counts.js';
 import type { ApiSession } from '../context.js';
 import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { FleetStoreKpis, fleetContract } from '../contract/fleet.js';
@@ -52,7 +51,7 @@ function kpisOf(session: ApiSession, name: string): FleetStoreKpis {
     engine = Engine.open(path, { ...session.engineOptions, clock: session.clock, readonly: true });
     const info = storeInfo(engine, session);
     const k = storeKpis(engine, null, engine.now());
-    const dims = beliefDimensionCount(engine.store);
+    const dims = engine.store.queries.beliefDimensionCount();
     const last = engine.store.maintenanceHistory(1)[0];
     return {
       name,

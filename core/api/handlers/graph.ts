@@ -1,6 +1,5 @@
 import { memoryHead } from '../../model/memory.js';
 import { parseOwnerScope } from '../../model/owner.js';
-import { graphView } from '../../store/graph-query.js';
 import type { graphContract } from '../contract/graph.js';
 import type { HandlersFor } from './types.js';
 
@@ -8,7 +7,7 @@ export const graphHandlers: HandlersFor<typeof graphContract> = {
   'graph.view': (input, session) => {
     const store = session.readingAt(input.at).store;
     const focus = input.focus === undefined ? null : store.requireId(input.focus);
-    const r = graphView(store, {
+    const r = store.queries.graphView({
       focus,
       hops: input.hops,
       owner: parseOwnerScope(input.owner),

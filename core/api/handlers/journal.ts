@@ -1,11 +1,6 @@
 import { filteredCredentialId, type CredentialRef } from '../../model/agent-credential.js';
-import { credentialRefs } from '../../store/agent-credentials.js';
-import { redoInBatches, undoInBatches } from '../../store/change-run.js';
-import { memoriesTouched } from '../../store/journal-dependents.js';
-import type { ChangeSummary } from '../../store/journal.js';
-import type { StoreReader } from '../../store/port.js';
+import type { ChangeSummary, StoreReader } from '../../store/port.js';
 import type { NamedChange } from '../contract/journal.js';
-import { undoWithDependents } from '../../store/undo-group.js';
 import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';
 import { leaveIndexesCurrent } from './shared/indexes-after-change.js';
@@ -16,9 +11,9 @@ import { writeJobOf } from './shared/write-job.js';
  * per page, so a table needs no round trip per row to say who made it.
  */
 function namer(store: StoreReader): (c: ChangeSummary) => NamedChange {
-  const credentials = credentialRefs(store);
+  const credentials = store.queries.credentialRefs();
   const refOf = (id: string): CredentialRef => credentials.get(id) ?? { id, owner: null, label: null };
-  return (c) => ({ ...c, memory_ids: memoriesTouched(store, c.id, 3), credential: c.credential_id === null ? null : refOf(c.credential_id) });
+  return (c) => ({ ...c, memory_ids: store.queries.memoriesTouched(c.id, 3), credential: c.credential_id === null ? null : refOf(c.credential_id) });
 }
 
 export const journalHandlers: HandlersFor<typeof journalContract> = {
@@ -46,14 +41,14 @@ export const journalHandlers: HandlersFor<typeof journalContract> = {
     if (input.with_dependents) {
       // No owner scope here: the doors that reach journal.undo (CLI, HTTP, IPC) act for the local user.
       return writeJobOf(engine).run('journal.undo', false, async (job) => {
-        const r = await undoWithDependents(engine.store, input.change_id, { onProgress: job.progress });
+        const r = await engine.store.runs.undoWithDependents(input.change_id, { onProgress: job.progress });
         return { ...r.change, dependents_undone: r.undone.slice(0, -1) };
       });
     }
-    return writeJobOf(engine).run('journal.undo', false, (job) => undoInBatches(engine.store, input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
+    return writeJobOf(engine).run('journal.undo', false, (job) => engine.store.runs.undoInBatches(input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
   },
   'journal.redo': (input, session) => {
     const engine = session.engine();
-    return writeJobOf(engine).run('journal.redo', false, (job) => redoInBatches(engine.store, input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
+    return writeJobOf(engine).run('journal.redo', false, (job) => engine.store.runs.redoInBatches(input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
   },
 };

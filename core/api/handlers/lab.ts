@@ -2,14 +2,13 @@ import { compareProfiles } from '../../recall/lab/compare.js';
 import { LABEL_SOURCE_NAMES, SWEEP_KNOBS } from '../../recall/lab/names.js';
 import { sweepKnobValues } from '../../recall/lab/sweep.js';
 import { resolveProfile } from '../../recall/saved-profiles.js';
-import { loggedRecalls } from '../../store/logged-recalls.js';
 import type { labContract } from '../contract/lab.js';
 import type { HandlersFor } from './types.js';
 
 export const labHandlers: HandlersFor<typeof labContract> = {
   'lab.knobs': () => ({ knobs: SWEEP_KNOBS.map((k) => ({ ...k })), label_sources: [...LABEL_SOURCE_NAMES] }),
   'lab.queries': (input, session) =>
-    loggedRecalls(session.reading().store, input.limit).map((r) => ({
+    session.reading().store.queries.loggedRecalls(input.limit).map((r) => ({
       query: r.query,
       owner: r.scope,
       reader_owner: r.reader_owner,

@@ -2,16 +2,13 @@ import { badInput } from '../../errors.js';
 import { toLabel } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
 import { addMemory, archiveMemories, updateMemory } from '../../engine/memory-ops.js';
-import { listMemories } from '../../store/list-query.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { TextSearchIndex } from '../../store/text-search.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
 import type { EngineReader } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
 import { MAX_SELECT_IDS, type memoryContract } from '../contract/memory.js';
-import { listIds } from '../../store/list-ids.js';
 import { tagMemories } from '../../engine/tag-ops.js';
-import { memoryFacets } from '../../store/facets.js';
 import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
 import { patchFromInput } from './shared/memory-patch.js';
@@ -68,7 +65,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const engine = session.readingAt(input.at);
     const filter = textFilter(engine, input);
     // Retention and idle time are computed in SQL at the engine's clock (the Overview's buckets use the same expressions).
-    const { total, rows } = listMemories(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
+    const { total, rows } = engine.store.queries.listMemories({ ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours });
     const out: MemorySummary[] = rows.map((r) => ({
       id: r.id,
       type: r.type as Memory['type'],
@@ -121,13 +118,13 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const engine = session.readingAt(input.at);
     // The same filter as memory.list (text through its index), so the ids are exactly the rows listed.
     const filter = textFilter(engine, input);
-    return listIds(engine.store, { ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
+    return engine.store.queries.listIds({ ...filter, now: engine.now(), half_life_hours: DEFAULT_FORGET_POLICY.decay_half_life_hours }, MAX_SELECT_IDS);
   },
   'memory.tag': async (input, session) => {
     const r = await tagMemories(session.engine(), input.ids, input.add, input.remove);
     return { changed: r.changed, change_id: r.changeId };
   },
-  'memory.facets': (input, session) => memoryFacets(session.readingAt(input.at).store, input.archived, input.tag_limit),
+  'memory.facets': (input, session) => session.readingAt(input.at).store.queries.memoryFacets(input.archived, input.tag_limit),
   'memory.merge': (input, session) => {
     const engine = session.engine();
     const patch = patchFromInput(input.patch ?? {}, engine.now());

@@ -2,7 +2,6 @@ import { MnemoError } from '../../errors.js';
 import { KEPT_PLANS, plansOf } from '../../reflect/plan-registry.js';
 import { planTracked } from '../../reflect/planning.js';
 import { REVIEWED_PLANS, ReviewedPlan } from '../../review/review.js';
-import { memoryHeads } from '../../store/review-heads.js';
 import type { ApiSession } from '../context.js';
 import type { reviewContract } from '../contract/review.js';
 import type { HandlersFor } from './types.js';
@@ -22,7 +21,7 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
   },
   'review.items': (input, session) => {
     const { plan_id, op, offset, limit, actions, ...query } = input;
-    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => memoryHeads(session.engine().store));
+    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => session.engine().store.queries.memoryHeads());
   },
   'review.counts': (input, session) => reviewed(session, input.plan_id).counts(input.actions),
   'review.commit': async (input, session) => {

@@ -1,18 +1,17 @@
 import { parseOwnerScope, roleOf } from '../../model/owner.js';
-import { accessEventCount, archivedCount, countsByColumn, edgeCountsByType, type StatsColumn } from '../../store/store-counts.js';
 import { notFound } from '../../errors.js';
 import { storeKpis } from '../../observe/kpis.js';
 import { rowsVsReads } from '../../observe/rows-vs-reads.js';
 import { perMemoryUsage } from '../../observe/usage.js';
-import { usageRecords } from '../../store/usage-rows.js';
 import type { statsContract } from '../contract/stats.js';
 import type { HandlersFor } from './types.js';
+import type { StatsColumn } from '../../store/port.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {
     const store = session.reading().store;
     const scope = parseOwnerScope(input.owner);
-    const group = (col: StatsColumn) => Object.fromEntries(countsByColumn(store, col, scope).map((r) => [r.k ?? '(none)', r.n]));
+    const group = (col: StatsColumn) => Object.fromEntries(store.queries.countsByColumn(col, scope).map((r) => [r.k ?? '(none)', r.n]));
     const byOwnerExact = group('owner');
     const byOwner: Record<string, number> = {};
     for (const [o, n] of Object.entries(byOwnerExact)) {
@@ -20,8 +19,8 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       byOwner[k] = (byOwner[k] ?? 0) + n;
     }
     const total = Object.values(group('type')).reduce((a, b) => a + b, 0);
-    const archived = archivedCount(store, scope);
-    const edgesByType = Object.fromEntries(edgeCountsByType(store).map((r) => [r.k, r.n]));
+    const archived = store.queries.archivedCount(scope);
+    const edgesByType = Object.fromEntries(store.queries.edgeCountsByType().map((r) => [r.k, r.n]));
     return {
       total,
       live: total - archived,
@@ -31,7 +30,7 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       by_status: group('status'),
       edges: Object.values(edgesByType).reduce((a, b) => a + b, 0),
       edges_by_type: edgesByType,
-      access_events: accessEventCount(store),
+      access_events: store.accessEventCount(),
     };
   },
   'stats.kpis': (input, session) => {
@@ -41,7 +40,7 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.usage': (input, session) => {
     const engine = session.reading();
     const ids = input.ids.map((i) => engine.store.requireId(i));
-    const records = usageRecords(engine.store, ids);
+    const records = engine.store.queries.usageRecords(ids);
     const now = engine.now();
     return {
       rows: ids.map((id) => {

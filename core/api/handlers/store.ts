@@ -1,4 +1,3 @@
-import { schemaVersions, tableCounts } from '../../store/store-counts.js';
 import type { Engine } from '../../engine/engine.js';
 import type { ApiSession } from '../context.js';
 import { ANY_PATH, permittedPath } from '../path-policy.js';
@@ -9,8 +8,8 @@ import { storeDiff } from '../../observe/store-diff.js';
 
 export function storeInfo(engine: Engine, session?: ApiSession): StoreInfo {
   const store = engine.store;
-  const counts = tableCounts(store);
-  const versions = schemaVersions(store);
+  const counts = store.queries.tableCounts();
+  const versions = store.queries.schemaVersions();
   return {
     path: store.path,
     name: store.name,

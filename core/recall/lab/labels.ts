@@ -5,7 +5,6 @@
  */
 import type { EngineReader } from '../../engine/engine.js';
 import { badInput } from '../../errors.js';
-import { loggedResultIds } from '../../store/logged-recalls.js';
 import { LABEL_SOURCE_NAMES, type LabelSourceName } from './names.js';
 
 export interface LabelSource {
@@ -24,7 +23,7 @@ export interface LabelSource {
 export const loggedTopK: LabelSource = {
   name: 'logged-top-k',
   rule: 'Proxy labels: a memory counts as relevant for a query when a logged recall of the same query returned it in its top k. This measures agreement with the scorer that wrote the log, not usefulness, so it favours that scorer.',
-  labels: (engine, queries, k) => loggedResultIds(engine.store, queries, k),
+  labels: (engine, queries, k) => engine.store.queries.loggedResultIds(queries, k),
 };
 
 /** No labels: metrics are empty and the lab compares the rankings only (rank moves, overlap). */

@@ -11,7 +11,6 @@ import type { PersistableIndex } from '../../store/derived.js';
 import { rowCounter, type LoadProgress } from '../../store/derived-index.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type SnapshotParts, type StringRun } from '../../store/snapshot-parts.js';
 import type { StoreReader } from '../../store/port.js';
-import { liveEntities, sourceRow } from '../../store/derived-sources.js';
 
 const MAX_ENTITY_WORDS = 4;
 
@@ -42,7 +41,7 @@ export class EntityIndex implements PersistableIndex {
     this.reset();
     const rows = rowCounter(store.count(), progress);
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
-    for (const r of liveEntities(store)) {
+    for (const r of store.queries.liveEntities()) {
       this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
       rows.tick();
     }
@@ -86,7 +85,7 @@ export class EntityIndex implements PersistableIndex {
   }
 
   update(store: StoreReader, id: string): void {
-    const r = sourceRow(store, id);
+    const r = store.queries.sourceRow(id);
     this.remove(id);
     if (r && r.archived === 0) this.set(id, entitiesOf(r.data));
   }

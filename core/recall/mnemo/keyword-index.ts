@@ -21,8 +21,7 @@
 import type { PersistableIndex } from '../../store/derived.js';
 import type { LoadProgress, LoadStep } from '../../store/derived-index.js';
 import { FtsTokenizer } from '../../store/fts-tokenizer.js';
-import type { StoreReader } from '../../store/port.js';
-import { edgesOfType, liveBodies, sourceRow, type BodyRow } from '../../store/derived-sources.js';
+import type { BodyRow, StoreReader } from '../../store/port.js';
 import type { SnapshotParts } from '../../store/snapshot-parts.js';
 import { decodeKeywordState, encodeKeywordState, type KeywordState } from './keyword-snapshot.js';
 import { NO_LINKS, type Doc, type Terms } from './keyword-doc.js';
@@ -97,14 +96,14 @@ export class KeywordIndex implements PersistableIndex {
   /** Reads every row first, then tokenizes them a chunk per step (tokenizing is most of a build). */
   *loadSteps(store: StoreReader): Generator<LoadStep, void> {
     this.reset();
-    const live = liveBodies(store);
+    const live = store.queries.liveBodies();
     // SQLite's json_extract reads the three fields in C: about half the cost of JSON.parse on
     // rows that carry 64-entry access rings.
     for (const r of live) {
       if (!r.readable) store.warn(`sql-json:${r.id}`, `memory ${r.id}: SQLite cannot read its JSON data (nested deeper than 1000, or malformed); searched by its content only`);
       this.setDoc(r.id, r.owner, bodyFromColumns(r));
     }
-    const edges = edgesOfType(store, CONTEXT_EDGE);
+    const edges = store.queries.edgesOfType(CONTEXT_EDGE);
     for (const e of edges) this.link(e.src, e.dst);
     const docs = [...this.docs.values()];
     yield { done: 0, total: docs.length };
@@ -160,7 +159,7 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   update(store: StoreReader, id: string): void {
-    const r = sourceRow(store, id);
+    const r = store.queries.sourceRow(id);
     if (!r || r.archived !== 0) {
       this.remove(id);
       return;

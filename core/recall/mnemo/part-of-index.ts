@@ -6,7 +6,6 @@
  * and owner scope are checked at query time against the recall corpus.
  */
 import type { DerivedIndex } from '../../store/derived.js';
-import { edgeTargets, edgesOfType } from '../../store/derived-sources.js';
 import type { StoreReader } from '../../store/port.js';
 
 export class PartOfIndex implements DerivedIndex {
@@ -16,12 +15,12 @@ export class PartOfIndex implements DerivedIndex {
   load(store: StoreReader): void {
     this.parents.clear();
     this.children.clear();
-    for (const r of edgesOfType(store, 'part_of')) this.link(r.src, r.dst);
+    for (const r of store.queries.edgesOfType('part_of')) this.link(r.src, r.dst);
   }
 
   update(store: StoreReader, id: string): void {
     this.unlinkFrom(id);
-    for (const dst of edgeTargets(store, id, 'part_of')) this.link(id, dst);
+    for (const dst of store.queries.edgeTargets(id, 'part_of')) this.link(id, dst);
   }
 
   remove(id: string): void {
