@@ -18,6 +18,7 @@ const CORE_LAYERS = [
   ['engine'],
   ['recall', 'forget', 'reflect', 'beliefs', 'observe', 'prospective', 'fleet'],
   ['agent', 'review', 'demo'],
+  ['tune'],
   ['api'],
   ['host'],
   ['index.ts'],

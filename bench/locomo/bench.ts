@@ -25,7 +25,10 @@ export interface Variant {
 export interface LocomoBenchOptions {
   data: string;
   out: string;
-  profile: ProfileName;
+  /** The profile's name (a built-in one, or a fitted profile's). */
+  profile: string;
+  /** The profile the ingested stores are created with (default: `profile`, which must then be built-in). */
+  storeProfile?: ProfileName;
   ks: readonly number[];
   /** The engine's recall under the profile. */
   recall: EngineRecall;
@@ -54,7 +57,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions) {
     const ingest = { ...opts.ingest, ...extra };
     const key = JSON.stringify(ingest);
     let s = stores.get(key);
-    if (!s) stores.set(key, (s = new IngestedStores(opts.profile, ingest)));
+    if (!s) stores.set(key, (s = new IngestedStores(opts.storeProfile ?? (opts.profile as ProfileName), ingest)));
     return s;
   };
   const variants: Variant[] = [{ name: opts.profile, change: 'the profile as configured', recall: opts.recall }, ...(opts.ablation ?? [])];

@@ -6,13 +6,15 @@ import { badInput } from '../../core/errors.js';
 import { ablationVariants } from '../../bench/locomo/ablation.js';
 import { runLocomoBench } from '../../bench/locomo/bench.js';
 import { profileRecall } from '../../bench/locomo/engine-recall.js';
-import { profileConfig, profileFor } from '../../core/recall/profile.js';
+import { readFileSync } from 'node:fs';
+import { profileConfig, profileFor, type RecallProfile } from '../../core/recall/profile.js';
+import { parseProfileFile, PROFILE_FILE_MAX_BYTES } from '../../core/tune/profile-file.js';
 import type { ProfileName } from '../../core/store/store.js';
 import { flag, requirePositional, str, type Command, type CommandContext } from '../command.js';
 import { table } from '../format.js';
 
 const USAGE =
-  'mnemo bench locomo --data <locomo10.json> --out <dir> [--profile mnemo|nooa-0.0.9] [--k 1,5,10,20,50] [--ablation] [--extract-entities] [--json]';
+  'mnemo bench locomo --data <locomo10.json> --out <dir> [--profile mnemo|nooa-0.0.9 | --profile-file <profile.json>] [--k 1,5,10,20,50] [--ablation] [--extract-entities] [--json]';
 const PROFILES: readonly ProfileName[] = ['mnemo', 'nooa-0.0.9'];
 
 export function parseKs(raw: string | undefined): number[] {
@@ -32,18 +34,40 @@ function pct(x: number | undefined): string {
   return x === undefined ? '' : (100 * x).toFixed(1);
 }
 
+/** The built-in profile named by --profile, or the fitted one in --profile-file (validated; errors name the file and field). */
+function benchProfile(ctx: CommandContext): RecallProfile {
+  const file = str(ctx, 'profile-file');
+  if (file !== undefined) {
+    if (str(ctx, 'profile') !== undefined) throw badInput('give --profile or --profile-file, not both', { field: 'profile-file' });
+    let text: string;
+    try {
+      const buf = readFileSync(file);
+      if (buf.length > PROFILE_FILE_MAX_BYTES) throw badInput(`${file}: a profile file is at most ${PROFILE_FILE_MAX_BYTES} bytes`, { file });
+      text = buf.toString('utf8');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT') throw badInput(`${file}: no such file`, { field: 'profile-file' });
+      throw err;
+    }
+    return parseProfileFile(text, file);
+  }
+  const name = (str(ctx, 'profile') ?? 'mnemo') as ProfileName;
+  if (!PROFILES.includes(name)) throw badInput(`--profile must be one of ${PROFILES.join(', ')}, got ${JSON.stringify(name)}`, { field: 'profile' });
+  return profileFor(name);
+}
+
 async function runLocomo(ctx: CommandContext): Promise<void> {
   const data = str(ctx, 'data');
   const out = str(ctx, 'out');
   if (!data) throw badInput(`missing --data <path to locomo10.json>\nusage: ${USAGE}`, { field: 'data' });
   if (!out) throw badInput(`missing --out <directory for retrieved.jsonl and summary.json>\nusage: ${USAGE}`, { field: 'out' });
-  const profileName = (str(ctx, 'profile') ?? 'mnemo') as ProfileName;
-  if (!PROFILES.includes(profileName)) throw badInput(`--profile must be one of ${PROFILES.join(', ')}, got ${JSON.stringify(profileName)}`, { field: 'profile' });
+  const profile = benchProfile(ctx);
+  const profileName = profile.name;
   const ks = parseKs(str(ctx, 'k'));
-  const profile = profileFor(profileName);
   const { summary, files } = await runLocomoBench({
     data,
     out,
+    // The ingested store's own profile; a fitted profile is always a variant of mnemo's features.
+    storeProfile: PROFILES.includes(profileName as ProfileName) ? (profileName as ProfileName) : 'mnemo',
     profile: profileName,
     ks,
     recall: profileRecall(profile),
@@ -97,6 +121,7 @@ export const benchCommand: Command = {
     data: { type: 'string' },
     out: { type: 'string' },
     profile: { type: 'string' },
+    'profile-file': { type: 'string' },
     k: { type: 'string' },
     ablation: { type: 'boolean' },
     'extract-entities': { type: 'boolean' },

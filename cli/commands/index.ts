@@ -24,6 +24,7 @@ import { pruneCommand, retentionCommand } from './retention.js';
 import { statsCommand } from './stats.js';
 import { benchCommand } from './bench.js';
 import { beliefsCommand } from './beliefs.js';
+import { tuneCommand } from './tune.js';
 
 export const COMMANDS: Command[] = [
   initCommand,
@@ -56,5 +57,6 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   statsCommand,
   benchCommand,
+  tuneCommand,
   beliefsCommand,
 ];

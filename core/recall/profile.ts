@@ -52,7 +52,8 @@ export interface RecallFeatures extends MnemoFeatures {
 }
 
 export interface RecallProfile {
-  name: RecallProfileName;
+  /** A built-in profile's name, or the name a fitted profile was given (`mnemo tune`). */
+  name: string;
   knobs: Readonly<RecallKnobs>;
   features: Readonly<RecallFeatures>;
 }

@@ -66,7 +66,8 @@ export interface ExplainResult {
   hops: number;
   /** The scope applied (null = no filter). */
   owner: string | null;
-  profile: RecallProfileName;
+  /** The profile ranked with: a built-in name or a fitted profile's (RecallProfile.name). */
+  profile: string;
   now: number;
   /** Keyword-leg tokens, first occurrence order, at most 12. */
   tokens: string[];
@@ -108,7 +109,7 @@ export interface WhyNotResult {
   k: number;
   hops: number;
   owner: string | null;
-  profile: RecallProfileName;
+  profile: string;
   tokens: string[];
   /** in_top_k: returned; below_k: ranked but cut by k; not_candidate: never ranked; not_found: no such memory. */
   status: 'in_top_k' | 'below_k' | 'not_candidate';
@@ -139,7 +140,7 @@ export interface WhyNotResult {
 }
 
 export interface RecallProfileInfo {
-  name: RecallProfileName;
+  name: string;
   store_profile: RecallProfileName;
   config: Record<string, unknown>;
   differences: string[];
@@ -159,7 +160,7 @@ export interface ComponentSnapshot {
 
 export interface ReplayResult {
   event: AccessEventView;
-  rerun: { query: string; hops: number; owner: string | null; k: number; profile: RecallProfileName; now: number; assumed: string[] };
+  rerun: { query: string; hops: number; owner: string | null; k: number; profile: string; now: number; assumed: string[] };
   /** What was logged, and what the same query gives now (after = null: no longer ranked at all). */
   before: ComponentSnapshot;
   after: ComponentSnapshot | null;

@@ -26,7 +26,7 @@ function track(e: Engine): Engine {
 
 /** a (Planner@a1) --causes 1.0--> b (Coder@c3) --causes 1.0--> c (Planner@a1); only a matches the query. */
 function relayStore(profile: typeof NOOA_PROFILE) {
-  const e = track(newEngine({ profile: profile.name }));
+  const e = track(newEngine({ profile: profile.name as 'mnemo' | 'nooa-0.0.9' }));
   const c = put(e, { content: 'zephyr quartz obelisk', owner: 'Planner@a1', importance: 5 });
   const b = put(e, { content: 'walrus fjord lantern', owner: 'Coder@c3', importance: 5, edges: [{ target_id: c.id, type: 'causes', weight: 1, created_at: NOW }] });
   const a = put(e, { content: 'kestrel release checklist', owner: 'Planner@a1', importance: 9, edges: [{ target_id: b.id, type: 'causes', weight: 1, created_at: NOW }] });
