@@ -100,15 +100,18 @@ export async function fitProfile(opts: FitOptions): Promise<FitReport> {
   const specs = selectKnobs(opts.base, opts.knobs);
   const start = specs.map((s) => knobValue(opts.base, s.name));
   const at = (x: readonly number[]) => withKnobs(opts.base, specs, x, opts.name);
-  // Let the caller's progress output and abort reach the event loop between evaluations' batches.
-  await Promise.resolve();
-  const result = maximise({
+  const result = await maximise({
     specs,
     start,
     seed,
     maxEvaluations,
     signal: opts.signal,
-    objective: (x) => evaluateProfile(opts.train, at(x), k, opts.signal)[metric],
+    objective: async (x) => {
+      // A macrotask turn before each evaluation: a server answers the lab's progress polls and
+      // its cancel between evaluations, and the CLI's progress reaches stderr.
+      await new Promise((resolve) => setImmediate(resolve));
+      return evaluateProfile(opts.train, at(x), k, opts.signal)[metric];
+    },
     onEvaluation: (e) => opts.onProgress?.({ evaluation: e.evaluation, of: maxEvaluations, best: e.best, current: e.value }),
   });
   const fitted = at(result.best);

@@ -18,7 +18,8 @@ export interface CompareInput {
   a: RecallProfile;
   b: RecallProfile;
   k: number;
-  labels: string;
+  /** A label source's name; absent: the store's default (labels.ts). */
+  labels?: string | undefined;
 }
 
 /** The term whose change is largest in size (ties: the first in the terms' own order). */
@@ -75,7 +76,7 @@ function compareOne(engine: EngineReader, q: LabQuery, input: CompareInput, labe
 }
 
 export function compareProfiles(engine: EngineReader, input: CompareInput): LabCompareResult {
-  const source = labelSource(input.labels);
+  const source = labelSource(engine, input.labels);
   const labels = source.labels(engine, input.queries.map((q) => q.query), input.k);
   return {
     a: input.a.name,

@@ -1,11 +1,13 @@
 /**
  * Where the lab's relevance labels come from. A label source maps each query to the memories that
- * count as relevant for it; sources are looked up by name, so another rule (the "used later in the
- * session" rule of `mnemo tune log`) plugs in beside this one without touching the lab.
+ * count as relevant for it; sources are looked up by name. The default is the "used later in the
+ * session" rule where the log has sessions it labels, else the logged-top-k proxy.
  */
-import type { EngineReader } from '../../engine/engine.js';
+import { extensionKey, type EngineReader } from '../../engine/engine.js';
 import { badInput } from '../../errors.js';
 import { loggedResultIds } from '../../store/logged-recalls.js';
+import { latestAccessEventId } from '../../store/session-events.js';
+import { loggedSessions } from '../used-later.js';
 import { LABEL_SOURCE_NAMES, type LabelSourceName } from './names.js';
 
 export interface LabelSource {
@@ -15,15 +17,50 @@ export interface LabelSource {
   labels(engine: EngineReader, queries: readonly string[], k: number): Map<string, string[]>;
 }
 
+/** Query → the memories any session used after a recall of it; kept until the log grows. */
+class UsedLaterLabels {
+  private mark = -1;
+  private byQuery = new Map<string, string[]>();
+
+  of(engine: EngineReader): Map<string, string[]> {
+    const mark = latestAccessEventId(engine.store);
+    if (mark === this.mark) return this.byQuery;
+    const byQuery = new Map<string, Set<string>>();
+    for (const s of loggedSessions(engine.store)) {
+      for (const q of s.queries) {
+        let ids = byQuery.get(q.query);
+        if (!ids) byQuery.set(q.query, (ids = new Set()));
+        for (const id of q.relevant) ids.add(id);
+      }
+    }
+    this.byQuery = new Map([...byQuery].map(([q, ids]) => [q, [...ids]]));
+    this.mark = mark;
+    return this.byQuery;
+  }
+}
+
+const USED_LATER = extensionKey('lab.used-later', () => new UsedLaterLabels());
+const USED_LATER_OF = (engine: EngineReader) => engine.get(USED_LATER).of(engine);
+
+/** The rule of `mnemo tune log` (recall/used-later.ts), over every session of the log. */
+export const usedLater: LabelSource = {
+  name: 'used-later',
+  rule: 'Used later in the session: a memory counts as relevant for a query when a session recalled the query and then dereferenced or reinforced that memory. Only what was shown can be used, so it favours the scorer that wrote the log (position bias), and memories used once are shown and used again (popularity).',
+  labels: (engine, queries) => {
+    const all = USED_LATER_OF(engine);
+    return new Map(queries.filter((q) => all.has(q)).map((q) => [q, all.get(q)!]));
+  },
+};
+
 /**
- * The proxy until the "used later" rule lands: what the logged recalls of the same query returned
- * in their top k. It measures agreement with the scorer that was running when the log was written,
- * not usefulness, so it favours that scorer: a profile that ranks differently scores lower even
- * when it ranks better.
+ * A proxy for stores whose log has no used recalls: what the logged recalls of the same query
+ * returned in their top k. It measures agreement with the scorer that was running when the log
+ * was written, not usefulness, so it favours that scorer: a profile that ranks differently scores
+ * lower even when it ranks better.
  */
 export const loggedTopK: LabelSource = {
   name: 'logged-top-k',
-  rule: 'Proxy labels: a memory counts as relevant for a query when a logged recall of the same query returned it in its top k. This measures agreement with the scorer that wrote the log, not usefulness, so it favours that scorer.',
+  rule: 'Proxy labels (logged top k): a memory counts as relevant for a query when a logged recall of the same query returned it in its top k. This measures agreement with the scorer that wrote the log, not usefulness, so it favours that scorer.',
   labels: (engine, queries, k) => loggedResultIds(engine.store, queries, k),
 };
 
@@ -34,9 +71,11 @@ export const noLabels: LabelSource = {
   labels: () => new Map(),
 };
 
-export const LABEL_SOURCES: readonly LabelSource[] = [loggedTopK, noLabels];
+export const LABEL_SOURCES: readonly LabelSource[] = [usedLater, loggedTopK, noLabels];
 
-export function labelSource(name: string): LabelSource {
+/** A source by name; no name: used-later when the log has sessions it labels, else the proxy. */
+export function labelSource(engine: EngineReader, name: string | undefined): LabelSource {
+  if (name === undefined) return USED_LATER_OF(engine).size > 0 ? usedLater : loggedTopK;
   const source = LABEL_SOURCES.find((s) => s.name === name);
   if (!source) throw badInput(`unknown label source ${JSON.stringify(name)}; the sources are ${LABEL_SOURCE_NAMES.join(', ')}`, { field: 'labels' });
   return source;

@@ -17,12 +17,13 @@ export interface SweepInput {
   knob: string;
   values: readonly number[];
   k: number;
-  labels: string;
+  /** A label source's name; absent: the store's default (labels.ts). */
+  labels?: string | undefined;
 }
 
 export function sweepKnobValues(engine: EngineReader, input: SweepInput): LabSweepResult {
   const knob = sweepKnob(input.knob);
-  const source = labelSource(input.labels);
+  const source = labelSource(engine, input.labels);
   const labels = source.labels(engine, input.queries.map((q) => q.query), input.k);
   const own = input.queries.map((q) => labRanking(engine, q, input.profile, input.k).map((r) => r.id));
   const points = input.values.map((value) => {
