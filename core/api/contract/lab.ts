@@ -11,9 +11,9 @@ import { profileField, queryField, scopeField } from './shared/fields.js';
 import { profileNameSchema } from '../../recall/profile-schema.js';
 import { TUNE_METRICS } from '../../tune/metrics.js';
 import type { LabFitProgress, LabFitResult } from '../../tune/lab-fit.js';
-import { LABEL_SOURCE_NAMES, SWEEP_KNOB_PATHS, type SweepKnob } from '../../recall/lab/names.js';
+import { LABEL_SOURCE_NAMES, SWEEP_KNOB_PATHS, type LabelSourceName, type SweepKnob } from '../../recall/lab/names.js';
 import type { LabCompareResult, LabMetrics, LabMove, LabQuery, LabQueryResult, LabRow, LabSweepPoint, LabSweepResult, LoggedQueryView, RankMove } from '../../recall/lab/types.js';
-export type { SweepKnob, LabFitProgress, LabFitResult };
+export type { SweepKnob, LabFitProgress, LabFitResult, LabelSourceName };
 export type { LabCompareResult, LabMetrics, LabMove, LabQuery, LabQueryResult, LabRow, LabSweepPoint, LabSweepResult, LoggedQueryView, RankMove };
 
 export const MAX_LAB_QUERIES = 50;
