@@ -15,9 +15,8 @@
  * fits on it, and the Scorer lab (recall/lab) scores rankings against it.
  */
 import type { OwnerScope } from '../model/owner.js';
-import type { AccessEvent } from '../store/access-events.js';
 import type { StoreReader } from '../store/port.js';
-import { sessionAccessEvents } from '../store/session-events.js';
+import { sessionAccessEvents, type SessionEvent } from '../store/session-events.js';
 
 /** A query with the memories it should find (what the tuner fits against and the lab scores by). */
 export interface LabelledQuery {
@@ -55,7 +54,7 @@ export function loggedSessions(store: StoreReader): LoggedSession[] {
   const shownBy = new Map<string, Map<string, ShownRecall>>();
   let open = null as { key: string; recall: ShownRecall } | null;
   for (const e of sessionAccessEvents(store, [...RECALL_CHANNELS, ...USE_CHANNELS])) {
-    const session = e.session_ref!;
+    const session = e.session_ref;
     if (RECALL_CHANNELS.includes(e.channel)) {
       if (e.query === null) continue;
       const key = JSON.stringify([e.ts, e.reader_owner, session, e.query, e.channel]);
@@ -84,7 +83,6 @@ export function loggedSessions(store: StoreReader): LoggedSession[] {
   return out.sort((a, b) => a.start - b.start || (a.session < b.session ? -1 : 1));
 }
 
-function queryOf(e: AccessEvent): LabelledQuery {
-  const ctx = (e.context ?? {}) as { owner?: string | null };
-  return { id: `event:${e.event_id}`, query: e.query!, owner: ctx.owner ?? null, asOf: e.ts, relevant: [] };
+function queryOf(e: SessionEvent): LabelledQuery {
+  return { id: `event:${e.event_id}`, query: e.query!, owner: e.owner ?? null, asOf: e.ts, relevant: [] };
 }

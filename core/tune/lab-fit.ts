@@ -8,7 +8,7 @@
  */
 import { extensionKey, type EngineReader } from '../engine/engine.js';
 import { badInput, MnemoError } from '../errors.js';
-import { labelSource } from '../recall/lab/labels.js';
+import { labelsFor } from '../recall/lab/labels.js';
 import type { LabQuery } from '../recall/lab/types.js';
 import { profileConfig, type RecallProfile } from '../recall/profile.js';
 import { diffProfiles } from '../recall/saved-profiles.js';
@@ -74,8 +74,7 @@ export function splitHeldOut<T>(items: readonly T[], share: number): { train: T[
 }
 
 function labelledQueries(engine: EngineReader, input: LabFitInput): { source: string; queries: LabelledQuery[]; unlabelled: number } {
-  const source = labelSource(engine, input.labels);
-  const labels = source.labels(engine, input.queries.map((q) => q.query), input.k);
+  const { source, labels } = labelsFor(engine, input.labels, input.queries.map((q) => q.query), input.k);
   const asOf = engine.now();
   const queries: LabelledQuery[] = [];
   input.queries.forEach((q, i) => {

@@ -9,6 +9,7 @@ import { call, invoke } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
 import { NOW } from '../helpers/recall-store.js';
 import { loggedStore } from '../helpers/tune-store.js';
+import { recallAndLog, touchOne } from '../../core/recall/record.js';
 
 let session: ApiSession | null = null;
 afterEach(() => {
@@ -40,6 +41,17 @@ describe('the used-later label source', () => {
     const proxy = await call(session, 'lab.compare', { queries: queries.slice(0, 1), a: 'mnemo', b: 'flat', k: 3, labels: 'logged-top-k' });
     expect(proxy.label_source).toBe('logged-top-k');
     expect(proxy.queries[0]!.labels).toHaveLength(3);
+    // A later session's use reaches the labels (the kept pass is redone once the log grows).
+    const late = { owner: 'agent@a2', session_ref: 'late' };
+    const other = recallAndLog(session.engine(), { query: queries[0]!.query, k: 3 }, 'recalled', late).rows.find((r) => r.id !== used.get('session-0'))!;
+    touchOne(session.engine(), other.id, 'deref', late);
+    const again = await call(session, 'lab.compare', { queries: queries.slice(0, 1), a: 'mnemo', b: 'flat', k: 3 });
+    expect([...again.queries[0]!.labels].sort()).toEqual([used.get('session-0'), other.id].sort());
+    // A query only recalled outside any session: the default falls back to the proxy for it.
+    await call(session, 'recall.run', { query: 'project amber', k: 2 });
+    const fallback = await call(session, 'lab.compare', { queries: [{ query: 'project amber' }], a: 'mnemo', b: 'flat', k: 2 });
+    expect(fallback.label_source).toBe('logged-top-k');
+    expect(fallback.queries[0]!.labels).toHaveLength(2);
   });
 });
 

@@ -8,7 +8,7 @@ import type { ScoreTerms } from '../../model/memory.js';
 import { pyRound } from '../../model/py-round.js';
 import type { RecallProfile } from '../profile.js';
 import { termsDelta } from '../terms.js';
-import { labelSource } from './labels.js';
+import { labelsFor } from './labels.js';
 import { rankingMetrics, rankOverlap } from './metrics.js';
 import { depthFor, labRanking } from './rankings.js';
 import type { LabCompareResult, LabMove, LabQuery, LabQueryResult, LabRow } from './types.js';
@@ -76,8 +76,7 @@ function compareOne(engine: EngineReader, q: LabQuery, input: CompareInput, labe
 }
 
 export function compareProfiles(engine: EngineReader, input: CompareInput): LabCompareResult {
-  const source = labelSource(engine, input.labels);
-  const labels = source.labels(engine, input.queries.map((q) => q.query), input.k);
+  const { source, labels } = labelsFor(engine, input.labels, input.queries.map((q) => q.query), input.k);
   return {
     a: input.a.name,
     b: input.b.name,
