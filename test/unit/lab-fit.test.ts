@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call, invoke } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
-import { NOW } from '../helpers/recall-store.js';
+import { Engine } from '../../core/engine/engine.js';
+import { NOW, put } from '../helpers/recall-store.js';
 import { loggedStore } from '../helpers/tune-store.js';
 import { recallAndLog, touchOne } from '../../core/recall/record.js';
 
@@ -20,13 +21,13 @@ afterEach(() => {
 const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'harbor'];
 const queries = WORDS.map((w) => ({ query: `project ${w} status report` }));
 
-async function setup(): Promise<{ session: ApiSession; used: Map<string, string> }> {
+async function setup(): Promise<{ session: ApiSession; used: Map<string, string>; path: string }> {
   const { path, used } = loggedStore(WORDS.length, { decoys: false });
   session = new ApiSession({ clock: fixedClock(NOW) });
   session.open(path);
   // Without recency the old twin (same text and importance) ties with the fresh one that sessions used.
   await call(session, 'profiles.save', { name: 'flat', base: 'mnemo', knobs: { weights: { recency: 0 } } });
-  return { session, used };
+  return { session, used, path };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -86,6 +87,22 @@ describe('lab.fit', () => {
     expect(await running).toMatchObject({ ok: false, error: { code: 'conflict', details: { cancelled: true } } });
     expect(await call(session, 'lab.fitProgress', {})).toMatchObject({ running: false });
     expect(await call(session, 'lab.fitCancel', {})).toEqual({ cancelled: false });
+  });
+
+  it('goes on while another writer adds to the store, and its answer is a profile profiles.save takes', async () => {
+    const { session, path } = await setup();
+    const running = call(session, 'lab.fit', { queries, from: 'flat', name: 'x', k: 1, knobs: ['knobs.weights.recency'], max_evaluations: 30 });
+    while ((await call(session, 'lab.fitProgress', {})).evaluation < 2) await nextTurn();
+    // A second connection, as another process would be: it writes while the fit ranks.
+    const other = Engine.open(path, { clock: fixedClock(NOW) });
+    try {
+      put(other, { content: 'project amber status report, a newer copy', importance: 9 });
+    } finally {
+      other.close();
+    }
+    const r = await running;
+    expect(r.report.evaluations).toBeGreaterThan(2);
+    expect((await call(session, 'profiles.save', { name: 'after-write', base: 'flat', ...r.config })).name).toBe('after-write');
   });
 
   it.each([
