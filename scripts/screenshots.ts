@@ -65,17 +65,20 @@ async function recallShots(wb: Workbench) {
   await shot(wb, 'audit', `/audit?channel=recalled${ev ? `&event=${ev}` : ''}`, ev ? '[data-testid=replay-table]' : '[data-testid=access-row]', { tall: 1300 });
 }
 
-/** The Scorer lab: nooa-0.0.9 against mnemo over a few logged recalls, one query side by side, a sweep run. */
+/** The Scorer lab: nooa-0.0.9 against mnemo over a few logged recalls, one query side by side, a sweep run, a fit run. */
 async function labShot(wb: Workbench) {
   for (const query of ['deploy notifier to staging', 'flaky tests in ci', 'billing release checklist']) await call(wb.session, 'recall.run', { query, k: 5 });
-  await shot(wb, 'lab', `/lab?a=nooa-0.0.9&b=mnemo&k=5&sel=${encodeURIComponent('deploy notifier to staging')}`, '[data-testid=lab-run]:not([disabled])', {
-    tall: 1500,
+  await shot(wb, 'lab', `/lab?a=nooa-0.0.9&b=mnemo&k=5&labels=logged-top-k&sel=${encodeURIComponent('deploy notifier to staging')}`, '[data-testid=lab-run]:not([disabled])', {
+    tall: 1700,
     after: async (w) => {
       await w.page.click('[data-testid=lab-run]');
       await w.page.waitForSelector('[data-testid=lab-side-by-side]');
       await w.page.click('[data-testid=lab-sweep-run]');
       await w.page.waitForSelector('[data-testid=lab-sweep-chart]');
       await w.page.waitForSelector('[data-testid=lab-sweep-run]:not([disabled])');
+      await w.page.fill('[data-testid=lab-fit-evals]', '40');
+      await w.page.click('[data-testid=lab-fit]');
+      await w.page.waitForSelector('[data-testid=lab-fit-result] [data-testid=lab-fit-chart]', { timeout: 120_000 });
       await w.page.evaluate(() => document.querySelector('main.content')?.scrollTo(0, 0));
     },
   });

@@ -14,14 +14,14 @@ import { profileFor } from '../../core/recall/profile.js';
 import type { ProfileName } from '../../core/store/port.js';
 import { fitProfile, FIT_DEFAULTS, MAX_EVALUATIONS_LIMIT, type FitReport } from '../../core/tune/fit.js';
 import type { LabelledSet } from '../../core/tune/labels.js';
-import { checkFittedName } from '../../core/tune/knob-space.js';
+import { checkFittedName, selectKnobs } from '../../core/tune/knob-space.js';
 import { logLabels, loggedSessions, MIN_LABELLED_SESSIONS } from '../../core/tune/log-labels.js';
 import { TUNE_METRICS, type TuneMetric } from '../../core/tune/metrics.js';
 import { profileFileJson } from '../../core/tune/profile-file.js';
 import { intOpt, numOpt, requirePositional, str, type Command, type CommandContext } from '../command.js';
 import { fitSummary } from '../tune-summary.js';
 
-const COMMON = '[--metric recall|mrr|ndcg] [--k 10] [--seed N] [--max-evals N] [--name NAME] [--json]';
+const COMMON = '[--metric recall|mrr|ndcg] [--k 10] [--seed N] [--max-evals N] [--knobs a,b,…] [--name NAME] [--json]';
 const USAGE = [
   `mnemo tune locomo --data <locomo10.json> --out <dir> [--profile mnemo|nooa-0.0.9] ${COMMON}`,
   `mnemo tune log <db> --out <dir> [--profile mnemo|nooa-0.0.9] [--held-out-share 0.3] [--min-sessions ${MIN_LABELLED_SESSIONS}] [--max-sessions 200] [--windows 4] ${COMMON}`,
@@ -35,6 +35,8 @@ interface FitArgs {
   seed: number;
   maxEvaluations: number;
   name: string | undefined;
+  /** Only these knobs (dotted names); default every tunable knob of the profile. */
+  knobs: string[] | undefined;
 }
 
 function fitArgs(ctx: CommandContext): FitArgs {
@@ -52,7 +54,18 @@ function fitArgs(ctx: CommandContext): FitArgs {
     seed: intOpt(ctx, 'seed', FIT_DEFAULTS.seed, [0, 2 ** 32 - 1]),
     maxEvaluations: intOpt(ctx, 'max-evals', FIT_DEFAULTS.maxEvaluations, [1, MAX_EVALUATIONS_LIMIT]),
     name,
+    knobs: knobList(str(ctx, 'knobs')),
   };
+}
+
+/** `--knobs a,b`: names are checked against the profile's knob space when the fit starts. */
+function knobList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = [...new Set(value.split(',').map((n) => n.trim()).filter(Boolean))];
+  if (names.length === 0 || names.length > 40) throw badInput(`--knobs takes 1 to 40 comma-separated knob names, got ${JSON.stringify(value)}`, { field: 'knobs' });
+  // Checked before any label is built, against the widest knob space (mnemo's; the fit checks the base's own).
+  selectKnobs(profileFor('mnemo'), names);
+  return names;
 }
 
 function baseProfile(ctx: CommandContext, fallback: ProfileName): ProfileName {
@@ -71,6 +84,7 @@ async function fitAndWrite(ctx: CommandContext, args: FitArgs, baseName: Profile
     k: args.k,
     seed: args.seed,
     maxEvaluations: args.maxEvaluations,
+    knobs: args.knobs,
     onProgress: (p) => ctx.io.err(`evaluation ${p.evaluation}/${p.of}: ${p.current.toFixed(4)} (best ${p.best.toFixed(4)})`),
   });
   const files = write(args.out, report, source);
@@ -154,6 +168,7 @@ export const tuneCommand: Command = {
     seed: { type: 'string' },
     'max-evals': { type: 'string' },
     name: { type: 'string' },
+    knobs: { type: 'string' },
     'held-out-share': { type: 'string' },
     'min-sessions': { type: 'string' },
     'max-sessions': { type: 'string' },

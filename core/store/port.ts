@@ -17,6 +17,7 @@ import type { EdgeType } from '../model/enums.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import type { AccessEvent, EventFilter } from './access-events.js';
+import type { SessionEvent } from './session-events.js';
 import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-tables.js';
 import type { ChangeRow, ChangeSummary } from './journal.js';
 import type { MaintenanceEntry } from './maintenance-log.js';
@@ -47,6 +48,7 @@ import type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
 
 /* The row and filter types of the port's methods, so that callers name them through the port. */
 export type { AccessEvent, EventFilter } from './access-events.js';
+export type { SessionEvent } from './session-events.js';
 export type { AuditEvent, AuditFilter } from './access-queries.js';
 export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-tables.js';
 export type { BodyRow, SourceEdge, SourceRow, VectorRow } from './derived-sources.js';
@@ -358,7 +360,9 @@ export interface AccessEventQueries {
   loggedRecalls(limit: number): LoggedRecall[];
   loggedResultIds(queries: readonly string[], k: number): Map<string, string[]>;
   /** Events of the given channels that carry a session, oldest first, streamed (`mnemo tune log`). */
-  sessionAccessEvents(channels: readonly string[]): Generator<AccessEvent>;
+  sessionAccessEvents(channels: readonly string[]): Generator<SessionEvent>;
+  /** The newest access event's id (0 when none): whether the log grew since a whole-log pass. */
+  latestAccessEventId(): number;
 }
 
 export interface JournalQueries {

@@ -16,7 +16,7 @@ import { memoriesTouched } from './journal-dependents.js';
 import { listIds } from './list-ids.js';
 import { listMemories } from './list-query.js';
 import { loggedRecalls, loggedResultIds } from './logged-recalls.js';
-import { sessionAccessEvents } from './session-events.js';
+import { latestAccessEventId, sessionAccessEvents } from './session-events.js';
 import { liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample } from './overview-counts.js';
 import type { StoreQueries } from './port.js';
 import { ownerStates } from './recall-reads.js';
@@ -59,6 +59,7 @@ export function sqliteQueries(store: StoreHandle): StoreQueries {
     loggedRecalls: (limit) => loggedRecalls(store, limit),
     loggedResultIds: (queries, k) => loggedResultIds(store, queries, k),
     sessionAccessEvents: (channels) => sessionAccessEvents(store, channels),
+    latestAccessEventId: () => latestAccessEventId(store),
 
     memoriesTouched: (changeId, limit) => memoriesTouched(store, changeId, limit),
 

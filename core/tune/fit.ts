@@ -84,6 +84,15 @@ export interface FitReport {
 export const FIT_DEFAULTS = { metric: 'recall' as TuneMetric, k: 10, seed: 1, maxEvaluations: 200 };
 export const MAX_EVALUATIONS_LIMIT = 100_000;
 
+/**
+ * One evaluation after a macrotask turn: a server answers the lab's progress polls and its cancel
+ * between evaluations (the search's and the report's alike), and the CLI's progress reaches stderr.
+ */
+async function evaluateAfterATurn(set: LabelledSet, profile: RecallProfile, k: number, signal: AbortSignal | undefined): Promise<Evaluation> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return evaluateProfile(set, profile, k, signal);
+}
+
 export async function fitProfile(opts: FitOptions): Promise<FitReport> {
   const started = performance.now();
   const metric = opts.metric ?? FIT_DEFAULTS.metric;
@@ -100,35 +109,33 @@ export async function fitProfile(opts: FitOptions): Promise<FitReport> {
   const specs = selectKnobs(opts.base, opts.knobs);
   const start = specs.map((s) => knobValue(opts.base, s.name));
   const at = (x: readonly number[]) => withKnobs(opts.base, specs, x, opts.name);
-  // Let the caller's progress output and abort reach the event loop between evaluations' batches.
-  await Promise.resolve();
-  const result = maximise({
+  const result = await maximise({
     specs,
     start,
     seed,
     maxEvaluations,
     signal: opts.signal,
-    objective: (x) => evaluateProfile(opts.train, at(x), k, opts.signal)[metric],
+    objective: async (x) => (await evaluateAfterATurn(opts.train, at(x), k, opts.signal))[metric],
     onEvaluation: (e) => opts.onProgress?.({ evaluation: e.evaluation, of: maxEvaluations, best: e.best, current: e.value }),
   });
   const fitted = at(result.best);
   const base = { ...opts.base };
-  const compare = (set: LabelledSet): SplitComparison => ({
+  const compare = async (set: LabelledSet): Promise<SplitComparison> => ({
     queries: queryCount(set),
-    base: evaluateProfile(set, base, k, opts.signal),
-    fitted: evaluateProfile(set, fitted, k, opts.signal),
+    base: await evaluateAfterATurn(set, base, k, opts.signal),
+    fitted: await evaluateAfterATurn(set, fitted, k, opts.signal),
   });
-  const heldOut = queryCount(opts.heldOut) > 0 ? compare(opts.heldOut) : null;
+  const heldOut = queryCount(opts.heldOut) > 0 ? await compare(opts.heldOut) : null;
   const knobs: FittedKnob[] = specs.map((s, i) => ({ name: s.name, kind: s.kind, min: s.min, max: s.max, base: start[i]!, fitted: result.best[i]! }));
   const ablationSet = heldOut ? opts.heldOut : opts.train;
-  const ablation: AblationRow[] = knobs
-    .map((knob, i) => ({ knob, i }))
-    .filter(({ knob }) => knob.base !== knob.fitted)
-    .map(({ knob, i }) => {
-      const x = result.best.slice();
-      x[i] = start[i]!;
-      return { knob: knob.name, base: knob.base, fitted: knob.fitted, held_out: evaluateProfile(ablationSet, at(x), k, opts.signal) };
-    });
+  const ablation: AblationRow[] = [];
+  for (const [i, knob] of knobs.entries()) {
+    if (knob.base === knob.fitted) continue;
+    const x = result.best.slice();
+    x[i] = start[i]!;
+    ablation.push({ knob: knob.name, base: knob.base, fitted: knob.fitted, held_out: await evaluateAfterATurn(ablationSet, at(x), k, opts.signal) });
+  }
+  const train = await compare(opts.train);
   return {
     name: opts.name,
     base_profile: opts.base.name,
@@ -141,7 +148,7 @@ export async function fitProfile(opts: FitOptions): Promise<FitReport> {
     profile: fitted,
     knobs,
     objective: result.trace,
-    train: compare(opts.train),
+    train,
     held_out: heldOut,
     ablation,
     seconds: (performance.now() - started) / 1000,

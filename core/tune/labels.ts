@@ -5,19 +5,9 @@
  * down to these shapes, so the fitting never knows where its labels came from.
  */
 import type { EngineReader } from '../engine/engine.js';
-import type { OwnerScope } from '../model/owner.js';
+import type { LabelledQuery } from '../recall/used-later.js';
 
-export interface LabelledQuery {
-  /** For reports (a benchmark's question id, a logged recall's event id). */
-  id: string;
-  query: string;
-  /** The owner scope the query is asked with; null = every owner. */
-  owner: OwnerScope;
-  /** The ranking's clock (epoch seconds): recency is read as of then. */
-  asOf: number;
-  /** The memories the query should find (non-empty: a query without any has no defined recall). */
-  relevant: readonly string[];
-}
+export type { LabelledQuery };
 
 /** Queries asked of one engine. The engine's derived indexes are built on first use and reused by every evaluation. */
 export interface LabelledStore {

@@ -5,8 +5,8 @@
  *   nDCG@k   = DCG / ideal DCG, binary gains, log2(rank + 1) discount.
  */
 
-export type TuneMetric = 'recall' | 'mrr' | 'ndcg';
-export const TUNE_METRICS: readonly TuneMetric[] = ['recall', 'mrr', 'ndcg'];
+export const TUNE_METRICS = ['recall', 'mrr', 'ndcg'] as const;
+export type TuneMetric = (typeof TUNE_METRICS)[number];
 
 export interface MetricValues {
   recall: number;

@@ -19,7 +19,8 @@ import { legalValue, type KnobSpec } from './knob-space.js';
 export interface MaximiseOptions {
   specs: readonly KnobSpec[];
   start: readonly number[];
-  objective: (x: readonly number[]) => number;
+  /** May be async: the fit awaits each evaluation, so a server answers progress polls in between. */
+  objective: (x: readonly number[]) => number | Promise<number>;
   seed: number;
   maxEvaluations: number;
   /** First step, as a share of each range. */
@@ -43,7 +44,7 @@ export interface MaximiseResult {
 
 const IMPROVEMENT = 1e-12;
 
-export function maximise(opts: MaximiseOptions): MaximiseResult {
+export async function maximise(opts: MaximiseOptions): Promise<MaximiseResult> {
   const { specs, objective } = opts;
   const rand = rng(opts.seed);
   const minStep = opts.minStep ?? 1 / 64;
@@ -53,20 +54,20 @@ export function maximise(opts: MaximiseOptions): MaximiseResult {
   let best = specs.map((s, i) => legalValue(s, opts.start[i]!));
   let bestValue: number;
   let runningBest = -Infinity;
-  const evaluate = (x: number[]): number | null => {
+  const evaluate = async (x: number[]): Promise<number | null> => {
     const k = key(x);
     const hit = cache.get(k);
     if (hit !== undefined) return hit;
     if (trace.length >= opts.maxEvaluations) return null;
     opts.signal?.throwIfAborted();
-    const value = objective(x);
+    const value = await objective(x);
     cache.set(k, value);
     runningBest = Math.max(runningBest, value);
     trace.push(runningBest);
     opts.onEvaluation?.({ evaluation: trace.length, value, best: runningBest, x });
     return value;
   };
-  const first = evaluate(best);
+  const first = await evaluate(best);
   if (first === null) return { best, bestValue: NaN, evaluations: 0, trace, stopped: 'budget' };
   bestValue = first;
   let step = opts.initialStep ?? 0.25;
@@ -80,7 +81,7 @@ export function maximise(opts: MaximiseOptions): MaximiseResult {
         const candidate = best.slice();
         candidate[i] = legalValue(spec, best[i]! + dir * delta);
         if (candidate[i] === best[i]) continue;
-        const value = evaluate(candidate);
+        const value = await evaluate(candidate);
         if (value === null) return { best, bestValue, evaluations: trace.length, trace, stopped: 'budget' };
         if (value > bestValue + IMPROVEMENT) {
           best = candidate;

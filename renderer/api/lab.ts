@@ -88,3 +88,22 @@ export function compareChunks(queries: LabQuery[], input: Omit<InputOf<'lab.comp
 export function sweepChunks(values: number[], input: Omit<InputOf<'lab.sweep'>, 'values'>): (() => Promise<OutputOf<'lab.sweep'>>)[] {
   return values.map((v) => () => call('lab.sweep', { ...input, values: [v] }));
 }
+
+/** How often the fit's progress is asked while lab.fit runs. */
+const FIT_POLL_MS = 400;
+
+/**
+ * The lab's fit: one long lab.fit call, its progress polled from lab.fitProgress while it runs,
+ * and Cancel (lab.fitCancel: the fit stops before its next evaluation and its call fails).
+ */
+export function useLabFit() {
+  const fit = useMutation({ mutationFn: (input: InputOf<'lab.fit'>) => call('lab.fit', input) });
+  const progress = useQuery({
+    queryKey: keys.lab('fit-progress'),
+    queryFn: () => call('lab.fitProgress', {}),
+    enabled: fit.isPending,
+    refetchInterval: fit.isPending ? FIT_POLL_MS : false,
+  });
+  const cancel = useMutation({ mutationFn: () => call('lab.fitCancel', {}) });
+  return { fit, progress: fit.isPending ? (progress.data ?? null) : null, cancel };
+}

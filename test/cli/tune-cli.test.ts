@@ -39,6 +39,8 @@ describe('mnemo tune log', () => {
       [['--metric', 'map'], /--metric must be one of recall, mrr, ndcg/],
       [['--max-evals', '0'], /--max-evals must be within/],
       [['--name', 'nooa-0.0.9'], /frozen/],
+      [['--knobs', 'knobs.top_k'], /unknown or untunable knob "knobs.top_k"/],
+      [['--knobs', ','], /--knobs takes 1 to 40/],
     ] as const) {
       const res = await runCli(['tune', 'log', path, '--out', join(tempDir(), 'y'), '--min-sessions', '2', ...args]);
       expect(res.code).toBe(2);

@@ -31,8 +31,13 @@ export interface LoggedStore {
   used: Map<string, string>;
 }
 
-/** `sessions` sessions an hour apart, each recalls "project <word> status" (k 3) then dereferences the fresh memory. */
-export function loggedStore(sessions: number): LoggedStore {
+/**
+ * `sessions` sessions an hour apart, each recalls "project <word> status" (k 3) then dereferences
+ * the fresh memory. `decoys` (default true) adds the accesses the rule must not count (the old
+ * twin dereferenced before the recall and by another session): off, the old twin is never used.
+ */
+export function loggedStore(sessions: number, opts: { decoys?: boolean } = {}): LoggedStore {
+  const decoys = opts.decoys ?? true;
   const path = join(tempDir('mnemo-tune-'), 'store.sqlite');
   const clock = movableClock(NOW - 100_000);
   const engine = Engine.open(path, { create: true, clock });
@@ -48,13 +53,13 @@ export function loggedStore(sessions: number): LoggedStore {
       const reader = { owner: 'agent@a1', session_ref: `session-${s}` };
       const w = s % WORDS.length;
       // Not uses: a dereference before the recall, and one by another session after it.
-      touchOne(engine, old[w]!, 'deref', reader);
+      if (decoys) touchOne(engine, old[w]!, 'deref', reader);
       clock.advance(1);
       recallAndLog(engine, { query: `project ${WORDS[w]} status report`, k: 3 }, 'recalled', reader);
       // Spontaneous injection labels nothing, even when its results are used.
       recallAndLog(engine, { query: `unrelated ${WORDS[w]}`, k: 3 }, 'injected', reader);
       clock.advance(5);
-      touchOne(engine, old[w]!, 'deref', { owner: 'agent@a1', session_ref: `other-${s}` });
+      if (decoys) touchOne(engine, old[w]!, 'deref', { owner: 'agent@a1', session_ref: `other-${s}` });
       touchOne(engine, fresh[w]!.id, 'deref', reader);
       used.set(reader.session_ref, fresh[w]!.id);
     }

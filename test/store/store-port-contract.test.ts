@@ -476,6 +476,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
           [a.id, 'recalled', 's1'],
         ]);
         expect([...q.sessionAccessEvents(['reinforced'])]).toEqual([]);
+        expect(q.latestAccessEventId()).toBe(4); // the fourth event logged
       }
     });
 

@@ -11,9 +11,9 @@ const box: KnobSpec[] = [
 const bowl = ([x, y, n]: readonly number[]) => -((x! - 0.37) ** 2) - 0.1 * (y! - 7.2) ** 2 - 0.05 * (n! - 13) ** 2;
 
 describe('maximise (seeded coordinate search)', () => {
-  it('finds the optimum of a known function within tolerance, integer coordinates staying integer', () => {
+  it('finds the optimum of a known function within tolerance, integer coordinates staying integer', async () => {
     const seen: number[][] = [];
-    const r = maximise({ specs: box, start: [-1.5, 1, 2], objective: (p) => (seen.push([...p]), bowl(p)), seed: 7, maxEvaluations: 500, minStep: 1 / 512 });
+    const r = await maximise({ specs: box, start: [-1.5, 1, 2], objective: (p) => (seen.push([...p]), bowl(p)), seed: 7, maxEvaluations: 500, minStep: 1 / 512 });
     expect(r.best[0]).toBeCloseTo(0.37, 1);
     expect(Math.abs(r.best[1]! - 7.2)).toBeLessThan(0.1);
     expect(r.best[2]).toBe(13);
@@ -25,20 +25,20 @@ describe('maximise (seeded coordinate search)', () => {
     }
   });
 
-  it('is deterministic for a seed, and the trace is the best so far, never falling', () => {
+  it('is deterministic for a seed, and the trace is the best so far, never falling', async () => {
     const run = (seed: number) => maximise({ specs: box, start: [0, 0, 0], objective: bowl, seed, maxEvaluations: 40 });
-    const a = run(3);
-    expect(run(3)).toEqual(a);
+    const a = await run(3);
+    expect(await run(3)).toEqual(a);
     expect(a.evaluations).toBe(40);
     expect(a.stopped).toBe('budget');
     for (let i = 1; i < a.trace.length; i++) expect(a.trace[i]!).toBeGreaterThanOrEqual(a.trace[i - 1]!);
     expect(a.trace[0]).toBe(bowl([0, 0, 0]));
   });
 
-  it('never evaluates the same point twice', () => {
+  it('never evaluates the same point twice', async () => {
     const keys = new Set<string>();
     const onlyInts: KnobSpec[] = [{ name: 'n', kind: 'integer', min: 0, max: 3 }];
-    const r = maximise({ specs: onlyInts, start: [0], objective: ([n]) => (expect(keys.has(String(n))).toBe(false), keys.add(String(n)), -((n! - 2) ** 2)), seed: 1, maxEvaluations: 50 });
+    const r = await maximise({ specs: onlyInts, start: [0], objective: ([n]) => (expect(keys.has(String(n))).toBe(false), keys.add(String(n)), -((n! - 2) ** 2)), seed: 1, maxEvaluations: 50 });
     expect(r.best).toEqual([2]);
     expect(r.evaluations).toBe(keys.size);
   });

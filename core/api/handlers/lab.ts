@@ -2,6 +2,7 @@ import { compareProfiles } from '../../recall/lab/compare.js';
 import { LABEL_SOURCE_NAMES, SWEEP_KNOBS } from '../../recall/lab/names.js';
 import { sweepKnobValues } from '../../recall/lab/sweep.js';
 import { resolveProfile } from '../../recall/saved-profiles.js';
+import { cancelLabFit, labFitProgress, runLabFit } from '../../tune/lab-fit.js';
 import type { labContract } from '../contract/lab.js';
 import type { HandlersFor } from './types.js';
 
@@ -24,4 +25,21 @@ export const labHandlers: HandlersFor<typeof labContract> = {
     const engine = session.reading();
     return sweepKnobValues(engine, { ...input, profile: resolveProfile(engine.store, input.profile) });
   },
+  'lab.fit': (input, session) => {
+    const engine = session.reading();
+    return runLabFit(engine, {
+      queries: input.queries,
+      labels: input.labels,
+      from: resolveProfile(engine.store, input.from),
+      name: input.name,
+      k: input.k,
+      metric: input.metric,
+      seed: input.seed,
+      maxEvaluations: input.max_evaluations,
+      heldOutShare: input.held_out_share,
+      knobs: input.knobs,
+    });
+  },
+  'lab.fitProgress': (_input, session) => labFitProgress(session.reading()),
+  'lab.fitCancel': (_input, session) => cancelLabFit(session.reading()),
 };

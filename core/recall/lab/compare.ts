@@ -8,7 +8,7 @@ import type { ScoreTerms } from '../../model/memory.js';
 import { pyRound } from '../../model/py-round.js';
 import type { RecallProfile } from '../profile.js';
 import { termsDelta } from '../terms.js';
-import { labelSource } from './labels.js';
+import { labelsFor } from './labels.js';
 import { rankingMetrics, rankOverlap } from './metrics.js';
 import { depthFor, labRanking } from './rankings.js';
 import type { LabCompareResult, LabMove, LabQuery, LabQueryResult, LabRow } from './types.js';
@@ -18,7 +18,8 @@ export interface CompareInput {
   a: RecallProfile;
   b: RecallProfile;
   k: number;
-  labels: string;
+  /** A label source's name; absent: the store's default (labels.ts). */
+  labels?: string | undefined;
 }
 
 /** The term whose change is largest in size (ties: the first in the terms' own order). */
@@ -75,8 +76,7 @@ function compareOne(engine: EngineReader, q: LabQuery, input: CompareInput, labe
 }
 
 export function compareProfiles(engine: EngineReader, input: CompareInput): LabCompareResult {
-  const source = labelSource(input.labels);
-  const labels = source.labels(engine, input.queries.map((q) => q.query), input.k);
+  const { source, labels } = labelsFor(engine, input.labels, input.queries.map((q) => q.query), input.k);
   return {
     a: input.a.name,
     b: input.b.name,

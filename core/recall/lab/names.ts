@@ -4,7 +4,7 @@
  */
 
 /** labels.ts implements each. */
-export const LABEL_SOURCE_NAMES = ['logged-top-k', 'none'] as const;
+export const LABEL_SOURCE_NAMES = ['used-later', 'logged-top-k', 'none'] as const;
 export type LabelSourceName = (typeof LABEL_SOURCE_NAMES)[number];
 
 export interface SweepKnob {

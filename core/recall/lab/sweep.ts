@@ -5,7 +5,7 @@
  */
 import type { EngineReader } from '../../engine/engine.js';
 import type { RecallProfile } from '../profile.js';
-import { labelSource } from './labels.js';
+import { labelsFor } from './labels.js';
 import { knobValue, sweepKnob, withKnob } from './knobs.js';
 import { meanOf, rankingMetrics, rankOverlap } from './metrics.js';
 import { labRanking } from './rankings.js';
@@ -17,13 +17,13 @@ export interface SweepInput {
   knob: string;
   values: readonly number[];
   k: number;
-  labels: string;
+  /** A label source's name; absent: the store's default (labels.ts). */
+  labels?: string | undefined;
 }
 
 export function sweepKnobValues(engine: EngineReader, input: SweepInput): LabSweepResult {
   const knob = sweepKnob(input.knob);
-  const source = labelSource(input.labels);
-  const labels = source.labels(engine, input.queries.map((q) => q.query), input.k);
+  const { source, labels } = labelsFor(engine, input.labels, input.queries.map((q) => q.query), input.k);
   const own = input.queries.map((q) => labRanking(engine, q, input.profile, input.k).map((r) => r.id));
   const points = input.values.map((value) => {
     const profile = withKnob(input.profile, knob.path, value);

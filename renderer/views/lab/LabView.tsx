@@ -2,7 +2,8 @@
  * The Scorer lab (`#/lab`): a query set (the store's logged recalls, or a list typed or pasted)
  * ranked under two profiles. It shows the two rankings of one query side by side with each
  * memory's rank move and the term that moved it, per-query deltas, the metrics of both profiles,
- * a sweep of one knob, and saving a profile with its diff. Everything here reads, except Save.
+ * a sweep of one knob, a fit of every numeric knob to the query set, and saving a profile with its
+ * diff. Everything here reads, except Save.
  * (A benchmark split is not offered as a source: LoCoMo cannot be shipped with the app.)
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -10,7 +11,8 @@ import type { LabCompareResult, LabQuery } from '../../../core/api/contract/lab.
 import { compareChunks, useChunkedRun, useLoggedQueries, useProfiles } from '../../api/lab.js';
 import { EmptyState, ErrorBox } from '../../components/common.js';
 import { navigate, useRoute } from '../../state/router.js';
-import { labHash, readLabParams, typedQueries, type LabParams } from './params.js';
+import { FitPanel } from './FitPanel.js';
+import { LABEL_SOURCES, labHash, readLabParams, typedQueries, type LabParams } from './params.js';
 import { MetricsTable, QueryTable } from './QueryTable.js';
 import { RunProgress } from './RunProgress.js';
 import { SaveProfilePanel } from './SaveProfilePanel.js';
@@ -44,9 +46,9 @@ export function LabView() {
   const results = run.results.flatMap((r) => r.queries);
   const first = run.results[0];
   const selected = results.find((r) => r.query === params.sel) ?? results[0] ?? null;
-  const start = () => void run.start(compareChunks(queries, { a: params.a, b: params.b, k: params.k, labels: 'logged-top-k' }));
+  const start = () => void run.start(compareChunks(queries, { a: params.a, b: params.b, k: params.k, ...(params.labels ? { labels: params.labels } : {}) }));
   // A new pair of profiles or k makes the old results misleading: they clear until run again.
-  useEffect(() => run.cancel(), [params.a, params.b, params.k]);
+  useEffect(() => run.cancel(), [params.a, params.b, params.k, params.labels]);
 
   const names = profiles.data?.map((p) => p.name) ?? [params.a, params.b];
   const picker = (side: 'a' | 'b') => (
@@ -76,6 +78,15 @@ export function LabView() {
           {picker('b')}
           <label>
             k <input type="number" min={1} max={50} value={params.k} onChange={(e) => go({ k: Number(e.target.value) })} style={{ width: 56 }} data-testid="lab-k" />
+          </label>
+          <label>
+            labels{' '}
+            <select value={params.labels ?? ''} onChange={(e) => go({ labels: (e.target.value || null) as LabParams['labels'] })} data-testid="lab-labels">
+              <option value="">default (used later, else logged top k)</option>
+              {LABEL_SOURCES.map((l) => (
+                <option key={l}>{l}</option>
+              ))}
+            </select>
           </label>
           <button className="primary" onClick={start} disabled={run.running || queries.length === 0} data-testid="lab-run">
             Compare {queries.length} {queries.length === 1 ? 'query' : 'queries'}
@@ -117,10 +128,11 @@ export function LabView() {
       ) : null}
       {queries.length ? (
         <div className="two-col">
-          <SweepPanel queries={queries.slice(0, MAX_SWEEP_QUERIES)} profile={params.b} k={params.k} knob={params.knob} onKnob={(knob) => go({ knob })} />
+          <SweepPanel queries={queries.slice(0, MAX_SWEEP_QUERIES)} profile={params.b} k={params.k} knob={params.knob} labels={params.labels} onKnob={(knob) => go({ knob })} />
           <SaveProfilePanel base={params.b} knob={params.knob} onSaved={(name) => go({ b: name })} />
         </div>
       ) : null}
+      {queries.length ? <FitPanel queries={queries} slots={{ a: params.a, b: params.b }} k={params.k} labels={params.labels} onSaved={(name) => go({ b: name })} /> : null}
     </div>
   );
 }

@@ -1,12 +1,13 @@
 /**
  * Save a profile from the lab: B with one knob changed, under a new name. The answer is the saved
  * profile's diff against the profile it started from, shown here (History can undo the save).
- * Beside it, the fit action's place: fitting arrives with `mnemo tune`, so the button is disabled.
+ * Fitting every knob from labelled queries is the Fit panel beside it (FitPanel.tsx).
  */
 import { useState } from 'react';
 import type { InputOf } from '../../../core/api/contract/index.js';
 import { useLabKnobs, useProfile, useSaveProfile } from '../../api/lab.js';
 import { ErrorBox } from '../../components/common.js';
+import { SavedDiff, showValue } from './SavedDiff.js';
 
 /** `knobs.weights.recency` = v → `{ knobs: { weights: { recency: v } } }`. */
 export function overrideAt(path: string, value: number): Record<string, unknown> {
@@ -23,8 +24,6 @@ export function overrideAt(path: string, value: number): Record<string, unknown>
 function valueAt(config: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, part) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined), config);
 }
-
-const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 export function SaveProfilePanel({ base, knob, onSaved }: { base: string; knob: string; onSaved: (name: string) => void }) {
   const profile = useProfile(base);
@@ -48,49 +47,15 @@ export function SaveProfilePanel({ base, knob, onSaved }: { base: string; knob: 
             <option key={k.path}>{k.path}</option>
           ))}
         </select>
-        <span className="muted small">now {show(current ?? '—')}</span>
+        <span className="muted small">now {showValue(current ?? '—')}</span>
         <input type="number" step="any" required placeholder="new value" value={value} onChange={(e) => setValue(e.target.value)} style={{ width: 90 }} data-testid="lab-save-value" />
         <input required placeholder="name (a-z 0-9 . _ -)" pattern="[a-z0-9][a-z0-9._\-]{0,63}" value={name} onChange={(e) => setName(e.target.value)} data-testid="lab-save-name" />
         <button type="submit" className="primary" disabled={save.isPending} data-testid="lab-save-submit">
           Save profile
         </button>
-        <button type="button" disabled title="Fitting a profile from labelled queries arrives with mnemo tune" data-testid="lab-fit">
-          Fit… (arrives with mnemo tune)
-        </button>
       </form>
       <ErrorBox error={save.error} />
-      {save.data ? (
-        <div data-testid="lab-saved">
-          <p>
-            Saved <strong>{save.data.name}</strong> (change #{save.data.change_id ?? '—'}; undo it from History). Against {save.data.base}:
-          </p>
-          <table className="results" data-testid="lab-saved-diff">
-            <thead>
-              <tr>
-                <th>knob</th>
-                <th>{save.data.base}</th>
-                <th>{save.data.name}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {save.data.diff.map((d) => (
-                <tr key={d.key}>
-                  <td className="mono">{d.key}</td>
-                  <td className="mono">{show(d.a)}</td>
-                  <td className="mono">{show(d.b)}</td>
-                </tr>
-              ))}
-              {save.data.diff.length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="muted">
-                    no differences
-                  </td>
-                </tr>
-              ) : null}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {save.data ? <SavedDiff saved={save.data} testId="lab-saved" /> : null}
     </section>
   );
 }

@@ -4,7 +4,7 @@
  * fills in as the points arrive and Cancel stops between them.
  */
 import { useMemo, useState } from 'react';
-import type { LabQuery, LabSweepResult, SweepKnob } from '../../../core/api/contract/lab.js';
+import type { LabelSourceName, LabQuery, LabSweepResult, SweepKnob } from '../../../core/api/contract/lab.js';
 import { sweepChunks, useChunkedRun, useLabKnobs } from '../../api/lab.js';
 import { EChart, type EChartsOption } from '../../charts/EChart.js';
 import { ErrorBox } from '../../components/common.js';
@@ -13,7 +13,7 @@ import { RunProgress } from './RunProgress.js';
 
 const POINTS = 11;
 
-export function SweepPanel({ queries, profile, k, knob, onKnob }: { queries: LabQuery[]; profile: string; k: number; knob: string; onKnob: (knob: string) => void }) {
+export function SweepPanel({ queries, profile, k, knob, labels, onKnob }: { queries: LabQuery[]; profile: string; k: number; knob: string; labels: LabelSourceName | null; onKnob: (knob: string) => void }) {
   const dark = useUi((s) => s.theme) === 'dark';
   const knobs: SweepKnob[] = useLabKnobs().data?.knobs ?? [];
   const spec = knobs.find((s) => s.path === knob);
@@ -43,7 +43,7 @@ export function SweepPanel({ queries, profile, k, knob, onKnob }: { queries: Lab
     }),
     [points, current, k, knob, range],
   );
-  const start = () => void run.start(sweepChunks(values, { queries, profile, knob, k, labels: 'logged-top-k' }));
+  const start = () => void run.start(sweepChunks(values, { queries, profile, knob, k, ...(labels ? { labels } : {}) }));
   return (
     <section className="panel" data-testid="lab-sweep">
       <h3>Sweep one knob of B ({profile})</h3>

@@ -1,4 +1,5 @@
-/** The lab's address: `#/lab?a=mnemo&b=nooa-0.0.9&k=10&src=logged&sel=<query>&knob=<path>`. */
+/** The lab's address: `#/lab?a=mnemo&b=nooa-0.0.9&k=10&src=logged&labels=<source>&sel=<query>&knob=<path>`. */
+import type { LabelSourceName } from '../../../core/api/contract/lab.js';
 import { buildHash } from '../../state/router.js';
 
 export type QuerySource = 'logged' | 'typed';
@@ -11,7 +12,11 @@ export interface LabParams {
   /** The query whose two rankings are shown side by side. */
   sel: string | null;
   knob: string;
+  /** The label source; null: the store's default (used-later where the log has used recalls, else logged-top-k). */
+  labels: LabelSourceName | null;
 }
+
+export const LABEL_SOURCES: readonly LabelSourceName[] = ['used-later', 'logged-top-k', 'none'];
 
 export const DEFAULT_KNOB = 'knobs.weights.recency';
 
@@ -24,11 +29,12 @@ export function readLabParams(p: URLSearchParams): LabParams {
     src: p.get('src') === 'typed' ? 'typed' : 'logged',
     sel: p.get('sel'),
     knob: p.get('knob') || DEFAULT_KNOB,
+    labels: LABEL_SOURCES.find((l) => l === p.get('labels')) ?? null,
   };
 }
 
 export function labHash(p: LabParams): string {
-  return `#${buildHash('lab', null, { a: p.a, b: p.b, k: p.k, src: p.src, sel: p.sel, knob: p.knob === DEFAULT_KNOB ? null : p.knob })}`;
+  return `#${buildHash('lab', null, { a: p.a, b: p.b, k: p.k, src: p.src, labels: p.labels, sel: p.sel, knob: p.knob === DEFAULT_KNOB ? null : p.knob })}`;
 }
 
 /** One query per line, blank lines dropped, each at most 2000 characters, at most 200. */
