@@ -1,38 +1,11 @@
-/**
- * Ranking metrics for one labelled query, and their means. All three read the same top k:
- *   recall@k = |relevant ∩ top k| / |relevant|;
- *   MRR      = 1 / rank of the first relevant memory in the top k (0 when none is there);
- *   nDCG@k   = DCG / ideal DCG, binary gains, log2(rank + 1) discount.
- */
+/** The tuner's metrics: which one the objective reads, and means over queries (per query: recall/ranking-metrics.ts). */
+import type { MetricValues } from '../recall/ranking-metrics.js';
 
 export const TUNE_METRICS = ['recall', 'mrr', 'ndcg'] as const;
 export type TuneMetric = (typeof TUNE_METRICS)[number];
 
-export interface MetricValues {
-  recall: number;
-  mrr: number;
-  ndcg: number;
-}
-
-export function queryMetrics(relevant: ReadonlySet<string>, ranked: readonly string[], k: number): MetricValues {
-  const top = ranked.slice(0, k);
-  let hits = 0;
-  let firstHit = 0;
-  let dcg = 0;
-  top.forEach((id, i) => {
-    if (!relevant.has(id)) return;
-    hits++;
-    if (firstHit === 0) firstHit = i + 1;
-    dcg += 1 / Math.log2(i + 2);
-  });
-  let ideal = 0;
-  for (let i = 0; i < Math.min(k, relevant.size); i++) ideal += 1 / Math.log2(i + 2);
-  return {
-    recall: relevant.size === 0 ? 0 : hits / relevant.size,
-    mrr: firstHit === 0 ? 0 : 1 / firstHit,
-    ndcg: ideal === 0 ? 0 : dcg / ideal,
-  };
-}
+export type { MetricValues } from '../recall/ranking-metrics.js';
+export { queryMetrics } from '../recall/ranking-metrics.js';
 
 export function meanMetrics(values: readonly MetricValues[]): MetricValues {
   const n = values.length;
