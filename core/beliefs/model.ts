@@ -6,12 +6,11 @@
  */
 import { badInput, MnemoError } from '../errors.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
-import type { MemoryStore } from '../store/store.js';
 import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, type BeliefConfig, type BeliefConfigOverrides, type BeliefProfile } from './config.js';
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
-import type { BeliefWrites, DeltaRow, DimensionRow, IngestMarker } from '../store/port.js';
+import type { BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreWriter } from '../store/port.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';
@@ -40,7 +39,7 @@ export class BeliefModel {
   readonly tables: BeliefWrites;
   private cachedConfig: BeliefConfig | null = null;
 
-  constructor(readonly store: MemoryStore) {
+  constructor(readonly store: StoreWriter) {
     this.tables = store.beliefTables();
   }
 

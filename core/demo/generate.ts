@@ -9,7 +9,7 @@ import { accessRecord, createMemory, embeddingText, logAccess, type AccessRecord
 import { EDGE_TYPES, MEMORY_TYPES, type EdgeType, type MemoryType } from '../model/enums.js';
 import { HashingEmbedder } from '../embed/hashing.js';
 import { encodeRow, vectorToBlob } from '../store/codec.js';
-import type { MemoryStore } from '../store/store.js';
+import type { StoreWriter } from '../store/port.js';
 import * as R from './recipe.js';
 import { BeliefModel } from '../beliefs/model.js';
 import { demoObservations } from './beliefs.js';
@@ -61,7 +61,7 @@ function hexId(rand: () => number): string {
   return s;
 }
 
-export function generateDemo(store: MemoryStore, opts: DemoOptions): DemoReport {
+export function generateDemo(store: StoreWriter, opts: DemoOptions): DemoReport {
   const started = Date.now();
   const rand = rng(opts.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
@@ -262,6 +262,5 @@ export function generateDemo(store: MemoryStore, opts: DemoOptions): DemoReport 
   load.finish();
   const observations = demoObservations(rand, start, opts.now);
   new BeliefModel(store).ingest(observations, opts.now);
-  store.emit({ kind: 'reset' });
   return { memories: ids.length, edges, access_events: events, near_duplicates: dups, belief_observations: observations.length, seconds: (Date.now() - started) / 1000 };
 }

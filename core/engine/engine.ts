@@ -11,7 +11,7 @@ import { LiveVectors } from '../embed/live-vectors.js';
 import { MemoryStore, type OpenOptions } from '../store/store.js';
 import { Derived } from '../store/derived.js';
 import { IndexSnapshots, type IndexSnapshotOptions } from '../store/index-snapshots.js';
-import type { ProfileName, StoreReader } from '../store/port.js';
+import type { ProfileName, StoreReader, StoreWriter } from '../store/port.js';
 
 /**
  * Names a per-engine singleton owned by another module (an index, the belief model, the plans under
@@ -46,7 +46,7 @@ export interface EngineOptions extends OpenOptions {
 export type EngineReader = Omit<Engine, 'store'> & { readonly store: StoreReader };
 
 export class Engine {
-  readonly store: MemoryStore;
+  readonly store: StoreWriter;
   readonly clock: Clock;
   readonly embedder: Embedder;
   readonly vectors: Derived<LiveVectors>;

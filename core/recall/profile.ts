@@ -6,7 +6,7 @@
  * compatibility path never moves. Every difference is listed in docs/recall.md.
  */
 import { MnemoError } from '../errors.js';
-import { isBuiltinProfile, type BuiltinProfileName } from '../store/saved-profiles.js';
+import { isBuiltinProfile, type BuiltinProfileName } from '../model/profile-names.js';
 import { MNEMO_FEATURES, mnemoFeatureDifferences } from './mnemo/profile-features.js';
 import { MNEMO_FEATURES_OFF, type MnemoFeatures } from './mnemo/features.js';
 import type { ProfileName as RecallProfileName } from '../store/port.js';

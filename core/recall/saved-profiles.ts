@@ -6,16 +6,15 @@
  */
 import type { EngineReader } from '../engine/engine.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
-import { BUILTIN_PROFILE_NAMES, deleteSavedProfile, isBuiltinProfile, savedProfileRow, savedProfileRows, writeDefaultProfile, writeSavedProfile } from '../store/saved-profiles.js';
-import type { MemoryStore } from '../store/store.js';
-import type { StoreReader } from '../store/port.js';
+import { BUILTIN_PROFILE_NAMES, isBuiltinProfile } from '../model/profile-names.js';
+import type { StoreReader, StoreWriter } from '../store/port.js';
 import { profileConfig, profileFor, type RecallFeatures, type RecallKnobs, type RecallProfile } from './profile.js';
 import { MAX_PROFILE_JSON, MAX_SAVED_PROFILES, profileConfigSchema, type ProfileConfig, type ProfileOverrides } from './profile-schema.js';
 import type { ProfileDiffRow, ProfileSaved, ProfileSummary, ProfileView } from './types.js';
 
 /** Every profile name a call may use on this store: the built-in ones, then the saved ones. */
 export function knownProfileNames(store: StoreReader): string[] {
-  return [...BUILTIN_PROFILE_NAMES, ...savedProfileRows(store).map((r) => r.name)];
+  return [...BUILTIN_PROFILE_NAMES, ...store.queries.savedProfiles().map((r) => r.name)];
 }
 
 function unknownProfile(store: StoreReader, name: string): MnemoError {
@@ -48,7 +47,7 @@ export function checkedConfig(config: unknown, what: string): ProfileConfig {
 /** The profile a name stands for on this store (built in, or saved and checked again as it is read). */
 export function resolveProfile(store: StoreReader, name: string): RecallProfile {
   if (isBuiltinProfile(name)) return profileFor(name);
-  const row = savedProfileRow(store, name);
+  const row = store.queries.savedProfile(name);
   if (!row) throw unknownProfile(store, name);
   let json: unknown;
   try {
@@ -112,13 +111,13 @@ function defaultBm25(): NonNullable<ProfileConfig['features']['bm25']> {
 export function listProfiles(store: StoreReader): ProfileSummary[] {
   const current = store.profile();
   const builtins: ProfileSummary[] = BUILTIN_PROFILE_NAMES.map((name) => ({ name, builtin: true, base: null, is_default: name === current, created_at: null, updated_at: null }));
-  const saved: ProfileSummary[] = savedProfileRows(store).map((r) => ({ name: r.name, builtin: false, base: r.base, is_default: r.name === current, created_at: r.created_at, updated_at: r.updated_at }));
+  const saved: ProfileSummary[] = store.queries.savedProfiles().map((r) => ({ name: r.name, builtin: false, base: r.base, is_default: r.name === current, created_at: r.created_at, updated_at: r.updated_at }));
   return [...builtins, ...saved];
 }
 
 export function profileView(store: StoreReader, name: string): ProfileView {
   const profile = resolveProfile(store, name);
-  const row = isBuiltinProfile(name) ? null : savedProfileRow(store, name);
+  const row = isBuiltinProfile(name) ? null : store.queries.savedProfile(name);
   const base = row ? baseOrNull(store, row.base) : null;
   return {
     name,
@@ -151,37 +150,37 @@ export interface SaveProfileInput extends ProfileOverrides {
 }
 
 /** Saves (or replaces) a profile as one journalled change; returns it with its diff against its base. */
-export function saveProfile(store: MemoryStore, input: SaveProfileInput): ProfileSaved {
+export function saveProfile(store: StoreWriter, input: SaveProfileInput): ProfileSaved {
   refuseBuiltin(input.name, 'overwritten');
   const baseName = input.base ?? 'mnemo';
   const base = resolveProfile(store, baseName);
   const config = applyOverrides(base, input);
   const json = JSON.stringify(config);
   if (json.length > MAX_PROFILE_JSON) throw badInput(`the profile's JSON is ${json.length} characters; the most is ${MAX_PROFILE_JSON}`, { field: 'profile' });
-  const existing = savedProfileRow(store, input.name);
-  if (!existing && savedProfileRows(store).length >= MAX_SAVED_PROFILES) {
+  const existing = store.queries.savedProfile(input.name);
+  if (!existing && store.queries.savedProfiles().length >= MAX_SAVED_PROFILES) {
     throw badInput(`this store already keeps ${MAX_SAVED_PROFILES} saved profiles (the most); delete one first`, { field: 'name' });
   }
   const now = store.clock.now();
   const { changeId } = store.change(`save profile ${input.name}`, 'profile.save', () =>
-    writeSavedProfile(store, { name: input.name, base: baseName, config: json, created_at: existing?.created_at ?? now, updated_at: now, default_since: existing?.default_since ?? null }),
+    store.putSavedProfile({ name: input.name, base: baseName, config: json, created_at: existing?.created_at ?? now, updated_at: now, default_since: existing?.default_since ?? null }),
     { profile: input.name, base: baseName },
   );
   const profile = fromConfig(input.name, config);
   return { name: input.name, base: baseName, replaced: existing !== null, change_id: changeId, config: profileConfig(profile), diff: diffProfiles(base, profile) };
 }
 
-export function deleteProfile(store: MemoryStore, name: string): { name: string; change_id: number | null } {
+export function deleteProfile(store: StoreWriter, name: string): { name: string; change_id: number | null } {
   refuseBuiltin(name, 'deleted');
-  if (!savedProfileRow(store, name)) throw notFound(`no saved profile named ${JSON.stringify(name)}; the profiles of this store are ${knownProfileNames(store).join(', ')}`, { profile: name });
+  if (!store.queries.savedProfile(name)) throw notFound(`no saved profile named ${JSON.stringify(name)}; the profiles of this store are ${knownProfileNames(store).join(', ')}`, { profile: name });
   if (store.profile() === name) throw badInput(`profile ${JSON.stringify(name)} is the store's default profile; set another default first (mnemo profiles default <name>)`, { field: 'name', profile: name });
-  const { changeId } = store.change(`delete profile ${name}`, 'profile.delete', () => deleteSavedProfile(store, name), { profile: name });
+  const { changeId } = store.change(`delete profile ${name}`, 'profile.delete', () => store.deleteSavedProfile(name), { profile: name });
   return { name, change_id: changeId };
 }
 
-export function setDefaultProfile(store: MemoryStore, name: string): { name: string; previous: string; change_id: number | null } {
+export function setDefaultProfile(store: StoreWriter, name: string): { name: string; previous: string; change_id: number | null } {
   resolveProfile(store, name); // refuses an unknown name, or a saved one that no longer checks
   const previous = store.profile();
-  const { changeId } = store.change(`default profile ${name}`, 'profile.default', () => writeDefaultProfile(store, name), { profile: name, previous });
+  const { changeId } = store.change(`default profile ${name}`, 'profile.default', () => store.setDefaultProfile(name), { profile: name, previous });
   return { name, previous, change_id: changeId };
 }

@@ -8,7 +8,7 @@ import { pruneDecision, DEFAULT_FORGET_POLICY, type ForgetPolicy } from '../mode
 import { VectorIndex } from '../embed/vector-index.js';
 import type { Memory } from '../model/memory.js';
 import { baseLevelActivation, sigmoid } from '../model/activation.js';
-import type { MemoryStore } from '../store/store.js';
+import type { StoreReader } from '../store/port.js';
 import { isClose, rescoreValue, round4 } from './ops.js';
 import { DEFAULT_REFLECTION_POLICY, type ReflectionPolicy } from './policy.js';
 
@@ -21,7 +21,7 @@ export interface ReferenceResult {
   ms: { merge: number; link: number; rescore: number; prune: number };
 }
 
-export function referencePass(store: MemoryStore, now: number, policy: ReflectionPolicy = DEFAULT_REFLECTION_POLICY, forget: ForgetPolicy = DEFAULT_FORGET_POLICY, limit?: number): ReferenceResult {
+export function referencePass(store: StoreReader, now: number, policy: ReflectionPolicy = DEFAULT_REFLECTION_POLICY, forget: ForgetPolicy = DEFAULT_FORGET_POLICY, limit?: number): ReferenceResult {
   const mems = store.all();
   const byId = new Map(mems.map((m) => [m.id, m]));
   const index = new VectorIndex(store.dim);

@@ -3,8 +3,9 @@
  * access-event indexes are dropped and rebuilt once at the end (one sort instead of a B-tree insert
  * per event), and the connection trades durability for speed while it loads (no fsync per batch; a
  * fresh file also skips the write-ahead log, so each page is written once). `finish()` puts every
- * setting and index back. Nothing here is journalled or announced to listeners: the caller wraps
- * batches in `store.transaction` and emits a reset when done. Loading a new store starts its change
+ * setting and index back. Nothing here is journalled or announced to listeners row by row: the
+ * caller wraps batches in `store.transaction`, and `finish()` tells the listeners (the derived
+ * indexes) that everything may have changed, with one reset. Loading a new store starts its change
  * feed's history at the end of the load, without the load's own rows.
  */
 import { connectionOf } from './connection.js';
@@ -71,6 +72,7 @@ export function beginBulkLoad(store: JournalledStore & { count(scope: { includeA
       if (fresh) db.pragma('journal_mode = WAL');
       // A new store's history starts once it is loaded (feed-retention.ts says why).
       if (fresh) startFeedHistory(store, store.clock.now());
+      store.emit({ kind: 'reset' });
     },
   };
 }

@@ -45,6 +45,7 @@ import type { ChangeRun, Pacer } from './change-run.js';
 import type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js';
 import type { IngestMarker } from './ingest-run.js';
 import type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
+import type { SavedProfileRow } from './saved-profiles.js';
 
 /* The row and filter types of the port's methods, so that callers name them through the port. */
 export type { AccessEvent, EventFilter } from './access-events.js';
@@ -66,6 +67,7 @@ export type { OwnerState } from './recall-reads.js';
 export type { MemoryHead } from './review-heads.js';
 export type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from './store-counts.js';
 export type { ChangeEvent } from './store-handle.js';
+export type { SavedProfileRow } from './saved-profiles.js';
 export type { Tombstone } from './tombstones.js';
 export type { UsageRecord } from './usage-rows.js';
 export type { FeedChanges, FeedPosition } from './feed-position.js';
@@ -152,6 +154,11 @@ export interface MemoryReads {
   iter(scope?: ListScope, batch?: number): Generator<Memory>;
   all(scope?: ListScope): Memory[];
   getEmbedding(id: string): Float32Array | null;
+  /**
+   * The memory's place in insertion order (SQLite's rowid): nooa breaks ties by it, so a reflection
+   * pass run as the reference does needs it. A second backend keeps an equivalent sequence.
+   */
+  rowidOf(id: string): number | null;
 }
 
 export interface MemoryWrites {
@@ -213,6 +220,12 @@ export interface JournalWrites extends JournalReads {
   undo(changeId: number): ChangeSummary;
   /** Redoes the given change, or the last one undone. */
   redo(changeId?: number): ChangeSummary;
+  /**
+   * Records the before-image of the row named `ns:key` in the change being written (store.change),
+   * once per change; a no-op outside one. Writers of rows the store's own writes do not capture
+   * (the belief aliases and rejections) call it before writing.
+   */
+  capture(key: string): void;
 }
 
 export interface ChangeWrites {
@@ -287,6 +300,14 @@ export interface ChangeFeed {
   refreshIfChanged(): boolean;
   /** Tells listeners which memories other processes changed since the last catch-up. */
   catchUp(): void;
+  /**
+   * A number that moves whenever another connection commits (SQLite's `PRAGMA data_version`; 0 for
+   * a store shown as of an instant). With totalChanges it tells a long change whether what it
+   * planned on is still what it is about to write over.
+   */
+  dataVersion(): number;
+  /** How many rows this connection has written since it opened: moves on every write of our own. */
+  totalChanges(): number;
 }
 
 /** The store's history (time travel over the change feed: history-views.ts, history-diff.ts). */
@@ -300,6 +321,10 @@ export interface StoreHistory {
   changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges;
   /** The instant this store shows when it was opened as of one; null for the store as it is now. */
   readonly history: StoreAsOf | null;
+  /** Lets go of a past store's read snapshot between requests, so it does not hold back the log of later writes. */
+  releaseSnapshot(): void;
+  /** Takes a past store's read snapshot again; false when the store changed since it was opened (open the instant anew). */
+  resumeSnapshot(): boolean;
 }
 
 // ---------------------------------------------------------------- whole-table queries
@@ -398,13 +423,20 @@ export interface CredentialQueries {
   credentialUse(): CredentialUse[];
 }
 
+/** The profiles saved in the store by name (mnemo_profiles); empty before the table exists. */
+export interface SavedProfileQueries {
+  savedProfile(name: string): SavedProfileRow | null;
+  /** Every saved profile, by name. */
+  savedProfiles(): SavedProfileRow[];
+}
+
 /** How long the change feed keeps its rows, and what it holds. */
 export interface FeedQueries {
   feedRetention(): FeedRetention;
   feedStatus(): FeedStatus;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, FeedQueries {}
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, SavedProfileQueries, FeedQueries {}
 
 // ---------------------------------------------------------------- long changes and bulk writes
 
@@ -454,6 +486,18 @@ export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, Credenti
   beginBulkLoad(): BulkLoad;
 }
 
+/**
+ * Saved profiles and the store's default, each written inside a journalled change (`store.change`)
+ * so that it is undone and redone like any other.
+ */
+export interface SavedProfileWrites {
+  /** Inserts or replaces a saved profile. */
+  putSavedProfile(row: SavedProfileRow): void;
+  deleteSavedProfile(name: string): void;
+  /** Makes `name` (built in or saved) the store's default, and stamps when the saved one became it. */
+  setDefaultProfile(name: string): void;
+}
+
 // ---------------------------------------------------------------- the two sides
 
 /** Everything a read path may do. */
@@ -464,7 +508,7 @@ export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEv
 }
 
 /** Everything: the reads and the writes. */
-export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites {
+export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites, SavedProfileWrites {
   readonly journal: JournalWrites;
   beliefTables(): BeliefWrites;
   readonly runs: StoreRuns;

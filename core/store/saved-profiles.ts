@@ -14,6 +14,7 @@
  * rows) refuses undoing the save of the default, or undoing a "set default" back to a profile
  * deleted since. A restore never has to refuse anything mid-way.
  */
+import { isBuiltinProfile } from '../model/profile-names.js';
 import { connectionOf, statementOf } from './connection.js';
 import type { JournalledStore, JournalTarget } from './journal.js';
 import { hasMigration } from './migrations.js';
@@ -21,10 +22,6 @@ import { cachedStatement, type DB } from './sqlite.js';
 import type { RowSource } from './store-handle.js';
 
 /** Built in, never stored: they cannot be overwritten, deleted or shadowed. */
-export const BUILTIN_PROFILE_NAMES = ['nooa-0.0.9', 'mnemo'] as const;
-export type BuiltinProfileName = (typeof BUILTIN_PROFILE_NAMES)[number];
-
-export const isBuiltinProfile = (name: string): name is BuiltinProfileName => (BUILTIN_PROFILE_NAMES as readonly string[]).includes(name);
 
 /** The `mnemo_meta` key holding the store's default profile. */
 export const DEFAULT_PROFILE_KEY = 'profile';

@@ -22,6 +22,7 @@ import type { StoreQueries } from './port.js';
 import { ownerStates } from './recall-reads.js';
 import { memoryHeads } from './review-heads.js';
 import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, schemaVersions, tableCounts } from './store-counts.js';
+import { savedProfileRow, savedProfileRows } from './saved-profiles.js';
 import type { StoreHandle } from './store-handle.js';
 import { iterUsageRecords, usageRecords } from './usage-rows.js';
 
@@ -82,6 +83,9 @@ export function sqliteQueries(store: StoreHandle): StoreQueries {
     listCredentialRows: () => listCredentialRows(store),
     credentialRefs: () => credentialRefs(store),
     credentialUse: () => credentialUse(store),
+
+    savedProfile: (name) => savedProfileRow(store, name),
+    savedProfiles: () => savedProfileRows(store),
 
     feedRetention: () => feedRetention(store),
     feedStatus: () => feedStatus(store),

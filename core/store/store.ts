@@ -27,7 +27,7 @@ import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, type
 import { untilAsOf } from '../model/history.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
-import { DEFAULT_PROFILE_KEY, metaTarget, savedProfileTarget } from './saved-profiles.js';
+import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile, type SavedProfileRow } from './saved-profiles.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
 import { bindConnection } from './connection.js';
@@ -758,6 +758,18 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   /** Journalled: undoing the forget removes the tombstone again. */
+  putSavedProfile(row: SavedProfileRow): void {
+    writeSavedProfile(this, row);
+  }
+
+  deleteSavedProfile(name: string): void {
+    deleteSavedProfile(this, name);
+  }
+
+  setDefaultProfile(name: string): void {
+    writeDefaultProfile(this, name);
+  }
+
   putTombstone(t: Tombstone): void {
     this.transaction(() => {
       this.ensureMnemo();

@@ -18,6 +18,7 @@ import { ingestInProgress } from '../../core/store/ingest-run.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { DAY, freshEngine, NOW, obs } from '../helpers/beliefs.js';
 import { tempDir } from '../../support/fixture.js';
+import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const T0 = 1_700_000_000;
 let open: Engine[] = [];
@@ -71,7 +72,7 @@ describe('beliefs ingest in short transactions', () => {
     expect(batched).toEqual(one);
     expect(one.replayed_dimensions).toBeGreaterThan(0);
     expect(beliefDump(b.path)).toEqual(beliefDump(a.path));
-    expect(ingestInProgress(b.engine.store)).toBeNull();
+    expect(ingestInProgress(sqliteAdapterOf(b.engine))).toBeNull();
   });
 
   it('lets another connection add and observe between batches, and folds its observations in', { timeout: 60_000 }, async () => {
@@ -119,7 +120,7 @@ describe('beliefs ingest in short transactions', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MnemoError);
     expect((err as MnemoError).details).toMatchObject({ cancelled: true });
-    expect(ingestInProgress(engine.store)).toBeNull();
+    expect(ingestInProgress(sqliteAdapterOf(engine))).toBeNull();
     expect(beliefDump(path)).toEqual(before);
   });
 

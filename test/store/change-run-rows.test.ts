@@ -7,13 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { ChangeRun } from '../../core/store/change-run.js';
 import { fixtureCopy } from '../../support/fixture.js';
 import { openAt } from '../../support/reflect.js';
+import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const NOW = 1_780_000_000;
 
 describe('closing a change written in batches', () => {
   it('drops rows put back as they were, keeps the others, and counts each kind', () => {
     const engine = openAt(fixtureCopy(), NOW);
-    const store = engine.store;
+    const store = sqliteAdapterOf(engine);
     const [a, b, c] = store.all().filter((m) => !m.archived).slice(0, 3);
     const run = new ChangeRun(store, 'test: three batches', 'test');
     run.batch(() => {
@@ -39,7 +40,7 @@ describe('closing a change written in batches', () => {
 
   it('leaves no change at all when every row is back as it was', () => {
     const engine = openAt(fixtureCopy(), NOW);
-    const store = engine.store;
+    const store = sqliteAdapterOf(engine);
     const [a] = store.all().filter((m) => !m.archived).slice(0, 1);
     const run = new ChangeRun(store, 'test: back and forth', 'test');
     run.batch(() => store.save({ ...a!, importance: 0.5 + a!.importance / 4 }));

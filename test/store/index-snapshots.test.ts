@@ -15,6 +15,7 @@ import { clearMarker, newMarker, writeMarker } from '../../core/store/change-run
 import { IndexSidecar } from '../../core/store/index-sidecar.js';
 import { fixtureCopy } from '../../support/fixture.js';
 import { feedStore as feedStoreAt, foreignChanges as foreignChangesAt, freshIndexes as freshIndexesAt, indexesOf, openIndexed, warmIndexes } from '../../support/derived-indexes.js';
+import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const NOW = 1_780_000_000;
 const feedStore = (size?: number) => feedStoreAt(NOW, size);
@@ -122,11 +123,11 @@ describe('persisted derived indexes', () => {
     recallCorpus(engine);
     expect(soon).toHaveLength(1); // built here: a snapshot is due, but not written during the call
     expect(written()).toBeNull();
-    writeMarker(engine.store, newMarker(engine.store, 1, 'record', 'a long apply', null));
+    writeMarker(sqliteAdapterOf(engine), newMarker(sqliteAdapterOf(engine), 1, 'record', 'a long apply', null));
     soon.shift()!();
     expect(written()).toBeNull(); // put off while the change is being written
     expect(later).toHaveLength(1);
-    clearMarker(engine.store);
+    clearMarker(sqliteAdapterOf(engine));
     later.shift()!();
     while (soon.length) soon.shift()!(); // one chunk per turn
     expect(written()).not.toBeNull();

@@ -18,6 +18,7 @@ import type { IndexBuildEvent } from '../../core/store/index-snapshots.js';
 import { IndexSidecar } from '../../core/store/index-sidecar.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
+import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const QUERIES = ['deploy', 'database migration', 'release notes bug'];
 
@@ -68,7 +69,7 @@ describe('the indexes a long change leaves behind', () => {
     await applyPlan(writer.engine, plan, {
       pacing: { maxBatchItems: 200, pauseMs: 1 },
       beforeFinish: () => {
-        markerSeen.push(runInProgress(writer.engine.store) !== null);
+        markerSeen.push(runInProgress(sqliteAdapterOf(writer.engine)) !== null);
         leave();
       },
     });
@@ -96,13 +97,13 @@ describe('the indexes a long change leaves behind', () => {
     const applied = await applyPlan(writer.engine, plan, { pacing: { maxBatchItems: 200, pauseMs: 1 } });
     const leave = leaveIndexesCurrent(writer.engine, 0);
     const markerSeen: boolean[] = [];
-    await undoInBatches(writer.engine.store, applied.change_id!, { maxBatchItems: 200, pauseMs: 1 }, undefined, () => {
-      markerSeen.push(runInProgress(writer.engine.store) !== null);
+    await undoInBatches(sqliteAdapterOf(writer.engine), applied.change_id!, { maxBatchItems: 200, pauseMs: 1 }, undefined, () => {
+      markerSeen.push(runInProgress(sqliteAdapterOf(writer.engine)) !== null);
       leave();
     });
     expect(markerSeen).toEqual([true]);
     expect(writer.engine.store.journal.get(applied.change_id!).state).toBe('undone');
-    expect(runInProgress(writer.engine.store)).toBeNull();
+    expect(runInProgress(sqliteAdapterOf(writer.engine))).toBeNull();
     const end = writer.engine.store.feedPosition()!.seq;
     expect(snapshotSeqs(path)).toEqual([end, end, end]);
     expect(nextProcess(path).ranked).toEqual(freshRankings(path));

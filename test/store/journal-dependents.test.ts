@@ -14,6 +14,7 @@ import { addMemory, archiveMemories, updateMemory } from '../../core/engine/memo
 import { newMarker, recoverInterruptedRun, runInProgress, writeMarker } from '../../core/store/change-run.js';
 import { undoWithDependents, type GroupUndoOptions } from '../../core/store/undo-group.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
+import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const NOW = expected().now as number;
 let engine: Engine | null = null;
@@ -97,12 +98,12 @@ describe.each([
     const path = fixtureCopy();
     const { A, B, C, E, I, before } = await chain(path);
     const progress: [number, number][] = [];
-    const r = await undoWithDependents(engine!.store, A, { ...opts, onProgress: (d, t) => progress.push([d, t]) });
+    const r = await undoWithDependents(sqliteAdapterOf(engine!), A, { ...opts, onProgress: (d, t) => progress.push([d, t]) });
     expect(r.undone.map((c) => c.id)).toEqual([C, B, A]);
     expect(r.change).toMatchObject({ id: A, state: 'undone' });
     expect(states()).toMatchObject({ [A]: 'undone', [B]: 'undone', [C]: 'undone', [E]: 'applied', [I]: 'applied' });
     expect(progress.at(-1)).toEqual([12, 12]);
-    expect(runInProgress(engine!.store)).toBeNull();
+    expect(runInProgress(sqliteAdapterOf(engine!))).toBeNull();
     engine!.store.journal.undo(E);
     engine!.store.journal.undo(I);
     expect(dump(path)).toEqual(before);
@@ -111,7 +112,7 @@ describe.each([
   it('redo brings the group back in the original order, one change per redo', async () => {
     const path = fixtureCopy();
     const { A, B, C, after } = await chain(path);
-    await undoWithDependents(engine!.store, A, opts);
+    await undoWithDependents(sqliteAdapterOf(engine!), A, opts);
     const redone = [engine!.store.journal.redo().id, engine!.store.journal.redo().id, engine!.store.journal.redo().id];
     expect(redone).toEqual([A, B, C]);
     expect(dump(path)).toEqual(after);
@@ -121,7 +122,7 @@ describe.each([
     const path = fixtureCopy();
     const { A, after } = await chain(path);
     const statesBefore = states();
-    const j = engine!.store.journal;
+    const j = sqliteAdapterOf(engine!).journal;
     const real = j.writeImages.bind(j);
     let calls = 0;
     // One transaction: the 2nd write is B's. Paced: the 3rd is the second batch of B (8 of its 10 rows already restored).
@@ -130,13 +131,13 @@ describe.each([
       if (++calls === failAt) throw new Error('disk on fire');
       real(rows, side);
     });
-    await expect(undoWithDependents(engine!.store, A, opts)).rejects.toThrow('disk on fire');
+    await expect(undoWithDependents(sqliteAdapterOf(engine!), A, opts)).rejects.toThrow('disk on fire');
     expect(dump(path)).toEqual(after);
     expect(states()).toEqual(statesBefore);
-    expect(runInProgress(engine!.store)).toBeNull();
+    expect(runInProgress(sqliteAdapterOf(engine!))).toBeNull();
     // Nothing is left behind that would block the same request a second time.
     vi.restoreAllMocks();
-    await undoWithDependents(engine!.store, A, opts);
+    await undoWithDependents(sqliteAdapterOf(engine!), A, opts);
     expect(engine!.store.journal.get(A).state).toBe('undone');
   });
 });
@@ -154,18 +155,18 @@ describe('undo with dependents: owners and crashes', () => {
     const sharedOnly = lastChange();
     archiveMemories(engine, [alice.id, bob.id], true);
     const state = dump(path);
-    await expect(undoWithDependents(engine.store, mine, { actorOwner: 'alice@2' })).rejects.toMatchObject({ code: 'permission', details: { owners: ['bob'] } });
-    await expect(undoWithDependents(engine.store, mine, { actorOwner: 'bob' })).rejects.toMatchObject({ code: 'permission', details: { owners: ['alice@1'] } });
+    await expect(undoWithDependents(sqliteAdapterOf(engine), mine, { actorOwner: 'alice@2' })).rejects.toMatchObject({ code: 'permission', details: { owners: ['bob'] } });
+    await expect(undoWithDependents(sqliteAdapterOf(engine), mine, { actorOwner: 'bob' })).rejects.toMatchObject({ code: 'permission', details: { owners: ['alice@1'] } });
     expect(dump(path)).toEqual(state);
     // Unowned memories are everyone's; the local user (no scope) may undo anything.
-    expect((await undoWithDependents(engine.store, sharedOnly, { actorOwner: 'bob' })).undone).toHaveLength(1);
-    expect((await undoWithDependents(engine.store, mine)).undone).toHaveLength(2);
+    expect((await undoWithDependents(sqliteAdapterOf(engine), sharedOnly, { actorOwner: 'bob' })).undone).toHaveLength(1);
+    expect((await undoWithDependents(sqliteAdapterOf(engine), mine)).undone).toHaveLength(2);
   });
 
   it('a group undo cut short by a crash is completed for the whole group on the next open', async () => {
     const path = fixtureCopy();
     const { A, B, C } = await chain(path);
-    const store = engine!.store;
+    const store = sqliteAdapterOf(engine!);
     // What a dead writer leaves: the marker of the first change of the group, the rest queued.
     store.transaction(() => writeMarker(store, { ...newMarker(store, C, 'undo', 'c', Number.MAX_SAFE_INTEGER), host: hostname(), queue: [B, A] }));
     expect(recoverInterruptedRun(store)).toMatch(/with the 2 changes queued after it/);

@@ -10,6 +10,7 @@ import { addMemory } from '../../core/engine/memory-ops.js';
 import { findTombstone } from '../../core/store/tombstones.js';
 import { join } from 'node:path';
 import { tempDir } from '../../support/fixture.js';
+import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const NOW = 1_780_000_000;
 
@@ -52,7 +53,7 @@ describe('forget', () => {
     const a = await call(s, 'memory.add', { content: 'The staging password is hunter2' });
     const res = await call(s, 'memory.forget', { ids: [a.id] });
     expect(engine.store.exists(a.id)).toBe(false);
-    expect(findTombstone(engine.store, '  the STAGING password is   hunter2 ')).not.toBeNull();
+    expect(findTombstone(sqliteAdapterOf(engine), '  the STAGING password is   hunter2 ')).not.toBeNull();
     const again = await invoke(s, 'memory.add', { content: 'The staging password is hunter2' });
     expect(again.ok).toBe(false);
     if (!again.ok) {
@@ -68,7 +69,7 @@ describe('forget', () => {
     await call(s, 'journal.undo', { change_id: later });
     await call(s, 'journal.undo', { change_id: res.change_id! });
     expect(engine.store.exists(a.id)).toBe(true);
-    expect(findTombstone(engine.store, 'The staging password is hunter2')).toBeNull();
+    expect(findTombstone(sqliteAdapterOf(engine), 'The staging password is hunter2')).toBeNull();
     s.close();
   });
 });

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../support/fixture.js';
+import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const NOW = 1_725_920_000;
 const DAY = 86_400;
@@ -44,7 +45,7 @@ describe('journal targets are wired at open, not by imports', () => {
     const { BeliefTables } = await import('../../core/store/belief-tables.js');
     const session = new ApiSession();
     try {
-      const store = session.open(path).store;
+      const store = sqliteAdapterOf(session.open(path));
       store.journal.undo(changeId);
       const tables = new BeliefTables(store);
       expect(tables.aliases()).toEqual([]);
