@@ -3,17 +3,38 @@ import { badInput } from '../../core/errors.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { flag, intOpt, requirePositional, type Command } from '../command.js';
 import { openSession } from '../session.js';
+import { writeSimulatedLogCommand } from './demo-simulated-log.js';
 
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'build a realistic synthetic store (every type, owners, edges, months of accesses, near-duplicates)',
-  usage: 'mnemo demo <db> [--size N] [--seed S] [--force] [--now T] [--json]',
+  usage:
+    'mnemo demo <db> [--size N] [--seed S] [--force] [--now T] [--json]\n' +
+    '       mnemo demo <db> --simulated-log [--weight name=value]... [--groups N] [--members N] [--seed S] [--now T] [--json]\n' +
+    '         (a new store whose access log a simulated agent with known weights wrote, for mnemo tune log)',
   timed: true,
-  options: { size: { type: 'string' }, seed: { type: 'string' }, force: { type: 'boolean' } },
+  options: {
+    size: { type: 'string' },
+    seed: { type: 'string' },
+    force: { type: 'boolean' },
+    'simulated-log': { type: 'boolean' },
+    weight: { type: 'string', multiple: true },
+    groups: { type: 'string' },
+    members: { type: 'string' },
+  },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
-    const size = intOpt(ctx, 'size', 2000, [1, 2_000_000]);
     const seed = intOpt(ctx, 'seed', 7, [0, 2 ** 31]);
+    if (flag(ctx, 'simulated-log')) {
+      const report = writeSimulatedLogCommand(ctx, db, seed);
+      ctx.io.out(
+        ctx.json
+          ? JSON.stringify(report)
+          : `simulated log ${db}: ${report.sessions} sessions over ${report.groups} groups of ${report.members} memories, the agent's weights ${JSON.stringify(report.truth)} on the mnemo profile\nnext: mnemo tune log ${db} --out <dir> --k 1 --windows ${Math.min(64, report.sessions)}`,
+      );
+      return;
+    }
+    const size = intOpt(ctx, 'size', 2000, [1, 2_000_000]);
     const session = openSession(ctx, db, { create: true });
     try {
       const store = session.engine().store;
