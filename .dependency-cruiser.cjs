@@ -84,13 +84,11 @@ module.exports = {
         'store.queries, store.runs, and the row types it re-exports), never through the adapter\'s query modules, so a second ' +
         'backend provides the same methods and passes the same contract suite. ' +
         'Constructing the adapter: store.ts (MemoryStore.open) from core/engine/engine.ts, which opens every store the engine ' +
-        'uses (Engine.store is typed as the port, StoreWriter), and from core/beliefs/journal-target.ts, whose undo targets ' +
-        'restore belief rows through the adapter. ' +
+        'uses (Engine.store is typed as the port, StoreWriter). ' +
         'Adapter-neutral modules the index and snapshot code builds on, holding no SQL: derived.ts and derived-index.ts (the ' +
         'derived-index framework), snapshot-parts.ts (the snapshot file format), codec.ts (vector blobs and the row codec), ' +
         'attribution.ts (which credential a write runs under), fts-tokenizer.ts, index-snapshots.ts (the snapshot writer and ' +
-        'its progress labels), external-changes.ts (the catch-up limit). Not yet behind the port: belief-tables.ts and ' +
-        'journal.ts (the belief journal targets snapshot rows through the connection), text-search.ts (the list\'s FTS5 index). ' +
+        'its progress labels), external-changes.ts (the catch-up limit). Not yet behind the port: text-search.ts (the list\'s FTS5 index). ' +
         'Tests, benchmarks, scripts and support/ (which open stores and inspect files) are not covered.',
       severity: 'error',
       from: { path: '^(core|cli|server|electron|renderer|bench/locomo)/', pathNot: '^core/store/' },
@@ -100,7 +98,7 @@ module.exports = {
           '^core/store/port\\.ts$',
           '^core/store/(derived|derived-index|snapshot-parts|codec|attribution|fts-tokenizer|index-snapshots|external-changes)\\.ts$',
           // Named in the two rules below, each with the files that may still import it.
-          '^core/store/(store|belief-tables|journal|text-search)\\.ts$',
+          '^core/store/(store|text-search)\\.ts$',
         ],
       },
     },
@@ -110,7 +108,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^(core|cli|server|electron|renderer|bench/locomo)/',
-        pathNot: '^core/(store/|engine/engine\\.ts$|beliefs/journal-target\\.ts$)',
+        pathNot: '^core/(store/|engine/engine\\.ts$)',
       },
       to: { path: '^core/store/store\\.ts$' },
     },
@@ -120,9 +118,9 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^(core|cli|server|electron|renderer|bench/locomo)/',
-        pathNot: '^core/(store/|beliefs/journal-target\\.ts$|api/handlers/memory\\.ts$)',
+        pathNot: '^core/(store/|api/handlers/memory\\.ts$)',
       },
-      to: { path: '^core/store/(belief-tables|journal|text-search)\\.ts$' },
+      to: { path: '^core/store/text-search\\.ts$' },
     },
     {
       name: 'core-room-unknown',

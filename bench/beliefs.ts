@@ -21,7 +21,7 @@ import { Engine } from '../core/engine/engine.js';
 import {
   answerQueries,
   applyAliasMerges,
-  beliefJournalTargets,
+  beliefJournalFollowUps,
   beliefsOf,
   mergeOf,
   parseObservationsJsonl,
@@ -111,7 +111,7 @@ interface Variant {
 }
 
 function runVariant(v: Variant): { asOf: Score; hindsight: Score; modelAsOf: Score; modelHindsight: Score; merges: number; ingestMs: number } {
-  const engine = Engine.open(join(work, `${v.name.replace(/\W+/g, '-')}.sqlite`), { create: true, clock: fixedClock(now), journalTargets: beliefJournalTargets });
+  const engine = Engine.open(join(work, `${v.name.replace(/\W+/g, '-')}.sqlite`), { create: true, clock: fixedClock(now), journalFollowUps: beliefJournalFollowUps });
   try {
     const model = beliefsOf(engine);
     model.configure(v.profile, v.overrides);
@@ -200,7 +200,7 @@ async function speed(n: number, runs: number): Promise<{ n: number; cli_ms: numb
     cliMs.push(performance.now() - t0);
     if (code !== 0) throw new Error(`mnemo beliefs ingest exited ${code}`);
     // the engine alone, on parsed observations
-    const engine = Engine.open(join(work, `speed-core-${r}.sqlite`), { create: true, clock: fixedClock(now), journalTargets: beliefJournalTargets });
+    const engine = Engine.open(join(work, `speed-core-${r}.sqlite`), { create: true, clock: fixedClock(now), journalFollowUps: beliefJournalFollowUps });
     const model = beliefsOf(engine);
     engine.store.transaction(() => model.tables.prepareWrite());
     t0 = performance.now();

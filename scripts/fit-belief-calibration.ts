@@ -17,7 +17,7 @@ import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
 import {
   applyAliasMerges,
-  beliefJournalTargets,
+  beliefJournalFollowUps,
   beliefsOf,
   mergeOf,
   parseObservationsJsonl,
@@ -58,7 +58,7 @@ interface Sampled extends CalibrationSample {
 
 function samplesOf(profile: BeliefProfile): Record<ReadMode, Sampled[]> {
   const work = mkdtempSync(join(tmpdir(), 'mnemo-fit-calibration-'));
-  const engine = Engine.open(join(work, 'beliefs.sqlite'), { create: true, clock: fixedClock(now), journalTargets: beliefJournalTargets });
+  const engine = Engine.open(join(work, 'beliefs.sqlite'), { create: true, clock: fixedClock(now), journalFollowUps: beliefJournalFollowUps });
   try {
     const model = beliefsOf(engine);
     model.configure(profile, {});

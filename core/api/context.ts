@@ -4,7 +4,7 @@
  */
 import { fixedClock, systemClock, type Clock } from '../clock.js';
 import { MnemoError } from '../errors.js';
-import { beliefJournalTargets } from '../beliefs/journal-target.js';
+import { beliefJournalFollowUps } from '../beliefs/journal-target.js';
 import { Engine, type EngineOptions, type EngineReader } from '../engine/engine.js';
 import { loadLlmEndpoints, type LlmEndpoints } from '../reflect/llm-endpoints.js';
 import type { AgentCredential } from '../model/agent-credential.js';
@@ -19,7 +19,7 @@ export interface Reader {
 export interface SessionOptions {
   clock?: Clock;
   reader?: Partial<Reader>;
-  engineOptions?: Omit<EngineOptions, 'clock' | 'create' | 'readonly' | 'journalTargets'>;
+  engineOptions?: Omit<EngineOptions, 'clock' | 'create' | 'readonly' | 'journalFollowUps'>;
   /** What the shell hosting this session lets the engine ask of the user (Electron: dialogs). */
   shell?: ShellHooks;
   /** Every store this session opens is read-only, whatever a later store.open asks (serve --readonly). */
@@ -96,7 +96,7 @@ export class ApiSession {
   open(path: string, opts: { create?: boolean; readonly?: boolean; convert?: boolean } = {}): Engine {
     const readonly = this.readonlyOnly || (opts.readonly ?? false);
     // Every row kind core journals, so any door can undo any change, whichever modules it loaded.
-    const engine = Engine.open(path, { ...this.engineOptions, journalTargets: beliefJournalTargets, clock: this.clock, create: !readonly && (opts.create ?? false), readonly, convert: !readonly && (opts.convert ?? false) });
+    const engine = Engine.open(path, { ...this.engineOptions, journalFollowUps: beliefJournalFollowUps, clock: this.clock, create: !readonly && (opts.create ?? false), readonly, convert: !readonly && (opts.convert ?? false) });
     this.dropPast();
     this.current?.close();
     this.current = engine;

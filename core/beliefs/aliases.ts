@@ -4,7 +4,7 @@
  * apply is refused and the caller plans again.
  */
 import { badInput, MnemoError } from '../errors.js';
-import { ALIAS_NS, PAIR_SEP, REJECTION_NS } from './journal-target.js';
+import { aliasJournalKey, rejectionJournalKey } from '../model/belief-journal-keys.js';
 import type { BeliefModel } from './model.js';
 
 export interface MergeRequest {
@@ -49,12 +49,12 @@ export function applyAliasMerges(model: BeliefModel, merges: readonly MergeReque
         // Everything that pointed at the alias now points at the canonical name (no chains).
         for (const [a, target] of [...aliases]) {
           if (target === alias) {
-            store.journal.capture(`${ALIAS_NS}:${a}`);
+            store.journal.capture(aliasJournalKey(a));
             model.tables.putAlias({ ...model.tables.alias(a)!, canonical });
             aliases.set(a, canonical);
           }
         }
-        store.journal.capture(`${ALIAS_NS}:${alias}`);
+        store.journal.capture(aliasJournalKey(alias));
         model.tables.putAlias({ alias, canonical, divergence: m.divergence ?? null, shared: m.shared ?? null, merged_at: now });
         aliases.set(alias, canonical);
         touched.add(alias);
@@ -75,7 +75,7 @@ export function rejectAliasPair(model: BeliefModel, a: string, b: string, now: n
   const store = model.store;
   const { changeId } = store.change(`beliefs: reject alias ${x} / ${y}`, 'beliefs.alias-reject', () => {
     model.tables.prepareWrite();
-    store.journal.capture(`${REJECTION_NS}:${x}${PAIR_SEP}${y}`);
+    store.journal.capture(rejectionJournalKey(x, y));
     model.tables.putRejection(x, y, now);
   });
   return { change_id: changeId };

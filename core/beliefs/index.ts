@@ -1,6 +1,6 @@
 /**
  * The belief layer (Nous's predictive world model): one BeliefModel per engine, plus the pieces
- * the doors use. The journal targets that undo alias merges are beliefJournalTargets, handed to
+ * the doors use. What follows the journal's undo of an alias merge is beliefJournalFollowUps, handed to
  * a store when it is opened (see journal-target.ts).
  */
 import { extensionKey, type Engine } from '../engine/engine.js';
@@ -14,7 +14,7 @@ export function beliefsOf(engine: Engine): BeliefModel {
 }
 
 export { BeliefModel } from './model.js';
-export { beliefJournalTargets } from './journal-target.js';
+export { beliefJournalFollowUps } from './journal-target.js';
 export * from './config.js';
 export { parseObservationsJsonl, parseObservation, observationSchema, type Observation } from './observation.js';
 export { readBelief, readEntity, type BeliefView, type ReadMode, type ReadOptions } from './read.js';

@@ -35,6 +35,11 @@ export interface JournalTarget<S extends StoreHandle = StoreHandle> {
   restore(store: S, key: string, image: unknown | null, expected: unknown | null): void;
   /** Ids of memories affected, for listeners (e.g. the vector index). */
   memoryIds?(key: string): string[];
+  /**
+   * Restoring these rows alone would leave what a layer above derives from them behind: the store
+   * refuses to restore them unless it was opened with a JournalFollowUp for this `ns`.
+   */
+  needsFollowUp?: boolean;
 }
 
 export interface ChangeSummary {
@@ -70,17 +75,29 @@ export interface JournalledStore extends StoreHandle {
   readonly journal: Journal;
 }
 
+/** What a layer above does after a row of kind `ns` is restored (port.ts JournalFollowUp, for this store type). */
+export interface RestoreFollowUp<S> {
+  ns: string;
+  afterRestore(store: S, key: string, image: unknown | null, expected: unknown | null): void;
+}
+
 export class Journal<S extends StoreHandle = StoreHandle> {
   private open: OpenChange | null = null;
   private readonly targets = new Map<string, JournalTarget<S>>();
+  private readonly followUps = new Map<string, RestoreFollowUp<S>>();
 
   constructor(
     private readonly store: S,
     targets: readonly JournalTarget<S>[],
+    followUps: readonly RestoreFollowUp<S>[] = [],
   ) {
     for (const t of targets) {
       if (this.targets.has(t.ns)) throw new MnemoError('internal', `two journal targets for the row kind "${t.ns}"`);
       this.targets.set(t.ns, t);
+    }
+    for (const f of followUps) {
+      if (this.followUps.has(f.ns)) throw new MnemoError('internal', `two journal follow-ups for the row kind "${f.ns}"`);
+      this.followUps.set(f.ns, f);
     }
   }
 
@@ -374,7 +391,13 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     for (const r of ordered) {
       const key = r.key.slice(r.key.indexOf(':') + 1);
       const target = this.targetFor(r.key);
-      target.restore(this.store, key, side === 'before' ? r.before : r.after, side === 'before' ? r.after : r.before);
+      const followUp = this.followUps.get(target.ns);
+      if (target.needsFollowUp && !followUp) {
+        throw new MnemoError('internal', `this store was opened without the journal target for "${target.ns}" rows, so it cannot restore them and what is derived from them (open it through an Engine with the belief layer's journalFollowUps, as every door does)`, { kind: target.ns });
+      }
+      const [image, expected] = side === 'before' ? [r.before, r.after] : [r.after, r.before];
+      target.restore(this.store, key, image, expected);
+      followUp?.afterRestore(this.store, key, image, expected);
       for (const id of target.memoryIds?.(key) ?? []) affected.add(id);
     }
     for (const id of affected) this.store.emit(this.store.exists(id) ? { kind: 'upsert', id } : { kind: 'delete', id });

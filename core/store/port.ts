@@ -228,6 +228,16 @@ export interface JournalWrites extends JournalReads {
   capture(key: string): void;
 }
 
+/**
+ * What a layer above the store does after the journal restores one of its rows (undo, redo): the
+ * belief layer replays the entities an alias row names. Handed to the store when it opens.
+ */
+export interface JournalFollowUp {
+  /** The row kind (`<ns>:` of the journal key) it follows. */
+  ns: string;
+  afterRestore(store: StoreWriter, key: string, image: unknown | null, expected: unknown | null): void;
+}
+
 export interface ChangeWrites {
   /** Runs fn as one journalled change: one transaction, one history row, undoable. */
   change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null };

@@ -27,6 +27,7 @@ import { backfillAccessEvents, countEvents, insertAccessEvent, queryEvents, type
 import { untilAsOf } from '../model/history.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
+import { beliefAliasTarget, beliefRejectionTarget } from './belief-journal-targets.js';
 import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile, type SavedProfileRow } from './saved-profiles.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
@@ -40,7 +41,7 @@ import type { HistoryChanges } from './history-changes.js';
 import { installHistoryViews } from './history-views.js';
 import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import { pruneFeedStep } from './feed-retention.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from './port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from './port.js';
 import { sqliteQueries } from './sqlite-queries.js';
 import { sqliteRuns } from './sqlite-runs.js';
 
@@ -60,11 +61,14 @@ export interface OpenOptions extends ConnectOptions {
    * into one. Only `mnemo init` sets this: every other open refuses such a file untouched.
    */
   convert?: boolean;
-  /** Row kinds the journal restores besides memories and tombstones (belief aliases: core/beliefs/journal-target.ts). */
-  journalTargets?: readonly JournalTarget<MemoryStore>[];
+  /**
+   * What layers above do after the journal restores their rows: the belief layer replays the
+   * entities an alias row names (core/beliefs/journal-target.ts). Without it, alias rows are not restored.
+   */
+  journalFollowUps?: readonly JournalFollowUp[];
 }
 
-const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget, savedProfileTarget, metaTarget];
+const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget, savedProfileTarget, metaTarget, beliefAliasTarget, beliefRejectionTarget];
 
 /**
  * Every this many commits that appended to the change feed, one bounded prune step follows
@@ -114,7 +118,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     bindConnection(this, { db, statement: (sql) => this.#st.get(sql), ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
-    this.journal = new Journal<MemoryStore>(this, [...STORE_JOURNAL_TARGETS, ...(opts.journalTargets ?? [])]);
+    this.journal = new Journal<MemoryStore>(this, STORE_JOURNAL_TARGETS, opts.journalFollowUps ?? []);
     this.external = new ExternalChanges(this);
     this.queries = sqliteQueries(this);
     this.runs = sqliteRuns(this);

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
-import { beliefJournalTargets, beliefsOf, type BeliefModel, type Observation } from '../../core/beliefs/index.js';
+import { beliefJournalFollowUps, beliefsOf, type BeliefModel, type Observation } from '../../core/beliefs/index.js';
 import { tempDir } from '../../support/fixture.js';
 
 export const NOW = 1_725_920_000;
@@ -10,7 +10,7 @@ export const DAY = 86_400;
 
 export function freshEngine(name = 'beliefs.sqlite'): { engine: Engine; model: BeliefModel; path: string } {
   const path = join(tempDir('mnemo-beliefs-'), name);
-  const engine = Engine.open(path, { create: true, clock: fixedClock(NOW), journalTargets: beliefJournalTargets });
+  const engine = Engine.open(path, { create: true, clock: fixedClock(NOW), journalFollowUps: beliefJournalFollowUps });
   return { engine, model: beliefsOf(engine), path };
 }
 

@@ -19,7 +19,7 @@ async function storeWithAliasMerge(): Promise<{ path: string; changeId: number }
   const { fixedClock } = await import('../../core/clock.js');
   const beliefs = await import('../../core/beliefs/index.js');
   const path = join(tempDir('mnemo-journal-targets-'), 'beliefs.sqlite');
-  const engine = Engine.open(path, { create: true, clock: fixedClock(NOW), journalTargets: beliefs.beliefJournalTargets });
+  const engine = Engine.open(path, { create: true, clock: fixedClock(NOW), journalFollowUps: beliefs.beliefJournalFollowUps });
   try {
     const model = beliefs.beliefsOf(engine);
     const report = (entity: string, day: number) => ({ entity, attribute: 'city', value: 'Lyon', t: T0 + day * DAY, reliability: 0.9, evidence: `${entity} lives in Lyon.`, source: 'test', memory_id: null, id: null, line: 1 });
@@ -62,8 +62,8 @@ describe('journal targets are wired at open, not by imports', () => {
     vi.resetModules();
     const { MemoryStore } = await import('../../core/store/store.js');
     const { BeliefTables } = await import('../../core/store/belief-tables.js');
-    const { beliefJournalTargets } = await import('../../core/beliefs/journal-target.js');
-    const store = MemoryStore.open(path, { journalTargets: beliefJournalTargets });
+    const { beliefJournalFollowUps } = await import('../../core/beliefs/journal-target.js');
+    const store = MemoryStore.open(path, { journalFollowUps: beliefJournalFollowUps });
     try {
       const tables = new BeliefTables(store);
       store.journal.undo(changeId);
@@ -98,6 +98,27 @@ describe('journal targets are wired at open, not by imports', () => {
       expect(store.journal.get(changeId).state).toBe('applied');
     } finally {
       store.close();
+    }
+  });
+
+  it('a store opened without them still undoes a rejected pair, whose row is all there is to restore', async () => {
+    const { Engine } = await import('../../core/engine/engine.js');
+    const { fixedClock } = await import('../../core/clock.js');
+    const beliefs = await import('../../core/beliefs/index.js');
+    const path = join(tempDir('mnemo-journal-targets-'), 'reject.sqlite');
+    const engine = Engine.open(path, { create: true, clock: fixedClock(NOW) });
+    try {
+      const model = beliefs.beliefsOf(engine);
+      const report = (entity: string) => ({ entity, attribute: 'city', value: 'Lyon', t: T0, reliability: 0.9, evidence: `${entity} lives in Lyon.`, source: 'test', memory_id: null, id: null, line: 1 });
+      model.ingest([report('Alexandra Stone'), report('Alex Stone')], NOW);
+      const { change_id } = beliefs.rejectAliasPair(model, 'Alexandra Stone', 'Alex Stone', NOW);
+      expect(model.tables.rejections()).toHaveLength(1);
+      engine.store.journal.undo(change_id!);
+      expect(model.tables.rejections()).toEqual([]);
+      engine.store.journal.redo(change_id!);
+      expect(model.tables.rejections()).toHaveLength(1);
+    } finally {
+      engine.close();
     }
   });
 });
