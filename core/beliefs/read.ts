@@ -97,8 +97,8 @@ export function readBelief(model: BeliefModel, entityName: string, attribute: st
   }
   const m = modeOf(dist);
   const n = Object.keys(dist).length;
-  const knots = opts.calibrated === false ? null : calibrationFor(model.config(), mode);
-  const p = knots && m.value !== null ? calibrate(knots, m.p) : m.p;
+  const map = opts.calibrated === false ? null : calibrationFor(model.config(), mode);
+  const p = map && m.value !== null ? calibrate(map, m.p) : m.p;
   return {
     entity,
     attribute,
@@ -108,7 +108,7 @@ export function readBelief(model: BeliefModel, entityName: string, attribute: st
     value: m.value,
     p,
     p_model: m.p,
-    calibrated: knots !== null && m.value !== null,
+    calibrated: map !== null && m.value !== null,
     entropy: entropy(dist),
     max_entropy: n > 1 ? Math.log2(n) : 0,
     t_last: upto.length ? upto[upto.length - 1]!.t : null,
