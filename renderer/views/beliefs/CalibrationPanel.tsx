@@ -47,7 +47,7 @@ export function CalibrationPanel({ dark }: { dark: boolean }) {
   const option = useMemo(() => (fitted ? reliabilityOption(fitted) : null), [fitted]);
   if (!config.data) return null;
   return (
-    <details className="panel calibration" data-testid="belief-calibration">
+    <details className="panel calibration" data-testid="belief-calibration" data-mode={mode} data-map={fitted ? JSON.stringify(fitted.map) : undefined}>
       <summary className="calibration-title">Calibration</summary>
       <div className="calibration-modes" role="radiogroup" aria-label="read mode">
         {(['as-of', 'hindsight'] as const).map((m) => (
