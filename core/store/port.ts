@@ -119,6 +119,8 @@ export interface StoreInfo {
   getMeta(key: string): string | null;
   profile(): ProfileName;
   maintenanceHistory(limit?: number): MaintenanceEntry[];
+  /** A number that moves when another connection commits (0 on the past, which does not move). */
+  dataVersion(): number;
   /** Reports a problem with the data once per key (an unreadable row, a wrong-sized vector). */
   warn(key: string, message: string): void;
   close(): void;

@@ -350,7 +350,7 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     await p.waitForSelector('[data-testid=belief-calibration][data-mode=hindsight] [data-testid=belief-reliability]');
     const stored = FITTED_CALIBRATIONS.paper!.hindsight!;
     expect(JSON.parse((await p.getAttribute('[data-testid=belief-calibration]', 'data-map'))!)).toEqual(stored.map);
-    const cells = await p.locator('[data-testid=belief-calibration-figures] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    const cells = await p.locator('[data-testid=belief-calibration-figures] tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
     expect(cells.map((r) => r[2])).toEqual([stored.dev.model, stored.dev.calibrated, stored.dev.calibrated_cv].map((f) => String(Number(f.brier.toFixed(3)))));
   });
 
