@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { badInput } from '../errors.js';
 import { describeIssues } from '../model/schemas.js';
-import type { BeliefModel } from './model.js';
+import type { BeliefReader } from './model.js';
 import { readBelief, type ReadMode, type ReadOptions } from './read.js';
 
 const finiteT = z.number().refine(Number.isFinite, 'at must be a finite number (epoch seconds)');
@@ -42,7 +42,7 @@ export function parseQueriesJsonl(text: string): BeliefQuery[] {
   return out;
 }
 
-export function answerQuery(model: BeliefModel, q: BeliefQuery, mode: ReadMode, opts: ReadOptions = {}): BeliefAnswer {
+export function answerQuery(model: BeliefReader, q: BeliefQuery, mode: ReadMode, opts: ReadOptions = {}): BeliefAnswer {
   if (q.kind === 'aliases') {
     return { id: q.id, aliases: model.tables.aliases().map((a) => [a.alias, a.canonical] as [string, string]) };
   }
@@ -54,6 +54,6 @@ export function answerQuery(model: BeliefModel, q: BeliefQuery, mode: ReadMode, 
   return { id: q.id, value: view.value, p: Math.round(view.p * 1e6) / 1e6 };
 }
 
-export function answerQueries(model: BeliefModel, queries: readonly BeliefQuery[], mode: ReadMode, opts: ReadOptions = {}): BeliefAnswer[] {
+export function answerQueries(model: BeliefReader, queries: readonly BeliefQuery[], mode: ReadMode, opts: ReadOptions = {}): BeliefAnswer[] {
   return queries.map((q) => answerQuery(model, q, mode, opts));
 }

@@ -4,9 +4,9 @@
  * ablation, a changed half-life) reads the model's own probabilities, since the map would describe
  * another estimator.
  */
-import type { CalibrationKnots } from './calibration.js';
+import { calibrationCurve, type CalibrationMap } from './calibration.js';
 import { FITTED_CALIBRATIONS } from './calibration-fitted.js';
-import type { FittedCalibration } from './calibration-types.js';
+import type { FittedCalibration, StoredCalibration } from './calibration-types.js';
 import { PROFILE_CONFIGS, type BeliefConfig } from './config.js';
 
 function isProfileAsShipped(config: BeliefConfig): boolean {
@@ -14,13 +14,17 @@ function isProfileAsShipped(config: BeliefConfig): boolean {
   return (Object.keys(shipped) as (keyof BeliefConfig)[]).every((k) => shipped[k] === config[k]);
 }
 
-/** The fitted calibration (map and dev figures) for this profile and mode, or null when none applies. */
-export function fittedCalibration(config: BeliefConfig, mode: string): FittedCalibration | null {
+function storedCalibration(config: BeliefConfig, mode: string): StoredCalibration | null {
   if (!isProfileAsShipped(config)) return null;
   return FITTED_CALIBRATIONS[config.profile]?.[mode] ?? null;
 }
 
-export function calibrationFor(config: BeliefConfig, mode: string): CalibrationKnots | null {
-  const fitted = fittedCalibration(config, mode);
-  return fitted && fitted.knots.length > 0 ? fitted.knots : null;
+/** The fitted calibration (map, its curve and dev figures) for this profile and mode, or null when none applies. */
+export function fittedCalibration(config: BeliefConfig, mode: string): FittedCalibration | null {
+  const stored = storedCalibration(config, mode);
+  return stored && { ...stored, curve: calibrationCurve(stored.map) };
+}
+
+export function calibrationFor(config: BeliefConfig, mode: string): CalibrationMap | null {
+  return storedCalibration(config, mode)?.map ?? null;
 }

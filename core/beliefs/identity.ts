@@ -9,7 +9,7 @@
  */
 import type { BeliefConfig } from './config.js';
 import { decay, identityDivergence, OTHER, type Dist } from './equations.js';
-import type { BeliefModel } from './model.js';
+import type { BeliefReader } from './model.js';
 
 export interface AliasProposal {
   /** `alias → canonical`, stable across plans on the same basis. */
@@ -61,7 +61,7 @@ interface Profiles {
   deltas: Map<string, number>;
 }
 
-function collectProfiles(model: BeliefModel): Profiles {
+function collectProfiles(model: BeliefReader): Profiles {
   const eps = model.config().epsilonDefault;
   const byEntity = new Map<string, Map<string, Map<string, number>>>();
   const vocabulary = new Map<string, Set<string>>();
@@ -93,7 +93,7 @@ function smoothed(weights: Map<string, number> | Dist, vocab: Set<string>, alpha
 }
 
 /** The per-attribute distributions Eq. 6 compares for one entity. */
-function identityDistributions(model: BeliefModel, entity: string, p: Profiles, at: number): Record<string, Dist> {
+function identityDistributions(model: BeliefReader, entity: string, p: Profiles, at: number): Record<string, Dist> {
   const c = model.config();
   const out: Record<string, Dist> = {};
   const attrs = p.byEntity.get(entity);
@@ -122,7 +122,7 @@ function canonicalOf(a: string, b: string, deltas: Map<string, number>): [alias:
 }
 
 /** Builds the alias plan from the store as it is; writes nothing. */
-export function planAliases(model: BeliefModel, at: number): AliasPlan {
+export function planAliases(model: BeliefReader, at: number): AliasPlan {
   const c = model.config();
   const profiles = collectProfiles(model);
   const rejected = new Set(model.tables.rejections().map((r) => `${r.a}\u0001${r.b}`));

@@ -3,8 +3,8 @@
  * the doors use. What follows the journal's undo of an alias merge is beliefJournalFollowUps, handed to
  * a store when it is opened (see journal-target.ts).
  */
-import { extensionKey, type Engine } from '../engine/engine.js';
-import { BeliefModel } from './model.js';
+import { extensionKey, type Engine, type EngineReader } from '../engine/engine.js';
+import { BeliefModel, type BeliefReader } from './model.js';
 
 /** One belief model per engine (it holds nothing to release). */
 const BELIEF_MODEL = extensionKey('beliefs', (engine) => new BeliefModel(engine.store));
@@ -13,7 +13,12 @@ export function beliefsOf(engine: Engine): BeliefModel {
   return engine.get(BELIEF_MODEL);
 }
 
-export { BeliefModel } from './model.js';
+/** The engine's belief model, as a read handler sees it (the same instance, typed to read). */
+export function beliefReaderOf(engine: EngineReader): BeliefReader {
+  return engine.get(BELIEF_MODEL);
+}
+
+export { BeliefModel, type BeliefReader } from './model.js';
 export { beliefJournalFollowUps } from './journal-target.js';
 export * from './config.js';
 export { parseObservationsJsonl, parseObservation, observationSchema, type Observation } from './observation.js';

@@ -10,7 +10,7 @@ import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, ty
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
-import type { BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreWriter } from '../store/port.js';
+import type { BeliefReads, BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';
@@ -34,6 +34,16 @@ interface IngestState {
   first: number | null;
   last: number | null;
 }
+
+/**
+ * The read side of a belief model: its constants, alias resolution and the belief tables' reads.
+ * Read handlers get this (the same instance as the engine's BeliefModel, so a cached constant
+ * cannot go stale), and a write through it does not compile.
+ */
+export type BeliefReader = Pick<BeliefModel, 'config' | 'lambda' | 'resolve' | 'aliasMap' | 'namesOf'> & {
+  readonly tables: BeliefReads;
+  readonly store: StoreReader;
+};
 
 export class BeliefModel {
   readonly tables: BeliefWrites;

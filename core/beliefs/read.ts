@@ -8,7 +8,7 @@
  */
 import { aggregateValues, decay, entropy, modeOf, OTHER, type Dist } from './equations.js';
 import { estimateAt } from './hindsight.js';
-import type { BeliefModel } from './model.js';
+import type { BeliefReader } from './model.js';
 import { calibrationFor } from './calibration-choice.js';
 import { calibrate } from './calibration.js';
 import type { DeltaRow } from '../store/port.js';
@@ -54,7 +54,7 @@ function emptyView(entity: string, attribute: string, at: number, mode: ReadMode
 }
 
 /** Eq. 7 over a dimension's deltas (or just the mode, when aggregation is off). */
-export function observedValues(model: BeliefModel, deltas: readonly DeltaRow[], mode: string | null): string[] {
+export function observedValues(model: BeliefReader, deltas: readonly DeltaRow[], mode: string | null): string[] {
   const c = model.config();
   if (!c.aggregation) return mode === null ? [] : [mode];
   return aggregateValues(
@@ -82,7 +82,7 @@ export interface ReadOptions {
 }
 
 /** The belief about (entity, attribute) at `at`; the entity may be an alias. */
-export function readBelief(model: BeliefModel, entityName: string, attribute: string, at: number, mode: ReadMode = 'as-of', opts: ReadOptions = {}): BeliefView {
+export function readBelief(model: BeliefReader, entityName: string, attribute: string, at: number, mode: ReadMode = 'as-of', opts: ReadOptions = {}): BeliefView {
   const entity = model.resolve(entityName);
   const all = model.tables.deltasOf(entity, attribute);
   const upto = all.filter((d) => d.t <= at);
@@ -97,8 +97,8 @@ export function readBelief(model: BeliefModel, entityName: string, attribute: st
   }
   const m = modeOf(dist);
   const n = Object.keys(dist).length;
-  const knots = opts.calibrated === false ? null : calibrationFor(model.config(), mode);
-  const p = knots && m.value !== null ? calibrate(knots, m.p) : m.p;
+  const map = opts.calibrated === false ? null : calibrationFor(model.config(), mode);
+  const p = map && m.value !== null ? calibrate(map, m.p) : m.p;
   return {
     entity,
     attribute,
@@ -108,7 +108,7 @@ export function readBelief(model: BeliefModel, entityName: string, attribute: st
     value: m.value,
     p,
     p_model: m.p,
-    calibrated: knots !== null && m.value !== null,
+    calibrated: map !== null && m.value !== null,
     entropy: entropy(dist),
     max_entropy: n > 1 ? Math.log2(n) : 0,
     t_last: upto.length ? upto[upto.length - 1]!.t : null,
@@ -118,7 +118,7 @@ export function readBelief(model: BeliefModel, entityName: string, attribute: st
 }
 
 /** Every dimension of an entity at `at`. */
-export function readEntity(model: BeliefModel, entityName: string, at: number, mode: ReadMode = 'as-of', opts: ReadOptions = {}): BeliefView[] {
+export function readEntity(model: BeliefReader, entityName: string, at: number, mode: ReadMode = 'as-of', opts: ReadOptions = {}): BeliefView[] {
   const entity = model.resolve(entityName);
   return model.tables
     .dimensionsOf(entity)

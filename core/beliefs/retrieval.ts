@@ -4,7 +4,7 @@
  * FTS5) over delta evidence, and fact lines that carry their belief.
  */
 import { decay, type Dist } from './equations.js';
-import type { BeliefModel } from './model.js';
+import type { BeliefReader } from './model.js';
 import { readBelief } from './read.js';
 import type { DimensionRow } from '../store/port.js';
 
@@ -87,7 +87,7 @@ export function seedEntities(question: string, names: readonly string[]): string
   return full.length ? full : given;
 }
 
-function relationEdges(model: BeliefModel, at: number, minP: number): Map<string, { to: string; attribute: string; p: number; forward: boolean }[]> {
+function relationEdges(model: BeliefReader, at: number, minP: number): Map<string, { to: string; attribute: string; p: number; forward: boolean }[]> {
   const adj = new Map<string, { to: string; attribute: string; p: number; forward: boolean }[]>();
   const push = (a: string, e: { to: string; attribute: string; p: number; forward: boolean }) => {
     let l = adj.get(a);
@@ -108,7 +108,7 @@ function relationEdges(model: BeliefModel, at: number, minP: number): Map<string
   return adj;
 }
 
-export function retrieve(model: BeliefModel, question: string, opts: RetrievalOptions): RetrievalResult {
+export function retrieve(model: BeliefReader, question: string, opts: RetrievalOptions): RetrievalResult {
   const c = model.config();
   const hops = opts.hops ?? c.bfsHops;
   const topK = opts.topK ?? c.evidenceTopK;

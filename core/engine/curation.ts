@@ -6,7 +6,7 @@ import { badInput, MnemoError } from '../errors.js';
 import { addEdge, foldDuplicateScalars, embeddingText, memoryHead, refreshDerivedSizes, applyTodoRule, type Memory } from '../model/memory.js';
 import { contentHash } from '../model/content-hash.js';
 import { defaultSurvivor, mergeOwners } from '../model/merge-order.js';
-import type { Engine } from './engine.js';
+import type { Engine, EngineReader } from './engine.js';
 import { assertWritable, type MemoryPatch, type WriteActor } from './memory-ops.js';
 
 export interface MergeResult {
@@ -37,7 +37,7 @@ export interface MergeOrder {
 }
 
 /** What a merge of these memories would default to, so the dialog and reflection agree. */
-export function mergeOrder(engine: Engine, ids: string[]): MergeOrder {
+export function mergeOrder(engine: EngineReader, ids: string[]): MergeOrder {
   const mems = [...new Set(ids.map((i) => engine.store.require(i).id))].map((id) => engine.store.get(id)!);
   const owners = mergeOwners(mems);
   return { survivor: defaultSurvivor(mems)!.id, owners, cross_owner: owners.length > 1 };

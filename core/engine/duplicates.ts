@@ -11,7 +11,7 @@ import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { StoreReader } from '../store/port.js';
 import type { DerivedIndex } from '../store/derived.js';
 import { derivedIndexKey } from './derived-key.js';
-import type { Engine } from './engine.js';
+import type { EngineReader } from './engine.js';
 
 export interface DuplicateMember {
   id: string;
@@ -139,7 +139,7 @@ function groupsOf(index: DuplicateIndex, scope: OwnerScope, sameOwner: boolean):
 
 const DUPLICATE_INDEX = derivedIndexKey('curation.duplicates', () => new DuplicateIndex());
 
-export function findDuplicates(engine: Engine, q: DuplicateQuery): DuplicatePage {
+export function findDuplicates(engine: EngineReader, q: DuplicateQuery): DuplicatePage {
   const index = engine.get(DUPLICATE_INDEX).get();
   const dismissed = new Set(q.dismissed);
   const groups = groupsOf(index, q.scope, q.same_owner).filter((g) => !dismissed.has(g.key));

@@ -16,12 +16,12 @@ import type { IntentState, IntentView } from './views.js';
 import { hasFired, readTrigger, triggerProblem, type StoredTrigger } from './triggers.js';
 import { isEpochSeconds } from '../model/limits.js';
 import { memoriesOfType } from './select.js';
-import type { StoreWriter } from '../store/port.js';
+import type { StoreReader } from '../store/port.js';
 
 export type { IntentView } from './views.js';
 
 
-export function intentView(m: Memory, store?: StoreWriter): IntentView {
+export function intentView(m: Memory, store?: StoreReader): IntentView {
   const t = readTrigger(m);
   const raw = (m.trigger ?? {}) as Partial<StoredTrigger>;
   const todoId = typeof raw.todo_id === 'string' ? raw.todo_id : null;
@@ -47,7 +47,7 @@ export function intentView(m: Memory, store?: StoreWriter): IntentView {
 }
 
 /** Intents in a scope, pending first (by deadline), then fired (newest first), then unscheduled. */
-export function listIntents(store: StoreWriter, scope: OwnerScope, state: IntentState | 'all' = 'all'): IntentView[] {
+export function listIntents(store: StoreReader, scope: OwnerScope, state: IntentState | 'all' = 'all'): IntentView[] {
   const views = intentsOf(store, scope).map((m) => intentView(m, store));
   const rank: Record<IntentState, number> = { pending: 0, fired: 1, unscheduled: 2 };
   return views
@@ -62,12 +62,12 @@ export function listIntents(store: StoreWriter, scope: OwnerScope, state: Intent
 }
 
 /** The intents of a scope that would fire now (a dry run: nothing is written). */
-export function previewDue(store: StoreWriter, scope: OwnerScope, now: number, context: DueContext): Firing[] {
+export function previewDue(store: StoreReader, scope: OwnerScope, now: number, context: DueContext): Firing[] {
   return due(intentsOf(store, scope), now, context);
 }
 
 /** The intents of a scope; one whose trigger another writer stored unusable is reported (it stays unscheduled). */
-function intentsOf(store: StoreWriter, scope: OwnerScope): Memory[] {
+function intentsOf(store: StoreReader, scope: OwnerScope): Memory[] {
   const intents = memoriesOfType(store, ['intent'], scope);
   for (const m of intents) {
     const problem = triggerProblem(m);

@@ -1,10 +1,10 @@
 /** Loads every live memory of some types within an owner scope (paged through the list query). */
 import type { Memory } from '../model/memory.js';
 import { scopeFilter, type OwnerScope } from '../model/owner.js';
-import type { StoreWriter } from '../store/port.js';
+import type { StoreReader } from '../store/port.js';
 
 export function memoriesOfType(
-  store: StoreWriter,
+  store: StoreReader,
   types: string[],
   scope: OwnerScope,
   opts: { statuses?: string[]; archived?: 'live' | 'archived' | 'all' } = {},

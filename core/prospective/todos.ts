@@ -8,7 +8,7 @@ import { memoryHead, type Memory } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import { memoriesOfType } from './select.js';
 import type { TodoView } from './views.js';
-import type { StoreWriter } from '../store/port.js';
+import type { StoreReader } from '../store/port.js';
 
 export type { TodoView } from './views.js';
 
@@ -37,12 +37,12 @@ export function byImportanceThenAge(a: Memory, b: Memory): number {
   return b.importance - a.importance || a.created_at - b.created_at;
 }
 
-export function listTodos(store: StoreWriter, scope: OwnerScope, statuses: readonly TodoStatus[] = ['open']): Memory[] {
+export function listTodos(store: StoreReader, scope: OwnerScope, statuses: readonly TodoStatus[] = ['open']): Memory[] {
   const wanted = statuses.length ? [...statuses] : [...TODO_STATUSES];
   return memoriesOfType(store, ['todo'], scope, { statuses: wanted }).sort(byImportanceThenAge);
 }
 
 /** At most `k` open todos of a scope in block order. */
-export function openTodos(store: StoreWriter, scope: OwnerScope, k: number): Memory[] {
+export function openTodos(store: StoreReader, scope: OwnerScope, k: number): Memory[] {
   return listTodos(store, scope, ['open']).slice(0, Math.max(0, k));
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { embeddingText } from '../model/memory.js';
 import { chatOnce, extractJson, type LlmConfig } from './llm.js';
 import type { OpContext, OpOutcome } from './ops.js';
@@ -113,7 +113,7 @@ function scopeOwner(ctx: OpContext): string {
   return ctx.view.scope ?? '';
 }
 
-async function proposeMemory(engine: Engine, ctx: OpContext, spec: Omit<NewMemorySpec, 'id' | 'created_at' | 'owner'> & { owner?: string }, createdBy: Map<string, string>, opId: string): Promise<{ spec: NewMemorySpec; view: ViewMemory }> {
+async function proposeMemory(engine: EngineReader, ctx: OpContext, spec: Omit<NewMemorySpec, 'id' | 'created_at' | 'owner'> & { owner?: string }, createdBy: Map<string, string>, opId: string): Promise<{ spec: NewMemorySpec; view: ViewMemory }> {
   const full: NewMemorySpec = { id: randomUUID().replace(/-/g, ''), created_at: ctx.now, owner: spec.owner ?? scopeOwner(ctx), ...spec } as NewMemorySpec;
   const vector = await engine.embed(embeddingText({ title: full.title, content: full.content, tags: full.tags, entities: [] }));
   const vm: ViewMemory = {
@@ -144,7 +144,7 @@ async function proposeMemory(engine: Engine, ctx: OpContext, spec: Omit<NewMemor
 }
 
 /** reconsolidate: clusters of related memories the model may fold into one consolidated memory. */
-export async function planReconcile(ctx: OpContext, gen: GenerativeSession, engine: Engine, nextId: () => string, createdBy: Map<string, string>): Promise<OpOutcome<ReconcileOp>> {
+export async function planReconcile(ctx: OpContext, gen: GenerativeSession, engine: EngineReader, nextId: () => string, createdBy: Map<string, string>): Promise<OpOutcome<ReconcileOp>> {
   const { view, policy, now } = ctx;
   const ops: ReconcileOp[] = [];
   const visited = new Set<string>();
@@ -220,7 +220,7 @@ export async function planReconcile(ctx: OpContext, gen: GenerativeSession, engi
 }
 
 /** abstract: durable insights from the latest slice of episodes, linked DERIVED_FROM every episode. */
-export async function planAbstract(ctx: OpContext, gen: GenerativeSession, engine: Engine, nextId: () => string, createdBy: Map<string, string>): Promise<OpOutcome<AbstractOp>> {
+export async function planAbstract(ctx: OpContext, gen: GenerativeSession, engine: EngineReader, nextId: () => string, createdBy: Map<string, string>): Promise<OpOutcome<AbstractOp>> {
   const episodes = ctx.view.live().filter((m) => m.type === 'episode' && !m.proposed).slice(0, ctx.policy.max_episodes_per_reflection);
   if (episodes.length === 0 || ctx.shouldStop()) return { ops: [], stopped: ctx.shouldStop(), notes: { episodes: 0 } };
   const prompt = [
@@ -256,7 +256,7 @@ export async function planAbstract(ctx: OpContext, gen: GenerativeSession, engin
 }
 
 /** The episode writer: one episode record from a transcript of recent events, if noteworthy. */
-export async function planEpisode(ctx: OpContext, gen: GenerativeSession, engine: Engine, nextId: () => string, createdBy: Map<string, string>): Promise<OpOutcome<EpisodeOp>> {
+export async function planEpisode(ctx: OpContext, gen: GenerativeSession, engine: EngineReader, nextId: () => string, createdBy: Map<string, string>): Promise<OpOutcome<EpisodeOp>> {
   const transcript = gen.transcript.trim();
   if (!transcript) return { ops: [], stopped: false, notes: { transcript: 'empty' } };
   const prompt = [

@@ -4,7 +4,7 @@
  * 100k-memory store holds ~500k proposals (hundreds of MB), so only the last few of each kind are
  * kept; an older id gets a clear "plan again" from its caller.
  */
-import { extensionKey, type Engine } from '../engine/engine.js';
+import { extensionKey, type EngineReader } from '../engine/engine.js';
 
 /** How many plans of each kind an engine keeps. */
 export const KEPT_PLANS = 3;
@@ -39,4 +39,4 @@ export class PlanRegistry {
 
 const PLAN_REGISTRY = extensionKey('reflect.plans', () => new PlanRegistry());
 
-export const plansOf = (engine: Engine): PlanRegistry => engine.get(PLAN_REGISTRY);
+export const plansOf = (engine: EngineReader): PlanRegistry => engine.get(PLAN_REGISTRY);

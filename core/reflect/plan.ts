@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_FORGET_POLICY, type ForgetPolicy } from '../model/forget-policy.js';
 import type { OwnerScope } from '../model/owner.js';
-import type { Engine } from '../engine/engine.js';
+import type { EngineReader } from '../engine/engine.js';
 import { StopSignal } from './neighbours.js';
 import { planLinks, planMerge, planPrune, planRescore, type OpContext, type OpOutcome } from './ops.js';
 import { DEFAULT_REFLECTION_POLICY, OP_NAMES, REFERENCE_OP_NAME, type OpName, type ReflectionPolicy } from './policy.js';
@@ -39,7 +39,7 @@ export interface PlanOptions {
 
 const PREFIX: Record<OpName, string> = { episode: 'e', merge: 'm', reconcile: 'c', link: 'l', rescore: 'r', abstract: 'a', prune: 'p' };
 
-export async function planReflection(engine: Engine, opts: PlanOptions = {}): Promise<ReflectionPlan> {
+export async function planReflection(engine: EngineReader, opts: PlanOptions = {}): Promise<ReflectionPlan> {
   const started = performance.now();
   const store = engine.store;
   const now = engine.now();
@@ -170,7 +170,7 @@ export async function planReflection(engine: Engine, opts: PlanOptions = {}): Pr
 }
 
 function emptyPlan(
-  engine: Engine,
+  engine: EngineReader,
   now: number,
   scope: OwnerScope,
   policy: ReflectionPolicy,

@@ -3,7 +3,7 @@
  * it runs, a cancel between items, and the finished plan kept by id (plan-registry.ts) for apply.
  */
 import { MnemoError } from '../errors.js';
-import { extensionKey, type Engine } from '../engine/engine.js';
+import { extensionKey, type EngineReader } from '../engine/engine.js';
 import { planReflection, type PlanOptions } from './plan.js';
 import { planKind, plansOf } from './plan-registry.js';
 import type { ReflectionPlan } from './types.js';
@@ -29,7 +29,7 @@ class Planning {
 const PLANNING = extensionKey('reflect.planning', () => new Planning());
 
 /** Plans a pass (see planReflection), refusing a second one while one runs, and keeps the plan. */
-export async function planTracked(engine: Engine, opts: Omit<PlanOptions, 'shouldStop' | 'onProgress'>): Promise<ReflectionPlan> {
+export async function planTracked(engine: EngineReader, opts: Omit<PlanOptions, 'shouldStop' | 'onProgress'>): Promise<ReflectionPlan> {
   const st = engine.get(PLANNING);
   if (st.progress.running) throw new MnemoError('busy', 'a reflection plan is already being computed for this store; wait for it or call reflect.cancel');
   st.stop = false;
@@ -48,10 +48,10 @@ export async function planTracked(engine: Engine, opts: Omit<PlanOptions, 'shoul
   }
 }
 
-export const planningProgress = (engine: Engine): PlanProgressState => engine.get(PLANNING).progress;
+export const planningProgress = (engine: EngineReader): PlanProgressState => engine.get(PLANNING).progress;
 
 /** Asks the running plan to stop between items; false when none is running. */
-export function cancelPlanning(engine: Engine): { cancelled: boolean } {
+export function cancelPlanning(engine: EngineReader): { cancelled: boolean } {
   const st = engine.get(PLANNING);
   st.stop = st.progress.running;
   return { cancelled: st.stop };

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReflectionPlan } from '../../core/reflect/types.js';
 import { call } from '../../core/api/service.js';
 import { LlmEndpoints } from '../../core/reflect/llm-endpoints.js';
+import { FITTED_CALIBRATIONS } from '../../core/beliefs/calibration-fitted.js';
 import { runCli } from '../helpers/cli.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
@@ -339,6 +340,18 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     // The alias proposal is listed.
     await p.waitForSelector('[data-testid=alias-proposal]');
     expect(await p.getAttribute('[data-testid=alias-proposal]', 'data-canonical')).toMatch(/Ke(i|iko) Tanaka/);
+  });
+
+  it('the Beliefs view draws the stored calibration map and its dev figures', async () => {
+    const p = wb.page;
+    await wb.go(`/beliefs?entity=${encodeURIComponent('Ann Lee')}`);
+    await p.click('[data-testid=belief-calibration] summary');
+    await p.check('[data-testid=belief-calibration] input[name=calibration-mode] >> nth=1');
+    await p.waitForSelector('[data-testid=belief-calibration][data-mode=hindsight] [data-testid=belief-reliability]');
+    const stored = FITTED_CALIBRATIONS.paper!.hindsight!;
+    expect(JSON.parse((await p.getAttribute('[data-testid=belief-calibration]', 'data-map'))!)).toEqual(stored.map);
+    const cells = await p.locator('[data-testid=belief-calibration-figures] tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
+    expect(cells.map((r) => r[2])).toEqual([stored.dev.model, stored.dev.calibrated, stored.dev.calibrated_cv].map((f) => String(Number(f.brier.toFixed(3)))));
   });
 
   it('links the selected memories to one target as one change, and one undo takes every edge back', async () => {

@@ -22,3 +22,7 @@ export function optionalData(envVar: string, what: string, env: Record<string, s
 /** LoCoMo's locomo10.json (CC BY-NC 4.0, from snap-research/locomo). */
 export const LOCOMO_ENV = 'MNEMO_LOCOMO_DATA';
 export const locomoData = (env: Record<string, string | undefined> = process.env) => optionalData(LOCOMO_ENV, 'LoCoMo (locomo10.json, CC BY-NC)', env);
+
+/** The belief-stream dev set (a directory with observations.jsonl, queries.jsonl, truth.jsonl), not ours to commit. */
+export const BELIEF_STREAM_DEV_ENV = 'MNEMO_BELIEF_STREAM_DEV';
+export const beliefStreamDev = (env: Record<string, string | undefined> = process.env) => optionalData(BELIEF_STREAM_DEV_ENV, 'the belief-stream dev set (a directory)', env);

@@ -1,6 +1,7 @@
 import {
   answerQueries,
   applyAliasMerges,
+  beliefReaderOf,
   beliefsOf,
   parseObservation,
   parseObservationsJsonl,
@@ -10,6 +11,7 @@ import {
   rejectAliasPair,
   retrieve,
   type BeliefModel,
+  type BeliefReader,
 } from '../../beliefs/index.js';
 import { lambdaPerSecond } from '../../beliefs/config.js';
 import { fittedCalibration } from '../../beliefs/calibration-choice.js';
@@ -19,14 +21,19 @@ import { toObservation } from '../../beliefs/observation.js';
 import { memoryHead } from '../../model/memory.js';
 import type { ApiSession } from '../context.js';
 import type { beliefsContract, BeliefConfigView, DeltaView } from '../contract/beliefs.js';
-import type { HandlersFor } from './types.js';
+import type { HandlersFor, ReadSession } from './types.js';
 import type { DeltaRow } from '../../store/port.js';
 
 function model(session: ApiSession): BeliefModel {
   return beliefsOf(session.engine());
 }
 
-function configView(m: BeliefModel): BeliefConfigView {
+/** The same model, typed to read: what the read methods get. */
+function reader(session: ReadSession): BeliefReader {
+  return beliefReaderOf(session.engine());
+}
+
+function configView(m: BeliefReader): BeliefConfigView {
   const config = m.config();
   return {
     config,
@@ -50,12 +57,12 @@ function leading(p: Dist): string | null {
 }
 
 /** Whether the memory behind a delta still exists, and its head to show instead of its id. */
-function memoryOf(m: BeliefModel, id: string | null): { memory_exists: boolean; memory_head: string | null } {
+function memoryOf(m: BeliefReader, id: string | null): { memory_exists: boolean; memory_head: string | null } {
   const mem = id === null ? null : m.store.get(id);
   return { memory_exists: mem !== null, memory_head: mem ? memoryHead(mem) : null };
 }
 
-export function deltaView(m: BeliefModel, d: DeltaRow): DeltaView {
+export function deltaView(m: BeliefReader, d: DeltaRow): DeltaView {
   const before = leading(d.prior);
   const after = leading(d.posterior);
   return {
@@ -81,10 +88,10 @@ export function deltaView(m: BeliefModel, d: DeltaRow): DeltaView {
   };
 }
 
-const atOr = (session: ApiSession, at: number | undefined) => at ?? session.engine().now();
+const atOr = (session: Pick<ReadSession, 'engine'>, at: number | undefined) => at ?? session.engine().now();
 
 export const beliefsHandlers: HandlersFor<typeof beliefsContract> = {
-  'beliefs.config': (_input, session) => configView(model(session)),
+  'beliefs.config': (_input, session) => configView(reader(session)),
   'beliefs.configure': (input, session) => {
     const m = model(session);
     m.configure(input.profile, input.overrides ?? {});
@@ -102,7 +109,7 @@ export const beliefsHandlers: HandlersFor<typeof beliefsContract> = {
     return m.ingestInBatches(observations, session.engine().now());
   },
   'beliefs.entities': (input, session) => {
-    const m = model(session);
+    const m = reader(session);
     const aliases = m.aliasMap();
     const byCanonical = new Map<string, string[]>();
     for (const a of aliases.keys()) {
@@ -115,39 +122,39 @@ export const beliefsHandlers: HandlersFor<typeof beliefsContract> = {
     };
   },
   'beliefs.entity': (input, session) => {
-    const m = model(session);
+    const m = reader(session);
     const at = atOr(session, input.at);
     const entity = m.resolve(input.entity);
     return { entity, aliases: m.namesOf(entity).filter((n) => n !== entity).sort(), at, mode: input.mode, dimensions: readEntity(m, entity, at, input.mode) };
   },
   'beliefs.get': (input, session) => {
-    const m = model(session);
+    const m = reader(session);
     const at = atOr(session, input.at);
     const belief = readBelief(m, input.entity, input.attribute, at, input.mode);
     const deltas = m.tables.deltasOf(belief.entity, input.attribute, at);
     return { belief, deltas: deltas.slice(Math.max(0, deltas.length - input.deltas_limit)).map((d) => deltaView(m, d)) };
   },
   'beliefs.deltas': (input, session) => {
-    const m = model(session);
+    const m = reader(session);
     const entity = m.resolve(input.entity);
     return { entity, deltas: m.tables.timeline(entity, input.attribute, input.limit, input.offset, input.at).map((d) => deltaView(m, d)) };
   },
   'beliefs.forMemory': (input, session) => {
-    const m = model(session);
+    const m = reader(session);
     const deltas = m.tables.deltasForMemory(input.memory_id);
     const dims = new Map(deltas.map((d) => [`${d.entity}\u0001${d.attribute}`, { entity: d.entity, attribute: d.attribute }]));
     return { memory_id: input.memory_id, deltas: deltas.map((d) => deltaView(m, d)), dimensions: [...dims.values()] };
   },
-  'beliefs.aliases.plan': (input, session) => planAliases(model(session), atOr(session, input.at)),
+  'beliefs.aliases.plan': (input, session) => planAliases(reader(session), atOr(session, input.at)),
   'beliefs.aliases.apply': (input, session) => applyAliasMerges(model(session), input.merges, input.basis, session.engine().now()),
   'beliefs.aliases.reject': (input, session) => rejectAliasPair(model(session), input.a, input.b, session.engine().now()),
   'beliefs.aliases.list': (_input, session) => {
-    const m = model(session);
+    const m = reader(session);
     return { aliases: m.tables.aliases(), rejections: m.tables.rejections() };
   },
-  'beliefs.answer': (input, session) => ({ answers: answerQueries(model(session), input.queries, input.mode) }),
+  'beliefs.answer': (input, session) => ({ answers: answerQueries(reader(session), input.queries, input.mode) }),
   'beliefs.retrieve': (input, session) =>
-    retrieve(model(session), input.query, {
+    retrieve(reader(session), input.query, {
       at: atOr(session, input.at),
       ...(input.hops !== undefined ? { hops: input.hops } : {}),
       ...(input.top_k !== undefined ? { topK: input.top_k } : {}),

@@ -7,21 +7,24 @@ import { storeKpis } from '../../observe/kpis.js';
 import type { ApiSession } from '../context.js';
 import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { FleetStoreKpis, fleetContract } from '../contract/fleet.js';
-import type { HandlersFor } from './types.js';
+import type { HandlersFor, ReadSession } from './types.js';
 import { storeInfo } from './store.js';
 
-/** The folder each session's user chose (a session is one window or one `mnemo serve`). */
-const folders = new WeakMap<ApiSession, string>();
+/**
+ * The folder each session's user chose (a session is one window or one `mnemo serve`). Keyed by the
+ * session object whichever way a handler sees it (a read method's session is the same ApiSession).
+ */
+const folders = new WeakMap<ApiSession | ReadSession, string>();
 
 /** Opens `folder` as the session's fleet. For the shells (CLI flag, Electron dialog) and `fleet.open`. */
-export function openFleet(session: ApiSession, folder: string): FleetListing {
+export function openFleet(session: ApiSession | ReadSession, folder: string): FleetListing {
   const real = resolveFleetFolder(folder);
   const listing = listFleet(real);
   folders.set(session, real);
   return listing;
 }
 
-function fleetFolder(session: ApiSession): string {
+function fleetFolder(session: ApiSession | ReadSession): string {
   const f = folders.get(session);
   if (!f) throw new MnemoError('not_found', 'no fleet folder is open; choose one first (Fleet → Choose folder, or mnemo serve --fleet <folder>)');
   return f;
@@ -41,7 +44,7 @@ function credentialUses(engine: Engine): FleetStoreKpis['credentials'] {
     .sort((a, b) => (b.last_used ?? 0) - (a.last_used ?? 0));
 }
 
-function kpisOf(session: ApiSession, name: string): FleetStoreKpis {
+function kpisOf(session: ReadSession, name: string): FleetStoreKpis {
   const path = fleetStorePath(fleetFolder(session), name);
   const bytes = statSync(path).size;
   const current = session.hasEngine && samePath(session.engine().store.path, path);

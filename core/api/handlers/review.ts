@@ -2,12 +2,11 @@ import { MnemoError } from '../../errors.js';
 import { KEPT_PLANS, plansOf } from '../../reflect/plan-registry.js';
 import { planTracked } from '../../reflect/planning.js';
 import { REVIEWED_PLANS, ReviewedPlan } from '../../review/review.js';
-import type { ApiSession } from '../context.js';
 import type { reviewContract } from '../contract/review.js';
-import type { HandlersFor } from './types.js';
+import type { HandlersFor, ReadSession } from './types.js';
 import { applyAsWriteJob, planOptions } from './shared/reflect-plan.js';
 
-function reviewed(session: ApiSession, id: string): ReviewedPlan {
+function reviewed(session: Pick<ReadSession, 'engine'>, id: string): ReviewedPlan {
   const r = plansOf(session.engine()).get(REVIEWED_PLANS, id);
   if (!r) throw new MnemoError('not_found', `no plan ${id} under review (the last ${KEPT_PLANS} plans of this store are kept); plan again`, { field: 'plan_id', replan: true });
   return r;

@@ -1,4 +1,4 @@
-import type { Engine } from '../../engine/engine.js';
+import type { EngineReader } from '../../engine/engine.js';
 import type { ApiSession } from '../context.js';
 import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { StoreInfo } from '../contract/index.js';
@@ -6,7 +6,7 @@ import type { storeContract } from '../contract/store.js';
 import type { HandlersFor } from './types.js';
 import { storeDiff } from '../../observe/store-diff.js';
 
-export function storeInfo(engine: Engine, session?: ApiSession): StoreInfo {
+export function storeInfo(engine: EngineReader, session?: Pick<ApiSession, 'clockFrozen'>): StoreInfo {
   const store = engine.store;
   const counts = store.queries.tableCounts();
   const versions = store.queries.schemaVersions();

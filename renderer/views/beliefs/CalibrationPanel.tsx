@@ -35,7 +35,7 @@ function reliabilityOption(fitted: FittedCalibration): EChartsOption {
       { name: 'perfect', type: 'line', data: [[0, 0], [1, 1]], symbol: 'none', lineStyle: { type: 'dashed', color: '#9aa5b1' }, itemStyle: { color: '#9aa5b1' } },
       { name: 'model', type: 'scatter', data: points(fitted.dev.model), symbolSize: size, itemStyle: { color: '#d9822b' } },
       { name: 'calibrated', type: 'scatter', data: points(fitted.dev.calibrated_cv), symbolSize: size, itemStyle: { color: '#2f6fde' } },
-      { name: 'map', type: 'line', data: fitted.knots.map(([x, y]) => [x, y]), symbol: 'none', lineStyle: { color: '#2f6fde', width: 1 }, itemStyle: { color: '#2f6fde' } },
+      { name: 'map', type: 'line', data: fitted.curve.map(([x, y]) => [x, y]), symbol: 'none', lineStyle: { color: '#2f6fde', width: 1 }, itemStyle: { color: '#2f6fde' } },
     ],
   };
 }
@@ -47,7 +47,7 @@ export function CalibrationPanel({ dark }: { dark: boolean }) {
   const option = useMemo(() => (fitted ? reliabilityOption(fitted) : null), [fitted]);
   if (!config.data) return null;
   return (
-    <details className="panel calibration" data-testid="belief-calibration">
+    <details className="panel calibration" data-testid="belief-calibration" data-mode={mode} data-map={fitted ? JSON.stringify(fitted.map) : undefined}>
       <summary className="calibration-title">Calibration</summary>
       <div className="calibration-modes" role="radiogroup" aria-label="read mode">
         {(['as-of', 'hindsight'] as const).map((m) => (
@@ -72,7 +72,8 @@ export function CalibrationPanel({ dark }: { dark: boolean }) {
               {(
                 [
                   ['model', fitted.dev.model],
-                  ['calibrated', fitted.dev.calibrated_cv],
+                  ['calibrated, fitted here', fitted.dev.calibrated],
+                  ['calibrated, held out', fitted.dev.calibrated_cv],
                 ] as const
               ).map(([name, f]) => (
                 <tr key={name}>
@@ -85,7 +86,7 @@ export function CalibrationPanel({ dark }: { dark: boolean }) {
             </tbody>
           </table>
           <p className="muted small">
-            Fitted on the belief-stream dev set ({plural(fitted.dev.answers, 'answer')}); the calibrated figures are cross-validated by entity. Probabilities shown in this view are calibrated; hover a value for the
+            Fitted on the belief-stream dev set ({plural(fitted.dev.answers, 'answer')}) with two parameters (a logistic curve on the model&apos;s logit); the held-out figures and the diagram calibrate each entity by a map fitted without it. Probabilities shown in this view are calibrated; hover a value for the
             model&apos;s own.
           </p>
         </>

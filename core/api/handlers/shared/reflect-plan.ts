@@ -18,7 +18,7 @@ import { writeJobOf } from './write-job.js';
 type ReflectPlanInput = z.output<typeof reflectPlanInput>;
 
 /** The request's generative options with the endpoint it named resolved on the server side. */
-function generativeOptions(g: NonNullable<ReflectPlanInput['generative']>, session: ApiSession): GenerativeOptions {
+function generativeOptions(g: NonNullable<ReflectPlanInput['generative']>, session: Pick<ApiSession, 'llmEndpoints'>): GenerativeOptions {
   return {
     ops: g.ops,
     endpoint: session.llmEndpoints().get(g.endpoint),
@@ -28,7 +28,7 @@ function generativeOptions(g: NonNullable<ReflectPlanInput['generative']>, sessi
   };
 }
 
-export function planOptions(input: ReflectPlanInput, session: ApiSession): Omit<PlanOptions, 'shouldStop' | 'onProgress'> {
+export function planOptions(input: ReflectPlanInput, session: Pick<ApiSession, 'llmEndpoints'>): Omit<PlanOptions, 'shouldStop' | 'onProgress'> {
   return {
     scope: input.scope === undefined || input.scope === null ? null : parseOwnerScope(input.scope, 'scope'),
     until: input.until ? parseUntil(input.until) : null,

@@ -7,7 +7,7 @@
  * included, are answered while it runs; `journal.progress` and `journal.cancel` are such calls.
  */
 import { MnemoError } from '../../../errors.js';
-import { extensionKey, type Engine } from '../../../engine/engine.js';
+import { extensionKey, type Engine, type EngineReader } from '../../../engine/engine.js';
 import type { WriteJobState } from '../../contract/journal.js';
 
 export interface JobControl {
@@ -56,4 +56,4 @@ export class WriteJob {
 
 const WRITE_JOB = extensionKey('write.job', (engine) => new WriteJob(engine));
 
-export const writeJobOf = (engine: Engine): WriteJob => engine.get(WRITE_JOB);
+export const writeJobOf = (engine: EngineReader): WriteJob => engine.get(WRITE_JOB);
