@@ -1,0 +1,44 @@
+/**
+ * The worker behind SyncPg (sync-pg.ts): it holds the PostgreSQL connections, made with `pg`, and
+ * answers one request at a time while the calling thread waits on a shared flag. Errors come back
+ * as data (the server's SQLSTATE code and message), never as thrown objects, so the caller can
+ * type them.
+ */
+import pg from 'pg';
+import { workerData, type MessagePort } from 'node:worker_threads';
+import type { PgReply, PgRequest } from './sync-pg-protocol.js';
+
+const { port, flag } = workerData as { port: MessagePort; flag: SharedArrayBuffer };
+const signal = new Int32Array(flag);
+const clients = new Map<number, pg.Client>();
+
+async function handle(req: PgRequest): Promise<PgReply> {
+  try {
+    if (req.op === 'connect') {
+      const client = new pg.Client({ connectionString: req.url, application_name: 'mnemo' });
+      await client.connect();
+      clients.set(req.id, client);
+      return { ok: true, rows: [] };
+    }
+    const client = clients.get(req.id);
+    if (!client) return { ok: false, code: 'closed', message: 'this PostgreSQL connection is closed' };
+    if (req.op === 'end') {
+      clients.delete(req.id);
+      await client.end();
+      return { ok: true, rows: [] };
+    }
+    const res = await client.query({ text: req.sql, values: req.params as unknown[] });
+    return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    return { ok: false, code: typeof e.code === 'string' ? e.code : 'connection', message: e.message ?? String(err) };
+  }
+}
+
+port.on('message', (req: PgRequest) => {
+  void handle(req).then((reply) => {
+    port.postMessage(reply);
+    Atomics.store(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  });
+});

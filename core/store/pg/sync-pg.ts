@@ -1,0 +1,125 @@
+/**
+ * A synchronous PostgreSQL connection, so that a PostgreSQL adapter can implement the same
+ * synchronous store port the SQLite adapter does (docs/architecture.md, "A network backend").
+ *
+ * `pg` answers with promises. Rather than make every port method, and everything above the port,
+ * asynchronous, the queries run in a worker thread and the caller waits for each answer: the
+ * request goes over a MessagePort, the caller sleeps in Atomics.wait on a shared flag that the
+ * worker raises when its reply is posted, then reads the reply with receiveMessageOnPort. The
+ * caller blocks for one round trip, as it blocks for a disk read with better-sqlite3 today; the
+ * recall path makes no round trip of its own (it ranks over in-memory indexes), so what blocks is
+ * the writes and the indexes' catch-up. `npm run bench -- pg-bridge` measures a round trip both ways.
+ *
+ * (synckit does this too, and was tried first: under Node 20 it cannot start a TypeScript worker
+ * through tsx, which only registers through --import, and workers do not take that; so the worker
+ * is started here from a two-line bootstrap that registers tsx when running from source.)
+ *
+ * One worker serves every connection of the process; each SyncPg is one connection in it, so a
+ * transaction (BEGIN … COMMIT) stays on its connection.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MnemoError, type ErrorCode } from '../../errors.js';
+import type { PgReply, PgRequest } from './sync-pg-protocol.js';
+
+/** Longest wait for one reply; a query that takes longer fails with code 'timeout' (the connection is then unusable). */
+const REPLY_TIMEOUT_MS = 120_000;
+
+interface Bridge {
+  port: MessagePort;
+  signal: Int32Array;
+}
+
+let bridge: Bridge | null = null;
+let nextId = 1;
+
+/** The worker file beside this one: .ts when run from source (tsx), .js once built. */
+function workerEntry(): { path: string; typescript: boolean } {
+  const ts = fileURLToPath(new URL('./sync-pg-worker.ts', import.meta.url));
+  if (import.meta.url.endsWith('.ts') && existsSync(ts)) return { path: ts, typescript: true };
+  return { path: fileURLToPath(new URL('./sync-pg-worker.js', import.meta.url)), typescript: false };
+}
+
+function startBridge(): Bridge {
+  const entry = workerEntry();
+  const flag = new SharedArrayBuffer(4);
+  const { port1, port2 } = new MessageChannel();
+  const load = `import(${JSON.stringify(entry.path)})`;
+  const bootstrap = entry.typescript ? `import('tsx/esm/api').then(({ register }) => { register(); return ${load}; })` : load;
+  const worker = new Worker(bootstrap, { eval: true, workerData: { port: port2, flag }, transferList: [port2] });
+  // Neither keeps the process alive: a CLI run ends when its work does.
+  worker.unref();
+  port1.unref();
+  return { port: port1, signal: new Int32Array(flag) };
+}
+
+function send(req: PgRequest): PgReply {
+  bridge ??= startBridge();
+  const { port, signal } = bridge;
+  Atomics.store(signal, 0, 0);
+  port.postMessage(req);
+  if (Atomics.wait(signal, 0, 0, REPLY_TIMEOUT_MS) === 'timed-out') {
+    return { ok: false, code: 'timeout', message: `no answer from PostgreSQL within ${REPLY_TIMEOUT_MS / 1000} s` };
+  }
+  const reply = receiveMessageOnPort(port);
+  if (!reply) return { ok: false, code: 'connection', message: 'the PostgreSQL worker raised its flag without a reply' };
+  return reply.message as PgReply;
+}
+
+/** A PostgreSQL error, typed: `details.sqlstate` is the server's code (or connection / closed / timeout). */
+function failure(reply: { code: string; message: string }, sql?: string): MnemoError {
+  return new MnemoError(errorCodeOf(reply.code), `PostgreSQL: ${reply.message}`, { sqlstate: reply.code, ...(sql ? { sql: sql.slice(0, 200) } : {}) });
+}
+
+/**
+ * Another writer in the way (serialization failure, deadlock, lock not available) is 'busy', as a
+ * locked SQLite file is: the caller may try again. A broken constraint is 'conflict'. The rest,
+ * connection failures included, is 'internal'.
+ */
+export function errorCodeOf(sqlstate: string): ErrorCode {
+  if (sqlstate === '40001' || sqlstate === '40P01' || sqlstate === '55P03') return 'busy';
+  if (sqlstate.startsWith('23')) return 'conflict';
+  return 'internal';
+}
+
+export class SyncPg {
+  private closed = false;
+
+  private constructor(private readonly id: number) {}
+
+  /** Connects to `url` (postgres://…; a Unix socket as ?host=/dir); throws a typed error naming what failed. */
+  static connect(url: string): SyncPg {
+    const id = nextId++;
+    const reply = send({ op: 'connect', id, url });
+    if (!reply.ok) throw failure(reply);
+    return new SyncPg(id);
+  }
+
+  /** Runs one statement ($1, $2 … placeholders) and returns its rows. */
+  query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
+    if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
+    const reply = send({ op: 'query', id: this.id, sql, params });
+    if (!reply.ok) throw failure(reply, sql);
+    return reply.rows as T[];
+  }
+
+  /** Runs fn inside BEGIN … COMMIT on this connection; a throw rolls back and rethrows. */
+  transaction<T>(fn: () => T): T {
+    this.query('BEGIN');
+    try {
+      const result = fn();
+      this.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (!this.closed) this.query('ROLLBACK');
+      throw err;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    send({ op: 'end', id: this.id });
+  }
+}
