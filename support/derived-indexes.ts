@@ -12,7 +12,10 @@ import { entityIndex, keywordIndex } from '../core/recall/mnemo/stages.js';
 import type { IndexBuildEvent, IndexSnapshotOptions } from '../core/store/index-snapshots.js';
 import { MemoryStore } from '../core/store/store.js';
 import { generateDemo } from '../core/demo/generate.js';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sidecarPath } from '../core/store/index-sidecar.js';
+import { partsDir } from '../core/store/snapshot-file.js';
 import { tempDir } from './fixture.js';
 
 export const INDEX_QUERIES = ['deploy', 'database migration', 'coffee meeting', 'release notes bug', 'alice'];
@@ -124,4 +127,13 @@ export function warmIndexes(path: string, now: number): string[] {
   indexesOf(o.engine);
   o.engine.close();
   return o.builds;
+}
+
+/** Bytes written to snapshot files not yet sealed and committed (a snapshot write under way, or cut short). */
+export function uncommittedSnapshotBytes(path: string): number {
+  const dir = partsDir(sidecarPath(path));
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.tmp'))
+    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 }
