@@ -9,6 +9,8 @@ import { textFilter } from '../core/api/handlers/memory.js';
 import { createMemory, embeddingText } from '../core/model/memory.js';
 import { recallAdjacency, recallCorpus } from '../core/recall/pipeline.js';
 import { entityIndex, keywordIndex } from '../core/recall/mnemo/stages.js';
+import type { KeywordIndex } from '../core/recall/mnemo/keyword-index.js';
+import { decodeKeywordState } from '../core/recall/mnemo/keyword-snapshot.js';
 import type { IndexBuildEvent, IndexSnapshotOptions } from '../core/store/index-snapshots.js';
 import { MemoryStore } from '../core/store/store.js';
 import { generateDemo } from '../core/demo/generate.js';
@@ -76,11 +78,35 @@ export function indexesOf(engine: Engine) {
     entities: named.map((e) => [e, entities.entitiesIn(e), [...entities.holdersOf(entities.entitiesIn(e)[0] ?? '')].sort()]),
     keyword: INDEX_QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
     keywordSize: keyword.size,
+    keywordDocs: keywordContent(keyword),
     corpus: live,
     vectors: vecs,
     knn: INDEX_QUERIES.map((q) => vectors.knn(engine.embedder.embedSync!(q), 10)),
     text: INDEX_QUERIES.map((q) => textFilter<{ text?: string; ids?: string[] }>(engine, { text: q }).ids ?? []),
   };
+}
+
+/**
+ * Every document of a keyword index as its snapshot holds it, by id (rowids differ between a
+ * restored index and a fresh build): owner, text, links, length and each term with its counts.
+ * Taken after the searches above: saving first rebuilds the postings of a patched index.
+ */
+function keywordContent(keyword: KeywordIndex) {
+  const parts = keyword.saveSnapshot();
+  if (!parts) return null;
+  const state = decodeKeywordState(parts);
+  const { start, rowids, body, context } = state.postings;
+  const termsOf = new Map<number, string[]>();
+  for (let t = 0; t + 1 < start.length; t++) {
+    for (let i = start[t]!; i < start[t + 1]!; i++) {
+      const list = termsOf.get(rowids[i]!) ?? [];
+      list.push(`${state.vocab[t]}:${body[i]}:${context[i]}`);
+      termsOf.set(rowids[i]!, list);
+    }
+  }
+  return state.docs
+    .map((d, i) => ({ id: d.id, owner: d.owner, body: state.bodies.get(i), links: [...d.links].sort(), length: state.lengths[i], terms: (termsOf.get(d.rowid) ?? []).sort() }))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** The same, from indexes built in memory now (no sidecar read or written). */
