@@ -11,6 +11,7 @@ import { recallAdjacency, recallCorpus } from '../core/recall/pipeline.js';
 import { entityIndex, keywordIndex } from '../core/recall/mnemo/stages.js';
 import type { KeywordIndex } from '../core/recall/mnemo/keyword-index.js';
 import { decodeKeywordState } from '../core/recall/mnemo/keyword-snapshot.js';
+import { PartsReader, type SnapshotParts } from '../core/store/snapshot-parts.js';
 import type { IndexBuildEvent, IndexSnapshotOptions } from '../core/store/index-snapshots.js';
 import { MemoryStore } from '../core/store/store.js';
 import { generateDemo } from '../core/demo/generate.js';
@@ -79,6 +80,7 @@ export function indexesOf(engine: Engine) {
     keyword: INDEX_QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
     keywordSize: keyword.size,
     keywordDocs: keywordContent(keyword),
+    entityCarriers: carriersOf(entities.saveSnapshot()),
     corpus: live,
     vectors: vecs,
     knn: INDEX_QUERIES.map((q) => vectors.knn(engine.embedder.embedSync!(q), 10)),
@@ -107,6 +109,15 @@ function keywordContent(keyword: KeywordIndex) {
   return state.docs
     .map((d, i) => ({ id: d.id, owner: d.owner, body: state.bodies.get(i), links: [...d.links].sort(), length: state.lengths[i], terms: (termsOf.get(d.rowid) ?? []).sort() }))
     .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** How many live memories carry each entity, as the entity index's snapshot holds it (sorted: its order is the index's own). */
+function carriersOf(parts: SnapshotParts | null): [string, number][] | null {
+  if (!parts) return null;
+  const r = new PartsReader(parts);
+  const names = r.strings('carriers');
+  const counts = r.typed('carriers.count', Uint32Array, names.length);
+  return names.map((e, k): [string, number] => [e, counts[k]!]).sort(([a], [b]) => a.localeCompare(b));
 }
 
 /** The same, from indexes built in memory now (no sidecar read or written). */
