@@ -87,8 +87,8 @@ export class IndexSidecar {
       const db = new Database(path, { readonly: !writable, fileMustExist: !writable, ...(binding ? { nativeBinding: binding } : {}) });
       try {
         db.pragma('busy_timeout = 5000');
-        // Snapshots are a few large blobs: big pages and a memory map read them ~20x faster than
-        // 4 KB pages through read() calls (page_size only takes on a new, empty file).
+        // The list's text search (an FTS5 table here) reads many pages per query: a memory map
+        // and big pages spare it a read() call per 4 KB page (page_size only takes on a new, empty file).
         db.pragma(`mmap_size = ${MMAP_BYTES}`);
         if (writable) {
           db.pragma('page_size = 65536');
@@ -208,7 +208,7 @@ export class IndexSidecar {
   }
 
   /**
-   * Starts writing a snapshot; `step()` writes one chunk per call (call it from separate ticks),
+   * Starts writing a snapshot; `step()` writes one piece per call (call it from separate ticks),
    * `finish()` runs the rest at once. Null when the sidecar is read-only.
    */
   write(name: string, header: SnapshotHeader, parts: SnapshotParts, now: number): SnapshotWrite | null {
@@ -295,7 +295,7 @@ export class IndexSidecar {
   }
 
   /**
-   * Moves the new snapshot from the WAL into the file (where the memory map reads it) and
+   * Moves the new snapshot's rows from the WAL into the file (where the memory map reads them) and
    * truncates the WAL, unless a reader holds it (then later).
    * @internal
    */

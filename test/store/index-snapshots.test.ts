@@ -201,7 +201,7 @@ describe('persisted derived indexes', () => {
     expect(later).toHaveLength(1);
     clearMarker(engine.store);
     later.shift()!();
-    while (soon.length) soon.shift()!(); // one chunk per turn
+    while (soon.length) soon.shift()!(); // one piece per turn
     expect(written()).not.toBeNull();
     engine.close();
   });
