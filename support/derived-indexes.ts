@@ -9,10 +9,16 @@ import { textFilter } from '../core/api/handlers/memory.js';
 import { createMemory, embeddingText } from '../core/model/memory.js';
 import { recallAdjacency, recallCorpus } from '../core/recall/pipeline.js';
 import { entityIndex, keywordIndex } from '../core/recall/mnemo/stages.js';
+import type { KeywordIndex } from '../core/recall/mnemo/keyword-index.js';
+import { decodeKeywordState } from '../core/recall/mnemo/keyword-snapshot.js';
+import { PartsReader, type SnapshotParts } from '../core/store/snapshot-parts.js';
 import type { IndexBuildEvent, IndexSnapshotOptions } from '../core/store/index-snapshots.js';
 import { MemoryStore } from '../core/store/store.js';
 import { generateDemo } from '../core/demo/generate.js';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sidecarPath } from '../core/store/index-sidecar.js';
+import { partsDir } from '../core/store/snapshot-file.js';
 import { tempDir } from './fixture.js';
 
 export const INDEX_QUERIES = ['deploy', 'database migration', 'coffee meeting', 'release notes bug', 'alice'];
@@ -73,11 +79,45 @@ export function indexesOf(engine: Engine) {
     entities: named.map((e) => [e, entities.entitiesIn(e), [...entities.holdersOf(entities.entitiesIn(e)[0] ?? '')].sort()]),
     keyword: INDEX_QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
     keywordSize: keyword.size,
+    keywordDocs: keywordContent(keyword),
+    entityCarriers: carriersOf(entities.saveSnapshot()),
     corpus: live,
     vectors: vecs,
     knn: INDEX_QUERIES.map((q) => vectors.knn(engine.embedder.embedSync!(q), 10)),
     text: INDEX_QUERIES.map((q) => textFilter<{ text?: string; ids?: string[] }>(engine, { text: q }).ids ?? []),
   };
+}
+
+/**
+ * Every document of a keyword index as its snapshot holds it, by id (rowids differ between a
+ * restored index and a fresh build): owner, text, links, length and each term with its counts.
+ * Taken after the searches above: saving first rebuilds the postings of a patched index.
+ */
+function keywordContent(keyword: KeywordIndex) {
+  const parts = keyword.saveSnapshot();
+  if (!parts) return null;
+  const state = decodeKeywordState(parts);
+  const { start, rowids, body, context } = state.postings;
+  const termsOf = new Map<number, string[]>();
+  for (let t = 0; t + 1 < start.length; t++) {
+    for (let i = start[t]!; i < start[t + 1]!; i++) {
+      const list = termsOf.get(rowids[i]!) ?? [];
+      list.push(`${state.vocab[t]}:${body[i]}:${context[i]}`);
+      termsOf.set(rowids[i]!, list);
+    }
+  }
+  return state.docs
+    .map((d, i) => ({ id: d.id, owner: d.owner, body: state.bodies.get(i), links: [...d.links].sort(), length: state.lengths[i], terms: (termsOf.get(d.rowid) ?? []).sort() }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** How many live memories carry each entity, as the entity index's snapshot holds it (sorted: its order is the index's own). */
+function carriersOf(parts: SnapshotParts | null): [string, number][] | null {
+  if (!parts) return null;
+  const r = new PartsReader(parts);
+  const names = r.strings('carriers');
+  const counts = r.typed('carriers.count', Uint32Array, names.length);
+  return names.map((e, k): [string, number] => [e, counts[k]!]).sort(([a], [b]) => a.localeCompare(b));
 }
 
 /** The same, from indexes built in memory now (no sidecar read or written). */
@@ -124,4 +164,13 @@ export function warmIndexes(path: string, now: number): string[] {
   indexesOf(o.engine);
   o.engine.close();
   return o.builds;
+}
+
+/** Bytes written to snapshot files not yet sealed and committed (a snapshot write under way, or cut short). */
+export function uncommittedSnapshotBytes(path: string): number {
+  const dir = partsDir(sidecarPath(path));
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.tmp'))
+    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 }

@@ -2,7 +2,7 @@
  * One derived index's life in the index sidecar: on load, read its snapshot and patch what the
  * change feed says changed since (or build it, once, and report the build); afterwards, write a
  * new snapshot when it was built here or has been patched a good deal, off the path of the call
- * that triggered it and a chunk per turn of the event loop; at close, finish or write it so the
+ * that triggered it and a piece per turn of the event loop; at close, finish or write it so the
  * next process (an agent after a big reflection apply) opens fast.
  */
 import type { LoadStep, PersistableIndex } from './derived-index.js';
@@ -175,7 +175,7 @@ export class DerivedSnapshot {
     this.writing = this.guard(() => sidecar.write(this.name, header, parts, this.snapshots.clock.now()));
   }
 
-  /** One chunk now, the next on a later turn (so recalls interleave with a 100 MB write). */
+  /** One piece now, the next on a later turn (so recalls interleave with a 100 MB write). */
   private continueWriting(): void {
     const w = this.writing;
     if (!w) return;

@@ -4,32 +4,34 @@
  * (docs/store-format.md describes the file). The store itself is never written for this: a nooa
  * file stays as nooa wrote it.
  *
- * A snapshot is a set of named parts (snapshot-parts.ts), cut into chunks and written under a new
- * generation, a chunk per transaction (a 100 MB snapshot never holds the thread or the file's lock
- * for long); a last short transaction points the index's row at the new generation and drops the
- * old one. A crash before that leaves the previous snapshot (and orphan chunks, swept later); after
- * it, the new one. Never a mix. Each part carries its length and CRC-32, so a damaged page reads as
- * "no snapshot" (rebuild), never as a wrong index.
+ * A snapshot is a set of named parts (snapshot-parts.ts). Its bytes go into a plain file of their
+ * own under a new generation (snapshot-file.ts: read back with one read, used in place), a piece
+ * per call (a 100 MB snapshot never holds the thread for long), synced and renamed into place; a
+ * last short transaction here records where each part lies, points the index's row at the new
+ * generation and drops the old one. A crash before that leaves the previous snapshot (and an
+ * orphan file, swept later); after it, the new one. Never a mix. Each part carries its length and
+ * CRC-32, so a damaged file reads as "no snapshot" (rebuild), never as a wrong index.
  *
  * Anything going wrong with the sidecar (cannot create it, read-only directory, corrupt, from
  * another build) costs a rebuild and at most one warning: the caller gets null, never an error.
  */
 import Database from 'better-sqlite3';
 import { existsSync, unlinkSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { nativeBindingOf } from './connection.js';
 import type { DB } from './sqlite.js';
 import type { FeedPosition, StoreReader } from './port.js';
 import type { SnapshotParts } from './snapshot-parts.js';
+import { layOut, PartsFileWriter, partsFile, readPartsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry } from './snapshot-file.js';
 
-/** Bump when the file's tables change; `le`: typed arrays are stored little-endian. */
-const SIDECAR_FORMAT = 'mnemo-index/1/le';
 /**
- * A chunk is written per turn of the event loop; a part longer than one is joined on read (a copy
- * into fresh memory, the slowest thing reading does). 16 MB keeps every part of a 100k store in
- * one chunk (the largest, the vectors' inverted lists, are ~12 MB).
+ * Bump when the file's tables or the parts' files change; `le`: typed arrays are stored
+ * little-endian. 2: the parts moved out of SQLite blobs into a file per generation.
  */
-const CHUNK_BYTES = 16 * 1024 * 1024;
+const SIDECAR_FORMAT = 'mnemo-index/2/le';
+/** The most written per turn of the event loop (a write of ~10 ms on a slow disk). */
+const PIECE_BYTES = 16 * 1024 * 1024;
+/** Reading a generation whose file another process just replaced: look up the current one again, this many times. */
+const READ_ATTEMPTS = 3;
 const MMAP_BYTES = 2 * 1024 * 1024 * 1024;
 /** A generation nobody committed for this long was left by a crashed writer. */
 const ORPHAN_AGE_MS = 60 * 60 * 1000;
@@ -41,11 +43,8 @@ const SCHEMA = `
     name TEXT PRIMARY KEY, generation INTEGER NOT NULL, format TEXT NOT NULL, conditions TEXT NOT NULL,
     epoch TEXT NOT NULL, seq INTEGER NOT NULL, written_at INTEGER NOT NULL);
   CREATE TABLE IF NOT EXISTS snapshot_part (
-    generation INTEGER NOT NULL, part TEXT NOT NULL, bytes INTEGER NOT NULL, crc INTEGER NOT NULL, chunks INTEGER NOT NULL,
+    generation INTEGER NOT NULL, part TEXT NOT NULL, offset INTEGER NOT NULL, bytes INTEGER NOT NULL, crc INTEGER NOT NULL,
     PRIMARY KEY (generation, part));
-  CREATE TABLE IF NOT EXISTS snapshot_chunk (
-    generation INTEGER NOT NULL, part TEXT NOT NULL, chunk INTEGER NOT NULL, data BLOB NOT NULL,
-    PRIMARY KEY (generation, part, chunk));
 `;
 
 /** What a snapshot was built from: its encoding, the conditions it depends on, the feed position it reflects. */
@@ -88,8 +87,8 @@ export class IndexSidecar {
       const db = new Database(path, { readonly: !writable, fileMustExist: !writable, ...(binding ? { nativeBinding: binding } : {}) });
       try {
         db.pragma('busy_timeout = 5000');
-        // Snapshots are a few large blobs: big pages and a memory map read them ~20x faster than
-        // 4 KB pages through read() calls (page_size only takes on a new, empty file).
+        // The list's text search (an FTS5 table here) reads many pages per query: a memory map
+        // and big pages spare it a read() call per 4 KB page (page_size only takes on a new, empty file).
         db.pragma(`mmap_size = ${MMAP_BYTES}`);
         if (writable) {
           db.pragma('page_size = 65536');
@@ -123,6 +122,11 @@ export class IndexSidecar {
     }
   }
 
+  /** Where a generation's parts are (snapshot-file.ts). */
+  partsPath(generation: number): string {
+    return partsFile(this.path, generation);
+  }
+
   /** Creates the tables, or starts over when the file was written by another format. */
   private prepare(): void {
     const db = this.db;
@@ -138,6 +142,9 @@ export class IndexSidecar {
       db.exec(SCHEMA);
       db.prepare("INSERT OR REPLACE INTO sidecar_meta(key, value) VALUES ('format', ?)").run(SIDECAR_FORMAT);
     }).immediate();
+    removePartsDir(this.path);
+    // An earlier format's blobs leave the file ~100 MB of free pages: give them back, once.
+    if (hasMeta) db.exec('VACUUM');
   }
 
   /** The connection, for an index that lives in the sidecar itself (the list's text search). */
@@ -159,44 +166,49 @@ export class IndexSidecar {
     }
   }
 
-  /** An index's snapshot, read in one transaction; null when missing or damaged (damage warns). */
+  /**
+   * An index's snapshot; null when missing or damaged (damage warns). When another process
+   * replaced the generation between looking it up and opening its file, looks again.
+   */
   read(name: string): StoredSnapshot | null {
     if (this.closed) return null;
     try {
-      return this.db
-        .transaction(() => {
-          const row = this.db.prepare('SELECT generation, format, conditions, epoch, seq FROM snapshot WHERE name = ?').get(name) as
-            | { generation: number; format: string; conditions: string; epoch: string; seq: number }
-            | undefined;
-          if (!row) return null;
-          const parts: SnapshotParts = new Map();
-          const partRows = this.db.prepare('SELECT part, bytes, crc, chunks FROM snapshot_part WHERE generation = ?').all(row.generation) as {
-            part: string;
-            bytes: number;
-            crc: number;
-            chunks: number;
-          }[];
-          const chunkSql = this.db.prepare('SELECT data FROM snapshot_chunk WHERE generation = ? AND part = ? ORDER BY chunk').pluck();
-          for (const p of partRows) {
-            const chunks = chunkSql.all(row.generation, p.part) as Buffer[];
-            const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-            if (chunks.length !== p.chunks || data.byteLength !== p.bytes || crc32(data) !== p.crc) {
-              this.warn(`the index file ${this.path} has a damaged snapshot of ${name}; rebuilding it`);
-              return null;
-            }
-            parts.set(p.part, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-          }
-          return { format: row.format, conditions: row.conditions, position: { epoch: row.epoch, seq: row.seq }, parts };
-        })
-        .deferred();
+      for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        const found = this.lookUp(name);
+        if (!found) return null;
+        const total = found.entries.reduce((end, e) => Math.max(end, e.offset + e.bytes), 0);
+        const parts = readPartsFile(this.partsPath(found.generation), found.entries, total);
+        if (parts === 'missing') continue;
+        if (parts === 'damaged') {
+          this.warn(`the index file ${this.path} has a damaged snapshot of ${name}; rebuilding it`);
+          return null;
+        }
+        return { ...found.header, parts };
+      }
+      this.warn(`the index file ${this.path}: the snapshot of ${name} is missing its parts; rebuilding it`);
+      return null;
     } catch (err) {
       this.warn(`cannot read the index file ${this.path} (${(err as Error).message})`);
       return null;
     }
   }
 
+  /** The current generation of an index, its header and where its parts lie, read in one transaction. */
+  private lookUp(name: string): { generation: number; header: SnapshotHeader; entries: PartEntry[] } | null {
+    return this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT generation, format, conditions, epoch, seq FROM snapshot WHERE name = ?').get(name) as
+          | { generation: number; format: string; conditions: string; epoch: string; seq: number }
+          | undefined;
+        if (!row) return null;
+        const entries = this.db.prepare('SELECT part, offset, bytes, crc FROM snapshot_part WHERE generation = ? ORDER BY offset').all(row.generation) as PartEntry[];
+        return { generation: row.generation, header: { format: row.format, conditions: row.conditions, position: { epoch: row.epoch, seq: row.seq } }, entries };
+      })
+      .deferred();
+  }
+
   /**
-   * Starts writing a snapshot; `step()` writes one chunk per call (call it from separate ticks),
+   * Starts writing a snapshot; `step()` writes one piece per call (call it from separate ticks),
    * `finish()` runs the rest at once. Null when the sidecar is read-only.
    */
   write(name: string, header: SnapshotHeader, parts: SnapshotParts, now: number): SnapshotWrite | null {
@@ -243,28 +255,25 @@ export class IndexSidecar {
     return Number(this.db.prepare('INSERT INTO snapshot_generation(name, started_at) VALUES (?, ?)').run(name, now).lastInsertRowid);
   }
 
-  /** @internal */
-  writeChunk(generation: number, part: string, chunk: number, data: Uint8Array): void {
-    this.db.prepare('INSERT OR REPLACE INTO snapshot_chunk(generation, part, chunk, data) VALUES (?, ?, ?, ?)').run(generation, part, chunk, data);
-  }
-
   /**
    * Points the index at the new generation unless another process committed a newer position
    * meanwhile (then ours is dropped); drops the replaced generation and orphans of crashed writers.
    * @internal
    */
-  commitGeneration(name: string, generation: number, header: SnapshotHeader, partInfo: readonly { part: string; bytes: number; crc: number; chunks: number }[], now: number): boolean {
-    return this.db
+  commitGeneration(name: string, generation: number, header: SnapshotHeader, entries: readonly PartEntry[], now: number): boolean {
+    const dropped: number[] = [];
+    const committed = this.db
       .transaction(() => {
+        dropped.length = 0;
         const newer = this.hasNewer(name, header);
         if (!newer) {
-          const insPart = this.db.prepare('INSERT OR REPLACE INTO snapshot_part(generation, part, bytes, crc, chunks) VALUES (?, ?, ?, ?, ?)');
-          for (const p of partInfo) insPart.run(generation, p.part, p.bytes, p.crc, p.chunks);
+          const insPart = this.db.prepare('INSERT OR REPLACE INTO snapshot_part(generation, part, offset, bytes, crc) VALUES (?, ?, ?, ?, ?)');
+          for (const p of entries) insPart.run(generation, p.part, p.offset, p.bytes, p.crc);
           this.db
             .prepare('INSERT OR REPLACE INTO snapshot(name, generation, format, conditions, epoch, seq, written_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
             .run(name, generation, header.format, header.conditions, header.position.epoch, header.position.seq, now);
         } else {
-          this.dropGeneration(generation);
+          dropped.push(this.dropGeneration(generation));
         }
         // Generations no snapshot points at: the one just replaced, and any a crashed writer left.
         const unused = this.db
@@ -274,14 +283,19 @@ export class IndexSidecar {
           )
           .pluck()
           .all(name, generation, now - ORPHAN_AGE_MS) as number[];
-        for (const g of unused) this.dropGeneration(g);
+        for (const g of unused) dropped.push(this.dropGeneration(g));
         return !newer;
       })
       .immediate();
+    // After the commit: a reader that looked a dropped generation up before it finds its file gone and looks again.
+    removePartsFiles(this.path, dropped);
+    const known = new Set(this.db.prepare('SELECT id FROM snapshot_generation').pluck().all() as number[]);
+    sweepPartsFiles(this.path, (g) => known.has(g));
+    return committed;
   }
 
   /**
-   * Moves the new snapshot from the WAL into the file (where the memory map reads it) and
+   * Moves the new snapshot's rows from the WAL into the file (where the memory map reads them) and
    * truncates the WAL, unless a reader holds it (then later).
    * @internal
    */
@@ -293,12 +307,13 @@ export class IndexSidecar {
   abandonGeneration(generation: number): void {
     if (this.closed) return;
     this.db.transaction(() => this.dropGeneration(generation)).immediate();
+    removePartsFiles(this.path, [generation]);
   }
 
-  private dropGeneration(generation: number): void {
-    this.db.prepare('DELETE FROM snapshot_chunk WHERE generation = ?').run(generation);
+  private dropGeneration(generation: number): number {
     this.db.prepare('DELETE FROM snapshot_part WHERE generation = ?').run(generation);
     this.db.prepare('DELETE FROM snapshot_generation WHERE id = ?').run(generation);
+    return generation;
   }
 
   /** Whether the sidecar already holds this index at a later position of the same feed epoch. */
@@ -310,46 +325,46 @@ export class IndexSidecar {
   }
 }
 
-/** One snapshot being written, a chunk at a time (see IndexSidecar.write). */
+/** One snapshot being written, a piece at a time (see IndexSidecar.write). */
 export class SnapshotWrite {
-  private readonly queue: { part: string; chunk: number; data: Uint8Array }[] = [];
-  private readonly partInfo: { part: string; bytes: number; crc: number; chunks: number }[] = [];
+  private readonly entries: PartEntry[];
+  private readonly total: number;
   private generation: number | null = null;
+  private file: PartsFileWriter | null = null;
+  private written = false;
   private done = false;
 
   constructor(
     private readonly sidecar: IndexSidecar,
     private readonly name: string,
     private readonly header: SnapshotHeader,
-    parts: SnapshotParts,
+    private readonly parts: SnapshotParts,
     private readonly now: number,
   ) {
-    for (const [part, data] of parts) {
-      const chunks = Math.max(1, Math.ceil(data.byteLength / CHUNK_BYTES));
-      for (let c = 0; c < chunks; c++) this.queue.push({ part, chunk: c, data: data.subarray(c * CHUNK_BYTES, (c + 1) * CHUNK_BYTES) });
-      this.partInfo.push({ part, bytes: data.byteLength, crc: crc32(data), chunks });
-    }
-    this.queue.reverse();
+    ({ entries: this.entries, total: this.total } = layOut(parts));
   }
 
   get finished(): boolean {
     return this.done;
   }
 
-  /** Writes the next chunk (or, when none is left, commits); true once the snapshot is committed or dropped. */
+  /** Writes the next piece (or, when none is left, seals the file and commits); true once the snapshot is committed or dropped. */
   step(): boolean {
     if (this.done) return true;
     if (this.sidecar.isClosed) {
-      this.done = true;
+      this.abandon();
       return true;
     }
-    this.generation ??= this.sidecar.beginGeneration(this.name, this.now);
-    const next = this.queue.pop();
-    if (next) {
-      this.sidecar.writeChunk(this.generation, next.part, next.chunk, next.data);
+    if (this.generation === null) {
+      this.generation = this.sidecar.beginGeneration(this.name, this.now);
+      this.file = new PartsFileWriter(this.sidecar.partsPath(this.generation), this.parts, this.entries, PIECE_BYTES);
+    }
+    if (!this.written) {
+      this.written = this.file!.writeNext();
       return false;
     }
-    this.sidecar.commitGeneration(this.name, this.generation, this.header, this.partInfo, this.now);
+    this.file!.seal(this.total);
+    this.sidecar.commitGeneration(this.name, this.generation, this.header, this.entries, this.now);
     this.sidecar.checkpoint();
     this.done = true;
     return true;
@@ -363,6 +378,7 @@ export class SnapshotWrite {
   abandon(): void {
     if (this.done) return;
     this.done = true;
+    this.file?.discard();
     if (this.generation !== null) this.sidecar.abandonGeneration(this.generation);
   }
 }
@@ -374,4 +390,5 @@ function isDamage(err: unknown): boolean {
 
 function removeSidecarFiles(path: string): void {
   for (const p of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(p)) unlinkSync(p);
+  removePartsDir(path);
 }

@@ -36,6 +36,32 @@ export class PartsWriter {
     return true;
   }
 
+  /**
+   * Strings each encoded on its own, with their UTF-8 byte lengths, so a reader decodes one entry
+   * when it needs it (Utf8Run) rather than the whole run up front. False as for strings().
+   */
+  utf8Each(name: string, list: readonly string[]): boolean {
+    const encoder = new TextEncoder();
+    const encoded: Uint8Array[] = new Array<Uint8Array>(list.length);
+    const bytes = new Uint32Array(list.length);
+    let total = 0;
+    for (let i = 0; i < list.length; i++) {
+      if (!isWellFormed(list[i]!)) return false;
+      encoded[i] = encoder.encode(list[i]!);
+      bytes[i] = encoded[i]!.byteLength;
+      total += bytes[i]!;
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const e of encoded) {
+      all.set(e, at);
+      at += e.byteLength;
+    }
+    this.typed(`${name}.bytes`, bytes);
+    this.parts.set(`${name}.utf8`, all);
+    return true;
+  }
+
   json(name: string, value: unknown): void {
     this.parts.set(name, new TextEncoder().encode(JSON.stringify(value)));
   }
@@ -81,8 +107,36 @@ export class PartsReader {
     return new StringRun(all, starts);
   }
 
+  /** Strings written by PartsWriter.utf8Each, each decoded when asked for. */
+  utf8Run(name: string, expectedLength?: number): Utf8Run {
+    const bytes = this.typed(`${name}.bytes`, Uint32Array, expectedLength);
+    const utf8 = this.bytes(`${name}.utf8`);
+    const starts = prefixSums(bytes);
+    if (starts[bytes.length] !== utf8.byteLength) throw new SnapshotMismatch(`snapshot part ${name}: lengths do not add up to its bytes`);
+    return new Utf8Run(utf8, starts);
+  }
+
   json<T>(name: string): T {
     return JSON.parse(new TextDecoder().decode(this.bytes(name))) as T;
+  }
+}
+
+/** Strings stored back to back as UTF-8: entry i is utf8[starts[i], starts[i + 1]), decoded on demand. */
+export class Utf8Run {
+  // Not fatal: the part's checksum matched, so these are the bytes written from well-formed strings.
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly utf8: Uint8Array,
+    private readonly starts: Float64Array,
+  ) {}
+
+  get length(): number {
+    return this.starts.length - 1;
+  }
+
+  get(i: number): string {
+    return this.decoder.decode(this.utf8.subarray(this.starts[i]!, this.starts[i + 1]!));
   }
 }
 

@@ -9,20 +9,18 @@
  *   changes have been applied to every index (the list's text search in the sidecar included);
  * - `build <db> <now>`: fills the list's text search in the sidecar, then builds the recall indexes
  *   in steps (as the workbench's recall does) and stops inside the keyword index's build, while
- *   the snapshots of the indexes built before it are written a chunk per turn beside it;
+ *   the snapshots of the indexes built before it are written a piece per turn beside it;
  * - `snapshot <db> <now>`: reads the keyword index (patched past its snapshot enough to be due for a
- *   new one) and runs the snapshot writes a chunk at a time, stopping once a new generation has
- *   two chunks in the sidecar and is not yet committed.
+ *   new one) and runs the snapshot writes a piece at a time, stopping once a new generation's file
+ *   has bytes in it and is neither sealed nor committed.
  */
 import { createInterface } from 'node:readline';
 import { writeSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { textFilter } from '../../core/api/handlers/memory.js';
 import { prepareRecallIndexes } from '../../core/recall/pipeline.js';
 import { profileFor } from '../../core/recall/profile.js';
 import { keywordIndex } from '../../core/recall/mnemo/stages.js';
-import { sidecarPath } from '../../core/store/index-sidecar.js';
-import { indexesOf, openIndexed } from '../../support/derived-indexes.js';
+import { indexesOf, openIndexed, uncommittedSnapshotBytes } from '../../support/derived-indexes.js';
 
 const [mode, db, nowArg, eventsArg] = process.argv.slice(2);
 const now = Number(nowArg);
@@ -71,19 +69,6 @@ async function build(): Promise<void> {
   fail('the keyword index was built without a step in between');
 }
 
-/** Chunks of a generation no snapshot points at yet: a snapshot write under way. */
-function uncommittedChunks(): number {
-  const sidecar = new Database(sidecarPath(db!), { readonly: true });
-  try {
-    return sidecar
-      .prepare('SELECT count(*) FROM snapshot_chunk c WHERE NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = c.generation)')
-      .pluck()
-      .get() as number;
-  } finally {
-    sidecar.close();
-  }
-}
-
 function snapshot(): void {
   const queue: (() => void)[] = [];
   const { engine } = openIndexed(db!, now, {
@@ -95,7 +80,7 @@ function snapshot(): void {
   keywordIndex(engine, true);
   while (queue.length > 0) {
     queue.shift()!();
-    if (uncommittedChunks() >= 2) stopHere();
+    if (uncommittedSnapshotBytes(db!) > 0) stopHere();
   }
   fail('no snapshot write was under way');
 }

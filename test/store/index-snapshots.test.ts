@@ -4,7 +4,7 @@
  * change feed names since, and ends with exactly the indexes a fresh build gives; a damaged,
  * foreign or half-written sidecar costs a rebuild, never an error (kills mid-write: index-crash.test.ts).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../core/engine/engine.js';
@@ -13,6 +13,7 @@ import { recallCorpus } from '../../core/recall/pipeline.js';
 import { sidecarPath } from '../../core/store/index-sidecar.js';
 import { clearMarker, newMarker, writeMarker } from '../../core/store/change-run.js';
 import { IndexSidecar } from '../../core/store/index-sidecar.js';
+import { partsDir, partsFile } from '../../core/store/snapshot-file.js';
 import { fixtureCopy } from '../../support/fixture.js';
 import { feedStore as feedStoreAt, foreignChanges as foreignChangesAt, freshIndexes as freshIndexesAt, indexesOf, openIndexed, warmIndexes } from '../../support/derived-indexes.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
@@ -24,6 +25,30 @@ const freshIndexes = (path: string) => freshIndexesAt(path, NOW);
 
 const warm = (path: string) => warmIndexes(path, NOW);
 const foreignChanges = (path: string) => foreignChangesAt(path, NOW);
+
+/** The current snapshots' files, one per index (snapshot-file.ts). */
+function snapshotFiles(path: string): string[] {
+  const db = new Database(sidecarPath(path), { readonly: true });
+  try {
+    const generations = db.prepare('SELECT generation FROM snapshot WHERE generation > 0 ORDER BY name').pluck().all() as number[];
+    return generations.map((g) => partsFile(sidecarPath(path), g));
+  } finally {
+    db.close();
+  }
+}
+
+/** Overwrites one part with zeros in every snapshot that has it (its CRC no longer matches). */
+function zeroPart(path: string, part: string): void {
+  const db = new Database(sidecarPath(path), { readonly: true });
+  const rows = db.prepare('SELECT s.generation, p.offset, p.bytes FROM snapshot s JOIN snapshot_part p ON p.generation = s.generation WHERE p.part = ?').all(part) as { generation: number; offset: number; bytes: number }[];
+  db.close();
+  expect(rows.length).toBeGreaterThan(0);
+  for (const r of rows) {
+    const fd = openSync(partsFile(sidecarPath(path), r.generation), 'r+');
+    writeSync(fd, new Uint8Array(r.bytes), 0, r.bytes, r.offset);
+    closeSync(fd);
+  }
+}
 
 describe('persisted derived indexes', () => {
   it('reads its snapshots back (no rebuild) into indexes equal to a fresh build', () => {
@@ -66,15 +91,63 @@ describe('persisted derived indexes', () => {
     garbled.engine.close();
     expect(garbled.builds.length).toBeGreaterThan(0);
 
-    // Now a valid file whose stored bytes changed under it (a flipped byte in one chunk).
-    const db = new Database(sidecarPath(path));
-    db.prepare("UPDATE snapshot_chunk SET data = zeroblob(length(data)) WHERE part = 'ids.utf8'").run();
-    db.close();
+    // Now a valid file whose stored bytes changed under it (one part zeroed in each snapshot's file).
+    zeroPart(path, 'ids.utf8');
     const damaged = open(path);
     expect(indexesOf(damaged.engine)).toEqual(freshIndexes(path));
     damaged.engine.close();
     expect(damaged.builds).toEqual(expect.arrayContaining(['embed.vectors', 'recall.corpus', 'recall.mnemo.bm25.porter']));
     expect(damaged.warnings.some((w) => /damaged snapshot/.test(w))).toBe(true);
+  });
+
+  it('rebuilds, with a warning, when a snapshot file is cut short or gone', () => {
+    const path = feedStore();
+    warm(path);
+    const files = snapshotFiles(path);
+    expect(files.length).toBeGreaterThanOrEqual(5); // one file per index's current generation
+    truncateSync(files[0]!, statSync(files[0]!).size - 1);
+    rmSync(files[1]!);
+    const o = open(path);
+    expect(indexesOf(o.engine)).toEqual(freshIndexes(path));
+    o.engine.close();
+    expect(o.builds).toHaveLength(2);
+    expect(o.warnings.filter((w) => /damaged snapshot|snapshot of .* is missing/.test(w))).toHaveLength(1); // the sidecar warns once a process
+    const next = open(path);
+    indexesOf(next.engine);
+    next.engine.close();
+    expect(next.builds).toEqual([]); // the rebuilt ones were written again
+  });
+
+  it('keeps one file per current snapshot: a newer generation removes the file of the one it replaces', () => {
+    const path = feedStore();
+    warm(path);
+    const before = snapshotFiles(path);
+    foreignChanges(path);
+    const next = open(path);
+    indexesOf(next.engine);
+    next.engine.indexSnapshots.persistAllNow();
+    next.engine.close();
+    const after = snapshotFiles(path);
+    expect(after).toHaveLength(before.length);
+    expect(after.filter((f) => before.includes(f)).length).toBeLessThan(before.length); // some were replaced
+    expect(readdirSync(partsDir(sidecarPath(path))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('starts over a sidecar written by the earlier format (parts in SQLite blobs), once', () => {
+    const path = feedStore();
+    const db = new Database(sidecarPath(path));
+    db.exec("CREATE TABLE sidecar_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO sidecar_meta VALUES ('format', 'mnemo-index/1/le');");
+    db.exec('CREATE TABLE snapshot_chunk (generation INTEGER, part TEXT, chunk INTEGER, data BLOB)');
+    db.close();
+    const first = open(path);
+    expect(indexesOf(first.engine)).toEqual(freshIndexes(path));
+    first.engine.close();
+    expect(first.builds.length).toBeGreaterThan(0);
+    expect(first.warnings).toEqual([]);
+    const second = open(path);
+    indexesOf(second.engine);
+    second.engine.close();
+    expect(second.builds).toEqual([]);
   });
 
   it('ignores a sidecar written for another store (a store file copied over this one)', () => {
@@ -129,7 +202,7 @@ describe('persisted derived indexes', () => {
     expect(later).toHaveLength(1);
     clearMarker(sqliteAdapterOf(engine));
     later.shift()!();
-    while (soon.length) soon.shift()!(); // one chunk per turn
+    while (soon.length) soon.shift()!(); // one piece per turn
     expect(written()).not.toBeNull();
     engine.close();
   });

@@ -4,8 +4,9 @@
  * Melanie; the memories that carry Melanie as an entity are the likelier answers. Matching is on
  * whole words (a query n-gram of up to four words equal to an entity), never on substrings.
  *
- * Read back from a snapshot, only the count of carriers per entity is made up front; a memory's
- * list is sliced out when scoring asks, and the holders' sets when someone asks for them.
+ * Read back from a snapshot, only the count of carriers per entity is made up front (stored with
+ * it: a few thousand entities, where counting them means reading every memory's); a memory's list
+ * is sliced out when scoring asks, and the holders' sets when someone asks for them.
  */
 import type { PersistableIndex } from '../../store/derived.js';
 import { rowCounter, type LoadProgress } from '../../store/derived-index.js';
@@ -26,7 +27,7 @@ interface StoredEntities {
 }
 
 export class EntityIndex implements PersistableIndex {
-  readonly snapshotFormat = 'entities/1';
+  readonly snapshotFormat = 'entities/2';
   /** entity → live memories carrying it (what a query's n-grams are looked up in). */
   private readonly carriers = new Map<string, number>();
   /** entity → ids of live memories carrying it; built when first asked for (recall only needs `carriers`). */
@@ -62,8 +63,9 @@ export class EntityIndex implements PersistableIndex {
     const all = this.all();
     const ids = [...all.keys()];
     const lists = ids.map((id) => all.get(id)!);
-    if (!w.strings('ids', ids) || !w.strings('entities', lists.flat())) return null;
+    if (!w.strings('ids', ids) || !w.strings('entities', lists.flat()) || !w.strings('carriers', [...this.carriers.keys()])) return null;
     w.typed('counts', Uint32Array.from(lists, (l) => l.length));
+    w.typed('carriers.count', Uint32Array.from(this.carriers.values()));
     return w.parts;
   }
 
@@ -77,10 +79,14 @@ export class EntityIndex implements PersistableIndex {
     const index = new Map<string, number>();
     for (let i = 0; i < ids.length; i++) index.set(ids[i]!, i);
     if (index.size !== ids.length) throw new SnapshotMismatch('a stored id appears twice');
-    for (let k = 0; k < entities.length; k++) {
-      const e = entities.get(k);
-      this.carriers.set(e, (this.carriers.get(e) ?? 0) + 1);
+    const carriers = r.strings('carriers');
+    const counts = r.typed('carriers.count', Uint32Array, carriers.length);
+    let carried = 0;
+    for (let k = 0; k < carriers.length; k++) {
+      this.carriers.set(carriers[k]!, counts[k]!);
+      carried += counts[k]!;
     }
+    if (carried !== entities.length || this.carriers.size !== carriers.length) throw new SnapshotMismatch('carrier counts do not add up to the stored entities');
     this.stored = { index, starts, entities };
   }
 

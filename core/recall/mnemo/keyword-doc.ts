@@ -13,10 +13,26 @@ export interface Doc {
   rowid: number;
   id: string;
   owner: string;
-  body: string;
+  /** Null for a document read from a snapshot whose text has not been needed yet (keyword-index.ts bodyOf). */
+  body: string | null;
   /** ids linked by precedes, either direction, same owner. */
   links: Set<string>;
-  terms: Terms;
+  /** Null for a document read from a snapshot: its terms are in the bulk postings until needed (keyword-index.ts termsOf). */
+  terms: Terms | null;
+  /** Its place in the snapshot it was read from (where its text is), when it was. */
+  stored?: number;
+}
+
+/**
+ * The bulk postings, flat: term t's entries are [start[t], start[t + 1]), in ascending rowid
+ * order. Flat arrays rather than three per term: a snapshot's are views on the bytes read, and a
+ * vocabulary of 50k terms would otherwise be 150k typed-array objects.
+ */
+export interface Postings {
+  start: Int32Array;
+  rowids: Int32Array;
+  body: Float32Array;
+  context: Float32Array;
 }
 
 /**

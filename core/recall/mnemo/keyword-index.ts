@@ -15,16 +15,18 @@
  * time (0 = body only), so the ablation needs no second index. Context is shared only between
  * memories of the same owner.
  *
- * Postings are built in bulk (compressed rows per term); memories changed afterwards are scored
- * from their own term lists until enough have changed to make a rebuild worthwhile.
+ * Postings are built in bulk (flat rows per term); memories changed afterwards are scored from
+ * their own term lists until enough have changed to make a rebuild worthwhile. Read back from a
+ * snapshot, the postings are used as they lie, and a document's term list and text are only
+ * made when a change needs them (termsOf, bodyOf).
  */
 import type { PersistableIndex } from '../../store/derived.js';
 import type { LoadProgress, LoadStep } from '../../store/derived-index.js';
 import { FtsTokenizer } from '../../store/fts-tokenizer.js';
 import type { BodyRow, StoreReader } from '../../store/port.js';
-import type { SnapshotParts } from '../../store/snapshot-parts.js';
-import { decodeKeywordState, encodeKeywordState, type KeywordState } from './keyword-snapshot.js';
-import { NO_LINKS, type Doc, type Terms } from './keyword-doc.js';
+import type { SnapshotParts, Utf8Run } from '../../store/snapshot-parts.js';
+import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState } from './keyword-snapshot.js';
+import { NO_LINKS, type Doc, type Postings, type Terms } from './keyword-doc.js';
 
 export interface KeywordHit {
   id: string;
@@ -41,32 +43,28 @@ export interface KeywordSearch {
   visible?: (id: string, owner: string) => boolean;
 }
 
-interface Postings {
-  rowids: Int32Array;
-  body: Float32Array;
-  context: Float32Array;
-}
-
 const K1 = 1.2;
 const B = 0.75;
 const CONTEXT_EDGE = 'precedes';
 /** Rows tokenized per build step: about a tenth of a second of work at a time. */
 const TOKENIZE_CHUNK = 2000;
 const EMPTY: Terms = { ids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0), length: 0 };
+const NO_POSTINGS: Postings = { start: new Int32Array(1), rowids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0) };
 
 export class KeywordIndex implements PersistableIndex {
-  readonly snapshotFormat = 'keyword/1';
+  readonly snapshotFormat = 'keyword/2';
 
   /** FTS5's tokenizer (core/store/fts-tokenizer.ts); the rows come from core/store/derived-sources.ts. */
   private readonly tok: FtsTokenizer;
   private readonly docs = new Map<string, Doc>();
-  private readonly byRowid = new Map<number, Doc>();
+  /** By rowid (rowids are dense: an array is cheaper to fill than a Map of 100k entries). */
+  private byRowid: (Doc | undefined)[] = [];
   private readonly vocab = new Map<string, number>();
   private df: number[] = [];
   private totalLength = 0;
   private nextRowid = 1;
-  /** Bulk postings by term id, and the rows whose bulk postings are out of date. */
-  private postings: (Postings | undefined)[] = [];
+  /** Bulk postings (terms added since have none), and the rows whose bulk postings are out of date. */
+  private postings: Postings = NO_POSTINGS;
   private readonly stale = new Set<number>();
   /** By rowid: 1 when stale (typed arrays keep the posting loop free of hash lookups), and row lengths. */
   private staleMask = new Uint8Array(0);
@@ -74,6 +72,8 @@ export class KeywordIndex implements PersistableIndex {
   /** Live rows changed since the bulk build (scored from their own term lists). */
   private readonly fresh = new Set<number>();
   private acc = new Float64Array(0);
+  /** The texts of the documents read from a snapshot (by Doc.stored), decoded one by one when needed. */
+  private storedBodies: Utf8Run | null = null;
 
   /** `stem`: Porter stemming (FTS5 `porter unicode61`), else plain `unicode61`. */
   constructor(readonly stem: boolean) {
@@ -110,7 +110,7 @@ export class KeywordIndex implements PersistableIndex {
     // Rows tokenize independently, so chunks give the same terms as one batch.
     const terms = new Map<number, Terms>();
     for (let at = 0; at < docs.length; at += TOKENIZE_CHUNK) {
-      const chunk = docs.slice(at, at + TOKENIZE_CHUNK).map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) }));
+      const chunk = docs.slice(at, at + TOKENIZE_CHUNK).map((d) => ({ rowid: d.rowid, body: this.bodyOf(d), context: this.contextOf(d) }));
       for (const [rowid, t] of this.tokenize(chunk)) terms.set(rowid, t);
       yield { done: Math.min(at + TOKENIZE_CHUNK, docs.length), total: docs.length };
     }
@@ -123,32 +123,44 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   saveSnapshot(): SnapshotParts | null {
+    // The stored postings must be exact (no stale rows, none scored from their own lists).
+    if (this.fresh.size > 0 || this.stale.size > 0) this.build();
     const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);
-    return encodeKeywordState({ vocab: [...this.vocab.keys()], docs, nextRowid: this.nextRowid });
+    const lengths = Uint32Array.from(docs, (d) => this.lengths[d.rowid]!);
+    // Terms met since the postings were built (a query's words join the vocabulary) have none.
+    const { start } = this.postings;
+    const padded = new Int32Array(this.vocab.size + 1).fill(start[start.length - 1]!);
+    padded.set(start);
+    const postings = { ...this.postings, start: padded };
+    return encodeKeywordState({ vocab: [...this.vocab.keys()], docs, lengths, postings, nextRowid: this.nextRowid }, (d) => this.bodyOf(d));
   }
 
-  /** Takes the documents, their links and terms as stored; the statistics and postings are recomputed (cheap) rather than stored. */
+  /** Takes the documents, their links and the postings as stored; df and the total length follow from them. */
   restoreSnapshot(parts: SnapshotParts): void {
     this.adopt(decodeKeywordState(parts));
   }
 
-  private adopt(state: KeywordState): void {
+  private adopt(state: RestoredKeywordState): void {
     this.reset();
     for (const term of state.vocab) this.vocab.set(term, this.vocab.size);
-    for (const d of state.docs) {
-      const terms = d.terms;
-      d.terms = EMPTY;
+    this.ensureRowCapacity(state.nextRowid);
+    this.byRowid = new Array<Doc | undefined>(state.nextRowid);
+    state.docs.forEach((d, i) => {
       this.docs.set(d.id, d);
-      this.byRowid.set(d.rowid, d);
-      this.account(d, terms);
-    }
+      this.byRowid[d.rowid] = d;
+      this.lengths[d.rowid] = state.lengths[i]!;
+      this.totalLength += state.lengths[i]!;
+    });
+    const { start } = state.postings;
+    this.df = Array.from({ length: this.vocab.size }, (_, t) => start[t + 1]! - start[t]!);
+    this.postings = state.postings;
+    this.storedBodies = state.bodies;
     this.nextRowid = state.nextRowid;
-    this.build();
   }
 
   private reset(): void {
     this.docs.clear();
-    this.byRowid.clear();
+    this.byRowid = [];
     this.vocab.clear();
     this.df = [];
     this.totalLength = 0;
@@ -156,6 +168,8 @@ export class KeywordIndex implements PersistableIndex {
     this.staleMask = new Uint8Array(0);
     this.lengths = new Float64Array(0);
     this.fresh.clear();
+    this.postings = NO_POSTINGS;
+    this.storedBodies = null;
   }
 
   update(store: StoreReader, id: string): void {
@@ -171,7 +185,7 @@ export class KeywordIndex implements PersistableIndex {
     // the text does not. Retokenizing those would make each recall pay for the rows it returned,
     // and mark them fresh until the postings are rebuilt; so only a change of text, owner or
     // context links reaches the tokenizer.
-    if (existing && existing.owner === r.owner && existing.body === body && sameSet(existing.links, this.linkable(id, r.owner, linked))) return;
+    if (existing && existing.owner === r.owner && this.bodyOf(existing) === body && sameSet(existing.links, this.linkable(id, r.owner, linked))) return;
     const before = new Set(existing?.links ?? []);
     const doc = this.setDoc(id, r.owner, body);
     for (const other of before) this.docs.get(other)?.links.delete(id);
@@ -185,7 +199,7 @@ export class KeywordIndex implements PersistableIndex {
     if (!doc) return;
     this.account(doc, EMPTY);
     this.docs.delete(id);
-    this.byRowid.delete(doc.rowid);
+    this.byRowid[doc.rowid] = undefined;
     this.markStale(doc.rowid);
     this.fresh.delete(doc.rowid);
     const neighbours: Doc[] = [];
@@ -223,11 +237,11 @@ export class KeywordIndex implements PersistableIndex {
       if (df === 0) continue;
       let idf = Math.log((n - df + 0.5) / (df + 0.5));
       if (idf <= 0) idf = 1e-6;
-      const p = this.postings[term];
-      if (p) {
+      const p = this.postings;
+      if (term + 1 < p.start.length) {
         const { rowids, body, context } = p;
         const scale = idf * (K1 + 1);
-        for (let i = 0; i < rowids.length; i++) {
+        for (let i = p.start[term]!, end = p.start[term + 1]!; i < end; i++) {
           const rowid = rowids[i]!;
           if (staleMask[rowid] === 1) continue;
           const f = body[i]! + w * context[i]!;
@@ -237,8 +251,8 @@ export class KeywordIndex implements PersistableIndex {
         }
       }
       for (const rowid of this.fresh) {
-        const t = this.byRowid.get(rowid)!.terms;
-        const j = indexOf(t.ids, term);
+        const t = this.byRowid[rowid]!.terms!; // fresh rows were retokenized here
+        const j = bisect(t.ids, 0, t.ids.length, term);
         if (j >= 0) add(rowid, t.body[j]!, t.context[j]!, idf);
       }
     }
@@ -248,13 +262,13 @@ export class KeywordIndex implements PersistableIndex {
     const worse = (x: number, y: number) => acc[x]! < acc[y]! || (acc[x] === acc[y] && x > y);
     for (const rowid of touched) {
       if (heap.length === q.limit && !worse(heap[0]!, rowid)) continue;
-      const doc = this.byRowid.get(rowid)!;
+      const doc = this.byRowid[rowid]!;
       if (q.visible && !q.visible(doc.id, doc.owner)) continue;
       if (heap.length < q.limit) heapPush(heap, rowid, worse);
       else heapReplaceTop(heap, rowid, worse);
     }
     heap.sort((x, y) => (worse(x, y) ? 1 : worse(y, x) ? -1 : 0));
-    const hits = heap.map((rowid) => ({ id: this.byRowid.get(rowid)!.id, score: acc[rowid]! }));
+    const hits = heap.map((rowid) => ({ id: this.byRowid[rowid]!.id, score: acc[rowid]! }));
     for (const rowid of touched) acc[rowid] = 0;
     return hits;
   }
@@ -274,7 +288,7 @@ export class KeywordIndex implements PersistableIndex {
     }
     doc = { rowid: this.nextRowid++, id, owner, body, links: NO_LINKS, terms: EMPTY };
     this.docs.set(id, doc);
-    this.byRowid.set(doc.rowid, doc);
+    this.byRowid[doc.rowid] = doc;
     return doc;
   }
 
@@ -295,13 +309,87 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   private contextOf(doc: Doc): string {
-    return [...doc.links].map((id) => this.docs.get(id)?.body ?? '').join('\n');
+    return [...doc.links]
+      .map((id) => {
+        const other = this.docs.get(id);
+        return other ? this.bodyOf(other) : '';
+      })
+      .join('\n');
+  }
+
+  /** A document's text (read from the snapshot's bytes the first time, for one read back). */
+  private bodyOf(doc: Doc): string {
+    if (doc.body === null) doc.body = this.storedBodies?.get(doc.stored!) ?? '';
+    return doc.body;
+  }
+
+  /**
+   * A document's terms; for one read from a snapshot, found in the bulk postings (where it is
+   * exact until it changes: a changed document gets its own list and its rows there go stale).
+   */
+  private termsOf(doc: Doc | undefined): Terms {
+    if (!doc) return EMPTY;
+    if (doc.terms) return doc.terms;
+    const { start, rowids, body, context } = this.postings;
+    const ids: number[] = [];
+    const at: number[] = [];
+    for (let t = 0; t + 1 < start.length; t++) {
+      const i = bisect(rowids, start[t]!, start[t + 1]!, doc.rowid);
+      if (i >= 0) {
+        ids.push(t);
+        at.push(i);
+      }
+    }
+    doc.terms = {
+      ids: Int32Array.from(ids),
+      body: Float32Array.from(at, (i) => body[i]!),
+      context: Float32Array.from(at, (i) => context[i]!),
+      length: this.lengths[doc.rowid]!,
+    };
+    return doc.terms;
+  }
+
+  /** Every document's terms at once (a rebuild of the postings needs them all): one pass over the postings. */
+  private resolveAllTerms(): void {
+    const pending = new Uint8Array(this.nextRowid);
+    const counts = new Int32Array(this.nextRowid);
+    let any = false;
+    for (const d of this.docs.values()) {
+      if (d.terms) continue;
+      pending[d.rowid] = 1;
+      any = true;
+    }
+    if (!any) return;
+    const { start, rowids, body, context } = this.postings;
+    for (let i = 0; i < rowids.length; i++) if (pending[rowids[i]!] === 1) counts[rowids[i]!]!++;
+    const lists = new Map<number, Terms & { n: number }>();
+    for (const d of this.docs.values()) {
+      if (d.terms) continue;
+      const c = counts[d.rowid]!;
+      const list = { ids: new Int32Array(c), body: new Float32Array(c), context: new Float32Array(c), length: this.lengths[d.rowid]!, n: 0 };
+      lists.set(d.rowid, list);
+    }
+    for (let t = 0; t + 1 < start.length; t++) {
+      for (let i = start[t]!; i < start[t + 1]!; i++) {
+        if (pending[rowids[i]!] !== 1) continue;
+        const list = lists.get(rowids[i]!)!;
+        list.ids[list.n] = t;
+        list.body[list.n] = body[i]!;
+        list.context[list.n] = context[i]!;
+        list.n++;
+      }
+    }
+    for (const d of this.docs.values()) {
+      const list = d.terms ? null : lists.get(d.rowid)!;
+      if (list) d.terms = { ids: list.ids, body: list.body, context: list.context, length: list.length };
+    }
   }
 
   /** Replaces a document's terms in the statistics (df, total length). */
   private account(doc: Doc, terms: Terms): void {
-    for (const t of doc.terms.ids) this.df[t] = (this.df[t] ?? 1) - 1;
-    this.totalLength -= doc.terms.length;
+    const old = this.termsOf(doc);
+    for (const t of old.ids) this.df[t] = (this.df[t] ?? 1) - 1;
+    this.totalLength -= old.length;
     doc.terms = terms;
     for (const t of terms.ids) this.df[t] = (this.df[t] ?? 0) + 1;
     this.totalLength += terms.length;
@@ -328,7 +416,7 @@ export class KeywordIndex implements PersistableIndex {
 
   private retokenize(docs: readonly Doc[]): void {
     if (docs.length === 0) return;
-    const terms = this.tokenize(docs.map((d) => ({ rowid: d.rowid, body: d.body, context: this.contextOf(d) })));
+    const terms = this.tokenize(docs.map((d) => ({ rowid: d.rowid, body: this.bodyOf(d), context: this.contextOf(d) })));
     for (const d of docs) {
       this.account(d, terms.get(d.rowid) ?? EMPTY);
       this.markStale(d.rowid);
@@ -428,21 +516,26 @@ export class KeywordIndex implements PersistableIndex {
 
   /** Bulk postings from every live document's terms. */
   private build(): void {
-    const counts = new Int32Array(this.vocab.size);
-    for (const d of this.docs.values()) for (const t of d.terms.ids) counts[t]!++;
-    this.postings = Array.from(counts, (c) => (c > 0 ? { rowids: new Int32Array(c), body: new Float32Array(c), context: new Float32Array(c) } : undefined));
-    const fill = new Int32Array(this.vocab.size);
-    for (const d of this.docs.values()) {
-      const t = d.terms;
+    this.resolveAllTerms();
+    const terms = this.vocab.size;
+    const start = new Int32Array(terms + 1);
+    for (const d of this.docs.values()) for (const t of d.terms!.ids) start[t + 1]!++;
+    for (let t = 0; t < terms; t++) start[t + 1]! += start[t]!;
+    const total = start[terms]!;
+    const postings: Postings = { start, rowids: new Int32Array(total), body: new Float32Array(total), context: new Float32Array(total) };
+    const fill = start.slice(0, terms);
+    // Documents in rowid order, so each term's rows ascend (termsOf bisects them).
+    const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);
+    for (const d of docs) {
+      const t = d.terms!;
       for (let i = 0; i < t.ids.length; i++) {
-        const id = t.ids[i]!;
-        const p = this.postings[id]!;
-        const k = fill[id]!++;
-        p.rowids[k] = d.rowid;
-        p.body[k] = t.body[i]!;
-        p.context[k] = t.context[i]!;
+        const k = fill[t.ids[i]!]!++;
+        postings.rowids[k] = d.rowid;
+        postings.body[k] = t.body[i]!;
+        postings.context[k] = t.context[i]!;
       }
     }
+    this.postings = postings;
     for (const rowid of this.stale) this.staleMask[rowid] = 0;
     this.stale.clear();
     this.fresh.clear();
@@ -474,9 +567,10 @@ function heapReplaceTop(heap: number[], x: number, worse: (a: number, b: number)
   }
 }
 
-function indexOf(sorted: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
+/** Where x is in sorted[from, to), or −1. */
+function bisect(sorted: Int32Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const v = sorted[mid]!;
@@ -486,6 +580,7 @@ function indexOf(sorted: Int32Array, x: number): number {
   }
   return -1;
 }
+
 
 
 /** The same text as bodyOf, from json_extract'ed columns. */

@@ -1,101 +1,93 @@
 /**
- * The keyword index as snapshot parts: its vocabulary, and per document (in rowid order) its id,
- * owner, text, precedes links and stemmed terms with their counts per column. The terms are what
- * costs to rebuild (FTS5 tokenizing every memory); df, lengths and postings follow from them in
- * a fraction of that and are recomputed on restore, so they cannot disagree with the documents.
+ * The keyword index as snapshot parts: its vocabulary; per document (in rowid order) its id,
+ * owner, text, precedes links and length; and the bulk postings as they are scored (per term, the
+ * rows with their counts per column). Reading it back takes the postings as views on the bytes
+ * read and makes no term list per document: a document's terms are found in the postings when a
+ * change needs them (keyword-index.ts termsOf), and its text is decoded when first needed. The
+ * document frequencies and the total length follow from the postings and the lengths.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts } from '../../store/snapshot-parts.js';
-import { NO_LINKS, type Doc } from './keyword-doc.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts, type Utf8Run } from '../../store/snapshot-parts.js';
+import { NO_LINKS, type Doc, type Postings } from './keyword-doc.js';
 
 export interface KeywordState {
   vocab: string[];
   /** In rowid order. */
   docs: Doc[];
+  /** Each document's length (tokens in both columns), in the same order. */
+  lengths: Uint32Array;
+  /** Exact: every live document's terms and nothing else. */
+  postings: Postings;
   nextRowid: number;
 }
 
-export function encodeKeywordState(state: KeywordState): SnapshotParts | null {
+export interface RestoredKeywordState extends KeywordState {
+  /** The documents' texts, by `Doc.stored`. */
+  bodies: Utf8Run;
+}
+
+export function encodeKeywordState(state: KeywordState, bodyOf: (d: Doc) => string): SnapshotParts | null {
   const { docs } = state;
   const w = new PartsWriter();
   if (!w.strings('vocab', state.vocab)) return null;
-  if (!w.strings('ids', docs.map((d) => d.id)) || !w.strings('owners', docs.map((d) => d.owner)) || !w.strings('bodies', docs.map((d) => d.body))) return null;
+  if (!w.strings('ids', docs.map((d) => d.id)) || !w.strings('owners', docs.map((d) => d.owner)) || !w.utf8Each('bodies', docs.map(bodyOf))) return null;
   const position = new Map<string, number>();
   docs.forEach((d, i) => position.set(d.id, i));
   const rowids = new Int32Array(docs.length);
   const linkCounts = new Uint32Array(docs.length);
-  const termCounts = new Uint32Array(docs.length);
-  const lengths = new Uint32Array(docs.length);
   let links = 0;
-  let terms = 0;
   docs.forEach((d, i) => {
     rowids[i] = d.rowid;
     linkCounts[i] = d.links.size;
-    termCounts[i] = d.terms.ids.length;
-    lengths[i] = d.terms.length;
     links += d.links.size;
-    terms += d.terms.ids.length;
   });
   const linkTargets = new Uint32Array(links);
-  const termIds = new Int32Array(terms);
-  const termBody = new Float32Array(terms);
-  const termContext = new Float32Array(terms);
   let l = 0;
-  let t = 0;
   for (const d of docs) {
     for (const other of d.links) {
       const p = position.get(other);
       if (p === undefined) return null; // a link to a document the index no longer holds: rebuild next time rather than store it
       linkTargets[l++] = p;
     }
-    termIds.set(d.terms.ids, t);
-    termBody.set(d.terms.body, t);
-    termContext.set(d.terms.context, t);
-    t += d.terms.ids.length;
   }
   w.typed('rowids', rowids);
+  w.typed('lengths', state.lengths);
   w.typed('links.count', linkCounts);
   w.typed('links.target', linkTargets);
-  w.typed('terms.count', termCounts);
-  w.typed('terms.length', lengths);
-  w.typed('terms.id', termIds);
-  w.typed('terms.body', termBody);
-  w.typed('terms.context', termContext);
+  w.typed('postings.start', state.postings.start);
+  w.typed('postings.rowid', state.postings.rowids);
+  w.typed('postings.body', state.postings.body);
+  w.typed('postings.context', state.postings.context);
   w.json('meta', { nextRowid: state.nextRowid });
   return w.parts;
 }
 
-export function decodeKeywordState(parts: SnapshotParts): KeywordState {
+export function decodeKeywordState(parts: SnapshotParts): RestoredKeywordState {
   const r = new PartsReader(parts);
   const vocab = r.strings('vocab');
   const ids = r.strings('ids');
   const n = ids.length;
   const owners = r.strings('owners', n);
-  const bodies = r.strings('bodies', n);
+  const bodies = r.utf8Run('bodies', n);
   const rowids = r.typed('rowids', Int32Array, n);
+  const lengths = r.typed('lengths', Uint32Array, n);
   const linkCounts = r.typed('links.count', Uint32Array, n);
   const linkTargets = r.typed('links.target', Uint32Array);
-  const termCounts = r.typed('terms.count', Uint32Array, n);
-  const lengths = r.typed('terms.length', Uint32Array, n);
-  const termIds = r.typed('terms.id', Int32Array);
-  const termBody = r.typed('terms.body', Float32Array, termIds.length);
-  const termContext = r.typed('terms.context', Float32Array, termIds.length);
+  const start = r.typed('postings.start', Int32Array, vocab.length + 1);
+  const postingRowids = r.typed('postings.rowid', Int32Array);
+  const postings: Postings = {
+    start,
+    rowids: postingRowids,
+    body: r.typed('postings.body', Float32Array, postingRowids.length),
+    context: r.typed('postings.context', Float32Array, postingRowids.length),
+  };
   const { nextRowid } = r.json<{ nextRowid: number }>('meta');
+  if (!Number.isInteger(nextRowid) || (n > 0 && nextRowid <= rowids[n - 1]!)) throw new SnapshotMismatch('the next rowid is behind the documents');
+  checkPostings(postings, rowids, nextRowid);
   const docs: Doc[] = new Array<Doc>(n);
-  let t = 0;
   for (let i = 0; i < n; i++) {
-    const c = termCounts[i]!;
-    if (t + c > termIds.length) throw new SnapshotMismatch('term counts exceed the stored terms');
-    docs[i] = {
-      rowid: rowids[i]!,
-      id: ids[i]!,
-      owner: owners[i]!,
-      body: bodies[i]!,
-      links: linkCounts[i] ? new Set() : NO_LINKS,
-      terms: { ids: termIds.subarray(t, t + c), body: termBody.subarray(t, t + c), context: termContext.subarray(t, t + c), length: lengths[i]! },
-    };
-    t += c;
+    if (i > 0 && rowids[i]! <= rowids[i - 1]!) throw new SnapshotMismatch('stored documents are not in rowid order');
+    docs[i] = { rowid: rowids[i]!, id: ids[i]!, owner: owners[i]!, body: null, links: linkCounts[i] ? new Set() : NO_LINKS, terms: null, stored: i };
   }
-  if (t !== termIds.length) throw new SnapshotMismatch('stored terms left over');
   let l = 0;
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < linkCounts[i]!; k++, l++) {
@@ -105,7 +97,25 @@ export function decodeKeywordState(parts: SnapshotParts): KeywordState {
     }
   }
   if (l !== linkTargets.length) throw new SnapshotMismatch('stored links left over');
-  for (const id of termIds) if (id < 0 || id >= vocab.length) throw new SnapshotMismatch('a stored term is not in the vocabulary');
-  if (!Number.isInteger(nextRowid) || (n > 0 && nextRowid <= rowids[n - 1]!)) throw new SnapshotMismatch('the next rowid is behind the documents');
-  return { vocab, docs, nextRowid };
+  return { vocab, docs, lengths, postings, nextRowid, bodies };
+}
+
+/** Every term's rows ascending and each a stored document's (termsOf bisects them). */
+function checkPostings(p: Postings, rowids: Int32Array, nextRowid: number): void {
+  const known = new Uint8Array(nextRowid);
+  for (const rowid of rowids) {
+    if (rowid < 0 || rowid >= nextRowid) throw new SnapshotMismatch('a stored document has a rowid past the next one');
+    known[rowid] = 1;
+  }
+  const { start } = p;
+  if (start[0] !== 0 || start[start.length - 1] !== p.rowids.length) throw new SnapshotMismatch('the postings do not add up');
+  for (let t = 0; t + 1 < start.length; t++) {
+    const from = start[t]!;
+    const to = start[t + 1]!;
+    if (to < from) throw new SnapshotMismatch('the postings do not add up');
+    for (let i = from; i < to; i++) {
+      const rowid = p.rowids[i]!;
+      if (known[rowid] !== 1 || (i > from && rowid <= p.rowids[i - 1]!)) throw new SnapshotMismatch('a posting is out of order or names no document');
+    }
+  }
 }
