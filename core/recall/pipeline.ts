@@ -157,7 +157,14 @@ export function rank(engine: EngineReader, req: RankRequest): Ranking {
   return ranking;
 }
 
-/** The graphs the spreads walk; a caller re-scoring one store many times may pass memoised ones. */
+/** What a caller re-scoring one store many times may pass: memoised graphs, and whether it needs the spread paths. */
+export interface ScoreOptions {
+  graphs?: RankGraphs;
+  /** Default true; false leaves `paths` empty (the ranks and activations are the same). */
+  paths?: boolean;
+}
+
+/** The graphs the spreads walk. */
 export interface RankGraphs {
   spread: SpreadGraph;
   siblings: SiblingGraph;
@@ -173,7 +180,8 @@ export function rankGraphs(engine: EngineReader, scope: OwnerScope, features: Re
  * sort. `candidates` must come from gatherCandidates with a request of the same candidateKey;
  * everything else of the request (weights, decay, spread knobs, boosts, `now`, hops) is read here.
  */
-export function scoreCandidates(engine: EngineReader, req: RankRequest, candidates: Candidates, graphs?: RankGraphs): Ranking {
+export function scoreCandidates(engine: EngineReader, req: RankRequest, candidates: Candidates, opts: ScoreOptions = {}): Ranking {
+  const { graphs, paths: withPaths = true } = opts;
   const { knobs, features } = req.profile;
   const w = knobs.weights;
   if (!candidates.ranks) return emptyRanking(req, candidates.tokens);
@@ -237,7 +245,7 @@ export function scoreCandidates(engine: EngineReader, req: RankRequest, candidat
   };
   if (req.hops >= 1) {
     const walk = graphs?.spread ?? spreadGraph(engine, recallCorpus(engine), scope, features.spread_through_archived);
-    const result = spread(seed, { ...knobs, hops: req.hops }, walk, { trace: req.trace ?? false });
+    const result = spread(seed, { ...knobs, hops: req.hops }, walk, { trace: req.trace ?? false, paths: withPaths });
     paths = result.paths;
     trace = result.trace ?? [];
     for (const [id, s] of result.spread) addSpread(id, s);
@@ -245,7 +253,7 @@ export function scoreCandidates(engine: EngineReader, req: RankRequest, candidat
   // mnemo: part_of siblings share context (a spread of its own, shown in the same paths).
   if (features.sibling_spread > 0 && req.hops >= 1) {
     const siblings = graphs?.siblings ?? siblingGraph(engine, recallCorpus(engine), scope);
-    const sib = siblingSpread(seed, features.sibling_spread, features.max_siblings, siblings);
+    const sib = siblingSpread(seed, features.sibling_spread, features.max_siblings, siblings, withPaths);
     for (const [id, s] of sib.spread) addSpread(id, s);
     for (const [id, steps] of sib.paths) paths.set(id, [...(paths.get(id) ?? []), ...steps]);
   }
@@ -302,3 +310,4 @@ function spreadGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerSco
     },
   };
 }
+

@@ -79,7 +79,7 @@ export interface SiblingSpread {
  * with a strong sibling is likelier to matter: a question about one moment of a conversation
  * is answered by the turns around it.
  */
-export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number, maxSiblings: number, graph: SiblingGraph): SiblingSpread {
+export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number, maxSiblings: number, graph: SiblingGraph, withPaths = true): SiblingSpread {
   const spread = new Map<string, number>();
   const paths = new Map<string, PathStep[]>();
   if (weight <= 0) return { spread, paths };
@@ -98,6 +98,7 @@ export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number,
     for (const child of children) {
       if (!graph.visible(child)) continue;
       spread.set(child, (spread.get(child) ?? 0) + contrib);
+      if (!withPaths) continue;
       let list = paths.get(child);
       if (!list) paths.set(child, (list = []));
       // One step of its own (whatever hops is), its factor the profile's sibling_spread weight, so
