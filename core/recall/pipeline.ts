@@ -20,7 +20,7 @@ import { gatherCandidates, recallCorpus, recallCorpusIndex, type CandidateReques
 import type { RecallProfile } from './profile.js';
 import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread.js';
 import type { SparseHit } from './sparse.js';
-import { partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
+import { parentSpread, partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
 
 export type { Source, DenseHit };
 export { recallCorpus };
@@ -251,11 +251,18 @@ export function scoreCandidates(engine: EngineReader, req: RankRequest, candidat
     for (const [id, s] of result.spread) addSpread(id, s);
   }
   // mnemo: part_of siblings share context (a spread of its own, shown in the same paths).
+  let partOf: SiblingGraph | undefined;
+  const siblings = () => (partOf ??= graphs?.siblings ?? siblingGraph(engine, recallCorpus(engine), scope));
   if (features.sibling_spread > 0 && req.hops >= 1) {
-    const siblings = graphs?.siblings ?? siblingGraph(engine, recallCorpus(engine), scope);
-    const sib = siblingSpread(seed, features.sibling_spread, features.max_siblings, siblings, withPaths);
+    const sib = siblingSpread(seed, features.sibling_spread, features.max_siblings, siblings(), withPaths);
     for (const [id, s] of sib.spread) addSpread(id, s);
     for (const [id, steps] of sib.paths) paths.set(id, [...(paths.get(id) ?? []), ...steps]);
+  }
+  // mnemo: a part_of parent that is a candidate passes its own score to its children.
+  if (features.parent_spread > 0 && req.hops >= 1) {
+    const down = parentSpread(seed, features.parent_spread, features.max_siblings, siblings(), withPaths);
+    for (const [id, s] of down.spread) addSpread(id, s);
+    for (const [id, steps] of down.paths) paths.set(id, [...(paths.get(id) ?? []), ...steps]);
   }
 
   // 4. Rank: stable sort by activation (Array.prototype.sort is stable).

@@ -32,8 +32,8 @@ export interface PathStep {
   from_activation: number;
   /** The raw contribution (before γ). */
   contrib: number;
-  /** mnemo's sibling spread (through a shared `part_of` parent), not an edge walk. */
-  via?: 'sibling';
+  /** mnemo's sibling spread (through a shared `part_of` parent) or parent spread (from the parent itself), not an edge walk. */
+  via?: 'sibling' | 'parent';
 }
 
 export interface SpreadResult {
