@@ -34,6 +34,7 @@ export function ablationVariants(p: RecallProfile): AblationVariant[] {
     if (f.bm25.context_weight > 0) out.push({ name: '-neighbour context', change: 'BM25 over a memory’s own text only', profile: withBm25(p, { context_weight: 0 }) });
   }
   if (f.entity_boost > 0) out.push({ name: '-entity boost', change: 'no boost for memories carrying the entities the query names', profile: withFeatures(p, { entity_boost: 0 }) });
+  if (f.parent_spread > 0) out.push({ name: '-parent spread', change: 'no score passed from a part_of parent to its children', profile: withFeatures(p, { parent_spread: 0 }) });
   if (f.sibling_spread > 0) out.push({ name: '-sibling spread', change: 'no context shared between part_of siblings', profile: withFeatures(p, { sibling_spread: 0 }) });
   if (p.knobs.hops > 0) out.push({ name: '-graph spread', change: 'hops = 0: neither edge spread nor sibling spread', profile: { ...p, knobs: { ...p.knobs, hops: 0 } } });
   if (f.substring_leg) out.push({ name: '-substring leg', change: "no nooa substring keyword leg", profile: withFeatures(p, { substring_leg: false }) });

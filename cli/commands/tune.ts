@@ -85,6 +85,9 @@ async function fitAndWrite(ctx: CommandContext, args: FitArgs, baseName: Profile
     seed: args.seed,
     maxEvaluations: args.maxEvaluations,
     knobs: args.knobs,
+    // The CLI's stores are its own for the fit (LoCoMo's are in memory; tune log ranks a store
+    // nobody is expected to write meanwhile), so each query's candidates are gathered once.
+    cacheCandidates: true,
     onProgress: (p) => ctx.io.err(`evaluation ${p.evaluation}/${p.of}: ${p.current.toFixed(4)} (best ${p.best.toFixed(4)})`),
   });
   const files = write(args.out, report, source);

@@ -61,8 +61,11 @@ export function explainRows(engine: EngineReader, ranking: Ranking, k: number): 
   });
 }
 
-/** Why a path step has its factor: nooa's edge rule, or mnemo's sibling spread. */
+/** Why a path step has its factor: nooa's edge rule, or mnemo's sibling or parent spread. */
 function pathRule(step: PathStep, decay: number): string {
+  if (step.via === 'parent') {
+    return `parent: part_of a candidate; mnemo gives it ${step.type_factor} × that parent's base score (one step, not an edge walk)`;
+  }
   if (step.via === 'sibling') {
     return `sibling: shares the part_of parent with a candidate; mnemo gives it ${step.type_factor} × that candidate's base score (one step, not an edge walk)`;
   }

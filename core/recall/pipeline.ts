@@ -15,25 +15,18 @@ import { derivedIndexKey } from '../engine/derived-key.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { sigmoid } from '../model/activation.js';
 import { Adjacency } from './adjacency.js';
-import { RecallCorpus } from './corpus.js';
+import type { RecallCorpus } from './corpus.js';
+import { gatherCandidates, recallCorpus, recallCorpusIndex, type CandidateRequest, type Candidates, type DenseHit, type Source } from './candidates.js';
 import type { RecallProfile } from './profile.js';
 import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread.js';
-import { sparseLeg, type SparseHit } from './sparse.js';
-import { jaccard, queryCues, queryTokens } from './tokens.js';
-import { bm25Leg, entityShares, partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
+import type { SparseHit } from './sparse.js';
+import { parentSpread, partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
 
-export type Source = 'dense' | 'sparse' | 'both' | 'spread';
+export type { Source, DenseHit };
+export { recallCorpus };
 
-export interface DenseHit {
-  id: string;
-  cos: number;
-}
-
-export interface RankRequest {
-  query: string;
+export interface RankRequest extends CandidateRequest {
   hops: number;
-  owner: OwnerScope;
-  profile: RecallProfile;
   now: number;
   /**
    * Test seam: the dense leg's answer as the reference recorded it (before the min_similarity
@@ -97,15 +90,8 @@ export interface Ranking {
   elapsedMs: number;
 }
 
-/** The recall corpus and the edge adjacency of one engine, kept in step with its store. */
-const RECALL_CORPUS = derivedIndexKey('recall.corpus', () => new RecallCorpus());
+/** The edge adjacency of one engine, kept in step with its store (the corpus: candidates.ts). */
 const RECALL_ADJACENCY = derivedIndexKey('recall.adjacency', () => new Adjacency());
-
-export function recallCorpus(engine: EngineReader): RecallCorpus {
-  const corpus = engine.get(RECALL_CORPUS).get();
-  corpus.ensureFresh();
-  return corpus;
-}
 
 export function recallAdjacency(engine: EngineReader): Adjacency {
   return engine.get(RECALL_ADJACENCY).get();
@@ -121,7 +107,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  */
 export async function prepareRecallIndexes(engine: EngineReader, profile: RecallProfile, pause: () => Promise<void> = nextTurn): Promise<void> {
   await engine.vectors.getReady(pause);
-  await engine.get(RECALL_CORPUS).getReady(pause);
+  await recallCorpusIndex(engine).getReady(pause);
   await engine.get(RECALL_ADJACENCY).getReady(pause);
   await prepareStageIndexes(engine, profile.features, pause);
 }
@@ -166,59 +152,53 @@ export function normaliser(values: readonly number[], epsilon: number): { bounds
 
 export function rank(engine: EngineReader, req: RankRequest): Ranking {
   const started = performance.now();
+  const ranking = scoreCandidates(engine, req, gatherCandidates(engine, req));
+  ranking.elapsedMs = performance.now() - started;
+  return ranking;
+}
+
+/** What a caller re-scoring one store many times may pass: memoised graphs, and whether it needs the spread paths. */
+export interface ScoreOptions {
+  graphs?: RankGraphs;
+  /** Default true; false leaves `paths` empty (the ranks and activations are the same). */
+  paths?: boolean;
+}
+
+/** The graphs the spreads walk. */
+export interface RankGraphs {
+  spread: SpreadGraph;
+  siblings: SiblingGraph;
+}
+
+export function rankGraphs(engine: EngineReader, scope: OwnerScope, features: RecallProfile['features']): RankGraphs {
+  const corpus = recallCorpus(engine);
+  return { spread: spreadGraph(engine, corpus, scope, features.spread_through_archived), siblings: siblingGraph(engine, corpus, scope) };
+}
+
+/**
+ * Stages 2 to 4 over gathered candidates: raw terms, min-max normalisation, base score, spread,
+ * sort. `candidates` must come from gatherCandidates with a request of the same candidateKey;
+ * everything else of the request (weights, decay, spread knobs, boosts, `now`, hops) is read here.
+ */
+export function scoreCandidates(engine: EngineReader, req: RankRequest, candidates: Candidates, opts: ScoreOptions = {}): Ranking {
+  const { graphs, paths: withPaths = true } = opts;
   const { knobs, features } = req.profile;
   const w = knobs.weights;
-  const tokens = queryTokens(req.query, knobs.max_tokens);
-  // nooa answers a blank query with []; a query with no [a-z0-9] token would only rank by
-  // recency and importance (its embedding is zero), so mnemo answers it with [] in every profile.
-  if (req.query.trim() === '' || tokens.length === 0) return emptyRanking(req, tokens);
-  const corpus = recallCorpus(engine);
-  if (!corpus.hasLive()) return emptyRanking(req, tokens);
-  const vectors = engine.vectors.get();
-  const q = engine.embedder.embedSync ? engine.embedder.embedSync(req.query) : null;
-  if (!q) throw new Error('recall needs a synchronous embedder for the query; embed it first');
-
-  // 1. Candidates: dense hits (cos ≥ min_similarity), then keyword hits not already found.
+  if (!candidates.ranks) return emptyRanking(req, candidates.tokens);
   const scope = req.owner;
-  const dense = req.dense
-    ? req.dense.map((h) => ({ id: h.id, cos: h.cos }))
-    : vectors.knn(q, knobs.n_dense, scope === null ? undefined : (_id, owner) => ownerMatches(owner, scope));
-  const cands = new Map<string, { slot: number | undefined; source: Source; cos: number }>();
-  for (const h of dense) if (h.cos >= knobs.min_similarity) cands.set(h.id, { slot: corpus.slot(h.id), source: 'dense', cos: h.cos });
-  const sparse = features.substring_leg ? sparseLeg(corpus, tokens, features.sparse_fields, scope, knobs.n_sparse) : [];
-  for (const hit of sparse) {
-    const c = cands.get(hit.id);
-    if (c) c.source = 'both';
-    else cands.set(hit.id, { slot: hit.slot, source: 'sparse', cos: vectors.dotWith(hit.id, q) ?? 0 });
-  }
-  // mnemo: the BM25 leg adds its own candidates (a keyword hit, like the substring leg's).
-  const kwScore = new Map<string, number>();
-  if (features.bm25) {
-    for (const hit of bm25Leg(engine, req.query, features.bm25, scope).hits) {
-      kwScore.set(hit.id, hit.score);
-      const c = cands.get(hit.id);
-      if (c) {
-        if (c.source === 'dense') c.source = 'both';
-      } else cands.set(hit.id, { slot: corpus.slot(hit.id), source: 'sparse', cos: vectors.dotWith(hit.id, q) ?? 0 });
-    }
-  }
-  const entities = features.entity_boost > 0 ? entityShares(engine, req.query) : null;
 
   // 2. Raw terms, min-max normalised over the candidate set, and the base score.
-  const cues = queryCues(req.query);
-  const ids = [...cands.keys()];
-  const raws: RawTerms[] = ids.map((id) => {
-    const c = cands.get(id)!;
-    const d = c.slot !== undefined ? corpus.dataOf(c.slot) : null;
-    const ctx = d ? jaccard(cues, d.cues) : 0;
+  const list = candidates.list;
+  const raws: RawTerms[] = list.map((c) => {
+    const d = c.data;
     return {
       cos: c.cos,
-      ctx,
-      rel: w.lambda_embed * c.cos + (1 - w.lambda_embed) * ctx,
+      ctx: c.ctx,
+      rel: w.lambda_embed * c.cos + (1 - w.lambda_embed) * c.ctx,
       rec: d ? recencyRaw(d.actr, req.now, w.base_level_decay) : sigmoid(-10),
       imp: d ? d.importance / 10 : 0.5,
-      ...(features.bm25 ? { kw: kwScore.get(id) ?? 0 } : {}),
-      ...(entities ? { ent: entities.share(id) } : {}),
+      ...(features.bm25 ? { kw: c.kw ?? 0 } : {}),
+      ...(features.entity_boost > 0 ? { ent: c.ent ?? 0 } : {}),
     };
   });
   const nRel = normaliser(raws.map((r) => r.rel), knobs.normalise_epsilon);
@@ -227,23 +207,23 @@ export function rank(engine: EngineReader, req: RankRequest): Ranking {
   const nKw = normaliser(raws.map((r) => r.kw ?? 0), knobs.normalise_epsilon);
   const rows: RankedRow[] = [];
   const seed = new Map<string, number>();
-  ids.forEach((id, i) => {
+  list.forEach((c, i) => {
     const r = raws[i]!;
     const rel = nRel.norm(r.rel);
     const rec = features.recency_scale === 'absolute' ? r.rec : nRec.norm(r.rec);
     const imp = nImp.norm(r.imp);
     let base = w.relevance * rel + w.recency * rec + w.importance * imp;
-    const row: RankedRow = { id, source: cands.get(id)!.source, activation: 0, base: 0, cos: r.cos, rel, rec, imp, spread: 0, raw: r };
+    const row: RankedRow = { id: c.id, source: c.source, activation: 0, base: 0, cos: r.cos, rel, rec, imp, spread: 0, raw: r };
     if (features.bm25) {
       row.kw = nKw.norm(r.kw ?? 0);
       base += features.bm25.weight * row.kw;
     }
-    if (entities) {
+    if (features.entity_boost > 0) {
       row.ent = r.ent ?? 0;
       base *= 1 + features.entity_boost * row.ent;
     }
     row.base = row.activation = base;
-    seed.set(id, base);
+    seed.set(c.id, base);
     rows.push(row);
   });
 
@@ -264,16 +244,25 @@ export function rank(engine: EngineReader, req: RankRequest): Ranking {
     }
   };
   if (req.hops >= 1) {
-    const result = spread(seed, { ...knobs, hops: req.hops }, spreadGraph(engine, corpus, scope, features.spread_through_archived), { trace: req.trace ?? false });
+    const walk = graphs?.spread ?? spreadGraph(engine, recallCorpus(engine), scope, features.spread_through_archived);
+    const result = spread(seed, { ...knobs, hops: req.hops }, walk, { trace: req.trace ?? false, paths: withPaths });
     paths = result.paths;
     trace = result.trace ?? [];
     for (const [id, s] of result.spread) addSpread(id, s);
   }
   // mnemo: part_of siblings share context (a spread of its own, shown in the same paths).
+  let partOf: SiblingGraph | undefined;
+  const siblings = () => (partOf ??= graphs?.siblings ?? siblingGraph(engine, recallCorpus(engine), scope));
   if (features.sibling_spread > 0 && req.hops >= 1) {
-    const sib = siblingSpread(seed, features.sibling_spread, features.max_siblings, siblingGraph(engine, corpus, scope));
+    const sib = siblingSpread(seed, features.sibling_spread, features.max_siblings, siblings(), withPaths);
     for (const [id, s] of sib.spread) addSpread(id, s);
     for (const [id, steps] of sib.paths) paths.set(id, [...(paths.get(id) ?? []), ...steps]);
+  }
+  // mnemo: a part_of parent that is a candidate passes its own score to its children.
+  if (features.parent_spread > 0 && req.hops >= 1) {
+    const down = parentSpread(seed, features.parent_spread, features.max_siblings, siblings(), withPaths);
+    for (const [id, s] of down.spread) addSpread(id, s);
+    for (const [id, steps] of down.paths) paths.set(id, [...(paths.get(id) ?? []), ...steps]);
   }
 
   // 4. Rank: stable sort by activation (Array.prototype.sort is stable).
@@ -284,15 +273,15 @@ export function rank(engine: EngineReader, req: RankRequest): Ranking {
     owner: scope,
     profile: req.profile,
     now: req.now,
-    tokens,
+    tokens: candidates.tokens,
     rows,
     paths,
-    dense: dense.map((h) => ({ id: h.id, cos: h.cos })),
-    sparse,
+    dense: candidates.dense.map((h) => ({ id: h.id, cos: h.cos })),
+    sparse: candidates.sparse,
     bounds: { rel: nRel.bounds, rec: nRec.bounds, imp: nImp.bounds },
-    candidates: ids.length,
+    candidates: list.length,
     trace,
-    elapsedMs: performance.now() - started,
+    elapsedMs: 0,
   };
 }
 
@@ -328,3 +317,4 @@ function spreadGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerSco
     },
   };
 }
+

@@ -65,12 +65,17 @@ export const featuresSchema = z.strictObject({
   bm25: bm25Schema.nullable(),
   entity_boost: num(0, 100),
   sibling_spread: num(0, 100),
+  parent_spread: num(0, 100),
   max_siblings: int(0, 100_000),
   recency_scale: z.enum(['minmax', 'absolute']),
 });
 
 /** A profile's full configuration: exactly the shape of profileConfig(p). */
-export const profileConfigSchema = z.strictObject({ knobs: knobsSchema, features: featuresSchema });
+export const profileConfigSchema = z.strictObject({
+  knobs: knobsSchema,
+  // Absent in profiles saved before the feature existed: they keep ranking as they did (off).
+  features: featuresSchema.extend({ parent_spread: num(0, 100).default(0) }),
+});
 export type ProfileConfig = z.infer<typeof profileConfigSchema>;
 
 /** Overrides on top of a base profile: any subset of the knobs and features (bm25 may be set to null). */

@@ -32,8 +32,8 @@ export interface PathStep {
   from_activation: number;
   /** The raw contribution (before γ). */
   contrib: number;
-  /** mnemo's sibling spread (through a shared `part_of` parent), not an edge walk. */
-  via?: 'sibling';
+  /** mnemo's sibling spread (through a shared `part_of` parent) or parent spread (from the parent itself), not an edge walk. */
+  via?: 'sibling' | 'parent';
 }
 
 export interface SpreadResult {
@@ -65,10 +65,12 @@ export function typeFactor(type: EdgeType): number {
   return CAUSAL_EDGE_TYPES.has(type) ? 1.0 : 0.6;
 }
 
-export function spread(seed: ReadonlyMap<string, number>, knobs: SpreadKnobs, graph: SpreadGraph, opts: { trace?: boolean } = {}): SpreadResult {
+/** `paths: false` leaves the paths empty (a caller that needs only the ranks: the tuner). */
+export function spread(seed: ReadonlyMap<string, number>, knobs: SpreadKnobs, graph: SpreadGraph, opts: { trace?: boolean; paths?: boolean } = {}): SpreadResult {
   const total = new Map<string, number>();
   const paths = new Map<string, PathStep[]>();
   const trace: EdgeFate[] | undefined = opts.trace ? [] : undefined;
+  const withPaths = opts.paths ?? true;
   let frontier: ReadonlyMap<string, number> = seed;
   for (let h = 1; h <= knobs.hops; h++) {
     const decay = knobs.per_hop_decay ** h;
@@ -101,6 +103,7 @@ export function spread(seed: ReadonlyMap<string, number>, knobs: SpreadKnobs, gr
         trace?.push(fate(node, e, h, 'contributed', contrib));
         total.set(e.target_id, (total.get(e.target_id) ?? 0) + contrib);
         next.set(e.target_id, (next.get(e.target_id) ?? 0) + contrib);
+        if (!withPaths) continue;
         let list = paths.get(e.target_id);
         if (!list) paths.set(e.target_id, (list = []));
         list.push({ from: node, edge_type: e.type, weight: e.weight, hop: h, type_factor: tf, from_activation: act, contrib });

@@ -67,6 +67,8 @@ const features = z.strictObject({
   bm25: bm25.nullable(),
   entity_boost: knob('features.entity_boost'),
   sibling_spread: knob('features.sibling_spread'),
+  // Absent in files written before the feature existed: they keep ranking as they did.
+  parent_spread: knob('features.parent_spread').default(0),
   max_siblings: knob('features.max_siblings'),
   recency_scale: z.enum(['minmax', 'absolute']),
 });

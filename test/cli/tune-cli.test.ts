@@ -86,7 +86,7 @@ describe('mnemo tune locomo, and bench --profile-file', () => {
     const r = res.json();
     expect(r.train.queries).toBeGreaterThan(700);
     expect(r.held_out.queries).toBeGreaterThan(700);
-    // The starting profile is the hand-tuned mnemo: its held-out R@10 is the harness's 73.7.
-    expect(r.held_out.base.recall).toBeCloseTo(0.737, 3);
+    // The starting profile is the hand-tuned mnemo (with its parent spread): held-out R@10 75.5, docs/tuning.md.
+    expect(r.held_out.base.recall).toBeCloseTo(0.755, 3);
   }, 600_000);
 });

@@ -64,7 +64,7 @@ describe('mnemo recall features', () => {
     expect(mine).toEqual(expect.arrayContaining(ids));
     const ranking = rank(engine, { query: 'eagles', hops: 1, owner: 'coder', profile: MNEMO_PROFILE, now: engine.now() });
     expect(ranking.paths.get(ids[3]!)!.some((p) => p.from === session.id && p.edge_type === 'part_of')).toBe(true);
-    const without = rank(engine, { query: 'eagles', hops: 1, owner: 'coder', profile: variant({ sibling_spread: 0 }), now: engine.now() });
+    const without = rank(engine, { query: 'eagles', hops: 1, owner: 'coder', profile: variant({ sibling_spread: 0, parent_spread: 0 }), now: engine.now() });
     expect((without.paths.get(ids[3]!) ?? []).some((p) => p.edge_type === 'part_of')).toBe(false);
     const spreadOf = (r: typeof ranking, id: string) => r.rows.find((x) => x.id === id)!.spread;
     expect(spreadOf(ranking, ids[0]!)).toBeGreaterThan(spreadOf(without, ids[0]!));

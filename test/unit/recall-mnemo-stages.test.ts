@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siblingSpread, type SiblingGraph } from '../../core/recall/mnemo/stages.js';
+import { parentSpread, siblingSpread, type SiblingGraph } from '../../core/recall/mnemo/stages.js';
 
 function graph(parents: Record<string, string[]>, hidden: string[] = []): SiblingGraph {
   const children = new Map<string, string[]>();
@@ -29,5 +29,22 @@ describe('mnemo sibling spread', () => {
     const g = graph({ a: ['S'], b: ['S'], c: ['S'] });
     expect(siblingSpread(new Map([['a', 1]]), 1, 2, g).spread.size).toBe(0);
     expect(siblingSpread(new Map([['a', 1]]), 0, 64, g).spread.size).toBe(0);
+  });
+});
+
+describe('mnemo parent spread', () => {
+  it('gives every visible child of a candidate parent weight × that parent’s own base score, with a parent path', () => {
+    const g = graph({ a: ['S'], b: ['S'], c: ['S'], d: ['T'], e: ['U'] }, ['c', 'U']);
+    // S and U are candidates (U hidden: it relays nothing); a is a candidate child, not a parent.
+    const r = parentSpread(new Map([['S', 0.8], ['a', 1], ['U', 2]]), 0.5, 64, g);
+    expect(Object.fromEntries(r.spread)).toEqual({ a: 0.4, b: 0.4 });
+    expect(r.paths.get('b')).toEqual([{ from: 'S', edge_type: 'part_of', weight: 1, hop: 1, type_factor: 0.5, from_activation: 0.8, contrib: 0.4, via: 'parent' }]);
+  });
+
+  it('skips hub parents, parents scoring 0 or less, and does nothing when off', () => {
+    const g = graph({ a: ['S'], b: ['S'], c: ['S'] });
+    expect(parentSpread(new Map([['S', 1]]), 1, 2, g).spread.size).toBe(0);
+    expect(parentSpread(new Map([['S', 0]]), 1, 64, g).spread.size).toBe(0);
+    expect(parentSpread(new Map([['S', 1]]), 0, 64, g).spread.size).toBe(0);
   });
 });

@@ -132,7 +132,7 @@ describe('explain rows: terms add up to the score', () => {
       expect(p.from_head.length).toBeGreaterThan(0);
       expect(p.hop).toBeGreaterThanOrEqual(1);
       expect(p.hop).toBeLessThanOrEqual(res.hops);
-      expect(p.rule).toMatch(/^(causal edge|associative edge|sibling)/);
+      expect(p.rule).toMatch(/^(causal edge|associative edge|sibling|parent)/);
     }
   });
 

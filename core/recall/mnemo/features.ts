@@ -33,6 +33,13 @@ export interface MnemoFeatures {
    * sibling_spread × the best base score among the parent's candidate children (before γ); 0 = off.
    */
   sibling_spread: number;
+  /**
+   * A turn inherits what its context matched: every candidate that is a `part_of` parent (a
+   * conversation's session memory, with its date and speakers) passes parent_spread × its base
+   * score to each of its visible children (before γ); 0 = off. Parents with more than
+   * max_siblings children relay nothing, as for the sibling spread.
+   */
+  parent_spread: number;
   /** Parents with more children than this relay nothing (a hub is not a context). */
   max_siblings: number;
   /**
@@ -48,6 +55,7 @@ export const MNEMO_FEATURES_OFF: Readonly<MnemoFeatures> = Object.freeze({
   bm25: null,
   entity_boost: 0,
   sibling_spread: 0,
+  parent_spread: 0,
   max_siblings: 0,
   recency_scale: 'minmax',
 });

@@ -1,7 +1,8 @@
 /**
  * What the mnemo profile turns on beyond nooa v0.0.9 (its scoring knobs stay nooa's). Every
  * value here was chosen on the LoCoMo tuning conversations only (docs/benchmarks.md has the
- * ablation); the held-out conversations were not used to pick any of them.
+ * ablation); the held-out conversations were not used to pick any of them (parent_spread: 1.0 of
+ * 0.4, 1 and 2 by tuning-set R@10, docs/tuning.md).
  */
 import type { MnemoFeatures } from './features.js';
 
@@ -18,6 +19,7 @@ export const MNEMO_FEATURES: Readonly<MnemoFeatures> = Object.freeze({
   }),
   entity_boost: 1.0,
   sibling_spread: 0.6,
+  parent_spread: 1.0,
   max_siblings: 64,
   recency_scale: 'absolute',
 });
@@ -34,6 +36,7 @@ export function mnemoFeatureDifferences(f: Readonly<MnemoFeatures>): string[] {
   }
   if (f.entity_boost > 0) out.push(`memories carrying the entities a query names score ×(1 + ${f.entity_boost} × share named)`);
   if (f.sibling_spread > 0) out.push(`part_of siblings share context (weight ${f.sibling_spread}, parents of at most ${f.max_siblings} children)`);
+  if (f.parent_spread > 0) out.push(`a part_of parent that matches passes ${f.parent_spread} × its base score to its children (parents of at most ${f.max_siblings} children)`);
   if (f.recency_scale === 'absolute') out.push('the recency term is sigmoid(B) as is, not min-max normalised over the candidates');
   return out;
 }

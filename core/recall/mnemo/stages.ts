@@ -1,6 +1,6 @@
 /**
  * The mnemo profile's extra stages, called from the recall pipeline when their feature is on:
- * the BM25 candidate leg, the entity boost and the sibling spread. The indexes behind them are
+ * the BM25 candidate leg, the entity boost, and the sibling and parent spreads. The indexes behind them are
  * per-engine Derived singletons, in memory, kept in step with the store.
  */
 import type { EngineReader } from '../../engine/engine.js';
@@ -79,7 +79,7 @@ export interface SiblingSpread {
  * with a strong sibling is likelier to matter: a question about one moment of a conversation
  * is answered by the turns around it.
  */
-export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number, maxSiblings: number, graph: SiblingGraph): SiblingSpread {
+export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number, maxSiblings: number, graph: SiblingGraph, withPaths = true): SiblingSpread {
   const spread = new Map<string, number>();
   const paths = new Map<string, PathStep[]>();
   if (weight <= 0) return { spread, paths };
@@ -90,7 +90,26 @@ export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number,
       if (base > (best.get(parent) ?? -Infinity)) best.set(parent, base);
     }
   }
-  for (const [parent, act] of best) {
+  return relayToChildren(best, weight, maxSiblings, graph, 'sibling', withPaths);
+}
+
+/**
+ * Each candidate that is a visible `part_of` parent passes weight × its own base score to every
+ * visible child (candidates or not). A turn inherits what its session matched: the session
+ * memory's date and speakers say when and between whom, which no single turn repeats.
+ */
+export function parentSpread(seed: ReadonlyMap<string, number>, weight: number, maxSiblings: number, graph: SiblingGraph, withPaths = true): SiblingSpread {
+  if (weight <= 0) return { spread: new Map(), paths: new Map() };
+  const parents = new Map<string, number>();
+  for (const [id, base] of seed) if (graph.visible(id) && graph.childrenOf(id).length > 0) parents.set(id, base);
+  return relayToChildren(parents, weight, maxSiblings, graph, 'parent', withPaths);
+}
+
+/** Every visible child of each parent receives weight × the parent's activation (parents above maxSiblings children, and activations ≤ 0, relay nothing). */
+function relayToChildren(parents: ReadonlyMap<string, number>, weight: number, maxSiblings: number, graph: SiblingGraph, via: 'sibling' | 'parent', withPaths: boolean): SiblingSpread {
+  const spread = new Map<string, number>();
+  const paths = new Map<string, PathStep[]>();
+  for (const [parent, act] of parents) {
     if (act <= 0) continue;
     const children = graph.childrenOf(parent);
     if (children.length > maxSiblings) continue;
@@ -98,11 +117,12 @@ export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number,
     for (const child of children) {
       if (!graph.visible(child)) continue;
       spread.set(child, (spread.get(child) ?? 0) + contrib);
+      if (!withPaths) continue;
       let list = paths.get(child);
       if (!list) paths.set(child, (list = []));
-      // One step of its own (whatever hops is), its factor the profile's sibling_spread weight, so
-      // weight × type_factor × from_activation is the contribution shown.
-      list.push({ from: parent, edge_type: 'part_of', weight: 1, hop: 1, type_factor: weight, from_activation: act, contrib, via: 'sibling' });
+      // One step of its own (whatever hops is), its factor the profile's weight for this spread,
+      // so weight × type_factor × from_activation is the contribution shown.
+      list.push({ from: parent, edge_type: 'part_of', weight: 1, hop: 1, type_factor: weight, from_activation: act, contrib, via });
     }
   }
   return { spread, paths };
@@ -112,5 +132,5 @@ export function siblingSpread(seed: ReadonlyMap<string, number>, weight: number,
 export async function prepareStageIndexes(engine: EngineReader, features: RecallProfile['features'], pause: () => Promise<void>): Promise<void> {
   if (features.bm25) await engine.get(KEYWORD_INDEX[features.bm25.stem ? 'porter' : 'plain']).getReady(pause);
   if (features.entity_boost > 0) await engine.get(ENTITY_INDEX).getReady(pause);
-  if (features.sibling_spread > 0) await engine.get(PART_OF_INDEX).getReady(pause);
+  if (features.sibling_spread > 0 || features.parent_spread > 0) await engine.get(PART_OF_INDEX).getReady(pause);
 }
