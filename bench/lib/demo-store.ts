@@ -23,7 +23,7 @@ export function demoStoreCopy(size: number, now: number, log: (line: string) => 
     const store = MemoryStore.open(partial, { create: true, clock: fixedClock(now) });
     generateDemo(store, { size, seed: 7, now });
     store.close();
-    for (const suffix of ['-wal', '-shm', '.mnemo-index']) rmSync(`${partial}${suffix}`, { force: true });
+    for (const suffix of ['-wal', '-shm', '.mnemo-index', '.mnemo-index-wal', '.mnemo-index-shm', '.mnemo-index.parts']) rmSync(`${partial}${suffix}`, { recursive: true, force: true });
     renameSync(partial, path);
   }
   const copy = join(tempDir('mnemo-bench-'), 'store.sqlite');

@@ -61,8 +61,8 @@ export function writeSimulatedLogCommand(ctx: CommandContext, db: string, seed: 
     renameSync(partial, db);
     return { path: db, sessions: log.sessions, groups, members, seed, truth, start };
   } finally {
-    // The partial file and whatever was opened beside it (its WAL, the index sidecar), none of which belongs to <db>.
+    // The partial file and whatever was opened beside it (its WAL, the index sidecar and its parts folder), none of which belongs to <db>.
     const dir = dirname(partial);
-    for (const name of readdirSync(dir)) if (name.startsWith(basename(partial))) rmSync(join(dir, name), { force: true });
+    for (const name of readdirSync(dir)) if (name.startsWith(basename(partial))) rmSync(join(dir, name), { recursive: true, force: true });
   }
 }
