@@ -19,7 +19,7 @@ import Database from 'better-sqlite3';
 import { existsSync, unlinkSync } from 'node:fs';
 import { nativeBindingOf } from './connection.js';
 import type { DB } from './sqlite.js';
-import type { FeedPosition, StoreReader } from './port.js';
+import type { FeedPosition } from './feed-position.js';
 import type { SnapshotParts } from './snapshot-parts.js';
 import { layOut, PartsFileWriter, partsFile, readPartsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry } from './snapshot-file.js';
 
@@ -62,6 +62,16 @@ export function sidecarPath(storePath: string): string {
   return `${storePath}.mnemo-index`;
 }
 
+/**
+ * What the sidecar needs of the store it sits beside (a StoreReader is one). Named here rather than
+ * taken from port.ts, which names IndexSidecar itself (StoreReader.newTextSearch).
+ */
+export interface SidecarOwner {
+  readonly path: string;
+  readonly readonly: boolean;
+  warn(key: string, message: string): void;
+}
+
 export class IndexSidecar {
   private closed = false;
 
@@ -76,7 +86,7 @@ export class IndexSidecar {
    * The sidecar of an open store, created when missing; null for a `:memory:` store or when the
    * file cannot be opened (a warning says why). A read-only store's sidecar is read, never written.
    */
-  static open(store: StoreReader): IndexSidecar | null {
+  static open(store: SidecarOwner): IndexSidecar | null {
     if (store.path === ':memory:' || store.path === '') return null;
     const path = sidecarPath(store.path);
     const warn = (message: string) => store.warn('index-sidecar', `${message}; indexes are built in memory instead`);

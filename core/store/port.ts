@@ -46,6 +46,7 @@ import type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js
 import type { IngestMarker } from './ingest-run.js';
 import type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
 import type { SavedProfileRow } from './saved-profiles.js';
+import type { IndexSidecar } from './index-sidecar.js';
 
 /* The row and filter types of the port's methods, so that callers name them through the port. */
 export type { AccessEvent, EventFilter } from './access-events.js';
@@ -510,11 +511,31 @@ export interface SavedProfileWrites {
 
 // ---------------------------------------------------------------- the two sides
 
+/**
+ * The memory list's full-text search: every word must match as a prefix, and a word that looks like
+ * a hex id prefix also matches ids. The adapter makes it (SQLite: FTS5 tables, in the index sidecar
+ * when one is given, text-search.ts); the engine keeps it current as a derived index (it has the
+ * same members as a sidecar-resident DerivedIndex, spelled out here so the port names no module
+ * that names the port).
+ */
+export interface TextSearch {
+  load(store: StoreReader): void;
+  update(store: StoreReader, id: string): void;
+  remove(id: string): void;
+  /** Records a feed position the search reflects at least (when the engine closes). */
+  recordPosition(position: FeedPosition, now: number): void;
+  dispose(): void;
+  /** The ids of the memories that match every word. */
+  match(words: readonly string[]): string[];
+}
+
 /** Everything a read path may do. */
 export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed, StoreHistory {
   readonly journal: JournalReads;
   beliefTables(): BeliefReads;
   readonly queries: StoreQueries;
+  /** A new full-text search over this store's memories, kept in `sidecar` when one is given (else rebuilt on each load). */
+  newTextSearch(sidecar: IndexSidecar | null): TextSearch;
 }
 
 /** Everything: the reads and the writes. */

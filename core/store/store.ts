@@ -28,6 +28,8 @@ import { untilAsOf } from '../model/history.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import { beliefAliasTarget, beliefRejectionTarget } from './belief-journal-targets.js';
+import type { IndexSidecar } from './index-sidecar.js';
+import { TextSearchIndex } from './text-search.js';
 import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile, type SavedProfileRow } from './saved-profiles.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { ExternalChanges } from './external-changes.js';
@@ -570,6 +572,10 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   /** The belief tables on this store's connection (reads on a store without them return nothing). */
+  newTextSearch(sidecar: IndexSidecar | null): TextSearchIndex {
+    return new TextSearchIndex(sidecar);
+  }
+
   beliefTables(): BeliefWrites {
     return new BeliefTables(this);
   }

@@ -3,7 +3,6 @@ import { toLabel } from '../../model/ladders.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
 import { addMemory, archiveMemories, updateMemory } from '../../engine/memory-ops.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
-import { TextSearchIndex } from '../../store/text-search.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
 import type { EngineReader } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
@@ -46,7 +45,7 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
 
 const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', (engine) =>
   // Persisted beside the store only when the store has a change feed to catch it up with.
-  new TextSearchIndex(engine.store.feedPosition() ? engine.indexSnapshots.sidecar() : null),);
+  engine.store.newTextSearch(engine.store.feedPosition() ? engine.indexSnapshots.sidecar() : null),);
 
 /** Text search through the FTS5 index beside the store (see core/store/text-search.ts), then SQL for the rest. */
 export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: EngineReader, input: F): F {
