@@ -62,7 +62,7 @@ export function setLiveRun(store: JournalledStore, changeIds: number[], live: bo
 }
 
 /** The change being written in batches right now (or left half-written by a process that died). */
-export function runInProgress(store: JournalledStore): RunMarker | null {
+export function runInProgress(store: { getMeta(key: string): string | null }): RunMarker | null {
   const raw = store.getMeta(RUN_MARKER_KEY);
   return raw ? (JSON.parse(raw) as RunMarker) : null;
 }

@@ -69,7 +69,7 @@ describe('the indexes a long change leaves behind', () => {
     await applyPlan(writer.engine, plan, {
       pacing: { maxBatchItems: 200, pauseMs: 1 },
       beforeFinish: () => {
-        markerSeen.push(runInProgress(sqliteAdapterOf(writer.engine)) !== null);
+        markerSeen.push(runInProgress(writer.engine.store) !== null);
         leave();
       },
     });
@@ -98,12 +98,12 @@ describe('the indexes a long change leaves behind', () => {
     const leave = leaveIndexesCurrent(writer.engine, 0);
     const markerSeen: boolean[] = [];
     await undoInBatches(sqliteAdapterOf(writer.engine), applied.change_id!, { maxBatchItems: 200, pauseMs: 1 }, undefined, () => {
-      markerSeen.push(runInProgress(sqliteAdapterOf(writer.engine)) !== null);
+      markerSeen.push(runInProgress(writer.engine.store) !== null);
       leave();
     });
     expect(markerSeen).toEqual([true]);
     expect(writer.engine.store.journal.get(applied.change_id!).state).toBe('undone');
-    expect(runInProgress(sqliteAdapterOf(writer.engine))).toBeNull();
+    expect(runInProgress(writer.engine.store)).toBeNull();
     const end = writer.engine.store.feedPosition()!.seq;
     expect(snapshotSeqs(path)).toEqual([end, end, end]);
     expect(nextProcess(path).ranked).toEqual(freshRankings(path));

@@ -103,7 +103,7 @@ describe.each([
     expect(r.change).toMatchObject({ id: A, state: 'undone' });
     expect(states()).toMatchObject({ [A]: 'undone', [B]: 'undone', [C]: 'undone', [E]: 'applied', [I]: 'applied' });
     expect(progress.at(-1)).toEqual([12, 12]);
-    expect(runInProgress(sqliteAdapterOf(engine!))).toBeNull();
+    expect(runInProgress(engine!.store)).toBeNull();
     engine!.store.journal.undo(E);
     engine!.store.journal.undo(I);
     expect(dump(path)).toEqual(before);
@@ -134,7 +134,7 @@ describe.each([
     await expect(undoWithDependents(sqliteAdapterOf(engine!), A, opts)).rejects.toThrow('disk on fire');
     expect(dump(path)).toEqual(after);
     expect(states()).toEqual(statesBefore);
-    expect(runInProgress(sqliteAdapterOf(engine!))).toBeNull();
+    expect(runInProgress(engine!.store)).toBeNull();
     // Nothing is left behind that would block the same request a second time.
     vi.restoreAllMocks();
     await undoWithDependents(sqliteAdapterOf(engine!), A, opts);

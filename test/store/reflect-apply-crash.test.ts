@@ -14,7 +14,6 @@ import { runInProgress } from '../../core/store/change-run.js';
 import { dumpStore, integrityOk, openAt } from '../../support/reflect.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 import { nooaTables, tablesAt } from '../../support/feed-walk.js';
-import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const CHILD = join(process.cwd(), 'test', 'helpers', 'apply-child.ts');
 
@@ -87,11 +86,11 @@ describe('a batched apply killed with kill -9', () => {
     const before = dumpStore(path);
     const early = openAt(path, NOW); // opened before the crash: nothing to recover yet
     expect(await applyAndKill(path, planPath, 50)).toBe('killed');
-    expect(runInProgress(sqliteAdapterOf(early))?.mode).toBe('record');
+    expect(runInProgress(early.store)?.mode).toBe('record');
     // The store is as planned again once the leftover is rolled back, so the same plan applies.
     const res = await applyPlan(early, plan, {});
     expect(res.change_id).not.toBeNull();
-    expect(runInProgress(sqliteAdapterOf(early))).toBeNull();
+    expect(runInProgress(early.store)).toBeNull();
     expect(early.store.journal.history(100).filter((c) => c.kind === 'reflect.apply').map((c) => c.id)).toEqual([res.change_id]);
     early.store.journal.undo(res.change_id!);
     early.close();

@@ -18,7 +18,6 @@ import { runInProgress } from '../../core/store/change-run.js';
 import { runCli } from '../helpers/cli.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 import { dumpStore, integrityOk } from '../../support/reflect.js';
-import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 const sessions: ApiSession[] = [];
 afterEach(() => {
@@ -178,7 +177,7 @@ describe('review.commit', () => {
     const err = await committing;
     expect(err).toBeInstanceOf(MnemoError);
     expect((err as MnemoError).details).toMatchObject({ cancelled: true });
-    expect(runInProgress(sqliteAdapterOf(s.engine()))).toBeNull();
+    expect(runInProgress(s.engine().store)).toBeNull();
     for (const x of sessions.splice(0)) x.close();
     expect(integrityOk(path)).toBe(true);
     expect(dumpStore(path)).toEqual(before);

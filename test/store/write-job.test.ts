@@ -12,7 +12,6 @@ import { planOps } from '../../core/reflect/plan.js';
 import { runInProgress } from '../../core/store/change-run.js';
 import { dumpStore, integrityOk } from '../../support/reflect.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
-import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 
 let session: ApiSession | null = null;
 afterEach(() => {
@@ -53,7 +52,7 @@ describe('the write job of reflect.apply', () => {
 
     // Let some batches commit, then cancel.
     await progressUntil(session, (p) => p.done > total / 4);
-    expect(runInProgress(sqliteAdapterOf(session.engine()))?.mode).toBe('record');
+    expect(runInProgress(session.engine().store)?.mode).toBe('record');
     expect(await call(session, 'journal.cancel', {})).toEqual({ cancelled: true });
     const err = await outcome;
     expect(err).toBeInstanceOf(MnemoError);
@@ -61,7 +60,7 @@ describe('the write job of reflect.apply', () => {
 
     expect(await call(session, 'journal.progress', {})).toMatchObject({ running: false, kind: null });
     expect(await call(session, 'journal.cancel', {})).toEqual({ cancelled: false });
-    expect(runInProgress(sqliteAdapterOf(session.engine()))).toBeNull();
+    expect(runInProgress(session.engine().store)).toBeNull();
     expect((await call(session, 'journal.history', {})).filter((c) => c.kind === 'reflect.apply')).toEqual([]);
     session.close();
     session = null;
