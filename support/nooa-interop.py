@@ -9,23 +9,11 @@ A missing Python dependency is reported by name with exit code 3.
 """
 import json
 import sys
-import time
+
+from nooa_reference import prepare
 
 src, path, now = sys.argv[1], sys.argv[2], float(sys.argv[3])
-
-missing = []
-for module in ("numpy", "pydantic"):
-    try:
-        __import__(module)
-    except ImportError:
-        missing.append(module)
-if missing:
-    print(f"python3 lacks {', '.join(missing)}, which the nooa-memory reference needs; install them (pip install {' '.join(missing)})", file=sys.stderr)
-    sys.exit(3)
-
-# nooa reads the time through time.time: freeze it before importing anything of nooa's.
-time.time = lambda: now
-sys.path.insert(0, src)
+prepare(src, now)
 
 from nooa_memory.config import RetrievalConfig  # noqa: E402
 from nooa_memory.embeddings import HashingEmbedder  # noqa: E402

@@ -15,6 +15,8 @@ import { showCommand } from './show.js';
 import { reflectCommand } from './reflect.js';
 import { historyCommand, redoCommand, undoCommand } from './journal.js';
 import { feedCommand } from './feed.js';
+import { copyCommand } from './copy.js';
+import { pgCommand } from './pg.js';
 import { forgetCommand, mergeCommand } from './curate.js';
 import { serveCommand } from './serve.js';
 import { explainCommand, recallCommand, searchCommand } from './recall.js';
@@ -45,6 +47,8 @@ export const COMMANDS: Command[] = [
   undoCommand,
   redoCommand,
   feedCommand,
+  copyCommand,
+  pgCommand,
   mergeCommand,
   forgetCommand,
   serveCommand,

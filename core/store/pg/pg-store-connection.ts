@@ -1,0 +1,62 @@
+/**
+ * One PostgreSQL store's schema on one connection, for the two ends of a copy (pg-copy-source.ts,
+ * pg-copy-target.ts): qualified table names, the tables present, the store's own facts, and the
+ * identity sequences.
+ */
+import type { TableSpec } from '../copy/store-tables.js';
+import { identityColumn, PG_STORE_TABLE } from './pg-schema.js';
+import { ident, type PgStoreUrl } from './pg-url.js';
+import { SyncPg } from './sync-pg.js';
+
+/** Reads and writes of one store's schema on one connection. */
+export class PgStoreConnection {
+  private pg: SyncPg | null = null;
+
+  constructor(readonly url: PgStoreUrl) {}
+
+  get shown(): string {
+    return this.url.shown;
+  }
+
+  db(): SyncPg {
+    this.pg ??= SyncPg.connect(this.url.connection);
+    return this.pg;
+  }
+
+  /**
+   * A copy's writes need not wait for the disk at each commit: a crash loses at most the last
+   * few batches, each together with its progress row, so a resume still starts exactly after
+   * the last batch that survived.
+   */
+  forBulkWrites(): void {
+    this.db().query('SET synchronous_commit = off');
+  }
+
+  table(name: string): string {
+    return `${ident(this.url.schema)}.${ident(name)}`;
+  }
+
+  /** The tables the schema holds (none when it does not exist). */
+  tablesPresent(): Set<string> {
+    const rows = this.db().query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1', [this.url.schema]);
+    return new Set(rows.map((r) => r.name));
+  }
+
+  storeFacts(): Map<string, string> {
+    return new Map(this.db().query<{ key: string; value: string }>(`SELECT key, value FROM ${this.table(PG_STORE_TABLE)}`).map((r) => [r.key, r.value]));
+  }
+
+  /** The identity sequence of a table's rowid or INTEGER PRIMARY KEY: its last value, or null when none was handed out. */
+  sequenceValue(spec: TableSpec): bigint | null {
+    const column = identityColumn(spec);
+    if (!column) return null;
+    const [seq] = this.db().query<{ name: string }>('SELECT pg_get_serial_sequence($1, $2) AS name', [this.table(spec.name), column]);
+    const [state] = this.db().query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${seq!.name}`);
+    return state!.is_called ? BigInt(state!.last_value) : null;
+  }
+
+  close(): void {
+    this.pg?.close();
+    this.pg = null;
+  }
+}

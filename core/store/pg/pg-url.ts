@@ -1,0 +1,97 @@
+/**
+ * A PostgreSQL store is named by a URL: `postgres://user@host/db?schema=name` (or `postgresql://`;
+ * a Unix socket as `?host=/dir`). One schema holds one store. The schema name is checked here, so
+ * every SQL statement can quote it as an identifier and no name reaches the server unchecked.
+ */
+import { z } from 'zod';
+import { badInput } from '../../errors.js';
+
+/** Lower-case letters, digits and `_`, starting with a letter, at most 63 bytes (PostgreSQL's NAMEDATALEN − 1); not `pg_…`, which PostgreSQL reserves. */
+const SCHEMA_NAME = z
+  .string()
+  .min(1)
+  .max(63)
+  .regex(/^[a-z][a-z0-9_]*$/, 'use lower-case letters, digits and _, starting with a letter')
+  .refine((s) => !s.startsWith('pg_'), 'names starting with pg_ are reserved by PostgreSQL');
+
+const PG_URL = z.string().max(2048).regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://');
+
+export interface PgStoreUrl {
+  /** What `pg` connects with: the URL without `schema`. */
+  connection: string;
+  /** The store's schema. */
+  schema: string;
+  /** The URL as given, its password replaced by `***`: safe to print. */
+  shown: string;
+}
+
+/** Whether a store argument names a PostgreSQL store rather than a SQLite file. */
+export function isPgUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/**
+ * The parts of a URL. WHATWG's URL refuses `postgres://user@/db?host=/dir` (a Unix socket: no host
+ * in the authority), which libpq and `pg` accept, so the parts are taken apart here.
+ */
+const URL_PARTS = /^(postgres(?:ql)?:\/\/)(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(?:\?([^#]*))?$/i;
+
+interface UrlParts {
+  scheme: string;
+  userinfo: string | null;
+  host: string;
+  path: string;
+  query: URLSearchParams;
+}
+
+function partsOf(input: string): UrlParts | null {
+  const m = URL_PARTS.exec(input);
+  if (!m) return null;
+  return { scheme: m[1]!, userinfo: m[2] ?? null, host: m[3]!, path: m[4] ?? '', query: new URLSearchParams(m[5] ?? '') };
+}
+
+function urlOf(p: UrlParts): string {
+  const query = p.query.toString();
+  return `${p.scheme}${p.userinfo !== null ? `${p.userinfo}@` : ''}${p.host}${p.path}${query ? `?${query}` : ''}`;
+}
+
+function redacted(p: UrlParts): string {
+  const colon = p.userinfo?.indexOf(':') ?? -1;
+  return urlOf(colon >= 0 ? { ...p, userinfo: `${p.userinfo!.slice(0, colon)}:***` } : p);
+}
+
+/** Parses and checks a store URL; a typed `bad_input` error names the input and how to fix it. */
+export function parsePgStoreUrl(input: string): PgStoreUrl {
+  const checked = PG_URL.safeParse(input);
+  const parts = checked.success ? partsOf(input) : null;
+  if (!parts) {
+    const shown = input.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@').slice(0, 200);
+    const why = checked.success ? 'it does not read as scheme://user@host/db?options' : checked.error.issues[0]!.message;
+    throw badInput(`${JSON.stringify(shown)} is not a PostgreSQL URL (${why}); write postgres://user@host/db?schema=name`, { field: 'url' });
+  }
+  const shown = redacted(parts);
+  const schema = parts.query.get('schema');
+  if (schema === null || schema === '') {
+    throw badInput(`${shown} names no schema: one schema holds one store; add ?schema=name (for example ${shown}${parts.query.size > 0 ? '&' : '?'}schema=mnemo)`, {
+      field: 'url',
+    });
+  }
+  const name = SCHEMA_NAME.safeParse(schema);
+  if (!name.success) {
+    throw badInput(`schema ${JSON.stringify(schema.slice(0, 100))} in ${shown}: ${name.error.issues[0]!.message} (at most 63 characters)`, { field: 'url', schema });
+  }
+  parts.query.delete('schema');
+  return { connection: urlOf(parts), schema: name.data, shown };
+}
+
+/** The same store's URL for another user (no password in it): what an agent connects with. */
+export function storeUrlAs(url: PgStoreUrl, user: string): string {
+  const parts = partsOf(url.connection)!;
+  parts.query.set('schema', url.schema);
+  return urlOf({ ...parts, userinfo: encodeURIComponent(user) });
+}
+
+/** A SQL identifier, double-quoted (names are checked before they get here; quotes are doubled anyway). */
+export function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
