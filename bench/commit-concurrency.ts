@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- commit-concurrency [--size 100000] [--interval 1000] [--batch-ms N] [--pause-ms N] [--no-snapshots] [--json]`
+ * `npm run bench -- commit-concurrency [--size 100000] [--interval 1000] [--batch-ms N] [--pause-ms N] [--no-snapshots] [--no-handoff] [--json]`
  * (pacing: the store's defaults unless given)
  *
  * An operator commits a big reflection while an agent works beside it. On a demo store (cached
@@ -11,7 +11,9 @@
  * and undo wall times and the largest WAL file seen. `--batch-ms 1e9` writes the apply as one transaction,
  * as before batching, for comparison. Before each change ends the applier leaves current index
  * snapshots, as the API's write jobs do (api/handlers/shared/indexes-after-change.ts), so the agent
- * loads them instead of rebuilding; `--no-snapshots` leaves that out, for comparison.
+ * loads them instead of rebuilding; `--no-snapshots` leaves that out, for comparison. It also
+ * announces them and keeps its marker a few seconds, so the agent loads them ahead, between its calls
+ * (store/index-handoff.ts); `--no-handoff` clears the marker at once instead, for comparison.
  */
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -34,6 +36,8 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     // The applier does not leave current index snapshots: the agent rebuilds after the change (as before).
     'no-snapshots': { type: 'boolean', default: false },
+    // The applier clears its marker as soon as the snapshots are written: the agent loads them on its first call after.
+    'no-handoff': { type: 'boolean', default: false },
   },
 });
 const log = (s: string) => {
@@ -75,10 +79,10 @@ let snapshotS = 0;
 /** The applier's indexes brought up to date and written before the change ends (timed: it is part of the change). */
 const leaveSnapshots = () => {
   if (values['no-snapshots']) return undefined;
-  const leave = leaveIndexesCurrent(engine);
-  return () => {
+  const leave = leaveIndexesCurrent(engine, values['no-handoff'] ? { holdMs: 0 } : {});
+  return async () => {
     const s0 = performance.now();
-    leave();
+    await leave();
     snapshotS += (performance.now() - s0) / 1000;
   };
 };
@@ -135,8 +139,9 @@ const result = {
   plan_s: Number(planS.toFixed(1)),
   apply_s: Number(applyS.toFixed(1)),
   undo_s: Number(undoS.toFixed(1)),
-  /** Of apply_s + undo_s: bringing the applier's indexes up to date and writing their snapshots before each change ended. */
+  /** Of apply_s + undo_s: bringing the applier's indexes up to date, writing their snapshots and holding the marker for the hand-over before each change ended. */
   snapshots_s: Number(snapshotS.toFixed(1)),
+  handoff: !values['no-snapshots'] && !values['no-handoff'],
   undo_state: undone.state,
   wal_max_mb: Number((walMax / 1e6).toFixed(1)),
   agent_failures: summary.failures,

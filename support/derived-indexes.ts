@@ -8,7 +8,7 @@ import { Engine } from '../core/engine/engine.js';
 import { textFilter } from '../core/api/handlers/memory.js';
 import { createMemory, embeddingText } from '../core/model/memory.js';
 import { recallAdjacency, recallCorpus } from '../core/recall/pipeline.js';
-import { entityIndex, keywordIndex } from '../core/recall/mnemo/stages.js';
+import { entityIndex, keywordIndex, partOfIndex } from '../core/recall/mnemo/stages.js';
 import type { KeywordIndex } from '../core/recall/mnemo/keyword-index.js';
 import { decodeKeywordState } from '../core/recall/mnemo/keyword-snapshot.js';
 import { PartsReader, type SnapshotParts } from '../core/store/snapshot-parts.js';
@@ -74,7 +74,10 @@ export function indexesOf(engine: Engine) {
   const ids = live.map((s) => String(s.id)).sort();
   const entities = entityIndex(engine);
   const named = [...new Set(ids.flatMap((id) => engine.store.get(id)?.entities ?? []))].sort();
+  const partOf = partOfIndex(engine);
   return {
+    // Sorted: a patched index appends a re-linked child where a fresh build has it in edge order (the spread sums either way).
+    partOf: ids.map((id) => [id, [...partOf.parentsOf(id)].sort(), partOf.childrenOf(id).sort()]).filter(([, ps, cs]) => ps!.length + cs!.length > 0),
     adjacency: [...recallAdjacency(engine).edgesFrom(ids)].sort(([a], [b]) => a.localeCompare(b)),
     entities: named.map((e) => [e, entities.entitiesIn(e), [...entities.holdersOf(entities.entitiesIn(e)[0] ?? '')].sort()]),
     keyword: INDEX_QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
@@ -97,7 +100,7 @@ function keywordContent(keyword: KeywordIndex) {
   const parts = keyword.saveSnapshot();
   if (!parts) return null;
   const state = decodeKeywordState(parts);
-  const { start, rowids, body, context } = state.postings;
+  const { start, rowids, body, context } = state.postings.all();
   const termsOf = new Map<number, string[]>();
   for (let t = 0; t + 1 < start.length; t++) {
     for (let i = start[t]!; i < start[t + 1]!; i++) {

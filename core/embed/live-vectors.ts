@@ -4,12 +4,14 @@ import { VectorIndex } from './vector-index.js';
 import type { PersistableIndex } from '../store/derived.js';
 import { rowCounter, type LoadProgress } from '../store/derived-index.js';
 import type { StoreReader } from '../store/port.js';
-import type { SnapshotParts } from '../store/snapshot-parts.js';
+import type { PartSource, SnapshotParts } from '../store/snapshot-parts.js';
 import { decodeVectors, encodeVectors } from './vector-snapshot.js';
 
 export class LiveVectors extends VectorIndex implements PersistableIndex {
-  /** 2: sparse vectors in the inverted layout (1 stored them row by row). */
-  readonly snapshotFormat = 'vectors/2';
+  /** 2: sparse vectors in the inverted layout (1 stored them row by row); 3: and row by row beside it (read a vector alone). */
+  readonly snapshotFormat = 'vectors/3';
+  /** The store a snapshot was read beside (to rebuild from if its bytes turn out damaged later). */
+  private source: StoreReader | null = null;
 
   /** `embedder`: the name of the embedder whose vectors these are (a snapshot of another's is rebuilt). */
   constructor(
@@ -48,7 +50,13 @@ export class LiveVectors extends VectorIndex implements PersistableIndex {
     return encodeVectors(this);
   }
 
-  restoreSnapshot(parts: SnapshotParts): void {
+  restoreSnapshot(parts: PartSource, store: StoreReader): void {
+    this.source = store;
     decodeVectors(this, parts);
+  }
+
+  /** A part of the snapshot read back is damaged (found when a query first needed it): rebuilt from the store, which answers the same. */
+  protected override recoverFromDamage(): void {
+    this.load(this.source!);
   }
 }

@@ -16,8 +16,11 @@
  * A snapshot read back (adoptInverted) brings the inverted layout itself, as views on the bytes
  * read: the columns (100+ MB at 100k memories) are then only filled in, from those lists, when
  * something needs them (a vector that really changed, an export). Touching that much fresh
- * memory costs more than everything else an open does.
+ * memory costs more than everything else an open does. Read back lazily (adoptLazyInverted), a
+ * list is read from the snapshot's file when a query first uses its dimension, and a row when a
+ * patch or a keyword hit needs that one vector.
  */
+import { SnapshotMismatch } from '../store/snapshot-parts.js';
 
 export interface KnnHit {
   id: string;
@@ -42,6 +45,8 @@ export class VectorIndex {
   private acc = new Float64Array(0);
   /** Inverted layout (null = not built or not worth it for dense vectors). */
   private inv: { slots: Uint32Array[]; vals: Float32Array[]; built: number } | null = null;
+  /** An adopted snapshot's lists and rows, read when first needed (adoptLazyInverted); null once every list is in `inv`. */
+  private stored: StoredVectors | null = null;
   private invDecided = false;
   /** Slots below `inv.built` whose vector changed after the build. */
   private readonly invStale = new Set<number>();
@@ -71,6 +76,7 @@ export class VectorIndex {
     this.slotOf.clear();
     this.liveCount = 0;
     this.inv = null;
+    this.stored = null;
     this.invDecided = false;
     this.invStale.clear();
   }
@@ -99,6 +105,10 @@ export class VectorIndex {
   }
 
   upsert(id: string, vec: Float32Array, owner: string, rowid: number): void {
+    this.guarded(() => this.upsertNow(id, vec, owner, rowid));
+  }
+
+  private upsertNow(id: string, vec: Float32Array, owner: string, rowid: number): void {
     if (vec.length !== this.dim) return;
     let slot = this.slotOf.get(id);
     // Most patches after a restore are accesses: the vector is the same, the columns can wait.
@@ -134,6 +144,10 @@ export class VectorIndex {
   }
 
   vector(id: string): Float32Array | null {
+    return this.guarded(() => this.vectorNow(id));
+  }
+
+  private vectorNow(id: string): Float32Array | null {
     const slot = this.slotOf.get(id);
     if (slot === undefined || this.alive[slot] !== 1) return null;
     if (!this.colsReady) return this.fromInverted(slot);
@@ -163,8 +177,7 @@ export class VectorIndex {
     for (let j = 0; j < this.dim; j++) {
       const qj = q[j]!;
       if (qj === 0) continue;
-      const slots = inv.slots[j]!;
-      const vals = inv.vals[j]!;
+      const { slots, vals } = this.listOf(j);
       for (let p = 0; p < slots.length; p++) {
         const i = slots[p]!;
         acc[i] = acc[i]! + qj * vals[p]!;
@@ -228,6 +241,10 @@ export class VectorIndex {
 
   /** The k nearest live vectors by cosine, best first; `filter` restricts by id and owner. */
   knn(q: Float32Array, k: number, filter?: SlotFilter): KnnHit[] {
+    return this.guarded(() => this.knnNow(q, k, filter));
+  }
+
+  private knnNow(q: Float32Array, k: number, filter?: SlotFilter): KnnHit[] {
     if (k <= 0 || this.liveCount === 0) return [];
     const acc = this.scores(q);
     // A min-heap of the best k slots; "worse" = lower cos, or equal cos and later rowid.
@@ -305,12 +322,18 @@ export class VectorIndex {
 
   /** Cosine of the query with one stored vector, or null when the id is not indexed. */
   dotWith(id: string, q: Float32Array): number | null {
+    return this.guarded(() => this.dotWithNow(id, q));
+  }
+
+  private dotWithNow(id: string, q: Float32Array): number | null {
     const slot = this.slotOf.get(id);
     if (slot === undefined || this.alive[slot] !== 1) return null;
+    // One small read of the stored row rather than a list per dimension of the query.
+    const row = this.stored ? this.stored.row(slot) : null;
     let s = 0;
     for (let j = 0; j < this.dim; j++) {
       const qj = q[j]!;
-      if (qj !== 0) s += qj * (this.colsReady ? this.cols[j * this.cap + slot]! : this.invertedValue(j, slot));
+      if (qj !== 0) s += qj * (row ? row[j]! : this.colsReady ? this.cols[j * this.cap + slot]! : this.invertedValue(j, slot));
     }
     return s;
   }
@@ -338,6 +361,71 @@ export class VectorIndex {
     this.inv = lists;
     this.invDecided = true;
     this.colsReady = false;
+  }
+
+  /**
+   * As adoptInverted, but each dimension's list is read from `stored.list(j)` when a query first
+   * uses that dimension (`counts` says how long each is; a query of the hashing embedder touches
+   * ~30 of 256), and a row's vector from `stored.row(slot)` (a patch comparing it, a keyword hit's
+   * cosine). Bytes that turn out damaged when read are recovered from by recoverFromDamage.
+   */
+  adoptLazyInverted(ids: readonly string[], owners: readonly string[], rowids: Float64Array, counts: Uint32Array, stored: StoredVectors): void {
+    if (counts.length !== this.dim) throw new RangeError('inverted lists do not match the dimension');
+    this.adoptRows(ids, owners, rowids);
+    this.inv = { slots: new Array<Uint32Array>(this.dim), vals: new Array<Float32Array>(this.dim), built: ids.length };
+    this.invDecided = true;
+    this.colsReady = false;
+    const n = ids.length;
+    this.stored = {
+      row: (slot) => stored.row(slot),
+      list: (j) => {
+        const l = stored.list(j);
+        const { slots } = l;
+        if (slots.length !== counts[j] || l.vals.length !== slots.length) throw new SnapshotMismatch(`stored vectors: dimension ${j} has ${slots.length} entries, expected ${counts[j]}`);
+        for (let k = 0; k < slots.length; k++) if (slots[k]! >= n || (k > 0 && slots[k]! <= slots[k - 1]!)) throw new SnapshotMismatch('stored vectors: an inverted list is out of order or out of range');
+        return l;
+      },
+    };
+  }
+
+  /** Every dimension's inverted list, now, from an adopted snapshot (PersistableIndex.warm for LiveVectors). */
+  warm(): void {
+    this.guarded(() => {
+      for (let j = 0; j < this.dim && this.stored; j++) this.listOf(j);
+    });
+  }
+
+  /** A dimension's inverted list, read from an adopted snapshot the first time. */
+  private listOf(j: number): InvertedList {
+    const inv = this.inv!;
+    let slots = inv.slots[j];
+    if (!slots) {
+      const l = this.stored!.list(j);
+      inv.slots[j] = slots = l.slots;
+      inv.vals[j] = l.vals;
+    }
+    return { slots, vals: inv.vals[j]! };
+  }
+
+  /**
+   * Runs a read or a write; when an adopted snapshot's bytes turn out damaged on the way (read
+   * before the call changes anything), recovers (recoverFromDamage) and runs it again.
+   */
+  private guarded<R>(fn: () => R): R {
+    if (!this.stored) return fn();
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof SnapshotMismatch)) throw err;
+      this.stored = null;
+      this.recoverFromDamage(err);
+      return fn();
+    }
+  }
+
+  /** A snapshot's bytes could not be read: an index that knows its store rebuilds from it (LiveVectors); this one cannot answer. */
+  protected recoverFromDamage(err: Error): void {
+    throw err;
   }
 
   /** The live rows in the inverted layout (what adoptInverted takes). */
@@ -380,13 +468,13 @@ export class VectorIndex {
 
   /** A slot's value in dimension j, from the inverted lists (ascending slots: a bisection). */
   private invertedValue(j: number, slot: number): number {
-    const slots = this.inv!.slots[j]!;
+    const { slots, vals } = this.listOf(j);
     let lo = 0;
     let hi = slots.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const s = slots[mid]!;
-      if (s === slot) return this.inv!.vals[j]![mid]!;
+      if (s === slot) return vals[mid]!;
       if (s < slot) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -394,6 +482,7 @@ export class VectorIndex {
   }
 
   private fromInverted(slot: number): Float32Array {
+    if (this.stored) return this.stored.row(slot);
     const v = new Float32Array(this.dim);
     for (let j = 0; j < this.dim; j++) v[j] = this.invertedValue(j, slot);
     return v;
@@ -402,18 +491,32 @@ export class VectorIndex {
   /** Fills the columns from the adopted inverted lists (column by column: sequential writes). */
   private fillColumns(): void {
     if (this.colsReady) return;
+    // Every list, now (their rows are then no longer needed).
+    for (let j = 0; j < this.dim && this.stored; j++) this.listOf(j);
+    this.stored = null;
     const cap = this.cap;
     const cols = new Float32Array(cap * this.dim);
-    const inv = this.inv!;
     for (let j = 0; j < this.dim; j++) {
-      const slots = inv.slots[j]!;
-      const vals = inv.vals[j]!;
+      const { slots, vals } = this.listOf(j);
       const base = j * cap;
       for (let p = 0; p < slots.length; p++) cols[base + slots[p]!] = vals[p]!;
     }
     this.cols = cols;
     this.colsReady = true;
   }
+}
+
+/** A snapshot's vectors as stored: per dimension its list, per slot its row (each read when asked for). */
+export interface StoredVectors {
+  list(j: number): InvertedList;
+  /** The slot's whole vector. */
+  row(slot: number): Float32Array;
+}
+
+export interface InvertedList {
+  /** Ascending slots with a non-zero in the dimension. */
+  slots: Uint32Array;
+  vals: Float32Array;
 }
 
 function sameVector(a: Float32Array, b: Float32Array): boolean {

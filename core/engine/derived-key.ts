@@ -10,7 +10,7 @@ import { extensionKey, type Engine, type ExtensionKey } from './engine.js';
 export function derivedIndexKey<T extends DerivedIndex>(name: string, createIndex: (engine: Engine) => T): ExtensionKey<Derived<T>> {
   return extensionKey(
     name,
-    (engine) => new Derived(engine.store, createIndex(engine), { name, snapshots: engine.indexSnapshots }),
+    (engine) => new Derived(engine.store, createIndex(engine), { name, snapshots: engine.indexSnapshots, fresh: () => createIndex(engine) }),
     (derived) => derived.dispose(),
   );
 }

@@ -60,7 +60,8 @@ export class Engine {
     this.clock = store.clock;
     this.embedder = opts.embedder ?? new HashingEmbedder(store.dim);
     this.indexSnapshots = new IndexSnapshots(store, opts.indexSnapshots);
-    this.vectors = new Derived(store, new LiveVectors(this.embedder.dim, this.embedder.name), { name: 'embed.vectors', snapshots: this.indexSnapshots });
+    const freshVectors = () => new LiveVectors(this.embedder.dim, this.embedder.name);
+    this.vectors = new Derived(store, freshVectors(), { name: 'embed.vectors', snapshots: this.indexSnapshots, fresh: freshVectors });
     this.profileOverride = opts.profile;
   }
 

@@ -12,7 +12,7 @@
 import type { PersistableIndex } from '../store/derived.js';
 import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type SnapshotParts, type StringRun } from '../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/snapshot-parts.js';
 import type { StoreReader } from '../store/port.js';
 
 /** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
@@ -65,7 +65,7 @@ export class Adjacency implements PersistableIndex {
     return w.parts;
   }
 
-  restoreSnapshot(parts: SnapshotParts): void {
+  restoreSnapshot(parts: PartSource): void {
     const r = new PartsReader(parts);
     const srcs = r.strings('srcs');
     const starts = prefixSums(r.typed('counts', Uint32Array, srcs.length));

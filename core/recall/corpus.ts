@@ -15,7 +15,7 @@ import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { PersistableIndex } from '../store/derived.js';
 import { rowCounter, type LoadProgress } from '../store/derived-index.js';
-import type { SnapshotParts } from '../store/snapshot-parts.js';
+import { SnapshotMismatch, type PartSource, type SnapshotParts } from '../store/snapshot-parts.js';
 import { decodeCorpus, encodeCorpus, type CorpusSlots, type StoredSlotData } from './corpus-snapshot.js';
 import type { SlotData } from './slot-data.js';
 import type { SourceRow, StoreReader } from '../store/port.js';
@@ -125,7 +125,7 @@ export class RecallCorpus implements PersistableIndex {
     return encodeCorpus(live);
   }
 
-  restoreSnapshot(parts: SnapshotParts, store: StoreReader): void {
+  restoreSnapshot(parts: PartSource, store: StoreReader): void {
     const slots = decodeCorpus(parts);
     this.reset(store);
     this.ids = slots.ids;
@@ -201,8 +201,25 @@ export class RecallCorpus implements PersistableIndex {
   /** What scoring reads of a slot. */
   dataOf(slot: number): SlotData {
     let d = this.data[slot];
-    if (!d) this.data[slot] = d = this.stored!.get(slot);
+    if (!d) this.data[slot] = d = this.storedData(slot);
     return d;
+  }
+
+  /**
+   * A slot's fields from the snapshot read back; when what that reads turns out damaged (read only
+   * now), from the store's row instead, for this slot and every one not read yet.
+   */
+  private storedData(slot: number): SlotData {
+    if (this.stored) {
+      try {
+        return this.stored.get(slot);
+      } catch (err) {
+        if (!(err instanceof SnapshotMismatch)) throw err;
+        this.stored = null;
+      }
+    }
+    const row = this.store!.queries.sourceRow(this.ids[slot]!);
+    return row ? slotData(this.store!, row) : EMPTY_SLOT_DATA();
   }
 
   isAlive(slot: number): boolean {
@@ -262,7 +279,8 @@ export class RecallCorpus implements PersistableIndex {
 
   private joinedText(fields: readonly SparseField[], slot: number): string {
     // Every slot's text is read to build the substring index: from the stored columns, without making its SlotData.
-    const d = this.data[slot];
+    // (Once the snapshot's fields turned out damaged, from the store's row: dataOf.)
+    const d = this.data[slot] ?? (this.stored ? undefined : this.dataOf(slot));
     const parts: string[] = [];
     for (const f of fields) {
       if (f === 'content') parts.push(this.contents[slot]!);
@@ -343,6 +361,9 @@ export class RecallCorpus implements PersistableIndex {
   }
 }
 
+/** What scoring reads of a row it cannot read. */
+const EMPTY_SLOT_DATA = (): SlotData => ({ type: 'info', importance: 5, title: null, tags: [], cues: new Set(), actr: new Float64Array(0) });
+
 function toSlotData(f: ScoringFields): SlotData {
   return { type: f.type, importance: f.importance, title: f.title, tags: f.tags, cues: cueSet(f), actr: f.actr };
 }
@@ -355,7 +376,7 @@ function slotData(store: StoreReader, row: SourceRow): SlotData {
   const fast = scanScoringFields(row.data);
   if (fast) return toSlotData(fast);
   const m = store.get(row.id);
-  if (!m) return { type: 'info', importance: 5, title: null, tags: [], cues: new Set(), actr: new Float64Array(0) };
+  if (!m) return EMPTY_SLOT_DATA();
   const actr = m.access_log.filter((e) => ACTR_CHANNELS.has(e.channel)).map((e) => e.ts);
   return { type: m.type, importance: m.importance, title: m.title, tags: m.tags, cues: cueSet(m), actr: Float64Array.from(actr) };
 }

@@ -19,6 +19,7 @@ import { MnemoError } from '../errors.js';
 import { currentCredentialId } from './attribution.js';
 import { attributeFeedTo } from './feed-stamp.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
+import type { FeedPosition } from './feed-position.js';
 import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore } from './journal.js';
 
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
@@ -47,21 +48,36 @@ export interface RunMarker {
    * the whole group, not just the change being undone when it stopped.
    */
   queue?: number[];
+  /**
+   * Set once every row is written, before the marker clears: the writer has left index snapshots
+   * current at this feed position, so the processes beside it can load them ahead (index-handoff.ts).
+   */
+  snapshots_at?: FeedPosition;
 }
 
-/** Runs this process is driving, by store file and change id (another connection here must not "recover" them). */
-const liveRuns = new Set<string>();
+/**
+ * Runs this process is driving, by store file and change id (another connection here must not
+ * "recover" them), and the connection driving each (which, unlike the others, is not held back by it).
+ */
+const liveRuns = new Map<string, { store: JournalledStore; changeId: number }>();
 const runKey = (store: JournalledStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
 
 /** Marks the changes of a run this process drives (or has stopped driving). */
 export function setLiveRun(store: JournalledStore, changeIds: number[], live: boolean): void {
   for (const id of changeIds) {
-    if (live) liveRuns.add(runKey(store, id));
+    if (live) liveRuns.set(runKey(store, id), { store, changeId: id });
     else liveRuns.delete(runKey(store, id));
   }
 }
 
 /** The change being written in batches right now (or left half-written by a process that died). */
+/** The changes this connection is writing as runs right now (their feed rows are its own, told as it wrote them). */
+export function ownRunIds(store: JournalledStore): number[] {
+  const ids: number[] = [];
+  for (const run of liveRuns.values()) if (run.store === store) ids.push(run.changeId);
+  return ids;
+}
+
 export function runInProgress(store: { getMeta(key: string): string | null }): RunMarker | null {
   const raw = store.getMeta(RUN_MARKER_KEY);
   return raw ? (JSON.parse(raw) as RunMarker) : null;
@@ -106,7 +122,8 @@ export function refuseIfRunning(store: JournalledStore): void {
  */
 export function foreignRunInProgress(store: JournalledStore): boolean {
   const m = runInProgress(store);
-  return m !== null && isLive(store, m);
+  // The connection writing the run hears the others' commits as usual: it hands its indexes over at the end (index-handoff.ts).
+  return m !== null && liveRuns.get(runKey(store, m.change_id))?.store !== store && isLive(store, m);
 }
 
 /** Whether the process named by the marker may still be writing (another host: assume it is). */
@@ -240,7 +257,7 @@ export class ChangeRun {
     const info = statementOf(store, 'INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(store.clock.now(), this.label, this.kind, '{}', 'applied', JSON.stringify({ ...this.meta, in_progress: true }), currentCredentialId());
     this.id = Number(info.lastInsertRowid);
-    liveRuns.add(runKey(store, this.id));
+    liveRuns.set(runKey(store, this.id), { store, changeId: this.id });
     writeMarker(store, newMarker(store, this.id, 'record', this.label, null));
   }
 
@@ -411,7 +428,7 @@ async function replayInBatches(
     const change = mode === 'undo' ? store.journal.checkUndo(changeId!) : store.journal.checkRedo(changeId);
     const cursor = mode === 'undo' ? Number.MAX_SAFE_INTEGER : -1;
     writeMarker(store, newMarker(store, change.id, mode, change.label, cursor));
-    liveRuns.add(runKey(store, change.id));
+    liveRuns.set(runKey(store, change.id), { store, changeId: change.id });
     total = change.rows;
     return change.id;
   });

@@ -3,7 +3,7 @@
  * index worth persisting, a snapshot of itself (derived-snapshot.ts writes it to the sidecar).
  */
 import type { FeedPosition, StoreReader } from './port.js';
-import type { SnapshotParts } from './snapshot-parts.js';
+import type { PartSource, SnapshotParts } from './snapshot-parts.js';
 
 /** How far a build is: `done` of `total` rows (called every few thousand rows, and at the end). */
 export type LoadProgress = (done: number, total: number) => void;
@@ -58,8 +58,18 @@ export interface PersistableIndex extends DerivedIndex {
   snapshotConditions(): string;
   /** The index as parts; null when it cannot be snapshotted (then it is simply rebuilt next time). */
   saveSnapshot(): SnapshotParts | null;
-  /** Replaces the index's content with a snapshot's; throws SnapshotMismatch when the parts do not fit. */
-  restoreSnapshot(parts: SnapshotParts, store: StoreReader): void;
+  /**
+   * Replaces the index's content with a snapshot's; throws SnapshotMismatch when the parts do not
+   * fit. A part is read (and its CRC checked) when first asked for: an index may leave a part
+   * unread until a caller needs it, and must then answer from the store if it is damaged
+   * (SnapshotDamaged), never from bytes it could not check.
+   */
+  restoreSnapshot(parts: PartSource, store: StoreReader): void;
+  /**
+   * Reads now what restoreSnapshot left for first use. A copy loaded ahead of a hand-over
+   * (index-handoff.ts) calls it, so the first call after the swap does not wait for those reads.
+   */
+  warm?(): void;
   /** Live memories it holds (for the build report). */
   readonly size: number;
 }

@@ -9,7 +9,7 @@ import type { LoadStep, PersistableIndex } from './derived-index.js';
 import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedPosition, StoreReader } from './port.js';
-import { SnapshotMismatch } from './snapshot-parts.js';
+import { SnapshotDamaged, SnapshotMismatch, type PartSource } from './snapshot-parts.js';
 import { runMarkerPresent } from './change-run.js';
 
 /** More changes than this since a snapshot: rebuilding is cheaper than patching. */
@@ -47,6 +47,31 @@ export class DerivedSnapshot {
     yield* this.buildSteps();
     this.position = before;
     return before;
+  }
+
+  /**
+   * Restores the snapshot a long change's writer left at `at` (index-handoff.ts), patched up to the
+   * feed's end; null when the sidecar holds no snapshot that recent or it does not fit.
+   */
+  restoreAt(at: FeedPosition): FeedPosition | null {
+    const sidecar = this.snapshots.sidecar();
+    const end = this.store.feedPosition();
+    const header = sidecar?.header(this.name);
+    if (!sidecar || !end || !header || header.position.epoch !== at.epoch || header.position.seq < at.seq) return null;
+    const restored = this.restore(sidecar, end);
+    if (restored) this.position = restored;
+    return restored;
+  }
+
+  /** Patches what the feed says changed after `from`; the position reached, or null when too much did (rebuild instead). */
+  patchSince(from: FeedPosition): FeedPosition | null {
+    const changes = this.store.changedSince(from, PATCH_LIMIT);
+    if (!changes) return null;
+    for (const id of changes.deletes) this.index.remove(id);
+    for (const id of changes.upserts) this.index.update(this.store, id);
+    this.patches += changes.upserts.length + changes.deletes.length;
+    this.position = changes.position;
+    return changes.position;
   }
 
   notePatch(): void {
@@ -105,13 +130,24 @@ export class DerivedSnapshot {
     if (!snap || !this.fits(snap.format, snap.conditions, snap.position, before)) return null;
     const changes = this.store.changedSince(snap.position, PATCH_LIMIT);
     if (!changes) return null;
+    let restored = false;
+    // A part the index reads later (when a recall first needs it) may turn out damaged then: the
+    // index answers from the store instead, and the sidecar forgets the snapshot (rebuilt next open).
+    const parts = reportingLateDamage(snap.parts, () => {
+      if (restored) sidecar.reportDamage(this.name);
+    });
     try {
-      this.index.restoreSnapshot(snap.parts, this.store);
+      this.index.restoreSnapshot(parts, this.store);
     } catch (err) {
+      if (err instanceof SnapshotDamaged) {
+        sidecar.reportDamage(this.name);
+        return null;
+      }
       if (!(err instanceof SnapshotMismatch)) throw err;
       this.store.warn(`index-snapshot:${this.name}`, `the stored ${this.name} index does not fit together (${err.message}); rebuilding it`);
       return null;
     }
+    restored = true;
     for (const id of changes.deletes) this.index.remove(id);
     for (const id of changes.upserts) this.index.update(this.store, id);
     this.patches = changes.upserts.length + changes.deletes.length;
@@ -200,4 +236,22 @@ export class DerivedSnapshot {
       return null;
     }
   }
+}
+
+/** The source, calling `onDamage` before a SnapshotDamaged goes through to the reader. */
+function reportingLateDamage(source: PartSource, onDamage: () => void): PartSource {
+  const watched = <R>(read: () => R): R => {
+    try {
+      return read();
+    } catch (err) {
+      if (err instanceof SnapshotDamaged) onDamage();
+      throw err;
+    }
+  };
+  return {
+    has: (part) => source.has(part),
+    ...(source.byteLength ? { byteLength: (part: string) => source.byteLength!(part) } : {}),
+    get: (part) => watched(() => source.get(part)),
+    ...(source.range ? { range: (part: string, from: number, to: number) => watched(() => source.range!(part, from, to)) } : {}),
+  };
 }

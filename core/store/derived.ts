@@ -13,6 +13,20 @@ import type { DerivedIndex, LoadStep, PersistableIndex, SidecarResidentIndex } f
 import { DerivedSnapshot } from './derived-snapshot.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 
+/** How a Derived is kept in the sidecar; `fresh` makes an empty index of the same kind (for a hand-over, index-handoff.ts). */
+export interface DerivedPersistence<T> {
+  name: string;
+  snapshots: IndexSnapshots;
+  fresh?: () => T;
+}
+
+/** A second copy of the index, loaded from a snapshot another process left, waiting to be swapped in. */
+interface PreparedCopy<T> {
+  index: T;
+  snapshot: DerivedSnapshot;
+  position: FeedPosition;
+}
+
 export type { DerivedIndex, LoadProgress, LoadStep, PersistableIndex, SidecarResidentIndex } from './derived-index.js';
 
 interface StepBuild {
@@ -53,8 +67,10 @@ function isSidecarResident(index: DerivedIndex): index is SidecarResidentIndex {
 export class Derived<T extends DerivedIndex> {
   private stale = true;
   private readonly unsubscribe: () => void;
-  private readonly snapshot: DerivedSnapshot | null;
-  /** A feed position the index reflects at least (read before each catch-up). */
+  private current: T;
+  private snapshot: DerivedSnapshot | null;
+  private prepared: PreparedCopy<T> | null = null;
+  /** A feed position the index reflects at least (what its listeners had heard at the last read). */
   private position: FeedPosition | null = null;
   /** Whether to follow the feed position at all (snapshots on for this engine). */
   private readonly tracksPosition: boolean;
@@ -64,12 +80,15 @@ export class Derived<T extends DerivedIndex> {
 
   constructor(
     private readonly store: StoreReader,
-    readonly index: T,
-    persistence?: { name: string; snapshots: IndexSnapshots },
+    index: T,
+    private readonly persistence?: DerivedPersistence<T>,
   ) {
+    this.current = index;
     this.snapshot = persistence && isPersistable(index) ? new DerivedSnapshot(store, index, persistence.name, persistence.snapshots) : null;
     this.tracksPosition = !!persistence?.snapshots.enabled && (isPersistable(index) || isSidecarResident(index));
-    this.unregister = this.snapshot ? persistence!.snapshots.register(() => this.persistNow()) : () => {};
+    this.unregister = this.snapshot
+      ? persistence!.snapshots.register({ persist: () => this.persistNow(), prepare: (at) => this.prepareAhead(at) })
+      : () => {};
     this.unsubscribe = store.onChange((e) => {
       if (this.building) {
         // The build may already have read this row: patch it again once the build is done.
@@ -85,12 +104,18 @@ export class Derived<T extends DerivedIndex> {
     });
   }
 
+  /** The index as it stands (get() brings it up to date first). */
+  get index(): T {
+    return this.current;
+  }
+
   /** The index, current with the store (checks for other processes' commits first). */
   get(): T {
-    // Read before catching up: whatever the catch-up applies is at or after it, and patching
-    // again from a slightly older position is harmless (updates re-read their rows).
-    const before = this.tracksPosition ? this.store.feedPosition() : null;
     this.store.catchUp();
+    // What the listeners have been told, not the feed's end: while another process writes a long
+    // change its rows are held back, and a snapshot must not claim them.
+    const before = this.tracksPosition ? this.store.heardPosition() : null;
+    this.persistence?.snapshots.checkHandoff();
     // A build getReady() is stepping through finishes here, now: this caller cannot wait.
     if (this.building) this.finish(this.building, drain(this.building.steps));
     if (this.stale) {
@@ -99,8 +124,10 @@ export class Derived<T extends DerivedIndex> {
     } else if (before) {
       this.position = before;
     }
+    // Caught up past a copy loaded ahead without needing it (the change was patched in): let it go.
+    if (this.prepared && this.position && (this.position.epoch !== this.prepared.position.epoch || this.position.seq >= this.prepared.position.seq)) this.dropPrepared();
     if (this.position) this.snapshot?.saveIfDue(this.position);
-    return this.index;
+    return this.current;
   }
 
   /** Writes the index's snapshot now if it changed since the last one (IndexSnapshots.persistAllNow). */
@@ -117,8 +144,8 @@ export class Derived<T extends DerivedIndex> {
   async getReady(pause: () => Promise<void>): Promise<void> {
     if (!this.building) {
       if (!this.stale) return;
-      const before = this.tracksPosition ? this.store.feedPosition() : null;
       this.store.catchUp();
+      const before = this.tracksPosition ? this.store.heardPosition() : null;
       if (!this.stale) return;
       this.building = { steps: this.buildSteps(before), changed: new Map(), reset: false };
     }
@@ -138,8 +165,61 @@ export class Derived<T extends DerivedIndex> {
     this.stale = true;
   }
 
+  /**
+   * Loads, from the snapshot a long change's writer left (index-handoff.ts), a second copy of an
+   * index in use here, while this one keeps answering; the next rebuild swaps it in instead.
+   */
+  prepareAhead(at: FeedPosition): void {
+    const fresh = this.persistence?.fresh;
+    if (!fresh || !this.snapshot || this.stale || this.building || !this.position) return;
+    if (at.epoch !== this.position.epoch || at.seq <= this.position.seq) return;
+    const had = this.prepared?.position;
+    if (had && had.epoch === at.epoch && had.seq >= at.seq) return;
+    this.dropPrepared();
+    const index = fresh();
+    const snapshot = new DerivedSnapshot(this.store, index as T & PersistableIndex, this.persistence.name, this.persistence.snapshots);
+    const position = snapshot.restoreAt(at);
+    if (!position) {
+      snapshot.cancel();
+      index.dispose?.();
+      return;
+    }
+    // What the restore left for first use is read now, between calls, not in the call after the swap.
+    (index as Partial<PersistableIndex>).warm?.();
+    this.prepared = { index, snapshot, position };
+  }
+
+  /** Swaps in the copy prepareAhead loaded, patched up to now; its position, or null when there is none that fits. */
+  private adoptPrepared(before: FeedPosition | null): FeedPosition | null {
+    const prepared = this.prepared;
+    if (!prepared) return null;
+    this.prepared = null;
+    const position = before && prepared.position.epoch === before.epoch && prepared.position.seq <= before.seq ? prepared.snapshot.patchSince(prepared.position) : null;
+    if (!position) {
+      prepared.snapshot.cancel();
+      prepared.index.dispose?.();
+      return null;
+    }
+    const old = this.current;
+    this.snapshot?.cancel();
+    this.current = prepared.index;
+    this.snapshot = prepared.snapshot;
+    if (old !== this.current) old.dispose?.();
+    return position;
+  }
+
+  private dropPrepared(): void {
+    const prepared = this.prepared;
+    this.prepared = null;
+    if (!prepared) return;
+    prepared.snapshot.cancel();
+    prepared.index.dispose?.();
+  }
+
   /** Loads or builds the index, a step per yield; returns the feed position it reflects at least. */
   private buildSteps(before: FeedPosition | null): Iterator<LoadStep, FeedPosition | null> {
+    const adopted = this.adoptPrepared(before);
+    if (adopted) return { next: () => ({ done: true, value: adopted }) };
     if (this.snapshot) return this.snapshot.loadOrBuildSteps(before);
     return loadThenReturn(this.store, this.index, before);
   }
@@ -164,6 +244,7 @@ export class Derived<T extends DerivedIndex> {
     }
     this.unsubscribe();
     this.unregister();
+    this.dropPrepared();
     if (!this.stale && this.position) {
       this.snapshot?.saveOnClose(this.position);
       if (isSidecarResident(this.index)) {

@@ -9,7 +9,7 @@
  * of the whole store (row-signatures.ts), which at 100k memories takes seconds.
  */
 import { connectionOf } from './connection.js';
-import { foreignRunInProgress } from './change-run.js';
+import { foreignRunInProgress, ownRunIds } from './change-run.js';
 import { changedSince, feedPosition, hasFeed } from './feed-reads.js';
 import type { JournalledStore } from './journal.js';
 import type { FeedPosition } from './port.js';
@@ -33,7 +33,10 @@ export class ExternalChanges {
   private signatures: RowSignatures | null = null;
   private signaturesWanted = false;
 
-  constructor(private readonly store: ExternalStore) {
+  constructor(
+    private readonly store: ExternalStore,
+    private readonly feedLimit = CATCH_UP_FEED_LIMIT,
+  ) {
     this.lastDataVersion = store.dataVersion();
     this.position = feedPosition(store);
   }
@@ -90,13 +93,25 @@ export class ExternalChanges {
     }
   }
 
+  /**
+   * The feed position listeners have been told everything up to. With no other process's commit
+   * left untold, that is the feed's end (our own writes are told as they are made); otherwise the
+   * last catch-up's position, which a long change of another process holds back (refresh()).
+   */
+  heardPosition(): FeedPosition | null {
+    if (!this.pending && !this.signaturesWanted && this.store.dataVersion() === this.lastDataVersion) return feedPosition(this.store);
+    return this.position;
+  }
+
   private catchUpFromFeed(): void {
     const store = this.store;
     this.pending = false;
     this.signatures = null;
     this.signaturesWanted = false;
     const from = this.position;
-    const changes = from ? store.readConsistent(() => changedSince(store, from, CATCH_UP_FEED_LIMIT)) : null;
+    // A run this connection is writing put its rows in the feed, and the listeners heard them as they were written.
+    const own = ownRunIds(store);
+    const changes = from ? store.readConsistent(() => changedSince(store, from, this.feedLimit, own)) : null;
     if (!changes) {
       this.position = feedPosition(store);
       store.emit({ kind: 'reset' });

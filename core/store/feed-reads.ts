@@ -15,6 +15,9 @@ export const CATCH_UP_SQL = {
   count: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?',
   rows: 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq',
   exists: 'SELECT 1 FROM memories WHERE id = ?',
+  /** The same, leaving out the rows of changes the reader wrote itself (a run it is writing: json array of change ids). */
+  countOthers: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?)))',
+  rowsOthers: 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq',
 } as const;
 
 /** Whether this file has the feed (migration 007; a nooa-only file or an old read-only store does not). */
@@ -42,16 +45,18 @@ export function feedPrunedThrough(store: object): number {
  * The memories changed after `pos`: an edge change names both of its ends. Null when `pos` is not
  * from this feed, reaches back past what retention kept, or more than `limit` rows changed (a
  * rebuild is cheaper then). A memory that no longer exists is a delete; every other one an upsert
- * (it may now be archived: the index re-reads it).
+ * (it may now be archived: the index re-reads it). `ownChanges`: change ids whose rows the reader
+ * wrote itself and has told already, left out.
  */
-export function changedSince(store: object, pos: FeedPosition, limit: number): FeedChanges | null {
+export function changedSince(store: object, pos: FeedPosition, limit: number, ownChanges: readonly number[] = []): FeedChanges | null {
   const now = feedPosition(store);
   if (!now || now.epoch !== pos.epoch || pos.seq > now.seq) return null;
   if (pos.seq < feedPrunedThrough(store)) return null;
-  const count = statementOf(store, CATCH_UP_SQL.count).pluck().get(pos.seq, now.seq) as number;
+  const range = ownChanges.length ? [pos.seq, now.seq, JSON.stringify(ownChanges)] : [pos.seq, now.seq];
+  const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range) as number;
   if (count > limit) return null;
   const touched = new Set<string>();
-  const rows = statementOf(store, CATCH_UP_SQL.rows).raw().all(pos.seq, now.seq) as [string, string | null][];
+  const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as [string, string | null][];
   for (const [id, dst] of rows) {
     touched.add(id);
     if (dst !== null) touched.add(dst);

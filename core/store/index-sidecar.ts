@@ -20,14 +20,15 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { nativeBindingOf } from './connection.js';
 import type { DB } from './sqlite.js';
 import type { FeedPosition } from './feed-position.js';
-import type { SnapshotParts } from './snapshot-parts.js';
-import { layOut, PartsFileWriter, partsFile, readPartsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry } from './snapshot-file.js';
+import type { PartSource, SnapshotParts } from './snapshot-parts.js';
+import { layOut, PartsFile, PartsFileWriter, partsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry } from './snapshot-file.js';
 
 /**
  * Bump when the file's tables or the parts' files change; `le`: typed arrays are stored
- * little-endian. 2: the parts moved out of SQLite blobs into a file per generation.
+ * little-endian. 2: the parts moved out of SQLite blobs into a file per generation. 3: a CRC per
+ * 4 KB block of each part (read a part's bytes, or some of them, when first needed).
  */
-const SIDECAR_FORMAT = 'mnemo-index/2/le';
+const SIDECAR_FORMAT = 'mnemo-index/3/le';
 /** The most written per turn of the event loop (a write of ~10 ms on a slow disk). */
 const PIECE_BYTES = 16 * 1024 * 1024;
 /** Reading a generation whose file another process just replaced: look up the current one again, this many times. */
@@ -55,7 +56,8 @@ export interface SnapshotHeader {
 }
 
 export interface StoredSnapshot extends SnapshotHeader {
-  parts: SnapshotParts;
+  /** Each part read, and its CRC checked, when first asked for (PartsFile). */
+  parts: PartSource;
 }
 
 export function sidecarPath(storePath: string): string {
@@ -74,6 +76,8 @@ export interface SidecarOwner {
 
 export class IndexSidecar {
   private closed = false;
+  /** The generation file each index was last read from, open while it has parts not yet read. */
+  private readonly openFiles = new Map<string, PartsFile>();
 
   private constructor(
     readonly path: string,
@@ -177,8 +181,9 @@ export class IndexSidecar {
   }
 
   /**
-   * An index's snapshot; null when missing or damaged (damage warns). When another process
-   * replaced the generation between looking it up and opening its file, looks again.
+   * An index's snapshot, its parts read when first asked for; null when missing or damaged
+   * (damage warns; a part found damaged later throws SnapshotDamaged, see reportDamage). When
+   * another process replaced the generation between looking it up and opening its file, looks again.
    */
   read(name: string): StoredSnapshot | null {
     if (this.closed) return null;
@@ -187,12 +192,14 @@ export class IndexSidecar {
         const found = this.lookUp(name);
         if (!found) return null;
         const total = found.entries.reduce((end, e) => Math.max(end, e.offset + e.bytes), 0);
-        const parts = readPartsFile(this.partsPath(found.generation), found.entries, total);
+        const parts = PartsFile.open(this.partsPath(found.generation), found.entries, total);
         if (parts === 'missing') continue;
         if (parts === 'damaged') {
-          this.warn(`the index file ${this.path} has a damaged snapshot of ${name}; rebuilding it`);
+          this.reportDamage(name);
           return null;
         }
+        this.openFiles.get(name)?.close();
+        this.openFiles.set(name, parts);
         return { ...found.header, parts };
       }
       this.warn(`the index file ${this.path}: the snapshot of ${name} is missing its parts; rebuilding it`);
@@ -200,6 +207,16 @@ export class IndexSidecar {
     } catch (err) {
       this.warn(`cannot read the index file ${this.path} (${(err as Error).message})`);
       return null;
+    }
+  }
+
+  /** A snapshot's bytes do not match what was written: warns, and forgets it (the index is rebuilt and written again). */
+  reportDamage(name: string): void {
+    this.warn(`the index file ${this.path} has a damaged snapshot of ${name}; rebuilding it`);
+    try {
+      this.forget(name);
+    } catch {
+      // A read-only or busy sidecar keeps it; the next writer replaces it.
     }
   }
 
@@ -251,6 +268,8 @@ export class IndexSidecar {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const file of this.openFiles.values()) file.close();
+    this.openFiles.clear();
     this.db.close();
   }
 
@@ -339,6 +358,8 @@ export class IndexSidecar {
 export class SnapshotWrite {
   private readonly entries: PartEntry[];
   private readonly total: number;
+  /** The parts as written (with the table of their blocks' CRCs). */
+  private readonly parts: SnapshotParts;
   private generation: number | null = null;
   private file: PartsFileWriter | null = null;
   private written = false;
@@ -348,10 +369,10 @@ export class SnapshotWrite {
     private readonly sidecar: IndexSidecar,
     private readonly name: string,
     private readonly header: SnapshotHeader,
-    private readonly parts: SnapshotParts,
+    parts: SnapshotParts,
     private readonly now: number,
   ) {
-    ({ entries: this.entries, total: this.total } = layOut(parts));
+    ({ parts: this.parts, entries: this.entries, total: this.total } = layOut(parts));
   }
 
   get finished(): boolean {

@@ -9,7 +9,20 @@
  */
 import type { Clock } from '../clock.js';
 import { IndexSidecar } from './index-sidecar.js';
-import type { StoreReader } from './port.js';
+import { announcedSnapshots } from './index-handoff.js';
+import { RUN_MARKER_KEY } from './journal.js';
+import type { FeedPosition, StoreReader } from './port.js';
+
+/** A persisted index of the engine, as derived.ts registers it. */
+export interface PersistedIndexEntry {
+  /** Writes its snapshot now, if it changed since the last one. */
+  persist(): void;
+  /** Loads a second copy from the snapshot another process left at `at` (index-handoff.ts). */
+  prepare(at: FeedPosition): void;
+}
+
+/** A marker is looked at no more often than this from the calls' path (a meta read per call would do, but need not). */
+const HANDOFF_CHECK_MS = 250;
 
 /** A derived index starting a full rebuild, getting on with it (n of N rows), and finishing it. */
 export interface IndexBuildEvent {
@@ -33,6 +46,7 @@ const INDEX_LABELS: Record<string, string> = {
   'recall.mnemo.bm25.plain': 'keyword index (unstemmed)',
   'recall.mnemo.entities': 'entity index',
   'recall.adjacency': 'link index',
+  'recall.mnemo.part_of': 'part-of index',
 };
 
 export const indexLabel = (index: string): string => INDEX_LABELS[index] ?? index;
@@ -73,8 +87,15 @@ export class IndexSnapshots {
   readonly retryLater: (fn: () => void) => () => void;
   private opened = false;
   private file: IndexSidecar | null = null;
-  /** How each persisted index of the engine writes its snapshot now (derived.ts registers them). */
-  private readonly persisters = new Set<() => void>();
+  /** The engine's persisted indexes (derived.ts registers them). */
+  private readonly entries = new Set<PersistedIndexEntry>();
+  /** The hand-over being watched for or loaded (index-handoff.ts). */
+  private handoff: { lastCheck: number; watching: (() => void) | null; preparedAt: FeedPosition | null; loading: (() => void) | null } = {
+    lastCheck: -Infinity,
+    watching: null,
+    preparedAt: null,
+    loading: null,
+  };
   private readonly watchers = new Set<(e: IndexBuildEvent) => void>();
 
   constructor(
@@ -100,14 +121,66 @@ export class IndexSnapshots {
     return this.file && !this.file.isClosed ? this.file : null;
   }
 
-  register(persist: () => void): () => void {
-    this.persisters.add(persist);
-    return () => this.persisters.delete(persist);
+  register(entry: PersistedIndexEntry): () => void {
+    this.entries.add(entry);
+    return () => this.entries.delete(entry);
   }
 
   /** Writes every index built or patched since its last snapshot, now and whole (see DerivedSnapshot.saveNow). */
   persistAllNow(): void {
-    for (const persist of this.persisters) persist();
+    for (const entry of this.entries) entry.persist();
+  }
+
+  /**
+   * Asked on each read of an index: when another process is writing a long change, watch its
+   * marker (once a second, off the calls' path) until it announces its snapshots, then load them
+   * into second copies, one index per turn of the event loop (index-handoff.ts).
+   */
+  checkHandoff(): void {
+    if (!this.enabled || this.handoff.watching || this.store.isClosed) return;
+    const now = performance.now();
+    if (now - this.handoff.lastCheck < HANDOFF_CHECK_MS) return;
+    this.handoff.lastCheck = now;
+    this.lookAtMarker();
+  }
+
+  private lookAtMarker(): void {
+    const h = this.handoff;
+    h.watching = null;
+    if (this.store.isClosed || this.entries.size === 0) return;
+    let standing: boolean;
+    let at: FeedPosition | null;
+    try {
+      standing = this.store.getMeta(RUN_MARKER_KEY) !== null;
+      at = standing ? announcedSnapshots(this.store) : null;
+    } catch {
+      return; // a busy or closing store: the next read looks again
+    }
+    if (!standing) {
+      h.preparedAt = null;
+      return;
+    }
+    if (at && !(h.preparedAt && h.preparedAt.epoch === at.epoch && h.preparedAt.seq >= at.seq)) {
+      h.preparedAt = at;
+      this.prepareEach([...this.entries], at);
+    }
+    h.watching = this.retryLater(() => this.lookAtMarker());
+  }
+
+  /** One index per turn, so a call that arrives meanwhile waits for one load at most. */
+  private prepareEach(entries: PersistedIndexEntry[], at: FeedPosition): void {
+    this.handoff.loading?.();
+    const next = (i: number): void => {
+      this.handoff.loading = null;
+      if (i >= entries.length || this.store.isClosed) return;
+      try {
+        entries[i]!.prepare(at);
+      } catch (err) {
+        this.store.warn('index-handoff', `could not load an index ahead from the snapshots another process left (${(err as Error).message}); it loads on the next call instead`);
+      }
+      this.handoff.loading = this.defer(() => next(i + 1));
+    };
+    this.handoff.loading = this.defer(() => next(0));
   }
 
   reportBuild(e: IndexBuildEvent): void {
@@ -122,6 +195,9 @@ export class IndexSnapshots {
   }
 
   close(): void {
+    this.handoff.watching?.();
+    this.handoff.loading?.();
+    this.handoff.watching = this.handoff.loading = null;
     this.file?.close();
     this.file = null;
   }

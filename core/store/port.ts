@@ -312,6 +312,11 @@ export interface ChangeFeed {
   /** Tells listeners which memories other processes changed since the last catch-up. */
   catchUp(): void;
   /**
+   * The feed position the listeners have heard up to (after catchUp). Behind feedPosition() while
+   * another process writes a long change: its rows are not told until it finishes.
+   */
+  heardPosition(): FeedPosition | null;
+  /**
    * A number that moves whenever another connection commits (SQLite's `PRAGMA data_version`; 0 for
    * a store shown as of an instant). With totalChanges it tells a long change whether what it
    * planned on is still what it is about to write over.

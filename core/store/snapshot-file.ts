@@ -1,20 +1,21 @@
 /**
  * A snapshot's bytes, in a plain file of their own per generation, in a folder beside the index
  * sidecar (`<store>.mnemo-index.parts/g<generation>.bin`; the sidecar's SQLite tables say which
- * generation is current and where each part lies). Read back with one read into one buffer whose
- * parts are then used in place as typed-array views: the bytes cross into memory once, where
- * SQLite blobs cost two copies (SQLite's, then the Buffer's), and touching fresh memory is the
- * slowest thing a read does on a small virtual machine.
+ * generation is current and where each part lies). A part is read when an index first asks for
+ * it, with one read into a buffer of its own, and used in place through typed-array views: the
+ * bytes cross into memory once (SQLite blobs cost two copies), only those of the parts a caller
+ * touches, and touching fresh memory is the slowest thing a read does on a small virtual machine.
  *
  * Parts lie at 8-byte aligned offsets, so a view of any typed array needs no copy. A file is
  * written under `.tmp`, synced, then renamed to its final name, before the sidecar points at its
  * generation: a reader that finds the file finds it whole. Each part's length and CRC-32 are
- * checked on read, so a damaged file reads as "no snapshot" (a rebuild), never as a wrong index.
+ * checked when the part is read, so a damaged file reads as "no snapshot" (a rebuild), never as a
+ * wrong index.
  */
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { SnapshotParts } from './snapshot-parts.js';
+import { SnapshotDamaged, SnapshotMismatch, type PartSource, type SnapshotParts } from './snapshot-parts.js';
 
 /** Where one part lies in its generation's file. */
 export interface PartEntry {
@@ -25,6 +26,16 @@ export interface PartEntry {
 }
 
 const ALIGN = 8;
+/**
+ * Each part is checked in blocks of this many bytes (a CRC-32 each, all in the file's last part,
+ * BLOCKS_PART, whose own CRC is in the sidecar's table): a reader that needs a few hundred
+ * entries of a part (one memory's access times, one dimension's vector list) reads and checks the
+ * blocks that hold them, not the whole part.
+ */
+export const BLOCK_BYTES = 4096;
+const BLOCKS_PART = '#blocks';
+/** Ranges read of one part after which the rest of it is read whole (a snapshot being written, a long catch-up). */
+const RANGES_BEFORE_WHOLE = 512;
 const FILE_NAME = /^g(\d+)\.bin(\.tmp)?$/;
 
 export function partsDir(sidecarPath: string): string {
@@ -35,8 +46,13 @@ export function partsFile(sidecarPath: string, generation: number): string {
   return join(partsDir(sidecarPath), `g${generation}.bin`);
 }
 
-/** Each part's place in the file (8-byte aligned) and CRC, and the file's length. */
-export function layOut(parts: SnapshotParts): { entries: PartEntry[]; total: number } {
+/**
+ * Each part's place in the file (8-byte aligned) and CRC, and the file's length; the parts as
+ * written, with the table of their blocks' CRCs added last.
+ */
+export function layOut(given: SnapshotParts): { parts: SnapshotParts; entries: PartEntry[]; total: number } {
+  const parts: SnapshotParts = new Map([...given].filter(([part]) => part !== BLOCKS_PART));
+  parts.set(BLOCKS_PART, new Uint8Array(blockChecksums(parts).buffer));
   const entries: PartEntry[] = [];
   let total = 0;
   for (const [part, data] of parts) {
@@ -44,8 +60,20 @@ export function layOut(parts: SnapshotParts): { entries: PartEntry[]; total: num
     entries.push({ part, offset, bytes: data.byteLength, crc: crc32(data) });
     total = offset + data.byteLength;
   }
-  return { entries, total };
+  return { parts, entries, total };
 }
+
+/** The CRC of every block of every part, part after part (in the parts' order). */
+function blockChecksums(parts: SnapshotParts): Uint32Array {
+  let blocks = 0;
+  for (const data of parts.values()) blocks += blockCount(data.byteLength);
+  const crcs = new Uint32Array(blocks);
+  let b = 0;
+  for (const data of parts.values()) for (let at = 0; at < data.byteLength; at += BLOCK_BYTES) crcs[b++] = crc32(data.subarray(at, at + BLOCK_BYTES));
+  return crcs;
+}
+
+const blockCount = (bytes: number) => Math.ceil(bytes / BLOCK_BYTES);
 
 /** Writes one generation's file a piece at a time (`writeNext`), then `seal()`s it under its final name. */
 export class PartsFileWriter {
@@ -100,37 +128,115 @@ export class PartsFileWriter {
 }
 
 /**
- * A generation's parts, read with one read into one buffer and checked; 'missing' when the file is
- * not there (another process replaced that generation meanwhile), 'damaged' when it does not match.
+ * A generation's file, opened and its layout checked; each part read when first asked for (one
+ * read of its byte range into a buffer of its own, so any typed array views it in place), or only
+ * some of its bytes (range), and every block read checked against its CRC: the first recall after
+ * an open reads only what it touches. The file stays open until close() (so a generation another
+ * process replaces meanwhile is still read whole: an unlinked file stays readable while open).
  */
-export function readPartsFile(path: string, entries: readonly PartEntry[], total: number): SnapshotParts | 'missing' | 'damaged' {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') return 'missing';
-    throw err;
-  }
-  let buffer: Uint8Array;
-  try {
-    if (fstatSync(fd).size !== total) return 'damaged';
-    buffer = new Uint8Array(new ArrayBuffer(total));
-    for (let at = 0; at < total; ) {
-      const n = readSync(fd, buffer, at, total - at, at);
-      if (n === 0) return 'damaged';
-      at += n;
+export class PartsFile implements PartSource {
+  private readonly entries = new Map<string, PartEntry & { firstBlock: number }>();
+  private readonly read = new Map<string, Uint8Array>();
+  private readonly ranges = new Map<string, number>();
+
+  private constructor(
+    private fd: number | null,
+    private readonly blockCrcs: Uint32Array,
+    entries: readonly PartEntry[],
+  ) {
+    let b = 0;
+    for (const e of entries) {
+      if (e.part === BLOCKS_PART) continue;
+      this.entries.set(e.part, { ...e, firstBlock: b });
+      b += blockCount(e.bytes);
     }
-  } finally {
-    closeSync(fd);
   }
-  const parts: SnapshotParts = new Map();
-  for (const e of entries) {
-    if (e.offset % ALIGN !== 0 || e.offset + e.bytes > total) return 'damaged';
-    const view = buffer.subarray(e.offset, e.offset + e.bytes);
-    if (crc32(view) !== e.crc) return 'damaged';
-    parts.set(e.part, view);
+
+  /**
+   * 'missing' when the file is not there (another process replaced that generation meanwhile),
+   * 'damaged' when its length, its layout or its table of block CRCs does not match.
+   */
+  static open(path: string, entries: readonly PartEntry[], total: number): PartsFile | 'missing' | 'damaged' {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT') return 'missing';
+      throw err;
+    }
+    const table = entries.find((e) => e.part === BLOCKS_PART);
+    const blocks = entries.reduce((n, e) => (e.part === BLOCKS_PART ? n : n + blockCount(e.bytes)), 0);
+    const fits = fstatSync(fd).size === total && table?.bytes === blocks * 4 && entries.every((e) => e.offset % ALIGN === 0 && e.offset + e.bytes <= total);
+    const crcs = fits ? readAt(fd, table!.offset, table!.bytes) : null;
+    if (!crcs || crc32(crcs) !== table!.crc) {
+      closeSync(fd);
+      return 'damaged';
+    }
+    return new PartsFile(fd, new Uint32Array(crcs.buffer, 0, blocks), entries);
   }
-  return parts;
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  byteLength(name: string): number | undefined {
+    return this.entries.get(name)?.bytes;
+  }
+
+  /** The part's bytes, read and checked on the first call; throws SnapshotDamaged when they do not match. */
+  get(name: string): Uint8Array | undefined {
+    const done = this.read.get(name);
+    if (done) return done;
+    const e = this.entries.get(name);
+    if (!e) return undefined;
+    const bytes = this.blocks(e, 0, e.bytes);
+    this.read.set(name, bytes);
+    return bytes;
+  }
+
+  /**
+   * Bytes [from, to) of a part, reading (and checking) only the blocks that hold them; aligned in
+   * their buffer as they are in the part (so a typed array of the part's element size views them).
+   */
+  range(name: string, from: number, to: number): Uint8Array {
+    const ranges = (this.ranges.get(name) ?? 0) + 1;
+    this.ranges.set(name, ranges);
+    const whole = ranges > RANGES_BEFORE_WHOLE ? this.get(name) : this.read.get(name);
+    if (whole) return whole.subarray(from, to);
+    const e = this.entries.get(name);
+    if (!e) throw new SnapshotMismatch(`snapshot part ${name} is missing`);
+    if (from < 0 || to > e.bytes || to < from) throw new SnapshotMismatch(`snapshot part ${name}: bytes ${from}-${to} are past its end`);
+    const start = Math.floor(from / BLOCK_BYTES) * BLOCK_BYTES;
+    const bytes = this.blocks(e, start, Math.min(e.bytes, Math.ceil(to / BLOCK_BYTES) * BLOCK_BYTES));
+    return bytes.subarray(from - start, to - start);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  /** Part bytes [start, end) (start on a block boundary, end on one or the part's end), each block checked. */
+  private blocks(e: PartEntry & { firstBlock: number }, start: number, end: number): Uint8Array {
+    if (this.fd === null) throw new SnapshotDamaged(`snapshot part ${e.part}: its file was closed before it was read`);
+    const bytes = readAt(this.fd, e.offset + start, end - start);
+    if (!bytes) throw new SnapshotDamaged(`snapshot part ${e.part} is cut short`);
+    for (let at = 0, b = e.firstBlock + start / BLOCK_BYTES; at < bytes.byteLength; at += BLOCK_BYTES, b++) {
+      if (crc32(bytes.subarray(at, at + BLOCK_BYTES)) !== this.blockCrcs[b]) throw new SnapshotDamaged(`snapshot part ${e.part} does not match its checksum`);
+    }
+    return bytes;
+  }
+}
+
+/** `length` bytes at `position` into a buffer of their own; null when the file ends first. */
+function readAt(fd: number, position: number, length: number): Uint8Array | null {
+  const bytes = new Uint8Array(new ArrayBuffer(length));
+  for (let at = 0; at < length; ) {
+    const n = readSync(fd, bytes, at, length - at, position + at);
+    if (n === 0) return null;
+    at += n;
+  }
+  return bytes;
 }
 
 /** Removes generations' files (a reader holding one open keeps reading it; a failure leaves it for the next sweep). */

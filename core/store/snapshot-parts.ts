@@ -6,11 +6,28 @@
  */
 export type SnapshotParts = Map<string, Uint8Array>;
 
+/**
+ * Where a snapshot's parts are read from: a written snapshot (SnapshotParts), or a generation's
+ * file that reads each part, and checks its CRC, the first time it is asked for (snapshot-file.ts
+ * PartsFile). `get` throws SnapshotDamaged when a part's bytes do not match.
+ */
+export interface PartSource {
+  get(name: string): Uint8Array | undefined;
+  has(name: string): boolean;
+  /** Bytes [from, to) of a part, without reading the rest of it (a file's parts); absent: sliced from get(). */
+  range?(name: string, from: number, to: number): Uint8Array;
+  /** A part's length in bytes without reading it (a file's parts); absent: get()'s. */
+  byteLength?(name: string): number | undefined;
+}
+
 type Typed = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array;
 type TypedCtor<T extends Typed> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number };
 
 /** Thrown when a snapshot's pieces do not fit together; the caller rebuilds. */
 export class SnapshotMismatch extends Error {}
+
+/** Thrown when a part's bytes read back do not match their length or CRC (a damaged file). */
+export class SnapshotDamaged extends SnapshotMismatch {}
 
 export class PartsWriter {
   readonly parts: SnapshotParts = new Map();
@@ -68,7 +85,7 @@ export class PartsWriter {
 }
 
 export class PartsReader {
-  constructor(private readonly parts: SnapshotParts) {}
+  constructor(private readonly parts: PartSource) {}
 
   private bytes(name: string): Uint8Array {
     const b = this.parts.get(name);
@@ -79,16 +96,25 @@ export class PartsReader {
   typed<T extends Typed>(name: string, ctor: TypedCtor<T>, expectedLength?: number): T {
     const b = this.bytes(name);
     if (b.byteLength % ctor.BYTES_PER_ELEMENT !== 0) throw new SnapshotMismatch(`snapshot part ${name} has a partial element`);
-    // A view when the bytes are aligned for the type (a blob read back usually sits at offset 0 of
-    // its own buffer); otherwise a copy (a typed array cannot start at a misaligned offset).
-    let source = b;
-    if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0) {
-      source = new Uint8Array(b.byteLength);
-      source.set(b);
-    }
-    const out = new ctor(source.buffer as ArrayBuffer, source.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT);
+    const out = viewAs(b, ctor);
     if (expectedLength !== undefined && out.length !== expectedLength) throw new SnapshotMismatch(`snapshot part ${name} has ${out.length} entries, expected ${expectedLength}`);
     return out;
+  }
+
+  /** A part's length in elements of `ctor`'s size, without reading it where the source allows. */
+  lengthOf(name: string, ctor: { readonly BYTES_PER_ELEMENT: number }): number {
+    const bytes = this.parts.byteLength ? this.parts.byteLength(name) : this.parts.get(name)?.byteLength;
+    if (bytes === undefined) throw new SnapshotMismatch(`snapshot part ${name} is missing`);
+    if (bytes % ctor.BYTES_PER_ELEMENT !== 0) throw new SnapshotMismatch(`snapshot part ${name} has a partial element`);
+    return bytes / ctor.BYTES_PER_ELEMENT;
+  }
+
+  /** Elements [from, to) of a typed part, reading only the bytes that hold them where the source allows. */
+  typedRange<T extends Typed>(name: string, ctor: TypedCtor<T>, from: number, to: number): T {
+    const size = ctor.BYTES_PER_ELEMENT;
+    const b = this.parts.range ? this.parts.range(name, from * size, to * size) : this.bytes(name).subarray(from * size, to * size);
+    if (b.byteLength !== (to - from) * size) throw new SnapshotMismatch(`snapshot part ${name} ends before entry ${to}`);
+    return viewAs(b, ctor);
   }
 
   strings(name: string, expectedLength?: number): string[] {
@@ -107,13 +133,15 @@ export class PartsReader {
     return new StringRun(all, starts);
   }
 
-  /** Strings written by PartsWriter.utf8Each, each decoded when asked for. */
+  /**
+   * Strings written by PartsWriter.utf8Each, each read (where the source allows: only its bytes)
+   * and decoded when asked for; get() throws SnapshotDamaged when those bytes are damaged.
+   */
   utf8Run(name: string, expectedLength?: number): Utf8Run {
     const bytes = this.typed(`${name}.bytes`, Uint32Array, expectedLength);
-    const utf8 = this.bytes(`${name}.utf8`);
     const starts = prefixSums(bytes);
-    if (starts[bytes.length] !== utf8.byteLength) throw new SnapshotMismatch(`snapshot part ${name}: lengths do not add up to its bytes`);
-    return new Utf8Run(utf8, starts);
+    if (starts[bytes.length] !== this.lengthOf(`${name}.utf8`, Uint8Array)) throw new SnapshotMismatch(`snapshot part ${name}: lengths do not add up to its bytes`);
+    return new Utf8Run((from, to) => this.typedRange(`${name}.utf8`, Uint8Array, from, to), starts);
   }
 
   json<T>(name: string): T {
@@ -121,13 +149,13 @@ export class PartsReader {
   }
 }
 
-/** Strings stored back to back as UTF-8: entry i is utf8[starts[i], starts[i + 1]), decoded on demand. */
+/** Strings stored back to back as UTF-8: entry i is bytes [starts[i], starts[i + 1]), read and decoded on demand. */
 export class Utf8Run {
-  // Not fatal: the part's checksum matched, so these are the bytes written from well-formed strings.
+  // Not fatal: the bytes' checksum matched, so these are the bytes written from well-formed strings.
   private readonly decoder = new TextDecoder();
 
   constructor(
-    private readonly utf8: Uint8Array,
+    private readonly utf8: (from: number, to: number) => Uint8Array,
     private readonly starts: Float64Array,
   ) {}
 
@@ -136,7 +164,7 @@ export class Utf8Run {
   }
 
   get(i: number): string {
-    return this.decoder.decode(this.utf8.subarray(this.starts[i]!, this.starts[i + 1]!));
+    return this.decoder.decode(this.utf8(this.starts[i]!, this.starts[i + 1]!));
   }
 }
 
@@ -161,6 +189,19 @@ export class StringRun {
     for (let i = from; i < to; i++) out[i - from] = this.get(i);
     return out;
   }
+}
+
+/**
+ * The bytes as a typed array: a view when they are aligned for the type (a part read back sits at
+ * offset 0 of its own buffer), otherwise a copy (a typed array cannot start at a misaligned offset).
+ */
+function viewAs<T extends Typed>(b: Uint8Array, ctor: TypedCtor<T>): T {
+  let source = b;
+  if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0) {
+    source = new Uint8Array(b.byteLength);
+    source.set(b);
+  }
+  return new ctor(source.buffer as ArrayBuffer, source.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT);
 }
 
 /** starts[i] = counts[0] + … + counts[i − 1], with one more entry for the total. */

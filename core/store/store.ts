@@ -68,6 +68,8 @@ export interface OpenOptions extends ConnectOptions {
    * entities an alias row names (core/beliefs/journal-target.ts). Without it, alias rows are not restored.
    */
   journalFollowUps?: readonly JournalFollowUp[];
+  /** Feed rows another process wrote past which a catch-up rebuilds instead (default CATCH_UP_FEED_LIMIT; tests lower it). */
+  catchUpFeedLimit?: number;
 }
 
 const STORE_JOURNAL_TARGETS: readonly JournalTarget[] = [memoryRowTarget, tombstoneTarget, savedProfileTarget, metaTarget, beliefAliasTarget, beliefRejectionTarget];
@@ -121,7 +123,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.journal = new Journal<MemoryStore>(this, STORE_JOURNAL_TARGETS, opts.journalFollowUps ?? []);
-    this.external = new ExternalChanges(this);
+    this.external = new ExternalChanges(this, opts.catchUpFeedLimit);
     this.queries = sqliteQueries(this);
     this.runs = sqliteRuns(this);
   }
@@ -298,6 +300,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   feedPosition(): FeedPosition | null {
     if (this.#history) return this.#history.position;
     return feedPosition(this);
+  }
+
+  heardPosition(): FeedPosition | null {
+    if (this.#history) return this.#history.position;
+    return this.external.heardPosition();
   }
 
   changedSince(pos: FeedPosition, limit: number): FeedChanges | null {

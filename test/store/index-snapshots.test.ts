@@ -100,6 +100,36 @@ describe('persisted derived indexes', () => {
     expect(damaged.warnings.some((w) => /damaged snapshot/.test(w))).toBe(true);
   });
 
+  it('answers right when a part read only when first needed turns out damaged then: that index is rebuilt from the store and its snapshot forgotten', () => {
+    const path = feedStore();
+    warm(path);
+    zeroPart(path, 'inverted.values'); // the vectors: a dimension's list is read when a query first uses it
+    zeroPart(path, 'bodies.utf8'); // the keyword index: a document's text is read when a change needs it
+    zeroPart(path, 'actr'); // the corpus: a memory's access times are read when scoring first reads it
+    foreignChanges(path);
+    const o = open(path);
+    expect(indexesOf(o.engine)).toEqual(freshIndexes(path));
+    o.engine.close();
+    // Restored (the damaged bytes were not read on open), then recovered where they were read.
+    expect(o.builds).toEqual([]);
+    expect(o.warnings.filter((w) => /damaged snapshot of (embed\.vectors|recall\.corpus|recall\.mnemo\.bm25\.porter)/.test(w))).toHaveLength(1); // the sidecar warns once a process
+    const next = open(path);
+    expect(indexesOf(next.engine)).toEqual(freshIndexes(path));
+    next.engine.close();
+    expect(next.builds.sort()).toEqual(['embed.vectors', 'recall.corpus', 'recall.mnemo.bm25.porter']); // forgotten, so built once and written again
+  });
+
+  it('answers a search right when the postings it reads turn out damaged: the keyword index is rebuilt from the store', () => {
+    const path = feedStore();
+    warm(path);
+    zeroPart(path, 'postings.body'); // a term's postings are read when a query first asks for the term
+    const o = open(path);
+    expect(indexesOf(o.engine)).toEqual(freshIndexes(path));
+    o.engine.close();
+    expect(o.builds).toEqual([]);
+    expect(o.warnings.filter((w) => /damaged snapshot of recall\.mnemo\.bm25\.porter/.test(w))).toHaveLength(1);
+  });
+
   it('rebuilds, with a warning, when a snapshot file is cut short or gone', () => {
     const path = feedStore();
     warm(path);

@@ -65,12 +65,12 @@ describe('the indexes a long change leaves behind', () => {
     const { path, plan } = await plannedStore(1000);
     const writer = open(path);
     const markerSeen: boolean[] = [];
-    const leave = leaveIndexesCurrent(writer.engine, 0);
+    const leave = leaveIndexesCurrent(writer.engine, { minRows: 0, holdMs: 0 });
     await applyPlan(writer.engine, plan, {
       pacing: { maxBatchItems: 200, pauseMs: 1 },
-      beforeFinish: () => {
+      beforeFinish: async () => {
         markerSeen.push(runInProgress(writer.engine.store) !== null);
-        leave();
+        await leave();
       },
     });
     // It ran once, while the others still saw the change as in progress.
@@ -95,11 +95,11 @@ describe('the indexes a long change leaves behind', () => {
     const { path, plan } = await plannedStore(1000);
     const writer = open(path);
     const applied = await applyPlan(writer.engine, plan, { pacing: { maxBatchItems: 200, pauseMs: 1 } });
-    const leave = leaveIndexesCurrent(writer.engine, 0);
+    const leave = leaveIndexesCurrent(writer.engine, { minRows: 0, holdMs: 0 });
     const markerSeen: boolean[] = [];
-    await undoInBatches(sqliteAdapterOf(writer.engine), applied.change_id!, { maxBatchItems: 200, pauseMs: 1 }, undefined, () => {
+    await undoInBatches(sqliteAdapterOf(writer.engine), applied.change_id!, { maxBatchItems: 200, pauseMs: 1 }, undefined, async () => {
       markerSeen.push(runInProgress(writer.engine.store) !== null);
-      leave();
+      await leave();
     });
     expect(markerSeen).toEqual([true]);
     expect(writer.engine.store.journal.get(applied.change_id!).state).toBe('undone');

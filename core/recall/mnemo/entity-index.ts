@@ -10,7 +10,7 @@
  */
 import type { PersistableIndex } from '../../store/derived.js';
 import { rowCounter, type LoadProgress } from '../../store/derived-index.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type SnapshotParts, type StringRun } from '../../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../../store/snapshot-parts.js';
 import type { StoreReader } from '../../store/port.js';
 
 const MAX_ENTITY_WORDS = 4;
@@ -69,7 +69,7 @@ export class EntityIndex implements PersistableIndex {
     return w.parts;
   }
 
-  restoreSnapshot(parts: SnapshotParts): void {
+  restoreSnapshot(parts: PartSource): void {
     const r = new PartsReader(parts);
     const ids = r.strings('ids');
     const starts = prefixSums(r.typed('counts', Uint32Array, ids.length));

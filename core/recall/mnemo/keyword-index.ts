@@ -18,14 +18,14 @@
  * Postings are built in bulk (flat rows per term); memories changed afterwards are scored from
  * their own term lists until enough have changed to make a rebuild worthwhile. Read back from a
  * snapshot, the postings are used as they lie, and a document's term list and text are only
- * made when a change needs them (termsOf, bodyOf).
+ * made when a change needs them (termsOf, bodyOf; a text is read from the sidecar's file then).
  */
 import type { PersistableIndex } from '../../store/derived.js';
 import type { LoadProgress, LoadStep } from '../../store/derived-index.js';
 import { FtsTokenizer } from '../../store/fts-tokenizer.js';
 import type { BodyRow, StoreReader } from '../../store/port.js';
-import type { SnapshotParts, Utf8Run } from '../../store/snapshot-parts.js';
-import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState } from './keyword-snapshot.js';
+import { SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/snapshot-parts.js';
+import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState, type StoredPostings, type TermPostings } from './keyword-snapshot.js';
 import { NO_LINKS, type Doc, type Postings, type Terms } from './keyword-doc.js';
 
 export interface KeywordHit {
@@ -74,6 +74,11 @@ export class KeywordIndex implements PersistableIndex {
   private acc = new Float64Array(0);
   /** The texts of the documents read from a snapshot (by Doc.stored), decoded one by one when needed. */
   private storedBodies: Utf8Run | null = null;
+  /** The postings of a snapshot read back, a term's read when first needed; null once `postings` holds them all. */
+  private storedPostings: StoredPostings | null = null;
+  private readonly readTerms = new Map<number, TermPostings>();
+  /** The store a snapshot was read beside (rebuilt from if a stored text turns out damaged). */
+  private source: StoreReader | null = null;
 
   /** `stem`: Porter stemming (FTS5 `porter unicode61`), else plain `unicode61`. */
   constructor(readonly stem: boolean) {
@@ -123,6 +128,7 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   saveSnapshot(): SnapshotParts | null {
+    this.readAllPostings();
     // The stored postings must be exact (no stale rows, none scored from their own lists).
     if (this.fresh.size > 0 || this.stale.size > 0) this.build();
     const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);
@@ -136,8 +142,9 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   /** Takes the documents, their links and the postings as stored; df and the total length follow from them. */
-  restoreSnapshot(parts: SnapshotParts): void {
+  restoreSnapshot(parts: PartSource, store: StoreReader): void {
     this.adopt(decodeKeywordState(parts));
+    this.source = store;
   }
 
   private adopt(state: RestoredKeywordState): void {
@@ -151,9 +158,11 @@ export class KeywordIndex implements PersistableIndex {
       this.lengths[d.rowid] = state.lengths[i]!;
       this.totalLength += state.lengths[i]!;
     });
-    const { start } = state.postings;
+    const { start } = state;
     this.df = Array.from({ length: this.vocab.size }, (_, t) => start[t + 1]! - start[t]!);
-    this.postings = state.postings;
+    // Only where each term starts: a term's rows are read when a query first asks for it.
+    this.postings = { ...NO_POSTINGS, start };
+    this.storedPostings = state.postings;
     this.storedBodies = state.bodies;
     this.nextRowid = state.nextRowid;
   }
@@ -169,10 +178,49 @@ export class KeywordIndex implements PersistableIndex {
     this.lengths = new Float64Array(0);
     this.fresh.clear();
     this.postings = NO_POSTINGS;
+    this.storedPostings = null;
+    this.readTerms.clear();
     this.storedBodies = null;
+    this.source = null;
   }
 
   update(store: StoreReader, id: string): void {
+    this.recovering(() => this.updateNow(store, id));
+  }
+
+  remove(id: string): void {
+    this.recovering(() => this.removeNow(id));
+  }
+
+  /**
+   * Runs a patch or a search; when what it reads of the snapshot (a document's text, a term's
+   * postings: read only when first needed) turns out damaged, rebuilds the index from the store,
+   * which holds every text, and runs it again.
+   */
+  private recovering<R>(run: () => R): R {
+    try {
+      return run();
+    } catch (err) {
+      if (!(err instanceof SnapshotMismatch) || !this.source) throw err;
+      this.load(this.source);
+      return run();
+    }
+  }
+
+  /** Every term's postings, now (PersistableIndex.warm). */
+  warm(): void {
+    this.recovering(() => this.readAllPostings());
+  }
+
+  /** Every term's postings (a change's term list, a rebuild, a snapshot need them all). */
+  private readAllPostings(): void {
+    if (!this.storedPostings) return;
+    this.postings = this.storedPostings.all();
+    this.storedPostings = null;
+    this.readTerms.clear();
+  }
+
+  private updateNow(store: StoreReader, id: string): void {
     const r = store.queries.sourceRow(id);
     if (!r || r.archived !== 0) {
       this.remove(id);
@@ -194,7 +242,7 @@ export class KeywordIndex implements PersistableIndex {
     this.retokenize([doc, ...[...new Set([...before, ...doc.links])].map((o) => this.docs.get(o)).filter((d): d is Doc => d !== undefined)]);
   }
 
-  remove(id: string): void {
+  private removeNow(id: string): void {
     const doc = this.docs.get(id);
     if (!doc) return;
     this.account(doc, EMPTY);
@@ -214,6 +262,10 @@ export class KeywordIndex implements PersistableIndex {
 
   /** The best `limit` visible rows for the OR of the terms, best first; ties by insertion order. */
   search(q: KeywordSearch): KeywordHit[] {
+    return this.recovering(() => this.searchNow(q));
+  }
+
+  private searchNow(q: KeywordSearch): KeywordHit[] {
     if (q.terms.length === 0 || q.limit <= 0 || this.docs.size === 0) return [];
     const stems = this.queryStems(q.terms);
     const n = this.docs.size;
@@ -237,11 +289,10 @@ export class KeywordIndex implements PersistableIndex {
       if (df === 0) continue;
       let idf = Math.log((n - df + 0.5) / (df + 0.5));
       if (idf <= 0) idf = 1e-6;
-      const p = this.postings;
-      if (term + 1 < p.start.length) {
-        const { rowids, body, context } = p;
+      if (term + 1 < this.postings.start.length) {
+        const { rowids, body, context, from, to } = this.postingsOf(term);
         const scale = idf * (K1 + 1);
-        for (let i = p.start[term]!, end = p.start[term + 1]!; i < end; i++) {
+        for (let i = from; i < to; i++) {
           const rowid = rowids[i]!;
           if (staleMask[rowid] === 1) continue;
           const f = body[i]! + w * context[i]!;
@@ -323,6 +374,17 @@ export class KeywordIndex implements PersistableIndex {
     return doc.body;
   }
 
+  /** A term's bulk postings: entries [from, to) of the arrays (read from the snapshot the first time, while the rest are not). */
+  private postingsOf(term: number): { rowids: Int32Array; body: Float32Array; context: Float32Array; from: number; to: number } {
+    if (this.storedPostings) {
+      let read = this.readTerms.get(term);
+      if (!read) this.readTerms.set(term, (read = this.storedPostings.term(term)));
+      return { ...read, from: 0, to: read.rowids.length };
+    }
+    const p = this.postings;
+    return { rowids: p.rowids, body: p.body, context: p.context, from: p.start[term]!, to: p.start[term + 1]! };
+  }
+
   /**
    * A document's terms; for one read from a snapshot, found in the bulk postings (where it is
    * exact until it changes: a changed document gets its own list and its rows there go stale).
@@ -330,6 +392,7 @@ export class KeywordIndex implements PersistableIndex {
   private termsOf(doc: Doc | undefined): Terms {
     if (!doc) return EMPTY;
     if (doc.terms) return doc.terms;
+    this.readAllPostings();
     const { start, rowids, body, context } = this.postings;
     const ids: number[] = [];
     const at: number[] = [];
@@ -360,6 +423,7 @@ export class KeywordIndex implements PersistableIndex {
       any = true;
     }
     if (!any) return;
+    this.readAllPostings();
     const { start, rowids, body, context } = this.postings;
     for (let i = 0; i < rowids.length; i++) if (pending[rowids[i]!] === 1) counts[rowids[i]!]!++;
     const lists = new Map<number, Terms & { n: number }>();
@@ -536,6 +600,8 @@ export class KeywordIndex implements PersistableIndex {
       }
     }
     this.postings = postings;
+    this.storedPostings = null;
+    this.readTerms.clear();
     for (const rowid of this.stale) this.staleMask[rowid] = 0;
     this.stale.clear();
     this.fresh.clear();

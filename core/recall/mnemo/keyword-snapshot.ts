@@ -6,7 +6,7 @@
  * change needs them (keyword-index.ts termsOf), and its text is decoded when first needed. The
  * document frequencies and the total length follow from the postings and the lengths.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, type SnapshotParts, type Utf8Run } from '../../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/snapshot-parts.js';
 import { NO_LINKS, type Doc, type Postings } from './keyword-doc.js';
 
 export interface KeywordState {
@@ -20,9 +20,26 @@ export interface KeywordState {
   nextRowid: number;
 }
 
-export interface RestoredKeywordState extends KeywordState {
+export interface RestoredKeywordState extends Omit<KeywordState, 'postings'> {
   /** The documents' texts, by `Doc.stored`. */
   bodies: Utf8Run;
+  /** Where each term's postings start (the rows follow from `postings`). */
+  start: Int32Array;
+  /** The postings, a term's read (and checked) when first needed. */
+  postings: StoredPostings;
+}
+
+/** A term's postings as they lie in a snapshot (its rows ascending). */
+export interface TermPostings {
+  rowids: Int32Array;
+  body: Float32Array;
+  context: Float32Array;
+}
+
+/** Postings read from a snapshot: one term's (a query's), or all (a rebuild, a change's term list); throw SnapshotMismatch when damaged. */
+export interface StoredPostings {
+  term(t: number): TermPostings;
+  all(): Postings;
 }
 
 export function encodeKeywordState(state: KeywordState, bodyOf: (d: Doc) => string): SnapshotParts | null {
@@ -61,7 +78,7 @@ export function encodeKeywordState(state: KeywordState, bodyOf: (d: Doc) => stri
   return w.parts;
 }
 
-export function decodeKeywordState(parts: SnapshotParts): RestoredKeywordState {
+export function decodeKeywordState(parts: PartSource): RestoredKeywordState {
   const r = new PartsReader(parts);
   const vocab = r.strings('vocab');
   const ids = r.strings('ids');
@@ -73,16 +90,26 @@ export function decodeKeywordState(parts: SnapshotParts): RestoredKeywordState {
   const linkCounts = r.typed('links.count', Uint32Array, n);
   const linkTargets = r.typed('links.target', Uint32Array);
   const start = r.typed('postings.start', Int32Array, vocab.length + 1);
-  const postingRowids = r.typed('postings.rowid', Int32Array);
-  const postings: Postings = {
-    start,
-    rowids: postingRowids,
-    body: r.typed('postings.body', Float32Array, postingRowids.length),
-    context: r.typed('postings.context', Float32Array, postingRowids.length),
-  };
+  const total = r.lengthOf('postings.rowid', Int32Array);
+  if (r.lengthOf('postings.body', Float32Array) !== total || r.lengthOf('postings.context', Float32Array) !== total) throw new SnapshotMismatch('the postings do not add up');
   const { nextRowid } = r.json<{ nextRowid: number }>('meta');
   if (!Number.isInteger(nextRowid) || (n > 0 && nextRowid <= rowids[n - 1]!)) throw new SnapshotMismatch('the next rowid is behind the documents');
-  checkPostings(postings, rowids, nextRowid);
+  const known = knownRowids(rowids, nextRowid);
+  checkStarts(start, total);
+  const postings: StoredPostings = {
+    term: (t) => {
+      const from = start[t]!;
+      const to = start[t + 1]!;
+      const term = { rowids: r.typedRange('postings.rowid', Int32Array, from, to), body: r.typedRange('postings.body', Float32Array, from, to), context: r.typedRange('postings.context', Float32Array, from, to) };
+      checkRows(term.rowids, 0, to - from, known);
+      return term;
+    },
+    all: () => {
+      const all: Postings = { start, rowids: r.typed('postings.rowid', Int32Array), body: r.typed('postings.body', Float32Array, total), context: r.typed('postings.context', Float32Array, total) };
+      for (let t = 0; t + 1 < start.length; t++) checkRows(all.rowids, start[t]!, start[t + 1]!, known);
+      return all;
+    },
+  };
   const docs: Doc[] = new Array<Doc>(n);
   for (let i = 0; i < n; i++) {
     if (i > 0 && rowids[i]! <= rowids[i - 1]!) throw new SnapshotMismatch('stored documents are not in rowid order');
@@ -97,25 +124,28 @@ export function decodeKeywordState(parts: SnapshotParts): RestoredKeywordState {
     }
   }
   if (l !== linkTargets.length) throw new SnapshotMismatch('stored links left over');
-  return { vocab, docs, lengths, postings, nextRowid, bodies };
+  return { vocab, docs, lengths, start, postings, nextRowid, bodies };
 }
 
-/** Every term's rows ascending and each a stored document's (termsOf bisects them). */
-function checkPostings(p: Postings, rowids: Int32Array, nextRowid: number): void {
+/** Which rowids are a stored document's. */
+function knownRowids(rowids: Int32Array, nextRowid: number): Uint8Array {
   const known = new Uint8Array(nextRowid);
   for (const rowid of rowids) {
     if (rowid < 0 || rowid >= nextRowid) throw new SnapshotMismatch('a stored document has a rowid past the next one');
     known[rowid] = 1;
   }
-  const { start } = p;
-  if (start[0] !== 0 || start[start.length - 1] !== p.rowids.length) throw new SnapshotMismatch('the postings do not add up');
-  for (let t = 0; t + 1 < start.length; t++) {
-    const from = start[t]!;
-    const to = start[t + 1]!;
-    if (to < from) throw new SnapshotMismatch('the postings do not add up');
-    for (let i = from; i < to; i++) {
-      const rowid = p.rowids[i]!;
-      if (known[rowid] !== 1 || (i > from && rowid <= p.rowids[i - 1]!)) throw new SnapshotMismatch('a posting is out of order or names no document');
-    }
+  return known;
+}
+
+function checkStarts(start: Int32Array, total: number): void {
+  if (start[0] !== 0 || start[start.length - 1] !== total) throw new SnapshotMismatch('the postings do not add up');
+  for (let t = 0; t + 1 < start.length; t++) if (start[t + 1]! < start[t]!) throw new SnapshotMismatch('the postings do not add up');
+}
+
+/** A term's rows ascending and each a stored document's (termsOf bisects them). */
+function checkRows(rowids: Int32Array, from: number, to: number, known: Uint8Array): void {
+  for (let i = from; i < to; i++) {
+    const rowid = rowids[i]!;
+    if (known[rowid] !== 1 || (i > from && rowid <= rowids[i - 1]!)) throw new SnapshotMismatch('a posting is out of order or names no document');
   }
 }

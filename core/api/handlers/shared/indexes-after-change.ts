@@ -4,25 +4,42 @@
  * so its next recall would rebuild its indexes: 16-22 s at 100k memories for an agent that had
  * answered within a second all through the change. Before the change's marker clears (while the
  * others still answer from their indexes as they were), the process that wrote it brings its own
- * indexes up to date and writes their snapshots; the others then load those.
+ * indexes up to date, writes their snapshots and announces them in the marker; it then keeps the
+ * marker a few seconds, while the others load the snapshots into second copies between their
+ * calls (store/index-handoff.ts), so that their first call after the change only swaps them in.
  */
 import type { Engine } from '../../../engine/engine.js';
 import { rankRequest } from '../../../recall/explain.js';
 import { resolveRequest } from '../../../recall/request.js';
 import { CATCH_UP_FEED_LIMIT } from '../../../store/external-changes.js';
+import { announceSnapshots, handoffHoldMs } from '../../../store/index-handoff.js';
+
+export interface IndexHandoffOptions {
+  /** Feed rows the change must have written for the hand-over to be worth it (default: what a catch-up reads before it gives up). */
+  minRows?: number;
+  /** How long to keep the marker after announcing the snapshots (default: handoffHoldMs of the time the snapshots took to write; 0: clear at once). */
+  holdMs?: number;
+}
 
 /**
  * A `beforeFinish` hook for a long change starting now. It acts only when the change wrote more
- * feed rows than `minRows` (default: what a catch-up reads before it gives up and rebuilds).
+ * feed rows than `minRows`.
  */
-export function leaveIndexesCurrent(engine: Engine, minRows = CATCH_UP_FEED_LIMIT): () => void {
+export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = {}): () => Promise<void> {
+  const minRows = opts.minRows ?? CATCH_UP_FEED_LIMIT;
   const start = engine.store.feedPosition();
-  return () => {
+  return async () => {
     const end = engine.store.feedPosition();
     if (!start || !end || end.epoch !== start.epoch || end.seq - start.seq <= minRows) return;
     if (!engine.indexSnapshots.sidecar()?.writable) return;
     // A ranking reads (building or patching) every index the store's profile uses, and logs nothing.
     rankRequest(engine, resolveRequest(engine, { query: 'index refresh' }, { k: 1 }));
+    // A duration for pacing the hand-over, not a time the logic records: the monotonic timer.
+    const writeStarted = performance.now();
     engine.indexSnapshots.persistAllNow();
+    const at = engine.store.heardPosition();
+    if (!at || !announceSnapshots(engine.store, at)) return;
+    const holdMs = opts.holdMs ?? handoffHoldMs(performance.now() - writeStarted);
+    if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
   };
 }

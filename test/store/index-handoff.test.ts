@@ -1,0 +1,137 @@
+/**
+ * Issue 13 item 7, the call after a long change: the writer announces the index snapshots it left
+ * and keeps its marker a moment (store/index-handoff.ts); an agent beside it loads them into second
+ * copies between its calls, so its first call after the change loads nothing from the sidecar and
+ * ranks as a fresh build does. And what an agent wrote during the change is in the snapshots the
+ * writer leaves (the writer used to hold back the others' commits for the length of its own run).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { Engine } from '../../core/engine/engine.js';
+import { addMemory } from '../../core/engine/memory-ops.js';
+import { leaveIndexesCurrent } from '../../core/api/handlers/shared/indexes-after-change.js';
+import { rankRequest } from '../../core/recall/explain.js';
+import { resolveRequest } from '../../core/recall/request.js';
+import { applyPlan } from '../../core/reflect/apply.js';
+import { announcedSnapshots } from '../../core/store/index-handoff.js';
+import { IndexSidecar } from '../../core/store/index-sidecar.js';
+import { NOW, plannedStore } from '../../support/long-writes.js';
+
+const QUERIES = ['deploy', 'database migration', 'release notes bug', 'zebracorn'];
+const PACING = { maxBatchItems: 200, pauseMs: 1 };
+
+/** An engine whose watch for a hand-over looks at the marker every 20 ms instead of every second, and that rebuilds after 100 foreign feed rows. */
+function open(path: string, snapshots = true): Engine {
+  return Engine.open(path, {
+    clock: fixedClock(NOW),
+    onWarning: () => {},
+    // A 1,000-memory change is as far behind, for these engines, as a 100k one is for the default limit: they rebuild (or swap) after it.
+    catchUpFeedLimit: 100,
+    indexSnapshots: {
+      enabled: snapshots,
+      retryLater: (fn) => {
+        const t = setTimeout(fn, 20);
+        return () => clearTimeout(t);
+      },
+    },
+  });
+}
+
+const rankings = (engine: Engine) => QUERIES.map((query) => rankRequest(engine, resolveRequest(engine, { query }, { k: 10 })).rows.slice(0, 10).map((r) => [r.id, r.activation]));
+
+function freshRankings(path: string): unknown {
+  const engine = open(path, false);
+  const ranked = rankings(engine);
+  engine.close();
+  return ranked;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterEach(() => vi.restoreAllMocks());
+
+/**
+ * Applies the plan with the hand-over (held `holdMs`), while an agent on its own connection ranks
+ * and adds a memory in the middle of it. Returns the sidecar reads the agent's first ranking after
+ * the change made, and what it ranked.
+ */
+async function applyBeside(holdMs: number): Promise<{ path: string; readsAfter: number; readsDuringHold: number; ranked: unknown; announced: boolean; agent: Engine; addedAt: number; snapshotSeqs: number[] }> {
+  const { path, plan } = await plannedStore(1000);
+  const writer = open(path);
+  const agent = open(path);
+  rankings(agent); // the agent's indexes are in use before the change starts
+  const reads = vi.spyOn(IndexSidecar.prototype, 'read');
+  const leave = leaveIndexesCurrent(writer, { minRows: 0, holdMs });
+  let announced = false;
+  let readsBeforeHold = 0;
+  let addedAt = -1;
+  await applyPlan(writer, plan, {
+    pacing: PACING,
+    beforeFinish: async () => {
+      // The agent works while the change is being written: it writes, and it answers from its indexes as they were.
+      await addMemory(agent, { content: 'zebracorn sighting logged by the agent during the apply', tags: ['agent'] });
+      addedAt = agent.store.feedPosition()!.seq;
+      rankings(agent);
+      readsBeforeHold = reads.mock.calls.length;
+      const announcing = leave();
+      announced = announcedSnapshots(writer.store) !== null;
+      await announcing;
+    },
+  });
+  const readsDuringHold = reads.mock.calls.length - readsBeforeHold;
+  const sidecar = writer.indexSnapshots.sidecar()!;
+  const snapshotSeqs = ['embed.vectors', 'recall.mnemo.bm25.porter'].map((name) => sidecar.header(name)?.position.seq ?? -1);
+  const before = reads.mock.calls.length;
+  const ranked = rankings(agent);
+  const readsAfter = reads.mock.calls.length - before;
+  writer.close();
+  return { path, readsAfter, readsDuringHold, ranked, announced, agent, addedAt, snapshotSeqs };
+}
+
+describe('the hand-over of indexes after a long change', () => {
+  it('an agent beside the writer loads the snapshots during the hand-over, and its first call after only swaps them in', { timeout: 120_000 }, async () => {
+    const r = await applyBeside(1500);
+    expect(r.announced).toBe(true);
+    expect(r.readsDuringHold).toBeGreaterThan(0);
+    expect(r.readsAfter).toBe(0);
+    expect(r.ranked).toEqual(freshRankings(r.path));
+    // The swapped-in copies keep following the store: a write after the change is found.
+    await addMemory(r.agent, { content: 'zebracorn seen again after the change', tags: ['agent'] });
+    expect(rankings(r.agent)).toEqual(freshRankings(r.path));
+    r.agent.close();
+  });
+
+  it('without the hold, the agent loads the snapshots on its first call after the change (the comparison)', { timeout: 120_000 }, async () => {
+    const r = await applyBeside(0);
+    expect(r.readsAfter).toBeGreaterThan(0);
+    expect(r.ranked).toEqual(freshRankings(r.path));
+    r.agent.close();
+  });
+
+  it("the snapshots the writer leaves hold what another process wrote during the change", { timeout: 120_000 }, async () => {
+    const r = await applyBeside(0);
+    r.agent.close();
+    // The writer heard the agent's write before it wrote its snapshots: they stand past it, not where its run began.
+    for (const seq of r.snapshotSeqs) expect(seq).toBeGreaterThanOrEqual(r.addedAt);
+    // A process opening now loads the writer's snapshots and patches what came after them.
+    const next = open(r.path);
+    const ranked = rankings(next);
+    next.close();
+    const fresh = freshRankings(r.path) as [string, number][][];
+    expect(fresh[3]!.length).toBeGreaterThan(0);
+    expect(ranked).toEqual(fresh);
+  });
+
+  it('an agent that never read an index loads nothing ahead', { timeout: 120_000 }, async () => {
+    const { path, plan } = await plannedStore(1000);
+    const writer = open(path);
+    const idle = open(path);
+    const reads = vi.spyOn(IndexSidecar.prototype, 'read');
+    const leave = leaveIndexesCurrent(writer, { minRows: 0, holdMs: 300 });
+    await applyPlan(writer, plan, { pacing: PACING, beforeFinish: () => leave() });
+    await sleep(50);
+    expect(reads).not.toHaveBeenCalled();
+    writer.close();
+    idle.close();
+  });
+});
