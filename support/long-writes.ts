@@ -33,7 +33,9 @@ export async function plannedStore(size = 2000): Promise<{ path: string; plan: R
 export interface AgentCall {
   op: 'add' | 'recall';
   ok: boolean;
+  /** From when the call was due: includes `queued_ms`, the time the process was busy with other work when it came due. */
   ms: number;
+  queued_ms?: number;
   at: number;
   error?: string;
   id?: string | null;

@@ -49,6 +49,9 @@ export async function runJoin(layout: JoinLayout, workers: number, shouldStop?: 
     onProgress?.(Atomics.load(progress, 0), total);
     return out;
   }
+  // A stop asked for already is honoured before any worker starts: the first poll comes 50 ms in,
+  // and a small join (or a busy main thread) can finish before it, as if no stop had been asked.
+  if (shouldStop?.()) Atomics.store(stop, 0, 1);
   const poll =
     shouldStop || onProgress
       ? setInterval(() => {

@@ -15,6 +15,8 @@ import { resolveRequest } from '../../core/recall/request.js';
 import { applyPlan } from '../../core/reflect/apply.js';
 import { announcedSnapshots } from '../../core/store/index-handoff.js';
 import { IndexSidecar } from '../../core/store/index-sidecar.js';
+import { Derived } from '../../core/store/derived.js';
+import { MemoryStore } from '../../core/store/store.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 
 const QUERIES = ['deploy', 'database migration', 'release notes bug', 'zebracorn'];
@@ -55,13 +57,32 @@ afterEach(() => vi.restoreAllMocks());
  * and adds a memory in the middle of it. Returns the sidecar reads the agent's first ranking after
  * the change made, and what it ranked.
  */
-async function applyBeside(holdMs: number): Promise<{ path: string; readsAfter: number; readsDuringHold: number; ranked: unknown; announced: boolean; agent: Engine; addedAt: number; snapshotSeqs: number[] }> {
+async function applyBeside(holdMs: number, commitsBetweenIndexReads = false): Promise<{ path: string; readsAfter: number; readsDuringHold: number; ranked: unknown; announced: boolean; agent: Engine; addedAt: number; snapshotSeqs: number[] }> {
   const { path, plan } = await plannedStore(1000);
   const writer = open(path);
   const agent = open(path);
   rankings(agent); // the agent's indexes are in use before the change starts
   const reads = vi.spyOn(IndexSidecar.prototype, 'read');
   const leave = leaveIndexesCurrent(writer, { minRows: 0, holdMs });
+  // Agents keep committing while the writer reads its indexes one after another before it writes
+  // their snapshots: a third process commits a one-row change before each of the writer's index reads.
+  const other = commitsBetweenIndexReads ? MemoryStore.open(path, { clock: fixedClock(NOW) }) : null;
+  const otherIds = other ? [...other.iter()].slice(0, 50).map((m) => m.id) : [];
+  let inHook = false;
+  let edits = 0;
+  if (other) {
+    const get = Derived.prototype.get;
+    vi.spyOn(Derived.prototype, 'get').mockImplementation(function (this: Derived<never>) {
+      if (inHook && (this as unknown as { store: unknown }).store === writer.store) {
+        other.transaction(() => {
+          const m = other.get(otherIds[edits++ % otherIds.length]!)!;
+          m.importance = 1 + (edits % 9);
+          other.save(m);
+        });
+      }
+      return get.call(this);
+    });
+  }
   let announced = false;
   let readsBeforeHold = 0;
   let addedAt = -1;
@@ -73,11 +94,14 @@ async function applyBeside(holdMs: number): Promise<{ path: string; readsAfter: 
       addedAt = agent.store.feedPosition()!.seq;
       rankings(agent);
       readsBeforeHold = reads.mock.calls.length;
+      inHook = true;
       const announcing = leave();
+      inHook = false;
       announced = announcedSnapshots(writer.store) !== null;
       await announcing;
     },
   });
+  other?.close();
   const readsDuringHold = reads.mock.calls.length - readsBeforeHold;
   const sidecar = writer.indexSnapshots.sidecar()!;
   const snapshotSeqs = ['embed.vectors', 'recall.mnemo.bm25.porter'].map((name) => sidecar.header(name)?.position.seq ?? -1);
@@ -98,6 +122,17 @@ describe('the hand-over of indexes after a long change', () => {
     // The swapped-in copies keep following the store: a write after the change is found.
     await addMemory(r.agent, { content: 'zebracorn seen again after the change', tags: ['agent'] });
     expect(rankings(r.agent)).toEqual(freshRankings(r.path));
+    r.agent.close();
+  });
+
+  it('the hand-over holds when other processes commit while the writer reads its indexes (each snapshot then stands at its own position)', { timeout: 120_000 }, async () => {
+    const r = await applyBeside(1500, true);
+    expect(r.announced).toBe(true);
+    // The snapshots stand at different positions: commits came between the writer's index reads.
+    expect(new Set(r.snapshotSeqs).size).toBeGreaterThan(1);
+    expect(r.readsDuringHold).toBeGreaterThan(0);
+    expect(r.readsAfter).toBe(0);
+    expect(r.ranked).toEqual(freshRankings(r.path));
     r.agent.close();
   });
 

@@ -37,8 +37,13 @@ export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = 
     // A duration for pacing the hand-over, not a time the logic records: the monotonic timer.
     const writeStarted = performance.now();
     engine.indexSnapshots.persistAllNow();
-    const at = engine.store.heardPosition();
-    if (!at || !announceSnapshots(engine.store, at)) return;
+    // Announced: where the change's rows end, not how far this process has heard since. The indexes
+    // were read one after another while agents kept committing, so each snapshot stands at its own
+    // position, all at or past `end`; the others take any snapshot at or past what they are told
+    // (DerivedSnapshot.restoreAt) and patch the rest from the feed. Announcing the furthest position
+    // heard made every snapshot read before the last commit look too old: at 100k, the agent then
+    // rebuilt four of its six indexes on its first call after the change (3.4 s).
+    if (!announceSnapshots(engine.store, end)) return;
     const holdMs = opts.holdMs ?? handoffHoldMs(performance.now() - writeStarted);
     if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
   };
