@@ -14,7 +14,7 @@ import type { RecallProfile } from './profile.js';
 import type { SlotData } from './slot-data.js';
 import { sparseLeg, type SparseHit } from './sparse.js';
 import { jaccard, queryCues, queryTokens } from './tokens.js';
-import { bm25Leg, entityShares } from './mnemo/stages.js';
+import { bm25Leg, cooccurrenceCosines, entityShares } from './mnemo/stages.js';
 import type { KeywordHit } from './mnemo/keyword-index.js';
 
 export type Source = 'dense' | 'sparse' | 'both' | 'spread';
@@ -45,6 +45,8 @@ export interface Candidate {
   kw?: number;
   /** mnemo: the share of the query's named entities this memory carries; absent when the boost is off. */
   ent?: number;
+  /** mnemo: the co-occurrence cosine with the query; absent when the term is off. */
+  sem?: number;
 }
 
 export interface Candidates {
@@ -81,8 +83,8 @@ export interface LegHits {
   sparse: SparseHit[];
   bm25: KeywordHit[];
   /** Per id: the cosine (for keyword-only hits), the cue overlap, the corpus data, the entity share. */
-  memo: Map<string, { cos?: number; ctx: number; data: SlotData | null; slot: number | undefined; ent?: number }>;
-  query: { vector: Float32Array; cues: Set<string>; entities: { share: (id: string) => number } | null } | null;
+  memo: Map<string, { cos?: number; ctx: number; data: SlotData | null; slot: number | undefined; ent?: number; sem?: number }>;
+  query: { vector: Float32Array; cues: Set<string>; entities: { share: (id: string) => number } | null; semantic: ((id: string) => number) | null } | null;
 }
 
 export interface LegSizes {
@@ -104,7 +106,7 @@ export function legSizes(profile: RecallProfile): LegSizes {
 export function legKey(req: CandidateRequest): string {
   const { knobs, features } = req.profile;
   const bm25 = features.bm25 ? { ...features.bm25, n: undefined } : null;
-  return JSON.stringify([req.query, req.owner, knobs.min_similarity, knobs.max_tokens, features.substring_leg, features.sparse_fields, bm25, features.entity_boost > 0, req.dense ?? null]);
+  return JSON.stringify([req.query, req.owner, knobs.min_similarity, knobs.max_tokens, features.substring_leg, features.sparse_fields, bm25, features.entity_boost > 0, features.cooccurrence > 0, req.dense ?? null]);
 }
 
 /** What gatherCandidates reads: legKey and the legs' sizes. */
@@ -136,7 +138,8 @@ export function legHits(engine: EngineReader, req: CandidateRequest, sizes: LegS
   const sparse = features.substring_leg ? sparseLeg(corpus, tokens, features.sparse_fields, scope, sizes.sparse) : [];
   const bm25 = features.bm25 ? bm25Leg(engine, req.query, { ...features.bm25, n: sizes.bm25 }, scope).hits : [];
   const entities = features.entity_boost > 0 ? entityShares(engine, req.query) : null;
-  return { tokens, ranks: true, sizes, dense, sparse, bm25, memo: new Map(), query: { vector: q, cues: queryCues(req.query), entities } };
+  const semantic = features.cooccurrence > 0 ? cooccurrenceCosines(engine, req.query) : null;
+  return { tokens, ranks: true, sizes, dense, sparse, bm25, memo: new Map(), query: { vector: q, cues: queryCues(req.query), entities, semantic } };
 }
 
 /**
@@ -146,7 +149,7 @@ export function legHits(engine: EngineReader, req: CandidateRequest, sizes: LegS
 export function assembleCandidates(engine: EngineReader, req: CandidateRequest, legs: LegHits): Candidates {
   const { knobs, features } = req.profile;
   if (!legs.ranks || !legs.query) return { tokens: legs.tokens, ranks: false, dense: [], sparse: [], list: [] };
-  const { vector, cues, entities } = legs.query;
+  const { vector, cues, entities, semantic } = legs.query;
   const corpus = recallCorpus(engine);
   const vectors = engine.vectors.get();
   const dense = req.dense ? legs.dense : legs.dense.slice(0, knobs.n_dense);
@@ -177,11 +180,13 @@ export function assembleCandidates(engine: EngineReader, req: CandidateRequest, 
       const data = slot !== undefined ? corpus.dataOf(slot) : null;
       legs.memo.set(id, (m = { ctx: data ? jaccard(cues, data.cues) : 0, data, slot }));
       if (entities) m.ent = entities.share(id);
+      if (semantic) m.sem = semantic(id);
     }
     if (c.cos === undefined && m.cos === undefined) m.cos = vectors.dotWith(id, vector) ?? 0;
     const cand: Candidate = { id, source: c.source, cos: c.cos ?? m.cos!, ctx: m.ctx, data: m.data };
     if (features.bm25) cand.kw = kwScore.get(id) ?? 0;
     if (entities) cand.ent = m.ent!;
+    if (semantic) cand.sem = m.sem!;
     list.push(cand);
   }
   return { tokens: legs.tokens, ranks: true, dense: dense.map((h) => ({ id: h.id, cos: h.cos })), sparse, list };

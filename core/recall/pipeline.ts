@@ -48,6 +48,8 @@ export interface RawTerms {
   kw?: number;
   /** mnemo: the share of the query's named entities this memory carries. */
   ent?: number;
+  /** mnemo: the co-occurrence cosine (included in rel, times its weight). */
+  sem?: number;
 }
 
 export interface RankedRow {
@@ -194,11 +196,12 @@ export function scoreCandidates(engine: EngineReader, req: RankRequest, candidat
     return {
       cos: c.cos,
       ctx: c.ctx,
-      rel: w.lambda_embed * c.cos + (1 - w.lambda_embed) * c.ctx,
+      rel: w.lambda_embed * c.cos + (1 - w.lambda_embed) * c.ctx + features.cooccurrence * (c.sem ?? 0),
       rec: d ? recencyRaw(d.actr, req.now, w.base_level_decay) : sigmoid(-10),
       imp: d ? d.importance / 10 : 0.5,
       ...(features.bm25 ? { kw: c.kw ?? 0 } : {}),
       ...(features.entity_boost > 0 ? { ent: c.ent ?? 0 } : {}),
+      ...(features.cooccurrence > 0 ? { sem: c.sem ?? 0 } : {}),
     };
   });
   const nRel = normaliser(raws.map((r) => r.rel), knobs.normalise_epsilon);

@@ -66,6 +66,7 @@ export const featuresSchema = z.strictObject({
   entity_boost: num(0, 100),
   sibling_spread: num(0, 100),
   parent_spread: num(0, 100),
+  cooccurrence: num(0, 100),
   max_siblings: int(0, 100_000),
   recency_scale: z.enum(['minmax', 'absolute']),
 });
@@ -74,7 +75,7 @@ export const featuresSchema = z.strictObject({
 export const profileConfigSchema = z.strictObject({
   knobs: knobsSchema,
   // Absent in profiles saved before the feature existed: they keep ranking as they did (off).
-  features: featuresSchema.extend({ parent_spread: num(0, 100).default(0) }),
+  features: featuresSchema.extend({ parent_spread: num(0, 100).default(0), cooccurrence: num(0, 100).default(0) }),
 });
 export type ProfileConfig = z.infer<typeof profileConfigSchema>;
 

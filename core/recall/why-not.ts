@@ -9,7 +9,7 @@ import { cueSet, memoryHead, type Memory } from '../model/memory.js';
 import { ownerMatches } from '../model/owner.js';
 import { baseLevelActivation, sigmoid } from '../model/activation.js';
 import { rankRequest, rowMeta } from './explain.js';
-import { entityShares } from './mnemo/stages.js';
+import { cooccurrenceCosines, entityShares } from './mnemo/stages.js';
 import { recallCorpus, type Bounds, type Ranking } from './pipeline.js';
 import type { SparseField } from './profile.js';
 import type { ResolvedRequest } from './request.js';
@@ -38,7 +38,7 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   const raw = {
     cos: cos ?? 0,
     ctx,
-    rel: w.lambda_embed * (cos ?? 0) + (1 - w.lambda_embed) * ctx,
+    rel: w.lambda_embed * (cos ?? 0) + (1 - w.lambda_embed) * ctx + (features.cooccurrence > 0 ? features.cooccurrence * cooccurrenceCosines(engine, req.query)(id) : 0),
     rec: sigmoid(baseLevelActivation(m.access_log, ranking.now, w.base_level_decay)),
     imp: m.importance / 10,
     spread: 0,

@@ -28,7 +28,7 @@ export interface KnobSpec {
 type WeightKey = keyof RecallWeights;
 type KnobKey = Exclude<keyof RecallKnobs, 'weights'>;
 type Bm25Key = Exclude<keyof Bm25LegKnobs, 'stem' | 'stop_words' | 'question_words'>;
-type FeatureKey = Extract<keyof MnemoFeatures, 'entity_boost' | 'sibling_spread' | 'parent_spread' | 'max_siblings'>;
+type FeatureKey = Extract<keyof MnemoFeatures, 'entity_boost' | 'sibling_spread' | 'parent_spread' | 'cooccurrence' | 'max_siblings'>;
 
 const WEIGHTS: Record<WeightKey, Omit<KnobSpec, 'name'>> = {
   relevance: { kind: 'continuous', min: 0, max: 4 },
@@ -59,6 +59,7 @@ const FEATURES: Record<FeatureKey, Omit<KnobSpec, 'name'>> = {
   entity_boost: { kind: 'continuous', min: 0, max: 4 },
   sibling_spread: { kind: 'continuous', min: 0, max: 2 },
   parent_spread: { kind: 'continuous', min: 0, max: 4 },
+  cooccurrence: { kind: 'continuous', min: 0, max: 4 },
   max_siblings: { kind: 'integer', min: 0, max: 512 },
 };
 

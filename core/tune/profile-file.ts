@@ -69,6 +69,7 @@ const features = z.strictObject({
   sibling_spread: knob('features.sibling_spread'),
   // Absent in files written before the feature existed: they keep ranking as they did.
   parent_spread: knob('features.parent_spread').default(0),
+  cooccurrence: knob('features.cooccurrence').default(0),
   max_siblings: knob('features.max_siblings'),
   recency_scale: z.enum(['minmax', 'absolute']),
 });

@@ -5,6 +5,7 @@ import { addMemory } from '../../core/engine/memory-ops.js';
 import type { Edge } from '../../core/model/memory.js';
 import { rank } from '../../core/recall/pipeline.js';
 import { MNEMO_PROFILE, NOOA_PROFILE, profileDifferences, type RecallProfile } from '../../core/recall/profile.js';
+import { cooccurrenceSpace } from '../../core/recall/mnemo/stages.js';
 
 const T0 = 1_700_000_000;
 const edge = (target_id: string, type: Edge['type']): Edge => ({ target_id, type, weight: 1, created_at: T0 });
@@ -92,6 +93,58 @@ describe('mnemo recall features', () => {
     const { engine } = await conversation();
     const rows = rank(engine, { query: 'trail eagles', hops: 0, owner: null, profile: MNEMO_PROFILE, now: engine.now() }).rows;
     for (const r of rows) expect(r.rec).toBeLessThan(0.01);
+    engine.close();
+  });
+});
+
+describe('the co-occurrence term', () => {
+  it('is off in the built-in profiles, and when on adds weight × the cosine to each candidate raw relevance', async () => {
+    const { engine } = await conversation();
+    for (const profile of [MNEMO_PROFILE, NOOA_PROFILE]) {
+      expect(profile.features.cooccurrence).toBe(0);
+      for (const r of rank(engine, { query: 'mountains eagles', hops: 1, owner: null, profile, now: engine.now() }).rows) expect(r.raw?.sem).toBeUndefined();
+    }
+    const on = variant({ cooccurrence: 2 });
+    const w = on.knobs.weights;
+    const rows = rank(engine, { query: 'mountains eagles', hops: 1, owner: null, profile: on, now: engine.now() }).rows.filter((r) => r.raw);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.some((r) => r.raw!.sem! > 0.1)).toBe(true);
+    for (const r of rows) expect(r.raw!.rel).toBeCloseTo(w.lambda_embed * r.raw!.cos + (1 - w.lambda_embed) * r.raw!.ctx + 2 * r.raw!.sem!, 9);
+    expect(profileDifferences(on).join('\n')).toMatch(/co-occurrences/);
+    engine.close();
+  });
+
+  it('embeds a few changed memories with the last build, and rebuilds once more than a tenth have changed', async () => {
+    const engine = Engine.open(':memory:', { create: true, clock: fixedClock(T0 + 86_400) });
+    const topics = ['pottery class clay glaze kiln', 'painting canvas brush easel oils', 'hiking trail ridge eagles summit'];
+    for (let i = 0; i < 30; i++) await addMemory(engine, { content: `note ${i}: ${topics[i % 3]}`, created_at: T0 + i });
+    const on = variant({ cooccurrence: 1 });
+    const ask = () => rank(engine, { query: 'kiln', hops: 0, owner: null, profile: on, now: engine.now() });
+    ask();
+    const first = cooccurrenceSpace(engine);
+    const late = await addMemory(engine, { content: 'glaze and clay again', created_at: T0 + 100 });
+    const row = ask().rows.find((r) => r.id === late.id);
+    // Not rebuilt: the new memory is embedded with the first build's word vectors.
+    expect(cooccurrenceSpace(engine)).toBe(first);
+    expect(first.ids).not.toContain(late.id);
+    expect(row?.raw?.sem).toBeGreaterThan(0.3);
+    for (let i = 0; i < 3; i++) await addMemory(engine, { content: `more clay ${i}`, created_at: T0 + 200 + i });
+    ask();
+    expect(cooccurrenceSpace(engine)).not.toBe(first);
+    expect(cooccurrenceSpace(engine).ids).toContain(late.id);
+    engine.close();
+  });
+
+  it('follows the store: a memory written after the first recall is in the space at the next', async () => {
+    const { engine, ids } = await conversation();
+    const on = variant({ cooccurrence: 1 });
+    rank(engine, { query: 'eagles', hops: 1, owner: null, profile: on, now: engine.now() });
+    expect(cooccurrenceSpace(engine).ids).toEqual(expect.arrayContaining(ids));
+    const later = await addMemory(engine, { content: 'Ben: the eagles nest on the ridge', created_at: T0 + 600 });
+    engine.store.addEdge(ids[3]!, later.id, 'precedes');
+    const row = rank(engine, { query: 'eagles', hops: 1, owner: null, profile: on, now: engine.now() }).rows.find((r) => r.id === later.id);
+    expect(cooccurrenceSpace(engine).ids).toContain(later.id);
+    expect(row?.raw?.sem).toBeGreaterThan(0.1);
     engine.close();
   });
 });

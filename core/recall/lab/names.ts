@@ -30,6 +30,7 @@ export const SWEEP_KNOBS: readonly SweepKnob[] = [
   { path: 'features.entity_boost', integer: false, min: 0, max: 3 },
   { path: 'features.sibling_spread', integer: false, min: 0, max: 2 },
   { path: 'features.parent_spread', integer: false, min: 0, max: 4 },
+  { path: 'features.cooccurrence', integer: false, min: 0, max: 4 },
   { path: 'features.bm25.weight', integer: false, min: 0, max: 6 },
   { path: 'features.bm25.context_weight', integer: false, min: 0, max: 2 },
 ];

@@ -40,6 +40,12 @@ export interface MnemoFeatures {
    * max_siblings children relay nothing, as for the sibling spread.
    */
   parent_spread: number;
+  /**
+   * Weight of the co-occurrence cosine (cooccurrence-space.ts: word vectors learned from the
+   * store's own text) added to the raw relevance before it is normalised; 0 = off (the space is
+   * never built).
+   */
+  cooccurrence: number;
   /** Parents with more children than this relay nothing (a hub is not a context). */
   max_siblings: number;
   /**
@@ -56,6 +62,7 @@ export const MNEMO_FEATURES_OFF: Readonly<MnemoFeatures> = Object.freeze({
   entity_boost: 0,
   sibling_spread: 0,
   parent_spread: 0,
+  cooccurrence: 0,
   max_siblings: 0,
   recency_scale: 'minmax',
 });

@@ -650,7 +650,7 @@ function bisect(sorted: Int32Array, from: number, to: number, x: number): number
 
 
 /** The same text as bodyOf, from json_extract'ed columns. */
-function bodyFromColumns(r: BodyRow): string {
+export function bodyFromColumns(r: BodyRow): string {
   const parts: string[] = [];
   if (typeof r.title === 'string' && r.title) parts.push(r.title);
   parts.push(r.content);
@@ -670,7 +670,7 @@ function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
   return true;
 }
 
-function bodyOf(data: string): string {
+export function bodyOf(data: string): string {
   let m: { title?: unknown; content?: unknown; tags?: unknown };
   try {
     m = JSON.parse(data) as typeof m;

@@ -20,6 +20,7 @@ export const MNEMO_FEATURES: Readonly<MnemoFeatures> = Object.freeze({
   entity_boost: 1.0,
   sibling_spread: 0.6,
   parent_spread: 1.0,
+  cooccurrence: 0,
   max_siblings: 64,
   recency_scale: 'absolute',
 });
@@ -37,6 +38,7 @@ export function mnemoFeatureDifferences(f: Readonly<MnemoFeatures>): string[] {
   if (f.entity_boost > 0) out.push(`memories carrying the entities a query names score ×(1 + ${f.entity_boost} × share named)`);
   if (f.sibling_spread > 0) out.push(`part_of siblings share context (weight ${f.sibling_spread}, parents of at most ${f.max_siblings} children)`);
   if (f.parent_spread > 0) out.push(`a part_of parent that matches passes ${f.parent_spread} × its base score to its children (parents of at most ${f.max_siblings} children)`);
+  if (f.cooccurrence > 0) out.push(`relevance adds ${f.cooccurrence} × the cosine of word vectors learned from the store's own co-occurrences`);
   if (f.recency_scale === 'absolute') out.push('the recency term is sigmoid(B) as is, not min-max normalised over the candidates');
   return out;
 }

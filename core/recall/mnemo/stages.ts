@@ -1,12 +1,15 @@
 /**
  * The mnemo profile's extra stages, called from the recall pipeline when their feature is on:
- * the BM25 candidate leg, the entity boost, and the sibling and parent spreads. The indexes behind them are
- * per-engine Derived singletons, in memory, kept in step with the store.
+ * the BM25 candidate leg, the entity boost, the co-occurrence cosine, and the sibling and parent
+ * spreads. The indexes behind them are per-engine Derived singletons, in memory, kept in step with
+ * the store.
  */
 import type { EngineReader } from '../../engine/engine.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
 import { ownerMatches, type OwnerScope } from '../../model/owner.js';
 import type { PathStep } from '../spread.js';
+import { CooccurrenceIndex, type BuiltSpace } from './cooccurrence-index.js';
+import { cooccurrenceTerms } from './cooccurrence-space.js';
 import { EntityIndex } from './entity-index.js';
 import type { Bm25LegKnobs } from './features.js';
 import { KeywordIndex, type KeywordHit } from './keyword-index.js';
@@ -21,6 +24,23 @@ const KEYWORD_INDEX = {
 };
 const PART_OF_INDEX = derivedIndexKey('recall.mnemo.part_of', () => new PartOfIndex());
 const ENTITY_INDEX = derivedIndexKey('recall.mnemo.entities', () => new EntityIndex());
+const COOCCURRENCE_INDEX = derivedIndexKey('recall.mnemo.cooccurrence', () => new CooccurrenceIndex());
+
+export function cooccurrenceSpace(engine: EngineReader): BuiltSpace {
+  return engine.get(COOCCURRENCE_INDEX).get().space();
+}
+
+/** Each memory's co-occurrence cosine with the query (0 for a memory the space does not hold). */
+export function cooccurrenceCosines(engine: EngineReader, query: string): (id: string) => number {
+  const { space, slotOf, changed } = cooccurrenceSpace(engine);
+  const q = space.embed(cooccurrenceTerms(query));
+  return (id) => {
+    const own = changed.get(id);
+    if (own !== undefined) return own ? dot(own, q) : 0;
+    const slot = slotOf.get(id);
+    return slot === undefined ? 0 : space.cosine(slot, q);
+  };
+}
 
 export function keywordIndex(engine: EngineReader, stem: boolean): KeywordIndex {
   return engine.get(KEYWORD_INDEX[stem ? 'porter' : 'plain']).get();
@@ -132,5 +152,16 @@ function relayToChildren(parents: ReadonlyMap<string, number>, weight: number, m
 export async function prepareStageIndexes(engine: EngineReader, features: RecallProfile['features'], pause: () => Promise<void>): Promise<void> {
   if (features.bm25) await engine.get(KEYWORD_INDEX[features.bm25.stem ? 'porter' : 'plain']).getReady(pause);
   if (features.entity_boost > 0) await engine.get(ENTITY_INDEX).getReady(pause);
+  if (features.cooccurrence > 0) {
+    await engine.get(COOCCURRENCE_INDEX).getReady(pause);
+    // The space itself is built on first use; build it here, where callers expect the long work.
+    cooccurrenceSpace(engine);
+  }
   if (features.sibling_spread > 0 || features.parent_spread > 0) await engine.get(PART_OF_INDEX).getReady(pause);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
+  return s;
 }
