@@ -12,6 +12,7 @@ import { encodeRow, vectorToBlob } from '../store/codec.js';
 import type { StoreWriter } from '../store/port.js';
 import * as R from './recipe.js';
 import { BeliefModel } from '../beliefs/model.js';
+import { mulberry32 } from '../model/seeded-random.js';
 import { demoObservations } from './beliefs.js';
 
 export interface DemoOptions {
@@ -33,16 +34,10 @@ export interface DemoReport {
   seconds: number;
 }
 
-/** mulberry32: small, fast and good enough for synthetic data. */
+/** Uniform in [0, 1), seeded (mulberry32): small, fast and good enough for synthetic data. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 const TYPE_WEIGHTS: [MemoryType, number][] = [

@@ -12,6 +12,7 @@
  * Random projection instead of a truncated SVD: it keeps the PPMI geometry (the Johnson-
  * Lindenstrauss property) at the cost of one pass over the counts, with no eigensolver to carry.
  */
+import { mulberry32 } from '../../model/seeded-random.js';
 import { STOP_WORDS, QUESTION_WORDS } from './query-terms.js';
 
 /** Dimensions of the projected vectors. */
@@ -152,15 +153,4 @@ function indexVectors(words: readonly string[]): Int32Array {
     }
   });
   return out;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
 }
