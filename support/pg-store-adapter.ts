@@ -15,8 +15,6 @@ import type { StoreAdapter, StoreUnderTest } from './store-adapters.js';
 
 /** Contract tests that need what PgStore does not do yet, and what that is. */
 const NOT_YET: Record<string, string> = {
-  'logAccesses updates the record and writes one event per access; the events can be filtered': 'access events',
-  'recordAccessEvents writes the given ring entries as events without touching the record': 'access events',
   'a change is one undoable step: undo restores the store as it was, redo reapplies it': 'the journal (store.change, undo, redo)',
   'a later change that builds on an earlier one is its dependent': 'the journal (store.change, undo, redo)',
   'tombstones: one written in a change is found by content, and undoing the change removes it': 'tombstones and the journal',
@@ -27,7 +25,7 @@ const NOT_YET: Record<string, string> = {
   'memories and edges: raw rows in one statement and in pages agree': 'store.queries',
   'edges: the graph around a focus, live rows only unless archived ones are asked for': 'store.queries',
   'index sources: live rows for the derived indexes, single rows by id archived or not': 'store.queries',
-  'access events: usage records, the audit log with heads, and the logged recalls': 'store.queries and access events',
+  'access events: usage records, the audit log with heads, and the logged recalls': 'store.queries',
   'journal: the memories a change wrote': 'store.queries and the journal',
   'counts: the Overview, stats and store panel numbers': 'store.queries',
   'a change written in batches is one journalled change; undo and redo in batches replay it': 'store.runs and the journal',

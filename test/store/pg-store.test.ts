@@ -130,7 +130,7 @@ describe('the PostgreSQL store adapter', () => {
         ['runs.beginBulkLoad', () => store.runs.beginBulkLoad()],
         ['refreshIfChanged', () => store.refreshIfChanged()],
         ['feedPosition', () => store.feedPosition()],
-        ['logAccesses', () => store.logAccesses([])],
+        ['tombstoneFor', () => store.tombstoneFor('gone')],
         ['beliefTables', () => store.beliefTables()],
       ];
       for (const [method, call] of calls) {

@@ -196,6 +196,9 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       expect(recalled.events[0]).toMatchObject({ memory_id: a.id, query: 'first', reader_owner: 'alice@1', ts: NOW + 1 });
       expect(recalled.events[0]!.terms).toMatchObject({ rel: 0.5 });
       expect(store.accessEvents({ query: 'second' }).events.map((e) => e.memory_id)).toEqual([b.id]);
+      // The query text matches as SQLite's LIKE does: a part of it, ASCII case folded, % and _ literal.
+      expect(store.accessEvents({ query: 'ECON' }).events.map((e) => e.memory_id)).toEqual([b.id]);
+      expect(store.accessEvents({ query: 's%d' }).total).toBe(0);
       expect(store.accessEvents({ since: NOW + 2, channels: ['recalled', 'searched'] }).total).toBe(1);
     });
 

@@ -112,6 +112,20 @@ export class PgMemoryRows {
     return this.q(`UPDATE ${this.t.memories} SET ${set} WHERE id = $1 RETURNING 1`, [r.id, ...cols.map((c) => r[c])]).length > 0;
   }
 
+  /** The columns an access changes (logAccesses), leaving the rest of the row as it is. */
+  updateUsage(r: EncodedRow): void {
+    this.q(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
+  }
+
+  /**
+   * Locks the memory's row until the transaction ends, before a read-modify-write of it (an edge
+   * added, an access logged): another connection doing the same waits, rather than one of the two
+   * writes being lost (SQLite gets this from one writer at a time).
+   */
+  lock(id: string): void {
+    this.q(`SELECT 1 FROM ${this.t.memories} WHERE id = $1 FOR UPDATE`, [id]);
+  }
+
   setEmbedding(id: string, embedding: Uint8Array | null): void {
     this.q(`UPDATE ${this.t.memories} SET embedding = $2 WHERE id = $1`, [id, embedding]);
   }

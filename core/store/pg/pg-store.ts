@@ -2,25 +2,28 @@
  * PgStore: the PostgreSQL adapter of the store port (port.ts), over one synchronous connection
  * (sync-pg.ts) to a store's schema (pg-schema.ts, the one `mnemo copy` makes). It is built in
  * slices (issue #17). What it does today: the store's info and meta, memories (reads and writes,
- * owner scopes, id prefixes, embeddings), edges, all-or-nothing transactions, the maintenance log
- * write, listeners told of this connection's own writes, read-only connections. Every other
- * method of the port throws a typed `unsupported` error naming itself (pg-not-yet.ts), so the
- * engine never gets a silently wrong answer; the engine does not open PostgreSQL stores yet.
+ * owner scopes, id prefixes, embeddings), edges, access events, all-or-nothing transactions, the
+ * maintenance log write, listeners told of this connection's own writes, read-only connections.
+ * Every other method of the port throws a typed `unsupported` error naming itself (pg-not-yet.ts),
+ * so the engine never gets a silently wrong answer; the engine does not open PostgreSQL stores yet.
  *
  * Differences from the SQLite adapter that later slices must settle:
  * - Nothing fills the change feed (SQLite's triggers are not in the schema), so changes made by
  *   other connections are not heard, and nothing is journalled (store.change throws).
- * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time): concurrent
- *   read-modify-write (addEdge, logAccesses) needs row locks before many writers share a store.
+ * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
+ *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
+ *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite.
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
 import { systemClock, type Clock } from '../../clock.js';
 import { badInput, MnemoError, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
-import { addEdge as addEdgeToMemory, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
+import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
 import { validateOwner } from '../../model/owner.js';
 import { pyDumps } from '../../model/pyjson.js';
+import { accessEventValues } from '../access-events.js';
+import { currentCredentialId } from '../attribution.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
 import { ownerClause } from '../owner-sql.js';
 import { DEFAULT_PROFILE_KEY, type SavedProfileRow } from '../saved-profiles.js';
@@ -49,6 +52,7 @@ import type {
 import type { StoreAsOf } from '../../model/history.js';
 import { notOnPostgresYet } from './pg-not-yet.js';
 import { pgJournalNotYet, pgQueriesNotYet, pgRunsNotYet } from './pg-not-yet-groups.js';
+import { PgAccessEvents } from './pg-access-events.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
 import { numbered } from './pg-sql.js';
 import { PgStoreConnection } from './pg-store-connection.js';
@@ -79,6 +83,7 @@ export class PgStore implements StoreWriter {
   readonly history: StoreAsOf | null = null;
   private readonly conn: PgStoreConnection;
   private readonly rows: PgMemoryRows;
+  private readonly events: PgAccessEvents;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
@@ -92,6 +97,7 @@ export class PgStore implements StoreWriter {
   private constructor(conn: PgStoreConnection, opts: PgOpenOptions) {
     this.conn = conn;
     this.rows = new PgMemoryRows(conn);
+    this.events = new PgAccessEvents(conn);
     this.path = conn.shown;
     this.name = conn.url.schema;
     this.clock = opts.clock ?? systemClock;
@@ -512,6 +518,7 @@ export class PgStore implements StoreWriter {
       });
     }
     return this.transaction(() => {
+      this.rows.lock(src);
       const m = this.get(src);
       if (!m) throw notFound(`no memory with id ${src}`, { id: src });
       if (!this.exists(dst)) throw notFound(`no memory with id ${dst}`, { id: dst });
@@ -523,6 +530,7 @@ export class PgStore implements StoreWriter {
 
   removeEdge(src: string, dst: string, type: string): boolean {
     return this.transaction(() => {
+      this.rows.lock(src);
       const m = this.get(src);
       if (!m) throw notFound(`no memory with id ${src}`, { id: src });
       const before = m.edges.length;
@@ -533,23 +541,48 @@ export class PgStore implements StoreWriter {
     });
   }
 
-  // ---------------------------------------------------------------- not implemented on PostgreSQL yet
+  // ---------------------------------------------------------------- access events
 
-  accessEvents(_filter: EventFilter): { total: number; events: AccessEvent[] } {
-    throw notOnPostgresYet('accessEvents');
+  accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
+    return this.events.query(filter);
   }
 
   accessEventCount(): number {
-    throw notOnPostgresYet('accessEventCount');
+    return this.events.count();
   }
 
-  logAccesses(_writes: readonly AccessWrite[]): void {
-    throw notOnPostgresYet('logAccesses');
+  /**
+   * Each access onto its memory's ring (counters, recency and strength as log_access rules) and
+   * into the event table, all in one transaction; each memory's row is locked before it is read.
+   */
+  logAccesses(writes: readonly AccessWrite[]): void {
+    if (writes.length === 0) return;
+    const touched: string[] = [];
+    this.transaction(() => {
+      this.ensureMnemo();
+      for (const w of writes) {
+        this.rows.lock(w.id);
+        const m = this.get(w.id);
+        if (!m) continue;
+        logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
+        this.rows.updateUsage(encodeRow(m));
+        this.events.insert(accessEventValues(m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null, currentCredentialId()));
+        touched.push(m.id);
+      }
+    });
+    for (const id of touched) this.emit({ kind: 'upsert', id });
   }
 
-  recordAccessEvents(_memoryId: string, _records: readonly AccessRecord[], _strengthAfter: number | null, _opts?: { backfilled?: boolean }): void {
-    throw notOnPostgresYet('recordAccessEvents');
+  /** Ring entries a memory already carries (a new or imported memory) into the event table only. */
+  recordAccessEvents(memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts: { backfilled?: boolean } = {}): void {
+    if (records.length === 0) return;
+    this.transaction(() => {
+      this.ensureMnemo();
+      for (const rec of records) this.events.insert(accessEventValues(memoryId, rec, strengthAfter, true, opts.backfilled ?? false, null, null, currentCredentialId()));
+    });
   }
+
+  // ---------------------------------------------------------------- not implemented on PostgreSQL yet
 
   tombstoneFor(_content: string): Tombstone | null {
     throw notOnPostgresYet('tombstoneFor');
