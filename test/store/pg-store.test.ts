@@ -13,10 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { generateDemo } from '../../core/demo/generate.js';
+import { EDGE_TYPES } from '../../core/model/enums.js';
 import { createMemory } from '../../core/model/memory.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
+import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
+import { PgStoreConnection } from '../../core/store/pg/pg-store-connection.js';
+import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import type { ChangeEvent, StoreWriter } from '../../core/store/port.js';
 import { MemoryStore } from '../../core/store/store.js';
@@ -50,7 +54,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -88,6 +92,48 @@ describe('the PostgreSQL store adapter', () => {
       expect(pg.profile()).toBe(sqlite.profile());
     } finally {
       pg.close();
+      sqlite.close();
+    }
+  });
+
+  it('reads whole tables (raw rows, index sources) as the SQLite adapter does, across pages', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const path = join(tempDir('mnemo-pgstore-'), 'rows.sqlite');
+    const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
+    generateDemo(sqlite, { size: 60, seed: 23, now: NOW });
+    copyStore(path, storeUrl('pgstore_rows'));
+    const conn = new PgStoreConnection(parsePgStoreUrl(storeUrl('pgstore_rows')));
+    // 7 rows a statement: every whole-table read crosses many pages.
+    const pg = new PgRowQueries(conn, 7);
+    const q = sqlite.queries;
+    try {
+      const rows = [...q.memoryRows()];
+      expect(rows.some((r) => r.archived === 1) && rows.some((r) => r.embedding !== null)).toBe(true);
+      expect([...pg.memoryRows()]).toEqual(rows);
+      const pages = [];
+      for await (const page of pg.memoryRowPages(9)) pages.push(page.length);
+      expect(pages.reduce((a, b) => a + b, 0)).toBe(rows.length);
+      expect(pages.length).toBeGreaterThan(1);
+      expect([...pg.embeddingRows()]).toEqual([...q.embeddingRows()]);
+      const edges = [...q.edgeRows()];
+      expect(edges.length).toBeGreaterThan(7);
+      expect([...pg.edgeRows()]).toEqual(edges);
+      const edgePages = [];
+      for await (const page of pg.edgeRowPages(5)) edgePages.push(...page);
+      expect(edgePages).toEqual(edges);
+      expect([...pg.liveVectorRows()]).toEqual([...q.liveVectorRows()]);
+      expect([...pg.liveSourceRows()]).toEqual([...q.liveSourceRows()]);
+      expect(pg.liveBodies()).toEqual(q.liveBodies());
+      expect(pg.liveEntities()).toEqual(q.liveEntities());
+      expect([...pg.allEdges()]).toEqual([...q.allEdges()]);
+      for (const type of EDGE_TYPES) expect(pg.edgesOfType(type)).toEqual(q.edgesOfType(type));
+      for (const r of rows.slice(0, 15)) {
+        expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));
+        expect(pg.sourceRow(r.id)).toEqual(q.sourceRow(r.id));
+        for (const type of EDGE_TYPES) expect(pg.edgeTargets(r.id, type)).toEqual(q.edgeTargets(r.id, type));
+      }
+    } finally {
+      conn.close();
       sqlite.close();
     }
   });

@@ -3,66 +3,8 @@
  * compiler checks every list against its interface): calling one throws `unsupported` naming it.
  * A group moves out of here, method by method, as the adapter grows.
  */
-import type { JournalWrites, StoreQueries, StoreRuns } from '../port.js';
+import type { JournalWrites, StoreRuns } from '../port.js';
 import { notOnPostgresYet, notYetGroup } from './pg-not-yet.js';
-
-export function pgQueriesNotYet(): StoreQueries {
-  return notYetGroup<StoreQueries>('queries', {
-    listMemories: true,
-    listIds: true,
-    memoryFacets: true,
-    ownerStates: true,
-    memoryHeads: true,
-    liveDuplicateCandidates: true,
-    duplicateCandidate: true,
-    titlesOf: true,
-    memoryRows: true,
-    memoryRowPages: true,
-    embeddingRows: true,
-    graphView: true,
-    edgeRows: true,
-    edgeRowPages: true,
-    liveVectorRows: true,
-    vectorRow: true,
-    sourceRow: true,
-    liveSourceRows: true,
-    liveBodies: true,
-    liveEntities: true,
-    allEdges: true,
-    edgesOfType: true,
-    edgeTargets: true,
-    iterUsageRecords: true,
-    usageRecords: true,
-    auditEvents: true,
-    loggedRecalls: true,
-    loggedResultIds: true,
-    sessionAccessEvents: true,
-    latestAccessEventId: true,
-    memoriesTouched: true,
-    liveValueCounts: true,
-    liveAndArchivedCounts: true,
-    liveEdgeTypeCounts: true,
-    liveRetentionBucketCounts: true,
-    liveIdleBucketCounts: true,
-    liveCount: true,
-    retentionSample: true,
-    tableCounts: true,
-    schemaVersions: true,
-    countsByColumn: true,
-    archivedCount: true,
-    edgeCountsByType: true,
-    beliefDimensionCount: true,
-    credentialById: true,
-    credentialByHash: true,
-    listCredentialRows: true,
-    credentialRefs: true,
-    credentialUse: true,
-    savedProfile: true,
-    savedProfiles: true,
-    feedRetention: true,
-    feedStatus: true,
-  });
-}
 
 export function pgRunsNotYet(): StoreRuns {
   return notYetGroup<StoreRuns>('runs', {

@@ -51,7 +51,9 @@ import type {
 } from '../port.js';
 import type { StoreAsOf } from '../../model/history.js';
 import { notOnPostgresYet } from './pg-not-yet.js';
-import { pgJournalNotYet, pgQueriesNotYet, pgRunsNotYet } from './pg-not-yet-groups.js';
+import { pgJournalNotYet, pgRunsNotYet } from './pg-not-yet-groups.js';
+import { pgQueries } from './pg-queries.js';
+import { PgRowQueries } from './pg-row-queries.js';
 import { PgAccessEvents } from './pg-access-events.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
 import { numbered } from './pg-sql.js';
@@ -78,7 +80,7 @@ export class PgStore implements StoreWriter {
   readonly readonly: boolean;
   readonly dim: number;
   readonly journal: JournalWrites = pgJournalNotYet();
-  readonly queries: StoreQueries = pgQueriesNotYet();
+  readonly queries: StoreQueries;
   readonly runs: StoreRuns = pgRunsNotYet();
   readonly history: StoreAsOf | null = null;
   private readonly conn: PgStoreConnection;
@@ -98,6 +100,7 @@ export class PgStore implements StoreWriter {
     this.conn = conn;
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
+    this.queries = pgQueries(new PgRowQueries(conn));
     this.path = conn.shown;
     this.name = conn.url.schema;
     this.clock = opts.clock ?? systemClock;
