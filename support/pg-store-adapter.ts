@@ -30,7 +30,6 @@ const NOT_YET: Record<string, string> = {
   'undoWithDependents undoes a change and the later change built on it': 'store.runs and the journal',
   'an ingest run is refused while another is marked, and leaves no marker once cleared': 'store.runs (ingest runs)',
   'feed retention: a policy set is read back, here and by a reader; prune reports what it removed': 'store.runs and the change feed',
-  'credentials: stored by hash, listed, named, and revoked once': 'store.runs and store.queries (credentials)',
   'a bulk load writes rows straight in and a fresh count sees them after finish': 'store.runs (bulk load)',
 };
 

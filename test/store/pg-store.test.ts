@@ -14,7 +14,8 @@ import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { EDGE_TYPES } from '../../core/model/enums.js';
-import { createMemory } from '../../core/model/memory.js';
+import { accessRecord, createMemory } from '../../core/model/memory.js';
+import { runAttributed } from '../../core/store/attribution.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
 import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
@@ -54,7 +55,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -222,6 +223,30 @@ describe('the PostgreSQL store adapter', () => {
       expect(store.getMeta('after')).toBe('yes');
     } finally {
       store.close();
+    }
+  });
+
+  it('attributes accesses to the credential they were made with, and counts its use, as SQLite does', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const pg = PgStore.open(storeUrl('pgstore_cred'), { create: true, clock: fixedClock(NOW) });
+    const sqlite = MemoryStore.open(join(tempDir('mnemo-pgstore-'), 'cred.sqlite'), { create: true, clock: fixedClock(NOW) });
+    try {
+      for (const store of [pg, sqlite] as StoreWriter[]) {
+        const m = createMemory({ id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', content: 'used by an agent' }, NOW);
+        store.add(m, null);
+        store.runs.insertCredential({ id: 'cred00000001', owner: 'coder@1', scopes: ['read-only'], label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) });
+        runAttributed('cred00000001', () => store.logAccesses([{ id: m.id, record: accessRecord(NOW + 7, 'recalled', { query: 'q' }) }]));
+        store.logAccesses([{ id: m.id, record: accessRecord(NOW + 9, 'recalled', { query: 'q' }) }]);
+      }
+      expect(pg.queries.credentialUse()).toEqual([{ credential_id: 'cred00000001', accesses: 1, changes: 0, last_used: NOW + 7 }]);
+      expect(pg.queries.credentialUse()).toEqual(sqlite.queries.credentialUse());
+      const events = (s: StoreWriter) => s.accessEvents({ order: 'asc' }).events.map(({ event_id: _id, ...e }) => e);
+      expect(events(pg).map((e) => e.credential_id)).toEqual(['cred00000001', null]);
+      expect(events(pg)).toEqual(events(sqlite));
+      expect(pg.get('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).toEqual(sqlite.get('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'));
+    } finally {
+      pg.close();
+      sqlite.close();
     }
   });
 });

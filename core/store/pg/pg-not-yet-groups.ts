@@ -1,13 +1,19 @@
 /**
- * The port's groups the PostgreSQL adapter does not implement yet, each method listed (the
- * compiler checks every list against its interface): calling one throws `unsupported` naming it.
- * A group moves out of here, method by method, as the adapter grows.
+ * The port's groups the PostgreSQL adapter implements only in part (runs) or not yet (the journal),
+ * each missing method listed (the compiler checks every list against its interface): calling one
+ * throws `unsupported` naming it. A method moves out of the lists as the adapter grows.
  */
 import type { JournalWrites, StoreRuns } from '../port.js';
 import { notOnPostgresYet, notYetGroup } from './pg-not-yet.js';
 
-export function pgRunsNotYet(): StoreRuns {
-  return notYetGroup<StoreRuns>('runs', {
+/** What of store.runs is written: the credential writes, each run in the store's transaction. */
+export interface PgRunsWritten {
+  insertCredential: StoreRuns['insertCredential'];
+  markRevoked: StoreRuns['markRevoked'];
+}
+
+export function pgRuns(written: PgRunsWritten): StoreRuns {
+  const notYet = notYetGroup<Omit<StoreRuns, keyof PgRunsWritten>>('runs', {
     changeRun: true,
     pacer: true,
     recoverDeadRun: true,
@@ -21,10 +27,9 @@ export function pgRunsNotYet(): StoreRuns {
     rollbackIngestRun: true,
     setFeedRetention: true,
     pruneFeed: true,
-    insertCredential: true,
-    markRevoked: true,
     beginBulkLoad: true,
   });
+  return { ...notYet, ...written };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { StoreQueries } from '../port.js';
 import { notYetGroup } from './pg-not-yet.js';
+import type { PgCredentials } from './pg-credentials.js';
 import type { PgRowQueries } from './pg-row-queries.js';
 
 type Written =
@@ -21,9 +22,14 @@ type Written =
   | 'liveEntities'
   | 'allEdges'
   | 'edgesOfType'
-  | 'edgeTargets';
+  | 'edgeTargets'
+  | 'credentialById'
+  | 'credentialByHash'
+  | 'listCredentialRows'
+  | 'credentialRefs'
+  | 'credentialUse';
 
-export function pgQueries(rows: PgRowQueries): StoreQueries {
+export function pgQueries(rows: PgRowQueries, credentials: PgCredentials): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
     memoryRows: () => rows.memoryRows(),
     memoryRowPages: (pageSize) => rows.memoryRowPages(pageSize),
@@ -39,6 +45,11 @@ export function pgQueries(rows: PgRowQueries): StoreQueries {
     allEdges: () => rows.allEdges(),
     edgesOfType: (type) => rows.edgesOfType(type),
     edgeTargets: (src, type) => rows.edgeTargets(src, type),
+    credentialById: (id) => credentials.byId(id),
+    credentialByHash: (hash) => credentials.byHash(hash),
+    listCredentialRows: () => credentials.list(),
+    credentialRefs: () => credentials.refs(),
+    credentialUse: () => credentials.use(),
   };
   const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {
     listMemories: true,
@@ -71,11 +82,6 @@ export function pgQueries(rows: PgRowQueries): StoreQueries {
     archivedCount: true,
     edgeCountsByType: true,
     beliefDimensionCount: true,
-    credentialById: true,
-    credentialByHash: true,
-    listCredentialRows: true,
-    credentialRefs: true,
-    credentialUse: true,
     savedProfile: true,
     savedProfiles: true,
     feedRetention: true,

@@ -51,7 +51,8 @@ import type {
 } from '../port.js';
 import type { StoreAsOf } from '../../model/history.js';
 import { notOnPostgresYet } from './pg-not-yet.js';
-import { pgJournalNotYet, pgRunsNotYet } from './pg-not-yet-groups.js';
+import { PgCredentials } from './pg-credentials.js';
+import { pgJournalNotYet, pgRuns } from './pg-not-yet-groups.js';
 import { pgQueries } from './pg-queries.js';
 import { PgRowQueries } from './pg-row-queries.js';
 import { PgAccessEvents } from './pg-access-events.js';
@@ -81,7 +82,7 @@ export class PgStore implements StoreWriter {
   readonly dim: number;
   readonly journal: JournalWrites = pgJournalNotYet();
   readonly queries: StoreQueries;
-  readonly runs: StoreRuns = pgRunsNotYet();
+  readonly runs: StoreRuns;
   readonly history: StoreAsOf | null = null;
   private readonly conn: PgStoreConnection;
   private readonly rows: PgMemoryRows;
@@ -100,7 +101,20 @@ export class PgStore implements StoreWriter {
     this.conn = conn;
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
-    this.queries = pgQueries(new PgRowQueries(conn));
+    const credentials = new PgCredentials(conn);
+    this.queries = pgQueries(new PgRowQueries(conn), credentials);
+    this.runs = pgRuns({
+      insertCredential: (c) =>
+        this.transaction(() => {
+          this.ensureMnemo();
+          credentials.insert(c);
+        }),
+      markRevoked: (ids, now) =>
+        this.transaction(() => {
+          this.ensureMnemo();
+          return credentials.markRevoked(ids, now);
+        }),
+    });
     this.path = conn.shown;
     this.name = conn.url.schema;
     this.clock = opts.clock ?? systemClock;
