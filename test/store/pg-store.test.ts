@@ -18,6 +18,7 @@ import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { runAttributed } from '../../core/store/attribution.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
+import { PgMemoryQueries } from '../../core/store/pg/pg-memory-queries.js';
 import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { PgStoreConnection } from '../../core/store/pg/pg-store-connection.js';
@@ -128,7 +129,21 @@ describe('the PostgreSQL store adapter', () => {
       expect(pg.liveEntities()).toEqual(q.liveEntities());
       expect([...pg.allEdges()]).toEqual([...q.allEdges()]);
       for (const type of EDGE_TYPES) expect(pg.edgesOfType(type)).toEqual(q.edgesOfType(type));
+      // The lighter reads: recall's owner gate, review heads, duplicates, titles, the session log.
+      const light = new PgMemoryQueries(conn, 7);
+      const ids = [...rows.map((r) => r.id), 'missing'];
+      expect(light.ownerStates(ids)).toEqual(q.ownerStates(ids));
+      expect(light.memoryHeads()).toEqual(q.memoryHeads());
+      expect([...light.liveDuplicateCandidates()]).toEqual([...q.liveDuplicateCandidates()]);
+      expect(light.titlesOf(ids)).toEqual(q.titlesOf(ids));
+      const channels = ['recalled', 'searched', 'injected', 'reinforced', 'deref'];
+      const sessions = [...q.sessionAccessEvents(channels)];
+      expect(sessions.length).toBeGreaterThan(7);
+      expect([...light.sessionAccessEvents(channels)]).toEqual(sessions);
+      expect([...light.sessionAccessEvents(['deref'])]).toEqual([...q.sessionAccessEvents(['deref'])]);
+      expect(light.latestAccessEventId()).toBe(q.latestAccessEventId());
       for (const r of rows.slice(0, 15)) {
+        expect(light.duplicateCandidate(r.id)).toEqual(q.duplicateCandidate(r.id));
         expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));
         expect(pg.sourceRow(r.id)).toEqual(q.sourceRow(r.id));
         for (const type of EDGE_TYPES) expect(pg.edgeTargets(r.id, type)).toEqual(q.edgeTargets(r.id, type));

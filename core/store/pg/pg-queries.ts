@@ -6,6 +6,7 @@
 import type { StoreQueries } from '../port.js';
 import { notYetGroup } from './pg-not-yet.js';
 import type { PgCredentials } from './pg-credentials.js';
+import type { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgRowQueries } from './pg-row-queries.js';
 
 type Written =
@@ -27,9 +28,16 @@ type Written =
   | 'credentialByHash'
   | 'listCredentialRows'
   | 'credentialRefs'
-  | 'credentialUse';
+  | 'credentialUse'
+  | 'ownerStates'
+  | 'memoryHeads'
+  | 'liveDuplicateCandidates'
+  | 'duplicateCandidate'
+  | 'titlesOf'
+  | 'sessionAccessEvents'
+  | 'latestAccessEventId';
 
-export function pgQueries(rows: PgRowQueries, credentials: PgCredentials): StoreQueries {
+export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
     memoryRows: () => rows.memoryRows(),
     memoryRowPages: (pageSize) => rows.memoryRowPages(pageSize),
@@ -50,24 +58,24 @@ export function pgQueries(rows: PgRowQueries, credentials: PgCredentials): Store
     listCredentialRows: () => credentials.list(),
     credentialRefs: () => credentials.refs(),
     credentialUse: () => credentials.use(),
+    ownerStates: (ids) => memories.ownerStates(ids),
+    memoryHeads: () => memories.memoryHeads(),
+    liveDuplicateCandidates: () => memories.liveDuplicateCandidates(),
+    duplicateCandidate: (id) => memories.duplicateCandidate(id),
+    titlesOf: (ids) => memories.titlesOf(ids),
+    sessionAccessEvents: (channels) => memories.sessionAccessEvents(channels),
+    latestAccessEventId: () => memories.latestAccessEventId(),
   };
   const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {
     listMemories: true,
     listIds: true,
     memoryFacets: true,
-    ownerStates: true,
-    memoryHeads: true,
-    liveDuplicateCandidates: true,
-    duplicateCandidate: true,
-    titlesOf: true,
     graphView: true,
     iterUsageRecords: true,
     usageRecords: true,
     auditEvents: true,
     loggedRecalls: true,
     loggedResultIds: true,
-    sessionAccessEvents: true,
-    latestAccessEventId: true,
     memoriesTouched: true,
     liveValueCounts: true,
     liveAndArchivedCounts: true,

@@ -17,6 +17,7 @@
 import type { EdgeType } from '../../model/enums.js';
 import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../fingerprint-rows.js';
 import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../derived-sources.js';
+import { documentOf, fieldOf } from './pg-json.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
@@ -49,23 +50,6 @@ function rawEdge(r: Record<string, unknown>): RawEdgeRow {
 
 function sourceEdge(r: Record<string, unknown>): SourceEdge {
   return { src: r['src'] as string, dst: r['dst'] as string, type: r['type'] as EdgeType, weight: r['weight'] as number, created_at: r['created_at'] as number };
-}
-
-/** The row's JSON document when it reads as an object, else null. */
-function documentOf(data: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(data) as unknown;
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A field as json_extract gives it: a scalar as itself, an array or object as its JSON text, absent as null. */
-function fieldOf(doc: Record<string, unknown> | null, key: string): string | null {
-  const v = doc?.[key];
-  if (v === undefined || v === null) return null;
-  return typeof v === 'object' ? JSON.stringify(v) : (v as string);
 }
 
 export class PgRowQueries {

@@ -54,6 +54,7 @@ import { notOnPostgresYet } from './pg-not-yet.js';
 import { PgCredentials } from './pg-credentials.js';
 import { pgJournalNotYet, pgRuns } from './pg-not-yet-groups.js';
 import { pgQueries } from './pg-queries.js';
+import { PgMemoryQueries } from './pg-memory-queries.js';
 import { PgRowQueries } from './pg-row-queries.js';
 import { PgAccessEvents } from './pg-access-events.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
@@ -102,7 +103,7 @@ export class PgStore implements StoreWriter {
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
     const credentials = new PgCredentials(conn);
-    this.queries = pgQueries(new PgRowQueries(conn), credentials);
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials);
     this.runs = pgRuns({
       insertCredential: (c) =>
         this.transaction(() => {
