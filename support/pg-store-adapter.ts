@@ -25,7 +25,6 @@ const NOT_YET: Record<string, string> = {
   'edges: the graph around a focus, live rows only unless archived ones are asked for': 'store.queries',
   'access events: usage records, the audit log with heads, and the logged recalls': 'store.queries',
   'journal: the memories a change wrote': 'store.queries and the journal',
-  'counts: the Overview, stats and store panel numbers': 'store.queries',
   'a change written in batches is one journalled change; undo and redo in batches replay it': 'store.runs and the journal',
   'undoWithDependents undoes a change and the later change built on it': 'store.runs and the journal',
   'an ingest run is refused while another is marked, and leaves no marker once cleared': 'store.runs (ingest runs)',

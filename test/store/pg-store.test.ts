@@ -18,6 +18,7 @@ import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { runAttributed } from '../../core/store/attribution.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
+import { PgCounts } from '../../core/store/pg/pg-counts.js';
 import { PgMemoryQueries } from '../../core/store/pg/pg-memory-queries.js';
 import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
@@ -37,6 +38,12 @@ const unavailable = process.env[PG_URL_ENV]
       const b = pgBinaries();
       return 'missing' in b ? b.missing : null;
     })();
+
+/** Most frequent first, equal counts in key order (NULL first), as PostgreSQL's count queries give them. */
+function byCountThenKey<T extends { k: string | null; n: number }>(rows: T[]): T[] {
+  const key = (k: string | null) => (k === null ? '' : `~${k}`);
+  return [...rows].sort((a, b) => b.n - a.n || (key(a.k) < key(b.k) ? -1 : key(a.k) > key(b.k) ? 1 : 0));
+}
 
 function errorOf(fn: () => unknown): MnemoError | null {
   try {
@@ -142,6 +149,37 @@ describe('the PostgreSQL store adapter', () => {
       expect([...light.sessionAccessEvents(channels)]).toEqual(sessions);
       expect([...light.sessionAccessEvents(['deref'])]).toEqual([...q.sessionAccessEvents(['deref'])]);
       expect(light.latestAccessEventId()).toBe(q.latestAccessEventId());
+      // The counts: every one, over a store with archived rows, several owners, types and statuses.
+      const counts = new PgCounts(conn);
+      for (const column of ['type', 'owner', 'status'] as const) {
+        expect(counts.liveValueCounts(column)).toEqual(q.liveValueCounts(column));
+        // SQLite leaves the order of equal counts to its plan; PostgreSQL's are in key order, so compare that order.
+        for (const scope of [null, rows[0]!.owner, 'nobody']) expect(counts.countsByColumn(column, scope)).toEqual(byCountThenKey(q.countsByColumn(column, scope)));
+      }
+      expect(counts.liveAndArchivedCounts()).toEqual(q.liveAndArchivedCounts());
+      expect(counts.liveEdgeTypeCounts()).toEqual(q.liveEdgeTypeCounts());
+      const buckets = [
+        { min: null, max: 0.1 },
+        { min: 0.1, max: 0.5 },
+        { min: 0.5, max: null },
+      ];
+      const idle = [
+        { min: null, max: 3600 },
+        { min: 3600, max: 86_400 * 7 },
+        { min: 86_400 * 7, max: null },
+      ];
+      for (const at of [NOW, NOW + 86_400 * 30]) {
+        expect(counts.liveRetentionBucketCounts(at, 72, buckets)).toEqual(q.liveRetentionBucketCounts(at, 72, buckets));
+        expect(counts.liveIdleBucketCounts(at, idle)).toEqual(q.liveIdleBucketCounts(at, idle));
+      }
+      expect(counts.liveRetentionBucketCounts(NOW, 72, buckets).reduce((a, b) => a + b, 0)).toBe(q.liveCount());
+      expect(counts.retentionSample(NOW + 3600, 48, 4)).toEqual(q.retentionSample(NOW + 3600, 48, 4));
+      expect(counts.liveCount()).toBe(q.liveCount());
+      expect(counts.tableCounts()).toEqual(q.tableCounts());
+      expect(counts.schemaVersions()).toEqual(q.schemaVersions());
+      for (const scope of [null, rows[0]!.owner]) expect(counts.archivedCount(scope)).toBe(q.archivedCount(scope));
+      expect(counts.edgeCountsByType()).toEqual(byCountThenKey(q.edgeCountsByType()));
+      expect(counts.beliefDimensionCount()).toBe(q.beliefDimensionCount());
       for (const r of rows.slice(0, 15)) {
         expect(light.duplicateCandidate(r.id)).toEqual(q.duplicateCandidate(r.id));
         expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));

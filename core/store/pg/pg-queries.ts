@@ -3,8 +3,9 @@
  * methods written so far, bound to their SQL, and the rest throwing `unsupported` by name (the
  * list is checked by the compiler against what is left of the interface).
  */
-import type { StoreQueries } from '../port.js';
+import type { CountQueries, StoreQueries } from '../port.js';
 import { notYetGroup } from './pg-not-yet.js';
+import type { PgCounts } from './pg-counts.js';
 import type { PgCredentials } from './pg-credentials.js';
 import type { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgRowQueries } from './pg-row-queries.js';
@@ -35,9 +36,10 @@ type Written =
   | 'duplicateCandidate'
   | 'titlesOf'
   | 'sessionAccessEvents'
-  | 'latestAccessEventId';
+  | 'latestAccessEventId'
+  | keyof CountQueries;
 
-export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials): StoreQueries {
+export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
     memoryRows: () => rows.memoryRows(),
     memoryRowPages: (pageSize) => rows.memoryRowPages(pageSize),
@@ -65,6 +67,19 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     titlesOf: (ids) => memories.titlesOf(ids),
     sessionAccessEvents: (channels) => memories.sessionAccessEvents(channels),
     latestAccessEventId: () => memories.latestAccessEventId(),
+    liveValueCounts: counts.liveValueCounts.bind(counts),
+    liveAndArchivedCounts: counts.liveAndArchivedCounts.bind(counts),
+    liveEdgeTypeCounts: counts.liveEdgeTypeCounts.bind(counts),
+    liveRetentionBucketCounts: counts.liveRetentionBucketCounts.bind(counts),
+    liveIdleBucketCounts: counts.liveIdleBucketCounts.bind(counts),
+    liveCount: counts.liveCount.bind(counts),
+    retentionSample: counts.retentionSample.bind(counts),
+    tableCounts: counts.tableCounts.bind(counts),
+    schemaVersions: counts.schemaVersions.bind(counts),
+    countsByColumn: counts.countsByColumn.bind(counts),
+    archivedCount: counts.archivedCount.bind(counts),
+    edgeCountsByType: counts.edgeCountsByType.bind(counts),
+    beliefDimensionCount: counts.beliefDimensionCount.bind(counts),
   };
   const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {
     listMemories: true,
@@ -77,19 +92,6 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     loggedRecalls: true,
     loggedResultIds: true,
     memoriesTouched: true,
-    liveValueCounts: true,
-    liveAndArchivedCounts: true,
-    liveEdgeTypeCounts: true,
-    liveRetentionBucketCounts: true,
-    liveIdleBucketCounts: true,
-    liveCount: true,
-    retentionSample: true,
-    tableCounts: true,
-    schemaVersions: true,
-    countsByColumn: true,
-    archivedCount: true,
-    edgeCountsByType: true,
-    beliefDimensionCount: true,
     savedProfile: true,
     savedProfiles: true,
     feedRetention: true,

@@ -51,6 +51,7 @@ import type {
 } from '../port.js';
 import type { StoreAsOf } from '../../model/history.js';
 import { notOnPostgresYet } from './pg-not-yet.js';
+import { PgCounts } from './pg-counts.js';
 import { PgCredentials } from './pg-credentials.js';
 import { pgJournalNotYet, pgRuns } from './pg-not-yet-groups.js';
 import { pgQueries } from './pg-queries.js';
@@ -103,7 +104,7 @@ export class PgStore implements StoreWriter {
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
     const credentials = new PgCredentials(conn);
-    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials);
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn));
     this.runs = pgRuns({
       insertCredential: (c) =>
         this.transaction(() => {
