@@ -15,18 +15,13 @@ import type { StoreAdapter, StoreUnderTest } from './store-adapters.js';
 
 /** Contract tests that need what PgStore does not do yet, and what that is. */
 const NOT_YET: Record<string, string> = {
-  'a change is one undoable step: undo restores the store as it was, redo reapplies it': 'the journal (store.change, undo, redo)',
-  'a later change that builds on an earlier one is its dependent': 'the journal (store.change, undo, redo)',
-  'tombstones: one written in a change is found by content, and undoing the change removes it': 'tombstones and the journal',
   'beliefs: dimensions, deltas and aliases round trip, and a reader sees them': 'the belief tables',
   'notices what another connection commits, and tells its listeners which memories changed': 'the change feed (refreshIfChanged, catchUp)',
-  'a change that throws leaves no history row and no rows behind': 'the journal (store.change, undo, redo)',
   'memories: list, ids, facets, owner states, heads and duplicate candidates': 'store.queries',
   'edges: the graph around a focus, live rows only unless archived ones are asked for': 'store.queries',
   'access events: usage records, the audit log with heads, and the logged recalls': 'store.queries',
-  'journal: the memories a change wrote': 'store.queries and the journal',
-  'a change written in batches is one journalled change; undo and redo in batches replay it': 'store.runs and the journal',
-  'undoWithDependents undoes a change and the later change built on it': 'store.runs and the journal',
+  'a change written in batches is one journalled change; undo and redo in batches replay it': 'store.runs (undo and redo in batches, change runs)',
+  'undoWithDependents undoes a change and the later change built on it': 'store.runs (undo and redo in batches, change runs)',
   'an ingest run is refused while another is marked, and leaves no marker once cleared': 'store.runs (ingest runs)',
   'feed retention: a policy set is read back, here and by a reader; prune reports what it removed': 'store.runs and the change feed',
   'a bulk load writes rows straight in and a fresh count sees them after finish': 'store.runs (bulk load)',

@@ -101,7 +101,7 @@ function metaValue(db: DB, key: string): string | null {
 /** Journal rows `profile:<name>`: one saved profile. */
 export const savedProfileTarget: JournalTarget = {
   ns: 'profile',
-  snapshot: (db, name) => rowIn(db, name),
+  snapshot: (store, name) => rowIn(connectionOf(store), name),
   restore(store, name, image) {
     const db = connectionOf(store);
     if (image === null) cachedStatement(db, 'DELETE FROM mnemo_profiles WHERE name = ?').run(name);
@@ -115,8 +115,8 @@ export const savedProfileTarget: JournalTarget = {
  */
 export const metaTarget: JournalTarget = {
   ns: 'meta',
-  snapshot: (db, key) => {
-    const value = metaValue(db, key);
+  snapshot: (store, key) => {
+    const value = metaValue(connectionOf(store), key);
     return value === null ? null : { value };
   },
   restore(store, key, image) {

@@ -63,7 +63,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -223,15 +223,14 @@ describe('the PostgreSQL store adapter', () => {
     const store: StoreWriter = PgStore.open(storeUrl('pgstore_todo'), { create: true, clock: fixedClock(NOW) });
     try {
       const calls: [string, () => unknown][] = [
-        ['change', () => store.change('label', 'test', () => 1)],
-        ['journal.history', () => store.journal.history()],
-        ['journal.kinds', () => store.journal.kinds],
         ['queries.listMemories', () => store.queries.listMemories({})],
         ['runs.beginBulkLoad', () => store.runs.beginBulkLoad()],
+        ['runs.undoInBatches', () => store.runs.undoInBatches(1)],
         ['refreshIfChanged', () => store.refreshIfChanged()],
         ['feedPosition', () => store.feedPosition()],
-        ['tombstoneFor', () => store.tombstoneFor('gone')],
         ['beliefTables', () => store.beliefTables()],
+        ['maintenanceHistory', () => store.maintenanceHistory()],
+        ['setDefaultProfile', () => store.setDefaultProfile('mnemo')],
       ];
       for (const [method, call] of calls) {
         const err = errorOf(call);
@@ -239,8 +238,6 @@ describe('the PostgreSQL store adapter', () => {
         expect(err?.message).toContain(`${method} is not implemented on PostgreSQL yet`);
         expect(err?.details).toMatchObject({ method, backend: 'postgres' });
       }
-      // The journal's capture is a no-op outside a change, on either adapter: nothing is journalled here yet.
-      expect(() => store.journal.capture('m:x')).not.toThrow();
     } finally {
       store.close();
     }
@@ -297,6 +294,77 @@ describe('the PostgreSQL store adapter', () => {
       expect(events(pg).map((e) => e.credential_id)).toEqual(['cred00000001', null]);
       expect(events(pg)).toEqual(events(sqlite));
       expect(pg.get('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).toEqual(sqlite.get('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'));
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+
+  it('undoes a deleted memory back into its old place, keeping accesses logged since a change, and refuses an undo a later change blocks', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_journal'), { create: true, clock: fixedClock(NOW) });
+    try {
+      const [a, b, c] = ['first', 'second', 'third'].map((content) => {
+        const m = createMemory({ content }, NOW);
+        store.add(m, Float32Array.from({ length: store.dim }, (_, i) => i / 7));
+        return m;
+      });
+      store.addEdge(a!.id, b!.id, 'supports');
+      store.addEdge(c!.id, b!.id, 'related');
+      const order = store.all().map((m) => m.id);
+      const rowid = store.rowidOf(b!.id);
+      const gone = store.change('delete b', 'test', () => store.delete(b!.id)).changeId!;
+      expect(store.get(b!.id)).toBeNull();
+      expect(store.neighbors(a!.id)).toEqual([]);
+      store.journal.undo(gone);
+      // Back where it was in insertion order, with its embedding, and the edges into it too.
+      expect(store.rowidOf(b!.id)).toBe(rowid);
+      expect(store.all().map((m) => m.id)).toEqual(order);
+      expect(store.getEmbedding(b!.id)).toEqual(Float32Array.from({ length: store.dim }, (_, i) => i / 7));
+      expect(store.incoming(b!.id).map((e) => e.src).sort()).toEqual([a!.id, c!.id].sort());
+
+      const edit = store.change('edit a', 'test', () => store.save({ ...store.get(a!.id)!, content: 'first, edited' })).changeId!;
+      store.logAccesses([{ id: a!.id, record: accessRecord(NOW + 5, 'recalled', { query: 'q' }) }]);
+      store.journal.undo(edit);
+      const back = store.get(a!.id)!;
+      expect(back.content).toBe('first');
+      expect(back.access_count).toBe(a!.access_count + 1); // the recall after the change is kept
+      store.journal.redo(edit);
+      const later = store.change('edit a again', 'test', () => store.save({ ...store.get(a!.id)!, content: 'first, edited twice' })).changeId!;
+      const refused = errorOf(() => store.journal.undo(edit));
+      expect(refused?.code).toBe('conflict');
+      expect(refused?.details).toMatchObject({ blocked_by: [later] });
+      expect(store.journal.dependents(edit).map((ch) => ch.id)).toEqual([later]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('undoes, on PostgreSQL, a change journalled on SQLite and copied over, to the same rows SQLite gives back', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const path = join(tempDir('mnemo-pgstore-'), 'journal.sqlite');
+    const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
+    const a = createMemory({ content: 'before', owner: 'alice@1' }, NOW);
+    const b = createMemory({ content: 'other' }, NOW);
+    sqlite.add(a, null);
+    sqlite.add(b, null);
+    const changeId = sqlite.change('edit and forget', 'test', () => {
+      sqlite.save({ ...a, content: 'after' });
+      sqlite.delete(b.id);
+      sqlite.putTombstone({ hash: 'f'.repeat(64), memory_id: b.id, owner: '', ts: NOW, head: 'other' });
+    }).changeId!;
+    copyStore(path, storeUrl('pgstore_undo_copied'));
+    const pg = PgStore.open(storeUrl('pgstore_undo_copied'), { clock: fixedClock(NOW) });
+    try {
+      expect(pg.journal.get(changeId)).toEqual(sqlite.journal.get(changeId));
+      expect(pg.journal.rows(changeId)).toEqual(sqlite.journal.rows(changeId));
+      expect(pg.queries.memoriesTouched(changeId, 5)).toEqual(sqlite.queries.memoriesTouched(changeId, 5));
+      pg.journal.undo(changeId);
+      sqlite.journal.undo(changeId);
+      expect(pg.all()).toEqual(sqlite.all());
+      expect(pg.all().map((m) => [m.content, pg.rowidOf(m.id)])).toEqual(sqlite.all().map((m) => [m.content, sqlite.rowidOf(m.id)]));
+      expect(pg.journal.get(changeId)).toMatchObject({ state: 'undone' });
+      expect(pg.journal.history()).toEqual(sqlite.journal.history());
     } finally {
       pg.close();
       sqlite.close();

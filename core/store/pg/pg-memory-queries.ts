@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL adapter's lighter whole-table reads: owner states (recall's owner and status
- * gate), review heads, near-duplicate candidates and titles, and the session log of access events.
+ * gate), review heads, near-duplicate candidates and titles, the session log of access events, and
+ * the memories a change touched.
  * The SQLite adapter's are recall-reads.ts, review-heads.ts, duplicate-rows.ts and
  * session-events.ts; the shapes and orders here are theirs.
  */
@@ -117,6 +118,13 @@ export class PgMemoryQueries {
       const last = rows[rows.length - 1]!;
       after = [last['ts'] as number, intOf(last['id'], 'mnemo_access_events.id')];
     }
+  }
+
+  /** Up to `limit` ids of memories a change wrote, in the order the journal recorded them. */
+  memoriesTouched(changeId: number, limit: number): string[] {
+    return this.q(`SELECT substr(key, 3) AS id FROM ${this.conn.table('mnemo_journal_rows')} WHERE change_id = $1 AND substr(key, 1, 2) = 'm:' ORDER BY rowid LIMIT $2`, [changeId, limit]).map(
+      (r) => r['id'] as string,
+    );
   }
 
   latestAccessEventId(): number {

@@ -6,6 +6,7 @@
 import type { EdgeType } from '../../model/enums.js';
 import type { Edge } from '../../model/memory.js';
 import type { MemoryRow } from '../codec.js';
+import type { MemoryImage } from '../memory-images.js';
 import type { IncomingEdge } from '../port.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
@@ -103,6 +104,42 @@ export class PgMemoryRows {
       `INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')})`,
       WRITE_COLS.map((c) => values[c]),
     );
+  }
+
+  /**
+   * The journal's image of a memory (memory-images.ts): the rowid, every column but the embedding
+   * in nooa's order, the embedding as base64 and the outgoing edges in rowid order; null when gone.
+   */
+  image(id: string): MemoryImage | null {
+    const r = this.row(id);
+    if (!r) return null;
+    const blob = this.embedding(id);
+    const row: MemoryImage['row'] = {
+      id: r.id,
+      type: r.type,
+      content: r.content,
+      importance: r.importance,
+      salience: r.salience,
+      strength: r.strength,
+      created_at: r.created_at,
+      last_accessed: r.last_accessed,
+      access_count: r.access_count,
+      archived: r.archived,
+      owner: r.owner,
+      status: r.status,
+      data: r.data,
+    };
+    const edges = this.neighbors(id).map((e) => ({ dst: e.target_id, type: e.type as string, weight: e.weight, created_at: e.created_at }));
+    return { rowid: r.rowid!, row, embedding: blob ? Buffer.from(blob).toString('base64') : null, edges };
+  }
+
+  /** Inserts a memory at `rowid` (its old place in insertion order), or at the end when another row holds it. */
+  insertAt(rowid: number, r: EncodedRow, embedding: Uint8Array | null): void {
+    const taken = this.q(`SELECT 1 FROM ${this.t.memories} WHERE rowid = $1`, [rowid]).length > 0;
+    const values = { ...r, embedding };
+    const cols = [...(taken ? [] : ['rowid']), ...WRITE_COLS];
+    const params = [...(taken ? [] : [rowid]), ...WRITE_COLS.map((c) => values[c])];
+    this.q(`INSERT INTO ${this.t.memories}(${cols.join(', ')}) VALUES (${cols.map((_c, i) => `$${i + 1}`).join(', ')})`, params);
   }
 
   /** Rewrites every column but the embedding; false when no memory has the id. */

@@ -1,10 +1,9 @@
 /**
- * The port's groups the PostgreSQL adapter implements only in part (runs) or not yet (the journal),
- * each missing method listed (the compiler checks every list against its interface): calling one
- * throws `unsupported` naming it. A method moves out of the lists as the adapter grows.
+ * store.runs on PostgreSQL: the methods written so far, and the rest listed (the compiler checks
+ * the list against the interface), each throwing `unsupported` naming itself.
  */
-import type { JournalWrites, StoreRuns } from '../port.js';
-import { notOnPostgresYet, notYetGroup } from './pg-not-yet.js';
+import type { StoreRuns } from '../port.js';
+import { notYetGroup } from './pg-not-yet.js';
 
 /** What of store.runs is written: the credential writes, each run in the store's transaction. */
 export interface PgRunsWritten {
@@ -30,19 +29,4 @@ export function pgRuns(written: PgRunsWritten): StoreRuns {
     beginBulkLoad: true,
   });
   return { ...notYet, ...written };
-}
-
-/**
- * The journal: nothing is journalled on PostgreSQL yet (store.change throws too), so `capture`,
- * which is a no-op outside a change on SQLite, is one here as well; every read and undo throws.
- */
-export function pgJournalNotYet(): JournalWrites {
-  const methods = notYetGroup<Omit<JournalWrites, 'kinds' | 'capture'>>('journal', { history: true, get: true, rows: true, dependents: true, undo: true, redo: true });
-  return {
-    ...methods,
-    capture: () => {},
-    get kinds(): string[] {
-      throw notOnPostgresYet('journal.kinds');
-    },
-  };
 }

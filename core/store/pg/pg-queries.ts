@@ -37,6 +37,7 @@ type Written =
   | 'titlesOf'
   | 'sessionAccessEvents'
   | 'latestAccessEventId'
+  | 'memoriesTouched'
   | keyof CountQueries;
 
 export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts): StoreQueries {
@@ -67,6 +68,7 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     titlesOf: (ids) => memories.titlesOf(ids),
     sessionAccessEvents: (channels) => memories.sessionAccessEvents(channels),
     latestAccessEventId: () => memories.latestAccessEventId(),
+    memoriesTouched: (changeId, limit) => memories.memoriesTouched(changeId, limit),
     liveValueCounts: counts.liveValueCounts.bind(counts),
     liveAndArchivedCounts: counts.liveAndArchivedCounts.bind(counts),
     liveEdgeTypeCounts: counts.liveEdgeTypeCounts.bind(counts),
@@ -91,7 +93,6 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     auditEvents: true,
     loggedRecalls: true,
     loggedResultIds: true,
-    memoriesTouched: true,
     savedProfile: true,
     savedProfiles: true,
     feedRetention: true,

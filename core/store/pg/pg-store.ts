@@ -2,17 +2,20 @@
  * PgStore: the PostgreSQL adapter of the store port (port.ts), over one synchronous connection
  * (sync-pg.ts) to a store's schema (pg-schema.ts, the one `mnemo copy` makes). It is built in
  * slices (issue #17). What it does today: the store's info and meta, memories (reads and writes,
- * owner scopes, id prefixes, embeddings), edges, access events, all-or-nothing transactions, the
- * maintenance log write, listeners told of this connection's own writes, read-only connections.
- * Every other method of the port throws a typed `unsupported` error naming itself (pg-not-yet.ts),
- * so the engine never gets a silently wrong answer; the engine does not open PostgreSQL stores yet.
+ * owner scopes, id prefixes, embeddings), edges, access events, the journal (change, undo, redo,
+ * dependents) over memory and tombstone rows, tombstones, all-or-nothing transactions, the
+ * maintenance log write, listeners told of this connection's own writes, read-only connections,
+ * and part of store.queries and store.runs. Every other method of the port throws a typed
+ * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
+ * answer; the engine does not open PostgreSQL stores yet.
  *
  * Differences from the SQLite adapter that later slices must settle:
  * - Nothing fills the change feed (SQLite's triggers are not in the schema), so changes made by
- *   other connections are not heard, and nothing is journalled (store.change throws).
+ *   other connections are not heard, and the feed names no change.
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
- *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite.
+ *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite. The
+ *   journal's checks (blocking changes, the undo order) are not yet safe against a concurrent writer.
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
@@ -24,6 +27,9 @@ import { validateOwner } from '../../model/owner.js';
 import { pyDumps } from '../../model/pyjson.js';
 import { accessEventValues } from '../access-events.js';
 import { currentCredentialId } from '../attribution.js';
+import { Journal } from '../journal.js';
+import type { StoreHandle } from '../store-handle.js';
+import { contentHash } from '../tombstones.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
 import { ownerClause } from '../owner-sql.js';
 import { DEFAULT_PROFILE_KEY, type SavedProfileRow } from '../saved-profiles.js';
@@ -38,7 +44,6 @@ import type {
   FeedPosition,
   HistoryChanges,
   IncomingEdge,
-  JournalWrites,
   ListScope,
   MaintenanceEntry,
   ProfileName,
@@ -53,7 +58,9 @@ import type { StoreAsOf } from '../../model/history.js';
 import { notOnPostgresYet } from './pg-not-yet.js';
 import { PgCounts } from './pg-counts.js';
 import { PgCredentials } from './pg-credentials.js';
-import { pgJournalNotYet, pgRuns } from './pg-not-yet-groups.js';
+import { pgRuns } from './pg-not-yet-groups.js';
+import { pgJournalSql } from './pg-journal-sql.js';
+import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
 import { pgQueries } from './pg-queries.js';
 import { PgMemoryQueries } from './pg-memory-queries.js';
 import { PgRowQueries } from './pg-row-queries.js';
@@ -76,13 +83,13 @@ export interface PgOpenOptions {
   dim?: number;
 }
 
-export class PgStore implements StoreWriter {
+export class PgStore implements StoreWriter, StoreHandle {
   readonly path: string;
   readonly name: string;
   readonly clock: Clock;
   readonly readonly: boolean;
   readonly dim: number;
-  readonly journal: JournalWrites = pgJournalNotYet();
+  readonly journal: Journal<PgStore>;
   readonly queries: StoreQueries;
   readonly runs: StoreRuns;
   readonly history: StoreAsOf | null = null;
@@ -103,6 +110,7 @@ export class PgStore implements StoreWriter {
     this.conn = conn;
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
+    this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn)]);
     const credentials = new PgCredentials(conn);
     this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn));
     this.runs = pgRuns({
@@ -255,7 +263,8 @@ export class PgStore implements StoreWriter {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(e: ChangeEvent): void {
+  /** Tells listeners (derived indexes) that a memory changed; the journal calls it after a restore. */
+  emit(e: ChangeEvent): void {
     if (this.told) {
       if (e.kind === 'reset') this.told.reset = true;
       else this.told.ids.add(e.id);
@@ -443,6 +452,12 @@ export class PgStore implements StoreWriter {
     if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
   }
 
+  /** Before a memory's row is written: refuse on a read-only store, and give the open change (if any) its before-image. */
+  private beforeWrite(id: string): void {
+    this.assertWritable();
+    this.journal.capture(`m:${id}`);
+  }
+
   private writeEdges(src: string, edges: Edge[]): void {
     const current = this.rows.neighbors(src);
     const same =
@@ -458,6 +473,7 @@ export class PgStore implements StoreWriter {
   add(m: Memory, embedding: Float32Array | null): void {
     this.transaction(() => {
       this.ensureMnemo();
+      this.beforeWrite(m.id);
       for (const e of m.edges) {
         if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
       }
@@ -471,6 +487,7 @@ export class PgStore implements StoreWriter {
   save(m: Memory): void {
     this.transaction(() => {
       this.ensureMnemo();
+      this.beforeWrite(m.id);
       if (!this.rows.update(encodeRow(m))) throw notFound(`no memory with id ${m.id}`, { id: m.id });
       this.writeEdges(m.id, m.edges);
     });
@@ -480,6 +497,7 @@ export class PgStore implements StoreWriter {
   setEmbedding(id: string, embedding: Float32Array | null): void {
     this.transaction(() => {
       this.ensureMnemo();
+      this.beforeWrite(id);
       this.rows.setEmbedding(id, embedding ? vectorToBlob(embedding) : null);
     });
     this.emit({ kind: 'upsert', id });
@@ -497,6 +515,7 @@ export class PgStore implements StoreWriter {
   private setArchived(id: string, archived: boolean): boolean {
     const changed = this.transaction(() => {
       this.ensureMnemo();
+      this.beforeWrite(id);
       return this.rows.setArchived(id, archived);
     });
     if (changed) this.emit({ kind: 'upsert', id });
@@ -506,6 +525,9 @@ export class PgStore implements StoreWriter {
   delete(id: string): boolean {
     const changed = this.transaction(() => {
       this.ensureMnemo();
+      // The memories whose edges into this one go with it change too.
+      for (const src of new Set(this.rows.incoming(id).map((e) => e.src))) if (src !== id) this.beforeWrite(src);
+      this.beforeWrite(id);
       return this.rows.remove(id);
     });
     if (changed) this.emit({ kind: 'delete', id });
@@ -560,6 +582,26 @@ export class PgStore implements StoreWriter {
     });
   }
 
+  // ---------------------------------------------------------------- the journal and tombstones
+
+  /** Runs fn as one journalled change (one transaction, one history row, undoable). */
+  change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
+    return this.journal.record(label, kind, fn, meta);
+  }
+
+  tombstoneFor(content: string): Tombstone | null {
+    return pgTombstone(this.conn, contentHash(content));
+  }
+
+  /** Journalled: undoing the forget removes the tombstone again. */
+  putTombstone(t: Tombstone): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.journal.capture(`t:${t.hash}`);
+      putPgTombstone(this.conn, t);
+    });
+  }
+
   // ---------------------------------------------------------------- access events
 
   accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
@@ -603,17 +645,6 @@ export class PgStore implements StoreWriter {
 
   // ---------------------------------------------------------------- not implemented on PostgreSQL yet
 
-  tombstoneFor(_content: string): Tombstone | null {
-    throw notOnPostgresYet('tombstoneFor');
-  }
-
-  putTombstone(_t: Tombstone): void {
-    throw notOnPostgresYet('putTombstone');
-  }
-
-  change<T>(_label: string, _kind: string, _fn: () => T, _meta?: Record<string, unknown>): { result: T; changeId: number | null } {
-    throw notOnPostgresYet('change');
-  }
 
   putSavedProfile(_row: SavedProfileRow): void {
     throw notOnPostgresYet('putSavedProfile');
