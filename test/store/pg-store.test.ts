@@ -18,6 +18,7 @@ import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { runAttributed } from '../../core/store/attribution.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
+import { PgAudit } from '../../core/store/pg/pg-audit.js';
 import { PgCounts } from '../../core/store/pg/pg-counts.js';
 import { PgMemoryQueries } from '../../core/store/pg/pg-memory-queries.js';
 import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
@@ -110,6 +111,12 @@ describe('the PostgreSQL store adapter', () => {
     const path = join(tempDir('mnemo-pgstore-'), 'rows.sqlite');
     const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
     generateDemo(sqlite, { size: 60, seed: 23, now: NOW });
+    // Recalls whose contexts name an owner scope, read by an agent of another role than the memories'.
+    const owned = sqlite.all().filter((m) => m.owner !== '' && !m.owner.startsWith('bob')).slice(0, 2);
+    expect(owned).toHaveLength(2);
+    sqlite.logAccesses(
+      owned.map((m, i) => ({ id: m.id, record: accessRecord(NOW + 1 + i, 'recalled', { query: 'scoped query', reader_owner: 'bob@1', rank: i }), context: { owner: i ? 'zed' : 'alice' } })),
+    );
     copyStore(path, storeUrl('pgstore_rows'));
     const conn = new PgStoreConnection(parsePgStoreUrl(storeUrl('pgstore_rows')));
     // 7 rows a statement: every whole-table read crosses many pages.
@@ -180,6 +187,33 @@ describe('the PostgreSQL store adapter', () => {
       for (const scope of [null, rows[0]!.owner]) expect(counts.archivedCount(scope)).toBe(q.archivedCount(scope));
       expect(counts.edgeCountsByType()).toEqual(byCountThenKey(q.edgeCountsByType()));
       expect(counts.beliefDimensionCount()).toBe(q.beliefDimensionCount());
+      // Usage records, the audit log and the logged recalls.
+      expect([...light.iterUsageRecords({ includeArchived: true })]).toEqual([...q.iterUsageRecords({ includeArchived: true })]);
+      expect([...light.iterUsageRecords({ owner: rows[0]!.owner })]).toEqual([...q.iterUsageRecords({ owner: rows[0]!.owner })]);
+      expect(light.usageRecords(ids)).toEqual(q.usageRecords(ids));
+      const audit = new PgAudit(conn);
+      const filters = [
+        {},
+        { channels: ['recalled'], order: 'asc' as const, limit: 20, offset: 3 },
+        { crossOwnerOnly: true },
+        { query: 'A' },
+        { memoryId: rows[1]!.id },
+        { credentialId: null, since: NOW - 86_400 * 3 },
+        { eventIds: [1, 2, 3, 40] },
+      ];
+      const sqliteAudit = filters.map((f) => q.auditEvents(f));
+      expect(sqliteAudit[0]!.total).toBeGreaterThan(20);
+      expect(sqliteAudit[3]!.total).toBeGreaterThan(0);
+      expect(filters.map((f) => audit.auditEvents(f))).toEqual(sqliteAudit);
+      const recalls = q.loggedRecalls(500);
+      expect(recalls.length).toBeGreaterThan(0);
+      expect(recalls.some((r) => r.scope !== null)).toBe(true);
+      expect(sqliteAudit[2]!.total).toBeGreaterThan(0);
+      const byQuery = (list: { query: string; reader_owner: string }[]) => [...list].sort((a, b) => (a.query + a.reader_owner < b.query + b.reader_owner ? -1 : 1));
+      expect(byQuery(audit.loggedRecalls(500))).toEqual(byQuery(recalls));
+      const sortedIds = (m: Map<string, string[]>) => [...m].map(([k, v]): [string, string[]] => [k, [...v].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      const queries = recalls.map((r) => r.query);
+      expect(sortedIds(audit.loggedResultIds(queries, 3))).toEqual(sortedIds(q.loggedResultIds(queries, 3)));
       for (const r of rows.slice(0, 15)) {
         expect(light.duplicateCandidate(r.id)).toEqual(q.duplicateCandidate(r.id));
         expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));

@@ -6,7 +6,8 @@ import { ACCESS_EVENT_COLUMNS, eventFilterSql, rowToEvent, type AccessEvent, typ
 import { intOf, intOrNull, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
-function eventRow(r: Record<string, unknown>): EventRow {
+/** An event row as `pg` returns it, its bigint columns as numbers. */
+export function eventRow(r: Record<string, unknown>): EventRow {
   return {
     ...(r as unknown as EventRow),
     id: intOf(r['id'], 'mnemo_access_events.id'),

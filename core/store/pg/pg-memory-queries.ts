@@ -1,16 +1,19 @@
 /**
  * The PostgreSQL adapter's lighter whole-table reads: owner states (recall's owner and status
- * gate), review heads, near-duplicate candidates and titles, the session log of access events, and
- * the memories a change touched.
+ * gate), review heads, near-duplicate candidates and titles, usage records, the session log of
+ * access events, and the memories a change touched.
  * The SQLite adapter's are recall-reads.ts, review-heads.ts, duplicate-rows.ts and
- * session-events.ts; the shapes and orders here are theirs.
+ * session-events.ts, usage-rows.ts; the shapes and orders here are theirs.
  */
 import type { DuplicateCandidateRow } from '../duplicate-rows.js';
 import type { OwnerState } from '../recall-reads.js';
 import type { MemoryHead } from '../review-heads.js';
 import type { SessionEvent } from '../session-events.js';
+import type { OwnerScope } from '../../model/owner.js';
+import { ownerClause } from '../owner-sql.js';
+import { toUsage, USAGE_COLUMNS, type UsageRecord, type UsageRow } from '../usage-rows.js';
 import { documentOf, fieldOf } from './pg-json.js';
-import { intOf } from './pg-sql.js';
+import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 /** Characters of content kept per review head (review-heads.ts). */
@@ -28,6 +31,10 @@ function duplicateRow(r: Record<string, unknown>): DuplicateCandidateRow {
     archived: intOf(r['archived'], 'memories.archived'),
     content: r['content'] as string,
   };
+}
+
+function usageRow(r: Record<string, unknown>): UsageRow {
+  return { ...(r as unknown as UsageRow), archived: intOf(r['archived'], 'memories.archived'), strength: intOf(r['strength'], 'memories.strength') };
 }
 
 export class PgMemoryQueries {
@@ -88,6 +95,27 @@ export class PgMemoryQueries {
     if (ids.length === 0) return new Map();
     const rows = this.q(`SELECT id, data FROM ${this.memories} WHERE id = ANY($1::text[])`, [ids]);
     return new Map(rows.map((r) => [r['id'] as string, fieldOf(documentOf(r['data'] as string), 'title')]));
+  }
+
+  /** Each memory's usage record in rowid order (usage-rows.ts decodes it), a page per statement. */
+  *iterUsageRecords(scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
+    const oc = ownerClause(scope.owner ?? null);
+    const where = [scope.includeArchived ? 'TRUE' : 'archived = 0', oc.sql === '1' ? 'TRUE' : numbered(oc.sql, 3)].join(' AND ');
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const rows = this.q(`SELECT rowid, ${USAGE_COLUMNS} FROM ${this.memories} WHERE ${where} AND rowid > $1 ORDER BY rowid LIMIT $2`, [after, this.pageRows, ...oc.params]);
+      for (const r of rows) yield toUsage(usageRow(r));
+      if (rows.length < this.pageRows) return;
+      after = intOf(rows[rows.length - 1]!['rowid'], 'memories.rowid');
+    }
+  }
+
+  usageRecords(ids: readonly string[]): Map<string, UsageRecord> {
+    const out = new Map<string, UsageRecord>();
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return out;
+    for (const r of this.q(`SELECT ${USAGE_COLUMNS} FROM ${this.memories} WHERE id = ANY($1::text[])`, [unique])) out.set(r['id'] as string, toUsage(usageRow(r)));
+    return out;
   }
 
   /** Events of the given channels that carry a session, oldest first (ts, then id), a page per statement. */

@@ -5,6 +5,7 @@
  */
 import type { CountQueries, StoreQueries } from '../port.js';
 import { notYetGroup } from './pg-not-yet.js';
+import type { PgAudit } from './pg-audit.js';
 import type { PgCounts } from './pg-counts.js';
 import type { PgCredentials } from './pg-credentials.js';
 import type { PgMemoryQueries } from './pg-memory-queries.js';
@@ -38,9 +39,14 @@ type Written =
   | 'sessionAccessEvents'
   | 'latestAccessEventId'
   | 'memoriesTouched'
+  | 'iterUsageRecords'
+  | 'usageRecords'
+  | 'auditEvents'
+  | 'loggedRecalls'
+  | 'loggedResultIds'
   | keyof CountQueries;
 
-export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts): StoreQueries {
+export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts, audit: PgAudit): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
     memoryRows: () => rows.memoryRows(),
     memoryRowPages: (pageSize) => rows.memoryRowPages(pageSize),
@@ -69,6 +75,11 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     sessionAccessEvents: (channels) => memories.sessionAccessEvents(channels),
     latestAccessEventId: () => memories.latestAccessEventId(),
     memoriesTouched: (changeId, limit) => memories.memoriesTouched(changeId, limit),
+    iterUsageRecords: (scope) => memories.iterUsageRecords(scope),
+    usageRecords: (ids) => memories.usageRecords(ids),
+    auditEvents: (f) => audit.auditEvents(f),
+    loggedRecalls: (limit) => audit.loggedRecalls(limit),
+    loggedResultIds: (queries, k) => audit.loggedResultIds(queries, k),
     liveValueCounts: counts.liveValueCounts.bind(counts),
     liveAndArchivedCounts: counts.liveAndArchivedCounts.bind(counts),
     liveEdgeTypeCounts: counts.liveEdgeTypeCounts.bind(counts),
@@ -88,11 +99,6 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     listIds: true,
     memoryFacets: true,
     graphView: true,
-    iterUsageRecords: true,
-    usageRecords: true,
-    auditEvents: true,
-    loggedRecalls: true,
-    loggedResultIds: true,
     savedProfile: true,
     savedProfiles: true,
     feedRetention: true,

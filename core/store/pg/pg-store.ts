@@ -56,6 +56,7 @@ import type {
 } from '../port.js';
 import type { StoreAsOf } from '../../model/history.js';
 import { notOnPostgresYet } from './pg-not-yet.js';
+import { PgAudit } from './pg-audit.js';
 import { PgCounts } from './pg-counts.js';
 import { PgCredentials } from './pg-credentials.js';
 import { pgRuns } from './pg-not-yet-groups.js';
@@ -112,7 +113,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.events = new PgAccessEvents(conn);
     this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn)]);
     const credentials = new PgCredentials(conn);
-    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn));
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn));
     this.runs = pgRuns({
       insertCredential: (c) =>
         this.transaction(() => {
