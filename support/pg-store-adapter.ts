@@ -23,7 +23,6 @@ const NOT_YET: Record<string, string> = {
   'undoWithDependents undoes a change and the later change built on it': 'store.runs (undo and redo in batches, change runs)',
   'an ingest run is refused while another is marked, and leaves no marker once cleared': 'store.runs (ingest runs)',
   'feed retention: a policy set is read back, here and by a reader; prune reports what it removed': 'store.runs and the change feed',
-  'a bulk load writes rows straight in and a fresh count sees them after finish': 'store.runs (bulk load)',
 };
 
 /** Why no server can be had here, or null (then setUp starts one). */

@@ -258,7 +258,7 @@ describe('the PostgreSQL store adapter', () => {
     try {
       const calls: [string, () => unknown][] = [
         ['queries.listMemories', () => store.queries.listMemories({})],
-        ['runs.beginBulkLoad', () => store.runs.beginBulkLoad()],
+        ['runs.changeRun', () => store.runs.changeRun('label', 'test')],
         ['runs.undoInBatches', () => store.runs.undoInBatches(1)],
         ['refreshIfChanged', () => store.refreshIfChanged()],
         ['feedPosition', () => store.feedPosition()],

@@ -5,10 +5,11 @@
 import type { StoreRuns } from '../port.js';
 import { notYetGroup } from './pg-not-yet.js';
 
-/** What of store.runs is written: the credential writes, each run in the store's transaction. */
+/** What of store.runs is written: the credential writes (each in the store's transaction) and the bulk load. */
 export interface PgRunsWritten {
   insertCredential: StoreRuns['insertCredential'];
   markRevoked: StoreRuns['markRevoked'];
+  beginBulkLoad: StoreRuns['beginBulkLoad'];
 }
 
 export function pgRuns(written: PgRunsWritten): StoreRuns {
@@ -26,7 +27,6 @@ export function pgRuns(written: PgRunsWritten): StoreRuns {
     rollbackIngestRun: true,
     setFeedRetention: true,
     pruneFeed: true,
-    beginBulkLoad: true,
   });
   return { ...notYet, ...written };
 }

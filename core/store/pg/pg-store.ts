@@ -57,6 +57,7 @@ import type {
 import type { StoreAsOf } from '../../model/history.js';
 import { notOnPostgresYet } from './pg-not-yet.js';
 import { PgAudit } from './pg-audit.js';
+import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
 import { PgCredentials } from './pg-credentials.js';
 import { pgRuns } from './pg-not-yet-groups.js';
@@ -125,6 +126,7 @@ export class PgStore implements StoreWriter, StoreHandle {
           this.ensureMnemo();
           return credentials.markRevoked(ids, now);
         }),
+      beginBulkLoad: () => beginPgBulkLoad(conn, this),
     });
     this.path = conn.shown;
     this.name = conn.url.schema;
