@@ -64,7 +64,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -264,7 +264,7 @@ describe('the PostgreSQL store adapter', () => {
         ['feedPosition', () => store.feedPosition()],
         ['beliefTables', () => store.beliefTables()],
         ['maintenanceHistory', () => store.maintenanceHistory()],
-        ['setDefaultProfile', () => store.setDefaultProfile('mnemo')],
+        ['runs.beginIngestRun', () => store.runs.beginIngestRun()],
       ];
       for (const [method, call] of calls) {
         const err = errorOf(call);
@@ -399,6 +399,40 @@ describe('the PostgreSQL store adapter', () => {
       expect(pg.all().map((m) => [m.content, pg.rowidOf(m.id)])).toEqual(sqlite.all().map((m) => [m.content, sqlite.rowidOf(m.id)]));
       expect(pg.journal.get(changeId)).toMatchObject({ state: 'undone' });
       expect(pg.journal.history()).toEqual(sqlite.journal.history());
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+
+  it('saves profiles and sets the default inside changes, undone and redone as on SQLite', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const pg = PgStore.open(storeUrl('pgstore_profiles'), { create: true, clock: fixedClock(NOW) });
+    const sqlite = MemoryStore.open(join(tempDir('mnemo-pgstore-'), 'profiles.sqlite'), { create: true, clock: fixedClock(NOW) });
+    try {
+      const steps = (store: StoreWriter) => {
+        const row = (name: string) => ({ name, base: 'mnemo', config: '{"knobs":{},"features":{}}', created_at: NOW, updated_at: NOW, default_since: null });
+        const saved = store.change('save', 'profile.save', () => {
+          store.putSavedProfile(row('fast'));
+          store.putSavedProfile(row('slow'));
+        }).changeId!;
+        const defaulted = store.change('default', 'profile.default', () => store.setDefaultProfile('fast')).changeId!;
+        const state = () => ({ profile: store.profile(), rows: store.queries.savedProfiles(), one: store.queries.savedProfile('fast') });
+        const afterSet = state();
+        store.journal.undo(defaulted);
+        const afterUndo = state();
+        store.change('delete slow', 'profile.delete', () => store.deleteSavedProfile('slow'));
+        const afterDelete = state();
+        return { afterSet, afterUndo, afterDelete, rows: store.journal.rows(saved), refused: errorOf(() => store.journal.undo(saved))?.code };
+      };
+      const there = steps(pg);
+      expect(there.afterSet.profile).toBe('fast');
+      expect(there.afterSet.one?.default_since).toBe(NOW);
+      expect(there.afterUndo.profile).toBe('mnemo');
+      expect(there.afterUndo.one?.default_since).toBeNull();
+      expect(there.afterDelete.rows.map((r) => r.name)).toEqual(['fast']);
+      expect(there.refused).toBe('conflict'); // a later change touched the saved rows
+      expect(there).toEqual(steps(sqlite));
     } finally {
       pg.close();
       sqlite.close();

@@ -10,6 +10,7 @@ import type { PgCounts } from './pg-counts.js';
 import type { PgCredentials } from './pg-credentials.js';
 import type { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgRowQueries } from './pg-row-queries.js';
+import type { PgSavedProfiles } from './pg-saved-profiles.js';
 
 type Written =
   | 'memoryRows'
@@ -44,9 +45,11 @@ type Written =
   | 'auditEvents'
   | 'loggedRecalls'
   | 'loggedResultIds'
+  | 'savedProfile'
+  | 'savedProfiles'
   | keyof CountQueries;
 
-export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts, audit: PgAudit): StoreQueries {
+export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts, audit: PgAudit, profiles: PgSavedProfiles): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
     memoryRows: () => rows.memoryRows(),
     memoryRowPages: (pageSize) => rows.memoryRowPages(pageSize),
@@ -80,6 +83,8 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     auditEvents: (f) => audit.auditEvents(f),
     loggedRecalls: (limit) => audit.loggedRecalls(limit),
     loggedResultIds: (queries, k) => audit.loggedResultIds(queries, k),
+    savedProfile: (name) => profiles.row(name),
+    savedProfiles: () => profiles.rows(),
     liveValueCounts: counts.liveValueCounts.bind(counts),
     liveAndArchivedCounts: counts.liveAndArchivedCounts.bind(counts),
     liveEdgeTypeCounts: counts.liveEdgeTypeCounts.bind(counts),
@@ -99,8 +104,6 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     listIds: true,
     memoryFacets: true,
     graphView: true,
-    savedProfile: true,
-    savedProfiles: true,
     feedRetention: true,
     feedStatus: true,
   });

@@ -32,7 +32,7 @@ import type { StoreHandle } from '../store-handle.js';
 import { contentHash } from '../tombstones.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
 import { ownerClause } from '../owner-sql.js';
-import { DEFAULT_PROFILE_KEY, type SavedProfileRow } from '../saved-profiles.js';
+import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../saved-profiles.js';
 import type {
   AccessEvent,
   AccessWrite,
@@ -60,6 +60,7 @@ import { PgAudit } from './pg-audit.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
 import { PgCredentials } from './pg-credentials.js';
+import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { pgRuns } from './pg-not-yet-groups.js';
 import { pgJournalSql } from './pg-journal-sql.js';
 import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
@@ -98,6 +99,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   private readonly conn: PgStoreConnection;
   private readonly rows: PgMemoryRows;
   private readonly events: PgAccessEvents;
+  private readonly profiles: PgSavedProfiles;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
@@ -112,9 +114,10 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.conn = conn;
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
-    this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn)]);
+    this.profiles = new PgSavedProfiles(conn);
+    this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget()]);
     const credentials = new PgCredentials(conn);
-    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn));
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles);
     this.runs = pgRuns({
       insertCredential: (c) =>
         this.transaction(() => {
@@ -605,6 +608,24 @@ export class PgStore implements StoreWriter, StoreHandle {
     });
   }
 
+  // ---------------------------------------------------------------- saved profiles (journalled: written inside store.change)
+
+  putSavedProfile(row: SavedProfileRow): void {
+    this.ensureMnemo();
+    this.journal.capture(`profile:${row.name}`);
+    this.profiles.put(row);
+  }
+
+  deleteSavedProfile(name: string): void {
+    this.ensureMnemo();
+    this.journal.capture(`profile:${name}`);
+    this.profiles.delete(name);
+  }
+
+  setDefaultProfile(name: string): void {
+    setDefaultProfileWith(this, name, (profile, since) => this.profiles.stamp(profile, since));
+  }
+
   // ---------------------------------------------------------------- access events
 
   accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
@@ -649,17 +670,6 @@ export class PgStore implements StoreWriter, StoreHandle {
   // ---------------------------------------------------------------- not implemented on PostgreSQL yet
 
 
-  putSavedProfile(_row: SavedProfileRow): void {
-    throw notOnPostgresYet('putSavedProfile');
-  }
-
-  deleteSavedProfile(_name: string): void {
-    throw notOnPostgresYet('deleteSavedProfile');
-  }
-
-  setDefaultProfile(_name: string): void {
-    throw notOnPostgresYet('setDefaultProfile');
-  }
 
   beliefTables(): BeliefWrites {
     throw notOnPostgresYet('beliefTables');
