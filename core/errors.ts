@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'permission' // owner policy refused the operation
   | 'conflict' // the store changed underneath the request (stale plan, blocked undo)
   | 'busy' // the store stayed locked past the timeout
+  | 'unsupported' // this store's backend cannot do it (yet): use another store, not another input
   | 'internal'; // a bug or an environment failure
 
 export class MnemoError extends Error {

@@ -1,8 +1,8 @@
 /**
  * The store adapters the port's contract suite runs against (test/store/store-port-contract.test.ts).
  * Each adapter makes fresh, empty stores and a second connection to the same store, as another
- * process would hold it. Today there is one, SQLite; a PostgreSQL adapter joins the list with its
- * own `fresh`, and the whole suite then runs against it unchanged.
+ * process would hold it: SQLite, and PostgreSQL (pg-store-adapter.ts), which is built in slices and
+ * names the contract tests it does not pass yet (skipReason), so each is skipped with its reason.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { StoreReader, StoreWriter } from '../core/store/port.js';
 import { MemoryStore } from '../core/store/store.js';
 import { tempDir } from './fixture.js';
+import { pgAdapter } from './pg-store-adapter.js';
 
 export interface StoreUnderTest {
   /** The store the suite writes through. */
@@ -24,12 +25,26 @@ export interface StoreUnderTest {
 
 export interface StoreAdapter {
   readonly name: string;
+  /** Why this adapter cannot run on this machine (no server installed), or null. */
+  unavailable(): string | null;
+  /** Why a contract test (by title) is skipped on this adapter, or null when it runs. */
+  skipReason(title: string): string | null;
+  /** Every title skipReason skips, so the suite can check each names a test that exists. */
+  readonly notYetTitles: readonly string[];
+  /** Starts what the adapter needs once per test file (a server); tearDown stops it. */
+  setUp(): void;
+  tearDown(): void;
   /** A new, empty store whose clock is `clock`. */
   fresh(clock: Clock): StoreUnderTest;
 }
 
 const sqlite: StoreAdapter = {
   name: 'sqlite',
+  unavailable: () => null,
+  skipReason: () => null,
+  notYetTitles: [],
+  setUp() {},
+  tearDown() {},
   fresh(clock) {
     const dir = tempDir('mnemo-port-');
     const path = join(dir, 'store.sqlite');
@@ -47,4 +62,4 @@ const sqlite: StoreAdapter = {
   },
 };
 
-export const STORE_ADAPTERS: readonly StoreAdapter[] = [sqlite];
+export const STORE_ADAPTERS: readonly StoreAdapter[] = [sqlite, pgAdapter];

@@ -23,6 +23,59 @@ export interface AccessEvent extends AccessRecord {
   credential_id: string | null;
 }
 
+/** The event table's columns an insert writes, in the order accessEventValues gives them. */
+export const ACCESS_EVENT_COLUMNS = [
+  'memory_id',
+  'ts',
+  'channel',
+  'reader_owner',
+  'session_ref',
+  'trace_ref',
+  'query',
+  'score',
+  'rank',
+  'source',
+  'components',
+  'strength_after',
+  'reinforce',
+  'backfilled',
+  'context',
+  'terms',
+  'credential_id',
+] as const;
+
+/** One access as the event table's row values (ACCESS_EVENT_COLUMNS order), for either adapter's insert. */
+export function accessEventValues(
+  memoryId: string,
+  r: AccessRecord,
+  strengthAfter: number | null,
+  reinforce: boolean,
+  backfilled: boolean,
+  context: Record<string, unknown> | null,
+  terms: ScoreTerms | null,
+  credentialId: string | null,
+): unknown[] {
+  return [
+    memoryId,
+    r.ts,
+    r.channel,
+    r.reader_owner ?? '',
+    r.session_ref,
+    r.trace_ref,
+    r.query,
+    r.score,
+    r.rank,
+    r.components?.source ?? null,
+    r.components ? JSON.stringify(r.components) : null,
+    strengthAfter,
+    reinforce ? 1 : 0,
+    backfilled ? 1 : 0,
+    context ? JSON.stringify(context) : null,
+    terms ? JSON.stringify(terms) : null,
+    credentialId,
+  ];
+}
+
 export function insertAccessEvent(
   db: DB,
   memoryId: string,
@@ -35,29 +88,8 @@ export function insertAccessEvent(
   credentialId: string | null = currentCredentialId(),
 ): number {
   const info = db
-    .prepare(
-      `INSERT INTO mnemo_access_events(memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled, context, terms, credential_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      memoryId,
-      r.ts,
-      r.channel,
-      r.reader_owner ?? '',
-      r.session_ref,
-      r.trace_ref,
-      r.query,
-      r.score,
-      r.rank,
-      r.components?.source ?? null,
-      r.components ? JSON.stringify(r.components) : null,
-      strengthAfter,
-      reinforce ? 1 : 0,
-      backfilled ? 1 : 0,
-      context ? JSON.stringify(context) : null,
-      terms ? JSON.stringify(terms) : null,
-      credentialId,
-    );
+    .prepare(`INSERT INTO mnemo_access_events(${ACCESS_EVENT_COLUMNS.join(', ')}) VALUES (${ACCESS_EVENT_COLUMNS.map(() => '?').join(', ')})`)
+    .run(...accessEventValues(memoryId, r, strengthAfter, reinforce, backfilled, context, terms, credentialId));
   return Number(info.lastInsertRowid);
 }
 
@@ -82,7 +114,7 @@ export function backfillAccessEvents(db: DB): void {
   for (const b of batch) insertAccessEvent(db, b.id, b.rec, null, true, true, null, null, null);
 }
 
-interface EventRow {
+export interface EventRow {
   id: number;
   memory_id: string;
   ts: number;
@@ -140,8 +172,12 @@ export function hasEventTable(db: DB): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_access_events'").get() !== undefined;
 }
 
-export function queryEvents(db: DB, f: EventFilter): { total: number; events: AccessEvent[] } {
-  if (!hasEventTable(db)) return { total: 0, events: [] };
+/**
+ * The filter as a condition with `?` placeholders, for either adapter. `like` is the operator that
+ * matches the query text as SQLite's LIKE does (ASCII case folded): LIKE on SQLite, ILIKE on
+ * PostgreSQL's byte-order text.
+ */
+export function eventFilterSql(f: EventFilter, like: 'LIKE' | 'ILIKE' = 'LIKE'): { where: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.memoryId) {
@@ -157,7 +193,7 @@ export function queryEvents(db: DB, f: EventFilter): { total: number; events: Ac
     params.push(f.readerOwner);
   }
   if (f.query) {
-    where.push("query LIKE ? ESCAPE '\\'");
+    where.push(`query ${like} ? ESCAPE '\\'`);
     params.push(`%${f.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
   if (f.since !== undefined) {
@@ -168,7 +204,12 @@ export function queryEvents(db: DB, f: EventFilter): { total: number; events: Ac
     where.push('ts <= ?');
     params.push(f.until);
   }
-  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+export function queryEvents(db: DB, f: EventFilter): { total: number; events: AccessEvent[] } {
+  if (!hasEventTable(db)) return { total: 0, events: [] };
+  const { where: w, params } = eventFilterSql(f);
   const total = (db.prepare(`SELECT count(*) AS n FROM mnemo_access_events ${w}`).get(...params) as { n: number }).n;
   const order = f.order === 'asc' ? 'ASC' : 'DESC';
   const rows = db

@@ -8,6 +8,7 @@
  */
 import { ALIAS_NS, PAIR_SEP, REJECTION_NS } from '../model/belief-journal-keys.js';
 import { aliasRowIn, BeliefTables, rejectionRowIn } from './belief-tables.js';
+import { connectionOf } from './connection.js';
 import type { JournalTarget } from './journal.js';
 import type { AliasRow } from './port.js';
 
@@ -16,7 +17,7 @@ const pairOf = (key: string) => key.split(PAIR_SEP) as [string, string];
 export const beliefAliasTarget: JournalTarget = {
   ns: ALIAS_NS,
   needsFollowUp: true,
-  snapshot: (db, alias) => aliasRowIn(db, alias),
+  snapshot: (store, alias) => aliasRowIn(connectionOf(store), alias),
   restore(store, alias, image) {
     const tables = new BeliefTables(store);
     if (image === null) tables.deleteAlias(alias);
@@ -26,9 +27,9 @@ export const beliefAliasTarget: JournalTarget = {
 
 export const beliefRejectionTarget: JournalTarget = {
   ns: REJECTION_NS,
-  snapshot: (db, key) => {
+  snapshot: (store, key) => {
     const [a, b] = pairOf(key);
-    return rejectionRowIn(db, a, b);
+    return rejectionRowIn(connectionOf(store), a, b);
   },
   restore(store, key, image) {
     const [a, b] = pairOf(key);

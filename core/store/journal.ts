@@ -14,14 +14,9 @@
  * tombstone rows, plus what the opener adds, such as belief aliases): no module registers itself
  * by being imported, so what a process can undo never depends on what it happened to import.
  */
-import { connectionOf, statementOf } from './connection.js';
 import { MnemoError, notFound } from '../errors.js';
 import { ownerMayWrite } from '../model/owner.js';
 import { currentCredentialId } from './attribution.js';
-import { attributeFeedTo } from './feed-stamp.js';
-import { dependentChangeIds, ownersTouched } from './journal-dependents.js';
-import { hasMigration } from './migrations.js';
-import type { DB } from './sqlite.js';
 import type { StoreHandle } from './store-handle.js';
 
 /**
@@ -30,7 +25,8 @@ import type { StoreHandle } from './store-handle.js';
  */
 export interface JournalTarget<S extends StoreHandle = StoreHandle> {
   ns: string;
-  snapshot(db: DB, key: string): unknown | null;
+  /** The row's current image, read through the store's own connection (null = no such row). */
+  snapshot(store: S, key: string): unknown | null;
   /** Writes `image` back (null = the row must not exist). `expected` is the image the journal last wrote. */
   restore(store: S, key: string, image: unknown | null, expected: unknown | null): void;
   /** Ids of memories affected, for listeners (e.g. the vector index). */
@@ -67,6 +63,49 @@ interface OpenChange {
   order: string[];
 }
 
+/** A change's summary as its table holds it (counts and meta as JSON text). */
+export interface RawSummary extends Omit<ChangeSummary, 'counts' | 'meta'> {
+  counts: string;
+  meta: string | null;
+}
+
+/** A journal row as its table holds it (the images as JSON text). */
+export interface RawChangeRow {
+  key: string;
+  before: string | null;
+  after: string | null;
+}
+
+/**
+ * The journal's tables, as one adapter keeps them (sqlite-journal-sql.ts, pg/pg-journal-sql.ts):
+ * the journal's logic is the same on every backend, only its statements differ.
+ */
+export interface JournalSql {
+  /** Inserts an applied change; returns its id. */
+  insertChange(c: { ts: number; label: string; kind: string; counts: string; meta: string | null; credentialId: string | null }): number;
+  insertRows(changeId: number, rows: readonly RawChangeRow[]): void;
+  /** Newest first; `credentialId` narrows to one credential's changes, or (null) to those made without one. */
+  history(limit: number, offset: number, credentialId?: string | null): RawSummary[];
+  summary(changeId: number): RawSummary | null;
+  /** In the order they were written. */
+  rows(changeId: number): RawChangeRow[];
+  /** The applied changes after `sinceSeq` (other than this one) that touched a row this change touched, oldest first. */
+  blockerIds(changeId: number, sinceSeq: number): number[];
+  /** Marks it undone at `now`, with the journal's head and the next undo order. */
+  markUndone(changeId: number, now: number): void;
+  /** The change undone most recently, or null. */
+  lastUndoneId(): number | null;
+  /** The journal's head when the change was undone (null: not recorded). */
+  undoneSeq(changeId: number): number | null;
+  markRedone(changeId: number): void;
+  /** The still-applied changes that depend on this one, newest first (journal-dependents.ts). */
+  dependentIds(changeId: number): number[];
+  /** Owners of the memories and tombstones these changes touched ('' for unowned). */
+  ownersTouched(changeIds: number[]): string[];
+  /** Names the change in the change feed's rows the transaction writes from here on (a no-op without a feed). */
+  attributeFeedTo(changeId: number): void;
+}
+
 /** `mnemo_meta` key of the marker a long change keeps while it is being written (change-run.ts). */
 export const RUN_MARKER_KEY = 'journal_run';
 
@@ -88,6 +127,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   constructor(
     private readonly store: S,
+    private readonly sql: JournalSql,
     targets: readonly JournalTarget<S>[],
     followUps: readonly RestoreFollowUp<S>[] = [],
   ) {
@@ -122,7 +162,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   /** Records the before-image of a row the first time the open change touches it. */
   capture(key: string): void {
     if (!this.open || this.open.captured.has(key)) return;
-    const before = this.targetFor(key).snapshot(connectionOf(this.store), key.slice(key.indexOf(':') + 1));
+    const before = this.targetFor(key).snapshot(this.store, key.slice(key.indexOf(':') + 1));
     this.open.captured.set(key, before);
     this.open.order.push(key);
   }
@@ -144,19 +184,26 @@ export class Journal<S extends StoreHandle = StoreHandle> {
       this.open = null;
       const rows: ChangeRow[] = [];
       for (const key of open.order) {
-        const after = this.targetFor(key).snapshot(connectionOf(store), key.slice(key.indexOf(':') + 1));
+        const after = this.targetFor(key).snapshot(store, key.slice(key.indexOf(':') + 1));
         const before = open.captured.get(key) ?? null;
         if (JSON.stringify(before) === JSON.stringify(after)) continue;
         rows.push({ key, before, after });
       }
       if (rows.length === 0) return { result, changeId: null };
       const counts = countRows(rows);
-      const info = statementOf(store, 'INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(store.clock.now(), label, kind, JSON.stringify(counts), 'applied', meta ? JSON.stringify(meta) : null, currentCredentialId());
-      const changeId = Number(info.lastInsertRowid);
-      attributeFeedTo(store, changeId);
-      const ins = statementOf(store, 'INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
-      for (const r of rows) ins.run(changeId, r.key, r.before === null ? null : JSON.stringify(r.before), r.after === null ? null : JSON.stringify(r.after));
+      const changeId = this.sql.insertChange({
+        ts: store.clock.now(),
+        label,
+        kind,
+        counts: JSON.stringify(counts),
+        meta: meta ? JSON.stringify(meta) : null,
+        credentialId: currentCredentialId(),
+      });
+      this.sql.attributeFeedTo(changeId);
+      this.sql.insertRows(
+        changeId,
+        rows.map((r) => ({ key: r.key, before: r.before === null ? null : JSON.stringify(r.before), after: r.after === null ? null : JSON.stringify(r.after) })),
+      );
       return { result, changeId };
     });
   }
@@ -179,12 +226,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   /** The current image of a journalled row. */
   snapshot(key: string): unknown | null {
-    return this.targetFor(key).snapshot(connectionOf(this.store), key.slice(key.indexOf(':') + 1));
-  }
-
-  /** A store opened read-only keeps its older schema: a journal from before credentials has no such column. */
-  private credentialColumn(): string {
-    return hasMigration(connectionOf(this.store), '006-agent-credentials') ? 'j.credential_id' : 'NULL AS credential_id';
+    return this.targetFor(key).snapshot(this.store, key.slice(key.indexOf(':') + 1));
   }
 
   /**
@@ -193,62 +235,24 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    */
   history(limit = 100, offset = 0, credentialId?: string | null): ChangeSummary[] {
     if (!this.store.hasMnemo()) return [];
-    // Without the column (an older store opened read-only) every change was made without a credential.
-    const hasColumn = hasMigration(connectionOf(this.store), '006-agent-credentials');
-    if (typeof credentialId === 'string' && !hasColumn) return [];
-    const filtered = credentialId !== undefined && hasColumn;
-    const where = !filtered ? '' : credentialId === null ? 'WHERE j.credential_id IS NULL' : 'WHERE j.credential_id = ?';
-    const params = filtered && credentialId !== null ? [credentialId] : [];
-    const rows = statementOf(this.store,
-        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, ${this.credentialColumn()},
-                (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
-         FROM mnemo_journal j ${where} ORDER BY j.id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...params, limit, offset) as {
-      id: number;
-      ts: number;
-      label: string;
-      kind: string;
-      counts: string;
-      state: 'applied' | 'undone';
-      undone_at: number | null;
-      meta: string | null;
-      rows: number;
-      credential_id: string | null;
-    }[];
-    return rows.map((r) => ({
-      ...r,
-      counts: JSON.parse(r.counts) as Record<string, number>,
-      meta: r.meta ? (JSON.parse(r.meta) as Record<string, unknown>) : null,
-    }));
+    return this.sql.history(limit, offset, credentialId).map(parseSummary);
   }
 
   get(changeId: number): ChangeSummary {
     if (!this.store.hasMnemo()) throw notFound(`no change #${changeId}: this store has no journal yet`);
-    const row = statementOf(this.store,
-        `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, ${this.credentialColumn()},
-                (SELECT count(*) FROM mnemo_journal_rows r WHERE r.change_id = j.id) AS rows
-         FROM mnemo_journal j WHERE j.id = ?`,
-      )
-      .get(changeId) as (Omit<ChangeSummary, 'counts' | 'meta'> & { counts: string; meta: string | null }) | undefined;
+    const row = this.sql.summary(changeId);
     if (!row) throw notFound(`no change #${changeId} in the journal; list changes with "mnemo history"`, { change_id: changeId });
-    return { ...row, counts: JSON.parse(row.counts) as Record<string, number>, meta: row.meta ? (JSON.parse(row.meta) as Record<string, unknown>) : null };
+    return parseSummary(row);
   }
 
   rows(changeId: number): ChangeRow[] {
-    const rows = statementOf(this.store, 'SELECT key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid').all(changeId) as {
-      key: string;
-      before: string | null;
-      after: string | null;
-    }[];
-    return rows.map((r) => ({
+    return this.sql.rows(changeId).map((r) => ({
       key: r.key,
       before: r.before === null ? null : (JSON.parse(r.before) as unknown),
       after: r.after === null ? null : (JSON.parse(r.after) as unknown),
     }));
   }
 
-  /** Later applied changes that touched any of these keys (they block an undo of an earlier change). */
   /**
    * The applied changes after `sinceSeq` that touched a row this change touched. Asked from the
    * later changes' side, one statement: its cost follows what was written since (an agent's few
@@ -256,15 +260,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * seconds inside the undo's first transaction, with the write lock held.
    */
   private blockers(changeId: number, sinceSeq: number): ChangeSummary[] {
-    const ids = statementOf(this.store,
-        `SELECT DISTINCT r.change_id FROM mnemo_journal_rows r JOIN mnemo_journal j ON j.id = r.change_id
-         WHERE r.change_id > ? AND r.change_id != ? AND j.state = 'applied'
-           AND EXISTS (SELECT 1 FROM mnemo_journal_rows mine WHERE mine.change_id = ? AND mine.key = r.key)
-         ORDER BY r.change_id`,
-      )
-      .pluck()
-      .all(sinceSeq, changeId, changeId) as number[];
-    return ids.map((id) => this.get(id));
+    return this.sql.blockerIds(changeId, sinceSeq).map((id) => this.get(id));
   }
 
   /** Throws unless the change can be undone now; returns it. Call inside the write transaction. */
@@ -286,7 +282,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   /** The still-applied later changes that depend on this one (journal-dependents.ts), newest first. */
   dependents(changeId: number): ChangeSummary[] {
     this.get(changeId);
-    return dependentChangeIds(this.store, changeId).map((id) => this.get(id));
+    return this.sql.dependentIds(changeId).map((id) => this.get(id));
   }
 
   /**
@@ -301,7 +297,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     const group = [...this.dependents(changeId), change];
     for (const c of group) this.refuseWhileRunning(c);
     if (actorOwner !== undefined) {
-      const foreign = ownersTouched(this.store, group.map((c) => c.id)).filter((o) => !ownerMayWrite(o, actorOwner));
+      const foreign = this.sql.ownersTouched(group.map((c) => c.id)).filter((o) => !ownerMayWrite(o, actorOwner));
       if (foreign.length) {
         throw new MnemoError(
           'permission',
@@ -326,11 +322,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   /** Marks a change undone once its before-images are written back. */
   markUndone(changeId: number): ChangeSummary {
-    const store = this.store;
-    const seq = (statementOf(store, 'SELECT coalesce(max(id), 0) AS n FROM mnemo_journal').get() as { n: number }).n;
-    const order = (statementOf(store, 'SELECT coalesce(max(undo_order), 0) + 1 AS n FROM mnemo_journal').get() as { n: number }).n;
-    statementOf(store, "UPDATE mnemo_journal SET state = 'undone', undone_at = ?, undone_seq = ?, undo_order = ? WHERE id = ?")
-      .run(store.clock.now(), seq, order, changeId);
+    this.sql.markUndone(changeId, this.store.clock.now());
     return this.get(changeId);
   }
 
@@ -344,17 +336,16 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   /** The change a redo would redo (the given one, or the most recently undone); throws unless it can be redone now. */
   checkRedo(changeId?: number): ChangeSummary {
-    const store = this.store;
     let id = changeId;
     if (id === undefined) {
-      const row = statementOf(store, "SELECT id FROM mnemo_journal WHERE state = 'undone' ORDER BY undo_order DESC LIMIT 1").get() as { id: number } | undefined;
-      if (!row) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
-      id = row.id;
+      const last = this.sql.lastUndoneId();
+      if (last === null) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
+      id = last;
     }
     const change = this.get(id);
     if (change.state !== 'undone') throw new MnemoError('conflict', `change #${id} (${change.label}) is not undone, so there is nothing to redo`);
     this.refuseWhileRunning(change);
-    const undoneSeq = (statementOf(store, 'SELECT undone_seq FROM mnemo_journal WHERE id = ?').get(id) as { undone_seq: number | null }).undone_seq ?? id;
+    const undoneSeq = this.sql.undoneSeq(id) ?? id;
     const blockers = this.blockers(id, undoneSeq);
     if (blockers.length) {
       const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
@@ -366,7 +357,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   }
 
   markRedone(changeId: number): ChangeSummary {
-    statementOf(this.store, "UPDATE mnemo_journal SET state = 'applied', undone_at = NULL, undone_seq = NULL, undo_order = NULL WHERE id = ?").run(changeId);
+    this.sql.markRedone(changeId);
     return this.get(changeId);
   }
 
@@ -384,7 +375,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * `changeId` is the change being undone or redone: the change feed's rows of these writes name it.
    */
   writeImages(rows: ChangeRow[], side: 'before' | 'after', changeId?: number): void {
-    if (changeId !== undefined) attributeFeedTo(this.store, changeId);
+    if (changeId !== undefined) this.sql.attributeFeedTo(changeId);
     const affected = new Set<string>();
     // Memory rows first in reverse order for undo, so rows are recreated before edges point at them.
     const ordered = side === 'before' ? [...rows].reverse() : rows;
@@ -407,6 +398,10 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 /** " with the change that depends on it", " with the 3 changes that depend on it", or nothing. */
 function withDependents(n: number): string {
   return n === 0 ? '' : n === 1 ? ' with the change that depends on it' : ` with the ${n} changes that depend on it`;
+}
+
+function parseSummary(r: RawSummary): ChangeSummary {
+  return { ...r, counts: JSON.parse(r.counts) as Record<string, number>, meta: r.meta ? (JSON.parse(r.meta) as Record<string, unknown>) : null };
 }
 
 function countRows(rows: ChangeRow[]): Record<string, number> {

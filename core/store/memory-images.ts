@@ -56,8 +56,8 @@ function writeExact(db: DB, image: MemoryImage): void {
   for (const e of image.edges) ins.run(image.row.id, e.dst, e.type, e.weight, e.created_at);
 }
 
-/** Restores `image` but keeps the accesses logged since `expected` was written. */
-function mergeAccessDrift(image: MemoryImage, current: MemoryImage, expected: MemoryImage): MemoryImage {
+/** Restores `image` but keeps the accesses logged since `expected` was written (either adapter's restore). */
+export function mergeAccessDrift(image: MemoryImage, current: MemoryImage, expected: MemoryImage): MemoryImage {
   const target = decodeRow({ ...image.row }, []).memory;
   const live = decodeRow({ ...current.row }, []).memory;
   const wrote = decodeRow({ ...expected.row }, []).memory;
@@ -82,7 +82,7 @@ function mergeAccessDrift(image: MemoryImage, current: MemoryImage, expected: Me
 /** Journal rows `m:<id>`: a memory row with its embedding and outgoing edges. */
 export const memoryRowTarget: JournalTarget = {
   ns: 'm',
-  snapshot: (db, id) => snapshotMemory(db, id),
+  snapshot: (store, id) => snapshotMemory(connectionOf(store), id),
   restore(store: StoreHandle, id: string, image: unknown, expected: unknown) {
     const db = connectionOf(store);
     if (image === null) {

@@ -6,18 +6,24 @@
  * rows, and none of them parses a memory's JSON (a 100k store is filtered in one indexed scan).
  */
 
+/**
+ * The SQL function giving the larger of two values: SQLite's two-argument `max`, PostgreSQL's
+ * `greatest` (PostgreSQL's `max` is only the aggregate).
+ */
+export type LargerOf = 'max' | 'greatest';
+
 /** SQL for retention at `now` (a number inlined after a finiteness check, so no parameter order to keep). */
-export function retentionSql(now: number, halfLifeHours: number, table = 'memories'): string {
+export function retentionSql(now: number, halfLifeHours: number, table = 'memories', larger: LargerOf = 'max'): string {
   if (!Number.isFinite(now) || !Number.isFinite(halfLifeHours)) throw new Error('retentionSql: now and halfLifeHours must be finite');
   const t = table ? `${table}.` : '';
-  return `exp(-(max(${now} - ${t}last_accessed, 0) / 3600.0) / (${halfLifeHours} * (1 + ln(1 + max(${t}strength, 0)))))`;
+  return `exp(-(${larger}(${now} - ${t}last_accessed, 0) / 3600.0) / (${halfLifeHours} * (1 + ln(1 + ${larger}(${t}strength, 0)))))`;
 }
 
 /** SQL for seconds since the last access at `now` (never negative). */
-export function idleSql(now: number, table = 'memories'): string {
+export function idleSql(now: number, table = 'memories', larger: LargerOf = 'max'): string {
   if (!Number.isFinite(now)) throw new Error('idleSql: now must be finite');
   const t = table ? `${table}.` : '';
-  return `max(${now} - ${t}last_accessed, 0)`;
+  return `${larger}(${now} - ${t}last_accessed, 0)`;
 }
 
 /** A half-open numeric range [min, max); either end may be absent. */

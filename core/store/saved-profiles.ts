@@ -79,18 +79,31 @@ export function deleteSavedProfile(store: JournalledStore, name: string): void {
 
 /** Sets the store's default profile inside the open change (journalled), stamping the saved rows it concerns. */
 export function writeDefaultProfile(store: JournalledStore, name: string): void {
+  // Prepared when first used, after ensureMnemo has made the table.
+  setDefaultProfileWith(store, name, (profile, since) => void statementOf(store, 'UPDATE mnemo_profiles SET default_since = ? WHERE name = ?').run(since, profile));
+}
+
+/**
+ * The rule of setting the default, for either adapter (`stamp` writes one saved row's
+ * `default_since`): the meta value and the saved rows it concerns are captured and written in
+ * the open change.
+ */
+export function setDefaultProfileWith(
+  store: Pick<JournalledStore, 'ensureMnemo' | 'getMeta' | 'setMeta' | 'clock'> & { journal: { capture(key: string): void } },
+  name: string,
+  stamp: (profile: string, since: number | null) => void,
+): void {
   store.ensureMnemo();
   const previous = store.getMeta(DEFAULT_PROFILE_KEY);
   store.journal.capture(`meta:${DEFAULT_PROFILE_KEY}`);
   store.setMeta(DEFAULT_PROFILE_KEY, name);
-  const stamp = statementOf(store, 'UPDATE mnemo_profiles SET default_since = ? WHERE name = ?');
   if (previous !== null && previous !== name && !isBuiltinProfile(previous)) {
     store.journal.capture(`profile:${previous}`);
-    stamp.run(null, previous);
+    stamp(previous, null);
   }
   if (!isBuiltinProfile(name)) {
     store.journal.capture(`profile:${name}`);
-    stamp.run(store.clock.now(), name);
+    stamp(name, store.clock.now());
   }
 }
 
@@ -101,7 +114,7 @@ function metaValue(db: DB, key: string): string | null {
 /** Journal rows `profile:<name>`: one saved profile. */
 export const savedProfileTarget: JournalTarget = {
   ns: 'profile',
-  snapshot: (db, name) => rowIn(db, name),
+  snapshot: (store, name) => rowIn(connectionOf(store), name),
   restore(store, name, image) {
     const db = connectionOf(store);
     if (image === null) cachedStatement(db, 'DELETE FROM mnemo_profiles WHERE name = ?').run(name);
@@ -115,8 +128,8 @@ export const savedProfileTarget: JournalTarget = {
  */
 export const metaTarget: JournalTarget = {
   ns: 'meta',
-  snapshot: (db, key) => {
-    const value = metaValue(db, key);
+  snapshot: (store, key) => {
+    const value = metaValue(connectionOf(store), key);
     return value === null ? null : { value };
   },
   restore(store, key, image) {

@@ -18,6 +18,7 @@ import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
 import { Journal, type JournalTarget } from './journal.js';
+import { sqliteJournalSql } from './sqlite-journal-sql.js';
 import { recoverInterruptedRun } from './change-run.js';
 import { recoverInterruptedIngest } from './ingest-run.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
@@ -122,7 +123,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     bindConnection(this, { db, statement: (sql) => this.#st.get(sql), ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
-    this.journal = new Journal<MemoryStore>(this, STORE_JOURNAL_TARGETS, opts.journalFollowUps ?? []);
+    this.journal = new Journal<MemoryStore>(this, sqliteJournalSql(this), STORE_JOURNAL_TARGETS, opts.journalFollowUps ?? []);
     this.external = new ExternalChanges(this, opts.catchUpFeedLimit);
     this.queries = sqliteQueries(this);
     this.runs = sqliteRuns(this);

@@ -44,7 +44,10 @@ export function writeTombstone(store: JournalledStore, t: Tombstone): void {
 /** Journal rows `t:<hash>`: one tombstone. */
 export const tombstoneTarget: JournalTarget = {
   ns: 't',
-  snapshot: (db, hash) => (hasTable(db) ? ((cachedStatement(db, 'SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(hash) as Tombstone | undefined) ?? null) : null),
+  snapshot(store, hash) {
+    const db = connectionOf(store);
+    return hasTable(db) ? ((cachedStatement(db, 'SELECT hash, memory_id, owner, ts, head FROM mnemo_tombstones WHERE hash = ?').get(hash) as Tombstone | undefined) ?? null) : null;
+  },
   restore(store, hash, image) {
     if (image === null) cachedStatement(connectionOf(store), 'DELETE FROM mnemo_tombstones WHERE hash = ?').run(hash);
     else cachedStatement(connectionOf(store), 'INSERT OR REPLACE INTO mnemo_tombstones(hash, memory_id, owner, ts, head) VALUES (@hash, @memory_id, @owner, @ts, @head)').run(image as Tombstone);

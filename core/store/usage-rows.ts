@@ -31,7 +31,8 @@ export type UsageRecord = Pick<
   | 'archived'
 > & { references_count: number; title: string | null; content: string };
 
-interface Row {
+/** The columns a usage record is read from (USAGE_COLUMNS), as either adapter returns them. */
+export interface UsageRow {
   id: string;
   owner: string;
   status: string | null;
@@ -45,12 +46,12 @@ interface Row {
   data: string;
 }
 
-const COLS = 'id, owner, status, archived, content, created_at, last_accessed, importance, strength, type, data';
+export const USAGE_COLUMNS = 'id, owner, status, archived, content, created_at, last_accessed, importance, strength, type, data';
 
 export function* iterUsageRecords(store: RowSource, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
   const oc = ownerClause(scope.owner ?? null);
   const where = [scope.includeArchived ? '1' : 'archived = 0', oc.sql].join(' AND ');
-  const rows = connectionOf(store).prepare(`SELECT ${COLS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<Row>;
+  const rows = connectionOf(store).prepare(`SELECT ${USAGE_COLUMNS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<UsageRow>;
   for (const row of rows) yield toUsage(row);
 }
 
@@ -59,13 +60,14 @@ export function usageRecords(store: RowSource, ids: readonly string[]): Map<stri
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
-    const rows = connectionOf(store).prepare(`SELECT ${COLS} FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as Row[];
+    const rows = connectionOf(store).prepare(`SELECT ${USAGE_COLUMNS} FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as UsageRow[];
     for (const r of rows) out.set(r.id, toUsage(r));
   }
   return out;
 }
 
-function toUsage(row: Row): UsageRecord {
+/** One row as a usage record (no full decode: `data` parsed once). */
+export function toUsage(row: UsageRow): UsageRecord {
   let d: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(row.data) as unknown;

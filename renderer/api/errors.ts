@@ -11,6 +11,7 @@ const HEADINGS: Record<string, string> = {
   permission: 'Not allowed',
   conflict: 'The store changed in the meantime',
   busy: 'The engine is busy or unreachable',
+  unsupported: 'This store cannot do that yet',
   internal: 'Something went wrong inside the workbench',
 };
 
@@ -20,7 +21,7 @@ export interface PeopleMessage {
 }
 
 /** A leading `code:` that a message may carry from an older engine or a nested error. */
-const CODE_PREFIX = /^\s*(?:bad_input|not_found|schema|permission|conflict|busy|internal|error)\s*:\s*/i;
+const CODE_PREFIX = /^\s*(?:bad_input|not_found|schema|permission|conflict|busy|unsupported|internal|error)\s*:\s*/i;
 
 /** Capitalised, prefix-free, ending with a full stop. */
 export function asSentence(message: string): string {

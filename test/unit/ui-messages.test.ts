@@ -21,9 +21,9 @@ function sources(dir: string): string[] {
 
 describe('error messages for people', () => {
   it('maps every engine error code to words and never shows the code as a prefix', () => {
-    for (const code of ['bad_input', 'not_found', 'schema', 'permission', 'conflict', 'busy', 'internal']) {
+    for (const code of ['bad_input', 'not_found', 'schema', 'permission', 'conflict', 'busy', 'unsupported', 'internal']) {
       const m = describeError(new ApiError(code, `${code}: no memory with id abc`));
-      expect(m.heading).not.toMatch(/_|^(schema|permission|conflict|busy|internal)$/);
+      expect(m.heading).not.toMatch(/_|^(schema|permission|conflict|busy|unsupported|internal)$/);
       expect(m.sentence).toBe('No memory with id abc.');
     }
     expect(describeError({ code: 'not_found', message: 'no change #4 in the journal' })).toEqual({ heading: 'Not found', sentence: 'No change #4 in the journal.' });

@@ -1,0 +1,47 @@
+/**
+ * The PostgreSQL adapter's SQL over the uncapped access-event table: the same values and filter
+ * as the SQLite adapter's (access-events.ts builds both), bigint columns turned back into numbers.
+ */
+import { ACCESS_EVENT_COLUMNS, eventFilterSql, rowToEvent, type AccessEvent, type EventFilter, type EventRow } from '../access-events.js';
+import { intOf, intOrNull, numbered } from './pg-sql.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+
+/** An event row as `pg` returns it, its bigint columns as numbers. */
+export function eventRow(r: Record<string, unknown>): EventRow {
+  return {
+    ...(r as unknown as EventRow),
+    id: intOf(r['id'], 'mnemo_access_events.id'),
+    rank: intOrNull(r['rank'], 'mnemo_access_events.rank'),
+    strength_after: intOrNull(r['strength_after'], 'mnemo_access_events.strength_after'),
+    reinforce: intOf(r['reinforce'], 'mnemo_access_events.reinforce'),
+    backfilled: intOf(r['backfilled'], 'mnemo_access_events.backfilled'),
+  };
+}
+
+export class PgAccessEvents {
+  constructor(private readonly conn: PgStoreConnection) {}
+
+  private get table(): string {
+    return this.conn.table('mnemo_access_events');
+  }
+
+  /** Inserts one event from accessEventValues(…). */
+  insert(values: readonly unknown[]): void {
+    this.conn.db().query(`INSERT INTO ${this.table}(${ACCESS_EVENT_COLUMNS.join(', ')}) VALUES (${ACCESS_EVENT_COLUMNS.map((_c, i) => `$${i + 1}`).join(', ')})`, values);
+  }
+
+  query(f: EventFilter): { total: number; events: AccessEvent[] } {
+    const { where, params } = eventFilterSql(f, 'ILIKE');
+    const w = numbered(where);
+    const db = this.conn.db();
+    const total = intOf(db.query(`SELECT count(*) AS n FROM ${this.table} ${w}`, params)[0]!['n'], 'count(*)');
+    const order = f.order === 'asc' ? 'ASC' : 'DESC';
+    const n = params.length;
+    const rows = db.query(`SELECT * FROM ${this.table} ${w} ORDER BY ts ${order}, id ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, f.limit ?? 100, f.offset ?? 0]);
+    return { total, events: rows.map((r) => rowToEvent(eventRow(r))) };
+  }
+
+  count(): number {
+    return intOf(this.conn.db().query(`SELECT count(*) AS n FROM ${this.table}`)[0]!['n'], 'count(*)');
+  }
+}

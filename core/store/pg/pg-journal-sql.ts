@@ -1,0 +1,145 @@
+/**
+ * The journal's tables on PostgreSQL (sqlite-journal-sql.ts is SQLite's): the statements behind
+ * the journal's JournalSql interface, so undo, redo, dependents and the owner check of an undo run
+ * the same logic (journal.ts) on either backend. The images stay JSON text, byte for byte what the
+ * journal wrote, so a journal copied between backends undoes the same.
+ *
+ * The change feed is not filled on PostgreSQL yet, so attributing its rows to a change does
+ * nothing here.
+ */
+import type { JournalSql, RawChangeRow, RawSummary } from '../journal.js';
+import { intOf, intOrNull } from './pg-sql.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+
+function summaryOf(r: Record<string, unknown>): RawSummary {
+  return {
+    id: intOf(r['id'], 'mnemo_journal.id'),
+    ts: r['ts'] as number,
+    label: r['label'] as string,
+    kind: r['kind'] as string,
+    counts: r['counts'] as string,
+    state: r['state'] as RawSummary['state'],
+    undone_at: r['undone_at'] as number | null,
+    meta: r['meta'] as string | null,
+    rows: intOf(r['rows'], 'count(*)'),
+    credential_id: r['credential_id'] as string | null,
+  };
+}
+
+/** Owners an image records: a memory's row owner, a tombstone's owner. */
+function ownerIn(key: string, image: string | null): string | null {
+  if (image === null) return null;
+  const v = JSON.parse(image) as { row?: { owner?: unknown }; owner?: unknown };
+  const owner = key.startsWith('m:') ? v.row?.owner : v.owner;
+  return typeof owner === 'string' ? owner : null;
+}
+
+export function pgJournalSql(conn: PgStoreConnection): JournalSql {
+  const q = (sql: string, params: readonly unknown[] = []) => conn.db().query(sql, params);
+  const journal = () => conn.table('mnemo_journal');
+  const rowsTable = () => conn.table('mnemo_journal_rows');
+  const summarySql = (where: string, tail: string) =>
+    `SELECT j.id, j.ts, j.label, j.kind, j.counts, j.state, j.undone_at, j.meta, j.credential_id,
+            (SELECT count(*) FROM ${rowsTable()} r WHERE r.change_id = j.id) AS rows
+     FROM ${journal()} j ${where}${tail}`;
+  const ids = (rows: Record<string, unknown>[], column: string) => rows.map((r) => intOf(r[column], column));
+  return {
+    insertChange(c) {
+      const [r] = q(`INSERT INTO ${journal()}(ts, label, kind, counts, state, meta, credential_id) VALUES ($1, $2, $3, $4, 'applied', $5, $6) RETURNING id`, [
+        c.ts,
+        c.label,
+        c.kind,
+        c.counts,
+        c.meta,
+        c.credentialId,
+      ]);
+      return intOf(r!['id'], 'mnemo_journal.id');
+    },
+    insertRows(changeId, rows) {
+      if (rows.length === 0) return;
+      // One statement; rowids in the rows' order, which rows() reads them back in.
+      q(
+        `INSERT INTO ${rowsTable()}(change_id, key, before, after)
+         SELECT $1, key, before, after FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(key, before, after, n) ORDER BY n`,
+        [changeId, rows.map((r) => r.key), rows.map((r) => r.before), rows.map((r) => r.after)],
+      );
+    },
+    history(limit, offset, credentialId) {
+      const where = credentialId === undefined ? '' : credentialId === null ? 'WHERE j.credential_id IS NULL' : 'WHERE j.credential_id = $3';
+      const params = credentialId === undefined || credentialId === null ? [limit, offset] : [limit, offset, credentialId];
+      return q(summarySql(where, ' ORDER BY j.id DESC LIMIT $1 OFFSET $2'), params).map(summaryOf);
+    },
+    summary(changeId) {
+      const [r] = q(summarySql('WHERE j.id = $1', ''), [changeId]);
+      return r ? summaryOf(r) : null;
+    },
+    rows(changeId) {
+      return q(`SELECT key, before, after FROM ${rowsTable()} WHERE change_id = $1 ORDER BY rowid`, [changeId]) as unknown as RawChangeRow[];
+    },
+    blockerIds(changeId, sinceSeq) {
+      return ids(
+        q(
+          `SELECT DISTINCT r.change_id FROM ${rowsTable()} r JOIN ${journal()} j ON j.id = r.change_id
+           WHERE r.change_id > $1 AND r.change_id != $2 AND j.state = 'applied'
+             AND EXISTS (SELECT 1 FROM ${rowsTable()} mine WHERE mine.change_id = $2 AND mine.key = r.key)
+           ORDER BY r.change_id`,
+          [sinceSeq, changeId],
+        ),
+        'change_id',
+      );
+    },
+    markUndone(changeId, now) {
+      q(
+        `UPDATE ${journal()} SET state = 'undone', undone_at = $1,
+           undone_seq = (SELECT coalesce(max(id), 0) FROM ${journal()}),
+           undo_order = (SELECT coalesce(max(undo_order), 0) + 1 FROM ${journal()})
+         WHERE id = $2`,
+        [now, changeId],
+      );
+    },
+    lastUndoneId() {
+      const [r] = q(`SELECT id FROM ${journal()} WHERE state = 'undone' ORDER BY undo_order DESC LIMIT 1`);
+      return r ? intOf(r['id'], 'mnemo_journal.id') : null;
+    },
+    undoneSeq(changeId) {
+      const [r] = q(`SELECT undone_seq FROM ${journal()} WHERE id = $1`, [changeId]);
+      return intOrNull(r?.['undone_seq'], 'mnemo_journal.undone_seq');
+    },
+    markRedone(changeId) {
+      q(`UPDATE ${journal()} SET state = 'applied', undone_at = NULL, undone_seq = NULL, undo_order = NULL WHERE id = $1`, [changeId]);
+    },
+    dependentIds(changeId) {
+      // journal-dependents.ts states the rule; the same recursive query.
+      return ids(
+        q(
+          `WITH RECURSIVE dep(id) AS (
+             SELECT $1::bigint
+             UNION
+             SELECT later.change_id
+               FROM dep
+               JOIN ${rowsTable()} mine ON mine.change_id = dep.id
+               JOIN ${rowsTable()} later ON later.key = mine.key AND later.change_id > dep.id
+               JOIN ${journal()} j ON j.id = later.change_id AND j.state = 'applied'
+           )
+           SELECT id FROM dep WHERE id != $1 ORDER BY id DESC`,
+          [changeId],
+        ),
+        'id',
+      );
+    },
+    ownersTouched(changeIds) {
+      const rows = q(`SELECT key, before, after FROM ${rowsTable()} WHERE change_id = ANY($1::bigint[]) AND (substr(key, 1, 2) = 'm:' OR substr(key, 1, 2) = 't:')`, [changeIds]);
+      const owners = new Set<string>();
+      for (const r of rows) {
+        const key = r['key'] as string;
+        const before = r['before'] as string | null;
+        const after = r['after'] as string | null;
+        // A memory's owner before and after the change; a tombstone's as it stood (either image).
+        const found = key.startsWith('m:') ? [ownerIn(key, before), ownerIn(key, after)] : [ownerIn(key, before ?? after)];
+        for (const o of found) if (o !== null) owners.add(o);
+      }
+      return [...owners].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    },
+    attributeFeedTo() {},
+  };
+}

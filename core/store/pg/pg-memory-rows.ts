@@ -1,0 +1,226 @@
+/**
+ * The PostgreSQL adapter's SQL over `memories` and `memory_edges`: whole rows in and out, in the
+ * shapes codec.ts reads and writes (MemoryRow), so a memory decodes the same from either backend.
+ * bigint columns come back from `pg` as text and are turned into numbers here.
+ */
+import type { EdgeType } from '../../model/enums.js';
+import type { Edge } from '../../model/memory.js';
+import type { MemoryRow } from '../codec.js';
+import type { MemoryImage } from '../memory-images.js';
+import type { IncomingEdge } from '../port.js';
+import { intOf } from './pg-sql.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+
+const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
+const WRITE_COLS = ['id', 'type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'embedding', 'data'] as const;
+
+export type EncodedRow = Omit<MemoryRow, 'rowid' | 'embedding'>;
+
+function memoryRow(r: Record<string, unknown>): MemoryRow {
+  return {
+    ...(r as unknown as MemoryRow),
+    rowid: intOf(r['rowid'], 'memories.rowid'),
+    strength: intOf(r['strength'], 'memories.strength'),
+    access_count: intOf(r['access_count'], 'memories.access_count'),
+    archived: intOf(r['archived'], 'memories.archived'),
+  };
+}
+
+function edgeOf(r: Record<string, unknown>): Edge {
+  return { target_id: r['dst'] as string, type: r['type'] as EdgeType, weight: r['weight'] as number, created_at: r['created_at'] as number };
+}
+
+export class PgMemoryRows {
+  constructor(private readonly conn: PgStoreConnection) {}
+
+  private get t() {
+    return { memories: this.conn.table('memories'), edges: this.conn.table('memory_edges') };
+  }
+
+  private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
+    return this.conn.db().query(sql, params);
+  }
+
+  row(id: string): MemoryRow | null {
+    const [r] = this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = $1`, [id]);
+    return r ? memoryRow(r) : null;
+  }
+
+  rows(ids: readonly string[]): MemoryRow[] {
+    return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = ANY($1::text[])`, [ids]).map(memoryRow);
+  }
+
+  /** Rows in rowid order after `after`, matching `where` (SQL over the row's columns, `$n` from 3). */
+  page(where: string, params: readonly unknown[], after: number, limit: number): MemoryRow[] {
+    return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE ${where} AND rowid > $1 ORDER BY rowid LIMIT $2`, [after, limit, ...params]).map(memoryRow);
+  }
+
+  count(where: string, params: readonly unknown[]): number {
+    return intOf(this.q(`SELECT count(*) AS n FROM ${this.t.memories} WHERE ${where}`, params)[0]!['n'], 'count(*)');
+  }
+
+  any(where: string, params: readonly unknown[]): boolean {
+    return this.q(`SELECT 1 FROM ${this.t.memories} WHERE ${where} LIMIT 1`, params).length > 0;
+  }
+
+  exists(id: string): boolean {
+    return this.q(`SELECT 1 FROM ${this.t.memories} WHERE id = $1`, [id]).length > 0;
+  }
+
+  /** At most two ids starting with `prefix` (matched literally). */
+  idsWithPrefix(prefix: string): string[] {
+    const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return this.q(`SELECT id FROM ${this.t.memories} WHERE id LIKE $1 ESCAPE '\\' ORDER BY id LIMIT 2`, [`${escaped}%`]).map((r) => r['id'] as string);
+  }
+
+  ownerOf(id: string): string | null {
+    const [r] = this.q(`SELECT owner FROM ${this.t.memories} WHERE id = $1`, [id]);
+    return r ? (r['owner'] as string) : null;
+  }
+
+  idsOfOwner(owner: string): string[] {
+    return this.q(`SELECT id FROM ${this.t.memories} WHERE owner = $1 ORDER BY rowid`, [owner]).map((r) => r['id'] as string);
+  }
+
+  rowidOf(id: string): number | null {
+    const [r] = this.q(`SELECT rowid FROM ${this.t.memories} WHERE id = $1`, [id]);
+    return r ? intOf(r['rowid'], 'memories.rowid') : null;
+  }
+
+  /** The embedding's bytes (a Uint8Array once it has crossed from the worker), or null. */
+  embedding(id: string): Uint8Array | null {
+    const [r] = this.q(`SELECT embedding FROM ${this.t.memories} WHERE id = $1`, [id]);
+    return (r?.['embedding'] as Uint8Array | null | undefined) ?? null;
+  }
+
+  /**
+   * SQLite's INSERT OR REPLACE, as nooa's `add` uses it: a memory with the same id is removed and
+   * the new row inserted, so it takes a new rowid (the end of insertion order), as in SQLite.
+   */
+  replace(r: EncodedRow, embedding: Uint8Array | null): void {
+    const values = { ...r, embedding };
+    this.q(`DELETE FROM ${this.t.memories} WHERE id = $1`, [r.id]);
+    this.q(
+      `INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')})`,
+      WRITE_COLS.map((c) => values[c]),
+    );
+  }
+
+  /**
+   * The journal's image of a memory (memory-images.ts): the rowid, every column but the embedding
+   * in nooa's order, the embedding as base64 and the outgoing edges in rowid order; null when gone.
+   */
+  image(id: string): MemoryImage | null {
+    const r = this.row(id);
+    if (!r) return null;
+    const blob = this.embedding(id);
+    const row: MemoryImage['row'] = {
+      id: r.id,
+      type: r.type,
+      content: r.content,
+      importance: r.importance,
+      salience: r.salience,
+      strength: r.strength,
+      created_at: r.created_at,
+      last_accessed: r.last_accessed,
+      access_count: r.access_count,
+      archived: r.archived,
+      owner: r.owner,
+      status: r.status,
+      data: r.data,
+    };
+    const edges = this.neighbors(id).map((e) => ({ dst: e.target_id, type: e.type as string, weight: e.weight, created_at: e.created_at }));
+    return { rowid: r.rowid!, row, embedding: blob ? Buffer.from(blob).toString('base64') : null, edges };
+  }
+
+  /** Inserts a memory at `rowid` (its old place in insertion order), or at the end when another row holds it. */
+  insertAt(rowid: number, r: EncodedRow, embedding: Uint8Array | null): void {
+    const taken = this.q(`SELECT 1 FROM ${this.t.memories} WHERE rowid = $1`, [rowid]).length > 0;
+    const values = { ...r, embedding };
+    const cols = [...(taken ? [] : ['rowid']), ...WRITE_COLS];
+    const params = [...(taken ? [] : [rowid]), ...WRITE_COLS.map((c) => values[c])];
+    this.q(`INSERT INTO ${this.t.memories}(${cols.join(', ')}) VALUES (${cols.map((_c, i) => `$${i + 1}`).join(', ')})`, params);
+  }
+
+  /** Rewrites every column but the embedding; false when no memory has the id. */
+  update(r: EncodedRow): boolean {
+    const cols = WRITE_COLS.filter((c) => c !== 'id' && c !== 'embedding');
+    const set = cols.map((c, i) => `${c} = $${i + 2}`).join(', ');
+    return this.q(`UPDATE ${this.t.memories} SET ${set} WHERE id = $1 RETURNING 1`, [r.id, ...cols.map((c) => r[c])]).length > 0;
+  }
+
+  /** The columns an access changes (logAccesses), leaving the rest of the row as it is. */
+  updateUsage(r: EncodedRow): void {
+    this.q(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
+  }
+
+  /**
+   * Locks the memory's row until the transaction ends, before a read-modify-write of it (an edge
+   * added, an access logged): another connection doing the same waits, rather than one of the two
+   * writes being lost (SQLite gets this from one writer at a time).
+   */
+  lock(id: string): void {
+    this.q(`SELECT 1 FROM ${this.t.memories} WHERE id = $1 FOR UPDATE`, [id]);
+  }
+
+  setEmbedding(id: string, embedding: Uint8Array | null): void {
+    this.q(`UPDATE ${this.t.memories} SET embedding = $2 WHERE id = $1`, [id, embedding]);
+  }
+
+  /** Sets the archived flag; false when it already had that value (or there is no such memory). */
+  setArchived(id: string, archived: boolean): boolean {
+    const v = archived ? 1 : 0;
+    return this.q(`UPDATE ${this.t.memories} SET archived = $2 WHERE id = $1 AND archived != $2 RETURNING 1`, [id, v]).length > 0;
+  }
+
+  /** Removes the memory and every edge into or out of it; false when there was none. */
+  remove(id: string): boolean {
+    this.q(`DELETE FROM ${this.t.edges} WHERE src = $1 OR dst = $1`, [id]);
+    return this.q(`DELETE FROM ${this.t.memories} WHERE id = $1 RETURNING 1`, [id]).length > 0;
+  }
+
+  // ---------------------------------------------------------------- edges
+
+  /** Outgoing edges in rowid order (nooa's order, which breaks fanout ties). */
+  neighbors(src: string): Edge[] {
+    return this.q(`SELECT dst, type, weight, created_at FROM ${this.t.edges} WHERE src = $1 ORDER BY rowid`, [src]).map(edgeOf);
+  }
+
+  edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
+    const out = new Map<string, Edge[]>();
+    for (const r of this.q(`SELECT src, dst, type, weight, created_at FROM ${this.t.edges} WHERE src = ANY($1::text[]) ORDER BY rowid`, [ids])) {
+      const src = r['src'] as string;
+      let list = out.get(src);
+      if (!list) out.set(src, (list = []));
+      list.push(edgeOf(r));
+    }
+    return out;
+  }
+
+  incoming(dst: string): IncomingEdge[] {
+    return this.q(`SELECT src, type, weight, created_at FROM ${this.t.edges} WHERE dst = $1 ORDER BY rowid`, [dst]).map((r) => ({
+      src: r['src'] as string,
+      type: r['type'] as EdgeType,
+      weight: r['weight'] as number,
+      created_at: r['created_at'] as number,
+    }));
+  }
+
+  /**
+   * nooa's save() deletes a memory's edges and inserts them again in list order, so rowid order
+   * follows the list. A repeated (dst, type) keeps its last entry, where it stands, as SQLite's
+   * INSERT OR REPLACE leaves it; then one INSERT … unnest for the lot.
+   */
+  replaceEdges(src: string, edges: readonly Edge[]): void {
+    this.q(`DELETE FROM ${this.t.edges} WHERE src = $1`, [src]);
+    const keyOf = (e: Edge) => `${e.target_id}\u0000${e.type}`;
+    const last = new Map(edges.map((e, i) => [keyOf(e), i]));
+    const kept = edges.filter((e, i) => last.get(keyOf(e)) === i);
+    if (kept.length === 0) return;
+    this.q(
+      `INSERT INTO ${this.t.edges}(src, dst, type, weight, created_at)
+       SELECT $1, dst, type, weight, created_at FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[]) WITH ORDINALITY AS e(dst, type, weight, created_at, n) ORDER BY n`,
+      [src, kept.map((e) => e.target_id), kept.map((e) => e.type), kept.map((e) => e.weight), kept.map((e) => e.created_at)],
+    );
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Saved scoring profiles and the default profile on PostgreSQL (saved-profiles.ts is SQLite's,
+ * and holds the rule of setting the default, which both adapters run): the rows of
+ * `mnemo_profiles`, and the journal targets for them and for `mnemo_meta` values, with the
+ * SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
+ */
+import type { JournalTarget } from '../journal.js';
+import type { SavedProfileRow } from '../saved-profiles.js';
+import type { StoreHandle } from '../store-handle.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+
+const COLS = 'name, base, config, created_at, updated_at, default_since';
+
+function profileOf(r: Record<string, unknown>): SavedProfileRow {
+  return {
+    name: r['name'] as string,
+    base: r['base'] as string,
+    config: r['config'] as string,
+    created_at: r['created_at'] as number,
+    updated_at: r['updated_at'] as number,
+    default_since: r['default_since'] as number | null,
+  };
+}
+
+export class PgSavedProfiles {
+  constructor(private readonly conn: PgStoreConnection) {}
+
+  private get table(): string {
+    return this.conn.table('mnemo_profiles');
+  }
+
+  private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
+    return this.conn.db().query(sql, params);
+  }
+
+  row(name: string): SavedProfileRow | null {
+    const [r] = this.q(`SELECT ${COLS} FROM ${this.table} WHERE name = $1`, [name]);
+    return r ? profileOf(r) : null;
+  }
+
+  rows(): SavedProfileRow[] {
+    return this.q(`SELECT ${COLS} FROM ${this.table} ORDER BY name`).map(profileOf);
+  }
+
+  /** Inserts or replaces (SQLite's INSERT OR REPLACE). */
+  put(p: SavedProfileRow): void {
+    this.q(
+      `INSERT INTO ${this.table}(${COLS}) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (name) DO UPDATE SET base = excluded.base, config = excluded.config, created_at = excluded.created_at, updated_at = excluded.updated_at, default_since = excluded.default_since`,
+      [p.name, p.base, p.config, p.created_at, p.updated_at, p.default_since],
+    );
+  }
+
+  delete(name: string): void {
+    this.q(`DELETE FROM ${this.table} WHERE name = $1`, [name]);
+  }
+
+  stamp(name: string, since: number | null): void {
+    this.q(`UPDATE ${this.table} SET default_since = $1 WHERE name = $2`, [since, name]);
+  }
+
+  /** Journal rows `profile:<name>`. */
+  target(): JournalTarget<StoreHandle> {
+    return {
+      ns: 'profile',
+      snapshot: (_store, name) => this.row(name),
+      restore: (_store, name, image) => (image === null ? this.delete(name) : this.put(image as SavedProfileRow)),
+    };
+  }
+
+  /** Journal rows `meta:<key>`: one mnemo_meta value, as `{ value }`. */
+  metaTarget(): JournalTarget<StoreHandle> {
+    const meta = () => this.conn.table('mnemo_meta');
+    return {
+      ns: 'meta',
+      snapshot: (_store, key) => {
+        const [r] = this.q(`SELECT value FROM ${meta()} WHERE key = $1`, [key]);
+        return r ? { value: r['value'] as string } : null;
+      },
+      restore: (_store, key, image) => {
+        if (image === null) this.q(`DELETE FROM ${meta()} WHERE key = $1`, [key]);
+        else this.q(`INSERT INTO ${meta()}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, (image as { value: string }).value]);
+      },
+    };
+  }
+}

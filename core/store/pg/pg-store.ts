@@ -1,0 +1,681 @@
+/**
+ * PgStore: the PostgreSQL adapter of the store port (port.ts), over one synchronous connection
+ * (sync-pg.ts) to a store's schema (pg-schema.ts, the one `mnemo copy` makes). It is built in
+ * slices (issue #17). What it does today: the store's info and meta, memories (reads and writes,
+ * owner scopes, id prefixes, embeddings), edges, access events, the journal (change, undo, redo,
+ * dependents) over memory and tombstone rows, tombstones, all-or-nothing transactions, the
+ * maintenance log write, listeners told of this connection's own writes, read-only connections,
+ * and part of store.queries and store.runs. Every other method of the port throws a typed
+ * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
+ * answer; the engine does not open PostgreSQL stores yet.
+ *
+ * Differences from the SQLite adapter that later slices must settle:
+ * - Nothing fills the change feed (SQLite's triggers are not in the schema), so changes made by
+ *   other connections are not heard, and the feed names no change.
+ * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
+ *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
+ *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite. The
+ *   journal's checks (blocking changes, the undo order) are not yet safe against a concurrent writer.
+ * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
+ *   would let the transaction go on. The adapter's own statements do not fail that way.
+ */
+import { systemClock, type Clock } from '../../clock.js';
+import { badInput, MnemoError, notFound } from '../../errors.js';
+import { isEdgeType } from '../../model/enums.js';
+import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
+import { validateOwner } from '../../model/owner.js';
+import { pyDumps } from '../../model/pyjson.js';
+import { accessEventValues } from '../access-events.js';
+import { currentCredentialId } from '../attribution.js';
+import { Journal } from '../journal.js';
+import type { StoreHandle } from '../store-handle.js';
+import { contentHash } from '../tombstones.js';
+import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
+import { ownerClause } from '../owner-sql.js';
+import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../saved-profiles.js';
+import type {
+  AccessEvent,
+  AccessWrite,
+  BeliefWrites,
+  ChangeEvent,
+  ChangeListener,
+  EventFilter,
+  FeedChanges,
+  FeedPosition,
+  HistoryChanges,
+  IncomingEdge,
+  ListScope,
+  MaintenanceEntry,
+  ProfileName,
+  StoreQueries,
+  StoreReader,
+  StoreRuns,
+  StoreWriter,
+  TextSearch,
+  Tombstone,
+} from '../port.js';
+import type { StoreAsOf } from '../../model/history.js';
+import { notOnPostgresYet } from './pg-not-yet.js';
+import { PgAudit } from './pg-audit.js';
+import { beginPgBulkLoad } from './pg-bulk-load.js';
+import { PgCounts } from './pg-counts.js';
+import { PgCredentials } from './pg-credentials.js';
+import { PgSavedProfiles } from './pg-saved-profiles.js';
+import { pgRuns } from './pg-not-yet-groups.js';
+import { pgJournalSql } from './pg-journal-sql.js';
+import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
+import { pgQueries } from './pg-queries.js';
+import { PgMemoryQueries } from './pg-memory-queries.js';
+import { PgRowQueries } from './pg-row-queries.js';
+import { PgAccessEvents } from './pg-access-events.js';
+import { PgMemoryRows } from './pg-memory-rows.js';
+import { numbered } from './pg-sql.js';
+import { PgStoreConnection } from './pg-store-connection.js';
+import { preparePgStore } from './pg-store-init.js';
+import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
+
+export interface PgOpenOptions {
+  clock?: Clock;
+  /** Make a new store when the schema holds no table (absent or empty). */
+  create?: boolean;
+  readonly?: boolean;
+  /** Profile recorded in a new store; `mnemo`, as for a new SQLite file. */
+  initialProfile?: ProfileName;
+  onWarning?: (message: string) => void;
+  /** Embedding dimension expected in blobs; 256 for the default hashing embedder. */
+  dim?: number;
+}
+
+export class PgStore implements StoreWriter, StoreHandle {
+  readonly path: string;
+  readonly name: string;
+  readonly clock: Clock;
+  readonly readonly: boolean;
+  readonly dim: number;
+  readonly journal: Journal<PgStore>;
+  readonly queries: StoreQueries;
+  readonly runs: StoreRuns;
+  readonly history: StoreAsOf | null = null;
+  private readonly conn: PgStoreConnection;
+  private readonly rows: PgMemoryRows;
+  private readonly events: PgAccessEvents;
+  private readonly profiles: PgSavedProfiles;
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly warned = new Set<string>();
+  private readonly onWarning: (message: string) => void;
+  private readonly mnemo: boolean;
+  /** Nesting depth of transaction(): only the outermost one sends BEGIN and COMMIT. */
+  private depth = 0;
+  /** The memories listeners were told of in the running outermost transaction (retold if it rolls back). */
+  private told: { ids: Set<string>; reset: boolean } | null = null;
+  private closed = false;
+
+  private constructor(conn: PgStoreConnection, opts: PgOpenOptions) {
+    this.conn = conn;
+    this.rows = new PgMemoryRows(conn);
+    this.events = new PgAccessEvents(conn);
+    this.profiles = new PgSavedProfiles(conn);
+    this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget()]);
+    const credentials = new PgCredentials(conn);
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles);
+    this.runs = pgRuns({
+      insertCredential: (c) =>
+        this.transaction(() => {
+          this.ensureMnemo();
+          credentials.insert(c);
+        }),
+      markRevoked: (ids, now) =>
+        this.transaction(() => {
+          this.ensureMnemo();
+          return credentials.markRevoked(ids, now);
+        }),
+      beginBulkLoad: () => beginPgBulkLoad(conn, this),
+    });
+    this.path = conn.shown;
+    this.name = conn.url.schema;
+    this.clock = opts.clock ?? systemClock;
+    this.readonly = opts.readonly ?? false;
+    this.dim = opts.dim ?? 256;
+    this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
+    this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
+  }
+
+  /** Opens the store a `postgres://…?schema=name` URL names (a new one with `create`). */
+  static open(location: string | PgStoreUrl, opts: PgOpenOptions = {}): PgStore {
+    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
+    try {
+      // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
+      if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+      return new PgStore(conn, opts);
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
+  }
+
+  /** The port's read side on a read-only connection: a write does not compile, and is refused if tried. */
+  static openReader(location: string | PgStoreUrl, opts: Omit<PgOpenOptions, 'readonly' | 'create'> = {}): StoreReader {
+    return PgStore.open(location, { ...opts, readonly: true });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.conn.close();
+  }
+
+  private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
+    return this.conn.db().query(sql, params);
+  }
+
+  // ---------------------------------------------------------------- the store itself
+
+  hasMnemo(): boolean {
+    return this.mnemo;
+  }
+
+  /** A store this adapter made, or a copy of a Mnemo store, has every table at this build's level (checked at open). */
+  ensureMnemo(): void {
+    this.assertWritable();
+    if (!this.mnemo) throw notOnPostgresYet('ensureMnemo on a nooa-only store (adding Mnemo\'s tables)');
+  }
+
+  getMeta(key: string): string | null {
+    if (!this.mnemo) return null;
+    const [r] = this.q(`SELECT value FROM ${this.conn.table('mnemo_meta')} WHERE key = $1`, [key]);
+    return r ? (r['value'] as string) : null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.ensureMnemo();
+    this.q(`INSERT INTO ${this.conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+  }
+
+  profile(): ProfileName {
+    return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
+  }
+
+  warn(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.onWarning(message);
+  }
+
+  maintenanceHistory(_limit?: number): MaintenanceEntry[] {
+    throw notOnPostgresYet('maintenanceHistory');
+  }
+
+  logMaintenance(kind: string, report: Record<string, unknown>): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.q(`INSERT INTO ${this.conn.table('maintenance_log')}(ts, kind, report) VALUES ($1, $2, $3)`, [this.clock.now(), kind, pyDumps(report)]);
+    });
+  }
+
+  /**
+   * Runs fn all-or-nothing in one transaction; nested calls join the outer one. Listeners hear our
+   * writes as they are made; when the transaction rolls back, each memory they were told of is told
+   * again, so they re-read its committed row (as the SQLite adapter does).
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    const db = this.conn.db();
+    const told = { ids: new Set<string>(), reset: false };
+    db.query('BEGIN');
+    this.depth = 1;
+    this.told = told;
+    try {
+      const result = fn();
+      db.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (!this.closed) db.query('ROLLBACK');
+      this.told = null;
+      if (told.reset) this.emit({ kind: 'reset' });
+      else for (const id of told.ids) this.emit({ kind: 'upsert', id });
+      throw err;
+    } finally {
+      this.depth = 0;
+      this.told = null;
+    }
+  }
+
+  /** One REPEATABLE READ transaction: every read inside sees one snapshot. */
+  readConsistent<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    const db = this.conn.db();
+    db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    this.depth = 1;
+    try {
+      const result = fn();
+      db.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (!this.closed) db.query('ROLLBACK');
+      throw err;
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  // ---------------------------------------------------------------- listeners and the feed
+
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells listeners (derived indexes) that a memory changed; the journal calls it after a restore. */
+  emit(e: ChangeEvent): void {
+    if (this.told) {
+      if (e.kind === 'reset') this.told.reset = true;
+      else this.told.ids.add(e.id);
+    }
+    for (const l of this.listeners) l(e);
+  }
+
+  feedPosition(): FeedPosition | null {
+    throw notOnPostgresYet('feedPosition');
+  }
+
+  changedSince(_pos: FeedPosition, _limit: number): FeedChanges | null {
+    throw notOnPostgresYet('changedSince');
+  }
+
+  refreshIfChanged(): boolean {
+    throw notOnPostgresYet('refreshIfChanged');
+  }
+
+  catchUp(): void {
+    throw notOnPostgresYet('catchUp');
+  }
+
+  heardPosition(): FeedPosition | null {
+    throw notOnPostgresYet('heardPosition');
+  }
+
+  dataVersion(): number {
+    throw notOnPostgresYet('dataVersion');
+  }
+
+  totalChanges(): number {
+    throw notOnPostgresYet('totalChanges');
+  }
+
+  // ---------------------------------------------------------------- history (a store as it is now)
+
+  asOf(_at: number): StoreAsOf {
+    throw notOnPostgresYet('asOf');
+  }
+
+  changesBetween(_from: FeedPosition, _to: FeedPosition): HistoryChanges {
+    throw notOnPostgresYet('changesBetween');
+  }
+
+  /** Nothing to let go of: only a store opened as of an instant holds a snapshot, and none is here. */
+  releaseSnapshot(): void {}
+
+  resumeSnapshot(): boolean {
+    return true;
+  }
+
+  // ---------------------------------------------------------------- memory reads
+
+  private decode(row: MemoryRow, edges: Edge[]): Memory {
+    const { memory, warning } = decodeRow(row, edges);
+    if (warning) this.warn(`row:${row.id}`, warning);
+    return memory;
+  }
+
+  get(id: string): Memory | null {
+    const row = this.rows.row(id);
+    return row ? this.decode(row, this.rows.neighbors(id)) : null;
+  }
+
+  getMany(ids: readonly string[]): Map<string, Memory> {
+    const out = new Map<string, Memory>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 1000) {
+      const chunk = unique.slice(i, i + 1000);
+      const edges = this.rows.edgesFrom(chunk);
+      for (const row of this.rows.rows(chunk)) out.set(row.id, this.decode(row, edges.get(row.id) ?? []));
+    }
+    return out;
+  }
+
+  require(idOrPrefix: string): Memory {
+    const id = this.requireId(idOrPrefix);
+    const m = this.get(id);
+    if (!m) throw notFound(`no memory with id ${idOrPrefix}`, { id: idOrPrefix });
+    return m;
+  }
+
+  exists(id: string): boolean {
+    return this.rows.exists(id);
+  }
+
+  /** An exact id wins; otherwise a literal prefix of at least 6 characters; two matches are an error. */
+  resolveId(idOrPrefix: string): string | null {
+    if (typeof idOrPrefix !== 'string' || idOrPrefix === '') return null;
+    if (this.exists(idOrPrefix)) return idOrPrefix;
+    if (idOrPrefix.length < 6) return null;
+    const ids = this.rows.idsWithPrefix(idOrPrefix);
+    if (ids.length > 1) {
+      throw badInput(`id prefix ${JSON.stringify(idOrPrefix)} is ambiguous (matches ${ids[0]} and ${ids[1]}); give more characters`, { field: 'id' });
+    }
+    return ids[0] ?? null;
+  }
+
+  requireId(idOrPrefix: string): string {
+    const id = this.resolveId(idOrPrefix);
+    if (id) return id;
+    const hint =
+      idOrPrefix.length < 6
+        ? 'an id prefix needs at least 6 characters'
+        : /[%_]/.test(idOrPrefix)
+          ? 'ids never contain % or _, and prefixes are matched literally'
+          : 'check the id, or list memories with "mnemo list"';
+    throw notFound(`no memory matches id ${JSON.stringify(idOrPrefix)}; ${hint}`, { id: idOrPrefix });
+  }
+
+  ownerOf(id: string): string | null {
+    return this.rows.ownerOf(id);
+  }
+
+  /** The scope as a condition on memories' columns, its `$n` placeholders numbered from `first`. */
+  private scopeWhere(scope: ListScope, first: number): { sql: string; params: unknown[] } {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (!scope.includeArchived) parts.push('archived = 0');
+    const oc = ownerClause(scope.owner ?? null);
+    if (oc.sql !== '1') {
+      parts.push(numbered(oc.sql, first));
+      params.push(...oc.params);
+    }
+    return { sql: parts.length ? parts.join(' AND ') : 'TRUE', params };
+  }
+
+  count(scope: ListScope = {}): number {
+    const w = this.scopeWhere(scope, 1);
+    return this.rows.count(w.sql, w.params);
+  }
+
+  isEmpty(scope: ListScope = {}): boolean {
+    const w = this.scopeWhere(scope, 1);
+    return !this.rows.any(w.sql, w.params);
+  }
+
+  /** Memories in rowid order (nooa's iteration order), edges attached, a page at a time. */
+  *iter(scope: ListScope = {}, batch = 1000): Generator<Memory> {
+    const w = this.scopeWhere(scope, 3);
+    let after = -1;
+    for (;;) {
+      const rows = this.rows.page(w.sql, w.params, after, batch);
+      if (rows.length === 0) return;
+      const edges = this.rows.edgesFrom(rows.map((r) => r.id));
+      for (const row of rows) yield this.decode(row, edges.get(row.id) ?? []);
+      after = rows[rows.length - 1]!.rowid!;
+    }
+  }
+
+  all(scope: ListScope = {}): Memory[] {
+    return [...this.iter(scope)];
+  }
+
+  rowidOf(id: string): number | null {
+    return this.rows.rowidOf(id);
+  }
+
+  getEmbedding(id: string): Float32Array | null {
+    const blob = this.rows.embedding(id);
+    if (!blob) return null;
+    const v = blobToVector(blob, this.dim);
+    if (!v) this.warn(`emb:${id}`, `memory ${id}: stored embedding has ${blob.byteLength / 4} dimensions, expected ${this.dim}; skipped`);
+    return v;
+  }
+
+  // ---------------------------------------------------------------- edge reads
+
+  neighbors(id: string): Edge[] {
+    return this.rows.neighbors(id);
+  }
+
+  edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
+    return this.rows.edgesFrom(ids);
+  }
+
+  incoming(id: string): IncomingEdge[] {
+    return this.rows.incoming(id);
+  }
+
+  // ---------------------------------------------------------------- memory writes
+
+  private assertWritable(): void {
+    if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
+  }
+
+  /** Before a memory's row is written: refuse on a read-only store, and give the open change (if any) its before-image. */
+  private beforeWrite(id: string): void {
+    this.assertWritable();
+    this.journal.capture(`m:${id}`);
+  }
+
+  private writeEdges(src: string, edges: Edge[]): void {
+    const current = this.rows.neighbors(src);
+    const same =
+      current.length === edges.length &&
+      current.every((e, i) => {
+        const n = edges[i]!;
+        return e.target_id === n.target_id && e.type === n.type && e.weight === n.weight && e.created_at === n.created_at;
+      });
+    if (!same) this.rows.replaceEdges(src, edges);
+  }
+
+  /** Insert or replace, as nooa's `add`: the row, its edges and its embedding. */
+  add(m: Memory, embedding: Float32Array | null): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(m.id);
+      for (const e of m.edges) {
+        if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
+      }
+      this.rows.replace(encodeRow(m), embedding ? vectorToBlob(embedding) : null);
+      this.writeEdges(m.id, m.edges);
+    });
+    this.emit({ kind: 'upsert', id: m.id });
+  }
+
+  /** Update that keeps the embedding (nooa's `save`), rewriting the edges when they changed. */
+  save(m: Memory): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(m.id);
+      if (!this.rows.update(encodeRow(m))) throw notFound(`no memory with id ${m.id}`, { id: m.id });
+      this.writeEdges(m.id, m.edges);
+    });
+    this.emit({ kind: 'upsert', id: m.id });
+  }
+
+  setEmbedding(id: string, embedding: Float32Array | null): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(id);
+      this.rows.setEmbedding(id, embedding ? vectorToBlob(embedding) : null);
+    });
+    this.emit({ kind: 'upsert', id });
+  }
+
+  archive(id: string): boolean {
+    return this.setArchived(id, true);
+  }
+
+  restore(id: string): boolean {
+    return this.setArchived(id, false);
+  }
+
+  /** Soft delete: flips only the `archived` column, as nooa does (the JSON keeps its old value). */
+  private setArchived(id: string, archived: boolean): boolean {
+    const changed = this.transaction(() => {
+      this.ensureMnemo();
+      this.beforeWrite(id);
+      return this.rows.setArchived(id, archived);
+    });
+    if (changed) this.emit({ kind: 'upsert', id });
+    return changed;
+  }
+
+  delete(id: string): boolean {
+    const changed = this.transaction(() => {
+      this.ensureMnemo();
+      // The memories whose edges into this one go with it change too.
+      for (const src of new Set(this.rows.incoming(id).map((e) => e.src))) if (src !== id) this.beforeWrite(src);
+      this.beforeWrite(id);
+      return this.rows.remove(id);
+    });
+    if (changed) this.emit({ kind: 'delete', id });
+    return changed;
+  }
+
+  renameOwner(from: string, to: string): number {
+    if (from === '') throw badInput('rename_owner never claims unowned rows; give a non-empty source owner', { field: 'from' });
+    validateOwner(from, 'from');
+    validateOwner(to, 'to');
+    return this.transaction(() => {
+      const ids = this.rows.idsOfOwner(from);
+      for (const id of ids) {
+        const m = this.get(id)!;
+        m.owner = to;
+        this.save(m);
+      }
+      return ids.length;
+    });
+  }
+
+  // ---------------------------------------------------------------- edge writes
+
+  /** add_edge semantics: the same target and type keeps the larger weight. */
+  addEdge(src: string, dst: string, type: string, weight = 1.0): boolean {
+    if (!isEdgeType(type)) {
+      throw badInput(`unknown edge type ${JSON.stringify(type)}; expected one of derived_from, created_by, supports, contradicts, refines, related, causes, precedes, part_of, triggers`, {
+        field: 'type',
+      });
+    }
+    return this.transaction(() => {
+      this.rows.lock(src);
+      const m = this.get(src);
+      if (!m) throw notFound(`no memory with id ${src}`, { id: src });
+      if (!this.exists(dst)) throw notFound(`no memory with id ${dst}`, { id: dst });
+      const changed = addEdgeToMemory(m, dst, type, weight, this.clock.now());
+      if (changed) this.save(m);
+      return changed;
+    });
+  }
+
+  removeEdge(src: string, dst: string, type: string): boolean {
+    return this.transaction(() => {
+      this.rows.lock(src);
+      const m = this.get(src);
+      if (!m) throw notFound(`no memory with id ${src}`, { id: src });
+      const before = m.edges.length;
+      m.edges = m.edges.filter((e) => !(e.target_id === dst && e.type === type));
+      if (m.edges.length === before) return false;
+      this.save(m);
+      return true;
+    });
+  }
+
+  // ---------------------------------------------------------------- the journal and tombstones
+
+  /** Runs fn as one journalled change (one transaction, one history row, undoable). */
+  change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
+    return this.journal.record(label, kind, fn, meta);
+  }
+
+  tombstoneFor(content: string): Tombstone | null {
+    return pgTombstone(this.conn, contentHash(content));
+  }
+
+  /** Journalled: undoing the forget removes the tombstone again. */
+  putTombstone(t: Tombstone): void {
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.journal.capture(`t:${t.hash}`);
+      putPgTombstone(this.conn, t);
+    });
+  }
+
+  // ---------------------------------------------------------------- saved profiles (journalled: written inside store.change)
+
+  putSavedProfile(row: SavedProfileRow): void {
+    this.ensureMnemo();
+    this.journal.capture(`profile:${row.name}`);
+    this.profiles.put(row);
+  }
+
+  deleteSavedProfile(name: string): void {
+    this.ensureMnemo();
+    this.journal.capture(`profile:${name}`);
+    this.profiles.delete(name);
+  }
+
+  setDefaultProfile(name: string): void {
+    setDefaultProfileWith(this, name, (profile, since) => this.profiles.stamp(profile, since));
+  }
+
+  // ---------------------------------------------------------------- access events
+
+  accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
+    return this.events.query(filter);
+  }
+
+  accessEventCount(): number {
+    return this.events.count();
+  }
+
+  /**
+   * Each access onto its memory's ring (counters, recency and strength as log_access rules) and
+   * into the event table, all in one transaction; each memory's row is locked before it is read.
+   */
+  logAccesses(writes: readonly AccessWrite[]): void {
+    if (writes.length === 0) return;
+    const touched: string[] = [];
+    this.transaction(() => {
+      this.ensureMnemo();
+      for (const w of writes) {
+        this.rows.lock(w.id);
+        const m = this.get(w.id);
+        if (!m) continue;
+        logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
+        this.rows.updateUsage(encodeRow(m));
+        this.events.insert(accessEventValues(m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null, currentCredentialId()));
+        touched.push(m.id);
+      }
+    });
+    for (const id of touched) this.emit({ kind: 'upsert', id });
+  }
+
+  /** Ring entries a memory already carries (a new or imported memory) into the event table only. */
+  recordAccessEvents(memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts: { backfilled?: boolean } = {}): void {
+    if (records.length === 0) return;
+    this.transaction(() => {
+      this.ensureMnemo();
+      for (const rec of records) this.events.insert(accessEventValues(memoryId, rec, strengthAfter, true, opts.backfilled ?? false, null, null, currentCredentialId()));
+    });
+  }
+
+  // ---------------------------------------------------------------- not implemented on PostgreSQL yet
+
+
+
+  beliefTables(): BeliefWrites {
+    throw notOnPostgresYet('beliefTables');
+  }
+
+  newTextSearch(): TextSearch {
+    throw notOnPostgresYet('newTextSearch');
+  }
+}

@@ -1,0 +1,441 @@
+/**
+ * The PostgreSQL adapter (core/store/pg/pg-store.ts) beyond the port's contract suite, against a
+ * real server (MNEMO_TEST_PG_URL, or a throwaway cluster from support/pg-cluster.ts).
+ *
+ * What could go wrong: a store copied from SQLite read back differently through the adapter (an
+ * integer column arriving as text, rowid order lost, an embedding's bytes changed, edges out of
+ * order); a new store starting with other meta than a new SQLite file; a schema that holds no
+ * store opened as if it did; a method not written yet answering something instead of saying so;
+ * listeners left believing a write that rolled back.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { MnemoError } from '../../core/errors.js';
+import { generateDemo } from '../../core/demo/generate.js';
+import { EDGE_TYPES } from '../../core/model/enums.js';
+import { accessRecord, createMemory } from '../../core/model/memory.js';
+import { runAttributed } from '../../core/store/attribution.js';
+import { copyStore } from '../../core/store/copy/copy-stores.js';
+import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
+import { PgAudit } from '../../core/store/pg/pg-audit.js';
+import { PgCounts } from '../../core/store/pg/pg-counts.js';
+import { PgMemoryQueries } from '../../core/store/pg/pg-memory-queries.js';
+import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
+import { PgStore } from '../../core/store/pg/pg-store.js';
+import { PgStoreConnection } from '../../core/store/pg/pg-store-connection.js';
+import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
+import { SyncPg } from '../../core/store/pg/sync-pg.js';
+import type { ChangeEvent, StoreWriter } from '../../core/store/port.js';
+import { MemoryStore } from '../../core/store/store.js';
+import { pgBinaries, PG_URL_ENV, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { tempDir } from '../../support/fixture.js';
+
+const NOW = 1_780_000_000;
+
+const unavailable = process.env[PG_URL_ENV]
+  ? null
+  : (() => {
+      const b = pgBinaries();
+      return 'missing' in b ? b.missing : null;
+    })();
+
+/** Most frequent first, equal counts in key order (NULL first), as PostgreSQL's count queries give them. */
+function byCountThenKey<T extends { k: string | null; n: number }>(rows: T[]): T[] {
+  const key = (k: string | null) => (k === null ? '' : `~${k}`);
+  return [...rows].sort((a, b) => b.n - a.n || (key(a.k) < key(b.k) ? -1 : key(a.k) > key(b.k) ? 1 : 0));
+}
+
+function errorOf(fn: () => unknown): MnemoError | null {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    if (err instanceof MnemoError) return err;
+    throw err;
+  }
+}
+
+describe('the PostgreSQL store adapter', () => {
+  let server: PgServer | null = null;
+  const storeUrl = (schema: string) => `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
+
+  beforeAll(() => {
+    if (unavailable) return;
+    server = startPg();
+    const admin = SyncPg.connect(server.url);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    admin.close();
+  }, 120_000);
+
+  afterAll(() => server?.stop());
+
+  it('reads a store copied from SQLite exactly as the SQLite adapter reads the original', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const path = join(tempDir('mnemo-pgstore-'), 'demo.sqlite');
+    const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
+    generateDemo(sqlite, { size: 80, seed: 11, now: NOW });
+    copyStore(path, storeUrl('pgstore_copied'));
+    const pg = PgStore.open(storeUrl('pgstore_copied'), { clock: fixedClock(NOW) });
+    try {
+      const expected = sqlite.all({ includeArchived: true });
+      expect(expected.length).toBe(80);
+      expect(expected.some((m) => m.edges.length > 0)).toBe(true);
+      // Same memories, same fields (numbers as numbers), same edges in the same order, in rowid order.
+      expect(pg.all({ includeArchived: true })).toEqual(expected);
+      expect(pg.count()).toBe(sqlite.count());
+      expect(pg.count({ owner: expected[0]!.owner })).toBe(sqlite.count({ owner: expected[0]!.owner }));
+      const withVector = expected.find((m) => sqlite.getEmbedding(m.id) !== null)!;
+      expect(pg.getEmbedding(withVector.id)).toEqual(sqlite.getEmbedding(withVector.id));
+      // One at a time too: get() and neighbors() read edges in insertion order, not by target.
+      const manyEdges = expected.filter((m) => m.edges.length > 1);
+      expect(manyEdges.length).toBeGreaterThan(3);
+      for (const m of manyEdges) {
+        expect(pg.get(m.id)).toEqual(m);
+        expect(pg.neighbors(m.id)).toEqual(sqlite.neighbors(m.id));
+      }
+      for (const m of expected.slice(0, 10)) {
+        expect(pg.rowidOf(m.id)).toBe(sqlite.rowidOf(m.id));
+        expect(pg.incoming(m.id)).toEqual(sqlite.incoming(m.id));
+      }
+      expect(pg.getMeta('feed_epoch')).toBe(sqlite.getMeta('feed_epoch'));
+      expect(pg.profile()).toBe(sqlite.profile());
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+
+  it('reads whole tables (raw rows, index sources) as the SQLite adapter does, across pages', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const path = join(tempDir('mnemo-pgstore-'), 'rows.sqlite');
+    const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
+    generateDemo(sqlite, { size: 60, seed: 23, now: NOW });
+    // Recalls whose contexts name an owner scope, read by an agent of another role than the memories'.
+    const owned = sqlite.all().filter((m) => m.owner !== '' && !m.owner.startsWith('bob')).slice(0, 2);
+    expect(owned).toHaveLength(2);
+    sqlite.logAccesses(
+      owned.map((m, i) => ({ id: m.id, record: accessRecord(NOW + 1 + i, 'recalled', { query: 'scoped query', reader_owner: 'bob@1', rank: i }), context: { owner: i ? 'zed' : 'alice' } })),
+    );
+    copyStore(path, storeUrl('pgstore_rows'));
+    const conn = new PgStoreConnection(parsePgStoreUrl(storeUrl('pgstore_rows')));
+    // 7 rows a statement: every whole-table read crosses many pages.
+    const pg = new PgRowQueries(conn, 7);
+    const q = sqlite.queries;
+    try {
+      const rows = [...q.memoryRows()];
+      expect(rows.some((r) => r.archived === 1) && rows.some((r) => r.embedding !== null)).toBe(true);
+      expect([...pg.memoryRows()]).toEqual(rows);
+      const pages = [];
+      for await (const page of pg.memoryRowPages(9)) pages.push(page.length);
+      expect(pages.reduce((a, b) => a + b, 0)).toBe(rows.length);
+      expect(pages.length).toBeGreaterThan(1);
+      expect([...pg.embeddingRows()]).toEqual([...q.embeddingRows()]);
+      const edges = [...q.edgeRows()];
+      expect(edges.length).toBeGreaterThan(7);
+      expect([...pg.edgeRows()]).toEqual(edges);
+      const edgePages = [];
+      for await (const page of pg.edgeRowPages(5)) edgePages.push(...page);
+      expect(edgePages).toEqual(edges);
+      expect([...pg.liveVectorRows()]).toEqual([...q.liveVectorRows()]);
+      expect([...pg.liveSourceRows()]).toEqual([...q.liveSourceRows()]);
+      expect(pg.liveBodies()).toEqual(q.liveBodies());
+      expect(pg.liveEntities()).toEqual(q.liveEntities());
+      expect([...pg.allEdges()]).toEqual([...q.allEdges()]);
+      for (const type of EDGE_TYPES) expect(pg.edgesOfType(type)).toEqual(q.edgesOfType(type));
+      // The lighter reads: recall's owner gate, review heads, duplicates, titles, the session log.
+      const light = new PgMemoryQueries(conn, 7);
+      const ids = [...rows.map((r) => r.id), 'missing'];
+      expect(light.ownerStates(ids)).toEqual(q.ownerStates(ids));
+      expect(light.memoryHeads()).toEqual(q.memoryHeads());
+      expect([...light.liveDuplicateCandidates()]).toEqual([...q.liveDuplicateCandidates()]);
+      expect(light.titlesOf(ids)).toEqual(q.titlesOf(ids));
+      const channels = ['recalled', 'searched', 'injected', 'reinforced', 'deref'];
+      const sessions = [...q.sessionAccessEvents(channels)];
+      expect(sessions.length).toBeGreaterThan(7);
+      expect([...light.sessionAccessEvents(channels)]).toEqual(sessions);
+      expect([...light.sessionAccessEvents(['deref'])]).toEqual([...q.sessionAccessEvents(['deref'])]);
+      expect(light.latestAccessEventId()).toBe(q.latestAccessEventId());
+      // The counts: every one, over a store with archived rows, several owners, types and statuses.
+      const counts = new PgCounts(conn);
+      for (const column of ['type', 'owner', 'status'] as const) {
+        expect(counts.liveValueCounts(column)).toEqual(q.liveValueCounts(column));
+        // SQLite leaves the order of equal counts to its plan; PostgreSQL's are in key order, so compare that order.
+        for (const scope of [null, rows[0]!.owner, 'nobody']) expect(counts.countsByColumn(column, scope)).toEqual(byCountThenKey(q.countsByColumn(column, scope)));
+      }
+      expect(counts.liveAndArchivedCounts()).toEqual(q.liveAndArchivedCounts());
+      expect(counts.liveEdgeTypeCounts()).toEqual(q.liveEdgeTypeCounts());
+      const buckets = [
+        { min: null, max: 0.1 },
+        { min: 0.1, max: 0.5 },
+        { min: 0.5, max: null },
+      ];
+      const idle = [
+        { min: null, max: 3600 },
+        { min: 3600, max: 86_400 * 7 },
+        { min: 86_400 * 7, max: null },
+      ];
+      for (const at of [NOW, NOW + 86_400 * 30]) {
+        expect(counts.liveRetentionBucketCounts(at, 72, buckets)).toEqual(q.liveRetentionBucketCounts(at, 72, buckets));
+        expect(counts.liveIdleBucketCounts(at, idle)).toEqual(q.liveIdleBucketCounts(at, idle));
+      }
+      expect(counts.liveRetentionBucketCounts(NOW, 72, buckets).reduce((a, b) => a + b, 0)).toBe(q.liveCount());
+      expect(counts.retentionSample(NOW + 3600, 48, 4)).toEqual(q.retentionSample(NOW + 3600, 48, 4));
+      expect(counts.liveCount()).toBe(q.liveCount());
+      expect(counts.tableCounts()).toEqual(q.tableCounts());
+      expect(counts.schemaVersions()).toEqual(q.schemaVersions());
+      for (const scope of [null, rows[0]!.owner]) expect(counts.archivedCount(scope)).toBe(q.archivedCount(scope));
+      expect(counts.edgeCountsByType()).toEqual(byCountThenKey(q.edgeCountsByType()));
+      expect(counts.beliefDimensionCount()).toBe(q.beliefDimensionCount());
+      // Usage records, the audit log and the logged recalls.
+      expect([...light.iterUsageRecords({ includeArchived: true })]).toEqual([...q.iterUsageRecords({ includeArchived: true })]);
+      expect([...light.iterUsageRecords({ owner: rows[0]!.owner })]).toEqual([...q.iterUsageRecords({ owner: rows[0]!.owner })]);
+      expect(light.usageRecords(ids)).toEqual(q.usageRecords(ids));
+      const audit = new PgAudit(conn);
+      const filters = [
+        {},
+        { channels: ['recalled'], order: 'asc' as const, limit: 20, offset: 3 },
+        { crossOwnerOnly: true },
+        { query: 'A' },
+        { memoryId: rows[1]!.id },
+        { credentialId: null, since: NOW - 86_400 * 3 },
+        { eventIds: [1, 2, 3, 40] },
+      ];
+      const sqliteAudit = filters.map((f) => q.auditEvents(f));
+      expect(sqliteAudit[0]!.total).toBeGreaterThan(20);
+      expect(sqliteAudit[3]!.total).toBeGreaterThan(0);
+      expect(filters.map((f) => audit.auditEvents(f))).toEqual(sqliteAudit);
+      const recalls = q.loggedRecalls(500);
+      expect(recalls.length).toBeGreaterThan(0);
+      expect(recalls.some((r) => r.scope !== null)).toBe(true);
+      expect(sqliteAudit[2]!.total).toBeGreaterThan(0);
+      const byQuery = (list: { query: string; reader_owner: string }[]) => [...list].sort((a, b) => (a.query + a.reader_owner < b.query + b.reader_owner ? -1 : 1));
+      expect(byQuery(audit.loggedRecalls(500))).toEqual(byQuery(recalls));
+      const sortedIds = (m: Map<string, string[]>) => [...m].map(([k, v]): [string, string[]] => [k, [...v].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      const queries = recalls.map((r) => r.query);
+      expect(sortedIds(audit.loggedResultIds(queries, 3))).toEqual(sortedIds(q.loggedResultIds(queries, 3)));
+      for (const r of rows.slice(0, 15)) {
+        expect(light.duplicateCandidate(r.id)).toEqual(q.duplicateCandidate(r.id));
+        expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));
+        expect(pg.sourceRow(r.id)).toEqual(q.sourceRow(r.id));
+        for (const type of EDGE_TYPES) expect(pg.edgeTargets(r.id, type)).toEqual(q.edgeTargets(r.id, type));
+      }
+    } finally {
+      conn.close();
+      sqlite.close();
+    }
+  });
+
+  it('makes a new store with the meta a new SQLite store starts with, and refuses to open a schema that holds none', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const pg = PgStore.open(storeUrl('pgstore_new'), { create: true, clock: fixedClock(NOW) });
+    const sqlite = MemoryStore.open(join(tempDir('mnemo-pgstore-'), 'new.sqlite'), { create: true, clock: fixedClock(NOW) });
+    try {
+      expect(pg.hasMnemo()).toBe(true);
+      for (const key of ['profile', 'created_at', 'schema_version', 'feed_installed_at']) expect(pg.getMeta(key)).toBe(sqlite.getMeta(key));
+      expect(pg.getMeta('schema_version')).toBe(String(MNEMO_SCHEMA_VERSION));
+      expect(pg.getMeta('feed_epoch')).toMatch(/^[0-9a-f]{16}$/);
+      expect(pg.profile()).toBe('mnemo');
+      expect(pg.isEmpty()).toBe(true);
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+    // The store persists: opening again (without create) finds it.
+    const again = PgStore.open(storeUrl('pgstore_new'));
+    expect(again.profile()).toBe('mnemo');
+    again.close();
+    const none = errorOf(() => PgStore.open(storeUrl('pgstore_none')));
+    expect(none?.code).toBe('schema');
+    expect(none?.message).toContain('holds no store');
+    // A read-only open never creates one.
+    expect(errorOf(() => PgStore.open(storeUrl('pgstore_none'), { create: true, readonly: true }))?.code).toBe('schema');
+  });
+
+  it('answers a method it does not implement yet with an unsupported error naming it, never with a value', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store: StoreWriter = PgStore.open(storeUrl('pgstore_todo'), { create: true, clock: fixedClock(NOW) });
+    try {
+      const calls: [string, () => unknown][] = [
+        ['queries.listMemories', () => store.queries.listMemories({})],
+        ['runs.changeRun', () => store.runs.changeRun('label', 'test')],
+        ['runs.undoInBatches', () => store.runs.undoInBatches(1)],
+        ['refreshIfChanged', () => store.refreshIfChanged()],
+        ['feedPosition', () => store.feedPosition()],
+        ['beliefTables', () => store.beliefTables()],
+        ['maintenanceHistory', () => store.maintenanceHistory()],
+        ['runs.beginIngestRun', () => store.runs.beginIngestRun()],
+      ];
+      for (const [method, call] of calls) {
+        const err = errorOf(call);
+        expect(err?.code, method).toBe('unsupported');
+        expect(err?.message).toContain(`${method} is not implemented on PostgreSQL yet`);
+        expect(err?.details).toMatchObject({ method, backend: 'postgres' });
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('retells listeners each memory a rolled-back transaction wrote, and the rows are as before', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_rollback'), { create: true, clock: fixedClock(NOW) });
+    try {
+      const a = createMemory({ content: 'kept' }, NOW);
+      store.add(a, null);
+      const heard: ChangeEvent[] = [];
+      store.onChange((e) => heard.push(e));
+      const b = createMemory({ content: 'rolled back' }, NOW);
+      expect(() =>
+        store.transaction(() => {
+          store.save({ ...a, content: 'changed' });
+          store.add(b, null);
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
+      // Heard as written, then again after the rollback, so a listener re-reads the committed rows.
+      expect(heard).toEqual([
+        { kind: 'upsert', id: a.id },
+        { kind: 'upsert', id: b.id },
+        { kind: 'upsert', id: a.id },
+        { kind: 'upsert', id: b.id },
+      ]);
+      expect(store.get(a.id)!.content).toBe('kept');
+      expect(store.get(b.id)).toBeNull();
+      // The connection is usable after the rollback.
+      store.setMeta('after', 'yes');
+      expect(store.getMeta('after')).toBe('yes');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('attributes accesses to the credential they were made with, and counts its use, as SQLite does', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const pg = PgStore.open(storeUrl('pgstore_cred'), { create: true, clock: fixedClock(NOW) });
+    const sqlite = MemoryStore.open(join(tempDir('mnemo-pgstore-'), 'cred.sqlite'), { create: true, clock: fixedClock(NOW) });
+    try {
+      for (const store of [pg, sqlite] as StoreWriter[]) {
+        const m = createMemory({ id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', content: 'used by an agent' }, NOW);
+        store.add(m, null);
+        store.runs.insertCredential({ id: 'cred00000001', owner: 'coder@1', scopes: ['read-only'], label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) });
+        runAttributed('cred00000001', () => store.logAccesses([{ id: m.id, record: accessRecord(NOW + 7, 'recalled', { query: 'q' }) }]));
+        store.logAccesses([{ id: m.id, record: accessRecord(NOW + 9, 'recalled', { query: 'q' }) }]);
+      }
+      expect(pg.queries.credentialUse()).toEqual([{ credential_id: 'cred00000001', accesses: 1, changes: 0, last_used: NOW + 7 }]);
+      expect(pg.queries.credentialUse()).toEqual(sqlite.queries.credentialUse());
+      const events = (s: StoreWriter) => s.accessEvents({ order: 'asc' }).events.map(({ event_id: _id, ...e }) => e);
+      expect(events(pg).map((e) => e.credential_id)).toEqual(['cred00000001', null]);
+      expect(events(pg)).toEqual(events(sqlite));
+      expect(pg.get('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).toEqual(sqlite.get('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'));
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+
+  it('undoes a deleted memory back into its old place, keeping accesses logged since a change, and refuses an undo a later change blocks', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_journal'), { create: true, clock: fixedClock(NOW) });
+    try {
+      const [a, b, c] = ['first', 'second', 'third'].map((content) => {
+        const m = createMemory({ content }, NOW);
+        store.add(m, Float32Array.from({ length: store.dim }, (_, i) => i / 7));
+        return m;
+      });
+      store.addEdge(a!.id, b!.id, 'supports');
+      store.addEdge(c!.id, b!.id, 'related');
+      const order = store.all().map((m) => m.id);
+      const rowid = store.rowidOf(b!.id);
+      const gone = store.change('delete b', 'test', () => store.delete(b!.id)).changeId!;
+      expect(store.get(b!.id)).toBeNull();
+      expect(store.neighbors(a!.id)).toEqual([]);
+      store.journal.undo(gone);
+      // Back where it was in insertion order, with its embedding, and the edges into it too.
+      expect(store.rowidOf(b!.id)).toBe(rowid);
+      expect(store.all().map((m) => m.id)).toEqual(order);
+      expect(store.getEmbedding(b!.id)).toEqual(Float32Array.from({ length: store.dim }, (_, i) => i / 7));
+      expect(store.incoming(b!.id).map((e) => e.src).sort()).toEqual([a!.id, c!.id].sort());
+
+      const edit = store.change('edit a', 'test', () => store.save({ ...store.get(a!.id)!, content: 'first, edited' })).changeId!;
+      store.logAccesses([{ id: a!.id, record: accessRecord(NOW + 5, 'recalled', { query: 'q' }) }]);
+      store.journal.undo(edit);
+      const back = store.get(a!.id)!;
+      expect(back.content).toBe('first');
+      expect(back.access_count).toBe(a!.access_count + 1); // the recall after the change is kept
+      store.journal.redo(edit);
+      const later = store.change('edit a again', 'test', () => store.save({ ...store.get(a!.id)!, content: 'first, edited twice' })).changeId!;
+      const refused = errorOf(() => store.journal.undo(edit));
+      expect(refused?.code).toBe('conflict');
+      expect(refused?.details).toMatchObject({ blocked_by: [later] });
+      expect(store.journal.dependents(edit).map((ch) => ch.id)).toEqual([later]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('undoes, on PostgreSQL, a change journalled on SQLite and copied over, to the same rows SQLite gives back', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const path = join(tempDir('mnemo-pgstore-'), 'journal.sqlite');
+    const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
+    const a = createMemory({ content: 'before', owner: 'alice@1' }, NOW);
+    const b = createMemory({ content: 'other' }, NOW);
+    sqlite.add(a, null);
+    sqlite.add(b, null);
+    const changeId = sqlite.change('edit and forget', 'test', () => {
+      sqlite.save({ ...a, content: 'after' });
+      sqlite.delete(b.id);
+      sqlite.putTombstone({ hash: 'f'.repeat(64), memory_id: b.id, owner: '', ts: NOW, head: 'other' });
+    }).changeId!;
+    copyStore(path, storeUrl('pgstore_undo_copied'));
+    const pg = PgStore.open(storeUrl('pgstore_undo_copied'), { clock: fixedClock(NOW) });
+    try {
+      expect(pg.journal.get(changeId)).toEqual(sqlite.journal.get(changeId));
+      expect(pg.journal.rows(changeId)).toEqual(sqlite.journal.rows(changeId));
+      expect(pg.queries.memoriesTouched(changeId, 5)).toEqual(sqlite.queries.memoriesTouched(changeId, 5));
+      pg.journal.undo(changeId);
+      sqlite.journal.undo(changeId);
+      expect(pg.all()).toEqual(sqlite.all());
+      expect(pg.all().map((m) => [m.content, pg.rowidOf(m.id)])).toEqual(sqlite.all().map((m) => [m.content, sqlite.rowidOf(m.id)]));
+      expect(pg.journal.get(changeId)).toMatchObject({ state: 'undone' });
+      expect(pg.journal.history()).toEqual(sqlite.journal.history());
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+
+  it('saves profiles and sets the default inside changes, undone and redone as on SQLite', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const pg = PgStore.open(storeUrl('pgstore_profiles'), { create: true, clock: fixedClock(NOW) });
+    const sqlite = MemoryStore.open(join(tempDir('mnemo-pgstore-'), 'profiles.sqlite'), { create: true, clock: fixedClock(NOW) });
+    try {
+      const steps = (store: StoreWriter) => {
+        const row = (name: string) => ({ name, base: 'mnemo', config: '{"knobs":{},"features":{}}', created_at: NOW, updated_at: NOW, default_since: null });
+        const saved = store.change('save', 'profile.save', () => {
+          store.putSavedProfile(row('fast'));
+          store.putSavedProfile(row('slow'));
+        }).changeId!;
+        const defaulted = store.change('default', 'profile.default', () => store.setDefaultProfile('fast')).changeId!;
+        const state = () => ({ profile: store.profile(), rows: store.queries.savedProfiles(), one: store.queries.savedProfile('fast') });
+        const afterSet = state();
+        store.journal.undo(defaulted);
+        const afterUndo = state();
+        store.change('delete slow', 'profile.delete', () => store.deleteSavedProfile('slow'));
+        const afterDelete = state();
+        return { afterSet, afterUndo, afterDelete, rows: store.journal.rows(saved), refused: errorOf(() => store.journal.undo(saved))?.code };
+      };
+      const there = steps(pg);
+      expect(there.afterSet.profile).toBe('fast');
+      expect(there.afterSet.one?.default_since).toBe(NOW);
+      expect(there.afterUndo.profile).toBe('mnemo');
+      expect(there.afterUndo.one?.default_since).toBeNull();
+      expect(there.afterDelete.rows.map((r) => r.name)).toEqual(['fast']);
+      expect(there.refused).toBe('conflict'); // a later change touched the saved rows
+      expect(there).toEqual(steps(sqlite));
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+});
