@@ -7,24 +7,9 @@ import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js'
 import { hasMigration } from './migrations.js';
 import type { RowSource } from './store-handle.js';
 import { jsonField } from './json-sql.js';
+import { auditWhere, type AuditFilter } from './audit-filter.js';
 
-export interface AuditFilter {
-  channels?: string[] | undefined;
-  readerOwner?: string | undefined;
-  crossOwnerOnly?: boolean | undefined;
-  query?: string | undefined;
-  memoryId?: string | undefined;
-  since?: number | undefined;
-  until?: number | undefined;
-  order?: 'asc' | 'desc' | undefined;
-  offset?: number | undefined;
-  limit?: number | undefined;
-  /** Exact event ids (replay looks up one, and the siblings of a recall). */
-  eventIds?: number[] | undefined;
-  ts?: number | undefined;
-  /** Only the accesses made with this credential; null: only those made without one. */
-  credentialId?: string | null | undefined;
-}
+export type { AuditFilter } from './audit-filter.js';
 
 export interface AuditEvent extends AccessEvent {
   memory_owner: string | null;
@@ -37,51 +22,12 @@ const role = (col: string) => `(CASE WHEN instr(${col}, '@') > 0 THEN substr(${c
 
 export function auditEvents(store: RowSource, f: AuditFilter): { total: number; events: AuditEvent[] } | null {
   if (!hasEventTable(connectionOf(store))) return null;
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (f.channels?.length) {
-    where.push(`e.channel IN (${f.channels.map(() => '?').join(',')})`);
-    params.push(...f.channels);
-  }
-  if (f.readerOwner !== undefined) {
-    where.push('e.reader_owner = ?');
-    params.push(f.readerOwner);
-  }
-  if (f.crossOwnerOnly) where.push(`e.reader_owner != '' AND m.owner != '' AND ${role('e.reader_owner')} != ${role('m.owner')}`);
-  if (f.query) {
-    where.push("e.query LIKE ? ESCAPE '\\'");
-    params.push(`%${f.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  }
-  if (f.memoryId !== undefined) {
-    where.push('e.memory_id = ?');
-    params.push(f.memoryId);
-  }
-  if (f.since !== undefined) {
-    where.push('e.ts >= ?');
-    params.push(f.since);
-  }
-  if (f.until !== undefined) {
-    where.push('e.ts <= ?');
-    params.push(f.until);
-  }
-  if (f.ts !== undefined) {
-    where.push('e.ts = ?');
-    params.push(f.ts);
-  }
-  if (f.eventIds?.length) {
-    where.push(`e.id IN (${f.eventIds.map(() => '?').join(',')})`);
-    params.push(...f.eventIds);
-  }
-  if (f.credentialId !== undefined) {
+  const { where, params } = auditWhere(f, {
+    role,
+    like: 'LIKE',
     // A store opened read-only keeps its older schema: without the column, every access was local.
-    if (!hasMigration(connectionOf(store), '006-agent-credentials')) {
-      if (f.credentialId !== null) where.push('0');
-    } else if (f.credentialId === null) where.push('e.credential_id IS NULL');
-    else {
-      where.push('e.credential_id = ?');
-      params.push(f.credentialId);
-    }
-  }
+    hasCredentialColumn: hasMigration(connectionOf(store), '006-agent-credentials'),
+  });
   const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const from = 'FROM mnemo_access_events e LEFT JOIN memories m ON m.id = e.memory_id';
   const total = (connectionOf(store).prepare(`SELECT count(*) AS n ${from} ${w}`).get(...params) as { n: number }).n;

@@ -6,6 +6,7 @@
  * recall's owner scope) are read in JS (pg-json.ts).
  */
 import type { AuditEvent, AuditFilter } from '../access-queries.js';
+import { auditWhere } from '../audit-filter.js';
 import { rowToEvent } from '../access-events.js';
 import type { LoggedRecall } from '../logged-recalls.js';
 import { eventRow } from './pg-access-events.js';
@@ -33,48 +34,7 @@ export class PgAudit {
   }
 
   auditEvents(f: AuditFilter): { total: number; events: AuditEvent[] } {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (f.channels?.length) {
-      where.push(`e.channel IN (${f.channels.map(() => '?').join(',')})`);
-      params.push(...f.channels);
-    }
-    if (f.readerOwner !== undefined) {
-      where.push('e.reader_owner = ?');
-      params.push(f.readerOwner);
-    }
-    if (f.crossOwnerOnly) where.push(`e.reader_owner != '' AND m.owner != '' AND ${role('e.reader_owner')} != ${role('m.owner')}`);
-    if (f.query) {
-      where.push("e.query ILIKE ? ESCAPE '\\'");
-      params.push(`%${f.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    }
-    if (f.memoryId !== undefined) {
-      where.push('e.memory_id = ?');
-      params.push(f.memoryId);
-    }
-    if (f.since !== undefined) {
-      where.push('e.ts >= ?');
-      params.push(f.since);
-    }
-    if (f.until !== undefined) {
-      where.push('e.ts <= ?');
-      params.push(f.until);
-    }
-    if (f.ts !== undefined) {
-      where.push('e.ts = ?');
-      params.push(f.ts);
-    }
-    if (f.eventIds?.length) {
-      where.push(`e.id IN (${f.eventIds.map(() => '?').join(',')})`);
-      params.push(...f.eventIds);
-    }
-    if (f.credentialId !== undefined) {
-      if (f.credentialId === null) where.push('e.credential_id IS NULL');
-      else {
-        where.push('e.credential_id = ?');
-        params.push(f.credentialId);
-      }
-    }
+    const { where, params } = auditWhere(f, { role, like: 'ILIKE', hasCredentialColumn: true });
     const w = where.length ? numbered(`WHERE ${where.join(' AND ')}`) : '';
     const from = `FROM ${this.events} e LEFT JOIN ${this.conn.table('memories')} m ON m.id = e.memory_id`;
     const total = intOf(this.q(`SELECT count(*) AS n ${from} ${w}`, params)[0]!['n'], 'count(*)');
