@@ -290,7 +290,10 @@ describe('workbench e2e (Chromium, browser mode)', () => {
     const p = wb.page;
     await wb.go('/memories');
     await p.waitForSelector('[data-testid=memory-row]');
-    const before = await num('[data-testid=memory-table]', 'data-total');
+    // The store's count now, and the list showing it: on a loaded machine the list could still be
+    // refreshing after the previous test's write, and that write, arriving, passed for this one.
+    const before = (await call(wb.session, 'memory.list', { limit: 1 })).total;
+    await p.waitForFunction((n) => document.querySelector('[data-testid=memory-table]')?.getAttribute('data-total') === String(n), before, { timeout: 10_000 });
     const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'scripts', 'writer.ts'), db, '1'], { cwd: process.cwd() });
     const exited = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
     expect(exited).toBe(0);
