@@ -64,7 +64,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles', 'pgstore_list']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -226,6 +226,73 @@ describe('the PostgreSQL store adapter', () => {
     }
   });
 
+  it('lists, filters and facets memories and draws the graph as the SQLite adapter does', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const path = join(tempDir('mnemo-pgstore-'), 'list.sqlite');
+    const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
+    generateDemo(sqlite, { size: 90, seed: 31, now: NOW });
+    copyStore(path, storeUrl('pgstore_list'));
+    const pg = PgStore.open(storeUrl('pgstore_list'), { clock: fixedClock(NOW) });
+    const all = sqlite.all({ includeArchived: true });
+    const owner = all.find((m) => m.owner.includes('@'))!.owner;
+    const tag = all.find((m) => m.tags.length > 0)!.tags[0]!;
+    const titled = all.find((m) => m.title !== null)!;
+    const linked = all.find((m) => m.edges.length > 1)!;
+    try {
+      const filters = [
+        {},
+        { archived: 'all' as const, sort: 'importance', dir: 'desc' as const, limit: 15, offset: 4 },
+        { archived: 'archived' as const },
+        { owner: owner.split('@')[0]!, sort: 'owner' },
+        { owner, sort: 'type', dir: 'desc' as const },
+        { owners: [owner, ''], statuses: ['open', 'done'] },
+        { types: ['todo', 'info'], sort: 'strength' },
+        { tags: [tag], sort: 'created_at' },
+        { text: titled.title!.split(' ')[0]!.toUpperCase() },
+        { text: `${linked.id.slice(0, 8)}` },
+        { text: '50%_\\ x' },
+        { ids: [linked.id, titled.id, 'missing'], archived: 'all' as const },
+        { edge_types: ['part_of', 'supports'], sort: 'access_count' },
+        { importance: { min: 3, max: 7 }, now: NOW, idle: { min: 0 }, retention: { max: 0.9 }, half_life_hours: 48, sort: 'last_accessed' },
+        { sort: 'salience', dir: 'desc' as const, limit: 5 },
+      ];
+      for (const f of filters) {
+        const expected = sqlite.queries.listMemories(f);
+        expect(pg.queries.listMemories(f), JSON.stringify(f)).toEqual(expected);
+        expect(pg.queries.listIds(f, 7), JSON.stringify(f)).toEqual(sqlite.queries.listIds(f, 7));
+      }
+      expect(sqlite.queries.listMemories({ tags: [tag] }).total).toBeGreaterThan(1);
+      expect(sqlite.queries.listMemories({ text: titled.title!.split(' ')[0]!.toUpperCase() }).total).toBeGreaterThan(0);
+      for (const archived of ['live', 'archived', 'all'] as const) {
+        expect(pg.queries.memoryFacets(archived, 5)).toEqual(sqlite.queries.memoryFacets(archived, 5));
+        expect(pg.queries.memoryFacets(archived, 50, 20)).toEqual(sqlite.queries.memoryFacets(archived, 50, 20));
+      }
+      // The graph: edges compared as sets (their order is not part of the view).
+      const graphOf = (r: ReturnType<typeof sqlite.queries.graphView>) => ({ ...r, edges: [...r.edges].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) });
+      const graphs = [
+        { focus: linked.id },
+        { focus: linked.id, hops: 3, includeArchived: true, limit: 6 },
+        { focus: linked.id, edgeTypes: ['part_of', 'derived_from'], owner: owner.split('@')[0]! },
+        { focus: 'missing' },
+        {},
+        { limit: 10, types: ['todo', 'info'], owner },
+        { includeArchived: true, edgeTypes: ['supports'] },
+      ];
+      for (const f of graphs) expect(graphOf(pg.queries.graphView(f)), JSON.stringify(f)).toEqual(graphOf(sqlite.queries.graphView(f)));
+      expect(sqlite.queries.graphView({ focus: linked.id }).edges.length).toBeGreaterThan(1);
+      // A row whose JSON no parser reads (written by another writer) fails no filter: it has no title and no tags.
+      const admin = SyncPg.connect(server!.url);
+      admin.query(`UPDATE pgstore_list.memories SET data = '{"title": broken' WHERE id = $1`, [titled.id]);
+      admin.close();
+      expect(pg.queries.listMemories({ tags: [tag], text: 'e' }).total).toBeGreaterThan(0);
+      expect(pg.queries.listMemories({ ids: [titled.id], archived: 'all' }).rows[0]).toMatchObject({ id: titled.id, title: null, tags: null });
+      expect(pg.queries.memoryFacets('all', 50).tags.length).toBeGreaterThan(0);
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+
   it('makes a new store with the meta a new SQLite store starts with, and refuses to open a schema that holds none', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
     const pg = PgStore.open(storeUrl('pgstore_new'), { create: true, clock: fixedClock(NOW) });
@@ -257,7 +324,7 @@ describe('the PostgreSQL store adapter', () => {
     const store: StoreWriter = PgStore.open(storeUrl('pgstore_todo'), { create: true, clock: fixedClock(NOW) });
     try {
       const calls: [string, () => unknown][] = [
-        ['queries.listMemories', () => store.queries.listMemories({})],
+        ['queries.feedStatus', () => store.queries.feedStatus()],
         ['runs.changeRun', () => store.runs.changeRun('label', 'test')],
         ['runs.undoInBatches', () => store.runs.undoInBatches(1)],
         ['refreshIfChanged', () => store.refreshIfChanged()],

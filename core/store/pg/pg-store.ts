@@ -59,6 +59,9 @@ import { notOnPostgresYet } from './pg-not-yet.js';
 import { PgAudit } from './pg-audit.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
+import { definePgJsonFunctions } from './pg-json-sql.js';
+import { PgGraph } from './pg-graph.js';
+import { PgList } from './pg-list.js';
 import { PgCredentials } from './pg-credentials.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { pgRuns } from './pg-not-yet-groups.js';
@@ -117,7 +120,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.profiles = new PgSavedProfiles(conn);
     this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget()]);
     const credentials = new PgCredentials(conn);
-    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles);
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn));
     this.runs = pgRuns({
       insertCredential: (c) =>
         this.transaction(() => {
@@ -144,6 +147,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   static open(location: string | PgStoreUrl, opts: PgOpenOptions = {}): PgStore {
     const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
     try {
+      definePgJsonFunctions(conn.db());
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
       return new PgStore(conn, opts);
