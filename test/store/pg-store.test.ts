@@ -64,7 +64,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles', 'pgstore_list']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles', 'pgstore_list', 'pgstore_runs', 'pgstore_dead_run']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -325,8 +325,8 @@ describe('the PostgreSQL store adapter', () => {
     try {
       const calls: [string, () => unknown][] = [
         ['queries.feedStatus', () => store.queries.feedStatus()],
-        ['runs.changeRun', () => store.runs.changeRun('label', 'test')],
-        ['runs.undoInBatches', () => store.runs.undoInBatches(1)],
+        ['queries.feedRetention', () => store.queries.feedRetention()],
+        ['runs.setFeedRetention', () => store.runs.setFeedRetention({ days: 1 })],
         ['refreshIfChanged', () => store.refreshIfChanged()],
         ['feedPosition', () => store.feedPosition()],
         ['beliefTables', () => store.beliefTables()],
@@ -438,6 +438,70 @@ describe('the PostgreSQL store adapter', () => {
       expect(store.journal.dependents(edit).map((ch) => ch.id)).toEqual([later]);
     } finally {
       store.close();
+    }
+  });
+
+  it('writes a change in batches under a marker, and undoes a group of changes in paced batches', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_runs'), { create: true, clock: fixedClock(NOW) });
+    const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
+    try {
+      const base = createMemory({ content: 'base' }, NOW);
+      const first = store.change('add base', 'test', () => store.add(base, null)).changeId!;
+      const run = store.runs.changeRun('batched', 'test');
+      run.batch(() => store.save({ ...store.get(base.id)!, content: 'batch one' }));
+      // While the run is written, its marker names it, and a second long change is refused.
+      expect(JSON.parse(store.getMeta('journal_run')!)).toMatchObject({ change_id: run.changeId, mode: 'record' });
+      expect(errorOf(() => store.runs.changeRun('second', 'test').batch(() => null))?.code).toBe('busy');
+      run.batch(() => store.add(createMemory({ content: 'batch two' }, NOW), null));
+      run.batch(() => store.save({ ...store.get(base.id)!, content: 'batch three' }));
+      const batched = run.finish(() => ({ note: 'done' }))!;
+      expect(store.getMeta('journal_run')).toBeNull();
+      // One change: the base row once (before-image of its first batch, after-image of its last), the new one created.
+      expect(store.journal.get(batched)).toMatchObject({ counts: { memories_modified: 1, memories_created: 1 }, meta: { note: 'done' }, rows: 2 });
+      // Undone with the change it builds on, in paced batches (the group is past the one-transaction size).
+      const done: number[] = [];
+      const r = await store.runs.undoWithDependents(first, { pacing: fast, oneTransactionRows: 0, onProgress: (n) => done.push(n) });
+      expect(r.undone.map((c) => [c.id, c.state])).toEqual([
+        [batched, 'undone'],
+        [first, 'undone'],
+      ]);
+      expect(done.at(-1)).toBe(3);
+      expect(store.count()).toBe(0);
+      expect(store.getMeta('journal_run')).toBeNull();
+      // Redone one change at a time, the change itself first.
+      await store.runs.redoInBatches(undefined, fast);
+      expect(store.get(base.id)!.content).toBe('base');
+      await store.runs.redoInBatches(undefined, fast);
+      expect(store.get(base.id)!.content).toBe('batch three');
+      expect(store.count()).toBe(2);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('rolls back, when it next opens, a change in batches whose writer died', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_dead_run'), { create: true, clock: fixedClock(NOW) });
+    const kept = createMemory({ content: 'kept' }, NOW);
+    store.add(kept, null);
+    const run = store.runs.changeRun('cut short', 'test');
+    run.batch(() => store.save({ ...store.get(kept.id)!, content: 'half written' }));
+    run.batch(() => store.add(createMemory({ content: 'half added' }, NOW), null));
+    const changeId = run.changeId!;
+    // The writer "dies": its marker names a process that does not exist on this host.
+    const marker = JSON.parse(store.getMeta('journal_run')!) as Record<string, unknown>;
+    store.setMeta('journal_run', JSON.stringify({ ...marker, pid: 2 ** 22 + 7 }));
+    store.close();
+    const warnings: string[] = [];
+    const reopened = PgStore.open(storeUrl('pgstore_dead_run'), { clock: fixedClock(NOW), onWarning: (m) => warnings.push(m) });
+    try {
+      expect(warnings).toEqual([expect.stringContaining(`change #${changeId} (cut short) was cut short`)]);
+      expect(reopened.all().map((m) => m.content)).toEqual(['kept']);
+      expect(reopened.getMeta('journal_run')).toBeNull();
+      expect(errorOf(() => reopened.journal.get(changeId))?.code).toBe('not_found');
+    } finally {
+      reopened.close();
     }
   });
 

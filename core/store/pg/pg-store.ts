@@ -27,7 +27,9 @@ import { validateOwner } from '../../model/owner.js';
 import { pyDumps } from '../../model/pyjson.js';
 import { accessEventValues } from '../access-events.js';
 import { currentCredentialId } from '../attribution.js';
+import { recoverInterruptedRun } from '../change-run.js';
 import { Journal } from '../journal.js';
+import { journalRuns } from '../journal-runs.js';
 import type { StoreHandle } from '../store-handle.js';
 import { contentHash } from '../tombstones.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
@@ -122,6 +124,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     const credentials = new PgCredentials(conn);
     this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn));
     this.runs = pgRuns({
+      ...journalRuns(this),
       insertCredential: (c) =>
         this.transaction(() => {
           this.ensureMnemo();
@@ -150,7 +153,11 @@ export class PgStore implements StoreWriter, StoreHandle {
       definePgJsonFunctions(conn.db());
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
-      return new PgStore(conn, opts);
+      const store = new PgStore(conn, opts);
+      // A long change a writer that died left half-written is rolled back, a half-done undo or redo completed.
+      const recovered = recoverInterruptedRun(store);
+      if (recovered) store.warn('recovered-run', recovered);
+      return store;
     } catch (err) {
       conn.close();
       throw err;
