@@ -7,20 +7,17 @@
 import { insertCredential, markRevoked } from './agent-credentials.js';
 import { beginBulkLoad } from './bulk-load.js';
 import { pruneFeed, setFeedRetention } from './feed-retention.js';
-import { beginIngestRun, clearIngestRun, foreignDeltaDimensions, noteIngestBatch, rollbackIngestRun } from './ingest-run.js';
+import { ingestRuns } from './ingest-runs.js';
 import type { JournalledStore } from './journal.js';
 import { journalRuns } from './journal-runs.js';
 import type { StoreRuns } from './port.js';
+import { sqliteIngestSql } from './sqlite-ingest-sql.js';
 
 export function sqliteRuns(store: JournalledStore & { count(scope: { includeArchived?: boolean }): number }): StoreRuns {
   return {
     ...journalRuns(store),
 
-    beginIngestRun: () => beginIngestRun(store),
-    noteIngestBatch: (m, first, last) => noteIngestBatch(store, m, first, last),
-    foreignDeltaDimensions: (m) => foreignDeltaDimensions(store, m),
-    clearIngestRun: () => clearIngestRun(store),
-    rollbackIngestRun: (m) => rollbackIngestRun(store, m),
+    ...ingestRuns(store, sqliteIngestSql(store)),
 
     setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing),

@@ -64,7 +64,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles', 'pgstore_list', 'pgstore_runs', 'pgstore_dead_run']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles', 'pgstore_list', 'pgstore_runs', 'pgstore_dead_run', 'pgstore_ingest']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -331,7 +331,7 @@ describe('the PostgreSQL store adapter', () => {
         ['feedPosition', () => store.feedPosition()],
         ['beliefTables', () => store.beliefTables()],
         ['maintenanceHistory', () => store.maintenanceHistory()],
-        ['runs.beginIngestRun', () => store.runs.beginIngestRun()],
+        ['runs.pruneFeed', () => store.runs.pruneFeed(NOW)],
       ];
       for (const [method, call] of calls) {
         const err = errorOf(call);
@@ -502,6 +502,44 @@ describe('the PostgreSQL store adapter', () => {
       expect(errorOf(() => reopened.journal.get(changeId))?.code).toBe('not_found');
     } finally {
       reopened.close();
+    }
+  });
+
+  it('marks a belief ingest by its delta ranges, names the dimensions others wrote between them, and removes it when its writer died', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_ingest'), { create: true, clock: fixedClock(NOW) });
+    // The belief tables are not written by the adapter yet: deltas go in by SQL, with the ids an ingest would take.
+    const admin = SyncPg.connect(server!.url);
+    const delta = (id: number, entity: string) =>
+      admin.query(
+        `INSERT INTO pgstore_ingest.mnemo_deltas(id, entity, attribute, observed_entity, value, t, epsilon, prior, posterior, surprise, recorded_at) VALUES ($1, $2, 'colour', $2, '"red"', $3, 0.1, '{}', '{}', 0, $3)`,
+        [id, entity, NOW],
+      );
+    const deltaIds = () => admin.query<{ id: string }>('SELECT id FROM pgstore_ingest.mnemo_deltas ORDER BY id').map((r) => Number(r.id));
+    try {
+      const m = store.transaction(() => store.runs.beginIngestRun());
+      for (const id of [1, 2]) delta(id, 'ours');
+      store.transaction(() => store.runs.noteIngestBatch(m, 1, 2));
+      delta(3, 'theirs'); // another writer, between two batches
+      for (const id of [4, 5]) delta(id, 'ours');
+      store.transaction(() => store.runs.noteIngestBatch(m, 4, 5));
+      delta(6, 'late'); // and after the last one
+      expect(store.runs.foreignDeltaDimensions(m)).toEqual([
+        { entity: 'theirs', attribute: 'colour' },
+        { entity: 'late', attribute: 'colour' },
+      ]);
+      // The writer "dies": the next open removes exactly the ingest's ranges and its marker.
+      const marker = JSON.parse(store.getMeta('beliefs_ingest_run')!) as Record<string, unknown>;
+      store.setMeta('beliefs_ingest_run', JSON.stringify({ ...marker, pid: 2 ** 22 + 9 }));
+      store.close();
+      const warnings: string[] = [];
+      const reopened = PgStore.open(storeUrl('pgstore_ingest'), { clock: fixedClock(NOW), onWarning: (w) => warnings.push(w) });
+      reopened.close();
+      expect(warnings).toEqual([expect.stringContaining('its 4 deltas were removed')]);
+      expect(deltaIds()).toEqual([3, 6]);
+    } finally {
+      store.close();
+      admin.close();
     }
   });
 

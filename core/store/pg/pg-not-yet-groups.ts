@@ -2,15 +2,16 @@
  * store.runs on PostgreSQL: the methods written so far, and the rest listed (the compiler checks
  * the list against the interface), each throwing `unsupported` naming itself.
  */
+import type { IngestRuns } from '../ingest-runs.js';
 import type { JournalRuns } from '../journal-runs.js';
 import type { StoreRuns } from '../port.js';
 import { notYetGroup } from './pg-not-yet.js';
 
 /**
- * What of store.runs is written: the long changes (journal-runs.ts, shared with SQLite), the
- * credential writes (each in the store's transaction) and the bulk load.
+ * What of store.runs is written: the long changes (journal-runs.ts) and ingest runs
+ * (ingest-runs.ts), both shared with SQLite, the credential writes (each in the store's transaction) and the bulk load.
  */
-export interface PgRunsWritten extends JournalRuns {
+export interface PgRunsWritten extends JournalRuns, IngestRuns {
   insertCredential: StoreRuns['insertCredential'];
   markRevoked: StoreRuns['markRevoked'];
   beginBulkLoad: StoreRuns['beginBulkLoad'];
@@ -18,11 +19,6 @@ export interface PgRunsWritten extends JournalRuns {
 
 export function pgRuns(written: PgRunsWritten): StoreRuns {
   const notYet = notYetGroup<Omit<StoreRuns, keyof PgRunsWritten>>('runs', {
-    beginIngestRun: true,
-    noteIngestBatch: true,
-    foreignDeltaDimensions: true,
-    clearIngestRun: true,
-    rollbackIngestRun: true,
     setFeedRetention: true,
     pruneFeed: true,
   });

@@ -28,6 +28,8 @@ import { pyDumps } from '../../model/pyjson.js';
 import { accessEventValues } from '../access-events.js';
 import { currentCredentialId } from '../attribution.js';
 import { recoverInterruptedRun } from '../change-run.js';
+import { recoverInterruptedIngest } from '../ingest-run.js';
+import { ingestRuns } from '../ingest-runs.js';
 import { Journal } from '../journal.js';
 import { journalRuns } from '../journal-runs.js';
 import type { StoreHandle } from '../store-handle.js';
@@ -67,6 +69,7 @@ import { PgList } from './pg-list.js';
 import { PgCredentials } from './pg-credentials.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { pgRuns } from './pg-not-yet-groups.js';
+import { pgIngestSql } from './pg-ingest-sql.js';
 import { pgJournalSql } from './pg-journal-sql.js';
 import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
 import { pgQueries } from './pg-queries.js';
@@ -125,6 +128,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn));
     this.runs = pgRuns({
       ...journalRuns(this),
+      ...ingestRuns(this, pgIngestSql(conn)),
       insertCredential: (c) =>
         this.transaction(() => {
           this.ensureMnemo();
@@ -154,9 +158,12 @@ export class PgStore implements StoreWriter, StoreHandle {
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
       const store = new PgStore(conn, opts);
-      // A long change a writer that died left half-written is rolled back, a half-done undo or redo completed.
+      // A long change a writer that died left half-written is rolled back, a half-done undo or redo
+      // completed, and a belief ingest it left is removed, as MemoryStore.open does.
       const recovered = recoverInterruptedRun(store);
       if (recovered) store.warn('recovered-run', recovered);
+      const ingest = recoverInterruptedIngest(store, pgIngestSql(conn));
+      if (ingest) store.warn('recovered-ingest', ingest);
       return store;
     } catch (err) {
       conn.close();
