@@ -6,7 +6,7 @@
  * byte order, ties broken by rowid.
  */
 import type { MemoryFacets } from '../port.js';
-import type { FacetRow } from '../facets.js';
+import { facetsOf, type FacetRow } from '../facets.js';
 import { listWhere, type ListDialect } from '../list-filter.js';
 import { SORT_SQL, type ListFilter, type ListRow } from '../list-query.js';
 import { documentOf, fieldOf } from './pg-json.js';
@@ -101,17 +101,6 @@ export class PgList {
       ),
     );
     const [c] = this.q(`SELECT count(*) FILTER (WHERE archived = 0) AS live, count(*) FILTER (WHERE archived = 1) AS archived FROM ${this.memories}`);
-    const live = intOf(c!['live'], 'count(*)');
-    const archivedN = intOf(c!['archived'], 'count(*)');
-    const total = archived === 'live' ? live : archived === 'archived' ? archivedN : live + archivedN;
-    return {
-      tags_sampled: total > tagSample ? tagSample : null,
-      types: group('type'),
-      owners: group('owner'),
-      statuses: group('status').filter((r) => r.value !== ''),
-      tags,
-      live,
-      archived: archivedN,
-    };
+    return facetsOf(archived, tagSample, { types: group('type'), owners: group('owner'), statuses: group('status'), tags }, intOf(c!['live'], 'count(*)'), intOf(c!['archived'], 'count(*)'));
   }
 }
