@@ -5,7 +5,8 @@
  * owner scopes, id prefixes, embeddings), edges, access events, the journal (change, undo, redo,
  * dependents) over memory and tombstone rows, tombstones, all-or-nothing transactions, the
  * maintenance log write, listeners told of this connection's own writes, read-only connections,
- * and part of store.queries and store.runs. Every other method of the port throws a typed
+ * store.queries but the feed's, and store.runs but feed retention (long changes and ingest runs
+ * run SQLite's code over this adapter's statements). Every other method of the port throws a typed
  * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
  * answer; the engine does not open PostgreSQL stores yet.
  *
@@ -15,7 +16,8 @@
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
  *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite. The
- *   journal's checks (blocking changes, the undo order) are not yet safe against a concurrent writer.
+ *   journal's checks (blocking changes, the undo order) and a long run's marker are not yet safe
+ *   against a concurrent writer.
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
