@@ -17,11 +17,6 @@ import type { StoreAdapter, StoreUnderTest } from './store-adapters.js';
 const NOT_YET: Record<string, string> = {
   'beliefs: dimensions, deltas and aliases round trip, and a reader sees them': 'the belief tables',
   'notices what another connection commits, and tells its listeners which memories changed': 'the change feed (refreshIfChanged, catchUp)',
-  'memories: list, ids, facets, owner states, heads and duplicate candidates': 'store.queries',
-  'edges: the graph around a focus, live rows only unless archived ones are asked for': 'store.queries',
-  'a change written in batches is one journalled change; undo and redo in batches replay it': 'store.runs (undo and redo in batches, change runs)',
-  'undoWithDependents undoes a change and the later change built on it': 'store.runs (undo and redo in batches, change runs)',
-  'an ingest run is refused while another is marked, and leaves no marker once cleared': 'store.runs (ingest runs)',
   'feed retention: a policy set is read back, here and by a reader; prune reports what it removed': 'store.runs and the change feed',
 };
 

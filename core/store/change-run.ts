@@ -11,16 +11,14 @@
  * half-written change is rolled back from its before-images, a half-done undo or redo is
  * completed. Readers that open in between see the partial state; `runInProgress` tells them.
  */
-import { connectionOf, statementOf } from './connection.js';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { MnemoError } from '../errors.js';
 import { currentCredentialId } from './attribution.js';
-import { attributeFeedTo } from './feed-stamp.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import type { FeedPosition } from './feed-position.js';
-import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore } from './journal.js';
+import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore, type RawChangeRow, type RunCheckpoints } from './journal.js';
 
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
 const CHECKPOINT_EVERY_MS = 1000;
@@ -93,7 +91,7 @@ export function writeMarker(store: JournalledStore, m: RunMarker): void {
 }
 
 export function clearMarker(store: JournalledStore): void {
-  statementOf(store, 'DELETE FROM mnemo_meta WHERE key = ?').run(RUN_MARKER_KEY);
+  store.journal.sql.deleteMeta(RUN_MARKER_KEY);
 }
 
 export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
@@ -145,38 +143,34 @@ export function isLiveWriter(pid: number, host: string): boolean {
 }
 
 /**
- * Between transactions: pause (the lock is free), and now and then copy the WAL back into the
- * database. SQLite would otherwise do that copy inside a COMMIT each time the WAL passes 1,000
- * pages, which with a long change's large journal images was most commits, and the run held the
- * thread there instead of pausing. Here the copy is made at the start of the pause and counts as
- * part of it: other connections can write while it runs. `end()` gives the connection back its
- * automatic checkpoints; call it when the run stops, however it stops.
+ * Between transactions: pause (the lock is free), and now and then do the backend's maintenance
+ * there rather than inside a commit (SQLite copies its WAL back: sqlite-journal-sql.ts,
+ * RunCheckpoints). The copy is made at the start of the pause and counts as part of it: other
+ * connections can write while it runs. `end()` gives the connection back its automatic
+ * checkpoints; call it when the run stops, however it stops.
  */
 export class Pacer {
   private lastCheckpoint = performance.now();
-  private savedAutocheckpoint: number | null = null;
+  private checkpoints: RunCheckpoints | null;
   constructor(
-    private readonly store: JournalledStore,
+    store: JournalledStore,
     private readonly pacing: Required<RunPacing>,
   ) {
-    if (store.path !== ':memory:' && !store.readonly) {
-      this.savedAutocheckpoint = connectionOf(store).pragma('wal_autocheckpoint', { simple: true }) as number;
-      connectionOf(store).pragma('wal_autocheckpoint = 0');
-    }
+    this.checkpoints = store.journal.sql.runCheckpoints();
+    this.checkpoints?.suspend();
   }
   async between(): Promise<void> {
     const pauseStart = performance.now();
-    if (this.savedAutocheckpoint !== null && pauseStart - this.lastCheckpoint >= CHECKPOINT_EVERY_MS) {
-      connectionOf(this.store).pragma('wal_checkpoint(PASSIVE)');
+    if (this.checkpoints !== null && pauseStart - this.lastCheckpoint >= CHECKPOINT_EVERY_MS) {
+      this.checkpoints.checkpoint();
       this.lastCheckpoint = performance.now();
     }
     const left = this.pacing.pauseMs - (performance.now() - pauseStart);
     await new Promise((r) => setTimeout(r, Math.max(0, left)));
   }
   end(): void {
-    if (this.savedAutocheckpoint === null || this.store.isClosed) return;
-    connectionOf(this.store).pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
-    this.savedAutocheckpoint = null;
+    this.checkpoints?.resume();
+    this.checkpoints = null;
   }
 }
 
@@ -190,8 +184,7 @@ interface RecordedRow {
 
 const digestOf = (json: string | null): string => (json === null ? '' : createHash('sha1').update(json).digest('base64'));
 
-type RawRow = { rowid: number; key: string; before: string | null; after: string | null };
-const parseRow = (r: RawRow): ChangeRow => ({
+const parseRow = (r: RawChangeRow): ChangeRow => ({
   key: r.key,
   before: r.before === null ? null : (JSON.parse(r.before) as unknown),
   after: r.after === null ? null : (JSON.parse(r.after) as unknown),
@@ -235,7 +228,7 @@ export class ChangeRun {
         if (startsHere) this.atLock?.();
         store.ensureMnemo();
         if (this.id === null) this.start();
-        attributeFeedTo(store, this.id!);
+        store.journal.sql.attributeFeedTo(this.id!);
         const { result, touched } = store.journal.captureBatch(fn);
         this.recordRows(touched);
         return result;
@@ -254,30 +247,34 @@ export class ChangeRun {
   private start(): void {
     const store = this.store;
     refuseIfRunning(store);
-    const info = statementOf(store, 'INSERT INTO mnemo_journal(ts, label, kind, counts, state, meta, credential_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(store.clock.now(), this.label, this.kind, '{}', 'applied', JSON.stringify({ ...this.meta, in_progress: true }), currentCredentialId());
-    this.id = Number(info.lastInsertRowid);
+    this.id = store.journal.sql.insertChange({
+      ts: store.clock.now(),
+      label: this.label,
+      kind: this.kind,
+      counts: '{}',
+      meta: JSON.stringify({ ...this.meta, in_progress: true }),
+      credentialId: currentCredentialId(),
+    });
     liveRuns.set(runKey(store, this.id), { store, changeId: this.id });
     writeMarker(store, newMarker(store, this.id, 'record', this.label, null));
   }
 
   private recordRows(touched: { key: string; before: unknown | null }[]): void {
     const store = this.store;
-    const insert = statementOf(store, 'INSERT INTO mnemo_journal_rows(change_id, key, before, after) VALUES (?, ?, ?, ?)');
-    const moveAfter = statementOf(store, 'UPDATE mnemo_journal_rows SET after = ? WHERE change_id = ? AND key = ?');
+    const sql = store.journal.sql;
     for (const { key, before } of touched) {
       const after = store.journal.snapshot(key);
       const afterJson = after === null ? null : JSON.stringify(after);
       const seen = this.recorded.get(key);
       if (seen) {
-        moveAfter.run(afterJson, this.id, key);
+        sql.moveAfter(this.id!, key, afterJson);
         seen.deleted = afterJson === null;
         seen.unchanged = seen.beforeDigest === digestOf(afterJson);
         continue;
       }
       const beforeJson = before === null ? null : JSON.stringify(before);
       if (beforeJson === afterJson) continue;
-      insert.run(this.id, key, beforeJson, afterJson);
+      sql.insertRows(this.id!, [{ key, before: beforeJson, after: afterJson }]);
       this.recorded.set(key, { created: beforeJson === null, deleted: afterJson === null, beforeDigest: digestOf(beforeJson), unchanged: false });
     }
   }
@@ -294,14 +291,14 @@ export class ChangeRun {
       this.meta = meta();
       if (id !== null) {
         // A row whose later batches put it back as it was is no change.
-        const drop = statementOf(store, 'DELETE FROM mnemo_journal_rows WHERE change_id = ? AND key = ?');
+        const sql = store.journal.sql;
         const counts: Record<string, number> = {};
         for (const [key, r] of this.recorded) {
-          if (r.unchanged) drop.run(id, key);
+          if (r.unchanged) sql.dropRow(id, key);
           else tallyRow(counts, key, r.created ? 'created' : r.deleted ? 'deleted' : 'modified');
         }
-        if (Object.keys(counts).length === 0) statementOf(store, 'DELETE FROM mnemo_journal WHERE id = ?').run(id);
-        else statementOf(store, 'UPDATE mnemo_journal SET counts = ?, meta = ? WHERE id = ?').run(JSON.stringify(counts), JSON.stringify(this.meta), id);
+        if (Object.keys(counts).length === 0) sql.deleteChange(id);
+        else sql.closeChange(id, JSON.stringify(counts), JSON.stringify(this.meta));
         clearMarker(store);
         if (Object.keys(counts).length === 0) this.id = null;
       }
@@ -331,18 +328,17 @@ export class ChangeRun {
 /** One transaction of a rollback; true when the change is gone entirely. */
 function rollbackStep(store: JournalledStore, changeId: number, deadline: () => boolean): boolean {
   return store.transaction(() => {
-    const pick = statementOf(store, 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? ORDER BY rowid DESC LIMIT ?');
-    const drop = statementOf(store, 'DELETE FROM mnemo_journal_rows WHERE rowid = ?');
+    const sql = store.journal.sql;
     for (;;) {
-      const chunk = pick.all(changeId, ROW_CHUNK) as RawRow[];
+      const chunk = sql.rowsPast(changeId, 'down', Number.MAX_SAFE_INTEGER, ROW_CHUNK);
       if (chunk.length === 0) {
-        statementOf(store, 'DELETE FROM mnemo_journal WHERE id = ?').run(changeId);
+        sql.deleteChange(changeId);
         clearMarker(store);
         return true;
       }
       // writeImages('before') walks its list backwards, so hand it the chunk in rowid order.
       store.journal.writeImages(chunk.map(parseRow).reverse(), 'before', changeId);
-      for (const r of chunk) drop.run(r.rowid);
+      for (const r of chunk) sql.dropRowId(r.rowid);
       if (deadline()) return false;
     }
   });
@@ -356,13 +352,9 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
   return store.transaction((): boolean | 'held' => {
     let marker = runInProgress(store)!;
     let id = marker.change_id;
-    const pick =
-      mode === 'undo'
-        ? statementOf(store, 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?')
-        : statementOf(store, 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
     let cursor = marker.cursor!;
     for (;;) {
-      const chunk = pick.all(id, cursor, ROW_CHUNK) as RawRow[];
+      const chunk = store.journal.sql.rowsPast(id, mode === 'undo' ? 'down' : 'up', cursor, ROW_CHUNK);
       if (chunk.length === 0) {
         // Every row is written: with holdEnd, report it before closing, so the caller can act while the marker still stands.
         if (holdEnd && (mode === 'redo' || !marker.queue?.length)) return 'held';

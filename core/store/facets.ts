@@ -25,14 +25,28 @@ export function memoryFacets(source: RowSource, archived: 'live' | 'archived' | 
     )
     .all(tagSample, tagLimit) as FacetRow[];
   const counts = db.prepare('SELECT sum(archived = 0) AS live, sum(archived = 1) AS archived FROM memories').get() as { live: number | null; archived: number | null };
-  const total = archived === 'live' ? (counts.live ?? 0) : archived === 'archived' ? (counts.archived ?? 0) : (counts.live ?? 0) + (counts.archived ?? 0);
+  return facetsOf(archived, tagSample, { types: group('type'), owners: group('owner'), statuses: group('status'), tags }, counts.live ?? 0, counts.archived ?? 0);
+}
+
+/**
+ * The facets as both adapters answer them (pg/pg-list.ts is PostgreSQL's): `statuses` without the
+ * unset ones, and `tags_sampled` set when the rows the tags were counted over are fewer than the set.
+ */
+export function facetsOf(
+  archived: 'live' | 'archived' | 'all',
+  tagSample: number,
+  groups: { types: FacetRow[]; owners: FacetRow[]; statuses: FacetRow[]; tags: FacetRow[] },
+  live: number,
+  archivedCount: number,
+) {
+  const total = archived === 'live' ? live : archived === 'archived' ? archivedCount : live + archivedCount;
   return {
     tags_sampled: total > tagSample ? tagSample : null,
-    types: group('type'),
-    owners: group('owner'),
-    statuses: group('status').filter((r) => r.value !== ''),
-    tags,
-    live: counts.live ?? 0,
-    archived: counts.archived ?? 0,
+    types: groups.types,
+    owners: groups.owners,
+    statuses: groups.statuses.filter((r) => r.value !== ''),
+    tags: groups.tags,
+    live,
+    archived: archivedCount,
   };
 }

@@ -5,13 +5,22 @@
  * batch: a failure, a cancel or the next writable open after a crash deletes those ranges and the
  * store is as before. Deltas other writers append in between are not in the ranges and stay.
  */
-import { statementOf } from './connection.js';
 import { MnemoError } from '../errors.js';
 import { isLiveWriter } from './change-run.js';
 import { hostname } from 'node:os';
 import type { StoreHandle } from './store-handle.js';
 
 const KEY = 'beliefs_ingest_run';
+
+/** The statements an ingest run needs, as one adapter keeps them (sqlite-ingest-sql.ts, pg/pg-ingest-sql.ts). */
+export interface IngestSql {
+  /** The (entity, attribute) pairs of the deltas with an id strictly between the two. */
+  deltaDimensionsBetween(after: number, before: number): { entity: string; attribute: string }[];
+  /** Deletes the deltas with an id in [first, last] (and what is derived from them). */
+  deleteDeltas(first: number, last: number): void;
+  /** Deletes a row of `mnemo_meta`. */
+  deleteMeta(key: string): void;
+}
 
 export interface IngestMarker {
   pid: number;
@@ -45,39 +54,37 @@ export function noteIngestBatch(store: StoreHandle, m: IngestMarker, first: numb
  * Dimensions that other writers appended deltas to while this ingest ran: their deltas sit in the
  * gaps between this ingest's id ranges, or after the last one (ids only grow).
  */
-export function foreignDeltaDimensions(store: StoreHandle, m: IngestMarker): { entity: string; attribute: string }[] {
+export function foreignDeltaDimensions(sql: IngestSql, m: IngestMarker): { entity: string; attribute: string }[] {
   const gaps: [number, number][] = [];
   for (let k = 0; k + 1 < m.ranges.length; k++) if (m.ranges[k + 1]![0] > m.ranges[k]![1] + 1) gaps.push([m.ranges[k]![1], m.ranges[k + 1]![0]]);
   if (m.ranges.length) gaps.push([m.ranges[m.ranges.length - 1]![1], Number.MAX_SAFE_INTEGER]);
-  const pick = statementOf(store, 'SELECT DISTINCT entity, attribute FROM mnemo_deltas WHERE id > ? AND id < ?');
   const seen = new Map<string, { entity: string; attribute: string }>();
   for (const [after, before] of gaps) {
-    for (const r of pick.all(after, before) as { entity: string; attribute: string }[]) seen.set(`${r.entity}\u0001${r.attribute}`, r);
+    for (const r of sql.deltaDimensionsBetween(after, before)) seen.set(`${r.entity}\u0001${r.attribute}`, r);
   }
   return [...seen.values()];
 }
 
-export function clearIngestRun(store: StoreHandle): void {
-  statementOf(store, 'DELETE FROM mnemo_meta WHERE key = ?').run(KEY);
+export function clearIngestRun(sql: IngestSql): void {
+  sql.deleteMeta(KEY);
 }
 
 /** Deletes what the ingest appended (the evidence index follows by trigger) and its marker, in one transaction. */
-export function rollbackIngestRun(store: StoreHandle, m: IngestMarker): void {
+export function rollbackIngestRun(store: StoreHandle, sql: IngestSql, m: IngestMarker): void {
   store.transaction(() => {
-    const del = statementOf(store, 'DELETE FROM mnemo_deltas WHERE id BETWEEN ? AND ?');
-    for (const [a, b] of m.ranges) del.run(a, b);
-    clearIngestRun(store);
+    for (const [a, b] of m.ranges) sql.deleteDeltas(a, b);
+    clearIngestRun(sql);
   });
 }
 
 /** On a writable open: an ingest whose process is gone is rolled back. Returns a warning, or null. */
-export function recoverInterruptedIngest(store: StoreHandle): string | null {
+export function recoverInterruptedIngest(store: StoreHandle, sql: IngestSql): string | null {
   if (store.readonly || !store.hasMnemo() || !ingestInProgress(store)) return null;
   // The marker is read again inside the transaction, so two processes opening at once recover once.
   const m = store.transaction(() => {
     const marker = ingestInProgress(store);
     if (!marker || isLiveWriter(marker.pid, marker.host)) return null;
-    rollbackIngestRun(store, marker);
+    rollbackIngestRun(store, sql, marker);
     return marker;
   });
   if (!m) return null;

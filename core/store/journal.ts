@@ -104,6 +104,38 @@ export interface JournalSql {
   ownersTouched(changeIds: number[]): string[];
   /** Names the change in the change feed's rows the transaction writes from here on (a no-op without a feed). */
   attributeFeedTo(changeId: number): void;
+
+  // A change written, undone or redone in batches (change-run.ts).
+  /** Moves the after-image of a row a change already holds. */
+  moveAfter(changeId: number, key: string, after: string | null): void;
+  /** Removes one row of a change, by key. */
+  dropRow(changeId: number, key: string): void;
+  /** Removes a change's own row (its rows are gone, or it changed nothing). */
+  deleteChange(changeId: number): void;
+  /** Sets a finished change's counts and meta. */
+  closeChange(changeId: number, counts: string, meta: string): void;
+  /**
+   * Up to `limit` rows of a change past a cursor on their rowid: `down`, below it newest first
+   * (an undo, a rollback); `up`, above it oldest first (a redo).
+   */
+  rowsPast(changeId: number, direction: 'down' | 'up', cursor: number, limit: number): (RawChangeRow & { rowid: number })[];
+  /** Removes one journal row by its rowid. */
+  dropRowId(rowid: number): void;
+  /** Removes a row of `mnemo_meta` (a run's marker). */
+  deleteMeta(key: string): void;
+  /** What the pauses between a run's batches do besides waiting (SQLite's WAL checkpoints), or null. */
+  runCheckpoints(): RunCheckpoints | null;
+}
+
+/**
+ * The maintenance a backend does in the pauses of a long run instead of inside its commits: SQLite
+ * copies its WAL back (change-run.ts, Pacer). `suspend` turns the automatic copy off for the run,
+ * `resume` puts it back.
+ */
+export interface RunCheckpoints {
+  suspend(): void;
+  checkpoint(): void;
+  resume(): void;
 }
 
 /** `mnemo_meta` key of the marker a long change keeps while it is being written (change-run.ts). */
@@ -127,7 +159,8 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 
   constructor(
     private readonly store: S,
-    private readonly sql: JournalSql,
+    /** The journal's statements, which a long change (change-run.ts) writes through too. */
+    readonly sql: JournalSql,
     targets: readonly JournalTarget<S>[],
     followUps: readonly RestoreFollowUp<S>[] = [],
   ) {

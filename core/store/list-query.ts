@@ -4,35 +4,11 @@
  * indexed query and never parses a full `data` payload.
  */
 import { connectionOf } from './connection.js';
-import { parseOwnerScope } from '../model/owner.js';
-import { ownerClause } from './owner-sql.js';
-import { idleSql, rangeClause, retentionSql, type NumRange } from './retention-sql.js';
+import { listWhere, type ListDialect, type ListFilter } from './list-filter.js';
 import type { RowSource } from './store-handle.js';
 import { jsonField, readableJsonOrNull } from './json-sql.js';
 
-export interface ListFilter {
-  types?: string[];
-  owner?: string;
-  owners?: string[];
-  statuses?: string[];
-  archived?: 'live' | 'archived' | 'all';
-  text?: string;
-  tags?: string[];
-  ids?: string[];
-  /** Memories with an edge (out or in) of one of these types. */
-  edge_types?: string[];
-  /** Retention at `now` in [min, max) (needs `now` and `half_life_hours`). */
-  retention?: NumRange;
-  importance?: NumRange;
-  /** Seconds since the last access at `now`, in [min, max). */
-  idle?: NumRange;
-  now?: number;
-  half_life_hours?: number;
-  sort?: string;
-  dir?: 'asc' | 'desc';
-  offset?: number;
-  limit?: number;
-}
+export type { ListFilter } from './list-filter.js';
 
 export interface ListRow {
   id: string;
@@ -51,7 +27,7 @@ export interface ListRow {
   tags: string | null;
 }
 
-const SORT_SQL: Record<string, string> = {
+export const SORT_SQL: Record<string, string> = {
   created_at: 'created_at',
   last_accessed: 'last_accessed',
   importance: 'importance',
@@ -63,69 +39,22 @@ const SORT_SQL: Record<string, string> = {
   rowid: 'rowid',
 };
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-export function buildWhere(f: ListFilter): { sql: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const archived = f.archived ?? 'live';
+/** SQLite's side of the list's filters (list-filter.ts). */
+const SQLITE_LIST: ListDialect = {
   // With an id list, `+archived` keeps the planner on primary-key lookups for the ids instead of
   // walking the archived index over the whole table (seconds at 100k rows).
-  const col = f.ids?.length ? '+archived' : 'archived';
-  if (archived === 'live') where.push(`${col} = 0`);
-  else if (archived === 'archived') where.push(`${col} = 1`);
-  if (f.types?.length) {
-    where.push(`type IN (${f.types.map(() => '?').join(',')})`);
-    params.push(...f.types);
-  }
-  const scope = parseOwnerScope(f.owner);
-  const oc = ownerClause(scope);
-  if (oc.sql !== '1') {
-    where.push(oc.sql);
-    params.push(...oc.params);
-  }
-  if (f.owners?.length) {
-    // Exact owner strings (facets); "" selects unowned rows.
-    where.push(`owner IN (${f.owners.map(() => '?').join(',')})`);
-    params.push(...f.owners);
-  }
-  if (f.statuses?.length) {
-    where.push(`status IN (${f.statuses.map(() => '?').join(',')})`);
-    params.push(...f.statuses);
-  }
-  if (f.ids?.length) {
-    where.push(`id IN (SELECT value FROM json_each(?))`);
-    params.push(JSON.stringify(f.ids));
-  }
-  if (f.edge_types?.length) {
-    const marks = f.edge_types.map(() => '?').join(',');
-    where.push(
-      `(EXISTS (SELECT 1 FROM memory_edges e WHERE e.src = memories.id AND e.type IN (${marks})) OR EXISTS (SELECT 1 FROM memory_edges e WHERE e.dst = memories.id AND e.type IN (${marks})))`,
-    );
-    params.push(...f.edge_types, ...f.edge_types);
-  }
-  const ranges: [string, NumRange | undefined][] = [['importance', f.importance]];
-  if (f.now !== undefined) {
-    if (f.idle) ranges.push([idleSql(f.now), f.idle]);
-    if (f.retention) ranges.push([retentionSql(f.now, f.half_life_hours ?? 336), f.retention]);
-  }
-  for (const [expr, r] of ranges) {
-    if (!r) continue;
-    const c = rangeClause(expr, r);
-    where.push(...c.sql);
-    params.push(...c.params);
-  }
-  for (const tag of f.tags ?? []) {
-    where.push(`EXISTS (SELECT 1 FROM json_each(${readableJsonOrNull('memories.data')}, '$.tags') t WHERE t.value = ?)`);
-    params.push(tag);
-  }
-  if (f.text && f.text.trim()) {
-    for (const word of f.text.trim().split(/\s+/)) {
-      where.push(`(content LIKE ? ESCAPE '\\' OR ${jsonField('data', '$.title')} LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')`);
-      const p = `%${escapeLike(word)}%`;
-      params.push(p, p, `${escapeLike(word)}%`);
-    }
-  }
+  archivedColumn: (withIds) => (withIds ? '+archived' : 'archived'),
+  idIn: 'id IN (SELECT value FROM json_each(?))',
+  idsParam: (ids) => JSON.stringify(ids),
+  hasTag: `EXISTS (SELECT 1 FROM json_each(${readableJsonOrNull('memories.data')}, '$.tags') t WHERE t.value = ?)`,
+  title: jsonField('data', '$.title'),
+  like: 'LIKE',
+  edges: 'memory_edges',
+  larger: 'max',
+};
+
+export function buildWhere(f: ListFilter): { sql: string; params: unknown[] } {
+  const { where, params } = listWhere(f, SQLITE_LIST);
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
 

@@ -5,7 +5,7 @@
  */
 import { connectionOf, statementOf } from './connection.js';
 import { attributeFeedTo } from './feed-stamp.js';
-import type { JournalSql, RawChangeRow, RawSummary } from './journal.js';
+import type { JournalSql, RawChangeRow, RawSummary, RunCheckpoints } from './journal.js';
 import { dependentChangeIds, ownersTouched } from './journal-dependents.js';
 import { hasMigration } from './migrations.js';
 import type { StoreHandle } from './store-handle.js';
@@ -79,5 +79,56 @@ export function sqliteJournalSql(store: StoreHandle): JournalSql {
     dependentIds: (changeId) => dependentChangeIds(store, changeId),
     ownersTouched: (changeIds) => ownersTouched(store, changeIds),
     attributeFeedTo: (changeId) => attributeFeedTo(store, changeId),
+    moveAfter(changeId, key, after) {
+      statementOf(store, 'UPDATE mnemo_journal_rows SET after = ? WHERE change_id = ? AND key = ?').run(after, changeId, key);
+    },
+    dropRow(changeId, key) {
+      statementOf(store, 'DELETE FROM mnemo_journal_rows WHERE change_id = ? AND key = ?').run(changeId, key);
+    },
+    deleteChange(changeId) {
+      statementOf(store, 'DELETE FROM mnemo_journal WHERE id = ?').run(changeId);
+    },
+    closeChange(changeId, counts, meta) {
+      statementOf(store, 'UPDATE mnemo_journal SET counts = ?, meta = ? WHERE id = ?').run(counts, meta, changeId);
+    },
+    rowsPast(changeId, direction, cursor, limit) {
+      const sql =
+        direction === 'down'
+          ? 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?'
+          : 'SELECT rowid, key, before, after FROM mnemo_journal_rows WHERE change_id = ? AND rowid > ? ORDER BY rowid LIMIT ?';
+      return statementOf(store, sql).all(changeId, cursor, limit) as (RawChangeRow & { rowid: number })[];
+    },
+    dropRowId(rowid) {
+      statementOf(store, 'DELETE FROM mnemo_journal_rows WHERE rowid = ?').run(rowid);
+    },
+    deleteMeta(key) {
+      statementOf(store, 'DELETE FROM mnemo_meta WHERE key = ?').run(key);
+    },
+    runCheckpoints: () => walCheckpoints(store),
+  };
+}
+
+/**
+ * A long run's WAL checkpoints: SQLite would otherwise copy the WAL back inside a COMMIT each time
+ * it passes 1,000 pages, which with a long change's large journal images was most commits, and the
+ * run held the thread there instead of pausing. So the automatic copy is off during the run and the
+ * pauses make it (change-run.ts, Pacer). None for an in-memory or read-only store.
+ */
+function walCheckpoints(store: StoreHandle): RunCheckpoints | null {
+  if (store.path === ':memory:' || store.readonly) return null;
+  let saved: number | null = null;
+  return {
+    suspend() {
+      saved = connectionOf(store).pragma('wal_autocheckpoint', { simple: true }) as number;
+      connectionOf(store).pragma('wal_autocheckpoint = 0');
+    },
+    checkpoint() {
+      connectionOf(store).pragma('wal_checkpoint(PASSIVE)');
+    },
+    resume() {
+      if (saved === null || store.isClosed) return;
+      connectionOf(store).pragma(`wal_autocheckpoint = ${saved}`);
+      saved = null;
+    },
   };
 }

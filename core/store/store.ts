@@ -21,6 +21,7 @@ import { Journal, type JournalTarget } from './journal.js';
 import { sqliteJournalSql } from './sqlite-journal-sql.js';
 import { recoverInterruptedRun } from './change-run.js';
 import { recoverInterruptedIngest } from './ingest-run.js';
+import { sqliteIngestSql } from './sqlite-ingest-sql.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
@@ -144,7 +145,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
       const recovered = recoverInterruptedRun(store);
       if (recovered) store.warn('recovered-run', recovered);
-      const ingest = recoverInterruptedIngest(store);
+      const ingest = recoverInterruptedIngest(store, sqliteIngestSql(store));
       if (ingest) store.warn('recovered-ingest', ingest);
       return store;
     } catch (err) {

@@ -64,7 +64,7 @@ describe('the PostgreSQL store adapter', () => {
     if (unavailable) return;
     server = startPg();
     const admin = SyncPg.connect(server.url);
-    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of ['pgstore_copied', 'pgstore_rows', 'pgstore_new', 'pgstore_none', 'pgstore_todo', 'pgstore_rollback', 'pgstore_cred', 'pgstore_journal', 'pgstore_undo_copied', 'pgstore_profiles', 'pgstore_list', 'pgstore_runs', 'pgstore_dead_run', 'pgstore_ingest']) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     admin.close();
   }, 120_000);
 
@@ -226,6 +226,73 @@ describe('the PostgreSQL store adapter', () => {
     }
   });
 
+  it('lists, filters and facets memories and draws the graph as the SQLite adapter does', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const path = join(tempDir('mnemo-pgstore-'), 'list.sqlite');
+    const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
+    generateDemo(sqlite, { size: 90, seed: 31, now: NOW });
+    copyStore(path, storeUrl('pgstore_list'));
+    const pg = PgStore.open(storeUrl('pgstore_list'), { clock: fixedClock(NOW) });
+    const all = sqlite.all({ includeArchived: true });
+    const owner = all.find((m) => m.owner.includes('@'))!.owner;
+    const tag = all.find((m) => m.tags.length > 0)!.tags[0]!;
+    const titled = all.find((m) => m.title !== null)!;
+    const linked = all.find((m) => m.edges.length > 1)!;
+    try {
+      const filters = [
+        {},
+        { archived: 'all' as const, sort: 'importance', dir: 'desc' as const, limit: 15, offset: 4 },
+        { archived: 'archived' as const },
+        { owner: owner.split('@')[0]!, sort: 'owner' },
+        { owner, sort: 'type', dir: 'desc' as const },
+        { owners: [owner, ''], statuses: ['open', 'done'] },
+        { types: ['todo', 'info'], sort: 'strength' },
+        { tags: [tag], sort: 'created_at' },
+        { text: titled.title!.split(' ')[0]!.toUpperCase() },
+        { text: `${linked.id.slice(0, 8)}` },
+        { text: '50%_\\ x' },
+        { ids: [linked.id, titled.id, 'missing'], archived: 'all' as const },
+        { edge_types: ['part_of', 'supports'], sort: 'access_count' },
+        { importance: { min: 3, max: 7 }, now: NOW, idle: { min: 0 }, retention: { max: 0.9 }, half_life_hours: 48, sort: 'last_accessed' },
+        { sort: 'salience', dir: 'desc' as const, limit: 5 },
+      ];
+      for (const f of filters) {
+        const expected = sqlite.queries.listMemories(f);
+        expect(pg.queries.listMemories(f), JSON.stringify(f)).toEqual(expected);
+        expect(pg.queries.listIds(f, 7), JSON.stringify(f)).toEqual(sqlite.queries.listIds(f, 7));
+      }
+      expect(sqlite.queries.listMemories({ tags: [tag] }).total).toBeGreaterThan(1);
+      expect(sqlite.queries.listMemories({ text: titled.title!.split(' ')[0]!.toUpperCase() }).total).toBeGreaterThan(0);
+      for (const archived of ['live', 'archived', 'all'] as const) {
+        expect(pg.queries.memoryFacets(archived, 5)).toEqual(sqlite.queries.memoryFacets(archived, 5));
+        expect(pg.queries.memoryFacets(archived, 50, 20)).toEqual(sqlite.queries.memoryFacets(archived, 50, 20));
+      }
+      // The graph: edges compared as sets (their order is not part of the view).
+      const graphOf = (r: ReturnType<typeof sqlite.queries.graphView>) => ({ ...r, edges: [...r.edges].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) });
+      const graphs = [
+        { focus: linked.id },
+        { focus: linked.id, hops: 3, includeArchived: true, limit: 6 },
+        { focus: linked.id, edgeTypes: ['part_of', 'derived_from'], owner: owner.split('@')[0]! },
+        { focus: 'missing' },
+        {},
+        { limit: 10, types: ['todo', 'info'], owner },
+        { includeArchived: true, edgeTypes: ['supports'] },
+      ];
+      for (const f of graphs) expect(graphOf(pg.queries.graphView(f)), JSON.stringify(f)).toEqual(graphOf(sqlite.queries.graphView(f)));
+      expect(sqlite.queries.graphView({ focus: linked.id }).edges.length).toBeGreaterThan(1);
+      // A row whose JSON no parser reads (written by another writer) fails no filter: it has no title and no tags.
+      const admin = SyncPg.connect(server!.url);
+      admin.query(`UPDATE pgstore_list.memories SET data = '{"title": broken' WHERE id = $1`, [titled.id]);
+      admin.close();
+      expect(pg.queries.listMemories({ tags: [tag], text: 'e' }).total).toBeGreaterThan(0);
+      expect(pg.queries.listMemories({ ids: [titled.id], archived: 'all' }).rows[0]).toMatchObject({ id: titled.id, title: null, tags: null });
+      expect(pg.queries.memoryFacets('all', 50).tags.length).toBeGreaterThan(0);
+    } finally {
+      pg.close();
+      sqlite.close();
+    }
+  });
+
   it('makes a new store with the meta a new SQLite store starts with, and refuses to open a schema that holds none', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
     const pg = PgStore.open(storeUrl('pgstore_new'), { create: true, clock: fixedClock(NOW) });
@@ -257,14 +324,14 @@ describe('the PostgreSQL store adapter', () => {
     const store: StoreWriter = PgStore.open(storeUrl('pgstore_todo'), { create: true, clock: fixedClock(NOW) });
     try {
       const calls: [string, () => unknown][] = [
-        ['queries.listMemories', () => store.queries.listMemories({})],
-        ['runs.changeRun', () => store.runs.changeRun('label', 'test')],
-        ['runs.undoInBatches', () => store.runs.undoInBatches(1)],
+        ['queries.feedStatus', () => store.queries.feedStatus()],
+        ['queries.feedRetention', () => store.queries.feedRetention()],
+        ['runs.setFeedRetention', () => store.runs.setFeedRetention({ days: 1 })],
         ['refreshIfChanged', () => store.refreshIfChanged()],
         ['feedPosition', () => store.feedPosition()],
         ['beliefTables', () => store.beliefTables()],
         ['maintenanceHistory', () => store.maintenanceHistory()],
-        ['runs.beginIngestRun', () => store.runs.beginIngestRun()],
+        ['runs.pruneFeed', () => store.runs.pruneFeed(NOW)],
       ];
       for (const [method, call] of calls) {
         const err = errorOf(call);
@@ -371,6 +438,108 @@ describe('the PostgreSQL store adapter', () => {
       expect(store.journal.dependents(edit).map((ch) => ch.id)).toEqual([later]);
     } finally {
       store.close();
+    }
+  });
+
+  it('writes a change in batches under a marker, and undoes a group of changes in paced batches', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_runs'), { create: true, clock: fixedClock(NOW) });
+    const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
+    try {
+      const base = createMemory({ content: 'base' }, NOW);
+      const first = store.change('add base', 'test', () => store.add(base, null)).changeId!;
+      const run = store.runs.changeRun('batched', 'test');
+      run.batch(() => store.save({ ...store.get(base.id)!, content: 'batch one' }));
+      // While the run is written, its marker names it, and a second long change is refused.
+      expect(JSON.parse(store.getMeta('journal_run')!)).toMatchObject({ change_id: run.changeId, mode: 'record' });
+      expect(errorOf(() => store.runs.changeRun('second', 'test').batch(() => null))?.code).toBe('busy');
+      run.batch(() => store.add(createMemory({ content: 'batch two' }, NOW), null));
+      run.batch(() => store.save({ ...store.get(base.id)!, content: 'batch three' }));
+      const batched = run.finish(() => ({ note: 'done' }))!;
+      expect(store.getMeta('journal_run')).toBeNull();
+      // One change: the base row once (before-image of its first batch, after-image of its last), the new one created.
+      expect(store.journal.get(batched)).toMatchObject({ counts: { memories_modified: 1, memories_created: 1 }, meta: { note: 'done' }, rows: 2 });
+      // Undone with the change it builds on, in paced batches (the group is past the one-transaction size).
+      const done: number[] = [];
+      const r = await store.runs.undoWithDependents(first, { pacing: fast, oneTransactionRows: 0, onProgress: (n) => done.push(n) });
+      expect(r.undone.map((c) => [c.id, c.state])).toEqual([
+        [batched, 'undone'],
+        [first, 'undone'],
+      ]);
+      expect(done.at(-1)).toBe(3);
+      expect(store.count()).toBe(0);
+      expect(store.getMeta('journal_run')).toBeNull();
+      // Redone one change at a time, the change itself first.
+      await store.runs.redoInBatches(undefined, fast);
+      expect(store.get(base.id)!.content).toBe('base');
+      await store.runs.redoInBatches(undefined, fast);
+      expect(store.get(base.id)!.content).toBe('batch three');
+      expect(store.count()).toBe(2);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('rolls back, when it next opens, a change in batches whose writer died', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_dead_run'), { create: true, clock: fixedClock(NOW) });
+    const kept = createMemory({ content: 'kept' }, NOW);
+    store.add(kept, null);
+    const run = store.runs.changeRun('cut short', 'test');
+    run.batch(() => store.save({ ...store.get(kept.id)!, content: 'half written' }));
+    run.batch(() => store.add(createMemory({ content: 'half added' }, NOW), null));
+    const changeId = run.changeId!;
+    // The writer "dies": its marker names a process that does not exist on this host.
+    const marker = JSON.parse(store.getMeta('journal_run')!) as Record<string, unknown>;
+    store.setMeta('journal_run', JSON.stringify({ ...marker, pid: 2 ** 22 + 7 }));
+    store.close();
+    const warnings: string[] = [];
+    const reopened = PgStore.open(storeUrl('pgstore_dead_run'), { clock: fixedClock(NOW), onWarning: (m) => warnings.push(m) });
+    try {
+      expect(warnings).toEqual([expect.stringContaining(`change #${changeId} (cut short) was cut short`)]);
+      expect(reopened.all().map((m) => m.content)).toEqual(['kept']);
+      expect(reopened.getMeta('journal_run')).toBeNull();
+      expect(errorOf(() => reopened.journal.get(changeId))?.code).toBe('not_found');
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('marks a belief ingest by its delta ranges, names the dimensions others wrote between them, and removes it when its writer died', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = PgStore.open(storeUrl('pgstore_ingest'), { create: true, clock: fixedClock(NOW) });
+    // The belief tables are not written by the adapter yet: deltas go in by SQL, with the ids an ingest would take.
+    const admin = SyncPg.connect(server!.url);
+    const delta = (id: number, entity: string) =>
+      admin.query(
+        `INSERT INTO pgstore_ingest.mnemo_deltas(id, entity, attribute, observed_entity, value, t, epsilon, prior, posterior, surprise, recorded_at) VALUES ($1, $2, 'colour', $2, '"red"', $3, 0.1, '{}', '{}', 0, $3)`,
+        [id, entity, NOW],
+      );
+    const deltaIds = () => admin.query<{ id: string }>('SELECT id FROM pgstore_ingest.mnemo_deltas ORDER BY id').map((r) => Number(r.id));
+    try {
+      const m = store.transaction(() => store.runs.beginIngestRun());
+      for (const id of [1, 2]) delta(id, 'ours');
+      store.transaction(() => store.runs.noteIngestBatch(m, 1, 2));
+      delta(3, 'theirs'); // another writer, between two batches
+      for (const id of [4, 5]) delta(id, 'ours');
+      store.transaction(() => store.runs.noteIngestBatch(m, 4, 5));
+      delta(6, 'late'); // and after the last one
+      expect(store.runs.foreignDeltaDimensions(m)).toEqual([
+        { entity: 'theirs', attribute: 'colour' },
+        { entity: 'late', attribute: 'colour' },
+      ]);
+      // The writer "dies": the next open removes exactly the ingest's ranges and its marker.
+      const marker = JSON.parse(store.getMeta('beliefs_ingest_run')!) as Record<string, unknown>;
+      store.setMeta('beliefs_ingest_run', JSON.stringify({ ...marker, pid: 2 ** 22 + 9 }));
+      store.close();
+      const warnings: string[] = [];
+      const reopened = PgStore.open(storeUrl('pgstore_ingest'), { clock: fixedClock(NOW), onWarning: (w) => warnings.push(w) });
+      reopened.close();
+      expect(warnings).toEqual([expect.stringContaining('its 4 deltas were removed')]);
+      expect(deltaIds()).toEqual([3, 6]);
+    } finally {
+      store.close();
+      admin.close();
     }
   });
 

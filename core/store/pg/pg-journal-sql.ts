@@ -141,5 +141,34 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
       return [...owners].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     },
     attributeFeedTo() {},
+    moveAfter(changeId, key, after) {
+      q(`UPDATE ${rowsTable()} SET after = $1 WHERE change_id = $2 AND key = $3`, [after, changeId, key]);
+    },
+    dropRow(changeId, key) {
+      q(`DELETE FROM ${rowsTable()} WHERE change_id = $1 AND key = $2`, [changeId, key]);
+    },
+    deleteChange(changeId) {
+      q(`DELETE FROM ${journal()} WHERE id = $1`, [changeId]);
+    },
+    closeChange(changeId, counts, meta) {
+      q(`UPDATE ${journal()} SET counts = $1, meta = $2 WHERE id = $3`, [counts, meta, changeId]);
+    },
+    rowsPast(changeId, direction, cursor, limit) {
+      const [op, order] = direction === 'down' ? ['<', 'DESC'] : ['>', 'ASC'];
+      return q(`SELECT rowid, key, before, after FROM ${rowsTable()} WHERE change_id = $1 AND rowid ${op} $2 ORDER BY rowid ${order} LIMIT $3`, [changeId, cursor, limit]).map((r) => ({
+        rowid: intOf(r['rowid'], 'mnemo_journal_rows.rowid'),
+        key: r['key'] as string,
+        before: r['before'] as string | null,
+        after: r['after'] as string | null,
+      }));
+    },
+    dropRowId(rowid) {
+      q(`DELETE FROM ${rowsTable()} WHERE rowid = $1`, [rowid]);
+    },
+    deleteMeta(key) {
+      q(`DELETE FROM ${conn.table('mnemo_meta')} WHERE key = $1`, [key]);
+    },
+    // PostgreSQL's checkpoints are the server's; a run only pauses.
+    runCheckpoints: () => null,
   };
 }

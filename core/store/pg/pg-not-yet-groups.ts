@@ -2,11 +2,16 @@
  * store.runs on PostgreSQL: the methods written so far, and the rest listed (the compiler checks
  * the list against the interface), each throwing `unsupported` naming itself.
  */
+import type { IngestRuns } from '../ingest-runs.js';
+import type { JournalRuns } from '../journal-runs.js';
 import type { StoreRuns } from '../port.js';
 import { notYetGroup } from './pg-not-yet.js';
 
-/** What of store.runs is written: the credential writes (each in the store's transaction) and the bulk load. */
-export interface PgRunsWritten {
+/**
+ * What of store.runs is written: the long changes (journal-runs.ts) and ingest runs
+ * (ingest-runs.ts), both shared with SQLite, the credential writes (each in the store's transaction) and the bulk load.
+ */
+export interface PgRunsWritten extends JournalRuns, IngestRuns {
   insertCredential: StoreRuns['insertCredential'];
   markRevoked: StoreRuns['markRevoked'];
   beginBulkLoad: StoreRuns['beginBulkLoad'];
@@ -14,17 +19,6 @@ export interface PgRunsWritten {
 
 export function pgRuns(written: PgRunsWritten): StoreRuns {
   const notYet = notYetGroup<Omit<StoreRuns, keyof PgRunsWritten>>('runs', {
-    changeRun: true,
-    pacer: true,
-    recoverDeadRun: true,
-    undoInBatches: true,
-    redoInBatches: true,
-    undoWithDependents: true,
-    beginIngestRun: true,
-    noteIngestBatch: true,
-    foreignDeltaDimensions: true,
-    clearIngestRun: true,
-    rollbackIngestRun: true,
     setFeedRetention: true,
     pruneFeed: true,
   });

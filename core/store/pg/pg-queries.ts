@@ -8,6 +8,8 @@ import { notYetGroup } from './pg-not-yet.js';
 import type { PgAudit } from './pg-audit.js';
 import type { PgCounts } from './pg-counts.js';
 import type { PgCredentials } from './pg-credentials.js';
+import type { PgGraph } from './pg-graph.js';
+import type { PgList } from './pg-list.js';
 import type { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgRowQueries } from './pg-row-queries.js';
 import type { PgSavedProfiles } from './pg-saved-profiles.js';
@@ -47,10 +49,18 @@ type Written =
   | 'loggedResultIds'
   | 'savedProfile'
   | 'savedProfiles'
+  | 'listMemories'
+  | 'listIds'
+  | 'memoryFacets'
+  | 'graphView'
   | keyof CountQueries;
 
-export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts, audit: PgAudit, profiles: PgSavedProfiles): StoreQueries {
+export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts, audit: PgAudit, profiles: PgSavedProfiles, list: PgList, graph: PgGraph): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
+    listMemories: (f) => list.listMemories(f),
+    listIds: (f, max) => list.listIds(f, max),
+    memoryFacets: (archived, tagLimit, tagSample) => list.memoryFacets(archived, tagLimit, tagSample),
+    graphView: (f) => graph.graphView(f),
     memoryRows: () => rows.memoryRows(),
     memoryRowPages: (pageSize) => rows.memoryRowPages(pageSize),
     embeddingRows: () => rows.embeddingRows(),
@@ -100,10 +110,6 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     beliefDimensionCount: counts.beliefDimensionCount.bind(counts),
   };
   const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {
-    listMemories: true,
-    listIds: true,
-    memoryFacets: true,
-    graphView: true,
     feedRetention: true,
     feedStatus: true,
   });

@@ -5,7 +5,8 @@
  * owner scopes, id prefixes, embeddings), edges, access events, the journal (change, undo, redo,
  * dependents) over memory and tombstone rows, tombstones, all-or-nothing transactions, the
  * maintenance log write, listeners told of this connection's own writes, read-only connections,
- * and part of store.queries and store.runs. Every other method of the port throws a typed
+ * store.queries but the feed's, and store.runs but feed retention (long changes and ingest runs
+ * run SQLite's code over this adapter's statements). Every other method of the port throws a typed
  * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
  * answer; the engine does not open PostgreSQL stores yet.
  *
@@ -15,7 +16,8 @@
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
  *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite. The
- *   journal's checks (blocking changes, the undo order) are not yet safe against a concurrent writer.
+ *   journal's checks (blocking changes, the undo order) and a long run's marker are not yet safe
+ *   against a concurrent writer.
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
@@ -27,7 +29,11 @@ import { validateOwner } from '../../model/owner.js';
 import { pyDumps } from '../../model/pyjson.js';
 import { accessEventValues } from '../access-events.js';
 import { currentCredentialId } from '../attribution.js';
+import { recoverInterruptedRun } from '../change-run.js';
+import { recoverInterruptedIngest } from '../ingest-run.js';
+import { ingestRuns } from '../ingest-runs.js';
 import { Journal } from '../journal.js';
+import { journalRuns } from '../journal-runs.js';
 import type { StoreHandle } from '../store-handle.js';
 import { contentHash } from '../tombstones.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
@@ -59,9 +65,13 @@ import { notOnPostgresYet } from './pg-not-yet.js';
 import { PgAudit } from './pg-audit.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
+import { definePgJsonFunctions } from './pg-json-sql.js';
+import { PgGraph } from './pg-graph.js';
+import { PgList } from './pg-list.js';
 import { PgCredentials } from './pg-credentials.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { pgRuns } from './pg-not-yet-groups.js';
+import { pgIngestSql } from './pg-ingest-sql.js';
 import { pgJournalSql } from './pg-journal-sql.js';
 import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
 import { pgQueries } from './pg-queries.js';
@@ -117,8 +127,10 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.profiles = new PgSavedProfiles(conn);
     this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget()]);
     const credentials = new PgCredentials(conn);
-    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles);
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn));
     this.runs = pgRuns({
+      ...journalRuns(this),
+      ...ingestRuns(this, pgIngestSql(conn)),
       insertCredential: (c) =>
         this.transaction(() => {
           this.ensureMnemo();
@@ -144,9 +156,17 @@ export class PgStore implements StoreWriter, StoreHandle {
   static open(location: string | PgStoreUrl, opts: PgOpenOptions = {}): PgStore {
     const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
     try {
+      definePgJsonFunctions(conn.db());
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
-      return new PgStore(conn, opts);
+      const store = new PgStore(conn, opts);
+      // A long change a writer that died left half-written is rolled back, a half-done undo or redo
+      // completed, and a belief ingest it left is removed, as MemoryStore.open does.
+      const recovered = recoverInterruptedRun(store);
+      if (recovered) store.warn('recovered-run', recovered);
+      const ingest = recoverInterruptedIngest(store, pgIngestSql(conn));
+      if (ingest) store.warn('recovered-ingest', ingest);
+      return store;
     } catch (err) {
       conn.close();
       throw err;

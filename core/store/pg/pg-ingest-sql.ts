@@ -1,0 +1,20 @@
+/**
+ * The PostgreSQL adapter's statements for a belief ingest run (ingest-run.ts, IngestSql; SQLite's
+ * are sqlite-ingest-sql.ts). A PostgreSQL store has no evidence index to follow the deltas (that
+ * FTS5 index is SQLite's), so deleting them is all.
+ */
+import type { IngestSql } from '../ingest-run.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+
+export function pgIngestSql(conn: PgStoreConnection): IngestSql {
+  const q = (sql: string, params: readonly unknown[]) => conn.db().query(sql, params);
+  return {
+    deltaDimensionsBetween: (after, before) =>
+      q(`SELECT DISTINCT entity, attribute FROM ${conn.table('mnemo_deltas')} WHERE id > $1 AND id < $2 ORDER BY entity, attribute`, [after, before]).map((r) => ({
+        entity: r['entity'] as string,
+        attribute: r['attribute'] as string,
+      })),
+    deleteDeltas: (first, last) => void q(`DELETE FROM ${conn.table('mnemo_deltas')} WHERE id BETWEEN $1 AND $2`, [first, last]),
+    deleteMeta: (key) => void q(`DELETE FROM ${conn.table('mnemo_meta')} WHERE key = $1`, [key]),
+  };
+}
