@@ -64,3 +64,10 @@ export function startPg(): PgServer {
     },
   };
 }
+
+/** Why no PostgreSQL server can be had for the tests here (none given by URL, none installed), or null when one can. */
+export function pgUnavailable(): string | null {
+  if (process.env[PG_URL_ENV]) return null;
+  const b = pgBinaries();
+  return 'missing' in b ? b.missing : null;
+}

@@ -10,7 +10,7 @@
 import type { Clock } from '../core/clock.js';
 import { PgStore } from '../core/store/pg/pg-store.js';
 import { SyncPg } from '../core/store/pg/sync-pg.js';
-import { pgBinaries, PG_URL_ENV, startPg, type PgServer } from './pg-cluster.js';
+import { pgUnavailable, startPg, type PgServer } from './pg-cluster.js';
 import type { StoreAdapter, StoreUnderTest } from './store-adapters.js';
 
 /** Contract tests that need what PgStore does not do yet, and what that is. */
@@ -21,11 +21,7 @@ const NOT_YET: Record<string, string> = {
 };
 
 /** Why no server can be had here, or null (then setUp starts one). */
-function unavailable(): string | null {
-  if (process.env[PG_URL_ENV]) return null;
-  const b = pgBinaries();
-  return 'missing' in b ? b.missing : null;
-}
+const unavailable = pgUnavailable;
 
 let server: PgServer | null = null;
 let admin: SyncPg | null = null;

@@ -75,7 +75,8 @@ describe('curation e2e', () => {
     await p.click('[data-testid=archive-toggle]');
     const toast = p.locator('[data-testid=undo-toast]');
     await toast.waitFor();
-    expect(await toast.textContent()).toMatch(/^Archived · Undo/);
+    // The previous test's toast ("Merged 2 memories · Undo") may still be up for a moment on a loaded machine.
+    await expect.poll(() => toast.textContent()).toMatch(/^Archived · Undo/);
     const changeId = Number(await toast.getAttribute('data-change-id'));
     expect((await call(wb.session, 'journal.history', { limit: 1 }))[0]).toMatchObject({ id: changeId, kind: 'memory.archive' });
     expect((await call(wb.session, 'memory.get', { id })).memory.archived).toBe(true);

@@ -8,8 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
@@ -19,25 +18,12 @@ import type { EdgeRow, FeedRow } from '../../core/store/feed-images.js';
 import { MemoryStore, type ChangeEvent } from '../../core/store/store.js';
 import { tablesAt } from '../../support/feed-walk.js';
 import { FIXTURE_STORE, fixtureCopy } from '../../support/fixture.js';
+import { nooaReference } from '../helpers/nooa-reference.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCRIPT = join(ROOT, 'support', 'nooa-interop.py');
-const REFERENCE_ENV = 'MNEMO_NOOA_REFERENCE';
 const NOW = 1_780_000_000;
 
-/** The reference's folder: the environment variable, else beside the repository root; null (with why) when absent. */
-function nooaReference(): { src: string | null; missing: string } {
-  const given = process.env[REFERENCE_ENV];
-  const dir = given ? resolve(given) : resolve(ROOT, '..', 'shared', 'reference', 'nooa-memory-0.0.9');
-  const src = join(dir, 'src');
-  if (existsSync(join(src, 'nooa_memory', 'store.py'))) return { src, missing: '' };
-  return {
-    src: null,
-    missing: given
-      ? `the nooa-memory reference: ${REFERENCE_ENV} names ${given}, which has no src/nooa_memory/store.py`
-      : `the nooa-memory reference is not part of the repository; set ${REFERENCE_ENV} to its folder (nooa-memory-0.0.9) to run this`,
-  };
-}
 
 /** Runs the script; a missing Python module fails with its name, never as a skip. */
 function runNooa(src: string, path: string): { added: string; updated: string; archived: string; linked: [string, string]; recalled: string[] } {

@@ -12,7 +12,7 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
@@ -22,28 +22,16 @@ import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { MemoryStore } from '../../core/store/store.js';
-import { pgBinaries, PG_URL_ENV, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { FIXTURE_STORE, fixtureCopy, tempDir } from '../../support/fixture.js';
 import { dumpStore } from '../helpers/store-dump.js';
+import { nooaReference } from '../helpers/nooa-reference.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOW = 1_780_000_000;
 
-const unavailable = process.env[PG_URL_ENV]
-  ? null
-  : (() => {
-      const b = pgBinaries();
-      return 'missing' in b ? b.missing : null;
-    })();
+const unavailable = pgUnavailable();
 
-/** The nooa-memory reference beside the repository (or MNEMO_NOOA_REFERENCE); null with why when absent. */
-function nooaReference(): { src: string | null; missing: string } {
-  const given = process.env['MNEMO_NOOA_REFERENCE'];
-  const dir = given ? resolve(given) : resolve(ROOT, '..', 'shared', 'reference', 'nooa-memory-0.0.9');
-  const src = join(dir, 'src');
-  if (existsSync(join(src, 'nooa_memory', 'store.py'))) return { src, missing: '' };
-  return { src: null, missing: 'the nooa-memory reference is not part of the repository; set MNEMO_NOOA_REFERENCE to its folder (nooa-memory-0.0.9) to run this' };
-}
 
 /** What nooa reads from a store (a copy of it: nooa's open may migrate). */
 function nooaReads(src: string, path: string): unknown {

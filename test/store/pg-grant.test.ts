@@ -18,17 +18,12 @@ import { grantAgent } from '../../core/store/pg/pg-grant.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { FIXTURE_STORE } from '../../support/fixture.js';
-import { pgBinaries, PG_URL_ENV, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCHEMA = 'grant_rls';
 
-const unavailable = process.env[PG_URL_ENV]
-  ? null
-  : (() => {
-      const b = pgBinaries();
-      return 'missing' in b ? b.missing : null;
-    })();
+const unavailable = pgUnavailable();
 
 /** Owners given to the fixture's memories, in turn: A's role, B, shared, and names that only look like A's role. */
 const OWNERS = ['coder@1', 'coder@2', 'writer@1', '', 'CODER@9', 'coderx@1', 'coder'];

@@ -28,17 +28,12 @@ import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import type { ChangeEvent, StoreWriter } from '../../core/store/port.js';
 import { MemoryStore } from '../../core/store/store.js';
-import { pgBinaries, PG_URL_ENV, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;
 
-const unavailable = process.env[PG_URL_ENV]
-  ? null
-  : (() => {
-      const b = pgBinaries();
-      return 'missing' in b ? b.missing : null;
-    })();
+const unavailable = pgUnavailable();
 
 /** Most frequent first, equal counts in key order (NULL first), as PostgreSQL's count queries give them. */
 function byCountThenKey<T extends { k: string | null; n: number }>(rows: T[]): T[] {

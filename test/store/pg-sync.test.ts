@@ -8,12 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MnemoError } from '../../core/errors.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { pgBinaries, PG_URL_ENV, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 
-const available = process.env[PG_URL_ENV] ? null : (() => {
-  const b = pgBinaries();
-  return 'missing' in b ? b.missing : null;
-})();
+const available = pgUnavailable();
 
 describe('SyncPg, a synchronous connection to a real PostgreSQL server', () => {
   let server: PgServer | null = null;
