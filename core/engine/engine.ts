@@ -8,7 +8,8 @@ import { HashingEmbedder } from '../embed/hashing.js';
 import { embedderFromEnv } from '../embed/openai.js';
 import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
-import { MemoryStore, type OpenOptions } from '../store/store.js';
+import type { OpenOptions } from '../store/store.js';
+import { isPostgresLocation, openStoreAsOf, openStoreAt, type OpenedStore } from '../store/open-location.js';
 import { Derived } from '../store/derived.js';
 import { IndexSnapshots, type IndexSnapshotOptions } from '../store/index-snapshots.js';
 import type { ProfileName, StoreReader, StoreWriter } from '../store/port.js';
@@ -55,7 +56,7 @@ export class Engine {
   private readonly profileOverride: ProfileName | undefined;
   private readonly extensions = new Map<ExtensionKey<unknown>, unknown>();
 
-  private constructor(store: MemoryStore, opts: EngineOptions) {
+  private constructor(store: OpenedStore, opts: EngineOptions) {
     this.store = store;
     this.clock = store.clock;
     this.embedder = opts.embedder ?? new HashingEmbedder(store.dim);
@@ -68,8 +69,11 @@ export class Engine {
   static open(path: string, opts: EngineOptions = {}): Engine {
     const embedder = opts.embedder ?? embedderFromEnv() ?? undefined;
     const dim = embedder?.dim ?? opts.dim ?? 256;
-    const store = MemoryStore.open(path, { ...opts, clock: opts.clock ?? systemClock, dim });
-    return Engine.checked(store, { ...opts, ...(embedder ? { embedder } : {}) });
+    const store = openStoreAt(path, { ...opts, clock: opts.clock ?? systemClock, dim });
+    // The sidecar of index snapshots is a file beside a SQLite store; a PostgreSQL store's engines
+    // may run on many machines with no common folder, so each builds its indexes in memory.
+    const indexSnapshots = isPostgresLocation(path) ? { ...opts.indexSnapshots, enabled: false } : opts.indexSnapshots;
+    return Engine.checked(store, { ...opts, ...(embedder ? { embedder } : {}), ...(indexSnapshots ? { indexSnapshots } : {}) });
   }
 
   /**
@@ -80,14 +84,14 @@ export class Engine {
   static openAsOf(path: string, at: number, opts: Omit<EngineOptions, 'readonly' | 'convert' | 'create'> = {}): Engine {
     const embedder = opts.embedder ?? embedderFromEnv() ?? undefined;
     const dim = embedder?.dim ?? opts.dim ?? 256;
-    const store = MemoryStore.openAsOf(path, at, { ...opts, clock: opts.clock ?? systemClock, dim });
+    const store = openStoreAsOf(path, at, { ...opts, clock: opts.clock ?? systemClock, dim });
     // The sidecar holds the live store's indexes (its text search is patched in place): an engine on
     // the past builds its own in memory, so it can neither read the present nor write the past there.
     return Engine.checked(store, { ...opts, ...(embedder ? { embedder } : {}), indexSnapshots: { ...opts.indexSnapshots, enabled: false } });
   }
 
   /** The engine on an opened store, once its embedder is known to match the store's; the store is closed if not. */
-  private static checked(store: MemoryStore, opts: EngineOptions): Engine {
+  private static checked(store: OpenedStore, opts: EngineOptions): Engine {
     const engine = new Engine(store, opts);
     try {
       engine.checkEmbedder();

@@ -97,21 +97,26 @@ export function insertAccessEvent(
 export function backfillAccessEvents(db: DB): void {
   const rows = db.prepare('SELECT id, data FROM memories ORDER BY rowid').iterate() as Iterable<{ id: string; data: string }>;
   const batch: { id: string; rec: AccessRecord }[] = [];
-  for (const row of rows) {
-    let log: unknown[];
-    try {
-      const parsed = JSON.parse(row.data) as { access_log?: unknown[] };
-      log = Array.isArray(parsed.access_log) ? parsed.access_log : [];
-    } catch {
-      continue;
-    }
-    for (const entry of log) {
-      const rec = storedAccessEntrySchema.safeParse(entry);
-      if (rec.success) batch.push({ id: row.id, rec: rec.data as AccessRecord });
-    }
-  }
+  for (const row of rows) for (const rec of accessRingEntries(row.data)) batch.push({ id: row.id, rec });
   // Entries from before the table existed: no credential made them, whatever call triggered the copy.
   for (const b of batch) insertAccessEvent(db, b.id, b.rec, null, true, true, null, null, null);
+}
+
+/** The valid entries of a memory's access ring (nooa's `data` JSON), in ring order; none when the JSON does not parse. */
+export function accessRingEntries(data: string): AccessRecord[] {
+  let log: unknown[];
+  try {
+    const parsed = JSON.parse(data) as { access_log?: unknown[] };
+    log = Array.isArray(parsed.access_log) ? parsed.access_log : [];
+  } catch {
+    return [];
+  }
+  const out: AccessRecord[] = [];
+  for (const entry of log) {
+    const rec = storedAccessEntrySchema.safeParse(entry);
+    if (rec.success) out.push(rec.data as AccessRecord);
+  }
+  return out;
 }
 
 export interface EventRow {

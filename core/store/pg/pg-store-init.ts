@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { MnemoError } from '../../errors.js';
+import { accessEventValues, accessRingEntries } from '../access-events.js';
 import { PROGRESS_TABLE } from '../copy/copy-endpoint.js';
 import { migrateMnemo, migrateNooa, MNEMO_SCHEMA_VERSION } from '../migrations.js';
 import { PG_STORE_TABLE, pgIndexDdl, pgStoreDdl } from './pg-schema.js';
@@ -52,7 +53,7 @@ export function preparePgStore(conn: PgStoreConnection, opts: { create: boolean;
   }
   if (!present.has(PG_STORE_TABLE)) {
     const why = present.size === 0 ? 'holds no store' : `holds tables but no ${PG_STORE_TABLE}, so it is not a store`;
-    throw new MnemoError('schema', `${conn.shown}: schema ${conn.url.schema} ${why}; create one (open with create) or copy a store into it (mnemo copy)`, { schema: conn.url.schema });
+    throw new MnemoError('schema', `${conn.shown}: schema ${conn.url.schema} ${why}; make one there (mnemo init ${conn.shown}) or copy a store into it (mnemo copy <store> ${conn.shown})`, { schema: conn.url.schema });
   }
   if (present.has(PROGRESS_TABLE)) {
     throw new MnemoError('conflict', `${conn.shown} holds an unfinished copy; finish it (mnemo copy … --resume) before opening it`, { schema: conn.url.schema });
@@ -63,4 +64,25 @@ export function preparePgStore(conn: PgStoreConnection, opts: { create: boolean;
     throw new MnemoError('schema', `${conn.shown} holds a store of mnemo schema v${level}, and this build runs v${MNEMO_SCHEMA_VERSION}; use the mnemo that made it`, { mnemo_schema_version: level });
   }
   return facts.get('has_mnemo') === '1';
+}
+
+/**
+ * Gives a nooa-only store (a copy of a file only nooa had written) what SQLite's migration gives it
+ * the first time Mnemo writes to it: the `mnemo_meta` rows of a store nooa made (profile
+ * `nooa-0.0.9`), an access event per entry already in the memories' rings, and the fact that says it
+ * has Mnemo's tables. The tables themselves exist already: a PostgreSQL store's schema always has
+ * every table. Run inside the store's transaction; the fact's row is locked first, so two
+ * connections doing it at once backfill once. Returns false when another connection had done it.
+ */
+export function addMnemoToPgStore(conn: PgStoreConnection, now: number, insertEvent: (values: readonly unknown[]) => void): boolean {
+  const db = conn.db();
+  const [fact] = db.query<{ value: string }>(`SELECT value FROM ${conn.table(PG_STORE_TABLE)} WHERE key = 'has_mnemo' FOR UPDATE`);
+  if (fact?.value === '1') return false;
+  const rows = newStoreRows('nooa-0.0.9', now);
+  for (const m of rows.meta) db.query(`INSERT INTO ${conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [m.key, m.value]);
+  const memories = db.query<{ id: string; data: string }>(`SELECT id, data FROM ${conn.table('memories')} ORDER BY rowid`);
+  // Entries from before the table existed: no credential made them, whatever call triggered this.
+  for (const m of memories) for (const rec of accessRingEntries(m.data)) insertEvent(accessEventValues(m.id, rec, null, true, true, null, null, null));
+  db.query(`INSERT INTO ${conn.table(PG_STORE_TABLE)}(key, value) VALUES ('has_mnemo', '1') ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  return true;
 }

@@ -81,7 +81,7 @@ import { PgAccessEvents } from './pg-access-events.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
 import { numbered } from './pg-sql.js';
 import { PgStoreConnection } from './pg-store-connection.js';
-import { preparePgStore } from './pg-store-init.js';
+import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
 
 export interface PgOpenOptions {
@@ -113,7 +113,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
-  private readonly mnemo: boolean;
+  /** Whether the store has Mnemo's tables' contents (a nooa-only copy gains them on its first Mnemo write). */
+  private mnemo: boolean;
   /** Nesting depth of transaction(): only the outermost one sends BEGIN and COMMIT. */
   private depth = 0;
   /** The memories listeners were told of in the running outermost transaction (retold if it rolls back). */
@@ -198,10 +199,15 @@ export class PgStore implements StoreWriter, StoreHandle {
     return this.mnemo;
   }
 
-  /** A store this adapter made, or a copy of a Mnemo store, has every table at this build's level (checked at open). */
+  /**
+   * A store this adapter made, or a copy of a Mnemo store, has every table at this build's level
+   * (checked at open); a copy of a nooa-only store gains Mnemo's rows here (pg-store-init.ts).
+   */
   ensureMnemo(): void {
     this.assertWritable();
-    if (!this.mnemo) throw notOnPostgresYet('ensureMnemo on a nooa-only store (adding Mnemo\'s tables)');
+    if (this.mnemo) return;
+    this.transaction(() => addMnemoToPgStore(this.conn, this.clock.now(), (values) => this.events.insert(values)));
+    this.mnemo = true;
   }
 
   getMeta(key: string): string | null {
@@ -254,6 +260,8 @@ export class PgStore implements StoreWriter, StoreHandle {
       return result;
     } catch (err) {
       if (!this.closed) db.query('ROLLBACK');
+      // Mnemo's rows added to a nooa-only store in this transaction are gone with it.
+      if (!this.closed) this.mnemo = this.conn.storeFacts().get('has_mnemo') === '1';
       this.told = null;
       if (told.reset) this.emit({ kind: 'reset' });
       else for (const id of told.ids) this.emit({ kind: 'upsert', id });

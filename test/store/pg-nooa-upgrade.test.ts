@@ -1,0 +1,113 @@
+/**
+ * A PostgreSQL copy of a store only nooa has written gains Mnemo's rows on its first Mnemo write, as
+ * the SQLite file does (migration): the meta rows of a store nooa made, and one backfilled access
+ * event per entry already in the rings, before the write's own events. Against a real server
+ * (MNEMO_TEST_PG_URL, or a throwaway cluster).
+ *
+ * What could go wrong: the first write refused (Mnemo's tables missing), the rings not backfilled
+ * or backfilled twice (two connections at once), events in another order, a default profile other
+ * than nooa's, the upgrade left half-done by a write that failed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { copyStore } from '../../core/store/copy/copy-stores.js';
+import { PgStore } from '../../core/store/pg/pg-store.js';
+import { SyncPg } from '../../core/store/pg/sync-pg.js';
+import { DEFAULT_PROFILE_KEY } from '../../core/store/saved-profiles.js';
+import { MemoryStore } from '../../core/store/store.js';
+import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { expected, fixtureCopy } from '../../support/fixture.js';
+import { runCli } from '../helpers/cli.js';
+
+const unavailable = pgUnavailable();
+const NOW = expected().now as number;
+let server: PgServer | null = null;
+let schemas = 0;
+
+beforeAll(() => {
+  if (!unavailable) server = startPg();
+}, 120_000);
+afterAll(() => server?.stop());
+
+/** A fresh PostgreSQL copy of the nooa-only fixture. */
+function pgCopy(): string {
+  const schema = `nooa_up_${++schemas}`;
+  const admin = SyncPg.connect(server!.url);
+  try {
+    admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    admin.close();
+  }
+  const url = `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
+  copyStore(fixtureCopy(), url);
+  return url;
+}
+
+/** What Mnemo's first write added: the default profile, and every access event but its id. */
+function upgraded(store: { getMeta(key: string): string | null; accessEvents: MemoryStore['accessEvents'] }): { profile: string | null; events: unknown[] } {
+  const { events } = store.accessEvents({ limit: 100_000, order: 'asc' });
+  return { profile: store.getMeta(DEFAULT_PROFILE_KEY), events: events.map(({ event_id: _id, ...rest }) => rest) };
+}
+
+describe.skipIf(unavailable)('a nooa-only store on PostgreSQL, first written by Mnemo', () => {
+  it('gains the same meta and backfilled events as the SQLite file, then the write', async () => {
+    const sqlite = fixtureCopy();
+    const pg = pgCopy();
+    for (const db of [sqlite, pg]) {
+      const res = await runCli(['search', db, 'deploy notifier to staging', '--now', String(NOW), '--json']);
+      expect(res.code, res.stderr).toBe(0);
+    }
+    const a = MemoryStore.open(sqlite, { readonly: true, clock: fixedClock(NOW) });
+    const b = PgStore.open(pg, { readonly: true, clock: fixedClock(NOW) });
+    try {
+      expect(b.hasMnemo()).toBe(true);
+      const want = upgraded(a);
+      const got = upgraded(b);
+      expect(got.events.length).toBeGreaterThan(10);
+      expect(got.events.filter((e) => (e as { backfilled: boolean }).backfilled).length).toBeGreaterThan(0);
+      expect(got).toEqual(want);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('backfills once when a second connection, opened before the first one upgraded the store, writes next', () => {
+    const pg = pgCopy();
+    const one = PgStore.open(pg, { clock: fixedClock(NOW) });
+    const two = PgStore.open(pg, { clock: fixedClock(NOW) });
+    try {
+      one.ensureMnemo();
+      two.ensureMnemo();
+      expect(two.hasMnemo()).toBe(true);
+      const backfilled = one.accessEvents({ limit: 100_000, order: 'asc' }).events.filter((e) => e.backfilled);
+      const fresh = fixtureCopy();
+      const ref = MemoryStore.open(fresh, { clock: fixedClock(NOW) });
+      ref.ensureMnemo();
+      const want = ref.accessEventCount();
+      ref.close();
+      expect(backfilled.length).toBe(want);
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
+
+  it('keeps nothing of the upgrade when the write that set it off fails', () => {
+    const pg = pgCopy();
+    const store = PgStore.open(pg, { clock: fixedClock(NOW) });
+    try {
+      expect(() =>
+        store.transaction(() => {
+          store.ensureMnemo();
+          throw new Error('the write failed');
+        }),
+      ).toThrow('the write failed');
+      expect(store.hasMnemo()).toBe(false);
+      expect(store.accessEventCount()).toBe(0);
+      expect(store.getMeta(DEFAULT_PROFILE_KEY)).toBeNull();
+    } finally {
+      store.close();
+    }
+  });
+});
