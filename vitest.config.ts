@@ -7,6 +7,32 @@ import { defineConfig } from 'vitest/config';
  */
 const kinds = ['unit', 'store', 'cli'] as const;
 
+/**
+ * The suites that run a second time on PostgreSQL (support/test-backend.ts): each makes its stores
+ * through the fixture helpers and reaches them only through the engine and its doors, so the same
+ * assertions hold on either backend. The `postgres` project's name marks their results.
+ */
+export const POSTGRES_SUITES = [
+  // parity with nooa-memory v0.0.9: recall, explain, forgetting, usage, KPIs, the reflection pass
+  'test/unit/recall-conformance.test.ts',
+  'test/unit/reflect-parity.test.ts',
+  'test/cli/recall-cli.test.ts',
+  // the library, the API and MCP (in process and over stdio), owners, prospective memory
+  'test/unit/agent-memory.test.ts',
+  'test/unit/agent-recall.test.ts',
+  'test/unit/owner-case.test.ts',
+  'test/unit/api.test.ts',
+  'test/unit/mcp-server.test.ts',
+  'test/unit/mcp-owners.test.ts',
+  'test/unit/mcp-tool-schemas.test.ts',
+  'test/unit/prospective-intents.test.ts',
+  'test/unit/prospective-todos.test.ts',
+  'test/unit/prospective-api.test.ts',
+  'test/e2e/mcp-stdio.test.ts',
+  // the workbench in Chromium, browser mode
+  'test/e2e/workbench-e2e.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Shared by every project (each says `extends: true`).
@@ -17,6 +43,17 @@ export default defineConfig({
     reporters: ['default', './test/reporters/skip-summary.ts'],
     projects: [
       ...kinds.map((name) => ({ extends: true as const, test: { name, include: [`test/${name}/**/*.test.ts`] } })),
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_SUITES,
+          env: { MNEMO_TEST_BACKEND: 'postgres' },
+          // The server first; the renderer build for the browser-mode suites as the e2e project does.
+          globalSetup: ['test/pg-global-setup.ts', 'test/e2e/global-setup.ts'],
+          expect: { poll: { timeout: 15_000 } },
+        },
+      },
       {
         extends: true,
         test: {

@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { storeFrom } from './test-backend.js';
 
 // Resolved from this file, not the working directory, so scripts and benchmarks find it from anywhere.
 export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'nooa-v009');
@@ -20,8 +21,16 @@ export function tempDir(prefix = 'mnemo-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** A writable copy of a fixture store (nooa stores are WAL files; never write the committed one). */
+/**
+ * A writable copy of a fixture store (nooa stores are WAL files; never write the committed one): a
+ * SQLite file, or with MNEMO_TEST_BACKEND=postgres a PostgreSQL schema (test-backend.ts).
+ */
 export function fixtureCopy(which: 'store' | 'after' = 'store'): string {
+  return storeFrom(fixtureFileCopy(which));
+}
+
+/** A writable copy of a fixture store as a SQLite file, whichever backend the suite runs on. */
+export function fixtureFileCopy(which: 'store' | 'after' = 'store'): string {
   const dir = tempDir();
   const dest = join(dir, which === 'store' ? 'store.sqlite' : 'after.sqlite');
   copyFileSync(which === 'store' ? FIXTURE_STORE : FIXTURE_AFTER, dest);

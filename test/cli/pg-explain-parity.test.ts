@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
-import { expected, fixtureCopy } from '../../support/fixture.js';
+import { expected, fixtureFileCopy } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
 
 interface Call {
@@ -39,7 +39,7 @@ beforeAll(() => {
   } finally {
     admin.close();
   }
-  sqlite = fixtureCopy();
+  sqlite = fixtureFileCopy();
   postgres = `${server.url}${server.url.includes('?') ? '&' : '?'}schema=explain_parity`;
   copyStore(sqlite, postgres);
 }, 120_000);

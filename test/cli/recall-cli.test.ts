@@ -1,6 +1,7 @@
 /** The recall, forgetting and stats subcommands of `mnemo`, end to end on a copy of the nooa fixture. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { openStoreAt } from '../../core/store/open-location.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 
 const now = String(expected().now);
@@ -54,10 +55,10 @@ describe('mnemo explain', () => {
     await runCli(['explain', db, 'deploy billing', '--now', now]);
     const info = await runCli(['list', db, '--limit', '1', '--json']);
     expect(info.code).toBe(0);
-    const { default: Database } = await import('better-sqlite3');
-    const raw = new Database(db, { readonly: true });
-    expect(raw.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'mnemo_%'").get()).toEqual({ n: 0 });
-    raw.close();
+    // Read through the port, so the same check holds on a PostgreSQL copy: Mnemo's rows were never added.
+    const store = openStoreAt(db, { readonly: true });
+    expect(store.hasMnemo()).toBe(false);
+    store.close();
   });
 });
 
@@ -66,10 +67,13 @@ describe('mnemo recall, search and replay', () => {
     const rec = await runCli(['recall', db, 'deploy billing to staging', '--k', '3', '--reader', 'Planner@a1', '--now', now, '--json']);
     expect(rec.code).toBe(0);
     expect(rec.json()).toHaveLength(3);
-    const { default: Database } = await import('better-sqlite3');
-    const raw = new Database(db, { readonly: true });
-    const ev = raw.prepare("SELECT id, reader_owner, rank FROM mnemo_access_events WHERE channel = 'recalled' AND backfilled = 0 ORDER BY rank").all() as { id: number; reader_owner: string; rank: number }[];
-    raw.close();
+    const store = openStoreAt(db, { readonly: true });
+    const ev = store
+      .accessEvents({ channels: ['recalled'], limit: 1000 })
+      .events.filter((e) => !e.backfilled)
+      .map((e) => ({ id: e.event_id, reader_owner: e.reader_owner, rank: e.rank ?? -1 }))
+      .sort((a, b) => a.rank - b.rank);
+    store.close();
     expect(ev.map((e) => [e.reader_owner, e.rank])).toEqual([
       ['Planner@a1', 0],
       ['Planner@a1', 1],

@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
-import { tempDir } from '../../support/fixture.js';
+import { freshStorePath } from '../helpers/agents.js';
 import { dataOf, textOf } from '../helpers/mcp.js';
 import { openWorkbench } from '../../support/workbench.js';
 
@@ -26,7 +26,7 @@ async function tool(name: string, args: Record<string, unknown> = {}): Promise<C
 }
 
 beforeAll(async () => {
-  db = join(tempDir('mnemo-mcp-stdio-'), 'agent.sqlite');
+  db = freshStorePath();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', join(process.cwd(), 'cli', 'main.ts'), 'mcp', db, '--owner', OWNER, '--session', SESSION],

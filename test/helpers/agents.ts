@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fixedClock, type Clock } from '../../core/clock.js';
 import { openStore, type AgentMemory, type OpenStoreOptions } from '../../core/index.js';
 import { tempDir } from '../../support/fixture.js';
+import { freshPgLocation, testBackend } from '../../support/test-backend.js';
 
 export const T0 = 1_750_000_000;
 
@@ -20,7 +21,9 @@ export function movableClock(start = T0): Clock & { set(t: number): void; advanc
   };
 }
 
+/** Where a new store goes: a file, or with MNEMO_TEST_BACKEND=postgres an empty schema (support/test-backend.ts). */
 export function freshStorePath(): string {
+  if (testBackend() === 'postgres') return freshPgLocation();
   return join(tempDir('mnemo-agents-'), 'memory.sqlite');
 }
 

@@ -23,7 +23,7 @@ import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
-import { FIXTURE_STORE, fixtureCopy, tempDir } from '../../support/fixture.js';
+import { FIXTURE_STORE, fixtureFileCopy, tempDir } from '../../support/fixture.js';
 import { dumpStore } from '../helpers/store-dump.js';
 import { nooaReference } from '../helpers/nooa-reference.js';
 
@@ -192,7 +192,7 @@ describe('mnemo copy between SQLite and a real PostgreSQL server', () => {
 
   it('refuses what it cannot copy exactly, with a typed error naming the row and the fix, and writes nothing', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
-    const withNul = fixtureCopy();
+    const withNul = fixtureFileCopy();
     const db = new Database(withNul);
     const id = db.prepare('SELECT id FROM memories ORDER BY rowid LIMIT 1 OFFSET 3').pluck().get() as string;
     db.prepare(`UPDATE memories SET content = 'before' || char(0) || 'after' WHERE id = ?`).run(id);
@@ -217,7 +217,7 @@ describe('mnemo copy between SQLite and a real PostgreSQL server', () => {
     copyStore(withNul, kept);
     expect(dumpStore(kept)).toEqual(dumpStore(withNul));
 
-    const oddClass = fixtureCopy();
+    const oddClass = fixtureFileCopy();
     const odd = new Database(oddClass);
     odd.prepare("UPDATE memories SET importance = 'high' WHERE id = ?").run(id);
     odd.close();

@@ -16,7 +16,7 @@ import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { DEFAULT_PROFILE_KEY } from '../../core/store/saved-profiles.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
-import { expected, fixtureCopy } from '../../support/fixture.js';
+import { expected, fixtureFileCopy } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
 
 const unavailable = pgUnavailable();
@@ -39,7 +39,7 @@ function pgCopy(): string {
     admin.close();
   }
   const url = `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
-  copyStore(fixtureCopy(), url);
+  copyStore(fixtureFileCopy(), url);
   return url;
 }
 
@@ -51,7 +51,7 @@ function upgraded(store: { getMeta(key: string): string | null; accessEvents: Me
 
 describe.skipIf(unavailable)('a nooa-only store on PostgreSQL, first written by Mnemo', () => {
   it('gains the same meta and backfilled events as the SQLite file, then the write', async () => {
-    const sqlite = fixtureCopy();
+    const sqlite = fixtureFileCopy();
     const pg = pgCopy();
     for (const db of [sqlite, pg]) {
       const res = await runCli(['search', db, 'deploy notifier to staging', '--now', String(NOW), '--json']);
@@ -81,7 +81,7 @@ describe.skipIf(unavailable)('a nooa-only store on PostgreSQL, first written by 
       two.ensureMnemo();
       expect(two.hasMnemo()).toBe(true);
       const backfilled = one.accessEvents({ limit: 100_000, order: 'asc' }).events.filter((e) => e.backfilled);
-      const fresh = fixtureCopy();
+      const fresh = fixtureFileCopy();
       const ref = MemoryStore.open(fresh, { clock: fixedClock(NOW) });
       ref.ensureMnemo();
       const want = ref.accessEventCount();

@@ -307,7 +307,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   feedPosition(): FeedPosition | null {
-    throw notOnPostgresYet('feedPosition');
+    return null; // until the change feed lands (issue #17): hears nothing from other connections
   }
 
   changedSince(_pos: FeedPosition, _limit: number): FeedChanges | null {
@@ -315,23 +315,23 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   refreshIfChanged(): boolean {
-    throw notOnPostgresYet('refreshIfChanged');
+    return false; // until the change feed lands (issue #17): hears nothing from other connections
   }
 
   catchUp(): void {
-    throw notOnPostgresYet('catchUp');
+    return; // until the change feed lands (issue #17): hears nothing from other connections
   }
 
   heardPosition(): FeedPosition | null {
-    throw notOnPostgresYet('heardPosition');
+    return null; // until the change feed lands (issue #17): hears nothing from other connections
   }
 
   dataVersion(): number {
-    throw notOnPostgresYet('dataVersion');
+    return 0; // until the change feed lands (issue #17): hears nothing from other connections
   }
 
   totalChanges(): number {
-    throw notOnPostgresYet('totalChanges');
+    return 0; // until the change feed lands (issue #17): hears nothing from other connections
   }
 
   // ---------------------------------------------------------------- history (a store as it is now)
