@@ -1,0 +1,201 @@
+/**
+ * Many agents writing one store at once, each through its own `mnemo mcp` process (stdio), while
+ * browser mode (`mnemo serve`, another process) keeps the open list current and recalls: the
+ * PostgreSQL issue's concurrency run, shared by its test (a small run) and its benchmark (the full
+ * one, bench/fleet-writers.ts).
+ *
+ * Each agent remembers memories with new wording (so none is a reinforcement of another), and after
+ * every `recallEvery`-th write recalls it by its own words: the write must be in the answer, at
+ * once (read-your-writes). The viewer long-polls the server's live-refresh generation as the
+ * workbench does and, each time it moves, lists the newest memories; a memory's list latency is from
+ * the moment its `remember` returned to the moment the list first showed it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { openStoreAt } from '../core/store/open-location.js';
+
+export interface FleetOptions {
+  /** The store (a postgres:// URL, or a SQLite path for comparison). */
+  store: string;
+  /** The project's root (where cli/main.ts is). */
+  root: string;
+  agents: number;
+  perAgent: number;
+  recallEvery: number;
+  /** The viewer's newest-first page: enough to hold every write between two of its looks. */
+  listWindow?: number;
+}
+
+export interface FleetReport {
+  agents: number;
+  per_agent: number;
+  writes: number;
+  errors: number;
+  first_errors: string[];
+  /** Rows per owner that are missing at the end (expected − found), summed. */
+  lost_writes: number;
+  rows_per_owner: Record<string, number>;
+  recalls: number;
+  /** Recalls right after a write that did not return that write. */
+  own_write_misses: number;
+  /** Written memories the viewer's list never showed while the run lasted. */
+  list_never_shown: number;
+  list_latency_ms: { p50: number; p95: number; max: number };
+  viewer_recalls: number;
+  viewer_errors: number;
+  wall_s: number;
+  writes_per_s: number;
+}
+
+const WORDS = 'amber basil cobalt delta ember fjord garnet harbor indigo juniper kestrel lumen mosaic nectar onyx pylon quartz raven saffron tundra umber vortex willow xenon yarrow zephyr anchor beacon cinder dune'.split(' ');
+
+function wording(agent: number, n: number, rand: () => number): string {
+  const words = Array.from({ length: 7 }, () => WORDS[Math.floor(rand() * WORDS.length)]!);
+  return `fleet agent ${agent} observed ${words.join(' ')} at step ${n} (mark a${agent}n${n}x)`;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const quantile = (xs: number[], q: number): number => {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))]!;
+};
+
+async function startServe(root: string, store: string): Promise<{ child: ChildProcess; base: string; token: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli', 'main.ts'), 'serve', store, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mnemo serve did not print its URL in 60 s: ${err}`)), 60_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /open: (http:\/\/127\.0\.0\.1:\d+\/)#token=([\w-]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, base: m[1]!, token: m[2]! });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`mnemo serve exited (${code}): ${err}`)));
+  });
+}
+
+async function api(base: string, token: string, method: string, input: unknown): Promise<{ ok: boolean; value?: any; error?: { message: string } }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${base}api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mnemo-token': token }, body: JSON.stringify(input) });
+  return (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+}
+
+function structured(r: CallToolResult): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (r.isError) throw new Error(r.content.map((c) => (c.type === 'text' ? c.text : '')).join(' '));
+  return r.structuredContent;
+}
+
+export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
+  const window = opts.listWindow ?? 2000;
+  const serve = await startServe(opts.root, opts.store);
+  const written = new Map<string, number>();
+  const firstShown = new Map<string, number>();
+  const errors: string[] = [];
+  let recalls = 0;
+  let misses = 0;
+  let viewerRecalls = 0;
+  let viewerErrors = 0;
+  let running = true;
+
+  const viewer = (async () => {
+    let generation = -1;
+    while (running) {
+      try {
+        const ev = await fetch(`${serve.base}api/_events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mnemo-token': serve.token }, body: JSON.stringify({ after: generation }) });
+        const body = (await ev.json()) as { value?: { generation?: number } };
+        generation = body.value?.generation ?? generation;
+        const page = await api(serve.base, serve.token, 'memory.list', { sort: 'rowid', dir: 'desc', limit: window, archived: 'all' });
+        if (!page.ok) throw new Error(page.error?.message);
+        const now = performance.now();
+        for (const r of page.value.rows as { id: string }[]) if (!firstShown.has(r.id)) firstShown.set(r.id, now);
+        // A dry run, as the workbench's recall view makes: a touching recall would move the generation itself.
+        const rec = await api(serve.base, serve.token, 'recall.explain', { query: 'fleet agent observed harbor', k: 5 });
+        viewerRecalls += 1;
+        if (!rec.ok) viewerErrors += 1;
+      } catch (err) {
+        viewerErrors += 1;
+        if (viewerErrors <= 3) errors.push(`viewer: ${(err as Error).message}`);
+      }
+    }
+  })();
+
+  const t0 = performance.now();
+  const agents = Array.from({ length: opts.agents }, async (_x, i) => {
+    const owner = `w${i}@fleet`;
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', join(opts.root, 'cli', 'main.ts'), 'mcp', opts.store, '--owner', owner, '--session', `fleet-${i}`], cwd: opts.root, stderr: 'pipe' });
+    const client = new Client({ name: `fleet-${i}`, version: '0.0.0' });
+    await client.connect(transport);
+    const rand = rng(1000 + i);
+    try {
+      for (let n = 0; n < opts.perAgent; n++) {
+        const content = wording(i, n, rand);
+        try {
+          const d = structured((await client.callTool({ name: 'remember', arguments: { content } })) as CallToolResult);
+          written.set(d.id as string, performance.now());
+          if ((n + 1) % opts.recallEvery === 0) {
+            recalls += 1;
+            const r = structured((await client.callTool({ name: 'recall', arguments: { query: content, k: 5 } })) as CallToolResult);
+            if (!(r.results as { id: string }[]).some((x) => x.id === d.id)) misses += 1;
+          }
+        } catch (err) {
+          errors.push(`${owner} step ${n}: ${(err as Error).message}`);
+        }
+      }
+    } finally {
+      await client.close();
+    }
+  });
+  await Promise.all(agents);
+  const wall = (performance.now() - t0) / 1000;
+  // Give the list its chance to show the last writes (the bound the run checks is 1 s; wait 3).
+  const deadline = performance.now() + 3000;
+  while (performance.now() < deadline && [...written.keys()].some((id) => !firstShown.has(id))) await new Promise((r) => setTimeout(r, 100));
+  running = false;
+  await viewer;
+  serve.child.kill('SIGTERM');
+
+  const rows: Record<string, number> = {};
+  const store = openStoreAt(opts.store, { readonly: true });
+  try {
+    for (let i = 0; i < opts.agents; i++) rows[`w${i}@fleet`] = store.count({ owner: `w${i}@fleet`, includeArchived: true });
+  } finally {
+    store.close();
+  }
+  const latencies = [...written].filter(([id]) => firstShown.has(id)).map(([id, at]) => Math.max(0, firstShown.get(id)! - at));
+  const lost = Object.values(rows).reduce((a, n) => a + Math.max(0, opts.perAgent - n), 0);
+  return {
+    agents: opts.agents,
+    per_agent: opts.perAgent,
+    writes: written.size,
+    errors: errors.length,
+    first_errors: errors.slice(0, 5),
+    lost_writes: lost,
+    rows_per_owner: rows,
+    recalls,
+    own_write_misses: misses,
+    list_never_shown: [...written.keys()].filter((id) => !firstShown.has(id)).length,
+    list_latency_ms: { p50: Math.round(quantile(latencies, 0.5)), p95: Math.round(quantile(latencies, 0.95)), max: Math.round(quantile(latencies, 1)) },
+    viewer_recalls: viewerRecalls,
+    viewer_errors: viewerErrors,
+    wall_s: Math.round(wall * 10) / 10,
+    writes_per_s: Math.round(written.size / wall),
+  };
+}
