@@ -29,7 +29,7 @@ import { MEMORY_COLUMNS as ROW_COLUMNS } from './codec.js';
 const TRIGGER_NOW = "((julianday('now') - 2440587.5) * 86400.0)";
 
 /** The access fields of nooa's `data` JSON; an update that changes only these (and the two columns) is an access. */
-const ACCESS_PATHS = [
+export const ACCESS_PATHS = [
   '$.access_log',
   '$.access_count',
   '$.recalled_count',

@@ -139,16 +139,24 @@ export function pruneFeedStep(store: JournalledStore, now: number, maxRows = PRU
   });
 }
 
-/** Prunes the whole backlog in paced steps (a pause between them, so other writers get the lock). */
-export async function pruneFeed(store: JournalledStore, now: number, pacing?: RunPacing): Promise<PruneReport> {
+/**
+ * Prunes the whole backlog in paced steps (a pause between them, so other writers get the lock).
+ * `step` is one bounded step of the store's own feed (PostgreSQL's is pg/pg-feed-retention.ts).
+ */
+export async function pruneFeed(
+  store: JournalledStore,
+  now: number,
+  pacing?: RunPacing,
+  step: (store: JournalledStore, now: number) => PruneReport = pruneFeedStep,
+): Promise<PruneReport> {
   const pacer = new Pacer(store, pacingOf(pacing));
   const total: PruneReport = { removed: 0, access_removed: 0, done: false };
   try {
     for (;;) {
-      const step = pruneFeedStep(store, now);
-      total.removed += step.removed;
-      total.access_removed += step.access_removed;
-      if (step.done) break;
+      const done = step(store, now);
+      total.removed += done.removed;
+      total.access_removed += done.access_removed;
+      if (done.done) break;
       await pacer.between();
     }
   } finally {

@@ -109,6 +109,12 @@ describe('mnemo pg grant: a role per agent, held to its owner by row-level secur
     expect(agentA.query(`UPDATE ${t('memories')} SET importance = 7 WHERE id = $1 RETURNING id`, [shared])).toEqual([{ id: shared }]);
     agentA.query(`INSERT INTO ${t('memories')}(id, type, content, created_at, last_accessed, data, owner) VALUES ('mine', 'info', 'x', 1, 1, '{}', 'coder@1')`);
     expect(agentA.query(`DELETE FROM ${t('memories')} WHERE id = 'mine' RETURNING id`)).toEqual([{ id: 'mine' }]);
+    // Its writes reach the change feed (written by the feed's trigger, not by the agent), and it
+    // reads the feed rows of the memories in its scope only: the delete of its own included.
+    expect(refusal(() => agentA.query(`INSERT INTO ${t('mnemo_pg_feed')}(at, tbl, op, memory_id) VALUES (1, 'memory', 'insert', 'forged')`))?.details).toMatchObject({ sqlstate: '42501' });
+    const heard = agentA.query<{ owner: string; op: string; memory_id: string }>(`SELECT owner, op, memory_id FROM ${t('mnemo_pg_feed')}`);
+    expect(heard).toEqual(expect.arrayContaining([{ owner: 'coder@1', op: 'delete', memory_id: 'mine' }]));
+    expect(new Set(heard.map((r) => r.owner))).toEqual(new Set(['', 'coder', 'coder@1', 'coder@2']));
   });
 
   it('the CLI prints the password once with how to connect; a second grant replaces the password; bad owners are refused', (ctx) => {

@@ -319,14 +319,11 @@ describe('the PostgreSQL store adapter', () => {
     const store: StoreWriter = PgStore.open(storeUrl('pgstore_todo'), { create: true, clock: fixedClock(NOW) });
     try {
       const calls: [string, () => unknown][] = [
-        ['queries.feedStatus', () => store.queries.feedStatus()],
-        ['queries.feedRetention', () => store.queries.feedRetention()],
-        ['runs.setFeedRetention', () => store.runs.setFeedRetention({ days: 1 })],
-        ['refreshIfChanged', () => store.refreshIfChanged()],
-        ['feedPosition', () => store.feedPosition()],
         ['beliefTables', () => store.beliefTables()],
         ['maintenanceHistory', () => store.maintenanceHistory()],
-        ['runs.pruneFeed', () => store.runs.pruneFeed(NOW)],
+        // Time travel: PostgreSQL's change feed keeps no before-images.
+        ['asOf', () => store.asOf(NOW)],
+        ['changesBetween', () => store.changesBetween({ epoch: 'e', seq: 1 }, { epoch: 'e', seq: 2 })],
       ];
       for (const [method, call] of calls) {
         const err = errorOf(call);

@@ -4,8 +4,8 @@
  * indexes) with one reset that everything may have changed. While it loads, commits do not wait
  * for the disk (synchronous_commit off: a crash loses at most the last batches of a load that
  * would be run again anyway). A row is one statement through the bridge, so this is correct but not
- * yet fast; the change feed's history does not start at the end of the load, as there is no feed
- * on PostgreSQL yet.
+ * yet fast. The load's rows stay in the change feed (pg-feed-ddl.ts): the loading connection
+ * leaves them out, and other connections hear them as any write (one reset past their catch-up limit).
  */
 import type { BulkLoad } from '../bulk-load.js';
 import { MEMORY_COLUMNS } from '../codec.js';

@@ -2,12 +2,13 @@
  * A PostgreSQL schema as the target of `mnemo copy`: each batch is one INSERT … SELECT FROM
  * unnest(…) (one array per column: far fewer parameters for the server to parse than a row of
  * placeholders per row) and its progress row, in one transaction; the secondary indexes and the
- * sequences are set when the rows are in.
+ * sequences are set, and the change feed added (pg-feed-ddl.ts), when the rows are in.
  */
 import { MNEMO_SCHEMA_VERSION } from '../migrations.js';
 import { classOf, copyColumns, type TableSpec } from '../copy/store-tables.js';
 import { decodeProgress, encodeProgress, PROGRESS_TABLE, type CopyRow, type CopyTarget, type SourceFacts, type TableProgress, type TargetState } from '../copy/copy-endpoint.js';
 import { PgStoreConnection } from './pg-store-connection.js';
+import { pgFeedDdl } from './pg-feed-ddl.js';
 import { identityColumn, PG_STORE_TABLE, pgIndexDdl, pgStoreDdl } from './pg-schema.js';
 import { ident, type PgStoreUrl } from './pg-url.js';
 import { PG_ARRAY_TYPES, toPgText } from './pg-values.js';
@@ -88,6 +89,8 @@ export class PgCopyTarget implements CopyTarget {
           [this.conn.table(t.name), column, floor === null ? null : floor.toString()],
         );
       }
+      // The change feed's triggers go on once the rows are in: a copied row is not a change.
+      for (const sql of pgFeedDdl(this.conn.url.schema)) db.query(sql);
       db.query(`DROP TABLE ${this.conn.table(PROGRESS_TABLE)}`);
     });
   }

@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { badInput, MnemoError } from '../../errors.js';
 import { validateOwner } from '../../model/owner.js';
 import { PROGRESS_TABLE } from '../copy/copy-endpoint.js';
+import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { ident, parsePgStoreUrl, storeUrlAs } from './pg-url.js';
 import { SyncPg } from './sync-pg.js';
@@ -56,13 +57,16 @@ function policies(t: (name: string) => string, fn: (name: string) => string): Re
     mnemo_tombstones: `${fn('mnemo_owner_in_scope')}(owner)`,
     mnemo_deltas: `memory_id IS NULL OR ${memoryVisible('memory_id')}`,
     mnemo_feed: `CASE WHEN owner IS NOT NULL THEN ${fn('mnemo_owner_in_scope')}(owner) ELSE ${memoryVisible('memory_id')} END`,
+    // By the owner its trigger recorded, so an agent hears the delete of a memory it could see.
+    [PG_FEED_TABLE]: `owner IS NOT NULL AND ${fn('mnemo_owner_in_scope')}(owner)`,
     [AGENTS_TABLE]: 'db_role = current_user',
   };
 }
 
 const READ_WRITE = ['memories', 'memory_edges', 'mnemo_access_events', 'mnemo_tombstones', 'mnemo_deltas', 'mnemo_dimensions', 'mnemo_entity_aliases', 'mnemo_alias_rejections', 'maintenance_log', 'mnemo_meta', 'mnemo_profiles'];
 const READ_APPEND = ['mnemo_feed'];
-const READ_ONLY = [PG_STORE_TABLE, AGENTS_TABLE];
+/** PostgreSQL's change feed is read only: its triggers write it with the table owner's rights (pg-feed-ddl.ts). */
+const READ_ONLY = [PG_STORE_TABLE, AGENTS_TABLE, PG_FEED_TABLE];
 /** Enabled with no policy: nobody but operators sees a row. */
 const CLOSED = ['mnemo_journal', 'mnemo_journal_rows', 'mnemo_agent_credentials'];
 
@@ -107,7 +111,8 @@ export function grantAgent(storeUrl: string, ownerInput: string, givenPassword?:
            SELECT o COLLATE "C" = '' OR o COLLATE "C" = r OR (o COLLATE "C" >= r || '@' AND o COLLATE "C" < r || 'A')
            FROM (SELECT ${fn('mnemo_agent_role')}() COLLATE "C" AS r) agent $$`,
       );
-      for (const [table, condition] of Object.entries(policies(t, fn))) {
+      // A store from before the change feed has no feed table (its first writable open adds it).
+      for (const [table, condition] of Object.entries(policies(t, fn)).filter(([table]) => table !== PG_FEED_TABLE || present.has(table))) {
         db.query(`ALTER TABLE ${t(table)} ENABLE ROW LEVEL SECURITY`);
         db.query(`DROP POLICY IF EXISTS mnemo_agent ON ${t(table)}`);
         db.query(`CREATE POLICY mnemo_agent ON ${t(table)} FOR ALL USING (${condition}) WITH CHECK (${condition})`);
@@ -120,7 +125,7 @@ export function grantAgent(storeUrl: string, ownerInput: string, givenPassword?:
       db.query(`GRANT USAGE ON SCHEMA ${s} TO ${r}`);
       db.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${READ_WRITE.map(t).join(', ')} TO ${r}`);
       db.query(`GRANT SELECT, INSERT ON ${READ_APPEND.map(t).join(', ')} TO ${r}`);
-      db.query(`GRANT SELECT ON ${READ_ONLY.map(t).join(', ')} TO ${r}`);
+      db.query(`GRANT SELECT ON ${READ_ONLY.filter((table) => table !== PG_FEED_TABLE || present.has(table)).map(t).join(', ')} TO ${r}`);
       db.query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`);
       db.query(`INSERT INTO ${t(AGENTS_TABLE)}(db_role, owner) VALUES ($1, $2) ON CONFLICT (db_role) DO UPDATE SET owner = excluded.owner`, [role, owner]);
     });

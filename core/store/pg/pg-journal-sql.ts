@@ -4,10 +4,12 @@
  * the same logic (journal.ts) on either backend. The images stay JSON text, byte for byte what the
  * journal wrote, so a journal copied between backends undoes the same.
  *
- * The change feed is not filled on PostgreSQL yet, so attributing its rows to a change does
- * nothing here.
+ * Attributing the change feed's rows to a change (pg-feed-ddl.ts) stamps the rows this transaction
+ * wrote that name no change yet (the journal learns a change's id once its rows are written), and
+ * sets `mnemo.change_id` for the rest of the transaction, which the triggers stamp later rows with.
  */
 import type { JournalSql, RawChangeRow, RawSummary } from '../journal.js';
+import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { intOf, intOrNull } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
@@ -140,7 +142,10 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
       }
       return [...owners].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     },
-    attributeFeedTo() {},
+    attributeFeedTo(changeId) {
+      q(`UPDATE ${conn.table(PG_FEED_TABLE)} SET change_id = $1 WHERE xid = pg_current_xact_id() AND change_id IS NULL`, [changeId]);
+      q(`SELECT set_config('mnemo.change_id', $1, true)`, [String(changeId)]);
+    },
     moveAfter(changeId, key, after) {
       q(`UPDATE ${rowsTable()} SET after = $1 WHERE change_id = $2 AND key = $3`, [after, changeId, key]);
     },

@@ -9,18 +9,18 @@ import { notYetGroup } from './pg-not-yet.js';
 
 /**
  * What of store.runs is written: the long changes (journal-runs.ts) and ingest runs
- * (ingest-runs.ts), both shared with SQLite, the credential writes (each in the store's transaction) and the bulk load.
+ * (ingest-runs.ts), both shared with SQLite, the credential writes (each in the store's
+ * transaction), the bulk load, and the change feed's retention (pg-feed-retention.ts).
  */
 export interface PgRunsWritten extends JournalRuns, IngestRuns {
   insertCredential: StoreRuns['insertCredential'];
   markRevoked: StoreRuns['markRevoked'];
   beginBulkLoad: StoreRuns['beginBulkLoad'];
+  setFeedRetention: StoreRuns['setFeedRetention'];
+  pruneFeed: StoreRuns['pruneFeed'];
 }
 
 export function pgRuns(written: PgRunsWritten): StoreRuns {
-  const notYet = notYetGroup<Omit<StoreRuns, keyof PgRunsWritten>>('runs', {
-    setFeedRetention: true,
-    pruneFeed: true,
-  });
+  const notYet = notYetGroup<Omit<StoreRuns, keyof PgRunsWritten>>('runs', {});
   return { ...notYet, ...written };
 }

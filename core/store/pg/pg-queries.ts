@@ -53,10 +53,23 @@ type Written =
   | 'listIds'
   | 'memoryFacets'
   | 'graphView'
+  | 'feedRetention'
+  | 'feedStatus'
   | keyof CountQueries;
 
-export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credentials: PgCredentials, counts: PgCounts, audit: PgAudit, profiles: PgSavedProfiles, list: PgList, graph: PgGraph): StoreQueries {
+export function pgQueries(
+  rows: PgRowQueries,
+  memories: PgMemoryQueries,
+  credentials: PgCredentials,
+  counts: PgCounts,
+  audit: PgAudit,
+  profiles: PgSavedProfiles,
+  list: PgList,
+  graph: PgGraph,
+  feed: Pick<StoreQueries, 'feedRetention' | 'feedStatus'>,
+): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
+    ...feed,
     listMemories: (f) => list.listMemories(f),
     listIds: (f, max) => list.listIds(f, max),
     memoryFacets: (archived, tagLimit, tagSample) => list.memoryFacets(archived, tagLimit, tagSample),
@@ -109,9 +122,6 @@ export function pgQueries(rows: PgRowQueries, memories: PgMemoryQueries, credent
     edgeCountsByType: counts.edgeCountsByType.bind(counts),
     beliefDimensionCount: counts.beliefDimensionCount.bind(counts),
   };
-  const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {
-    feedRetention: true,
-    feedStatus: true,
-  });
+  const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {});
   return { ...notYet, ...written };
 }

@@ -9,6 +9,7 @@ import { MnemoError } from '../../errors.js';
 import { accessEventValues, accessRingEntries } from '../access-events.js';
 import { PROGRESS_TABLE } from '../copy/copy-endpoint.js';
 import { migrateMnemo, migrateNooa, MNEMO_SCHEMA_VERSION } from '../migrations.js';
+import { pgFeedDdl } from './pg-feed-ddl.js';
 import { PG_STORE_TABLE, pgIndexDdl, pgStoreDdl } from './pg-schema.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
@@ -27,7 +28,7 @@ function newStoreRows(initialProfile: string, now: number): { nooaVersion: numbe
   }
 }
 
-/** Creates a store in the connection's schema, which must hold no table; one transaction. */
+/** Creates a store in the connection's schema, which must hold no table, with its change feed; one transaction. */
 export function createPgStore(conn: PgStoreConnection, initialProfile: string, now: number): void {
   const db = conn.db();
   const rows = newStoreRows(initialProfile, now);
@@ -38,6 +39,8 @@ export function createPgStore(conn: PgStoreConnection, initialProfile: string, n
     fact('mnemo_schema_version', String(MNEMO_SCHEMA_VERSION));
     fact('has_mnemo', '1');
     for (const m of rows.meta) db.query(`INSERT INTO ${conn.table('mnemo_meta')}(key, value) VALUES ($1, $2)`, [m.key, m.value]);
+    // Last: the feed's triggers would log the rows above (none are memories today, but a new store's feed starts empty).
+    for (const sql of pgFeedDdl(conn.url.schema)) db.query(sql);
   });
 }
 

@@ -4,15 +4,16 @@
  * slices (issue #17). What it does today: the store's info and meta, memories (reads and writes,
  * owner scopes, id prefixes, embeddings), edges, access events, the journal (change, undo, redo,
  * dependents) over memory and tombstone rows, tombstones, all-or-nothing transactions, the
- * maintenance log write, listeners told of this connection's own writes, read-only connections,
- * store.queries but the feed's, and store.runs but feed retention (long changes and ingest runs
- * run SQLite's code over this adapter's statements). Every other method of the port throws a typed
+ * maintenance log write, listeners told of this connection's own writes and of what other
+ * connections commit (the change feed: pg-feed.ts, pg-external-changes.ts), read-only connections,
+ * store.queries and store.runs with feed retention (long changes and ingest runs run SQLite's code
+ * over this adapter's statements). Every other method of the port throws a typed
  * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
  * answer; the engine does not open PostgreSQL stores yet.
  *
  * Differences from the SQLite adapter that later slices must settle:
- * - Nothing fills the change feed (SQLite's triggers are not in the schema), so changes made by
- *   other connections are not heard, and the feed names no change.
+ * - The change feed is its own table, read by transaction id, with no before-images: no time
+ *   travel (asOf, changesBetween). A position is a transaction-id watermark (pg-feed.ts).
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
  *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite. The
@@ -21,6 +22,7 @@
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
+import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../../clock.js';
 import { badInput, MnemoError, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
@@ -36,6 +38,7 @@ import { Journal } from '../journal.js';
 import { journalRuns } from '../journal-runs.js';
 import type { StoreHandle } from '../store-handle.js';
 import { contentHash } from '../tombstones.js';
+import { feedRetention, pruneFeed, setFeedRetention } from '../feed-retention.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
 import { ownerClause } from '../owner-sql.js';
 import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../saved-profiles.js';
@@ -65,6 +68,9 @@ import { notOnPostgresYet } from './pg-not-yet.js';
 import { PgAudit } from './pg-audit.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
+import { PgExternalChanges } from './pg-external-changes.js';
+import { PgFeed } from './pg-feed.js';
+import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
 import { definePgJsonFunctions } from './pg-json-sql.js';
 import { PgGraph } from './pg-graph.js';
 import { PgList } from './pg-list.js';
@@ -107,6 +113,13 @@ export class PgStore implements StoreWriter, StoreHandle {
   readonly runs: StoreRuns;
   readonly history: StoreAsOf | null = null;
   private readonly conn: PgStoreConnection;
+  private readonly feed: PgFeed;
+  /** This connection's token in the change feed's rows (`mnemo.writer`): how it leaves out its own. */
+  private readonly writerToken = randomUUID();
+  /** Hears other connections' commits; null without a feed (an older store opened read-only). */
+  private readonly external: PgExternalChanges | null;
+  /** Transactions of ours that wrote (totalChanges). */
+  private writes = 0;
   private readonly rows: PgMemoryRows;
   private readonly events: PgAccessEvents;
   private readonly profiles: PgSavedProfiles;
@@ -123,12 +136,14 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   private constructor(conn: PgStoreConnection, opts: PgOpenOptions) {
     this.conn = conn;
+    this.feed = new PgFeed(conn);
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget()]);
     const credentials = new PgCredentials(conn);
-    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn));
+    const feedQueries = { feedRetention: () => feedRetention(this), feedStatus: () => pgFeedStatus(this, this.feed) };
+    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn), feedQueries);
     this.runs = pgRuns({
       ...journalRuns(this),
       ...ingestRuns(this, pgIngestSql(conn)),
@@ -143,6 +158,8 @@ export class PgStore implements StoreWriter, StoreHandle {
           return credentials.markRevoked(ids, now);
         }),
       beginBulkLoad: () => beginPgBulkLoad(conn, this),
+      setFeedRetention: (policy) => setFeedRetention(this, policy),
+      pruneFeed: (now, pacing) => pruneFeed(this, now, pacing, (store, at) => pgPruneFeedStep(store, this.feed, at)),
     });
     this.path = conn.shown;
     this.name = conn.url.schema;
@@ -151,6 +168,11 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.dim = opts.dim ?? 256;
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
+    // A store made before the feed gets it at its first writable open; a read-only one goes without.
+    if (!this.readonly && !this.feed.installed()) this.feed.install();
+    conn.db().query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]);
+    const start = this.feed.position();
+    this.external = start ? new PgExternalChanges(this, this.feed, this.writerToken, start) : null;
   }
 
   /** Opens the store a `postgres://…?schema=name` URL names (a new one with `create`). */
@@ -217,8 +239,10 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   setMeta(key: string, value: string): void {
-    this.ensureMnemo();
-    this.q(`INSERT INTO ${this.conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+    this.transaction(() => {
+      this.ensureMnemo();
+      this.q(`INSERT INTO ${this.conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+    });
   }
 
   profile(): ProfileName {
@@ -251,12 +275,15 @@ export class PgStore implements StoreWriter, StoreHandle {
     if (this.depth > 0) return fn();
     const db = this.conn.db();
     const told = { ids: new Set<string>(), reset: false };
-    db.query('BEGIN');
+    this.begin();
     this.depth = 1;
     this.told = told;
     try {
       const result = fn();
+      // Whether this transaction wrote anything: it was given a transaction id then.
+      const [wrote] = this.readonly ? [] : db.query('SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote');
       db.query('COMMIT');
+      if (wrote?.['wrote'] === true) this.writes++;
       return result;
     } catch (err) {
       if (!this.closed) db.query('ROLLBACK');
@@ -270,6 +297,17 @@ export class PgStore implements StoreWriter, StoreHandle {
       this.depth = 0;
       this.told = null;
     }
+  }
+
+  /**
+   * BEGIN, and on a writable connection the store's clock for the change feed's rows (`mnemo.now`,
+   * pg-feed-ddl.ts) in the same round trip: a statement without parameters goes over the simple
+   * query protocol, which takes two. The clock's reading is a finite number, written as a literal.
+   */
+  private begin(): void {
+    const now = this.clock.now();
+    if (this.readonly || !Number.isFinite(now)) this.conn.db().query('BEGIN');
+    else this.conn.db().query(`BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
   }
 
   /** One REPEATABLE READ transaction: every read inside sees one snapshot. */
@@ -306,32 +344,43 @@ export class PgStore implements StoreWriter, StoreHandle {
     for (const l of this.listeners) l(e);
   }
 
+  /** Where the feed stands: a transaction-id watermark (pg-feed.ts); null without a feed. */
   feedPosition(): FeedPosition | null {
-    return null; // until the change feed lands (issue #17): hears nothing from other connections
+    return this.feed.position();
   }
 
-  changedSince(_pos: FeedPosition, _limit: number): FeedChanges | null {
-    throw notOnPostgresYet('changedSince');
+  /** The memories transactions that ended after `pos` changed, this connection's included. */
+  changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
+    return this.feed.changedSince(pos, limit);
   }
 
+  /** Whether another connection committed since the last check (pg-external-changes.ts); never without a feed. */
   refreshIfChanged(): boolean {
-    return false; // until the change feed lands (issue #17): hears nothing from other connections
+    return this.external?.refresh() ?? this.noFeed();
   }
 
+  /** Tells listeners which memories other connections changed since the last catch-up. */
   catchUp(): void {
-    return; // until the change feed lands (issue #17): hears nothing from other connections
+    this.external?.catchUp();
   }
 
   heardPosition(): FeedPosition | null {
-    return null; // until the change feed lands (issue #17): hears nothing from other connections
+    return this.external?.heardPosition() ?? null;
   }
 
+  /** Moves whenever a check finds another connection's commit to memories or edges (never for ours). */
   dataVersion(): number {
-    return 0; // until the change feed lands (issue #17): hears nothing from other connections
+    return this.external?.version() ?? 0;
   }
 
+  /** The transactions this connection committed that wrote (SQLite counts rows: either moves on every write of ours). */
   totalChanges(): number {
-    return 0; // until the change feed lands (issue #17): hears nothing from other connections
+    return this.writes;
+  }
+
+  private noFeed(): false {
+    this.warn('no-feed', `${this.path} has no change feed (a store made before it, opened read-only): changes other connections make are not heard; open it writable once to add the feed`);
+    return false;
   }
 
   // ---------------------------------------------------------------- history (a store as it is now)

@@ -1,0 +1,139 @@
+/**
+ * Reading a PostgreSQL store's change feed (pg-feed-ddl.ts). A position is a transaction-id
+ * watermark: `seq` is the xmin of a snapshot, below which every transaction has ended (committed
+ * or rolled back). The changes after a position are the rows of transactions with
+ * `pos.seq <= xid < xmin now`, read in the same statement as that xmin (so from one snapshot); the
+ * next position is that xmin. Each committed transaction's rows are read exactly once, whatever
+ * order the transactions committed in, where "rows numbered after the last one seen" would miss a
+ * transaction that began before a later-numbered one and committed after it was read. A
+ * transaction still running holds the watermark back until it ends: its rows, and those of
+ * transactions that began after it, are heard then.
+ */
+import type { FeedChanges, FeedPosition } from '../feed-position.js';
+import { PG_STORE_TABLE } from './pg-schema.js';
+import { PG_FEED_EPOCH_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+
+/** The store's facts (mnemo_pg_store) that the feed keeps: PostgreSQL's own, so `mnemo copy` to SQLite does not carry them. */
+export const PG_FEED_FACTS = {
+  epoch: PG_FEED_EPOCH_FACT,
+  /** The highest transaction id retention removed a row of: a position at or below it may have missed rows. */
+  prunedXid: 'feed_pruned_xid',
+  prunedThrough: 'feed_pruned_through',
+  historyFrom: 'feed_history_from',
+  accessesFrom: 'feed_accesses_from',
+  accessCursor: 'feed_access_pruned_seq',
+} as const;
+
+/** The snapshot's xmin as text (xid8 is 64-bit; a number holds it exactly below 2^53). */
+const XMIN = 'pg_snapshot_xmin(pg_current_snapshot())::text';
+
+export class PgFeed {
+  private present: boolean | null = null;
+  private epochValue: string | null = null;
+
+  constructor(private readonly conn: PgStoreConnection) {}
+
+  /** Runs one statement on the store's connection (the feed's SQL stays in this folder). */
+  rows<T extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
+    return this.conn.db().query<T>(sql, params);
+  }
+
+  get table(): string {
+    return this.conn.table(PG_FEED_TABLE);
+  }
+
+  /** Whether the schema has the feed (a store from before it, opened read-only, does not). */
+  installed(): boolean {
+    // By name, not through information_schema, which hides a table from a role with no privilege on it.
+    if (this.present === null) this.present = this.rows<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [this.table])[0]!.ok;
+    return this.present;
+  }
+
+  /** Adds the feed (table, triggers and epoch), or brings its functions up to date; one transaction. */
+  install(): void {
+    this.conn.db().transaction(() => {
+      for (const sql of pgFeedDdl(this.conn.url.schema)) this.rows(sql);
+    });
+    this.present = true;
+  }
+
+  fact(key: string): string | null {
+    const [r] = this.rows<{ value: string }>(`SELECT value FROM ${this.conn.table(PG_STORE_TABLE)} WHERE key = $1`, [key]);
+    return r ? r.value : null;
+  }
+
+  setFact(key: string, value: string): void {
+    this.rows(`INSERT INTO ${this.conn.table(PG_STORE_TABLE)}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+  }
+
+  epoch(): string | null {
+    if (!this.installed()) return null;
+    this.epochValue ??= this.fact(PG_FEED_FACTS.epoch);
+    return this.epochValue;
+  }
+
+  /** Where the feed stands: every transaction below `seq` has ended. Null without a feed. */
+  position(): FeedPosition | null {
+    const epoch = this.epoch();
+    if (!epoch) return null;
+    const [r] = this.rows<{ xmin: string }>(`SELECT ${XMIN} AS xmin`);
+    return { epoch, seq: Number(r!.xmin) };
+  }
+
+  /** Whether retention removed rows a reader at `pos` has not read (it must rebuild). */
+  private prunedPast(pos: FeedPosition): boolean {
+    const pruned = this.fact(PG_FEED_FACTS.prunedXid);
+    return pruned !== null && pos.seq <= Number(pruned);
+  }
+
+  /**
+   * The memories changed by transactions that ended after `pos` (an edge change names both ends),
+   * leaving out the rows `ownToken`'s connection wrote. Null when `pos` is from another feed or
+   * reaches back past what retention kept, or more than `limit` rows changed (rebuild instead).
+   */
+  changedSince(pos: FeedPosition, limit: number, ownToken: string | null = null): FeedChanges | null {
+    const epoch = this.epoch();
+    if (!epoch || pos.epoch !== epoch || this.prunedPast(pos)) return null;
+    const rows = this.rows<{ xmin: string; memory_id: string | null; dst: string | null }>(
+      `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+       SELECT w.xmin::text AS xmin, f.memory_id, f.dst FROM w LEFT JOIN LATERAL (
+         SELECT memory_id, dst FROM ${this.table}
+         WHERE xid >= $1::text::xid8 AND xid < w.xmin AND writer_token IS DISTINCT FROM $2
+         ORDER BY seq LIMIT $3
+       ) f ON TRUE`,
+      [String(pos.seq), ownToken, limit + 1],
+    );
+    const xmin = Number(rows[0]!.xmin);
+    if (pos.seq > xmin) return null;
+    const found = rows.filter((r) => r.memory_id !== null);
+    if (found.length > limit) return null;
+    const touched = new Set<string>();
+    for (const r of found) {
+      touched.add(r.memory_id!);
+      if (r.dst !== null) touched.add(r.dst);
+    }
+    const present = new Set(touched.size ? this.rows<{ id: string }>(`SELECT id FROM ${this.conn.table('memories')} WHERE id = ANY($1::text[])`, [[...touched]]).map((r) => r.id) : []);
+    const upserts: string[] = [];
+    const deletes: string[] = [];
+    for (const id of touched) (present.has(id) ? upserts : deletes).push(id);
+    return { upserts, deletes, position: { epoch, seq: xmin } };
+  }
+
+  /**
+   * The watermark now; whether a connection other than `ownToken`'s wrote rows in transactions
+   * that ended between `from` and it; and the highest transaction id retention removed rows of
+   * (null: none), since a reader whose unread rows were pruned must hear of it too. One statement:
+   * an index range over the transactions since, and one fact.
+   */
+  othersSince(from: number, ownToken: string): { xmin: number; others: boolean; prunedXid: number | null } {
+    const [r] = this.rows<{ xmin: string; others: boolean; pruned: string | null }>(
+      `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+       SELECT w.xmin::text AS xmin, EXISTS (
+         SELECT 1 FROM ${this.table} WHERE xid >= $1::text::xid8 AND xid < w.xmin AND writer_token IS DISTINCT FROM $2
+       ) AS others, (SELECT value FROM ${this.conn.table(PG_STORE_TABLE)} WHERE key = $3) AS pruned FROM w`,
+      [String(from), ownToken, PG_FEED_FACTS.prunedXid],
+    );
+    return { xmin: Number(r!.xmin), others: r!.others, prunedXid: r!.pruned === null ? null : Number(r!.pruned) };
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The change feed of a PostgreSQL store (core/store/pg/pg-feed*.ts, pg-external-changes.ts), with
+ * several connections to one store on a real server (MNEMO_TEST_PG_URL, or a throwaway cluster).
+ *
+ * What could go wrong: a transaction that began first and commits last is never heard (read by
+ * row number, its rows sit behind a position that already passed later-numbered rows); a
+ * connection hears its own writes twice; a reader whose position retention pruned past misses
+ * changes instead of rebuilding; an access is logged as an edit (or the reverse), so retention
+ * keeps the wrong rows; the feed's rows name no change; our own writes move dataVersion.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock, type Clock } from '../../core/clock.js';
+import { accessRecord, createMemory } from '../../core/model/memory.js';
+import { PgStore } from '../../core/store/pg/pg-store.js';
+import { SyncPg } from '../../core/store/pg/sync-pg.js';
+import type { ChangeEvent } from '../../core/store/port.js';
+import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+
+const NOW = 1_780_000_000;
+const DAY = 86_400;
+const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
+
+const unavailable = pgUnavailable();
+
+describe('the change feed of a PostgreSQL store', () => {
+  let server: PgServer | null = null;
+  let admin: SyncPg | null = null;
+  const open: PgStore[] = [];
+  const storeUrl = (schema: string) => `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
+  const SCHEMAS = ['pgfeed_order', 'pgfeed_prune', 'pgfeed_ops', 'pgfeed_versions'];
+
+  /** A connection to the store in `schema` (made on first use), closed after the test. */
+  function connect(schema: string, clock: Clock = fixedClock(NOW)): PgStore {
+    const store = PgStore.open(storeUrl(schema), { create: true, clock });
+    open.push(store);
+    return store;
+  }
+
+  function listen(store: PgStore): ChangeEvent[] {
+    const events: ChangeEvent[] = [];
+    store.onChange((e) => events.push(e));
+    return events;
+  }
+
+  beforeAll(() => {
+    if (unavailable) return;
+    server = startPg();
+    admin = SyncPg.connect(server.url);
+    for (const schema of SCHEMAS) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  }, 120_000);
+
+  afterAll(() => {
+    for (const s of open.reverse()) s.close();
+    admin?.close();
+    server?.stop();
+  });
+
+  it('hears a transaction that began first and committed after a later one was read', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const reader = connect('pgfeed_order');
+    const first = connect('pgfeed_order');
+    const second = connect('pgfeed_order');
+    const events = listen(reader);
+    const early = createMemory({ content: 'written first, committed last' }, NOW);
+    const late = createMemory({ content: 'written second, committed first' }, NOW);
+    const heard: ChangeEvent[] = [];
+    first.transaction(() => {
+      first.add(early, null); // its feed row takes the lower sequence number, and the lower transaction id
+      second.add(late, null); // commits at once, on its own connection
+      // The reader catches up between the two commits: a position "after the last row read" would now pass the first's row.
+      reader.catchUp();
+      heard.push(...events.splice(0));
+    });
+    reader.catchUp();
+    heard.push(...events.splice(0));
+    expect(heard).toEqual(expect.arrayContaining([{ kind: 'upsert', id: early.id }, { kind: 'upsert', id: late.id }]));
+    expect(heard).toHaveLength(2); // each transaction's rows heard once
+    // The feed's rows really are out of commit order: the first transaction's row has the lower number.
+    const rows = admin!.query<{ memory_id: string; seq: string }>('SELECT memory_id, seq::text AS seq FROM pgfeed_order.mnemo_pg_feed ORDER BY seq');
+    expect(rows.map((r) => r.memory_id)).toEqual([early.id, late.id]);
+  });
+
+  it("leaves out the connection's own rows: its listeners heard them as they were written", (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const reader = connect('pgfeed_order');
+    const other = connect('pgfeed_order');
+    const events = listen(reader);
+    const ours = createMemory({ content: 'ours' }, NOW);
+    const theirs = createMemory({ content: 'theirs' }, NOW);
+    reader.add(ours, null);
+    other.add(theirs, null);
+    reader.save({ ...ours, content: 'ours, edited' });
+    expect(events).toEqual([
+      { kind: 'upsert', id: ours.id },
+      { kind: 'upsert', id: ours.id },
+    ]);
+    events.length = 0;
+    reader.catchUp();
+    expect(events).toEqual([{ kind: 'upsert', id: theirs.id }]);
+    // Read straight from the feed, every connection's rows are there.
+    const all = reader.changedSince({ epoch: reader.feedPosition()!.epoch, seq: 1 }, 100)!;
+    expect(all.upserts).toEqual(expect.arrayContaining([ours.id, theirs.id]));
+  });
+
+  it('resets a reader whose position is from before retention pruned the feed', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const writer = connect('pgfeed_prune', fixedClock(NOW - 40 * DAY));
+    const reader = connect('pgfeed_prune');
+    const events = listen(reader);
+    const before = reader.feedPosition()!;
+    const old = createMemory({ content: 'written forty days ago' }, NOW - 40 * DAY);
+    writer.add(old, null);
+    writer.runs.setFeedRetention({ days: 30 });
+    const report = await writer.runs.pruneFeed(NOW, fast);
+    expect(report).toMatchObject({ removed: 1, access_removed: 0, done: true });
+    expect(writer.queries.feedStatus()).toMatchObject({ installed: true, rows: 0, pruned_through: 1, history_from: NOW - 40 * DAY });
+    expect(reader.changedSince(before, 100)).toBeNull();
+    reader.catchUp();
+    expect(events).toEqual([{ kind: 'reset' }]);
+    // From the position the reset left, the next change is told as itself again.
+    events.length = 0;
+    const next = createMemory({ content: 'written now' }, NOW);
+    writer.add(next, null);
+    reader.catchUp();
+    expect(events).toEqual([{ kind: 'upsert', id: next.id }]);
+  });
+
+  it('logs an access apart from an edit, names the change, and retention drops accesses first', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const writer = connect('pgfeed_ops', fixedClock(NOW - 20 * DAY));
+    const m = createMemory({ content: 'used' }, NOW - 20 * DAY);
+    const { changeId } = writer.change('add one', 'test', () => writer.add(m, null));
+    writer.logAccesses([{ id: m.id, record: accessRecord(NOW - 20 * DAY, 'recalled', { query: 'q' }) }]);
+    writer.save({ ...writer.get(m.id)!, title: 'renamed' });
+    const rows = admin!.query<{ op: string; change_id: string | null }>('SELECT op, change_id::text AS change_id FROM pgfeed_ops.mnemo_pg_feed ORDER BY seq');
+    expect(rows).toEqual([
+      { op: 'insert', change_id: String(changeId) },
+      { op: 'access', change_id: null },
+      { op: 'update', change_id: null },
+    ]);
+    // Accesses older than 14 days go; the rest is kept for 90.
+    expect(await writer.runs.pruneFeed(NOW, fast)).toMatchObject({ removed: 1, access_removed: 1, done: true });
+    expect(writer.queries.feedStatus().rows_by_op).toEqual({ insert: 1, update: 1 });
+  });
+
+  it("moves dataVersion for another connection's commit only, and totalChanges for ours", (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const store = connect('pgfeed_versions');
+    const other = connect('pgfeed_versions');
+    const version = store.dataVersion();
+    const ours = store.totalChanges();
+    store.add(createMemory({ content: 'ours' }, NOW), null);
+    expect(store.dataVersion()).toBe(version);
+    expect(store.totalChanges()).toBeGreaterThan(ours);
+    expect(store.refreshIfChanged()).toBe(false);
+    other.add(createMemory({ content: 'theirs' }, NOW), null);
+    expect(store.dataVersion()).toBeGreaterThan(version);
+    expect(store.refreshIfChanged()).toBe(true);
+    expect(store.refreshIfChanged()).toBe(false); // noted once
+  });
+});
