@@ -15,7 +15,6 @@ import type { StoreAdapter, StoreUnderTest } from './store-adapters.js';
 
 /** Contract tests that need what PgStore does not do yet, and what that is. */
 const NOT_YET: Record<string, string> = {
-  'beliefs: dimensions, deltas and aliases round trip, and a reader sees them': 'the belief tables',
   'notices what another connection commits, and tells its listeners which memories changed': 'the change feed (refreshIfChanged, catchUp)',
   'feed retention: a policy set is read back, here and by a reader; prune reports what it removed': 'store.runs and the change feed',
 };

@@ -324,8 +324,6 @@ describe('the PostgreSQL store adapter', () => {
         ['runs.setFeedRetention', () => store.runs.setFeedRetention({ days: 1 })],
         ['refreshIfChanged', () => store.refreshIfChanged()],
         ['feedPosition', () => store.feedPosition()],
-        ['beliefTables', () => store.beliefTables()],
-        ['maintenanceHistory', () => store.maintenanceHistory()],
         ['runs.pruneFeed', () => store.runs.pruneFeed(NOW)],
       ];
       for (const [method, call] of calls) {
