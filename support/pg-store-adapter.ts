@@ -15,7 +15,6 @@ import type { StoreAdapter, StoreUnderTest } from './store-adapters.js';
 
 /** Contract tests that need what PgStore does not do yet, and what that is. */
 const NOT_YET: Record<string, string> = {
-  'beliefs: dimensions, deltas and aliases round trip, and a reader sees them': 'the belief tables',
 };
 
 /** Why no server can be had here, or null (then setUp starts one). */

@@ -15,15 +15,32 @@ export interface MaintenanceEntry {
 }
 /** The log, newest first. */
 export function readMaintenanceHistory(db: Database.Database, limit: number): MaintenanceEntry[] {
-  const rows = db.prepare('SELECT ts, kind, report FROM maintenance_log ORDER BY ts DESC, rowid DESC LIMIT ?').all(limit) as { ts: number; kind: string; report: string }[];
+  const rows = db.prepare('SELECT ts, kind, report FROM maintenance_log ORDER BY ts DESC, rowid DESC LIMIT ?').all(limit) as LogRow[];
   const hasJournal = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_journal'").get() !== undefined;
   const changeOf = hasJournal
     ? db.prepare("SELECT id, state FROM mnemo_journal WHERE kind = 'reflect.apply' AND json_extract(meta, '$.plan_id') = ? ORDER BY id DESC LIMIT 1")
     : null;
+  return maintenanceEntries(rows, changeOf ? (planId) => changeOf.get(planId) as JournalState | undefined : null);
+}
+
+/** One row of the log as stored. */
+export interface LogRow {
+  ts: number;
+  kind: string;
+  report: string;
+}
+
+type JournalState = { id: number; state: 'applied' | 'undone' };
+
+/**
+ * The log's rows as entries, on either adapter: `changeOf` finds the newest journal change that
+ * applied a plan (null on a store without a journal).
+ */
+export function maintenanceEntries(rows: readonly LogRow[], changeOf: ((planId: string) => JournalState | undefined) | null): MaintenanceEntry[] {
   return rows.map((r) => {
     const report = safeJson(r.report);
     const planId = report && typeof report === 'object' ? (report as Record<string, unknown>)['plan_id'] : undefined;
-    const change = typeof planId === 'string' && changeOf ? (changeOf.get(planId) as { id: number; state: 'applied' | 'undone' } | undefined) : undefined;
+    const change = typeof planId === 'string' && changeOf ? changeOf(planId) : undefined;
     return { ts: r.ts, kind: r.kind, report, state: change?.state ?? 'applied', change_id: change?.id ?? null };
   });
 }

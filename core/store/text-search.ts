@@ -13,6 +13,9 @@
  *
  * Every word the user types must match, as a prefix (`deploy` finds "deployed"); a word that looks
  * like a hex id prefix (4+ characters) also matches memories whose id starts with it.
+ *
+ * It reads the memories' text through a TextRows of the store's adapter (SQLite's by default), so
+ * the same index serves a PostgreSQL store (pg/pg-text-rows.ts) with the same matches.
  */
 import { connectionOf, statementOf } from './connection.js';
 import Database from 'better-sqlite3';
@@ -21,10 +24,24 @@ import type { IndexSidecar } from './index-sidecar.js';
 import type { FeedPosition, StoreReader } from './port.js';
 import { jsonField } from './json-sql.js';
 
-interface Row {
+/** A memory's text as the index takes it: the title field of its JSON, null when absent or unreadable. */
+export interface TextRow {
   id: string;
   title: string | null;
   content: string;
+}
+
+/** How an adapter reads the memories' text (every memory, archived ones too). */
+export interface TextRows {
+  all(): Iterable<TextRow>;
+  one(id: string): TextRow | undefined;
+}
+
+function sqliteTextRows(store: StoreReader): TextRows {
+  return {
+    all: () => connectionOf(store).prepare(LOAD_SQL).iterate() as Iterable<TextRow>,
+    one: (id) => statementOf(store, ROW_SQL).get(id) as TextRow | undefined,
+  };
 }
 
 const NAME = 'memory.textSearch';
@@ -45,7 +62,10 @@ export class TextSearchIndex implements SidecarResidentIndex {
   /** A patch failed (the shared sidecar stayed locked past the busy timeout): rebuild before the next search. */
   private missedPatch = false;
 
-  constructor(sidecar: IndexSidecar | null = null) {
+  constructor(
+    sidecar: IndexSidecar | null = null,
+    private readonly rowsOf: (store: StoreReader) => TextRows = sqliteTextRows,
+  ) {
     this.sidecar = sidecar?.writable ? sidecar : null;
     this.db = this.sidecar ? this.sidecar.connection() : new Database(':memory:');
     this.db.exec(`
@@ -146,7 +166,7 @@ export class TextSearchIndex implements SidecarResidentIndex {
     const insFts = this.db.prepare('INSERT INTO text_fts(rowid, title, content) VALUES (?, ?, ?)');
     this.write(() => {
       this.db.exec('DELETE FROM text_doc; DELETE FROM text_fts;');
-      for (const r of connectionOf(store).prepare(LOAD_SQL).iterate() as Iterable<Row>) {
+      for (const r of this.rowsOf(store).all()) {
         const rowid = Number(insDoc.run(r.id).lastInsertRowid);
         insFts.run(rowid, r.title ?? '', r.content);
       }
@@ -155,7 +175,7 @@ export class TextSearchIndex implements SidecarResidentIndex {
 
   /** Re-reads one row (inside the write lock) and rewrites it when its text changed. */
   private patch(store: StoreReader, id: string): void {
-    const r = statementOf(store, ROW_SQL).get(id) as Row | undefined;
+    const r = this.rowsOf(store).one(id);
     const doc = this.db.prepare('SELECT rowid FROM text_doc WHERE id = ?').get(id) as { rowid: number } | undefined;
     if (doc && r) {
       // Most upserts are accesses (every recall logs them): the text is unchanged, nothing to write.

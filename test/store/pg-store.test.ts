@@ -319,8 +319,6 @@ describe('the PostgreSQL store adapter', () => {
     const store: StoreWriter = PgStore.open(storeUrl('pgstore_todo'), { create: true, clock: fixedClock(NOW) });
     try {
       const calls: [string, () => unknown][] = [
-        ['beliefTables', () => store.beliefTables()],
-        ['maintenanceHistory', () => store.maintenanceHistory()],
         // Time travel: PostgreSQL's change feed keeps no before-images.
         ['asOf', () => store.asOf(NOW)],
         ['changesBetween', () => store.changesBetween({ epoch: 'e', seq: 1 }, { epoch: 'e', seq: 2 })],

@@ -284,6 +284,8 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       beliefs.prepareWrite();
       beliefs.putDimension({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
       deltaId = beliefs.insertDelta(delta);
+      beliefs.insertDelta({ ...delta, value: 'Paris', evidence: 'visited Paris once' });
+      beliefs.indexEvidence(deltaId, deltaId + 1);
       beliefs.putAlias({ alias: 'Ada L.', canonical: 'Ada', divergence: null, shared: null, merged_at: NOW });
     });
     const reads = fx!.openReader().beliefTables();
@@ -291,8 +293,11 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     expect(reads.dimension('Ada', 'city')).toEqual({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
     expect(reads.dimension('Ada', 'job')).toBeNull();
     expect(reads.delta(deltaId)).toEqual({ id: deltaId, ...delta });
-    expect(reads.deltasOf('Ada', 'city').map((d) => d.value)).toEqual(['Lyon']);
+    expect(reads.deltasOf('Ada', 'city').map((d) => d.value)).toEqual(['Lyon', 'Paris']);
     expect(reads.alias('Ada L.')).toMatchObject({ canonical: 'Ada' });
+    expect(reads.searchEvidence('"lyon"', 5).map((h) => h.id)).toEqual([deltaId]);
+    expect(reads.searchEvidence('"lyon" OR "paris"', 5)).toHaveLength(2);
+    expect(reads.entities('ada', 10, 0)).toEqual([{ entity: 'Ada', dimensions: 1, deltas: 1, t_last: NOW }]);
     store.beliefTables().deleteAlias('Ada L.');
     expect(reads.alias('Ada L.')).toBeNull();
   });

@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL adapter's statements for a belief ingest run (ingest-run.ts, IngestSql; SQLite's
- * are sqlite-ingest-sql.ts). A PostgreSQL store has no evidence index to follow the deltas (that
- * FTS5 index is SQLite's), so deleting them is all.
+ * are sqlite-ingest-sql.ts). A PostgreSQL store keeps no evidence index in the database (the
+ * evidence search's copy, pg-evidence-mirror.ts, notices the deletion at its next search), so
+ * deleting the deltas is all.
  */
 import type { IngestSql } from '../ingest-run.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

@@ -32,7 +32,9 @@ export class PgList {
     const dialect: ListDialect = {
       archivedColumn: () => 'archived',
       idIn: 'id = ANY(?::text[])',
-      idsParam: (ids) => [...ids],
+      // PostgreSQL text cannot hold NUL, and refuses a parameter with one: such an id names no
+      // memory, so it is left out (the list's text filter sends one to match nothing).
+      idsParam: (ids) => ids.filter((id) => !id.includes('\u0000')),
       hasTag: `? = ANY(${pgJsonStrings('memories.data', 'tags')})`,
       title: pgJsonField('data', 'title'),
       like: 'ILIKE',

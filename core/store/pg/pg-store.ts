@@ -3,13 +3,15 @@
  * (sync-pg.ts) to a store's schema (pg-schema.ts, the one `mnemo copy` makes). It is built in
  * slices (issue #17). What it does today: the store's info and meta, memories (reads and writes,
  * owner scopes, id prefixes, embeddings), edges, access events, the journal (change, undo, redo,
- * dependents) over memory and tombstone rows, tombstones, all-or-nothing transactions, the
- * maintenance log write, listeners told of this connection's own writes and of what other
- * connections commit (the change feed: pg-feed.ts, pg-external-changes.ts), read-only connections,
- * store.queries and store.runs with feed retention (long changes and ingest runs run SQLite's code
- * over this adapter's statements). Every other method of the port throws a typed
+ * dependents) over memory, tombstone and belief alias rows, tombstones, all-or-nothing
+ * transactions, the maintenance log (written and read), the belief tables (pg-belief-tables.ts),
+ * the memory list's text search (SQLite's index over this store's rows), listeners told of this
+ * connection's own writes and of what other connections commit (the change feed: pg-feed.ts,
+ * pg-external-changes.ts), read-only connections, store.queries and store.runs with feed
+ * retention (long changes and ingest runs run SQLite's code over this adapter's statements).
+ * Every other method of the port (time travel) throws a typed
  * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
- * answer; the engine does not open PostgreSQL stores yet.
+ * answer. The engine opens PostgreSQL stores through open-location.ts.
  *
  * Differences from the SQLite adapter that later slices must settle:
  * - The change feed is its own table, read by transaction id, with no before-images: no time
@@ -36,6 +38,10 @@ import { recoverInterruptedIngest } from '../ingest-run.js';
 import { ingestRuns } from '../ingest-runs.js';
 import { Journal } from '../journal.js';
 import { journalRuns } from '../journal-runs.js';
+import { beliefJournalTargets } from '../belief-journal-targets.js';
+import type { MaintenanceEntry } from '../maintenance-log.js';
+import { TextSearchIndex } from '../text-search.js';
+import type { IndexSidecar } from '../index-sidecar.js';
 import type { StoreHandle } from '../store-handle.js';
 import { contentHash } from '../tombstones.js';
 import { feedRetention, pruneFeed, setFeedRetention } from '../feed-retention.js';
@@ -53,8 +59,8 @@ import type {
   FeedPosition,
   HistoryChanges,
   IncomingEdge,
+  JournalFollowUp,
   ListScope,
-  MaintenanceEntry,
   ProfileName,
   StoreQueries,
   StoreReader,
@@ -75,6 +81,10 @@ import { definePgJsonFunctions } from './pg-json-sql.js';
 import { PgGraph } from './pg-graph.js';
 import { PgList } from './pg-list.js';
 import { PgCredentials } from './pg-credentials.js';
+import { PgBeliefTables } from './pg-belief-tables.js';
+import { PgEvidenceMirror } from './pg-evidence-mirror.js';
+import { readPgMaintenanceHistory } from './pg-maintenance-log.js';
+import { pgTextRows } from './pg-text-rows.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { pgRuns } from './pg-not-yet-groups.js';
 import { pgIngestSql } from './pg-ingest-sql.js';
@@ -100,6 +110,8 @@ export interface PgOpenOptions {
   onWarning?: (message: string) => void;
   /** Embedding dimension expected in blobs; 256 for the default hashing embedder. */
   dim?: number;
+  /** What layers above do after the journal restores their rows (as OpenOptions.journalFollowUps on SQLite). */
+  journalFollowUps?: readonly JournalFollowUp[];
 }
 
 export class PgStore implements StoreWriter, StoreHandle {
@@ -123,6 +135,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   private readonly rows: PgMemoryRows;
   private readonly events: PgAccessEvents;
   private readonly profiles: PgSavedProfiles;
+  /** The belief evidence search's copy of the evidence (one per connection, made on first search). */
+  private readonly evidence: PgEvidenceMirror;
   private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
@@ -140,7 +154,14 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.rows = new PgMemoryRows(conn);
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
-    this.journal = new Journal<PgStore>(this, pgJournalSql(conn), [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget()]);
+    this.evidence = new PgEvidenceMirror(conn);
+    const beliefRows = new PgBeliefTables(conn, this, this.evidence);
+    this.journal = new Journal<PgStore>(
+      this,
+      pgJournalSql(conn),
+      [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget(), ...beliefJournalTargets(() => beliefRows)],
+      opts.journalFollowUps ?? [],
+    );
     const credentials = new PgCredentials(conn);
     const feedQueries = { feedRetention: () => feedRetention(this), feedStatus: () => pgFeedStatus(this, this.feed) };
     this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn), feedQueries);
@@ -208,6 +229,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.evidence.close();
     this.conn.close();
   }
 
@@ -255,8 +277,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.onWarning(message);
   }
 
-  maintenanceHistory(_limit?: number): MaintenanceEntry[] {
-    throw notOnPostgresYet('maintenanceHistory');
+  maintenanceHistory(limit = 20): MaintenanceEntry[] {
+    return readPgMaintenanceHistory(this.conn, limit, this.mnemo);
   }
 
   logMaintenance(kind: string, report: Record<string, unknown>): void {
@@ -744,15 +766,19 @@ export class PgStore implements StoreWriter, StoreHandle {
     });
   }
 
-  // ---------------------------------------------------------------- not implemented on PostgreSQL yet
+  // ---------------------------------------------------------------- beliefs and the list's text search
 
-
-
+  /** The belief tables on this connection (reads on a nooa-only store return nothing). */
   beliefTables(): BeliefWrites {
-    throw notOnPostgresYet('beliefTables');
+    return new PgBeliefTables(this.conn, this, this.evidence);
   }
 
-  newTextSearch(): TextSearch {
-    throw notOnPostgresYet('newTextSearch');
+  /**
+   * SQLite's index, fed from this store's rows. It is kept in this process's memory and rebuilt on
+   * each load, the sidecar unused: catching a persisted index up needs the change feed.
+   */
+  newTextSearch(_sidecar: IndexSidecar | null): TextSearch {
+    const rows = pgTextRows(this.conn);
+    return new TextSearchIndex(null, () => rows);
   }
 }
