@@ -25,6 +25,7 @@ export function openStoreAt(location: string, opts: OpenOptions = {}): OpenedSto
     ...(opts.initialProfile ? { initialProfile: opts.initialProfile } : {}),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     ...(opts.dim !== undefined ? { dim: opts.dim } : {}),
+    ...(opts.journalFollowUps ? { journalFollowUps: opts.journalFollowUps } : {}),
   });
 }
 
