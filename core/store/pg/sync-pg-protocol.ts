@@ -1,10 +1,14 @@
 /** What SyncPg (sync-pg.ts) and its worker (sync-pg-worker.ts) say to each other. */
-export type PgRequest =
+export type PgRequestBody =
   | { op: 'connect'; id: number; url: string }
   | { op: 'query'; id: number; sql: string; params: readonly unknown[] }
   | { op: 'end'; id: number };
 
-export type PgReply =
+/** `seq` numbers the requests of one bridge; its reply carries the same number. */
+export type PgRequest = PgRequestBody & { seq: number };
+
+export type PgReply = { seq?: number } & (
   | { ok: true; rows: Record<string, unknown>[]; rowCount?: number }
   /** `code`: the server's SQLSTATE (e.g. 23505), or 'connection' / 'closed' / 'timeout' for the client's own failures. */
-  | { ok: false; code: string; message: string };
+  | { ok: false; code: string; message: string }
+);

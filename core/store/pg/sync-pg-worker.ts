@@ -9,7 +9,8 @@ import { workerData, type MessagePort } from 'node:worker_threads';
 import type { PgReply, PgRequest } from './sync-pg-protocol.js';
 
 const { port, flag } = workerData as { port: MessagePort; flag: SharedArrayBuffer };
-const signal = new Int32Array(flag);
+/** Slot 0 counts the replies posted (see sync-pg.ts, send). */
+const signal = new BigInt64Array(flag);
 const clients = new Map<number, pg.Client>();
 
 async function handle(req: PgRequest): Promise<PgReply> {
@@ -37,8 +38,8 @@ async function handle(req: PgRequest): Promise<PgReply> {
 
 port.on('message', (req: PgRequest) => {
   void handle(req).then((reply) => {
-    port.postMessage(reply);
-    Atomics.store(signal, 0, 1);
+    port.postMessage({ ...reply, seq: req.seq });
+    Atomics.add(signal, 0, 1n);
     Atomics.notify(signal, 0);
   });
 });

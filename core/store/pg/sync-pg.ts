@@ -21,14 +21,17 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { MnemoError, type ErrorCode } from '../../errors.js';
-import type { PgReply, PgRequest } from './sync-pg-protocol.js';
+import type { PgReply, PgRequestBody } from './sync-pg-protocol.js';
 
 /** Longest wait for one reply; a query that takes longer fails with code 'timeout' (the connection is then unusable). */
 const REPLY_TIMEOUT_MS = 120_000;
 
 interface Bridge {
   port: MessagePort;
-  signal: Int32Array;
+  /** Slot 0: how many replies the worker has posted. Slot 1 stays 0: a place to sleep a millisecond. */
+  signal: BigInt64Array;
+  /** How many requests this side has sent (the last request's `seq`). */
+  sent: number;
 }
 
 let bridge: Bridge | null = null;
@@ -43,7 +46,7 @@ function workerEntry(): { path: string; typescript: boolean } {
 
 function startBridge(): Bridge {
   const entry = workerEntry();
-  const flag = new SharedArrayBuffer(4);
+  const flag = new SharedArrayBuffer(16);
   const { port1, port2 } = new MessageChannel();
   const load = `import(${JSON.stringify(entry.path)})`;
   const bootstrap = entry.typescript ? `import('tsx/esm/api').then(({ register }) => { register(); return ${load}; })` : load;
@@ -51,20 +54,40 @@ function startBridge(): Bridge {
   // Neither keeps the process alive: a CLI run ends when its work does.
   worker.unref();
   port1.unref();
-  return { port: port1, signal: new Int32Array(flag) };
+  return { port: port1, signal: new BigInt64Array(flag), sent: 0 };
 }
 
-function send(req: PgRequest): PgReply {
+/**
+ * Sends one request and waits for its own reply. Replies are numbered: a reply the worker has
+ * counted may not yet be readable on this side (it was seen under load: the flag up, the queue
+ * still empty), so this looks again until it is; and a late reply to a request that timed out is
+ * dropped rather than taken as the answer to the next one, which would shift every answer after it
+ * by one (rows of another query read as this one's).
+ */
+function send(body: PgRequestBody): PgReply {
   bridge ??= startBridge();
   const { port, signal } = bridge;
-  Atomics.store(signal, 0, 0);
-  port.postMessage(req);
-  if (Atomics.wait(signal, 0, 0, REPLY_TIMEOUT_MS) === 'timed-out') {
-    return { ok: false, code: 'timeout', message: `no answer from PostgreSQL within ${REPLY_TIMEOUT_MS / 1000} s` };
+  const seq = ++bridge.sent;
+  port.postMessage({ ...body, seq });
+  const deadline = Date.now() + REPLY_TIMEOUT_MS;
+  for (;;) {
+    const posted = Atomics.load(signal, 0);
+    if (posted >= BigInt(seq)) {
+      const got = receiveMessageOnPort(port);
+      if (got) {
+        const reply = got.message as PgReply;
+        if (reply.seq === seq) return reply;
+        continue; // an earlier request's late reply
+      }
+      Atomics.wait(signal, 1, 0n, 1);
+    } else {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      Atomics.wait(signal, 0, posted, left);
+    }
+    if (Date.now() > deadline) break;
   }
-  const reply = receiveMessageOnPort(port);
-  if (!reply) return { ok: false, code: 'connection', message: 'the PostgreSQL worker raised its flag without a reply' };
-  return reply.message as PgReply;
+  return { ok: false, code: 'timeout', message: `no answer from PostgreSQL within ${REPLY_TIMEOUT_MS / 1000} s` };
 }
 
 /** A PostgreSQL error, typed: `details.sqlstate` is the server's code (or connection / closed / timeout). */
