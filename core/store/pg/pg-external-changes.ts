@@ -15,7 +15,11 @@ import type { JournalledStore } from '../journal.js';
 import type { FeedPosition } from '../port.js';
 import type { PgFeed } from './pg-feed.js';
 
-type ExternalStore = JournalledStore & { readConsistent<T>(fn: () => T): T };
+type ExternalStore = JournalledStore & {
+  readConsistent<T>(fn: () => T): T;
+  /** Runs fn with these memories' rows read in one statement, for the indexes' reads while they are told. */
+  withRowsAhead<T>(ids: readonly string[], fn: () => T): T;
+};
 
 export class PgExternalChanges {
   /** The position the listeners have been told everything up to. */
@@ -101,7 +105,9 @@ export class PgExternalChanges {
     this.position = changes.position;
     this.checkedTo = Math.max(this.checkedTo, changes.position.seq);
     for (const id of changes.deletes) store.emit({ kind: 'delete', id });
-    for (const id of changes.upserts) store.emit({ kind: 'upsert', id });
+    store.withRowsAhead(changes.upserts, () => {
+      for (const id of changes.upserts) store.emit({ kind: 'upsert', id });
+    });
   }
 
   /** The position the listeners have heard up to: the watermark, unless another connection's rows wait. */

@@ -9,6 +9,7 @@ import type { MemoryRow } from '../codec.js';
 import type { MemoryImage } from '../memory-images.js';
 import type { IncomingEdge } from '../port.js';
 import { intOf } from './pg-sql.js';
+import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
@@ -31,7 +32,11 @@ function edgeOf(r: Record<string, unknown>): Edge {
 }
 
 export class PgMemoryRows {
-  constructor(private readonly conn: PgStoreConnection) {}
+  constructor(
+    private readonly conn: PgStoreConnection,
+    /** A catch-up's rows read ahead (pg-read-ahead.ts), which the edge reads answer from. */
+    private readonly ahead: PgReadAhead | null = null,
+  ) {}
 
   private get t() {
     return { memories: this.conn.table('memories'), edges: this.conn.table('memory_edges') };
@@ -183,11 +188,20 @@ export class PgMemoryRows {
 
   /** Outgoing edges in rowid order (nooa's order, which breaks fanout ties). */
   neighbors(src: string): Edge[] {
+    const held = this.ahead?.edgesFrom(src) ?? null;
+    if (held) return held.map(edgeOf);
     return this.q(`SELECT dst, type, weight, created_at FROM ${this.t.edges} WHERE src = $1 ORDER BY rowid`, [src]).map(edgeOf);
   }
 
   edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
     const out = new Map<string, Edge[]>();
+    const held = ids.map((id) => this.ahead?.edgesFrom(id) ?? null);
+    if (held.every((h) => h !== null)) {
+      ids.forEach((id, i) => {
+        if (held[i]!.length > 0) out.set(id, held[i]!.map(edgeOf));
+      });
+      return out;
+    }
     for (const r of this.q(`SELECT src, dst, type, weight, created_at FROM ${this.t.edges} WHERE src = ANY($1::text[]) ORDER BY rowid`, [ids])) {
       const src = r['src'] as string;
       let list = out.get(src);
@@ -198,7 +212,8 @@ export class PgMemoryRows {
   }
 
   incoming(dst: string): IncomingEdge[] {
-    return this.q(`SELECT src, type, weight, created_at FROM ${this.t.edges} WHERE dst = $1 ORDER BY rowid`, [dst]).map((r) => ({
+    const rows = this.ahead?.edgesTo(dst) ?? this.q(`SELECT src, type, weight, created_at FROM ${this.t.edges} WHERE dst = $1 ORDER BY rowid`, [dst]);
+    return rows.map((r) => ({
       src: r['src'] as string,
       type: r['type'] as EdgeType,
       weight: r['weight'] as number,

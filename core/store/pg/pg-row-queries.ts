@@ -19,6 +19,7 @@ import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../fingerprint-rows
 import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../derived-sources.js';
 import { documentOf, fieldOf } from './pg-json.js';
 import { intOf } from './pg-sql.js';
+import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const PAGE = 1000;
@@ -57,6 +58,8 @@ export class PgRowQueries {
   constructor(
     private readonly conn: PgStoreConnection,
     private readonly pageRows = PAGE,
+    /** A catch-up's rows read ahead (pg-read-ahead.ts), which the index reads answer from. */
+    private readonly ahead: PgReadAhead | null = null,
   ) {}
 
   private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
@@ -161,11 +164,15 @@ export class PgRowQueries {
   }
 
   vectorRow(id: string): VectorRow | undefined {
+    const held = this.ahead?.memory(id) ?? null;
+    if (held !== null) return held ? this.vector(held) : undefined;
     const [r] = this.q(`SELECT rowid, id, owner, archived, embedding FROM ${this.memories} WHERE id = $1`, [id]);
     return r ? this.vector(r) : undefined;
   }
 
   sourceRow(id: string): SourceRow | undefined {
+    const held = this.ahead?.memory(id) ?? null;
+    if (held !== null) return held ? this.source(held) : undefined;
     const [r] = this.q(`SELECT rowid, id, owner, content, archived, data FROM ${this.memories} WHERE id = $1`, [id]);
     return r ? this.source(r) : undefined;
   }
@@ -202,6 +209,8 @@ export class PgRowQueries {
   }
 
   edgeTargets(src: string, type: EdgeType): string[] {
+    const held = this.ahead?.edgesFrom(src) ?? null;
+    if (held) return held.filter((e) => e['type'] === type).map((e) => e['dst'] as string);
     return this.q(`SELECT dst FROM ${this.edges} WHERE src = $1 AND type = $2 ORDER BY rowid`, [src, type]).map((r) => r['dst'] as string);
   }
 }

@@ -93,6 +93,7 @@ import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } fro
 import { pgQueries } from './pg-queries.js';
 import { PgMemoryQueries } from './pg-memory-queries.js';
 import { PgRowQueries } from './pg-row-queries.js';
+import { PgReadAhead } from './pg-read-ahead.js';
 import { PgAccessEvents } from './pg-access-events.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
 import { numbered } from './pg-sql.js';
@@ -133,6 +134,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   /** Transactions of ours that wrote (totalChanges). */
   private writes = 0;
   private readonly rows: PgMemoryRows;
+  private readonly readAhead: PgReadAhead;
   private readonly events: PgAccessEvents;
   private readonly profiles: PgSavedProfiles;
   /** The belief evidence search's copy of the evidence (one per connection, made on first search). */
@@ -151,7 +153,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   private constructor(conn: PgStoreConnection, opts: PgOpenOptions) {
     this.conn = conn;
     this.feed = new PgFeed(conn);
-    this.rows = new PgMemoryRows(conn);
+    this.readAhead = new PgReadAhead(conn);
+    this.rows = new PgMemoryRows(conn, this.readAhead);
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.evidence = new PgEvidenceMirror(conn);
@@ -164,7 +167,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     );
     const credentials = new PgCredentials(conn);
     const feedQueries = { feedRetention: () => feedRetention(this), feedStatus: () => pgFeedStatus(this, this.feed) };
-    this.queries = pgQueries(new PgRowQueries(conn), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn), feedQueries);
+    this.queries = pgQueries(new PgRowQueries(conn, undefined, this.readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn), feedQueries);
     this.runs = pgRuns({
       ...journalRuns(this),
       ...ingestRuns(this, pgIngestSql(conn)),
@@ -330,6 +333,11 @@ export class PgStore implements StoreWriter, StoreHandle {
     const now = this.clock.now();
     if (this.readonly || !Number.isFinite(now)) this.conn.db().query('BEGIN');
     else this.conn.db().query(`BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
+  }
+
+  /** Runs fn with these memories' rows read ahead in one statement (pg-row-queries.ts): a catch-up's indexes read them. */
+  withRowsAhead<T>(ids: readonly string[], fn: () => T): T {
+    return this.readAhead.with(ids, fn);
   }
 
   /** One REPEATABLE READ transaction: every read inside sees one snapshot. */
@@ -778,7 +786,7 @@ export class PgStore implements StoreWriter, StoreHandle {
    * each load, the sidecar unused: catching a persisted index up needs the change feed.
    */
   newTextSearch(_sidecar: IndexSidecar | null): TextSearch {
-    const rows = pgTextRows(this.conn);
+    const rows = pgTextRows(this.conn, this.readAhead);
     return new TextSearchIndex(null, () => rows);
   }
 }

@@ -7,6 +7,7 @@
 import type { TextRow, TextRows } from '../text-search.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { intOf } from './pg-sql.js';
+import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 /** Rows read per round trip when the index is built. */
@@ -14,7 +15,8 @@ const PAGE = 5000;
 
 const rowOf = (r: Record<string, unknown>): TextRow => ({ id: r['id'] as string, title: r['title'] as string | null, content: r['content'] as string });
 
-export function pgTextRows(conn: PgStoreConnection): TextRows {
+/** `ahead`: a catch-up's rows read ahead (pg-read-ahead.ts), which `one` answers from. */
+export function pgTextRows(conn: PgStoreConnection, ahead: PgReadAhead | null = null): TextRows {
   const cols = `id, ${pgJsonField('data', 'title')} AS title, content FROM ${conn.table('memories')}`;
   return {
     *all() {
@@ -27,6 +29,8 @@ export function pgTextRows(conn: PgStoreConnection): TextRows {
       }
     },
     one(id) {
+      const held = ahead?.memory(id) ?? null;
+      if (held !== null) return held ? { id, title: held['text_search_title'] as string | null, content: held['content'] as string } : undefined;
       const [r] = conn.db().query(`SELECT ${cols} WHERE id = $1`, [id]);
       return r ? rowOf(r) : undefined;
     },
