@@ -1,0 +1,77 @@
+/**
+ * `npm run bench -- fleet-writers [--agents 8] [--per-agent 5000] [--recall-every 1] [--backend postgres|sqlite|both] [--json]`
+ *
+ * The PostgreSQL issue's concurrency run (support/fleet-run.ts): `--agents` agent processes, each
+ * its own `mnemo mcp` over stdio with its own owner, write `--per-agent` memories each into one new
+ * store, recalling every `--recall-every`-th write by its words (it must be in the answer at
+ * once), while browser mode (`mnemo serve`, another process) follows the live-refresh generation,
+ * lists the newest memories and recalls. Reported per backend: errors, lost writes (rows per owner
+ * counted at the end), own writes not seen at once, writes per second, and how long after a
+ * `remember` returned the open list showed it (p50 / p95 / max; the issue's bound is 1 s).
+ *
+ * PostgreSQL: MNEMO_TEST_PG_URL, or a throwaway cluster (support/pg-cluster.ts). With --json the
+ * last line is one object: { backends: { postgres?: FleetReport, sqlite?: FleetReport } }.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openStoreAt } from '../core/store/open-location.js';
+import { tempDir } from '../support/fixture.js';
+import { runFleet, type FleetReport } from '../support/fleet-run.js';
+import { startPg } from '../support/pg-cluster.js';
+import { SyncPg } from '../core/store/pg/sync-pg.js';
+
+const { values } = parseArgs({
+  options: {
+    agents: { type: 'string', default: '8' },
+    'per-agent': { type: 'string', default: '5000' },
+    'recall-every': { type: 'string', default: '1' },
+    backend: { type: 'string', default: 'postgres' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const agents = Number(values.agents);
+const perAgent = Number(values['per-agent']);
+const recallEvery = Number(values['recall-every']);
+const backends = values.backend === 'both' ? ['postgres', 'sqlite'] : [values.backend!];
+for (const [name, v] of [['agents', agents], ['per-agent', perAgent], ['recall-every', recallEvery]] as const) {
+  if (!Number.isInteger(v) || v < 1) {
+    console.error(`--${name} must be a whole number ≥ 1`);
+    process.exit(2);
+  }
+}
+if (backends.some((b) => b !== 'postgres' && b !== 'sqlite')) {
+  console.error('--backend must be postgres, sqlite or both');
+  process.exit(2);
+}
+const say = (s: string) => {
+  if (!values.json) process.stdout.write(`${s}\n`);
+};
+
+const report: Record<string, FleetReport> = {};
+const server = backends.includes('postgres') ? startPg() : null;
+try {
+  for (const backend of backends) {
+    let store: string;
+    if (backend === 'postgres') {
+      const schema = `fleet_${Date.now().toString(36)}`;
+      const admin = SyncPg.connect(server!.url);
+      admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      admin.close();
+      store = `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
+    } else {
+      store = join(tempDir('mnemo-fleet-'), 'fleet.sqlite');
+    }
+    openStoreAt(store, { create: true }).close();
+    say(`${backend}: ${agents} agents × ${perAgent} memories through mnemo mcp, browser mode listing…`);
+    const r = await runFleet({ store, root, agents, perAgent, recallEvery });
+    report[backend] = r;
+    say(`  ${r.writes} writes in ${r.wall_s} s (${r.writes_per_s}/s), ${r.errors} errors${r.first_errors.length ? ` (${r.first_errors.join('; ')})` : ''}, ${r.lost_writes} lost`);
+    say(`  ${r.recalls} recalls after a write, ${r.own_write_misses} without it; the viewer recalled ${r.viewer_recalls} times (${r.viewer_errors} errors)`);
+    say(`  list showed a write after p50 ${r.list_latency_ms.p50} ms, p95 ${r.list_latency_ms.p95} ms, max ${r.list_latency_ms.max} ms (bound 1000); never shown: ${r.list_never_shown}`);
+  }
+} finally {
+  server?.stop();
+}
+if (values.json) console.log(JSON.stringify({ agents, per_agent: perAgent, recall_every: recallEvery, backends: report }));

@@ -1,0 +1,41 @@
+/**
+ * Eight agents, each its own `mnemo mcp` process with its own owner, write one PostgreSQL store at
+ * once while browser mode (`mnemo serve`) follows the live refresh and lists (support/fleet-run.ts;
+ * the full-size run and its timings are `npm run bench -- fleet-writers`). Against a real server.
+ *
+ * What could go wrong: a write lost or refused under concurrent writers (a lock, a serialization
+ * failure, a sequence clash), an agent not finding the memory it has just written, the workbench's
+ * list never hearing the other processes' writes (no feed, a watermark stuck behind a transaction).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStoreAt } from '../../core/store/open-location.js';
+import { SyncPg } from '../../core/store/pg/sync-pg.js';
+import { runFleet } from '../../support/fleet-run.js';
+import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+
+const unavailable = pgUnavailable();
+let server: PgServer | null = null;
+
+beforeAll(() => {
+  if (!unavailable) server = startPg();
+}, 120_000);
+afterAll(() => server?.stop());
+
+describe.skipIf(unavailable)('eight agents writing one PostgreSQL store through mnemo mcp', () => {
+  it('loses nothing, each agent finds its own writes at once, and the open list shows every write', async () => {
+    const admin = SyncPg.connect(server!.url);
+    admin.query('DROP SCHEMA IF EXISTS fleet_test CASCADE');
+    admin.close();
+    const store = `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=fleet_test`;
+    openStoreAt(store, { create: true }).close();
+    const r = await runFleet({ store, root: process.cwd(), agents: 8, perAgent: 12, recallEvery: 1 });
+    expect(r.first_errors).toEqual([]);
+    expect(r.errors).toBe(0);
+    expect(r.rows_per_owner).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_x, i) => [`w${i}@fleet`, 12])));
+    expect(r.lost_writes).toBe(0);
+    expect(r.recalls).toBe(96);
+    expect(r.own_write_misses).toBe(0);
+    expect(r.list_never_shown).toBe(0);
+    expect(r.viewer_errors).toBe(0);
+  }, 300_000);
+});
