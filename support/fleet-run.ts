@@ -44,6 +44,8 @@ export interface FleetReport {
   /** Written memories the viewer's list never showed while the run lasted. */
   list_never_shown: number;
   list_latency_ms: { p50: number; p95: number; max: number };
+  /** When in the run (seconds from the first agent's start) the slowest-shown write returned, and its latency. */
+  slowest_shown: { at_s: number; latency_ms: number } | null;
   viewer_recalls: number;
   viewer_errors: number;
   wall_s: number;
@@ -179,7 +181,9 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   } finally {
     store.close();
   }
-  const latencies = [...written].filter(([id]) => firstShown.has(id)).map(([id, at]) => Math.max(0, firstShown.get(id)! - at));
+  const shown = [...written].filter(([id]) => firstShown.has(id)).map(([id, at]) => ({ at, latency: Math.max(0, firstShown.get(id)! - at) }));
+  const latencies = shown.map((x) => x.latency);
+  const slowest = shown.reduce<{ at: number; latency: number } | null>((a, x) => (a && a.latency >= x.latency ? a : x), null);
   const lost = Object.values(rows).reduce((a, n) => a + Math.max(0, opts.perAgent - n), 0);
   return {
     agents: opts.agents,
@@ -193,6 +197,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
     own_write_misses: misses,
     list_never_shown: [...written.keys()].filter((id) => !firstShown.has(id)).length,
     list_latency_ms: { p50: Math.round(quantile(latencies, 0.5)), p95: Math.round(quantile(latencies, 0.95)), max: Math.round(quantile(latencies, 1)) },
+    slowest_shown: slowest ? { at_s: Math.round((slowest.at - t0) / 100) / 10, latency_ms: Math.round(slowest.latency) } : null,
     viewer_recalls: viewerRecalls,
     viewer_errors: viewerErrors,
     wall_s: Math.round(wall * 10) / 10,
