@@ -29,8 +29,24 @@ export const POSTGRES_SUITES = [
   'test/unit/prospective-todos.test.ts',
   'test/unit/prospective-api.test.ts',
   'test/e2e/mcp-stdio.test.ts',
-  // the workbench in Chromium, browser mode
+  // the API's views: overview, facets, graph, selection, the journal's dependents, reflection, profiles
+  'test/unit/overview.test.ts',
+  'test/unit/facet-counts.test.ts',
+  'test/unit/graph-view.test.ts',
+  'test/unit/select-matching.test.ts',
+  'test/unit/journal-dependents-api.test.ts',
+  'test/unit/reflect-generative.test.ts',
+  'test/cli/reflect-cli.test.ts',
+  'test/cli/profiles-cli.test.ts',
+  'test/cli/cli.test.ts',
+  // the workbench in Chromium, browser mode: lists and live refresh, curation with undo, the
+  // journal's dependents, reviewing and committing a reflection, the scorer lab, agent credentials
   'test/e2e/workbench-e2e.test.ts',
+  'test/e2e/curation-e2e.test.ts',
+  'test/e2e/history-dependents-e2e.test.ts',
+  'test/e2e/review-commit-e2e.test.ts',
+  'test/e2e/lab-e2e.test.ts',
+  'test/e2e/credentials-e2e.test.ts',
 ];
 
 export default defineConfig({
