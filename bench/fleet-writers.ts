@@ -65,7 +65,14 @@ try {
     }
     openStoreAt(store, { create: true }).close();
     say(`${backend}: ${agents} agents × ${perAgent} memories through mnemo mcp, browser mode listing…`);
-    const r = await runFleet({ store, root, agents, perAgent, recallEvery });
+    const r = await runFleet({
+      store,
+      root,
+      agents,
+      perAgent,
+      recallEvery,
+      onProgress: (p) => process.stderr.write(`  … ${p.elapsed_s} s: ${p.writes} writes, ${p.errors} errors, ${p.own_write_misses} own writes not found\n`),
+    });
     report[backend] = r;
     say(`  ${r.writes} writes in ${r.wall_s} s (${r.writes_per_s}/s), ${r.errors} errors${r.first_errors.length ? ` (${r.first_errors.join('; ')})` : ''}, ${r.lost_writes} lost`);
     say(`  ${r.recalls} recalls after a write, ${r.own_write_misses} without it; the viewer recalled ${r.viewer_recalls} times (${r.viewer_errors} errors)`);

@@ -27,6 +27,8 @@ export interface FleetOptions {
   recallEvery: number;
   /** The viewer's newest-first page: enough to hold every write between two of its looks. */
   listWindow?: number;
+  /** Told every 30 s how far the run is (a long run's progress). */
+  onProgress?: (p: { writes: number; errors: number; own_write_misses: number; elapsed_s: number }) => void;
 }
 
 export interface FleetReport {
@@ -140,6 +142,9 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   })();
 
   const t0 = performance.now();
+  const progress = opts.onProgress
+    ? setInterval(() => opts.onProgress!({ writes: written.size, errors: errors.length, own_write_misses: misses, elapsed_s: Math.round((performance.now() - t0) / 1000) }), 30_000)
+    : null;
   const agents = Array.from({ length: opts.agents }, async (_x, i) => {
     const owner = `w${i}@fleet`;
     const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', join(opts.root, 'cli', 'main.ts'), 'mcp', opts.store, '--owner', owner, '--session', `fleet-${i}`], cwd: opts.root, stderr: 'pipe' });
@@ -166,6 +171,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
     }
   });
   await Promise.all(agents);
+  if (progress) clearInterval(progress);
   const wall = (performance.now() - t0) / 1000;
   // Give the list its chance to show the last writes (the bound the run checks is 1 s; wait 3).
   const deadline = performance.now() + 3000;
