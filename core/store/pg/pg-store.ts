@@ -19,8 +19,11 @@
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
  *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite. The
- *   journal's checks (blocking changes, the undo order) and a long run's marker are not yet safe
- *   against a concurrent writer.
+ *   journal's checks lock what they read, row by row (pg-journal-guards.ts): an undo or redo
+ *   locks its change's journal row and the rows it restores before checking (a second undo of it
+ *   is refused, a writer of those rows waits), the undo order is given out under a lock of its
+ *   own, and a long run's marker is claimed by an insert a second run finds. A paced run locks
+ *   rows only in its first batch: between batches other writers write, as on SQLite.
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
