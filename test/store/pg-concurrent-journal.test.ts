@@ -12,6 +12,8 @@
  * undo's check; one change undone twice, by two connections at once; two undos given the same
  * undo order (a redo then picks the wrong one); two long runs each believing it holds the marker.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
@@ -21,7 +23,7 @@ import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 
 const NOW = 1_780_000_000;
-const SCHEMAS = ['pgrace_rows', 'pgrace_twice', 'pgrace_order', 'pgrace_marker'];
+const SCHEMAS = ['pgrace_rows', 'pgrace_twice', 'pgrace_order', 'pgrace_marker', 'pgrace_process'];
 const unavailable = pgUnavailable();
 
 function errorOf(fn: () => unknown): MnemoError | null {
@@ -130,6 +132,42 @@ describe('the PostgreSQL journal under concurrent writers', () => {
     expect(errorOf(() => b.journal.redo(change))?.code).toBe('conflict');
     expect(a.get(m.id)!.content).toBe('edited');
   });
+
+  it('an undo in another process waits for the one in progress, then is refused as already undone', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const a = open('pgrace_process');
+    stores.push(a);
+    const m = added(a, 'original');
+    const change = edit(a, m.id, 'edited');
+    const admin = SyncPg.connect(server!.url);
+    let out = '';
+    let ended: Promise<void> = Promise.resolve();
+    interleave(a.journal.sql, 'rows', 'before', () => {
+      // No lock timeout there: the other process's undo waits for this one's locks for as long as it holds them.
+      const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'test', 'helpers', 'pg-undo-child.ts'), url('pgrace_process'), 'undo', String(change), String(NOW)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      ended = new Promise((resolve) => child.on('exit', () => resolve()));
+      // Hold the undo open until the server shows the other process waiting for a lock (at most a minute).
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      for (let i = 0; i < 3000; i++) {
+        const [w] = admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'");
+        if (Number(w!.n) > 0) return;
+        Atomics.wait(pause, 0, 0, 20);
+      }
+      throw new Error('the other process never waited for a lock');
+    });
+    try {
+      a.journal.undo(change);
+      await ended;
+    } finally {
+      admin.close();
+    }
+    expect(JSON.parse(out.trim())).toMatchObject({ code: 'conflict' });
+    expect(a.journal.get(change)).toMatchObject({ state: 'undone' });
+    expect(a.get(m.id)!.content).toBe('original');
+  }, 90_000);
 
   it('two undos of different changes at once get distinct undo orders, the later commit last', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
