@@ -108,10 +108,22 @@ export function recoverDeadRun(store: JournalledStore): void {
 export function refuseIfRunning(store: JournalledStore): void {
   recoverDeadRun(store);
   const m = runInProgress(store);
-  if (!m) return;
-  throw new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
+  if (m) throw runningElsewhere(m);
+}
+
+function runningElsewhere(m: RunMarker): MnemoError {
+  return new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
     change_id: m.change_id,
   });
+}
+
+/**
+ * Writes the marker of a run that starts now, unless another writer's marker got there since
+ * `refuseIfRunning` looked (a writer on another connection of a PostgreSQL store): then refused.
+ */
+export function claimMarker(store: JournalledStore, m: RunMarker): void {
+  if (store.journal.sql.claimMeta(RUN_MARKER_KEY, JSON.stringify(m))) return;
+  throw runningElsewhere(runInProgress(store) ?? m);
 }
 
 /**
@@ -256,7 +268,7 @@ export class ChangeRun {
       credentialId: currentCredentialId(),
     });
     liveRuns.set(runKey(store, this.id), { store, changeId: this.id });
-    writeMarker(store, newMarker(store, this.id, 'record', this.label, null));
+    claimMarker(store, newMarker(store, this.id, 'record', this.label, null));
   }
 
   private recordRows(touched: { key: string; before: unknown | null }[]): void {
@@ -419,7 +431,7 @@ async function replayInBatches(
     refuseIfRunning(store);
     const change = mode === 'undo' ? store.journal.checkUndo(changeId!) : store.journal.checkRedo(changeId);
     const cursor = mode === 'undo' ? Number.MAX_SAFE_INTEGER : -1;
-    writeMarker(store, newMarker(store, change.id, mode, change.label, cursor));
+    claimMarker(store, newMarker(store, change.id, mode, change.label, cursor));
     liveRuns.set(runKey(store, change.id), { store, changeId: change.id });
     total = change.rows;
     return change.id;

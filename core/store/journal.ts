@@ -125,6 +125,15 @@ export interface JournalSql {
   deleteMeta(key: string): void;
   /** What the pauses between a run's batches do besides waiting (SQLite's WAL checkpoints), or null. */
   runCheckpoints(): RunCheckpoints | null;
+
+  // Guards against writers on other connections, held until the transaction ends (pg/pg-journal-guards.ts
+  // says why). SQLite has one writer at a time, so there they do nothing but claim the marker.
+  /** Locks these changes' own journal rows: a second undo or redo of one waits, then reads its new state. */
+  lockChanges(changeIds: readonly number[]): void;
+  /** Locks the existing rows these changes touched: another writer of one waits for the undo or redo to end. */
+  lockTouched(changeIds: readonly number[]): void;
+  /** Writes a `mnemo_meta` row unless the key has one (committed, or being written by a transaction it waits for); false when it had. */
+  claimMeta(key: string, value: string): boolean;
 }
 
 /**
@@ -296,8 +305,18 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     return this.sql.blockerIds(changeId, sinceSeq).map((id) => this.get(id));
   }
 
+  /**
+   * Locks a change's journal row and the rows it touched before anything is read from them, so
+   * what the checks below find stays true until the transaction ends (pg/pg-journal-guards.ts).
+   */
+  private guard(changeIds: readonly number[]): void {
+    this.sql.lockChanges(changeIds);
+    this.sql.lockTouched(changeIds);
+  }
+
   /** Throws unless the change can be undone now; returns it. Call inside the write transaction. */
   checkUndo(changeId: number): ChangeSummary {
+    this.guard([changeId]);
     const change = this.get(changeId);
     if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
     this.refuseWhileRunning(change);
@@ -325,6 +344,14 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * refused whole. Call inside the write transaction.
    */
   checkUndoWithDependents(changeId: number, actorOwner?: string): ChangeSummary[] {
+    // A dependant committed while the group was being locked joins it: lock again until none does.
+    let locked = new Set<number>();
+    for (;;) {
+      const ids = [changeId, ...this.sql.dependentIds(changeId)];
+      if (ids.every((id) => locked.has(id))) break;
+      this.guard(ids.filter((id) => !locked.has(id)));
+      locked = new Set([...locked, ...ids]);
+    }
     const change = this.get(changeId);
     if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
     const group = [...this.dependents(changeId), change];
@@ -375,6 +402,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
       if (last === null) throw new MnemoError('conflict', 'nothing to redo: no change is undone');
       id = last;
     }
+    this.guard([id]);
     const change = this.get(id);
     if (change.state !== 'undone') throw new MnemoError('conflict', `change #${id} (${change.label}) is not undone, so there is nothing to redo`);
     this.refuseWhileRunning(change);

@@ -104,6 +104,12 @@ export function sqliteJournalSql(store: StoreHandle): JournalSql {
     deleteMeta(key) {
       statementOf(store, 'DELETE FROM mnemo_meta WHERE key = ?').run(key);
     },
+    // One writer at a time: what the checks read cannot change before the transaction ends.
+    lockChanges() {},
+    lockTouched() {},
+    claimMeta(key, value) {
+      return statementOf(store, 'INSERT INTO mnemo_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING').run(key, value).changes === 1;
+    },
     runCheckpoints: () => walCheckpoints(store),
   };
 }

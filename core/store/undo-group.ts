@@ -24,7 +24,7 @@
  */
 import { MnemoError } from '../errors.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
-import { clearMarker, newMarker, Pacer, refuseIfRunning, replayStep, runInProgress, setLiveRun, writeMarker } from './change-run.js';
+import { claimMarker, clearMarker, newMarker, Pacer, refuseIfRunning, replayStep, runInProgress, setLiveRun, writeMarker } from './change-run.js';
 import type { ChangeSummary } from './journal.js';
 import type { JournalledStore } from './journal.js';
 
@@ -64,7 +64,7 @@ export async function undoWithDependents(store: JournalledStore, changeId: numbe
       return true;
     }
     const [first, ...queue] = group;
-    writeMarker(store, { ...newMarker(store, first!.id, 'undo', first!.label, Number.MAX_SAFE_INTEGER), queue: queue.map((c) => c.id) });
+    claimMarker(store, { ...newMarker(store, first!.id, 'undo', first!.label, Number.MAX_SAFE_INTEGER), queue: queue.map((c) => c.id) });
     return false;
   });
   const ids = group.map((c) => c.id);

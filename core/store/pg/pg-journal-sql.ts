@@ -10,6 +10,7 @@
  */
 import type { JournalSql, RawChangeRow, RawSummary } from '../journal.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
+import { pgJournalGuards } from './pg-journal-guards.js';
 import { intOf, intOrNull } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
@@ -45,7 +46,9 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
             (SELECT count(*) FROM ${rowsTable()} r WHERE r.change_id = j.id) AS rows
      FROM ${journal()} j ${where}${tail}`;
   const ids = (rows: Record<string, unknown>[], column: string) => rows.map((r) => intOf(r[column], column));
+  const { lockUndoOrder, ...guards } = pgJournalGuards(conn);
   return {
+    ...guards,
     insertChange(c) {
       const [r] = q(`INSERT INTO ${journal()}(ts, label, kind, counts, state, meta, credential_id) VALUES ($1, $2, $3, $4, 'applied', $5, $6) RETURNING id`, [
         c.ts,
@@ -91,6 +94,7 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
       );
     },
     markUndone(changeId, now) {
+      lockUndoOrder();
       q(
         `UPDATE ${journal()} SET state = 'undone', undone_at = $1,
            undone_seq = (SELECT coalesce(max(id), 0) FROM ${journal()}),

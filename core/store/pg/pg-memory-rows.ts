@@ -51,6 +51,12 @@ export class PgMemoryRows {
     return r ? memoryRow(r) : null;
   }
 
+  /** The row, locked until the transaction ends (see lock below). */
+  lockedRow(id: string): MemoryRow | null {
+    const [r] = this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = $1 FOR UPDATE`, [id]);
+    return r ? memoryRow(r) : null;
+  }
+
   rows(ids: readonly string[]): MemoryRow[] {
     return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = ANY($1::text[])`, [ids]).map(memoryRow);
   }

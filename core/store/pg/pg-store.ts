@@ -18,9 +18,15 @@
  *   travel (asOf, changesBetween). A position is a transaction-id watermark (pg-feed.ts).
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
- *   first; a save of a memory read earlier outside a transaction overwrites, as on SQLite. The
- *   journal's checks (blocking changes, the undo order) and a long run's marker are not yet safe
- *   against a concurrent writer.
+ *   first, and so does a read of a memory inside a change (get), which is how a reflection op's
+ *   read and write of it stay one step; a save of a memory read earlier outside a transaction
+ *   overwrites, as on SQLite. The journal's checks lock what they read, row by row
+ *   (pg-journal-guards.ts): an undo or redo locks its change's journal row and the rows it
+ *   restores before checking (a second undo of it is refused, a writer of those rows waits), the
+ *   undo order is given out under a lock of its own, and a long run's marker is claimed by an
+ *   insert a second run finds. A paced run locks rows only in its first batch: between batches
+ *   other writers write, as on SQLite. Deadlocks, serialization failures and lock timeouts reach
+ *   the caller as `busy`, the transaction rolled back.
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
@@ -439,7 +445,10 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   get(id: string): Memory | null {
-    const row = this.rows.row(id);
+    // Inside a change a read is the start of a read-modify-write (a reflection op, an edit): the
+    // row stays locked until the change commits, so another connection's write of it waits rather
+    // than being overwritten by what was computed from the older row (SQLite holds the whole store).
+    const row = this.journal.active ? this.rows.lockedRow(id) : this.rows.row(id);
     return row ? this.decode(row, this.rows.neighbors(id)) : null;
   }
 
