@@ -9,6 +9,11 @@
  * from the history, an undo that does not restore, a foreign image (by its owner, by a key naming
  * a foreign memory, by an unknown kind of row) let through, a partial write on refusal.
  */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import type { MnemoError } from '../../core/errors.js';
@@ -18,8 +23,10 @@ import { PgStore } from '../../core/store/pg/pg-store.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { dataOf } from '../helpers/mcp.js';
 
 const SCHEMA = 'agent_journal';
+const CLI = ['--import', 'tsx', join(process.cwd(), 'cli', 'main.ts')];
 const T0 = 1_750_000_000;
 const unavailable = pgUnavailable();
 
@@ -161,4 +168,24 @@ describe.skipIf(unavailable)("an agent's database role journals its changes, hel
     await agent.remember({ content: 'granted twice, still journalled' });
     expect(Number(journalCounts()!.changes)).toBe(before + 1);
   });
+
+  it('the doors an agent uses: `mnemo add` and `mnemo mcp` connected as its role', async () => {
+    const before = Number(journalCounts()!.changes);
+    const add = spawnSync(process.execPath, [...CLI, 'add', agentUrl, 'added from the command line as the agent', '--owner', 'coder@1'], { encoding: 'utf8', timeout: 60_000 });
+    expect(add.status, add.stderr).toBe(0);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...CLI, 'mcp', agentUrl, '--owner', 'coder@1'], cwd: process.cwd(), stderr: 'pipe' });
+    const client = new Client({ name: 'agent-journal', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const remembered = (await client.callTool({ name: 'remember', arguments: { content: 'remembered over MCP as the agent role' } })) as CallToolResult;
+      expect(remembered.isError ?? false).toBe(false);
+      const id = dataOf(remembered).id as string;
+      expect(operator.query(`SELECT owner FROM ${t('memories')} WHERE id = $1`, [id])).toEqual([{ owner: 'coder@1' }]);
+    } finally {
+      await client.close();
+    }
+    const labels = operator.query<{ label: string }>(`SELECT label FROM ${t('mnemo_journal')} ORDER BY id DESC LIMIT 2`).map((r) => r.label);
+    expect(Number(journalCounts()!.changes)).toBe(before + 2);
+    expect(labels).toHaveLength(2);
+  }, 120_000);
 });
