@@ -20,7 +20,7 @@ import type { MnemoError } from '../../core/errors.js';
 import { openStore, type AgentMemory } from '../../core/index.js';
 import { grantAgent } from '../../core/store/pg/pg-grant.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
+import { parsePgStoreUrl, storeUrlAs } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { dataOf } from '../helpers/mcp.js';
@@ -188,4 +188,20 @@ describe.skipIf(unavailable)("an agent's database role journals its changes, hel
     expect(Number(journalCounts()!.changes)).toBe(before + 2);
     expect(labels).toHaveLength(2);
   }, 120_000);
+
+  it('a role that may read the journal but not write it (a viewer) still lists it; its undo is refused', () => {
+    const viewer = `${SCHEMA}_viewer`;
+    operator.query(`DROP ROLE IF EXISTS ${viewer}`);
+    operator.query(`CREATE ROLE ${viewer} LOGIN BYPASSRLS`);
+    operator.query(`GRANT USAGE ON SCHEMA ${SCHEMA} TO ${viewer}`);
+    operator.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${viewer}`);
+    const store = PgStore.open(storeUrlAs(parsePgStoreUrl(storeUrl), viewer), { readonly: true });
+    try {
+      const [latest] = store.journal.history(1);
+      expect(latest?.state).toBe('applied');
+      expect(refusal(() => store.journal.markUndone(latest!.id))?.code).toBe('permission');
+    } finally {
+      store.close();
+    }
+  });
 });

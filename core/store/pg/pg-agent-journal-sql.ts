@@ -3,7 +3,8 @@
  * database role (pg-grant.ts). Such a role writes its changes through the functions of
  * pg-agent-journal-ddl.ts, which check every image's owner; it reads nothing of the journal, so
  * listing, undoing and redoing changes are an operator's (refused here with a typed error, before
- * anything is written).
+ * anything is written). A role that may read the journal but not write it (a viewer an operator
+ * granted SELECT) still reads it; only what writes is refused.
  *
  * A change is handed over whole: the journal asks for its id first (insertChange), then stamps the
  * change feed (attributeFeedTo), then gives its rows (insertRows). The id is drawn from the
@@ -28,13 +29,17 @@ function operatorsOnly(what: string): MnemoError {
   });
 }
 
-/** The journal's statements for an agent's role, over the operator's (kept for what agents may do: shared meta). */
-export function agentJournalSql(conn: PgStoreConnection, operator: JournalSql): JournalSql {
+/**
+ * The journal's statements for a role that may not write the journal, over the operator's (kept
+ * for what such a role may do: shared meta, and reads when `canRead`).
+ */
+export function agentJournalSql(conn: PgStoreConnection, operator: JournalSql, canRead: boolean): JournalSql {
   const q = (sql: string, params: readonly unknown[] = []) => conn.db().query(sql, params);
   let pending: PendingChange | null = null;
   const refuse = (what: string) => () => {
     throw operatorsOnly(what);
   };
+  const read = <K extends keyof JournalSql>(name: K, what: string): JournalSql[K] => (canRead ? operator[name] : (refuse(what) as JournalSql[K]));
   return {
     insertChange(c) {
       const [r] = q(`SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id`, [conn.table('mnemo_journal')]);
@@ -63,21 +68,21 @@ export function agentJournalSql(conn: PgStoreConnection, operator: JournalSql): 
       q(`SELECT ${conn.table(AGENT_FEED_ATTRIBUTE)}($1)`, [changeId]);
       q(`SELECT set_config('mnemo.change_id', $1, true)`, [String(changeId)]);
     },
-    history: refuse('list the journal'),
-    summary: refuse('read the journal'),
-    rows: refuse('read the journal'),
-    blockerIds: refuse('undo or redo a change'),
+    history: read('history', 'list the journal'),
+    summary: read('summary', 'read the journal'),
+    rows: read('rows', 'read the journal'),
+    blockerIds: read('blockerIds', 'undo or redo a change'),
     markUndone: refuse('undo a change'),
-    lastUndoneId: refuse('redo a change'),
-    undoneSeq: refuse('redo a change'),
+    lastUndoneId: read('lastUndoneId', 'redo a change'),
+    undoneSeq: read('undoneSeq', 'redo a change'),
     markRedone: refuse('redo a change'),
-    dependentIds: refuse('undo a change'),
-    ownersTouched: refuse('undo a change'),
+    dependentIds: read('dependentIds', 'undo a change'),
+    ownersTouched: read('ownersTouched', 'undo a change'),
     moveAfter: refuse('write a change in batches'),
     dropRow: refuse('write a change in batches'),
     deleteChange: refuse('write a change in batches'),
     closeChange: refuse('write a change in batches'),
-    rowsPast: refuse('undo or redo a change in batches'),
+    rowsPast: read('rowsPast', 'undo or redo a change in batches'),
     dropRowId: refuse('undo or redo a change in batches'),
     deleteMeta: (key) => operator.deleteMeta(key),
     runCheckpoints: () => operator.runCheckpoints(),
@@ -86,14 +91,14 @@ export function agentJournalSql(conn: PgStoreConnection, operator: JournalSql): 
 
 /**
  * The journal's statements for this connection: the operator's, or (for a role that may not
- * insert into the journal) an agent's. Decided once, at the first statement.
+ * insert into the journal, such as an agent's) agentJournalSql. Decided once, at the first statement.
  */
 export function pgJournalSqlFor(conn: PgStoreConnection, operator: JournalSql): JournalSql {
   let chosen: JournalSql | null = null;
   const pick = (): JournalSql => {
     if (chosen) return chosen;
-    const [r] = conn.db().query(`SELECT has_table_privilege($1, 'INSERT') AS ok`, [conn.table('mnemo_journal')]);
-    chosen = r!['ok'] === true ? operator : agentJournalSql(conn, operator);
+    const [r] = conn.db().query(`SELECT has_table_privilege($1, 'INSERT') AS can_write, has_table_privilege($1, 'SELECT') AS can_read`, [conn.table('mnemo_journal')]);
+    chosen = r!['can_write'] === true ? operator : agentJournalSql(conn, operator, r!['can_read'] === true);
     return chosen;
   };
   // Every member is a function: each call goes to the statements chosen for this connection.
