@@ -131,14 +131,17 @@ describe.skipIf(unavailable)("an agent's database role journals its changes, hel
   it('refuses, writing nothing, a change whose images name a row outside its scope', () => {
     const image = (id: string, owner: string) => JSON.stringify({ rowid: 1, row: { id, owner, content: 'planted' }, embedding: null, edges: [] });
     const before = journalCounts();
-    const attempt = (keys: string[], befores: (string | null)[], afters: (string | null)[], draw = true) =>
+    const attempt = (keys: string[], befores: (string | null)[], afters: (string | null)[], draw = true, credential: string | null = null) =>
       refusal(() =>
         agentSql.transaction(() => {
           const [r] = agentSql.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id`, [t('mnemo_journal')]);
           const id = draw ? r!.id : String(Number(r!.id) - 1);
-          agentSql.query(`SELECT ${t('mnemo_agent_journal_write')}($1, 1, 'planted', 'memory.update', '{}', NULL, NULL, $2::text[], $3::text[], $4::text[])`, [id, keys, befores, afters]);
+          agentSql.query(`SELECT ${t('mnemo_agent_journal_write')}($1, 1, 'planted', 'memory.update', '{}', NULL, $5, $2::text[], $3::text[], $4::text[])`, [id, keys, befores, afters, credential]);
         }),
       );
+    const credential = `INSERT INTO ${t('mnemo_agent_credentials')}(id, owner, token_hash, created_at) VALUES ($1, $2, $3, 1)`;
+    operator.query(credential, ['cred-of-writer', 'writer@1', 'hash-w']);
+    operator.query(credential, ['cred-of-coder', 'coder@2', 'hash-c']);
     const own = `m:${'c'.repeat(32)}`;
     // A first row in scope does not carry a foreign second one.
     const cases: [string, MnemoError | null, RegExp][] = [
@@ -150,6 +153,7 @@ describe.skipIf(unavailable)("an agent's database role journals its changes, hel
       ['a foreign tombstone', attempt(['t:h1'], [null], [JSON.stringify({ hash: 'h1', memory_id: 'x', owner: 'writer@1', ts: 1, head: 'x' })]), /t:h1: the image names an owner outside/],
       ['an unknown kind of row', attempt(['credential:abc'], [null], ['{}']), /no such kind of row/],
       ['a change id this session did not draw', attempt([own], [null], [image(own.slice(2), 'coder@1')], false), /not drawn by this session/],
+      ['a credential outside its scope', attempt([own], [null], [image(own.slice(2), 'coder@1')], true, 'cred-of-writer'), /may not name credential/],
     ];
     for (const [what, err, reason] of cases) {
       expect(err?.details, what).toMatchObject({ sqlstate: '42501' });
@@ -158,7 +162,7 @@ describe.skipIf(unavailable)("an agent's database role journals its changes, hel
     expect(journalCounts()).toEqual(before);
     expect(operator.query(`SELECT owner, content FROM ${t('memories')} WHERE id = $1`, [foreignId])).toEqual([{ owner: 'writer@1', content: 'the writer keeps its launch codes here' }]);
     // The same door takes a change whose images are all in scope.
-    expect(attempt([own], [null], [image(own.slice(2), 'coder@1')])).toBeNull();
+    expect(attempt([own], [null], [image(own.slice(2), 'coder@1')], true, 'cred-of-coder')).toBeNull();
     expect(Number(journalCounts()!.changes)).toBe(Number(before!.changes) + 1);
   });
 

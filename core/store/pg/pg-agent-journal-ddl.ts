@@ -16,7 +16,8 @@
  * Inside a SECURITY DEFINER function current_user is the definer, so the agent is recognised by
  * session_user (the role it logged in as): a session that logged in as someone else and SET ROLE
  * to an agent is refused, not widened. The change's id must be the one this session last drew from
- * the journal's identity sequence, so an agent cannot slot a change in among older ones.
+ * the journal's identity sequence, so an agent cannot slot a change in among older ones, and the
+ * credential it names (if any) must be one of its scope's, so it cannot sign as another role.
  *
  * `mnemo_agent_feed_attribute` stamps the change feed's rows of the current transaction (the rows
  * the agent's own writes produced) with the change, which agents, reading the feed only, cannot.
@@ -48,6 +49,9 @@ export function agentJournalDdl(t: (name: string) => string, role: string, feedP
        IF v_role IS NULL THEN RAISE EXCEPTION 'mnemo: % is not an agent role of this store', session_user USING ERRCODE = '42501'; END IF;
        IF p_change_id IS DISTINCT FROM currval(pg_get_serial_sequence(${lit(t('mnemo_journal'))}, 'id')) THEN
          RAISE EXCEPTION 'mnemo: change % was not drawn by this session', p_change_id USING ERRCODE = '42501';
+       END IF;
+       IF p_credential_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${t('mnemo_agent_credentials')} c WHERE c.id = p_credential_id AND ${inScope}(c.owner, v_role)) THEN
+         RAISE EXCEPTION 'mnemo: an agent may not name credential % (none of its scope)', p_credential_id USING ERRCODE = '42501';
        END IF;
        IF v_count = 0 OR coalesce(array_length(p_befores, 1), 0) <> v_count OR coalesce(array_length(p_afters, 1), 0) <> v_count THEN
          RAISE EXCEPTION 'mnemo: a change needs as many before- and after-images as keys, and at least one' USING ERRCODE = '22023';
