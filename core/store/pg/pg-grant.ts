@@ -12,10 +12,11 @@
  * by the owner it records). A new or changed row must land inside the scope too, so an agent
  * cannot hand a row to another role.
  *
- * What agents get no privilege on: the journal (its before/after images hold any owner's rows;
- * the adapter will decide how an agent's change is journalled) and the agent credentials (token
- * hashes). Shared tables without owners (meta, profiles, belief dimensions and aliases, nooa's
- * maintenance log) are readable and writable, as shared memories are.
+ * What agents get no privilege on: the journal (its before/after images hold any owner's rows)
+ * and the agent credentials (token hashes). An agent journals its changes through two functions
+ * that check every image's owner before they write (pg-agent-journal-ddl.ts). Shared tables
+ * without owners (meta, profiles, belief dimensions and aliases, nooa's maintenance log) are
+ * readable and writable, as shared memories are.
  *
  * Operators: the role that owns the schema's tables (the one that made the store) is not subject
  * to the policies (row-level security is enabled, not forced), nor is a superuser or a role with
@@ -25,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { badInput, MnemoError } from '../../errors.js';
 import { validateOwner } from '../../model/owner.js';
 import { PROGRESS_TABLE } from '../copy/copy-endpoint.js';
+import { agentJournalDdl } from './pg-agent-journal-ddl.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { ident, parsePgStoreUrl, storeUrlAs } from './pg-url.js';
@@ -127,6 +129,7 @@ export function grantAgent(storeUrl: string, ownerInput: string, givenPassword?:
       db.query(`GRANT SELECT, INSERT ON ${READ_APPEND.map(t).join(', ')} TO ${r}`);
       db.query(`GRANT SELECT ON ${READ_ONLY.filter((table) => table !== PG_FEED_TABLE || present.has(table)).map(t).join(', ')} TO ${r}`);
       db.query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`);
+      for (const statement of agentJournalDdl(t, r, present.has(PG_FEED_TABLE))) db.query(statement);
       db.query(`INSERT INTO ${t(AGENTS_TABLE)}(db_role, owner) VALUES ($1, $2) ON CONFLICT (db_role) DO UPDATE SET owner = excluded.owner`, [role, owner]);
     });
     return { owner, role, schema: url.schema, password: givenPassword === undefined ? password : null, url: storeUrlAs(url, role), existed };

@@ -94,6 +94,7 @@ import { pgTextRows } from './pg-text-rows.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { pgRuns } from './pg-not-yet-groups.js';
 import { pgIngestSql } from './pg-ingest-sql.js';
+import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { pgJournalSql } from './pg-journal-sql.js';
 import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
 import { pgQueries } from './pg-queries.js';
@@ -167,7 +168,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     const beliefRows = new PgBeliefTables(conn, this, this.evidence);
     this.journal = new Journal<PgStore>(
       this,
-      pgJournalSql(conn),
+      pgJournalSqlFor(conn, pgJournalSql(conn)),
       [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget(), ...beliefJournalTargets(() => beliefRows)],
       opts.journalFollowUps ?? [],
     );
