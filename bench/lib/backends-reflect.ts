@@ -17,6 +17,8 @@ export interface ReflectFigures {
   /** Null when the apply was not measured at this size. */
   apply_s: number | null;
   applied: number | null;
+  /** The apply's error when it failed (the run goes on, so the other measures are still reported). */
+  apply_error: string | null;
 }
 
 async function reflectOne(location: string, size: number, apply: boolean, now: number): Promise<ReflectFigures> {
@@ -26,11 +28,15 @@ async function reflectOne(location: string, size: number, apply: boolean, now: n
     const plan = await planReflection(engine);
     const planS = (performance.now() - t0) / 1000;
     const ops = planOps(plan).length;
-    if (!apply) return { size, plan_s: Number(planS.toFixed(2)), ops, apply_s: null, applied: null };
+    const planned = { size, plan_s: Number(planS.toFixed(2)), ops, apply_s: null, applied: null, apply_error: null };
+    if (!apply) return planned;
     t0 = performance.now();
-    const done = await applyPlan(engine, plan, { pacing: { pauseMs: 0 } });
-    const applyS = (performance.now() - t0) / 1000;
-    return { size, plan_s: Number(planS.toFixed(2)), ops, apply_s: Number(applyS.toFixed(2)), applied: done.applied.length };
+    try {
+      const done = await applyPlan(engine, plan, { pacing: { pauseMs: 0 } });
+      return { ...planned, apply_s: Number(((performance.now() - t0) / 1000).toFixed(2)), applied: done.applied.length };
+    } catch (err) {
+      return { ...planned, apply_error: `after ${((performance.now() - t0) / 1000).toFixed(1)} s: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
+    }
   } finally {
     engine.close();
   }
@@ -41,7 +47,7 @@ export async function measureReflect(copies: BackendCopies, apply: boolean, now:
   for (const b of BACKENDS) {
     log(`  reflection on ${b} at ${copies.size.toLocaleString('en')} memories: plan${apply ? ' and apply' : ''}…`);
     const r = await reflectOne(copies[b], copies.size, apply, now);
-    log(`    plan ${r.plan_s} s (${r.ops.toLocaleString('en')} operations)${r.apply_s !== null ? `, apply ${r.apply_s} s (${r.applied!.toLocaleString('en')} applied)` : ''}`);
+    log(`    plan ${r.plan_s} s (${r.ops.toLocaleString('en')} operations)${r.apply_s !== null ? `, apply ${r.apply_s} s (${r.applied!.toLocaleString('en')} applied)` : ''}${r.apply_error ? `, apply FAILED ${r.apply_error}` : ''}`);
     out[b] = r;
   }
   return out as Record<Backend, ReflectFigures>;
