@@ -84,6 +84,10 @@ export function agentJournalSql(conn: PgStoreConnection, operator: JournalSql, c
     closeChange: refuse('write a change in batches'),
     rowsPast: read('rowsPast', 'undo or redo a change in batches'),
     dropRowId: refuse('undo or redo a change in batches'),
+    lockChanges: refuse('undo or redo a change'),
+    lockTouched: refuse('undo or redo a change'),
+    // The marker of a run is a shared meta row, which agents may write; the run itself is refused above.
+    claimMeta: (key, value) => operator.claimMeta(key, value),
     deleteMeta: (key) => operator.deleteMeta(key),
     runCheckpoints: () => operator.runCheckpoints(),
   };
