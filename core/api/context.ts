@@ -9,6 +9,7 @@ import { Engine, type EngineOptions, type EngineReader } from '../engine/engine.
 import { loadLlmEndpoints, type LlmEndpoints } from '../reflect/llm-endpoints.js';
 import type { AgentCredential } from '../model/agent-credential.js';
 import type { PathPolicy } from './path-policy.js';
+import type { RunPacing } from '../model/run-pacing.js';
 
 export interface Reader {
   /** Logged as `reader_owner` on accesses this session makes. */
@@ -32,6 +33,8 @@ export interface SessionOptions {
    * records its id. A `reader.owner` that differs is refused rather than ignored.
    */
   credential?: AgentCredential;
+  /** How this session's long writes (a reflection apply) pace their transactions; the defaults (run-pacing.ts) unless set. */
+  runPacing?: RunPacing;
 }
 
 export interface ShellHooks {
@@ -68,6 +71,8 @@ export class ApiSession {
   readonly engineOptions: SessionOptions['engineOptions'];
   readonly shell: ShellHooks;
   readonly readonlyOnly: boolean;
+  /** The pacing of this session's long writes (SessionOptions.runPacing). */
+  readonly runPacing: RunPacing | undefined;
   readonly credential: AgentCredential | null;
   private llm: LlmEndpoints | undefined;
 
@@ -80,6 +85,7 @@ export class ApiSession {
     this.shell = opts.shell ?? {};
     this.llm = opts.llmEndpoints;
     this.readonlyOnly = opts.readonly ?? false;
+    this.runPacing = opts.runPacing;
   }
 
   /** The server-side LLM endpoints; requests can only pick among these by name. */

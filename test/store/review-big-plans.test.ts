@@ -23,8 +23,11 @@ const sessions: ApiSession[] = [];
 afterEach(() => {
   for (const s of sessions.splice(0)) s.close();
 });
+/** Batches of a few operations, so a commit runs over many however fast the machine (its progress is read while it runs). */
+const SMALL_BATCHES = { maxBatchItems: 25, pauseMs: 5 };
+
 function open(path: string): ApiSession {
-  const s = ApiSession.withFrozenClock(NOW);
+  const s = ApiSession.withFrozenClock(NOW, { runPacing: SMALL_BATCHES });
   s.open(path);
   sessions.push(s);
   return s;

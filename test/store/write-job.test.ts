@@ -19,6 +19,13 @@ afterEach(() => {
   session = null;
 });
 
+/**
+ * Batches of a few operations with a short pause after each: the apply runs over many batches however
+ * fast the machine is, so its progress can be read while it runs (with the default 200 ms batches an
+ * idle machine applied the whole plan in one, and the polls never saw it running).
+ */
+const SMALL_BATCHES = { maxBatchItems: 25, pauseMs: 5 };
+
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 /** Polls journal.progress until `until` holds for it. */
@@ -33,7 +40,7 @@ async function progressUntil(s: ApiSession, until: (p: WriteJobState) => boolean
 describe('the write job of reflect.apply', () => {
   it('reports n of N while it runs, refuses a second long write, and a cancel leaves the store as it was', { timeout: 120_000 }, async () => {
     const { path, plan } = await plannedStore(1000);
-    session = ApiSession.withFrozenClock(NOW);
+    session = ApiSession.withFrozenClock(NOW, { runPacing: SMALL_BATCHES });
     session.open(path);
     session.engine().store.ensureMnemo();
     const before = dumpStore(path);
@@ -70,7 +77,7 @@ describe('the write job of reflect.apply', () => {
 
   it('applies to the end with progress reaching N, and the batched undo takes it back as one step', { timeout: 120_000 }, async () => {
     const { path, plan } = await plannedStore(1000);
-    session = ApiSession.withFrozenClock(NOW);
+    session = ApiSession.withFrozenClock(NOW, { runPacing: SMALL_BATCHES });
     session.open(path);
     session.engine().store.ensureMnemo();
     const before = dumpStore(path);

@@ -21,6 +21,6 @@ export const reflectHandlers: HandlersFor<typeof reflectContract> = {
       if (!kept) throw badInput(`no plan ${input.plan_id} in this session (plans are kept for the last ${KEPT_PLANS} reflect.plan calls); pass the plan itself or plan again`, { field: 'plan_id' });
       plan = kept;
     }
-    return applyAsWriteJob(engine, plan, input.accepted ?? null);
+    return applyAsWriteJob(engine, plan, input.accepted ?? null, session.runPacing);
   },
 };

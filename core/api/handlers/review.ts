@@ -26,7 +26,7 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
   'review.commit': async (input, session) => {
     const r = reviewed(session, input.plan_id);
     const accepted = r.accepted(input.actions);
-    const res = await applyAsWriteJob(session.engine(), r.plan, accepted);
+    const res = await applyAsWriteJob(session.engine(), r.plan, accepted, session.runPacing);
     return { ...res, accepted: accepted.length };
   },
 };

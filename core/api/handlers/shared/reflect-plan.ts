@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Engine } from '../../../engine/engine.js';
 import { parseOwnerScope } from '../../../model/owner.js';
 import { applyPlan } from '../../../reflect/apply.js';
+import type { RunPacing } from '../../../model/run-pacing.js';
 import type { GenerativeOptions } from '../../../reflect/generative.js';
 import type { PlanOptions } from '../../../reflect/plan.js';
 import { parseUntil } from '../../../reflect/policy.js';
@@ -39,6 +40,8 @@ export function planOptions(input: ReflectPlanInput, session: Pick<ApiSession, '
 }
 
 /** Applies the accepted ops of `plan` as the store's running long write (progress, cancel). */
-export function applyAsWriteJob(engine: Engine, plan: ReflectionPlan, accepted: string[] | null): Promise<ApplyResult> {
-  return writeJobOf(engine).run('reflect.apply', true, (job) => applyPlan(engine, plan, { accepted, onProgress: job.progress, shouldCancel: job.cancelled, beforeFinish: leaveIndexesCurrent(engine) }));
+export function applyAsWriteJob(engine: Engine, plan: ReflectionPlan, accepted: string[] | null, pacing?: RunPacing): Promise<ApplyResult> {
+  return writeJobOf(engine).run('reflect.apply', true, (job) =>
+    applyPlan(engine, plan, { accepted, onProgress: job.progress, shouldCancel: job.cancelled, beforeFinish: leaveIndexesCurrent(engine), ...(pacing ? { pacing } : {}) }),
+  );
 }
