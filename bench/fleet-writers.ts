@@ -18,8 +18,7 @@ import { parseArgs } from 'node:util';
 import { openStoreAt } from '../core/store/open-location.js';
 import { tempDir } from '../support/fixture.js';
 import { runFleet, type FleetReport } from '../support/fleet-run.js';
-import { startPg } from '../support/pg-cluster.js';
-import { SyncPg } from '../core/store/pg/sync-pg.js';
+import { freshSchemaUrl, startPg } from '../support/pg-cluster.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,11 +54,7 @@ try {
   for (const backend of backends) {
     let store: string;
     if (backend === 'postgres') {
-      const schema = `fleet_${Date.now().toString(36)}`;
-      const admin = SyncPg.connect(server!.url);
-      admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      admin.close();
-      store = `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
+      store = freshSchemaUrl(server!.url, `fleet_${Date.now().toString(36)}`);
     } else {
       store = join(tempDir('mnemo-fleet-'), 'fleet.sqlite');
     }

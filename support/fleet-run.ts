@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mulberry32 } from '../core/model/seeded-random.js';
 import { openStoreAt } from '../core/store/open-location.js';
 
 export interface FleetOptions {
@@ -61,15 +62,10 @@ function wording(agent: number, n: number, rand: () => number): string {
   return `fleet agent ${agent} observed ${words.join(' ')} at step ${n} (mark a${agent}n${n}x)`;
 }
 
+/** Numbers in [0, 1) from a seed: the same wording on every run. */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 const quantile = (xs: number[], q: number): number => {

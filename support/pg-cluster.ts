@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SyncPg } from '../core/store/pg/sync-pg.js';
 
 export interface PgServer {
   /** postgres://… for the `postgres` database. */
@@ -70,4 +71,15 @@ export function pgUnavailable(): string | null {
   if (process.env[PG_URL_ENV]) return null;
   const b = pgBinaries();
   return 'missing' in b ? b.missing : null;
+}
+
+/** The URL of the store in `schema` on a server, with the schema emptied first (dropped if it existed). */
+export function freshSchemaUrl(serverUrl: string, schema: string): string {
+  const admin = SyncPg.connect(serverUrl);
+  try {
+    admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    admin.close();
+  }
+  return `${serverUrl}${serverUrl.includes('?') ? '&' : '?'}schema=${schema}`;
 }

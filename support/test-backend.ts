@@ -7,8 +7,7 @@
  * starts a throwaway one and sets it when none is given.
  */
 import { copyStore } from '../core/store/copy/copy-stores.js';
-import { SyncPg } from '../core/store/pg/sync-pg.js';
-import { PG_URL_ENV } from './pg-cluster.js';
+import { freshSchemaUrl, PG_URL_ENV } from './pg-cluster.js';
 
 export const BACKEND_ENV = 'MNEMO_TEST_BACKEND';
 
@@ -24,14 +23,7 @@ let made = 0;
 export function freshPgLocation(): string {
   const server = process.env[PG_URL_ENV];
   if (!server) throw new Error(`${BACKEND_ENV}=postgres needs a server: set ${PG_URL_ENV}, or run the suite through vitest's postgres project, whose global setup starts one`);
-  const schema = `t${process.pid}_${++made}_${Date.now().toString(36)}`;
-  const admin = SyncPg.connect(server);
-  try {
-    admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    admin.close();
-  }
-  return `${server}${server.includes('?') ? '&' : '?'}schema=${schema}`;
+  return freshSchemaUrl(server, `t${process.pid}_${++made}_${Date.now().toString(36)}`);
 }
 
 /** The store a test works on, made from a SQLite store file: the file itself, or on PostgreSQL a copy of it. */

@@ -10,8 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
-import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { expected, fixtureFileCopy } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -33,14 +32,8 @@ let postgres = '';
 beforeAll(() => {
   if (unavailable) return;
   server = startPg();
-  const admin = SyncPg.connect(server.url);
-  try {
-    admin.query('DROP SCHEMA IF EXISTS explain_parity CASCADE');
-  } finally {
-    admin.close();
-  }
   sqlite = fixtureFileCopy();
-  postgres = `${server.url}${server.url.includes('?') ? '&' : '?'}schema=explain_parity`;
+  postgres = freshSchemaUrl(server.url, 'explain_parity');
   copyStore(sqlite, postgres);
 }, 120_000);
 

@@ -9,9 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStoreAt } from '../../core/store/open-location.js';
-import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { runFleet } from '../../support/fleet-run.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 
 const unavailable = pgUnavailable();
 let server: PgServer | null = null;
@@ -23,10 +22,7 @@ afterAll(() => server?.stop());
 
 describe.skipIf(unavailable)('eight agents writing one PostgreSQL store through mnemo mcp', () => {
   it('loses nothing, each agent finds its own writes at once, and the open list shows every write', async () => {
-    const admin = SyncPg.connect(server!.url);
-    admin.query('DROP SCHEMA IF EXISTS fleet_test CASCADE');
-    admin.close();
-    const store = `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=fleet_test`;
+    const store = freshSchemaUrl(server!.url, 'fleet_test');
     openStoreAt(store, { create: true }).close();
     const r = await runFleet({ store, root: process.cwd(), agents: 8, perAgent: 12, recallEvery: 1 });
     expect(r.first_errors).toEqual([]);

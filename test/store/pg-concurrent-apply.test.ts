@@ -21,20 +21,11 @@ import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { tempDir } from '../../support/fixture.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { openAt } from '../../support/reflect.js';
+import { errorOf } from '../helpers/mnemo-error.js';
 
 const NOW = 1_780_000_000;
 const SCHEMA = 'pgrace_apply';
 const unavailable = pgUnavailable();
-
-function errorOf(fn: () => unknown): MnemoError | null {
-  try {
-    fn();
-    return null;
-  } catch (err) {
-    if (err instanceof MnemoError) return err;
-    throw err;
-  }
-}
 
 describe('a reflection apply on PostgreSQL beside another writer', () => {
   let server: PgServer | null = null;

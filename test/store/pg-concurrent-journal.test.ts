@@ -21,20 +21,11 @@ import { createMemory, type Memory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { errorOf } from '../helpers/mnemo-error.js';
 
 const NOW = 1_780_000_000;
 const SCHEMAS = ['pgrace_rows', 'pgrace_twice', 'pgrace_order', 'pgrace_marker', 'pgrace_process'];
 const unavailable = pgUnavailable();
-
-function errorOf(fn: () => unknown): MnemoError | null {
-  try {
-    fn();
-    return null;
-  } catch (err) {
-    if (err instanceof MnemoError) return err;
-    throw err;
-  }
-}
 
 /** Runs `act` once, the first time `obj[name]` is called, right after (or before) the call itself. */
 function interleave<T extends object, K extends keyof T>(obj: T, name: K, when: 'before' | 'after', act: () => void): void {

@@ -12,10 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { DEFAULT_PROFILE_KEY } from '../../core/store/saved-profiles.js';
 import { MemoryStore } from '../../core/store/store.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { expected, fixtureFileCopy } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -31,14 +30,7 @@ afterAll(() => server?.stop());
 
 /** A fresh PostgreSQL copy of the nooa-only fixture. */
 function pgCopy(): string {
-  const schema = `nooa_up_${++schemas}`;
-  const admin = SyncPg.connect(server!.url);
-  try {
-    admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    admin.close();
-  }
-  const url = `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
+  const url = freshSchemaUrl(server!.url, `nooa_up_${++schemas}`);
   copyStore(fixtureFileCopy(), url);
   return url;
 }

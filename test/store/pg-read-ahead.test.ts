@@ -11,7 +11,7 @@ import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import { openStore } from '../../core/index.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 
 const unavailable = pgUnavailable();
 const NOW = 1_780_000_000;
@@ -22,15 +22,6 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-function freshUrl(schema: string): string {
-  const admin = SyncPg.connect(server!.url);
-  try {
-    admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    admin.close();
-  }
-  return `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
-}
 
 const QUERIES = ['deploy cache failure', 'alice fixed the notifier', 'staging rollout amber', 'lockfile regenerated'];
 
@@ -53,7 +44,7 @@ async function ranking(s: ApiSession): Promise<unknown> {
 
 describe.skipIf(unavailable)('catch-up with rows read ahead', () => {
   it('patches the indexes to what a fresh engine builds, in a number of round trips that does not grow with the changes', async () => {
-    const url = freshUrl('read_ahead');
+    const url = freshSchemaUrl(server!.url, 'read_ahead');
     const seed = openStore(url, { owner: 'a@1', session: 's', clock: fixedClock(NOW) });
     const first: string[] = [];
     for (let i = 0; i < 20; i++) first.push((await seed.remember({ content: `deploy cache failure number ${i} on staging rollout amber ${i * 31}` })).id);

@@ -11,7 +11,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
-import { MnemoError } from '../../core/errors.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { EDGE_TYPES } from '../../core/model/enums.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
@@ -30,6 +29,7 @@ import type { ChangeEvent, StoreWriter } from '../../core/store/port.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
+import { errorOf } from '../helpers/mnemo-error.js';
 
 const NOW = 1_780_000_000;
 
@@ -39,16 +39,6 @@ const unavailable = pgUnavailable();
 function byCountThenKey<T extends { k: string | null; n: number }>(rows: T[]): T[] {
   const key = (k: string | null) => (k === null ? '' : `~${k}`);
   return [...rows].sort((a, b) => b.n - a.n || (key(a.k) < key(b.k) ? -1 : key(a.k) > key(b.k) ? 1 : 0));
-}
-
-function errorOf(fn: () => unknown): MnemoError | null {
-  try {
-    fn();
-    return null;
-  } catch (err) {
-    if (err instanceof MnemoError) return err;
-    throw err;
-  }
 }
 
 describe('the PostgreSQL store adapter', () => {
