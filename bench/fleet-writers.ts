@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- fleet-writers [--agents 8] [--per-agent 5000] [--recall-every 1] [--backend postgres|sqlite|both] [--json]`
+ * `npm run bench -- fleet-writers [--agents 8] [--per-agent 5000] [--recall-every 1] [--backend postgres|sqlite|both] [--live listen|poll|both] [--json]`
  *
  * The PostgreSQL issue's concurrency run (support/fleet-run.ts): `--agents` agent processes, each
  * its own `mnemo mcp` over stdio with its own owner, write `--per-agent` memories each into one new
@@ -9,8 +9,13 @@
  * counted at the end), own writes not seen at once, writes per second, and how long after a
  * `remember` returned the open list showed it (p50 / p95 / max; the issue's bound is 1 s).
  *
+ * `--live both` runs PostgreSQL twice, browser mode hearing commits through notifications and then
+ * through its poll alone (the baseline, as before notifications and as SQLite always does), so the
+ * list latencies compare within one run. SQLite has no notifications: it runs once, polling.
+ *
  * PostgreSQL: MNEMO_TEST_PG_URL, or a throwaway cluster (support/pg-cluster.ts). With --json the
- * last line is one object: { backends: { postgres?: FleetReport, sqlite?: FleetReport } }.
+ * last line is one object: { backends: { postgres?: FleetReport, sqlite?: FleetReport }, runs: FleetReport & { backend }[] }
+ * (`backends` holds each backend's first run).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +31,7 @@ const { values } = parseArgs({
     'per-agent': { type: 'string', default: '5000' },
     'recall-every': { type: 'string', default: '1' },
     backend: { type: 'string', default: 'postgres' },
+    live: { type: 'string', default: 'listen' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -44,14 +50,20 @@ if (backends.some((b) => b !== 'postgres' && b !== 'sqlite')) {
   console.error('--backend must be postgres, sqlite or both');
   process.exit(2);
 }
+if (!['listen', 'poll', 'both'].includes(values.live!)) {
+  console.error('--live must be listen, poll or both');
+  process.exit(2);
+}
+const liveModes = (backend: string): ('listen' | 'poll')[] => (backend === 'sqlite' ? ['poll'] : values.live === 'both' ? ['listen', 'poll'] : [values.live as 'listen' | 'poll']);
 const say = (s: string) => {
   if (!values.json) process.stdout.write(`${s}\n`);
 };
 
 const report: Record<string, FleetReport> = {};
+const runs: (FleetReport & { backend: string })[] = [];
 const server = backends.includes('postgres') ? startPg() : null;
 try {
-  for (const backend of backends) {
+  for (const [backend, live] of backends.flatMap((b) => liveModes(b).map((l) => [b, l] as const))) {
     let store: string;
     if (backend === 'postgres') {
       store = freshSchemaUrl(server!.url, `fleet_${Date.now().toString(36)}`);
@@ -59,16 +71,18 @@ try {
       store = join(tempDir('mnemo-fleet-'), 'fleet.sqlite');
     }
     openStoreAt(store, { create: true }).close();
-    say(`${backend}: ${agents} agents × ${perAgent} memories through mnemo mcp, browser mode listing…`);
+    say(`${backend}: ${agents} agents × ${perAgent} memories through mnemo mcp, browser mode listing (${live === 'listen' ? 'woken by commit notifications' : 'polling'})…`);
     const r = await runFleet({
       store,
       root,
       agents,
       perAgent,
       recallEvery,
+      live,
       onProgress: (p) => process.stderr.write(`  … ${p.elapsed_s} s: ${p.writes} writes, ${p.errors} errors, ${p.own_write_misses} own writes not found\n`),
     });
-    report[backend] = r;
+    report[backend] ??= r;
+    runs.push({ backend, ...r });
     say(`  ${r.writes} writes in ${r.wall_s} s (${r.writes_per_s}/s), ${r.errors} errors${r.first_errors.length ? ` (${r.first_errors.join('; ')})` : ''}, ${r.lost_writes} lost`);
     say(`  ${r.recalls} recalls after a write, ${r.own_write_misses} without it; the viewer recalled ${r.viewer_recalls} times (${r.viewer_errors} errors)`);
     say(`  list showed a write after p50 ${r.list_latency_ms.p50} ms, p95 ${r.list_latency_ms.p95} ms, max ${r.list_latency_ms.max} ms (bound 1000); never shown: ${r.list_never_shown}`);
@@ -76,4 +90,4 @@ try {
 } finally {
   server?.stop();
 }
-if (values.json) console.log(JSON.stringify({ agents, per_agent: perAgent, recall_every: recallEvery, backends: report }));
+if (values.json) console.log(JSON.stringify({ agents, per_agent: perAgent, recall_every: recallEvery, backends: report, runs }));

@@ -26,13 +26,20 @@ export interface FleetOptions {
   agents: number;
   perAgent: number;
   recallEvery: number;
-  /** The viewer's newest-first page: enough to hold every write between two of its looks. */
+  /** The viewer's newest-first page (default 200, the workbench's page): enough to hold every write between two of its looks. */
   listWindow?: number;
+  /**
+   * How browser mode hears other processes' commits: `listen` (default), PostgreSQL's commit
+   * notifications waking a check at once; `poll`, the 400 ms poll alone (MNEMO_PG_LISTEN=off), as
+   * SQLite stores always do and as the baseline the benchmark compares with.
+   */
+  live?: 'listen' | 'poll';
   /** Told every 30 s how far the run is (a long run's progress). */
   onProgress?: (p: { writes: number; errors: number; own_write_misses: number; elapsed_s: number }) => void;
 }
 
 export interface FleetReport {
+  live: 'listen' | 'poll';
   agents: number;
   per_agent: number;
   writes: number;
@@ -74,8 +81,9 @@ const quantile = (xs: number[], q: number): number => {
   return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))]!;
 };
 
-async function startServe(root: string, store: string): Promise<{ child: ChildProcess; base: string; token: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli', 'main.ts'), 'serve', store, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServe(root: string, store: string, live: 'listen' | 'poll'): Promise<{ child: ChildProcess; base: string; token: string }> {
+  const env = live === 'poll' ? { ...process.env, MNEMO_PG_LISTEN: 'off' } : process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli', 'main.ts'), 'serve', store, '--port', '0'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -104,8 +112,9 @@ function structured(r: CallToolResult): any { // eslint-disable-line @typescript
 }
 
 export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
-  const window = opts.listWindow ?? 2000;
-  const serve = await startServe(opts.root, opts.store);
+  const window = opts.listWindow ?? 200;
+  const live = opts.live ?? 'listen';
+  const serve = await startServe(opts.root, opts.store, live);
   const written = new Map<string, number>();
   const firstShown = new Map<string, number>();
   const errors: string[] = [];
@@ -122,14 +131,18 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
         const ev = await fetch(`${serve.base}api/_events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mnemo-token': serve.token }, body: JSON.stringify({ after: generation }) });
         const body = (await ev.json()) as { value?: { generation?: number } };
         generation = body.value?.generation ?? generation;
-        const page = await api(serve.base, serve.token, 'memory.list', { sort: 'rowid', dir: 'desc', limit: window, archived: 'all' });
-        if (!page.ok) throw new Error(page.error?.message);
-        const now = performance.now();
-        for (const r of page.value.rows as { id: string }[]) if (!firstShown.has(r.id)) firstShown.set(r.id, now);
+        // The open views refetch together when the generation moves, as the workbench's do: the list's first page and a recall.
+        const listed = api(serve.base, serve.token, 'memory.list', { sort: 'rowid', dir: 'desc', limit: window, archived: 'all' }).then((page) => {
+          if (!page.ok) throw new Error(page.error?.message);
+          const now = performance.now();
+          for (const r of page.value.rows as { id: string }[]) if (!firstShown.has(r.id)) firstShown.set(r.id, now);
+        });
         // A dry run, as the workbench's recall view makes: a touching recall would move the generation itself.
-        const rec = await api(serve.base, serve.token, 'recall.explain', { query: 'fleet agent observed harbor', k: 5 });
-        viewerRecalls += 1;
-        if (!rec.ok) viewerErrors += 1;
+        const recalled = api(serve.base, serve.token, 'recall.explain', { query: 'fleet agent observed harbor', k: 5 }).then((rec) => {
+          viewerRecalls += 1;
+          if (!rec.ok) viewerErrors += 1;
+        });
+        await Promise.all([listed, recalled]);
       } catch (err) {
         viewerErrors += 1;
         if (viewerErrors <= 3) errors.push(`viewer: ${(err as Error).message}`);
@@ -188,6 +201,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   const slowest = shown.reduce<{ at: number; latency: number } | null>((a, x) => (a && a.latency >= x.latency ? a : x), null);
   const lost = Object.values(rows).reduce((a, n) => a + Math.max(0, opts.perAgent - n), 0);
   return {
+    live,
     agents: opts.agents,
     per_agent: opts.perAgent,
     writes: written.size,

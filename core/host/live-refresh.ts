@@ -2,14 +2,25 @@
  * Live refresh, shared by the HTTP server and the Electron main process: polls the store's
  * `PRAGMA data_version` (which moves when ANOTHER connection commits) and counts our own mutations,
  * bumping one generation number the UI waits on. Open views refetch when it moves.
+ *
+ * Where the store can say when someone commits (PostgreSQL's notifications, Store.watchCommits),
+ * a commit also wakes a check at once: the poll then only covers a lost notification. Wake-ups
+ * arriving together (eight agents committing in the same few milliseconds) make one check.
  */
 import type { ApiSession } from '../api/context.js';
+import type { StoreReader } from '../store/port.js';
+
+/** Wake-ups within this long of the first make one check. */
+const WAKE_COALESCE_MS = 15;
 
 export type GenerationListener = (generation: number) => void;
 
 export class LiveRefresh {
   private gen = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** The store whose commits wake a check, and how to stop hearing them. */
+  private watched: { store: StoreReader; stop: (() => void) | null } | null = null;
+  private wakePending = false;
   private readonly listeners = new Set<GenerationListener>();
 
   constructor(
@@ -32,12 +43,30 @@ export class LiveRefresh {
     if (!this.session.hasEngine) return false;
     let changed: boolean;
     try {
-      changed = this.session.engine().store.refreshIfChanged();
+      const store = this.session.engine().store;
+      this.watch(store);
+      changed = store.refreshIfChanged();
     } catch {
       return false; // a busy or closing store: try again on the next tick
     }
     if (changed) this.bump();
     return changed;
+  }
+
+  /** Hears the commits of the session's current store (a store opened since replaces the one watched). */
+  private watch(store: StoreReader): void {
+    if (this.watched?.store === store || !this.timer) return;
+    this.watched?.stop?.();
+    this.watched = { store, stop: store.watchCommits(() => this.wake()) };
+  }
+
+  private wake(): void {
+    if (this.wakePending || !this.timer) return;
+    this.wakePending = true;
+    setTimeout(() => {
+      this.wakePending = false;
+      if (this.timer) this.check();
+    }, WAKE_COALESCE_MS).unref?.();
   }
 
   onChange(listener: GenerationListener): () => void {
@@ -70,6 +99,8 @@ export class LiveRefresh {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.watched?.stop?.();
+    this.watched = null;
     for (const l of [...this.listeners]) l(this.gen);
     this.listeners.clear();
   }

@@ -309,6 +309,12 @@ export interface ChangeFeed {
   onChange(listener: ChangeListener): () => void;
   /** Whether another process committed since the last check. */
   refreshIfChanged(): boolean;
+  /**
+   * Calls `onCommit` soon after any connection commits a change to the store, so a live view can
+   * check (refreshIfChanged) at once rather than at its next poll; returns the way to stop. Null
+   * when the backend has no such wake-up (SQLite: a view polls `data_version`, which is cheap).
+   */
+  watchCommits(onCommit: () => void): (() => void) | null;
   /** Tells listeners which memories other processes changed since the last catch-up. */
   catchUp(): void;
   /**

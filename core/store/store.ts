@@ -288,6 +288,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   /** Whether another process committed since the last check (external-changes.ts). */
+  /** SQLite has no commit notification: a live view polls data_version (one pragma, no I/O). */
+  watchCommits(_onCommit: () => void): null {
+    return null;
+  }
+
   refreshIfChanged(): boolean {
     if (this.#history) return false;
     return this.external.refresh();

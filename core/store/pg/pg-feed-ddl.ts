@@ -24,8 +24,17 @@
 import { ACCESS_PATHS } from '../feed-ddl.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { ident } from './pg-url.js';
+import { pgFeedNotifyDdl } from './pg-feed-notify-ddl.js';
 
 export const PG_FEED_TABLE = 'mnemo_pg_feed';
+
+/**
+ * The level of the statements below, kept as the store fact `feed_ddl_level`: a writable open of a
+ * store whose feed is older runs them again (each replaces, or is skipped). 2: the commit
+ * notification (pg-feed-notify-ddl.ts).
+ */
+export const PG_FEED_DDL_LEVEL = 2;
+export const PG_FEED_DDL_LEVEL_FACT = 'feed_ddl_level';
 
 /** The store fact naming this feed: a position from another feed (another store, or SQLite's) is not read against it. */
 export const PG_FEED_EPOCH_FACT = 'feed_epoch';
@@ -105,6 +114,8 @@ export function pgFeedDdl(schema: string): string[] {
      END $$`,
     `CREATE OR REPLACE TRIGGER mnemo_pg_feed_memory AFTER INSERT OR UPDATE OR DELETE ON ${t('memories')} FOR EACH ROW EXECUTE FUNCTION ${t('mnemo_pg_feed_memory')}()`,
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_EPOCH_FACT}', gen_random_uuid()::text) ON CONFLICT (key) DO NOTHING`,
+    `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_DDL_LEVEL_FACT}', '${PG_FEED_DDL_LEVEL}') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     `CREATE OR REPLACE TRIGGER mnemo_pg_feed_edge AFTER INSERT OR UPDATE OR DELETE ON ${t('memory_edges')} FOR EACH ROW EXECUTE FUNCTION ${t('mnemo_pg_feed_edge')}()`,
+    ...pgFeedNotifyDdl(schema, PG_FEED_TABLE),
   ];
 }

@@ -11,7 +11,7 @@
  */
 import type { FeedChanges, FeedPosition } from '../feed-position.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
-import { PG_FEED_EPOCH_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
+import { PG_FEED_DDL_LEVEL, PG_FEED_DDL_LEVEL_FACT, PG_FEED_EPOCH_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 /** The store's facts (mnemo_pg_store) that the feed keeps: PostgreSQL's own, so `mnemo copy` to SQLite does not carry them. */
@@ -23,7 +23,12 @@ export const PG_FEED_FACTS = {
   historyFrom: 'feed_history_from',
   accessesFrom: 'feed_accesses_from',
   accessCursor: 'feed_access_pruned_seq',
+  /** The level of the feed's triggers and functions (PG_FEED_DDL_LEVEL) the schema holds. */
+  ddlLevel: PG_FEED_DDL_LEVEL_FACT,
 } as const;
+
+/** SQLSTATE insufficient_privilege: an agent's role may not replace the feed's functions. */
+const NOT_ALLOWED = '42501';
 
 /** The snapshot's xmin as text (xid8 is 64-bit; a number holds it exactly below 2^53). */
 const XMIN = 'pg_snapshot_xmin(pg_current_snapshot())::text';
@@ -53,9 +58,33 @@ export class PgFeed {
   /** Adds the feed (table, triggers and epoch), or brings its functions up to date; one transaction. */
   install(): void {
     this.conn.db().transaction(() => {
+      // Two processes opening an old store at once would otherwise replace the same functions together ("tuple concurrently updated").
+      this.rows('SELECT pg_advisory_xact_lock(hashtext($1))', [`mnemo_pg_feed_ddl:${this.conn.url.schema}`]);
+      if (this.installedLevel() >= PG_FEED_DDL_LEVEL) return;
       for (const sql of pgFeedDdl(this.conn.url.schema)) this.rows(sql);
     });
     this.present = true;
+  }
+
+  /**
+   * At a writable open: adds the feed to a store made before it, or brings an older feed's
+   * triggers up to this build's level. A role that may not (an agent's) leaves an older feed as it
+   * is: it still records every change, only without what came later (live views then poll).
+   */
+  installOrUpgrade(): void {
+    try {
+      if (this.installed() && this.installedLevel() >= PG_FEED_DDL_LEVEL) return;
+      this.install();
+    } catch (err) {
+      const sqlstate = (err as { details?: { sqlstate?: string } }).details?.sqlstate;
+      if (!(sqlstate === NOT_ALLOWED && this.installed())) throw err;
+    }
+  }
+
+  /** The level the schema's feed was installed at: 1 for a feed from before the levels were recorded. */
+  private installedLevel(): number {
+    if (!this.installed()) return 0;
+    return Number(this.fact(PG_FEED_FACTS.ddlLevel) ?? 1);
   }
 
   fact(key: string): string | null {

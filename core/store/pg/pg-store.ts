@@ -81,6 +81,7 @@ import { PgAudit } from './pg-audit.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
 import { PgExternalChanges } from './pg-external-changes.js';
+import { PgChangeNotices } from './pg-change-notices.js';
 import { PgFeed } from './pg-feed.js';
 import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
 import { definePgJsonFunctions } from './pg-json-sql.js';
@@ -133,6 +134,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   readonly runs: StoreRuns;
   readonly history: StoreAsOf | null = null;
   private readonly conn: PgStoreConnection;
+  /** The commit listeners watchCommits started, closed with the store. */
+  private readonly notices = new Set<PgChangeNotices>();
   private readonly feed: PgFeed;
   /** This connection's token in the change feed's rows (`mnemo.writer`): how it leaves out its own. */
   private readonly writerToken = randomUUID();
@@ -199,8 +202,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.dim = opts.dim ?? 256;
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
-    // A store made before the feed gets it at its first writable open; a read-only one goes without.
-    if (!this.readonly && !this.feed.installed()) this.feed.install();
+    // A store made before the feed (or before its latest triggers) gets it at its first writable open; a read-only one goes without.
+    if (!this.readonly) this.feed.installOrUpgrade();
     conn.db().query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]);
     const start = this.feed.position();
     this.external = start ? new PgExternalChanges(this, this.feed, this.writerToken, start) : null;
@@ -239,6 +242,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const n of this.notices) void n.close();
+    this.notices.clear();
     this.evidence.close();
     this.conn.close();
   }
@@ -394,6 +399,21 @@ export class PgStore implements StoreWriter, StoreHandle {
   /** Whether another connection committed since the last check (pg-external-changes.ts); never without a feed. */
   refreshIfChanged(): boolean {
     return this.external?.refresh() ?? this.noFeed();
+  }
+
+  /**
+   * Wakes `onCommit` on each commit to the store's feed, heard on a connection of its own
+   * (pg-change-notices.ts). `MNEMO_PG_LISTEN=off` turns it off (views then poll): a pooler in
+   * transaction mode (PgBouncer's) cannot hold a LISTEN, and the benchmarks compare with polling.
+   */
+  watchCommits(onCommit: () => void): (() => void) | null {
+    if (process.env.MNEMO_PG_LISTEN === 'off') return null;
+    const notices = PgChangeNotices.listen(this.conn.url, onCommit);
+    this.notices.add(notices);
+    return () => {
+      this.notices.delete(notices);
+      void notices.close();
+    };
   }
 
   /** Tells listeners which memories other connections changed since the last catch-up. */
