@@ -77,7 +77,7 @@ export function preparePgStore(conn: PgStoreConnection, opts: { create: boolean;
  * every table. Run inside the store's transaction; the fact's row is locked first, so two
  * connections doing it at once backfill once. Returns false when another connection had done it.
  */
-export function addMnemoToPgStore(conn: PgStoreConnection, now: number, insertEvent: (values: readonly unknown[]) => void): boolean {
+export function addMnemoToPgStore(conn: PgStoreConnection, now: number, insertEvents: (rows: readonly (readonly unknown[])[]) => void): boolean {
   const db = conn.db();
   const [fact] = db.query<{ value: string }>(`SELECT value FROM ${conn.table(PG_STORE_TABLE)} WHERE key = 'has_mnemo' FOR UPDATE`);
   if (fact?.value === '1') return false;
@@ -85,7 +85,7 @@ export function addMnemoToPgStore(conn: PgStoreConnection, now: number, insertEv
   for (const m of rows.meta) db.query(`INSERT INTO ${conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [m.key, m.value]);
   const memories = db.query<{ id: string; data: string }>(`SELECT id, data FROM ${conn.table('memories')} ORDER BY rowid`);
   // Entries from before the table existed: no credential made them, whatever call triggered this.
-  for (const m of memories) for (const rec of accessRingEntries(m.data)) insertEvent(accessEventValues(m.id, rec, null, true, true, null, null, null));
+  insertEvents(memories.flatMap((m) => accessRingEntries(m.data).map((rec) => accessEventValues(m.id, rec, null, true, true, null, null, null))));
   db.query(`INSERT INTO ${conn.table(PG_STORE_TABLE)}(key, value) VALUES ('has_mnemo', '1') ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
   return true;
 }

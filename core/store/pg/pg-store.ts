@@ -265,7 +265,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   ensureMnemo(): void {
     this.assertWritable();
     if (this.mnemo) return;
-    this.transaction(() => addMnemoToPgStore(this.conn, this.clock.now(), (values) => this.events.insert(values)));
+    this.transaction(() => addMnemoToPgStore(this.conn, this.clock.now(), (rows) => this.events.insertMany(rows)));
     this.mnemo = true;
   }
 
