@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- fleet-writers [--agents 8] [--per-agent 5000] [--recall-every 1] [--backend postgres|sqlite|both] [--live listen|poll|both] [--json]`
+ * `npm run bench -- fleet-writers [--agents 8] [--per-agent 5000] [--recall-every 1] [--backend postgres|sqlite|both] [--live listen|poll|both] [--max-minutes N] [--json]`
  *
  * The PostgreSQL issue's concurrency run (support/fleet-run.ts): `--agents` agent processes, each
  * its own `mnemo mcp` over stdio with its own owner, write `--per-agent` memories each into one new
@@ -12,6 +12,9 @@
  * `--live both` runs PostgreSQL twice, browser mode hearing commits through notifications and then
  * through its poll alone (the baseline, as before notifications and as SQLite always does), so the
  * list latencies compare within one run. SQLite has no notifications: it runs once, polling.
+ *
+ * `--max-minutes N` (or Ctrl-C) stops each run's agents after their current write and reports on
+ * what was written: lost writes are then acknowledged writes without a row, per owner.
  *
  * PostgreSQL: MNEMO_TEST_PG_URL, or a throwaway cluster (support/pg-cluster.ts). With --json the
  * last line is one object: { backends: { postgres?: FleetReport, sqlite?: FleetReport }, runs: FleetReport & { backend }[] }
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     'recall-every': { type: 'string', default: '1' },
     backend: { type: 'string', default: 'postgres' },
     live: { type: 'string', default: 'listen' },
+    'max-minutes': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -48,6 +52,11 @@ for (const [name, v] of [['agents', agents], ['per-agent', perAgent], ['recall-e
 }
 if (backends.some((b) => b !== 'postgres' && b !== 'sqlite')) {
   console.error('--backend must be postgres, sqlite or both');
+  process.exit(2);
+}
+const maxMinutes = values['max-minutes'] === undefined ? null : Number(values['max-minutes']);
+if (maxMinutes !== null && !(maxMinutes > 0 && maxMinutes <= 24 * 60)) {
+  console.error('--max-minutes must be a number of minutes above 0 (at most a day)');
   process.exit(2);
 }
 if (!['listen', 'poll', 'both'].includes(values.live!)) {
@@ -72,7 +81,15 @@ try {
     }
     openStoreAt(store, { create: true }).close();
     say(`${backend}: ${agents} agents × ${perAgent} memories through mnemo mcp, browser mode listing (${live === 'listen' ? 'woken by commit notifications' : 'polling'})…`);
+    const stop = new AbortController();
+    const onInterrupt = () => {
+      process.stderr.write('  stopping: each agent finishes its current write, then the run reports\n');
+      stop.abort();
+    };
+    process.once('SIGINT', onInterrupt);
+    const timer = maxMinutes === null ? null : setTimeout(() => stop.abort(), maxMinutes * 60_000);
     const r = await runFleet({
+      signal: stop.signal,
       store,
       root,
       agents,
@@ -81,8 +98,11 @@ try {
       live,
       onProgress: (p) => process.stderr.write(`  … ${p.elapsed_s} s: ${p.writes} writes, ${p.errors} errors, ${p.own_write_misses} own writes not found\n`),
     });
+    if (timer) clearTimeout(timer);
+    process.off('SIGINT', onInterrupt);
     report[backend] ??= r;
     runs.push({ backend, ...r });
+    if (r.stopped_early) say(`  stopped early: ${Object.entries(r.acknowledged_per_owner).map(([o, n]) => `${o} ${n}`).join(', ')}`);
     say(`  ${r.writes} writes in ${r.wall_s} s (${r.writes_per_s}/s), ${r.errors} errors${r.first_errors.length ? ` (${r.first_errors.join('; ')})` : ''}, ${r.lost_writes} lost`);
     say(`  ${r.recalls} recalls after a write, ${r.own_write_misses} without it; the viewer recalled ${r.viewer_recalls} times (${r.viewer_errors} errors)`);
     say(`  list showed a write after p50 ${r.list_latency_ms.p50} ms, p95 ${r.list_latency_ms.p95} ms, max ${r.list_latency_ms.max} ms (bound 1000); never shown: ${r.list_never_shown}`);

@@ -34,6 +34,8 @@ export interface FleetOptions {
    * SQLite stores always do and as the baseline the benchmark compares with.
    */
   live?: 'listen' | 'poll';
+  /** Stops the agents after the write each is making (a long run cut short still reports, on what was written). */
+  signal?: AbortSignal;
   /** Told every 30 s how far the run is (a long run's progress). */
   onProgress?: (p: { writes: number; errors: number; own_write_misses: number; elapsed_s: number }) => void;
 }
@@ -45,8 +47,12 @@ export interface FleetReport {
   writes: number;
   errors: number;
   first_errors: string[];
-  /** Rows per owner that are missing at the end (expected − found), summed. */
+  /** Rows per owner that are missing at the end (acknowledged writes − rows found), summed. */
   lost_writes: number;
+  /** Writes each agent's `remember` acknowledged. */
+  acknowledged_per_owner: Record<string, number>;
+  /** Whether the run was stopped before every agent wrote `per_agent` memories. */
+  stopped_early: boolean;
   rows_per_owner: Record<string, number>;
   recalls: number;
   /** Recalls right after a write that did not return that write. */
@@ -116,6 +122,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   const live = opts.live ?? 'listen';
   const serve = await startServe(opts.root, opts.store, live);
   const written = new Map<string, number>();
+  const acknowledged: Record<string, number> = {};
   const firstShown = new Map<string, number>();
   const errors: string[] = [];
   let recalls = 0;
@@ -161,11 +168,13 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
     await client.connect(transport);
     const rand = rng(1000 + i);
     try {
-      for (let n = 0; n < opts.perAgent; n++) {
+      acknowledged[owner] = 0;
+      for (let n = 0; n < opts.perAgent && !opts.signal?.aborted; n++) {
         const content = wording(i, n, rand);
         try {
           const d = structured((await client.callTool({ name: 'remember', arguments: { content } })) as CallToolResult);
           written.set(d.id as string, performance.now());
+          acknowledged[owner] += 1;
           if ((n + 1) % opts.recallEvery === 0) {
             recalls += 1;
             const r = structured((await client.callTool({ name: 'recall', arguments: { query: content, k: 5 } })) as CallToolResult);
@@ -199,7 +208,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   const shown = [...written].filter(([id]) => firstShown.has(id)).map(([id, at]) => ({ at, latency: Math.max(0, firstShown.get(id)! - at) }));
   const latencies = shown.map((x) => x.latency);
   const slowest = shown.reduce<{ at: number; latency: number } | null>((a, x) => (a && a.latency >= x.latency ? a : x), null);
-  const lost = Object.values(rows).reduce((a, n) => a + Math.max(0, opts.perAgent - n), 0);
+  const lost = Object.entries(rows).reduce((a, [owner, n]) => a + Math.max(0, (acknowledged[owner] ?? 0) - n), 0);
   return {
     live,
     agents: opts.agents,
@@ -208,6 +217,8 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
     errors: errors.length,
     first_errors: errors.slice(0, 5),
     lost_writes: lost,
+    acknowledged_per_owner: acknowledged,
+    stopped_early: opts.signal?.aborted ?? false,
     rows_per_owner: rows,
     recalls,
     own_write_misses: misses,

@@ -29,6 +29,8 @@ describe.skipIf(unavailable)('eight agents writing one PostgreSQL store through 
     expect(r.errors).toBe(0);
     expect(r.rows_per_owner).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_x, i) => [`w${i}@fleet`, 12])));
     expect(r.lost_writes).toBe(0);
+    expect(r.acknowledged_per_owner).toEqual(r.rows_per_owner);
+    expect(r.stopped_early).toBe(false);
     expect(r.recalls).toBe(96);
     expect(r.own_write_misses).toBe(0);
     expect(r.list_never_shown).toBe(0);
