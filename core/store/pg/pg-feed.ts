@@ -11,7 +11,7 @@
  */
 import type { FeedChanges, FeedPosition } from '../feed-position.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
-import { PG_FEED_EPOCH_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
+import { PG_FEED_EPOCH_FACT, PG_FEED_IMAGES_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 /** The store's facts (mnemo_pg_store) that the feed keeps: PostgreSQL's own, so `mnemo copy` to SQLite does not carry them. */
@@ -23,6 +23,8 @@ export const PG_FEED_FACTS = {
   historyFrom: 'feed_history_from',
   accessesFrom: 'feed_accesses_from',
   accessCursor: 'feed_access_pruned_seq',
+  /** From which instant the rows keep before-images: where time travel starts (pg-history-instant.ts). */
+  imagesFrom: PG_FEED_IMAGES_FACT,
 } as const;
 
 /** The snapshot's xmin as text (xid8 is 64-bit; a number holds it exactly below 2^53). */
@@ -32,7 +34,7 @@ export class PgFeed {
   private present: boolean | null = null;
   private epochValue: string | null = null;
 
-  constructor(private readonly conn: PgStoreConnection) {}
+  constructor(readonly conn: PgStoreConnection) {}
 
   /** Runs one statement on the store's connection (the feed's SQL stays in this folder). */
   rows<T extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
@@ -50,10 +52,25 @@ export class PgFeed {
     return this.present;
   }
 
-  /** Adds the feed (table, triggers and epoch), or brings its functions up to date; one transaction. */
-  install(): void {
+  /**
+   * Whether a writable open should (re)install the feed: it is absent, or it predates before-images
+   * and this role may bring it up to date (an agent's role, which may only read the feed, may not).
+   */
+  needsInstall(): boolean {
+    if (!this.installed()) return true;
+    if (this.fact(PG_FEED_FACTS.imagesFrom) !== null) return false;
+    return this.rows<{ ok: boolean }>(`SELECT has_table_privilege($1, 'INSERT') AS ok`, [this.table])[0]!.ok;
+  }
+
+  /**
+   * Adds the feed (table, triggers and epoch), or brings its functions up to date; one transaction.
+   * `now` (the store's clock) is recorded as the instant from which rows keep before-images, unless
+   * an earlier install did.
+   */
+  install(now: number): void {
     this.conn.db().transaction(() => {
       for (const sql of pgFeedDdl(this.conn.url.schema)) this.rows(sql);
+      this.rows(`INSERT INTO ${this.conn.table(PG_STORE_TABLE)}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [PG_FEED_FACTS.imagesFrom, String(now)]);
     });
     this.present = true;
   }

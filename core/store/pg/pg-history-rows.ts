@@ -1,0 +1,152 @@
+/**
+ * Time travel on a PostgreSQL store, its core: which rows of the change feed (pg-feed-ddl.ts) an
+ * instant rolls back, and the rows of `memories` and `memory_edges` as they stood before them.
+ *
+ * Commits do not come in sequence order on PostgreSQL, so no sequence number names a past state.
+ * What an instant T means here:
+ * - a transaction is after T when one of its rows is stamped after T (`at`: the writer's clock when
+ *   its transaction began, or the server's when it did not set one); it is rolled back whole;
+ * - per row the feed's order is the commit order (a second writer of a row waits for the first's
+ *   row lock, so its feed row gets a later number), so a row's later changes are rolled back with
+ *   an earlier one: a transaction that changed a row after a rolled-back one did is rolled back
+ *   too, whole, whatever its stamp (a writer whose clock is behind the others' cannot slip a change
+ *   in after one that is undone).
+ * The state shown is the committed state without those transactions: each row is a version it
+ *   really had, and no transaction is shown in part. Two transactions that touched no common row
+ *   are taken or left independently, by their stamps, so the combination shown may be one no
+ *   single reader saw at once (it is one a serial order of the transactions passes through).
+ *
+ * The cost is the feed rows from the oldest one rolled back on (read by the primary key), not the
+ * store's size, as on SQLite.
+ */
+import { edgeRowBefore, memoryRowBefore, type FeedRow } from '../feed-images.js';
+import type { EdgeImage, MemoryImage } from '../history-changes.js';
+import { edgeKey } from '../history-views.js';
+import { PG_FEED_TABLE } from './pg-feed-ddl.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+import type { SyncPg } from './sync-pg.js';
+
+/** The ops of PostgreSQL's feed: SQLite's, and `owner` (a memory moved to another owner; it carries nothing). */
+export type PgFeedOp = 'insert' | 'update' | 'access' | 'delete' | 'owner';
+
+/** One feed row as time travel reads it: the before-image under the names SQLite's feed rows use. */
+export interface PgHistoryRow extends Omit<FeedRow, 'op' | 'embedding_kept' | 'writer'> {
+  op: PgFeedOp;
+  xid: string;
+  /** Null on a row written before the feed kept before-images. */
+  embedding_kept: boolean | null;
+  writer_token: string | null;
+}
+
+const MEMORY_IMAGE = ['type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'data'];
+const INTEGER_IMAGE = ['strength', 'access_count', 'archived'];
+const ROW_SELECT = `seq::text AS seq, xid::text AS xid, at, tbl, op, memory_id, dst, edge_type, embedding_kept, change_id::text AS change_id, writer_token,
+  ${MEMORY_IMAGE.map((c) => `old_${c} AS ${c}`).join(', ')}, old_embedding AS embedding, old_weight AS weight`;
+
+function historyRow(r: Record<string, unknown>): PgHistoryRow {
+  const row = { ...r, seq: Number(r['seq']), change_id: r['change_id'] === null ? null : Number(r['change_id']), access_at: null } as Record<string, unknown>;
+  for (const c of INTEGER_IMAGE) if (row[c] !== null) row[c] = Number(row[c]);
+  if (row['embedding'] !== null) row['embedding'] = Buffer.from(row['embedding'] as Uint8Array);
+  return row as unknown as PgHistoryRow;
+}
+
+/** The key a feed row changes: a memory id, or an edge's (src, dst, type). */
+export function rowKey(r: PgHistoryRow): string {
+  return r.tbl === 'memory' ? r.memory_id : edgeKey(r.memory_id, r.dst!, r.edge_type ?? '');
+}
+
+const xidList = (xids: Iterable<string>) => `{${[...xids].join(',')}}`;
+
+/**
+ * The feed rows instant `at` rolls back (see the file comment), in sequence order. Read inside the
+ * snapshot the current rows are read in.
+ */
+export function rowsAfterInstant(db: SyncPg, feedTable: string, at: number): PgHistoryRow[] {
+  const late = db.query<{ xid: string }>(`SELECT DISTINCT xid::text AS xid FROM ${feedTable} WHERE at > $1`, [at]);
+  if (late.length === 0) return [];
+  const xids = new Set(late.map((r) => r.xid));
+  const firstOf = (set: Set<string>) => Number(db.query<{ s: string }>(`SELECT min(seq)::text AS s FROM ${feedTable} WHERE xid = ANY($1::text::xid8[])`, [xidList(set)])[0]!.s);
+  let from = firstOf(xids);
+  for (;;) {
+    const rows = db.query(`SELECT ${ROW_SELECT} FROM ${feedTable} WHERE seq >= $1 ORDER BY seq`, [from]).map(historyRow);
+    const before = xids.size;
+    closeOverLaterChanges(rows, xids);
+    // A transaction the closure added may have rows before the ones read: read from its first on.
+    const first = xids.size > before ? firstOf(xids) : from;
+    if (first >= from) return rows.filter((r) => xids.has(r.xid));
+    from = first;
+  }
+}
+
+/** Adds to `xids` every transaction that changed a row after a transaction in it did, until none is left. */
+function closeOverLaterChanges(rows: readonly PgHistoryRow[], xids: Set<string>): void {
+  const byKey = new Map<string, PgHistoryRow[]>();
+  for (const r of rows) {
+    const key = `${r.tbl}\u0001${rowKey(r)}`;
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = []));
+    list.push(r);
+  }
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const list of byKey.values()) {
+      const first = list.findIndex((r) => xids.has(r.xid));
+      if (first < 0) continue;
+      for (const r of list.slice(first + 1)) {
+        if (xids.has(r.xid)) continue;
+        xids.add(r.xid);
+        grew = true;
+      }
+    }
+  }
+}
+
+/** The rolled-back rows by key, newest first (memories by id, edges by edgeKey). */
+export function byKeyNewestFirst(rows: readonly PgHistoryRow[]): { memories: Map<string, PgHistoryRow[]>; edges: Map<string, PgHistoryRow[]> } {
+  const memories = new Map<string, PgHistoryRow[]>();
+  const edges = new Map<string, PgHistoryRow[]>();
+  for (const r of [...rows].sort((a, b) => b.seq - a.seq)) {
+    const map = r.tbl === 'memory' ? memories : edges;
+    const key = rowKey(r);
+    let list = map.get(key);
+    if (!list) map.set(key, (list = []));
+    list.push(r);
+  }
+  return { memories, edges };
+}
+
+/** SQLite's feed row for feed-images.ts: an update, its embedding kept or not. */
+const asFeedRow = (r: PgHistoryRow, op: FeedRow['op']): FeedRow => ({ ...r, op, embedding_kept: r.embedding_kept ? 1 : 0, writer: null });
+
+/**
+ * The memory before `rows` (newest first) changed it, from `current` (null: absent, or not this
+ * role's to see). An `owner` row whose image row (the old owner's, same transaction) is not visible
+ * means the memory was not this role's before: it is absent then.
+ */
+export function memoryBefore(current: MemoryImage | null, rows: readonly PgHistoryRow[]): MemoryImage | null {
+  let state = current;
+  rows.forEach((row, i) => {
+    if (row.op === 'owner') {
+      const image = rows[i + 1];
+      if (!image || image.xid !== row.xid || image.op !== 'update') state = null;
+      return;
+    }
+    if (row.op === 'access') {
+      // The trigger checked the rest was unchanged: the row after it has it.
+      state = state && { ...state, strength: row.strength!, last_accessed: row.last_accessed!, access_count: row.access_count!, data: row.data! };
+      return;
+    }
+    state = memoryRowBefore(state, asFeedRow(row, row.op === 'insert' ? 'insert' : 'update')) as MemoryImage | null;
+  });
+  return state;
+}
+
+/** The edge before `rows` (newest first) changed it. */
+export function edgeBefore(current: EdgeImage | null, rows: readonly PgHistoryRow[]): EdgeImage | null {
+  let state = current;
+  for (const row of rows) state = edgeRowBefore(asFeedRow(row, row.op === 'insert' ? 'insert' : 'update'));
+  return state;
+}
+
+/** The feed's table of a store's connection. */
+export const feedTableOf = (conn: PgStoreConnection): string => conn.baseTable(PG_FEED_TABLE);
