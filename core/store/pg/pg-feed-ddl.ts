@@ -69,7 +69,7 @@ const IMAGE_TYPES: Record<string, string> = {
 const ACCESS_KEEPS = ['strength', 'last_accessed', 'access_count', 'data'];
 
 /** The feed's before-image columns, added to a feed made before them (`old_` + the memory column). */
-export const PG_FEED_IMAGE_COLUMNS: readonly string[] = [...IMAGE_COLUMNS.map((c) => `old_${c}`), 'old_embedding', 'old_weight'];
+export const PG_FEED_IMAGE_COLUMNS: readonly string[] = [...IMAGE_COLUMNS.map((c) => `old_${c}`), 'old_embedding', 'old_weight', 'old_rowid'];
 
 /** The store fact that says from which instant the feed keeps before-images: where time travel starts. */
 export const PG_FEED_IMAGES_FACT = 'feed_images_from';
@@ -88,8 +88,9 @@ export function pgFeedDdl(schema: string): string[] {
     return `INSERT INTO ${feed}(at, tbl, op, memory_id, dst, edge_type, owner, change_id, writer_token, embedding_kept${cols.map((c) => `, old_${c}`).join('')})
        VALUES (${t('mnemo_pg_feed_now')}(), '${tbl}', ${op}, ${id}, ${dst}, ${edgeType}, ${owner}, ${setting('mnemo.change_id')}::bigint, ${setting('mnemo.writer')}, ${image['embedding'] !== undefined ? 'TRUE' : 'FALSE'}${cols.map((c) => `, ${image[c]}`).join('')});`;
   };
-  const whole = (rec: string): Record<string, string> => Object.fromEntries([...IMAGE_COLUMNS, 'embedding'].map((c) => [c, `${rec}.${c}`]));
-  const edgeImage = (rec: string) => ({ weight: `${rec}.weight`, created_at: `${rec}.created_at` });
+  // The old rowid too: a row deleted since is shown at its place in nooa's iteration order.
+  const whole = (rec: string): Record<string, string> => Object.fromEntries([...IMAGE_COLUMNS, 'embedding', 'rowid'].map((c) => [c, `${rec}.${c}`]));
+  const edgeImage = (rec: string) => ({ weight: `${rec}.weight`, created_at: `${rec}.created_at`, rowid: `${rec}.rowid` });
   const srcOwner = (src: string) => `(SELECT m.owner FROM ${t('memories')} m WHERE m.id = ${src})`;
   const isAccess = `${NON_ACCESS_COLUMNS.map((c) => `OLD.${c} IS NOT DISTINCT FROM NEW.${c}`).join(' AND ')} AND ${t('mnemo_pg_feed_same_apart_from_access')}(OLD.data, NEW.data)`;
   return [
@@ -108,7 +109,7 @@ export function pgFeedDdl(schema: string): string[] {
     // The before-images (time travel, pg-history-*.ts): NULL `embedding_kept` marks a row written before them.
     `ALTER TABLE ${feed} ADD COLUMN IF NOT EXISTS edge_type text COLLATE "C", ADD COLUMN IF NOT EXISTS embedding_kept boolean,
        ${IMAGE_COLUMNS.map((c) => `ADD COLUMN IF NOT EXISTS old_${c} ${IMAGE_TYPES[c]}${IMAGE_TYPES[c] === 'text' ? ' COLLATE "C"' : ''}`).join(', ')},
-       ADD COLUMN IF NOT EXISTS old_embedding bytea, ADD COLUMN IF NOT EXISTS old_weight double precision`,
+       ADD COLUMN IF NOT EXISTS old_embedding bytea, ADD COLUMN IF NOT EXISTS old_weight double precision, ADD COLUMN IF NOT EXISTS old_rowid bigint`,
     // Catch-up reads a range of transaction ids; retention walks `seq`, the primary key; an instant finds the changes stamped after it by `at`.
     `CREATE INDEX IF NOT EXISTS mnemo_pg_feed_xid ON ${feed} (xid)`,
     `CREATE INDEX IF NOT EXISTS mnemo_pg_feed_at ON ${feed} (at)`,
@@ -134,9 +135,9 @@ export function pgFeedDdl(schema: string): string[] {
          ${insertRow('memory', "'update'", 'OLD.id', 'NULL', 'OLD.owner', whole('OLD'))}
          ${insertRow('memory', "'owner'", 'NEW.id', 'NULL', 'NEW.owner')}
        ELSIF ${isAccess} THEN
-         ${insertRow('memory', "'access'", 'NEW.id', 'NULL', 'NEW.owner', Object.fromEntries(ACCESS_KEEPS.map((c) => [c, `OLD.${c}`])))}
+         ${insertRow('memory', "'access'", 'NEW.id', 'NULL', 'NEW.owner', Object.fromEntries([...ACCESS_KEEPS, 'rowid'].map((c) => [c, `OLD.${c}`])))}
        ELSIF OLD.embedding IS NOT DISTINCT FROM NEW.embedding THEN
-         ${insertRow('memory', "'update'", 'NEW.id', 'NULL', 'NEW.owner', Object.fromEntries(IMAGE_COLUMNS.map((c) => [c, `OLD.${c}`])))}
+         ${insertRow('memory', "'update'", 'NEW.id', 'NULL', 'NEW.owner', Object.fromEntries([...IMAGE_COLUMNS, 'rowid'].map((c) => [c, `OLD.${c}`])))}
        ELSE
          ${insertRow('memory', "'update'", 'NEW.id', 'NULL', 'NEW.owner', whole('OLD'))}
        END IF;

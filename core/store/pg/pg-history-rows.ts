@@ -22,7 +22,6 @@
 import { edgeRowBefore, memoryRowBefore, type FeedRow } from '../feed-images.js';
 import type { EdgeImage, MemoryImage } from '../history-changes.js';
 import { edgeKey } from '../history-views.js';
-import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import type { SyncPg } from './sync-pg.js';
 
@@ -36,15 +35,17 @@ export interface PgHistoryRow extends Omit<FeedRow, 'op' | 'embedding_kept' | 'w
   /** Null on a row written before the feed kept before-images. */
   embedding_kept: boolean | null;
   writer_token: string | null;
+  /** The row's rowid before the change (null on an insert). */
+  rowid: number | null;
 }
 
 const MEMORY_IMAGE = ['type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'data'];
 const INTEGER_IMAGE = ['strength', 'access_count', 'archived'];
 const ROW_SELECT = `seq::text AS seq, xid::text AS xid, at, tbl, op, memory_id, dst, edge_type, embedding_kept, change_id::text AS change_id, writer_token,
-  ${MEMORY_IMAGE.map((c) => `old_${c} AS ${c}`).join(', ')}, old_embedding AS embedding, old_weight AS weight`;
+  ${MEMORY_IMAGE.map((c) => `old_${c} AS ${c}`).join(', ')}, old_embedding AS embedding, old_weight AS weight, old_rowid::text AS rowid`;
 
 function historyRow(r: Record<string, unknown>): PgHistoryRow {
-  const row = { ...r, seq: Number(r['seq']), change_id: r['change_id'] === null ? null : Number(r['change_id']), access_at: null } as Record<string, unknown>;
+  const row = { ...r, seq: Number(r['seq']), change_id: r['change_id'] === null ? null : Number(r['change_id']), rowid: r['rowid'] === null ? null : Number(r['rowid']), access_at: null } as Record<string, unknown>;
   for (const c of INTEGER_IMAGE) if (row[c] !== null) row[c] = Number(row[c]);
   if (row['embedding'] !== null) row['embedding'] = Buffer.from(row['embedding'] as Uint8Array);
   return row as unknown as PgHistoryRow;
@@ -141,6 +142,19 @@ export function memoryBefore(current: MemoryImage | null, rows: readonly PgHisto
   return state;
 }
 
+/**
+ * The row's rowid before `rows` (newest first) changed it: its current one, or the one the oldest
+ * image kept (null when it did not exist then, or the image is not this role's to see).
+ */
+export function rowidBefore(current: number | null, rows: readonly PgHistoryRow[]): number | null {
+  let rowid = current;
+  for (const row of rows) {
+    if (row.op === 'insert') rowid = null;
+    else if (row.op !== 'owner') rowid = row.rowid;
+  }
+  return rowid;
+}
+
 /** The edge before `rows` (newest first) changed it. */
 export function edgeBefore(current: EdgeImage | null, rows: readonly PgHistoryRow[]): EdgeImage | null {
   let state = current;
@@ -148,5 +162,39 @@ export function edgeBefore(current: EdgeImage | null, rows: readonly PgHistoryRo
   return state;
 }
 
-/** The feed's table of a store's connection. */
-export const feedTableOf = (conn: PgStoreConnection): string => conn.baseTable(PG_FEED_TABLE);
+export const MEMORY_COLS = ['id', 'type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'embedding', 'data'] as const;
+export const EDGE_COLS = ['src', 'dst', 'type', 'weight', 'created_at'] as const;
+
+/** The current rows (with their rowids) of these memories, from the store's table itself, by id. */
+export function currentMemoryRows(conn: PgStoreConnection, ids: readonly string[]): Map<string, MemoryImage & { rowid: number }> {
+  const out = new Map<string, MemoryImage & { rowid: number }>();
+  if (ids.length === 0) return out;
+  for (const r of conn.db().query(`SELECT rowid::text AS rowid, ${MEMORY_COLS.join(', ')} FROM ${conn.baseTable('memories')} WHERE id = ANY($1::text[])`, [ids])) {
+    const embedding = r['embedding'] as Uint8Array | null;
+    out.set(r['id'] as string, {
+      ...(r as unknown as MemoryImage),
+      rowid: Number(r['rowid']),
+      strength: Number(r['strength']),
+      access_count: Number(r['access_count']),
+      archived: Number(r['archived']),
+      embedding: embedding === null ? null : Buffer.from(embedding),
+    });
+  }
+  return out;
+}
+
+/** The current edges (with their rowids) out of these memories, by edgeKey. */
+export function currentEdgeRows(conn: PgStoreConnection, srcs: readonly string[]): Map<string, EdgeImage & { rowid: number }> {
+  const out = new Map<string, EdgeImage & { rowid: number }>();
+  if (srcs.length === 0) return out;
+  for (const r of conn.db().query(`SELECT rowid::text AS rowid, ${EDGE_COLS.join(', ')} FROM ${conn.baseTable('memory_edges')} WHERE src = ANY($1::text[])`, [[...new Set(srcs)]])) {
+    const e = { ...(r as unknown as EdgeImage), rowid: Number(r['rowid']) };
+    out.set(edgeKey(e.src, e.dst, e.type), e);
+  }
+  return out;
+}
+
+export function withoutRowid<T extends { rowid: number }>(r: T): Omit<T, 'rowid'> {
+  const { rowid: _rowid, ...rest } = r;
+  return rest;
+}

@@ -11,19 +11,15 @@
  * transaction for the connection's life, so the current rows the views show and the feed rows
  * rolled back are one snapshot, whatever others commit meanwhile.
  *
- * `rowid` is nooa's iteration order, as on SQLite (history-views.ts): a row that kept its identity
- * since the instant keeps its rowid; one deleted or re-keyed since (its rowid is gone) is placed
- * after every current row, in the order of its first change after the instant.
+ * `rowid` is nooa's iteration order. The feed's images keep the old rowid, so a row deleted or
+ * re-keyed since the instant is shown at its own place, where SQLite's views place it after every
+ * current row (history-views.ts); only a row whose image this role may not see falls back to that.
  */
-import type { EdgeImage, MemoryImage } from '../history-changes.js';
-import { byKeyNewestFirst, edgeBefore, memoryBefore, type PgHistoryRow } from './pg-history-rows.js';
+import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, rowidBefore, withoutRowid, type PgHistoryRow } from './pg-history-rows.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
-const MEMORY_COLS = ['id', 'type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'embedding', 'data'] as const;
-const EDGE_COLS = ['src', 'dst', 'type', 'weight', 'created_at'] as const;
+import { EDGE_COLS, MEMORY_COLS } from './pg-history-rows.js';
 const SHADOWED = ['memories', 'memory_edges'] as const;
-/** Changes after which a row's rowid at the instant is gone. */
-const REKEYS = new Set(['insert', 'delete']);
 const BATCH = 200;
 
 /** The session tables and the views that shadow nooa's two tables (empty until `fillHistoryViews`). */
@@ -50,27 +46,19 @@ export function fillHistoryViews(conn: PgStoreConnection, rolledBack: readonly P
   const memoryBase = maxRowid(conn, 'memories') + 1;
   const edgeBase = maxRowid(conn, 'memory_edges') + 1;
 
-  const currentMemories = new Map<string, MemoryImage & { rowid: number }>();
-  for (const r of db.query(`SELECT rowid::text AS rowid, ${MEMORY_COLS.join(', ')} FROM ${conn.baseTable('memories')} WHERE id = ANY($1::text[])`, [[...memories.keys()]])) {
-    currentMemories.set(r['id'] as string, memoryImageOf(r));
-  }
+  const currentMemories = currentMemoryRows(conn, [...memories.keys()]);
   const memoryRows: unknown[][] = [];
   for (const [id, rows] of memories) {
     const now = currentMemories.get(id) ?? null;
     const then = memoryBefore(now && withoutRowid(now), rows);
     if (!then) continue;
-    const rowid = now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : memoryBase + rows.at(-1)!.seq;
+    const rowid = rowidBefore(now?.rowid ?? null, rows) ?? memoryBase + rows.at(-1)!.seq;
     memoryRows.push([rowid, ...MEMORY_COLS.map((c) => then[c])]);
   }
   insertRows(conn, 'pg_temp.mnemo_then_memories', ['rowid', ...MEMORY_COLS], memoryRows);
   if (memories.size) db.query('INSERT INTO pg_temp.mnemo_then_memories_hidden(id) SELECT unnest($1::text[])', [[...memories.keys()]]);
 
-  const srcs = [...new Set([...edges.values()].map((rows) => rows[0]!.memory_id))];
-  const currentEdges = new Map<string, EdgeImage & { rowid: number }>();
-  for (const r of db.query(`SELECT rowid::text AS rowid, ${EDGE_COLS.join(', ')} FROM ${conn.baseTable('memory_edges')} WHERE src = ANY($1::text[])`, [srcs])) {
-    const e = { ...(r as unknown as EdgeImage), rowid: Number(r['rowid']) };
-    currentEdges.set(`${e.src}\u0000${e.dst}\u0000${e.type}`, e);
-  }
+  const currentEdges = currentEdgeRows(conn, [...edges.values()].map((rows) => rows[0]!.memory_id));
   const edgeRows: unknown[][] = [];
   const hidden: [string[], string[], string[]] = [[], [], []];
   for (const [key, rows] of edges) {
@@ -81,7 +69,7 @@ export function fillHistoryViews(conn: PgStoreConnection, rolledBack: readonly P
     const now = currentEdges.get(key) ?? null;
     const then = edgeBefore(now && withoutRowid(now), rows);
     if (!then) continue;
-    const rowid = now && !rows.some((r) => REKEYS.has(r.op)) ? now.rowid : edgeBase + rows.at(-1)!.seq;
+    const rowid = rowidBefore(now?.rowid ?? null, rows) ?? edgeBase + rows.at(-1)!.seq;
     edgeRows.push([rowid, ...EDGE_COLS.map((c) => then[c])]);
   }
   insertRows(conn, 'pg_temp.mnemo_then_edges', ['rowid', ...EDGE_COLS], edgeRows);
@@ -90,23 +78,6 @@ export function fillHistoryViews(conn: PgStoreConnection, rolledBack: readonly P
 
 function maxRowid(conn: PgStoreConnection, table: string): number {
   return Number(conn.db().query<{ m: string | null }>(`SELECT max(rowid)::text AS m FROM ${conn.baseTable(table)}`)[0]!.m ?? 0);
-}
-
-function memoryImageOf(r: Record<string, unknown>): MemoryImage & { rowid: number } {
-  const embedding = r['embedding'] as Uint8Array | null;
-  return {
-    ...(r as unknown as MemoryImage),
-    rowid: Number(r['rowid']),
-    strength: Number(r['strength']),
-    access_count: Number(r['access_count']),
-    archived: Number(r['archived']),
-    embedding: embedding === null ? null : Buffer.from(embedding),
-  };
-}
-
-function withoutRowid<T extends { rowid: number }>(r: T): Omit<T, 'rowid'> {
-  const { rowid: _rowid, ...rest } = r;
-  return rest;
 }
 
 /** Multi-row INSERTs of `BATCH` rows each: one round trip per batch, not per row. */

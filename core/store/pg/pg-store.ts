@@ -8,14 +8,14 @@
  * the memory list's text search (SQLite's index over this store's rows), listeners told of this
  * connection's own writes and of what other connections commit (the change feed: pg-feed.ts,
  * pg-external-changes.ts), read-only connections, store.queries and store.runs with feed
- * retention (long changes and ingest runs run SQLite's code over this adapter's statements).
- * Every other method of the port (time travel) throws a typed
- * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
- * answer. The engine opens PostgreSQL stores through open-location.ts.
+ * retention (long changes and ingest runs run SQLite's code over this adapter's statements), and
+ * time travel: the store as of an instant (openAsOf, asOf) and what changed between two
+ * (changesBetween), from the feed's before-images (pg-history-*.ts). The engine opens PostgreSQL
+ * stores through open-location.ts.
  *
  * Differences from the SQLite adapter that later slices must settle:
- * - The change feed is its own table, read by transaction id, with no before-images: no time
- *   travel (asOf, changesBetween). A position is a transaction-id watermark (pg-feed.ts).
+ * - The change feed is its own table, read by transaction id. A position is a transaction-id
+ *   watermark (pg-feed.ts); a position of the past is its instant (pg-history-instant.ts).
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
  *   first, and so does a read of a memory inside a change (get), which is how a reflection op's
@@ -79,7 +79,7 @@ import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { noHistory } from '../history-instant.js';
 import { createHistoryViews, fillHistoryViews } from './pg-history-views.js';
 import { resolvePgInstant } from './pg-history-instant.js';
-import { notOnPostgresYet } from './pg-not-yet.js';
+import { pgChangesBetween } from './pg-history-diff.js';
 import { PgAudit } from './pg-audit.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
@@ -466,8 +466,9 @@ export class PgStore implements StoreWriter, StoreHandle {
     return this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
   }
 
-  changesBetween(_from: FeedPosition, _to: FeedPosition): HistoryChanges {
-    throw notOnPostgresYet('changesBetween');
+  /** What changed between two instants' positions (pg-history-diff.ts), read as one snapshot. */
+  changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges {
+    return this.readConsistent(() => pgChangesBetween(this.feed, from, to));
   }
 
   /**
