@@ -26,7 +26,10 @@ export function pgEarliestInstant(feed: PgFeed, path: string): { epoch: string; 
   const imagesFrom = epoch === null ? null : feed.fact(PG_FEED_FACTS.imagesFrom);
   if (epoch === null || imagesFrom === null) throw noHistory(path);
   const historyFrom = Number(feed.fact(PG_FEED_FACTS.historyFrom) ?? NaN);
-  const start = Number(imagesFrom);
+  // A writer whose clock is behind the one that installed the images (an injected clock, `--now`)
+  // stamps changes before the installation: history then starts at the first of them, as on SQLite.
+  const [first] = feed.rows<{ at: number }>(`SELECT at FROM ${feed.table} WHERE embedding_kept IS NOT NULL ORDER BY seq LIMIT 1`);
+  const start = Math.min(Number(imagesFrom), first?.at ?? Infinity);
   return { epoch, earliest: Number.isFinite(historyFrom) ? Math.max(start, historyFrom) : start };
 }
 
