@@ -42,6 +42,7 @@ export const POSTGRES_SUITES = [
   // time travel: the memory detail, retention and replay as of an instant; show/list/graph --at, replay, diff
   'test/store/time-travel-access.test.ts',
   'test/store/time-travel-retention.test.ts',
+  'test/store/time-travel-indexes.test.ts',
   'test/cli/time-travel-cli.test.ts',
   // the workbench in Chromium, browser mode: lists and live refresh, curation with undo, the
   // journal's dependents, reviewing and committing a reflection, the scorer lab, agent credentials
