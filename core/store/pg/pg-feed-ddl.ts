@@ -74,8 +74,12 @@ export const PG_FEED_IMAGE_COLUMNS: readonly string[] = [...IMAGE_COLUMNS.map((c
 /** The store fact that says from which instant the feed keeps before-images: where time travel starts. */
 export const PG_FEED_IMAGES_FACT = 'feed_images_from';
 
-/** Every statement that adds the feed to a store in `schema` (its epoch too); each can run again (it replaces, or is skipped). */
-export function pgFeedDdl(schema: string): string[] {
+/**
+ * Every statement that adds the feed to a store in `schema` (its epoch and `feed_images_from` too);
+ * each can run again (it replaces, or is skipped). `imagesFrom` is the store's clock, where the
+ * caller has one; otherwise the server's clock (a copy's end) marks where history starts.
+ */
+export function pgFeedDdl(schema: string, imagesFrom?: number): string[] {
   const s = ident(schema);
   const t = (name: string) => `${s}.${ident(name)}`;
   const feed = t(PG_FEED_TABLE);
@@ -159,6 +163,7 @@ export function pgFeedDdl(schema: string): string[] {
      END $$`,
     `CREATE OR REPLACE TRIGGER mnemo_pg_feed_memory AFTER INSERT OR UPDATE OR DELETE ON ${t('memories')} FOR EACH ROW EXECUTE FUNCTION ${t('mnemo_pg_feed_memory')}()`,
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_EPOCH_FACT}', gen_random_uuid()::text) ON CONFLICT (key) DO NOTHING`,
+    `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_IMAGES_FACT}', ${imagesFrom !== undefined && Number.isFinite(imagesFrom) ? `'${String(imagesFrom)}'` : `${t('mnemo_pg_feed_now')}()::text`}) ON CONFLICT (key) DO NOTHING`,
     `CREATE OR REPLACE TRIGGER mnemo_pg_feed_edge AFTER INSERT OR UPDATE OR DELETE ON ${t('memory_edges')} FOR EACH ROW EXECUTE FUNCTION ${t('mnemo_pg_feed_edge')}()`,
   ];
 }

@@ -69,8 +69,7 @@ export class PgFeed {
    */
   install(now: number): void {
     this.conn.db().transaction(() => {
-      for (const sql of pgFeedDdl(this.conn.url.schema)) this.rows(sql);
-      this.rows(`INSERT INTO ${this.conn.table(PG_STORE_TABLE)}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [PG_FEED_FACTS.imagesFrom, String(now)]);
+      for (const sql of pgFeedDdl(this.conn.url.schema, now)) this.rows(sql);
     });
     this.present = true;
   }
