@@ -44,7 +44,7 @@ describe('time travel on a PostgreSQL store', () => {
   let admin: SyncPg | null = null;
   const open: PgStore[] = [];
   const storeUrl = (schema: string) => `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
-  const SCHEMAS = ['pgtt_writers', 'pgtt_agents'];
+  const SCHEMAS = ['pgtt_writers', 'pgtt_agents', 'pgtt_upgrade'];
 
   function connect(schema: string, clock: Clock): PgStore {
     const store = PgStore.open(storeUrl(schema), { create: true, clock });
@@ -153,6 +153,30 @@ describe('time travel on a PostgreSQL store', () => {
     const refused = errorOf(() => past('pgtt_writers', T0 - 5));
     expect(refused).toBeInstanceOf(MnemoError);
     expect(refused).toMatchObject({ code: 'bad_input', details: { reason: 'before_history', earliest: T0 } });
+  });
+
+  it('starts the history of a store whose feed predates the images at the writable open that upgrades it', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const first = connect('pgtt_upgrade', fixedClock(T1));
+    const m = createMemory({ content: 'written before the images' }, T1);
+    first.add(m, null);
+    first.save({ ...first.get(m.id)!, content: 'edited before the images' });
+    first.close();
+    // As a feed from before the images left it: its rows carry none, and no instant says where they start.
+    admin!.query(`UPDATE pgtt_upgrade.mnemo_pg_feed SET embedding_kept = NULL, old_content = NULL, old_data = NULL`);
+    admin!.query(`DELETE FROM pgtt_upgrade.mnemo_pg_store WHERE key = 'feed_images_from'`);
+    expect(errorOf(() => past('pgtt_upgrade', T2))?.details).toMatchObject({ reason: 'no_history' });
+    // A read-only open does not upgrade it; the next writable one does, at its clock.
+    PgStore.open(storeUrl('pgtt_upgrade'), { readonly: true, clock: fixedClock(T2) }).close();
+    expect(errorOf(() => past('pgtt_upgrade', T2))?.details).toMatchObject({ reason: 'no_history' });
+    const clock = steppedClock(T2);
+    const upgraded = connect('pgtt_upgrade', clock);
+    clock.set(T3);
+    upgraded.save({ ...upgraded.get(m.id)!, content: 'edited after the images' });
+    expect(errorOf(() => past('pgtt_upgrade', T1 + 50))?.details).toMatchObject({ reason: 'before_history', earliest: T2 });
+    // The edit after the upgrade rolls back to the row the legacy rows left.
+    expect(past('pgtt_upgrade', T2 + 50).get(m.id)?.content).toBe('edited before the images');
+    expect(past('pgtt_upgrade', T3).get(m.id)?.content).toBe('edited after the images');
   });
 
   it("never lets an agent's role read another role's old content: not from the feed, not from a past store", (ctx) => {
