@@ -6,7 +6,8 @@
  * client's noise stays out of it: an `update` (a column other than the access ones changes: its
  * feed row keeps the whole old row) and an `access` (the counters and nooa's `data` with a full
  * 64-entry ring change: its row keeps the old `data`), each with the feed's triggers and with
- * them disabled, alternating within each round. Also the feed's bytes per row of each op.
+ * them disabled, alternating within each round. Also the feed's bytes per row of each op, and
+ * (where the build has time travel) how long PgStore.openAsOf takes to roll every loop's rows back.
  * Run it on two builds (e.g. before and after a change to the triggers) in the same session.
  * Figures are microseconds per updated row: the median over rounds.
  *
@@ -81,6 +82,17 @@ try {
     triggers(true);
     log(`round ${r + 1}/${rounds}: update ${ms.update.feed[r]!.toFixed(1)} / ${ms.update.none[r]!.toFixed(1)} µs, access ${ms.access.feed[r]!.toFixed(1)} / ${ms.access.none[r]!.toFixed(1)} µs (feed / no feed)`);
   }
+  // The loops ran without the store's clock, so the server's stamps them after NOW: an instant just
+  // after the memories were added rolls every loop's rows back (where the build has time travel).
+  let asOf: { ms: number; rolled_back: number } | null = null;
+  if (typeof (PgStore as { openAsOf?: unknown }).openAsOf === 'function') {
+    const t = performance.now();
+    const past = PgStore.openAsOf(url, NOW + 1, { clock: fixedClock(NOW + 1) });
+    const count = past.count();
+    asOf = { ms: Number((performance.now() - t).toFixed(0)), rolled_back: past.history!.rolled_back };
+    past.close();
+    if (count !== MEMORIES) throw new Error(`the past store shows ${count} memories, not ${MEMORIES}`);
+  }
   const bytes = Object.fromEntries(
     admin.query<{ op: string; b: string }>(`SELECT op, round(avg(pg_column_size(f.*)))::text AS b FROM ${SCHEMA}.mnemo_pg_feed f GROUP BY op ORDER BY op`).map((r) => [r.op, Number(r.b)]),
   );
@@ -95,10 +107,12 @@ try {
     access_us_per_row_p50: { feed: p50(ms.access.feed), no_feed: p50(ms.access.none) },
     feed_row_bytes_by_op: bytes,
     feed_bytes_per_row: Math.round(Number(size!.b) / Number(size!.n)),
+    open_as_of: asOf,
   };
   log(
     `median of ${rounds} rounds of ${updates}: update ${result.update_us_per_row_p50.feed} µs/row with the feed vs ${result.update_us_per_row_p50.no_feed} without; ` +
-      `access ${result.access_us_per_row_p50.feed} vs ${result.access_us_per_row_p50.no_feed}; feed row bytes ${JSON.stringify(bytes)}, ${result.feed_bytes_per_row} B/row on disk`,
+      `access ${result.access_us_per_row_p50.feed} vs ${result.access_us_per_row_p50.no_feed}; feed row bytes ${JSON.stringify(bytes)}, ${result.feed_bytes_per_row} B/row on disk` +
+      (asOf ? `; openAsOf rolling back ${asOf.rolled_back} rows: ${asOf.ms} ms` : ''),
   );
   if (values.json) console.log(JSON.stringify(result));
 } finally {

@@ -68,9 +68,6 @@ const IMAGE_TYPES: Record<string, string> = {
 /** What an access changes: the only columns an `access` row keeps (the rest are the row after it's). */
 const ACCESS_KEEPS = ['strength', 'last_accessed', 'access_count', 'data'];
 
-/** The feed's before-image columns, added to a feed made before them (`old_` + the memory column). */
-export const PG_FEED_IMAGE_COLUMNS: readonly string[] = [...IMAGE_COLUMNS.map((c) => `old_${c}`), 'old_embedding', 'old_weight', 'old_rowid'];
-
 /** The store fact that says from which instant the feed keeps before-images: where time travel starts. */
 export const PG_FEED_IMAGES_FACT = 'feed_images_from';
 
