@@ -13,7 +13,7 @@ import { badInput } from '../../errors.js';
 import type { HistoryChanges, JournalAuthor, Touched } from '../history-changes.js';
 import type { FeedPosition } from '../port.js';
 import type { PgFeed } from './pg-feed.js';
-import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, rowsAfterInstant, withoutRowid, type PgHistoryRow } from './pg-history-rows.js';
+import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, rowsAfterInstant, transactionsAfterInstant, withoutRowid, type PgHistoryRow } from './pg-history-rows.js';
 
 /** The memories and edges changed between instants `from.seq` and `to.seq`. Run in one snapshot. */
 export function pgChangesBetween(feed: PgFeed, from: FeedPosition, to: FeedPosition): HistoryChanges {
@@ -21,7 +21,7 @@ export function pgChangesBetween(feed: PgFeed, from: FeedPosition, to: FeedPosit
   if (from.epoch !== epoch || to.epoch !== epoch) throw badInput('a position from another change feed (another store) cannot be read against this one', { reason: 'other_feed' });
   const db = feed.conn.db();
   const fromRows = rowsAfterInstant(db, feed.table, from.seq);
-  const kept = new Set(rowsAfterInstant(db, feed.table, to.seq).map((r) => r.xid));
+  const kept = transactionsAfterInstant(db, feed.table, to.seq).xids;
   const between = fromRows.filter((r) => !kept.has(r.xid));
   const touched = byKeyNewestFirst(between);
   const all = byKeyNewestFirst(fromRows);

@@ -12,11 +12,11 @@
 import { beforeHistory, noHistory } from '../history-instant.js';
 import type { StoreAsOf } from '../../model/history.js';
 import { PG_FEED_FACTS, type PgFeed } from './pg-feed.js';
-import { rowsAfterInstant, type PgHistoryRow } from './pg-history-rows.js';
+import { rowsAfterInstant, transactionsAfterInstant, type PgFeedKeyRow, type PgHistoryRow } from './pg-history-rows.js';
 
 export interface PgInstant {
   instant: StoreAsOf;
-  /** The feed rows the instant rolls back, in sequence order. */
+  /** The feed rows the instant rolls back, in sequence order (with their images when asked for). */
   rows: PgHistoryRow[];
 }
 
@@ -33,11 +33,16 @@ export function pgEarliestInstant(feed: PgFeed, path: string): { epoch: string; 
   return { epoch, earliest: Number.isFinite(historyFrom) ? Math.max(start, historyFrom) : start };
 }
 
-/** Resolves `at` (see the file comment). Run inside the snapshot the rows will be read in. */
-export function resolvePgInstant(feed: PgFeed, path: string, at: number): PgInstant {
+/**
+ * Resolves `at` (see the file comment). Run inside the snapshot the rows will be read in. Only a
+ * past store needs the images; what an instant resolves to needs the rows' keys.
+ */
+export function resolvePgInstant(feed: PgFeed, path: string, at: number, images: true): PgInstant;
+export function resolvePgInstant(feed: PgFeed, path: string, at: number, images: false): { instant: StoreAsOf; rows: PgFeedKeyRow[] };
+export function resolvePgInstant(feed: PgFeed, path: string, at: number, images: boolean): { instant: StoreAsOf; rows: PgFeedKeyRow[] } {
   const { epoch, earliest } = pgEarliestInstant(feed, path);
   if (at < earliest) throw beforeHistory(path, at, earliest);
-  const rows = rowsAfterInstant(feed.conn.db(), feed.table, at);
+  const rows: PgFeedKeyRow[] = images ? rowsAfterInstant(feed.conn.db(), feed.table, at) : transactionsAfterInstant(feed.conn.db(), feed.table, at).rows;
   // A row written before the images (a writer's clock far ahead of the upgrade) cannot be rolled back.
   const blind = rows.find((r) => r.embedding_kept === null && r.op !== 'insert');
   if (blind) throw beforeHistory(path, at, Math.max(earliest, blind.at));

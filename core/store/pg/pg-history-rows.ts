@@ -52,36 +52,49 @@ function historyRow(r: Record<string, unknown>): PgHistoryRow {
 }
 
 /** The key a feed row changes: a memory id, or an edge's (src, dst, type). */
-export function rowKey(r: PgHistoryRow): string {
+export function rowKey(r: Pick<PgHistoryRow, 'tbl' | 'memory_id' | 'dst' | 'edge_type'>): string {
   return r.tbl === 'memory' ? r.memory_id : edgeKey(r.memory_id, r.dst!, r.edge_type ?? '');
 }
 
 const xidList = (xids: Iterable<string>) => `{${[...xids].join(',')}}`;
 
+/** What the closure reads of a feed row: no image. */
+export type PgFeedKeyRow = Pick<PgHistoryRow, 'seq' | 'xid' | 'at' | 'tbl' | 'op' | 'memory_id' | 'dst' | 'edge_type' | 'embedding_kept'>;
+
+const KEY_SELECT = 'seq::text AS seq, xid::text AS xid, at, tbl, op, memory_id, dst, edge_type, embedding_kept';
+
 /**
- * The feed rows instant `at` rolls back (see the file comment), in sequence order. Read inside the
- * snapshot the current rows are read in.
+ * The transactions instant `at` rolls back (see the file comment) and their feed rows, without the
+ * images (the closure reads every row from the oldest rolled back on, most of which it keeps).
+ * Read inside the snapshot the current rows are read in.
  */
-export function rowsAfterInstant(db: SyncPg, feedTable: string, at: number): PgHistoryRow[] {
+export function transactionsAfterInstant(db: SyncPg, feedTable: string, at: number): { xids: Set<string>; from: number; rows: PgFeedKeyRow[] } {
   const late = db.query<{ xid: string }>(`SELECT DISTINCT xid::text AS xid FROM ${feedTable} WHERE at > $1`, [at]);
-  if (late.length === 0) return [];
   const xids = new Set(late.map((r) => r.xid));
+  if (xids.size === 0) return { xids, from: 0, rows: [] };
   const firstOf = (set: Set<string>) => Number(db.query<{ s: string }>(`SELECT min(seq)::text AS s FROM ${feedTable} WHERE xid = ANY($1::text::xid8[])`, [xidList(set)])[0]!.s);
   let from = firstOf(xids);
   for (;;) {
-    const rows = db.query(`SELECT ${ROW_SELECT} FROM ${feedTable} WHERE seq >= $1 ORDER BY seq`, [from]).map(historyRow);
+    const rows = db.query<PgFeedKeyRow & { seq: string }>(`SELECT ${KEY_SELECT} FROM ${feedTable} WHERE seq >= $1 ORDER BY seq`, [from]).map((r) => ({ ...r, seq: Number(r.seq) }));
     const before = xids.size;
     closeOverLaterChanges(rows, xids);
     // A transaction the closure added may have rows before the ones read: read from its first on.
     const first = xids.size > before ? firstOf(xids) : from;
-    if (first >= from) return rows.filter((r) => xids.has(r.xid));
+    if (first >= from) return { xids, from, rows: rows.filter((r) => xids.has(r.xid)) };
     from = first;
   }
 }
 
+/** The feed rows instant `at` rolls back, with their images, in sequence order. */
+export function rowsAfterInstant(db: SyncPg, feedTable: string, at: number): PgHistoryRow[] {
+  const { xids, from } = transactionsAfterInstant(db, feedTable, at);
+  if (xids.size === 0) return [];
+  return db.query(`SELECT ${ROW_SELECT} FROM ${feedTable} WHERE seq >= $1 AND xid = ANY($2::text::xid8[]) ORDER BY seq`, [from, xidList(xids)]).map(historyRow);
+}
+
 /** Adds to `xids` every transaction that changed a row after a transaction in it did, until none is left. */
-function closeOverLaterChanges(rows: readonly PgHistoryRow[], xids: Set<string>): void {
-  const byKey = new Map<string, PgHistoryRow[]>();
+function closeOverLaterChanges(rows: readonly PgFeedKeyRow[], xids: Set<string>): void {
+  const byKey = new Map<string, PgFeedKeyRow[]>();
   for (const r of rows) {
     const key = `${r.tbl}\u0001${rowKey(r)}`;
     let list = byKey.get(key);
