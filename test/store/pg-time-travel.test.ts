@@ -109,6 +109,8 @@ describe('time travel on a PostgreSQL store', () => {
     at(T3);
     a.save({ ...a.get(m2.id)!, content: 'roll back with make rollback-all' });
     a.add(createMemory({ content: 'a new note' }, T3), null);
+    // m1's embedding changes after its T2 edit (which kept it): rolling both back takes the old embedding from this change.
+    a.setEmbedding(m1.id, vector(11));
     // A writer whose clock is far behind changes m2 after the T3 change of it: its stamp says T1 + 10,
     // but it cannot be shown before a change of the row it came after.
     const late = connect('pgtt_writers', fixedClock(T1 + 10));

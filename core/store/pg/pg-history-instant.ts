@@ -12,12 +12,12 @@
 import { beforeHistory, noHistory } from '../history-instant.js';
 import type { StoreAsOf } from '../../model/history.js';
 import { PG_FEED_FACTS, type PgFeed } from './pg-feed.js';
-import { rowsAfterInstant, transactionsAfterInstant, type PgFeedKeyRow, type PgHistoryRow } from './pg-history-rows.js';
+import { transactionsAfterInstant, type PgFeedKeyRow } from './pg-history-rows.js';
 
 export interface PgInstant {
   instant: StoreAsOf;
-  /** The feed rows the instant rolls back, in sequence order (with their images when asked for). */
-  rows: PgHistoryRow[];
+  /** The feed rows the instant rolls back, in sequence order, without their images. */
+  rows: PgFeedKeyRow[];
 }
 
 /** The earliest instant the store's history reaches; throws when it keeps none. */
@@ -34,15 +34,13 @@ export function pgEarliestInstant(feed: PgFeed, path: string): { epoch: string; 
 }
 
 /**
- * Resolves `at` (see the file comment). Run inside the snapshot the rows will be read in. Only a
- * past store needs the images; what an instant resolves to needs the rows' keys.
+ * Resolves `at` (see the file comment) to the instant and the feed rows it rolls back (their keys;
+ * a past store reads the images it needs). Run inside the snapshot the rows will be read in.
  */
-export function resolvePgInstant(feed: PgFeed, path: string, at: number, images: true): PgInstant;
-export function resolvePgInstant(feed: PgFeed, path: string, at: number, images: false): { instant: StoreAsOf; rows: PgFeedKeyRow[] };
-export function resolvePgInstant(feed: PgFeed, path: string, at: number, images: boolean): { instant: StoreAsOf; rows: PgFeedKeyRow[] } {
+export function resolvePgInstant(feed: PgFeed, path: string, at: number): PgInstant {
   const { epoch, earliest } = pgEarliestInstant(feed, path);
   if (at < earliest) throw beforeHistory(path, at, earliest);
-  const rows: PgFeedKeyRow[] = images ? rowsAfterInstant(feed.conn.db(), feed.table, at) : transactionsAfterInstant(feed.conn.db(), feed.table, at).rows;
+  const { rows } = transactionsAfterInstant(feed.conn.db(), feed.table, at);
   // A row written before the images (a writer's clock far ahead of the upgrade) cannot be rolled back.
   const blind = rows.find((r) => r.embedding_kept === null && r.op !== 'insert');
   if (blind) throw beforeHistory(path, at, Math.max(earliest, blind.at));

@@ -85,6 +85,34 @@ export function transactionsAfterInstant(db: SyncPg, feedTable: string, at: numb
   }
 }
 
+/**
+ * Of one memory's rolled-back rows (newest first), those whose images its walk back needs: from the
+ * oldest on, up to the first insert, delete or update (each carries the whole old row but, for an
+ * update that kept it, the embedding; or none); the newer ones' images would be overwritten. The
+ * embedding such an update kept is the one the oldest newer change of the embedding carries
+ * (`embeddingFrom`), or the current one. A memory changed a thousand times since is read as its
+ * oldest changes, not a thousand images.
+ */
+export function neededForWalk<R extends PgFeedKeyRow>(rows: readonly R[]): { walk: R[]; embeddingFrom: R | null } {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const r = rows[i]!;
+    if (r.op !== 'insert' && r.op !== 'delete' && r.op !== 'update') continue;
+    const newer = rows.slice(0, i);
+    const embeddingFrom = r.op === 'update' && r.embedding_kept !== true ? (newer.findLast((n) => n.embedding_kept === true) ?? null) : null;
+    return { walk: rows.slice(i), embeddingFrom };
+  }
+  return { walk: [...rows], embeddingFrom: null };
+}
+
+/** The feed rows with these sequence numbers, with their images, by number. */
+export function rowsBySeq(db: SyncPg, feedTable: string, seqs: readonly number[]): Map<number, PgHistoryRow> {
+  const out = new Map<number, PgHistoryRow>();
+  for (let i = 0; i < seqs.length; i += 5000) {
+    for (const r of db.query(`SELECT ${ROW_SELECT} FROM ${feedTable} WHERE seq = ANY($1::bigint[])`, [seqs.slice(i, i + 5000)]).map(historyRow)) out.set(r.seq, r);
+  }
+  return out;
+}
+
 /** The feed rows instant `at` rolls back, with their images, in sequence order. */
 export function rowsAfterInstant(db: SyncPg, feedTable: string, at: number): PgHistoryRow[] {
   const { xids, from } = transactionsAfterInstant(db, feedTable, at);
@@ -116,9 +144,9 @@ function closeOverLaterChanges(rows: readonly PgFeedKeyRow[], xids: Set<string>)
 }
 
 /** The rolled-back rows by key, newest first (memories by id, edges by edgeKey). */
-export function byKeyNewestFirst(rows: readonly PgHistoryRow[]): { memories: Map<string, PgHistoryRow[]>; edges: Map<string, PgHistoryRow[]> } {
-  const memories = new Map<string, PgHistoryRow[]>();
-  const edges = new Map<string, PgHistoryRow[]>();
+export function byKeyNewestFirst<R extends PgFeedKeyRow>(rows: readonly R[]): { memories: Map<string, R[]>; edges: Map<string, R[]> } {
+  const memories = new Map<string, R[]>();
+  const edges = new Map<string, R[]>();
   for (const r of [...rows].sort((a, b) => b.seq - a.seq)) {
     const map = r.tbl === 'memory' ? memories : edges;
     const key = rowKey(r);

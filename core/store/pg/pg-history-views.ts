@@ -15,7 +15,8 @@
  * re-keyed since the instant is shown at its own place, where SQLite's views place it after every
  * current row (history-views.ts); only a row whose image this role may not see falls back to that.
  */
-import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, rowidBefore, withoutRowid, type PgHistoryRow } from './pg-history-rows.js';
+import type { MemoryImage } from '../history-changes.js';
+import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, neededForWalk, rowidBefore, rowsBySeq, withoutRowid, type PgFeedKeyRow } from './pg-history-rows.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 import { EDGE_COLS, MEMORY_COLS } from './pg-history-rows.js';
@@ -39,24 +40,36 @@ export function createHistoryViews(conn: PgStoreConnection): void {
   for (const name of SHADOWED) conn.shadow(name);
 }
 
-/** Fills the session tables with the rows `rolledBack` (pg-history-rows.ts) undoes; inside the held snapshot. */
-export function fillHistoryViews(conn: PgStoreConnection, rolledBack: readonly PgHistoryRow[]): void {
+/**
+ * Fills the session tables with the rows as they stood before `rolledBack` (pg-history-rows.ts),
+ * reading the images the walks need (neededForWalk; every edge change's, which are small); inside
+ * the held snapshot.
+ */
+export function fillHistoryViews(conn: PgStoreConnection, feedTable: string, rolledBack: readonly PgFeedKeyRow[]): void {
   const db = conn.db();
-  const { memories, edges } = byKeyNewestFirst(rolledBack);
+  const keys = byKeyNewestFirst(rolledBack);
+  const needed = new Map([...keys.memories].map(([id, rows]) => [id, neededForWalk(rows)]));
+  const seqs = [...needed.values()].flatMap((n) => [...n.walk, ...(n.embeddingFrom ? [n.embeddingFrom] : [])]);
+  const images = rowsBySeq(db, feedTable, [...seqs, ...[...keys.edges.values()].flat()].map((r) => r.seq));
+  const withImages = (rows: readonly PgFeedKeyRow[]) => rows.map((r) => images.get(r.seq)!);
+  const edges = new Map([...keys.edges].map(([key, rows]) => [key, withImages(rows)]));
   const memoryBase = maxRowid(conn, 'memories') + 1;
   const edgeBase = maxRowid(conn, 'memory_edges') + 1;
 
-  const currentMemories = currentMemoryRows(conn, [...memories.keys()]);
+  const currentMemories = currentMemoryRows(conn, [...needed.keys()]);
   const memoryRows: unknown[][] = [];
-  for (const [id, rows] of memories) {
+  for (const [id, { walk, embeddingFrom }] of needed) {
+    const rows = withImages(walk);
     const now = currentMemories.get(id) ?? null;
-    const then = memoryBefore(now && withoutRowid(now), rows);
+    // Where the walk's newest row kept no embedding, the row after it has the one a newer change carries.
+    const after = embeddingFrom ? ({ ...(now ? withoutRowid(now) : { id }), embedding: images.get(embeddingFrom.seq)!.embedding } as MemoryImage) : now && withoutRowid(now);
+    const then = memoryBefore(after, rows);
     if (!then) continue;
     const rowid = rowidBefore(now?.rowid ?? null, rows) ?? memoryBase + rows.at(-1)!.seq;
     memoryRows.push([rowid, ...MEMORY_COLS.map((c) => then[c])]);
   }
   insertRows(conn, 'pg_temp.mnemo_then_memories', ['rowid', ...MEMORY_COLS], memoryRows);
-  if (memories.size) db.query('INSERT INTO pg_temp.mnemo_then_memories_hidden(id) SELECT unnest($1::text[])', [[...memories.keys()]]);
+  if (needed.size) db.query('INSERT INTO pg_temp.mnemo_then_memories_hidden(id) SELECT unnest($1::text[])', [[...needed.keys()]]);
 
   const currentEdges = currentEdgeRows(conn, [...edges.values()].map((rows) => rows[0]!.memory_id));
   const edgeRows: unknown[][] = [];

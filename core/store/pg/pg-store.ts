@@ -249,8 +249,8 @@ export class PgStore implements StoreWriter, StoreHandle {
       createHistoryViews(conn);
       conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
       conn.db().query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const { instant, rows } = resolvePgInstant(feed, conn.shown, at, true);
-      fillHistoryViews(conn, rows);
+      const { instant, rows } = resolvePgInstant(feed, conn.shown, at);
+      fillHistoryViews(conn, feed.table, rows);
       // Recency, idle time and retention read as they did then: the clock stops at the instant (unless it is now).
       const clock = instant.live ? opts.clock : fixedClock(at);
       return new PgStore(conn, { ...opts, ...(clock ? { clock } : {}), readonly: true }, instant);
@@ -463,7 +463,7 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /** What `at` resolves to in this store's change feed (pg-history-instant.ts), read as one snapshot. */
   asOf(at: number): StoreAsOf {
-    return this.readConsistent(() => resolvePgInstant(this.feed, this.path, at, false).instant);
+    return this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
   }
 
   /** What changed between two instants' positions (pg-history-diff.ts), read as one snapshot. */
