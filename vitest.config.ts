@@ -39,6 +39,11 @@ export const POSTGRES_SUITES = [
   'test/cli/reflect-cli.test.ts',
   'test/cli/profiles-cli.test.ts',
   'test/cli/cli.test.ts',
+  // time travel: the memory detail, retention and replay as of an instant; show/list/graph --at, replay, diff
+  'test/store/time-travel-access.test.ts',
+  'test/store/time-travel-retention.test.ts',
+  'test/store/time-travel-indexes.test.ts',
+  'test/cli/time-travel-cli.test.ts',
   // the workbench in Chromium, browser mode: lists and live refresh, curation with undo, the
   // journal's dependents, reviewing and committing a reflection, the scorer lab, agent credentials
   'test/e2e/workbench-e2e.test.ts',

@@ -10,7 +10,7 @@
  * the store really passed through (a prefix of the feed), never a mix of changes from either side
  * of T: a change stamped ahead of its successors holds them back until T reaches its stamp.
  */
-import { badInput } from '../errors.js';
+import { badInput, type MnemoError } from '../errors.js';
 import type { DB } from './sqlite.js';
 import { hasMigration } from './migrations.js';
 import { FEED_META } from './feed-retention.js';
@@ -26,15 +26,28 @@ function meta(db: DB, key: string): string | undefined {
   return db.prepare('SELECT value FROM mnemo_meta WHERE key = ?').pluck().get(key) as string | undefined;
 }
 
+/** The refusal of a store that keeps no history yet (either backend). */
+export function noHistory(path: string): MnemoError {
+  return badInput(
+    `${path} has no change history yet: Mnemo starts recording it the first time it opens the store writable, and can show it as it was at any instant from then on`,
+    { reason: 'no_history' },
+  );
+}
+
+/** The refusal of an instant before the history starts (or before what retention kept), naming the earliest one (either backend). */
+export function beforeHistory(path: string, at: number, earliest: number): MnemoError {
+  return badInput(`${path} has history from ${new Date(earliest * 1000).toISOString()} (epoch ${earliest}) on; ${at} is earlier. Ask for an instant at or after ${earliest}`, {
+    field: 'at',
+    reason: 'before_history',
+    at,
+    earliest,
+  });
+}
+
 /** Throws unless the file has a change feed: without one there is no history to travel. */
 export function requireFeed(db: DB, path: string): { epoch: string; seq: number } {
   const epoch = hasMigration(db, '007-change-feed') ? meta(db, 'feed_epoch') : undefined;
-  if (!epoch) {
-    throw badInput(
-      `${path} has no change history yet: Mnemo starts recording it the first time it opens the store writable, and can show it as it was at any instant from then on`,
-      { reason: 'no_history' },
-    );
-  }
+  if (!epoch) throw noHistory(path);
   const seq = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'mnemo_feed'").pluck().get() as number | undefined) ?? 0;
   return { epoch, seq };
 }
@@ -61,12 +74,7 @@ export function resolveInstant(db: DB, path: string, at: number, now: number): H
   // The first change stamped after the instant, by the index on `at`: a scan of the changes after it, what rolling back costs anyway.
   const firstAfter = db.prepare('SELECT min(seq) FROM mnemo_feed WHERE at > ?').pluck().get(at) as number | null;
   const seq = firstAfter === null ? head.seq : firstAfter - 1;
-  if (at < earliest) {
-    throw badInput(
-      `${path} has history from ${new Date(earliest * 1000).toISOString()} (epoch ${earliest}) on; ${at} is earlier. Ask for an instant at or after ${earliest}`,
-      { field: 'at', reason: 'before_history', at, earliest },
-    );
-  }
+  if (at < earliest) throw beforeHistory(path, at, earliest);
   const rolledBack = db.prepare('SELECT count(*) FROM mnemo_feed WHERE seq > ?').pluck().get(seq) as number;
   // Retention keeps accesses for less time than other changes: before that horizon the access fields show a later state.
   const accessesFrom = Number(meta(db, FEED_META.accessesFrom) ?? NaN);

@@ -4,10 +4,12 @@
  * --as-of-then` (a recall re-run against the store as it was when it was logged reproduces its
  * ranking, where a re-run against now does not) and `mnemo diff`.
  */
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/fixture.js';
+import { isPostgresLocation } from '../../core/store/open-location.js';
+import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
+import { SyncPg } from '../../core/store/pg/sync-pg.js';
+import { freshStorePath } from '../helpers/agents.js';
 import { runCli } from '../helpers/cli.js';
 
 const T1 = 1_750_000_000; // memories added and linked
@@ -37,6 +39,30 @@ function sameShape(a: unknown, b: unknown, path = '$'): string[] {
 let db: string;
 const ids: Record<string, string> = {};
 
+/**
+ * Raw SQL on the store behind Mnemo's back, as a foreign program would run it: on the SQLite file,
+ * or on PostgreSQL (the postgres project runs this suite there) on the store's schema, whose name
+ * `{schema}` stands for.
+ */
+function rawSql<T>(sqlite: string, postgres: string, params: unknown[]): T[] {
+  if (!isPostgresLocation(db)) {
+    const raw = new Database(db);
+    try {
+      const statement = raw.prepare(sqlite);
+      return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
+    } finally {
+      raw.close();
+    }
+  }
+  const url = parsePgStoreUrl(db);
+  const conn = SyncPg.connect(url.connection);
+  try {
+    return conn.query(postgres.replaceAll('{schema}', `"${url.schema}"`), params) as T[];
+  } finally {
+    conn.close();
+  }
+}
+
 async function ok(argv: string[]) {
   const r = await runCli(argv);
   expect(r.code, r.stderr).toBe(0);
@@ -44,7 +70,7 @@ async function ok(argv: string[]) {
 }
 
 beforeAll(async () => {
-  db = join(tempDir('mnemo-tt-cli-'), 'store.sqlite');
+  db = freshStorePath();
   await ok(['init', db]);
   const add = async (key: string, content: string, tag: string) => (ids[key] = (await ok(['add', db, content, '--tag', tag, '--now', String(T1), '--json'])).json().id);
   await add('deploy', 'Deploy billing to staging with make deploy-staging', 'deploy');
@@ -55,10 +81,12 @@ beforeAll(async () => {
   await ok(['add', db, 'Unrelated note about the printer', '--now', String(T3), '--json']);
   await ok(['link', db, ids['deploy']!, ids['rollback']!, '--type', 'related', '--remove', '--now', String(T3)]);
   await ok(['archive', db, ids['rollback']!, '--now', String(T3)]);
-  const raw = new Database(db);
   // Edited by hand, as a foreign program would: the top result no longer mentions the query.
-  raw.prepare("UPDATE memories SET content = 'Printer toner is in the cupboard', data = json_set(data, '$.content', 'Printer toner is in the cupboard') WHERE id = ?").run(ids['deploy']);
-  raw.close();
+  rawSql(
+    "UPDATE memories SET content = 'Printer toner is in the cupboard', data = json_set(data, '$.content', 'Printer toner is in the cupboard') WHERE id = ?",
+    `UPDATE {schema}.memories SET content = 'Printer toner is in the cupboard', data = jsonb_set(data::jsonb, '{content}', '"Printer toner is in the cupboard"')::text WHERE id = $1`,
+    [ids['deploy']],
+  );
 });
 
 describe('mnemo show|list|graph --at', () => {
@@ -109,9 +137,11 @@ describe('mnemo show|list|graph --at', () => {
 
 describe('mnemo replay --as-of-then', () => {
   it('reproduces the logged ranking as of then, where a re-run against now does not', async () => {
-    const raw = new Database(db, { readonly: true });
-    const events = raw.prepare("SELECT id, memory_id, rank FROM mnemo_access_events WHERE channel = 'recalled' ORDER BY rank").all() as { id: number; memory_id: string; rank: number }[];
-    raw.close();
+    const events = rawSql<{ id: number; memory_id: string; rank: number }>(
+      "SELECT id, memory_id, rank FROM mnemo_access_events WHERE channel = 'recalled' ORDER BY rank",
+      "SELECT id::int AS id, memory_id, rank::int AS rank FROM {schema}.mnemo_access_events WHERE channel = 'recalled' ORDER BY rank",
+      [],
+    );
     expect(events[0]!.memory_id).toBe(ids['deploy']);
     const now = (await ok(['replay', db, String(events[0]!.id), '--now', String(T3 + 60), '--json'])).json();
     expect(now.as_of).toBeNull();

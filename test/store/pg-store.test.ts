@@ -304,21 +304,13 @@ describe('the PostgreSQL store adapter', () => {
     expect(errorOf(() => PgStore.open(storeUrl('pgstore_none'), { create: true, readonly: true }))?.code).toBe('schema');
   });
 
-  it('answers a method it does not implement yet with an unsupported error naming it, never with a value', (ctx) => {
+  it('resolves an instant on a new store (time travel: test/store/pg-time-travel.test.ts), and refuses a position of another feed', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
     const store: StoreWriter = PgStore.open(storeUrl('pgstore_todo'), { create: true, clock: fixedClock(NOW) });
     try {
-      const calls: [string, () => unknown][] = [
-        // Time travel: PostgreSQL's change feed keeps no before-images.
-        ['asOf', () => store.asOf(NOW)],
-        ['changesBetween', () => store.changesBetween({ epoch: 'e', seq: 1 }, { epoch: 'e', seq: 2 })],
-      ];
-      for (const [method, call] of calls) {
-        const err = errorOf(call);
-        expect(err?.code, method).toBe('unsupported');
-        expect(err?.message).toContain(`${method} is not implemented on PostgreSQL yet`);
-        expect(err?.details).toMatchObject({ method, backend: 'postgres' });
-      }
+      expect(store.asOf(NOW + 1)).toMatchObject({ at: NOW + 1, earliest: NOW, live: true, rolled_back: 0 });
+      expect(errorOf(() => store.asOf(NOW - 1))?.details).toMatchObject({ reason: 'before_history', earliest: NOW });
+      expect(errorOf(() => store.changesBetween({ epoch: 'e', seq: 1 }, { epoch: 'e', seq: 2 }))?.details).toMatchObject({ reason: 'other_feed' });
     } finally {
       store.close();
     }

@@ -4,12 +4,11 @@
  * instant, not the live ones. Accesses logged after the instant (the event table is a log, not
  * rolled back with the rows) are left out; a bad `at` is refused as for memory.get.
  */
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call, invoke } from '../../core/api/service.js';
 import type { Clock } from '../../core/clock.js';
-import { tempDir } from '../../support/fixture.js';
+import { freshStorePath } from '../helpers/agents.js';
 
 const T0 = 1_760_000_000;
 const DAY = 86_400;
@@ -25,7 +24,8 @@ let session: ApiSession;
 beforeEach(() => {
   clock = steppedClock(T0);
   session = new ApiSession({ clock });
-  session.open(join(tempDir('mnemo-tt-access-'), 'store.sqlite'), { create: true });
+  // A file, or on PostgreSQL (the postgres project) an empty schema: time travel works on both.
+  session.open(freshStorePath(), { create: true });
 });
 afterEach(() => session.close());
 

@@ -3,12 +3,11 @@
  * holds the live store's (its text search is patched in place), so a read as of an instant must
  * neither see the present through it nor leave the past in it.
  */
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import type { Clock } from '../../core/clock.js';
-import { tempDir } from '../../support/fixture.js';
+import { freshStorePath } from '../helpers/agents.js';
 
 const T0 = 1_760_000_000;
 
@@ -19,7 +18,8 @@ beforeEach(() => {
   let t = T0;
   clock = { now: () => t, set: (next: number) => (t = next) };
   session = new ApiSession({ clock });
-  session.open(join(tempDir('mnemo-tt-indexes-'), 'store.sqlite'), { create: true });
+  // A file, or on PostgreSQL (the postgres project) an empty schema, where no sidecar is kept: the past's indexes are still its own.
+  session.open(freshStorePath(), { create: true });
 });
 afterEach(() => session.close());
 

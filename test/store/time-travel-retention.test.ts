@@ -4,13 +4,11 @@
  * edges, archive state exact; the access fields not, and store.asOf says so), and an earlier one is
  * refused with the earliest instant.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
-import { pruneFeed } from '../../core/store/feed-retention.js';
-import { MemoryStore } from '../../core/store/store.js';
-import { tempDir } from '../../support/fixture.js';
+import { openStoreAsOf, openStoreAt } from '../../core/store/open-location.js';
+import { freshStorePath } from '../helpers/agents.js';
 
 const DAY = 86_400;
 const T0 = 1_780_000_000;
@@ -18,8 +16,9 @@ const T0 = 1_780_000_000;
 describe('time travel and feed retention', () => {
   it('reaches back to what retention kept, and says when the access fields are not exact', async () => {
     const clock: Clock & { t: number } = { t: T0, now: () => clock.t };
-    const path = join(tempDir('mnemo-tt-ret-'), 'store.sqlite');
-    const store = MemoryStore.open(path, { create: true, clock, onWarning: () => {} });
+    // A file, or on PostgreSQL (the postgres project) an empty schema.
+    const path = freshStorePath();
+    const store = openStoreAt(path, { create: true, clock, onWarning: () => {} });
     const m = createMemory({ content: 'day 0' }, T0);
     store.add(m, null);
     clock.t = T0 + 10 * DAY;
@@ -31,14 +30,14 @@ describe('time travel and feed retention', () => {
     store.logAccesses([{ id: m.id, record: accessRecord(clock.t, 'recalled') }]);
     // Defaults: 90 days of history, 14 of accesses. At day 105 the add and the day-10 edit go (older than 90 days), and the day-20 access.
     clock.t = T0 + 105 * DAY;
-    await pruneFeed(store, clock.now());
+    await store.runs.pruneFeed(clock.now());
 
     const earliest = store.asOf(T0 + 50 * DAY).earliest;
     expect(earliest).toBe(T0 + 10 * DAY);
     expect(() => store.asOf(T0 + 5 * DAY)).toThrow(expect.objectContaining({ code: 'bad_input', details: expect.objectContaining({ reason: 'before_history', earliest }) }));
 
     // Day 15: after the oldest change kept, before the newest access retention removed (day 20).
-    const past = MemoryStore.openAsOf(path, T0 + 15 * DAY, { onWarning: () => {} });
+    const past = openStoreAsOf(path, T0 + 15 * DAY, { onWarning: () => {} });
     try {
       expect(past.history).toMatchObject({ access_fields_exact: false, live: false });
       const then = past.get(m.id)!;
@@ -49,7 +48,7 @@ describe('time travel and feed retention', () => {
       past.close();
     }
     // Day 50: every change after it is still in the feed, the accesses too.
-    const later = MemoryStore.openAsOf(path, T0 + 50 * DAY, { onWarning: () => {} });
+    const later = openStoreAsOf(path, T0 + 50 * DAY, { onWarning: () => {} });
     try {
       expect(later.history!.access_fields_exact).toBe(true);
       const ring = later.get(m.id)!.access_log.map((r) => r.ts);

@@ -11,7 +11,7 @@
  */
 import type { FeedChanges, FeedPosition } from '../feed-position.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
-import { PG_FEED_DDL_LEVEL, PG_FEED_DDL_LEVEL_FACT, PG_FEED_EPOCH_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
+import { PG_FEED_DDL_LEVEL, PG_FEED_DDL_LEVEL_FACT, PG_FEED_EPOCH_FACT, PG_FEED_IMAGES_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 /** The store's facts (mnemo_pg_store) that the feed keeps: PostgreSQL's own, so `mnemo copy` to SQLite does not carry them. */
@@ -25,6 +25,8 @@ export const PG_FEED_FACTS = {
   accessCursor: 'feed_access_pruned_seq',
   /** The level of the feed's triggers and functions (PG_FEED_DDL_LEVEL) the schema holds. */
   ddlLevel: PG_FEED_DDL_LEVEL_FACT,
+  /** From which instant the rows keep before-images: where time travel starts (pg-history-instant.ts). */
+  imagesFrom: PG_FEED_IMAGES_FACT,
 } as const;
 
 /** SQLSTATE insufficient_privilege: an agent's role may not replace the feed's functions. */
@@ -37,7 +39,7 @@ export class PgFeed {
   private present: boolean | null = null;
   private epochValue: string | null = null;
 
-  constructor(private readonly conn: PgStoreConnection) {}
+  constructor(readonly conn: PgStoreConnection) {}
 
   /** Runs one statement on the store's connection (the feed's SQL stays in this folder). */
   rows<T extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
@@ -55,13 +57,17 @@ export class PgFeed {
     return this.present;
   }
 
-  /** Adds the feed (table, triggers and epoch), or brings its functions up to date; one transaction. */
-  install(): void {
+  /**
+   * Adds the feed (table, triggers and epoch), or brings its functions up to date; one transaction.
+   * `now` (the store's clock) is recorded as the instant from which rows keep before-images, unless
+   * an earlier install did.
+   */
+  install(now: number): void {
     this.conn.db().transaction(() => {
       // Two processes opening an old store at once would otherwise replace the same functions together ("tuple concurrently updated").
       this.rows('SELECT pg_advisory_xact_lock(hashtext($1))', [`mnemo_pg_feed_ddl:${this.conn.url.schema}`]);
       if (this.installedLevel() >= PG_FEED_DDL_LEVEL) return;
-      for (const sql of pgFeedDdl(this.conn.url.schema)) this.rows(sql);
+      for (const sql of pgFeedDdl(this.conn.url.schema, now)) this.rows(sql);
     });
     this.present = true;
   }
@@ -71,10 +77,10 @@ export class PgFeed {
    * triggers up to this build's level. A role that may not (an agent's) leaves an older feed as it
    * is: it still records every change, only without what came later (live views then poll).
    */
-  installOrUpgrade(): void {
+  installOrUpgrade(now: number): void {
     try {
       if (this.installed() && this.installedLevel() >= PG_FEED_DDL_LEVEL) return;
-      this.install();
+      this.install(now);
     } catch (err) {
       const sqlstate = (err as { details?: { sqlstate?: string } }).details?.sqlstate;
       if (!(sqlstate === NOT_ALLOWED && this.installed())) throw err;

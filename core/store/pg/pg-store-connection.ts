@@ -11,6 +11,8 @@ import { SyncPg } from './sync-pg.js';
 /** Reads and writes of one store's schema on one connection. */
 export class PgStoreConnection {
   private pg: SyncPg | null = null;
+  /** Tables this connection reads through session views of the same name instead (a store as of an instant, pg-history-views.ts). */
+  private readonly shadowed = new Set<string>();
 
   constructor(readonly url: PgStoreUrl) {}
 
@@ -32,8 +34,19 @@ export class PgStoreConnection {
     this.db().query('SET synchronous_commit = off');
   }
 
+  /** A table's name in the store's schema, or in pg_temp where a view of that name shadows it on this connection. */
   table(name: string): string {
+    return this.shadowed.has(name) ? `pg_temp.${ident(name)}` : this.baseTable(name);
+  }
+
+  /** The table in the store's schema, even where a view shadows it. */
+  baseTable(name: string): string {
     return `${ident(this.url.schema)}.${ident(name)}`;
+  }
+
+  /** From now on `table(name)` names this session's view `pg_temp.name` (made by the caller). */
+  shadow(name: string): void {
+    this.shadowed.add(name);
   }
 
   /** The tables the schema holds (none when it does not exist). */

@@ -40,7 +40,7 @@ export function createPgStore(conn: PgStoreConnection, initialProfile: string, n
     fact('has_mnemo', '1');
     for (const m of rows.meta) db.query(`INSERT INTO ${conn.table('mnemo_meta')}(key, value) VALUES ($1, $2)`, [m.key, m.value]);
     // Last: the feed's triggers would log the rows above (none are memories today, but a new store's feed starts empty).
-    for (const sql of pgFeedDdl(conn.url.schema)) db.query(sql);
+    for (const sql of pgFeedDdl(conn.url.schema, now)) db.query(sql);
   });
 }
 

@@ -8,14 +8,14 @@
  * the memory list's text search (SQLite's index over this store's rows), listeners told of this
  * connection's own writes and of what other connections commit (the change feed: pg-feed.ts,
  * pg-external-changes.ts), read-only connections, store.queries and store.runs with feed
- * retention (long changes and ingest runs run SQLite's code over this adapter's statements).
- * Every other method of the port (time travel) throws a typed
- * `unsupported` error naming itself (pg-not-yet.ts), so the engine never gets a silently wrong
- * answer. The engine opens PostgreSQL stores through open-location.ts.
+ * retention (long changes and ingest runs run SQLite's code over this adapter's statements), and
+ * time travel: the store as of an instant (openAsOf, asOf) and what changed between two
+ * (changesBetween), from the feed's before-images (pg-history-*.ts). The engine opens PostgreSQL
+ * stores through open-location.ts.
  *
  * Differences from the SQLite adapter that later slices must settle:
- * - The change feed is its own table, read by transaction id, with no before-images: no time
- *   travel (asOf, changesBetween). A position is a transaction-id watermark (pg-feed.ts).
+ * - The change feed is its own table, read by transaction id. A position is a transaction-id
+ *   watermark (pg-feed.ts); a position of the past is its instant (pg-history-instant.ts).
  * - A transaction is READ COMMITTED, not SQLite's IMMEDIATE (one writer at a time). The
  *   read-modify-writes of one memory (an edge added or removed, an access logged) lock its row
  *   first, and so does a read of a memory inside a change (get), which is how a reflection op's
@@ -31,7 +31,7 @@
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */
 import { randomUUID } from 'node:crypto';
-import { systemClock, type Clock } from '../../clock.js';
+import { fixedClock, systemClock, type Clock } from '../../clock.js';
 import { badInput, MnemoError, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
 import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
@@ -75,8 +75,11 @@ import type {
   TextSearch,
   Tombstone,
 } from '../port.js';
-import type { StoreAsOf } from '../../model/history.js';
-import { notOnPostgresYet } from './pg-not-yet.js';
+import { untilAsOf, type StoreAsOf } from '../../model/history.js';
+import { noHistory } from '../history-instant.js';
+import { createHistoryViews, fillHistoryViews } from './pg-history-views.js';
+import { resolvePgInstant } from './pg-history-instant.js';
+import { pgChangesBetween } from './pg-history-diff.js';
 import { PgAudit } from './pg-audit.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import { PgCounts } from './pg-counts.js';
@@ -132,7 +135,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   readonly journal: Journal<PgStore>;
   readonly queries: StoreQueries;
   readonly runs: StoreRuns;
-  readonly history: StoreAsOf | null = null;
+  /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
+  readonly history: StoreAsOf | null;
   private readonly conn: PgStoreConnection;
   /** The commit listeners watchCommits started, closed with the store. */
   private readonly notices = new Set<PgChangeNotices>();
@@ -160,8 +164,9 @@ export class PgStore implements StoreWriter, StoreHandle {
   private told: { ids: Set<string>; reset: boolean } | null = null;
   private closed = false;
 
-  private constructor(conn: PgStoreConnection, opts: PgOpenOptions) {
+  private constructor(conn: PgStoreConnection, opts: PgOpenOptions, history: StoreAsOf | null = null) {
     this.conn = conn;
+    this.history = history;
     this.feed = new PgFeed(conn);
     this.readAhead = new PgReadAhead(conn);
     this.rows = new PgMemoryRows(conn, this.readAhead);
@@ -202,10 +207,11 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.dim = opts.dim ?? 256;
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
-    // A store made before the feed (or before its latest triggers) gets it at its first writable open; a read-only one goes without.
-    if (!this.readonly) this.feed.installOrUpgrade();
+    // A store made before the feed (or before its latest triggers: commit notifications, before-images) gets it at its first writable open; a read-only one goes without.
+    if (!this.readonly) this.feed.installOrUpgrade(this.clock.now());
     conn.db().query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]);
-    const start = this.feed.position();
+    // The past does not move: nothing to hear.
+    const start = history ? null : this.feed.position();
     this.external = start ? new PgExternalChanges(this, this.feed, this.writerToken, start) : null;
   }
 
@@ -224,6 +230,33 @@ export class PgStore implements StoreWriter, StoreHandle {
       const ingest = recoverInterruptedIngest(store, pgIngestSql(conn));
       if (ingest) store.warn('recovered-ingest', ingest);
       return store;
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Opens the store as it stood at instant `at` (epoch seconds), on a connection of its own that
+   * holds one REPEATABLE READ, READ ONLY transaction for its life (pg-history-views.ts): every read
+   * works on it unchanged, and it never changes, whatever others commit meanwhile. Every write is
+   * refused. Its clock stops at `at` unless nothing changed after it (then it is the store as it is
+   * now, on the caller's clock). Refuses an instant before the history starts (pg-history-instant.ts).
+   */
+  static openAsOf(location: string | PgStoreUrl, at: number, opts: Omit<PgOpenOptions, 'readonly' | 'create'> = {}): PgStore {
+    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
+    try {
+      definePgJsonFunctions(conn.db());
+      const feed = new PgFeed(conn);
+      if (!feed.installed()) throw noHistory(conn.shown);
+      createHistoryViews(conn);
+      conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+      conn.db().query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const { instant, rows } = resolvePgInstant(feed, conn.shown, at);
+      fillHistoryViews(conn, feed.table, rows);
+      // Recency, idle time and retention read as they did then: the clock stops at the instant (unless it is now).
+      const clock = instant.live ? opts.clock : fixedClock(at);
+      return new PgStore(conn, { ...opts, ...(clock ? { clock } : {}), readonly: true }, instant);
     } catch (err) {
       conn.close();
       throw err;
@@ -309,6 +342,7 @@ export class PgStore implements StoreWriter, StoreHandle {
    * again, so they re-read its committed row (as the SQLite adapter does).
    */
   transaction<T>(fn: () => T): T {
+    if (this.history) throw pastIsReadOnly(this.path, this.history.at);
     if (this.depth > 0) return fn();
     const db = this.conn.db();
     const told = { ids: new Set<string>(), reset: false };
@@ -354,7 +388,8 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /** One REPEATABLE READ transaction: every read inside sees one snapshot. */
   readConsistent<T>(fn: () => T): T {
-    if (this.depth > 0) return fn();
+    // A past store reads inside the transaction it holds for its life.
+    if (this.depth > 0 || this.history) return fn();
     const db = this.conn.db();
     db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     this.depth = 1;
@@ -388,16 +423,19 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /** Where the feed stands: a transaction-id watermark (pg-feed.ts); null without a feed. */
   feedPosition(): FeedPosition | null {
+    if (this.history) return this.history.position;
     return this.feed.position();
   }
 
   /** The memories transactions that ended after `pos` changed, this connection's included. */
   changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
+    if (this.history) return pos.epoch === this.history.position.epoch && pos.seq === this.history.position.seq ? { upserts: [], deletes: [], position: pos } : null;
     return this.feed.changedSince(pos, limit);
   }
 
   /** Whether another connection committed since the last check (pg-external-changes.ts); never without a feed. */
   refreshIfChanged(): boolean {
+    if (this.history) return false;
     return this.external?.refresh() ?? this.noFeed();
   }
 
@@ -422,6 +460,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   heardPosition(): FeedPosition | null {
+    if (this.history) return this.history.position;
     return this.external?.heardPosition() ?? null;
   }
 
@@ -440,17 +479,23 @@ export class PgStore implements StoreWriter, StoreHandle {
     return false;
   }
 
-  // ---------------------------------------------------------------- history (a store as it is now)
+  // ---------------------------------------------------------------- history
 
-  asOf(_at: number): StoreAsOf {
-    throw notOnPostgresYet('asOf');
+  /** What `at` resolves to in this store's change feed (pg-history-instant.ts), read as one snapshot. */
+  asOf(at: number): StoreAsOf {
+    return this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
   }
 
-  changesBetween(_from: FeedPosition, _to: FeedPosition): HistoryChanges {
-    throw notOnPostgresYet('changesBetween');
+  /** What changed between two instants' positions (pg-history-diff.ts), read as one snapshot. */
+  changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges {
+    return this.readConsistent(() => pgChangesBetween(this.feed, from, to));
   }
 
-  /** Nothing to let go of: only a store opened as of an instant holds a snapshot, and none is here. */
+  /**
+   * Nothing to let go of between requests: a past store's snapshot is its own connection's
+   * transaction, which pins no file (it holds back vacuum's horizon while it lives; the API drops a
+   * past engine once the live store moves, api/context.ts), and it still shows its instant.
+   */
   releaseSnapshot(): void {}
 
   resumeSnapshot(): boolean {
@@ -592,6 +637,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   // ---------------------------------------------------------------- memory writes
 
   private assertWritable(): void {
+    if (this.history) throw pastIsReadOnly(this.path, this.history.at);
     if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
   }
 
@@ -766,7 +812,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   // ---------------------------------------------------------------- access events
 
   accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
-    return this.events.query(filter);
+    // The event table is a log, not rolled back: a past store leaves out what was logged after its instant.
+    return this.events.query({ ...filter, until: untilAsOf(this.history, filter.until) });
   }
 
   accessEventCount(): number {
@@ -819,4 +866,11 @@ export class PgStore implements StoreWriter, StoreHandle {
     const rows = pgTextRows(this.conn, this.readAhead);
     return new TextSearchIndex(null, () => rows);
   }
+}
+
+/** The refusal of a write to a store shown as of an instant. */
+function pastIsReadOnly(path: string, at: number): MnemoError {
+  return new MnemoError('bad_input', `${path} is shown as it stood at ${new Date(at * 1000).toISOString()}: the past is read-only; open the store as it is now to change it`, {
+    reason: 'read_only_past',
+  });
 }
