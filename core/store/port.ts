@@ -313,6 +313,11 @@ export interface ChangeFeed {
   changedSince(pos: FeedPosition, limit: number): FeedChanges | null;
   /** Runs fn in one read transaction, so the rows it reads and the feed position it takes agree. */
   readConsistent<T>(fn: () => T): T;
+  /**
+   * Runs fn, which reads these memories' rows and edges (an index patching them), with them read
+   * ahead in two statements where each read is a round trip (PostgreSQL); on SQLite, just fn.
+   */
+  withRowsAhead<T>(ids: readonly string[], fn: () => T): T;
   /** Listeners hear every write of this store, and the rows other processes changed (after catchUp). */
   onChange(listener: ChangeListener): () => void;
   /** Whether another process committed since the last check. */

@@ -580,6 +580,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     return findTombstone(this, content);
   }
 
+  /** A read here costs microseconds: nothing to read ahead. */
+  withRowsAhead<T>(_ids: readonly string[], fn: () => T): T {
+    return fn();
+  }
+
   /** The sidecar beside the file; a read-only store reads it, never writes it. */
   indexSidecarLocation(): IndexSidecarLocation | null {
     if (this.path === ':memory:' || this.path === '') return null;
