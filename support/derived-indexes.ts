@@ -14,6 +14,7 @@ import { decodeKeywordState } from '../core/recall/mnemo/keyword-snapshot.js';
 import { PartsReader, type SnapshotParts } from '../core/store/snapshot-parts.js';
 import type { IndexBuildEvent, IndexSnapshotOptions } from '../core/store/index-snapshots.js';
 import { MemoryStore } from '../core/store/store.js';
+import { openStoreAt } from '../core/store/open-location.js';
 import { generateDemo } from '../core/demo/generate.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,11 +135,11 @@ export function freshIndexes(path: string, now: number) {
 }
 
 /**
- * Another process's writes, through a second connection, in one transaction: adds, edits, archives,
+ * Another process's writes, through a second connection (a SQLite file or a PostgreSQL store), in one transaction: adds, edits, archives,
  * deletes, links, and `edits` more content edits (catch-ups of many changes).
  */
 export function foreignChanges(path: string, now: number, edits = 0): void {
-  const writer = MemoryStore.open(path, { clock: fixedClock(now) });
+  const writer = openStoreAt(path, { clock: fixedClock(now) });
   const embedder = Engine.open(':memory:', { create: true, indexSnapshots: { enabled: false } });
   const embed = (text: string) => embedder.embedder.embedSync!(text);
   const ids = writer.all().map((m) => m.id);

@@ -50,6 +50,9 @@ export function startPg(): PgServer {
   if (prefix.length) run(['chown', 'postgres', base]);
   run([...prefix, join(bins.dir, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   run([...prefix, join(bins.dir, 'pg_ctl'), '-D', data, '-w', '-l', join(base, 'server.log'), '-o', `-c listen_addresses='' -k ${base} -c fsync=off`, 'start']);
+  // PostgreSQL engines cache their index snapshots per machine (core/store/pg/pg-index-cache.ts):
+  // the tests' go in the cluster's folder, removed with it, never in the user's cache.
+  process.env.MNEMO_INDEX_CACHE_DIR ??= join(base, 'index-cache');
   let stopped = false;
   return {
     url: `postgres://postgres@/postgres?host=${encodeURIComponent(base)}`,

@@ -63,10 +63,18 @@ export function backendsTable(f: BackendsFigures): TableRow[] {
     met: o.postgres.median_ms <= OPEN_FIRST_RECALL_TARGET_MS,
   });
   rows.push({
-    measure: 'open + first recall, SQLite without index snapshots (ms)',
+    measure: 'open + first recall, first open: builds indexes, leaves snapshots (ms)',
+    sqlite: o.sqlite.first_ms ?? null,
+    postgres: o.postgres.first_ms ?? null,
+    ratio: ratioOf(o.postgres.first_ms ?? null, o.sqlite.first_ms ?? null),
+    target: '',
+    met: null,
+  });
+  rows.push({
+    measure: 'open + first recall without index snapshots (ms, median)',
     sqlite: o.sqlite_no_snapshots.median_ms,
-    postgres: o.postgres.median_ms,
-    ratio: ratioOf(o.postgres.median_ms, o.sqlite_no_snapshots.median_ms),
+    postgres: o.postgres_no_snapshots.median_ms,
+    ratio: ratioOf(o.postgres_no_snapshots.median_ms, o.sqlite_no_snapshots.median_ms),
     target: '',
     met: null,
   });

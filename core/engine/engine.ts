@@ -9,7 +9,7 @@ import { embedderFromEnv } from '../embed/openai.js';
 import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
 import type { OpenOptions } from '../store/store.js';
-import { isPostgresLocation, openStoreAsOf, openStoreAt, type OpenedStore } from '../store/open-location.js';
+import { openStoreAsOf, openStoreAt, type OpenedStore } from '../store/open-location.js';
 import { Derived } from '../store/derived.js';
 import { IndexSnapshots, type IndexSnapshotOptions } from '../store/index-snapshots.js';
 import type { ProfileName, StoreReader, StoreWriter } from '../store/port.js';
@@ -70,10 +70,9 @@ export class Engine {
     const embedder = opts.embedder ?? embedderFromEnv() ?? undefined;
     const dim = embedder?.dim ?? opts.dim ?? 256;
     const store = openStoreAt(path, { ...opts, clock: opts.clock ?? systemClock, dim });
-    // The sidecar of index snapshots is a file beside a SQLite store; a PostgreSQL store's engines
-    // may run on many machines with no common folder, so each builds its indexes in memory.
-    const indexSnapshots = isPostgresLocation(path) ? { ...opts.indexSnapshots, enabled: false } : opts.indexSnapshots;
-    return Engine.checked(store, { ...opts, ...(embedder ? { embedder } : {}), ...(indexSnapshots ? { indexSnapshots } : {}) });
+    // The sidecar of index snapshots is a file beside a SQLite store, and in this machine's cache
+    // folder for a PostgreSQL store (its engines may run on many machines: pg-index-cache.ts).
+    return Engine.checked(store, { ...opts, ...(embedder ? { embedder } : {}) });
   }
 
   /**

@@ -46,3 +46,8 @@ export function statementOf(store: object, sql: string): Database.Statement {
 export function nativeBindingOf(store: object): string | undefined {
   return linkOf(store).nativeBinding;
 }
+
+/** The addon path of a SQLite store's connection; undefined for Node's default or a store on another backend. */
+export function sqliteBindingOf(store: object): string | undefined {
+  return connections.get(store)?.nativeBinding;
+}

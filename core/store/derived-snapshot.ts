@@ -8,7 +8,7 @@
 import type { LoadStep, PersistableIndex } from './derived-index.js';
 import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
-import type { FeedPosition, StoreReader } from './port.js';
+import type { FeedChanges, FeedPosition, StoreReader } from './port.js';
 import { SnapshotDamaged, SnapshotMismatch, type PartSource } from './snapshot-parts.js';
 import { runMarkerPresent } from './change-run.js';
 
@@ -67,8 +67,7 @@ export class DerivedSnapshot {
   patchSince(from: FeedPosition): FeedPosition | null {
     const changes = this.store.changedSince(from, PATCH_LIMIT);
     if (!changes) return null;
-    for (const id of changes.deletes) this.index.remove(id);
-    for (const id of changes.upserts) this.index.update(this.store, id);
+    this.apply(changes);
     this.patches += changes.upserts.length + changes.deletes.length;
     this.position = changes.position;
     return changes.position;
@@ -148,10 +147,17 @@ export class DerivedSnapshot {
       return null;
     }
     restored = true;
-    for (const id of changes.deletes) this.index.remove(id);
-    for (const id of changes.upserts) this.index.update(this.store, id);
+    this.apply(changes);
     this.patches = changes.upserts.length + changes.deletes.length;
     return changes.position;
+  }
+
+  /** Patches the feed's changes in (the changed rows read ahead: on PostgreSQL each read is a round trip). */
+  private apply(changes: FeedChanges): void {
+    for (const id of changes.deletes) this.index.remove(id);
+    this.store.withRowsAhead(changes.upserts, () => {
+      for (const id of changes.upserts) this.index.update(this.store, id);
+    });
   }
 
   private fits(format: string, conditions: string, position: FeedPosition, now: FeedPosition): boolean {

@@ -16,8 +16,9 @@
  * another build) costs a rebuild and at most one warning: the caller gets null, never an error.
  */
 import Database from 'better-sqlite3';
-import { existsSync, unlinkSync } from 'node:fs';
-import { nativeBindingOf } from './connection.js';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { sqliteBindingOf } from './connection.js';
 import type { DB } from './sqlite.js';
 import type { FeedPosition } from './feed-position.js';
 import type { PartSource, SnapshotParts } from './snapshot-parts.js';
@@ -64,13 +65,18 @@ export function sidecarPath(storePath: string): string {
   return `${storePath}.mnemo-index`;
 }
 
+/** Where a store's sidecar file is, and whether this process may write it. */
+export interface IndexSidecarLocation {
+  path: string;
+  writable: boolean;
+}
+
 /**
  * What the sidecar needs of the store it sits beside (a StoreReader is one). Named here rather than
  * taken from port.ts, which names IndexSidecar itself (StoreReader.newTextSearch).
  */
 export interface SidecarOwner {
-  readonly path: string;
-  readonly readonly: boolean;
+  indexSidecarLocation(): IndexSidecarLocation | null;
   warn(key: string, message: string): void;
 }
 
@@ -91,13 +97,15 @@ export class IndexSidecar {
    * file cannot be opened (a warning says why). A read-only store's sidecar is read, never written.
    */
   static open(store: SidecarOwner): IndexSidecar | null {
-    if (store.path === ':memory:' || store.path === '') return null;
-    const path = sidecarPath(store.path);
+    const location = store.indexSidecarLocation();
+    if (!location) return null;
+    const { path, writable } = location;
     const warn = (message: string) => store.warn('index-sidecar', `${message}; indexes are built in memory instead`);
-    const writable = !store.readonly;
     if (!writable && !existsSync(path)) return null;
-    const binding = nativeBindingOf(store);
+    const binding = sqliteBindingOf(store);
     const attempt = (): IndexSidecar => {
+      // A cache folder (a PostgreSQL store's, pg-index-cache.ts) may not exist yet; only its user reads it.
+      if (writable) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       const db = new Database(path, { readonly: !writable, fileMustExist: !writable, ...(binding ? { nativeBinding: binding } : {}) });
       try {
         db.pragma('busy_timeout = 5000');

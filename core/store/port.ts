@@ -46,7 +46,8 @@ import type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js
 import type { IngestMarker } from './ingest-run.js';
 import type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
 import type { SavedProfileRow } from './saved-profiles.js';
-import type { IndexSidecar } from './index-sidecar.js';
+import type { IndexSidecar, IndexSidecarLocation } from './index-sidecar.js';
+export type { IndexSidecarLocation } from './index-sidecar.js';
 
 /* The row and filter types of the port's methods, so that callers name them through the port. */
 export type { AccessEvent, EventFilter } from './access-events.js';
@@ -124,8 +125,15 @@ export interface StoreInfo {
   maintenanceHistory(limit?: number): MaintenanceEntry[];
   /** Reports a problem with the data once per key (an unreadable row, a wrong-sized vector). */
   warn(key: string, message: string): void;
+  /**
+   * Where the engine keeps this store's derived-index snapshots (index-sidecar.ts), and whether it
+   * may write there: beside a SQLite file; in this machine's cache for a PostgreSQL store
+   * (pg-index-cache.ts). Null when there is nowhere (an in-memory store).
+   */
+  indexSidecarLocation(): IndexSidecarLocation | null;
   close(): void;
 }
+
 
 export interface StoreAdmin {
   /** Creates or upgrades mnemo's tables; a write of ours calls it first. */
@@ -305,6 +313,11 @@ export interface ChangeFeed {
   changedSince(pos: FeedPosition, limit: number): FeedChanges | null;
   /** Runs fn in one read transaction, so the rows it reads and the feed position it takes agree. */
   readConsistent<T>(fn: () => T): T;
+  /**
+   * Runs fn, which reads these memories' rows and edges (an index patching them), with them read
+   * ahead in two statements where each read is a round trip (PostgreSQL); on SQLite, just fn.
+   */
+  withRowsAhead<T>(ids: readonly string[], fn: () => T): T;
   /** Listeners hear every write of this store, and the rows other processes changed (after catchUp). */
   onChange(listener: ChangeListener): () => void;
   /** Whether another process committed since the last check. */

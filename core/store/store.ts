@@ -30,7 +30,7 @@ import { untilAsOf } from '../model/history.js';
 import { memoryRowTarget } from './memory-images.js';
 import { tombstoneTarget } from './tombstones.js';
 import { beliefAliasTarget, beliefRejectionTarget } from './belief-journal-targets.js';
-import type { IndexSidecar } from './index-sidecar.js';
+import { sidecarPath, type IndexSidecar } from './index-sidecar.js';
 import { TextSearchIndex } from './text-search.js';
 import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile, type SavedProfileRow } from './saved-profiles.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
@@ -45,7 +45,7 @@ import type { HistoryChanges } from './history-changes.js';
 import { installHistoryViews } from './history-views.js';
 import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import { pruneFeedStep } from './feed-retention.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from './port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from './port.js';
 import { sqliteQueries } from './sqlite-queries.js';
 import { sqliteRuns } from './sqlite-runs.js';
 
@@ -583,6 +583,17 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   tombstoneFor(content: string): Tombstone | null {
     return findTombstone(this, content);
+  }
+
+  /** A read here costs microseconds: nothing to read ahead. */
+  withRowsAhead<T>(_ids: readonly string[], fn: () => T): T {
+    return fn();
+  }
+
+  /** The sidecar beside the file; a read-only store reads it, never writes it. */
+  indexSidecarLocation(): IndexSidecarLocation | null {
+    if (this.path === ':memory:' || this.path === '') return null;
+    return { path: sidecarPath(this.path), writable: !this.readonly };
   }
 
   /** The belief tables on this store's connection (reads on a store without them return nothing). */

@@ -110,9 +110,13 @@ export class PgExternalChanges {
     });
   }
 
-  /** The position the listeners have heard up to: the watermark, unless another connection's rows wait. */
+  /**
+   * The position the listeners have heard up to: the watermark of the last check, unless another
+   * connection's rows wait. No check of its own: its callers (derived.ts) ask right after a
+   * catch-up, which has just checked, and a second round trip per index read would cost every
+   * recall several; a position a little behind only means a snapshot patches a little more.
+   */
   heardPosition(): FeedPosition {
-    this.poll();
     return this.position;
   }
 }

@@ -124,7 +124,8 @@ export class PgFeed {
 
   /**
    * The memories changed by transactions that ended after `pos` (an edge change names both ends),
-   * leaving out the rows `ownToken`'s connection wrote. Null when `pos` is from another feed or
+   * leaving out the rows `ownToken`'s connection wrote (with no token, every row: a writer that set
+   * none, raw SQL or nooa, counts too). Null when `pos` is from another feed or
    * reaches back past what retention kept, or more than `limit` rows changed (rebuild instead).
    */
   changedSince(pos: FeedPosition, limit: number, ownToken: string | null = null): FeedChanges | null {
@@ -134,7 +135,7 @@ export class PgFeed {
       `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
        SELECT w.xmin::text AS xmin, f.memory_id, f.dst FROM w LEFT JOIN LATERAL (
          SELECT memory_id, dst FROM ${this.table}
-         WHERE xid >= $1::text::xid8 AND xid < w.xmin AND writer_token IS DISTINCT FROM $2
+         WHERE xid >= $1::text::xid8 AND xid < w.xmin AND ($2::text IS NULL OR writer_token IS DISTINCT FROM $2)
          ORDER BY seq LIMIT $3
        ) f ON TRUE`,
       [String(pos.seq), ownToken, limit + 1],

@@ -65,6 +65,7 @@ import type {
   FeedPosition,
   HistoryChanges,
   IncomingEdge,
+  IndexSidecarLocation,
   JournalFollowUp,
   ListScope,
   ProfileName,
@@ -111,6 +112,7 @@ import { numbered } from './pg-sql.js';
 import { PgStoreConnection } from './pg-store-connection.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
+import { pgIndexCacheDir, pgIndexCachePath, pgStoreView } from './pg-index-cache.js';
 
 export interface PgOpenOptions {
   clock?: Clock;
@@ -163,6 +165,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   /** The memories listeners were told of in the running outermost transaction (retold if it rolls back). */
   private told: { ids: Set<string>; reset: boolean } | null = null;
   private closed = false;
+  /** Where this connection's index snapshots are cached, once asked (undefined: not yet). */
+  private sidecarLocation: IndexSidecarLocation | null | undefined;
 
   private constructor(conn: PgStoreConnection, opts: PgOpenOptions, history: StoreAsOf | null = null) {
     this.conn = conn;
@@ -323,6 +327,23 @@ export class PgStore implements StoreWriter, StoreHandle {
     if (this.warned.has(key)) return;
     this.warned.add(key);
     this.onWarning(message);
+  }
+
+  /**
+   * This machine's cache of the store's index snapshots for what this connection's role sees
+   * (pg-index-cache.ts); written even on a read-only connection, since it is no part of the store.
+   * Null (and a warning) when the server cannot say who the session is.
+   */
+  indexSidecarLocation(): IndexSidecarLocation | null {
+    if (this.sidecarLocation === undefined) {
+      try {
+        this.sidecarLocation = { path: pgIndexCachePath(pgStoreView(this.conn), pgIndexCacheDir()), writable: true };
+      } catch (err) {
+        this.warn('index-sidecar', `cannot tell which index cache belongs to ${this.path} (${(err as Error).message}); indexes are built in memory instead`);
+        this.sidecarLocation = null;
+      }
+    }
+    return this.sidecarLocation;
   }
 
   maintenanceHistory(limit = 20): MaintenanceEntry[] {

@@ -91,6 +91,17 @@ export function storeUrlAs(url: PgStoreUrl, user: string): string {
   return urlOf({ ...parts, userinfo: encodeURIComponent(user) });
 }
 
+/**
+ * The server and database a store's URL names, for telling stores apart: no user, no password
+ * (neither in the authority nor as a query option), no schema.
+ */
+export function serverOf(url: PgStoreUrl): string {
+  const parts = partsOf(url.connection)!;
+  for (const key of ['password', 'user', 'passfile']) parts.query.delete(key);
+  parts.query.sort();
+  return urlOf({ ...parts, userinfo: null });
+}
+
 /** A SQL identifier, double-quoted (names are checked before they get here; quotes are doubled anyway). */
 export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;

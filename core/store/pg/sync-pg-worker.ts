@@ -3,43 +3,50 @@
  * answers one request at a time while the calling thread waits on a shared flag. Errors come back
  * as data (the server's SQLSTATE code and message), never as thrown objects, so the caller can
  * type them.
+ *
+ * The worker is started from this function's text (sync-pg.ts), already JavaScript however the
+ * process runs (compiled, or from source under tsx), so the worker loads nothing but `pg`: a
+ * worker that imported this file from source had to register tsx first, which took a second or two
+ * of every PostgreSQL process's start on a loaded machine. So the function reaches nothing outside
+ * itself: what it needs comes in as arguments.
  */
-import pg from 'pg';
-import { workerData, type MessagePort } from 'node:worker_threads';
+import type pg from 'pg';
+import type { MessagePort } from 'node:worker_threads';
 import type { PgReply, PgRequest } from './sync-pg-protocol.js';
 
-const { port, flag } = workerData as { port: MessagePort; flag: SharedArrayBuffer };
-/** Slot 0 counts the replies posted (see sync-pg.ts, send). */
-const signal = new BigInt64Array(flag);
-const clients = new Map<number, pg.Client>();
+export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: SharedArrayBuffer): void {
+  /** Slot 0 counts the replies posted (see sync-pg.ts, send). */
+  const signal = new BigInt64Array(flag);
+  const clients = new Map<number, pg.Client>();
 
-async function handle(req: PgRequest): Promise<PgReply> {
-  try {
-    if (req.op === 'connect') {
-      const client = new pg.Client({ connectionString: req.url, application_name: 'mnemo' });
-      await client.connect();
-      clients.set(req.id, client);
-      return { ok: true, rows: [] };
+  async function handle(req: PgRequest): Promise<PgReply> {
+    try {
+      if (req.op === 'connect') {
+        const client = new pgModule.Client({ connectionString: req.url, application_name: 'mnemo' });
+        await client.connect();
+        clients.set(req.id, client);
+        return { ok: true, rows: [] };
+      }
+      const client = clients.get(req.id);
+      if (!client) return { ok: false, code: 'closed', message: 'this PostgreSQL connection is closed' };
+      if (req.op === 'end') {
+        clients.delete(req.id);
+        await client.end();
+        return { ok: true, rows: [] };
+      }
+      const res = await client.query({ text: req.sql, values: req.params as unknown[] });
+      return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      return { ok: false, code: typeof e.code === 'string' ? e.code : 'connection', message: e.message ?? String(err) };
     }
-    const client = clients.get(req.id);
-    if (!client) return { ok: false, code: 'closed', message: 'this PostgreSQL connection is closed' };
-    if (req.op === 'end') {
-      clients.delete(req.id);
-      await client.end();
-      return { ok: true, rows: [] };
-    }
-    const res = await client.query({ text: req.sql, values: req.params as unknown[] });
-    return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
-  } catch (err) {
-    const e = err as { code?: string; message?: string };
-    return { ok: false, code: typeof e.code === 'string' ? e.code : 'connection', message: e.message ?? String(err) };
   }
-}
 
-port.on('message', (req: PgRequest) => {
-  void handle(req).then((reply) => {
-    port.postMessage({ ...reply, seq: req.seq });
-    Atomics.add(signal, 0, 1n);
-    Atomics.notify(signal, 0);
+  port.on('message', (req: PgRequest) => {
+    void handle(req).then((reply) => {
+      port.postMessage({ ...reply, seq: req.seq });
+      Atomics.add(signal, 0, 1n);
+      Atomics.notify(signal, 0);
+    });
   });
-});
+}

@@ -12,16 +12,16 @@
  *
  * (synckit does this too, and was tried first: under Node 20 it cannot start a TypeScript worker
  * through tsx, which only registers through --import, and workers do not take that; so the worker
- * is started here from a two-line bootstrap that registers tsx when running from source.)
+ * is started here from the text of its function, sync-pg-worker.ts, which is JavaScript by then.)
  *
  * One worker serves every connection of the process; each SyncPg is one connection in it, so a
  * transaction (BEGIN … COMMIT) stays on its connection.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { MnemoError, type ErrorCode } from '../../errors.js';
 import type { PgReply, PgRequestBody } from './sync-pg-protocol.js';
+import { serveSyncPg } from './sync-pg-worker.js';
 
 /** Longest wait for one reply; a query that takes longer fails with code 'timeout' (the connection is then unusable). */
 const REPLY_TIMEOUT_MS = 120_000;
@@ -37,20 +37,24 @@ interface Bridge {
 let bridge: Bridge | null = null;
 let nextId = 1;
 
-/** The worker file beside this one: .ts when run from source (tsx), .js once built. */
-function workerEntry(): { path: string; typescript: boolean } {
-  const ts = fileURLToPath(new URL('./sync-pg-worker.ts', import.meta.url));
-  if (import.meta.url.endsWith('.ts') && existsSync(ts)) return { path: ts, typescript: true };
-  return { path: fileURLToPath(new URL('./sync-pg-worker.js', import.meta.url)), typescript: false };
+/**
+ * The worker's program: `pg` (found from here, wherever the process was started) handed to
+ * serveSyncPg. Under tsx the function's text calls esbuild's `__name` helper, which only the
+ * module's own scope defines; the worker gets a stand-in that leaves the name as it is.
+ */
+function workerSource(): string {
+  const pgPath = createRequire(import.meta.url).resolve('pg');
+  return [
+    'const __name = (fn) => fn;',
+    "const { workerData } = require('node:worker_threads');",
+    `(${serveSyncPg.toString()})(require(${JSON.stringify(pgPath)}), workerData.port, workerData.flag);`,
+  ].join('\n');
 }
 
 function startBridge(): Bridge {
-  const entry = workerEntry();
   const flag = new SharedArrayBuffer(16);
   const { port1, port2 } = new MessageChannel();
-  const load = `import(${JSON.stringify(entry.path)})`;
-  const bootstrap = entry.typescript ? `import('tsx/esm/api').then(({ register }) => { register(); return ${load}; })` : load;
-  const worker = new Worker(bootstrap, { eval: true, workerData: { port: port2, flag }, transferList: [port2] });
+  const worker = new Worker(workerSource(), { eval: true, workerData: { port: port2, flag }, transferList: [port2] });
   // Neither keeps the process alive: a CLI run ends when its work does.
   worker.unref();
   port1.unref();
