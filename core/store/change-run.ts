@@ -274,6 +274,8 @@ export class ChangeRun {
   private recordRows(touched: { key: string; before: unknown | null }[]): void {
     const store = this.store;
     const sql = store.journal.sql;
+    // The batch's new rows go in one statement (in touch order, the order rows() reads them back in).
+    const fresh: RawChangeRow[] = [];
     for (const { key, before } of touched) {
       const after = store.journal.snapshot(key);
       const afterJson = after === null ? null : JSON.stringify(after);
@@ -286,9 +288,10 @@ export class ChangeRun {
       }
       const beforeJson = before === null ? null : JSON.stringify(before);
       if (beforeJson === afterJson) continue;
-      sql.insertRows(this.id!, [{ key, before: beforeJson, after: afterJson }]);
+      fresh.push({ key, before: beforeJson, after: afterJson });
       this.recorded.set(key, { created: beforeJson === null, deleted: afterJson === null, beforeDigest: digestOf(beforeJson), unchanged: false });
     }
+    if (fresh.length > 0) sql.insertRows(this.id!, fresh);
   }
 
   /**

@@ -63,7 +63,8 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
     insertRows(changeId, rows) {
       if (rows.length === 0) return;
       // One statement; rowids in the rows' order, which rows() reads them back in.
-      q(
+      // Nothing reads its result: it goes with the transaction's next statement (pg-store-connection.ts, later).
+      conn.later(
         `INSERT INTO ${rowsTable()}(change_id, key, before, after)
          SELECT $1, key, before, after FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(key, before, after, n) ORDER BY n`,
         [changeId, rows.map((r) => r.key), rows.map((r) => r.before), rows.map((r) => r.after)],
@@ -151,7 +152,7 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
       q(`SELECT set_config('mnemo.change_id', $1, true)`, [String(changeId)]);
     },
     moveAfter(changeId, key, after) {
-      q(`UPDATE ${rowsTable()} SET after = $1 WHERE change_id = $2 AND key = $3`, [after, changeId, key]);
+      conn.later(`UPDATE ${rowsTable()} SET after = $1 WHERE change_id = $2 AND key = $3`, [after, changeId, key]);
     },
     dropRow(changeId, key) {
       q(`DELETE FROM ${rowsTable()} WHERE change_id = $1 AND key = $2`, [changeId, key]);

@@ -32,6 +32,19 @@ export class PgStoreConnection {
     this.db().query('SET synchronous_commit = off');
   }
 
+  /**
+   * Set by PgStore while one of its transactions is open: a write whose result nobody reads may
+   * then wait for the connection's next statement and go in the same request (SyncPg.defer); the
+   * COMMIT is such a statement, so a failed write still fails its transaction.
+   */
+  deferWrites = false;
+
+  /** A write whose result nobody reads: deferred inside a transaction (deferWrites), run now outside one. */
+  later(sql: string, params: readonly unknown[] = []): void {
+    if (this.deferWrites) this.db().defer(sql, params);
+    else this.db().query(sql, params);
+  }
+
   table(name: string): string {
     return `${ident(this.url.schema)}.${ident(name)}`;
   }

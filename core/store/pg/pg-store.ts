@@ -310,6 +310,9 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.begin();
     this.depth = 1;
     this.told = told;
+    // From here to the end of the transaction locked rows are held and unread writes deferred.
+    this.rows.held.reset(true);
+    this.conn.deferWrites = true;
     try {
       const result = fn();
       // Whether this transaction wrote anything: it was given a transaction id then.
@@ -318,6 +321,9 @@ export class PgStore implements StoreWriter, StoreHandle {
       if (wrote?.['wrote'] === true) this.writes++;
       return result;
     } catch (err) {
+      this.rows.held.reset(false);
+      this.conn.deferWrites = false;
+      db.discardDeferred();
       if (!this.closed) db.query('ROLLBACK');
       // Mnemo's rows added to a nooa-only store in this transaction are gone with it.
       if (!this.closed) this.mnemo = this.conn.storeFacts().get('has_mnemo') === '1';
@@ -328,6 +334,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     } finally {
       this.depth = 0;
       this.told = null;
+      this.rows.held.reset(false);
+      this.conn.deferWrites = false;
     }
   }
 
@@ -449,7 +457,13 @@ export class PgStore implements StoreWriter, StoreHandle {
     // Inside a change a read is the start of a read-modify-write (a reflection op, an edit): the
     // row stays locked until the change commits, so another connection's write of it waits rather
     // than being overwritten by what was computed from the older row (SQLite holds the whole store).
-    const row = this.journal.active ? this.rows.lockedRow(id) : this.rows.row(id);
+    // The locked row is held for the rest of the transaction (pg-held-rows.ts): the journal's
+    // snapshots and the write's edge comparison that follow answer from it.
+    if (this.journal.active) {
+      const locked = this.rows.lockedMemory(id);
+      return locked ? this.decode(locked.row, locked.edges) : null;
+    }
+    const row = this.rows.row(id);
     return row ? this.decode(row, this.rows.neighbors(id)) : null;
   }
 
