@@ -12,6 +12,10 @@
  *
  * Only locked reads hold a row, only present rows are held (an absent one may be inserted by
  * another connection), and everything is let go when the transaction ends, commit or rollback.
+ *
+ * Writes of a held row are held too (write-behind): PgMemoryRows writes every row and edge list
+ * changed since the last flush in a few statements for all of them (takeDirty), sent ahead of the
+ * connection's next statement, whatever it is, so no read ever sees the table without them.
  */
 import type { Edge } from '../../model/memory.js';
 import type { MemoryRow } from '../codec.js';
@@ -24,15 +28,30 @@ export interface HeldMemory {
   edges: Edge[];
 }
 
+interface Held extends HeldMemory {
+  /** Written here since the last flush, not yet in the table. */
+  rowDirty: boolean;
+  edgesDirty: boolean;
+}
+
+/** What takeDirty hands over: the rows and the edge lists to write. */
+export interface DirtyRows {
+  rows: MemoryRow[];
+  edges: { src: string; edges: Edge[] }[];
+}
+
 const copyEdges = (edges: readonly Edge[]): Edge[] => edges.map((e) => ({ ...e }));
 
 export class PgHeldRows {
   /** Null outside a transaction: nothing is held, nothing may be. */
-  private held: Map<string, HeldMemory> | null = null;
+  private held: Map<string, Held> | null = null;
+  /** How many held rows have writes not flushed yet (a flush with none costs nothing). */
+  private dirty = 0;
 
   /** A transaction starts (or ends: `open` false); what was held before is let go either way. */
   reset(open: boolean): void {
     this.held = open ? new Map() : null;
+    this.dirty = 0;
   }
 
   get open(): boolean {
@@ -51,7 +70,8 @@ export class PgHeldRows {
 
   /** Holds a row just read with its lock (inside a transaction only). */
   put(id: string, memory: HeldMemory): void {
-    this.held?.set(id, { row: { ...memory.row }, embedding: memory.embedding, edges: copyEdges(memory.edges) });
+    if (this.held?.get(id)?.rowDirty || this.held?.get(id)?.edgesDirty) return; // never over writes not flushed
+    this.held?.set(id, { row: { ...memory.row }, embedding: memory.embedding, edges: copyEdges(memory.edges), rowDirty: false, edgesDirty: false });
   }
 
   /** The held row after a write of these columns; false when the row is not held. */
@@ -59,6 +79,7 @@ export class PgHeldRows {
     const h = this.held?.get(id);
     if (!h) return false;
     h.row = { ...h.row, ...columns, rowid: h.row.rowid };
+    this.markDirty(h, 'rowDirty');
     return true;
   }
 
@@ -67,18 +88,44 @@ export class PgHeldRows {
     if (h) h.embedding = embedding;
   }
 
-  patchEdges(id: string, edges: readonly Edge[]): void {
+  /** The held edge list after a write of it; false when the row is not held. */
+  patchEdges(id: string, edges: readonly Edge[]): boolean {
     const h = this.held?.get(id);
-    if (h) h.edges = copyEdges(edges);
+    if (!h) return false;
+    h.edges = copyEdges(edges);
+    this.markDirty(h, 'edgesDirty');
+    return true;
   }
 
-  /** Lets one row go (its rowid changed, or it is gone). */
+  private markDirty(h: Held, what: 'rowDirty' | 'edgesDirty'): void {
+    if (!h.rowDirty && !h.edgesDirty) this.dirty++;
+    h[what] = true;
+  }
+
+  /** The writes not flushed yet, now counted as flushed: the caller sends them before anything else. */
+  takeDirty(): DirtyRows | null {
+    if (!this.held || this.dirty === 0) return null;
+    const out: DirtyRows = { rows: [], edges: [] };
+    for (const [id, h] of this.held) {
+      if (h.rowDirty) out.rows.push({ ...h.row });
+      if (h.edgesDirty) out.edges.push({ src: id, edges: copyEdges(h.edges) });
+      h.rowDirty = false;
+      h.edgesDirty = false;
+    }
+    this.dirty = 0;
+    return out;
+  }
+
+  /** Lets one row go (its rowid changed, or it is gone); the caller flushed its writes first. */
   drop(id: string): void {
     this.held?.delete(id);
   }
 
-  /** Lets every row go (a delete took edges out of rows other than its own). */
-  dropAll(): void {
-    this.held?.clear();
+  /**
+   * A memory is deleted with every edge into it: the held rows' edge lists lose theirs, as the
+   * table does (the caller flushed their writes first, so a list not written since stays in step).
+   */
+  forgetEdgesInto(id: string): void {
+    for (const h of this.held?.values() ?? []) h.edges = h.edges.filter((e) => e.target_id !== id);
   }
 }

@@ -9,11 +9,26 @@ import type { MemoryRow } from '../codec.js';
 import type { MemoryImage } from '../memory-images.js';
 import type { IncomingEdge } from '../port.js';
 import { intOf } from './pg-sql.js';
-import { PgHeldRows, type HeldMemory } from './pg-held-rows.js';
+import { PgHeldRows, type DirtyRows, type HeldMemory } from './pg-held-rows.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
+/** The PostgreSQL types of the columns update() writes, for the arrays a flush writes many rows from. */
+const UPDATE_TYPES = {
+  type: 'text',
+  content: 'text',
+  importance: 'float8',
+  salience: 'float8',
+  strength: 'int8',
+  created_at: 'float8',
+  last_accessed: 'float8',
+  access_count: 'int8',
+  archived: 'int8',
+  owner: 'text',
+  status: 'text',
+  data: 'text',
+} as const;
 const WRITE_COLS = ['id', 'type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'embedding', 'data'] as const;
 
 export type EncodedRow = Omit<MemoryRow, 'rowid' | 'embedding'>;
@@ -40,7 +55,24 @@ export class PgMemoryRows {
     private readonly conn: PgStoreConnection,
     /** A catch-up's rows read ahead (pg-read-ahead.ts), which the edge reads answer from. */
     private readonly ahead: PgReadAhead | null = null,
-  ) {}
+  ) {
+    conn.beforeEachStatement(() => this.flushHeld());
+  }
+
+  /**
+   * The writes of held rows not in the table yet, deferred as one UPDATE of every changed row and
+   * one DELETE and one INSERT of every changed edge list: they go ahead of the statement being sent.
+   */
+  private flushHeld(): void {
+    const dirty = this.held.takeDirty();
+    if (dirty) writeDirty(this.conn, this.t, dirty);
+  }
+
+  /** Lets a held row go, the held rows' writes flushed first. */
+  private letGo(id: string): void {
+    this.flushHeld();
+    this.held.drop(id);
+  }
 
   private get t() {
     return { memories: this.conn.table('memories'), edges: this.conn.table('memory_edges') };
@@ -150,7 +182,7 @@ export class PgMemoryRows {
   replace(r: EncodedRow, embedding: Uint8Array | null): void {
     const values = { ...r, embedding };
     // A new rowid: what is held of the memory is let go, and read again if asked for.
-    this.held.drop(r.id);
+    this.letGo(r.id);
     this.q(`DELETE FROM ${this.t.memories} WHERE id = $1`, [r.id]);
     this.q(
       `INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')})`,
@@ -188,7 +220,7 @@ export class PgMemoryRows {
 
   /** Inserts a memory at `rowid` (its old place in insertion order), or at the end when another row holds it. */
   insertAt(rowid: number, r: EncodedRow, embedding: Uint8Array | null): void {
-    this.held.drop(r.id);
+    this.letGo(r.id);
     const taken = this.q(`SELECT 1 FROM ${this.t.memories} WHERE rowid = $1`, [rowid]).length > 0;
     const values = { ...r, embedding };
     const cols = [...(taken ? [] : ['rowid']), ...WRITE_COLS];
@@ -201,11 +233,8 @@ export class PgMemoryRows {
     const cols = WRITE_COLS.filter((c) => c !== 'id' && c !== 'embedding');
     const set = cols.map((c, i) => `${c} = $${i + 2}`).join(', ');
     const params = [r.id, ...cols.map((c) => r[c])];
-    // A held row is locked and present: the update finds it, and need not be waited for.
-    if (this.held.patchRow(r.id, Object.fromEntries(cols.map((c) => [c, r[c]])))) {
-      this.conn.later(`UPDATE ${this.t.memories} SET ${set} WHERE id = $1`, params);
-      return true;
-    }
+    // A held row is locked and present: the update finds it, and is written with the next flush.
+    if (this.held.patchRow(r.id, Object.fromEntries(cols.map((c) => [c, r[c]])))) return true;
     return this.q(`UPDATE ${this.t.memories} SET ${set} WHERE id = $1 RETURNING 1`, params).length > 0;
   }
 
@@ -235,9 +264,7 @@ export class PgMemoryRows {
     const held = this.held.get(id);
     if (held) {
       if (held.row.archived === v) return false;
-      this.held.patchRow(id, { archived: v });
-      this.conn.later(`UPDATE ${this.t.memories} SET archived = $2 WHERE id = $1`, [id, v]);
-      return true;
+      return this.held.patchRow(id, { archived: v });
     }
     return this.q(`UPDATE ${this.t.memories} SET archived = $2 WHERE id = $1 AND archived != $2 RETURNING 1`, [id, v]).length > 0;
   }
@@ -245,7 +272,8 @@ export class PgMemoryRows {
   /** Removes the memory and every edge into or out of it; false when there was none. */
   remove(id: string): boolean {
     // Edges into it go too, out of rows other than its own.
-    this.held.dropAll();
+    this.letGo(id);
+    this.held.forgetEdgesInto(id);
     this.q(`DELETE FROM ${this.t.edges} WHERE src = $1 OR dst = $1`, [id]);
     return this.q(`DELETE FROM ${this.t.memories} WHERE id = $1 RETURNING 1`, [id]).length > 0;
   }
@@ -295,11 +323,11 @@ export class PgMemoryRows {
    * INSERT OR REPLACE leaves it; then one INSERT … unnest for the lot.
    */
   replaceEdges(src: string, edges: readonly Edge[]): void {
-    this.conn.later(`DELETE FROM ${this.t.edges} WHERE src = $1`, [src]);
     const keyOf = (e: Edge) => `${e.target_id}\u0000${e.type}`;
     const last = new Map(edges.map((e, i) => [keyOf(e), i]));
     const kept = edges.filter((e, i) => last.get(keyOf(e)) === i);
-    this.held.patchEdges(src, kept);
+    if (this.held.patchEdges(src, kept)) return; // written with the next flush
+    this.conn.later(`DELETE FROM ${this.t.edges} WHERE src = $1`, [src]);
     if (kept.length === 0) return;
     this.conn.later(
       `INSERT INTO ${this.t.edges}(src, dst, type, weight, created_at)
@@ -319,4 +347,29 @@ function heldOf(r: Record<string, unknown>): HeldMemory {
   // Only the columns a plain read of the row returns (ROW_COLS), so a held row decodes as a read one.
   const columns = Object.fromEntries(ROW_COLS.split(', ').map((c) => [c, r[c]]));
   return { row: memoryRow(columns), embedding: (r['embedding'] as Uint8Array | null) ?? null, edges };
+}
+
+/** Defers the held rows' writes (PgMemoryRows.flushHeld): rowid order of each edge list follows the list, as replaceEdges writes it. */
+function writeDirty(conn: PgStoreConnection, t: { memories: string; edges: string }, dirty: DirtyRows): void {
+  const db = conn.db();
+  if (dirty.rows.length > 0) {
+    const cols = Object.keys(UPDATE_TYPES) as (keyof typeof UPDATE_TYPES)[];
+    db.defer(
+      `UPDATE ${t.memories} AS m SET ${cols.map((c) => `${c} = u.${c}`).join(', ')}
+       FROM unnest($1::text[], ${cols.map((c, i) => `$${i + 2}::${UPDATE_TYPES[c]}[]`).join(', ')}) AS u(id, ${cols.join(', ')})
+       WHERE m.id = u.id`,
+      [dirty.rows.map((r) => r.id), ...cols.map((c) => dirty.rows.map((r) => r[c]))],
+    );
+  }
+  if (dirty.edges.length > 0) {
+    db.defer(`DELETE FROM ${t.edges} WHERE src = ANY($1::text[])`, [dirty.edges.map((d) => d.src)]);
+    const all = dirty.edges.flatMap((d) => d.edges.map((e) => ({ src: d.src, e })));
+    if (all.length > 0) {
+      db.defer(
+        `INSERT INTO ${t.edges}(src, dst, type, weight, created_at)
+         SELECT src, dst, type, weight, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[]) WITH ORDINALITY AS e(src, dst, type, weight, created_at, n) ORDER BY n`,
+        [all.map((x) => x.src), all.map((x) => x.e.target_id), all.map((x) => x.e.type), all.map((x) => x.e.weight), all.map((x) => x.e.created_at)],
+      );
+    }
+  }
 }

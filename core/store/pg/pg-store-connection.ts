@@ -11,6 +11,7 @@ import { SyncPg } from './sync-pg.js';
 /** Reads and writes of one store's schema on one connection. */
 export class PgStoreConnection {
   private pg: SyncPg | null = null;
+  private readonly flushers: (() => void)[] = [];
 
   constructor(readonly url: PgStoreUrl) {}
 
@@ -19,7 +20,12 @@ export class PgStoreConnection {
   }
 
   db(): SyncPg {
-    this.pg ??= SyncPg.connect(this.url.connection);
+    if (!this.pg) {
+      this.pg = SyncPg.connect(this.url.connection);
+      this.pg.beforeSend = () => {
+        for (const flush of this.flushers) flush();
+      };
+    }
     return this.pg;
   }
 
@@ -38,6 +44,11 @@ export class PgStoreConnection {
    * COMMIT is such a statement, so a failed write still fails its transaction.
    */
   deferWrites = false;
+
+  /** Runs `flush` before every statement this connection sends: it defers the writes it held back (pg-held-rows.ts). */
+  beforeEachStatement(flush: () => void): void {
+    this.flushers.push(flush);
+  }
 
   /** A write whose result nobody reads: deferred inside a transaction (deferWrites), run now outside one. */
   later(sql: string, params: readonly unknown[] = []): void {

@@ -671,6 +671,11 @@ export class PgStore implements StoreWriter, StoreHandle {
     return changed;
   }
 
+  /** Inside a change, locks and holds these memories' rows in one statement (pg-held-rows.ts): the change's reads of them answer from memory. */
+  lockAhead(ids: readonly string[]): void {
+    if (this.journal.active) this.rows.lockAndHold(ids);
+  }
+
   renameOwner(from: string, to: string): number {
     if (from === '') throw badInput('rename_owner never claims unowned rows; give a non-empty source owner', { field: 'from' });
     validateOwner(from, 'from');

@@ -118,6 +118,8 @@ export class SyncPg {
   private closed = false;
   /** Writes queued by defer(), sent ahead of the next query. */
   private deferred: PgStatement[] = [];
+  /** Called before each statement is sent: the last chance to defer() writes held back until then. */
+  beforeSend: (() => void) | null = null;
 
   private constructor(private readonly id: number) {}
 
@@ -132,6 +134,7 @@ export class SyncPg {
   /** Runs one statement ($1, $2 … placeholders) and returns its rows; the writes deferred before it go first, in the same request. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
     if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
+    this.beforeSend?.();
     if (this.deferred.length === 0) {
       const reply = send({ op: 'query', id: this.id, sql, params });
       if (!reply.ok) throw failure(reply, sql);
