@@ -22,7 +22,7 @@ import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
-import { isClose, rescoreValue } from './ops.js';
+import { isClose, rescoreValue, touched } from './ops.js';
 import { planOps } from './plan.js';
 import type { ApplyResult, FoldFields, NewMemorySpec, PlanOp, ReflectionPlan, ReflectionReport, WindowInfo } from './types.js';
 
@@ -173,27 +173,9 @@ function lockAhead(store: Engine['store'], ops: readonly PlanOp[], from: number,
   const until = Math.min(ops.length, from + AHEAD_OPS);
   if (!store.lockAhead) return ops.length;
   const ids: string[] = [];
-  for (let j = from; j < until; j++) if (!dropped.has(ops[j]!.id)) ids.push(...memoriesOf(ops[j]!));
+  for (let j = from; j < until; j++) if (!dropped.has(ops[j]!.id)) ids.push(...touched(ops[j]!));
   store.lockAhead(ids);
   return until;
-}
-
-/** The existing memories an op reads or changes. */
-function memoriesOf(o: PlanOp): string[] {
-  switch (o.op) {
-    case 'merge':
-      return [o.anchor, o.dup];
-    case 'link':
-      return [o.src, o.dst];
-    case 'rescore':
-    case 'prune':
-      return [o.memory];
-    case 'reconcile':
-      return [...o.archive, ...o.consolidated.edges.map((e) => e.target_id)];
-    case 'abstract':
-    case 'episode':
-      return o.memory.edges.map((e) => e.target_id);
-  }
 }
 
 /** Where this apply starts: 0 on the planned store, or where an interrupted apply of the same plan stopped. */
