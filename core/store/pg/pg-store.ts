@@ -27,6 +27,9 @@
  *   insert a second run finds. A paced run locks rows only in its first batch: between batches
  *   other writers write, as on SQLite. Deadlocks, serialization failures and lock timeouts reach
  *   the caller as `busy`, the transaction rolled back.
+ * - Inside a transaction, the memories a change read are held with its writes (pg-held-rows.ts)
+ *   and writes nobody reads wait for the next statement (SyncPg.defer): a reflection apply sends
+ *   a request every twenty operations or so rather than eleven per operation.
  * - A statement that fails inside a transaction aborts the whole transaction in PostgreSQL; SQLite
  *   would let the transaction go on. The adapter's own statements do not fail that way.
  */

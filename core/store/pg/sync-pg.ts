@@ -14,6 +14,9 @@
  * through tsx, which only registers through --import, and workers do not take that; so the worker
  * is started here from a two-line bootstrap that registers tsx when running from source.)
  *
+ * A write whose result nobody reads can be deferred (defer): it goes in the same request as the
+ * connection's next statement, so a run of writes and the read after them cost one round trip.
+ *
  * One worker serves every connection of the process; each SyncPg is one connection in it, so a
  * transaction (BEGIN … COMMIT) stays on its connection.
  */
