@@ -22,7 +22,7 @@ import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
-import { isClose, rescoreValue } from './ops.js';
+import { isClose, rescoreValue, touched } from './ops.js';
 import { planOps } from './plan.js';
 import type { ApplyResult, FoldFields, NewMemorySpec, PlanOp, ReflectionPlan, ReflectionReport, WindowInfo } from './types.js';
 
@@ -99,6 +99,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
       if (i < 0) i = startIndex(engine, plan, ops, accepted, dropped, result, preHolds ? pre!.fingerprint : null);
       const now = engine.now();
       const spent = batchBudget(pacing);
+      let aheadUntil = i; // the ops whose memories this transaction has been told of (lockAhead)
       for (; i < ops.length; i++) {
         if (stop()) {
           halted = 'stop';
@@ -113,6 +114,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
         const o = ops[i]!;
         opts.onProgress?.(i + 1, ops.length);
         if (dropped.has(o.id)) continue;
+        if (i >= aheadUntil) aheadUntil = lockAhead(store, ops, i, dropped);
         const why = applyOne(engine, plan, o, dropped, vectors, now, result);
         if (why) {
           dropped.add(o.id);
@@ -161,6 +163,19 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     pacer.end();
   }
   return result;
+}
+
+/** Operations whose memories are locked and read in one go, on a store that can (PostgreSQL: one statement instead of one or two per memory). */
+const AHEAD_OPS = 64;
+
+/** Tells the store which memories ops[from…] will read and change; returns where the next call starts. */
+function lockAhead(store: Engine['store'], ops: readonly PlanOp[], from: number, dropped: Set<string>): number {
+  const until = Math.min(ops.length, from + AHEAD_OPS);
+  if (!store.lockAhead) return ops.length;
+  const ids: string[] = [];
+  for (let j = from; j < until; j++) if (!dropped.has(ops[j]!.id)) ids.push(...touched(ops[j]!));
+  store.lockAhead(ids);
+  return until;
 }
 
 /** Where this apply starts: 0 on the planned store, or where an interrupted apply of the same plan stopped. */

@@ -8,7 +8,7 @@ import { foldDuplicateScalars, type Memory } from '../model/memory.js';
 import { compareMergeSurvivor } from '../model/merge-order.js';
 import { baseLevelActivation, sigmoid } from '../model/activation.js';
 import type { ReflectionPolicy } from './policy.js';
-import type { LinkOp, MergeOp, PruneOp, RescoreOp } from './types.js';
+import type { LinkOp, MergeOp, PlanOp, PruneOp, RescoreOp } from './types.js';
 import { notMerged, type NotMerged } from './not-merged.js';
 import { addViewEdge, foldFields, type ViewMemory, type WorkingView } from './view.js';
 
@@ -235,4 +235,22 @@ export function planPrune(ctx: OpContext, nextId: () => string): OpOutcome<Prune
     view.archive(m.id, id);
   }
   return { ops, stopped: false, notes: { memories: live.length, ...kept } };
+}
+
+/** The memories an op reads or writes (a review's "recomputed because …" notes; the memories an apply locks ahead). */
+export function touched(o: PlanOp): string[] {
+  switch (o.op) {
+    case 'merge':
+      return [o.anchor, o.dup];
+    case 'link':
+      return [o.src, o.dst];
+    case 'rescore':
+    case 'prune':
+      return [o.memory];
+    case 'reconcile':
+      return [...o.cluster, o.consolidated.id];
+    case 'abstract':
+    case 'episode':
+      return [o.memory.id];
+  }
 }

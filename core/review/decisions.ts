@@ -8,6 +8,7 @@
  * Rescore and prune are recomputed at commit, so a dropped merge only adjusts them (noted).
  * Pure functions over the plan; tested in test/unit/review-decisions.test.ts.
  */
+import { touched } from '../reflect/ops.js';
 import type { PlanOp, WindowInfo } from '../reflect/types.js';
 
 export type ItemState = 'accepted' | 'rejected' | 'follows';
@@ -23,24 +24,6 @@ export interface Decision {
 function pushedOut(w: WindowInfo, dropped: ReadonlySet<string>): string[] | null {
   const back = w.displaced.filter((d) => dropped.has(d.by));
   return w.position + back.length >= w.k ? [...new Set(back.map((d) => d.by))] : null;
-}
-
-/** The memories an op reads or writes (for "recomputed because …" notes). */
-export function touched(o: PlanOp): string[] {
-  switch (o.op) {
-    case 'merge':
-      return [o.anchor, o.dup];
-    case 'link':
-      return [o.src, o.dst];
-    case 'rescore':
-    case 'prune':
-      return [o.memory];
-    case 'reconcile':
-      return [...o.cluster, o.consolidated.id];
-    case 'abstract':
-    case 'episode':
-      return [o.memory.id];
-  }
 }
 
 export function decide(ops: readonly PlanOp[], rejected: ReadonlySet<string>): Map<string, Decision> {

@@ -7,7 +7,8 @@
  * last query per plan so paging through it costs a slice.
  */
 import type { PlanOp } from '../reflect/types.js';
-import { touched, type ItemState } from './decisions.js';
+import { touched } from '../reflect/ops.js';
+import type { ItemState } from './decisions.js';
 import type { MemoryHead } from '../store/port.js';
 
 export type ItemSort = 'plan' | 'cos_desc' | 'cos_asc' | 'type' | 'owner';

@@ -274,21 +274,26 @@ export class ChangeRun {
   private recordRows(touched: { key: string; before: unknown | null }[]): void {
     const store = this.store;
     const sql = store.journal.sql;
+    // The batch's new rows go in one statement (in touch order, the order rows() reads them back in), its moved ones in another.
+    const fresh: RawChangeRow[] = [];
+    const moved: { key: string; after: string | null }[] = [];
     for (const { key, before } of touched) {
       const after = store.journal.snapshot(key);
       const afterJson = after === null ? null : JSON.stringify(after);
       const seen = this.recorded.get(key);
       if (seen) {
-        sql.moveAfter(this.id!, key, afterJson);
+        moved.push({ key, after: afterJson });
         seen.deleted = afterJson === null;
         seen.unchanged = seen.beforeDigest === digestOf(afterJson);
         continue;
       }
       const beforeJson = before === null ? null : JSON.stringify(before);
       if (beforeJson === afterJson) continue;
-      sql.insertRows(this.id!, [{ key, before: beforeJson, after: afterJson }]);
+      fresh.push({ key, before: beforeJson, after: afterJson });
       this.recorded.set(key, { created: beforeJson === null, deleted: afterJson === null, beforeDigest: digestOf(beforeJson), unchanged: false });
     }
+    if (moved.length > 0) sql.moveAfter(this.id!, moved);
+    if (fresh.length > 0) sql.insertRows(this.id!, fresh);
   }
 
   /**

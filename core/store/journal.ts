@@ -106,8 +106,8 @@ export interface JournalSql {
   attributeFeedTo(changeId: number): void;
 
   // A change written, undone or redone in batches (change-run.ts).
-  /** Moves the after-image of a row a change already holds. */
-  moveAfter(changeId: number, key: string, after: string | null): void;
+  /** Moves the after-images of rows a change already holds (one statement where a statement is a round trip). */
+  moveAfter(changeId: number, rows: readonly { key: string; after: string | null }[]): void;
   /** Removes one row of a change, by key. */
   dropRow(changeId: number, key: string): void;
   /** Removes a change's own row (its rows are gone, or it changed nothing). */

@@ -181,6 +181,12 @@ export interface MemoryWrites {
   /** Removes the memory and every edge into or out of it. */
   delete(id: string): boolean;
   renameOwner(from: string, to: string): number;
+  /**
+   * Inside a change: the memories the next writes will read and change, so that a store whose
+   * every read is a round trip (PostgreSQL) can lock and read them all in one statement first.
+   * A hint only: nothing changes, and a store without round trips (SQLite) need not have it.
+   */
+  lockAhead?(ids: readonly string[]): void;
 }
 
 // ---------------------------------------------------------------- edges

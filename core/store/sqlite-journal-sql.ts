@@ -79,8 +79,9 @@ export function sqliteJournalSql(store: StoreHandle): JournalSql {
     dependentIds: (changeId) => dependentChangeIds(store, changeId),
     ownersTouched: (changeIds) => ownersTouched(store, changeIds),
     attributeFeedTo: (changeId) => attributeFeedTo(store, changeId),
-    moveAfter(changeId, key, after) {
-      statementOf(store, 'UPDATE mnemo_journal_rows SET after = ? WHERE change_id = ? AND key = ?').run(after, changeId, key);
+    moveAfter(changeId, rows) {
+      const move = statementOf(store, 'UPDATE mnemo_journal_rows SET after = ? WHERE change_id = ? AND key = ?');
+      for (const r of rows) move.run(r.after, changeId, r.key);
     },
     dropRow(changeId, key) {
       statementOf(store, 'DELETE FROM mnemo_journal_rows WHERE change_id = ? AND key = ?').run(changeId, key);

@@ -63,7 +63,8 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
     insertRows(changeId, rows) {
       if (rows.length === 0) return;
       // One statement; rowids in the rows' order, which rows() reads them back in.
-      q(
+      // Nothing reads its result: it goes with the transaction's next statement (pg-store-connection.ts, later).
+      conn.later(
         `INSERT INTO ${rowsTable()}(change_id, key, before, after)
          SELECT $1, key, before, after FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(key, before, after, n) ORDER BY n`,
         [changeId, rows.map((r) => r.key), rows.map((r) => r.before), rows.map((r) => r.after)],
@@ -150,8 +151,13 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
       q(`UPDATE ${conn.table(PG_FEED_TABLE)} SET change_id = $1 WHERE xid = pg_current_xact_id() AND change_id IS NULL`, [changeId]);
       q(`SELECT set_config('mnemo.change_id', $1, true)`, [String(changeId)]);
     },
-    moveAfter(changeId, key, after) {
-      q(`UPDATE ${rowsTable()} SET after = $1 WHERE change_id = $2 AND key = $3`, [after, changeId, key]);
+    moveAfter(changeId, rows) {
+      if (rows.length === 0) return;
+      conn.later(`UPDATE ${rowsTable()} AS r SET after = m.after FROM unnest($2::text[], $3::text[]) AS m(key, after) WHERE r.change_id = $1 AND r.key = m.key`, [
+        changeId,
+        rows.map((m) => m.key),
+        rows.map((m) => m.after),
+      ]);
     },
     dropRow(changeId, key) {
       q(`DELETE FROM ${rowsTable()} WHERE change_id = $1 AND key = $2`, [changeId, key]);

@@ -9,10 +9,26 @@ import type { MemoryRow } from '../codec.js';
 import type { MemoryImage } from '../memory-images.js';
 import type { IncomingEdge } from '../port.js';
 import { intOf } from './pg-sql.js';
+import { PgHeldRows, type DirtyRows, type HeldMemory } from './pg-held-rows.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
+/** The PostgreSQL types of the columns update() writes, for the arrays a flush writes many rows from. */
+const UPDATE_TYPES = {
+  type: 'text',
+  content: 'text',
+  importance: 'float8',
+  salience: 'float8',
+  strength: 'int8',
+  created_at: 'float8',
+  last_accessed: 'float8',
+  access_count: 'int8',
+  archived: 'int8',
+  owner: 'text',
+  status: 'text',
+  data: 'text',
+} as const;
 const WRITE_COLS = ['id', 'type', 'content', 'importance', 'salience', 'strength', 'created_at', 'last_accessed', 'access_count', 'archived', 'owner', 'status', 'embedding', 'data'] as const;
 
 export type EncodedRow = Omit<MemoryRow, 'rowid' | 'embedding'>;
@@ -32,11 +48,31 @@ function edgeOf(r: Record<string, unknown>): Edge {
 }
 
 export class PgMemoryRows {
+  /** The rows this connection locked in the running transaction, kept in step with its writes (pg-held-rows.ts). */
+  readonly held = new PgHeldRows();
+
   constructor(
     private readonly conn: PgStoreConnection,
     /** A catch-up's rows read ahead (pg-read-ahead.ts), which the edge reads answer from. */
     private readonly ahead: PgReadAhead | null = null,
-  ) {}
+  ) {
+    conn.beforeEachStatement(() => this.flushHeld());
+  }
+
+  /**
+   * The writes of held rows not in the table yet, deferred as one UPDATE of every changed row and
+   * one DELETE and one INSERT of every changed edge list: they go ahead of the statement being sent.
+   */
+  private flushHeld(): void {
+    const dirty = this.held.takeDirty();
+    if (dirty) writeDirty(this.conn, this.t, dirty);
+  }
+
+  /** Lets a held row go, the held rows' writes flushed first. */
+  private letGo(id: string): void {
+    this.flushHeld();
+    this.held.drop(id);
+  }
 
   private get t() {
     return { memories: this.conn.table('memories'), edges: this.conn.table('memory_edges') };
@@ -51,10 +87,42 @@ export class PgMemoryRows {
     return r ? memoryRow(r) : null;
   }
 
-  /** The row, locked until the transaction ends (see lock below). */
-  lockedRow(id: string): MemoryRow | null {
+  /**
+   * The memory's row and outgoing edges, locked until the transaction ends (see lock below), and
+   * held for the rest of it (pg-held-rows.ts): one statement, or none when already held.
+   */
+  lockedMemory(id: string): { row: MemoryRow; edges: Edge[] } | null {
+    const held = this.held.get(id);
+    if (held) return held;
+    this.lockAndHold([id]);
+    return this.held.get(id) ?? this.lockedWithoutHolding(id);
+  }
+
+  /**
+   * Locks and holds the rows of `ids` that are not held yet, with their embeddings and outgoing
+   * edges, in one statement (in id order, so two connections locking overlapping sets take the
+   * locks in the same order). Outside a transaction it does nothing: a lock would end at once.
+   */
+  lockAndHold(ids: readonly string[]): void {
+    if (!this.held.open) return;
+    const wanted = [...new Set(ids)].filter((id) => !this.held.has(id));
+    if (wanted.length === 0) return;
+    const rows = this.q(
+      `SELECT m.${ROW_COLS.split(', ').join(', m.')}, m.embedding, e.dst AS edge_dst, e.type AS edge_type, e.weight AS edge_weight, e.created_at AS edge_created_at
+       FROM ${this.t.memories} m
+       LEFT JOIN LATERAL (SELECT array_agg(dst ORDER BY rowid) AS dst, array_agg(type ORDER BY rowid) AS type, array_agg(weight ORDER BY rowid) AS weight,
+                                 array_agg(created_at ORDER BY rowid) AS created_at
+                          FROM ${this.t.edges} WHERE src = m.id) e ON TRUE
+       WHERE m.id = ANY($1::text[]) ORDER BY m.id FOR UPDATE OF m`,
+      [wanted],
+    );
+    for (const r of rows) this.held.put(r['id'] as string, heldOf(r));
+  }
+
+  /** Outside a transaction (nothing is held): the row with its lock, which ends with the statement. */
+  private lockedWithoutHolding(id: string): { row: MemoryRow; edges: Edge[] } | null {
     const [r] = this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = $1 FOR UPDATE`, [id]);
-    return r ? memoryRow(r) : null;
+    return r ? { row: memoryRow(r), edges: this.neighbors(id) } : null;
   }
 
   rows(ids: readonly string[]): MemoryRow[] {
@@ -75,6 +143,7 @@ export class PgMemoryRows {
   }
 
   exists(id: string): boolean {
+    if (this.held.has(id)) return true;
     return this.q(`SELECT 1 FROM ${this.t.memories} WHERE id = $1`, [id]).length > 0;
   }
 
@@ -100,6 +169,8 @@ export class PgMemoryRows {
 
   /** The embedding's bytes (a Uint8Array once it has crossed from the worker), or null. */
   embedding(id: string): Uint8Array | null {
+    const held = this.held.get(id);
+    if (held) return held.embedding;
     const [r] = this.q(`SELECT embedding FROM ${this.t.memories} WHERE id = $1`, [id]);
     return (r?.['embedding'] as Uint8Array | null | undefined) ?? null;
   }
@@ -110,6 +181,8 @@ export class PgMemoryRows {
    */
   replace(r: EncodedRow, embedding: Uint8Array | null): void {
     const values = { ...r, embedding };
+    // A new rowid: what is held of the memory is let go, and read again if asked for.
+    this.letGo(r.id);
     this.q(`DELETE FROM ${this.t.memories} WHERE id = $1`, [r.id]);
     this.q(
       `INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')})`,
@@ -122,9 +195,10 @@ export class PgMemoryRows {
    * in nooa's order, the embedding as base64 and the outgoing edges in rowid order; null when gone.
    */
   image(id: string): MemoryImage | null {
-    const r = this.row(id);
+    const held = this.held.get(id);
+    const r = held?.row ?? this.row(id);
     if (!r) return null;
-    const blob = this.embedding(id);
+    const blob = held ? held.embedding : this.embedding(id);
     const row: MemoryImage['row'] = {
       id: r.id,
       type: r.type,
@@ -140,12 +214,13 @@ export class PgMemoryRows {
       status: r.status,
       data: r.data,
     };
-    const edges = this.neighbors(id).map((e) => ({ dst: e.target_id, type: e.type as string, weight: e.weight, created_at: e.created_at }));
+    const edges = (held?.edges ?? this.neighbors(id)).map((e) => ({ dst: e.target_id, type: e.type as string, weight: e.weight, created_at: e.created_at }));
     return { rowid: r.rowid!, row, embedding: blob ? Buffer.from(blob).toString('base64') : null, edges };
   }
 
   /** Inserts a memory at `rowid` (its old place in insertion order), or at the end when another row holds it. */
   insertAt(rowid: number, r: EncodedRow, embedding: Uint8Array | null): void {
+    this.letGo(r.id);
     const taken = this.q(`SELECT 1 FROM ${this.t.memories} WHERE rowid = $1`, [rowid]).length > 0;
     const values = { ...r, embedding };
     const cols = [...(taken ? [] : ['rowid']), ...WRITE_COLS];
@@ -157,11 +232,15 @@ export class PgMemoryRows {
   update(r: EncodedRow): boolean {
     const cols = WRITE_COLS.filter((c) => c !== 'id' && c !== 'embedding');
     const set = cols.map((c, i) => `${c} = $${i + 2}`).join(', ');
-    return this.q(`UPDATE ${this.t.memories} SET ${set} WHERE id = $1 RETURNING 1`, [r.id, ...cols.map((c) => r[c])]).length > 0;
+    const params = [r.id, ...cols.map((c) => r[c])];
+    // A held row is locked and present: the update finds it, and is written with the next flush.
+    if (this.held.patchRow(r.id, Object.fromEntries(cols.map((c) => [c, r[c]])))) return true;
+    return this.q(`UPDATE ${this.t.memories} SET ${set} WHERE id = $1 RETURNING 1`, params).length > 0;
   }
 
   /** The columns an access changes (logAccesses), leaving the rest of the row as it is. */
   updateUsage(r: EncodedRow): void {
+    this.held.patchRow(r.id, { strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
     this.q(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
   }
 
@@ -175,17 +254,26 @@ export class PgMemoryRows {
   }
 
   setEmbedding(id: string, embedding: Uint8Array | null): void {
+    this.held.patchEmbedding(id, embedding);
     this.q(`UPDATE ${this.t.memories} SET embedding = $2 WHERE id = $1`, [id, embedding]);
   }
 
   /** Sets the archived flag; false when it already had that value (or there is no such memory). */
   setArchived(id: string, archived: boolean): boolean {
     const v = archived ? 1 : 0;
+    const held = this.held.get(id);
+    if (held) {
+      if (held.row.archived === v) return false;
+      return this.held.patchRow(id, { archived: v });
+    }
     return this.q(`UPDATE ${this.t.memories} SET archived = $2 WHERE id = $1 AND archived != $2 RETURNING 1`, [id, v]).length > 0;
   }
 
   /** Removes the memory and every edge into or out of it; false when there was none. */
   remove(id: string): boolean {
+    // Edges into it go too, out of rows other than its own.
+    this.letGo(id);
+    this.held.forgetEdgesInto(id);
     this.q(`DELETE FROM ${this.t.edges} WHERE src = $1 OR dst = $1`, [id]);
     return this.q(`DELETE FROM ${this.t.memories} WHERE id = $1 RETURNING 1`, [id]).length > 0;
   }
@@ -194,6 +282,8 @@ export class PgMemoryRows {
 
   /** Outgoing edges in rowid order (nooa's order, which breaks fanout ties). */
   neighbors(src: string): Edge[] {
+    const locked = this.held.get(src);
+    if (locked) return locked.edges;
     const held = this.ahead?.edgesFrom(src) ?? null;
     if (held) return held.map(edgeOf);
     return this.q(`SELECT dst, type, weight, created_at FROM ${this.t.edges} WHERE src = $1 ORDER BY rowid`, [src]).map(edgeOf);
@@ -233,15 +323,53 @@ export class PgMemoryRows {
    * INSERT OR REPLACE leaves it; then one INSERT … unnest for the lot.
    */
   replaceEdges(src: string, edges: readonly Edge[]): void {
-    this.q(`DELETE FROM ${this.t.edges} WHERE src = $1`, [src]);
     const keyOf = (e: Edge) => `${e.target_id}\u0000${e.type}`;
     const last = new Map(edges.map((e, i) => [keyOf(e), i]));
     const kept = edges.filter((e, i) => last.get(keyOf(e)) === i);
+    if (this.held.patchEdges(src, kept)) return; // written with the next flush
+    this.conn.later(`DELETE FROM ${this.t.edges} WHERE src = $1`, [src]);
     if (kept.length === 0) return;
-    this.q(
+    this.conn.later(
       `INSERT INTO ${this.t.edges}(src, dst, type, weight, created_at)
        SELECT $1, dst, type, weight, created_at FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[]) WITH ORDINALITY AS e(dst, type, weight, created_at, n) ORDER BY n`,
       [src, kept.map((e) => e.target_id), kept.map((e) => e.type), kept.map((e) => e.weight), kept.map((e) => e.created_at)],
     );
+  }
+}
+
+/** A row of lockAndHold's statement: the columns, the embedding, the outgoing edges as four arrays in rowid order. */
+function heldOf(r: Record<string, unknown>): HeldMemory {
+  const dst = (r['edge_dst'] as string[] | null) ?? [];
+  const type = r['edge_type'] as string[];
+  const weight = r['edge_weight'] as number[];
+  const created = r['edge_created_at'] as number[];
+  const edges: Edge[] = dst.map((d, i) => ({ target_id: d, type: type[i] as EdgeType, weight: weight[i]!, created_at: created[i]! }));
+  // Only the columns a plain read of the row returns (ROW_COLS), so a held row decodes as a read one.
+  const columns = Object.fromEntries(ROW_COLS.split(', ').map((c) => [c, r[c]]));
+  return { row: memoryRow(columns), embedding: (r['embedding'] as Uint8Array | null) ?? null, edges };
+}
+
+/** Defers the held rows' writes (PgMemoryRows.flushHeld): rowid order of each edge list follows the list, as replaceEdges writes it. */
+function writeDirty(conn: PgStoreConnection, t: { memories: string; edges: string }, dirty: DirtyRows): void {
+  const db = conn.db();
+  if (dirty.rows.length > 0) {
+    const cols = Object.keys(UPDATE_TYPES) as (keyof typeof UPDATE_TYPES)[];
+    db.defer(
+      `UPDATE ${t.memories} AS m SET ${cols.map((c) => `${c} = u.${c}`).join(', ')}
+       FROM unnest($1::text[], ${cols.map((c, i) => `$${i + 2}::${UPDATE_TYPES[c]}[]`).join(', ')}) AS u(id, ${cols.join(', ')})
+       WHERE m.id = u.id`,
+      [dirty.rows.map((r) => r.id), ...cols.map((c) => dirty.rows.map((r) => r[c]))],
+    );
+  }
+  if (dirty.edges.length > 0) {
+    db.defer(`DELETE FROM ${t.edges} WHERE src = ANY($1::text[])`, [dirty.edges.map((d) => d.src)]);
+    const all = dirty.edges.flatMap((d) => d.edges.map((e) => ({ src: d.src, e })));
+    if (all.length > 0) {
+      db.defer(
+        `INSERT INTO ${t.edges}(src, dst, type, weight, created_at)
+         SELECT src, dst, type, weight, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[]) WITH ORDINALITY AS e(src, dst, type, weight, created_at, n) ORDER BY n`,
+        [all.map((x) => x.src), all.map((x) => x.e.target_id), all.map((x) => x.e.type), all.map((x) => x.e.weight), all.map((x) => x.e.created_at)],
+      );
+    }
   }
 }

@@ -13,6 +13,7 @@ export class PgStoreConnection {
   private pg: SyncPg | null = null;
   /** Tables this connection reads through session views of the same name instead (a store as of an instant, pg-history-views.ts). */
   private readonly shadowed = new Set<string>();
+  private readonly flushers: (() => void)[] = [];
 
   constructor(readonly url: PgStoreUrl) {}
 
@@ -21,7 +22,12 @@ export class PgStoreConnection {
   }
 
   db(): SyncPg {
-    this.pg ??= SyncPg.connect(this.url.connection);
+    if (!this.pg) {
+      this.pg = SyncPg.connect(this.url.connection);
+      this.pg.beforeSend = () => {
+        for (const flush of this.flushers) flush();
+      };
+    }
     return this.pg;
   }
 
@@ -32,6 +38,24 @@ export class PgStoreConnection {
    */
   forBulkWrites(): void {
     this.db().query('SET synchronous_commit = off');
+  }
+
+  /**
+   * Set by PgStore while one of its transactions is open: a write whose result nobody reads may
+   * then wait for the connection's next statement and go in the same request (SyncPg.defer); the
+   * COMMIT is such a statement, so a failed write still fails its transaction.
+   */
+  deferWrites = false;
+
+  /** Runs `flush` before every statement this connection sends: it defers the writes it held back (pg-held-rows.ts). */
+  beforeEachStatement(flush: () => void): void {
+    this.flushers.push(flush);
+  }
+
+  /** A write whose result nobody reads: deferred inside a transaction (deferWrites), run now outside one. */
+  later(sql: string, params: readonly unknown[] = []): void {
+    if (this.deferWrites) this.db().defer(sql, params);
+    else this.db().query(sql, params);
   }
 
   /** A table's name in the store's schema, or in pg_temp where a view of that name shadows it on this connection. */

@@ -2,7 +2,14 @@
 export type PgRequestBody =
   | { op: 'connect'; id: number; url: string }
   | { op: 'query'; id: number; sql: string; params: readonly unknown[] }
+  /** Statements run in order on one connection, stopping at the first that fails; the reply holds the last one's rows. */
+  | { op: 'batch'; id: number; statements: readonly PgStatement[] }
   | { op: 'end'; id: number };
+
+export interface PgStatement {
+  sql: string;
+  params: readonly unknown[];
+}
 
 /** `seq` numbers the requests of one bridge; its reply carries the same number. */
 export type PgRequest = PgRequestBody & { seq: number };
@@ -10,5 +17,5 @@ export type PgRequest = PgRequestBody & { seq: number };
 export type PgReply = { seq?: number } & (
   | { ok: true; rows: Record<string, unknown>[]; rowCount?: number }
   /** `code`: the server's SQLSTATE (e.g. 23505), or 'connection' / 'closed' / 'timeout' for the client's own failures. */
-  | { ok: false; code: string; message: string }
+  | { ok: false; code: string; message: string; /** In a batch: the index of the statement that failed. */ failedAt?: number }
 );

@@ -12,12 +12,30 @@
  */
 import type pg from 'pg';
 import type { MessagePort } from 'node:worker_threads';
-import type { PgReply, PgRequest } from './sync-pg-protocol.js';
+import type { PgReply, PgRequest, PgStatement } from './sync-pg-protocol.js';
 
 export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: SharedArrayBuffer): void {
   /** Slot 0 counts the replies posted (see sync-pg.ts, send). */
   const signal = new BigInt64Array(flag);
   const clients = new Map<number, pg.Client>();
+
+  function failed(err: unknown, failedAt?: number): PgReply {
+    const e = err as { code?: string; message?: string };
+    return { ok: false, code: typeof e.code === 'string' ? e.code : 'connection', message: e.message ?? String(err), ...(failedAt === undefined ? {} : { failedAt }) };
+  }
+
+  /** One request, many statements (SyncPg's deferred writes and the read that flushes them): one cross-thread round trip for all. */
+  async function runBatch(client: pg.Client, statements: readonly PgStatement[]): Promise<PgReply> {
+    let last: pg.QueryResult | null = null;
+    for (let i = 0; i < statements.length; i++) {
+      try {
+        last = await client.query({ text: statements[i]!.sql, values: statements[i]!.params as unknown[] });
+      } catch (err) {
+        return failed(err, i);
+      }
+    }
+    return { ok: true, rows: (last?.rows ?? []) as Record<string, unknown>[], rowCount: last?.rowCount ?? 0 };
+  }
 
   async function handle(req: PgRequest): Promise<PgReply> {
     try {
@@ -34,11 +52,11 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
         await client.end();
         return { ok: true, rows: [] };
       }
+      if (req.op === 'batch') return await runBatch(client, req.statements);
       const res = await client.query({ text: req.sql, values: req.params as unknown[] });
       return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
-      const e = err as { code?: string; message?: string };
-      return { ok: false, code: typeof e.code === 'string' ? e.code : 'connection', message: e.message ?? String(err) };
+      return failed(err);
     }
   }
 

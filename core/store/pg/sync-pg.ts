@@ -14,13 +14,16 @@
  * through tsx, which only registers through --import, and workers do not take that; so the worker
  * is started here from the text of its function, sync-pg-worker.ts, which is JavaScript by then.)
  *
+ * A write whose result nobody reads can be deferred (defer): it goes in the same request as the
+ * connection's next statement, so a run of writes and the read after them cost one round trip.
+ *
  * One worker serves every connection of the process; each SyncPg is one connection in it, so a
  * transaction (BEGIN … COMMIT) stays on its connection.
  */
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { MnemoError, type ErrorCode } from '../../errors.js';
-import type { PgReply, PgRequestBody } from './sync-pg-protocol.js';
+import type { PgReply, PgRequestBody, PgStatement } from './sync-pg-protocol.js';
 import { serveSyncPg } from './sync-pg-worker.js';
 
 /** Longest wait for one reply; a query that takes longer fails with code 'timeout' (the connection is then unusable). */
@@ -36,6 +39,13 @@ interface Bridge {
 
 let bridge: Bridge | null = null;
 let nextId = 1;
+/** Requests sent over the bridge since the process started: what a benchmark or test counts round trips with. */
+let roundTrips = 0;
+
+/** How many requests (each one cross-thread round trip) this process has sent to the worker. */
+export function bridgeRoundTrips(): number {
+  return roundTrips;
+}
 
 /**
  * The worker's program: `pg` (found from here, wherever the process was started) handed to
@@ -72,6 +82,7 @@ function send(body: PgRequestBody): PgReply {
   bridge ??= startBridge();
   const { port, signal } = bridge;
   const seq = ++bridge.sent;
+  roundTrips++;
   port.postMessage({ ...body, seq });
   const deadline = Date.now() + REPLY_TIMEOUT_MS;
   for (;;) {
@@ -112,6 +123,10 @@ export function errorCodeOf(sqlstate: string): ErrorCode {
 
 export class SyncPg {
   private closed = false;
+  /** Writes queued by defer(), sent ahead of the next query. */
+  private deferred: PgStatement[] = [];
+  /** Called before each statement is sent: the last chance to defer() writes held back until then. */
+  beforeSend: (() => void) | null = null;
 
   private constructor(private readonly id: number) {}
 
@@ -123,12 +138,38 @@ export class SyncPg {
     return new SyncPg(id);
   }
 
-  /** Runs one statement ($1, $2 … placeholders) and returns its rows. */
+  /** Runs one statement ($1, $2 … placeholders) and returns its rows; the writes deferred before it go first, in the same request. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
     if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
-    const reply = send({ op: 'query', id: this.id, sql, params });
-    if (!reply.ok) throw failure(reply, sql);
-    return reply.rows as T[];
+    this.beforeSend?.();
+    if (this.deferred.length === 0) {
+      const reply = send({ op: 'query', id: this.id, sql, params });
+      if (!reply.ok) throw failure(reply, sql);
+      return reply.rows as T[];
+    }
+    const statements = [...this.deferred, { sql, params }];
+    this.deferred = [];
+    const reply = send({ op: 'batch', id: this.id, statements });
+    if (reply.ok) return reply.rows as T[];
+    const at = reply.failedAt ?? statements.length - 1;
+    if (at === statements.length - 1) throw failure(reply, sql);
+    // The statement that failed was written earlier and deferred: name it, not the read that sent it.
+    throw failure({ code: reply.code, message: `${reply.message} (in a write deferred to the next statement)` }, statements[at]!.sql);
+  }
+
+  /**
+   * Queues a write whose result nobody reads; it is sent with the next query(), ahead of it, in one
+   * request. Inside a transaction only (its COMMIT is the query that sends the last ones), so that
+   * a failure still fails the transaction that made it: query() throws it, naming the statement.
+   */
+  defer(sql: string, params: readonly unknown[] = []): void {
+    if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
+    this.deferred.push({ sql, params });
+  }
+
+  /** Forgets the deferred writes not yet sent (the transaction that made them rolls back). */
+  discardDeferred(): void {
+    this.deferred = [];
   }
 
   /** Runs fn inside BEGIN … COMMIT on this connection; a throw rolls back and rethrows. */
@@ -139,6 +180,7 @@ export class SyncPg {
       this.query('COMMIT');
       return result;
     } catch (err) {
+      this.discardDeferred();
       if (!this.closed) this.query('ROLLBACK');
       throw err;
     }
@@ -147,6 +189,7 @@ export class SyncPg {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.deferred = [];
     send({ op: 'end', id: this.id });
   }
 }
