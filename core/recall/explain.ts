@@ -129,6 +129,9 @@ export function rankRequest(engine: EngineReader, req: ResolvedRequest, extra: {
 
 /** `recall.explain`: default k = 10 and the profile's hops, as nooa's explain(). */
 export function explain(engine: EngineReader, input: RecallInput, extra: { dense?: readonly DenseHit[] } = {}): ExplainResult {
-  const req = resolveRequest(engine, input, { k: 10 });
-  return explainResult(engine, req, rankRequest(engine, req, extra));
+  // One check for other processes' commits for the ranking and the rows and paths shown with it.
+  return engine.store.readFresh(() => {
+    const req = resolveRequest(engine, input, { k: 10 });
+    return explainResult(engine, req, rankRequest(engine, req, extra));
+  });
 }

@@ -154,7 +154,8 @@ export function normaliser(values: readonly number[], epsilon: number): { bounds
 
 export function rank(engine: EngineReader, req: RankRequest): Ranking {
   const started = performance.now();
-  const ranking = scoreCandidates(engine, req, gatherCandidates(engine, req));
+  // One check for other processes' commits for the whole ranking, not one per index it reads.
+  const ranking = engine.store.readFresh(() => scoreCandidates(engine, req, gatherCandidates(engine, req)));
   ranking.elapsedMs = performance.now() - started;
   return ranking;
 }

@@ -36,8 +36,11 @@ export function clipQuery(query: string): string {
  */
 export function recallAndLog(engine: Engine, input: RecallInput, channel: ReadChannel, reader: Reader): RecallResult {
   const req = resolveRequest(engine, channel === 'searched' ? { ...input, hops: 0 } : input, { k: 5 });
-  const ranking = rankRequest(engine, req);
-  const result = explainResult(engine, req, ranking);
+  // One check for other processes' commits for the ranking and the rows read with it (the access writes below are ours).
+  const { ranking, result } = engine.store.readFresh(() => {
+    const ranked = rankRequest(engine, req);
+    return { ranking: ranked, result: explainResult(engine, req, ranked) };
+  });
   const now = ranking.now;
   const traceRef = currentTraceRef();
   const query = clipQuery(req.query);

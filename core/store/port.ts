@@ -337,6 +337,13 @@ export interface ChangeFeed {
   /** Tells listeners which memories other processes changed since the last catch-up. */
   catchUp(): void;
   /**
+   * Runs fn with the store caught up once, at its start: the indexes fn reads do not each check
+   * for other processes' commits again. On PostgreSQL a check is a round trip, and a recall reads
+   * about eight indexes; a commit that lands while fn runs is heard by the next call, as if it had
+   * landed just after this one. Our own writes inside fn are heard as they are made, as always.
+   */
+  readFresh<T>(fn: () => T): T;
+  /**
    * The feed position the listeners have heard up to (after catchUp). Behind feedPosition() while
    * another process writes a long change: its rows are not told until it finishes.
    */

@@ -299,6 +299,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   /** Tells listeners which memories other processes changed since the last catch-up (external-changes.ts). */
+  /** SQLite's check is a pragma read in process: each index keeps checking for itself. */
+  readFresh<T>(fn: () => T): T {
+    return fn();
+  }
+
   catchUp(): void {
     if (this.#history) return;
     this.external.catchUp();

@@ -8,53 +8,32 @@
  * which may not replace the feed's functions, cannot open such a store at all; the listener stays
  * connected after its store closes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { createMemory } from '../../core/model/memory.js';
 import { ApiSession } from '../../core/api/context.js';
 import { LiveRefresh } from '../../core/host/live-refresh.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { PG_FEED_DDL_LEVEL } from '../../core/store/pg/pg-feed-ddl.js';
 import { grantAgent } from '../../core/store/pg/pg-grant.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgStores } from '../helpers/pg-stores.js';
 
 const NOW = 1_780_000_000;
-const unavailable = pgUnavailable();
 const SCHEMAS = ['pgnote_wake', 'pgnote_other', 'pgnote_old', 'pgnote_live'];
 
 describe('commit notifications of a PostgreSQL store', () => {
-  let server: PgServer | null = null;
-  let admin: SyncPg | null = null;
-  const open: PgStore[] = [];
-  const storeUrl = (schema: string) => `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
-  const connect = (schema: string) => {
-    const store = PgStore.open(storeUrl(schema), { create: true, clock: fixedClock(NOW) });
-    open.push(store);
-    return store;
-  };
+  const pg = pgStores(SCHEMAS);
+  const { storeUrl, track } = pg;
+  const connect = (schema: string) => pg.connect(schema, fixedClock(NOW));
   const remember = (store: PgStore, id: string) => store.add(createMemory({ id, content: `note ${id}`, owner: 'a@1' }, NOW), null);
   /** Waits until `count()` passes `past`, up to 10 s (a notification is not instant, but no poll runs here). */
   const waitPast = async (count: () => number, past: number) => {
     await expect.poll(count, { timeout: 10_000, interval: 20 }).toBeGreaterThan(past);
   };
-  const listenerCount = () => Number(admin!.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity WHERE application_name = 'mnemo-live'`)[0]!.n);
-
-  beforeAll(() => {
-    if (unavailable) return;
-    server = startPg();
-    admin = SyncPg.connect(server.url);
-    for (const schema of SCHEMAS) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  }, 120_000);
-
-  afterAll(() => {
-    for (const s of open.reverse()) s.close();
-    admin?.close();
-    server?.stop();
-  });
+  const listenerCount = () => Number(pg.admin.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity WHERE application_name = 'mnemo-live'`)[0]!.n);
 
   it("wakes a watcher when another connection commits, and not for a rollback or another store's commit", async (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const viewer = connect('pgnote_wake');
     const writer = connect('pgnote_wake');
     const elsewhere = connect('pgnote_other');
@@ -81,26 +60,24 @@ describe('commit notifications of a PostgreSQL store', () => {
   });
 
   it('brings the feed of a store from before the notification up to date at a writable open, once', async (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     connect('pgnote_old').close();
     // As a store made by the build before: no notify trigger, no level recorded.
-    admin!.query('DROP TRIGGER mnemo_pg_feed_notify ON pgnote_old.mnemo_pg_feed');
-    admin!.query(`DELETE FROM pgnote_old.mnemo_pg_store WHERE key = 'feed_ddl_level'`);
-    const triggers = () => admin!.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'pgnote_old.mnemo_pg_feed'::regclass AND NOT tgisinternal`).length;
+    pg.admin.query('DROP TRIGGER mnemo_pg_feed_notify ON pgnote_old.mnemo_pg_feed');
+    pg.admin.query(`DELETE FROM pgnote_old.mnemo_pg_store WHERE key = 'feed_ddl_level'`);
+    const triggers = () => pg.admin.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'pgnote_old.mnemo_pg_feed'::regclass AND NOT tgisinternal`).length;
     expect(triggers()).toBe(0);
 
-    const reader = PgStore.open(storeUrl('pgnote_old'), { readonly: true, clock: fixedClock(NOW) });
-    open.push(reader);
+    track(PgStore.open(storeUrl('pgnote_old'), { readonly: true, clock: fixedClock(NOW) }));
     expect(triggers()).toBe(0); // a read-only open changes nothing
     // An agent's role may not replace the feed's functions: it opens the store as it is, and writes.
-    const agent = PgStore.open(grantAgent(storeUrl('pgnote_old'), 'coder@1').url, { clock: fixedClock(NOW) });
-    open.push(agent);
+    const agent = track(PgStore.open(grantAgent(storeUrl('pgnote_old'), 'coder@1').url, { clock: fixedClock(NOW) }));
     agent.add(createMemory({ id: 'by-agent', content: 'written by the agent', owner: 'coder@1' }, NOW), null);
     expect(triggers()).toBe(0);
 
     const viewer = connect('pgnote_old');
     expect(triggers()).toBe(1);
-    expect(admin!.query<{ value: string }>(`SELECT value FROM pgnote_old.mnemo_pg_store WHERE key = 'feed_ddl_level'`)[0]!.value).toBe(String(PG_FEED_DDL_LEVEL));
+    expect(pg.admin.query<{ value: string }>(`SELECT value FROM pgnote_old.mnemo_pg_store WHERE key = 'feed_ddl_level'`)[0]!.value).toBe(String(PG_FEED_DDL_LEVEL));
     let wakes = 0;
     viewer.watchCommits(() => (wakes += 1));
     await waitPast(() => wakes, 0);
@@ -112,7 +89,7 @@ describe('commit notifications of a PostgreSQL store', () => {
   });
 
   it('moves a live view at once when another process commits, with the poll an hour away', async (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     connect('pgnote_live');
     const session = new ApiSession({ clock: fixedClock(NOW) });
     session.open(storeUrl('pgnote_live'));

@@ -8,33 +8,24 @@
  * changes instead of rebuilding; an access is logged as an edit (or the reverse), so retention
  * keeps the wrong rows; the feed's rows name no change; our own writes move dataVersion.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock, type Clock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import type { ChangeEvent } from '../../core/store/port.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgStores } from '../helpers/pg-stores.js';
 
 const NOW = 1_780_000_000;
 const DAY = 86_400;
 const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
 
-const unavailable = pgUnavailable();
 
 describe('the change feed of a PostgreSQL store', () => {
-  let server: PgServer | null = null;
-  let admin: SyncPg | null = null;
-  const open: PgStore[] = [];
-  const storeUrl = (schema: string) => `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
   const SCHEMAS = ['pgfeed_order', 'pgfeed_prune', 'pgfeed_ops', 'pgfeed_versions'];
+  const pg = pgStores(SCHEMAS);
 
   /** A connection to the store in `schema` (made on first use), closed after the test. */
-  function connect(schema: string, clock: Clock = fixedClock(NOW)): PgStore {
-    const store = PgStore.open(storeUrl(schema), { create: true, clock });
-    open.push(store);
-    return store;
-  }
+  const connect = (schema: string, clock: Clock = fixedClock(NOW)): PgStore => pg.connect(schema, clock);
 
   function listen(store: PgStore): ChangeEvent[] {
     const events: ChangeEvent[] = [];
@@ -42,21 +33,8 @@ describe('the change feed of a PostgreSQL store', () => {
     return events;
   }
 
-  beforeAll(() => {
-    if (unavailable) return;
-    server = startPg();
-    admin = SyncPg.connect(server.url);
-    for (const schema of SCHEMAS) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  }, 120_000);
-
-  afterAll(() => {
-    for (const s of open.reverse()) s.close();
-    admin?.close();
-    server?.stop();
-  });
-
   it('hears a transaction that began first and committed after a later one was read', (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const reader = connect('pgfeed_order');
     const first = connect('pgfeed_order');
     const second = connect('pgfeed_order');
@@ -76,12 +54,12 @@ describe('the change feed of a PostgreSQL store', () => {
     expect(heard).toEqual(expect.arrayContaining([{ kind: 'upsert', id: early.id }, { kind: 'upsert', id: late.id }]));
     expect(heard).toHaveLength(2); // each transaction's rows heard once
     // The feed's rows really are out of commit order: the first transaction's row has the lower number.
-    const rows = admin!.query<{ memory_id: string; seq: string }>('SELECT memory_id, seq::text AS seq FROM pgfeed_order.mnemo_pg_feed ORDER BY seq');
+    const rows = pg.admin.query<{ memory_id: string; seq: string }>('SELECT memory_id, seq::text AS seq FROM pgfeed_order.mnemo_pg_feed ORDER BY seq');
     expect(rows.map((r) => r.memory_id)).toEqual([early.id, late.id]);
   });
 
   it("leaves out the connection's own rows: its listeners heard them as they were written", (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const reader = connect('pgfeed_order');
     const other = connect('pgfeed_order');
     const events = listen(reader);
@@ -103,7 +81,7 @@ describe('the change feed of a PostgreSQL store', () => {
   });
 
   it('resets a reader whose position is from before retention pruned the feed', async (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const writer = connect('pgfeed_prune', fixedClock(NOW - 40 * DAY));
     const reader = connect('pgfeed_prune');
     const events = listen(reader);
@@ -126,13 +104,13 @@ describe('the change feed of a PostgreSQL store', () => {
   });
 
   it('logs an access apart from an edit, names the change, and retention drops accesses first', async (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const writer = connect('pgfeed_ops', fixedClock(NOW - 20 * DAY));
     const m = createMemory({ content: 'used' }, NOW - 20 * DAY);
     const { changeId } = writer.change('add one', 'test', () => writer.add(m, null));
     writer.logAccesses([{ id: m.id, record: accessRecord(NOW - 20 * DAY, 'recalled', { query: 'q' }) }]);
     writer.save({ ...writer.get(m.id)!, title: 'renamed' });
-    const rows = admin!.query<{ op: string; change_id: string | null }>('SELECT op, change_id::text AS change_id FROM pgfeed_ops.mnemo_pg_feed ORDER BY seq');
+    const rows = pg.admin.query<{ op: string; change_id: string | null }>('SELECT op, change_id::text AS change_id FROM pgfeed_ops.mnemo_pg_feed ORDER BY seq');
     expect(rows).toEqual([
       { op: 'insert', change_id: String(changeId) },
       { op: 'access', change_id: null },
@@ -144,7 +122,7 @@ describe('the change feed of a PostgreSQL store', () => {
   });
 
   it("moves dataVersion for another connection's commit only, and totalChanges for ours", (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const store = connect('pgfeed_versions');
     const other = connect('pgfeed_versions');
     const version = store.dataVersion();

@@ -9,7 +9,7 @@
  * that can be written to, or that moves when others commit; an agent's role reading the old
  * content of a memory that was another owner's, from the feed or from a past store.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock, type Clock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory } from '../../core/model/memory.js';
@@ -17,15 +17,13 @@ import { grantAgent } from '../../core/store/pg/pg-grant.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgStores } from '../helpers/pg-stores.js';
 import { errorOf } from '../helpers/mnemo-error.js';
 
 const T0 = 1_780_000_000;
 const T1 = T0 + 100;
 const T2 = T0 + 200;
 const T3 = T0 + 300;
-
-const unavailable = pgUnavailable();
 
 function steppedClock(start: number): Clock & { set(t: number): void } {
   let t = start;
@@ -40,40 +38,18 @@ function snapshot(store: PgStore): unknown[] {
 }
 
 describe('time travel on a PostgreSQL store', () => {
-  let server: PgServer | null = null;
-  let admin: SyncPg | null = null;
-  const open: PgStore[] = [];
-  const storeUrl = (schema: string) => `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
   const SCHEMAS = ['pgtt_writers', 'pgtt_agents', 'pgtt_upgrade'];
-
-  function connect(schema: string, clock: Clock): PgStore {
-    const store = PgStore.open(storeUrl(schema), { create: true, clock });
-    open.push(store);
-    return store;
-  }
+  const pg = pgStores(SCHEMAS, (admin) =>
+    admin.query(`DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pgtt_agents.coder@2') THEN EXECUTE 'DROP OWNED BY "pgtt_agents.coder@2"'; EXECUTE 'DROP ROLE "pgtt_agents.coder@2"'; END IF; END $$`),
+  );
+  const { connect, storeUrl } = pg;
 
   function past(schema: string, at: number, url = storeUrl(schema)): PgStore {
-    const store = PgStore.openAsOf(url, at, { clock: fixedClock(T3 + 1000) });
-    open.push(store);
-    return store;
+    return pg.track(PgStore.openAsOf(url, at, { clock: fixedClock(T3 + 1000) }));
   }
 
-  beforeAll(() => {
-    if (unavailable) return;
-    server = startPg();
-    admin = SyncPg.connect(server.url);
-    for (const schema of SCHEMAS) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    admin.query(`DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pgtt_agents.coder@2') THEN EXECUTE 'DROP OWNED BY "pgtt_agents.coder@2"'; EXECUTE 'DROP ROLE "pgtt_agents.coder@2"'; END IF; END $$`);
-  }, 120_000);
-
-  afterAll(() => {
-    for (const s of open.reverse()) s.close();
-    admin?.close();
-    server?.stop();
-  });
-
   it('shows each instant exactly as a reader saw it then, after updates, deletes, edges and accesses by two connections', (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const clockA = steppedClock(T0);
     const clockB = steppedClock(T0);
     const a = connect('pgtt_writers', clockA);
@@ -140,7 +116,7 @@ describe('time travel on a PostgreSQL store', () => {
   });
 
   it('keeps a past store still while others commit, refuses every write, and refuses an instant before the history', (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const writer = connect('pgtt_writers', fixedClock(T3 + 100));
     const then = past('pgtt_writers', T2 + 50);
     const before = snapshot(then);
@@ -158,15 +134,15 @@ describe('time travel on a PostgreSQL store', () => {
   });
 
   it('starts the history of a store whose feed predates the images at the writable open that upgrades it', (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const first = connect('pgtt_upgrade', fixedClock(T1));
     const m = createMemory({ content: 'written before the images' }, T1);
     first.add(m, null);
     first.save({ ...first.get(m.id)!, content: 'edited before the images' });
     first.close();
     // As a feed from before the images left it: its rows carry none, no instant says where they start, and no level is recorded.
-    admin!.query(`UPDATE pgtt_upgrade.mnemo_pg_feed SET embedding_kept = NULL, old_content = NULL, old_data = NULL`);
-    admin!.query(`DELETE FROM pgtt_upgrade.mnemo_pg_store WHERE key IN ('feed_images_from', 'feed_ddl_level')`);
+    pg.admin.query(`UPDATE pgtt_upgrade.mnemo_pg_feed SET embedding_kept = NULL, old_content = NULL, old_data = NULL`);
+    pg.admin.query(`DELETE FROM pgtt_upgrade.mnemo_pg_store WHERE key IN ('feed_images_from', 'feed_ddl_level')`);
     expect(errorOf(() => past('pgtt_upgrade', T2))?.details).toMatchObject({ reason: 'no_history' });
     // A read-only open does not upgrade it; the next writable one does, at its clock.
     PgStore.open(storeUrl('pgtt_upgrade'), { readonly: true, clock: fixedClock(T2) }).close();
@@ -182,7 +158,7 @@ describe('time travel on a PostgreSQL store', () => {
   });
 
   it("never lets an agent's role read another role's old content: not from the feed, not from a past store", (ctx) => {
-    if (unavailable) return ctx.skip(unavailable);
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
     const clock = steppedClock(T0);
     const operator = connect('pgtt_agents', clock);
     clock.set(T1);

@@ -143,6 +143,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
   readonly history: StoreAsOf | null;
   private readonly conn: PgStoreConnection;
+  /** Inside readFresh: the store was caught up at its start, and the indexes read in it do not check again. */
+  private freshScope = false;
   /** The commit listeners watchCommits started, closed with the store. */
   private readonly notices = new Set<PgChangeNotices>();
   private readonly feed: PgFeed;
@@ -488,7 +490,20 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /** Tells listeners which memories other connections changed since the last catch-up. */
   catchUp(): void {
+    if (this.freshScope) return;
     this.external?.catchUp();
+  }
+
+  /** One feed check for everything fn reads (a recall's eight indexes made eight round trips). */
+  readFresh<T>(fn: () => T): T {
+    if (this.freshScope) return fn();
+    this.external?.catchUp();
+    this.freshScope = true;
+    try {
+      return fn();
+    } finally {
+      this.freshScope = false;
+    }
   }
 
   heardPosition(): FeedPosition | null {
