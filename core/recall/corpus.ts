@@ -65,6 +65,11 @@ const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
  * process that recalls a few times never pays for it.
  */
 const SCANS_BEFORE_INDEX = 24;
+/**
+ * How many slots a row arriving out of rowid order may move up (insertInOrder). Moving them is
+ * a few array splices; beyond this a reload is as cheap and keeps the dirty sets small.
+ */
+const MAX_MOVED_SLOTS = 4096;
 
 
 export class RecallCorpus implements PersistableIndex {
@@ -178,14 +183,52 @@ export class RecallCorpus implements PersistableIndex {
     }
     if (slot !== undefined) this.setAlive(slot, false);
     const lastRowid = this.rowids.length ? this.rowids[this.rowids.length - 1]! : -Infinity;
-    // Slot order must stay rowid order; an older rowid coming back (a restore) means a rebuild.
+    // Slot order must stay rowid order. A row behind the last slot is put in its place when few
+    // slots follow it: on PostgreSQL rowids are handed out at insert and transactions commit in
+    // any order, so with several writers most new rows arrive a few places behind (a full reload
+    // for each, as before, cost a recall seconds at 100k). Further back (a restore of an old
+    // row), the corpus is reloaded.
     if (row.rowid <= lastRowid) {
-      this.needsReload = true;
+      if (!this.insertInOrder(store, row)) this.needsReload = true;
       return;
     }
     const s = this.append(store, row);
     if (s >= this.aliveBits.length * 32) this.grow();
     this.setAlive(s, true);
+  }
+
+  /**
+   * Puts a row at its rowid's place among the slots, moving the ones after it up by one; false
+   * (nothing changed) when more than MAX_MOVED_SLOTS would move or its rowid is taken.
+   */
+  private insertInOrder(store: StoreReader, row: SourceRow): boolean {
+    const at = firstSlotAbove(this.rowids, row.rowid);
+    const end = this.ids.length;
+    if (end - at > MAX_MOVED_SLOTS || (at > 0 && this.rowids[at - 1] === row.rowid)) return false;
+    // A snapshot read back is read by slot number: the moving slots take their fields along first.
+    for (let s = at; s < end; s++) this.data[s] = this.dataOf(s);
+    this.ids.splice(at, 0, row.id);
+    this.rowids.splice(at, 0, row.rowid);
+    this.owners.splice(at, 0, row.owner);
+    this.contents.splice(at, 0, row.content);
+    this.lowered.splice(at, 0, null);
+    this.data.splice(at, 0, undefined);
+    // A dead slot keeps its id; the id's entry moves with a slot only if it pointed there.
+    for (let s = end; s > at; s--) if (this.slotOf.get(this.ids[s]!) === s - 1) this.slotOf.set(this.ids[s]!, s);
+    this.slotOf.set(row.id, at);
+    if (end + 1 > this.aliveBits.length * 32) this.grow();
+    shiftBitsUp(this.aliveBits, at, end);
+    for (const bits of this.scopes.values()) shiftBitsUp(bits, at, end);
+    for (const view of this.views.values()) {
+      if (view.texts.length > at) view.texts.splice(at, 0, undefined);
+      // The index's postings name slots by number: from `at` on they name the wrong ones, so
+      // those slots are checked by their text (as edited ones are) until the next rebuild.
+      if (view.index) for (let s = at; s < view.index.size; s++) view.dirty.add(s);
+      view.cache.clear();
+    }
+    this.fillSlot(store, at, row);
+    this.setAlive(at, true);
+    return true;
   }
 
   remove(id: string): void {
@@ -379,4 +422,26 @@ function slotData(store: StoreReader, row: SourceRow): SlotData {
   if (!m) return EMPTY_SLOT_DATA();
   const actr = m.access_log.filter((e) => ACTR_CHANNELS.has(e.channel)).map((e) => e.ts);
   return { type: m.type, importance: m.importance, title: m.title, tags: m.tags, cues: cueSet(m), actr: Float64Array.from(actr) };
+}
+
+/** The first index whose rowid is above `rowid` (rowids ascend). */
+function firstSlotAbove(rowids: readonly number[], rowid: number): number {
+  let lo = 0;
+  let hi = rowids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rowids[mid]! <= rowid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Moves bits [from, end) of a bitset up by one, leaving bit `from` clear (the bitset holds bit `end`). */
+function shiftBitsUp(bits: Uint32Array, from: number, end: number): void {
+  for (let s = end; s > from; s--) {
+    const prev = (bits[(s - 1) >>> 5]! >>> ((s - 1) & 31)) & 1;
+    if (prev) bits[s >>> 5] = bits[s >>> 5]! | (1 << (s & 31));
+    else bits[s >>> 5] = bits[s >>> 5]! & ~(1 << (s & 31));
+  }
+  bits[from >>> 5] = bits[from >>> 5]! & ~(1 << (from & 31));
 }
