@@ -9,7 +9,8 @@
  * - reflection: the plan at --size, and plan + apply at --apply-size (default: --size; at 100k the
  *   apply takes tens of minutes on SQLite, so a quick run measures it on a smaller store);
  * - writes: memories/s of 1 writer process against --writers processes, each its own owner,
- *   through the library for --write-s seconds; every owner's rows counted after (lost writes).
+ *   through the library for --write-s seconds after a warm-up; every owner's rows counted after
+ *   (lost writes); and the cores the machine kept busy, which bound what more writers can add.
  * It prints a table (both values, PostgreSQL / SQLite, the issue's target); with --json the last
  * line is one JSON object. The server is MNEMO_TEST_PG_URL when set, otherwise a throwaway cluster
  * (support/pg-cluster.ts), which runs with fsync off: its writes are not durable, SQLite's are.
@@ -21,7 +22,7 @@ import { BACKENDS, backendCopies, type Backend, type BackendCopies } from './lib
 import { measureOpen } from './lib/backends-open.js';
 import { measureRecall } from './lib/backends-recall.js';
 import { measureReflect, type ReflectFigures } from './lib/backends-reflect.js';
-import { backendsTable, printTable, type BackendsFigures } from './lib/backends-report.js';
+import { backendsTable, printTable, writerCeiling, type BackendsFigures } from './lib/backends-report.js';
 import { writePhase, type WritePhase } from './lib/backends-writes.js';
 
 const { values } = parseArgs({
@@ -73,7 +74,7 @@ try {
     const one: WritePhase = await writePhase(main[b], 1, windowMs, NOW);
     const many: WritePhase = await writePhase(main[b], writers, windowMs, NOW);
     writes[b] = { one, many, scaling: Number((many.per_s / one.per_s).toFixed(2)) };
-    log(`  ${b}: 1 writer ${one.per_s}/s, ${writers} writers ${many.per_s}/s (${writes[b].scaling}×); errors ${one.errors + many.errors}, lost ${one.lost + many.lost}`);
+    log(`  ${b}: 1 writer ${one.per_s}/s (${one.busy_cores} of ${one.cores} cores busy), ${writers} writers ${many.per_s}/s (${writes[b].scaling}×; at most ${writerCeiling(writes[b])}× on this machine); errors ${one.errors + many.errors}, lost ${one.lost + many.lost}`);
   }
 
   const figures: BackendsFigures = { recall, open_first_recall: open, reflect_plan: plan, reflect_apply: apply, writes };

@@ -29,6 +29,11 @@ export interface TableRow {
 
 const r2 = (x: number) => Number(x.toFixed(2));
 const ratioOf = (pg: number | null, lite: number | null) => (pg !== null && lite !== null && lite > 0 ? r2(pg / lite) : null);
+/** At most the writers, and at most as many times one writer's throughput as the machine has room for its CPU. */
+export function writerCeiling(w: { one: WritePhase; many: WritePhase }): number | null {
+  return w.one.busy_cores > 0 ? r2(Math.min(w.many.writers, w.one.cores / w.one.busy_cores)) : null;
+}
+
 /** SQLite's open + first recall target (docs/recall.md), which the issue asks of PostgreSQL too. */
 export const OPEN_FIRST_RECALL_TARGET_MS = 1500;
 
@@ -44,6 +49,9 @@ export function backendsTable(f: BackendsFigures): TableRow[] {
   rows.push({ measure: 'memories/s, 1 writer', sqlite: w.sqlite.one.per_s, postgres: w.postgres.one.per_s, ratio: ratioOf(w.postgres.one.per_s, w.sqlite.one.per_s), target: '', met: null });
   rows.push({ measure: `memories/s, ${w.postgres.many.writers} writers`, sqlite: w.sqlite.many.per_s, postgres: w.postgres.many.per_s, ratio: ratioOf(w.postgres.many.per_s, w.sqlite.many.per_s), target: '', met: null });
   rows.push({ measure: `${w.postgres.many.writers} writers / 1 writer`, sqlite: w.sqlite.scaling, postgres: w.postgres.scaling, ratio: w.postgres.scaling, target: '≥ 4× on PostgreSQL', met: w.postgres.scaling >= 4 });
+  // What this machine allows: its cores over the cores one writer keeps busy (see backends-writes.ts).
+  rows.push({ measure: `cores busy, 1 writer (of ${w.postgres.one.cores})`, sqlite: w.sqlite.one.busy_cores, postgres: w.postgres.one.busy_cores, ratio: null, target: '', met: null });
+  rows.push({ measure: `${w.postgres.many.writers} / 1 writers this machine allows (cores / cores busy)`, sqlite: writerCeiling(w.sqlite), postgres: writerCeiling(w.postgres), ratio: null, target: '', met: null });
   const lost = (b: Backend) => w[b].one.lost + w[b].many.lost + w[b].one.errors + w[b].many.errors;
   rows.push({ measure: 'lost writes + errors', sqlite: lost('sqlite'), postgres: lost('postgres'), ratio: null, target: '0', met: lost('postgres') === 0 && lost('sqlite') === 0 });
   const p = f.reflect_plan;
