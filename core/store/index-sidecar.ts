@@ -324,8 +324,7 @@ export class IndexSidecar {
       .transaction(() => {
         dropped.length = 0;
         // Gone: dropped as a crashed writer's by another process (this one took longer than ORPHAN_AGE_MS).
-        const begun = this.db.prepare('SELECT 1 FROM snapshot_generation WHERE id = ?').get(generation) !== undefined;
-        const publish = begun && !this.holdsNewer(name, header, generation);
+        const publish = this.knowsGeneration(generation) && !this.holdsNewer(name, header, generation);
         if (publish) {
           const insPart = this.db.prepare('INSERT OR REPLACE INTO snapshot_part(generation, part, offset, bytes, crc) VALUES (?, ?, ?, ?, ?)');
           for (const p of entries) insPart.run(generation, p.part, p.offset, p.bytes, p.crc);
@@ -361,6 +360,11 @@ export class IndexSidecar {
    */
   checkpoint(): void {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  /** Whether a generation begun is still recorded (not dropped as a crashed writer's). @internal */
+  knowsGeneration(generation: number): boolean {
+    return this.db.prepare('SELECT 1 FROM snapshot_generation WHERE id = ?').get(generation) !== undefined;
   }
 
   /** @internal */
@@ -430,7 +434,18 @@ export class SnapshotWrite {
       this.written = this.file!.writeNext();
       return false;
     }
-    this.file!.seal(this.total);
+    try {
+      this.file!.seal(this.total);
+    } catch (err) {
+      // Taken for a crashed writer's (begun over ORPHAN_AGE_MS ago: a process suspended meanwhile)
+      // and dropped, with its file, by another process: lost like a race, not failed.
+      if ((err as { code?: string }).code === 'ENOENT' && !this.sidecar.knowsGeneration(this.generation)) {
+        this.file!.discard();
+        this.done = true;
+        return true;
+      }
+      throw err;
+    }
     this.sidecar.commitGeneration(this.name, this.generation, this.header, this.entries, this.now);
     this.sidecar.checkpoint();
     this.done = true;

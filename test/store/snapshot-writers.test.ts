@@ -112,6 +112,20 @@ describe('two writers on one sidecar', () => {
     close();
   });
 
+  it('drops, without a warning, a write taken for a crashed writer\'s because it was begun over an hour before another commit', () => {
+    const { one, two, files, close } = twoHandles();
+    const suspended = one.sidecar.write('x', at(5), partsOf(10), NOW)!;
+    suspended.step();
+    two.sidecar.write('y', at(5), partsOf(20), NOW + 2 * 60 * 60 * 1000)!.finish(); // its commit drops x's generation and file
+    expect(() => suspended.finish()).not.toThrow();
+    expect(suspended.finished).toBe(true);
+    expect(one.sidecar.read('x')).toBeNull();
+    expect(firstByte(one.sidecar, 'y', 'a')).toBe(20);
+    expect(files()).toHaveLength(1);
+    expect([...one.warnings, ...two.warnings]).toEqual([]);
+    close();
+  });
+
   it('sweeps a file only once its generation is unknown to the sidecar, and never one begun while it looks', () => {
     const sidecar = join(tempDir('mnemo-snap-sweep-'), 'm.sqlite.mnemo-index');
     const parts = partsDir(sidecar);
