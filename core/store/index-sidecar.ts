@@ -160,9 +160,9 @@ export class IndexSidecar {
         // Looked at again under the write lock: processes opening a new file at once all saw no
         // format above, and only the first may start it (a second would drop the tables and the
         // files the first has begun writing since).
-        const now = this.formatIn();
-        if (now.format === SIDECAR_FORMAT) return false;
-        if (now.hasMeta) {
+        const current = this.formatIn();
+        if (current.format === SIDECAR_FORMAT) return false;
+        if (current.hasMeta) {
           const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
           for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}"`);
         }
@@ -310,8 +310,8 @@ export class IndexSidecar {
   /**
    * Points the index at the new generation unless another process committed one at a later
    * position meanwhile, or at the same one begun after ours (then ours is dropped: a lost race, not
-   * a failure); drops the
-   * generations no snapshot points at any more and those of crashed writers. True when ours is published.
+   * a failure); drops the generations no snapshot points at any more and those of crashed writers.
+   * True when ours is published.
    *
    * Several processes may write the same index at once (agents on one PostgreSQL store share this
    * machine's cache file): a generation another writer has begun and not committed has no parts
@@ -323,7 +323,7 @@ export class IndexSidecar {
     const committed = this.db
       .transaction(() => {
         dropped.length = 0;
-        // Gone: dropped as a crashed writer's by another process (this one took longer than ORPHAN_AGE_MS).
+        // Not known any more: another process dropped it as a crashed writer's (begun over ORPHAN_AGE_MS ago).
         const publish = this.knowsGeneration(generation) && !this.holdsNewer(name, header, generation);
         if (publish) {
           const insPart = this.db.prepare('INSERT OR REPLACE INTO snapshot_part(generation, part, offset, bytes, crc) VALUES (?, ?, ?, ?, ?)');

@@ -9,9 +9,9 @@
  * Parts lie at 8-byte aligned offsets, so a view of any typed array needs no copy. A file is
  * written under a temporary name of its writer's own (`g<generation>.bin.<pid>-<random>.tmp`: two
  * processes writing into one folder never share one), synced, then renamed to its final name,
- * before the sidecar points at its generation: a reader that finds the file finds it whole. Each part's length and CRC-32 are
- * checked when the part is read, so a damaged file reads as "no snapshot" (a rebuild), never as a
- * wrong index.
+ * before the sidecar points at its generation: a reader that finds the file finds it whole. Each
+ * part's length and CRC-32 are checked when the part is read, so a damaged file reads as "no
+ * snapshot" (a rebuild), never as a wrong index.
  */
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
