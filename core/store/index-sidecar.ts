@@ -152,21 +152,36 @@ export class IndexSidecar {
   /** Creates the tables, or starts over when the file was written by another format. */
   private prepare(): void {
     const db = this.db;
-    const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sidecar_meta'").get() !== undefined;
-    const format = hasMeta ? (db.prepare("SELECT value FROM sidecar_meta WHERE key = 'format'").pluck().get() as string | undefined) : undefined;
+    const { hasMeta, format } = this.formatIn();
     if (format === SIDECAR_FORMAT) return;
     if (!this.writable) throw new Error(hasMeta ? `written by another format (${format ?? 'none'})` : 'not an index file');
-    db.transaction(() => {
-      if (hasMeta) {
-        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
-        for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}"`);
-      }
-      db.exec(SCHEMA);
-      db.prepare("INSERT OR REPLACE INTO sidecar_meta(key, value) VALUES ('format', ?)").run(SIDECAR_FORMAT);
-    }).immediate();
-    removePartsDir(this.path);
+    const startedOver = db
+      .transaction(() => {
+        // Looked at again under the write lock: processes opening a new file at once all saw no
+        // format above, and only the first may start it (a second would drop the tables and the
+        // files the first has begun writing since).
+        const current = this.formatIn();
+        if (current.format === SIDECAR_FORMAT) return false;
+        if (current.hasMeta) {
+          const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+          for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}"`);
+        }
+        db.exec(SCHEMA);
+        db.prepare("INSERT OR REPLACE INTO sidecar_meta(key, value) VALUES ('format', ?)").run(SIDECAR_FORMAT);
+        // Before the commit: once it is visible, another process may begin a generation's file in there.
+        removePartsDir(this.path);
+        return true;
+      })
+      .immediate();
     // An earlier format's blobs leave the file ~100 MB of free pages: give them back, once.
-    if (hasMeta) db.exec('VACUUM');
+    if (startedOver && hasMeta) db.exec('VACUUM');
+  }
+
+  /** Whether the file has its meta table, and the format it names (undefined: none). */
+  private formatIn(): { hasMeta: boolean; format: string | undefined } {
+    const hasMeta = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sidecar_meta'").get() !== undefined;
+    const format = hasMeta ? (this.db.prepare("SELECT value FROM sidecar_meta WHERE key = 'format'").pluck().get() as string | undefined) : undefined;
+    return { hasMeta, format };
   }
 
   /** The connection, for an index that lives in the sidecar itself (the list's text search). */
@@ -259,7 +274,7 @@ export class IndexSidecar {
     if (!this.writable || this.closed) return;
     this.db
       .transaction(() => {
-        if (!opts.force && this.hasNewer(name, header)) return;
+        if (!opts.force && this.holdsNewer(name, header)) return;
         this.db
           .prepare('INSERT OR REPLACE INTO snapshot(name, generation, format, conditions, epoch, seq, written_at) VALUES (?, 0, ?, ?, ?, ?, ?)')
           .run(name, header.format, header.conditions, header.position.epoch, header.position.seq, now);
@@ -293,8 +308,14 @@ export class IndexSidecar {
   }
 
   /**
-   * Points the index at the new generation unless another process committed a newer position
-   * meanwhile (then ours is dropped); drops the replaced generation and orphans of crashed writers.
+   * Points the index at the new generation unless another process committed one at a later
+   * position meanwhile, or at the same one begun after ours (then ours is dropped: a lost race, not
+   * a failure); drops the generations no snapshot points at any more and those of crashed writers.
+   * True when ours is published.
+   *
+   * Several processes may write the same index at once (agents on one PostgreSQL store share this
+   * machine's cache file): a generation another writer has begun and not committed has no parts
+   * recorded yet, and is left alone until ORPHAN_AGE_MS has passed, with its file.
    * @internal
    */
   commitGeneration(name: string, generation: number, header: SnapshotHeader, entries: readonly PartEntry[], now: number): boolean {
@@ -302,8 +323,9 @@ export class IndexSidecar {
     const committed = this.db
       .transaction(() => {
         dropped.length = 0;
-        const newer = this.hasNewer(name, header);
-        if (!newer) {
+        // Not known any more: another process dropped it as a crashed writer's (begun over ORPHAN_AGE_MS ago).
+        const publish = this.knowsGeneration(generation) && !this.holdsNewer(name, header, generation);
+        if (publish) {
           const insPart = this.db.prepare('INSERT OR REPLACE INTO snapshot_part(generation, part, offset, bytes, crc) VALUES (?, ?, ?, ?, ?)');
           for (const p of entries) insPart.run(generation, p.part, p.offset, p.bytes, p.crc);
           this.db
@@ -312,22 +334,22 @@ export class IndexSidecar {
         } else {
           dropped.push(this.dropGeneration(generation));
         }
-        // Generations no snapshot points at: the one just replaced, and any a crashed writer left.
+        // Generations no snapshot points at: committed ones since replaced (they have parts), and
+        // any a crashed writer left (no parts, begun long ago).
         const unused = this.db
           .prepare(
             `SELECT id FROM snapshot_generation g WHERE NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)
-               AND (g.name = ? AND g.id < ? OR g.started_at < ?)`,
+               AND (EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = g.id) OR g.started_at < ?)`,
           )
           .pluck()
-          .all(name, generation, now - ORPHAN_AGE_MS) as number[];
+          .all(now - ORPHAN_AGE_MS) as number[];
         for (const g of unused) dropped.push(this.dropGeneration(g));
-        return !newer;
+        return publish;
       })
       .immediate();
     // After the commit: a reader that looked a dropped generation up before it finds its file gone and looks again.
     removePartsFiles(this.path, dropped);
-    const known = new Set(this.db.prepare('SELECT id FROM snapshot_generation').pluck().all() as number[]);
-    sweepPartsFiles(this.path, (g) => known.has(g));
+    sweepPartsFiles(this.path, () => new Set(this.db.prepare('SELECT id FROM snapshot_generation').pluck().all() as number[]));
     return committed;
   }
 
@@ -338,6 +360,11 @@ export class IndexSidecar {
    */
   checkpoint(): void {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  /** Whether a generation begun is still recorded (not dropped as a crashed writer's). @internal */
+  knowsGeneration(generation: number): boolean {
+    return this.db.prepare('SELECT 1 FROM snapshot_generation WHERE id = ?').get(generation) !== undefined;
   }
 
   /** @internal */
@@ -353,12 +380,17 @@ export class IndexSidecar {
     return generation;
   }
 
-  /** Whether the sidecar already holds this index at a later position of the same feed epoch. */
-  private hasNewer(name: string, header: SnapshotHeader): boolean {
-    const row = this.db.prepare('SELECT epoch, seq, format, conditions FROM snapshot WHERE name = ?').get(name) as
-      | { epoch: string; seq: number; format: string; conditions: string }
+  /**
+   * Whether the sidecar already holds this index at a later position of the same feed epoch, or
+   * (`begunAfter`) at the same one in a generation begun after that one: another process's, written
+   * beside ours. One begun before ours is replaced: it may be the one this process could not read.
+   */
+  private holdsNewer(name: string, header: SnapshotHeader, begunAfter?: number): boolean {
+    const row = this.db.prepare('SELECT generation, epoch, seq, format, conditions FROM snapshot WHERE name = ?').get(name) as
+      | { generation: number; epoch: string; seq: number; format: string; conditions: string }
       | undefined;
-    return !!row && row.epoch === header.position.epoch && row.format === header.format && row.conditions === header.conditions && row.seq > header.position.seq;
+    if (!row || row.epoch !== header.position.epoch || row.format !== header.format || row.conditions !== header.conditions) return false;
+    return row.seq > header.position.seq || (begunAfter !== undefined && row.seq === header.position.seq && row.generation > begunAfter);
   }
 }
 
@@ -402,7 +434,18 @@ export class SnapshotWrite {
       this.written = this.file!.writeNext();
       return false;
     }
-    this.file!.seal(this.total);
+    try {
+      this.file!.seal(this.total);
+    } catch (err) {
+      // Taken for a crashed writer's (begun over ORPHAN_AGE_MS ago: a process suspended meanwhile)
+      // and dropped, with its file, by another process: lost like a race, not failed.
+      if ((err as { code?: string }).code === 'ENOENT' && !this.sidecar.knowsGeneration(this.generation)) {
+        this.file!.discard();
+        this.done = true;
+        return true;
+      }
+      throw err;
+    }
     this.sidecar.commitGeneration(this.name, this.generation, this.header, this.entries, this.now);
     this.sidecar.checkpoint();
     this.done = true;

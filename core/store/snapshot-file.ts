@@ -7,12 +7,14 @@
  * touches, and touching fresh memory is the slowest thing a read does on a small virtual machine.
  *
  * Parts lie at 8-byte aligned offsets, so a view of any typed array needs no copy. A file is
- * written under `.tmp`, synced, then renamed to its final name, before the sidecar points at its
- * generation: a reader that finds the file finds it whole. Each part's length and CRC-32 are
- * checked when the part is read, so a damaged file reads as "no snapshot" (a rebuild), never as a
- * wrong index.
+ * written under a temporary name of its writer's own (`g<generation>.bin.<pid>-<random>.tmp`: two
+ * processes writing into one folder never share one), synced, then renamed to its final name,
+ * before the sidecar points at its generation: a reader that finds the file finds it whole. Each
+ * part's length and CRC-32 are checked when the part is read, so a damaged file reads as "no
+ * snapshot" (a rebuild), never as a wrong index.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { SnapshotDamaged, SnapshotMismatch, type PartSource, type SnapshotParts } from './snapshot-parts.js';
@@ -36,7 +38,8 @@ export const BLOCK_BYTES = 4096;
 const BLOCKS_PART = '#blocks';
 /** Ranges read of one part after which the rest of it is read whole (a snapshot being written, a long catch-up). */
 const RANGES_BEFORE_WHOLE = 512;
-const FILE_NAME = /^g(\d+)\.bin(\.tmp)?$/;
+/** A generation's file, or a writer's temporary one (`.tmp` alone: written by an earlier build). */
+const FILE_NAME = /^g(\d+)\.bin(?:\.(?:\d+-[0-9a-f]+\.)?tmp)?$/;
 
 export function partsDir(sidecarPath: string): string {
   return `${sidecarPath}.parts`;
@@ -87,7 +90,8 @@ export class PartsFileWriter {
     entries: readonly PartEntry[],
     pieceBytes: number,
   ) {
-    this.tmpPath = `${finalPath}.tmp`;
+    // Its own name: another process may be writing a file of its own beside it (see sweepPartsFiles).
+    this.tmpPath = `${finalPath}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
     for (const e of entries) {
       const data = parts.get(e.part)!;
       for (let at = 0; at < data.byteLength; at += pieceBytes) this.pieces.push({ position: e.offset + at, data: data.subarray(at, at + pieceBytes) });
@@ -239,29 +243,52 @@ function readAt(fd: number, position: number, length: number): Uint8Array | null
   return bytes;
 }
 
-/** Removes generations' files (a reader holding one open keeps reading it; a failure leaves it for the next sweep). */
+/**
+ * Removes generations' files, and their writers' temporary files (a reader holding one open keeps
+ * reading it; a failure leaves it for the next sweep).
+ */
 export function removePartsFiles(sidecarPath: string, generations: readonly number[]): void {
-  for (const g of generations) {
-    for (const p of [partsFile(sidecarPath, g), `${partsFile(sidecarPath, g)}.tmp`]) {
-      try {
-        unlinkSync(p);
-      } catch {
-        // Gone already, or held open where that forbids removal: swept later.
-      }
-    }
-  }
+  if (generations.length === 0) return;
+  const gone = new Set(generations);
+  for (const { name, generation } of listPartsFiles(sidecarPath)) if (gone.has(generation)) removeQuietly(join(partsDir(sidecarPath), name));
 }
 
-/** Removes the files of generations the sidecar no longer knows (a crashed writer's, a removal that failed). */
-export function sweepPartsFiles(sidecarPath: string, known: (generation: number) => boolean): void {
-  const dir = partsDir(sidecarPath);
-  if (!existsSync(dir)) return;
-  const stale: number[] = [];
-  for (const name of readdirSync(dir)) {
-    const m = FILE_NAME.exec(name);
-    if (m && !known(Number(m[1]))) stale.push(Number(m[1]));
+/**
+ * Removes the files of generations the sidecar no longer knows (a crashed writer's, a removal that
+ * failed). The folder is listed before `knownGenerations()` is asked: a writer records its
+ * generation in the sidecar before it creates the file, so every file listed that is still being
+ * written is known by then (asked first, a generation begun between the two would look unknown
+ * and its file, half-written, would be removed under its writer).
+ */
+export function sweepPartsFiles(sidecarPath: string, knownGenerations: () => ReadonlySet<number>): void {
+  const files = listPartsFiles(sidecarPath);
+  if (files.length === 0) return;
+  const known = knownGenerations();
+  for (const { name, generation } of files) if (!known.has(generation)) removeQuietly(join(partsDir(sidecarPath), name));
+}
+
+/** The folder's generation files and temporary files, with their generation. */
+function listPartsFiles(sidecarPath: string): { name: string; generation: number }[] {
+  let names: string[];
+  try {
+    names = readdirSync(partsDir(sidecarPath));
+  } catch {
+    return []; // no folder yet (nothing written), or gone (the sidecar started over)
   }
-  removePartsFiles(sidecarPath, stale);
+  const files: { name: string; generation: number }[] = [];
+  for (const name of names) {
+    const m = FILE_NAME.exec(name);
+    if (m) files.push({ name, generation: Number(m[1]) });
+  }
+  return files;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already, or held open where that forbids removal: swept later.
+  }
 }
 
 export function removePartsDir(sidecarPath: string): void {
