@@ -7,6 +7,7 @@
 import type { JournalTarget } from '../journal.js';
 import type { SavedProfileRow } from '../saved-profiles.js';
 import type { StoreHandle } from '../store-handle.js';
+import { deletePgMeta, readPgMeta, writePgMeta } from './pg-meta.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const COLS = 'name, base, config, created_at, updated_at, default_since';
@@ -70,17 +71,13 @@ export class PgSavedProfiles {
 
   /** Journal rows `meta:<key>`: one mnemo_meta value, as `{ value }`. */
   metaTarget(): JournalTarget<StoreHandle> {
-    const meta = () => this.conn.table('mnemo_meta');
     return {
       ns: 'meta',
       snapshot: (_store, key) => {
-        const [r] = this.q(`SELECT value FROM ${meta()} WHERE key = $1`, [key]);
-        return r ? { value: r['value'] as string } : null;
+        const value = readPgMeta(this.conn, key);
+        return value === null ? null : { value };
       },
-      restore: (_store, key, image) => {
-        if (image === null) this.q(`DELETE FROM ${meta()} WHERE key = $1`, [key]);
-        else this.q(`INSERT INTO ${meta()}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, (image as { value: string }).value]);
-      },
+      restore: (_store, key, image) => (image === null ? deletePgMeta(this.conn, key) : writePgMeta(this.conn, key, (image as { value: string }).value)),
     };
   }
 }

@@ -1,0 +1,59 @@
+/**
+ * A PgStore's `store.queries` and `store.runs` (port.ts StoreQueries, StoreRuns), each bound to
+ * the module that holds its SQL, as sqlite-queries.ts and sqlite-runs.ts do for SQLite. The long
+ * changes and ingest runs run SQLite's code (journal-runs.ts, ingest-runs.ts) over this adapter's
+ * statements; the credential writes are each one transaction of the store's, on Mnemo's tables.
+ */
+import { feedRetention, pruneFeed, setFeedRetention } from '../feed-retention.js';
+import { ingestRuns } from '../ingest-runs.js';
+import type { JournalledStore } from '../journal.js';
+import { journalRuns } from '../journal-runs.js';
+import type { StoreQueries, StoreRuns } from '../port.js';
+import { PgAudit } from './pg-audit.js';
+import { beginPgBulkLoad } from './pg-bulk-load.js';
+import { PgCounts } from './pg-counts.js';
+import { PgCredentials } from './pg-credentials.js';
+import type { PgFeed } from './pg-feed.js';
+import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
+import { PgGraph } from './pg-graph.js';
+import { pgIngestSql } from './pg-ingest-sql.js';
+import { PgList } from './pg-list.js';
+import { PgMemoryQueries } from './pg-memory-queries.js';
+import { pgRuns } from './pg-not-yet-groups.js';
+import { pgQueries } from './pg-queries.js';
+import type { PgReadAhead } from './pg-read-ahead.js';
+import { PgRowQueries } from './pg-row-queries.js';
+import type { PgSavedProfiles } from './pg-saved-profiles.js';
+import type { PgStoreConnection } from './pg-store-connection.js';
+
+/** What the groups share with the store: its connection, its feed, its saved profiles and its read-ahead. */
+export interface PgStoreParts {
+  conn: PgStoreConnection;
+  feed: PgFeed;
+  profiles: PgSavedProfiles;
+  readAhead: PgReadAhead;
+}
+
+export function pgStoreGroups(store: JournalledStore, { conn, feed, profiles, readAhead }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
+  const credentials = new PgCredentials(conn);
+  const feedQueries = { feedRetention: () => feedRetention(store), feedStatus: () => pgFeedStatus(store, feed) };
+  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries);
+  const runs = pgRuns({
+    ...journalRuns(store),
+    ...ingestRuns(store, pgIngestSql(conn)),
+    insertCredential: (c) =>
+      store.transaction(() => {
+        store.ensureMnemo();
+        credentials.insert(c);
+      }),
+    markRevoked: (ids, now) =>
+      store.transaction(() => {
+        store.ensureMnemo();
+        return credentials.markRevoked(ids, now);
+      }),
+    beginBulkLoad: () => beginPgBulkLoad(conn, store),
+    setFeedRetention: (policy) => setFeedRetention(store, policy),
+    pruneFeed: (now, pacing) => pruneFeed(store, now, pacing, (s, at) => pgPruneFeedStep(s, feed, at)),
+  });
+  return { queries, runs };
+}
