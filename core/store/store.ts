@@ -20,9 +20,8 @@ import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js
 import { requireMemoryId, resolveMemoryId, type MemoryIdLookups } from './memory-ids.js';
 import { Journal, type JournalTarget } from './journal.js';
 import { sqliteJournalSql } from './sqlite-journal-sql.js';
-import { recoverInterruptedRun } from './change-run.js';
-import { recoverInterruptedIngest } from './ingest-run.js';
 import { sqliteIngestSql } from './sqlite-ingest-sql.js';
+import { recoverInterruptedWork } from './recover-on-open.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
@@ -144,10 +143,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       const store = new MemoryStore(path, db, opts, fresh);
       if (fresh && !opts.readonly) store.ensureMnemo();
       else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
-      const recovered = recoverInterruptedRun(store);
-      if (recovered) store.warn('recovered-run', recovered);
-      const ingest = recoverInterruptedIngest(store, sqliteIngestSql(store));
-      if (ingest) store.warn('recovered-ingest', ingest);
+      recoverInterruptedWork(store, sqliteIngestSql(store));
       return store;
     } catch (err) {
       db.close();

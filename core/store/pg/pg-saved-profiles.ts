@@ -4,7 +4,7 @@
  * `mnemo_profiles`, and the journal targets for them and for `mnemo_meta` values, with the
  * SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
  */
-import type { JournalTarget } from '../journal.js';
+import type { JournalledStore, JournalTarget } from '../journal.js';
 import type { SavedProfileRow } from '../saved-profiles.js';
 import type { StoreHandle } from '../store-handle.js';
 import { deletePgMeta, readPgMeta, writePgMeta } from './pg-meta.js';
@@ -54,6 +54,20 @@ export class PgSavedProfiles {
 
   delete(name: string): void {
     this.q(`DELETE FROM ${this.table} WHERE name = $1`, [name]);
+  }
+
+  /** Writes a saved profile inside the open change (journalled): its before-image goes to the change first. */
+  putInChange(store: JournalledStore, row: SavedProfileRow): void {
+    store.ensureMnemo();
+    store.journal.capture(`profile:${row.name}`);
+    this.put(row);
+  }
+
+  /** Deletes a saved profile inside the open change (journalled). The caller has refused the default. */
+  deleteInChange(store: JournalledStore, name: string): void {
+    store.ensureMnemo();
+    store.journal.capture(`profile:${name}`);
+    this.delete(name);
   }
 
   stamp(name: string, since: number | null): void {

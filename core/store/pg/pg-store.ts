@@ -36,14 +36,12 @@ import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
 import { accessEventValues } from '../access-events.js';
 import { currentCredentialId } from '../attribution.js';
-import { beliefJournalTargets } from '../belief-journal-targets.js';
-import { recoverInterruptedRun } from '../change-run.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
 import type { IndexSidecar } from '../index-sidecar.js';
-import { recoverInterruptedIngest } from '../ingest-run.js';
-import { Journal } from '../journal.js';
+import type { Journal } from '../journal.js';
 import type { MaintenanceEntry } from '../maintenance-log.js';
 import { requireMemoryId, resolveMemoryId } from '../memory-ids.js';
+import { recoverInterruptedWork } from '../recover-on-open.js';
 import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port.js';
 import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextSearch, Tombstone } from '../port.js';
 import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../saved-profiles.js';
@@ -51,7 +49,6 @@ import type { StoreHandle } from '../store-handle.js';
 import { TextSearchIndex } from '../text-search.js';
 import { contentHash } from '../tombstones.js';
 import { PgAccessEvents } from './pg-access-events.js';
-import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { PgBeliefTables } from './pg-belief-tables.js';
 import { PgEvidenceMirror } from './pg-evidence-mirror.js';
 import { PgFeed } from './pg-feed.js';
@@ -60,8 +57,7 @@ import { resolvePgInstant } from './pg-history-instant.js';
 import { enterPgPast, pastIsReadOnly } from './pg-history-open.js';
 import { pgIndexSidecarLocation } from './pg-index-cache.js';
 import { pgIngestSql } from './pg-ingest-sql.js';
-import { pgJournalSql } from './pg-journal-sql.js';
-import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
+import { pgTombstone, putPgTombstone } from './pg-journal-targets.js';
 import { definePgJsonFunctions } from './pg-json-sql.js';
 import { PgLiveChanges } from './pg-live-changes.js';
 import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
@@ -72,7 +68,7 @@ import { PgReadAhead } from './pg-read-ahead.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { PgScopedReads } from './pg-scoped-reads.js';
 import { PgStoreConnection } from './pg-store-connection.js';
-import { pgStoreGroups } from './pg-store-groups.js';
+import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { pgTextRows } from './pg-text-rows.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
@@ -139,14 +135,9 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.evidence = new PgEvidenceMirror(conn);
-    const beliefRows = new PgBeliefTables(conn, this, this.evidence);
-    this.journal = new Journal<PgStore>(
-      this,
-      pgJournalSqlFor(conn, pgJournalSql(conn)),
-      [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget(), ...beliefJournalTargets(() => beliefRows)],
-      opts.journalFollowUps ?? [],
-    );
-    const groups = pgStoreGroups(this, { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead });
+    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead };
+    this.journal = pgStoreJournal<PgStore>(this, parts, this.rows, this.evidence, opts.journalFollowUps ?? []);
+    const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;
     this.runs = groups.runs;
     this.scoped = new PgScopedReads(this.rows, (row, edges) => this.decode(row, edges));
@@ -166,23 +157,13 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /** Opens the store a `postgres://…?schema=name` URL names (a new one with `create`). */
   static open(location: string | PgStoreUrl, opts: PgOpenOptions = {}): PgStore {
-    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
-    try {
-      definePgJsonFunctions(conn.db());
+    return PgStore.connected(location, (conn) => {
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
       const store = new PgStore(conn, opts);
-      // A long change a writer that died left half-written is rolled back, a half-done undo or redo
-      // completed, and a belief ingest it left is removed, as MemoryStore.open does.
-      const recovered = recoverInterruptedRun(store);
-      if (recovered) store.warn('recovered-run', recovered);
-      const ingest = recoverInterruptedIngest(store, pgIngestSql(conn));
-      if (ingest) store.warn('recovered-ingest', ingest);
+      recoverInterruptedWork(store, pgIngestSql(conn));
       return store;
-    } catch (err) {
-      conn.close();
-      throw err;
-    }
+    });
   }
 
   /**
@@ -191,13 +172,20 @@ export class PgStore implements StoreWriter, StoreHandle {
    * after it (then it is the store as it is now, on the caller's clock).
    */
   static openAsOf(location: string | PgStoreUrl, at: number, opts: Omit<PgOpenOptions, 'readonly' | 'create'> = {}): PgStore {
-    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
-    try {
-      definePgJsonFunctions(conn.db());
+    return PgStore.connected(location, (conn) => {
       const instant = enterPgPast(conn, at);
       // Recency, idle time and retention read as they did then: the clock stops at the instant (unless it is now).
       const clock = instant.live ? opts.clock : fixedClock(at);
       return new PgStore(conn, { ...opts, ...(clock ? { clock } : {}), readonly: true }, instant);
+    });
+  }
+
+  /** A store made on a new connection to `location`, with the JSON functions its queries use (pg-json-sql.ts); the connection is closed if making it fails. */
+  private static connected(location: string | PgStoreUrl, make: (conn: PgStoreConnection) => PgStore): PgStore {
+    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
+    try {
+      definePgJsonFunctions(conn.db());
+      return make(conn);
     } catch (err) {
       conn.close();
       throw err;
@@ -265,9 +253,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     return this.sidecarLocation;
   }
 
-  maintenanceHistory(limit = 20): MaintenanceEntry[] {
-    return readPgMaintenanceHistory(this.conn, limit, this.mnemo);
-  }
+  readonly maintenanceHistory = (limit = 20): MaintenanceEntry[] => readPgMaintenanceHistory(this.conn, limit, this.mnemo);
 
   logMaintenance(kind: string, report: Record<string, unknown>): void {
     this.transaction(() => {
@@ -330,9 +316,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   /** Runs fn with these memories' rows read ahead in one statement (pg-row-queries.ts): a catch-up's indexes read them. */
-  withRowsAhead<T>(ids: readonly string[], fn: () => T): T {
-    return this.readAhead.with(ids, fn);
-  }
+  readonly withRowsAhead = <T>(ids: readonly string[], fn: () => T): T => this.readAhead.with(ids, fn);
 
   /** One REPEATABLE READ transaction: every read inside sees one snapshot. */
   readConsistent<T>(fn: () => T): T {
@@ -353,11 +337,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     }
   }
 
-  // ---------------------------------------------------------------- listeners and the feed
-
-  onChange(listener: ChangeListener): () => void {
-    return this.changes.onChange(listener);
-  }
+  // ---------------------------------------------------------------- listeners and the feed (pg-live-changes.ts)
 
   /** Tells listeners (derived indexes) that a memory changed; the journal calls it after a restore. */
   emit(e: ChangeEvent): void {
@@ -368,58 +348,28 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.changes.tell(e);
   }
 
-  feedPosition(): FeedPosition | null {
-    return this.changes.feedPosition();
-  }
-
-  /** The memories transactions that ended after `pos` changed, this connection's included. */
-  changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
-    return this.changes.changedSince(pos, limit);
-  }
-
-  /** Whether another connection committed since the last check (pg-external-changes.ts); never without a feed. */
-  refreshIfChanged(): boolean {
-    return this.changes.refreshIfChanged();
-  }
-
-  /** Wakes `onCommit` on each commit to the store's feed (pg-change-notices.ts); null when turned off. */
-  watchCommits(onCommit: () => void): (() => void) | null {
-    return this.changes.watchCommits(onCommit);
-  }
-
-  /** Tells listeners which memories other connections changed since the last catch-up. */
-  catchUp(): void {
-    this.changes.catchUp();
-  }
-
-  readFresh<T>(fn: () => T): T {
-    return this.changes.readFresh(fn);
-  }
-
-  heardPosition(): FeedPosition | null {
-    return this.changes.heardPosition();
-  }
-
-  dataVersion(): number {
-    return this.changes.dataVersion();
-  }
-
   /** The transactions this connection committed that wrote (SQLite counts rows: either moves on every write of ours). */
   totalChanges(): number {
     return this.writes;
   }
 
+  // This is a facade over some eighty port methods: each one its collaborator answers as it is takes
+  // one line here, which names who answers it (the port, port.ts, says what each does).
+  readonly onChange = (listener: ChangeListener): (() => void) => this.changes.onChange(listener);
+  readonly feedPosition = (): FeedPosition | null => this.changes.feedPosition();
+  readonly changedSince = (pos: FeedPosition, limit: number): FeedChanges | null => this.changes.changedSince(pos, limit);
+  readonly refreshIfChanged = (): boolean => this.changes.refreshIfChanged();
+  readonly watchCommits = (onCommit: () => void): (() => void) | null => this.changes.watchCommits(onCommit);
+  readonly catchUp = (): void => this.changes.catchUp();
+  readonly readFresh = <T>(fn: () => T): T => this.changes.readFresh(fn);
+  readonly heardPosition = (): FeedPosition | null => this.changes.heardPosition();
+  readonly dataVersion = (): number => this.changes.dataVersion();
+
   // ---------------------------------------------------------------- history
 
-  /** What `at` resolves to in this store's change feed (pg-history-instant.ts), read as one snapshot. */
-  asOf(at: number): StoreAsOf {
-    return this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
-  }
-
-  /** What changed between two instants' positions (pg-history-diff.ts), read as one snapshot. */
-  changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges {
-    return this.readConsistent(() => pgChangesBetween(this.feed, from, to));
-  }
+  /** What `at` resolves to in the change feed (pg-history-instant.ts), and what changed between two positions (pg-history-diff.ts), each read as one snapshot. */
+  readonly asOf = (at: number): StoreAsOf => this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
+  readonly changesBetween = (from: FeedPosition, to: FeedPosition): HistoryChanges => this.readConsistent(() => pgChangesBetween(this.feed, from, to));
 
   /**
    * Nothing to let go of between requests: a past store's snapshot is its own connection's
@@ -472,42 +422,6 @@ export class PgStore implements StoreWriter, StoreHandle {
     return m;
   }
 
-  exists(id: string): boolean {
-    return this.rows.exists(id);
-  }
-
-  resolveId(idOrPrefix: string): string | null {
-    return resolveMemoryId(idOrPrefix, this.rows);
-  }
-
-  requireId(idOrPrefix: string): string {
-    return requireMemoryId(idOrPrefix, this.rows);
-  }
-
-  ownerOf(id: string): string | null {
-    return this.rows.ownerOf(id);
-  }
-
-  count(scope: ListScope = {}): number {
-    return this.scoped.count(scope);
-  }
-
-  isEmpty(scope: ListScope = {}): boolean {
-    return this.scoped.isEmpty(scope);
-  }
-
-  iter(scope: ListScope = {}, batch = 1000): Generator<Memory> {
-    return this.scoped.iter(scope, batch);
-  }
-
-  all(scope: ListScope = {}): Memory[] {
-    return [...this.iter(scope)];
-  }
-
-  rowidOf(id: string): number | null {
-    return this.rows.rowidOf(id);
-  }
-
   getEmbedding(id: string): Float32Array | null {
     const blob = this.rows.embedding(id);
     if (!blob) return null;
@@ -516,19 +430,19 @@ export class PgStore implements StoreWriter, StoreHandle {
     return v;
   }
 
-  // ---------------------------------------------------------------- edge reads
-
-  neighbors(id: string): Edge[] {
-    return this.rows.neighbors(id);
-  }
-
-  edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
-    return this.rows.edgesFrom(ids);
-  }
-
-  incoming(id: string): IncomingEdge[] {
-    return this.rows.incoming(id);
-  }
+  // Answered by the rows (pg-memory-rows.ts), the id rule (memory-ids.ts) and the scope's reads (pg-scoped-reads.ts).
+  readonly exists = (id: string): boolean => this.rows.exists(id);
+  readonly resolveId = (idOrPrefix: string): string | null => resolveMemoryId(idOrPrefix, this.rows);
+  readonly requireId = (idOrPrefix: string): string => requireMemoryId(idOrPrefix, this.rows);
+  readonly ownerOf = (id: string): string | null => this.rows.ownerOf(id);
+  readonly rowidOf = (id: string): number | null => this.rows.rowidOf(id);
+  readonly neighbors = (id: string): Edge[] => this.rows.neighbors(id);
+  readonly edgesFrom = (ids: readonly string[]): Map<string, Edge[]> => this.rows.edgesFrom(ids);
+  readonly incoming = (id: string): IncomingEdge[] => this.rows.incoming(id);
+  readonly count = (scope: ListScope = {}): number => this.scoped.count(scope);
+  readonly isEmpty = (scope: ListScope = {}): boolean => this.scoped.isEmpty(scope);
+  readonly iter = (scope: ListScope = {}, batch = 1000): Generator<Memory> => this.scoped.iter(scope, batch);
+  readonly all = (scope: ListScope = {}): Memory[] => [...this.iter(scope)];
 
   // ---------------------------------------------------------------- memory writes
 
@@ -579,49 +493,25 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.emit({ kind: 'upsert', id: m.id });
   }
 
-  setEmbedding(id: string, embedding: Float32Array | null): void {
-    this.writers.setEmbedding(id, embedding);
-  }
-
-  archive(id: string): boolean {
-    return this.writers.setArchived(id, true);
-  }
-
-  restore(id: string): boolean {
-    return this.writers.setArchived(id, false);
-  }
-
-  delete(id: string): boolean {
-    return this.writers.delete(id);
-  }
-
   /** Inside a change, locks and holds these memories' rows in one statement (pg-held-rows.ts): the change's reads of them answer from memory. */
   lockAhead(ids: readonly string[]): void {
     if (this.journal.active) this.rows.lockAndHold(ids);
   }
 
-  renameOwner(from: string, to: string): number {
-    return this.writers.renameOwner(from, to);
-  }
-
-  addEdge(src: string, dst: string, type: string, weight = 1.0): boolean {
-    return this.writers.addEdge(src, dst, type, weight);
-  }
-
-  removeEdge(src: string, dst: string, type: string): boolean {
-    return this.writers.removeEdge(src, dst, type);
-  }
+  // Answered by pg-memory-writes.ts.
+  readonly setEmbedding = (id: string, embedding: Float32Array | null): void => this.writers.setEmbedding(id, embedding);
+  readonly archive = (id: string): boolean => this.writers.setArchived(id, true);
+  readonly restore = (id: string): boolean => this.writers.setArchived(id, false);
+  readonly delete = (id: string): boolean => this.writers.delete(id);
+  readonly renameOwner = (from: string, to: string): number => this.writers.renameOwner(from, to);
+  readonly addEdge = (src: string, dst: string, type: string, weight = 1.0): boolean => this.writers.addEdge(src, dst, type, weight);
+  readonly removeEdge = (src: string, dst: string, type: string): boolean => this.writers.removeEdge(src, dst, type);
 
   // ---------------------------------------------------------------- the journal and tombstones
 
   /** Runs fn as one journalled change (one transaction, one history row, undoable). */
-  change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
-    return this.journal.record(label, kind, fn, meta);
-  }
-
-  tombstoneFor(content: string): Tombstone | null {
-    return pgTombstone(this.conn, contentHash(content));
-  }
+  readonly change = <T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } => this.journal.record(label, kind, fn, meta);
+  readonly tombstoneFor = (content: string): Tombstone | null => pgTombstone(this.conn, contentHash(content));
 
   /** Journalled: undoing the forget removes the tombstone again. */
   putTombstone(t: Tombstone): void {
@@ -634,32 +524,15 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   // ---------------------------------------------------------------- saved profiles (journalled: written inside store.change)
 
-  putSavedProfile(row: SavedProfileRow): void {
-    this.ensureMnemo();
-    this.journal.capture(`profile:${row.name}`);
-    this.profiles.put(row);
-  }
-
-  deleteSavedProfile(name: string): void {
-    this.ensureMnemo();
-    this.journal.capture(`profile:${name}`);
-    this.profiles.delete(name);
-  }
-
-  setDefaultProfile(name: string): void {
-    setDefaultProfileWith(this, name, (profile, since) => this.profiles.stamp(profile, since));
-  }
+  readonly putSavedProfile = (row: SavedProfileRow): void => this.profiles.putInChange(this, row);
+  readonly deleteSavedProfile = (name: string): void => this.profiles.deleteInChange(this, name);
+  readonly setDefaultProfile = (name: string): void => setDefaultProfileWith(this, name, (profile, since) => this.profiles.stamp(profile, since));
 
   // ---------------------------------------------------------------- access events
 
-  accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
-    // The event table is a log, not rolled back: a past store leaves out what was logged after its instant.
-    return this.events.query({ ...filter, until: untilAsOf(this.history, filter.until) });
-  }
-
-  accessEventCount(): number {
-    return this.events.count();
-  }
+  /** The event table is a log, not rolled back: a past store leaves out what was logged after its instant. */
+  readonly accessEvents = (filter: EventFilter): { total: number; events: AccessEvent[] } => this.events.query({ ...filter, until: untilAsOf(this.history, filter.until) });
+  readonly accessEventCount = (): number => this.events.count();
 
   /**
    * Each access onto its memory's ring (counters, recency and strength as log_access rules) and
@@ -695,9 +568,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   // ---------------------------------------------------------------- beliefs and the list's text search
 
   /** The belief tables on this connection (reads on a nooa-only store return nothing). */
-  beliefTables(): BeliefWrites {
-    return new PgBeliefTables(this.conn, this, this.evidence);
-  }
+  readonly beliefTables = (): BeliefWrites => new PgBeliefTables(this.conn, this, this.evidence);
 
   /**
    * SQLite's index, fed from this store's rows. It is kept in this process's memory and rebuilt on
