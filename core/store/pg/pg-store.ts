@@ -353,8 +353,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     return this.writes;
   }
 
-  // This is a facade over some eighty port methods: each one its collaborator answers as it is takes
-  // one line here, which names who answers it (the port, port.ts, says what each does).
+  // A facade over some eighty port methods (port.ts says what each does): a method a collaborator
+  // answers as it is takes one line, which names the collaborator.
   readonly onChange = (listener: ChangeListener): (() => void) => this.changes.onChange(listener);
   readonly feedPosition = (): FeedPosition | null => this.changes.feedPosition();
   readonly changedSince = (pos: FeedPosition, limit: number): FeedChanges | null => this.changes.changedSince(pos, limit);
