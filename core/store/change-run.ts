@@ -6,19 +6,16 @@
  * It stays ONE journal change: every batch records its rows under the same change id (a row keeps
  * the before-image of its first batch and the after-image of its last), so one undo reverts it.
  * It stays all-or-nothing: the first batch writes a marker into `mnemo_meta` ("change X is being
- * written by process P"), the last batch clears it. When the writing process dies, the next
- * writable open finds the marker of a dead process and finishes the job from the journal: a
- * half-written change is rolled back from its before-images, a half-done undo or redo is
+ * written by process P", run-marker.ts), the last batch clears it. When the writing process dies,
+ * the next writable open finds the marker of a dead process and finishes the job from the journal:
+ * a half-written change is rolled back from its before-images, a half-done undo or redo is
  * completed. Readers that open in between see the partial state; `runInProgress` tells them.
  */
 import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
-import { resolve } from 'node:path';
-import { MnemoError } from '../errors.js';
 import { currentCredentialId } from './attribution.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
-import type { FeedPosition } from './feed-position.js';
-import { RUN_MARKER_KEY, tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore, type RawChangeRow, type RunCheckpoints } from './journal.js';
+import { tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore, type RawChangeRow, type RunCheckpoints } from './journal.js';
+import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
 
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
 const CHECKPOINT_EVERY_MS = 1000;
@@ -28,75 +25,6 @@ const CHECKPOINT_EVERY_MS = 1000;
  * hold the lock for seconds (3 of 311 agent adds failed in the 100k benchmark).
  */
 const ROW_CHUNK = 8;
-
-export type RunMode = 'record' | 'undo' | 'redo';
-
-export interface RunMarker {
-  change_id: number;
-  mode: RunMode;
-  label: string;
-  pid: number;
-  host: string;
-  started_at: number;
-  /** undo: rows with a rowid below this are still to restore; redo: rows above it. */
-  cursor: number | null;
-  /**
-   * An undo of a change with its dependants (undo-group.ts): the changes to undo after this one,
-   * in order. The run moves on to the next when one is done, so a crash part-way is completed for
-   * the whole group, not just the change being undone when it stopped.
-   */
-  queue?: number[];
-  /**
-   * Set once every row is written, before the marker clears: the writer has left index snapshots
-   * current at this feed position, so the processes beside it can load them ahead (index-handoff.ts).
-   */
-  snapshots_at?: FeedPosition;
-}
-
-/**
- * Runs this process is driving, by store file and change id (another connection here must not
- * "recover" them), and the connection driving each (which, unlike the others, is not held back by it).
- */
-const liveRuns = new Map<string, { store: JournalledStore; changeId: number }>();
-const runKey = (store: JournalledStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
-
-/** Marks the changes of a run this process drives (or has stopped driving). */
-export function setLiveRun(store: JournalledStore, changeIds: number[], live: boolean): void {
-  for (const id of changeIds) {
-    if (live) liveRuns.set(runKey(store, id), { store, changeId: id });
-    else liveRuns.delete(runKey(store, id));
-  }
-}
-
-/** The change being written in batches right now (or left half-written by a process that died). */
-/** The changes this connection is writing as runs right now (their feed rows are its own, told as it wrote them). */
-export function ownRunIds(store: JournalledStore): number[] {
-  const ids: number[] = [];
-  for (const run of liveRuns.values()) if (run.store === store) ids.push(run.changeId);
-  return ids;
-}
-
-export function runInProgress(store: { getMeta(key: string): string | null }): RunMarker | null {
-  const raw = store.getMeta(RUN_MARKER_KEY);
-  return raw ? (JSON.parse(raw) as RunMarker) : null;
-}
-
-/** Whether a long change (ours or another process's) is being written right now: its rows are neither before nor after. */
-export function runMarkerPresent(store: { getMeta(key: string): string | null }): boolean {
-  return store.getMeta(RUN_MARKER_KEY) !== null;
-}
-
-export function writeMarker(store: JournalledStore, m: RunMarker): void {
-  store.setMeta(RUN_MARKER_KEY, JSON.stringify(m));
-}
-
-export function clearMarker(store: JournalledStore): void {
-  store.journal.sql.deleteMeta(RUN_MARKER_KEY);
-}
-
-export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
-  return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
-}
 
 /** A writer that died after this connection opened left its marker: recover it now, not at the next open. */
 export function recoverDeadRun(store: JournalledStore): void {
@@ -109,49 +37,6 @@ export function refuseIfRunning(store: JournalledStore): void {
   recoverDeadRun(store);
   const m = runInProgress(store);
   if (m) throw runningElsewhere(m);
-}
-
-function runningElsewhere(m: RunMarker): MnemoError {
-  return new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
-    change_id: m.change_id,
-  });
-}
-
-/**
- * Writes the marker of a run that starts now, unless another writer's marker got there since
- * `refuseIfRunning` looked (a writer on another connection of a PostgreSQL store): then refused.
- */
-export function claimMarker(store: JournalledStore, m: RunMarker): void {
-  if (store.journal.sql.claimMeta(RUN_MARKER_KEY, JSON.stringify(m))) return;
-  throw runningElsewhere(runInProgress(store) ?? m);
-}
-
-/**
- * A long change being written right now (a dead writer's leftover marker does not count). Asked
- * when another connection committed, so the writer is never this connection.
- */
-export function foreignRunInProgress(store: JournalledStore): boolean {
-  const m = runInProgress(store);
-  // The connection writing the run hears the others' commits as usual: it hands its indexes over at the end (index-handoff.ts).
-  return m !== null && liveRuns.get(runKey(store, m.change_id))?.store !== store && isLive(store, m);
-}
-
-/** Whether the process named by the marker may still be writing (another host: assume it is). */
-function isLive(store: JournalledStore, m: RunMarker): boolean {
-  if (m.host === hostname() && m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
-  return isLiveWriter(m.pid, m.host);
-}
-
-/** Whether another process that left a marker may still be running (another host: assume it is). */
-export function isLiveWriter(pid: number, host: string): boolean {
-  if (host !== hostname()) return true;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code === 'EPERM';
-  }
 }
 
 /**
@@ -248,7 +133,7 @@ export class ChangeRun {
     } catch (err) {
       // The first batch rolled back with its header and marker: nothing of this run exists.
       if (startsHere && this.id !== null) {
-        liveRuns.delete(runKey(store, this.id));
+        setLiveRun(store, [this.id], false);
         this.id = null;
         this.recorded.clear();
       }
@@ -267,7 +152,7 @@ export class ChangeRun {
       meta: JSON.stringify({ ...this.meta, in_progress: true }),
       credentialId: currentCredentialId(),
     });
-    liveRuns.set(runKey(store, this.id), { store, changeId: this.id });
+    setLiveRun(store, [this.id], true);
     claimMarker(store, newMarker(store, this.id, 'record', this.label, null));
   }
 
@@ -321,7 +206,7 @@ export class ChangeRun {
       }
       last?.();
     });
-    if (id !== null) liveRuns.delete(runKey(store, id));
+    if (id !== null) setLiveRun(store, [id], false);
     return this.id;
   }
 
@@ -336,7 +221,7 @@ export class ChangeRun {
     } finally {
       pacer.end();
     }
-    liveRuns.delete(runKey(this.store, id));
+    setLiveRun(this.store, [id], false);
     this.id = null;
     this.recorded.clear();
   }
@@ -437,7 +322,7 @@ async function replayInBatches(
     const change = mode === 'undo' ? store.journal.checkUndo(changeId!) : store.journal.checkRedo(changeId);
     const cursor = mode === 'undo' ? Number.MAX_SAFE_INTEGER : -1;
     claimMarker(store, newMarker(store, change.id, mode, change.label, cursor));
-    liveRuns.set(runKey(store, change.id), { store, changeId: change.id });
+    setLiveRun(store, [change.id], true);
     total = change.rows;
     return change.id;
   });
@@ -458,7 +343,7 @@ async function replayInBatches(
     }
   } finally {
     pacer.end();
-    liveRuns.delete(runKey(store, id));
+    setLiveRun(store, [id], false);
   }
   return store.journal.get(id);
 }
@@ -474,7 +359,7 @@ export function recoverInterruptedRun(store: JournalledStore): string | null {
   // again inside it, so two processes opening at once recover once.
   return store.transaction(() => {
     const m = runInProgress(store);
-    if (!m || isLive(store, m)) return null;
+    if (!m || markerIsLive(store, m)) return null;
     const unbounded = () => false;
     if (m.mode === 'record') {
       rollbackStep(store, m.change_id, unbounded);

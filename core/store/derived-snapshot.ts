@@ -10,7 +10,7 @@ import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedChanges, FeedPosition, StoreReader } from './port.js';
 import { SnapshotDamaged, SnapshotMismatch, type PartSource } from './snapshot-parts.js';
-import { runMarkerPresent } from './change-run.js';
+import { runMarkerPresent } from './run-marker.js';
 
 /** More changes than this since a snapshot: rebuilding is cheaper than patching. */
 const PATCH_LIMIT = 20_000;

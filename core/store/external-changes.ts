@@ -9,7 +9,7 @@
  * of the whole store (row-signatures.ts), which at 100k memories takes seconds.
  */
 import { connectionOf } from './connection.js';
-import { foreignRunInProgress, ownRunIds } from './change-run.js';
+import { foreignRunInProgress, ownRunIds } from './run-marker.js';
 import { changedSince, feedPosition, hasFeed } from './feed-reads.js';
 import type { JournalledStore } from './journal.js';
 import type { FeedPosition } from './port.js';

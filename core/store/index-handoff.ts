@@ -11,7 +11,7 @@
  * `prepareAhead`). When the marker clears, their next call swaps the copy in and patches only what
  * changed since `snapshots_at`.
  */
-import { runInProgress } from './change-run.js';
+import { runInProgress } from './run-marker.js';
 import type { FeedPosition } from './feed-position.js';
 import { RUN_MARKER_KEY } from './journal.js';
 

@@ -6,7 +6,7 @@
  * store is as before. Deltas other writers append in between are not in the ranges and stay.
  */
 import { MnemoError } from '../errors.js';
-import { isLiveWriter } from './change-run.js';
+import { isLiveWriter } from './run-marker.js';
 import { hostname } from 'node:os';
 import type { StoreHandle } from './store-handle.js';
 

@@ -17,11 +17,11 @@ import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
+import { requireMemoryId, resolveMemoryId, type MemoryIdLookups } from './memory-ids.js';
 import { Journal, type JournalTarget } from './journal.js';
 import { sqliteJournalSql } from './sqlite-journal-sql.js';
-import { recoverInterruptedRun } from './change-run.js';
-import { recoverInterruptedIngest } from './ingest-run.js';
 import { sqliteIngestSql } from './sqlite-ingest-sql.js';
+import { recoverInterruptedWork } from './recover-on-open.js';
 import { readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
 
 export type { MaintenanceEntry } from './maintenance-log.js';
@@ -143,10 +143,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
       const store = new MemoryStore(path, db, opts, fresh);
       if (fresh && !opts.readonly) store.ensureMnemo();
       else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
-      const recovered = recoverInterruptedRun(store);
-      if (recovered) store.warn('recovered-run', recovered);
-      const ingest = recoverInterruptedIngest(store, sqliteIngestSql(store));
-      if (ingest) store.warn('recovered-ingest', ingest);
+      recoverInterruptedWork(store, sqliteIngestSql(store));
       return store;
     } catch (err) {
       db.close();
@@ -446,34 +443,24 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     return this.#st.get('SELECT 1 FROM memories WHERE id = ?').get(id) !== undefined;
   }
 
-  /**
-   * An exact id wins; otherwise a prefix of at least 6 characters matches by `LIKE prefix%` with
-   * the wildcards escaped; two matches are an error. Returns null when nothing matches.
-   */
+  /** An exact id wins; otherwise a literal prefix of at least 6 characters (memory-ids.ts). */
   resolveId(idOrPrefix: string): string | null {
-    if (typeof idOrPrefix !== 'string' || idOrPrefix === '') return null;
-    if (this.exists(idOrPrefix)) return idOrPrefix;
-    if (idOrPrefix.length < 6) return null;
-    const escaped = idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const rows = this.#st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[];
-    if (rows.length > 1) {
-      throw badInput(`id prefix ${JSON.stringify(idOrPrefix)} is ambiguous (matches ${rows[0]!.id} and ${rows[1]!.id}); give more characters`, {
-        field: 'id',
-      });
-    }
-    return rows[0]?.id ?? null;
+    return resolveMemoryId(idOrPrefix, this.idLookups());
   }
 
   requireId(idOrPrefix: string): string {
-    const id = this.resolveId(idOrPrefix);
-    if (id) return id;
-    const hint =
-      idOrPrefix.length < 6
-        ? 'an id prefix needs at least 6 characters'
-        : /[%_]/.test(idOrPrefix)
-          ? 'ids never contain % or _, and prefixes are matched literally'
-          : 'check the id, or list memories with "mnemo list"';
-    throw notFound(`no memory matches id ${JSON.stringify(idOrPrefix)}; ${hint}`, { id: idOrPrefix });
+    return requireMemoryId(idOrPrefix, this.idLookups());
+  }
+
+  /** The lookups memory-ids.ts asks for; a prefix matches by `LIKE prefix%`, its wildcards escaped. */
+  private idLookups(): MemoryIdLookups {
+    return {
+      exists: (id) => this.exists(id),
+      idsWithPrefix: (prefix) => {
+        const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+        return (this.#st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[]).map((r) => r.id);
+      },
+    };
   }
 
   ownerOf(id: string): string | null {

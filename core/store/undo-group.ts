@@ -24,7 +24,8 @@
  */
 import { MnemoError } from '../errors.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
-import { claimMarker, clearMarker, newMarker, Pacer, refuseIfRunning, replayStep, runInProgress, setLiveRun, writeMarker } from './change-run.js';
+import { Pacer, refuseIfRunning, replayStep } from './change-run.js';
+import { claimMarker, clearMarker, newMarker, runInProgress, setLiveRun, writeMarker } from './run-marker.js';
 import type { ChangeSummary } from './journal.js';
 import type { JournalledStore } from './journal.js';
 

@@ -11,7 +11,7 @@ import { Engine } from '../../core/engine/engine.js';
 import { fixedClock } from '../../core/clock.js';
 import { recallCorpus } from '../../core/recall/pipeline.js';
 import { sidecarPath } from '../../core/store/index-sidecar.js';
-import { clearMarker, newMarker, writeMarker } from '../../core/store/change-run.js';
+import { clearMarker, newMarker, writeMarker } from '../../core/store/run-marker.js';
 import { IndexSidecar } from '../../core/store/index-sidecar.js';
 import { partsDir, partsFile } from '../../core/store/snapshot-file.js';
 import { fixtureCopy } from '../../support/fixture.js';

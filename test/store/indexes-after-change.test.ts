@@ -13,7 +13,8 @@ import { leaveIndexesCurrent } from '../../core/api/handlers/shared/indexes-afte
 import { rankRequest } from '../../core/recall/explain.js';
 import { resolveRequest } from '../../core/recall/request.js';
 import { applyPlan } from '../../core/reflect/apply.js';
-import { runInProgress, undoInBatches } from '../../core/store/change-run.js';
+import { undoInBatches } from '../../core/store/change-run.js';
+import { runInProgress } from '../../core/store/run-marker.js';
 import type { IndexBuildEvent } from '../../core/store/index-snapshots.js';
 import { IndexSidecar } from '../../core/store/index-sidecar.js';
 import { MemoryStore } from '../../core/store/store.js';

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../core/store/store.js';
 import { applyPlan } from '../../core/reflect/apply.js';
-import { runInProgress } from '../../core/store/change-run.js';
+import { runInProgress } from '../../core/store/run-marker.js';
 import { dumpStore, integrityOk, openAt } from '../../support/reflect.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 import { nooaTables, tablesAt } from '../../support/feed-walk.js';

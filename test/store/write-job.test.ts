@@ -9,7 +9,7 @@ import { call } from '../../core/api/service.js';
 import type { WriteJobState } from '../../core/api/contract/journal.js';
 import { MnemoError } from '../../core/errors.js';
 import { planOps } from '../../core/reflect/plan.js';
-import { runInProgress } from '../../core/store/change-run.js';
+import { runInProgress } from '../../core/store/run-marker.js';
 import { dumpStore, integrityOk } from '../../support/reflect.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 

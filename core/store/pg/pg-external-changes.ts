@@ -9,7 +9,7 @@
  * moves each time a check finds another connection's rows (of memories and edges: the feed holds
  * only those), and never for ours.
  */
-import { foreignRunInProgress } from '../change-run.js';
+import { foreignRunInProgress } from '../run-marker.js';
 import { CATCH_UP_FEED_LIMIT } from '../external-changes.js';
 import type { JournalledStore } from '../journal.js';
 import type { FeedPosition } from '../port.js';

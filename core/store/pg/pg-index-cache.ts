@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { IndexSidecarLocation } from '../port.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import { serverOf } from './pg-url.js';
 
@@ -54,4 +55,18 @@ export function pgStoreView(conn: PgStoreConnection): PgStoreView {
 export function pgIndexCachePath(view: PgStoreView, dir: string): string {
   const key = createHash('sha256').update(JSON.stringify([view.server, view.database, view.schema, view.role, view.filtered])).digest('hex').slice(0, 32);
   return join(dir, `${key}.mnemo-index`);
+}
+
+/**
+ * This machine's cache of the store's index snapshots for what this connection's role sees; written
+ * even on a read-only connection, since it is no part of the store. Null (and `warn` told why) when
+ * the server cannot say who the session is: the indexes are then built in memory.
+ */
+export function pgIndexSidecarLocation(conn: PgStoreConnection, warn: (message: string) => void): IndexSidecarLocation | null {
+  try {
+    return { path: pgIndexCachePath(pgStoreView(conn), pgIndexCacheDir()), writable: true };
+  } catch (err) {
+    warn(`cannot tell which index cache belongs to ${conn.shown} (${(err as Error).message}); indexes are built in memory instead`);
+    return null;
+  }
 }

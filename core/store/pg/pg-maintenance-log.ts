@@ -2,6 +2,7 @@
  * nooa's maintenance log on PostgreSQL (maintenance-log.ts has the rules and SQLite's reads): the
  * log newest first, each reflection pass matched to its journal change by plan id.
  */
+import { pyDumps } from '../../model/pyjson.js';
 import { maintenanceEntries, type MaintenanceEntry } from '../maintenance-log.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { intOf } from './pg-sql.js';
@@ -18,4 +19,9 @@ export function readPgMaintenanceHistory(conn: PgStoreConnection, limit: number,
     return c ? { id: intOf(c['id'], 'mnemo_journal.id'), state: c['state'] as 'applied' | 'undone' } : undefined;
   };
   return maintenanceEntries(rows, withJournal ? changeOf : null);
+}
+
+/** One entry of the log, its report in nooa's JSON (pyDumps), as nooa writes it. */
+export function appendPgMaintenanceEntry(conn: PgStoreConnection, ts: number, kind: string, report: Record<string, unknown>): void {
+  conn.db().query(`INSERT INTO ${conn.table('maintenance_log')}(ts, kind, report) VALUES ($1, $2, $3)`, [ts, kind, pyDumps(report)]);
 }

@@ -4,9 +4,10 @@
  * `mnemo_profiles`, and the journal targets for them and for `mnemo_meta` values, with the
  * SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
  */
-import type { JournalTarget } from '../journal.js';
+import type { JournalledStore, JournalTarget } from '../journal.js';
 import type { SavedProfileRow } from '../saved-profiles.js';
 import type { StoreHandle } from '../store-handle.js';
+import { deletePgMeta, readPgMeta, writePgMeta } from './pg-meta.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const COLS = 'name, base, config, created_at, updated_at, default_since';
@@ -55,6 +56,20 @@ export class PgSavedProfiles {
     this.q(`DELETE FROM ${this.table} WHERE name = $1`, [name]);
   }
 
+  /** Writes a saved profile inside the open change (journalled): its before-image goes to the change first. */
+  putInChange(store: JournalledStore, row: SavedProfileRow): void {
+    store.ensureMnemo();
+    store.journal.capture(`profile:${row.name}`);
+    this.put(row);
+  }
+
+  /** Deletes a saved profile inside the open change (journalled). The caller has refused the default. */
+  deleteInChange(store: JournalledStore, name: string): void {
+    store.ensureMnemo();
+    store.journal.capture(`profile:${name}`);
+    this.delete(name);
+  }
+
   stamp(name: string, since: number | null): void {
     this.q(`UPDATE ${this.table} SET default_since = $1 WHERE name = $2`, [since, name]);
   }
@@ -70,17 +85,13 @@ export class PgSavedProfiles {
 
   /** Journal rows `meta:<key>`: one mnemo_meta value, as `{ value }`. */
   metaTarget(): JournalTarget<StoreHandle> {
-    const meta = () => this.conn.table('mnemo_meta');
     return {
       ns: 'meta',
       snapshot: (_store, key) => {
-        const [r] = this.q(`SELECT value FROM ${meta()} WHERE key = $1`, [key]);
-        return r ? { value: r['value'] as string } : null;
+        const value = readPgMeta(this.conn, key);
+        return value === null ? null : { value };
       },
-      restore: (_store, key, image) => {
-        if (image === null) this.q(`DELETE FROM ${meta()} WHERE key = $1`, [key]);
-        else this.q(`INSERT INTO ${meta()}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, (image as { value: string }).value]);
-      },
+      restore: (_store, key, image) => (image === null ? deletePgMeta(this.conn, key) : writePgMeta(this.conn, key, (image as { value: string }).value)),
     };
   }
 }

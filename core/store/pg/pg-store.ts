@@ -1,17 +1,12 @@
 /**
  * PgStore: the PostgreSQL adapter of the store port (port.ts), over one synchronous connection
- * (sync-pg.ts) to a store's schema (pg-schema.ts, the one `mnemo copy` makes). It is built in
- * slices (issue #17). What it does today: the store's info and meta, memories (reads and writes,
- * owner scopes, id prefixes, embeddings), edges, access events, the journal (change, undo, redo,
- * dependents) over memory, tombstone and belief alias rows, tombstones, all-or-nothing
- * transactions, the maintenance log (written and read), the belief tables (pg-belief-tables.ts),
- * the memory list's text search (SQLite's index over this store's rows), listeners told of this
- * connection's own writes and of what other connections commit (the change feed: pg-feed.ts,
- * pg-external-changes.ts), read-only connections, store.queries and store.runs with feed
- * retention (long changes and ingest runs run SQLite's code over this adapter's statements), and
- * time travel: the store as of an instant (openAsOf, asOf) and what changed between two
- * (changesBetween), from the feed's before-images (pg-history-*.ts). The engine opens PostgreSQL
- * stores through open-location.ts.
+ * (sync-pg.ts) to a store's schema (pg-schema.ts, the one `mnemo copy` makes); the engine opens it
+ * through open-location.ts. It is a facade: it keeps the transaction and the writes of one memory
+ * (add, save, the access log), and hands the rest to modules of this folder, as MemoryStore does:
+ * rows (pg-memory-rows.ts), reads over a scope (pg-scoped-reads.ts), the other writes
+ * (pg-memory-writes.ts), what listeners hear and the change feed (pg-live-changes.ts), time travel
+ * (pg-history-*.ts), the journal's statements and targets (pg-journal-*.ts), the belief tables,
+ * and store.queries and store.runs (pg-store-groups.ts).
  *
  * Differences from the SQLite adapter that later slices must settle:
  * - The change feed is its own table, read by transaction id. A position is a transaction-id
@@ -37,85 +32,46 @@ import { randomUUID } from 'node:crypto';
 import { fixedClock, systemClock, type Clock } from '../../clock.js';
 import { badInput, MnemoError, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
-import { addEdge as addEdgeToMemory, logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
-import { validateOwner } from '../../model/owner.js';
-import { pyDumps } from '../../model/pyjson.js';
+import { untilAsOf, type StoreAsOf } from '../../model/history.js';
+import { logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
 import { accessEventValues } from '../access-events.js';
 import { currentCredentialId } from '../attribution.js';
-import { recoverInterruptedRun } from '../change-run.js';
-import { recoverInterruptedIngest } from '../ingest-run.js';
-import { ingestRuns } from '../ingest-runs.js';
-import { Journal } from '../journal.js';
-import { journalRuns } from '../journal-runs.js';
-import { beliefJournalTargets } from '../belief-journal-targets.js';
-import type { MaintenanceEntry } from '../maintenance-log.js';
-import { TextSearchIndex } from '../text-search.js';
-import type { IndexSidecar } from '../index-sidecar.js';
-import type { StoreHandle } from '../store-handle.js';
-import { contentHash } from '../tombstones.js';
-import { feedRetention, pruneFeed, setFeedRetention } from '../feed-retention.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
-import { ownerClause } from '../owner-sql.js';
+import type { IndexSidecar } from '../index-sidecar.js';
+import type { Journal } from '../journal.js';
+import type { MaintenanceEntry } from '../maintenance-log.js';
+import { requireMemoryId, resolveMemoryId } from '../memory-ids.js';
+import { recoverInterruptedWork } from '../recover-on-open.js';
+import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port.js';
+import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextSearch, Tombstone } from '../port.js';
 import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../saved-profiles.js';
-import type {
-  AccessEvent,
-  AccessWrite,
-  BeliefWrites,
-  ChangeEvent,
-  ChangeListener,
-  EventFilter,
-  FeedChanges,
-  FeedPosition,
-  HistoryChanges,
-  IncomingEdge,
-  IndexSidecarLocation,
-  JournalFollowUp,
-  ListScope,
-  ProfileName,
-  StoreQueries,
-  StoreReader,
-  StoreRuns,
-  StoreWriter,
-  TextSearch,
-  Tombstone,
-} from '../port.js';
-import { untilAsOf, type StoreAsOf } from '../../model/history.js';
-import { noHistory } from '../history-instant.js';
-import { createHistoryViews, fillHistoryViews } from './pg-history-views.js';
-import { resolvePgInstant } from './pg-history-instant.js';
-import { pgChangesBetween } from './pg-history-diff.js';
-import { PgAudit } from './pg-audit.js';
-import { beginPgBulkLoad } from './pg-bulk-load.js';
-import { PgCounts } from './pg-counts.js';
-import { PgExternalChanges } from './pg-external-changes.js';
-import { PgChangeNotices } from './pg-change-notices.js';
-import { PgFeed } from './pg-feed.js';
-import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
-import { definePgJsonFunctions } from './pg-json-sql.js';
-import { PgGraph } from './pg-graph.js';
-import { PgList } from './pg-list.js';
-import { PgCredentials } from './pg-credentials.js';
+import type { StoreHandle } from '../store-handle.js';
+import { TextSearchIndex } from '../text-search.js';
+import { contentHash } from '../tombstones.js';
+import { PgAccessEvents } from './pg-access-events.js';
 import { PgBeliefTables } from './pg-belief-tables.js';
 import { PgEvidenceMirror } from './pg-evidence-mirror.js';
-import { readPgMaintenanceHistory } from './pg-maintenance-log.js';
-import { pgTextRows } from './pg-text-rows.js';
-import { PgSavedProfiles } from './pg-saved-profiles.js';
-import { pgRuns } from './pg-not-yet-groups.js';
+import { PgFeed } from './pg-feed.js';
+import { pgChangesBetween } from './pg-history-diff.js';
+import { resolvePgInstant } from './pg-history-instant.js';
+import { enterPgPast, pastIsReadOnly } from './pg-history-open.js';
+import { pgIndexSidecarLocation } from './pg-index-cache.js';
 import { pgIngestSql } from './pg-ingest-sql.js';
-import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
-import { pgJournalSql } from './pg-journal-sql.js';
-import { pgMemoryRowTarget, pgTombstone, pgTombstoneTarget, putPgTombstone } from './pg-journal-targets.js';
-import { pgQueries } from './pg-queries.js';
-import { PgMemoryQueries } from './pg-memory-queries.js';
-import { PgRowQueries } from './pg-row-queries.js';
-import { PgReadAhead } from './pg-read-ahead.js';
-import { PgAccessEvents } from './pg-access-events.js';
+import { pgTombstone, putPgTombstone } from './pg-journal-targets.js';
+import { definePgJsonFunctions } from './pg-json-sql.js';
+import { PgLiveChanges } from './pg-live-changes.js';
+import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
-import { numbered } from './pg-sql.js';
+import { PgMemoryWrites } from './pg-memory-writes.js';
+import { readPgMeta, writePgMeta } from './pg-meta.js';
+import { PgReadAhead } from './pg-read-ahead.js';
+import { PgSavedProfiles } from './pg-saved-profiles.js';
+import { PgScopedReads } from './pg-scoped-reads.js';
 import { PgStoreConnection } from './pg-store-connection.js';
+import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
+import { pgTextRows } from './pg-text-rows.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
-import { pgIndexCacheDir, pgIndexCachePath, pgStoreView } from './pg-index-cache.js';
 
 export interface PgOpenOptions {
   clock?: Clock;
@@ -143,24 +99,21 @@ export class PgStore implements StoreWriter, StoreHandle {
   /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
   readonly history: StoreAsOf | null;
   private readonly conn: PgStoreConnection;
-  /** Inside readFresh: the store was caught up at its start, and the indexes read in it do not check again. */
-  private freshScope = false;
-  /** The commit listeners watchCommits started, closed with the store. */
-  private readonly notices = new Set<PgChangeNotices>();
   private readonly feed: PgFeed;
   /** This connection's token in the change feed's rows (`mnemo.writer`): how it leaves out its own. */
   private readonly writerToken = randomUUID();
-  /** Hears other connections' commits; null without a feed (an older store opened read-only). */
-  private readonly external: PgExternalChanges | null;
+  /** Listeners, the feed's position, and other connections' commits. */
+  private readonly changes: PgLiveChanges;
   /** Transactions of ours that wrote (totalChanges). */
   private writes = 0;
   private readonly rows: PgMemoryRows;
   private readonly readAhead: PgReadAhead;
+  private readonly scoped: PgScopedReads;
+  private readonly writers: PgMemoryWrites;
   private readonly events: PgAccessEvents;
   private readonly profiles: PgSavedProfiles;
   /** The belief evidence search's copy of the evidence (one per connection, made on first search). */
   private readonly evidence: PgEvidenceMirror;
-  private readonly listeners = new Set<ChangeListener>();
   private readonly warned = new Set<string>();
   private readonly onWarning: (message: string) => void;
   /** Whether the store has Mnemo's tables' contents (a nooa-only copy gains them on its first Mnemo write). */
@@ -182,33 +135,13 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.evidence = new PgEvidenceMirror(conn);
-    const beliefRows = new PgBeliefTables(conn, this, this.evidence);
-    this.journal = new Journal<PgStore>(
-      this,
-      pgJournalSqlFor(conn, pgJournalSql(conn)),
-      [pgMemoryRowTarget(this.rows), pgTombstoneTarget(conn), this.profiles.target(), this.profiles.metaTarget(), ...beliefJournalTargets(() => beliefRows)],
-      opts.journalFollowUps ?? [],
-    );
-    const credentials = new PgCredentials(conn);
-    const feedQueries = { feedRetention: () => feedRetention(this), feedStatus: () => pgFeedStatus(this, this.feed) };
-    this.queries = pgQueries(new PgRowQueries(conn, undefined, this.readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), this.profiles, new PgList(conn), new PgGraph(conn), feedQueries);
-    this.runs = pgRuns({
-      ...journalRuns(this),
-      ...ingestRuns(this, pgIngestSql(conn)),
-      insertCredential: (c) =>
-        this.transaction(() => {
-          this.ensureMnemo();
-          credentials.insert(c);
-        }),
-      markRevoked: (ids, now) =>
-        this.transaction(() => {
-          this.ensureMnemo();
-          return credentials.markRevoked(ids, now);
-        }),
-      beginBulkLoad: () => beginPgBulkLoad(conn, this),
-      setFeedRetention: (policy) => setFeedRetention(this, policy),
-      pruneFeed: (now, pacing) => pruneFeed(this, now, pacing, (store, at) => pgPruneFeedStep(store, this.feed, at)),
-    });
+    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead };
+    this.journal = pgStoreJournal<PgStore>(this, parts, this.rows, this.evidence, opts.journalFollowUps ?? []);
+    const groups = pgStoreGroups(this, parts);
+    this.queries = groups.queries;
+    this.runs = groups.runs;
+    this.scoped = new PgScopedReads(this.rows, (row, edges) => this.decode(row, edges));
+    this.writers = new PgMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
     this.path = conn.shown;
     this.name = conn.url.schema;
     this.clock = opts.clock ?? systemClock;
@@ -219,53 +152,40 @@ export class PgStore implements StoreWriter, StoreHandle {
     // A store made before the feed (or before its latest triggers: commit notifications, before-images) gets it at its first writable open; a read-only one goes without.
     if (!this.readonly) this.feed.installOrUpgrade(this.clock.now());
     conn.db().query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]);
-    // The past does not move: nothing to hear.
-    const start = history ? null : this.feed.position();
-    this.external = start ? new PgExternalChanges(this, this.feed, this.writerToken, start) : null;
+    this.changes = new PgLiveChanges(conn, this.feed, history, this, this.writerToken);
   }
 
   /** Opens the store a `postgres://…?schema=name` URL names (a new one with `create`). */
   static open(location: string | PgStoreUrl, opts: PgOpenOptions = {}): PgStore {
-    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
-    try {
-      definePgJsonFunctions(conn.db());
+    return PgStore.connected(location, (conn) => {
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
       const store = new PgStore(conn, opts);
-      // A long change a writer that died left half-written is rolled back, a half-done undo or redo
-      // completed, and a belief ingest it left is removed, as MemoryStore.open does.
-      const recovered = recoverInterruptedRun(store);
-      if (recovered) store.warn('recovered-run', recovered);
-      const ingest = recoverInterruptedIngest(store, pgIngestSql(conn));
-      if (ingest) store.warn('recovered-ingest', ingest);
+      recoverInterruptedWork(store, pgIngestSql(conn));
       return store;
-    } catch (err) {
-      conn.close();
-      throw err;
-    }
+    });
   }
 
   /**
-   * Opens the store as it stood at instant `at` (epoch seconds), on a connection of its own that
-   * holds one REPEATABLE READ, READ ONLY transaction for its life (pg-history-views.ts): every read
-   * works on it unchanged, and it never changes, whatever others commit meanwhile. Every write is
-   * refused. Its clock stops at `at` unless nothing changed after it (then it is the store as it is
-   * now, on the caller's clock). Refuses an instant before the history starts (pg-history-instant.ts).
+   * Opens the store as it stood at instant `at` (epoch seconds), on a connection of its own
+   * (pg-history-open.ts); every write is refused. Its clock stops at `at` unless nothing changed
+   * after it (then it is the store as it is now, on the caller's clock).
    */
   static openAsOf(location: string | PgStoreUrl, at: number, opts: Omit<PgOpenOptions, 'readonly' | 'create'> = {}): PgStore {
-    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
-    try {
-      definePgJsonFunctions(conn.db());
-      const feed = new PgFeed(conn);
-      if (!feed.installed()) throw noHistory(conn.shown);
-      createHistoryViews(conn);
-      conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
-      conn.db().query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const { instant, rows } = resolvePgInstant(feed, conn.shown, at);
-      fillHistoryViews(conn, feed.table, rows);
+    return PgStore.connected(location, (conn) => {
+      const instant = enterPgPast(conn, at);
       // Recency, idle time and retention read as they did then: the clock stops at the instant (unless it is now).
       const clock = instant.live ? opts.clock : fixedClock(at);
       return new PgStore(conn, { ...opts, ...(clock ? { clock } : {}), readonly: true }, instant);
+    });
+  }
+
+  /** A store made on a new connection to `location`, with the JSON functions its queries use (pg-json-sql.ts); the connection is closed if making it fails. */
+  private static connected(location: string | PgStoreUrl, make: (conn: PgStoreConnection) => PgStore): PgStore {
+    const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
+    try {
+      definePgJsonFunctions(conn.db());
+      return make(conn);
     } catch (err) {
       conn.close();
       throw err;
@@ -284,14 +204,9 @@ export class PgStore implements StoreWriter, StoreHandle {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const n of this.notices) void n.close();
-    this.notices.clear();
+    this.changes.close();
     this.evidence.close();
     this.conn.close();
-  }
-
-  private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
-    return this.conn.db().query(sql, params);
   }
 
   // ---------------------------------------------------------------- the store itself
@@ -312,15 +227,13 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   getMeta(key: string): string | null {
-    if (!this.mnemo) return null;
-    const [r] = this.q(`SELECT value FROM ${this.conn.table('mnemo_meta')} WHERE key = $1`, [key]);
-    return r ? (r['value'] as string) : null;
+    return this.mnemo ? readPgMeta(this.conn, key) : null;
   }
 
   setMeta(key: string, value: string): void {
     this.transaction(() => {
       this.ensureMnemo();
-      this.q(`INSERT INTO ${this.conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+      writePgMeta(this.conn, key, value);
     });
   }
 
@@ -334,31 +247,18 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.onWarning(message);
   }
 
-  /**
-   * This machine's cache of the store's index snapshots for what this connection's role sees
-   * (pg-index-cache.ts); written even on a read-only connection, since it is no part of the store.
-   * Null (and a warning) when the server cannot say who the session is.
-   */
+  /** This machine's cache of the store's index snapshots (pg-index-cache.ts), asked of the server once. */
   indexSidecarLocation(): IndexSidecarLocation | null {
-    if (this.sidecarLocation === undefined) {
-      try {
-        this.sidecarLocation = { path: pgIndexCachePath(pgStoreView(this.conn), pgIndexCacheDir()), writable: true };
-      } catch (err) {
-        this.warn('index-sidecar', `cannot tell which index cache belongs to ${this.path} (${(err as Error).message}); indexes are built in memory instead`);
-        this.sidecarLocation = null;
-      }
-    }
+    if (this.sidecarLocation === undefined) this.sidecarLocation = pgIndexSidecarLocation(this.conn, (m) => this.warn('index-sidecar', m));
     return this.sidecarLocation;
   }
 
-  maintenanceHistory(limit = 20): MaintenanceEntry[] {
-    return readPgMaintenanceHistory(this.conn, limit, this.mnemo);
-  }
+  readonly maintenanceHistory = (limit = 20): MaintenanceEntry[] => readPgMaintenanceHistory(this.conn, limit, this.mnemo);
 
   logMaintenance(kind: string, report: Record<string, unknown>): void {
     this.transaction(() => {
       this.ensureMnemo();
-      this.q(`INSERT INTO ${this.conn.table('maintenance_log')}(ts, kind, report) VALUES ($1, $2, $3)`, [this.clock.now(), kind, pyDumps(report)]);
+      appendPgMaintenanceEntry(this.conn, this.clock.now(), kind, report);
     });
   }
 
@@ -416,9 +316,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   /** Runs fn with these memories' rows read ahead in one statement (pg-row-queries.ts): a catch-up's indexes read them. */
-  withRowsAhead<T>(ids: readonly string[], fn: () => T): T {
-    return this.readAhead.with(ids, fn);
-  }
+  readonly withRowsAhead = <T>(ids: readonly string[], fn: () => T): T => this.readAhead.with(ids, fn);
 
   /** One REPEATABLE READ transaction: every read inside sees one snapshot. */
   readConsistent<T>(fn: () => T): T {
@@ -439,12 +337,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     }
   }
 
-  // ---------------------------------------------------------------- listeners and the feed
-
-  onChange(listener: ChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  // ---------------------------------------------------------------- listeners and the feed (pg-live-changes.ts)
 
   /** Tells listeners (derived indexes) that a memory changed; the journal calls it after a restore. */
   emit(e: ChangeEvent): void {
@@ -452,68 +345,7 @@ export class PgStore implements StoreWriter, StoreHandle {
       if (e.kind === 'reset') this.told.reset = true;
       else this.told.ids.add(e.id);
     }
-    for (const l of this.listeners) l(e);
-  }
-
-  /** Where the feed stands: a transaction-id watermark (pg-feed.ts); null without a feed. */
-  feedPosition(): FeedPosition | null {
-    if (this.history) return this.history.position;
-    return this.feed.position();
-  }
-
-  /** The memories transactions that ended after `pos` changed, this connection's included. */
-  changedSince(pos: FeedPosition, limit: number): FeedChanges | null {
-    if (this.history) return pos.epoch === this.history.position.epoch && pos.seq === this.history.position.seq ? { upserts: [], deletes: [], position: pos } : null;
-    return this.feed.changedSince(pos, limit);
-  }
-
-  /** Whether another connection committed since the last check (pg-external-changes.ts); never without a feed. */
-  refreshIfChanged(): boolean {
-    if (this.history) return false;
-    return this.external?.refresh() ?? this.noFeed();
-  }
-
-  /**
-   * Wakes `onCommit` on each commit to the store's feed, heard on a connection of its own
-   * (pg-change-notices.ts). `MNEMO_PG_LISTEN=off` turns it off (views then poll): a pooler in
-   * transaction mode (PgBouncer's) cannot hold a LISTEN, and the benchmarks compare with polling.
-   */
-  watchCommits(onCommit: () => void): (() => void) | null {
-    if (process.env.MNEMO_PG_LISTEN === 'off') return null;
-    const notices = PgChangeNotices.listen(this.conn.url, onCommit);
-    this.notices.add(notices);
-    return () => {
-      this.notices.delete(notices);
-      void notices.close();
-    };
-  }
-
-  /** Tells listeners which memories other connections changed since the last catch-up. */
-  catchUp(): void {
-    if (this.freshScope) return;
-    this.external?.catchUp();
-  }
-
-  /** One feed check for everything fn reads (a recall's eight indexes made eight round trips). */
-  readFresh<T>(fn: () => T): T {
-    if (this.freshScope) return fn();
-    this.external?.catchUp();
-    this.freshScope = true;
-    try {
-      return fn();
-    } finally {
-      this.freshScope = false;
-    }
-  }
-
-  heardPosition(): FeedPosition | null {
-    if (this.history) return this.history.position;
-    return this.external?.heardPosition() ?? null;
-  }
-
-  /** Moves whenever a check finds another connection's commit to memories or edges (never for ours). */
-  dataVersion(): number {
-    return this.external?.version() ?? 0;
+    this.changes.tell(e);
   }
 
   /** The transactions this connection committed that wrote (SQLite counts rows: either moves on every write of ours). */
@@ -521,22 +353,23 @@ export class PgStore implements StoreWriter, StoreHandle {
     return this.writes;
   }
 
-  private noFeed(): false {
-    this.warn('no-feed', `${this.path} has no change feed (a store made before it, opened read-only): changes other connections make are not heard; open it writable once to add the feed`);
-    return false;
-  }
+  // A facade over some eighty port methods (port.ts says what each does): a method a collaborator
+  // answers as it is takes one line, which names the collaborator.
+  readonly onChange = (listener: ChangeListener): (() => void) => this.changes.onChange(listener);
+  readonly feedPosition = (): FeedPosition | null => this.changes.feedPosition();
+  readonly changedSince = (pos: FeedPosition, limit: number): FeedChanges | null => this.changes.changedSince(pos, limit);
+  readonly refreshIfChanged = (): boolean => this.changes.refreshIfChanged();
+  readonly watchCommits = (onCommit: () => void): (() => void) | null => this.changes.watchCommits(onCommit);
+  readonly catchUp = (): void => this.changes.catchUp();
+  readonly readFresh = <T>(fn: () => T): T => this.changes.readFresh(fn);
+  readonly heardPosition = (): FeedPosition | null => this.changes.heardPosition();
+  readonly dataVersion = (): number => this.changes.dataVersion();
 
   // ---------------------------------------------------------------- history
 
-  /** What `at` resolves to in this store's change feed (pg-history-instant.ts), read as one snapshot. */
-  asOf(at: number): StoreAsOf {
-    return this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
-  }
-
-  /** What changed between two instants' positions (pg-history-diff.ts), read as one snapshot. */
-  changesBetween(from: FeedPosition, to: FeedPosition): HistoryChanges {
-    return this.readConsistent(() => pgChangesBetween(this.feed, from, to));
-  }
+  /** What `at` resolves to in the change feed (pg-history-instant.ts), and what changed between two positions (pg-history-diff.ts), each read as one snapshot. */
+  readonly asOf = (at: number): StoreAsOf => this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
+  readonly changesBetween = (from: FeedPosition, to: FeedPosition): HistoryChanges => this.readConsistent(() => pgChangesBetween(this.feed, from, to));
 
   /**
    * Nothing to let go of between requests: a past store's snapshot is its own connection's
@@ -589,82 +422,6 @@ export class PgStore implements StoreWriter, StoreHandle {
     return m;
   }
 
-  exists(id: string): boolean {
-    return this.rows.exists(id);
-  }
-
-  /** An exact id wins; otherwise a literal prefix of at least 6 characters; two matches are an error. */
-  resolveId(idOrPrefix: string): string | null {
-    if (typeof idOrPrefix !== 'string' || idOrPrefix === '') return null;
-    if (this.exists(idOrPrefix)) return idOrPrefix;
-    if (idOrPrefix.length < 6) return null;
-    const ids = this.rows.idsWithPrefix(idOrPrefix);
-    if (ids.length > 1) {
-      throw badInput(`id prefix ${JSON.stringify(idOrPrefix)} is ambiguous (matches ${ids[0]} and ${ids[1]}); give more characters`, { field: 'id' });
-    }
-    return ids[0] ?? null;
-  }
-
-  requireId(idOrPrefix: string): string {
-    const id = this.resolveId(idOrPrefix);
-    if (id) return id;
-    const hint =
-      idOrPrefix.length < 6
-        ? 'an id prefix needs at least 6 characters'
-        : /[%_]/.test(idOrPrefix)
-          ? 'ids never contain % or _, and prefixes are matched literally'
-          : 'check the id, or list memories with "mnemo list"';
-    throw notFound(`no memory matches id ${JSON.stringify(idOrPrefix)}; ${hint}`, { id: idOrPrefix });
-  }
-
-  ownerOf(id: string): string | null {
-    return this.rows.ownerOf(id);
-  }
-
-  /** The scope as a condition on memories' columns, its `$n` placeholders numbered from `first`. */
-  private scopeWhere(scope: ListScope, first: number): { sql: string; params: unknown[] } {
-    const parts: string[] = [];
-    const params: unknown[] = [];
-    if (!scope.includeArchived) parts.push('archived = 0');
-    const oc = ownerClause(scope.owner ?? null);
-    if (oc.sql !== '1') {
-      parts.push(numbered(oc.sql, first));
-      params.push(...oc.params);
-    }
-    return { sql: parts.length ? parts.join(' AND ') : 'TRUE', params };
-  }
-
-  count(scope: ListScope = {}): number {
-    const w = this.scopeWhere(scope, 1);
-    return this.rows.count(w.sql, w.params);
-  }
-
-  isEmpty(scope: ListScope = {}): boolean {
-    const w = this.scopeWhere(scope, 1);
-    return !this.rows.any(w.sql, w.params);
-  }
-
-  /** Memories in rowid order (nooa's iteration order), edges attached, a page at a time. */
-  *iter(scope: ListScope = {}, batch = 1000): Generator<Memory> {
-    const w = this.scopeWhere(scope, 3);
-    let after = -1;
-    for (;;) {
-      const rows = this.rows.page(w.sql, w.params, after, batch);
-      if (rows.length === 0) return;
-      const edges = this.rows.edgesFrom(rows.map((r) => r.id));
-      for (const row of rows) yield this.decode(row, edges.get(row.id) ?? []);
-      after = rows[rows.length - 1]!.rowid!;
-    }
-  }
-
-  all(scope: ListScope = {}): Memory[] {
-    return [...this.iter(scope)];
-  }
-
-  rowidOf(id: string): number | null {
-    return this.rows.rowidOf(id);
-  }
-
   getEmbedding(id: string): Float32Array | null {
     const blob = this.rows.embedding(id);
     if (!blob) return null;
@@ -673,19 +430,19 @@ export class PgStore implements StoreWriter, StoreHandle {
     return v;
   }
 
-  // ---------------------------------------------------------------- edge reads
-
-  neighbors(id: string): Edge[] {
-    return this.rows.neighbors(id);
-  }
-
-  edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
-    return this.rows.edgesFrom(ids);
-  }
-
-  incoming(id: string): IncomingEdge[] {
-    return this.rows.incoming(id);
-  }
+  // Answered by the rows (pg-memory-rows.ts), the id rule (memory-ids.ts) and the scope's reads (pg-scoped-reads.ts).
+  readonly exists = (id: string): boolean => this.rows.exists(id);
+  readonly resolveId = (idOrPrefix: string): string | null => resolveMemoryId(idOrPrefix, this.rows);
+  readonly requireId = (idOrPrefix: string): string => requireMemoryId(idOrPrefix, this.rows);
+  readonly ownerOf = (id: string): string | null => this.rows.ownerOf(id);
+  readonly rowidOf = (id: string): number | null => this.rows.rowidOf(id);
+  readonly neighbors = (id: string): Edge[] => this.rows.neighbors(id);
+  readonly edgesFrom = (ids: readonly string[]): Map<string, Edge[]> => this.rows.edgesFrom(ids);
+  readonly incoming = (id: string): IncomingEdge[] => this.rows.incoming(id);
+  readonly count = (scope: ListScope = {}): number => this.scoped.count(scope);
+  readonly isEmpty = (scope: ListScope = {}): boolean => this.scoped.isEmpty(scope);
+  readonly iter = (scope: ListScope = {}, batch = 1000): Generator<Memory> => this.scoped.iter(scope, batch);
+  readonly all = (scope: ListScope = {}): Memory[] => [...this.iter(scope)];
 
   // ---------------------------------------------------------------- memory writes
 
@@ -736,109 +493,25 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.emit({ kind: 'upsert', id: m.id });
   }
 
-  setEmbedding(id: string, embedding: Float32Array | null): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(id);
-      this.rows.setEmbedding(id, embedding ? vectorToBlob(embedding) : null);
-    });
-    this.emit({ kind: 'upsert', id });
-  }
-
-  archive(id: string): boolean {
-    return this.setArchived(id, true);
-  }
-
-  restore(id: string): boolean {
-    return this.setArchived(id, false);
-  }
-
-  /** Soft delete: flips only the `archived` column, as nooa does (the JSON keeps its old value). */
-  private setArchived(id: string, archived: boolean): boolean {
-    const changed = this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(id);
-      return this.rows.setArchived(id, archived);
-    });
-    if (changed) this.emit({ kind: 'upsert', id });
-    return changed;
-  }
-
-  delete(id: string): boolean {
-    const changed = this.transaction(() => {
-      this.ensureMnemo();
-      // The memories whose edges into this one go with it change too.
-      for (const src of new Set(this.rows.incoming(id).map((e) => e.src))) if (src !== id) this.beforeWrite(src);
-      this.beforeWrite(id);
-      return this.rows.remove(id);
-    });
-    if (changed) this.emit({ kind: 'delete', id });
-    return changed;
-  }
-
   /** Inside a change, locks and holds these memories' rows in one statement (pg-held-rows.ts): the change's reads of them answer from memory. */
   lockAhead(ids: readonly string[]): void {
     if (this.journal.active) this.rows.lockAndHold(ids);
   }
 
-  renameOwner(from: string, to: string): number {
-    if (from === '') throw badInput('rename_owner never claims unowned rows; give a non-empty source owner', { field: 'from' });
-    validateOwner(from, 'from');
-    validateOwner(to, 'to');
-    return this.transaction(() => {
-      const ids = this.rows.idsOfOwner(from);
-      for (const id of ids) {
-        const m = this.get(id)!;
-        m.owner = to;
-        this.save(m);
-      }
-      return ids.length;
-    });
-  }
-
-  // ---------------------------------------------------------------- edge writes
-
-  /** add_edge semantics: the same target and type keeps the larger weight. */
-  addEdge(src: string, dst: string, type: string, weight = 1.0): boolean {
-    if (!isEdgeType(type)) {
-      throw badInput(`unknown edge type ${JSON.stringify(type)}; expected one of derived_from, created_by, supports, contradicts, refines, related, causes, precedes, part_of, triggers`, {
-        field: 'type',
-      });
-    }
-    return this.transaction(() => {
-      this.rows.lock(src);
-      const m = this.get(src);
-      if (!m) throw notFound(`no memory with id ${src}`, { id: src });
-      if (!this.exists(dst)) throw notFound(`no memory with id ${dst}`, { id: dst });
-      const changed = addEdgeToMemory(m, dst, type, weight, this.clock.now());
-      if (changed) this.save(m);
-      return changed;
-    });
-  }
-
-  removeEdge(src: string, dst: string, type: string): boolean {
-    return this.transaction(() => {
-      this.rows.lock(src);
-      const m = this.get(src);
-      if (!m) throw notFound(`no memory with id ${src}`, { id: src });
-      const before = m.edges.length;
-      m.edges = m.edges.filter((e) => !(e.target_id === dst && e.type === type));
-      if (m.edges.length === before) return false;
-      this.save(m);
-      return true;
-    });
-  }
+  // Answered by pg-memory-writes.ts.
+  readonly setEmbedding = (id: string, embedding: Float32Array | null): void => this.writers.setEmbedding(id, embedding);
+  readonly archive = (id: string): boolean => this.writers.setArchived(id, true);
+  readonly restore = (id: string): boolean => this.writers.setArchived(id, false);
+  readonly delete = (id: string): boolean => this.writers.delete(id);
+  readonly renameOwner = (from: string, to: string): number => this.writers.renameOwner(from, to);
+  readonly addEdge = (src: string, dst: string, type: string, weight = 1.0): boolean => this.writers.addEdge(src, dst, type, weight);
+  readonly removeEdge = (src: string, dst: string, type: string): boolean => this.writers.removeEdge(src, dst, type);
 
   // ---------------------------------------------------------------- the journal and tombstones
 
   /** Runs fn as one journalled change (one transaction, one history row, undoable). */
-  change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
-    return this.journal.record(label, kind, fn, meta);
-  }
-
-  tombstoneFor(content: string): Tombstone | null {
-    return pgTombstone(this.conn, contentHash(content));
-  }
+  readonly change = <T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } => this.journal.record(label, kind, fn, meta);
+  readonly tombstoneFor = (content: string): Tombstone | null => pgTombstone(this.conn, contentHash(content));
 
   /** Journalled: undoing the forget removes the tombstone again. */
   putTombstone(t: Tombstone): void {
@@ -851,32 +524,15 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   // ---------------------------------------------------------------- saved profiles (journalled: written inside store.change)
 
-  putSavedProfile(row: SavedProfileRow): void {
-    this.ensureMnemo();
-    this.journal.capture(`profile:${row.name}`);
-    this.profiles.put(row);
-  }
-
-  deleteSavedProfile(name: string): void {
-    this.ensureMnemo();
-    this.journal.capture(`profile:${name}`);
-    this.profiles.delete(name);
-  }
-
-  setDefaultProfile(name: string): void {
-    setDefaultProfileWith(this, name, (profile, since) => this.profiles.stamp(profile, since));
-  }
+  readonly putSavedProfile = (row: SavedProfileRow): void => this.profiles.putInChange(this, row);
+  readonly deleteSavedProfile = (name: string): void => this.profiles.deleteInChange(this, name);
+  readonly setDefaultProfile = (name: string): void => setDefaultProfileWith(this, name, (profile, since) => this.profiles.stamp(profile, since));
 
   // ---------------------------------------------------------------- access events
 
-  accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] } {
-    // The event table is a log, not rolled back: a past store leaves out what was logged after its instant.
-    return this.events.query({ ...filter, until: untilAsOf(this.history, filter.until) });
-  }
-
-  accessEventCount(): number {
-    return this.events.count();
-  }
+  /** The event table is a log, not rolled back: a past store leaves out what was logged after its instant. */
+  readonly accessEvents = (filter: EventFilter): { total: number; events: AccessEvent[] } => this.events.query({ ...filter, until: untilAsOf(this.history, filter.until) });
+  readonly accessEventCount = (): number => this.events.count();
 
   /**
    * Each access onto its memory's ring (counters, recency and strength as log_access rules) and
@@ -912,9 +568,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   // ---------------------------------------------------------------- beliefs and the list's text search
 
   /** The belief tables on this connection (reads on a nooa-only store return nothing). */
-  beliefTables(): BeliefWrites {
-    return new PgBeliefTables(this.conn, this, this.evidence);
-  }
+  readonly beliefTables = (): BeliefWrites => new PgBeliefTables(this.conn, this, this.evidence);
 
   /**
    * SQLite's index, fed from this store's rows. It is kept in this process's memory and rebuilt on
@@ -924,11 +578,4 @@ export class PgStore implements StoreWriter, StoreHandle {
     const rows = pgTextRows(this.conn, this.readAhead);
     return new TextSearchIndex(null, () => rows);
   }
-}
-
-/** The refusal of a write to a store shown as of an instant. */
-function pastIsReadOnly(path: string, at: number): MnemoError {
-  return new MnemoError('bad_input', `${path} is shown as it stood at ${new Date(at * 1000).toISOString()}: the past is read-only; open the store as it is now to change it`, {
-    reason: 'read_only_past',
-  });
 }
