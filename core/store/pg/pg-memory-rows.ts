@@ -240,8 +240,9 @@ export class PgMemoryRows {
 
   /** The columns an access changes (logAccesses), leaving the rest of the row as it is. */
   updateUsage(r: EncodedRow): void {
-    this.held.patchRow(r.id, { strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
-    this.q(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
+    // A held row is written with the held rows' flush: one UPDATE … FROM unnest for all of them.
+    if (this.held.patchRow(r.id, { strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data })) return;
+    this.conn.later(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
   }
 
   /**

@@ -880,22 +880,28 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /**
    * Each access onto its memory's ring (counters, recency and strength as log_access rules) and
-   * into the event table, all in one transaction; each memory's row is locked before it is read.
+   * into the event table, all in one transaction. Every memory of the call is locked at once, in id
+   * order (locked one by one in rank order, two recalls returning overlapping memories in different
+   * orders deadlocked), and held: the reads answer from memory, the rows are written in one
+   * statement with the events (pg-held-rows.ts, PgStoreConnection.later).
    */
   logAccesses(writes: readonly AccessWrite[]): void {
     if (writes.length === 0) return;
     const touched: string[] = [];
     this.transaction(() => {
       this.ensureMnemo();
+      this.rows.lockAndHold(writes.map((w) => w.id));
+      const events: unknown[][] = [];
       for (const w of writes) {
-        this.rows.lock(w.id);
-        const m = this.get(w.id);
-        if (!m) continue;
+        const held = this.rows.held.get(w.id);
+        if (!held) continue;
+        const m = this.decode(held.row, held.edges);
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
         this.rows.updateUsage(encodeRow(m));
-        this.events.insert(accessEventValues(m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null, currentCredentialId()));
+        events.push(accessEventValues(m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null, currentCredentialId()));
         touched.push(m.id);
       }
+      this.events.insertMany(events);
     });
     for (const id of touched) this.emit({ kind: 'upsert', id });
   }
@@ -905,7 +911,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     if (records.length === 0) return;
     this.transaction(() => {
       this.ensureMnemo();
-      for (const rec of records) this.events.insert(accessEventValues(memoryId, rec, strengthAfter, true, opts.backfilled ?? false, null, null, currentCredentialId()));
+      this.events.insertMany(records.map((rec) => accessEventValues(memoryId, rec, strengthAfter, true, opts.backfilled ?? false, null, null, currentCredentialId())));
     });
   }
 
