@@ -380,9 +380,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.conn.deferWrites = true;
     try {
       const result = fn();
-      // Whether this transaction wrote anything: it was given a transaction id then.
-      const [wrote] = this.readonly ? [] : db.query('SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote');
-      db.query('COMMIT');
+      // Whether this transaction wrote anything (it was given a transaction id then), asked in the COMMIT's request.
+      const [wrote] = db.query(this.readonly ? 'COMMIT' : 'SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote; COMMIT');
       if (wrote?.['wrote'] === true) this.writes++;
       return result;
     } catch (err) {
@@ -406,13 +405,13 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /**
    * BEGIN, and on a writable connection the store's clock for the change feed's rows (`mnemo.now`,
-   * pg-feed-ddl.ts) in the same round trip: a statement without parameters goes over the simple
-   * query protocol, which takes two. The clock's reading is a finite number, written as a literal.
+   * pg-feed-ddl.ts) in the same statement: a text without parameters goes over the simple query
+   * protocol, which takes two. The clock's reading is a finite number, written as a literal.
+   * Deferred: it goes with the transaction's first statement, in the same request.
    */
   private begin(): void {
     const now = this.clock.now();
-    if (this.readonly || !Number.isFinite(now)) this.conn.db().query('BEGIN');
-    else this.conn.db().query(`BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
+    this.conn.db().defer(this.readonly || !Number.isFinite(now) ? 'BEGIN' : `BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
   }
 
   /** Runs fn with these memories' rows read ahead in one statement (pg-row-queries.ts): a catch-up's indexes read them. */

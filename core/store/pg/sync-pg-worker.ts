@@ -24,12 +24,21 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     return { ok: false, code: typeof e.code === 'string' ? e.code : 'connection', message: e.message ?? String(err), ...(failedAt === undefined ? {} : { failedAt }) };
   }
 
+  /**
+   * A text of several statements without parameters (the simple query protocol) gives one result
+   * per statement: its rows are the last row-returning statement's (`SELECT …; COMMIT` answers the SELECT).
+   */
+  function resultOf(res: pg.QueryResult | pg.QueryResult[]): pg.QueryResult {
+    if (!Array.isArray(res)) return res;
+    return [...res].reverse().find((r) => r.fields.length > 0) ?? res[res.length - 1]!;
+  }
+
   /** One request, many statements (SyncPg's deferred writes and the read that flushes them): one cross-thread round trip for all. */
   async function runBatch(client: pg.Client, statements: readonly PgStatement[]): Promise<PgReply> {
     let last: pg.QueryResult | null = null;
     for (let i = 0; i < statements.length; i++) {
       try {
-        last = await client.query({ text: statements[i]!.sql, values: statements[i]!.params as unknown[] });
+        last = resultOf(await client.query({ text: statements[i]!.sql, values: statements[i]!.params as unknown[] }));
       } catch (err) {
         return failed(err, i);
       }
@@ -53,7 +62,7 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
         return { ok: true, rows: [] };
       }
       if (req.op === 'batch') return await runBatch(client, req.statements);
-      const res = await client.query({ text: req.sql, values: req.params as unknown[] });
+      const res = resultOf(await client.query({ text: req.sql, values: req.params as unknown[] }));
       return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       return failed(err);
