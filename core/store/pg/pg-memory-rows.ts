@@ -192,7 +192,7 @@ export class PgMemoryRows {
       WRITE_COLS.map((c) => values[c]),
     );
     if (!this.held.open) return;
-    const row = { rowid: intOf(got!['rowid'], 'memories.rowid'), ...r };
+    const row = { rowid: intOf(got!['rowid'], 'memories.rowid'), ...r, status: r.status ?? null };
     this.held.put(r.id, { row, embedding: embedding && new Uint8Array(embedding), edges: edgesOf(got!) });
   }
 

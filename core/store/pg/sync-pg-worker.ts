@@ -25,6 +25,32 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
   }
 
   /**
+   * `MNEMO_PG_PREPARE=off` sends every statement unnamed: a pooler in transaction mode (PgBouncer
+   * before 1.21) hands a session's statements to other server connections, which do not know the names.
+   */
+  const prepare = process.env['MNEMO_PG_PREPARE'] !== 'off';
+  /** Per connection: the name each statement text was prepared under (queryOf). */
+  const prepared = new Map<pg.Client, Map<string, string>>();
+  /** Texts prepared per connection at most: the adapter's statements are a few hundred at most, texts built per call (a batch's tuples) get no name past it. */
+  const PREPARED_PER_CONNECTION = 300;
+
+  /**
+   * A statement with parameters under a name, so the server parses and analyses its text once per
+   * connection rather than at each execution (and `pg` sends a Bind and an Execute instead of a
+   * Parse as well). One without parameters goes over the simple protocol, which may hold several
+   * statements and cannot be named.
+   */
+  function queryOf(client: pg.Client, statement: PgStatement): pg.QueryConfig {
+    const values = statement.params as unknown[];
+    if (values.length === 0 || !prepare) return { text: statement.sql, values };
+    let names = prepared.get(client);
+    if (!names) prepared.set(client, (names = new Map()));
+    let name = names.get(statement.sql);
+    if (name === undefined && names.size < PREPARED_PER_CONNECTION) names.set(statement.sql, (name = `mnemo_${names.size + 1}`));
+    return name === undefined ? { text: statement.sql, values } : { name, text: statement.sql, values };
+  }
+
+  /**
    * A text of several statements without parameters (the simple query protocol) gives one result
    * per statement: its rows are the last row-returning statement's (`SELECT …; COMMIT` answers the SELECT).
    */
@@ -38,7 +64,7 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     let last: pg.QueryResult | null = null;
     for (let i = 0; i < statements.length; i++) {
       try {
-        last = resultOf(await client.query({ text: statements[i]!.sql, values: statements[i]!.params as unknown[] }));
+        last = resultOf(await client.query(queryOf(client, statements[i]!)));
       } catch (err) {
         return failed(err, i);
       }
@@ -58,11 +84,12 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
       if (!client) return { ok: false, code: 'closed', message: 'this PostgreSQL connection is closed' };
       if (req.op === 'end') {
         clients.delete(req.id);
+        prepared.delete(client);
         await client.end();
         return { ok: true, rows: [] };
       }
       if (req.op === 'batch') return await runBatch(client, req.statements);
-      const res = resultOf(await client.query({ text: req.sql, values: req.params as unknown[] }));
+      const res = resultOf(await client.query(queryOf(client, { sql: req.sql, params: req.params })));
       return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       return failed(err);
