@@ -96,7 +96,8 @@ describe.skipIf(pg.unavailable)('access logging on PostgreSQL locks its memories
     const eventsBefore = store.accessEventCount();
     const before = bridgeRoundTrips();
     store.logAccesses([...made, made[3]!].map((m) => ({ id: m.id, record: accessRecord(NOW + 2, 'recalled', { query: 'ten' }) })));
-    expect(bridgeRoundTrips() - before).toBeLessThanOrEqual(4);
+    // The lock-and-read of all eleven (BEGIN with it), then the rows' UPDATE and the events' INSERT with the COMMIT: 58 when each was locked, read and written alone.
+    expect(bridgeRoundTrips() - before).toBeLessThanOrEqual(2);
     expect(store.accessEventCount()).toBe(eventsBefore + 11);
     const fresh = pg.track(PgStore.open(pg.storeUrl(SCHEMA), { clock: fixedClock(NOW) }));
     for (const [i, m] of made.entries()) {
