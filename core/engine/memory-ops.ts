@@ -147,9 +147,11 @@ export function archiveMemories(engine: Engine, ids: string[], archived: boolean
   for (const m of resolved) assertWritable(m, actor);
   const verb = archived ? 'archive' : 'restore';
   const label = resolved.length === 1 ? `${verb} ${resolved[0]!.id.slice(0, 8)}` : `${verb} ${resolved.length} memories`;
-  const { result, changeId } = store.change(label, `memory.${verb}`, () =>
-    resolved.filter((m) => (archived ? store.archive(m.id) : store.restore(m.id))).map((m) => m.id),
-  );
+  const { result, changeId } = store.change(label, `memory.${verb}`, () => {
+    // Every row locked at once, in id order: written one by one in the caller's order, two such calls deadlocked on PostgreSQL.
+    store.lockAhead?.(resolved.map((m) => m.id));
+    return resolved.filter((m) => (archived ? store.archive(m.id) : store.restore(m.id))).map((m) => m.id);
+  });
   return { changed: result, changeId };
 }
 
@@ -176,15 +178,17 @@ export function linkManyMemories(engine: Engine, srcs: string[], dst: string, ty
   const label =
     sources.length === 1 ? `link ${sources[0]!.id.slice(0, 8)} -${type}-> ${b.id.slice(0, 8)}` : `link ${sources.length} memories -${type}-> ${b.id.slice(0, 8)}`;
   const now = engine.now();
-  const { result, changeId } = store.change(label, 'edge.add', () =>
-    sources
+  const { result, changeId } = store.change(label, 'edge.add', () => {
+    // Every source locked at once, in id order (see archiveMemories).
+    store.lockAhead?.(sources.map((a) => a.id));
+    return sources
       .filter((a) => {
         const changed = addEdge(a, b.id, type as EdgeType, weight, now);
         if (changed) store.save(a);
         return changed;
       })
-      .map((a) => a.id),
-  );
+      .map((a) => a.id);
+  });
   return { changed: result, changeId };
 }
 

@@ -28,21 +28,18 @@ export class PgAccessEvents {
     return this.conn.table('mnemo_access_events');
   }
 
-  /** Inserts one event from accessEventValues(…). */
-  insert(values: readonly unknown[]): void {
-    this.conn.db().query(`INSERT INTO ${this.table}(${ACCESS_EVENT_COLUMNS.join(', ')}) VALUES (${ACCESS_EVENT_COLUMNS.map((_c, i) => `$${i + 1}`).join(', ')})`, values);
-  }
-
   /**
-   * Inserts many events, a few hundred rows per statement: the backfill of a nooa store's rings
-   * (tens of thousands of entries at 100k memories) row by row was one round trip each.
+   * Inserts many events (each from accessEventValues(…)), a few hundred rows per statement: the
+   * backfill of a nooa store's rings (tens of thousands of entries at 100k memories) row by row was
+   * one round trip each, and a recall's accesses one statement each. Nothing reads the result:
+   * inside a transaction the statements go with its next one (PgStoreConnection.later).
    */
   insertMany(rows: readonly (readonly unknown[])[]): void {
     const width = ACCESS_EVENT_COLUMNS.length;
     for (let start = 0; start < rows.length; start += EVENTS_PER_STATEMENT) {
       const chunk = rows.slice(start, start + EVENTS_PER_STATEMENT);
       const tuples = chunk.map((_r, i) => `(${ACCESS_EVENT_COLUMNS.map((_c, j) => `$${i * width + j + 1}`).join(', ')})`);
-      this.conn.db().query(`INSERT INTO ${this.table}(${ACCESS_EVENT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, chunk.flat());
+      this.conn.later(`INSERT INTO ${this.table}(${ACCESS_EVENT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, chunk.flat());
     }
   }
 

@@ -10,8 +10,10 @@
  * write of it on this connection goes through PgMemoryRows, which keeps the held copy in step (or
  * lets it go when it cannot: a new rowid, a delete). So what is held is what a read would return.
  *
- * Only locked reads hold a row, only present rows are held (an absent one may be inserted by
- * another connection), and everything is let go when the transaction ends, commit or rollback.
+ * Only locked reads hold a row, and rows this transaction inserted (add's INSERT returns what it
+ * needs: no other connection sees the row, or can insert the id, before the commit); only present
+ * rows are held (an absent one may be inserted by another connection), and everything is let go
+ * when the transaction ends, commit or rollback.
  *
  * Writes of a held row are held too (write-behind): PgMemoryRows writes every row and edge list
  * changed since the last flush in a few statements for all of them (takeDirty), sent ahead of the
@@ -68,7 +70,7 @@ export class PgHeldRows {
     return this.held?.has(id) ?? false;
   }
 
-  /** Holds a row just read with its lock (inside a transaction only). */
+  /** Holds a row just read with its lock, or just inserted (inside a transaction only). */
   put(id: string, memory: HeldMemory): void {
     if (this.held?.get(id)?.rowDirty || this.held?.get(id)?.edgesDirty) return; // never over writes not flushed
     this.held?.set(id, { row: { ...memory.row }, embedding: memory.embedding, edges: copyEdges(memory.edges), rowDirty: false, edgesDirty: false });

@@ -62,8 +62,14 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
     },
     insertRows(changeId, rows) {
       if (rows.length === 0) return;
-      // One statement; rowids in the rows' order, which rows() reads them back in.
       // Nothing reads its result: it goes with the transaction's next statement (pg-store-connection.ts, later).
+      // One row (a remember, an edit) as plain parameters: the worker's escaping of a big image into an array literal costs more than the statement.
+      if (rows.length === 1) {
+        const [r] = rows;
+        conn.later(`INSERT INTO ${rowsTable()}(change_id, key, before, after) VALUES ($1, $2, $3, $4)`, [changeId, r!.key, r!.before, r!.after]);
+        return;
+      }
+      // One statement; rowids in the rows' order, which rows() reads them back in.
       conn.later(
         `INSERT INTO ${rowsTable()}(change_id, key, before, after)
          SELECT $1, key, before, after FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(key, before, after, n) ORDER BY n`,
@@ -148,8 +154,11 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
       return [...owners].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     },
     attributeFeedTo(changeId) {
-      q(`UPDATE ${conn.table(PG_FEED_TABLE)} SET change_id = $1 WHERE xid = pg_current_xact_id() AND change_id IS NULL`, [changeId]);
-      q(`SELECT set_config('mnemo.change_id', $1, true)`, [String(changeId)]);
+      // Nothing reads it: deferred, as one text (the id is an integer, written as a literal), so one statement to the server.
+      const id = String(Math.trunc(changeId));
+      conn.later(
+        `UPDATE ${conn.table(PG_FEED_TABLE)} SET change_id = ${id} WHERE xid = pg_current_xact_id() AND change_id IS NULL; SELECT set_config('mnemo.change_id', '${id}', true)`,
+      );
     },
     moveAfter(changeId, rows) {
       if (rows.length === 0) return;

@@ -107,16 +107,15 @@ export class PgMemoryRows {
     if (!this.held.open) return;
     const wanted = [...new Set(ids)].filter((id) => !this.held.has(id));
     if (wanted.length === 0) return;
-    const rows = this.q(
-      `SELECT m.${ROW_COLS.split(', ').join(', m.')}, m.embedding, e.dst AS edge_dst, e.type AS edge_type, e.weight AS edge_weight, e.created_at AS edge_created_at
-       FROM ${this.t.memories} m
-       LEFT JOIN LATERAL (SELECT array_agg(dst ORDER BY rowid) AS dst, array_agg(type ORDER BY rowid) AS type, array_agg(weight ORDER BY rowid) AS weight,
-                                 array_agg(created_at ORDER BY rowid) AS created_at
-                          FROM ${this.t.edges} WHERE src = m.id) e ON TRUE
-       WHERE m.id = ANY($1::text[]) ORDER BY m.id FOR UPDATE OF m`,
-      [wanted],
-    );
+    const rows = this.q(`${this.wholeRows('m.id = ANY($1::text[])')} ORDER BY m.id FOR UPDATE OF m`, [wanted]);
     for (const r of rows) this.held.put(r['id'] as string, heldOf(r));
+  }
+
+  /** The SELECT of whole memories (ROW_COLS, the embedding, the outgoing edges as arrays: heldOf reads it) matching `where` over `m`. */
+  private wholeRows(where: string): string {
+    return `SELECT m.${ROW_COLS.split(', ').join(', m.')}, m.embedding, e.edge_dst, e.edge_type, e.edge_weight, e.edge_created_at
+       FROM ${this.t.memories} m LEFT JOIN LATERAL (${edgeArrays(this.t.edges, 'm.id')}) e ON TRUE
+       WHERE ${where}`;
   }
 
   /** Outside a transaction (nothing is held): the row with its lock, which ends with the statement. */
@@ -181,13 +180,20 @@ export class PgMemoryRows {
    */
   replace(r: EncodedRow, embedding: Uint8Array | null): void {
     const values = { ...r, embedding };
-    // A new rowid: what is held of the memory is let go, and read again if asked for.
+    // A new rowid: what is held of the memory is let go.
     this.letGo(r.id);
-    this.q(`DELETE FROM ${this.t.memories} WHERE id = $1`, [r.id]);
-    this.q(
-      `INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')})`,
+    this.conn.later(`DELETE FROM ${this.t.memories} WHERE id = $1`, [r.id]);
+    // The edges stay with the id (nooa's INSERT OR REPLACE leaves them): returned with the new
+    // rowid, so that inside a transaction the new row is held whole (it is ours until the commit)
+    // and the edge comparison and journal image that follow read nothing.
+    const [got] = this.q(
+      `WITH ins AS (INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')}) RETURNING rowid)
+       SELECT ins.rowid, e.* FROM ins LEFT JOIN LATERAL (${edgeArrays(this.t.edges, '$1')}) e ON TRUE`,
       WRITE_COLS.map((c) => values[c]),
     );
+    if (!this.held.open) return;
+    const row = { rowid: intOf(got!['rowid'], 'memories.rowid'), ...r, status: r.status ?? null };
+    this.held.put(r.id, { row, embedding: embedding && new Uint8Array(embedding), edges: edgesOf(got!) });
   }
 
   /**
@@ -195,10 +201,11 @@ export class PgMemoryRows {
    * in nooa's order, the embedding as base64 and the outgoing edges in rowid order; null when gone.
    */
   image(id: string): MemoryImage | null {
-    const held = this.held.get(id);
-    const r = held?.row ?? this.row(id);
-    if (!r) return null;
-    const blob = held ? held.embedding : this.embedding(id);
+    // Not held: the row, its embedding and its edges in one statement.
+    const held = this.held.get(id) ?? this.wholeRow(id);
+    if (!held) return null;
+    const r = held.row;
+    const blob = held.embedding;
     const row: MemoryImage['row'] = {
       id: r.id,
       type: r.type,
@@ -214,8 +221,14 @@ export class PgMemoryRows {
       status: r.status,
       data: r.data,
     };
-    const edges = (held?.edges ?? this.neighbors(id)).map((e) => ({ dst: e.target_id, type: e.type as string, weight: e.weight, created_at: e.created_at }));
+    const edges = held.edges.map((e) => ({ dst: e.target_id, type: e.type as string, weight: e.weight, created_at: e.created_at }));
     return { rowid: r.rowid!, row, embedding: blob ? Buffer.from(blob).toString('base64') : null, edges };
+  }
+
+  /** The memory's row, embedding and outgoing edges as they stand, in one statement (no lock: nothing is held). */
+  private wholeRow(id: string): HeldMemory | null {
+    const [r] = this.q(this.wholeRows('m.id = $1'), [id]);
+    return r ? heldOf(r) : null;
   }
 
   /** Inserts a memory at `rowid` (its old place in insertion order), or at the end when another row holds it. */
@@ -240,8 +253,9 @@ export class PgMemoryRows {
 
   /** The columns an access changes (logAccesses), leaving the rest of the row as it is. */
   updateUsage(r: EncodedRow): void {
-    this.held.patchRow(r.id, { strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data });
-    this.q(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
+    // A held row is written with the held rows' flush: one UPDATE … FROM unnest for all of them.
+    if (this.held.patchRow(r.id, { strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data })) return;
+    this.conn.later(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
   }
 
   /**
@@ -337,16 +351,27 @@ export class PgMemoryRows {
   }
 }
 
-/** A row of lockAndHold's statement: the columns, the embedding, the outgoing edges as four arrays in rowid order. */
-function heldOf(r: Record<string, unknown>): HeldMemory {
+/** A subquery of `src`'s outgoing edges as four arrays in rowid order (one row; null arrays when none), for a LEFT JOIN LATERAL. */
+function edgeArrays(edges: string, src: string): string {
+  return `SELECT array_agg(dst ORDER BY rowid) AS edge_dst, array_agg(type ORDER BY rowid) AS edge_type, array_agg(weight ORDER BY rowid) AS edge_weight,
+                 array_agg(created_at ORDER BY rowid) AS edge_created_at
+          FROM ${edges} WHERE src = ${src}`;
+}
+
+/** The edges of edgeArrays' four arrays. */
+function edgesOf(r: Record<string, unknown>): Edge[] {
   const dst = (r['edge_dst'] as string[] | null) ?? [];
   const type = r['edge_type'] as string[];
   const weight = r['edge_weight'] as number[];
   const created = r['edge_created_at'] as number[];
-  const edges: Edge[] = dst.map((d, i) => ({ target_id: d, type: type[i] as EdgeType, weight: weight[i]!, created_at: created[i]! }));
+  return dst.map((d, i) => ({ target_id: d, type: type[i] as EdgeType, weight: weight[i]!, created_at: created[i]! }));
+}
+
+/** A row of wholeRows' statement: the columns, the embedding, the outgoing edges. */
+function heldOf(r: Record<string, unknown>): HeldMemory {
   // Only the columns a plain read of the row returns (ROW_COLS), so a held row decodes as a read one.
   const columns = Object.fromEntries(ROW_COLS.split(', ').map((c) => [c, r[c]]));
-  return { row: memoryRow(columns), embedding: (r['embedding'] as Uint8Array | null) ?? null, edges };
+  return { row: memoryRow(columns), embedding: (r['embedding'] as Uint8Array | null) ?? null, edges: edgesOf(r) };
 }
 
 /** Defers the held rows' writes (PgMemoryRows.flushHeld): rowid order of each edge list follows the list, as replaceEdges writes it. */

@@ -280,9 +280,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.conn.deferWrites = true;
     try {
       const result = fn();
-      // Whether this transaction wrote anything: it was given a transaction id then.
-      const [wrote] = this.readonly ? [] : db.query('SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote');
-      db.query('COMMIT');
+      // Whether this transaction wrote anything (it was given a transaction id then), asked in the COMMIT's request.
+      const [wrote] = db.query(this.readonly ? 'COMMIT' : 'SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote; COMMIT');
       if (wrote?.['wrote'] === true) this.writes++;
       return result;
     } catch (err) {
@@ -306,13 +305,13 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /**
    * BEGIN, and on a writable connection the store's clock for the change feed's rows (`mnemo.now`,
-   * pg-feed-ddl.ts) in the same round trip: a statement without parameters goes over the simple
-   * query protocol, which takes two. The clock's reading is a finite number, written as a literal.
+   * pg-feed-ddl.ts) in the same statement: a text without parameters goes over the simple query
+   * protocol, which takes two. The clock's reading is a finite number, written as a literal.
+   * Deferred: it goes with the transaction's first statement, in the same request.
    */
   private begin(): void {
     const now = this.clock.now();
-    if (this.readonly || !Number.isFinite(now)) this.conn.db().query('BEGIN');
-    else this.conn.db().query(`BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
+    this.conn.db().defer(this.readonly || !Number.isFinite(now) ? 'BEGIN' : `BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
   }
 
   /** Runs fn with these memories' rows read ahead in one statement (pg-row-queries.ts): a catch-up's indexes read them. */
@@ -536,22 +535,28 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   /**
    * Each access onto its memory's ring (counters, recency and strength as log_access rules) and
-   * into the event table, all in one transaction; each memory's row is locked before it is read.
+   * into the event table, all in one transaction. Every memory of the call is locked at once, in id
+   * order (locked one by one in rank order, two recalls returning overlapping memories in different
+   * orders deadlocked), and held: the reads answer from memory, the rows are written in one
+   * statement with the events (pg-held-rows.ts, PgStoreConnection.later).
    */
   logAccesses(writes: readonly AccessWrite[]): void {
     if (writes.length === 0) return;
     const touched: string[] = [];
     this.transaction(() => {
       this.ensureMnemo();
+      this.rows.lockAndHold(writes.map((w) => w.id));
+      const events: unknown[][] = [];
       for (const w of writes) {
-        this.rows.lock(w.id);
-        const m = this.get(w.id);
-        if (!m) continue;
+        const held = this.rows.held.get(w.id);
+        if (!held) continue;
+        const m = this.decode(held.row, held.edges);
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
         this.rows.updateUsage(encodeRow(m));
-        this.events.insert(accessEventValues(m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null, currentCredentialId()));
+        events.push(accessEventValues(m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null, currentCredentialId()));
         touched.push(m.id);
       }
+      this.events.insertMany(events);
     });
     for (const id of touched) this.emit({ kind: 'upsert', id });
   }
@@ -561,7 +566,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     if (records.length === 0) return;
     this.transaction(() => {
       this.ensureMnemo();
-      for (const rec of records) this.events.insert(accessEventValues(memoryId, rec, strengthAfter, true, opts.backfilled ?? false, null, null, currentCredentialId()));
+      this.events.insertMany(records.map((rec) => accessEventValues(memoryId, rec, strengthAfter, true, opts.backfilled ?? false, null, null, currentCredentialId())));
     });
   }
 

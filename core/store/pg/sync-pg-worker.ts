@@ -24,12 +24,47 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     return { ok: false, code: typeof e.code === 'string' ? e.code : 'connection', message: e.message ?? String(err), ...(failedAt === undefined ? {} : { failedAt }) };
   }
 
+  /**
+   * `MNEMO_PG_PREPARE=off` sends every statement unnamed: a pooler in transaction mode (PgBouncer
+   * before 1.21) hands a session's statements to other server connections, which do not know the names.
+   */
+  const prepare = process.env['MNEMO_PG_PREPARE'] !== 'off';
+  /** Per connection: the name each statement text was prepared under (queryOf). */
+  const prepared = new Map<pg.Client, Map<string, string>>();
+  /** Texts prepared per connection at most: the adapter's statements are a few hundred at most, texts built per call (a batch's tuples) get no name past it. */
+  const PREPARED_PER_CONNECTION = 300;
+
+  /**
+   * A statement with parameters under a name, so the server parses and analyses its text once per
+   * connection rather than at each execution (and `pg` sends a Bind and an Execute instead of a
+   * Parse as well). One without parameters goes over the simple protocol, which may hold several
+   * statements and cannot be named.
+   */
+  function queryOf(client: pg.Client, statement: PgStatement): pg.QueryConfig {
+    const values = statement.params as unknown[];
+    if (values.length === 0 || !prepare) return { text: statement.sql, values };
+    let names = prepared.get(client);
+    if (!names) prepared.set(client, (names = new Map()));
+    let name = names.get(statement.sql);
+    if (name === undefined && names.size < PREPARED_PER_CONNECTION) names.set(statement.sql, (name = `mnemo_${names.size + 1}`));
+    return name === undefined ? { text: statement.sql, values } : { name, text: statement.sql, values };
+  }
+
+  /**
+   * A text of several statements without parameters (the simple query protocol) gives one result
+   * per statement: its rows are the last row-returning statement's (`SELECT …; COMMIT` answers the SELECT).
+   */
+  function resultOf(res: pg.QueryResult | pg.QueryResult[]): pg.QueryResult {
+    if (!Array.isArray(res)) return res;
+    return [...res].reverse().find((r) => r.fields.length > 0) ?? res[res.length - 1]!;
+  }
+
   /** One request, many statements (SyncPg's deferred writes and the read that flushes them): one cross-thread round trip for all. */
   async function runBatch(client: pg.Client, statements: readonly PgStatement[]): Promise<PgReply> {
     let last: pg.QueryResult | null = null;
     for (let i = 0; i < statements.length; i++) {
       try {
-        last = await client.query({ text: statements[i]!.sql, values: statements[i]!.params as unknown[] });
+        last = resultOf(await client.query(queryOf(client, statements[i]!)));
       } catch (err) {
         return failed(err, i);
       }
@@ -49,11 +84,12 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
       if (!client) return { ok: false, code: 'closed', message: 'this PostgreSQL connection is closed' };
       if (req.op === 'end') {
         clients.delete(req.id);
+        prepared.delete(client);
         await client.end();
         return { ok: true, rows: [] };
       }
       if (req.op === 'batch') return await runBatch(client, req.statements);
-      const res = await client.query({ text: req.sql, values: req.params as unknown[] });
+      const res = resultOf(await client.query(queryOf(client, { sql: req.sql, params: req.params })));
       return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       return failed(err);

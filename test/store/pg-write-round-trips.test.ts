@@ -1,0 +1,74 @@
+/**
+ * A journalled add on PostgreSQL (what `remember` writes) in a few bridge round trips: BEGIN goes
+ * with the first statement, the new row is held from its INSERT … RETURNING (with the memory's
+ * edges), so the edge comparison and the journal's after-image read nothing, and the journal's
+ * tail and the access events go with the COMMIT. What could go wrong: an after-image made from
+ * what was written that differs from what a read of the table gives (undo would then see drift
+ * that is not there), edges lost or kept wrongly when a memory is replaced, a deferred write
+ * never sent, and the round trips creeping back up (14 per add before).
+ */
+import { describe, expect, it } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { createMemory, type Memory } from '../../core/model/memory.js';
+import { PgStore } from '../../core/store/pg/pg-store.js';
+import { bridgeRoundTrips } from '../../core/store/pg/sync-pg.js';
+import { pgStores } from '../helpers/pg-stores.js';
+
+const NOW = 1_780_000_000;
+const SCHEMA = 'write_round_trips';
+const pg = pgStores([SCHEMA]);
+
+function vector(seed: number): Float32Array {
+  return Float32Array.from({ length: 256 }, (_v, i) => Math.sin(seed * 31 + i) / 7);
+}
+
+/** add() and the access events of its `created` entry as one change, as addMemory writes them. */
+function journalledAdd(store: PgStore, m: Memory, vec: Float32Array | null): number {
+  return store.change(`add ${m.id.slice(0, 8)}`, 'memory.add', () => {
+    store.add(m, vec);
+    store.recordAccessEvents(m.id, m.access_log, m.strength);
+  }).changeId!;
+}
+
+describe.skipIf(pg.unavailable)('a journalled add on PostgreSQL', () => {
+  it('takes four round trips, and journals the images a read of the table gives', () => {
+    const store = pg.connect(SCHEMA, fixedClock(NOW));
+    const [b, c] = [createMemory({ content: 'a target of edges' }, NOW), createMemory({ content: 'another target' }, NOW)];
+    // Journalled too: the connection's first journalled write asks once which journal statements its role gets.
+    journalledAdd(store, b!, null);
+    journalledAdd(store, c!, null);
+    const a = createMemory({ content: 'the memory added', edges: [{ target_id: b!.id, type: 'related', weight: 0.5, created_at: NOW }] }, NOW);
+    const rt = bridgeRoundTrips();
+    const first = journalledAdd(store, a, vector(1));
+    // The before-image, the INSERT, the journal's id, the COMMIT.
+    expect(bridgeRoundTrips() - rt).toBeLessThanOrEqual(4);
+
+    const fresh = pg.track(PgStore.open(pg.storeUrl(SCHEMA), { clock: fixedClock(NOW) }));
+    const image = () => JSON.stringify(fresh.journal.snapshot(`m:${a.id}`));
+    const [row] = fresh.journal.rows(first);
+    expect(JSON.stringify(row!.after)).toBe(image());
+    expect(row!.before).toBeNull();
+    expect(fresh.neighbors(a.id).map((e) => e.target_id)).toEqual([b!.id]);
+    expect(fresh.accessEvents({ memoryId: a.id }).total).toBe(1);
+
+    // Replaced with other edges: a new rowid, the edge list rewritten, both images as read.
+    const replaced = { ...a, content: 'the memory replaced', edges: [{ target_id: c!.id, type: 'supports' as const, weight: 1, created_at: NOW + 1 }] };
+    const before = image();
+    const second = journalledAdd(store, replaced, vector(2));
+    const [row2] = fresh.journal.rows(second);
+    expect(JSON.stringify(row2!.before)).toBe(before);
+    expect(JSON.stringify(row2!.after)).toBe(image());
+    expect(fresh.neighbors(a.id).map((e) => [e.target_id, e.type])).toEqual([[c!.id, 'supports']]);
+
+    // Replaced with the same edges: they stay as they are (no rewrite), and undo gives back the first.
+    const third = journalledAdd(store, { ...replaced, content: 'once more' }, null);
+    expect(fresh.get(a.id)!.content).toBe('once more');
+    expect(fresh.getEmbedding(a.id)).toBeNull();
+    store.journal.undo(third);
+    store.journal.undo(second);
+    // Written back over the row that stands (its rowid stays, as on SQLite).
+    const { rowid: _rowid, ...restored } = fresh.journal.snapshot(`m:${a.id}`) as Record<string, unknown>;
+    const { rowid: _first, ...added } = row!.after as Record<string, unknown>;
+    expect(restored).toEqual(added);
+  });
+});
