@@ -28,11 +28,16 @@ function newStoreRows(initialProfile: string, now: number): { nooaVersion: numbe
   }
 }
 
-/** Creates a store in the connection's schema, which must hold no table, with its change feed; one transaction. */
+/** Creates a store in the connection's schema, which must hold no table, with its change feed; one transaction (nothing when another connection made one meanwhile). */
 export function createPgStore(conn: PgStoreConnection, initialProfile: string, now: number): void {
   const db = conn.db();
   const rows = newStoreRows(initialProfile, now);
   db.transaction(() => {
+    // Several processes opening one new store at once (a fleet's agents starting together): one
+    // makes it while the others wait here, then find it made. CREATE SCHEMA IF NOT EXISTS alone
+    // does not do this: a second one waits for the first's row in the catalog and then fails.
+    db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mnemo:create:${conn.url.schema}`]);
+    if (conn.tablesPresent().size > 0) return;
     for (const sql of [...pgStoreDdl(conn.url.schema), ...pgIndexDdl(conn.url.schema)]) db.query(sql);
     const fact = (key: string, value: string) => db.query(`INSERT INTO ${conn.table(PG_STORE_TABLE)}(key, value) VALUES ($1, $2)`, [key, value]);
     fact('nooa_user_version', String(rows.nooaVersion));
