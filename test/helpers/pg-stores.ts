@@ -15,6 +15,8 @@ export interface PgStores {
   readonly unavailable: string | null;
   /** The operator's connection to the server (a superuser on the throwaway cluster). */
   readonly admin: SyncPg;
+  /** The server's URL (no schema): for connections of a test's own. */
+  readonly url: string;
   /** The URL of the store in `schema`. */
   storeUrl(schema: string): string;
   /** A writable connection to the store in `schema` (made on first use), closed after the tests. */
@@ -50,6 +52,9 @@ export function pgStores(schemas: readonly string[], setup?: (admin: SyncPg) => 
     unavailable,
     get admin() {
       return admin!;
+    },
+    get url() {
+      return server!.url;
     },
     storeUrl,
     connect: (schema, clock) => track(PgStore.open(storeUrl(schema), { create: true, clock })),

@@ -6,6 +6,15 @@ import { ACCESS_EVENT_COLUMNS, eventFilterSql, rowToEvent, type AccessEvent, typ
 import { intOf, intOrNull, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
+/**
+ * The event row's columns, named rather than `*`: a statement is prepared once per connection, and
+ * a prepared `SELECT *` fails ("cached plan must not change result type") once another process's
+ * newer build adds a column to the table while this connection is open.
+ */
+export function eventColumns(alias?: string): string {
+  return ['id', ...ACCESS_EVENT_COLUMNS].map((c) => (alias ? `${alias}.${c}` : c)).join(', ');
+}
+
 /** An event row as `pg` returns it, its bigint columns as numbers. */
 export function eventRow(r: Record<string, unknown>): EventRow {
   return {
@@ -50,7 +59,7 @@ export class PgAccessEvents {
     const total = intOf(db.query(`SELECT count(*) AS n FROM ${this.table} ${w}`, params)[0]!['n'], 'count(*)');
     const order = f.order === 'asc' ? 'ASC' : 'DESC';
     const n = params.length;
-    const rows = db.query(`SELECT * FROM ${this.table} ${w} ORDER BY ts ${order}, id ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, f.limit ?? 100, f.offset ?? 0]);
+    const rows = db.query(`SELECT ${eventColumns()} FROM ${this.table} ${w} ORDER BY ts ${order}, id ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, f.limit ?? 100, f.offset ?? 0]);
     return { total, events: rows.map((r) => rowToEvent(eventRow(r))) };
   }
 

@@ -9,7 +9,7 @@ import type { AuditEvent, AuditFilter } from '../access-queries.js';
 import { auditWhere } from '../audit-filter.js';
 import { rowToEvent } from '../access-events.js';
 import type { LoggedRecall } from '../logged-recalls.js';
-import { eventRow } from './pg-access-events.js';
+import { eventColumns, eventRow } from './pg-access-events.js';
 import { documentOf } from './pg-json.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
@@ -41,7 +41,7 @@ export class PgAudit {
     const dir = f.order === 'asc' ? 'ASC' : 'DESC';
     const n = params.length;
     const rows = this.q(
-      `SELECT e.*, m.owner AS memory_owner, m.type AS memory_type, m.data AS memory_data, substr(m.content, 1, 400) AS memory_content
+      `SELECT ${eventColumns('e')}, m.owner AS memory_owner, m.type AS memory_type, m.data AS memory_data, substr(m.content, 1, 400) AS memory_content
        ${from} ${w} ORDER BY e.ts ${dir}, e.id ${dir} LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...params, f.limit ?? 100, f.offset ?? 0],
     );

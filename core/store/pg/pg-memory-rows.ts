@@ -14,6 +14,9 @@ import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
+/** edgeArrays' four columns, named: no statement of the adapter selects `*` (see eventColumns, pg-access-events.ts). */
+const EDGE_ARRAY_COLS = 'e.edge_dst, e.edge_type, e.edge_weight, e.edge_created_at';
+
 /** The PostgreSQL types of the columns update() writes, for the arrays a flush writes many rows from. */
 const UPDATE_TYPES = {
   type: 'text',
@@ -113,7 +116,7 @@ export class PgMemoryRows {
 
   /** The SELECT of whole memories (ROW_COLS, the embedding, the outgoing edges as arrays: heldOf reads it) matching `where` over `m`. */
   private wholeRows(where: string): string {
-    return `SELECT m.${ROW_COLS.split(', ').join(', m.')}, m.embedding, e.edge_dst, e.edge_type, e.edge_weight, e.edge_created_at
+    return `SELECT m.${ROW_COLS.split(', ').join(', m.')}, m.embedding, ${EDGE_ARRAY_COLS}
        FROM ${this.t.memories} m LEFT JOIN LATERAL (${edgeArrays(this.t.edges, 'm.id')}) e ON TRUE
        WHERE ${where}`;
   }
@@ -188,7 +191,7 @@ export class PgMemoryRows {
     // and the edge comparison and journal image that follow read nothing.
     const [got] = this.q(
       `WITH ins AS (INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')}) RETURNING rowid)
-       SELECT ins.rowid, e.* FROM ins LEFT JOIN LATERAL (${edgeArrays(this.t.edges, '$1')}) e ON TRUE`,
+       SELECT ins.rowid, ${EDGE_ARRAY_COLS} FROM ins LEFT JOIN LATERAL (${edgeArrays(this.t.edges, '$1')}) e ON TRUE`,
       WRITE_COLS.map((c) => values[c]),
     );
     if (!this.held.open) return;

@@ -29,10 +29,23 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
    * before 1.21) hands a session's statements to other server connections, which do not know the names.
    */
   const prepare = process.env['MNEMO_PG_PREPARE'] !== 'off';
-  /** Per connection: the name each statement text was prepared under (queryOf). */
-  const prepared = new Map<pg.Client, Map<string, string>>();
   /** Texts prepared per connection at most: the adapter's statements are a few hundred at most, texts built per call (a batch's tuples) get no name past it. */
   const PREPARED_PER_CONNECTION = 300;
+  /** Per connection: the name each statement text was prepared under (queryOf), the next name's number, and names to deallocate. */
+  interface Naming {
+    names: Map<string, string>;
+    /** Names are never reused: `pg` refuses a name it has parsed with another text. */
+    next: number;
+    /** Names whose plan went stale, still held by the server until a DEALLOCATE can run (not in a failed transaction). */
+    stale: string[];
+  }
+  const naming = new Map<pg.Client, Naming>();
+
+  function namingOf(client: pg.Client): Naming {
+    let n = naming.get(client);
+    if (!n) naming.set(client, (n = { names: new Map(), next: 1, stale: [] }));
+    return n;
+  }
 
   /**
    * A statement with parameters under a name, so the server parses and analyses its text once per
@@ -43,11 +56,58 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
   function queryOf(client: pg.Client, statement: PgStatement): pg.QueryConfig {
     const values = statement.params as unknown[];
     if (values.length === 0 || !prepare) return { text: statement.sql, values };
-    let names = prepared.get(client);
-    if (!names) prepared.set(client, (names = new Map()));
-    let name = names.get(statement.sql);
-    if (name === undefined && names.size < PREPARED_PER_CONNECTION) names.set(statement.sql, (name = `mnemo_${names.size + 1}`));
+    const n = namingOf(client);
+    let name = n.names.get(statement.sql);
+    if (name === undefined && n.names.size < PREPARED_PER_CONNECTION) n.names.set(statement.sql, (name = `mnemo_${n.next++}`));
     return name === undefined ? { text: statement.sql, values } : { name, text: statement.sql, values };
+  }
+
+  /** `pg`'s record of the names it has parsed on a connection (it sends a Parse for a name once): internal to `pg` 8, which has no call to forget one. */
+  function parsedBy(client: pg.Client): Record<string, string> {
+    return (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+  }
+
+  /** Stops using `name` for `text`; the server's statement goes at the next deallocateStale. */
+  function forgetName(client: pg.Client, text: string, name: string): void {
+    const n = namingOf(client);
+    n.names.delete(text);
+    // Only a name the server parsed is there to deallocate (DEALLOCATE of an unknown name fails, and with it a transaction).
+    if (parsedBy(client)[name] !== undefined) n.stale.push(name);
+    delete parsedBy(client)[name];
+  }
+
+  async function deallocateStale(client: pg.Client): Promise<void> {
+    const n = namingOf(client);
+    while (n.stale.length > 0) {
+      await client.query(`DEALLOCATE ${n.stale[0]!}`);
+      n.stale.shift();
+    }
+  }
+
+  /**
+   * Runs one statement. A prepared statement's result columns are fixed when it is prepared: if
+   * another connection changes a table it reads (another process's newer build adds a column),
+   * its next execution fails with SQLSTATE 0A000, "cached plan must not change result type". The
+   * name is then dropped, and outside a transaction the statement is prepared again and run once
+   * more; inside one the error has aborted the transaction, so it reaches the caller, whose next
+   * try prepares the statement again. (Every 0A000 of a named statement is taken so, whatever the
+   * server's language: another cause fails again on the second try.)
+   */
+  async function run(client: pg.Client, statement: PgStatement): Promise<pg.QueryResult> {
+    const n = namingOf(client);
+    // The connection's state before this statement; after an error `pg` answers before the server says it again.
+    const outside = client.getTransactionStatus() === 'I';
+    if (n.stale.length > 0 && statement.params.length > 0 && client.getTransactionStatus() !== 'E') await deallocateStale(client);
+    const config = queryOf(client, statement);
+    try {
+      return resultOf(await client.query(config));
+    } catch (err) {
+      if (config.name === undefined || (err as { code?: unknown }).code !== '0A000') throw err;
+      forgetName(client, statement.sql, config.name);
+      if (!outside) throw err;
+      await deallocateStale(client);
+      return resultOf(await client.query(queryOf(client, statement)));
+    }
   }
 
   /**
@@ -64,7 +124,7 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     let last: pg.QueryResult | null = null;
     for (let i = 0; i < statements.length; i++) {
       try {
-        last = resultOf(await client.query(queryOf(client, statements[i]!)));
+        last = await run(client, statements[i]!);
       } catch (err) {
         return failed(err, i);
       }
@@ -84,12 +144,12 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
       if (!client) return { ok: false, code: 'closed', message: 'this PostgreSQL connection is closed' };
       if (req.op === 'end') {
         clients.delete(req.id);
-        prepared.delete(client);
+        naming.delete(client);
         await client.end();
         return { ok: true, rows: [] };
       }
       if (req.op === 'batch') return await runBatch(client, req.statements);
-      const res = resultOf(await client.query(queryOf(client, { sql: req.sql, params: req.params })));
+      const res = await run(client, { sql: req.sql, params: req.params });
       return { ok: true, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       return failed(err);
