@@ -272,6 +272,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     if (this.depth > 0) return fn();
     const db = this.conn.db();
     const told = { ids: new Set<string>(), reset: false };
+    const mnemoBefore = this.mnemo;
     this.begin();
     this.depth = 1;
     this.told = told;
@@ -287,10 +288,9 @@ export class PgStore implements StoreWriter, StoreHandle {
     } catch (err) {
       this.rows.held.reset(false);
       this.conn.deferWrites = false;
-      db.discardDeferred();
-      if (!this.closed) db.query('ROLLBACK');
-      // Mnemo's rows added to a nooa-only store in this transaction are gone with it.
-      if (!this.closed) this.mnemo = this.conn.storeFacts().get('has_mnemo') === '1';
+      // Mnemo's rows added to a nooa-only store in this transaction are gone with it; if nothing
+      // reached the server (BEGIN still deferred: no ROLLBACK is sent), nothing was added there.
+      if (!this.closed) this.mnemo = db.rollback() ? this.conn.storeFacts().get('has_mnemo') === '1' : mnemoBefore;
       this.told = null;
       if (told.reset) this.emit({ kind: 'reset' });
       else for (const id of told.ids) this.emit({ kind: 'upsert', id });
@@ -311,7 +311,7 @@ export class PgStore implements StoreWriter, StoreHandle {
    */
   private begin(): void {
     const now = this.clock.now();
-    this.conn.db().defer(this.readonly || !Number.isFinite(now) ? 'BEGIN' : `BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
+    this.conn.db().deferBegin(this.readonly || !Number.isFinite(now) ? 'BEGIN' : `BEGIN; SELECT set_config('mnemo.now', '${String(now)}', true)`);
   }
 
   /** Runs fn with these memories' rows read ahead in one statement (pg-row-queries.ts): a catch-up's indexes read them. */
@@ -329,7 +329,7 @@ export class PgStore implements StoreWriter, StoreHandle {
       db.query('COMMIT');
       return result;
     } catch (err) {
-      if (!this.closed) db.query('ROLLBACK');
+      if (!this.closed) db.rollback();
       throw err;
     } finally {
       this.depth = 0;

@@ -125,6 +125,8 @@ export class SyncPg {
   private closed = false;
   /** Writes queued by defer(), sent ahead of the next query. */
   private deferred: PgStatement[] = [];
+  /** A BEGIN queued by deferBegin() and not sent yet: the server knows of no transaction, so there is nothing to roll back. */
+  private beginQueued = false;
   /** Called before each statement is sent: the last chance to defer() writes held back until then. */
   beforeSend: (() => void) | null = null;
 
@@ -142,6 +144,7 @@ export class SyncPg {
   query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
     if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
     this.beforeSend?.();
+    this.beginQueued = false;
     if (this.deferred.length === 0) {
       const reply = send({ op: 'query', id: this.id, sql, params });
       if (!reply.ok) throw failure(reply, sql);
@@ -167,9 +170,30 @@ export class SyncPg {
     this.deferred.push({ sql, params });
   }
 
-  /** Forgets the deferred writes not yet sent (the transaction that made them rolls back). */
+  /** Forgets the deferred writes not yet sent (the transaction that made them rolls back), a deferred BEGIN with them. */
   discardDeferred(): void {
     this.deferred = [];
+    this.beginQueued = false;
+  }
+
+  /** Queues the BEGIN of a transaction, sent with its first statement (defer); rollback() knows whether it went. */
+  deferBegin(sql = 'BEGIN'): void {
+    this.defer(sql);
+    this.beginQueued = true;
+  }
+
+  /**
+   * Ends the transaction without its writes: the deferred ones are forgotten, and ROLLBACK is sent
+   * only if BEGIN was: a transaction abandoned before its first statement has nothing on the server
+   * to end (a ROLLBACK then costs a round trip and logs "there is no transaction in progress").
+   * Returns whether it was sent.
+   */
+  rollback(): boolean {
+    const begun = !this.beginQueued;
+    this.discardDeferred();
+    if (!begun || this.closed) return false;
+    this.query('ROLLBACK');
+    return true;
   }
 
   /** Runs fn inside BEGIN … COMMIT on this connection; a throw rolls back and rethrows. */
@@ -180,8 +204,7 @@ export class SyncPg {
       this.query('COMMIT');
       return result;
     } catch (err) {
-      this.discardDeferred();
-      if (!this.closed) this.query('ROLLBACK');
+      this.rollback();
       throw err;
     }
   }
@@ -189,7 +212,7 @@ export class SyncPg {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.deferred = [];
+    this.discardDeferred();
     send({ op: 'end', id: this.id });
   }
 }
