@@ -2,7 +2,9 @@
  * The synchronous bridge prepares statements under a name per connection (sync-pg-worker.ts).
  * Against a real server. What could go wrong: a prepared statement whose table another process
  * changed (a newer build adding a column) failing on every later call with "cached plan must not
- * change result type", or the name left on the server after it went stale.
+ * change result type", or the name left on the server after it went stale; the names spent on the
+ * first texts a process sees (one-off batch shapes) so that the texts that recur never get one, or
+ * more names than the cap.
  */
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
@@ -16,9 +18,14 @@ const STORE = 'prepared_store';
 const RAW = 'prepared_raw';
 const pg = pgStores([STORE, RAW]);
 
+/** The texts of the connection's prepared statements. */
+function preparedTexts(db: SyncPg): string[] {
+  return db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements').map((r) => r.statement);
+}
+
 /** How many of the connection's prepared statements have this text. */
 function preparedCount(db: SyncPg, text: string): number {
-  return db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements').filter((r) => r.statement === text).length;
+  return preparedTexts(db).filter((t) => t === text).length;
 }
 
 describe.skipIf(pg.unavailable)('named prepared statements on PostgreSQL', () => {
@@ -64,6 +71,33 @@ describe.skipIf(pg.unavailable)('named prepared statements on PostgreSQL', () =>
     read();
     read();
     // The stale names are gone from the server: what it holds for this connection is the text, once.
-    expect(db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements').map((r) => r.statement)).toEqual([text]);
+    expect(preparedTexts(db)).toEqual([text]);
+  });
+
+  it('names the texts that recur, not the first ones seen, and lets the least recently used name go past 300', () => {
+    const db = pg.track(SyncPg.connect(pg.url));
+    const common = 'SELECT $1::int AS common';
+    for (let i = 0; i < 400; i++) db.query(`SELECT $1::int + ${i} AS once`, [i]);
+    for (let i = 0; i < 3; i++) expect(db.query(common, [i])).toEqual([{ common: i }]);
+    // Texts run once are never named.
+    expect(preparedTexts(db)).toEqual([common]);
+
+    // 350 texts run twice each: each is named; the common text, run now and then, keeps its name.
+    const twice = (i: number) => `SELECT $1::int * ${i} AS twice`;
+    for (let i = 0; i < 350; i++) {
+      expect(db.query(twice(i), [1])).toEqual([{ twice: i }]);
+      expect(db.query(twice(i), [2])).toEqual([{ twice: 2 * i }]);
+      if (i % 50 === 0) db.query(common, [i]);
+    }
+    const texts = preparedTexts(db);
+    expect(texts).toHaveLength(300);
+    expect(texts).toContain(common);
+    expect(texts).toContain(twice(349));
+    expect(texts).not.toContain(twice(0));
+    // A name let go is prepared again when its text comes back.
+    expect(db.query(twice(0), [3])).toEqual([{ twice: 0 }]);
+    expect(db.query(twice(0), [3])).toEqual([{ twice: 0 }]);
+    expect(preparedTexts(db)).toContain(twice(0));
+    expect(preparedTexts(db)).toHaveLength(300);
   });
 });

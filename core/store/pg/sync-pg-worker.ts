@@ -29,37 +29,80 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
    * before 1.21) hands a session's statements to other server connections, which do not know the names.
    */
   const prepare = process.env['MNEMO_PG_PREPARE'] !== 'off';
-  /** Texts prepared per connection at most: the adapter's statements are a few hundred at most, texts built per call (a batch's tuples) get no name past it. */
+  /**
+   * Names per connection at most: the adapter's own statements are a few hundred at most, and a
+   * text built per call (a batch's tuples, an IN list's length) is named only if it recurs. Past
+   * the cap, the name used least recently is deallocated for the new one.
+   */
   const PREPARED_PER_CONNECTION = 300;
-  /** Per connection: the name each statement text was prepared under (queryOf), the next name's number, and names to deallocate. */
+  /**
+   * Texts run once and not named, remembered per connection so that a second use names them:
+   * bounded in number and in characters (a batch's text runs to tens of kilobytes), oldest dropped.
+   */
+  const SEEN_TEXTS = 1000;
+  const SEEN_CHARS = 1_000_000;
+  /** Per connection: what queryOf named and saw, and the names to deallocate. */
   interface Naming {
+    /** Each named text's name, the least recently used first. */
     names: Map<string, string>;
     /** Names are never reused: `pg` refuses a name it has parsed with another text. */
     next: number;
-    /** Names whose plan went stale, still held by the server until a DEALLOCATE can run (not in a failed transaction). */
+    /** Texts with parameters run once, unnamed, oldest first; their characters in all. */
+    seen: Set<string>;
+    seenChars: number;
+    /** Names let go (evicted, or their plan went stale) that the server still holds until a DEALLOCATE can run (not in a failed transaction). */
     stale: string[];
   }
   const naming = new Map<pg.Client, Naming>();
 
   function namingOf(client: pg.Client): Naming {
     let n = naming.get(client);
-    if (!n) naming.set(client, (n = { names: new Map(), next: 1, stale: [] }));
+    if (!n) naming.set(client, (n = { names: new Map(), next: 1, seen: new Set(), seenChars: 0, stale: [] }));
     return n;
   }
 
+  /** Whether `text` ran before (it is then forgotten here, about to be named); if not, it is remembered. */
+  function seenBefore(n: Naming, text: string): boolean {
+    if (n.seen.delete(text)) {
+      n.seenChars -= text.length;
+      return true;
+    }
+    n.seen.add(text);
+    n.seenChars += text.length;
+    for (const oldest of n.seen) {
+      if (n.seen.size <= SEEN_TEXTS && n.seenChars <= SEEN_CHARS) break;
+      n.seen.delete(oldest);
+      n.seenChars -= oldest.length;
+    }
+    return false;
+  }
+
   /**
-   * A statement with parameters under a name, so the server parses and analyses its text once per
-   * connection rather than at each execution (and `pg` sends a Bind and an Execute instead of a
-   * Parse as well). One without parameters goes over the simple protocol, which may hold several
-   * statements and cannot be named.
+   * A statement with parameters under a name from its second use on, so the server parses and
+   * analyses its text once per connection rather than at each execution (and `pg` sends a Bind and
+   * an Execute instead of a Parse as well). Naming on the second use keeps the names for the texts
+   * that recur: the first texts a long-lived process sees may be one-off batch shapes. One without
+   * parameters goes over the simple protocol, which may hold several statements and cannot be named.
    */
   function queryOf(client: pg.Client, statement: PgStatement): pg.QueryConfig {
+    const text = statement.sql;
     const values = statement.params as unknown[];
-    if (values.length === 0 || !prepare) return { text: statement.sql, values };
+    if (values.length === 0 || !prepare) return { text, values };
     const n = namingOf(client);
-    let name = n.names.get(statement.sql);
-    if (name === undefined && n.names.size < PREPARED_PER_CONNECTION) n.names.set(statement.sql, (name = `mnemo_${n.next++}`));
-    return name === undefined ? { text: statement.sql, values } : { name, text: statement.sql, values };
+    let name = n.names.get(text);
+    if (name !== undefined) {
+      // Now the most recently used: last in the map's order.
+      n.names.delete(text);
+      n.names.set(text, name);
+      return { name, text, values };
+    }
+    if (!seenBefore(n, text)) return { text, values };
+    if (n.names.size >= PREPARED_PER_CONNECTION) {
+      const [lruText, lruName] = n.names.entries().next().value!;
+      forgetName(client, lruText, lruName);
+    }
+    n.names.set(text, (name = `mnemo_${n.next++}`));
+    return { name, text, values };
   }
 
   /** `pg`'s record of the names it has parsed on a connection (it sends a Parse for a name once): internal to `pg` 8, which has no call to forget one. */
@@ -67,7 +110,7 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     return (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
   }
 
-  /** Stops using `name` for `text`; the server's statement goes at the next deallocateStale. */
+  /** Stops using `name` for `text`; the server's statement goes at the next deallocateStale (run's). */
   function forgetName(client: pg.Client, text: string, name: string): void {
     const n = namingOf(client);
     n.names.delete(text);
@@ -97,8 +140,9 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     const n = namingOf(client);
     // The connection's state before this statement; after an error `pg` answers before the server says it again.
     const outside = client.getTransactionStatus() === 'I';
-    if (n.stale.length > 0 && statement.params.length > 0 && client.getTransactionStatus() !== 'E') await deallocateStale(client);
     const config = queryOf(client, statement);
+    // Not before a statement without parameters: that may be the ROLLBACK of a failed transaction, where a DEALLOCATE would fail.
+    if (n.stale.length > 0 && statement.params.length > 0 && client.getTransactionStatus() !== 'E') await deallocateStale(client);
     try {
       return resultOf(await client.query(config));
     } catch (err) {
