@@ -8,11 +8,12 @@
  * with another collation, rows in another order where SQLite's rowid order breaks a tie, an access
  * ring or embedding decoded differently, recency read against another clock.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
-import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl } from '../../support/pg-cluster.js';
 import { expected, fixtureFileCopy } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
+import { pgServer } from '../helpers/pg-server.js';
 
 interface Call {
   query: string;
@@ -21,31 +22,25 @@ interface Call {
   owner: string | null;
 }
 
-const unavailable = pgUnavailable();
 const now = String(expected().now);
 const calls: Call[] = [...(expected().explain as Call[]), ...(expected().explain_full as Call[])];
 
-let server: PgServer | null = null;
 let sqlite = '';
 let postgres = '';
 
-beforeAll(() => {
-  if (unavailable) return;
-  server = startPg();
-  sqlite = fixtureFileCopy();
-  postgres = freshSchemaUrl(server.url, 'explain_parity');
-  copyStore(sqlite, postgres);
-}, 120_000);
-
-afterAll(() => {
-  server?.stop();
+const server = pgServer({
+  started: (url) => {
+    sqlite = fixtureFileCopy();
+    postgres = freshSchemaUrl(url, 'explain_parity');
+    copyStore(sqlite, postgres);
+  },
 });
 
 function argsOf(db: string, c: Call): string[] {
   return ['explain', db, c.query, '--k', String(c.k), '--hops', String(c.hops), ...(c.owner !== null ? ['--owner', c.owner] : []), '--profile', 'nooa-0.0.9', '--now', now, '--json'];
 }
 
-describe.skipIf(unavailable)('explain on a PostgreSQL copy of the nooa fixture', () => {
+describe.skipIf(server.unavailable)('explain on a PostgreSQL copy of the nooa fixture', () => {
   it(`prints exactly what the SQLite fixture prints, for all ${calls.length} recorded calls`, async () => {
     let rows = 0;
     for (const c of calls) {

@@ -7,22 +7,17 @@
  * failure, a sequence clash), an agent not finding the memory it has just written, the workbench's
  * list never hearing the other processes' writes (no feed, a watermark stuck behind a transaction).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStoreAt } from '../../core/store/open-location.js';
 import { runFleet } from '../../support/fleet-run.js';
-import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl } from '../../support/pg-cluster.js';
+import { pgServer } from '../helpers/pg-server.js';
 
-const unavailable = pgUnavailable();
-let server: PgServer | null = null;
+const server = pgServer();
 
-beforeAll(() => {
-  if (!unavailable) server = startPg();
-}, 120_000);
-afterAll(() => server?.stop());
-
-describe.skipIf(unavailable)('eight agents writing one PostgreSQL store through mnemo mcp', () => {
+describe.skipIf(server.unavailable)('eight agents writing one PostgreSQL store through mnemo mcp', () => {
   it('loses nothing, each agent finds its own writes at once, and the open list shows every write', async () => {
-    const store = freshSchemaUrl(server!.url, 'fleet_test');
+    const store = freshSchemaUrl(server.url, 'fleet_test');
     openStoreAt(store, { create: true }).close();
     const r = await runFleet({ store, root: process.cwd(), agents: 8, perAgent: 12, recallEvery: 1 });
     expect(r.first_errors).toEqual([]);

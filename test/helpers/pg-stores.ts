@@ -4,11 +4,10 @@
  * server starts clean), an operator connection for raw SQL, and every store the tests open closed
  * after them, before the server stops.
  */
-import { afterAll, beforeAll } from 'vitest';
 import type { Clock } from '../../core/clock.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { pgServer } from './pg-server.js';
 
 export interface PgStores {
   /** Why the tests cannot run here (no server binaries and no MNEMO_TEST_PG_URL), or null. */
@@ -27,34 +26,31 @@ export interface PgStores {
 
 /** Registers the file's beforeAll / afterAll; `setup` runs once the schemas are emptied (roles to drop, …). */
 export function pgStores(schemas: readonly string[], setup?: (admin: SyncPg) => void): PgStores {
-  const unavailable = pgUnavailable();
-  let server: PgServer | null = null;
   let admin: SyncPg | null = null;
   const open: { close(): void }[] = [];
-  beforeAll(() => {
-    if (unavailable) return;
-    server = startPg();
-    admin = SyncPg.connect(server.url);
-    for (const schema of schemas) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    setup?.(admin);
-  }, 120_000);
-  afterAll(() => {
-    for (const s of open.reverse()) s.close();
-    admin?.close();
-    server?.stop();
+  const server = pgServer({
+    started: (url) => {
+      admin = SyncPg.connect(url);
+      for (const schema of schemas) admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      setup?.(admin);
+    },
+    stopping: () => {
+      for (const s of open.reverse()) s.close();
+      admin?.close();
+    },
   });
   const track = <T extends { close(): void }>(store: T): T => {
     open.push(store);
     return store;
   };
-  const storeUrl = (schema: string) => `${server!.url}${server!.url.includes('?') ? '&' : '?'}schema=${schema}`;
+  const storeUrl = (schema: string) => `${server.url}${server.url.includes('?') ? '&' : '?'}schema=${schema}`;
   return {
-    unavailable,
+    unavailable: server.unavailable,
     get admin() {
       return admin!;
     },
     get url() {
-      return server!.url;
+      return server.url;
     },
     storeUrl,
     connect: (schema, clock) => track(PgStore.open(storeUrl(schema), { create: true, clock })),

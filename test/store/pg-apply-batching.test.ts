@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../../core/demo/generate.js';
 import { MnemoError } from '../../core/errors.js';
 import { createMemory } from '../../core/model/memory.js';
@@ -19,18 +19,13 @@ import { planOps, planReflection } from '../../core/reflect/plan.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { bridgeRoundTrips, SyncPg } from '../../core/store/pg/sync-pg.js';
 import { tempDir } from '../../support/fixture.js';
-import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl } from '../../support/pg-cluster.js';
 import { openAt } from '../../support/reflect.js';
 import { errorOf } from '../helpers/mnemo-error.js';
+import { pgServer } from '../helpers/pg-server.js';
 
 const NOW = 1_780_000_000;
-const unavailable = pgUnavailable();
-let server: PgServer | null = null;
-
-beforeAll(() => {
-  if (!unavailable) server = startPg();
-}, 120_000);
-afterAll(() => server?.stop());
+const server = pgServer();
 
 const MEMORY_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
@@ -65,14 +60,14 @@ function journalOf(engine: Engine, changeId: number): unknown {
   return engine.store.journal.rows(changeId);
 }
 
-describe.skipIf(unavailable)('a reflection apply on PostgreSQL, batched', () => {
+describe.skipIf(server.unavailable)('a reflection apply on PostgreSQL, batched', () => {
   it('writes, journals and undoes exactly what SQLite does, in far fewer round trips than statements', async () => {
     const sqlitePath = join(tempDir('mnemo-pgbatch-'), 'store.sqlite');
     const planned = openAt(sqlitePath, NOW, true);
     generateDemo(planned.store, { size: 1000, seed: 7, now: NOW });
     const plan = await planReflection(planned);
     planned.close();
-    const url = freshSchemaUrl(server!.url, 'apply_batching');
+    const url = freshSchemaUrl(server.url, 'apply_batching');
     copyStore(sqlitePath, url);
     const ops = planOps(plan);
     // Every kind of op the demo plans, so each write path is held and flushed.
@@ -110,7 +105,7 @@ describe.skipIf(unavailable)('a reflection apply on PostgreSQL, batched', () => 
   }, 300_000);
 
   it('a change that throws after writing held rows leaves nothing written, and its held writes are never sent', () => {
-    const url = freshSchemaUrl(server!.url, 'apply_batching_rollback');
+    const url = freshSchemaUrl(server.url, 'apply_batching_rollback');
     const engine = openAt(url, NOW, true);
     try {
       const store = engine.store;
@@ -146,8 +141,8 @@ describe.skipIf(unavailable)('a reflection apply on PostgreSQL, batched', () => 
 
   it('a deferred write that fails fails the statement that sent it, naming the write', () => {
     const schema = 'apply_batching_defer';
-    freshSchemaUrl(server!.url, schema);
-    const db = SyncPg.connect(server!.url);
+    freshSchemaUrl(server.url, schema);
+    const db = SyncPg.connect(server.url);
     try {
       db.query(`CREATE SCHEMA ${schema}`);
       db.query(`CREATE TABLE ${schema}.t (id int PRIMARY KEY)`);

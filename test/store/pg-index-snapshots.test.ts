@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { grantAgent } from '../../core/store/pg/pg-grant.js';
@@ -19,18 +19,13 @@ import { PgStore } from '../../core/store/pg/pg-store.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { feedStore, foreignChanges, freshIndexes, indexesOf, openIndexed } from '../../support/derived-indexes.js';
 import { tempDir } from '../../support/fixture.js';
-import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl } from '../../support/pg-cluster.js';
+import { pgServer } from '../helpers/pg-server.js';
 
-const unavailable = pgUnavailable();
+const server = pgServer();
 const NOW = 1_780_000_000;
-let server: PgServer | null = null;
 const cacheBefore = process.env.MNEMO_INDEX_CACHE_DIR;
 let cacheDir = '';
-
-beforeAll(() => {
-  if (!unavailable) server = startPg();
-}, 120_000);
-afterAll(() => server?.stop());
 
 /** Each test its own cache folder, so what one leaves cannot make another pass. */
 function useCache(dir = tempDir('mnemo-pg-index-cache-')): string {
@@ -45,7 +40,7 @@ afterEach(() => {
 
 /** A demo store copied into `schema` (emptied first), opened writable once so it has its change feed. */
 function pgStore(schema: string, size?: number): string {
-  const url = freshSchemaUrl(server!.url, schema);
+  const url = freshSchemaUrl(server.url, schema);
   copyStore(feedStore(NOW, size), url);
   PgStore.open(url).close();
   return url;
@@ -69,7 +64,7 @@ function scoresRounded(indexes: ReturnType<typeof indexesOf>) {
 
 const cacheFiles = () => readdirSync(cacheDir).filter((f) => f.endsWith('.mnemo-index'));
 
-describe.skipIf(unavailable)('index snapshots of a PostgreSQL store, in the machine cache', () => {
+describe.skipIf(server.unavailable)('index snapshots of a PostgreSQL store, in the machine cache', () => {
   it('loads its snapshots on the second open (no rebuild) into indexes equal to a fresh build, and keeps no password', () => {
     useCache();
     const url = pgStore('snap_second');
@@ -149,7 +144,7 @@ describe.skipIf(unavailable)('index snapshots of a PostgreSQL store, in the mach
     expect(cacheFiles()).toHaveLength(2);
 
     // An agent held to its own and shared rows: half the memories become another role's.
-    const admin = SyncPg.connect(server!.url);
+    const admin = SyncPg.connect(server.url);
     try {
       admin.query(`UPDATE snap_one.memories SET owner = CASE WHEN rowid % 2 = 0 THEN 'coder@1' ELSE 'writer@1' END`);
     } finally {

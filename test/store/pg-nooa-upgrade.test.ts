@@ -8,29 +8,24 @@
  * or backfilled twice (two connections at once), events in another order, a default profile other
  * than nooa's, the upgrade left half-done by a write that failed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { DEFAULT_PROFILE_KEY } from '../../core/store/saved-profiles.js';
 import { MemoryStore } from '../../core/store/store.js';
-import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl } from '../../support/pg-cluster.js';
 import { expected, fixtureFileCopy } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
+import { pgServer } from '../helpers/pg-server.js';
 
-const unavailable = pgUnavailable();
+const server = pgServer();
 const NOW = expected().now as number;
-let server: PgServer | null = null;
 let schemas = 0;
-
-beforeAll(() => {
-  if (!unavailable) server = startPg();
-}, 120_000);
-afterAll(() => server?.stop());
 
 /** A fresh PostgreSQL copy of the nooa-only fixture. */
 function pgCopy(): string {
-  const url = freshSchemaUrl(server!.url, `nooa_up_${++schemas}`);
+  const url = freshSchemaUrl(server.url, `nooa_up_${++schemas}`);
   copyStore(fixtureFileCopy(), url);
   return url;
 }
@@ -41,7 +36,7 @@ function upgraded(store: { getMeta(key: string): string | null; accessEvents: Me
   return { profile: store.getMeta(DEFAULT_PROFILE_KEY), events: events.map(({ event_id: _id, ...rest }) => rest) };
 }
 
-describe.skipIf(unavailable)('a nooa-only store on PostgreSQL, first written by Mnemo', () => {
+describe.skipIf(server.unavailable)('a nooa-only store on PostgreSQL, first written by Mnemo', () => {
   it('gains the same meta and backfilled events as the SQLite file, then the write', async () => {
     const sqlite = fixtureFileCopy();
     const pg = pgCopy();

@@ -5,23 +5,17 @@
  * only one of its ends changed, a neighbour of a changed memory answered as edgeless), or the
  * round trips still growing with the number of changes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import { openStore } from '../../core/index.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { freshSchemaUrl, pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { freshSchemaUrl } from '../../support/pg-cluster.js';
+import { pgServer } from '../helpers/pg-server.js';
 
-const unavailable = pgUnavailable();
+const server = pgServer();
 const NOW = 1_780_000_000;
-let server: PgServer | null = null;
-
-beforeAll(() => {
-  if (!unavailable) server = startPg();
-}, 120_000);
-afterAll(() => server?.stop());
-
 
 const QUERIES = ['deploy cache failure', 'alice fixed the notifier', 'staging rollout amber', 'lockfile regenerated'];
 
@@ -42,9 +36,9 @@ async function ranking(s: ApiSession): Promise<unknown> {
   return out;
 }
 
-describe.skipIf(unavailable)('catch-up with rows read ahead', () => {
+describe.skipIf(server.unavailable)('catch-up with rows read ahead', () => {
   it('patches the indexes to what a fresh engine builds, in a number of round trips that does not grow with the changes', async () => {
-    const url = freshSchemaUrl(server!.url, 'read_ahead');
+    const url = freshSchemaUrl(server.url, 'read_ahead');
     const seed = openStore(url, { owner: 'a@1', session: 's', clock: fixedClock(NOW) });
     const first: string[] = [];
     for (let i = 0; i < 20; i++) first.push((await seed.remember({ content: `deploy cache failure number ${i} on staging rollout amber ${i * 31}` })).id);
