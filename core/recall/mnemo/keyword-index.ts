@@ -6,8 +6,8 @@
  * and stems every memory, read back through an `fts5vocab` instance table. The scoring is FTS5's
  * own bm25() formula (k1 1.2, b 0.75, idf ln((N − df + 0.5)/(df + 0.5)) floored at 1e-6, column
  * weights applied to term frequencies, length = all columns) computed over posting lists in typed
- * arrays (keyword-bm25.ts): FTS5 scores every matching row through the virtual-table interface, which at 100k
- * memories and common words costs tens of milliseconds; the arrays take a few.
+ * arrays (keyword-bm25.ts): FTS5 scores every matching row through the virtual-table interface,
+ * which at 100k memories and common words costs tens of milliseconds; the arrays take a few.
  *
  * Two columns: `body` (title, content, tags) and `context`, the text of the memories this one is
  * linked to by `precedes` edges in either direction. A reply like "Yes, last Tuesday!" says little
