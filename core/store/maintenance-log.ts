@@ -4,6 +4,8 @@
  * still stands.
  */
 import type Database from 'better-sqlite3';
+import { pyDumps } from '../model/pyjson.js';
+import type { StatementCache } from './sqlite.js';
 
 export interface MaintenanceEntry {
   ts: number;
@@ -21,6 +23,11 @@ export function readMaintenanceHistory(db: Database.Database, limit: number): Ma
     ? db.prepare("SELECT id, state FROM mnemo_journal WHERE kind = 'reflect.apply' AND json_extract(meta, '$.plan_id') = ? ORDER BY id DESC LIMIT 1")
     : null;
   return maintenanceEntries(rows, changeOf ? (planId) => changeOf.get(planId) as JournalState | undefined : null);
+}
+
+/** Appends a pass's row, its report in nooa's JSON (the caller holds the transaction, the mnemo tables made). */
+export function appendMaintenanceEntry(st: StatementCache, ts: number, kind: string, report: Record<string, unknown>): void {
+  st.get('INSERT INTO maintenance_log(ts, kind, report) VALUES (?, ?, ?)').run(ts, kind, pyDumps(report));
 }
 
 /** One row of the log as stored. */

@@ -14,7 +14,7 @@
 import type { DerivedIndex } from '../../store/derived-index.js';
 import type { StoreReader } from '../../store/port.js';
 import { CooccurrenceSpace, cooccurrenceTerms } from './cooccurrence-space.js';
-import { bodyFromColumns, bodyOf } from './keyword-index.js';
+import { bodyFromColumns, bodyOf } from './keyword-text.js';
 
 /** `precedes` steps whose words count as a memory's context (chosen on LoCoMo's tuning five: 3 of 1, 2, 3, 5, 8). */
 export const CONTEXT_REACH = 3;

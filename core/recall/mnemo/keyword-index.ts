@@ -5,9 +5,9 @@
  * SQLite FTS5 does the text work: its `porter unicode61` tokenizer (a well-kept stemmer) splits
  * and stems every memory, read back through an `fts5vocab` instance table. The scoring is FTS5's
  * own bm25() formula (k1 1.2, b 0.75, idf ln((N − df + 0.5)/(df + 0.5)) floored at 1e-6, column
- * weights applied to term frequencies, length = all columns) computed here over posting lists in
- * typed arrays: FTS5 scores every matching row through the virtual-table interface, which at 100k
- * memories and common words costs tens of milliseconds; the arrays take a few.
+ * weights applied to term frequencies, length = all columns) computed over posting lists in typed
+ * arrays (keyword-bm25.ts): FTS5 scores every matching row through the virtual-table interface,
+ * which at 100k memories and common words costs tens of milliseconds; the arrays take a few.
  *
  * Two columns: `body` (title, content, tags) and `context`, the text of the memories this one is
  * linked to by `precedes` edges in either direction. A reply like "Yes, last Tuesday!" says little
@@ -19,37 +19,29 @@
  * their own term lists until enough have changed to make a rebuild worthwhile. Read back from a
  * snapshot, the postings are used as they lie, and a document's term list and text are only
  * made when a change needs them (termsOf, bodyOf; a text is read from the sidecar's file then).
+ *
+ * This file keeps the documents and the statistics in step with the store; the work is in the
+ * files beside it: the searched text (keyword-text.ts), the tokenizing (keyword-tokenize.ts), the
+ * postings and term lists (keyword-postings.ts), the scoring (keyword-bm25.ts) and the snapshot
+ * (keyword-snapshot.ts).
  */
 import type { PersistableIndex } from '../../store/derived.js';
 import type { LoadProgress, LoadStep } from '../../store/derived-index.js';
 import { FtsTokenizer } from '../../store/fts-tokenizer.js';
-import type { BodyRow, StoreReader } from '../../store/port.js';
+import type { StoreReader } from '../../store/port.js';
 import { SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/snapshot-parts.js';
-import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState, type StoredPostings, type TermPostings } from './keyword-snapshot.js';
+import { scoreBm25, type KeywordHit, type KeywordSearch, type TermRange } from './keyword-bm25.js';
 import { NO_LINKS, type Doc, type Postings, type Terms } from './keyword-doc.js';
+import { buildPostings, EMPTY_TERMS, NO_POSTINGS, resolveTermsFromPostings, termsInPostings } from './keyword-postings.js';
+import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState, type StoredPostings, type TermPostings } from './keyword-snapshot.js';
+import { bodyFromColumns, bodyOf } from './keyword-text.js';
+import { tokenizeTerms, type TokenRow } from './keyword-tokenize.js';
 
-export interface KeywordHit {
-  id: string;
-  /** bm25 relevance, larger is better. */
-  score: number;
-}
+export type { KeywordHit, KeywordSearch } from './keyword-bm25.js';
 
-export interface KeywordSearch {
-  terms: readonly string[];
-  limit: number;
-  /** Weight of the context column relative to the body (0 = body only). */
-  contextWeight: number;
-  /** Row filter (owner scope); rows it rejects are skipped, not counted. */
-  visible?: (id: string, owner: string) => boolean;
-}
-
-const K1 = 1.2;
-const B = 0.75;
 const CONTEXT_EDGE = 'precedes';
 /** Rows tokenized per build step: about a tenth of a second of work at a time. */
 const TOKENIZE_CHUNK = 2000;
-const EMPTY: Terms = { ids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0), length: 0 };
-const NO_POSTINGS: Postings = { start: new Int32Array(1), rowids: new Int32Array(0), body: new Float32Array(0), context: new Float32Array(0) };
 
 export class KeywordIndex implements PersistableIndex {
   readonly snapshotFormat = 'keyword/2';
@@ -119,7 +111,7 @@ export class KeywordIndex implements PersistableIndex {
       for (const [rowid, t] of this.tokenize(chunk)) terms.set(rowid, t);
       yield { done: Math.min(at + TOKENIZE_CHUNK, docs.length), total: docs.length };
     }
-    for (const d of docs) this.account(d, terms.get(d.rowid) ?? EMPTY);
+    for (const d of docs) this.account(d, terms.get(d.rowid) ?? EMPTY_TERMS);
     this.build();
   }
 
@@ -245,7 +237,7 @@ export class KeywordIndex implements PersistableIndex {
   private removeNow(id: string): void {
     const doc = this.docs.get(id);
     if (!doc) return;
-    this.account(doc, EMPTY);
+    this.account(doc, EMPTY_TERMS);
     this.docs.delete(id);
     this.byRowid[doc.rowid] = undefined;
     this.markStale(doc.rowid);
@@ -268,60 +260,19 @@ export class KeywordIndex implements PersistableIndex {
   private searchNow(q: KeywordSearch): KeywordHit[] {
     if (q.terms.length === 0 || q.limit <= 0 || this.docs.size === 0) return [];
     const stems = this.queryStems(q.terms);
-    const n = this.docs.size;
-    const avg = this.totalLength / n;
     if (this.acc.length < this.nextRowid) this.acc = new Float64Array(Math.max(1024, this.nextRowid * 2));
-    const acc = this.acc;
-    const touched: number[] = [];
-    const w = q.contextWeight;
-    const lengths = this.lengths;
-    const staleMask = this.staleMask;
-    const kb = (K1 * B) / avg;
-    const k0 = K1 * (1 - B);
-    const add = (rowid: number, body: number, context: number, idf: number) => {
-      const f = body + w * context;
-      if (f <= 0) return;
-      if (acc[rowid] === 0) touched.push(rowid);
-      acc[rowid]! += (idf * f * (K1 + 1)) / (f + k0 + kb * lengths[rowid]!);
+    const index = {
+      docCount: this.docs.size,
+      totalLength: this.totalLength,
+      df: this.df,
+      lengths: this.lengths,
+      staleMask: this.staleMask,
+      postedTerms: this.postings.start.length - 1,
+      postingsOf: (term: number) => this.postingsOf(term),
+      fresh: this.fresh,
+      byRowid: this.byRowid,
     };
-    for (const term of stems) {
-      const df = this.df[term] ?? 0;
-      if (df === 0) continue;
-      let idf = Math.log((n - df + 0.5) / (df + 0.5));
-      if (idf <= 0) idf = 1e-6;
-      if (term + 1 < this.postings.start.length) {
-        const { rowids, body, context, from, to } = this.postingsOf(term);
-        const scale = idf * (K1 + 1);
-        for (let i = from; i < to; i++) {
-          const rowid = rowids[i]!;
-          if (staleMask[rowid] === 1) continue;
-          const f = body[i]! + w * context[i]!;
-          if (f <= 0) continue;
-          if (acc[rowid] === 0) touched.push(rowid);
-          acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!);
-        }
-      }
-      for (const rowid of this.fresh) {
-        const t = this.byRowid[rowid]!.terms!; // fresh rows were retokenized here
-        const j = bisect(t.ids, 0, t.ids.length, term);
-        if (j >= 0) add(rowid, t.body[j]!, t.context[j]!, idf);
-      }
-    }
-    // Keep the best `limit` in a bounded min-heap (worst on top): sorting every match would cost
-    // more than scoring them when common words match most of the store.
-    const heap: number[] = [];
-    const worse = (x: number, y: number) => acc[x]! < acc[y]! || (acc[x] === acc[y] && x > y);
-    for (const rowid of touched) {
-      if (heap.length === q.limit && !worse(heap[0]!, rowid)) continue;
-      const doc = this.byRowid[rowid]!;
-      if (q.visible && !q.visible(doc.id, doc.owner)) continue;
-      if (heap.length < q.limit) heapPush(heap, rowid, worse);
-      else heapReplaceTop(heap, rowid, worse);
-    }
-    heap.sort((x, y) => (worse(x, y) ? 1 : worse(y, x) ? -1 : 0));
-    const hits = heap.map((rowid) => ({ id: this.byRowid[rowid]!.id, score: acc[rowid]! }));
-    for (const rowid of touched) acc[rowid] = 0;
-    return hits;
+    return scoreBm25(index, stems, q, this.acc);
   }
 
   dispose(): void {
@@ -337,7 +288,7 @@ export class KeywordIndex implements PersistableIndex {
       doc.body = body;
       return doc;
     }
-    doc = { rowid: this.nextRowid++, id, owner, body, links: NO_LINKS, terms: EMPTY };
+    doc = { rowid: this.nextRowid++, id, owner, body, links: NO_LINKS, terms: EMPTY_TERMS };
     this.docs.set(id, doc);
     this.byRowid[doc.rowid] = doc;
     return doc;
@@ -375,7 +326,7 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   /** A term's bulk postings: entries [from, to) of the arrays (read from the snapshot the first time, while the rest are not). */
-  private postingsOf(term: number): { rowids: Int32Array; body: Float32Array; context: Float32Array; from: number; to: number } {
+  private postingsOf(term: number): TermRange {
     if (this.storedPostings) {
       let read = this.readTerms.get(term);
       if (!read) this.readTerms.set(term, (read = this.storedPostings.term(term)));
@@ -390,63 +341,19 @@ export class KeywordIndex implements PersistableIndex {
    * exact until it changes: a changed document gets its own list and its rows there go stale).
    */
   private termsOf(doc: Doc | undefined): Terms {
-    if (!doc) return EMPTY;
+    if (!doc) return EMPTY_TERMS;
     if (doc.terms) return doc.terms;
     this.readAllPostings();
-    const { start, rowids, body, context } = this.postings;
-    const ids: number[] = [];
-    const at: number[] = [];
-    for (let t = 0; t + 1 < start.length; t++) {
-      const i = bisect(rowids, start[t]!, start[t + 1]!, doc.rowid);
-      if (i >= 0) {
-        ids.push(t);
-        at.push(i);
-      }
-    }
-    doc.terms = {
-      ids: Int32Array.from(ids),
-      body: Float32Array.from(at, (i) => body[i]!),
-      context: Float32Array.from(at, (i) => context[i]!),
-      length: this.lengths[doc.rowid]!,
-    };
+    doc.terms = termsInPostings(this.postings, doc.rowid, this.lengths[doc.rowid]!);
     return doc.terms;
   }
 
   /** Every document's terms at once (a rebuild of the postings needs them all): one pass over the postings. */
   private resolveAllTerms(): void {
-    const pending = new Uint8Array(this.nextRowid);
-    const counts = new Int32Array(this.nextRowid);
-    let any = false;
-    for (const d of this.docs.values()) {
-      if (d.terms) continue;
-      pending[d.rowid] = 1;
-      any = true;
-    }
-    if (!any) return;
-    this.readAllPostings();
-    const { start, rowids, body, context } = this.postings;
-    for (let i = 0; i < rowids.length; i++) if (pending[rowids[i]!] === 1) counts[rowids[i]!]!++;
-    const lists = new Map<number, Terms & { n: number }>();
-    for (const d of this.docs.values()) {
-      if (d.terms) continue;
-      const c = counts[d.rowid]!;
-      const list = { ids: new Int32Array(c), body: new Float32Array(c), context: new Float32Array(c), length: this.lengths[d.rowid]!, n: 0 };
-      lists.set(d.rowid, list);
-    }
-    for (let t = 0; t + 1 < start.length; t++) {
-      for (let i = start[t]!; i < start[t + 1]!; i++) {
-        if (pending[rowids[i]!] !== 1) continue;
-        const list = lists.get(rowids[i]!)!;
-        list.ids[list.n] = t;
-        list.body[list.n] = body[i]!;
-        list.context[list.n] = context[i]!;
-        list.n++;
-      }
-    }
-    for (const d of this.docs.values()) {
-      const list = d.terms ? null : lists.get(d.rowid)!;
-      if (list) d.terms = { ids: list.ids, body: list.body, context: list.context, length: list.length };
-    }
+    resolveTermsFromPostings(this.docs, this.nextRowid, this.lengths, () => {
+      this.readAllPostings();
+      return this.postings;
+    });
   }
 
   /** Replaces a document's terms in the statistics (df, total length). */
@@ -482,83 +389,16 @@ export class KeywordIndex implements PersistableIndex {
     if (docs.length === 0) return;
     const terms = this.tokenize(docs.map((d) => ({ rowid: d.rowid, body: this.bodyOf(d), context: this.contextOf(d) })));
     for (const d of docs) {
-      this.account(d, terms.get(d.rowid) ?? EMPTY);
+      this.account(d, terms.get(d.rowid) ?? EMPTY_TERMS);
       this.markStale(d.rowid);
       this.fresh.add(d.rowid);
     }
     if (this.fresh.size > Math.max(256, this.docs.size / 20)) this.build();
   }
 
-  /**
-   * Runs FTS5's tokenizer over the rows and reads back each row's stemmed terms per column. The
-   * instance table yields one row per token occurrence (millions at 100k memories), so they are
-   * collected into flat typed arrays and bucketed by row with a counting sort, not into per-row
-   * objects.
-   */
-  private tokenize(rows: readonly { rowid: number; body: string; context: string }[]): Map<number, Terms> {
-    let cap = 1 << 16;
-    let termOf = new Int32Array(cap);
-    let docOf = new Int32Array(cap);
-    let colOf = new Uint8Array(cap);
-    let n = 0;
-    let maxDoc = 0;
-    let lastTerm = '';
-    let lastId = -1;
-    this.tok.tokenize(rows, (term, rowid, col) => {
-      if (term !== lastTerm) {
-        lastTerm = term;
-        lastId = this.termId(term);
-      }
-      if (n === cap) {
-        cap *= 2;
-        const t = new Int32Array(cap);
-        t.set(termOf);
-        termOf = t;
-        const d = new Int32Array(cap);
-        d.set(docOf);
-        docOf = d;
-        const c = new Uint8Array(cap);
-        c.set(colOf);
-        colOf = c;
-      }
-      termOf[n] = lastId;
-      docOf[n] = rowid;
-      colOf[n] = col;
-      if (rowid > maxDoc) maxDoc = rowid;
-      n++;
-    });
-    // Counting sort by row: start[r] .. start[r + 1] holds row r's occurrences.
-    const start = new Int32Array(maxDoc + 2);
-    for (let k = 0; k < n; k++) start[docOf[k]! + 1]!++;
-    for (let r = 0; r <= maxDoc; r++) start[r + 1]! += start[r]!;
-    const fill = start.slice(0, maxDoc + 1);
-    const byDoc = new Int32Array(n);
-    for (let k = 0; k < n; k++) byDoc[fill[docOf[k]!]!++] = k;
-    const out = new Map<number, Terms>();
-    const seg: number[] = [];
-    for (let r = 0; r <= maxDoc; r++) {
-      const s0 = start[r]!;
-      const s1 = start[r + 1]!;
-      if (s0 === s1) continue;
-      // Sort the row's occurrences by term id (lookups bisect), then fold repeats into counts.
-      seg.length = 0;
-      for (let k = s0; k < s1; k++) seg.push(byDoc[k]!);
-      seg.sort((x, y) => termOf[x]! - termOf[y]!);
-      let distinct = 0;
-      for (let k = 0; k < seg.length; k++) if (k === 0 || termOf[seg[k]!] !== termOf[seg[k - 1]!]) distinct++;
-      const ids = new Int32Array(distinct);
-      const body = new Float32Array(distinct);
-      const context = new Float32Array(distinct);
-      let j = -1;
-      for (let k = 0; k < seg.length; k++) {
-        const o = seg[k]!;
-        if (k === 0 || termOf[o] !== termOf[seg[k - 1]!]) ids[++j] = termOf[o]!;
-        if (colOf[o] === 0) body[j]!++;
-        else context[j]!++;
-      }
-      out.set(r, { ids, body, context, length: seg.length });
-    }
-    return out;
+  /** Each row's stemmed terms per column (keyword-tokenize.ts), new terms joining the vocabulary. */
+  private tokenize(rows: readonly TokenRow[]): Map<number, Terms> {
+    return tokenizeTerms(this.tok, rows, (term) => this.termId(term));
   }
 
   private termId(term: string): number {
@@ -581,25 +421,9 @@ export class KeywordIndex implements PersistableIndex {
   /** Bulk postings from every live document's terms. */
   private build(): void {
     this.resolveAllTerms();
-    const terms = this.vocab.size;
-    const start = new Int32Array(terms + 1);
-    for (const d of this.docs.values()) for (const t of d.terms!.ids) start[t + 1]!++;
-    for (let t = 0; t < terms; t++) start[t + 1]! += start[t]!;
-    const total = start[terms]!;
-    const postings: Postings = { start, rowids: new Int32Array(total), body: new Float32Array(total), context: new Float32Array(total) };
-    const fill = start.slice(0, terms);
     // Documents in rowid order, so each term's rows ascend (termsOf bisects them).
     const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);
-    for (const d of docs) {
-      const t = d.terms!;
-      for (let i = 0; i < t.ids.length; i++) {
-        const k = fill[t.ids[i]!]!++;
-        postings.rowids[k] = d.rowid;
-        postings.body[k] = t.body[i]!;
-        postings.context[k] = t.context[i]!;
-      }
-    }
-    this.postings = postings;
+    this.postings = buildPostings(docs, this.vocab.size);
     this.storedPostings = null;
     this.readTerms.clear();
     for (const rowid of this.stale) this.staleMask[rowid] = 0;
@@ -608,78 +432,8 @@ export class KeywordIndex implements PersistableIndex {
   }
 }
 
-function heapPush(heap: number[], x: number, worse: (a: number, b: number) => boolean): void {
-  heap.push(x);
-  let i = heap.length - 1;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!worse(heap[i]!, heap[parent]!)) break;
-    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-    i = parent;
-  }
-}
-
-function heapReplaceTop(heap: number[], x: number, worse: (a: number, b: number) => boolean): void {
-  heap[0] = x;
-  for (let i = 0; ; ) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
-    if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
-    if (m === i) return;
-    [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-    i = m;
-  }
-}
-
-/** Where x is in sorted[from, to), or −1. */
-function bisect(sorted: Int32Array, from: number, to: number, x: number): number {
-  let lo = from;
-  let hi = to - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
-    if (v === x) return mid;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-
-
-/** The same text as bodyOf, from json_extract'ed columns. */
-export function bodyFromColumns(r: BodyRow): string {
-  const parts: string[] = [];
-  if (typeof r.title === 'string' && r.title) parts.push(r.title);
-  parts.push(r.content);
-  let tags: unknown;
-  try {
-    tags = r.tags ? JSON.parse(r.tags) : null;
-  } catch {
-    tags = null;
-  }
-  if (Array.isArray(tags)) parts.push(tags.filter((t): t is string => typeof t === 'string').join(' '));
-  return parts.join('\n');
-}
-
 function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
   if (a.size !== b.size) return false;
   for (const x of a) if (!b.has(x)) return false;
   return true;
-}
-
-export function bodyOf(data: string): string {
-  let m: { title?: unknown; content?: unknown; tags?: unknown };
-  try {
-    m = JSON.parse(data) as typeof m;
-  } catch {
-    return '';
-  }
-  const parts: string[] = [];
-  if (typeof m.title === 'string' && m.title) parts.push(m.title);
-  if (typeof m.content === 'string') parts.push(m.content);
-  if (Array.isArray(m.tags)) parts.push(m.tags.filter((t): t is string => typeof t === 'string').join(' '));
-  return parts.join('\n');
 }

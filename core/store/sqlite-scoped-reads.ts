@@ -1,0 +1,54 @@
+/**
+ * A MemoryStore's reads over a list scope (port.ts ListScope: archived or not, an owner): how many
+ * memories are in it, whether any is, and each of them in rowid order, nooa's iteration order.
+ * The SQLite side of pg/pg-scoped-reads.ts.
+ */
+import type { Edge, Memory } from '../model/memory.js';
+import type { MemoryRow } from './codec.js';
+import { ownerClause } from './owner-sql.js';
+import type { ListScope } from './port.js';
+import type { SqliteMemoryRows } from './sqlite-memory-rows.js';
+
+/** The scope as a condition on memories' columns, with `?` placeholders. */
+function scopeWhere(scope: ListScope): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (!scope.includeArchived) parts.push('archived = 0');
+  const oc = ownerClause(scope.owner ?? null);
+  if (oc.sql !== '1') {
+    parts.push(oc.sql);
+    params.push(...oc.params);
+  }
+  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+}
+
+export class SqliteScopedReads {
+  constructor(
+    private readonly rows: SqliteMemoryRows,
+    /** The store's decoding, which warns once of a row it cannot read whole. */
+    private readonly decode: (row: MemoryRow, edges: Edge[]) => Memory,
+  ) {}
+
+  count(scope: ListScope): number {
+    const w = scopeWhere(scope);
+    return this.rows.count(w.sql, w.params);
+  }
+
+  isEmpty(scope: ListScope): boolean {
+    const w = scopeWhere(scope);
+    return !this.rows.any(w.sql, w.params);
+  }
+
+  /** Memories in rowid order, edges attached, a page of `batch` at a time. */
+  *iter(scope: ListScope, batch: number): Generator<Memory> {
+    const w = scopeWhere(scope);
+    let after = -1;
+    for (;;) {
+      const rows = this.rows.page(w.sql, w.params, after, batch);
+      if (rows.length === 0) return;
+      const edges = this.rows.edgesFrom(rows.map((r) => r.id));
+      for (const row of rows) yield this.decode(row, edges.get(row.id) ?? []);
+      after = rows[rows.length - 1]!.rowid!;
+    }
+  }
+}
