@@ -17,6 +17,7 @@ import { invoke } from '../core/api/service.js';
 import { changesWhatViewsShow } from '../core/api/contract/index.js';
 import { LiveRefresh } from '../core/host/live-refresh.js';
 import { RENDERER_CSP } from '../core/host/renderer-csp.js';
+import { keepIdleConnections } from './keep-alive.js';
 import { cookieValue, isLoopbackHost, newToken, sameOriginRequest, sessionCookieHeader, sessionCookieName, TOKEN_HEADER, tokenMatches } from './security.js';
 
 export interface ServerOptions {
@@ -231,6 +232,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       else res.destroy();
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());

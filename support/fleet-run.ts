@@ -112,6 +112,12 @@ async function api(base: string, token: string, method: string, input: unknown):
   return (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
 }
 
+/** fetch's own message is only "fetch failed": the socket's error (a reset, a closed keep-alive socket…) is in its cause. */
+function failureText(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  return e.cause ? `${e.message} (${[e.cause.code, e.cause.message].filter(Boolean).join(': ')})` : e.message;
+}
+
 function structured(r: CallToolResult): any { // eslint-disable-line @typescript-eslint/no-explicit-any
   if (r.isError) throw new Error(r.content.map((c) => (c.type === 'text' ? c.text : '')).join(' '));
   return r.structuredContent;
@@ -131,6 +137,10 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   let viewerErrors = 0;
   let running = true;
 
+  const noteViewerError = (text: string) => {
+    viewerErrors += 1;
+    if (viewerErrors <= 3) errors.push(`viewer: ${text}`);
+  };
   const viewer = (async () => {
     let generation = -1;
     while (running) {
@@ -147,12 +157,11 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
         // A dry run, as the workbench's recall view makes: a touching recall would move the generation itself.
         const recalled = api(serve.base, serve.token, 'recall.explain', { query: 'fleet agent observed harbor', k: 5 }).then((rec) => {
           viewerRecalls += 1;
-          if (!rec.ok) viewerErrors += 1;
+          if (!rec.ok) noteViewerError(`recall: ${rec.error?.message ?? 'failed without a message'}`);
         });
         await Promise.all([listed, recalled]);
       } catch (err) {
-        viewerErrors += 1;
-        if (viewerErrors <= 3) errors.push(`viewer: ${(err as Error).message}`);
+        noteViewerError(failureText(err));
       }
     }
   })();

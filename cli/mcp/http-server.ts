@@ -12,6 +12,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../../core/clock.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { badInput } from '../../core/errors.js';
+import { keepIdleConnections } from '../../server/keep-alive.js';
 import { allowedHostsFor, hostAllowed, isLoopbackAddress, originAllowed, withExtraHosts } from '../../server/security.js';
 import { authenticate, challenge, type Caller, type CredentialVerifier } from './http-auth.js';
 import { readBody, DEFAULT_MAX_BODY_BYTES } from './http-body.js';
@@ -198,6 +199,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       sendError(res, 500, -32603, 'the server failed to handle this request');
     });
   });
+  keepIdleConnections(http);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port, opts.host, () => {
