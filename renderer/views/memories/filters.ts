@@ -84,6 +84,9 @@ export function filtersToHash(f: MemoryFilters): string {
   return `${base}${sep}owner=${f.owners.map(encodeURIComponent).join(',')}`;
 }
 
+/** A link to the Memories list with the default filters and `patch` (the Overview's facets, the Fleet's owners). */
+export const memoriesHref = (patch: Partial<MemoryFilters>): string => `#${filtersToHash({ ...filtersFromParams(new URLSearchParams()), ...patch })}`;
+
 export function toListInput(f: MemoryFilters): ListFilter {
   return {
     ...(f.types.length ? { types: f.types as ListFilter['types'] } : {}),
