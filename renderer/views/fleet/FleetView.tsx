@@ -10,6 +10,7 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, Loading } from '../../components
 import { buildHash, navigate } from '../../state/router.js';
 import '../../components/tables.css';
 import './fleet.css';
+import { NumHeads } from './NumHeads.js';
 import { describeError, plural } from '../../api/errors.js';
 import { credentialText } from '../../components/credential.js';
 import { StoreOwners } from './StoreOwners.js';
@@ -147,11 +148,7 @@ export function FleetView() {
             <thead>
               <tr>
                 <th>store</th>
-                {COLS.map((c) => (
-                  <th key={c.key} title={c.hint} className="num">
-                    {c.label}
-                  </th>
-                ))}
+                <NumHeads cols={COLS} />
                 <th title="agent credentials issued for this store (mnemo agents add), with the accesses and changes each made">agent credentials</th>
                 <th>last maintenance</th>
                 <th />

@@ -8,6 +8,7 @@ import { useFleetOwners } from '../../api/fleet.js';
 import { plural } from '../../api/errors.js';
 import { EmptyState, ErrorBox, fmtTime, Loading } from '../../components/common.js';
 import { memoriesHref } from '../memories/filters.js';
+import { NumHeads } from './NumHeads.js';
 
 const COLS: { key: keyof OwnerSummary; label: string; hint: string }[] = [
   { key: 'live', label: 'live', hint: 'live memories it owns' },
@@ -65,11 +66,7 @@ export function StoreOwners() {
             <thead>
               <tr>
                 <th>owner</th>
-                {COLS.map((c) => (
-                  <th key={c.key} title={c.hint} className="num">
-                    {c.label}
-                  </th>
-                ))}
+                <NumHeads cols={COLS} />
                 <th title="live memories by type">live by type</th>
                 <th title="newest created_at of its memories" className="num">
                   last write
