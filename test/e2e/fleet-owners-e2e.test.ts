@@ -15,8 +15,8 @@ import { tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 import { agentOn, T0 } from '../helpers/agents.js';
 
-/** Written straight into the store, as a foreign program could: markup and an emoji, which must stay text. */
-const ODD = 'Ågent "<b>bold</b>" 🤖';
+/** Written straight into the store, as a foreign program could: markup, a comma (the owner filter's separator) and an emoji, which must stay text. */
+const ODD = 'Ågent "<b>bold</b>", 🤖';
 let wb: Workbench;
 let path: string;
 
