@@ -8,7 +8,9 @@
  * SQLite copy; with --pg also on a PostgreSQL copy of it (a throwaway cluster unless
  * MNEMO_TEST_PG_URL names a server). With --json the last line is one JSON object.
  */
+import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fixedClock } from '../core/clock.js';
 import { openStoreAt } from '../core/store/open-location.js';
@@ -76,12 +78,13 @@ log(`fleet-owners: ${size.toLocaleString('en')} memories, ${runs} runs, load ave
 const figures: Record<string, Figures> = {};
 let server: PgServer | null = null;
 let copies: BackendCopies | null = null;
+let ownCopy: string | null = null;
 try {
   if (values.pg) {
     server = startPg();
     copies = backendCopies(server.url, size, NOW, log);
   }
-  const sqlite = copies?.sqlite ?? demoStoreCopy(size, NOW, log);
+  const sqlite = copies?.sqlite ?? (ownCopy = demoStoreCopy(size, NOW, log));
   figures['sqlite'] = measure(sqlite);
   report('sqlite', figures['sqlite']);
   if (copies) {
@@ -91,6 +94,8 @@ try {
 } finally {
   copies?.dispose();
   server?.stop();
+  // The copy is as big as the cached store (about 1 GB at 100k): never leave it behind.
+  if (ownCopy) rmSync(dirname(ownCopy), { recursive: true, force: true });
 }
 log(`load average at the end ${load()}`);
 if (values.json) console.log(JSON.stringify({ size, runs, load_end: loadavg(), ...figures }));
