@@ -17,7 +17,7 @@ export const POSTGRES_SUITES = [
   'test/unit/recall-conformance.test.ts',
   'test/unit/reflect-parity.test.ts',
   'test/cli/recall-cli.test.ts',
-  // the library, the API and MCP (in process and over stdio), owners, prospective memory
+  // the library, the API and MCP (in process and over stdio), owners, prospective memory, the store's owners (Fleet)
   'test/unit/agent-memory.test.ts',
   'test/unit/agent-recall.test.ts',
   'test/unit/owner-case.test.ts',
@@ -28,6 +28,7 @@ export const POSTGRES_SUITES = [
   'test/unit/prospective-intents.test.ts',
   'test/unit/prospective-todos.test.ts',
   'test/unit/prospective-api.test.ts',
+  'test/unit/fleet-owners.test.ts',
   'test/e2e/mcp-stdio.test.ts',
   // the API's views: overview, facets, graph, selection, the journal's dependents, reflection, profiles
   'test/unit/overview.test.ts',

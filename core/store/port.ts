@@ -33,6 +33,7 @@ import type { ListFilter, ListRow } from './list-query.js';
 import type { LoggedRecall } from './logged-recalls.js';
 import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from './overview-counts.js';
 import type { OwnerState } from './recall-reads.js';
+import type { OwnerSummaries } from './owner-summaries.js';
 import type { MemoryHead } from './review-heads.js';
 import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from './store-counts.js';
 import type { UsageRecord } from './usage-rows.js';
@@ -66,6 +67,7 @@ export type { LoggedRecall } from './logged-recalls.js';
 export type { MaintenanceEntry } from './maintenance-log.js';
 export type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from './overview-counts.js';
 export type { OwnerState } from './recall-reads.js';
+export type { OwnerSummaries, OwnerSummary } from './owner-summaries.js';
 export type { MemoryHead } from './review-heads.js';
 export type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from './store-counts.js';
 export type { ChangeEvent } from './store-handle.js';
@@ -458,6 +460,12 @@ export interface CountQueries {
   archivedCount(scope: OwnerScope): number;
   edgeCountsByType(): { k: string; n: number }[];
   beliefDimensionCount(): number;
+  /**
+   * One row per owner (memories live and archived, live ones by type, edges out, accesses on its
+   * memories, its reads of other roles' memories, newest write and access): each table grouped once,
+   * the first `limit` owners in byte order.
+   */
+  ownerSummaries(limit: number): OwnerSummaries;
 }
 
 /** The agent credentials (hashes only) and what each was used for. */

@@ -20,6 +20,7 @@ import { latestAccessEventId, sessionAccessEvents } from './session-events.js';
 import { liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample } from './overview-counts.js';
 import type { StoreQueries } from './port.js';
 import { ownerStates } from './recall-reads.js';
+import { ownerSummaries } from './owner-summaries.js';
 import { memoryHeads } from './review-heads.js';
 import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, schemaVersions, tableCounts } from './store-counts.js';
 import { savedProfileRow, savedProfileRows } from './saved-profiles.js';
@@ -77,6 +78,7 @@ export function sqliteQueries(store: StoreHandle): StoreQueries {
     archivedCount: (scope) => archivedCount(store, scope),
     edgeCountsByType: () => edgeCountsByType(store),
     beliefDimensionCount: () => beliefDimensionCount(store),
+    ownerSummaries: (limit) => ownerSummaries(store, limit),
 
     credentialById: (id) => credentialById(store, id),
     credentialByHash: (tokenHash) => credentialByHash(store, tokenHash),

@@ -1,4 +1,4 @@
-/** Fleet: a folder of stores the user chose, each store's KPIs (read-only), and opening one in full. */
+/** Fleet: the open store's owners, a folder of stores the user chose, each store's KPIs (read-only), and opening one in full. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, getTransport } from './client.js';
 import { keys } from './keys.js';
@@ -14,6 +14,14 @@ export function useFleet() {
 
 export function useFleetKpis(name: string) {
   return useQuery({ queryKey: keys.fleet('kpis', name), queryFn: () => call('fleet.kpis', { name }), staleTime: 30_000 });
+}
+
+/**
+ * The open store's owners (fleet.owners). Under keys.all, so live refresh (useEngineEvents) refetches
+ * it when another process writes and a store switch replaces it.
+ */
+export function useFleetOwners() {
+  return useQuery({ queryKey: keys.fleet('owners'), queryFn: () => call('fleet.owners', {}) });
 }
 
 export function useOpenFleet() {

@@ -10,7 +10,7 @@ import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
 import type { ChangeEvent } from '../../core/store/store-handle.js';
-import type { StoreWriter } from '../../core/store/port.js';
+import type { OwnerSummary, StoreWriter } from '../../core/store/port.js';
 import { encodeRow } from '../../core/store/codec.js';
 import { contentHash } from '../../core/store/tombstones.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
@@ -540,6 +540,63 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
         expect(q.archivedCount('bob')).toBe(1);
         expect(q.edgeCountsByType()).toEqual([{ k: 'part_of', n: 1 }]);
         expect(q.beliefDimensionCount()).toBe(0);
+      }
+    });
+
+    contractIt('owners: one row per owner (memories, types, edges, accesses, reads of other roles, newest write and access), capped in byte order', () => {
+      const w0a = added({ content: 'w0 first', owner: 'w0@fleet', type: 'info', created_at: NOW - 50 });
+      const w0b = added({ content: 'w0 second', owner: 'w0@fleet', type: 'skill', created_at: NOW - 10 });
+      const w0c = added({ content: 'w0 archived', owner: 'w0@fleet', type: 'info', created_at: NOW - 5 });
+      const w1a = added({ content: 'w1 only', owner: 'w1@fleet', type: 'info', created_at: NOW - 20 });
+      const shared = added({ content: 'unowned', owner: '', type: 'info', created_at: NOW - 30 });
+      // Past U+FFFF: JS compares UTF-16 units and would put the robot first; the stores compare bytes.
+      added({ content: 'fullwidth', owner: 'ｗ9', type: 'episode', created_at: NOW });
+      added({ content: 'robot', owner: '🤖', type: 'skill', created_at: NOW });
+      store.archive(w0c.id);
+      store.addEdge(w0a.id, w0b.id, 'related');
+      store.addEdge(w0a.id, w1a.id, 'supports');
+      store.addEdge(w1a.id, w0a.id, 'related');
+      store.addEdge(w0c.id, shared.id, 'related');
+      const read = (id: string, ts: number, reader: string) => ({ id, record: accessRecord(ts, 'recalled', reader ? { reader_owner: reader } : {}) });
+      store.logAccesses([
+        read(w0a.id, NOW + 1, 'w1@fleet'), // another role: w1 read a foreign memory
+        read(w0b.id, NOW + 2, 'w0@laptop'), // the same role: not foreign, and w0@laptop owns nothing, so it gets no row
+        read(w1a.id, NOW + 3, 'w0@fleet'), // foreign for w0
+        read(shared.id, NOW + 4, 'w1@fleet'), // an unowned memory is nobody's: not foreign
+        read(w1a.id, NOW + 5, ''), // no reader named
+        read(w0a.id, NOW + 6, 'auditor'), // a reader that owns no memory still gets a row for its foreign reads
+        read(w0c.id, NOW + 7, 'w1@fleet'), // an archived memory's accesses count too
+      ]);
+      const row = (owner: string, r: Partial<OwnerSummary>): OwnerSummary => ({
+        owner,
+        live: 0,
+        archived: 0,
+        by_type: {},
+        edges_out: 0,
+        accesses: 0,
+        foreign_reads: 0,
+        last_created: null,
+        last_access: null,
+        ...r,
+      });
+      const all = [
+        row('', { live: 1, by_type: { info: 1 }, accesses: 1, last_created: NOW - 30, last_access: NOW + 4 }),
+        row('auditor', { foreign_reads: 1 }),
+        row('w0@fleet', { live: 2, archived: 1, by_type: { info: 1, skill: 1 }, edges_out: 3, accesses: 4, foreign_reads: 1, last_created: NOW - 5, last_access: NOW + 7 }),
+        row('w1@fleet', { live: 1, by_type: { info: 1 }, edges_out: 1, accesses: 2, foreign_reads: 2, last_created: NOW - 20, last_access: NOW + 5 }),
+        row('ｗ9', { live: 1, by_type: { episode: 1 }, last_created: NOW }),
+        row('🤖', { live: 1, by_type: { skill: 1 }, last_created: NOW }),
+      ];
+      const reader = fx!.openReader();
+      for (const q of [store.queries, reader.queries]) {
+        expect(q.ownerSummaries(1000)).toEqual({ owners: all, truncated: false });
+        // The foreign reads are the Access audit's cross-owner accesses, counted per reader.
+        expect(q.auditEvents({ crossOwnerOnly: true })!.total).toBe(4);
+        // Five memory owners: a cap of 3 leaves out the fourth and later; the rows kept are whole.
+        expect(q.ownerSummaries(3)).toEqual({ owners: all.slice(0, 3), truncated: true });
+        // Five memory owners fit in 5, but with the reader that owns none there are six rows.
+        expect(q.ownerSummaries(5)).toEqual({ owners: all.slice(0, 5), truncated: true });
+        expect(q.ownerSummaries(6).truncated).toBe(false);
       }
     });
   });

@@ -9,7 +9,11 @@ import { method } from '../define.js';
 import type { FleetEntry, FleetListing } from '../../fleet/fleet.js';
 import type { StoreInfo } from './store.js';
 import type { CredentialRef } from '../../model/agent-credential.js';
-export type { FleetEntry, FleetListing, CredentialRef };
+import type { OwnerSummaries, OwnerSummary } from '../../store/port.js';
+export type { FleetEntry, FleetListing, CredentialRef, OwnerSummaries, OwnerSummary };
+
+/** The most owner rows `fleet.owners` answers (the store layer's cap; a store may hold far more owners). */
+export const MAX_FLEET_OWNERS = 1000;
 
 /** One agent credential of a fleet store and what was done with it. */
 export interface FleetCredentialUse extends CredentialRef {
@@ -77,6 +81,11 @@ export const fleetContract = {
   'fleet.kpis': method<FleetStoreKpis>()({
     description: 'KPIs of one fleet store, read without writing to it.',
     input: z.object({ name: storeName }),
+  }),
+  'fleet.owners': method<OwnerSummaries>()({
+    description:
+      'The agents (owners) of the open store, one row each: memories live and archived, live ones by type, edges out, accesses on its memories, its reads of other roles\' memories, newest write and access. The first `limit` owners in byte order; `truncated` says when there are more. A whole-store read, so an agent credential may not call it (like memory.facets).',
+    input: z.object({ limit: z.number().int().min(1).max(MAX_FLEET_OWNERS).optional().default(MAX_FLEET_OWNERS) }).optional().default({ limit: MAX_FLEET_OWNERS }),
   }),
   'fleet.openStore': method<StoreInfo>()({
     description: 'Make one fleet store the current store (every view then shows it).',

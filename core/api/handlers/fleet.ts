@@ -108,6 +108,10 @@ export const fleetHandlers: HandlersFor<typeof fleetContract> = {
     return f ? listFleet(f) : null;
   },
   'fleet.kpis': (input, session) => kpisOf(session, input.name),
+  // The open store's owners, whatever fleet folder is open (none needed). A credential session never
+  // gets here (credential-policy.ts allows it the agent tools' reads only), so a scoped caller learns
+  // no other owner's counts, as with memory.facets.
+  'fleet.owners': (input, session) => session.reading().store.queries.ownerSummaries(input.limit),
   'fleet.openStore': (input, session) => {
     const path = fleetStorePath(fleetFolder(session), input.name);
     return storeInfo(session.open(path), session);

@@ -8,6 +8,7 @@
 import type { AuditEvent, AuditFilter } from '../access-queries.js';
 import { auditWhere } from '../audit-filter.js';
 import { rowToEvent } from '../access-events.js';
+import { byBytes } from '../byte-order.js';
 import type { LoggedRecall } from '../logged-recalls.js';
 import { eventColumns, eventRow } from './pg-access-events.js';
 import { documentOf } from './pg-json.js';
@@ -19,8 +20,6 @@ const RECALL_CHANNELS = "('recalled', 'searched')";
 /** The role part of an owner (`coder` of `coder@1`), as access-queries.ts computes it. */
 const role = (col: string) => `(CASE WHEN strpos(${col}, '@') > 0 THEN substr(${col}, 1, strpos(${col}, '@') - 1) ELSE ${col} END)`;
 
-/** Byte order, as SQLite's BINARY collation and PostgreSQL's "C" compare text. */
-const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 export class PgAudit {
   constructor(private readonly conn: PgStoreConnection) {}

@@ -8,10 +8,12 @@
 import type { OwnerScope } from '../../model/owner.js';
 import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../overview-counts.js';
 import { ownerClause } from '../owner-sql.js';
+import type { OwnerSummaries } from '../owner-summaries.js';
 import type { CountQueries } from '../port.js';
 import { idleSql, retentionSql } from '../retention-sql.js';
 import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../store-counts.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
+import { pgOwnerSummaries } from './pg-owner-summaries.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
@@ -132,5 +134,9 @@ export class PgCounts implements CountQueries {
 
   beliefDimensionCount(): number {
     return this.count(`SELECT count(*) AS n FROM ${this.conn.table('mnemo_dimensions')}`);
+  }
+
+  ownerSummaries(limit: number): OwnerSummaries {
+    return pgOwnerSummaries(this.conn, limit);
   }
 }

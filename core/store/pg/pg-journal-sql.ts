@@ -8,6 +8,7 @@
  * wrote that name no change yet (the journal learns a change's id once its rows are written), and
  * sets `mnemo.change_id` for the rest of the transaction, which the triggers stamp later rows with.
  */
+import { byBytes } from '../byte-order.js';
 import type { JournalSql, RawChangeRow, RawSummary } from '../journal.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { pgJournalGuards } from './pg-journal-guards.js';
@@ -151,7 +152,7 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
         const found = key.startsWith('m:') ? [ownerIn(key, before), ownerIn(key, after)] : [ownerIn(key, before ?? after)];
         for (const o of found) if (o !== null) owners.add(o);
       }
-      return [...owners].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      return [...owners].sort(byBytes);
     },
     attributeFeedTo(changeId) {
       // Nothing reads it: deferred, as one text (the id is an integer, written as a literal), so one statement to the server.

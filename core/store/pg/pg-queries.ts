@@ -121,6 +121,7 @@ export function pgQueries(
     archivedCount: counts.archivedCount.bind(counts),
     edgeCountsByType: counts.edgeCountsByType.bind(counts),
     beliefDimensionCount: counts.beliefDimensionCount.bind(counts),
+    ownerSummaries: counts.ownerSummaries.bind(counts),
   };
   const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {});
   return { ...notYet, ...written };

@@ -1,6 +1,7 @@
 /**
- * Fleet: a folder of stores (one per agent run, say) side by side. Each row's KPIs are read from
- * its store without writing to it; "Open" makes it the current store for every view.
+ * Fleet: first the agents (owners) of the open store, one row each (StoreOwners: a fleet sharing one
+ * store); then a folder of stores (one per agent run, say) side by side. Each folder row's KPIs are
+ * read from its store without writing to it; "Open" makes it the current store for every view.
  */
 import { useState } from 'react';
 import type { FleetEntry, FleetStoreKpis } from '../../../core/api/contract/index.js';
@@ -9,8 +10,10 @@ import { EmptyState, ErrorBox, fmtNum, fmtTime, Loading } from '../../components
 import { buildHash, navigate } from '../../state/router.js';
 import '../../components/tables.css';
 import './fleet.css';
+import { NumHeads } from './NumHeads.js';
 import { describeError, plural } from '../../api/errors.js';
 import { credentialText } from '../../components/credential.js';
+import { StoreOwners } from './StoreOwners.js';
 
 /** Each agent credential of the store: its name, then what it did (accesses, changes, last use) on a line of its own. */
 function CredentialsCell({ credentials }: { credentials: FleetStoreKpis['credentials'] }) {
@@ -103,6 +106,8 @@ export function FleetView() {
   return (
     <div className="fleet-view">
       <h2>Fleet</h2>
+      <StoreOwners />
+      <h3>Stores in a folder</h3>
       <p className="muted">A folder of stores, one per agent run for instance, compared side by side. Each store is read without being written; open any of them to inspect it in full.</p>
       <form
         className="row fleet-form"
@@ -143,11 +148,7 @@ export function FleetView() {
             <thead>
               <tr>
                 <th>store</th>
-                {COLS.map((c) => (
-                  <th key={c.key} title={c.hint} className="num">
-                    {c.label}
-                  </th>
-                ))}
+                <NumHeads cols={COLS} />
                 <th title="agent credentials issued for this store (mnemo agents add), with the accesses and changes each made">agent credentials</th>
                 <th>last maintenance</th>
                 <th />

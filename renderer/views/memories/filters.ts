@@ -24,6 +24,15 @@ export function formatRange(r: Range | null): string | null {
   return r ? `${r.min ?? ''}~${r.max ?? ''}` : null;
 }
 
+/**
+ * An owner string is data and may hold a comma, which separates the owners of `owner=`: inside one
+ * it is written `%2C` (and `%` as `%25`) before the URL encoding, so it survives URLSearchParams'
+ * decoding as text that the split leaves whole. A `%` followed by anything else is kept as it is,
+ * so links written before this read the same.
+ */
+export const ownerToParam = (owner: string): string => owner.replace(/%/g, '%25').replace(/,/g, '%2C');
+export const ownerFromParam = (part: string): string => part.replace(/%(25|2C)/gi, (_, code: string) => (code === '25' ? '%' : ','));
+
 export interface MemoryFilters {
   /** Memories with an edge (in or out) of one of these types. */
   edges: string[];
@@ -52,8 +61,8 @@ export function filtersFromParams(p: URLSearchParams): MemoryFilters {
     importance: parseRange(p.get('imp')),
     idle: parseRange(p.get('idle')),
     types: listParam(p, 'type'),
-    // `owner=` (empty) selects unowned rows; the list is exact owner strings.
-    owners: p.has('owner') ? (p.get('owner') ?? '').split(',') : [],
+    // `owner=` (empty) selects unowned rows; the list is exact owner strings (ownersParam).
+    owners: p.has('owner') ? (p.get('owner') ?? '').split(',').map(ownerFromParam) : [],
     statuses: listParam(p, 'status'),
     tags: listParam(p, 'tag'),
     archived: archived === 'archived' || archived === 'all' ? archived : 'live',
@@ -81,8 +90,11 @@ export function filtersToHash(f: MemoryFilters): string {
   });
   if (f.owners.length === 0) return base;
   const sep = base.includes('?') ? '&' : '?';
-  return `${base}${sep}owner=${f.owners.map(encodeURIComponent).join(',')}`;
+  return `${base}${sep}owner=${f.owners.map((o) => encodeURIComponent(ownerToParam(o))).join(',')}`;
 }
+
+/** A link to the Memories list with the default filters and `patch` (the Overview's facets, the Fleet's owners). */
+export const memoriesHref = (patch: Partial<MemoryFilters>): string => `#${filtersToHash({ ...filtersFromParams(new URLSearchParams()), ...patch })}`;
 
 export function toListInput(f: MemoryFilters): ListFilter {
   return {

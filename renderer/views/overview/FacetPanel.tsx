@@ -4,10 +4,7 @@
  */
 import type { OverviewFacets, RangeFacet } from '../../../core/api/contract/index.js';
 import { ownerLabel } from '../../components/common.js';
-import { filtersFromParams, filtersToHash, type MemoryFilters } from '../memories/filters.js';
-
-const base = () => filtersFromParams(new URLSearchParams());
-export const memoriesHref = (patch: Partial<MemoryFilters>) => `#${filtersToHash({ ...base(), ...patch })}`;
+import { memoriesHref } from '../memories/filters.js';
 
 interface Value {
   label: string;

@@ -12,7 +12,7 @@ import { EChart, escapeHtml, type ECharts, type EChartsOption } from '../../char
 import { fmtNum } from '../../components/common.js';
 import { TYPE_COLORS } from '../../graph/style.js';
 import { memoryHref } from '../../state/router.js';
-import { memoriesHref } from './FacetPanel.js';
+import { memoriesHref } from '../memories/filters.js';
 import { plural } from '../../api/errors.js';
 
 export interface Region {
