@@ -108,7 +108,9 @@ export function useEngineEvents(onEvent?: (e: EngineEvent) => void) {
     () =>
       getTransport().subscribe((e) => {
         if (e.type === 'store') qc.removeQueries({ queryKey: keys.past });
-        if (e.type === 'changed' || e.type === 'store') void qc.invalidateQueries({ queryKey: keys.all });
+        if (e.type === 'store') void qc.invalidateQueries({ queryKey: keys.all });
+        // Queries too costly to read on every commit refetch on their own interval (renderer/api/fleet.ts).
+        if (e.type === 'changed') void qc.invalidateQueries({ queryKey: keys.all, predicate: (q) => q.meta?.['liveByInterval'] !== true });
         onEvent?.(e);
       }),
     [qc, onEvent],
