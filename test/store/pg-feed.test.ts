@@ -21,7 +21,7 @@ const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
 
 
 describe('the change feed of a PostgreSQL store', () => {
-  const SCHEMAS = ['pgfeed_order', 'pgfeed_prune', 'pgfeed_ops', 'pgfeed_versions'];
+  const SCHEMAS = ['pgfeed_order', 'pgfeed_prune', 'pgfeed_ops', 'pgfeed_versions', 'pgfeed_edges'];
   const pg = pgStores(SCHEMAS);
 
   /** A connection to the store in `schema` (made on first use), closed after the test. */
@@ -135,5 +135,31 @@ describe('the change feed of a PostgreSQL store', () => {
     expect(store.dataVersion()).toBeGreaterThan(version);
     expect(store.refreshIfChanged()).toBe(true);
     expect(store.refreshIfChanged()).toBe(false); // noted once
+  });
+  // Edge inserts and deletes are logged once per statement from its transition table (pg-feed-ddl.ts): one feed row per edge all the same.
+  it("logs each edge of a many-row insert and delete with its source's owner and, for a delete, the old row", (ctx) => {
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
+    const store = connect('pgfeed_edges');
+    const a = createMemory({ content: 'the source', owner: 'a@fleet' }, NOW);
+    const [b, c, d] = ['b', 'c', 'd'].map((x) => createMemory({ content: `target ${x}`, owner: 'b@fleet' }, NOW));
+    for (const m of [b!, c!, d!]) store.add(m, null);
+    a.edges = [b!, c!, d!].map((m, i) => ({ target_id: m.id, type: 'related' as const, weight: 0.25 * (i + 1), created_at: NOW + i }));
+    store.add(a, null);
+    const feed = (op: string) =>
+      pg.admin.query<Record<string, unknown>>(
+        `SELECT memory_id, dst, edge_type, owner, old_weight, old_created_at, old_rowid::text AS old_rowid, embedding_kept FROM pgfeed_edges.mnemo_pg_feed WHERE tbl = 'edge' AND op = $1 ORDER BY seq`,
+        [op],
+      );
+    const edges = pg.admin.query<{ dst: string; weight: number; created_at: number; rowid: string }>(
+      `SELECT dst, weight, created_at, rowid::text AS rowid FROM pgfeed_edges.memory_edges WHERE src = $1 ORDER BY rowid`,
+      [a.id],
+    );
+    expect(edges.map((e) => e.dst)).toEqual([b!.id, c!.id, d!.id]);
+    // Inserted in rowid order, each with the source's owner (not the target's) and no image.
+    expect(feed('insert')).toEqual(edges.map((e) => ({ memory_id: a.id, dst: e.dst, edge_type: 'related', owner: 'a@fleet', old_weight: null, old_created_at: null, old_rowid: null, embedding_kept: false })));
+    // A foreign writer's raw many-row delete is logged too, each row with its old weight, time and rowid.
+    pg.admin.query(`DELETE FROM pgfeed_edges.memory_edges WHERE src = $1 AND dst <> $2`, [a.id, c!.id]);
+    const gone = edges.filter((e) => e.dst !== c!.id);
+    expect(feed('delete')).toEqual(gone.map((e) => ({ memory_id: a.id, dst: e.dst, edge_type: 'related', owner: 'a@fleet', old_weight: e.weight, old_created_at: e.created_at, old_rowid: e.rowid, embedding_kept: false })));
   });
 });

@@ -38,9 +38,10 @@ export const PG_FEED_TABLE = 'mnemo_pg_feed';
 /**
  * The level of the statements below, kept as the store fact `feed_ddl_level`: a writable open of a
  * store whose feed is older runs them again (each replaces, or is skipped). 1: the feed (no fact);
- * 2: the commit notification (pg-feed-notify-ddl.ts); 3: before-images for time travel.
+ * 2: the commit notification (pg-feed-notify-ddl.ts); 3: before-images for time travel; 4: edge
+ * inserts and deletes logged once per statement.
  */
-export const PG_FEED_DDL_LEVEL = 3;
+export const PG_FEED_DDL_LEVEL = 4;
 export const PG_FEED_DDL_LEVEL_FACT = 'feed_ddl_level';
 
 /** The store fact naming this feed: a position from another feed (another store, or SQLite's) is not read against it. */
@@ -102,6 +103,19 @@ export function pgFeedDdl(schema: string, imagesFrom?: number): string[] {
   const whole = (rec: string): Record<string, string> => Object.fromEntries([...IMAGE_COLUMNS, 'embedding', 'rowid'].map((c) => [c, `${rec}.${c}`]));
   const edgeImage = (rec: string) => ({ weight: `${rec}.weight`, created_at: `${rec}.created_at`, rowid: `${rec}.rowid` });
   const srcOwner = (src: string) => `(SELECT m.owner FROM ${t('memories')} m WHERE m.id = ${src})`;
+  /**
+   * The feed rows of one statement's inserted or deleted edges, from its transition table, in rowid
+   * order (the order a row trigger fired in for an insert; a delete's rows are independent). A row
+   * trigger ran a PL/pgSQL INSERT and an owner lookup per edge, and a memory's edge list is written
+   * whole (deleted, then inserted again, as nooa's save does): most of the server's work in a
+   * reflection apply. The columns and values are the row trigger's.
+   */
+  const edgeRowsOf = (rows: string, op: 'insert' | 'delete') => {
+    const image = op === 'delete' ? ', old_weight, old_created_at, old_rowid' : '';
+    return `INSERT INTO ${feed}(at, tbl, op, memory_id, dst, edge_type, owner, change_id, writer_token, embedding_kept${image})
+       SELECT ${t('mnemo_pg_feed_now')}(), 'edge', '${op}', r.src, r.dst, r.type, ${srcOwner('r.src')}, ${setting('mnemo.change_id')}::bigint, ${setting('mnemo.writer')}, FALSE${op === 'delete' ? ', r.weight, r.created_at, r.rowid' : ''}
+       FROM ${rows} r ORDER BY r.rowid;`;
+  };
   const isAccess = `${NON_ACCESS_COLUMNS.map((c) => `OLD.${c} IS NOT DISTINCT FROM NEW.${c}`).join(' AND ')} AND ${t('mnemo_pg_feed_same_apart_from_access')}(OLD.data, NEW.data)`;
   return [
     `CREATE TABLE IF NOT EXISTS ${feed} (
@@ -171,7 +185,20 @@ export function pgFeedDdl(schema: string, imagesFrom?: number): string[] {
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_EPOCH_FACT}', gen_random_uuid()::text) ON CONFLICT (key) DO NOTHING`,
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_DDL_LEVEL_FACT}', '${PG_FEED_DDL_LEVEL}') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_IMAGES_FACT}', ${imagesFrom !== undefined && Number.isFinite(imagesFrom) ? `'${String(imagesFrom)}'` : `${t('mnemo_pg_feed_now')}()::text`}) ON CONFLICT (key) DO NOTHING`,
-    `CREATE OR REPLACE TRIGGER mnemo_pg_feed_edge AFTER INSERT OR UPDATE OR DELETE ON ${t('memory_edges')} FOR EACH ROW EXECUTE FUNCTION ${t('mnemo_pg_feed_edge')}()`,
+    // Updates (an upsert's, a renamed owner's) stay per row: the function's other branches are for stores at an older level.
+    `CREATE OR REPLACE TRIGGER mnemo_pg_feed_edge AFTER UPDATE ON ${t('memory_edges')} FOR EACH ROW EXECUTE FUNCTION ${t('mnemo_pg_feed_edge')}()`,
+    ...(['insert', 'delete'] as const).flatMap((op) => {
+      const rows = op === 'insert' ? 'mnemo_new_edges' : 'mnemo_old_edges';
+      const fn = t(`mnemo_pg_feed_edge_${op}s`);
+      return [
+        `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+         BEGIN
+           ${edgeRowsOf(rows, op)}
+           RETURN NULL;
+         END $$`,
+        `CREATE OR REPLACE TRIGGER mnemo_pg_feed_edge_${op}s AFTER ${op.toUpperCase()} ON ${t('memory_edges')} REFERENCING ${op === 'insert' ? 'NEW' : 'OLD'} TABLE AS ${rows} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      ];
+    }),
     ...pgFeedNotifyDdl(schema, PG_FEED_TABLE),
   ];
 }
