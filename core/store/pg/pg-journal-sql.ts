@@ -12,7 +12,7 @@ import { byBytes } from '../byte-order.js';
 import type { JournalSql, RawChangeRow, RawSummary } from '../journal.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { pgJournalGuards } from './pg-journal-guards.js';
-import { intOf, intOrNull } from './pg-sql.js';
+import { intOf, intOrNull, jsonTexts, jsonTextsParam } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 function summaryOf(r: Record<string, unknown>): RawSummary {
@@ -73,8 +73,8 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
       // One statement; rowids in the rows' order, which rows() reads them back in.
       conn.later(
         `INSERT INTO ${rowsTable()}(change_id, key, before, after)
-         SELECT $1, key, before, after FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(key, before, after, n) ORDER BY n`,
-        [changeId, rows.map((r) => r.key), rows.map((r) => r.before), rows.map((r) => r.after)],
+         SELECT $1, key, before, after FROM ${jsonTexts(['$2', '$3', '$4'], 'r', ['key', 'before', 'after'])} ORDER BY n`,
+        [changeId, jsonTextsParam(rows.map((r) => r.key)), jsonTextsParam(rows.map((r) => r.before)), jsonTextsParam(rows.map((r) => r.after))],
       );
     },
     history(limit, offset, credentialId) {
@@ -163,10 +163,10 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
     },
     moveAfter(changeId, rows) {
       if (rows.length === 0) return;
-      conn.later(`UPDATE ${rowsTable()} AS r SET after = m.after FROM unnest($2::text[], $3::text[]) AS m(key, after) WHERE r.change_id = $1 AND r.key = m.key`, [
+      conn.later(`UPDATE ${rowsTable()} AS r SET after = m.after FROM ${jsonTexts(['$2', '$3'], 'm', ['key', 'after'])} WHERE r.change_id = $1 AND r.key = m.key`, [
         changeId,
-        rows.map((m) => m.key),
-        rows.map((m) => m.after),
+        jsonTextsParam(rows.map((m) => m.key)),
+        jsonTextsParam(rows.map((m) => m.after)),
       ]);
     },
     dropRow(changeId, key) {
