@@ -43,7 +43,9 @@ export function intOrNull(value: unknown, where: string): number | null {
  * and the garbage it made were a third of the worker's time. A null stays null.
  */
 export function jsonTextsParam(texts: readonly (string | null)[]): string {
-  return JSON.stringify(texts);
+  // A lone surrogate becomes U+FFFD, as `pg` encoding a text parameter as UTF-8 makes it; JSON would
+  // carry it as an escape the server refuses.
+  return JSON.stringify(texts.map((t) => (t === null ? null : (t as string & { toWellFormed(): string }).toWellFormed())));
 }
 
 /** The SQL of a set of `jsonTextsParam` parameters, zipped by position, with their position `n` (from 1). */
