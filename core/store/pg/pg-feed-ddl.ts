@@ -169,11 +169,7 @@ export function pgFeedDdl(schema: string, imagesFrom?: number): string[] {
      END $$`,
     `CREATE OR REPLACE FUNCTION ${t('mnemo_pg_feed_edge')}() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
      BEGIN
-       IF TG_OP = 'INSERT' THEN
-         ${insertRow('edge', "'insert'", 'NEW.src', 'NEW.dst', srcOwner('NEW.src'), {}, 'NEW.type')}
-       ELSIF TG_OP = 'DELETE' THEN
-         ${insertRow('edge', "'delete'", 'OLD.src', 'OLD.dst', srcOwner('OLD.src'), edgeImage('OLD'), 'OLD.type')}
-       ELSIF OLD.src IS NOT DISTINCT FROM NEW.src AND OLD.dst IS NOT DISTINCT FROM NEW.dst AND OLD.type IS NOT DISTINCT FROM NEW.type THEN
+       IF OLD.src IS NOT DISTINCT FROM NEW.src AND OLD.dst IS NOT DISTINCT FROM NEW.dst AND OLD.type IS NOT DISTINCT FROM NEW.type THEN
          ${insertRow('edge', "'update'", 'NEW.src', 'NEW.dst', srcOwner('NEW.src'), edgeImage('OLD'), 'NEW.type')}
        ELSE
          ${insertRow('edge', "'delete'", 'OLD.src', 'OLD.dst', srcOwner('OLD.src'), edgeImage('OLD'), 'OLD.type')}
@@ -185,7 +181,8 @@ export function pgFeedDdl(schema: string, imagesFrom?: number): string[] {
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_EPOCH_FACT}', gen_random_uuid()::text) ON CONFLICT (key) DO NOTHING`,
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_DDL_LEVEL_FACT}', '${PG_FEED_DDL_LEVEL}') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     `INSERT INTO ${t(PG_STORE_TABLE)}(key, value) VALUES ('${PG_FEED_IMAGES_FACT}', ${imagesFrom !== undefined && Number.isFinite(imagesFrom) ? `'${String(imagesFrom)}'` : `${t('mnemo_pg_feed_now')}()::text`}) ON CONFLICT (key) DO NOTHING`,
-    // Updates (an upsert's, a renamed owner's) stay per row: the function's other branches are for stores at an older level.
+    // Updates (an upsert's, a renamed owner's) stay per row; inserts and deletes have the statement triggers below.
+    // One transaction replaces the function and the triggers together (pg-feed.ts), so no all-events trigger outlives it.
     `CREATE OR REPLACE TRIGGER mnemo_pg_feed_edge AFTER UPDATE ON ${t('memory_edges')} FOR EACH ROW EXECUTE FUNCTION ${t('mnemo_pg_feed_edge')}()`,
     ...(['insert', 'delete'] as const).flatMap((op) => {
       const rows = op === 'insert' ? 'mnemo_new_edges' : 'mnemo_old_edges';
