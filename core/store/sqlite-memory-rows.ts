@@ -1,7 +1,7 @@
 /**
  * The SQLite adapter's SQL over `memories` and `memory_edges`: whole rows in and out, in the
  * shapes codec.ts reads and writes (MemoryRow), as pg/pg-memory-rows.ts does for PostgreSQL, so
- * MemoryStore and the modules beside it (sqlite-scoped-reads.ts, sqlite-memory-writes.ts) speak
+ * MemoryStore and the modules it hands work to (scoped-reads.ts, memory-writes.ts) speak
  * no SQL about memories themselves. Statements with a fixed text come from the store's cache; a
  * text that varies (a chunk of ids, a scope) is prepared each time.
  */
@@ -148,16 +148,19 @@ export class SqliteMemoryRows implements MemoryIdLookups {
     this.st.get('UPDATE memories SET embedding = ? WHERE id = ?').run(embedding, id);
   }
 
-  /** Flips only the `archived` column; the number of rows changed (0 when it already had that value). */
-  setArchived(id: string, archived: boolean): number {
-    return this.st.get('UPDATE memories SET archived = ? WHERE id = ? AND archived != ?').run(archived ? 1 : 0, id, archived ? 1 : 0).changes;
+  /** Flips only the `archived` column; false when it already had that value (or there is no such memory). */
+  setArchived(id: string, archived: boolean): boolean {
+    return this.st.get('UPDATE memories SET archived = ? WHERE id = ? AND archived != ?').run(archived ? 1 : 0, id, archived ? 1 : 0).changes > 0;
   }
 
-  /** Removes the row and every edge into or out of it; the number of memory rows removed. */
-  remove(id: string): number {
+  /** Removes the row and every edge into or out of it; false when there was none. */
+  remove(id: string): boolean {
     this.st.get('DELETE FROM memory_edges WHERE src = ? OR dst = ?').run(id, id);
-    return this.st.get('DELETE FROM memories WHERE id = ?').run(id).changes;
+    return this.st.get('DELETE FROM memories WHERE id = ?').run(id).changes > 0;
   }
+
+  /** Nothing to do: SQLite's IMMEDIATE transaction already holds the whole store against other writers. */
+  lock(_id: string): void {}
 
   /** nooa's save() deletes and re-inserts a memory's edges in list order; rowid order follows it. */
   replaceEdges(src: string, edges: readonly Edge[]): void {

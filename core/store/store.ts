@@ -7,8 +7,8 @@
  *
  * It is a facade, as PgStore (pg/pg-store.ts) is: it keeps the opening, the transaction and the
  * writes of one memory (add, save), and hands the rest to modules of this folder: rows
- * (sqlite-memory-rows.ts), reads over a scope (sqlite-scoped-reads.ts), the other writes
- * (sqlite-memory-writes.ts), the access log (sqlite-access-log.ts), what listeners hear and the
+ * (sqlite-memory-rows.ts), reads over a scope (scoped-reads.ts) and the other writes
+ * (memory-writes.ts), both shared with PgStore, the access log (sqlite-access-log.ts), what listeners hear and the
  * change feed (sqlite-live-changes.ts), time travel (sqlite-history-open.ts, history-*.ts), meta
  * values (sqlite-meta.ts), the journal (journal.ts, sqlite-journal-sql.ts), and store.queries and
  * store.runs (sqlite-queries.ts, sqlite-runs.ts).
@@ -45,11 +45,11 @@ import { sqliteJournalSql } from './sqlite-journal-sql.js';
 import { SqliteAccessLog } from './sqlite-access-log.js';
 import { SqliteLiveChanges } from './sqlite-live-changes.js';
 import { SqliteMemoryRows } from './sqlite-memory-rows.js';
-import { SqliteMemoryWrites } from './sqlite-memory-writes.js';
+import { StoreMemoryWrites } from './memory-writes.js';
 import { readSqliteMeta, writeSqliteMeta } from './sqlite-meta.js';
 import { sqliteQueries } from './sqlite-queries.js';
 import { sqliteRuns } from './sqlite-runs.js';
-import { SqliteScopedReads } from './sqlite-scoped-reads.js';
+import { ScopedReads } from './scoped-reads.js';
 import type { ChangeEvent, StoreHandle } from './store-handle.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { TextSearchIndex } from './text-search.js';
@@ -107,8 +107,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   /** Listeners, the feed's position, and other processes' commits. */
   private readonly changes: SqliteLiveChanges;
   private readonly rows: SqliteMemoryRows;
-  private readonly scoped: SqliteScopedReads;
-  private readonly writers: SqliteMemoryWrites;
+  private readonly scoped: ScopedReads;
+  private readonly writers: StoreMemoryWrites;
   private readonly accessLog: SqliteAccessLog;
   /** The memories listeners were told of in the running outermost transaction (retold if it rolls back). */
   private toldInTransaction: { ids: Set<string>; reset: boolean } | null = null;
@@ -133,8 +133,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.rows = new SqliteMemoryRows(db, this.#st);
-    this.scoped = new SqliteScopedReads(this.rows, (row, edges) => this.decode(row, edges));
-    this.writers = new SqliteMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
+    this.scoped = new ScopedReads(this.rows, (row, edges) => this.decode(row, edges));
+    this.writers = new StoreMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
     this.accessLog = new SqliteAccessLog(this, db, this.rows, history);
     this.journal = new Journal<MemoryStore>(this, sqliteJournalSql(this), STORE_JOURNAL_TARGETS, opts.journalFollowUps ?? []);
     // Made before the instant is set: the catch-up starts from the connection's data_version, as for a store of now.
@@ -447,7 +447,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   }
 
   // Answered by the rows (sqlite-memory-rows.ts), the id rule (memory-ids.ts: an exact id wins, else
-  // a literal prefix of at least 6 characters) and the scope's reads (sqlite-scoped-reads.ts).
+  // a literal prefix of at least 6 characters) and the scope's reads (scoped-reads.ts).
   readonly exists = (id: string): boolean => this.rows.exists(id);
   readonly resolveId = (idOrPrefix: string): string | null => resolveMemoryId(idOrPrefix, this.rows);
   readonly requireId = (idOrPrefix: string): string => requireMemoryId(idOrPrefix, this.rows);
@@ -505,7 +505,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.emit({ kind: 'upsert', id: m.id });
   }
 
-  // Answered by sqlite-memory-writes.ts.
+  // Answered by memory-writes.ts.
   readonly setEmbedding = (id: string, embedding: Float32Array | null): void => this.writers.setEmbedding(id, embedding);
   readonly archive = (id: string): boolean => this.writers.setArchived(id, true);
   readonly restore = (id: string): boolean => this.writers.setArchived(id, false);

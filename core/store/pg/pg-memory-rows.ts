@@ -8,7 +8,7 @@ import type { Edge } from '../../model/memory.js';
 import type { MemoryRow } from '../codec.js';
 import type { MemoryImage } from '../memory-images.js';
 import type { IncomingEdge } from '../port.js';
-import { intOf } from './pg-sql.js';
+import { intOf, numbered } from './pg-sql.js';
 import { PgHeldRows, type DirtyRows, type HeldMemory } from './pg-held-rows.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
@@ -131,17 +131,17 @@ export class PgMemoryRows {
     return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = ANY($1::text[])`, [ids]).map(memoryRow);
   }
 
-  /** Rows in rowid order after `after`, matching `where` (SQL over the row's columns, `$n` from 3). */
+  /** Rows in rowid order after `after`, matching `where` (SQL over the row's columns, `?` placeholders). */
   page(where: string, params: readonly unknown[], after: number, limit: number): MemoryRow[] {
-    return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE ${where} AND rowid > $1 ORDER BY rowid LIMIT $2`, [after, limit, ...params]).map(memoryRow);
+    return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE ${numbered(where, 3)} AND rowid > $1 ORDER BY rowid LIMIT $2`, [after, limit, ...params]).map(memoryRow);
   }
 
   count(where: string, params: readonly unknown[]): number {
-    return intOf(this.q(`SELECT count(*) AS n FROM ${this.t.memories} WHERE ${where}`, params)[0]!['n'], 'count(*)');
+    return intOf(this.q(`SELECT count(*) AS n FROM ${this.t.memories} WHERE ${numbered(where)}`, params)[0]!['n'], 'count(*)');
   }
 
   any(where: string, params: readonly unknown[]): boolean {
-    return this.q(`SELECT 1 FROM ${this.t.memories} WHERE ${where} LIMIT 1`, params).length > 0;
+    return this.q(`SELECT 1 FROM ${this.t.memories} WHERE ${numbered(where)} LIMIT 1`, params).length > 0;
   }
 
   exists(id: string): boolean {

@@ -3,8 +3,8 @@
  * (sync-pg.ts) to a store's schema (pg-schema.ts, the one `mnemo copy` makes); the engine opens it
  * through open-location.ts. It is a facade: it keeps the transaction and the writes of one memory
  * (add, save, the access log), and hands the rest to modules of this folder, as MemoryStore does:
- * rows (pg-memory-rows.ts), reads over a scope (pg-scoped-reads.ts), the other writes
- * (pg-memory-writes.ts), what listeners hear and the change feed (pg-live-changes.ts), time travel
+ * rows (pg-memory-rows.ts), reads over a scope (../scoped-reads.ts) and the other writes
+ * (../memory-writes.ts), both shared with MemoryStore, what listeners hear and the change feed (pg-live-changes.ts), time travel
  * (pg-history-*.ts), the journal's statements and targets (pg-journal-*.ts), the belief tables,
  * and store.queries and store.runs (pg-store-groups.ts).
  *
@@ -62,11 +62,11 @@ import { definePgJsonFunctions } from './pg-json-sql.js';
 import { PgLiveChanges } from './pg-live-changes.js';
 import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
-import { PgMemoryWrites } from './pg-memory-writes.js';
+import { StoreMemoryWrites } from '../memory-writes.js';
 import { readPgMeta, writePgMeta } from './pg-meta.js';
 import { PgReadAhead } from './pg-read-ahead.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
-import { PgScopedReads } from './pg-scoped-reads.js';
+import { ScopedReads } from '../scoped-reads.js';
 import { PgStoreConnection } from './pg-store-connection.js';
 import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
@@ -108,8 +108,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   private writes = 0;
   private readonly rows: PgMemoryRows;
   private readonly readAhead: PgReadAhead;
-  private readonly scoped: PgScopedReads;
-  private readonly writers: PgMemoryWrites;
+  private readonly scoped: ScopedReads;
+  private readonly writers: StoreMemoryWrites;
   private readonly events: PgAccessEvents;
   private readonly profiles: PgSavedProfiles;
   /** The belief evidence search's copy of the evidence (one per connection, made on first search). */
@@ -140,8 +140,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;
     this.runs = groups.runs;
-    this.scoped = new PgScopedReads(this.rows, (row, edges) => this.decode(row, edges));
-    this.writers = new PgMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
+    this.scoped = new ScopedReads(this.rows, (row, edges) => this.decode(row, edges));
+    this.writers = new StoreMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
     this.path = conn.shown;
     this.name = conn.url.schema;
     this.clock = opts.clock ?? systemClock;
@@ -429,7 +429,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     return v;
   }
 
-  // Answered by the rows (pg-memory-rows.ts), the id rule (memory-ids.ts) and the scope's reads (pg-scoped-reads.ts).
+  // Answered by the rows (pg-memory-rows.ts), the id rule (memory-ids.ts) and the scope's reads (../scoped-reads.ts).
   readonly exists = (id: string): boolean => this.rows.exists(id);
   readonly resolveId = (idOrPrefix: string): string | null => resolveMemoryId(idOrPrefix, this.rows);
   readonly requireId = (idOrPrefix: string): string => requireMemoryId(idOrPrefix, this.rows);

@@ -1,15 +1,24 @@
 /**
- * A MemoryStore's reads over a list scope (port.ts ListScope: archived or not, an owner): how many
+ * A store's reads over a list scope (port.ts ListScope: archived or not, an owner): how many
  * memories are in it, whether any is, and each of them in rowid order, nooa's iteration order.
- * The SQLite side of pg/pg-scoped-reads.ts.
+ * Both adapters share it; each one's memory rows module runs the condition (`?` placeholders).
  */
 import type { Edge, Memory } from '../model/memory.js';
 import type { MemoryRow } from './codec.js';
 import { ownerClause } from './owner-sql.js';
 import type { ListScope } from './port.js';
-import type { SqliteMemoryRows } from './sqlite-memory-rows.js';
 
-/** The scope as a condition on memories' columns, with `?` placeholders. */
+/** The statements over a condition on memories' columns, written with `?` placeholders. */
+export interface ScopedRows {
+  count(where: string, params: readonly unknown[]): number;
+  /** Whether any row matches: stops at the first, where count() reads them all. */
+  any(where: string, params: readonly unknown[]): boolean;
+  /** Rows matching after rowid `after`, in rowid order, at most `batch`. */
+  page(where: string, params: readonly unknown[], after: number, batch: number): MemoryRow[];
+  edgesFrom(ids: readonly string[]): Map<string, Edge[]>;
+}
+
+/** The scope as a condition on memories' columns, with `?` placeholders ('1 = 1' reads the same on both backends). */
 function scopeWhere(scope: ListScope): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
@@ -19,12 +28,12 @@ function scopeWhere(scope: ListScope): { sql: string; params: unknown[] } {
     parts.push(oc.sql);
     params.push(...oc.params);
   }
-  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+  return { sql: parts.length ? parts.join(' AND ') : '1 = 1', params };
 }
 
-export class SqliteScopedReads {
+export class ScopedReads {
   constructor(
-    private readonly rows: SqliteMemoryRows,
+    private readonly rows: ScopedRows,
     /** The store's decoding, which warns once of a row it cannot read whole. */
     private readonly decode: (row: MemoryRow, edges: Edge[]) => Memory,
   ) {}
