@@ -11,6 +11,7 @@
  * the moment its `remember` returned to the moment the list first showed it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -59,11 +60,15 @@ export interface FleetReport {
   own_write_misses: number;
   /** Written memories the viewer's list never showed while the run lasted. */
   list_never_shown: number;
-  list_latency_ms: { p50: number; p95: number; max: number };
+  list_latency_ms: Quantiles;
   /** When in the run (seconds from the first agent's start) the slowest-shown write returned, and its latency. */
   slowest_shown: { at_s: number; latency_ms: number } | null;
   viewer_recalls: number;
   viewer_errors: number;
+  /** How long the viewer's list and recall requests took (what a write's list latency is made of). */
+  viewer_request_ms: { list: Quantiles; recall: Quantiles };
+  /** The list latency's p95 by the minutes in which the writes returned, with the 1-minute load average then: whether a slow stretch follows the machine's load. */
+  list_p95_by_window: { from_s: number; writes: number; p95_ms: number; load: number }[];
   wall_s: number;
   writes_per_s: number;
 }
@@ -80,6 +85,17 @@ function rng(seed: number): () => number {
   const next = mulberry32(seed);
   return () => next() / 4294967296;
 }
+
+interface Quantiles {
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+/** The length of one window of list_p95_by_window. */
+const WINDOW_S = 300;
+
+const quantiles = (xs: number[]): Quantiles => ({ p50: Math.round(quantile(xs, 0.5)), p95: Math.round(quantile(xs, 0.95)), max: Math.round(quantile(xs, 1)) });
 
 const quantile = (xs: number[], q: number): number => {
   if (xs.length === 0) return 0;
@@ -135,6 +151,9 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   let misses = 0;
   let viewerRecalls = 0;
   let viewerErrors = 0;
+  const listMs: number[] = [];
+  const recallMs: number[] = [];
+  const loadByWindow = new Map<number, number>();
   let running = true;
 
   const noteViewerError = (text: string) => {
@@ -149,13 +168,16 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
         const body = (await ev.json()) as { value?: { generation?: number } };
         generation = body.value?.generation ?? generation;
         // The open views refetch together when the generation moves, as the workbench's do: the list's first page and a recall.
+        const asked = performance.now();
         const listed = api(serve.base, serve.token, 'memory.list', { sort: 'rowid', dir: 'desc', limit: window, archived: 'all' }).then((page) => {
           if (!page.ok) throw new Error(page.error?.message);
           const now = performance.now();
+          listMs.push(now - asked);
           for (const r of page.value.rows as { id: string }[]) if (!firstShown.has(r.id)) firstShown.set(r.id, now);
         });
         // A dry run, as the workbench's recall view makes: a touching recall would move the generation itself.
         const recalled = api(serve.base, serve.token, 'recall.explain', { query: 'fleet agent observed harbor', k: 5 }).then((rec) => {
+          recallMs.push(performance.now() - asked);
           viewerRecalls += 1;
           if (!rec.ok) noteViewerError(`recall: ${rec.error?.message ?? 'failed without a message'}`);
         });
@@ -167,6 +189,13 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   })();
 
   const t0 = performance.now();
+  // The load in each window, sampled at its start and every 30 s, the highest kept.
+  const sampleLoad = () => {
+    const w = Math.floor((performance.now() - t0) / 1000 / WINDOW_S);
+    loadByWindow.set(w, Math.max(loadByWindow.get(w) ?? 0, loadavg()[0]!));
+  };
+  sampleLoad();
+  const loadSampler = setInterval(sampleLoad, 30_000);
   const progress = opts.onProgress
     ? setInterval(() => opts.onProgress!({ writes: written.size, errors: errors.length, own_write_misses: misses, elapsed_s: Math.round((performance.now() - t0) / 1000) }), 30_000)
     : null;
@@ -199,6 +228,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   });
   await Promise.all(agents);
   if (progress) clearInterval(progress);
+  clearInterval(loadSampler);
   const wall = (performance.now() - t0) / 1000;
   // Give the list its chance to show the last writes (the bound the run checks is 1 s; wait 3).
   const deadline = performance.now() + 3000;
@@ -216,6 +246,13 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   }
   const shown = [...written].filter(([id]) => firstShown.has(id)).map(([id, at]) => ({ at, latency: Math.max(0, firstShown.get(id)! - at) }));
   const latencies = shown.map((x) => x.latency);
+  const byWindow = new Map<number, number[]>();
+  for (const x of shown) {
+    const w = Math.floor((x.at - t0) / 1000 / WINDOW_S);
+    const xs = byWindow.get(w);
+    if (xs) xs.push(x.latency);
+    else byWindow.set(w, [x.latency]);
+  }
   const slowest = shown.reduce<{ at: number; latency: number } | null>((a, x) => (a && a.latency >= x.latency ? a : x), null);
   const lost = Object.entries(rows).reduce((a, [owner, n]) => a + Math.max(0, (acknowledged[owner] ?? 0) - n), 0);
   return {
@@ -232,10 +269,14 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
     recalls,
     own_write_misses: misses,
     list_never_shown: [...written.keys()].filter((id) => !firstShown.has(id)).length,
-    list_latency_ms: { p50: Math.round(quantile(latencies, 0.5)), p95: Math.round(quantile(latencies, 0.95)), max: Math.round(quantile(latencies, 1)) },
+    list_latency_ms: quantiles(latencies),
     slowest_shown: slowest ? { at_s: Math.round((slowest.at - t0) / 100) / 10, latency_ms: Math.round(slowest.latency) } : null,
     viewer_recalls: viewerRecalls,
     viewer_errors: viewerErrors,
+    viewer_request_ms: { list: quantiles(listMs), recall: quantiles(recallMs) },
+    list_p95_by_window: [...byWindow]
+      .sort((a, b) => a[0] - b[0])
+      .map(([w, xs]) => ({ from_s: w * WINDOW_S, writes: xs.length, p95_ms: Math.round(quantile(xs, 0.95)), load: Math.round((loadByWindow.get(w) ?? 0) * 10) / 10 })),
     wall_s: Math.round(wall * 10) / 10,
     writes_per_s: Math.round(written.size / wall),
   };
