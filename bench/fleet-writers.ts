@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- fleet-writers [--agents 8] [--per-agent 5000] [--recall-every 1] [--backend postgres|sqlite|both] [--live listen|poll|both] [--max-minutes N] [--json]`
+ * `npm run bench -- fleet-writers [--agents 8] [--per-agent 5000] [--recall-every 1] [--backend postgres|sqlite|both] [--live listen|poll|both] [--seed N] [--max-minutes N] [--json]`
  *
  * The PostgreSQL issue's concurrency run (support/fleet-run.ts): `--agents` agent processes, each
  * its own `mnemo mcp` over stdio with its own owner, write `--per-agent` memories each into one new
@@ -13,6 +13,9 @@
  * through its poll alone (the baseline, as before notifications and as SQLite always does), so the
  * list latencies compare within one run. SQLite has no notifications: it runs once, polling.
  *
+ * `--seed N` starts each run's store as a copy of the N-memory demo store instead of empty: a short
+ * run then writes where a long one ends, into a store of tens of thousands of memories.
+ *
  * `--max-minutes N` (or Ctrl-C) stops each run's agents after their current write and reports on
  * what was written: lost writes are then acknowledged writes without a row, per owner.
  *
@@ -20,10 +23,15 @@
  * last line is one object: { backends: { postgres?: FleetReport, sqlite?: FleetReport }, runs: FleetReport & { backend }[] }
  * (`backends` holds each backend's first run).
  */
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { fixedClock } from '../core/clock.js';
+import { copyStore } from '../core/store/copy/copy-stores.js';
 import { openStoreAt } from '../core/store/open-location.js';
+import { MemoryStore } from '../core/store/store.js';
+import { demoStoreCopy } from './lib/demo-store.js';
 import { tempDir } from '../support/fixture.js';
 import { runFleet, type FleetReport } from '../support/fleet-run.js';
 import { freshSchemaUrl, startPg } from '../support/pg-cluster.js';
@@ -36,6 +44,7 @@ const { values } = parseArgs({
     backend: { type: 'string', default: 'postgres' },
     live: { type: 'string', default: 'listen' },
     'max-minutes': { type: 'string' },
+    seed: { type: 'string', default: '0' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -43,7 +52,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const agents = Number(values.agents);
 const perAgent = Number(values['per-agent']);
 const recallEvery = Number(values['recall-every']);
+const seed = Number(values.seed);
 const backends = values.backend === 'both' ? ['postgres', 'sqlite'] : [values.backend!];
+if (!Number.isInteger(seed) || seed < 0) {
+  console.error('--seed must be a whole number of memories (0: start empty)');
+  process.exit(2);
+}
 for (const [name, v] of [['agents', agents], ['per-agent', perAgent], ['recall-every', recallEvery]] as const) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a whole number ≥ 1`);
@@ -64,6 +78,8 @@ if (!['listen', 'poll', 'both'].includes(values.live!)) {
   process.exit(2);
 }
 const liveModes = (backend: string): ('listen' | 'poll')[] => (backend === 'sqlite' ? ['poll'] : values.live === 'both' ? ['listen', 'poll'] : [values.live as 'listen' | 'poll']);
+/** The demo store's clock (a --seed copy's feed starts there); the agents write on the wall clock after it. */
+const NOW = 1_780_000_000;
 const say = (s: string) => {
   if (!values.json) process.stdout.write(`${s}\n`);
 };
@@ -79,7 +95,13 @@ try {
     } else {
       store = join(tempDir('mnemo-fleet-'), 'fleet.sqlite');
     }
-    openStoreAt(store, { create: true }).close();
+    if (seed > 0) {
+      const demo = demoStoreCopy(seed, NOW, (line) => process.stderr.write(`${line}\n`));
+      // Opened writable once so its schema is current before it is copied (as bench/lib/backend-copies.ts does).
+      MemoryStore.open(demo, { clock: fixedClock(NOW) }).close();
+      copyStore(demo, store);
+      rmSync(dirname(demo), { recursive: true, force: true });
+    } else openStoreAt(store, { create: true }).close();
     say(`${backend}: ${agents} agents × ${perAgent} memories through mnemo mcp, browser mode listing (${live === 'listen' ? 'woken by commit notifications' : 'polling'})…`);
     const stop = new AbortController();
     const onInterrupt = () => {
