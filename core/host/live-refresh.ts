@@ -4,9 +4,8 @@
  * bumping one generation number the UI waits on. Open views refetch when it moves.
  *
  * Where the store can say when someone commits (PostgreSQL's notifications, Store.watchCommits),
- * a commit also wakes a check at once, and moves the generation itself (wake()): the poll then only
- * covers a lost notification. Wake-ups arriving together (eight agents committing in the same few
- * milliseconds) make one check and one move.
+ * a commit also wakes a check at once: the poll then only covers a lost notification. Wake-ups
+ * arriving together (eight agents committing in the same few milliseconds) make one check.
  */
 import type { ApiSession } from '../api/context.js';
 import type { StoreReader } from '../store/port.js';
@@ -61,20 +60,12 @@ export class LiveRefresh {
     this.watched = { store, stop: store.watchCommits(() => this.wake()) };
   }
 
-  /**
-   * A commit notice is sent only once its transaction has committed, so what the views read
-   * straight from the store (the list, the counts) already shows it: the generation moves now.
-   * The feed's check cannot always say so yet: it finds another connection's rows only below its
-   * watermark, the oldest transaction still running, which lags while many writers overlap (in the
-   * eight-agent run, by seconds as their transactions grew). When the check does find them, the
-   * generation moves again, and the views that read the derived indexes (recall) catch up then.
-   */
   private wake(): void {
     if (this.wakePending || !this.timer) return;
     this.wakePending = true;
     setTimeout(() => {
       this.wakePending = false;
-      if (this.timer && !this.check()) this.bump();
+      if (this.timer) this.check();
     }, WAKE_COALESCE_MS).unref?.();
   }
 
