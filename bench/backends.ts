@@ -7,7 +7,8 @@
  * - recall p50 / p95: the same generated queries on a warm engine, backends alternating per round;
  * - open + first recall: a fresh process, median of --open-runs;
  * - reflection: the plan at --size, and plan + apply at --apply-size (default: --size; at 100k the
- *   apply takes tens of minutes on SQLite, so a quick run measures it on a smaller store);
+ *   apply takes about four minutes a backend on a 2-core machine, so a quick run measures it on a
+ *   smaller store);
  * - writes: memories/s of 1 writer process against --writers processes, each its own owner,
  *   through the library for --write-s seconds after a warm-up; every owner's rows counted after
  *   (lost writes); and the cores the machine kept busy, which bound what more writers can add.
