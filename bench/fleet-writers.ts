@@ -27,11 +27,9 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { fixedClock } from '../core/clock.js';
 import { copyStore } from '../core/store/copy/copy-stores.js';
 import { openStoreAt } from '../core/store/open-location.js';
-import { MemoryStore } from '../core/store/store.js';
-import { demoStoreCopy } from './lib/demo-store.js';
+import { currentDemoCopy } from './lib/backend-copies.js';
 import { tempDir } from '../support/fixture.js';
 import { runFleet, type FleetReport } from '../support/fleet-run.js';
 import { freshSchemaUrl, startPg } from '../support/pg-cluster.js';
@@ -96,9 +94,7 @@ try {
       store = join(tempDir('mnemo-fleet-'), 'fleet.sqlite');
     }
     if (seed > 0) {
-      const demo = demoStoreCopy(seed, NOW, (line) => process.stderr.write(`${line}\n`));
-      // Opened writable once so its schema is current before it is copied (as bench/lib/backend-copies.ts does).
-      MemoryStore.open(demo, { clock: fixedClock(NOW) }).close();
+      const demo = currentDemoCopy(seed, NOW, (line) => process.stderr.write(`${line}\n`));
       copyStore(demo, store);
       rmSync(dirname(demo), { recursive: true, force: true });
     } else openStoreAt(store, { create: true }).close();

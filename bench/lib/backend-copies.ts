@@ -39,10 +39,16 @@ export function dropSchema(serverUrl: string, schema: string): void {
   }
 }
 
-export function backendCopies(serverUrl: string, size: number, now: number, log: (line: string) => void): BackendCopies {
+/** A fresh copy of the cached demo store of `size` memories, opened writable once so its schema is current before anything copies it. */
+export function currentDemoCopy(size: number, now: number, log: (line: string) => void): string {
   const sqlite = demoStoreCopy(size, now, log);
-  // Opened writable once so its schema is current before it is copied: both backends then hold the same tables.
+  // Both backends then hold the same tables.
   MemoryStore.open(sqlite, { clock: fixedClock(now) }).close();
+  return sqlite;
+}
+
+export function backendCopies(serverUrl: string, size: number, now: number, log: (line: string) => void): BackendCopies {
+  const sqlite = currentDemoCopy(size, now, log);
   // The process id keeps two runs against one shared server (MNEMO_TEST_PG_URL) out of each other's schema.
   const schema = `bench_backends_${size}_${process.pid}`;
   dropSchema(serverUrl, schema);
