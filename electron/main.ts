@@ -18,6 +18,7 @@ import { electronNativeBinding } from './native.js';
 import { APP_URL, denyAllPermissions, hardenWebContents } from './security.js';
 import { mainWindowOptions } from './window-options.js';
 import { addRecent, loadState, saveState, type ShellState } from './window-state.js';
+import { VIEWER_SAVE_PATIENCE } from '../core/store/index-snapshots.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const appRoot = join(here, '..', '..');
@@ -37,7 +38,11 @@ const api = new ApiSession({
   reader: { owner: 'workbench' },
   // Stores and fleet folders come only from this process's dialogs, never from a path the page sends.
   shell: { chooseFolder: (title) => chooseFolder(title), fleetPathFromApi: false, paths: { kind: 'dialog' } },
-  engineOptions: { nativeBinding: electronNativeBinding({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, appRoot, env: process.env }) },
+  engineOptions: {
+    nativeBinding: electronNativeBinding({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, appRoot, env: process.env }),
+    // People watch this process: it leaves index snapshots to the agents writing beside it (index-snapshots.ts).
+    indexSnapshots: { savePatience: VIEWER_SAVE_PATIENCE },
+  },
 });
 const live = new LiveRefresh(api, 400);
 

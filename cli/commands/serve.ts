@@ -12,6 +12,7 @@ import { loadLlmEndpoints, type LlmEndpoints } from '../../core/reflect/llm-endp
 import { rendererDir } from '../../server/paths.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
 import { confinedTo } from '../../core/api/path-policy.js';
+import { VIEWER_SAVE_PATIENCE } from '../../core/store/index-snapshots.js';
 import { flag, intOpt, printJson, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
 import { untilSignal } from '../signals.js';
 
@@ -26,7 +27,8 @@ export async function serveStore(
     // Generative reflection may use only these (from --llm-config / MNEMO_LLM_*), picked by name.
     llmEndpoints: opts.llmEndpoints ?? loadLlmEndpoints(),
     reader: { owner: 'workbench' },
-    engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
+    // People watch this process: it leaves index snapshots to the agents writing beside it (index-snapshots.ts).
+    engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), indexSnapshots: { savePatience: VIEWER_SAVE_PATIENCE } },
     // Browser mode: the fleet folder comes from --fleet or from fleet.open (validated); no dialog.
     // Paths a client names are confined below, once the served store is known.
     shell: { fleetPathFromApi: true, paths: { kind: 'confined', roots: [], files: [] } },

@@ -23,6 +23,8 @@ export class DerivedSnapshot {
   /** Built in this process and not yet written. */
   private builtHere = false;
   private position: FeedPosition | null = null;
+  /** The position of the snapshot this process last wrote or loaded (or of its build): a newer one in the sidecar is another process's. */
+  private since: FeedPosition | null = null;
   private writing: SnapshotWrite | null = null;
   private cancelNext: (() => void) | null = null;
 
@@ -46,6 +48,7 @@ export class DerivedSnapshot {
     }
     yield* this.buildSteps();
     this.position = before;
+    this.since = before;
     return before;
   }
 
@@ -113,13 +116,13 @@ export class DerivedSnapshot {
     this.guard(() => this.writing?.finish());
     this.writing = null;
     if (!due()) return;
-    this.start(position);
+    this.start(position, { force: true });
     this.guard(() => this.writing?.finish());
     this.writing = null;
   }
 
   private threshold(): number {
-    return Math.max(SAVE_AFTER_PATCHES, Math.floor(this.index.size / 20));
+    return Math.max(SAVE_AFTER_PATCHES, Math.floor(this.index.size / 20)) * this.snapshots.savePatience;
   }
 
   private restore(sidecar: IndexSidecar, before: FeedPosition): FeedPosition | null {
@@ -147,6 +150,7 @@ export class DerivedSnapshot {
       return null;
     }
     restored = true;
+    this.since = snap.position;
     this.apply(changes);
     this.patches = changes.upserts.length + changes.deletes.length;
     return changes.position;
@@ -205,16 +209,36 @@ export class DerivedSnapshot {
     this.cancelNext = null;
   }
 
-  /** Encodes the index now (its state is at or after `position`) and opens the sidecar write. */
-  private start(position: FeedPosition): void {
+  /**
+   * Encodes the index now (its state is at or after `position`) and opens the sidecar write,
+   * unless another process wrote this index since our last snapshot or is writing it now (claim):
+   * then its snapshot stands for ours, and this thread is not held for an encoding nobody needs.
+   * A process that must leave its own (`force`: at close, at a hand-over) waits for no other writer.
+   */
+  private start(position: FeedPosition, opts: { force?: boolean } = {}): void {
     const sidecar = this.snapshots.sidecar();
     if (!sidecar?.writable || this.store.isClosed) return;
+    const header = { format: this.index.snapshotFormat, conditions: this.index.snapshotConditions(), position };
+    const now = this.snapshots.clock.now();
+    // Forced, only a snapshot newer than ours now will do: the processes a hand-over tells load one at least this new.
+    const since = opts.force ? position : (this.since ?? position);
+    const claim = this.guard(() => sidecar.claim(this.name, header, since, now, opts));
+    if (!claim) return;
+    if (claim.kind !== 'claimed') {
+      this.builtHere = false;
+      this.patches = 0;
+      if (claim.kind === 'covered') this.since = claim.position;
+      return;
+    }
     const parts = this.guard(() => this.index.saveSnapshot());
     this.builtHere = false;
     this.patches = 0;
-    if (!parts) return;
-    const header = { format: this.index.snapshotFormat, conditions: this.index.snapshotConditions(), position };
-    this.writing = this.guard(() => sidecar.write(this.name, header, parts, this.snapshots.clock.now()));
+    this.since = position;
+    if (!parts) {
+      this.guard(() => sidecar.abandonGeneration(claim.generation));
+      return;
+    }
+    this.writing = this.guard(() => sidecar.write(this.name, header, parts, now, claim.generation));
   }
 
   /** One piece now, the next on a later turn (so recalls interleave with a 100 MB write). */

@@ -35,8 +35,14 @@ const PIECE_BYTES = 16 * 1024 * 1024;
 /** Reading a generation whose file another process just replaced: look up the current one again, this many times. */
 const READ_ATTEMPTS = 3;
 const MMAP_BYTES = 2 * 1024 * 1024 * 1024;
-/** A generation nobody committed for this long was left by a crashed writer. */
-const ORPHAN_AGE_MS = 60 * 60 * 1000;
+/** A generation nobody committed for this long (seconds, as the store's clock counts) was left by a crashed writer. */
+const ORPHAN_AGE_S = 60 * 60;
+/**
+ * A generation begun less than this long ago and not committed is another writer's snapshot under
+ * way: a process whose own is due leaves that index to it (claim). Longer than any write takes (a
+ * 100k store's take seconds), short enough that a writer killed mid-write holds nobody back long.
+ */
+const UNDER_WAY_S = 5 * 60;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sidecar_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -261,9 +267,41 @@ export class IndexSidecar {
    * Starts writing a snapshot; `step()` writes one piece per call (call it from separate ticks),
    * `finish()` runs the rest at once. Null when the sidecar is read-only.
    */
-  write(name: string, header: SnapshotHeader, parts: SnapshotParts, now: number): SnapshotWrite | null {
+  write(name: string, header: SnapshotHeader, parts: SnapshotParts, now: number, claimed: number | null = null): SnapshotWrite | null {
     if (!this.writable || this.closed) return null;
-    return new SnapshotWrite(this, name, header, parts, now);
+    return new SnapshotWrite(this, name, header, parts, now, claimed);
+  }
+
+  /**
+   * Claims the writing of an index's snapshot before it is encoded, in one transaction across
+   * processes: every agent on a store and the workbench beside them patch the same changes and
+   * would each encode the same index at about the same moment, holding their threads for as long
+   * as an encoding takes (seconds at 100k memories), for one snapshot that is kept.
+   * - `covered`: the sidecar already holds this index at a position later than `since` (the one
+   *   the caller's last snapshot or load reflected): another process wrote it since.
+   * - `busy`: another writer began one in the last UNDER_WAY_S and has not committed it.
+   * - `claimed`: the generation to write (SnapshotWrite takes it), begun now.
+   * `force` claims unless covered: a write the caller must leave (index-handoff.ts) waits for nobody.
+   */
+  claim(name: string, header: SnapshotHeader, since: FeedPosition, now: number, opts: { force?: boolean } = {}): SnapshotClaim | null {
+    if (!this.writable || this.closed) return null;
+    return this.db
+      .transaction((): SnapshotClaim => {
+        const held = this.db.prepare('SELECT epoch, seq FROM snapshot WHERE name = ?').get(name) as { epoch: string; seq: number } | undefined;
+        if (held && this.holdsNewer(name, { ...header, position: since })) return { kind: 'covered', position: { epoch: held.epoch, seq: held.seq } };
+        if (!opts.force) {
+          const underWay = this.db
+            .prepare(
+              `SELECT 1 FROM snapshot_generation g WHERE g.name = ? AND g.started_at > ?
+                 AND NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)
+                 AND NOT EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = g.id)`,
+            )
+            .get(name, now - UNDER_WAY_S);
+          if (underWay) return { kind: 'busy' };
+        }
+        return { kind: 'claimed', generation: this.beginGeneration(name, now) };
+      })
+      .immediate();
   }
 
   /**
@@ -315,7 +353,7 @@ export class IndexSidecar {
    *
    * Several processes may write the same index at once (agents on one PostgreSQL store share this
    * machine's cache file): a generation another writer has begun and not committed has no parts
-   * recorded yet, and is left alone until ORPHAN_AGE_MS has passed, with its file.
+   * recorded yet, and is left alone until ORPHAN_AGE_S has passed, with its file.
    * @internal
    */
   commitGeneration(name: string, generation: number, header: SnapshotHeader, entries: readonly PartEntry[], now: number): boolean {
@@ -323,7 +361,7 @@ export class IndexSidecar {
     const committed = this.db
       .transaction(() => {
         dropped.length = 0;
-        // Not known any more: another process dropped it as a crashed writer's (begun over ORPHAN_AGE_MS ago).
+        // Not known any more: another process dropped it as a crashed writer's (begun over ORPHAN_AGE_S ago).
         const publish = this.knowsGeneration(generation) && !this.holdsNewer(name, header, generation);
         if (publish) {
           const insPart = this.db.prepare('INSERT OR REPLACE INTO snapshot_part(generation, part, offset, bytes, crc) VALUES (?, ?, ?, ?, ?)');
@@ -342,7 +380,7 @@ export class IndexSidecar {
                AND (EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = g.id) OR g.started_at < ?)`,
           )
           .pluck()
-          .all(now - ORPHAN_AGE_MS) as number[];
+          .all(now - ORPHAN_AGE_S) as number[];
         for (const g of unused) dropped.push(this.dropGeneration(g));
         return publish;
       })
@@ -394,6 +432,9 @@ export class IndexSidecar {
   }
 }
 
+/** What claim() found: the write is this process's, or another's snapshot makes it needless. */
+export type SnapshotClaim = { kind: 'claimed'; generation: number } | { kind: 'covered'; position: FeedPosition } | { kind: 'busy' };
+
 /** One snapshot being written, a piece at a time (see IndexSidecar.write). */
 export class SnapshotWrite {
   private readonly entries: PartEntry[];
@@ -411,7 +452,10 @@ export class SnapshotWrite {
     private readonly header: SnapshotHeader,
     parts: SnapshotParts,
     private readonly now: number,
+    /** The generation claim() began for it, if any (else begun at the first step). */
+    claimed: number | null = null,
   ) {
+    this.generation = claimed;
     ({ parts: this.parts, entries: this.entries, total: this.total } = layOut(parts));
   }
 
@@ -426,8 +470,8 @@ export class SnapshotWrite {
       this.abandon();
       return true;
     }
-    if (this.generation === null) {
-      this.generation = this.sidecar.beginGeneration(this.name, this.now);
+    if (this.generation === null) this.generation = this.sidecar.beginGeneration(this.name, this.now);
+    if (this.file === null) {
       this.file = new PartsFileWriter(this.sidecar.partsPath(this.generation), this.parts, this.entries, PIECE_BYTES);
     }
     if (!this.written) {
@@ -437,7 +481,7 @@ export class SnapshotWrite {
     try {
       this.file!.seal(this.total);
     } catch (err) {
-      // Taken for a crashed writer's (begun over ORPHAN_AGE_MS ago: a process suspended meanwhile)
+      // Taken for a crashed writer's (begun over ORPHAN_AGE_S ago: a process suspended meanwhile)
       // and dropped, with its file, by another process: lost like a race, not failed.
       if ((err as { code?: string }).code === 'ENOENT' && !this.sidecar.knowsGeneration(this.generation)) {
         this.file!.discard();

@@ -62,7 +62,19 @@ export interface IndexSnapshotOptions {
   defer?: (fn: () => void) => () => void;
   /** Runs work again later (a snapshot put off while a long change is being written); returns a cancel. Default: 1 s, unref'd. */
   retryLater?: (fn: () => void) => () => void;
+  /**
+   * How many times the usual number of changes (DerivedSnapshot) this process lets pass before it
+   * writes a snapshot of its own (default 1). A process people watch (browser mode, the desktop
+   * app) sets more: encoding an index holds its thread for a second or more on a big store, and
+   * the agents writing beside it reach their due snapshots first, claim them (IndexSidecar.claim),
+   * and so keep the shared sidecar current while the views never pause for it. Alone, it still
+   * writes its own, later, and at close.
+   */
+  savePatience?: number;
 }
+
+/** savePatience for the processes people watch (browser mode, the desktop app). */
+export const VIEWER_SAVE_PATIENCE = 4;
 
 export function snapshotsEnabledByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   const v = (env.MNEMO_INDEX_SNAPSHOTS ?? '').trim().toLowerCase();
@@ -85,6 +97,7 @@ export class IndexSnapshots {
   readonly enabled: boolean;
   readonly defer: (fn: () => void) => () => void;
   readonly retryLater: (fn: () => void) => () => void;
+  readonly savePatience: number;
   private opened = false;
   private file: IndexSidecar | null = null;
   /** The engine's persisted indexes (derived.ts registers them). */
@@ -105,6 +118,7 @@ export class IndexSnapshots {
     this.enabled = opts.enabled ?? snapshotsEnabledByEnv();
     this.defer = opts.defer ?? deferImmediate;
     this.retryLater = opts.retryLater ?? retryAfterASecond;
+    this.savePatience = Math.max(1, opts.savePatience ?? 1);
   }
 
   get clock(): Clock {

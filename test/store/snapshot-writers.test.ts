@@ -12,6 +12,8 @@ import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
+import type { Engine } from '../../core/engine/engine.js';
+import { recallCorpus } from '../../core/recall/pipeline.js';
 import { IndexSidecar, sidecarPath, type SnapshotWrite } from '../../core/store/index-sidecar.js';
 import { partsDir, sweepPartsFiles } from '../../core/store/snapshot-file.js';
 import { MemoryStore } from '../../core/store/store.js';
@@ -57,6 +59,17 @@ function alternate(...writes: SnapshotWrite[]): void {
   while (writes.some((w) => !w.finished)) for (const w of writes) if (!w.finished) w.step();
 }
 
+/** Calls `seen` each time the engine encodes its recall corpus or its vectors for a snapshot (the two largest). */
+function watchEncodes(engine: Engine, seen: (name: string) => void): void {
+  for (const index of [recallCorpus(engine), engine.vectors.get()]) {
+    const save = index.saveSnapshot.bind(index);
+    index.saveSnapshot = () => {
+      seen(index.snapshotFormat);
+      return save();
+    };
+  }
+}
+
 const firstByte = (sidecar: IndexSidecar, name: string, part: string) => sidecar.read(name)!.parts.get(part)![0];
 
 describe('two writers on one sidecar', () => {
@@ -99,6 +112,26 @@ describe('two writers on one sidecar', () => {
     close();
   });
 
+  it('claims a write once across handles: busy while another writer has one under way, covered once a later snapshot is published', () => {
+    const { one, two, close } = twoHandles();
+    const claimed = one.sidecar.claim('idx', at(5), at(5).position, NOW);
+    expect(claimed?.kind).toBe('claimed');
+    expect(two.sidecar.claim('idx', at(5), at(5).position, NOW + 10)?.kind).toBe('busy'); // one's is under way
+    expect(two.sidecar.claim('other', at(5), at(5).position, NOW + 10)?.kind).toBe('claimed'); // per index
+    const forced = two.sidecar.claim('idx', at(6), at(6).position, NOW + 10, { force: true }); // a hand-over waits for nobody
+    expect(forced?.kind).toBe('claimed');
+    one.sidecar.write('idx', at(5), partsOf(10), NOW, claimed!.kind === 'claimed' ? claimed!.generation : null)!.finish();
+    expect(firstByte(two.sidecar, 'idx', 'a')).toBe(10); // written under the claimed generation
+    // Published at 5: a caller whose last snapshot reflected 3 is covered; one at 5 or later is not.
+    expect(two.sidecar.claim('idx', at(8), at(3).position, NOW + 20)).toEqual({ kind: 'covered', position: { epoch: 'e', seq: 5 } });
+    // The forced claim (6) is still uncommitted and recent: busy, until it is older than a write can take.
+    expect(two.sidecar.claim('idx', at(8), at(5).position, NOW + 20)?.kind).toBe('busy');
+    expect(two.sidecar.claim('idx', at(8), at(5).position, NOW + 10 + 6 * 60)?.kind).toBe('claimed');
+    // Another feed epoch (a restored store) or encoding: nothing covers it.
+    expect(two.sidecar.claim('idx', { ...at(8), format: 'test/2' }, at(3).position, NOW + 10 + 6 * 60, { force: true })?.kind).toBe('claimed');
+    close();
+  });
+
   it('keeps the file another writer is still writing when one commits another index and sweeps', () => {
     const { one, two, files, close } = twoHandles();
     const slow = one.sidecar.write('x', at(5), partsOf(10), NOW)!;
@@ -116,7 +149,7 @@ describe('two writers on one sidecar', () => {
     const { one, two, files, close } = twoHandles();
     const suspended = one.sidecar.write('x', at(5), partsOf(10), NOW)!;
     suspended.step();
-    two.sidecar.write('y', at(5), partsOf(20), NOW + 2 * 60 * 60 * 1000)!.finish(); // its commit drops x's generation and file
+    two.sidecar.write('y', at(5), partsOf(20), NOW + 2 * 60 * 60)!.finish(); // its commit drops x's generation and file
     expect(() => suspended.finish()).not.toThrow();
     expect(suspended.finished).toBe(true);
     expect(one.sidecar.read('x')).toBeNull();
@@ -143,7 +176,7 @@ describe('two writers on one sidecar', () => {
 });
 
 describe('two engines on one store writing the snapshots they built', () => {
-  it('both write theirs when one writes all of its while the other is mid-write, with no warning, and the next open reads them instead of building', () => {
+  it('leaves each snapshot to the engine that claimed it first: the other encodes none, no warning, and the next open reads them instead of building', () => {
     const path = feedStore(NOW, 300);
     const engines = [0, 1].map(() => {
       const queue: (() => void)[] = [];
@@ -160,9 +193,13 @@ describe('two engines on one store writing the snapshots they built', () => {
     const drain = (e: typeof first, turns = Infinity) => {
       for (let t = 0; t < turns && e.queue.length; t++) e.queue.shift()!();
     };
-    drain(first, first.queue.length); // the first begins every write (its generations, a piece of each)
-    drain(second); // the second writes all of its, start to finish, and commits them
+    const encoded: string[] = [];
+    for (const e of engines) watchEncodes(e.engine, (name) => encoded.push(`${e === first ? 'first' : 'second'} ${name}`));
+    drain(first, first.queue.length); // the first claims every write (its generations, a piece of each)
+    drain(second); // the second finds each under way: it encodes nothing
     drain(first); // the first finishes its own
+    expect(encoded.length).toBeGreaterThan(0);
+    expect(encoded.filter((x) => x.startsWith('second'))).toEqual([]);
     for (const e of engines) {
       e.engine.close();
       expect(e.warnings).toEqual([]);

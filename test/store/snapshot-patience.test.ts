@@ -1,0 +1,95 @@
+/**
+ * When a process writes a snapshot of an index it keeps patching (core/store/derived-snapshot.ts):
+ * after the usual number of changes, times its savePatience. Browser mode and the desktop app set
+ * more than one, so the agents writing beside them take the turn and the views never pause for an
+ * encoding (index-snapshots.ts VIEWER_SAVE_PATIENCE); once another process has published a newer
+ * snapshot, a due one is not encoded at all.
+ */
+import { describe, expect, it } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { DerivedSnapshot } from '../../core/store/derived-snapshot.js';
+import type { PersistableIndex } from '../../core/store/derived-index.js';
+import { IndexSnapshots, VIEWER_SAVE_PATIENCE } from '../../core/store/index-snapshots.js';
+import { MemoryStore } from '../../core/store/store.js';
+import { feedStore } from '../../support/derived-indexes.js';
+
+const NOW = 1_780_000_000;
+
+/** An index of nothing that counts its encodings. */
+function countingIndex(): PersistableIndex & { encodings: number } {
+  return {
+    encodings: 0,
+    snapshotFormat: 'test/1',
+    size: 0,
+    snapshotConditions: () => '',
+    saveSnapshot() {
+      this.encodings += 1;
+      return new Map([['a', new Uint8Array(8)]]);
+    },
+    restoreSnapshot: () => {},
+    load: () => {},
+    update: () => {},
+    remove: () => {},
+  };
+}
+
+/** A store with a feed, and a DerivedSnapshot on it whose deferred work runs when `run` is called. */
+function setUp(savePatience?: number) {
+  const store = MemoryStore.open(feedStore(NOW, 20), { clock: fixedClock(NOW) });
+  const queue: (() => void)[] = [];
+  const defer = (fn: () => void) => {
+    queue.push(fn);
+    return () => queue.splice(queue.indexOf(fn), 1);
+  };
+  const snapshots = new IndexSnapshots(store, { enabled: true, defer, retryLater: defer, ...(savePatience ? { savePatience } : {}) });
+  const index = countingIndex();
+  const snap = new DerivedSnapshot(store, index, 'test.index', snapshots);
+  const position = store.feedPosition()!;
+  snap.saveIfDue(position); // loaded at this position, nothing due
+  const run = () => {
+    while (queue.length) queue.shift()!();
+  };
+  return { store, index, snap, snapshots, queue, position, run };
+}
+
+describe('how many changes pass before a process writes a snapshot', () => {
+  it('writes after 1,000 patches by default, and a viewer after four times as many', () => {
+    for (const patience of [undefined, VIEWER_SAVE_PATIENCE]) {
+      const { store, index, snap, queue, run } = setUp(patience);
+      const due = 1_000 * (patience ?? 1);
+      for (let n = 0; n < due - 1; n++) snap.notePatch();
+      expect(queue).toHaveLength(0);
+      snap.notePatch();
+      expect(queue).toHaveLength(1);
+      run();
+      expect(index.encodings).toBe(1);
+      store.close();
+    }
+    expect(VIEWER_SAVE_PATIENCE).toBeGreaterThan(1);
+  });
+
+  it('encodes nothing when another process published a newer snapshot since its own, and counts again from there', () => {
+    const { store, index, snap, snapshots, queue, position, run } = setUp();
+    // Another process's snapshot, at a later position of the same feed.
+    snapshots.sidecar()!.write('test.index', { format: 'test/1', conditions: '', position: { ...position, seq: position.seq + 5 } }, new Map([['a', new Uint8Array(8)]]), NOW)!.finish();
+    for (let n = 0; n < 1_000; n++) snap.notePatch();
+    run();
+    expect(index.encodings).toBe(0);
+    for (let n = 0; n < 999; n++) snap.notePatch();
+    expect(queue).toHaveLength(0); // counting from the other's snapshot: not due again yet
+    snap.notePatch();
+    run();
+    expect(index.encodings).toBe(1); // nobody wrote since: this time its own
+    store.close();
+  });
+
+  it('still writes its own at close, covered only by a snapshot newer than what it holds', () => {
+    const { store, index, snap, snapshots, position } = setUp(VIEWER_SAVE_PATIENCE);
+    snapshots.sidecar()!.write('test.index', { format: 'test/1', conditions: '', position: { ...position, seq: position.seq + 5 } }, new Map([['a', new Uint8Array(8)]]), NOW)!.finish();
+    for (let n = 0; n < 4_000; n++) snap.notePatch();
+    snap.saveNow({ ...position, seq: position.seq + 9 }); // a hand-over: the others load one at least this new
+    expect(index.encodings).toBe(1);
+    expect(snapshots.sidecar()!.header('test.index')!.position.seq).toBe(position.seq + 9);
+    store.close();
+  });
+});
