@@ -124,6 +124,7 @@ try {
     say(`  ${r.writes} writes in ${r.wall_s} s (${r.writes_per_s}/s), ${r.errors} errors${r.first_errors.length ? ` (${r.first_errors.join('; ')})` : ''}, ${r.lost_writes} lost`);
     say(`  ${r.recalls} recalls after a write, ${r.own_write_misses} without it; the viewer recalled ${r.viewer_recalls} times (${r.viewer_errors} errors)`);
     say(`  list showed a write after p50 ${r.list_latency_ms.p50} ms, p95 ${r.list_latency_ms.p95} ms, max ${r.list_latency_ms.max} ms (bound 1000); never shown: ${r.list_never_shown}`);
+    say(`  the viewer waited for the generation to move: p50 ${r.viewer_request_ms.wait.p50} / p95 ${r.viewer_request_ms.wait.p95} / max ${r.viewer_request_ms.wait.max} ms`);
     say(`  the viewer's requests took: list p50 ${r.viewer_request_ms.list.p50} / p95 ${r.viewer_request_ms.list.p95} ms, recall p50 ${r.viewer_request_ms.recall.p50} / p95 ${r.viewer_request_ms.recall.p95} ms`);
     for (const w of r.list_p95_by_window) say(`    from ${w.from_s} s: ${w.writes} writes, list p95 ${w.p95_ms} ms, load ${w.load}`);
   }

@@ -65,8 +65,12 @@ export interface FleetReport {
   slowest_shown: { at_s: number; latency_ms: number } | null;
   viewer_recalls: number;
   viewer_errors: number;
-  /** How long the viewer's list and recall requests took (what a write's list latency is made of). */
-  viewer_request_ms: { list: Quantiles; recall: Quantiles };
+  /**
+   * What a write's list latency is made of: how long the viewer waited for the live-refresh
+   * generation to move (a long wait while agents write is the server not noticing their commits, or
+   * its thread held), then its list and recall requests.
+   */
+  viewer_request_ms: { wait: Quantiles; list: Quantiles; recall: Quantiles };
   /** The list latency's p95 by the minutes in which the writes returned, with the 1-minute load average then: whether a slow stretch follows the machine's load. */
   list_p95_by_window: { from_s: number; writes: number; p95_ms: number; load: number }[];
   wall_s: number;
@@ -151,6 +155,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   let misses = 0;
   let viewerRecalls = 0;
   let viewerErrors = 0;
+  const waitMs: number[] = [];
   const listMs: number[] = [];
   const recallMs: number[] = [];
   const loadByWindow = new Map<number, number>();
@@ -164,9 +169,11 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
     let generation = -1;
     while (running) {
       try {
+        const waited = performance.now();
         const ev = await fetch(`${serve.base}api/_events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mnemo-token': serve.token }, body: JSON.stringify({ after: generation }) });
         const body = (await ev.json()) as { value?: { generation?: number } };
         generation = body.value?.generation ?? generation;
+        waitMs.push(performance.now() - waited);
         // The open views refetch together when the generation moves, as the workbench's do: the list's first page and a recall.
         const asked = performance.now();
         const listed = api(serve.base, serve.token, 'memory.list', { sort: 'rowid', dir: 'desc', limit: window, archived: 'all' }).then((page) => {
@@ -273,7 +280,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
     slowest_shown: slowest ? { at_s: Math.round((slowest.at - t0) / 100) / 10, latency_ms: Math.round(slowest.latency) } : null,
     viewer_recalls: viewerRecalls,
     viewer_errors: viewerErrors,
-    viewer_request_ms: { list: quantiles(listMs), recall: quantiles(recallMs) },
+    viewer_request_ms: { wait: quantiles(waitMs), list: quantiles(listMs), recall: quantiles(recallMs) },
     list_p95_by_window: [...byWindow]
       .sort((a, b) => a[0] - b[0])
       .map(([w, xs]) => ({ from_s: w * WINDOW_S, writes: xs.length, p95_ms: Math.round(quantile(xs, 0.95)), load: Math.round((loadByWindow.get(w) ?? 0) * 10) / 10 })),
