@@ -224,15 +224,14 @@ export class DerivedSnapshot {
     const since = opts.force ? position : (this.since ?? position);
     const claim = this.guard(() => sidecar.claim(this.name, header, since, now, opts));
     if (!claim) return;
+    // Whoever writes it, a snapshot is on its way: the count of changes starts again.
+    this.builtHere = false;
+    this.patches = 0;
     if (claim.kind !== 'claimed') {
-      this.builtHere = false;
-      this.patches = 0;
       if (claim.kind === 'covered') this.since = claim.position;
       return;
     }
     const parts = this.guard(() => this.index.saveSnapshot());
-    this.builtHere = false;
-    this.patches = 0;
     this.since = position;
     if (!parts) {
       this.guard(() => sidecar.abandonGeneration(claim.generation));
