@@ -17,6 +17,7 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { sqliteBindingOf } from './connection.js';
 import type { DB } from './sqlite.js';
@@ -41,8 +42,16 @@ const ORPHAN_AGE_S = 60 * 60;
  * A generation begun less than this long ago and not committed is another writer's snapshot under
  * way: a process whose own is due leaves that index to it (claim). Longer than any write takes (a
  * 100k store's take seconds), short enough that a writer killed mid-write holds nobody back long.
+ * A writer on this machine whose process is gone holds nobody back at all (snapshot_writer).
  */
 const UNDER_WAY_S = 5 * 60;
+
+/**
+ * Who began each generation not yet committed. A table of its own, created beside a format-3 file's
+ * tables rather than a new format: a build without it keeps using the file (and the time rule alone),
+ * instead of two builds on one machine each starting the file over.
+ */
+const WRITER_SCHEMA = 'CREATE TABLE IF NOT EXISTS snapshot_writer (generation INTEGER PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL)';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sidecar_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -159,7 +168,10 @@ export class IndexSidecar {
   private prepare(): void {
     const db = this.db;
     const { hasMeta, format } = this.formatIn();
-    if (format === SIDECAR_FORMAT) return;
+    if (format === SIDECAR_FORMAT) {
+      if (this.writable) db.exec(WRITER_SCHEMA);
+      return;
+    }
     if (!this.writable) throw new Error(hasMeta ? `written by another format (${format ?? 'none'})` : 'not an index file');
     const startedOver = db
       .transaction(() => {
@@ -173,6 +185,7 @@ export class IndexSidecar {
           for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}"`);
         }
         db.exec(SCHEMA);
+        db.exec(WRITER_SCHEMA);
         db.prepare("INSERT OR REPLACE INTO sidecar_meta(key, value) VALUES ('format', ?)").run(SIDECAR_FORMAT);
         // Before the commit: once it is visible, another process may begin a generation's file in there.
         removePartsDir(this.path);
@@ -279,7 +292,8 @@ export class IndexSidecar {
    * as an encoding takes (seconds at 100k memories), for one snapshot that is kept.
    * - `covered`: the sidecar already holds this index at a position later than `since` (the one
    *   the caller's last snapshot or load reflected): another process wrote it since.
-   * - `busy`: another writer began one in the last UNDER_WAY_S and has not committed it.
+   * - `busy`: another writer began one in the last UNDER_WAY_S and has not committed it, and is
+   *   not known to be gone (a process of this machine that no longer runs: killed mid-write).
    * - `claimed`: the generation to write (SnapshotWrite takes it), begun now.
    * `force` claims unless covered: a write the caller must leave (index-handoff.ts) waits for nobody.
    */
@@ -292,12 +306,14 @@ export class IndexSidecar {
         if (!opts.force) {
           const underWay = this.db
             .prepare(
-              `SELECT 1 FROM snapshot_generation g WHERE g.name = ? AND g.started_at > ?
+              `SELECT g.id FROM snapshot_generation g WHERE g.name = ? AND g.started_at > ?
                  AND NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)
                  AND NOT EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = g.id)`,
             )
-            .get(name, now - UNDER_WAY_S);
-          if (underWay) return { kind: 'busy' };
+            .pluck()
+            .all(name, now - UNDER_WAY_S) as number[];
+          const gone = this.writersGone();
+          if (underWay.some((g) => !gone.has(g))) return { kind: 'busy' };
         }
         return { kind: 'claimed', generation: this.beginGeneration(name, now) };
       })
@@ -342,7 +358,31 @@ export class IndexSidecar {
 
   /** @internal */
   beginGeneration(name: string, now: number): number {
-    return Number(this.db.prepare('INSERT INTO snapshot_generation(name, started_at) VALUES (?, ?)').run(name, now).lastInsertRowid);
+    return this.db
+      .transaction(() => {
+        const generation = Number(this.db.prepare('INSERT INTO snapshot_generation(name, started_at) VALUES (?, ?)').run(name, now).lastInsertRowid);
+        this.db.prepare('INSERT OR REPLACE INTO snapshot_writer(generation, host, pid) VALUES (?, ?, ?)').run(generation, hostname(), process.pid);
+        return generation;
+      })
+      .immediate();
+  }
+
+  /**
+   * The generations begun by a process of this machine that no longer runs, and not committed: a
+   * writer killed mid-write. Judged by process, not by the store's clock, which a process started
+   * with a fixed time (`--now`) never moves. A pid reused since, or a writer on another machine
+   * sharing the file, is taken as alive: the time rule (UNDER_WAY_S, ORPHAN_AGE_S) still ends it.
+   */
+  private writersGone(): Set<number> {
+    const host = hostname();
+    const rows = this.db
+      .prepare(
+        `SELECT w.generation, w.pid FROM snapshot_writer w WHERE w.host = ?
+           AND NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = w.generation)
+           AND NOT EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = w.generation)`,
+      )
+      .all(host) as { generation: number; pid: number }[];
+    return new Set(rows.filter((r) => !processRuns(r.pid)).map((r) => r.generation));
   }
 
   /**
@@ -369,6 +409,7 @@ export class IndexSidecar {
           this.db
             .prepare('INSERT OR REPLACE INTO snapshot(name, generation, format, conditions, epoch, seq, written_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
             .run(name, generation, header.format, header.conditions, header.position.epoch, header.position.seq, now);
+          this.db.prepare('DELETE FROM snapshot_writer WHERE generation = ?').run(generation);
         } else {
           dropped.push(this.dropGeneration(generation));
         }
@@ -381,7 +422,7 @@ export class IndexSidecar {
           )
           .pluck()
           .all(now - ORPHAN_AGE_S) as number[];
-        for (const g of unused) dropped.push(this.dropGeneration(g));
+        for (const g of new Set([...unused, ...this.writersGone()])) dropped.push(this.dropGeneration(g));
         return publish;
       })
       .immediate();
@@ -415,6 +456,7 @@ export class IndexSidecar {
   private dropGeneration(generation: number): number {
     this.db.prepare('DELETE FROM snapshot_part WHERE generation = ?').run(generation);
     this.db.prepare('DELETE FROM snapshot_generation WHERE id = ?').run(generation);
+    this.db.prepare('DELETE FROM snapshot_writer WHERE generation = ?').run(generation);
     return generation;
   }
 
@@ -506,6 +548,17 @@ export class SnapshotWrite {
     this.done = true;
     this.file?.discard();
     if (this.generation !== null) this.sidecar.abandonGeneration(this.generation);
+  }
+}
+
+/** Whether a process of this machine runs (signal 0 checks without sending; EPERM: it runs as another user). */
+function processRuns(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code !== 'ESRCH';
   }
 }
 

@@ -7,11 +7,14 @@
  * there until it is killed, so the kill lands at that point every run.
  */
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explain } from '../../core/recall/explain.js';
-import { sidecarPath } from '../../core/store/index-sidecar.js';
+import { IndexSidecar, sidecarPath } from '../../core/store/index-sidecar.js';
+import { MemoryStore } from '../../core/store/store.js';
+import { fixedClock } from '../../core/clock.js';
 import { integrityOk } from '../../support/reflect.js';
 import { feedStore, foreignChanges, freshIndexes, indexesOf, openIndexed, uncommittedSnapshotBytes, warmIndexes } from '../../support/derived-indexes.js';
 
@@ -96,5 +99,32 @@ describe('kill -9 inside index work', () => {
     expect(uncommittedSnapshotBytes(path)).toBeGreaterThan(0); // the kill landed inside the write
     const { builds } = expectRecovered(path);
     expect(builds).toEqual([]);
+  });
+
+  it('between two pieces of a snapshot write: the killed writer holds nobody back, even on a clock that never moves', { timeout: 120_000 }, async () => {
+    const path = feedStore(NOW, 2000);
+    warmIndexes(path, NOW);
+    foreignChanges(path, NOW, 1200);
+    await killInside('snapshot', path);
+    const side = new Database(sidecarPath(path), { readonly: true });
+    const [name] = side
+      .prepare('SELECT name FROM snapshot_generation g WHERE NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)')
+      .pluck()
+      .all() as string[];
+    side.close();
+    expect(name).toBeDefined(); // the child's generation, begun at NOW and never committed
+
+    // Another process at the same instant (a store opened with --now): the child's claim is not
+    // "under way" by the clock, and its process is gone, so the write is this one's.
+    const store = MemoryStore.open(path, { clock: fixedClock(NOW) });
+    const sidecar = IndexSidecar.open(store)!;
+    const header = sidecar.header(name!) ?? { format: 'test/1', conditions: '', position: { epoch: 'e', seq: 0 } };
+    const claim = sidecar.claim(name!, header, { epoch: '', seq: -1 }, NOW);
+    expect(claim?.kind).toBe('claimed');
+    // Committing it sweeps the dead writer's half-written file with it.
+    sidecar.write(name!, { ...header, position: { ...header.position, seq: header.position.seq + 1 } }, new Map([['a', new Uint8Array(8)]]), NOW, claim!.kind === 'claimed' ? claim!.generation : null)!.finish();
+    expect(uncommittedSnapshotBytes(path)).toBe(0);
+    sidecar.close();
+    store.close();
   });
 });
