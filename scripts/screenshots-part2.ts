@@ -107,8 +107,11 @@ async function curationShots(wb: Workbench, shot: Shot): Promise<void> {
 /** Fleet: three runs side by side, the first with the agent credentials that worked on it. */
 export async function fleetShot(wb: Workbench, shot: Shot): Promise<void> {
   await openFleet(wb);
+  // Taller: the view opens with the agents of the open store above the fleet folder's stores.
   await shot(wb, 'fleet', '/fleet', '[data-testid=fleet-row][data-live]:not([data-live=""])', {
+    tall: 950,
     after: async (w) => {
+      await w.page.waitForSelector('[data-testid=owner-row]');
       await w.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=fleet-row]')).every((r) => r.getAttribute('data-live') !== ''));
       await maskFolder(w);
     },

@@ -1,12 +1,14 @@
 /**
  * A fleet: a folder of stores (one per agent run, say) that the user chose. Listing finds SQLite
- * files in the folder and its immediate subfolders (by their header, not their name); a store is
+ * files in the folder and its immediate subfolders (by their header, not their name), leaving out
+ * the index sidecars Mnemo writes beside every store it opened (SQLite too, but a cache); a store is
  * then addressed only by its name relative to that folder, which must be one the listing returned,
  * so no caller can reach a path outside the folder the user picked.
  */
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { badInput, MnemoError, notFound } from '../errors.js';
+import { isSidecarName } from '../store/index-sidecar.js';
 
 export interface FleetEntry {
   /** Path relative to the fleet folder, with '/' separators (e.g. "run-07/memory.sqlite"). */
@@ -71,7 +73,7 @@ export function listFleet(folder: string): FleetListing {
   };
   const entries = readdirSync(root, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
-    if (e.name.startsWith('.')) continue;
+    if (e.name.startsWith('.') || isSidecarName(e.name)) continue;
     const p = join(root, e.name);
     if (e.isFile()) consider(p);
     else if (e.isDirectory()) {
@@ -81,7 +83,7 @@ export function listFleet(folder: string): FleetListing {
       } catch {
         continue;
       }
-      for (const f of inner) if (!f.startsWith('.')) consider(join(p, f));
+      for (const f of inner) if (!f.startsWith('.') && !isSidecarName(f)) consider(join(p, f));
     }
   }
   return { folder: root, stores: found, truncated };

@@ -16,7 +16,7 @@ const NOW = expected().now as number;
 let session: ApiSession;
 afterEach(() => session?.close());
 
-/** run-a.sqlite, run-b/memory.sqlite, plus things that are not stores. */
+/** run-a.sqlite, run-b/memory.sqlite, plus things that are not stores (index sidecars among them). */
 function fleetFolder(): string {
   const dir = tempDir('mnemo-fleet-');
   copyFileSync(FIXTURE_STORE, join(dir, 'run-a.sqlite'));
@@ -27,6 +27,13 @@ function fleetFolder(): string {
   writeFileSync(join(dir, 'run-a.sqlite-wal'), '');
   mkdirSync(join(dir, '.hidden'));
   copyFileSync(FIXTURE_STORE, join(dir, '.hidden', 'x.sqlite'));
+  // The index sidecars Mnemo leaves beside a store it opened: SQLite files, but caches, not stores.
+  for (const side of [join(dir, 'run-a.sqlite.mnemo-index'), join(dir, 'run-b', 'memory.sqlite.mnemo-index')]) {
+    const db = new Database(side);
+    db.exec('CREATE TABLE sidecar_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    db.close();
+  }
+  mkdirSync(join(dir, 'run-a.sqlite.mnemo-index.parts'));
   return dir;
 }
 
@@ -36,7 +43,7 @@ function browserSession(): ApiSession {
 }
 
 describe('fleet', () => {
-  it('lists the SQLite stores of the folder and its subfolders, by header', async () => {
+  it('lists the SQLite stores of the folder and its subfolders, by header, and not the index sidecars beside them', async () => {
     const dir = fleetFolder();
     const listing = await call(browserSession(), 'fleet.open', { folder: dir });
     expect(listing.stores.map((s) => s.name)).toEqual(['run-a.sqlite', 'run-b/memory.sqlite']);
