@@ -89,7 +89,8 @@ module.exports = {
         'derived-index framework), snapshot-parts.ts (the snapshot file format), codec.ts (vector blobs and the row codec), ' +
         'attribution.ts (which credential a write runs under), fts-tokenizer.ts, index-snapshots.ts (the snapshot writer and ' +
         'its progress labels), external-changes.ts (the catch-up limit), index-handoff.ts (the marker\'s announcement of the ' +
-        'snapshots a long change leaves, over the port\'s getMeta/setMeta). ' +
+        'snapshots a long change leaves, over the port\'s getMeta/setMeta), sidecar-name.ts (how a sidecar file is named, ' +
+        'so the fleet listing leaves it out). ' +
         'Below the port on purpose: copy/copy-stores.ts (mnemo copy moves tables between backends) and pg/pg-grant.ts ' +
         '(mnemo pg grant makes database roles and row-level security). ' +
         'Tests, benchmarks, scripts and support/ (which open stores and inspect files) are not covered.',
@@ -99,7 +100,7 @@ module.exports = {
         path: '^core/store/',
         pathNot: [
           '^core/store/port\\.ts$',
-          '^core/store/(derived|derived-index|snapshot-parts|codec|attribution|fts-tokenizer|index-snapshots|external-changes|index-handoff)\\.ts$',
+          '^core/store/(derived|derived-index|snapshot-parts|codec|attribution|fts-tokenizer|index-snapshots|external-changes|index-handoff|sidecar-name)\\.ts$',
           // Moving whole stores and granting database roles work below the port, on tables, not memories:
           // \`mnemo copy\` (copy-stores.ts) and \`mnemo pg grant\` (pg-grant.ts), called from the CLI only.
           '^core/store/copy/copy-stores\\.ts$',

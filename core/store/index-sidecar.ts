@@ -76,16 +76,7 @@ export interface StoredSnapshot extends SnapshotHeader {
   parts: PartSource;
 }
 
-const SIDECAR_SUFFIX = '.mnemo-index';
-
-export function sidecarPath(storePath: string): string {
-  return `${storePath}${SIDECAR_SUFFIX}`;
-}
-
-/** Whether a file or folder name is an index sidecar or its parts' folder: Mnemo's own cache, never a store. */
-export function isSidecarName(name: string): boolean {
-  return name.endsWith(SIDECAR_SUFFIX) || name.endsWith(`${SIDECAR_SUFFIX}.parts`);
-}
+export { sidecarPath } from './sidecar-name.js';
 
 /** Where a store's sidecar file is, and whether this process may write it. */
 export interface IndexSidecarLocation {

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { IndexSidecarLocation } from '../port.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import { serverOf } from './pg-url.js';
+import { sidecarPath } from '../sidecar-name.js';
 
 /** The cache folder: MNEMO_INDEX_CACHE_DIR, else the user's cache ($XDG_CACHE_HOME or ~/.cache) under mnemo/pg-index. */
 export function pgIndexCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -54,7 +55,7 @@ export function pgStoreView(conn: PgStoreConnection): PgStoreView {
 /** The sidecar file of one view of a store, in `dir`. */
 export function pgIndexCachePath(view: PgStoreView, dir: string): string {
   const key = createHash('sha256').update(JSON.stringify([view.server, view.database, view.schema, view.role, view.filtered])).digest('hex').slice(0, 32);
-  return join(dir, `${key}.mnemo-index`);
+  return join(dir, sidecarPath(key));
 }
 
 /**
