@@ -6,6 +6,7 @@ import { serveStore } from '../cli/commands/serve.js';
 import type { LlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import type { RunningServer } from '../server/http-server.js';
 import { launchChromium, type LaunchedBrowser } from './browser.js';
+import type { RunPacing } from '../core/model/run-pacing.js';
 
 export interface Workbench {
   server: RunningServer;
@@ -20,7 +21,7 @@ export interface Workbench {
 
 export async function openWorkbench(
   db: string,
-  opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark'; llmEndpoints?: LlmEndpoints; roots?: string[]; readonly?: boolean } = {},
+  opts: { now?: number; width?: number; height?: number; colorScheme?: 'light' | 'dark'; llmEndpoints?: LlmEndpoints; roots?: string[]; readonly?: boolean; runPacing?: RunPacing } = {},
 ): Promise<Workbench> {
   const quiet = { out: () => undefined, err: () => undefined };
   const { server, session } = await serveStore({ now: opts.now, io: quiet }, db, {
@@ -28,6 +29,7 @@ export async function openWorkbench(
     // Browser mode opens other stores only inside folders it was started with (--root).
     ...(opts.roots ? { roots: opts.roots } : {}),
     ...(opts.readonly ? { readonly: true } : {}),
+    ...(opts.runPacing ? { runPacing: opts.runPacing } : {}),
   });
   const browser = await launchChromium(opts);
   const page = await browser.context.newPage();

@@ -15,13 +15,16 @@ import { confinedTo } from '../../core/api/path-policy.js';
 import { VIEWER_SAVE_PATIENCE } from '../../core/store/index-snapshots.js';
 import { flag, intOpt, printJson, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
 import { untilSignal } from '../signals.js';
+import type { RunPacing } from '../../core/model/run-pacing.js';
 
 export async function serveStore(
   ctx: Pick<CommandContext, 'now' | 'io'>,
   db: string | null,
-  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; roots?: string[]; llmEndpoints?: LlmEndpoints } = {},
+  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; roots?: string[]; llmEndpoints?: LlmEndpoints; runPacing?: RunPacing } = {},
 ): Promise<{ server: RunningServer; session: ApiSession }> {
   const session = ApiSession.withFrozenClock(ctx.now, {
+    // The defaults unless a caller paces long writes (the e2e tests: a commit long enough to cancel on any machine).
+    ...(opts.runPacing ? { runPacing: opts.runPacing } : {}),
     // --readonly holds for every store this server opens, including a store.open of the same file.
     readonly: opts.readonly ?? false,
     // Generative reflection may use only these (from --llm-config / MNEMO_LLM_*), picked by name.

@@ -134,14 +134,19 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     store.runs.recoverDeadRun();
     pre = await fingerprintBeforeLock(store);
     while (batch()) await pacer.between();
-    if (halted === 'cancel') {
+    const takeBack = async () => {
       await run.rollback(pacing);
       throw new MnemoError('conflict', `apply of plan ${plan.id.slice(0, 8)} was cancelled; everything it had applied was taken back, the store is as it was`, {
         plan_id: plan.id,
         cancelled: true,
       });
-    }
+    };
+    if (halted === 'cancel') await takeBack();
     if (run.changeId !== null) await opts.beforeFinish?.();
+    // The change is not the store's until the run finishes: a cancel that came while the hook
+    // wrote the indexes' snapshots (seconds at 100k; the bar still offers Cancel) is honoured too,
+    // rather than accepted and then ignored.
+    if (halted === null && cancel()) await takeBack();
     meta.next_index = i;
     meta.complete = i >= ops.length;
     meta.dropped = [...dropped];

@@ -16,7 +16,10 @@ let db: string;
 
 beforeAll(async () => {
   db = (await plannedStore(1000)).path;
-  wb = await openWorkbench(db, { now: NOW, height: 1000 });
+  // Short batches with a pause after each: the commit lasts seconds on any machine, so the cancel
+  // lands while it runs. With the default pacing, on a loaded machine, the whole commit could end
+  // between the bar's first progress and the click (then Cancel comes too late, as the bar says).
+  wb = await openWorkbench(db, { now: NOW, height: 1000, runPacing: { maxBatchItems: 25, pauseMs: 50 } });
 }, 180_000);
 afterAll(async () => {
   await wb?.close();
@@ -85,11 +88,31 @@ describe('reviewing and committing a big plan in the workbench', { timeout: 300_
     expect(await p.locator('[data-testid=reflection-result]').count()).toBe(0);
     expect(dumpStore(db)).toEqual(before);
 
-    // Committing again runs to the end.
+    // Committing again runs to the end. Its answer is held back from the page once the engine has
+    // finished, so Cancel is pressed too late, the race a slow network or a busy machine makes:
+    // the bar must say the commit went through, not silently show it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let engineDone!: () => void;
+    const finished = new Promise<void>((resolve) => (engineDone = resolve));
+    await p.route('**/api/review.commit', async (route) => {
+      const response = await route.fetch({ timeout: 240_000 });
+      engineDone();
+      await held;
+      await route.fulfill({ response });
+    });
     await p.click('[data-testid=reflection-commit]');
     await p.click('[data-testid=reflection-commit-confirm-go]');
+    await finished;
+    const cancelAnswer = p.waitForResponse((r) => r.url().endsWith('/api/journal.cancel'));
+    await p.click('[data-testid=reflection-commit-cancel]');
+    expect(await (await cancelAnswer).json()).toMatchObject({ ok: true, value: { cancelled: false } });
+    release();
     await p.waitForSelector('[data-testid=reflection-result]', { timeout: 240_000 });
     expect(Number(await p.getAttribute('[data-testid=reflection-result]', 'data-change-id'))).toBeGreaterThan(0);
+    expect(await p.textContent('[data-testid=reflection-cancel-too-late]')).toMatch(/too late: the commit had already finished\. Undo it in History/);
+    expect(await p.locator('[data-testid=reflection-commit-cancelled]').count()).toBe(0);
+    await p.unroute('**/api/review.commit');
     expect(wb.pageErrors).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import type { WriteJobState } from '../../core/api/contract/journal.js';
 import { MnemoError } from '../../core/errors.js';
+import { applyPlan } from '../../core/reflect/apply.js';
 import { planOps } from '../../core/reflect/plan.js';
 import { runInProgress } from '../../core/store/run-marker.js';
 import { dumpStore, integrityOk } from '../../support/reflect.js';
@@ -68,6 +69,36 @@ describe('the write job of reflect.apply', () => {
     expect(await call(session, 'journal.progress', {})).toMatchObject({ running: false, kind: null });
     expect(await call(session, 'journal.cancel', {})).toEqual({ cancelled: false });
     expect(runInProgress(session.engine().store)).toBeNull();
+    expect((await call(session, 'journal.history', {})).filter((c) => c.kind === 'reflect.apply')).toEqual([]);
+    session.close();
+    session = null;
+    expect(integrityOk(path)).toBe(true);
+    expect(dumpStore(path)).toEqual(before);
+  });
+
+  it('a cancel that comes while the finished rows hand the indexes over is honoured, not accepted and ignored', { timeout: 120_000 }, async () => {
+    const { path, plan } = await plannedStore(1000);
+    session = ApiSession.withFrozenClock(NOW, { runPacing: SMALL_BATCHES });
+    session.open(path);
+    const engine = session.engine();
+    engine.store.ensureMnemo();
+    const before = dumpStore(path);
+    let cancelled = false;
+    let handedOver = false;
+    // Every row written, the bar still at "N of N" with its Cancel: the user presses it now.
+    const beforeFinish = async () => {
+      handedOver = true;
+      await tick();
+      cancelled = true;
+    };
+    const err = await applyPlan(engine, plan, { shouldCancel: () => cancelled, beforeFinish, pacing: SMALL_BATCHES }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(handedOver).toBe(true);
+    expect(err).toBeInstanceOf(MnemoError);
+    expect((err as MnemoError).details).toMatchObject({ cancelled: true });
+    expect(runInProgress(engine.store)).toBeNull();
     expect((await call(session, 'journal.history', {})).filter((c) => c.kind === 'reflect.apply')).toEqual([]);
     session.close();
     session = null;

@@ -56,6 +56,7 @@ export function CommitBar({
   pending,
   progress,
   cancelling,
+  cancelTooLate,
   error,
   result,
   onCommit,
@@ -71,6 +72,8 @@ export function CommitBar({
   pending: boolean;
   progress: WriteJobState | undefined;
   cancelling: boolean;
+  /** Cancel was pressed, but the engine had no commit running any more: it had finished. */
+  cancelTooLate: boolean;
   error: unknown;
   result: ApplyResult | null;
   onCommit: () => void;
@@ -84,6 +87,11 @@ export function CommitBar({
     <div className="commit-bar" data-testid="reflection-commit-bar" data-accepted={acceptedIds ? acceptedIds.join(',') : ''} data-accepted-count={accepted}>
       {result ? (
         <div className="commit-result" data-testid="reflection-result" data-change-id={result.change_id ?? ''} data-applied={result.applied.length}>
+          {cancelTooLate ? (
+            <div className="commit-too-late" role="status" data-testid="reflection-cancel-too-late">
+              Cancel came too late: the commit had already finished. Undo it in History to take it back.
+            </div>
+          ) : null}
           <strong>Committed</strong> {result.applied.length.toLocaleString()} items as{' '}
           {result.change_id ? <a href={`#${buildHash('history', null, { change: result.change_id })}`}>change #{result.change_id}</a> : 'no change (nothing to apply)'}: merged {result.report.merged}, edges added{' '}
           {result.report.edges_added}, rescored {result.report.rescored}, pruned {result.report.pruned}

@@ -133,9 +133,13 @@ export function ReflectionView() {
             progress={commitProgress.data}
             cancelling={cancelCommit.isPending}
             onCancel={() => cancelCommit.mutate()}
+            cancelTooLate={cancelCommit.data?.cancelled === false}
             error={commit.error}
             result={result}
-            onCommit={() => commit.mutate({ plan_id: plan.id, actions }, { onSuccess: (r) => setResult(r) })}
+            onCommit={() => {
+              cancelCommit.reset();
+              commit.mutate({ plan_id: plan.id, actions }, { onSuccess: (r) => setResult(r) });
+            }}
             onReplan={() => runPlan(lastInput.current)}
           />
           <div className="plan-groups">
