@@ -76,6 +76,8 @@ export function findDuplicate(
   return null;
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export async function rememberAs(engine: Engine, who: AgentIdentity, fields: RememberFields, opts: RememberOptions = {}): Promise<RememberResult> {
   const policy = opts.policy ?? DEFAULT_WRITE_POLICY;
   const now = engine.now();
@@ -90,6 +92,9 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, fields: Rem
   );
   if (opts.dedup !== false) {
     const vec = await engine.embed(embeddingText(draft));
+    // Built in steps (or loaded from the snapshot another process on the store is building), not
+    // at once inside findDuplicate: an agent's first write on a big store answers other calls meanwhile.
+    if (!engine.store.isEmpty()) await engine.vectors.getReady(nextTurn);
     const dup = findDuplicate(engine, vec, draft.type, who.owner, policy, opts.reinforceOnly);
     if (dup) {
       const store = engine.store;

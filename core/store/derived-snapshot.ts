@@ -16,6 +16,9 @@ import { runMarkerPresent } from './run-marker.js';
 const PATCH_LIMIT = 20_000;
 /** Patches after which a fresh snapshot is worth writing (or a twentieth of the index, if more). */
 const SAVE_AFTER_PATCHES = 1_000;
+/** The longest a process waits for another's build of an index (then it builds its own, as before). */
+const OTHERS_BUILD_WAIT_MS = 120_000;
+const OTHERS_BUILD_POLL_MS = 200;
 
 export class DerivedSnapshot {
   /** Patches applied since the snapshot in the sidecar (or since the build). */
@@ -46,10 +49,41 @@ export class DerivedSnapshot {
       this.position = restored;
       return restored;
     }
+    this.tryOnSidecar(() => sidecar?.markBuilding(this.name, this.index.snapshotFormat, this.index.snapshotConditions(), this.snapshots.clock.now()));
     yield* this.buildSteps();
     this.position = before;
     this.since = before;
     return before;
+  }
+
+  /**
+   * Before building the index from the store: while another process builds it (or writes the
+   * snapshot of its build), waits for that snapshot, polling, at most OTHERS_BUILD_WAIT_MS; the
+   * load that follows then reads it instead of building. Eight agents opening one 100k store at
+   * once otherwise each built every index (tens of seconds each, on shared cores).
+   */
+  async awaitOthersBuild(): Promise<void> {
+    // No change feed, no snapshots (loadOrBuildSteps builds in memory): nothing to wait for, no file to create.
+    if (!this.store.heardPosition()) return;
+    const sidecar = this.snapshots.sidecar();
+    if (!sidecar) return;
+    const format = this.index.snapshotFormat;
+    const conditions = this.index.snapshotConditions();
+    // How long to wait is a duration on this machine, not a time the store records: the monotonic timer.
+    const until = performance.now() + OTHERS_BUILD_WAIT_MS;
+    while (!this.store.isClosed && performance.now() < until) {
+      if (!this.tryOnSidecar(() => sidecar.othersBuilding(this.name, format, conditions, this.snapshots.clock.now()))) return;
+      await new Promise((resolve) => setTimeout(resolve, OTHERS_BUILD_POLL_MS));
+    }
+  }
+
+  /** A sidecar call whose failure only costs the coordination (a build here, as before): false then. */
+  private tryOnSidecar<R>(fn: () => R): R | false {
+    try {
+      return fn();
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -106,6 +140,8 @@ export class DerivedSnapshot {
     const w = this.writing;
     this.writing = null;
     if (w) this.guard(() => w.abandon());
+    // Closed mid-build, or before its snapshot was claimed: nobody should wait on this build any more.
+    this.tryOnSidecar(() => this.snapshots.openedSidecar()?.clearBuilding(this.name));
   }
 
   // ---------------------------------------------------------------- internals

@@ -144,6 +144,10 @@ export class Derived<T extends DerivedIndex> {
   async getReady(pause: () => Promise<void>): Promise<void> {
     if (!this.building) {
       if (!this.stale) return;
+      // Another process building this very index: its snapshot, loaded below, spares building it twice.
+      if (this.snapshot && !this.prepared) await this.snapshot.awaitOthersBuild();
+      if (this.building) return this.getReady(pause);
+      if (!this.stale) return;
       this.store.catchUp();
       const before = this.tracksPosition ? this.store.heardPosition() : null;
       if (!this.stale) return;

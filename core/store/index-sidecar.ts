@@ -16,6 +16,7 @@
  * another build) costs a rebuild and at most one warning: the caller gets null, never an error.
  */
 import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -52,6 +53,17 @@ const UNDER_WAY_S = 5 * 60;
  * instead of two builds on one machine each starting the file over.
  */
 const WRITER_SCHEMA = 'CREATE TABLE IF NOT EXISTS snapshot_writer (generation INTEGER PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL)';
+/**
+ * Who is building an index from the store, for a snapshot nobody has yet (same reason for a table
+ * of its own). Eight agents opening a 100k store together each built every index on two cores, a
+ * minute or more, and their clients' requests timed out; now one builds and the others wait for
+ * its snapshot (othersBuilding). A row goes when its holder claims the snapshot's write (claim), or
+ * stops (clearBuilding); a holder that died, or began over BUILD_UNDER_WAY_S ago, holds nobody.
+ */
+const BUILD_SCHEMA = `CREATE TABLE IF NOT EXISTS index_build (
+  name TEXT NOT NULL, holder TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
+  format TEXT NOT NULL, conditions TEXT NOT NULL, started_at INTEGER NOT NULL, PRIMARY KEY (name, holder))`;
+const BUILD_UNDER_WAY_S = 10 * 60;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sidecar_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -95,6 +107,8 @@ export interface SidecarOwner {
 
 export class IndexSidecar {
   private closed = false;
+  /** This handle, in index_build: two engines of one process are two builders (tests, time travel). */
+  private readonly holder = randomUUID();
   /** The generation file each index was last read from, open while it has parts not yet read. */
   private readonly openFiles = new Map<string, PartsFile>();
 
@@ -167,7 +181,7 @@ export class IndexSidecar {
     const db = this.db;
     const { hasMeta, format } = this.formatIn();
     if (format === SIDECAR_FORMAT) {
-      if (this.writable) db.exec(WRITER_SCHEMA);
+      if (this.writable) db.exec(`${WRITER_SCHEMA}; ${BUILD_SCHEMA}`);
       return;
     }
     if (!this.writable) throw new Error(hasMeta ? `written by another format (${format ?? 'none'})` : 'not an index file');
@@ -183,7 +197,7 @@ export class IndexSidecar {
           for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}"`);
         }
         db.exec(SCHEMA);
-        db.exec(WRITER_SCHEMA);
+        db.exec(`${WRITER_SCHEMA}; ${BUILD_SCHEMA}`);
         db.prepare("INSERT OR REPLACE INTO sidecar_meta(key, value) VALUES ('format', ?)").run(SIDECAR_FORMAT);
         // Before the commit: once it is visible, another process may begin a generation's file in there.
         removePartsDir(this.path);
@@ -299,6 +313,8 @@ export class IndexSidecar {
     if (!this.writable || this.closed) return null;
     return this.db
       .transaction((): SnapshotClaim => {
+        // Built: whoever writes the snapshot now, the processes waiting on this build wait on that.
+        this.db.prepare('DELETE FROM index_build WHERE name = ? AND holder = ?').run(name, this.holder);
         const held = this.db.prepare('SELECT epoch, seq FROM snapshot WHERE name = ?').get(name) as { epoch: string; seq: number } | undefined;
         if (held && this.holdsNewer(name, { ...header, position: since })) return { kind: 'covered', position: { epoch: held.epoch, seq: held.seq } };
         if (!opts.force) {
@@ -316,6 +332,45 @@ export class IndexSidecar {
         return { kind: 'claimed', generation: this.beginGeneration(name, now) };
       })
       .immediate();
+  }
+
+  /** Says this handle is building an index from the store (index_build); nothing when read-only. */
+  markBuilding(name: string, format: string, conditions: string, now: number): void {
+    if (!this.writable || this.closed) return;
+    this.db
+      .prepare('INSERT OR REPLACE INTO index_build(name, holder, host, pid, format, conditions, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(name, this.holder, hostname(), process.pid, format, conditions, now);
+  }
+
+  /** This handle stopped building it (closed mid-build, or the build came to nothing to write). */
+  clearBuilding(name: string): void {
+    if (!this.writable || this.closed) return;
+    this.db.prepare('DELETE FROM index_build WHERE name = ? AND holder = ?').run(name, this.holder);
+  }
+
+  /**
+   * Whether another process is building this index (the same encoding, under the same conditions)
+   * or writing its snapshot: a caller about to build it waits for that snapshot instead. Only
+   * other processes count (another engine of this one builds on the same thread, so waiting on it
+   * would wait forever), and only ones that still run (see writersGone).
+   */
+  othersBuilding(name: string, format: string, conditions: string, now: number): boolean {
+    if (this.closed) return false;
+    const host = hostname();
+    const other = (r: { host: string; pid: number }) => r.host !== host || (r.pid !== process.pid && processRuns(r.pid));
+    const builders = this.db
+      .prepare('SELECT host, pid FROM index_build WHERE name = ? AND holder <> ? AND format = ? AND conditions = ? AND started_at > ?')
+      .all(name, this.holder, format, conditions, now - BUILD_UNDER_WAY_S) as { host: string; pid: number }[];
+    if (builders.some(other)) return true;
+    const writers = this.db
+      .prepare(
+        `SELECT w.host, w.pid FROM snapshot_generation g JOIN snapshot_writer w ON w.generation = g.id
+           WHERE g.name = ? AND g.started_at > ?
+             AND NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)
+             AND NOT EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = g.id)`,
+      )
+      .all(name, now - UNDER_WAY_S) as { host: string; pid: number }[];
+    return writers.some(other);
   }
 
   /**

@@ -135,6 +135,11 @@ export class IndexSnapshots {
     return this.file && !this.file.isClosed ? this.file : null;
   }
 
+  /** The sidecar if a call has opened it already; never opens (nor creates) the file. */
+  openedSidecar(): IndexSidecar | null {
+    return this.opened && this.file && !this.file.isClosed ? this.file : null;
+  }
+
   register(entry: PersistedIndexEntry): () => void {
     this.entries.add(entry);
     return () => this.entries.delete(entry);
