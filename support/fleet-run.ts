@@ -247,7 +247,10 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   const rows: Record<string, number> = {};
   const store = openStoreAt(opts.store, { readonly: true });
   try {
-    for (let i = 0; i < opts.agents; i++) rows[`w${i}@fleet`] = store.count({ owner: `w${i}@fleet`, includeArchived: true });
+    // Exactly the owner's rows: an owner filter also matches the shared ones (owner ''), which a
+    // seeded store has thousands of, and those would hide lost writes.
+    const exact = new Map(store.queries.ownerSummaries(1000).owners.map((o) => [o.owner, o.live + o.archived]));
+    for (let i = 0; i < opts.agents; i++) rows[`w${i}@fleet`] = exact.get(`w${i}@fleet`) ?? 0;
   } finally {
     store.close();
   }

@@ -8,6 +8,7 @@
  * list never hearing the other processes' writes (no feed, a watermark stuck behind a transaction).
  */
 import { describe, expect, it } from 'vitest';
+import { createMemory } from '../../core/model/memory.js';
 import { openStoreAt } from '../../core/store/open-location.js';
 import { runFleet } from '../../support/fleet-run.js';
 import { freshSchemaUrl } from '../../support/pg-cluster.js';
@@ -18,7 +19,11 @@ const server = pgServer();
 describe.skipIf(server.unavailable)('eight agents writing one PostgreSQL store through mnemo mcp', () => {
   it('loses nothing, each agent finds its own writes at once, and the open list shows every write', async () => {
     const store = freshSchemaUrl(server.url, 'fleet_test');
-    openStoreAt(store, { create: true }).close();
+    // Rows an owner filter on w0@fleet would also match (shared, the bare role, another instance):
+    // the count per owner must leave them out, or it would hide lost writes on a seeded store.
+    const seeded = openStoreAt(store, { create: true });
+    for (const owner of ['', 'w0', 'w0@elsewhere']) seeded.add(createMemory({ content: `seeded row of ${owner || 'nobody'}`, owner }, 1_780_000_000), null);
+    seeded.close();
     const r = await runFleet({ store, root: process.cwd(), agents: 8, perAgent: 12, recallEvery: 1 });
     expect(r.first_errors).toEqual([]);
     expect(r.errors).toBe(0);
