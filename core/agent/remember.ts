@@ -14,6 +14,7 @@ import { accessRecord, createMemory, embeddingText, type Memory, type MemoryRef 
 import { ownerMatches, roleOf } from '../model/owner.js';
 import type { StoredTrigger } from '../prospective/triggers.js';
 import type { AgentIdentity } from '../model/identity.js';
+import { nextTurn } from '../recall/pipeline.js';
 
 export interface WritePolicy {
   dedup_threshold: number;
@@ -75,8 +76,6 @@ export function findDuplicate(
   }
   return null;
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export async function rememberAs(engine: Engine, who: AgentIdentity, fields: RememberFields, opts: RememberOptions = {}): Promise<RememberResult> {
   const policy = opts.policy ?? DEFAULT_WRITE_POLICY;

@@ -100,7 +100,8 @@ export function recallAdjacency(engine: EngineReader): Adjacency {
 }
 
 /** The next turn of the event loop: what a stepped index build lets run between its steps. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** One turn of the event loop: a stepped index build pauses here so other calls are answered. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Brings every index a recall with this profile ranks over up to date, a build step at a time, so

@@ -18,12 +18,12 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { sqliteBindingOf } from './connection.js';
 import type { DB } from './sqlite.js';
 import type { FeedPosition } from './feed-position.js';
 import type { PartSource, SnapshotParts } from './snapshot-parts.js';
+import { clearBuilding, HOLDER_SCHEMA, markBuilding, othersBuilding, recordWriter, uncommitted, writersGone } from './sidecar-holders.js';
 import { layOut, PartsFile, PartsFileWriter, partsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry } from './snapshot-file.js';
 
 /**
@@ -43,27 +43,10 @@ const ORPHAN_AGE_S = 60 * 60;
  * A generation begun less than this long ago and not committed is another writer's snapshot under
  * way: a process whose own is due leaves that index to it (claim). Longer than any write takes (a
  * 100k store's take seconds), short enough that a writer killed mid-write holds nobody back long.
- * A writer on this machine whose process is gone holds nobody back at all (snapshot_writer).
+ * A writer on this machine whose process is gone holds nobody back at all (sidecar-holders.ts).
  */
 const UNDER_WAY_S = 5 * 60;
 
-/**
- * Who began each generation not yet committed. A table of its own, created beside a format-3 file's
- * tables rather than a new format: a build without it keeps using the file (and the time rule alone),
- * instead of two builds on one machine each starting the file over.
- */
-const WRITER_SCHEMA = 'CREATE TABLE IF NOT EXISTS snapshot_writer (generation INTEGER PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL)';
-/**
- * Who is building an index from the store, for a snapshot nobody has yet (same reason for a table
- * of its own). Eight agents opening a 100k store together each built every index on two cores, a
- * minute or more, and their clients' requests timed out; now one builds and the others wait for
- * its snapshot (othersBuilding). A row goes when its holder claims the snapshot's write (claim), or
- * stops (clearBuilding); a holder that died, or began over BUILD_UNDER_WAY_S ago, holds nobody.
- */
-const BUILD_SCHEMA = `CREATE TABLE IF NOT EXISTS index_build (
-  name TEXT NOT NULL, holder TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL,
-  format TEXT NOT NULL, conditions TEXT NOT NULL, started_at INTEGER NOT NULL, PRIMARY KEY (name, holder))`;
-const BUILD_UNDER_WAY_S = 10 * 60;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sidecar_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -181,7 +164,7 @@ export class IndexSidecar {
     const db = this.db;
     const { hasMeta, format } = this.formatIn();
     if (format === SIDECAR_FORMAT) {
-      if (this.writable) db.exec(`${WRITER_SCHEMA}; ${BUILD_SCHEMA}`);
+      if (this.writable) db.exec(HOLDER_SCHEMA);
       return;
     }
     if (!this.writable) throw new Error(hasMeta ? `written by another format (${format ?? 'none'})` : 'not an index file');
@@ -197,7 +180,7 @@ export class IndexSidecar {
           for (const t of tables) db.exec(`DROP TABLE IF EXISTS "${t.replace(/"/g, '""')}"`);
         }
         db.exec(SCHEMA);
-        db.exec(`${WRITER_SCHEMA}; ${BUILD_SCHEMA}`);
+        db.exec(HOLDER_SCHEMA);
         db.prepare("INSERT OR REPLACE INTO sidecar_meta(key, value) VALUES ('format', ?)").run(SIDECAR_FORMAT);
         // Before the commit: once it is visible, another process may begin a generation's file in there.
         removePartsDir(this.path);
@@ -314,19 +297,17 @@ export class IndexSidecar {
     return this.db
       .transaction((): SnapshotClaim => {
         // Built: whoever writes the snapshot now, the processes waiting on this build wait on that.
-        this.db.prepare('DELETE FROM index_build WHERE name = ? AND holder = ?').run(name, this.holder);
+        clearBuilding(this.db, this.holder, name);
         const held = this.db.prepare('SELECT epoch, seq FROM snapshot WHERE name = ?').get(name) as { epoch: string; seq: number } | undefined;
         if (held && this.holdsNewer(name, { ...header, position: since })) return { kind: 'covered', position: { epoch: held.epoch, seq: held.seq } };
         if (!opts.force) {
           const underWay = this.db
             .prepare(
-              `SELECT g.id FROM snapshot_generation g WHERE g.name = ? AND g.started_at > ?
-                 AND NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)
-                 AND NOT EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = g.id)`,
+              `SELECT g.id FROM snapshot_generation g WHERE g.name = ? AND g.started_at > ? AND ${uncommitted('g.id')}`,
             )
             .pluck()
             .all(name, now - UNDER_WAY_S) as number[];
-          const gone = this.writersGone();
+          const gone = writersGone(this.db);
           if (underWay.some((g) => !gone.has(g))) return { kind: 'busy' };
         }
         return { kind: 'claimed', generation: this.beginGeneration(name, now) };
@@ -334,43 +315,19 @@ export class IndexSidecar {
       .immediate();
   }
 
-  /** Says this handle is building an index from the store (index_build); nothing when read-only. */
+  /** Says this handle is building an index from the store (sidecar-holders.ts); nothing when read-only. */
   markBuilding(name: string, format: string, conditions: string, now: number): void {
-    if (!this.writable || this.closed) return;
-    this.db
-      .prepare('INSERT OR REPLACE INTO index_build(name, holder, host, pid, format, conditions, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(name, this.holder, hostname(), process.pid, format, conditions, now);
+    if (this.writable && !this.closed) markBuilding(this.db, this.holder, name, format, conditions, now);
   }
 
-  /** This handle stopped building it (closed mid-build, or the build came to nothing to write). */
+  /** This handle stopped building it (closed mid-build, or before its snapshot's write was claimed). */
   clearBuilding(name: string): void {
-    if (!this.writable || this.closed) return;
-    this.db.prepare('DELETE FROM index_build WHERE name = ? AND holder = ?').run(name, this.holder);
+    if (this.writable && !this.closed) clearBuilding(this.db, this.holder, name);
   }
 
-  /**
-   * Whether another process is building this index (the same encoding, under the same conditions)
-   * or writing its snapshot: a caller about to build it waits for that snapshot instead. Only
-   * other processes count (another engine of this one builds on the same thread, so waiting on it
-   * would wait forever), and only ones that still run (see writersGone).
-   */
+  /** Whether another process builds this index or writes its snapshot (sidecar-holders.ts): a caller about to build it waits instead. */
   othersBuilding(name: string, format: string, conditions: string, now: number): boolean {
-    if (this.closed) return false;
-    const host = hostname();
-    const other = (r: { host: string; pid: number }) => r.host !== host || (r.pid !== process.pid && processRuns(r.pid));
-    const builders = this.db
-      .prepare('SELECT host, pid FROM index_build WHERE name = ? AND holder <> ? AND format = ? AND conditions = ? AND started_at > ?')
-      .all(name, this.holder, format, conditions, now - BUILD_UNDER_WAY_S) as { host: string; pid: number }[];
-    if (builders.some(other)) return true;
-    const writers = this.db
-      .prepare(
-        `SELECT w.host, w.pid FROM snapshot_generation g JOIN snapshot_writer w ON w.generation = g.id
-           WHERE g.name = ? AND g.started_at > ?
-             AND NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = g.id)
-             AND NOT EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = g.id)`,
-      )
-      .all(name, now - UNDER_WAY_S) as { host: string; pid: number }[];
-    return writers.some(other);
+    return !this.closed && othersBuilding(this.db, this.holder, name, format, conditions, now, UNDER_WAY_S);
   }
 
   /**
@@ -414,28 +371,10 @@ export class IndexSidecar {
     return this.db
       .transaction(() => {
         const generation = Number(this.db.prepare('INSERT INTO snapshot_generation(name, started_at) VALUES (?, ?)').run(name, now).lastInsertRowid);
-        this.db.prepare('INSERT OR REPLACE INTO snapshot_writer(generation, host, pid) VALUES (?, ?, ?)').run(generation, hostname(), process.pid);
+        recordWriter(this.db, generation);
         return generation;
       })
       .immediate();
-  }
-
-  /**
-   * The generations begun by a process of this machine that no longer runs, and not committed: a
-   * writer killed mid-write. Judged by process, not by the store's clock, which a process started
-   * with a fixed time (`--now`) never moves. A pid reused since, or a writer on another machine
-   * sharing the file, is taken as alive: the time rule (UNDER_WAY_S, ORPHAN_AGE_S) still ends it.
-   */
-  private writersGone(): Set<number> {
-    const host = hostname();
-    const rows = this.db
-      .prepare(
-        `SELECT w.generation, w.pid FROM snapshot_writer w WHERE w.host = ?
-           AND NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.generation = w.generation)
-           AND NOT EXISTS (SELECT 1 FROM snapshot_part p WHERE p.generation = w.generation)`,
-      )
-      .all(host) as { generation: number; pid: number }[];
-    return new Set(rows.filter((r) => !processRuns(r.pid)).map((r) => r.generation));
   }
 
   /**
@@ -475,7 +414,7 @@ export class IndexSidecar {
           )
           .pluck()
           .all(now - ORPHAN_AGE_S) as number[];
-        for (const g of new Set([...unused, ...this.writersGone()])) dropped.push(this.dropGeneration(g));
+        for (const g of new Set([...unused, ...writersGone(this.db)])) dropped.push(this.dropGeneration(g));
         return publish;
       })
       .immediate();
@@ -601,17 +540,6 @@ export class SnapshotWrite {
     this.done = true;
     this.file?.discard();
     if (this.generation !== null) this.sidecar.abandonGeneration(this.generation);
-  }
-}
-
-/** Whether a process of this machine runs (signal 0 checks without sending; EPERM: it runs as another user). */
-function processRuns(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as { code?: string }).code !== 'ESRCH';
   }
 }
 
