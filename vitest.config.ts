@@ -61,6 +61,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Each test file's temporary folders go when it ends; left behind they filled the disk.
+    setupFiles: ['test/remove-temp-dirs.ts'],
     // The skip summary says which tests did not run and why (data that cannot be committed).
     reporters: ['default', './test/reporters/skip-summary.ts'],
     projects: [

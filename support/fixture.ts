@@ -1,9 +1,11 @@
 /** Paths and copies of the nooa v0.0.9 fixture committed under test/fixtures (read-only; tests work on copies). */
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storeFrom } from './test-backend.js';
+import { tempDir } from './temp-dirs.js';
+
+export { tempDir } from './temp-dirs.js';
 
 // Resolved from this file, not the working directory, so scripts and benchmarks find it from anywhere.
 export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'nooa-v009');
@@ -15,10 +17,6 @@ let expectedCache: unknown;
 export function expected(): any {
   expectedCache ??= JSON.parse(readFileSync(join(FIXTURE_DIR, 'expected.json'), 'utf8'));
   return expectedCache;
-}
-
-export function tempDir(prefix = 'mnemo-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /**
