@@ -29,6 +29,8 @@ export const POSTGRES_SUITES = [
   'test/unit/prospective-todos.test.ts',
   'test/unit/prospective-api.test.ts',
   'test/unit/fleet-owners.test.ts',
+  // hostile input at the API, import and MCP doors: typed errors only, all or nothing
+  'test/unit/fuzz-doors.test.ts',
   'test/e2e/mcp-stdio.test.ts',
   // the API's views: overview, facets, graph, selection, the journal's dependents, reflection, profiles
   'test/unit/overview.test.ts',

@@ -152,6 +152,9 @@ export class BeliefModel {
     const run = this.newIngestState(recordedAt);
     let marker: IngestMarker | null = null;
     let i = 0;
+    // The line being written: a value the store cannot keep (a NUL character in PostgreSQL text) is
+    // refused as it is written, and the error then names its line.
+    let writing = 0;
     try {
       do {
         if (opts.shouldCancel?.()) throw new MnemoError('conflict', 'belief ingest cancelled; nothing was ingested', { cancelled: true });
@@ -165,6 +168,7 @@ export class BeliefModel {
           // Not the previous batch's last id + 1: another writer may have appended in between.
           let first: number | null = null;
           while (i < sorted.length) {
+            writing = sorted[i]!.o.line;
             this.appendDelta(run, sorted[i++]!.o);
             first ??= run.last;
             if (spent()) break;
@@ -187,6 +191,9 @@ export class BeliefModel {
       });
     } catch (err) {
       if (marker) this.store.runs.rollbackIngestRun(marker);
+      if (err instanceof MnemoError && err.code === 'bad_input' && writing > 0 && !('line' in (err.details ?? {}))) {
+        throw badInput(`line ${writing}: ${err.message}; nothing was ingested`, { ...err.details, line: writing });
+      }
       throw err;
     } finally {
       pacer.end();

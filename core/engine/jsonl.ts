@@ -4,7 +4,7 @@
  * as one journalled change; any bad line rolls the whole import back and names the line.
  */
 import { z } from 'zod';
-import { badInput } from '../errors.js';
+import { badInput, MnemoError } from '../errors.js';
 import { applyTodoRule, embeddingText, type Memory } from '../model/memory.js';
 import { boundedMemorySchema, describeIssues, edgeTypeSchema } from '../model/schemas.js';
 import { epochSeconds, jsonShapeProblem, LIMITS } from '../model/limits.js';
@@ -132,17 +132,28 @@ export async function importJsonl(
   // Embed outside the transaction (a model endpoint may be slow); the hashing embedder is instant.
   for (const p of parsed) if (!p.embedding) p.embedding = await engine.embed(embeddingText(p.memory));
   let skipped = 0;
-  const { changeId } = store.change(`import ${parsed.length} memories`, 'import', () => {
-    let done = 0;
-    for (const p of parsed) {
-      if (policy === 'skip' && store.exists(p.memory.id)) {
-        skipped++;
-        continue;
+  // The line being written: a value this store cannot keep (a NUL character in PostgreSQL text) is
+  // refused as it is written, and the whole import rolls back; the error then names its line.
+  let writing = 0;
+  try {
+    const { changeId } = store.change(`import ${parsed.length} memories`, 'import', () => {
+      let done = 0;
+      for (const p of parsed) {
+        if (policy === 'skip' && store.exists(p.memory.id)) {
+          skipped++;
+          continue;
+        }
+        writing = p.line;
+        store.add(p.memory, p.embedding);
+        store.recordAccessEvents(p.memory.id, p.memory.access_log, null, { backfilled: true });
+        if (++done % 1000 === 0) opts.onProgress?.(done, parsed.length);
       }
-      store.add(p.memory, p.embedding);
-      store.recordAccessEvents(p.memory.id, p.memory.access_log, null, { backfilled: true });
-      if (++done % 1000 === 0) opts.onProgress?.(done, parsed.length);
+    });
+    return { imported: parsed.length - skipped, skipped, change_id: changeId };
+  } catch (err) {
+    if (err instanceof MnemoError && err.code === 'bad_input' && writing > 0) {
+      throw badInput(`import failed at line ${writing}: ${err.message}; nothing was imported`, { ...err.details, line: writing });
     }
-  });
-  return { imported: parsed.length - skipped, skipped, change_id: changeId };
+    throw err;
+  }
 }

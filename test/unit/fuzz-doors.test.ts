@@ -2,8 +2,10 @@
  * Issue 13, acceptance: a fuzz test of the import and the API with random and adversarial JSON
  * (depth, sizes, numbers, unicode, prototype keys). Every call either succeeds or is refused with a
  * typed error that is not `internal`; afterwards the store still recalls, lists, explains and
- * fires intents, every row is JSON SQLite can read, and `PRAGMA integrity_check` is ok.
- * Seeded, so a failure replays: the seed and the call are in the failure message.
+ * fires intents, every row's `data` is readable JSON, and on SQLite `PRAGMA integrity_check` is ok.
+ * Seeded, so a failure replays: the seed and the call are in the failure message. Runs on both
+ * backends (vitest.config.ts POSTGRES_SUITES): PostgreSQL refuses other values than SQLite (a NUL
+ * character in text), and must refuse them with a typed error too.
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -17,6 +19,9 @@ import { runCli } from '../helpers/cli.js';
 import { agentOn } from '../helpers/agents.js';
 import { connectInProcess, textOf } from '../helpers/mcp.js';
 import { tempDir } from '../../support/fixture.js';
+import { storeFrom, testBackend } from '../../support/test-backend.js';
+import { parsePgStoreUrl, ident } from '../../core/store/pg/pg-url.js';
+import { SyncPg } from '../../core/store/pg/sync-pg.js';
 
 const SEED = 0x13_2026;
 const NOW = 1_780_000_000;
@@ -51,6 +56,7 @@ const STRINGS = [
   'coder@1',
   'a'.repeat(300),
   '\u0000',
+  'deploy\u0000now', // a NUL inside a value: SQLite text keeps it, PostgreSQL text cannot
   '\u2028\u2029',
   '\r\n',
   '\ud800', // a lone surrogate
@@ -141,6 +147,8 @@ const IMPORT_BASE = () => ({ id: 'fuzz-import-0', type: 'intent', content: 'depl
 
 let dir = '';
 let path = '';
+/** The store the calls go to: the SQLite file, or on the postgres project a PostgreSQL copy of it. */
+let store = '';
 let session: ApiSession;
 
 beforeAll(async () => {
@@ -148,7 +156,8 @@ beforeAll(async () => {
   path = join(dir, 'fuzz.sqlite');
   expect((await runCli(['demo', path, '--size', '40', '--seed', '3', '--now', String(NOW)])).code).toBe(0);
   session = new ApiSession({ clock: fixedClock(NOW), engineOptions: { onWarning: () => {} } });
-  session.open(path);
+  store = storeFrom(path);
+  session.open(store);
   await call(session, 'memory.add', { id: 'fuzz-target-01', content: 'deploy target', type: 'intent', trigger: { kind: 'cue', cue: 'deploy' } });
 }, 60_000);
 
@@ -168,6 +177,45 @@ describe(`fuzzing the doors (seed ${SEED})`, () => {
     // Not vacuous: the mutations leave some inputs valid and make others invalid.
     expect(outcomes.ok).toBeGreaterThan(20);
     expect(outcomes.refused).toBeGreaterThan(20);
+  }, 60_000);
+
+  it('a NUL character in any string of a valid call gives a value or a typed, non-internal error', async () => {
+    // Not left to chance: every string a valid call holds, at any depth, in turn.
+    const withNul = (value: unknown, at: number, seen = { n: 0 }): unknown => {
+      if (typeof value === 'string') return seen.n++ === at ? `${value}\u0000${value}` : value;
+      if (Array.isArray(value)) return value.map((v) => withNul(v, at, seen));
+      if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withNul(v, at, seen)]));
+      return value;
+    };
+    let calls = 0;
+    const agent = agentOn(store, '', { clock: fixedClock(NOW) });
+    const mcp = await connectInProcess(agent);
+    try {
+      for (const [method, base] of API_BASES) {
+        for (let at = 0; ; at++) {
+          const seen = { n: 0 };
+          const input = withNul(base(), at, seen);
+          if (seen.n <= at) break;
+          const r = await invoke(session, method, input);
+          if (!r.ok) expect(r.error.code, `${method} ${JSON.stringify(input)} → ${r.error.message.slice(0, 300)}`).not.toBe('internal');
+          calls++;
+        }
+      }
+      for (const [tool, base] of MCP_BASES) {
+        for (let at = 0; ; at++) {
+          const seen = { n: 0 };
+          const input = withNul(base(), at, seen);
+          if (seen.n <= at) break;
+          const r = await mcp.call(tool, input as Record<string, unknown>);
+          if (r.isError) expect(textOf(r), `${tool} ${JSON.stringify(input)}`).not.toMatch(/^internal|Maximum call stack/);
+          calls++;
+        }
+      }
+    } finally {
+      await mcp.close();
+      agent.close();
+    }
+    expect(calls).toBeGreaterThan(30);
   }, 60_000);
 
   it('import takes a valid line or refuses the file with bad_input, all or nothing', async () => {
@@ -205,7 +253,7 @@ describe(`fuzzing the doors (seed ${SEED})`, () => {
 
   it('the MCP tools answer every adversarial argument with a result or a tool error that is not internal', async () => {
     const rng = prng(SEED + 2);
-    const agent = agentOn(path, '', { clock: fixedClock(NOW) });
+    const agent = agentOn(store, '', { clock: fixedClock(NOW) });
     const mcp = await connectInProcess(agent);
     try {
       const outcomes = { ok: 0, refused: 0 };
@@ -235,14 +283,36 @@ describe(`fuzzing the doors (seed ${SEED})`, () => {
     await call(session, 'intents.list', {});
     await call(session, 'intents.due', { now: NOW + 86_400, message: 'deploy' });
     await call(session, 'todos.list', { status: 'all' });
-    const db = new Database(path, { readonly: true });
+    if (testBackend() === 'sqlite') {
+      const db = new Database(path, { readonly: true });
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(db.prepare('SELECT id FROM memories WHERE NOT json_valid(data)').all()).toEqual([]);
+        const maxLen = db.prepare('SELECT max(length(content)) AS n FROM memories').get() as { n: number };
+        expect(maxLen.n).toBeLessThanOrEqual(1_000_000);
+      } finally {
+        db.close();
+      }
+      return;
+    }
+    // PostgreSQL keeps `data` as text (core/store/pg/pg-schema.ts): every row must still parse.
+    const url = parsePgStoreUrl(store);
+    const pg = SyncPg.connect(url.connection);
     try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(db.prepare('SELECT id FROM memories WHERE NOT json_valid(data)').all()).toEqual([]);
-      const maxLen = db.prepare('SELECT max(length(content)) AS n FROM memories').get() as { n: number };
-      expect(maxLen.n).toBeLessThanOrEqual(1_000_000);
+      const rows = pg.query<{ id: string; data: string; n: number }>(`SELECT id, data, length(content) AS n FROM ${ident(url.schema)}.memories`);
+      expect(rows.length).toBeGreaterThan(40);
+      const unreadable = rows.filter((r) => {
+        try {
+          JSON.parse(r.data);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      expect(unreadable.map((r) => r.id)).toEqual([]);
+      expect(Math.max(...rows.map((r) => r.n))).toBeLessThanOrEqual(1_000_000);
     } finally {
-      db.close();
+      pg.close();
     }
   }, 60_000);
 });

@@ -25,6 +25,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { MnemoError, type ErrorCode } from '../../errors.js';
 import type { PgReply, PgRequestBody, PgStatement } from './sync-pg-protocol.js';
 import { serveSyncPg } from './sync-pg-worker.js';
+import { nulTextError } from './pg-nul-text.js';
 
 /** Longest wait for one reply; a query that takes longer fails with code 'timeout' (the connection is then unusable). */
 const REPLY_TIMEOUT_MS = 120_000;
@@ -143,6 +144,8 @@ export class SyncPg {
   /** Runs one statement ($1, $2 … placeholders) and returns its rows; the writes deferred before it go first, in the same request. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
     if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
+    const nul = nulTextError(params);
+    if (nul) throw nul;
     this.beforeSend?.();
     this.beginQueued = false;
     if (this.deferred.length === 0) {
@@ -167,6 +170,8 @@ export class SyncPg {
    */
   defer(sql: string, params: readonly unknown[] = []): void {
     if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
+    const nul = nulTextError(params);
+    if (nul) throw nul;
     this.deferred.push({ sql, params });
   }
 
