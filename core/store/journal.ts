@@ -132,6 +132,13 @@ export interface JournalSql {
   lockChanges(changeIds: readonly number[]): void;
   /** Locks the existing rows these changes touched: another writer of one waits for the undo or redo to end. */
   lockTouched(changeIds: readonly number[]): void;
+  /**
+   * Holds the row a change is about to capture until the transaction ends, so its before-image stays
+   * true until the write: another change capturing it, or an undo restoring it, waits. Memories and
+   * tombstones are locked as rows where they are read; this is for the other journalled rows (saved
+   * profiles, meta values, belief aliases and rejections), which may not exist yet.
+   */
+  lockKey(key: string): void;
   /** Writes a `mnemo_meta` row unless the key has one (committed, or being written by a transaction it waits for); false when it had. */
   claimMeta(key: string, value: string): boolean;
 }
@@ -204,6 +211,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   /** Records the before-image of a row the first time the open change touches it. */
   capture(key: string): void {
     if (!this.open || this.open.captured.has(key)) return;
+    this.sql.lockKey(key);
     const before = this.targetFor(key).snapshot(this.store, key.slice(key.indexOf(':') + 1));
     this.open.captured.set(key, before);
     this.open.order.push(key);

@@ -108,6 +108,7 @@ export function sqliteJournalSql(store: StoreHandle): JournalSql {
     // One writer at a time: what the checks read cannot change before the transaction ends.
     lockChanges() {},
     lockTouched() {},
+    lockKey() {},
     claimMeta(key, value) {
       return statementOf(store, 'INSERT INTO mnemo_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING').run(key, value).changes === 1;
     },

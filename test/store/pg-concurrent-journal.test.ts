@@ -10,7 +10,9 @@
  *
  * What could go wrong: an undo writing back over a row another connection changed after the
  * undo's check; one change undone twice, by two connections at once; two undos given the same
- * undo order (a redo then picks the wrong one); two long runs each believing it holds the marker.
+ * undo order (a redo then picks the wrong one); two long runs each believing it holds the marker;
+ * a change committing between another's capture of a row that is not a memory (a saved profile,
+ * which may not exist yet) and its write, so that undoing the other erases it.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -19,12 +21,13 @@ import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { createMemory, type Memory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
+import type { SavedProfileRow } from '../../core/store/port.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { errorOf } from '../helpers/mnemo-error.js';
 
 const NOW = 1_780_000_000;
-const SCHEMAS = ['pgrace_rows', 'pgrace_twice', 'pgrace_order', 'pgrace_marker', 'pgrace_process'];
+const SCHEMAS = ['pgrace_rows', 'pgrace_twice', 'pgrace_order', 'pgrace_marker', 'pgrace_process', 'pgrace_capture', 'pgrace_keyundo'];
 const unavailable = pgUnavailable();
 
 /** Runs `act` once, the first time `obj[name]` is called, right after (or before) the call itself. */
@@ -63,6 +66,9 @@ describe('the PostgreSQL journal under concurrent writers', () => {
     store.change(`add ${content}`, 'test', () => store.add(m, null));
     return m;
   };
+  const profile = (name: string, config: string): SavedProfileRow => ({ name, base: 'mnemo', config, created_at: NOW, updated_at: NOW, default_since: null });
+  const saveProfile = (store: PgStore, name: string, config: string) => store.change(`save ${config}`, 'test', () => store.putSavedProfile(profile(name, config))).changeId!;
+  const configOf = (store: PgStore, name: string) => store.queries.savedProfile(name)?.config ?? null;
   const edit = (store: PgStore, id: string, content: string) => store.change(`edit ${content}`, 'test', () => store.save({ ...store.get(id)!, content })).changeId!;
 
   beforeAll(() => {
@@ -207,5 +213,45 @@ describe('the PostgreSQL journal under concurrent writers', () => {
     expect(a.getMeta('journal_run')).toBeNull();
     expect(a.get(m.id)!.content).toBe('their batch');
     expect(a.journal.get(id)).toMatchObject({ label: 'theirs', state: 'applied', rows: 1 });
+  });
+
+  it("a change holds a row that is not a memory from its capture to its commit: another change waits, and undoing the first cannot erase the second", (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const [a, b] = both('pgrace_capture');
+    let theirs = null as MnemoError | null;
+    // The profile does not exist yet: there is no row to lock. Between our capture (before-image:
+    // none) and our write, the other connection saves it.
+    const ours = a.change('save ours', 'test', () => {
+      a.journal.capture('profile:shared-knobs');
+      theirs = errorOf(() => saveProfile(b, 'shared-knobs', '{"theirs":1}'));
+      a.putSavedProfile(profile('shared-knobs', '{"ours":1}'));
+    }).changeId!;
+    expect(theirs?.code).toBe('busy');
+    expect(configOf(a, 'shared-knobs')).toBe('{"ours":1}');
+    // Once ours committed, theirs goes on top of it, and each undo takes back only its own change.
+    const theirsId = saveProfile(b, 'shared-knobs', '{"theirs":1}');
+    expect(errorOf(() => a.journal.undo(ours))?.code).toBe('conflict');
+    a.journal.undo(theirsId);
+    expect(configOf(a, 'shared-knobs')).toBe('{"ours":1}');
+    a.journal.undo(ours);
+    expect(configOf(a, 'shared-knobs')).toBeNull();
+  });
+
+  it('an undo holds the rows that are not memories it restores until it commits', (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const [a, b] = both('pgrace_keyundo');
+    saveProfile(a, 'tuned', '{"v":1}');
+    const change = saveProfile(a, 'tuned', '{"v":2}');
+    let theirs = null as MnemoError | null;
+    // Between the undo's check and its restore, the other connection saves the profile again.
+    interleave(a.journal.sql, 'rows', 'before', () => {
+      theirs = errorOf(() => saveProfile(b, 'tuned', '{"v":3}'));
+    });
+    a.journal.undo(change);
+    expect(theirs?.code).toBe('busy');
+    expect(configOf(a, 'tuned')).toBe('{"v":1}');
+    saveProfile(b, 'tuned', '{"v":3}');
+    expect(configOf(a, 'tuned')).toBe('{"v":3}');
+    expect(errorOf(() => a.journal.redo(change))?.code).toBe('conflict');
   });
 });

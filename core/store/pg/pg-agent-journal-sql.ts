@@ -86,6 +86,8 @@ export function agentJournalSql(conn: PgStoreConnection, operator: JournalSql, c
     dropRowId: refuse('undo or redo a change in batches'),
     lockChanges: refuse('undo or redo a change'),
     lockTouched: refuse('undo or redo a change'),
+    // An advisory lock needs no privilege on the row's table: an agent's change takes it as the operator's does.
+    lockKey: (key) => operator.lockKey(key),
     // The marker of a run is a shared meta row, which agents may write; the run itself is refused above.
     claimMeta: (key, value) => operator.claimMeta(key, value),
     deleteMeta: (key) => operator.deleteMeta(key),

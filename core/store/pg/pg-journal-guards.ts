@@ -16,6 +16,13 @@
  *   this store's journal): the next undo order (max + 1) is read after the previous undo that
  *   took it has committed, so two undos never share one. The lock is the last thing an undo
  *   takes and is held only until its commit; memory writes never wait for it.
+ * - The other journalled rows (saved profiles, meta values, belief aliases and rejections) are
+ *   often inserted by a change rather than updated, so there may be no row to lock. Each is held
+ *   by a transaction advisory lock on its journal key instead: a change takes it as it captures
+ *   the row's before-image (so the image stays true until the write commits; without it, a second
+ *   change could commit between the first one's capture and write, and undoing the first would
+ *   put back an image that erases the second), and an undo or redo takes those of every such row
+ *   it restores, in key order, with the row locks.
  * - A long run's marker is claimed by inserting it only if the key has no row: of two connections
  *   starting runs, the second waits for the first's insert to commit and then finds it there.
  *
@@ -26,7 +33,7 @@
 import type { JournalSql } from '../journal.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
-export type PgJournalGuards = Pick<JournalSql, 'lockChanges' | 'lockTouched' | 'claimMeta'> & {
+export type PgJournalGuards = Pick<JournalSql, 'lockChanges' | 'lockTouched' | 'lockKey' | 'claimMeta'> & {
   /** Waits until no other transaction can be giving out an undo order, then holds it until commit. */
   lockUndoOrder(): void;
 };
@@ -34,6 +41,10 @@ export type PgJournalGuards = Pick<JournalSql, 'lockChanges' | 'lockTouched' | '
 export function pgJournalGuards(conn: PgStoreConnection): PgJournalGuards {
   const q = (sql: string, params: readonly unknown[] = []) => conn.db().query(sql, params);
   const touchedKeys = (ns: 'm' | 't') => `SELECT substr(key, 3) FROM ${conn.table('mnemo_journal_rows')} WHERE change_id = ANY($1::bigint[]) AND substr(key, 1, 2) = '${ns}:'`;
+  // Memories and tombstones are locked as rows; every other journal key by an advisory lock on its name.
+  const rowLocked = (key: string) => key.startsWith('m:') || key.startsWith('t:');
+  // The store's own journal table in the name: another store's key of the same spelling is another lock.
+  const lockPrefix = `${conn.table('mnemo_journal')}:`;
   return {
     lockChanges(changeIds) {
       if (changeIds.length === 0) return;
@@ -43,6 +54,17 @@ export function pgJournalGuards(conn: PgStoreConnection): PgJournalGuards {
       if (changeIds.length === 0) return;
       q(`SELECT id FROM ${conn.table('memories')} WHERE id IN (${touchedKeys('m')}) ORDER BY id FOR UPDATE`, [changeIds]);
       q(`SELECT hash FROM ${conn.table('mnemo_tombstones')} WHERE hash IN (${touchedKeys('t')}) ORDER BY hash FOR UPDATE`, [changeIds]);
+      // In key order (the ordered subquery), so two undos of overlapping changes queue rather than deadlock.
+      q(
+        `SELECT pg_advisory_xact_lock(hashtext($2 || k.key)) FROM (SELECT key FROM ${conn.table('mnemo_journal_rows')}
+           WHERE change_id = ANY($1::bigint[]) AND substr(key, 1, 2) NOT IN ('m:', 't:') ORDER BY key) k`,
+        [changeIds, lockPrefix],
+      );
+    },
+    lockKey(key) {
+      if (rowLocked(key)) return;
+      // Sent ahead of the snapshot's read, in the same request (a bulk alias merge captures thousands).
+      conn.db().defer('SELECT pg_advisory_xact_lock(hashtext($1))', [lockPrefix + key]);
     },
     claimMeta(key, value) {
       return q(`INSERT INTO ${conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key`, [key, value]).length === 1;
