@@ -8,15 +8,37 @@ import { describeIssues } from '../model/schemas.js';
 import { OTHER } from './equations.js';
 import { isEpochSeconds } from '../model/limits.js';
 
+/**
+ * The longest entity or attribute name, in UTF-8 bytes. Names are index keys: PostgreSQL's btree
+ * refuses an entry over 2704 bytes, and an entity and an attribute share one (the dimension's), so
+ * two names at the bound fit with room. Bytes, not characters: 1000 characters of emoji are 4000
+ * bytes, and failed there. The same bound on SQLite keeps every store copyable to PostgreSQL.
+ */
+export const MAX_NAME_BYTES = 1000;
+// TextEncoder rather than Buffer: the API's contract (which uses this) also runs in the renderer.
+const UTF8 = new TextEncoder();
+
+/** Why `name` cannot be an entity's or attribute's name, or null when it can. */
+export function nameBytesProblem(what: string, name: string): string | null {
+  const bytes = UTF8.encode(name).length;
+  return bytes > MAX_NAME_BYTES ? `${what} is ${bytes} bytes in UTF-8; the most is ${MAX_NAME_BYTES} (a name is an index key); shorten it` : null;
+}
+
 const nonEmpty = (name: string) =>
   z
     .string({ error: (iss) => (iss.input === undefined ? `${name} is missing` : `${name} must be a string`) })
     .refine((s) => s.trim() !== '', `${name} is empty`)
     .refine((s) => s.length <= 1000, `${name} is longer than 1000 characters`);
 
+/** An entity's or an attribute's name: also bounded in bytes (MAX_NAME_BYTES). */
+const keyName = (name: string) => nonEmpty(name).superRefine((s, ctx) => {
+  const problem = nameBytesProblem(name, s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 export const observationSchema = z.object({
-  entity: nonEmpty('entity'),
-  attribute: nonEmpty('attribute'),
+  entity: keyName('entity'),
+  attribute: keyName('attribute'),
   value: nonEmpty('value').refine((s) => s !== OTHER, `value ${OTHER} is reserved for "not yet observed"`),
   t: z
     .number({

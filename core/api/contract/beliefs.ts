@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { BELIEF_PROFILES, beliefConfigOverrides, type BeliefConfig } from '../../beliefs/config.js';
-import { observationSchema } from '../../beliefs/observation.js';
+import { nameBytesProblem, observationSchema } from '../../beliefs/observation.js';
 import { beliefQuerySchema } from '../../beliefs/answer.js';
 import { method } from '../define.js';
 import type { BeliefAnswer as BeliefAnswerView } from '../../beliefs/answer.js';
@@ -19,7 +19,15 @@ import type { AliasRow as AliasRowView } from '../../store/port.js';
 export type { AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, BeliefIngestResult, BeliefView, CalibrationFigures, FittedCalibration, RetrievalView, ValueP };
 
 const finite = (name: string) => z.number().refine(Number.isFinite, `${name} must be a finite number (epoch seconds)`);
-const name = (what: string) => z.string().min(1, `${what} is required`).max(1000);
+const name = (what: string) =>
+  z
+    .string()
+    .min(1, `${what} is required`)
+    .max(1000)
+    .superRefine((s, ctx) => {
+      const problem = nameBytesProblem(what, s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 const readMode = z.enum(['as-of', 'hindsight']).optional().default('as-of');
 
 export interface DeltaView {
