@@ -107,7 +107,7 @@ describe('the fitted maps', () => {
     for (const [x, y] of fitted.curve) expect(y).toBe(calibrate(fitted.map, x));
   });
 
-  it('are what the script writes from the dev stream', (ctx) => {
+  it('are what the script writes from the dev stream', { tags: ['external-data'] }, (ctx) => {
     const dev = beliefStreamDev();
     if (!dev.path) return ctx.skip(dev.missing);
     const committed = readFileSync(join(ROOT, 'core', 'beliefs', 'calibration-fitted.ts'), 'utf8');
