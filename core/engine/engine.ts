@@ -35,7 +35,7 @@ export interface EngineOptions extends OpenOptions {
   embedder?: Embedder;
   /** Overrides the profile recorded in the store (for experiments and conformance runs). */
   profile?: ProfileName;
-  /** Derived-index snapshots in the sidecar beside the store (docs/recall.md): on/off, build reports. */
+  /** Derived-index snapshots in the sidecar beside the store (docs/indexes.md): on/off, build reports. */
   indexSnapshots?: IndexSnapshotOptions;
 }
 
