@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { issueCredential } from '../core/agent/credentials.js';
 import { fixedClock } from '../core/clock.js';
 import { rng } from '../core/demo/generate.js';
-import { MemoryStore } from '../core/store/store.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/fixture.js';
 import { startMcpHttpChild } from '../support/mcp-http-child.js';
 import { demoStoreCopy } from './lib/demo-store.js';

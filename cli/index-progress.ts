@@ -5,7 +5,7 @@
  * short), one as it ends, so a long pause reads as work, not a hang. Small stores build in a blink
  * and say nothing.
  */
-import { indexLabel, type IndexBuildEvent } from '../core/store/index-snapshots.js';
+import { indexLabel, type IndexBuildEvent } from '../core/store/derived/index-snapshots.js';
 
 /** Below this many memories a rebuild is quick enough not to mention. */
 const MENTION_FROM = 10_000;

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { createMemory } from '../core/model/memory.js';
-import type { MemoryStore } from '../core/store/store.js';
+import type { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 
 /** One scripted change. Ids are chosen by the script, so every writer's rows can be named. */
 export type WriterOp =

@@ -6,8 +6,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
-import type { StoreReader, StoreWriter } from '../core/store/port.js';
-import { MemoryStore } from '../core/store/store.js';
+import type { StoreReader, StoreWriter } from '../core/store/port/port.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { tempDir } from './fixture.js';
 import { pgAdapter } from './pg-store-adapter.js';
 

@@ -29,7 +29,7 @@ import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers
 import type { ExplainRow } from '../recall/types.js';
 import { contentHash } from '../model/content-hash.js';
 import { readScope, type AgentIdentity } from '../model/identity.js';
-import { runAttributed } from '../store/attribution.js';
+import { runAttributed } from '../store/port/attribution.js';
 import { assertCredentialAllows, type GuardedAction } from './scope-guard.js';
 import { DEFAULT_SPONTANEOUS, InjectionGate, deriveQueries, memoryLabel, renderBlock, selectBlock, type SpontaneousConfig, type TurnContext } from './inject.js';
 import { rankForAgent } from './ranking.js';

@@ -10,7 +10,7 @@ import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, ty
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
-import type { BeliefReads, BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port.js';
+import type { BeliefReads, BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';

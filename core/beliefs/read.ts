@@ -11,7 +11,7 @@ import { estimateAt } from './hindsight.js';
 import type { BeliefReader } from './model.js';
 import { calibrationFor } from './calibration-choice.js';
 import { calibrate } from './calibration.js';
-import type { DeltaRow } from '../store/port.js';
+import type { DeltaRow } from '../store/port/port.js';
 
 export type ReadMode = 'as-of' | 'hindsight';
 

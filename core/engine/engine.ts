@@ -8,11 +8,11 @@ import { HashingEmbedder } from '../embed/hashing.js';
 import { embedderFromEnv } from '../embed/openai.js';
 import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
-import type { OpenOptions } from '../store/store.js';
+import type { OpenOptions } from '../store/sqlite/sqlite-store.js';
 import { openStoreAsOf, openStoreAt, type OpenedStore } from '../store/open-location.js';
-import { Derived } from '../store/derived.js';
-import { IndexSnapshots, type IndexSnapshotOptions } from '../store/index-snapshots.js';
-import type { ProfileName, StoreReader, StoreWriter } from '../store/port.js';
+import { Derived } from '../store/derived/derived.js';
+import { IndexSnapshots, type IndexSnapshotOptions } from '../store/derived/index-snapshots.js';
+import type { ProfileName, StoreReader, StoreWriter } from '../store/port/port.js';
 
 /**
  * Names a per-engine singleton owned by another module (an index, the belief model, the plans under
@@ -41,7 +41,7 @@ export interface EngineOptions extends OpenOptions {
 
 /**
  * An engine as a path that only reads sees it: the same engine, its store typed as the read side
- * of the port (core/store/port.ts), so a write from a read path (recall's ranking, explain, the
+ * of the port (core/store/port/port.ts), so a write from a read path (recall's ranking, explain, the
  * stats, graph and list views) does not compile. Every Engine is one.
  */
 export type EngineReader = Omit<Engine, 'store'> & { readonly store: StoreReader };

@@ -9,7 +9,7 @@ import { applyTodoRule, embeddingText, type Memory } from '../model/memory.js';
 import { boundedMemorySchema, describeIssues, edgeTypeSchema } from '../model/schemas.js';
 import { epochSeconds, jsonShapeProblem, LIMITS } from '../model/limits.js';
 import { ownerProblem } from '../model/owner.js';
-import { blobToVector, decodeRow, vectorToBlob } from '../store/codec.js';
+import { blobToVector, decodeRow, vectorToBlob } from '../store/port/codec.js';
 import type { Engine } from './engine.js';
 
 const edgeLineSchema = z.object({

@@ -6,7 +6,7 @@
  */
 import { memoryHead } from '../model/memory.js';
 import type { ChangeAuthor, EdgeDiffRow, MemoryChangeKind, MemoryDiffRow, StoreDiff } from '../model/history.js';
-import type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor, StoreReader } from '../store/port.js';
+import type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor, StoreReader } from '../store/port/port.js';
 
 export interface DiffOptions {
   includeAccesses: boolean;

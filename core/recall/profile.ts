@@ -9,7 +9,7 @@ import { MnemoError } from '../errors.js';
 import { isBuiltinProfile, type BuiltinProfileName } from '../model/profile-names.js';
 import { MNEMO_FEATURES, mnemoFeatureDifferences } from './mnemo/profile-features.js';
 import { MNEMO_FEATURES_OFF, type MnemoFeatures } from './mnemo/features.js';
-import type { ProfileName as RecallProfileName } from '../store/port.js';
+import type { ProfileName as RecallProfileName } from '../store/port/port.js';
 
 export interface RecallWeights {
   /** a_rel */

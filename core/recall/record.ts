@@ -16,7 +16,7 @@ import { currentTraceRef, emitMemoryEvent } from '../otel.js';
 import { explainResult, rankRequest } from './explain.js';
 import { resolveRequest, type RecallInput } from './request.js';
 import type { RecallItem, RecallResult } from './types.js';
-import type { AccessWrite } from '../store/port.js';
+import type { AccessWrite } from '../store/port/port.js';
 
 export interface Reader {
   owner: string;

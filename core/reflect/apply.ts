@@ -1,7 +1,7 @@
 /**
  * Applies a reviewed ReflectionPlan: exactly the accepted operations, in plan order, recorded as
  * ONE journal entry (so one undo reverts the pass). It is written in short transactions
- * (store/change-run.ts) so agents on other connections keep writing while it runs; a failure,
+ * (store/shared/change-run.ts) so agents on other connections keep writing while it runs; a failure,
  * a cancel or a crash takes back what was written, so it is still all-or-nothing. It refuses a
  * store that changed since planning (fingerprint), with a conflict error that says to re-plan.
  *

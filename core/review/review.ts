@@ -11,7 +11,7 @@ import { planKind } from '../reflect/plan-registry.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
 import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
 import { isPlainQuery, proposedHead, queryItems, type ItemQuery } from './item-query.js';
-import type { MemoryHead } from '../store/port.js';
+import type { MemoryHead } from '../store/port/port.js';
 
 
 /** One reviewer action: accept or reject some items, or every item of one op ("Accept all"). */

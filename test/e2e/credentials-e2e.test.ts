@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCredential, revokeCredentials, type AgentCredential } from '../../core/agent/credentials.js';
 import { call } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { expected, FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 import { axeFindings } from '../helpers/axe.js';

@@ -21,7 +21,7 @@ import { generateDemo } from '../../core/demo/generate.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { FIXTURE_STORE, fixtureFileCopy, tempDir } from '../../support/fixture.js';
 import { dumpStore } from '../helpers/store-dump.js';

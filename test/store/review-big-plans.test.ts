@@ -14,7 +14,7 @@ import { notMerged } from '../../core/reflect/not-merged.js';
 import type { LinkOp, PlanOp } from '../../core/reflect/types.js';
 import type { ViewMemory } from '../../core/reflect/view.js';
 import { ReviewedPlan } from '../../core/review/review.js';
-import { runInProgress } from '../../core/store/run-marker.js';
+import { runInProgress } from '../../core/store/shared/run-marker.js';
 import { runCli } from '../helpers/cli.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 import { dumpStore, integrityOk } from '../../support/reflect.js';

@@ -1,6 +1,6 @@
 /**
  * The store port's contract: every store behaviour the engine relies on, written against the port
- * (core/store/port.ts) only, and run once per adapter (support/store-adapters.ts). A new backend
+ * (core/store/port/port.ts) only, and run once per adapter (support/store-adapters.ts). A new backend
  * passes this suite before the engine runs on it; both SQLite and PostgreSQL run every test. An
  * adapter that cannot run on this machine (no PostgreSQL server) skips them, saying why.
  */
@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
-import type { ChangeEvent } from '../../core/store/store-handle.js';
-import type { StoreWriter } from '../../core/store/port.js';
-import { encodeRow } from '../../core/store/codec.js';
-import { contentHash } from '../../core/store/tombstones.js';
+import type { ChangeEvent } from '../../core/store/shared/store-handle.js';
+import type { StoreWriter } from '../../core/store/port/port.js';
+import { encodeRow } from '../../core/store/port/codec.js';
+import { contentHash } from '../../core/store/sqlite/tombstones.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
 import { wholeTableQueriesContract, type ContractHarness } from './store-port-contract-queries.js';
 

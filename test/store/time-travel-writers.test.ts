@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectionOf } from '../../core/store/connection.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { rng } from '../../core/demo/generate.js';
 import {

@@ -14,7 +14,7 @@ import type { IngestResult as BeliefIngestResult } from '../../beliefs/model.js'
 import type { BeliefView, ValueP } from '../../beliefs/read.js';
 import type { CalibrationFigures, FittedCalibration } from '../../beliefs/calibration-types.js';
 import type { RetrievalResult as RetrievalView } from '../../beliefs/retrieval.js';
-import type { AliasRow as AliasRowView } from '../../store/port.js';
+import type { AliasRow as AliasRowView } from '../../store/port/port.js';
 // The views are the belief layer's own types, under the names the workbench knows them by.
 export type { AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, BeliefIngestResult, BeliefView, CalibrationFigures, FittedCalibration, RetrievalView, ValueP };
 

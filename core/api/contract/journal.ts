@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { CredentialRef } from '../../model/agent-credential.js';
 import { method } from '../define.js';
 import { credentialFilterField } from './shared/fields.js';
-import type { ChangeRow, ChangeSummary } from '../../store/port.js';
+import type { ChangeRow, ChangeSummary } from '../../store/port/port.js';
 
 /** The running long write (core/api/handlers/shared/write-job.ts). */
 export interface WriteJobState {

@@ -22,7 +22,7 @@ import { memoryHead } from '../../model/memory.js';
 import type { ApiSession } from '../context.js';
 import type { beliefsContract, BeliefConfigView, DeltaView } from '../contract/beliefs.js';
 import type { HandlersFor, ReadSession } from './types.js';
-import type { DeltaRow } from '../../store/port.js';
+import type { DeltaRow } from '../../store/port/port.js';
 
 function model(session: ApiSession): BeliefModel {
   return beliefsOf(session.engine());

@@ -1,5 +1,5 @@
 import { filteredCredentialId, type CredentialRef } from '../../model/agent-credential.js';
-import type { ChangeSummary, StoreReader } from '../../store/port.js';
+import type { ChangeSummary, StoreReader } from '../../store/port/port.js';
 import type { NamedChange } from '../contract/journal.js';
 import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';

@@ -47,7 +47,7 @@ const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', (engine) =>
   // Persisted beside the store only when the store has a change feed to catch it up with.
   engine.store.newTextSearch(engine.store.feedPosition() ? engine.indexSnapshots.sidecar() : null),);
 
-/** Text search through the FTS5 index beside the store (see core/store/text-search.ts), then SQL for the rest. */
+/** Text search through the FTS5 index beside the store (see core/store/derived/text-search.ts), then SQL for the rest. */
 export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: EngineReader, input: F): F {
   if (!input.text?.trim()) return input;
   const index = engine.get(TEXT_SEARCH_INDEX).get();

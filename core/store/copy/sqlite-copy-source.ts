@@ -11,9 +11,9 @@
  */
 import type Database from 'better-sqlite3';
 import { MnemoError } from '../../errors.js';
-import { NOOA_SCHEMA_VERSION } from '../ddl.js';
-import { hasMnemoSchema, MNEMO_SCHEMA_VERSION, readMnemoVersion } from '../migrations.js';
-import { connect } from '../sqlite.js';
+import { NOOA_SCHEMA_VERSION } from '../sqlite/ddl.js';
+import { hasMnemoSchema, MNEMO_SCHEMA_VERSION, readMnemoVersion } from '../sqlite/migrations.js';
+import { connect } from '../sqlite/sqlite.js';
 import { copyColumns, type StorageClass, type TableSpec } from './store-tables.js';
 import { signatureOf, type CopyRow, type CopySource, type CopyValue, type SourceFacts } from './copy-endpoint.js';
 

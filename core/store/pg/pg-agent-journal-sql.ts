@@ -16,7 +16,7 @@
  * granted the tables) keep pgJournalSql unchanged.
  */
 import { MnemoError } from '../../errors.js';
-import type { JournalSql } from '../journal.js';
+import type { JournalSql } from '../shared/journal.js';
 import { AGENT_FEED_ATTRIBUTE, AGENT_JOURNAL_WRITE } from './pg-agent-journal-ddl.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

@@ -9,7 +9,7 @@
  * transaction still running holds the watermark back until it ends: its rows, and those of
  * transactions that began after it, are heard then.
  */
-import type { FeedChanges, FeedPosition } from '../feed-position.js';
+import type { FeedChanges, FeedPosition } from '../port/feed-position.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { PG_FEED_DDL_LEVEL, PG_FEED_DDL_LEVEL_FACT, PG_FEED_EPOCH_FACT, PG_FEED_IMAGES_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

@@ -10,8 +10,8 @@
  * agent credential comes from the journalled change the row belongs to.
  */
 import { badInput } from '../../errors.js';
-import type { HistoryChanges, JournalAuthor, Touched } from '../history-changes.js';
-import type { FeedPosition } from '../port.js';
+import type { HistoryChanges, JournalAuthor, Touched } from '../port/history-changes.js';
+import type { FeedPosition } from '../port/port.js';
 import type { PgFeed } from './pg-feed.js';
 import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, rowsAfterInstant, transactionsAfterInstant, withoutRowid, type PgHistoryRow } from './pg-history-rows.js';
 

@@ -4,7 +4,7 @@
  * evidence search's copy, pg-evidence-mirror.ts, notices the deletion at its next search), so
  * deleting the deltas is all.
  */
-import type { IngestSql } from '../ingest-run.js';
+import type { IngestSql } from '../shared/ingest-run.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 export function pgIngestSql(conn: PgStoreConnection): IngestSql {

@@ -30,7 +30,7 @@
  * than deadlock; a deadlock the server breaks anyway (40P01), a serialization failure (40001) or a
  * lock timeout (55P03) reach the caller as a `busy` error, the transaction rolled back whole.
  */
-import type { JournalSql } from '../journal.js';
+import type { JournalSql } from '../shared/journal.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 export type PgJournalGuards = Pick<JournalSql, 'lockChanges' | 'lockTouched' | 'lockKey' | 'claimMeta'> & {

@@ -8,8 +8,8 @@
  * wrote that name no change yet (the journal learns a change's id once its rows are written), and
  * sets `mnemo.change_id` for the rest of the transaction, which the triggers stamp later rows with.
  */
-import { byBytes } from '../byte-order.js';
-import type { JournalSql, RawChangeRow, RawSummary } from '../journal.js';
+import { byBytes } from '../shared/byte-order.js';
+import type { JournalSql, RawChangeRow, RawSummary } from '../shared/journal.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { pgJournalGuards } from './pg-journal-guards.js';
 import { intOf, intOrNull, jsonTexts, jsonTextsParam } from './pg-sql.js';

@@ -2,9 +2,9 @@
  * store.runs on PostgreSQL: the methods written so far, and the rest listed (the compiler checks
  * the list against the interface), each throwing `unsupported` naming itself.
  */
-import type { IngestRuns } from '../ingest-runs.js';
-import type { JournalRuns } from '../journal-runs.js';
-import type { StoreRuns } from '../port.js';
+import type { IngestRuns } from '../shared/ingest-runs.js';
+import type { JournalRuns } from '../shared/journal-runs.js';
+import type { StoreRuns } from '../port/port.js';
 import { notYetGroup } from './pg-not-yet.js';
 
 /**

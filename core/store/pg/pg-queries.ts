@@ -3,7 +3,7 @@
  * methods written so far, bound to their SQL, and the rest throwing `unsupported` by name (the
  * list is checked by the compiler against what is left of the interface).
  */
-import type { CountQueries, StoreQueries } from '../port.js';
+import type { CountQueries, StoreQueries } from '../port/port.js';
 import { notYetGroup } from './pg-not-yet.js';
 import type { PgAudit } from './pg-audit.js';
 import type { PgCounts } from './pg-counts.js';

@@ -5,13 +5,13 @@
  * changes and ingest runs run SQLite's code (journal-runs.ts, ingest-runs.ts) over this adapter's
  * statements; the credential writes are each one transaction of the store's, on Mnemo's tables.
  */
-import { feedRetention, pruneFeed, setFeedRetention } from '../feed-retention.js';
-import { ingestRuns } from '../ingest-runs.js';
-import { beliefJournalTargets } from '../belief-journal-targets.js';
-import { Journal, type JournalledStore } from '../journal.js';
-import { journalRuns } from '../journal-runs.js';
-import type { JournalFollowUp, StoreQueries, StoreRuns, StoreWriter } from '../port.js';
-import type { StoreHandle } from '../store-handle.js';
+import { feedRetention, pruneFeed, setFeedRetention } from '../sqlite/feed-retention.js';
+import { ingestRuns } from '../shared/ingest-runs.js';
+import { beliefJournalTargets } from '../sqlite/belief-journal-targets.js';
+import { Journal, type JournalledStore } from '../shared/journal.js';
+import { journalRuns } from '../shared/journal-runs.js';
+import type { JournalFollowUp, StoreQueries, StoreRuns, StoreWriter } from '../port/port.js';
+import type { StoreHandle } from '../shared/store-handle.js';
 import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { PgAudit } from './pg-audit.js';
 import { PgBeliefTables } from './pg-belief-tables.js';

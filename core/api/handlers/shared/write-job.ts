@@ -3,7 +3,7 @@
  * change): how far it is (n of N, an ETA) for a progress bar, and a cancel. One at a time per
  * store, so a second commit gets a clear "busy" instead of queueing behind the first.
  *
- * The work itself is paced in short transactions (store/change-run.ts), so other callers, agents
+ * The work itself is paced in short transactions (store/shared/change-run.ts), so other callers, agents
  * included, are answered while it runs; `journal.progress` and `journal.cancel` are such calls.
  */
 import { MnemoError } from '../../../errors.js';
