@@ -72,7 +72,7 @@ describe('commit notifications of a PostgreSQL store', () => {
     expect(triggers()).toBe(0); // a read-only open changes nothing
     // An agent's role may not replace the feed's functions: it opens the store as it is, and writes.
     const agent = track(PgStore.open(grantAgent(storeUrl('pgnote_old'), 'coder@1').url, { clock: fixedClock(NOW) }));
-    agent.add(createMemory({ id: 'by-agent', content: 'written by the agent', owner: 'coder@1' }, NOW), null);
+    agent.change('add by-agent', 'memory.add', () => agent.add(createMemory({ id: 'by-agent', content: 'written by the agent', owner: 'coder@1' }, NOW), null));
     expect(triggers()).toBe(0);
 
     const viewer = connect('pgnote_old');

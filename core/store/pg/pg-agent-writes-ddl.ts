@@ -1,0 +1,159 @@
+/**
+ * Every write an agent's role makes to `memories`, `memory_edges` and `mnemo_tombstones` is
+ * journalled, or it is refused at commit. Row-level security (pg-agent-privileges.ts) keeps an agent
+ * inside its scope; this keeps it honest inside it: a shared memory rewritten, re-owned or deleted
+ * by raw SQL, an edge of one removed, would otherwise leave no journal entry, and an operator could
+ * neither see nor undo it.
+ *
+ * - A ledger, `mnemo_pg_agent_writes` (closed to agents), holds for each row an agent's transaction
+ *   touched (`m:<id>`, `t:<hash>`, as the journal keys them) its image from before the first touch,
+ *   made by the server (`mnemo_row_image`: memory-images.ts's shape, edges and embedding included,
+ *   whatever the agent may see). BEFORE row triggers write it.
+ * - The journal's door (pg-agent-journal-ddl.ts) journals a touched row from the ledger's image to
+ *   the row as it stands, never from images the agent hands in; the ledger then starts again from there.
+ * - A deferred constraint trigger, AFTER each of those row writes, compares the row at commit with
+ *   the ledger: equal, or different only by access bookkeeping in the agent's own name (a recall:
+ *   the ring grew by entries whose reader is of the agent's role, each counter by at most one per
+ *   entry, nothing else), or by edges to memories deleted since (a journalled delete takes the edges
+ *   into it along). Anything else is refused (42501), naming the row; the transaction rolls back.
+ *   An agent that makes the check immediate (SET CONSTRAINTS) only has it run after each statement:
+ *   its own journalled writes then fail, nobody else's rows change.
+ *
+ * The triggers fire for sessions whose login role is not a member of the tables' owner
+ * (superusers are members of every role), and do nothing unless that role is an agent's
+ * (`mnemo_pg_agents`): the owner's sessions, where operators work, pay one catalog lookup per row.
+ */
+import { ACCESS_PATHS } from '../feed-ddl.js';
+import { AGENT_WRITES_TABLE, AGENTS_TABLE } from './pg-agent-privileges.js';
+
+/** The keys of nooa's `data` an access changes (its ring, counters, time and strength). */
+const ACCESS_KEYS = ACCESS_PATHS.map((p) => p.slice(2));
+/** Of those, the counters: each grows by at most one per ring entry an access adds. */
+const COUNTERS = ACCESS_KEYS.filter((k) => k !== 'access_log' && k !== 'last_accessed_at');
+
+const textArray = (items: readonly string[]) => `ARRAY[${items.map((s) => `'${s}'`).join(', ')}]::text[]`;
+
+/** The statements that make the ledger, its triggers and the image functions; `ownerOid` is the tables' owner's role. */
+export function agentWritesDdl(t: (name: string) => string, ownerOid: number): string[] {
+  const ledger = t(AGENT_WRITES_TABLE);
+  const definer = 'SECURITY DEFINER SET search_path = pg_catalog, pg_temp';
+  const notOwner = `NOT pg_has_role(session_user, ${Math.trunc(ownerOid)}::oid, 'MEMBER')`;
+  const agentSession = `EXISTS (SELECT 1 FROM ${t(AGENTS_TABLE)} a WHERE a.db_role = session_user)`;
+  const role = `(SELECT split_part(a.owner, '@', 1) FROM ${t(AGENTS_TABLE)} a WHERE a.db_role = session_user)`;
+  const stripUsage = (v: string) => `(${v} #- '{row,strength}' #- '{row,last_accessed}' #- '{row,access_count}' #- '{row,data}')`;
+  return [
+    `CREATE UNLOGGED TABLE IF NOT EXISTS ${ledger} (
+       xid      xid8 NOT NULL,
+       key      text COLLATE "C" NOT NULL,
+       baseline text,
+       db_role  text NOT NULL,
+       PRIMARY KEY (xid, key)
+     )`,
+    // A memory as the journal keeps it (memory-images.ts): the rowid, every column but the embedding in nooa's order, the embedding as base64, the outgoing edges in rowid order.
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_memory_image')}(p_id text) RETURNS text LANGUAGE sql STABLE ${definer} AS $$
+       SELECT json_build_object(
+         'rowid', m.rowid,
+         'row', json_build_object('id', m.id, 'type', m.type, 'content', m.content, 'importance', m.importance, 'salience', m.salience, 'strength', m.strength,
+                                  'created_at', m.created_at, 'last_accessed', m.last_accessed, 'access_count', m.access_count, 'archived', m.archived,
+                                  'owner', m.owner, 'status', m.status, 'data', m.data),
+         'embedding', translate(encode(m.embedding, 'base64'), E'\\n', ''),
+         'edges', coalesce((SELECT json_agg(json_build_object('dst', e.dst, 'type', e.type, 'weight', e.weight, 'created_at', e.created_at) ORDER BY e.rowid)
+                            FROM ${t('memory_edges')} e WHERE e.src = m.id), '[]'::json))::text
+       FROM ${t('memories')} m WHERE m.id = p_id $$`,
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_row_image')}(p_key text) RETURNS text LANGUAGE sql STABLE ${definer} AS $$
+       SELECT CASE split_part(p_key, ':', 1)
+         WHEN 'm' THEN ${t('mnemo_memory_image')}(substr(p_key, 3))
+         WHEN 't' THEN (SELECT json_build_object('hash', x.hash, 'memory_id', x.memory_id, 'owner', x.owner, 'ts', x.ts, 'head', x.head)::text
+                        FROM ${t('mnemo_tombstones')} x WHERE x.hash = substr(p_key, 3))
+       END $$`,
+    // Whether `now` differs from `base` only by access bookkeeping in role `r`'s name, or by edges to memories that are gone.
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_access_drift_ok')}(p_base text, p_now text, r text) RETURNS boolean LANGUAGE plpgsql STABLE ${definer} AS $$
+     DECLARE
+       b jsonb; c jsonb; bd jsonb; cd jsonb; added jsonb; n int; k text;
+     BEGIN
+       IF p_base IS NULL OR p_now IS NULL OR r IS NULL THEN RETURN false; END IF;
+       b := p_base::jsonb; c := p_now::jsonb;
+       b := jsonb_set(b, '{edges}', coalesce((SELECT jsonb_agg(e ORDER BY o) FROM jsonb_array_elements(b -> 'edges') WITH ORDINALITY x(e, o)
+                                               WHERE EXISTS (SELECT 1 FROM ${t('memories')} m WHERE m.id = e ->> 'dst')), '[]'::jsonb));
+       IF ${stripUsage('b')} IS DISTINCT FROM ${stripUsage('c')} THEN RETURN false; END IF;
+       bd := (b -> 'row' ->> 'data')::jsonb; cd := (c -> 'row' ->> 'data')::jsonb;
+       IF (bd - ${textArray(ACCESS_KEYS)}) IS DISTINCT FROM (cd - ${textArray(ACCESS_KEYS)}) THEN RETURN false; END IF;
+       added := coalesce((SELECT jsonb_agg(e) FROM (SELECT e FROM jsonb_array_elements(coalesce(cd -> 'access_log', '[]'::jsonb)) e
+                                                    EXCEPT ALL SELECT e FROM jsonb_array_elements(coalesce(bd -> 'access_log', '[]'::jsonb)) e) x), '[]'::jsonb);
+       n := jsonb_array_length(added);
+       IF EXISTS (SELECT 1 FROM jsonb_array_elements(added) e WHERE NOT ${t('mnemo_owner_in_role')}(e ->> 'reader_owner', r)) THEN RETURN false; END IF;
+       FOREACH k IN ARRAY ${textArray(COUNTERS)} LOOP
+         IF coalesce((cd ->> k)::numeric, 0) - coalesce((bd ->> k)::numeric, 0) NOT BETWEEN 0 AND n THEN RETURN false; END IF;
+       END LOOP;
+       FOREACH k IN ARRAY ARRAY['strength', 'access_count'] LOOP
+         IF (c -> 'row' ->> k)::numeric - (b -> 'row' ->> k)::numeric NOT BETWEEN 0 AND n THEN RETURN false; END IF;
+       END LOOP;
+       IF (c -> 'row' -> 'last_accessed') IS DISTINCT FROM (b -> 'row' -> 'last_accessed')
+          AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(added) e WHERE (e -> 'ts') = (c -> 'row' -> 'last_accessed')) THEN
+         RETURN false;
+       END IF;
+       RETURN true;
+     EXCEPTION WHEN others THEN
+       -- A value that is not JSON, a counter that is not a number: not bookkeeping.
+       RETURN false;
+     END $$`,
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_agent_touch')}(p_key text) RETURNS void LANGUAGE plpgsql ${definer} AS $$
+     BEGIN
+       IF NOT EXISTS (SELECT 1 FROM ${ledger} w WHERE w.xid = pg_current_xact_id() AND w.key = p_key) THEN
+         INSERT INTO ${ledger}(xid, key, baseline, db_role) VALUES (pg_current_xact_id(), p_key, ${t('mnemo_row_image')}(p_key), session_user);
+       END IF;
+     END $$`,
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_agent_verify_key')}(p_key text) RETURNS void LANGUAGE plpgsql ${definer} AS $$
+     DECLARE
+       v_base text; v_now text;
+     BEGIN
+       SELECT w.baseline INTO v_base FROM ${ledger} w WHERE w.xid = pg_current_xact_id() AND w.key = p_key;
+       -- Checked already by an earlier event of this commit (the row is gone from the ledger then).
+       IF NOT FOUND THEN RETURN; END IF;
+       v_now := ${t('mnemo_row_image')}(p_key);
+       IF v_now IS DISTINCT FROM v_base AND NOT (split_part(p_key, ':', 1) = 'm' AND ${t('mnemo_access_drift_ok')}(v_base, v_now, ${role})) THEN
+         RAISE EXCEPTION 'mnemo: % was changed by the agent role % with no journal entry; an agent changes rows only through the engine, which journals each change', p_key, session_user
+           USING ERRCODE = '42501';
+       END IF;
+       -- A later write of the row in this transaction starts the ledger again from here.
+       DELETE FROM ${ledger} w WHERE w.xid = pg_current_xact_id() AND w.key = p_key;
+     END $$`,
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_agent_touch_row')}() RETURNS trigger LANGUAGE plpgsql ${definer} AS $$
+     BEGIN
+       IF NOT ${agentSession} THEN RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END; END IF;
+       IF TG_TABLE_NAME = 'memories' THEN
+         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || OLD.id); END IF;
+         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || NEW.id); END IF;
+       ELSIF TG_TABLE_NAME = 'memory_edges' THEN
+         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || OLD.src); END IF;
+         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || NEW.src); END IF;
+       ELSE
+         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_touch')}('t:' || OLD.hash); END IF;
+         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_touch')}('t:' || NEW.hash); END IF;
+       END IF;
+       RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+     END $$`,
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_agent_verify_row')}() RETURNS trigger LANGUAGE plpgsql ${definer} AS $$
+     BEGIN
+       IF NOT ${agentSession} THEN RETURN NULL; END IF;
+       IF TG_TABLE_NAME = 'memories' THEN
+         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || OLD.id); END IF;
+         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || NEW.id); END IF;
+       ELSIF TG_TABLE_NAME = 'memory_edges' THEN
+         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || OLD.src); END IF;
+         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || NEW.src); END IF;
+       ELSE
+         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_verify_key')}('t:' || OLD.hash); END IF;
+         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_verify_key')}('t:' || NEW.hash); END IF;
+       END IF;
+       RETURN NULL;
+     END $$`,
+    // Called by the triggers and the journal's door only: an image shows any owner's memory.
+    ...['mnemo_memory_image', 'mnemo_row_image', 'mnemo_access_drift_ok', 'mnemo_agent_touch', 'mnemo_agent_verify_key'].map((name) => `REVOKE ALL ON FUNCTION ${t(name)} FROM PUBLIC`),
+    ...['memories', 'memory_edges', 'mnemo_tombstones'].flatMap((table) => [
+      `CREATE OR REPLACE TRIGGER mnemo_agent_touch BEFORE INSERT OR UPDATE OR DELETE ON ${t(table)} FOR EACH ROW WHEN (${notOwner}) EXECUTE FUNCTION ${t('mnemo_agent_touch_row')}()`,
+      `DROP TRIGGER IF EXISTS mnemo_agent_verify ON ${t(table)}`,
+      `CREATE CONSTRAINT TRIGGER mnemo_agent_verify AFTER INSERT OR UPDATE OR DELETE ON ${t(table)} DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (${notOwner}) EXECUTE FUNCTION ${t('mnemo_agent_verify_row')}()`,
+    ]),
+  ];
+}
