@@ -24,20 +24,13 @@ import { PgStore } from '../../core/store/pg/pg-store.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { errorOf } from '../helpers/mnemo-error.js';
 
 const SCHEMA = 'agent_attacks';
 const T0 = 1_750_000_000;
 const CONFIDENTIAL = 'writer confidential query about acquiring ACME corp in Q3';
 const unavailable = pgUnavailable();
 
-function refusal(fn: () => unknown): MnemoError | null {
-  try {
-    fn();
-  } catch (err) {
-    return err as MnemoError;
-  }
-  return null;
-}
 
 /** A process id that no running process has (a child that has exited). */
 function deadPid(): number {
@@ -57,7 +50,7 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
   const open = (url: string, owner: string, at = T0) => openStore(url, { owner, clock: fixedClock(at), session: `test-${owner}`, onWarning: () => {} });
   /** Runs statements as the agent in one transaction; the error that ended it, or null when it committed. */
   const asAgent = (...statements: [string, unknown[]?][]) =>
-    refusal(() =>
+    errorOf(() =>
       agent.transaction(() => {
         for (const [sql, params] of statements) agent.query(sql, params ?? []);
       }),
@@ -146,7 +139,7 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       asAgent([`INSERT INTO ${t('mnemo_meta')}(key, value) VALUES ('feed_retention_days', '0') ON CONFLICT (key) DO UPDATE SET value = excluded.value`]);
       asAgent([`DELETE FROM ${t('mnemo_meta')} WHERE key = 'created_at'`]);
       const after = settings();
-      const ops = refusal(() => open(storeUrl, 'ops@1', T0 + 90).close());
+      const ops = errorOf(() => open(storeUrl, 'ops@1', T0 + 90).close());
       // Put back what the agent changed (by the operator, raw), so the tests after this one start from the same store.
       operator.query(`DELETE FROM ${t('mnemo_meta')}`);
       for (const [key, value] of Object.entries(before)) operator.query(`INSERT INTO ${t('mnemo_meta')}(key, value) VALUES ($1, $2)`, [key, value]);
@@ -156,7 +149,7 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
 
     it('a bad setting value is refused where it is written, even by the operator', () => {
       const setting = (key: string) => operator.query<{ value: string }>(`SELECT value FROM ${t('mnemo_meta')} WHERE key = $1`, [key])[0]?.value ?? null;
-      const write = (key: string, value: string) => refusal(() => operator.query(`INSERT INTO ${t('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]));
+      const write = (key: string, value: string) => errorOf(() => operator.query(`INSERT INTO ${t('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]));
       const cases = [
         ['embedder', 'hashing-999999999'],
         ['profile', 'no-such-profile'],
@@ -246,7 +239,7 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       const image = JSON.stringify({ rowid: 1, row: { id: target, type: 'info', content: 'planted by the agent', importance: 0.5, salience: 0.5, strength: 1, created_at: T0, last_accessed: T0, access_count: 0, archived: 0, owner: '', status: null, data: '{}' }, embedding: null, edges: [] });
       const forge = (touch: boolean, befores: (string | null)[], afters: (string | null)[]) => {
         let changeId: number | null = null;
-        const err = refusal(() =>
+        const err = errorOf(() =>
           agent.transaction(() => {
             // A write that changes nothing, to stand as "the agent's change" of the row.
             if (touch) agent.query(`UPDATE ${t('memories')} SET importance = importance WHERE id = $1`, [target]);
@@ -260,7 +253,7 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       const written = [forge(false, [null], [image]), forge(true, [null], [image]), forge(true, [image], [image])].filter((id) => id !== null) as number[];
       const store = PgStore.open(storeUrl, { clock: fixedClock(T0 + 310), onWarning: () => {} });
       try {
-        for (const id of written.reverse()) refusal(() => store.journal.undo(id));
+        for (const id of written.reverse()) errorOf(() => store.journal.undo(id));
       } finally {
         store.close();
       }
@@ -402,7 +395,7 @@ describe.skipIf(unavailable)('a store granted by an older build is upgraded at t
       [`UPDATE ${t('mnemo_profiles')} SET config = '{}'`, 'saved profiles'],
       [`DELETE FROM ${t('mnemo_deltas')}`, 'the belief log'],
     ] as const) {
-      expect(refusal(() => agent.query(sql))?.details, what).toMatchObject({ sqlstate: '42501' });
+      expect(errorOf(() => agent.query(sql))?.details, what).toMatchObject({ sqlstate: '42501' });
     }
     // And it journals through the engine, as an agent granted by this build does.
     const coder = openStore(storeUrl.replace('postgres://postgres@', `postgres://${encodeURIComponent(ROLE)}@`), { owner: 'coder@1', clock: fixedClock(T0 + 20), session: 'coder', onWarning: () => {} });

@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
-import type { MnemoError } from '../../core/errors.js';
 import { createMemory } from '../../core/model/memory.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
@@ -22,18 +21,11 @@ import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { MemoryStore } from '../../core/store/store.js';
 import { tempDir } from '../../support/fixture.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { errorOf } from '../helpers/mnemo-error.js';
 
 const T0 = 1_750_000_000;
 const unavailable = pgUnavailable();
 
-function refusal(fn: () => unknown): MnemoError | null {
-  try {
-    fn();
-  } catch (err) {
-    return err as MnemoError;
-  }
-  return null;
-}
 
 /** A SQLite store with one memory, then `column` of it set (raw, as another program could) to `value`. */
 function storeWith(column: 'owner' | 'content', value: string): { path: string; id: string } {
@@ -68,7 +60,7 @@ describe.skipIf(unavailable)('lone surrogates: refused, never turned into U+FFFD
 
   it('mnemo copy refuses a lone surrogate in an owner, naming the table, row and column, and writes nothing', () => {
     const { path } = storeWith('owner', 'coder\uD800@1');
-    const err = refusal(() => copyStore(path, url('sur_owner')));
+    const err = errorOf(() => copyStore(path, url('sur_owner')));
     expect(err?.message ?? 'copied', 'copying an owner with a lone surrogate').toMatch(/memories row rowid = 1 holds text that is not UTF-8 in owner/);
     expect(err?.code).toBe('bad_input');
     expect(err?.details).toMatchObject({ table: 'memories', column: 'owner' });
@@ -77,15 +69,15 @@ describe.skipIf(unavailable)('lone surrogates: refused, never turned into U+FFFD
 
   it('mnemo copy refuses one in content too, and to a SQLite target (the value would change there as well)', () => {
     const { path } = storeWith('content', 'release \uDC00 train');
-    expect(refusal(() => copyStore(path, url('sur_content')))?.details).toMatchObject({ table: 'memories', column: 'content' });
+    expect(errorOf(() => copyStore(path, url('sur_content')))?.details).toMatchObject({ table: 'memories', column: 'content' });
     expect(tablesIn('sur_content')).toBe(0);
     const target = join(tempDir('mnemo-surrogate-'), 'copy.sqlite');
-    expect(refusal(() => copyStore(path, target))?.details).toMatchObject({ table: 'memories', column: 'content' });
+    expect(errorOf(() => copyStore(path, target))?.details).toMatchObject({ table: 'memories', column: 'content' });
   });
 
   it('keeps a valid surrogate pair and a real U+FFFD exactly', () => {
     const { path } = storeWith('content', 'a note about the release train 🚆');
-    expect(refusal(() => copyStore(path, url('sur_ok')))).toBeNull();
+    expect(errorOf(() => copyStore(path, url('sur_ok')))).toBeNull();
     const contents = admin.query<{ content: string }>(`SELECT content FROM sur_ok.memories ORDER BY rowid`).map((r) => r.content);
     expect(contents).toEqual(['a note about the release train 🚆', 'a second, ordinary note 🚆 with a pair and a real \uFFFD']);
   });
@@ -98,7 +90,7 @@ describe.skipIf(unavailable)('lone surrogates: refused, never turned into U+FFFD
         ['owner', { content: 'an ordinary note', owner: 'coder\uDE80@1' }],
       ] as const) {
         const m = createMemory(input, T0);
-        const err = refusal(() => store.add(m, null));
+        const err = errorOf(() => store.add(m, null));
         expect(err?.code ?? 'written', `a lone surrogate in ${field}`).toBe('bad_input');
         expect(err?.message).toMatch(/lone surrogate/);
         expect(store.exists(m.id)).toBe(false);

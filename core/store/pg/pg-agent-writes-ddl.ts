@@ -31,6 +31,19 @@ const ACCESS_KEYS = ACCESS_PATHS.map((p) => p.slice(2));
 /** Of those, the counters: each grows by at most one per ring entry an access adds. */
 const COUNTERS = ACCESS_KEYS.filter((k) => k !== 'access_log' && k !== 'last_accessed_at');
 
+/** PL/pgSQL calling `fn` with the journal key of the row a trigger fired for (old and new, for a move): `m:<id>` for a memory or its edges, `t:<hash>` for a tombstone. */
+function forEachKey(fn: string): string {
+  const branch = (prefix: string, column: string) => `IF TG_OP <> 'INSERT' THEN PERFORM ${fn}('${prefix}:' || OLD.${column}); END IF;
+         IF TG_OP <> 'DELETE' THEN PERFORM ${fn}('${prefix}:' || NEW.${column}); END IF;`;
+  return `IF TG_TABLE_NAME = 'memories' THEN
+         ${branch('m', 'id')}
+       ELSIF TG_TABLE_NAME = 'memory_edges' THEN
+         ${branch('m', 'src')}
+       ELSE
+         ${branch('t', 'hash')}
+       END IF;`;
+}
+
 const textArray = (items: readonly string[]) => `ARRAY[${items.map((s) => `'${s}'`).join(', ')}]::text[]`;
 
 /** The statements that make the ledger, its triggers and the image functions; `ownerOid` is the tables' owner's role. */
@@ -121,31 +134,13 @@ export function agentWritesDdl(t: (name: string) => string, ownerOid: number): s
     `CREATE OR REPLACE FUNCTION ${t('mnemo_agent_touch_row')}() RETURNS trigger LANGUAGE plpgsql ${definer} AS $$
      BEGIN
        IF NOT ${agentSession} THEN RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END; END IF;
-       IF TG_TABLE_NAME = 'memories' THEN
-         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || OLD.id); END IF;
-         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || NEW.id); END IF;
-       ELSIF TG_TABLE_NAME = 'memory_edges' THEN
-         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || OLD.src); END IF;
-         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_touch')}('m:' || NEW.src); END IF;
-       ELSE
-         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_touch')}('t:' || OLD.hash); END IF;
-         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_touch')}('t:' || NEW.hash); END IF;
-       END IF;
+       ${forEachKey(t('mnemo_agent_touch'))}
        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
      END $$`,
     `CREATE OR REPLACE FUNCTION ${t('mnemo_agent_verify_row')}() RETURNS trigger LANGUAGE plpgsql ${definer} AS $$
      BEGIN
        IF NOT ${agentSession} THEN RETURN NULL; END IF;
-       IF TG_TABLE_NAME = 'memories' THEN
-         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || OLD.id); END IF;
-         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || NEW.id); END IF;
-       ELSIF TG_TABLE_NAME = 'memory_edges' THEN
-         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || OLD.src); END IF;
-         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_verify_key')}('m:' || NEW.src); END IF;
-       ELSE
-         IF TG_OP <> 'INSERT' THEN PERFORM ${t('mnemo_agent_verify_key')}('t:' || OLD.hash); END IF;
-         IF TG_OP <> 'DELETE' THEN PERFORM ${t('mnemo_agent_verify_key')}('t:' || NEW.hash); END IF;
-       END IF;
+       ${forEachKey(t('mnemo_agent_verify_key'))}
        RETURN NULL;
      END $$`,
     // Called by the triggers and the journal's door only: an image shows any owner's memory.
