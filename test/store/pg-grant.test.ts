@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MnemoError } from '../../core/errors.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
+import { fixedClock } from '../../core/clock.js';
+import { openStore } from '../../core/index.js';
 import { createMemory } from '../../core/model/memory.js';
 import { grantAgent, type GrantResult } from '../../core/store/pg/pg-grant.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
@@ -133,6 +135,21 @@ describe('mnemo pg grant: a role per agent, held to its owner by row-level secur
     const heard = agentA.query<{ owner: string; op: string; memory_id: string }>(`SELECT owner, op, memory_id FROM ${t('mnemo_pg_feed')}`);
     expect(heard).toEqual(expect.arrayContaining([{ owner: 'coder@1', op: 'delete', memory_id: 'mine' }]));
     expect([...new Set(heard.map((r) => r.owner))].filter((o) => !['', 'coder', 'coder@1', 'coder@2'].includes(o))).toEqual([]);
+  });
+
+  it('an agent opens a store no engine has opened yet (its embedder unrecorded) and writes through the engine', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const warnings: string[] = [];
+    const coder = openStore(granted.url, { owner: 'coder@1', clock: fixedClock(1_750_000_000), session: 'coder', onWarning: (m) => warnings.push(m) });
+    try {
+      expect(operator.query(`SELECT value FROM ${t('mnemo_meta')} WHERE key = 'embedder'`), 'the copy of nooa’s store records no embedder').toEqual([]);
+      const { id } = await coder.remember({ content: 'written by an agent on a store copied from nooa' });
+      expect(operator.query(`SELECT owner FROM ${t('memories')} WHERE id = $1`, [id])).toEqual([{ owner: 'coder@1' }]);
+      // Recording the embedder is a store setting: the agent's role leaves it to an operator, and says so.
+      expect(warnings.join('\n')).toMatch(/does not record its embedder yet/);
+    } finally {
+      coder.close();
+    }
   });
 
   it('the CLI prints the password once with how to connect; a second grant replaces the password; bad owners are refused', (ctx) => {
