@@ -55,7 +55,7 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
         for (const [sql, params] of statements) agent.query(sql, params ?? []);
       }),
     );
-  const memory = (id: string) => operator.query<{ owner: string; content: string; archived: string; data: string }>(`SELECT owner, content, archived, data FROM ${t('memories')} WHERE id = $1`, [id])[0];
+  const memory = (id: string) => operator.query<{ owner: string; content: string; archived: string; data: string }>(`SELECT owner, content, archived, data, access_count, strength FROM ${t('memories')} WHERE id = $1`, [id])[0];
   const journalSize = () => Number(operator.query<{ n: string }>(`SELECT count(*) AS n FROM ${t('mnemo_journal')}`)[0]!.n);
 
   beforeAll(async () => {
@@ -222,7 +222,7 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       expect({ row: memory(target), journal: journalSize() }, 'the shared memory after the agent').toEqual(before);
     });
 
-    it("forges no access in the shared memory's ring in another reader's name", () => {
+    it("forges no access in the shared memory's ring in another reader's name, and wipes none of it", () => {
       const target = ids.shared[3]!;
       const before = memory(target);
       const forged = JSON.stringify({ ts: T0 + 200, channel: 'recalled', reader_owner: 'writer@1', session_ref: null, trace_ref: null, query: 'forged', score: 1, rank: 1, components: null });
@@ -230,6 +230,8 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
         `UPDATE ${t('memories')} SET access_count = access_count + 1, data = jsonb_set(data::jsonb, '{access_log}', (data::jsonb -> 'access_log') || $2::jsonb)::text WHERE id = $1`,
         [target, `[${forged}]`],
       ]);
+      asAgent([`UPDATE ${t('memories')} SET data = jsonb_set(data::jsonb, '{access_log}', '[]'::jsonb)::text WHERE id = $1`, [target]]);
+      asAgent([`UPDATE ${t('memories')} SET access_count = access_count + 50, strength = strength + 50 WHERE id = $1`, [target]]);
       expect(memory(target), 'the shared memory’s ring after the agent').toEqual(before);
     });
 
@@ -288,6 +290,12 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       expect(coder.associate(a.id, b.id).changed).toBe(true);
       expect(coder.associate(a.id, ids.shared[1]!).changed).toBe(true);
       expect(coder.deref(`memory:${b.id}`)).toBeTruthy();
+      // A read of a shared memory whose ring is full (nooa keeps the last 64): the oldest entry goes, the agent's comes in.
+      const full = Array.from({ length: 64 }, (_, i) => ({ ts: T0 + i, channel: 'recalled', reader_owner: 'writer@1', session_ref: null, trace_ref: null, query: null, score: null, rank: null, components: null }));
+      operator.query(`UPDATE ${t('memories')} SET data = jsonb_set(data::jsonb, '{access_log}', $2::jsonb)::text WHERE id = $1`, [ids.shared[1], JSON.stringify(full)]);
+      expect(coder.deref(`memory:${ids.shared[1]}`)).toBeTruthy();
+      const ring = (JSON.parse(memory(ids.shared[1]!)!.data) as { access_log: { reader_owner: string; ts: number }[] }).access_log;
+      expect({ length: ring.length, first: ring[0]!.ts, last: ring[63]!.reader_owner }).toEqual({ length: 64, first: T0 + 1, last: 'coder@1' });
       expect(await coder.forget(b.id)).toBe(true);
       const todo = await coder.todoOpen({ content: 'rotate the staging credentials' });
       expect((await coder.todoClose(todo.id, 'done')).status).toBe('done');

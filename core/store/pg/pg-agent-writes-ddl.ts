@@ -23,6 +23,7 @@
  * (superusers are members of every role), and do nothing unless that role is an agent's
  * (`mnemo_pg_agents`): the owner's sessions, where operators work, pay one catalog lookup per row.
  */
+import { ACCESS_LOG_CAP } from '../../model/enums.js';
 import { ACCESS_PATHS } from '../feed-ddl.js';
 import { AGENT_WRITES_TABLE, AGENTS_TABLE } from './pg-agent-privileges.js';
 
@@ -79,10 +80,15 @@ export function agentWritesDdl(t: (name: string) => string, ownerOid: number): s
          WHEN 't' THEN (SELECT json_build_object('hash', x.hash, 'memory_id', x.memory_id, 'owner', x.owner, 'ts', x.ts, 'head', x.head)::text
                         FROM ${t('mnemo_tombstones')} x WHERE x.hash = substr(p_key, 3))
        END $$`,
-    // Whether `now` differs from `base` only by access bookkeeping in role `r`'s name, or by edges to memories that are gone.
+    // The entries of a jsonb array from position `p_from` (0-based) on, `p_count` of them.
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_jsonb_slice')}(p_arr jsonb, p_from int, p_count int) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+       SELECT coalesce(jsonb_agg(e ORDER BY o), '[]'::jsonb) FROM jsonb_array_elements(p_arr) WITH ORDINALITY x(e, o) WHERE o > p_from AND o <= p_from + p_count $$`,
+    // Whether the row now differs from the ledger's image only by access bookkeeping in role r's name, or by edges to memories that are gone.
+    // The ring may only have grown at its end by entries of the role's readers, losing from its front
+    // no more than its cap (${ACCESS_LOG_CAP}) makes it; each counter grows by at most one per entry added.
     `CREATE OR REPLACE FUNCTION ${t('mnemo_access_drift_ok')}(p_base text, p_now text, r text) RETURNS boolean LANGUAGE plpgsql STABLE ${definer} AS $$
      DECLARE
-       b jsonb; c jsonb; bd jsonb; cd jsonb; added jsonb; n int; k text;
+       b jsonb; c jsonb; bd jsonb; cd jsonb; bl jsonb; cl jsonb; added jsonb; lb int; lc int; n int := -1; k text;
      BEGIN
        IF p_base IS NULL OR p_now IS NULL OR r IS NULL THEN RETURN false; END IF;
        b := p_base::jsonb; c := p_now::jsonb;
@@ -91,9 +97,15 @@ export function agentWritesDdl(t: (name: string) => string, ownerOid: number): s
        IF ${stripUsage('b')} IS DISTINCT FROM ${stripUsage('c')} THEN RETURN false; END IF;
        bd := (b -> 'row' ->> 'data')::jsonb; cd := (c -> 'row' ->> 'data')::jsonb;
        IF (bd - ${textArray(ACCESS_KEYS)}) IS DISTINCT FROM (cd - ${textArray(ACCESS_KEYS)}) THEN RETURN false; END IF;
-       added := coalesce((SELECT jsonb_agg(e) FROM (SELECT e FROM jsonb_array_elements(coalesce(cd -> 'access_log', '[]'::jsonb)) e
-                                                    EXCEPT ALL SELECT e FROM jsonb_array_elements(coalesce(bd -> 'access_log', '[]'::jsonb)) e) x), '[]'::jsonb);
-       n := jsonb_array_length(added);
+       bl := coalesce(bd -> 'access_log', '[]'::jsonb); cl := coalesce(cd -> 'access_log', '[]'::jsonb);
+       lb := jsonb_array_length(bl); lc := jsonb_array_length(cl);
+       -- The fewest entries added that make the ring the old one's end followed by them.
+       FOR a IN GREATEST(0, lc - lb) .. lc LOOP
+         CONTINUE WHEN lc < ${ACCESS_LOG_CAP} AND a <> lc - lb;
+         IF ${t('mnemo_jsonb_slice')}(cl, 0, lc - a) = ${t('mnemo_jsonb_slice')}(bl, lb - (lc - a), lc - a) THEN n := a; EXIT; END IF;
+       END LOOP;
+       IF n < 0 THEN RETURN false; END IF;
+       added := ${t('mnemo_jsonb_slice')}(cl, lc - n, n);
        IF EXISTS (SELECT 1 FROM jsonb_array_elements(added) e WHERE NOT ${t('mnemo_owner_in_role')}(e ->> 'reader_owner', r)) THEN RETURN false; END IF;
        FOREACH k IN ARRAY ${textArray(COUNTERS)} LOOP
          IF coalesce((cd ->> k)::numeric, 0) - coalesce((bd ->> k)::numeric, 0) NOT BETWEEN 0 AND n THEN RETURN false; END IF;
