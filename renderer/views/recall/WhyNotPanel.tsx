@@ -12,7 +12,8 @@ import { ErrorBox, fmtNum, ownerLabel } from '../../components/common.js';
 import { memoryHref } from '../../state/router.js';
 import type { RecallParams } from './params.js';
 
-const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'never became a candidate' } as const;
+/** Each reads after "<memory> is": the status as a phrase that completes the sentence. */
+export const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'not a candidate (no leg found it)' } as const;
 
 /** A 4–32 digit hex string is taken as an id (or prefix); anything else is words to search. */
 export const looksLikeId = (s: string) => /^[0-9a-f]{4,32}$/i.test(s.trim());
@@ -98,10 +99,18 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
                 <th>dense</th>
                 <td>{w.legs.dense.reason}</td>
               </tr>
-              <tr>
-                <th>keyword</th>
-                <td>{w.legs.sparse.reason}</td>
-              </tr>
+              {w.legs.bm25 ? (
+                <tr>
+                  <th>keyword (BM25)</th>
+                  <td>{w.legs.bm25.reason}</td>
+                </tr>
+              ) : null}
+              {w.legs.sparse.on || !w.legs.bm25 ? (
+                <tr>
+                  <th>{w.legs.bm25 ? 'keyword (substring)' : 'keyword'}</th>
+                  <td>{w.legs.sparse.reason}</td>
+                </tr>
+              ) : null}
               <tr>
                 <th>spread</th>
                 <td>{w.legs.spread.reason}</td>
