@@ -7,6 +7,7 @@
 import type { ForgetPolicy } from '../model/forget-policy.js';
 import type { NeighbourStats } from './neighbours.js';
 import type { OpName, ReflectionPolicy } from './policy.js';
+import type { CommitEffects } from './effects.js';
 
 /** Why a proposed link joins two (nearly) identical texts instead of merging them (see not-merged.ts). */
 export type MergeGuard = { guard: 'cosine'; cos: number; threshold: number } | { guard: 'type'; src_type: string; dst_type: string };
@@ -215,4 +216,6 @@ export interface ApplyResult {
   /** Ops applied with values that differ from the plan (an input changed because something was dropped). */
   adjusted: { id: string; field: string; planned: number; applied: number }[];
   resumed_from: number | null;
+  /** What the applied ops did, counted as the review's preview counts the accepted ones (effects.ts). */
+  effects: CommitEffects;
 }

@@ -6,6 +6,7 @@
  * wins); the states follow from it with the apply rule (decisions.ts), and commit applies exactly
  * the accepted ids.
  */
+import { addEffect, noEffects, type CommitEffects } from '../reflect/effects.js';
 import { OP_NAMES, type OpName } from '../reflect/policy.js';
 import { planKind } from '../reflect/plan-registry.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
@@ -48,45 +49,7 @@ export interface ReviewCounts {
   effects: CommitEffects;
 }
 
-/**
- * The planned effect of the accepted items: edges added (links, and each merge's `refines` edge and
- * the edges it moves), memories archived (merged duplicates, prunes, superseded by a reconcile),
- * deleted, rescored and created. Commit may skip a few whose inputs changed (it reports them).
- */
-export interface CommitEffects {
-  edges: number;
-  archived: number;
-  deleted: number;
-  rescored: number;
-  created: number;
-}
-
-function addEffect(e: CommitEffects, o: PlanOp): void {
-  switch (o.op) {
-    case 'link':
-      e.edges++;
-      break;
-    case 'merge':
-      e.edges += 1 + o.edges_moved.length;
-      e.archived++;
-      break;
-    case 'rescore':
-      e.rescored++;
-      break;
-    case 'prune':
-      if (o.action === 'delete') e.deleted++;
-      else e.archived++;
-      break;
-    case 'reconcile':
-      e.created++;
-      e.archived += o.archive.length;
-      break;
-    case 'abstract':
-    case 'episode':
-      e.created++;
-      break;
-  }
-}
+export type { CommitEffects } from '../reflect/effects.js';
 
 export class ReviewedPlan {
   readonly ops: PlanOp[];
@@ -186,7 +149,7 @@ export class ReviewedPlan {
     let accepted = 0;
     let rejected = 0;
     let follows = 0;
-    const effects: CommitEffects = { edges: 0, archived: 0, deleted: 0, rescored: 0, created: 0 };
+    const effects = noEffects();
     for (const o of this.ops) {
       const s = d.get(o.id)!.state;
       const g = groups[this.groupOf.get(o.id)!]!;
