@@ -148,6 +148,13 @@ export function RecallView() {
                     data-score={r.score}
                     className={r.id === params.sel ? 'selected' : ''}
                     onClick={() => select(r.id)}
+                    // Rows take focus (Tab), and Enter opens the breakdown beside the table, as a click does.
+                    tabIndex={0}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter' || e.target !== e.currentTarget) return;
+                      e.preventDefault();
+                      select(r.id);
+                    }}
                   >
                     <td>#{r.rank + 1}</td>
                     <td className="mono">{r.score.toFixed(4)}</td>
@@ -171,7 +178,7 @@ export function RecallView() {
             {sel ? (
               <SpreadGraph result={result} target={sel.id} owner={params.owner} />
             ) : (
-              <p className="muted panel">Click a result to see, on its graph neighbourhood, the spread paths that fed it.</p>
+              <p className="muted panel">Click a result (or focus it and press Enter) to see, on its graph neighbourhood, the spread paths that fed it.</p>
             )}
             <WhyNotPanel params={params} onTarget={(id) => navigate(hashFor({ ...params, why: id }), { replace: true })} />
           </aside>

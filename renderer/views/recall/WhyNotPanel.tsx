@@ -8,7 +8,8 @@ import { useEffect, useState } from 'react';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
-import { ErrorBox, fmtNum, ownerLabel } from '../../components/common.js';
+import { ErrorBox, fmtNum, fmtTime, ownerLabel } from '../../components/common.js';
+import { idPrefix, tiedHeads } from '../../components/row-tells.js';
 import { memoryHref } from '../../state/router.js';
 import type { RecallParams } from './params.js';
 
@@ -27,6 +28,7 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
   const listInput = { text: words ?? '', archived: 'all' as const, limit: 8 };
   const picker = useQuery({ queryKey: ['whyNotPicker', listInput], queryFn: () => call('memory.list', listInput), enabled: !!words });
   const w = q.data;
+  const tied = tiedHeads(picker.data?.rows ?? []);
   const pick = (id: string) => {
     setWords(null);
     onTarget(id);
@@ -57,8 +59,10 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
                 <button type="button" className="link" data-testid="why-not-pick" data-memory-id={m.id} onClick={() => pick(m.id)}>
                   <span className={`type-dot t-${m.type}`} /> {m.head.slice(0, 70)}
                 </button>{' '}
-                <span className="muted">
-                  {ownerLabel(m.owner)}
+                {/* What tells the rows apart: owner and time always, the id too where titles tie. */}
+                <span className="muted" data-testid="why-not-pick-tell">
+                  {ownerLabel(m.owner)} · {fmtTime(m.created_at)}
+                  {tied.has(m.head) ? ` · ${idPrefix(m.id)}` : ''}
                   {m.archived ? ' · archived' : ''}
                 </span>
               </li>
