@@ -205,6 +205,7 @@ export function GroupSection({
             id={it.op.id}
             op={it.op.op}
             decision={{ state: it.state, because: it.because, note: it.note }}
+            crossOwner={it.cross_owner}
             reason={it.op.reason}
             subjects={idsOf(it.op).slice(0, it.op.op === 'merge' ? 2 : undefined)}
             locked={locked}
