@@ -118,7 +118,7 @@ export class ReviewedPlan {
     for (const [id, [a, b]] of this.crossOwner) {
       const d = decisions.get(id);
       if (!d) continue;
-      const flag = `across owners: ${a} and ${b}${d.state === 'accepted' ? ' (accepted by you)' : '; starts unaccepted: accept it to apply it'}`;
+      const flag = `across owners: ${a || '(unowned)'} and ${b || '(unowned)'}${d.state === 'accepted' ? ' (accepted by you)' : '; starts unaccepted: accept it to apply it'}`;
       decisions.set(id, { ...d, note: d.note ? `${flag}. ${d.note}` : flag });
     }
     this.cache = { key, decisions };

@@ -120,7 +120,11 @@ export function RecallView() {
               <strong>{result.rows.length} results</strong>
               <span className="muted">
                 {' '}
-                · {result.stats.candidates} candidates ({result.stats.dense} dense, {result.stats.sparse} keyword, {result.stats.both} both, {result.stats.spread_only} spread-only) ·{' '}
+                {/* The parts add up: ranked = candidates (dense + keyword + both) + those only spread reached. */}
+                <span data-testid="recall-stats" data-ranked={result.stats.ranked} data-candidates={result.stats.candidates}>
+                  · of {result.stats.ranked.toLocaleString()} ranked: {result.stats.candidates.toLocaleString()} candidates ({result.stats.dense} dense, {result.stats.sparse} keyword, {result.stats.both} both) + {result.stats.spread_only} reached only by spread
+                </span>{' '}
+                ·{' '}
                 {result.profile} · {fmtNum(result.stats.elapsed_ms, 1)} ms{params.mode === 'recall' ? ` · logged ${(result as { logged?: number }).logged ?? 0} accesses` : ' · dry run'}
               </span>
               <ComponentLegend {...(termKeys ? { keys: termKeys } : {})} />
