@@ -35,7 +35,6 @@ async function show(hash: string, ready: string): Promise<void> {
   await wb.page.waitForFunction(() => !document.querySelector('.spinner'), undefined, { timeout: 60_000 });
 }
 
-const blur = () => wb.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 const theme = () => wb.page.evaluate(() => document.documentElement.dataset['theme'] ?? '');
 
 describe('issue 41: the workbench tells the truth (demo store, Chromium)', { timeout: 240_000 }, () => {
