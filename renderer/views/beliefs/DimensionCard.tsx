@@ -40,7 +40,7 @@ export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute
       </div>
       <div className="dim-foot muted small">
         <span data-testid="belief-entropy" data-entropy={b.entropy} data-entropy-model={b.entropy_model}>
-          entropy {fmtNum(b.entropy, 3)} of {fmtNum(b.max_entropy, 3)} bits{b.calibrated ? ` (of the calibrated bars; the model's own: ${fmtNum(b.entropy_model, 3)})` : ''}
+          entropy {fmtNum(b.entropy, 3)} of {fmtNum(b.max_entropy, 3)} bit{fmtNum(b.max_entropy, 3) === '1' ? '' : 's'}{b.calibrated ? ` (of the calibrated bars; the model's own: ${fmtNum(b.entropy_model, 3)})` : ''}
         </span>
         <span className="entropy-meter">
           <span style={{ width: `${b.max_entropy > 0 ? (b.entropy / b.max_entropy) * 100 : 0}%` }} />

@@ -28,7 +28,9 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
   const listInput = { text: words ?? '', archived: 'all' as const, limit: 8 };
   const picker = useQuery({ queryKey: ['whyNotPicker', listInput], queryFn: () => call('memory.list', listInput), enabled: !!words });
   const w = q.data;
-  const tied = tiedHeads(picker.data?.rows ?? []);
+  // Ties as shown: two heads equal in their first 70 characters look the same on screen.
+  const shown = (head: string) => head.slice(0, 70);
+  const tied = tiedHeads((picker.data?.rows ?? []).map((m) => ({ head: shown(m.head) })));
   const pick = (id: string) => {
     setWords(null);
     onTarget(id);
@@ -57,12 +59,12 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
             {(picker.data?.rows ?? []).map((m) => (
               <li key={m.id}>
                 <button type="button" className="link" data-testid="why-not-pick" data-memory-id={m.id} onClick={() => pick(m.id)}>
-                  <span className={`type-dot t-${m.type}`} /> {m.head.slice(0, 70)}
+                  <span className={`type-dot t-${m.type}`} /> {shown(m.head)}
                 </button>{' '}
                 {/* What tells the rows apart: owner and time always, the id too where titles tie. */}
                 <span className="muted" data-testid="why-not-pick-tell">
                   {ownerLabel(m.owner)} · {fmtTime(m.created_at)}
-                  {tied.has(m.head) ? ` · ${idPrefix(m.id)}` : ''}
+                  {tied.has(shown(m.head)) ? ` · ${idPrefix(m.id)}` : ''}
                   {m.archived ? ' · archived' : ''}
                 </span>
               </li>
