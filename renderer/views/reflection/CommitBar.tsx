@@ -103,7 +103,7 @@ export function CommitBar({
           .
           {result.skipped.length ? (
             <details>
-              <summary>{result.skipped.length} accepted items were skipped at commit</summary>
+              <summary>{result.skipped.length.toLocaleString()} accepted items were skipped at commit</summary>
               <ul>
                 {result.skipped.slice(0, 500).map((s) => (
                   <li key={s.id}>
@@ -115,7 +115,7 @@ export function CommitBar({
           ) : null}
           {result.adjusted.length ? (
             <details>
-              <summary>{result.adjusted.length} values differ from the plan (their inputs changed)</summary>
+              <summary>{result.adjusted.length.toLocaleString()} values differ from the plan (their inputs changed)</summary>
               <ul>
                 {result.adjusted.slice(0, 200).map((a) => (
                   <li key={`${a.id}-${a.field}`}>

@@ -177,7 +177,8 @@ export function GroupSection({
         </h3>
         <span className="muted small">
           {group.count.toLocaleString()} items{counts ? ` · ${counts.accepted.toLocaleString()} accepted` : ''}
-          {counts?.rejected ? ` · ${counts.rejected.toLocaleString()} rejected` : ''}
+          {/* Not all of them were rejected by someone: proposals across owners start unaccepted. */}
+          {counts?.rejected ? ` · ${counts.rejected.toLocaleString()} not accepted` : ''}
           {counts?.follows ? ` · ${counts.follows.toLocaleString()} follow a rejection` : ''} · planned in {Math.round(group.ms)} ms
         </span>
         <span className="spacer" />

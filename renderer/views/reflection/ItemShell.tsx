@@ -34,7 +34,7 @@ export function ItemShell({
     <div tabIndex={0} className={`plan-item s-${state}`} data-testid="reflection-item" data-op-id={id} data-op={op} data-state={state} data-memories={subjects.join(',')} data-because={decision.because.join(',')} data-cross-owner={crossOwner ? 'true' : undefined}>
       <div className="plan-item-head">
         <span className="op-id mono">{id}</span>
-        <span className={`state-badge s-${state}`}>{state === 'follows' ? 'dropped (follows)' : state}</span>
+        <span className={`state-badge s-${state}`}>{state === 'follows' ? 'dropped (follows)' : state === 'rejected' && crossOwner ? 'not accepted' : state}</span>
         <span className="reason muted small">{reason}</span>
         <span className="spacer" />
         <button className={state === 'accepted' ? 'on' : ''} onClick={onAccept} disabled={locked || state === 'accepted'} data-testid="reflection-accept" title="Apply this item on commit (with what it depends on)">
