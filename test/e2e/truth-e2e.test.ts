@@ -261,7 +261,7 @@ describe('issue 41: the workbench tells the truth (demo store, Chromium)', { tim
     }
   });
 
-  it('axe-core over every view on the demo store: no serious or critical finding', async () => {
+  it('axe-core over every view on the demo store, light and dark: no serious or critical finding', async () => {
     await show('/memories', '[data-testid=memory-row]');
     const id = (await wb.page.getAttribute('[data-testid=memory-row]', 'data-memory-id'))!;
     const views: [string, string][] = [
@@ -281,10 +281,23 @@ describe('issue 41: the workbench tells the truth (demo store, Chromium)', { tim
       ['/lab', '[data-testid=lab-view]'],
     ];
     const found: string[] = [];
-    for (const [hash, ready] of views) {
-      await show(hash, ready);
-      for (const f of await axeFindings(wb.page, 'serious')) found.push(`${hash}: ${f.impact} ${f.id}: ${f.help} @ ${f.targets.join(' | ')}`);
+    for (const mode of ['light', 'dark'] as const) {
+      await wb.page.evaluate((t) => {
+        document.documentElement.dataset['theme'] = t;
+      }, mode);
+      for (const [hash, ready] of views) {
+        await show(hash, ready);
+        // Reflection with a plan's items on screen (their badges and notes), not only its form.
+        if (hash === '/reflection' && !(await wb.page.locator('[data-testid=reflection-item]').count())) {
+          await wb.page.click('[data-testid=reflection-plan]');
+          await wb.page.waitForSelector('[data-testid=reflection-item]', { timeout: 120_000 });
+        }
+        for (const f of await axeFindings(wb.page, 'serious')) found.push(`${mode} ${hash}: ${f.impact} ${f.id}: ${f.help} @ ${f.targets.join(' | ')}`);
+      }
     }
+    await wb.page.evaluate(() => {
+      document.documentElement.dataset['theme'] = 'light';
+    });
     expect(found).toEqual([]);
     expect(wb.pageErrors).toEqual([]);
   });

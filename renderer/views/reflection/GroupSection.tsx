@@ -199,7 +199,7 @@ export function GroupSection({
       <ErrorBox error={q.error} />
       {q.isLoading ? <Spinner label="Loading the items…" /> : null}
       <HeadsContext.Provider value={heads.data}>
-        <div ref={list} onKeyDown={onKey} className="plan-items" data-testid="reflection-items" aria-label={`${group.op} items: j / k to move, a / r to accept or reject`}>
+        <div ref={list} onKeyDown={onKey} className="plan-items" data-testid="reflection-items" role="group" aria-label={`${group.op} items: j / k to move, a / r to accept or reject`}>
         {items.map((it) => (
           <ItemShell
             key={it.op.id}
