@@ -4,19 +4,9 @@
  * applied with it, so "+25,946 edges" before a commit is "+25,946 edges" after it (less what was
  * skipped, which the result lists).
  */
-import type { PlanOp } from './types.js';
+import type { CommitEffects, PlanOp } from './types.js';
 
-/**
- * Edges written (links, and each merge's `refines` edge and the edges it moves), memories archived
- * (merged duplicates, prunes, superseded by a reconcile), deleted, rescored and created.
- */
-export interface CommitEffects {
-  edges: number;
-  archived: number;
-  deleted: number;
-  rescored: number;
-  created: number;
-}
+export type { CommitEffects } from './types.js';
 
 export const noEffects = (): CommitEffects => ({ edges: 0, archived: 0, deleted: 0, rescored: 0, created: 0 });
 

@@ -7,7 +7,6 @@
 import type { ForgetPolicy } from '../model/forget-policy.js';
 import type { NeighbourStats } from './neighbours.js';
 import type { OpName, ReflectionPolicy } from './policy.js';
-import type { CommitEffects } from './effects.js';
 
 /** Why a proposed link joins two (nearly) identical texts instead of merging them (see not-merged.ts). */
 export type MergeGuard = { guard: 'cosine'; cos: number; threshold: number } | { guard: 'type'; src_type: string; dst_type: string };
@@ -204,6 +203,20 @@ export interface ReflectionPlan {
   neighbours: NeighbourStats | null;
   generative: GenerativeUsage | null;
   duration_ms: number;
+}
+
+/**
+ * What committing reflection operations does to the store (effects.ts counts it, for the preview
+ * and for the result alike): edges written (links, and each merge's `refines` edge and the edges it
+ * moves), memories archived (merged duplicates, prunes, superseded by a reconcile), deleted,
+ * rescored and created.
+ */
+export interface CommitEffects {
+  edges: number;
+  archived: number;
+  deleted: number;
+  rescored: number;
+  created: number;
 }
 
 export interface ApplyResult {
