@@ -70,7 +70,8 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** Runs a read as this session's credential (its accesses record the credential). */
   private attributed<T>(fn: () => T): T {
-    return runAttributed(this.session.credential?.id ?? null, fn);
+    // Without a credential (stdio, the library) the change still names the agent that made it.
+    return runAttributed(this.session.credential?.id ?? null, fn, this.who.owner);
   }
 
   /** Runs a write after the credential's scopes allow it; its change records the credential. */

@@ -20,6 +20,7 @@ import { gatherCandidates, recallCorpus, recallCorpusIndex, type CandidateReques
 import type { RecallProfile } from './profile.js';
 import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread.js';
 import type { SparseHit } from './sparse.js';
+import type { KeywordHit } from './mnemo/keyword-index.js';
 import { parentSpread, partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
 
 export type { Source, DenseHit };
@@ -86,6 +87,8 @@ export interface Ranking {
   paths: Map<string, PathStep[]>;
   dense: DenseHit[];
   sparse: SparseHit[];
+  /** mnemo: the BM25 leg's hits as cut to its size (empty without the leg). */
+  bm25: KeywordHit[];
   bounds: { rel: Bounds; rec: Bounds; imp: Bounds };
   candidates: number;
   trace: EdgeFate[];
@@ -128,6 +131,7 @@ export function emptyRanking(req: RankRequest, tokens: string[] = []): Ranking {
     paths: new Map(),
     dense: [],
     sparse: [],
+    bm25: [],
     bounds: { rel: b, rec: b, imp: b },
     candidates: 0,
     trace: [],
@@ -283,6 +287,7 @@ export function scoreCandidates(engine: EngineReader, req: RankRequest, candidat
     paths,
     dense: candidates.dense.map((h) => ({ id: h.id, cos: h.cos })),
     sparse: candidates.sparse,
+    bm25: candidates.bm25,
     bounds: { rel: nRel.bounds, rec: nRec.bounds, imp: nImp.bounds },
     candidates: list.length,
     trace,

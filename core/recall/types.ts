@@ -130,8 +130,17 @@ export interface WhyNotResult {
   visibility: { exists: true; archived: boolean; owner: string; visible: boolean; reason: string };
   legs: {
     dense: LegVerdict & { cos: number | null; rank: number | null; cutoff_cos: number | null; n_dense: number; min_similarity: number };
-    sparse: LegVerdict & { matched: string[]; missed: string[]; score: number; rank: number | null; cutoff_score: number | null; n_sparse: number; fields: string[] };
+    /** nooa's substring leg (tokens matched); `on` false when the profile turns it off (then it found nothing). */
+    sparse: LegVerdict & { on: boolean; matched: string[]; missed: string[]; score: number; rank: number | null; cutoff_score: number | null; n_sparse: number; fields: string[] };
+    /** mnemo's BM25 leg; null when the profile has none. */
+    bm25: (LegVerdict & { terms: string[]; rank: number | null; bm25: number | null; cutoff_bm25: number | null; n: number }) | null;
     spread: LegVerdict & {
+      /** The spread term the score holds (after γ): edges + siblings + parent. */
+      received: number;
+      /** What the edge walk, the part_of siblings and the part_of parent gave (each after γ). */
+      edges: number;
+      siblings: number;
+      parent: number;
       incoming: { from: string; edge_type: string; weight: number; from_is_candidate: boolean; status: string; contribution: number | null }[];
     };
   };

@@ -28,7 +28,12 @@ export interface WriteJobState {
  * A change with the first memories it touched, so a UI can name it by their titles, and the agent
  * credential that made it (null: made without one, by the workbench, the CLI or a stdio agent).
  */
-export type NamedChange = ChangeSummary & { memory_ids: string[]; credential: CredentialRef | null };
+export type NamedChange = ChangeSummary & {
+  memory_ids: string[];
+  credential: CredentialRef | null;
+  /** The agent (role@instance) that made it: its credential's owner, or the agent a session without a credential recorded; null: the operator (workbench, CLI). */
+  agent_owner: string | null;
+};
 
 const changeId = z.number().int('a change id is a whole number').min(1, 'a change id is 1 or more');
 

@@ -16,7 +16,8 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
   'review.plan': async (input, session) => {
     const engine = session.engine();
     const plan = await planTracked(engine, planOptions(input, session));
-    return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan)).summary();
+    const owners = engine.store.queries.memoryHeads();
+    return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan, (id) => owners.get(id)?.owner)).summary();
   },
   'review.items': (input, session) => {
     const { plan_id, op, offset, limit, actions, ...query } = input;

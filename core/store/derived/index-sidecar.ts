@@ -17,7 +17,7 @@
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sqliteBindingOf } from '../sqlite/connection.js';
 import type { DB } from '../sqlite/sqlite.js';
@@ -88,6 +88,26 @@ export interface SidecarOwner {
   warn(key: string, message: string): void;
 }
 
+export interface SidecarOpenOptions {
+  /**
+   * Write the sidecar even when the store was opened read-only (a one-shot command such as
+   * `mnemo explain`): the sidecar is a cache beside the store, never the store, and a command that
+   * built an index should leave it for the next one. Only where this process may write that file.
+   */
+  keepBesideReadOnly?: boolean;
+}
+
+/** Whether this process may create or write the sidecar at `path` (and its -wal and parts beside it). */
+function mayWriteBeside(path: string): boolean {
+  try {
+    accessSync(dirname(path), constants.W_OK);
+    if (existsSync(path)) accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class IndexSidecar {
   private closed = false;
   /** This handle, in index_build: two engines of one process are two builders (tests, time travel). */
@@ -106,10 +126,11 @@ export class IndexSidecar {
    * The sidecar of an open store, created when missing; null for a `:memory:` store or when the
    * file cannot be opened (a warning says why). A read-only store's sidecar is read, never written.
    */
-  static open(store: SidecarOwner): IndexSidecar | null {
+  static open(store: SidecarOwner, opts: SidecarOpenOptions = {}): IndexSidecar | null {
     const location = store.indexSidecarLocation();
     if (!location) return null;
-    const { path, writable } = location;
+    const { path } = location;
+    const writable = location.writable || (opts.keepBesideReadOnly === true && mayWriteBeside(path));
     const warn = (message: string) => store.warn('index-sidecar', `${message}; indexes are built in memory instead`);
     if (!writable && !existsSync(path)) return null;
     const binding = sqliteBindingOf(store);
@@ -479,6 +500,7 @@ export class SnapshotWrite {
   private file: PartsFileWriter | null = null;
   private written = false;
   private done = false;
+  private wasCommitted = false;
 
   constructor(
     private readonly sidecar: IndexSidecar,
@@ -495,6 +517,11 @@ export class SnapshotWrite {
 
   get finished(): boolean {
     return this.done;
+  }
+
+  /** The snapshot is in the sidecar (not dropped, abandoned or lost to a race). */
+  get committed(): boolean {
+    return this.wasCommitted;
   }
 
   /** Writes the next piece (or, when none is left, seals the file and commits); true once the snapshot is committed or dropped. */
@@ -527,6 +554,7 @@ export class SnapshotWrite {
     this.sidecar.commitGeneration(this.name, this.generation, this.header, this.entries, this.now);
     this.sidecar.checkpoint();
     this.done = true;
+    this.wasCommitted = true;
     return true;
   }
 

@@ -16,7 +16,12 @@
  */
 import { MnemoError, notFound } from '../../errors.js';
 import { ownerMayWrite } from '../../model/owner.js';
-import { currentCredentialId } from '../port/attribution.js';
+import { currentCredentialId, withAgentMeta } from '../port/attribution.js';
+
+const withMeta = (meta: Record<string, unknown> | undefined): string | null => {
+  const m = withAgentMeta(meta);
+  return m ? JSON.stringify(m) : null;
+};
 import type { StoreHandle } from './store-handle.js';
 
 /**
@@ -246,7 +251,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
         label,
         kind,
         counts: JSON.stringify(counts),
-        meta: meta ? JSON.stringify(meta) : null,
+        meta: withMeta(meta),
         credentialId: currentCredentialId(),
       });
       this.sql.attributeFeedTo(changeId);

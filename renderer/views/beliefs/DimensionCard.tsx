@@ -27,6 +27,7 @@ export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute
         ) : null}
       </div>
       <div className="dist">
+        {b.calibrated ? <div className="muted small dist-note">bars: calibrated p</div> : null}
         {dist.map((v) => (
           <div key={v.value} className={`dist-row${v.value === b.value ? ' mode' : ''}${v.value === '<other>' ? ' other' : ''}`} title={`${v.value}: p = ${v.p}`}>
             <span className="dist-label">{v.value}</span>
@@ -38,7 +39,9 @@ export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute
         ))}
       </div>
       <div className="dim-foot muted small">
-        entropy {fmtNum(b.entropy, 3)} of {fmtNum(b.max_entropy, 3)} bits
+        <span data-testid="belief-entropy" data-entropy={b.entropy} data-entropy-model={b.entropy_model}>
+          entropy {fmtNum(b.entropy, 3)} of {fmtNum(b.max_entropy, 3)} bit{fmtNum(b.max_entropy, 3) === '1' ? '' : 's'}{b.calibrated ? ` (of the calibrated bars; the model's own: ${fmtNum(b.entropy_model, 3)})` : ''}
+        </span>
         <span className="entropy-meter">
           <span style={{ width: `${b.max_entropy > 0 ? (b.entropy / b.max_entropy) * 100 : 0}%` }} />
         </span>

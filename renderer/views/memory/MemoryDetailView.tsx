@@ -61,6 +61,7 @@ function EdgeList({ title, edges, dir, self }: { title: string; edges: EdgeView[
               <button
                 className="link unlink"
                 title={readOnly ?? `Remove this ${e.type} edge (undoable)`}
+                aria-label={`Remove the ${e.type} edge ${dir === 'out' ? 'to' : 'from'} ${e.head || e.id.slice(0, 8)}`}
                 disabled={unlink.isPending || !!readOnly}
                 onClick={() => unlink.mutate(dir === 'out' ? { src: self, dst: e.id, type: e.type as never } : { src: e.id, dst: self, type: e.type as never })}
                 data-testid="unlink"
