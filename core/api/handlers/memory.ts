@@ -11,6 +11,7 @@ import { tagMemories } from '../../engine/tag-ops.js';
 import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
 import { patchFromInput } from './shared/memory-patch.js';
+import { eraseSelectorOf, runEraseJob } from './shared/erase-job.js';
 
 export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
@@ -132,4 +133,6 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
   'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
   'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
+  // The service's methods act for the operator; an agent erases through AgentMemory, held to its own memories.
+  'memory.erase': (input, session) => runEraseJob(session.engine(), eraseSelectorOf(input), { by: 'operator' }, input.dry_run),
 };

@@ -18,6 +18,8 @@ export interface PgRunsWritten extends JournalRuns, IngestRuns {
   beginBulkLoad: StoreRuns['beginBulkLoad'];
   setFeedRetention: StoreRuns['setFeedRetention'];
   pruneFeed: StoreRuns['pruneFeed'];
+  planErase: StoreRuns['planErase'];
+  erase: StoreRuns['erase'];
 }
 
 export function pgRuns(written: PgRunsWritten): StoreRuns {
