@@ -160,6 +160,20 @@ export const TOOLS: ToolDef[] = [
     },
   }),
   tool({
+    name: 'erase',
+    title: 'Erase memories for good',
+    description:
+      'Erase one or more of YOUR memories for good: they are removed from every place the store keeps them (history, journal, access log, search indexes), so no undo brings them back. Use forget for a memory that is wrong or obsolete; use erase for what must not be kept at all (a secret you stored by mistake, personal data someone asked to have deleted). Shared memories and other agents\' are refused.',
+    input: z.object({ memory_ids: z.array(memoryId('each memory_id')).min(1, 'give at least one memory_id').max(100, 'at most 100 memory_ids per call') }).strict(),
+    async run(agent, a) {
+      const r = await agent.erase(a.memory_ids);
+      return {
+        text: `erased ${r.memories.total} ${r.memories.total === 1 ? 'memory' : 'memories'} for good (journal change #${r.change_id}; it cannot be undone)`,
+        data: { erased: r.memories.total, change_id: r.change_id, erased_at: r.erased_at, counts: r.counts },
+      };
+    },
+  }),
+  tool({
     name: 'associate',
     title: 'Associate two memories',
     description: `Link memory a_id to b_id with a directed edge. relation: ${EDGE_TYPES.join(' | ')}. The source must be yours (or shared); the target may be anyone's.`,
