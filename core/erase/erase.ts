@@ -18,6 +18,7 @@ import { MATCH_MAX_CHARS, MATCH_MIN_CHARS } from '../model/erase-text.js';
 import { IndexSidecar } from '../store/derived/index-sidecar.js';
 import type { ErasePhase, ErasePlaceCounts, ErasePlan, EraseReclaim, EraseSelector } from '../store/port/port.js';
 import type { Engine } from '../engine/engine.js';
+import type { RunPacing } from '../model/run-pacing.js';
 
 /** What the index sidecar held that was derived from the store (dropped whole by an erase: it cannot be edited row by row). */
 export interface EraseDerived {
@@ -79,6 +80,8 @@ export interface EraseHooks {
   onProgress?: (phase: ErasePhase, done: number, total: number) => void;
   /** Tests of the rows alone: leave the files as they are. */
   skipReclaim?: boolean;
+  /** How the erase shares the write lock (the session's; tests use small batches). */
+  pacing?: RunPacing;
 }
 
 const SAMPLE = 20;
@@ -195,13 +198,14 @@ export async function eraseNow(engine: Engine, plan: ErasePlan, actor: EraseActo
     const purged = sidecar.purge();
     derived = { index_snapshots: purged.snapshots, text_search_rows: purged.text_rows, sidecar: sidecar.path, problems: purged.problems };
   };
-  const outcome = await engine.store.runs.erase(plan, {
+  const opts = {
     by: actor.by,
     afterRows: purgeSidecar,
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
     ...(hooks.rebuildBeliefs ? { rebuildBeliefs: hooks.rebuildBeliefs } : {}),
     ...(hooks.skipReclaim ? { skipReclaim: true } : {}),
-  });
+  };
+  const outcome = await engine.store.runs.erase(plan, opts, hooks.pacing);
   return {
     dry_run: false,
     change_id: outcome.change_id,

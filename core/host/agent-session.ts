@@ -16,6 +16,6 @@ export class AgentApiSession extends ApiSession implements AgentSession {
   }
 
   async erase(selector: EraseSelector, actor: EraseActor): Promise<EraseReceipt> {
-    return (await runEraseJob(this.engine(), selector, actor, false)) as EraseReceipt;
+    return (await runEraseJob(this.engine(), selector, actor, false, this.runPacing)) as EraseReceipt;
   }
 }

@@ -134,5 +134,5 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
   'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
   // The service's methods act for the operator; an agent erases through AgentMemory, held to its own memories.
-  'memory.erase': (input, session) => runEraseJob(session.engine(), eraseSelectorOf(input), { by: 'operator' }, input.dry_run),
+  'memory.erase': (input, session) => runEraseJob(session.engine(), eraseSelectorOf(input), { by: 'operator' }, input.dry_run, session.runPacing),
 };

@@ -10,6 +10,7 @@ import { eraseNow, planEraseOf, type EraseActor, type EraseDryRun, type EraseRec
 import type { Engine } from '../../../engine/engine.js';
 import { ownerProblem } from '../../../model/owner.js';
 import type { EraseSelector } from '../../../store/port/port.js';
+import type { RunPacing } from '../../../model/run-pacing.js';
 import { writeJobOf } from './write-job.js';
 
 /** The selector of an erase's input (exactly one of ids, match, owner: the contract checked). */
@@ -26,7 +27,7 @@ const cancelledBeforeStart = () =>
   new MnemoError('conflict', 'the erase was cancelled before it began: nothing was erased, the store is as it was', { cancelled: true });
 
 /** Plans (dry run) or runs an erase as the store's long write; the receipt or the plan. */
-export async function runEraseJob(engine: Engine, selector: EraseSelector, actor: EraseActor, dryRun: boolean): Promise<EraseDryRun | EraseReceipt> {
+export async function runEraseJob(engine: Engine, selector: EraseSelector, actor: EraseActor, dryRun: boolean, pacing?: RunPacing): Promise<EraseDryRun | EraseReceipt> {
   if (dryRun) return (await planEraseOf(engine, selector, actor)).dry;
   return writeJobOf(engine).run('memory.erase', true, async (job) => {
     job.progress(0, 1, 'planning');
@@ -35,6 +36,7 @@ export async function runEraseJob(engine: Engine, selector: EraseSelector, actor
     return eraseNow(engine, plan, actor, {
       rebuildBeliefs: (entities) => beliefsOf(engine).rebuild(entities),
       onProgress: (phase, done, total) => job.progress(done, total, phase),
+      ...(pacing ? { pacing } : {}),
     });
   });
 }
