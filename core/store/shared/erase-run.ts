@@ -12,7 +12,7 @@
  */
 import { notFound } from '../../errors.js';
 import { EraseNeedle } from '../../model/erase-text.js';
-import { batchBudget, pacingOf, type RunPacing } from '../../model/run-pacing.js';
+import { pacingOf, type RunPacing } from '../../model/run-pacing.js';
 import { currentCredentialId } from '../port/attribution.js';
 import { emptyEraseCounts, type ErasedMark, type EraseOutcome, type ErasePlaceCounts, type ErasePlan, type EraseReclaim, type EraseRunOptions, type EraseSelector, type EraseTarget } from '../port/erase.js';
 import { Pacer, refuseIfRunning } from './change-run.js';
@@ -45,8 +45,9 @@ export interface EraseStore extends JournalledStore {
   ownerOf(id: string): string | null;
 }
 
-/** Memories erased per transaction at most (a batch also ends at its time budget). */
-const MEMORIES_PER_BATCH = 100;
+/** Memories erased in the first transaction, and at most in any (the size follows the time each batch took). */
+const FIRST_BATCH = 20;
+const MAX_BATCH = 500;
 /** Rows scrubbed per transaction at most. */
 const ROWS_PER_SCRUB = 200;
 
@@ -91,7 +92,7 @@ export async function planErase(store: EraseStore, backend: EraseBackend, select
   const changes = new Set<number>();
   const all = new Set(targets.map((t) => t.id));
   const ctx: EraseContext = { mark: PLANNING_MARK, all, owners: new Map(targets.map((t) => [t.id, t.owner])), tombstoneRows: tombstoneJournalRows(db, all) };
-  for (const part of chunked([...all], 2000)) {
+  for (const part of chunked([...all], 500)) {
     addCounts(counts, eraseMemories(db, part, ctx, false, entities, changes));
     await turn();
   }
@@ -165,16 +166,16 @@ export async function runErase(store: EraseStore, backend: EraseBackend, plan: E
     ctx.tombstoneRows = tombstoneJournalRows(db, all);
     const changes = new Set<number>();
     let i = 0;
+    // Memories per transaction: adjusted after each batch so a batch takes about the pacing's batch
+    // time (a memory with a long access history costs more than one without).
+    let size = Math.min(FIRST_BATCH, p.maxBatchItems);
     opts.onProgress?.('erasing', 0, ids.length);
     while (i < ids.length) {
-      const budget = batchBudget(p);
+      const started = performance.now();
       store.transaction(() => {
         store.journal.sql.attributeFeedTo(mark.change_id);
-        const batch: string[] = [];
-        while (i < ids.length && batch.length < MEMORIES_PER_BATCH) {
-          batch.push(ids[i++]!);
-          if (budget()) break;
-        }
+        const batch = ids.slice(i, i + size);
+        i += batch.length;
         const entities = new Set<string>();
         const touched = new Set<number>();
         addCounts(counts, eraseMemories(db, batch, ctx, true, entities, touched));
@@ -184,6 +185,8 @@ export async function runErase(store: EraseStore, backend: EraseBackend, plan: E
         if (entities.size) opts.rebuildBeliefs?.([...entities]);
         for (const id of batch) store.emit({ kind: 'delete', id });
       });
+      const took = Math.max(1, performance.now() - started);
+      size = Math.max(1, Math.min(MAX_BATCH, p.maxBatchItems, Math.round((size * p.batchMs) / took)));
       opts.onProgress?.('erasing', i, ids.length);
       if (i < ids.length) await pacer.between();
     }
