@@ -56,6 +56,13 @@ const tags = z.array(z.string().trim().min(1, 'tags cannot be empty').max(200)).
 const owner = z.string().max(200).describe('omit for your own memories plus shared ones; "*" for every agent on this store; "role" or "role@instance" for one (read-only)');
 const k = z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100');
 
+/** What the store's redaction replaced, said to the agent: it knows its secret was not kept. */
+function redactedNote(redacted: Record<string, number> | undefined): string {
+  if (!redacted) return '';
+  const parts = Object.entries(redacted).map(([kind, n]) => (n === 1 ? kind : `${kind} ×${n}`));
+  return `; redacted before storing (the store keeps [redacted:<kind>] instead): ${parts.join(', ')}`;
+}
+
 function recalledLines(results: RecalledMemory[]): string {
   if (results.length === 0) return 'no memories matched';
   return results
@@ -94,7 +101,7 @@ export const TOOLS: ToolDef[] = [
       const text = r.reinforced
         ? `reinforced existing ${label} (cos ${r.cos!.toFixed(3)}): your wording, tags and references were not stored; update_memory("${r.id.slice(0, 8)}", …) to sharpen it`
         : `remembered ${label}`;
-      return { text, data: { id: r.id, label, reinforced: r.reinforced, cos: r.cos } };
+      return { text: `${text}${redactedNote(r.redacted)}`, data: { id: r.id, label, reinforced: r.reinforced, cos: r.cos, ...(r.redacted ? { redacted: r.redacted } : {}) } };
     },
   }),
   tool({

@@ -98,7 +98,7 @@ export async function rejectsWith(promise: Promise<unknown>, code: string): Prom
     await promise;
   } catch (err) {
     if (!(err instanceof MnemoError)) throw err;
-    if (err.code !== code) throw new Error(`expected a ${code} error, got ${err.code}: ${err.message}`);
+    if (err.code !== code) throw new Error(`expected a ${code} error, got ${err.code}: ${err.message}`, { cause: err });
     return err;
   }
   throw new Error(`expected a ${code} error, but the call succeeded`);

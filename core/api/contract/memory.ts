@@ -79,13 +79,13 @@ export const memoryContract = {
     description: 'One memory with every field, its verbal labels and its edges in and out; `at` shows it as it was at that instant.',
     input: z.object({ id: idField, at: atField.optional() }),
   }),
-  'memory.add': method<Memory>()({
-    description: 'Add a memory (journalled).',
+  'memory.add': method<Memory & { redacted?: Record<string, number> }>()({
+    description: "Add a memory (journalled). Secrets the store's redaction policy finds are replaced by [redacted:<kind>] before it is stored; redacted counts them by kind.",
     input: memoryAddInput,
     mutates: true,
   }),
-  'memory.update': method<{ memory: Memory; changed: string[]; change_id: number | null }>()({
-    description: 'Change fields of a memory (journalled, undoable).',
+  'memory.update': method<{ memory: Memory; changed: string[]; change_id: number | null; redacted?: Record<string, number> }>()({
+    description: "Change fields of a memory (journalled, undoable). New text is redacted as memory.add's is.",
     input: z.object({ id: idField, patch: memoryPatchInput }),
     mutates: true,
   }),

@@ -102,9 +102,9 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const patch = patchFromInput(input.patch, engine.now());
     if (Object.keys(patch).length === 0) throw badInput('patch is empty; give at least one field to change', { field: 'patch' });
     const before = engine.store.journal.history(1)[0]?.id ?? 0;
-    const { memory, changed } = await updateMemory(engine, input.id, patch);
+    const { memory, changed, redacted } = await updateMemory(engine, input.id, patch);
     const after = engine.store.journal.history(1)[0]?.id ?? 0;
-    return { memory, changed, change_id: after > before ? after : null };
+    return { memory, changed, change_id: after > before ? after : null, ...(redacted ? { redacted } : {}) };
   },
   'memory.archive': (input, session) => {
     const r = archiveMemories(session.engine(), input.ids, true);
