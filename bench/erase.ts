@@ -49,7 +49,7 @@ const dryS: number[] = [];
 let dry: EraseDryRun | null = null;
 for (let i = 0; i < Number(values.runs); i++) {
   const t0 = performance.now();
-  dry = (await call(session, 'memory.erase', { owner, dry_run: true })) as EraseDryRun;
+  dry = await call(session, 'memory.erasePlan', { owner });
   dryS.push((performance.now() - t0) / 1000);
   log(`dry run ${i + 1}: ${dry.memories.total.toLocaleString()} memories, ${dryS[i]!.toFixed(2)} s`);
 }

@@ -67,7 +67,8 @@ function receiptText(r: EraseReceipt): string {
 export const eraseCommand: Command = {
   name: 'erase',
   summary: 'erase memories for good, from every place their content lives (journal, change feed, access log, beliefs, index files); cannot be undone',
-  usage: 'mnemo erase <db> (--id ID... | --match TEXT | --owner OWNER) [--dry-run] [--json]',
+  usage: 'mnemo erase <db> (--id ID... | --match TEXT | --owner OWNER) [--dry-run] [--now T] [--json]',
+  timed: true,
   options: { id: { type: 'string', multiple: true }, match: { type: 'string' }, owner: { type: 'string' }, 'dry-run': { type: 'boolean' } },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
@@ -78,7 +79,7 @@ export const eraseCommand: Command = {
     const given = [ids.length ? 'ids' : null, match !== undefined ? 'match' : null, owner !== undefined ? 'owner' : null].filter(Boolean);
     if (given.length !== 1) throw badInput(`give exactly one of --id (repeatable), --match or --owner\nusage: ${this.usage}`);
     const dryRun = flag(ctx, 'dry-run');
-    const input = { ...(ids.length ? { ids } : {}), ...(match !== undefined ? { match } : {}), ...(owner !== undefined ? { owner } : {}), dry_run: dryRun };
+    const input = { ...(ids.length ? { ids } : {}), ...(match !== undefined ? { match } : {}), ...(owner !== undefined ? { owner } : {}) };
     const session = openSession(ctx, db);
     const progress = dryRun ? null : setInterval(() => void report(), PROGRESS_EVERY_MS);
     let cancelAsked = false;
@@ -97,8 +98,13 @@ export const eraseCommand: Command = {
     };
     if (!dryRun) process.on('SIGINT', onInterrupt);
     try {
+      if (dryRun) {
+        const plan = await call(session, 'memory.erasePlan', input);
+        ctx.io.out(ctx.json ? JSON.stringify(plan) : dryRunText(plan));
+        return;
+      }
       const res = await call(session, 'memory.erase', input);
-      ctx.io.out(ctx.json ? JSON.stringify(res) : res.dry_run ? dryRunText(res) : receiptText(res));
+      ctx.io.out(ctx.json ? JSON.stringify(res) : receiptText(res));
     } catch (err) {
       if (err instanceof MnemoError && err.details?.['cancelled'] === true) {
         ctx.io.err(err.message);

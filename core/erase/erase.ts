@@ -17,7 +17,7 @@ import { roleOf } from '../model/owner.js';
 import { MATCH_MAX_CHARS, MATCH_MIN_CHARS } from '../model/erase-text.js';
 import { IndexSidecar } from '../store/derived/index-sidecar.js';
 import type { ErasePhase, ErasePlaceCounts, ErasePlan, EraseReclaim, EraseSelector } from '../store/port/port.js';
-import type { Engine } from '../engine/engine.js';
+import type { Engine, EngineReader } from '../engine/engine.js';
 import type { RunPacing } from '../model/run-pacing.js';
 
 /** What the index sidecar held that was derived from the store (dropped whole by an erase: it cannot be edited row by row). */
@@ -104,7 +104,7 @@ function reclaimCost(backend: 'sqlite' | 'postgres'): { method: EraseReclaim['me
     : { method: 'vacuum', cost: 'VACUUM of the whole file in a worker thread, then its WAL truncated: the file is rewritten whole (about 30 s per GB here), and other writers wait for the lock meanwhile; readers go on' };
 }
 
-const backendOf = (engine: Engine): 'sqlite' | 'postgres' => (engine.store.path.startsWith('postgres') ? 'postgres' : 'sqlite');
+const backendOf = (engine: EngineReader): 'sqlite' | 'postgres' => (engine.store.path.startsWith('postgres') ? 'postgres' : 'sqlite');
 
 /** Checks a selector's values at the door's depth (zod has checked their types). */
 export function checkSelector(selector: EraseSelector): EraseSelector {
@@ -132,7 +132,7 @@ function checkOwners(plan: ErasePlan, actor: EraseActor): void {
 }
 
 /** The sidecar beside the store, if one exists (never created here). */
-function existingSidecar(engine: Engine): IndexSidecar | null {
+function existingSidecar(engine: EngineReader): IndexSidecar | null {
   const opened = engine.indexSnapshots.openedSidecar();
   if (opened) return opened;
   const location = engine.store.indexSidecarLocation();
@@ -141,7 +141,7 @@ function existingSidecar(engine: Engine): IndexSidecar | null {
   return IndexSidecar.exists(location.path) ? IndexSidecar.open(engine.store) : null;
 }
 
-function derivedCounts(engine: Engine): EraseDerived {
+function derivedCounts(engine: EngineReader): EraseDerived {
   const sidecar = existingSidecar(engine);
   if (!sidecar) return { index_snapshots: 0, text_search_rows: 0, sidecar: null, problems: [] };
   const c = sidecar.contents();
@@ -154,8 +154,8 @@ function memoriesOf(plan: ErasePlan): EraseReceipt['memories'] {
 }
 
 /** What an erase would remove (a dry run); throws for an agent naming memories that are not its own. */
-export async function planEraseOf(engine: Engine, selector: EraseSelector, actor: EraseActor): Promise<{ plan: ErasePlan; dry: EraseDryRun }> {
-  const plan = await engine.store.runs.planErase(checkSelector(selector));
+export async function planEraseOf(engine: EngineReader, selector: EraseSelector, actor: EraseActor): Promise<{ plan: ErasePlan; dry: EraseDryRun }> {
+  const plan = await engine.store.queries.planErase(checkSelector(selector));
   checkOwners(plan, actor);
   const sampleIds = plan.targets.slice(0, SAMPLE);
   const rows = engine.store.getMany(sampleIds.filter((t) => t.live).map((t) => t.id));

@@ -75,10 +75,10 @@ describe('erase by match on SQLite', () => {
     filesBefore = holding(bytesByFile(dir));
     const eraser = new ApiSession({ clock });
     eraser.open(path);
-    dry = (await call(eraser, 'memory.erase', { match: CANARY, dry_run: true })) as EraseDryRun;
+    dry = await call(eraser, 'memory.erasePlan', { match: CANARY });
     if (JSON.stringify(holding(rowsByTable(path))) !== JSON.stringify(holding(before))) throw new Error('the dry run wrote');
     clock.step();
-    receipt = (await call(eraser, 'memory.erase', { match: CANARY })) as EraseReceipt;
+    receipt = await call(eraser, 'memory.erase', { match: CANARY });
     eraser.close();
   });
 

@@ -81,9 +81,9 @@ describe.skipIf(unavailable !== null)('erase by match on PostgreSQL', () => {
     cacheBefore = indexCache();
     const eraser = new ApiSession({ clock });
     eraser.open(url);
-    dry = (await call(eraser, 'memory.erase', { match: CANARY, dry_run: true })) as EraseDryRun;
+    dry = await call(eraser, 'memory.erasePlan', { match: CANARY });
     clock.step();
-    receipt = (await call(eraser, 'memory.erase', { match: CANARY })) as EraseReceipt;
+    receipt = await call(eraser, 'memory.erase', { match: CANARY });
     eraser.close();
     checkpoint();
   });

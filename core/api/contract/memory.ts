@@ -11,6 +11,16 @@ import { method } from '../define.js';
 import { atField, idField } from './shared/fields.js';
 import { memoryAddInput, memoryListInput, memoryPatchInput } from './shared/memory-inputs.js';
 
+/** Which memories an erase names: exactly one of ids, match or owner. */
+const eraseInput = z
+  .object({
+    ids: z.array(z.string().min(1, 'id is required').max(200)).min(1, 'give at least one id').max(100_000).optional(),
+    match: z.string().max(MATCH_MAX_CHARS * 4).optional(),
+    owner: z.string().min(1, 'owner names whose memories to erase: "role" or "role@instance"').max(200).optional(),
+  })
+  .strict()
+  .refine((v) => [v.ids, v.match, v.owner].filter((x) => x !== undefined).length === 1, { error: `give exactly one of ids, match (${MATCH_MIN_CHARS} to ${MATCH_MAX_CHARS} characters) or owner` });
+
 /** The most ids one "select all matching" returns: the bulk methods take at most this many. */
 export const MAX_SELECT_IDS = 100_000;
 
@@ -138,18 +148,15 @@ export const memoryContract = {
     input: z.object({ ids }),
     mutates: true,
   }),
-  'memory.erase': method<EraseDryRun | EraseReceipt>()({
+  'memory.erasePlan': method<EraseDryRun>()({
     description:
-      'Erase memories for good, from every place their content lives: the row and its edges, journal images (replaced by an erased marker: the changes that need them can no longer be undone), the change feed (time travel shows "erased at T by X"), access events with their queries, tombstones, the belief rows derived from them, the index snapshots and the list search beside the store; then the bytes are made to go (SQLite: VACUUM and a WAL truncate; PostgreSQL: VACUUM FULL of the touched tables). Exactly one of ids (a gone memory by its full id too), match (every memory whose own text holds it, ASCII letters case-folded; the text is also scrubbed from every other place: access queries, belief evidence, journal and feed images) or owner ("role" or "role@instance"). dry_run lists what would go and writes nothing. The erase itself runs as the long write (journal.progress; journal.cancel until its first write), cannot be undone, and answers with a receipt (counts per place, when, by whom) that the journal keeps as an erase entry.',
-    input: z
-      .object({
-        ids: ids.optional(),
-        match: z.string().max(MATCH_MAX_CHARS * 4).optional(),
-        owner: z.string().min(1, 'owner names whose memories to erase: "role" or "role@instance"').max(200).optional(),
-        dry_run: z.boolean().optional().default(false),
-      })
-      .strict()
-      .refine((v) => [v.ids, v.match, v.owner].filter((x) => x !== undefined).length === 1, { error: `give exactly one of ids, match (${MATCH_MIN_CHARS} to ${MATCH_MAX_CHARS} characters) or owner` }),
+      'What memory.erase would remove, place by place, and what no store reaches; nothing is written (a dry run). Takes exactly one of ids, match or owner, as memory.erase does.',
+    input: eraseInput,
+  }),
+  'memory.erase': method<EraseReceipt>()({
+    description:
+      'Erase memories for good, from every place their content lives: the row and its edges, journal images (replaced by an erased marker: the changes that need them can no longer be undone), the change feed (time travel shows "erased at T by X"), access events with their queries, tombstones, the belief rows derived from them, the index snapshots and the list search beside the store; then the bytes are made to go (SQLite: VACUUM and a WAL truncate; PostgreSQL: VACUUM FULL of the touched tables). Exactly one of ids (a gone memory by its full id too), match (every memory whose own text holds it, ASCII letters case-folded; the text is also scrubbed from every other place: access queries, belief evidence, journal and feed images) or owner ("role" or "role@instance"). memory.erasePlan lists what would go first. It runs as the long write (journal.progress; journal.cancel until its first write), cannot be undone, and answers with a receipt (counts per place, when, by whom) that the journal keeps as an erase entry.',
+    input: eraseInput,
     mutates: true,
   }),
   'memory.delete': method<{ deleted: string[]; change_id: number | null }>()({

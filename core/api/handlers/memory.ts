@@ -12,6 +12,7 @@ import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../..
 import type { HandlersFor } from './types.js';
 import { patchFromInput } from './shared/memory-patch.js';
 import { eraseSelectorOf, runEraseJob } from './shared/erase-job.js';
+import { planEraseOf, type EraseReceipt } from '../../erase/erase.js';
 
 export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
@@ -134,5 +135,6 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
   'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
   // The service's methods act for the operator; an agent erases through AgentMemory, held to its own memories.
-  'memory.erase': (input, session) => runEraseJob(session.engine(), eraseSelectorOf(input), { by: 'operator' }, input.dry_run, session.runPacing),
+  'memory.erasePlan': async (input, session) => (await planEraseOf(session.reading(), eraseSelectorOf(input), { by: 'operator' })).dry,
+  'memory.erase': async (input, session) => (await runEraseJob(session.engine(), eraseSelectorOf(input), { by: 'operator' }, false, session.runPacing)) as EraseReceipt,
 };

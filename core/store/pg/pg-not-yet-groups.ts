@@ -18,7 +18,6 @@ export interface PgRunsWritten extends JournalRuns, IngestRuns {
   beginBulkLoad: StoreRuns['beginBulkLoad'];
   setFeedRetention: StoreRuns['setFeedRetention'];
   pruneFeed: StoreRuns['pruneFeed'];
-  planErase: StoreRuns['planErase'];
   erase: StoreRuns['erase'];
 }
 

@@ -60,10 +60,13 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
 }
 
 export function pgStoreGroups(store: EraseStore, { conn, feed, profiles, readAhead, evidence }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
-  const erasing = pgEraseBackend(conn, evidence, feed);
+
   const credentials = new PgCredentials(conn);
+  const erasing = pgEraseBackend(conn, evidence, feed);
   const feedQueries = { feedRetention: () => feedRetention(store), feedStatus: () => pgFeedStatus(store, feed) };
-  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries);
+  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries, {
+    planErase: (selector) => planErase(store, erasing, selector),
+  });
   const runs = pgRuns({
     ...journalRuns(store),
     ...ingestRuns(store, pgIngestSql(conn)),
@@ -80,7 +83,6 @@ export function pgStoreGroups(store: EraseStore, { conn, feed, profiles, readAhe
     beginBulkLoad: () => beginPgBulkLoad(conn, store),
     setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing, (s, at) => pgPruneFeedStep(s, feed, at)),
-    planErase: (selector) => planErase(store, erasing, selector),
     erase: (plan, opts, pacing) => runErase(store, erasing, plan, opts, pacing),
   });
   return { queries, runs };

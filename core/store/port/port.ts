@@ -494,7 +494,12 @@ export interface FeedQueries {
   feedStatus(): FeedStatus;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, SavedProfileQueries, FeedQueries {}
+/** What an erase would remove (store.runs.erase does it): a plan, on the read side, since making it writes nothing. */
+export interface EraseQueries {
+  planErase(selector: EraseSelector): Promise<ErasePlan>;
+}
+
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, SavedProfileQueries, FeedQueries, EraseQueries {}
 
 // ---------------------------------------------------------------- long changes and bulk writes
 
@@ -545,7 +550,6 @@ export interface CredentialWrites {
  * records a receipt in the journal and makes the removed bytes go from the files.
  */
 export interface EraseRuns {
-  planErase(selector: EraseSelector): Promise<ErasePlan>;
   erase(plan: ErasePlan, opts: EraseRunOptions, pacing?: RunPacing): Promise<EraseOutcome>;
 }
 

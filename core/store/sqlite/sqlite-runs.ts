@@ -9,7 +9,7 @@ import { insertCredential, markRevoked } from './agent-credentials.js';
 import { beginBulkLoad } from './bulk-load.js';
 import { pruneFeed, setFeedRetention } from './feed-retention.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
-import { planErase, runErase, type EraseStore } from '../shared/erase-run.js';
+import { runErase, type EraseStore } from '../shared/erase-run.js';
 import { journalRuns } from '../shared/journal-runs.js';
 import type { StoreRuns } from '../port/port.js';
 import { sqliteIngestSql } from './sqlite-ingest-sql.js';
@@ -30,7 +30,6 @@ export function sqliteRuns(store: EraseStore & { count(scope: { includeArchived?
 
     beginBulkLoad: () => beginBulkLoad(store),
 
-    planErase: (selector) => planErase(store, erasing, selector),
     erase: (plan, opts, pacing) => runErase(store, erasing, plan, opts, pacing),
   };
 }
