@@ -3,6 +3,7 @@ import type { Command } from '../command.js';
 import { addCommand } from './add.js';
 import { agentsCommand } from './agents.js';
 import { archiveCommand } from './archive.js';
+import { eraseCommand } from './erase.js';
 import { demoCommand } from './demo.js';
 import { diffCommand } from './diff.js';
 import { graphCommand } from './graph.js';
@@ -51,6 +52,7 @@ export const COMMANDS: Command[] = [
   pgCommand,
   mergeCommand,
   forgetCommand,
+  eraseCommand,
   serveCommand,
   recallCommand,
   searchCommand,

@@ -56,6 +56,13 @@ const tags = z.array(z.string().trim().min(1, 'tags cannot be empty').max(200)).
 const owner = z.string().max(200).describe('omit for your own memories plus shared ones; "*" for every agent on this store; "role" or "role@instance" for one (read-only)');
 const k = z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100');
 
+/** What the store's redaction replaced, said to the agent: it knows its secret was not kept. */
+function redactedNote(redacted: Record<string, number> | undefined): string {
+  if (!redacted) return '';
+  const parts = Object.entries(redacted).map(([kind, n]) => (n === 1 ? kind : `${kind} ×${n}`));
+  return `; redacted before storing (the store keeps [redacted:<kind>] instead): ${parts.join(', ')}`;
+}
+
 function recalledLines(results: RecalledMemory[]): string {
   if (results.length === 0) return 'no memories matched';
   return results
@@ -94,7 +101,7 @@ export const TOOLS: ToolDef[] = [
       const text = r.reinforced
         ? `reinforced existing ${label} (cos ${r.cos!.toFixed(3)}): your wording, tags and references were not stored; update_memory("${r.id.slice(0, 8)}", …) to sharpen it`
         : `remembered ${label}`;
-      return { text, data: { id: r.id, label, reinforced: r.reinforced, cos: r.cos } };
+      return { text: `${text}${redactedNote(r.redacted)}`, data: { id: r.id, label, reinforced: r.reinforced, cos: r.cos, ...(r.redacted ? { redacted: r.redacted } : {}) } };
     },
   }),
   tool({
@@ -157,6 +164,20 @@ export const TOOLS: ToolDef[] = [
     async run(agent, a) {
       const forgotten = await agent.forget(a.memory_id);
       return { text: forgotten ? `forgot ${a.memory_id}` : `no memory matches ${JSON.stringify(a.memory_id)}`, data: { forgotten } };
+    },
+  }),
+  tool({
+    name: 'erase',
+    title: 'Erase memories for good',
+    description:
+      'Erase one or more of YOUR memories for good: they are removed from every place the store keeps them (history, journal, access log, search indexes), so no undo brings them back. Use forget for a memory that is wrong or obsolete; use erase for what must not be kept at all (a secret you stored by mistake, personal data someone asked to have deleted). Shared memories and other agents\' are refused.',
+    input: z.object({ memory_ids: z.array(memoryId('each memory_id')).min(1, 'give at least one memory_id').max(100, 'at most 100 memory_ids per call') }).strict(),
+    async run(agent, a) {
+      const r = await agent.erase(a.memory_ids);
+      return {
+        text: `erased ${r.memories.total} ${r.memories.total === 1 ? 'memory' : 'memories'} for good (journal change #${r.change_id}; it cannot be undone)`,
+        data: { erased: r.memories.total, change_id: r.change_id, erased_at: r.erased_at, counts: r.counts },
+      };
     },
   }),
   tool({

@@ -39,6 +39,7 @@ import { emptyStats, type MemoryStats } from './stats.js';
 import { assertContainedFile, defaultWorkspaceRoot } from './workspace.js';
 import { runReflection, type ReflectionOutcome } from './reflect.js';
 import type { AgentSession } from './session.js';
+import type { EraseReceipt } from '../erase/erase.js';
 import type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
 export type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
@@ -215,6 +216,21 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     });
     this.counters.pruned += 1;
     return true;
+  }
+
+  /**
+   * Erases memories of the agent's own role for good (core/erase/erase.ts): from every place their
+   * content lives, with no undo. A shared (unowned) memory or another role's is refused whole,
+   * naming it; an operator erases those. Resolves with the receipt (counts per place, when, by whom).
+   */
+  erase(idsOrPrefixes: readonly string[]): Promise<EraseReceipt> {
+    return this.guardedAsync('write', 'erase', async () => {
+      const credential = this.session.credential;
+      const by = credential ? `agent ${this.who.owner} (credential ${credential.id})` : `agent ${this.who.owner}`;
+      const receipt = await this.session.erase({ kind: 'ids', ids: [...idsOrPrefixes] }, { by, agentOwner: this.who.owner });
+      this.counters.pruned += receipt.memories.live;
+      return receipt;
+    });
   }
 
   /** Adds a directed edge a → b (the source must be writable; the target may be anyone's). */

@@ -18,6 +18,8 @@ export const VIEW_KEYS: { key: string; view: ViewName; label: string; help: stri
   { key: '0', view: 'fleet', label: 'Fleet', help: 'Fleet' },
   // Past the number row: l for the Scorer lab.
   { key: 'l', view: 'lab', label: 'Lab', help: 'Scorer lab' },
+  // p for Privacy: redaction at the door, and erasing.
+  { key: 'p', view: 'privacy', label: 'Privacy', help: 'Privacy: redaction and erasing' },
 ];
 
 export function viewForKey(key: string): ViewName | null {

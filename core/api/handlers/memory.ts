@@ -11,6 +11,8 @@ import { tagMemories } from '../../engine/tag-ops.js';
 import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
 import { patchFromInput } from './shared/memory-patch.js';
+import { eraseSelectorOf, runEraseJob } from './shared/erase-job.js';
+import { planEraseOf, type EraseReceipt } from '../../erase/erase.js';
 
 export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
@@ -101,9 +103,9 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const patch = patchFromInput(input.patch, engine.now());
     if (Object.keys(patch).length === 0) throw badInput('patch is empty; give at least one field to change', { field: 'patch' });
     const before = engine.store.journal.history(1)[0]?.id ?? 0;
-    const { memory, changed } = await updateMemory(engine, input.id, patch);
+    const { memory, changed, redacted } = await updateMemory(engine, input.id, patch);
     const after = engine.store.journal.history(1)[0]?.id ?? 0;
-    return { memory, changed, change_id: after > before ? after : null };
+    return { memory, changed, change_id: after > before ? after : null, ...(redacted ? { redacted } : {}) };
   },
   'memory.archive': (input, session) => {
     const r = archiveMemories(session.engine(), input.ids, true);
@@ -132,4 +134,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
   'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
   'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
+  // The service's methods act for the operator; an agent erases through AgentMemory, held to its own memories.
+  'memory.erasePlan': async (input, session) => (await planEraseOf(session.reading(), eraseSelectorOf(input), { by: 'operator' })).dry,
+  'memory.erase': async (input, session) => (await runEraseJob(session.engine(), eraseSelectorOf(input), { by: 'operator' }, false, session.runPacing)) as EraseReceipt,
 };

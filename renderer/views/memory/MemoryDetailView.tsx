@@ -6,6 +6,7 @@ import { useViewInstant } from '../../api/time-travel.js';
 import { useUnlink } from '../../api/curation.js';
 import { EditPanel } from '../curation/EditPanel.js';
 import { ForgetButton } from '../curation/ForgetButton.js';
+import { EraseButton } from '../privacy/EraseButton.js';
 import { LinkForm } from '../curation/LinkForm.js';
 import { MergeDialog } from '../curation/MergeDialog.js';
 import { useReadOnlyReason } from '../curation/read-only.js';
@@ -169,6 +170,7 @@ export function MemoryDetailView({ id }: { id: string | null }) {
             Merge with selection{selected.size ? ` (${[...selected].filter((x) => x !== m.id).length})` : ''}
           </button>
           <ForgetButton ids={[m.id]} onDone={() => navigate(buildHash('memories'))} />
+          <EraseButton ids={[m.id]} onDone={() => navigate(buildHash('memories'))} />
         </div>
       </div>
       <ErrorBox error={archive.error} />
