@@ -16,6 +16,7 @@ import type { ResolvedRequest } from './request.js';
 import { pyRound } from '../model/py-round.js';
 import { sparseLeg } from './sparse.js';
 import { roundTerms, rowTerms } from './terms.js';
+import { supersededInfo, supersededSentence } from './superseded-why.js';
 import { asciiLower, jaccard, queryCues } from './tokens.js';
 import type { WhyNotResult } from './types.js';
 
@@ -26,8 +27,11 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   const ranking = rankRequest(engine, req, { trace: true });
   const { knobs, features } = req.profile;
   const w = knobs.weights;
-  const idx = ranking.rows.findIndex((r) => r.id === id);
-  const row = idx >= 0 ? ranking.rows[idx]! : null;
+  const ranked = ranking.rows.findIndex((r) => r.id === id);
+  // A superseded memory the profile left out was ranked first: its terms are what they would have been.
+  const excluded = ranked < 0 ? ranking.excluded.find((e) => e.id === id) : undefined;
+  const idx = excluded ? excluded.rank : ranked;
+  const row = ranked >= 0 ? ranking.rows[ranked]! : (excluded?.row ?? null);
   const kthRow = ranking.rows.length ? ranking.rows[Math.min(req.k, ranking.rows.length) - 1]! : null;
   const kth = kthRow ? kthRow.activation : null;
 
@@ -80,11 +84,14 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   const sparse = sparseVerdict(engine, req, ranking, m, features.sparse_fields, visibility.visible);
   const spreadLeg = spreadVerdict(engine, ranking, m, req);
 
-  const status: WhyNotResult['status'] = idx < 0 ? 'not_candidate' : idx < req.k ? 'in_top_k' : 'below_k';
+  const status: WhyNotResult['status'] = excluded ? 'superseded' : idx < 0 ? 'not_candidate' : idx < req.k ? 'in_top_k' : 'below_k';
+  const superseded = supersededInfo(engine, ranking, id);
   const margin = kth === null ? null : terms.score - kth;
   const explanation: string[] = [];
   // People read ranks 1-based (#1 is the top); the JSON `rank` fields stay nooa's 0-based.
-  if (status === 'in_top_k') explanation.push(`ranked #${idx + 1} of ${ranking.rows.length}, inside the top ${req.k} by ${fmt(margin)}`);
+  if (superseded) explanation.push(supersededSentence(superseded));
+  if (status === 'superseded') explanation.push(`left out of the ${ranking.rows.length} ranked rows (it scored ${fmt(terms.score)})`);
+  else if (status === 'in_top_k') explanation.push(`ranked #${idx + 1} of ${ranking.rows.length}, inside the top ${req.k} by ${fmt(margin)}`);
   else if (status === 'below_k') explanation.push(`ranked #${idx + 1} of ${ranking.rows.length}: ${fmt(-(margin ?? 0))} short of #${req.k}, the last result (${fmt(kth)})`);
   else {
     explanation.push(`not ranked: ${!visibility.visible ? visibility.reason : 'neither leg found it and no spread reached it'}`);
@@ -114,6 +121,7 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
     raw,
     visibility,
     legs: { dense, sparse, spread: spreadLeg },
+    superseded,
     explanation,
   };
 }
