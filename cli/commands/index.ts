@@ -26,6 +26,7 @@ import { pruneCommand, retentionCommand } from './retention.js';
 import { statsCommand } from './stats.js';
 import { benchCommand } from './bench.js';
 import { beliefsCommand } from './beliefs.js';
+import { conflictsCommand } from './conflicts.js';
 import { tuneCommand } from './tune.js';
 
 export const COMMANDS: Command[] = [
@@ -51,6 +52,7 @@ export const COMMANDS: Command[] = [
   pgCommand,
   mergeCommand,
   forgetCommand,
+  conflictsCommand,
   serveCommand,
   recallCommand,
   searchCommand,

@@ -21,6 +21,7 @@ import { memoryHead, type Memory } from '../../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../../model/owner.js';
 import { beliefReaderOf, readBelief } from '../../beliefs/index.js';
 import type { AnswerSignals } from '../../beliefs/answer-signals.js';
+import { REJECTED_KEY } from '../../beliefs/rejected.js';
 import { ConflictIndex, CONFLICT_INDEX_NAME } from './conflict-index.js';
 import type { ValueSpan } from './value-spans.js';
 
@@ -189,7 +190,8 @@ class BeliefDoubts {
     if (!model.tables.exists()) return [];
     // Read at now; beliefs decay slowly, so the list is kept for a minute while the log is unchanged.
     const now = engine.now();
-    const key = `${model.tables.basis()}|${Math.floor(now / 60)}`;
+    // The rejected observations change what counts without changing the log's basis.
+    const key = `${model.tables.basis()}|${engine.store.getMeta(REJECTED_KEY) ?? ''}|${Math.floor(now / 60)}`;
     if (key === this.key) return this.items;
     const out: ConflictItem[] = [];
     for (const d of model.tables.allDimensions()) {
