@@ -3,15 +3,14 @@
  * superseded memory out of default recall, --include-superseded that brings it back marked, explain
  * --target naming the resolution, and undo restoring the ranking.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../support/fixture.js';
+import { freshStorePath } from '../helpers/agents.js';
 import { runCli } from '../helpers/cli.js';
 
 const NOW = '1780000000';
 
 async function store(): Promise<{ db: string; ids: Record<string, string> }> {
-  const db = join(tempDir('mnemo-conflicts-cli-'), 'c.sqlite');
+  const db = freshStorePath();
   const ids: Record<string, string> = {};
   expect((await runCli(['init', db])).code).toBe(0);
   const texts = {

@@ -3,12 +3,11 @@
  * ranked by harm; supersede takes the superseded memory out of default recall, include_superseded
  * brings it back marked, why-not names the resolution, and undo restores the earlier ranking.
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
-import { tempDir } from '../../support/fixture.js';
+import { freshStorePath } from '../helpers/agents.js';
 
 const NOW = 1_780_000_000;
 let open: ApiSession[] = [];
@@ -19,7 +18,7 @@ afterEach(() => {
 
 function session(): ApiSession {
   const s = new ApiSession({ clock: fixedClock(NOW) });
-  s.open(join(tempDir('mnemo-conflicts-'), 'c.sqlite'), { create: true });
+  s.open(freshStorePath(), { create: true });
   open.push(s);
   return s;
 }

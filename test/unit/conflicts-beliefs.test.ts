@@ -3,12 +3,11 @@
  * a curator's assertion settles it and a rejected observation stops counting, each one undoable
  * change that replays the entity.
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
-import { tempDir } from '../../support/fixture.js';
+import { freshStorePath } from '../helpers/agents.js';
 
 const NOW = 1_725_920_000;
 const DAY = 86_400;
@@ -20,7 +19,7 @@ afterEach(() => {
 
 async function seeded(): Promise<ApiSession> {
   const s = new ApiSession({ clock: fixedClock(NOW) });
-  s.open(join(tempDir('mnemo-conflict-beliefs-'), 'b.sqlite'), { create: true });
+  s.open(freshStorePath(), { create: true });
   open.push(s);
   const observe = (entity: string, value: string, daysAgo: number, reliability = 0.9) =>
     call(s, 'beliefs.observe', { observation: { entity, attribute: 'city', value, t: NOW - daysAgo * DAY, reliability, evidence: `${entity} lives in ${value}` } });

@@ -9,7 +9,7 @@ import { parseOwnerScope } from '../../model/owner.js';
 import { nextTurn } from '../../recall/pipeline.js';
 import { conflictPage, prepareConflictIndex } from '../../review/conflicts/queue.js';
 import { recallToday } from '../../review/conflicts/recall-today.js';
-import { flagContradiction } from '../../review/conflicts/resolve.js';
+import { flagContradiction } from '../../engine/contradictions.js';
 import { resolveConflict } from '../../review/conflicts/resolutions-api.js';
 import { indexBuildsOf } from './shared/index-builds.js';
 

@@ -13,12 +13,13 @@
  * write (nooa's write rule); a curator (no actor) may settle any.
  */
 import { badInput, MnemoError } from '../../errors.js';
+import { distinctPair as distinct, visibleMemory as visible, type Resolver } from '../../engine/contradictions.js';
 import { forgetMemories, mergeMemories } from '../../engine/curation.js';
 import type { Engine } from '../../engine/engine.js';
-import { assertWritable, type WriteActor } from '../../engine/memory-ops.js';
-import { markSettled, markSuperseded, pairKey, recordNote, resolutionsOf, SUPERSEDE_KIND, MAX_NOTE_CHARS } from '../../engine/resolutions.js';
-import { addEdge, type Memory } from '../../model/memory.js';
-import { ownerMatches, type OwnerScope } from '../../model/owner.js';
+import { assertWritable } from '../../engine/memory-ops.js';
+import { markSettled, markSuperseded, pairKey, resolutionsOf, SUPERSEDE_KIND } from '../../engine/resolutions.js';
+
+export type { Resolver };
 
 export type PairResolution =
   | { do: 'supersede'; current: string; superseded: string }
@@ -31,27 +32,6 @@ export interface ResolveResult {
   change_id: number | null;
   /** The memories the change touched. */
   ids: string[];
-}
-
-export interface Resolver {
-  /** Who writes: nooa's write rule applies when set (an agent). */
-  actor?: WriteActor;
-  /** What the caller may see: a memory outside it is "not found" to them. */
-  scope?: OwnerScope;
-}
-
-/** A memory the caller may see, by id or prefix; outside the scope it does not exist for them. */
-function visible(engine: Engine, idOrPrefix: string, who: Resolver, field: string): Memory {
-  const id = engine.store.resolveId(idOrPrefix);
-  const m = id ? engine.store.get(id) : null;
-  if (!m || (who.scope !== undefined && !ownerMatches(m.owner, who.scope))) {
-    throw new MnemoError('not_found', `no memory ${JSON.stringify(idOrPrefix)}${who.scope ? ` in scope ${JSON.stringify(who.scope)}` : ''}`, { field });
-  }
-  return m;
-}
-
-function distinct(a: Memory, b: Memory, field: string): void {
-  if (a.id === b.id) throw badInput(`a conflict needs two different memories (both are ${a.id.slice(0, 8)})`, { field });
 }
 
 export async function resolvePair(engine: Engine, r: PairResolution, who: Resolver = {}): Promise<ResolveResult> {
@@ -99,25 +79,4 @@ export async function resolvePair(engine: Engine, r: PairResolution, who: Resolv
       return { do: r.do, change_id: res.change_id, ids: [a.id, b.id] };
     }
   }
-}
-
-/**
- * An agent's flag: `src contradicts dst`, with a note the queue shows beside the pair. The edge and
- * the note are one change; the source must be writable by the agent, the target visible to it.
- */
-export function flagContradiction(engine: Engine, src: string, dst: string, note: string, who: Resolver = {}): { src: string; dst: string; changed: boolean; change_id: number | null } {
-  if (note.length > MAX_NOTE_CHARS) throw badInput(`the note is ${note.length} characters; the most is ${MAX_NOTE_CHARS}`, { field: 'note' });
-  const store = engine.store;
-  const a = visible(engine, src, who, 'a_id');
-  const b = visible(engine, dst, who, 'b_id');
-  distinct(a, b, 'b_id');
-  assertWritable(a, who.actor);
-  const now = engine.now();
-  const { result, changeId } = store.change(`flag ${a.id.slice(0, 8)} -contradicts-> ${b.id.slice(0, 8)}`, 'edge.add', () => {
-    const changed = addEdge(a, b.id, 'contradicts', 1.0, now);
-    if (changed) store.save(a);
-    if (note.trim() !== '') recordNote(store, resolutionsOf(engine), { note: note.trim(), owner: who.actor?.owner ?? '', at: now, from: a.id, to: b.id });
-    return changed;
-  });
-  return { src: a.id, dst: b.id, changed: result, change_id: changeId };
 }
