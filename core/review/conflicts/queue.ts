@@ -16,7 +16,7 @@
  */
 import { extensionKey, type EngineReader } from '../../engine/engine.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
-import { pairKey, resolutionsOf, type ContradictionNote } from '../../engine/resolutions.js';
+import { pairKey, resolutionsOf, SETTLED_KEY, SUPERSEDED_KEY, type ContradictionNote } from '../../engine/resolutions.js';
 import { memoryHead, type Memory } from '../../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../../model/owner.js';
 import { beliefReaderOf, readBelief } from '../../beliefs/index.js';
@@ -30,6 +30,8 @@ export const CONFLICT_KINDS: readonly ConflictKind[] = ['contradicts', 'value', 
 
 /** A belief answer below this p is one the layer doubts. */
 export const DOUBT_BELOW = 0.8;
+/** How often (wall clock) the queue asks whether the belief log grew. */
+const BASIS_EVERY_MS = 5_000;
 
 export interface ConflictSide {
   id: string;
@@ -119,30 +121,26 @@ interface PairCandidate {
   query?: string;
 }
 
-/** Recall and injection counts per memory, cached while the index is unchanged. */
-class UsageCache {
-  private version = -1;
-  private readonly uses = new Map<string, number>();
+/**
+ * The open pairs (not settled, neither side superseded), memoised on the index's version and the
+ * registries' values: a page ranks them by harm with the use counts of the moment.
+ */
+class Candidates {
+  private key = '';
+  private list: PairCandidate[] = [];
 
-  of(engine: EngineReader, index: ConflictIndex, ids: Iterable<string>): Map<string, number> {
-    if (index.version !== this.version) {
-      this.uses.clear();
-      this.version = index.version;
+  of(engine: EngineReader, index: ConflictIndex, kinds: ReadonlySet<ConflictKind>): PairCandidate[] {
+    const store = engine.store;
+    const key = `${index.version}|${[...kinds].sort().join(',')}|${store.getMeta(SUPERSEDED_KEY) ?? ''}|${store.getMeta(SETTLED_KEY) ?? ''}`;
+    if (key !== this.key) {
+      this.list = pairCandidates(engine, index, kinds);
+      this.key = key;
     }
-    const missing = [...new Set(ids)].filter((id) => !this.uses.has(id));
-    for (let i = 0; i < missing.length; i += 5000) {
-      const part = missing.slice(i, i + 5000);
-      const records = engine.store.queries.usageRecords(part);
-      for (const id of part) {
-        const r = records.get(id);
-        this.uses.set(id, r ? r.recalled_count + r.injected_count : 0);
-      }
-    }
-    return this.uses;
+    return this.list;
   }
 }
 
-const USAGE = extensionKey('review.conflicts.usage', () => new UsageCache());
+const CANDIDATES = extensionKey('review.conflicts.candidates', () => new Candidates());
 
 function pairCandidates(engine: EngineReader, index: ConflictIndex, kinds: ReadonlySet<ConflictKind>): PairCandidate[] {
   const resolutions = resolutionsOf(engine);
@@ -184,14 +182,22 @@ function side(m: Memory): ConflictSide {
 class BeliefDoubts {
   private key = '';
   private items: ConflictItem[] = [];
+  /** When the log's basis was last asked for (a count over the delta log: a tenth of a second at 100k deltas). */
+  private basisAt = -Infinity;
+  private basis = '';
 
   of(engine: EngineReader): ConflictItem[] {
     const model = beliefReaderOf(engine);
     if (!model.tables.exists()) return [];
     // Read at now; beliefs decay slowly, so the list is kept for a minute while the log is unchanged.
+    // The log's basis is asked for at most every few seconds (a page must not count the log); the
+    // rejected observations, which a curator's resolution changes, are read every time.
     const now = engine.now();
-    // The rejected observations change what counts without changing the log's basis.
-    const key = `${model.tables.basis()}|${engine.store.getMeta(REJECTED_KEY) ?? ''}|${Math.floor(now / 60)}`;
+    if (performance.now() - this.basisAt > BASIS_EVERY_MS) {
+      this.basis = model.tables.basis();
+      this.basisAt = performance.now();
+    }
+    const key = `${this.basis}|${engine.store.getMeta(REJECTED_KEY) ?? ''}|${Math.floor(now / 60)}`;
     if (key === this.key) return this.items;
     const out: ConflictItem[] = [];
     for (const d of model.tables.allDimensions()) {
@@ -235,22 +241,44 @@ const DOUBTS = extensionKey('review.conflicts.beliefs', () => new BeliefDoubts()
 
 const byHarm = (a: { harm: number; key: string }, b: { harm: number; key: string }) => b.harm - a.harm || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
+/**
+ * The first `n` items by harm, in order: a full sort of a 60k-item queue took longer than a page
+ * should, so the first pages keep a bounded list of the best seen (n log n of the page, not of the queue).
+ */
+function topOf<T extends { harm: number; key: string }>(items: readonly T[], n: number): T[] {
+  if (n >= items.length / 4) return [...items].sort(byHarm).slice(0, n);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === n && byHarm(item, best[n - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byHarm(best[mid]!, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > n) best.pop();
+  }
+  return best;
+}
+
 /** One page of the queue, most harmful first. */
 export function conflictPage(engine: EngineReader, q: ConflictQuery): ConflictPage {
   return engine.store.readFresh(() => {
     const index = conflictIndex(engine);
     const kinds = new Set(q.kinds?.length ? q.kinds : CONFLICT_KINDS);
     const entryOwner = (id: string) => index.entry(id)?.owner ?? '';
-    const pairs = pairCandidates(engine, index, kinds).filter((c) => ownerMatches(entryOwner(c.a), q.scope) && ownerMatches(entryOwner(c.b), q.scope));
-    const uses = engine.get(USAGE).of(engine, index, pairs.flatMap((c) => [c.a, c.b]));
+    const all = engine.get(CANDIDATES).of(engine, index, kinds);
+    const pairs = q.scope === null ? all : all.filter((c) => ownerMatches(entryOwner(c.a), q.scope) && ownerMatches(entryOwner(c.b), q.scope));
+    const uses = index.usesOf(engine.store, pairs);
     const ranked: ({ harm: number; key: string } & ({ pair: PairCandidate; uses: number } | { belief: ConflictItem }))[] = pairs.map((pair) => {
       const n = (uses.get(pair.a) ?? 0) + (uses.get(pair.b) ?? 0);
       return { key: pair.key, harm: pair.p_wrong * (1 + n), pair, uses: n };
     });
     const beliefs = kinds.has('belief') && q.scope === null ? engine.get(DOUBTS).of(engine) : [];
     for (const b of beliefs) ranked.push({ key: b.key, harm: b.harm, belief: b });
-    ranked.sort(byHarm);
-    const page = ranked.slice(q.offset, q.offset + q.limit);
+    const page = topOf(ranked, q.offset + q.limit).slice(q.offset);
     const ids = page.flatMap((r) => ('pair' in r ? [r.pair.a, r.pair.b] : []));
     const memories = ids.length ? engine.store.getMany(ids) : new Map<string, Memory>();
     const notes = resolutionsOf(engine).notes.read(engine.store);

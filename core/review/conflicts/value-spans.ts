@@ -22,9 +22,10 @@ export interface Token {
 }
 
 /** Words that differ between two wordings of one statement without changing what it says. */
-const FILLER = new Set(['now', 'currently', 'actually', 'still', 'also', 'really', 'just', 'today', 'the', 'a', 'an', 'that', 'indeed']);
+const FILLER = new Set(['now', 'currently', 'actually', 'still', 'also', 'really', 'just', 'today', 'these', 'days', 'nowadays', 'lately', 'recently', 'anymore', 'the', 'a', 'an', 'that', 'indeed']);
 
-const MONTHS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec']);
+/** Month names, written out and capitalised ("Jun" and "may" are too often a name and a verb). */
+const MONTHS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']);
 
 const NUMBER = /^[-+]?[$€£¥]?\d[\d,]*(?:\.\d+)?(?:%|[a-z]{1,3}|st|nd|rd|th)?$/i;
 const DATE = /^(?:\d{4}-\d{1,2}-\d{1,2}(?:t[\d:.]+z?)?|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?|q[1-4])$/i;
@@ -77,7 +78,7 @@ export class NameBook {
 export function valueKind(t: Token, names: NameBook): ValueKind | null {
   const s = t.text;
   if (/^["“‘'].*["”’']$/.test(s)) return 'quoted';
-  if (DATE.test(s) || MONTHS.has(t.norm)) return 'date';
+  if (DATE.test(s) || (MONTHS.has(t.norm) && CAPITALISED.test(s))) return 'date';
   if (VERSION.test(s)) return 'version';
   if (NUMBER.test(s)) return 'number';
   if (HOST.test(s)) return 'host';
@@ -165,35 +166,44 @@ const MIN_SHARED_SHARE = 0.6;
  * Whether two texts state different values of one thing, and which values. `ta` and `tb` are the
  * significant tokens of each (significant()).
  */
-export function valueConflict(ta: readonly Token[], tb: readonly Token[], names: NameBook): ValueConflict | null {
+export function valueConflict(
+  ta: readonly Token[],
+  tb: readonly Token[],
+  names: NameBook,
+  kindsOfA: readonly (ValueKind | null)[] = ta.map((t) => valueKind(t, names)),
+  kindsOfB: readonly (ValueKind | null)[] = tb.map((t) => valueKind(t, names)),
+): ValueConflict | null {
   if (ta.length === 0 || tb.length === 0 || ta.length > MAX_WORDS || tb.length > MAX_WORDS) return null;
   const matches = lcs(
     ta.map((t) => t.norm),
     tb.map((t) => t.norm),
   );
   // What they share is measured in ordinary words: a value is what may differ, not what anchors.
-  const sharedWords = matches.filter(([i]) => valueKind(ta[i]!, names) === null).length;
-  const wordsOf = (ts: readonly Token[]) => ts.filter((t) => valueKind(t, names) === null).length;
-  const share = sharedWords / Math.max(wordsOf(ta), wordsOf(tb), 1);
+  const sharedWords = matches.filter(([i]) => kindsOfA[i] === null).length;
+  const wordsOf = (kinds: readonly (ValueKind | null)[]) => kinds.filter((k) => k === null).length;
+  const share = sharedWords / Math.max(wordsOf(kindsOfA), wordsOf(kindsOfB), 1);
   if (sharedWords < MIN_SHARED || share < MIN_SHARED_SHARE) return null;
   // The stretches between matches: each a hunk of a-words against b-words.
-  const hunks: { a: Token[]; b: Token[] }[] = [];
+  const hunks: { a: Token[]; b: Token[]; ka: (ValueKind | null)[]; kb: (ValueKind | null)[] }[] = [];
   let pi = 0;
   let pj = 0;
   for (const [i, j] of [...matches, [ta.length, tb.length] as [number, number]]) {
-    if (i > pi || j > pj) hunks.push({ a: ta.slice(pi, i), b: tb.slice(pj, j) });
+    if (i > pi || j > pj) hunks.push({ a: ta.slice(pi, i), b: tb.slice(pj, j), ka: kindsOfA.slice(pi, i), kb: kindsOfB.slice(pj, j) });
     pi = i + 1;
     pj = j + 1;
   }
   const spans: ValueSpan[] = [];
   let oneSided = 0;
   for (const h of hunks) {
+    // A sentence's first words are its subject: "Dana speaks Polish" / "Lior speaks Polish" are two
+    // people, not two values of one thing.
+    if (h.a[0] === ta[0] && h.b[0] === tb[0] && h.a.length && h.b.length) return null;
     if (h.a.length === 0 || h.b.length === 0) {
       oneSided += h.a.length + h.b.length;
       continue;
     }
-    const kindsA = h.a.map((t) => valueKind(t, names));
-    const kindsB = h.b.map((t) => valueKind(t, names));
+    const kindsA = h.ka;
+    const kindsB = h.kb;
     // Every word of a differing stretch must be a value on both sides ("billing" → "search" is another subject).
     if (kindsA.some((k) => k === null) || kindsB.some((k) => k === null)) return null;
     const ka = kindsA[0]!;
