@@ -60,6 +60,8 @@ export const POSTGRES_SUITES = [
   'test/unit/conflicts-beliefs.test.ts',
   'test/unit/mcp-conflicts.test.ts',
   'test/cli/conflicts-cli.test.ts',
+  'test/unit/conflicts-detector.test.ts',
+  'test/e2e/conflicts-e2e.test.ts',
 ];
 
 export default defineConfig({

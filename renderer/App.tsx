@@ -29,6 +29,7 @@ const loadFleet = () => import('./views/fleet/FleetView.js');
 const loadProspective = () => import('./views/prospective/ProspectiveView.js');
 const loadDuplicates = () => import('./views/duplicates/DuplicatesView.js');
 const loadLab = () => import('./views/lab/LabView.js');
+const loadConflicts = () => import('./views/conflicts/ConflictsView.js');
 const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
 const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
 const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
@@ -42,6 +43,7 @@ const FleetView = lazy(() => loadFleet().then((m) => ({ default: m.FleetView }))
 const ProspectiveView = lazy(() => loadProspective().then((m) => ({ default: m.ProspectiveView })));
 const DuplicatesView = lazy(() => loadDuplicates().then((m) => ({ default: m.DuplicatesView })));
 const LabView = lazy(() => loadLab().then((m) => ({ default: m.LabView })));
+const ConflictsView = lazy(() => loadConflicts().then((m) => ({ default: m.ConflictsView })));
 
 export function prefetchViews(): void {
   void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet(), loadProspective()]);
@@ -120,6 +122,7 @@ export function App() {
             {route.view === 'prospective' && <ProspectiveView />}
             {route.view === 'duplicates' && <DuplicatesView />}
             {route.view === 'lab' && <LabView />}
+            {route.view === 'conflicts' && <ConflictsView />}
           </Suspense>
         </main>
       )}
