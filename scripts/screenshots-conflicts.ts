@@ -49,13 +49,13 @@ try {
   await wb.page.reload();
   await wb.go('/conflicts');
   await wb.page.waitForSelector('[data-testid=conflict-item]', { timeout: 300_000 });
-  await wb.page.waitForFunction(() => [...document.querySelectorAll('[data-testid=conflict-recall]')].slice(0, 2).every((e) => !e.textContent?.includes('ranking…')), undefined, { timeout: 300_000 });
+  await wb.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=conflict-recall]')).slice(0, 2).every((e) => !e.textContent?.includes('ranking…')), undefined, { timeout: 300_000 });
   await wb.page.setViewportSize({ width: 1440, height: 1500 });
   await save(wb, 'conflicts');
   for (const kind of ['value', 'belief'] as const) {
     await wb.page.check(`[data-testid=conflicts-kind-${kind}]`);
     await wb.page.waitForSelector(`[data-testid=conflict-item][data-kind=${kind}]`, { timeout: 60_000 });
-    await wb.page.waitForFunction(() => [...document.querySelectorAll('[data-testid=conflict-recall]')].slice(0, 2).every((e) => !e.textContent?.includes('ranking…')), undefined, { timeout: 300_000 });
+    await wb.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=conflict-recall]')).slice(0, 2).every((e) => !e.textContent?.includes('ranking…')), undefined, { timeout: 300_000 });
     await save(wb, `conflicts-${kind}`);
   }
   await wb.page.check('[data-testid=conflicts-kind-all]');

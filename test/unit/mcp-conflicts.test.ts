@@ -7,21 +7,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
-import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { agentOn, freshStorePath } from '../helpers/agents.js';
-import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
+import { freshStorePath } from '../helpers/agents.js';
+import { dataOf, mcpAgent, textOf } from '../helpers/mcp.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function mcpFor(path: string, owner: string): Promise<{ agent: AgentMemory; mcp: McpHandle }> {
-  const agent = agentOn(path, owner);
-  const mcp = await connectInProcess(agent);
-  cleanup.push(() => agent.close(), () => mcp.close());
-  return { agent, mcp };
-}
+const mcpFor = (path: string, owner: string) => mcpAgent(path, owner, cleanup);
 
 describe('conflicts over MCP', () => {
   it('an agent flags a contradiction with a note, settles it in its scope, and recall knows; another role cannot touch it; undo restores', async () => {

@@ -13,6 +13,7 @@ import { keys } from '../../api/keys.js';
 import { EmptyState, ErrorBox, fmtNum, fmtTime, ownerLabel, Spinner } from '../../components/common.js';
 import { memoryHref } from '../../state/router.js';
 import { MergeDialog } from '../curation/MergeDialog.js';
+import { BuildProgress } from '../recall/RankingStatus.js';
 import { useReadOnlyReason } from '../curation/read-only.js';
 import '../curation/curation.css';
 import './conflicts.css';
@@ -33,16 +34,7 @@ function BuildStatus({ pending }: { pending: boolean }) {
   });
   const b: IndexBuildState['building'] = pending ? (progress.data?.building ?? null) : null;
   if (!pending) return null;
-  if (!b) return <Spinner label="Looking for conflicts…" />;
-  const percent = b.total > 0 ? Math.floor((100 * b.done) / b.total) : 0;
-  return (
-    <div className="spinner index-build" role="status" aria-live="polite" aria-busy="true" data-testid="conflicts-build" data-index={b.index}>
-      <span>
-        Building the {b.label} over {b.memories.toLocaleString('en-US')} memories… {percent} %
-      </span>
-      <progress max={100} value={percent} aria-label={`${b.label} build`} />
-    </div>
-  );
+  return b ? <BuildProgress building={b} testId="conflicts-build" /> : <Spinner label="Looking for conflicts…" />;
 }
 
 function Side({ s, name }: { s: ConflictSide; name: string }) {
