@@ -107,6 +107,8 @@ describe('a supersede resolution', () => {
     const detail = await call(s, 'memory.get', { id: m.dana.id });
     expect(detail.memory.valid_to).toBe(NOW);
     expect(detail.memory.extra).toEqual({ superseded_by: m.lior.id });
+    expect(detail.superseded).toEqual({ by: m.lior.id, by_head: 'The billing service is owned by Lior.', at: NOW });
+    expect((await call(s, 'memory.get', { id: m.lior.id })).superseded).toBeNull();
     expect(detail.memory.archived).toBe(false);
     const page = await call(s, 'review.conflicts', { kinds: ['value'] });
     expect(page.items.some((i) => i.ids!.includes(m.dana.id))).toBe(false);
