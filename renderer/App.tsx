@@ -31,6 +31,7 @@ const loadProspective = () => import('./views/prospective/ProspectiveView.js');
 const loadDuplicates = () => import('./views/duplicates/DuplicatesView.js');
 const loadLab = () => import('./views/lab/LabView.js');
 const loadPrivacy = () => import('./views/privacy/PrivacyView.js');
+const loadConflicts = () => import('./views/conflicts/ConflictsView.js');
 const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
 const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
 const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
@@ -46,6 +47,7 @@ const DuplicatesView = lazy(() => loadDuplicates().then((m) => ({ default: m.Dup
 const LabView = lazy(() => loadLab().then((m) => ({ default: m.LabView })));
 const PrivacyView = lazy(() => loadPrivacy().then((m) => ({ default: m.PrivacyView })));
 const EraseDialogHost = lazy(() => import('./views/privacy/EraseDialogHost.js').then((m) => ({ default: m.EraseDialogHost })));
+const ConflictsView = lazy(() => loadConflicts().then((m) => ({ default: m.ConflictsView })));
 
 export function prefetchViews(): void {
   void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet(), loadProspective()]);
@@ -127,6 +129,7 @@ export function App() {
             {route.view === 'lab' && <LabView />}
             {route.view === 'privacy' && <PrivacyView />}
             {eraseOpen ? <EraseDialogHost /> : null}
+            {route.view === 'conflicts' && <ConflictsView />}
           </Suspense>
         </main>
       )}

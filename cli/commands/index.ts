@@ -27,6 +27,7 @@ import { pruneCommand, retentionCommand } from './retention.js';
 import { statsCommand } from './stats.js';
 import { benchCommand } from './bench.js';
 import { beliefsCommand } from './beliefs.js';
+import { conflictsCommand } from './conflicts.js';
 import { tuneCommand } from './tune.js';
 
 export const COMMANDS: Command[] = [
@@ -53,6 +54,7 @@ export const COMMANDS: Command[] = [
   mergeCommand,
   forgetCommand,
   eraseCommand,
+  conflictsCommand,
   serveCommand,
   recallCommand,
   searchCommand,

@@ -20,7 +20,7 @@ async function mcpFor(path: string, owner: string, opts: Parameters<typeof agent
   return { agent, mcp };
 }
 
-const EXPECTED_TOOLS = ['remember', 'recall', 'search', 'update_memory', 'forget', 'erase', 'associate', 'deref', 'stats', 'reflect', 'todo_list', 'todo_open', 'todo_close', 'intent_add', 'intents_due'];
+const EXPECTED_TOOLS = ['remember', 'recall', 'search', 'update_memory', 'forget', 'erase', 'associate', 'conflicts', 'resolve_conflict', 'deref', 'stats', 'reflect', 'todo_list', 'todo_open', 'todo_close', 'intent_add', 'intents_due'];
 
 describe('MCP tools', () => {
   it('lists every tool with a JSON schema and the server instructions', async () => {

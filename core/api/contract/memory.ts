@@ -62,6 +62,8 @@ export interface MemoryDetail {
   outgoing: EdgeView[];
   incoming: EdgeView[];
   has_embedding: boolean;
+  /** The conflict resolution that superseded it (as of the instant shown), with the superseding memory's head; null when none did. */
+  superseded: { by: string; by_head: string | null; at: number } | null;
 }
 
 export interface Facet {

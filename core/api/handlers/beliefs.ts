@@ -18,7 +18,7 @@ import {
   type BeliefReader,
 } from '../../beliefs/index.js';
 import { lambdaPerSecond } from '../../beliefs/config.js';
-import { fittedCalibration } from '../../beliefs/calibration-choice.js';
+import { fittedCalibration, fittedSignals } from '../../beliefs/calibration-choice.js';
 import { OTHER, type Dist } from '../../beliefs/equations.js';
 import { sortedDistribution } from '../../beliefs/read.js';
 import { toObservation } from '../../beliefs/observation.js';
@@ -44,6 +44,7 @@ function configView(m: BeliefReader): BeliefConfigView {
     lambda_per_second: lambdaPerSecond(config),
     recorded: m.store.getMeta('beliefs_config') !== null,
     calibration: { 'as-of': fittedCalibration(config, 'as-of'), hindsight: fittedCalibration(config, 'hindsight') },
+    signals: { 'as-of': fittedSignals(config, 'as-of'), hindsight: fittedSignals(config, 'hindsight') },
   };
 }
 

@@ -4,6 +4,7 @@ import { memoryHead, type Memory } from '../../model/memory.js';
 import { addMemory, archiveMemories, updateMemory } from '../../engine/memory-ops.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
+import { resolutionsOf } from '../../engine/resolutions.js';
 import type { EngineReader } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
 import { MAX_SELECT_IDS, type memoryContract } from '../contract/memory.js';
@@ -32,6 +33,9 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
       exists: t !== undefined,
     };
   };
+  // The registry is read as it is now; the instant shown only counts resolutions made by then.
+  const superseded = resolutionsOf(engine).supersededAt(store, store.history?.at).get(memory.id);
+  const by = superseded ? store.get(superseded.by) : null;
   return {
     memory,
     labels: {
@@ -39,6 +43,7 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
       salience: toLabel('salience', memory.salience),
       confidence: toLabel('confidence', memory.confidence),
     },
+    superseded: superseded ? { by: superseded.by, by_head: by ? memoryHead(by) : null, at: superseded.at } : null,
     outgoing: memory.edges.map((e) => view(e.target_id, e)),
     incoming: store.incoming(memory.id).map((e) => view(e.src, e)),
     has_embedding: store.getEmbedding(memory.id) !== null,

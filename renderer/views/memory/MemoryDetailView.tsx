@@ -94,6 +94,7 @@ function Fields({ d }: { d: MemoryDetail }) {
     ['mood', m.mood ?? '—'],
     ['place or task', m.place_or_task ?? '—'],
     ['valid', m.valid_from || m.valid_to ? `${fmtTime(m.valid_from)} → ${fmtTime(m.valid_to)}` : '—'],
+    ['superseded', d.superseded ? `by ${d.superseded.by_head ?? d.superseded.by.slice(0, 8)} (${d.superseded.by.slice(0, 8)}) at ${fmtTime(d.superseded.at)}: recall leaves it out` : 'no'],
     ['trigger', m.trigger ? JSON.stringify(m.trigger) : '—'],
     ['source task', m.source_task_ref ?? '—'],
     ['chat turn', m.chat_turn_ref ?? '—'],
