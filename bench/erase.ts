@@ -6,7 +6,8 @@
  * calls it), `--runs` times, median reported (target: ≤ 10 s on the 100k store). Then the erase
  * itself, as the API's long write, while a second PROCESS (the agent, support/agent-child.ts) adds a
  * memory and recalls once per interval: reports how long each phase took (erasing the rows in
- * paced transactions, then VACUUM and the WAL truncated in a worker thread), how often the progress
+ * paced transactions, then the reclaim in a worker thread: free pages zeroed in short transactions and
+ * the WAL truncated), how often the progress
  * moved, the agent's failures and latencies in each phase, and the longest this process's event
  * loop was held (a timer that should fire every 50 ms: the thread that answers calls).
  */
@@ -92,6 +93,7 @@ const result = {
   dry_run_s: { median: Number(median(dryS).toFixed(2)), runs: dryS.map((s) => Number(s.toFixed(2))) },
   erase_s: Number(eraseS.toFixed(1)),
   reclaim_s: receipt.reclaim.seconds,
+  reclaim_longest_lock_ms: receipt.reclaim.longest_lock_ms ?? null,
   bytes: { before: bytesBefore, after: receipt.reclaim.bytes_after },
   progress_samples: progress.length,
   progress_phases: [...new Set(progress.map((p) => p.phase))],

@@ -50,6 +50,9 @@ function dryRunText(d: EraseDryRun): string {
   return lines.join('\n');
 }
 
+/** How the bytes went, in the receipt's words. */
+const reclaimWords = (method: EraseReceipt['reclaim']['method']): string => (method === 'zeroed' ? 'deleted content and free pages zeroed, WAL truncated, in' : 'VACUUM FULL of');
+
 function receiptText(r: EraseReceipt): string {
   const bytes = r.reclaim.bytes_before !== null && r.reclaim.bytes_after !== null ? ` (${r.reclaim.bytes_before.toLocaleString('en-US')} → ${r.reclaim.bytes_after.toLocaleString('en-US')} bytes)` : '';
   return [
@@ -57,7 +60,7 @@ function receiptText(r: EraseReceipt): string {
     ...placeLines(r.counts),
     `  ${'index snapshots dropped'.padEnd(32)} ${r.derived.index_snapshots}`,
     `  ${'list search rows dropped'.padEnd(32)} ${r.derived.text_search_rows}`,
-    r.reclaim.method === 'none' ? 'the files were not rewritten' : `the files: ${r.reclaim.method === 'vacuum' ? 'VACUUM' : 'VACUUM FULL'} of ${r.reclaim.rewrote.join(', ')} in ${r.reclaim.seconds} s${bytes}`,
+    r.reclaim.method === 'none' ? 'the files were not rewritten' : `the files: ${reclaimWords(r.reclaim.method)} ${r.reclaim.rewrote.join(', ')} in ${r.reclaim.seconds} s${bytes}`,
     ...[...r.reclaim.problems, ...r.derived.problems].map((p) => `warning: ${p}`),
     'not reached by any store:',
     ...r.not_reached.map((n) => `  - ${n}`),

@@ -101,7 +101,7 @@ export function notReached(backend: 'sqlite' | 'postgres'): string[] {
 function reclaimCost(backend: 'sqlite' | 'postgres'): { method: EraseReclaim['method']; cost: string } {
   return backend === 'postgres'
     ? { method: 'vacuum_full', cost: 'VACUUM (FULL, ANALYZE) of each table the erase wrote: each is rewritten whole under an exclusive lock, so reads and writes of that table wait until it is done' }
-    : { method: 'vacuum', cost: 'VACUUM of the whole file in a worker thread, then its WAL truncated: the file is rewritten whole (about 30 s per GB here), and other writers wait for the lock meanwhile; readers go on' };
+    : { method: 'zeroed', cost: "what the erase deletes is overwritten with zeros as it goes (secure_delete), then the file's free pages are rewritten with zeros and its WAL truncated, in short transactions in a worker thread: other writers wait for one short transaction at most; readers go on. The file does not shrink" };
 }
 
 const backendOf = (engine: EngineReader): 'sqlite' | 'postgres' => (engine.store.path.startsWith('postgres') ? 'postgres' : 'sqlite');

@@ -26,7 +26,7 @@ describe('mnemo erase', () => {
     const erased = await runCli(['erase', path, '--id', id, '--now', NOW]);
     expect(erased.code, erased.stderr).toBe(0);
     expect(erased.stdout).toMatch(/^erased 1 memory at .* by operator \(journal change #\d+, which cannot be undone\):/);
-    expect(erased.stdout).toMatch(/the files: VACUUM of .*store\.sqlite/);
+    expect(erased.stdout).toMatch(/the files: deleted content and free pages zeroed, WAL truncated, in .*store\.sqlite/);
     expect(erased.stdout).toMatch(/not reached by any store:/);
     expect(erased.stdout).not.toMatch(/31-17-42/);
     expect((await runCli(['show', path, id])).code).not.toBe(0);

@@ -100,7 +100,7 @@ describe('erase by match on SQLite', () => {
     expect(receipt.counts.feed_rows).toBeGreaterThan(0);
     expect(receipt.counts.access_queries + receipt.counts.access_rings).toBeGreaterThan(0);
     expect(receipt.by).toBe('operator');
-    expect(receipt.reclaim).toMatchObject({ method: 'vacuum', problems: [] });
+    expect(receipt.reclaim).toMatchObject({ method: 'zeroed', problems: [] });
     expect(receipt.derived.index_snapshots).toBeGreaterThan(0);
     expect(JSON.stringify(receipt)).not.toContain(CANARY);
     session = new ApiSession({ clock });

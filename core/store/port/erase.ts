@@ -89,13 +89,19 @@ export interface ErasePlan {
 
 /** How the bytes of what was removed went from the store's files. */
 export interface EraseReclaim {
-  /** `vacuum` (SQLite: the whole file rewritten, then its WAL truncated) or `vacuum_full` (PostgreSQL: the touched tables rewritten). */
-  method: 'vacuum' | 'vacuum_full' | 'none';
+  /**
+   * `zeroed` (SQLite: what the erase deleted was zeroed as it went, the free pages rewritten with
+   * zeros in short transactions, then its WAL truncated) or `vacuum_full` (PostgreSQL: the touched
+   * tables rewritten).
+   */
+  method: 'zeroed' | 'vacuum_full' | 'none';
   /** The tables rewritten (PostgreSQL), or the files (SQLite). */
   rewrote: string[];
   seconds: number;
   bytes_before: number | null;
   bytes_after: number | null;
+  /** The longest the reclaim held a lock others wait for (SQLite: its longest write transaction; PostgreSQL: its longest table rewrite). */
+  longest_lock_ms?: number;
   /** What could not be done and why (a reader holding the WAL, a lock not granted); empty when all went. */
   problems: string[];
 }

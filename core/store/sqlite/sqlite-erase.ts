@@ -1,8 +1,9 @@
 /**
  * The SQLite adapter's side of an erase (shared/erase-run.ts): its row primitives, with
  * `secure_delete` on for the erase's transactions (what they delete is overwritten with zeros as
- * it goes), and its reclaim: the whole file VACUUMed and its WAL truncated, in a worker thread
- * (vacuum-worker.ts). SQLite cannot rewrite one table; every page of the file is copied.
+ * it goes, in its page and in the pages it frees), and its reclaim: the free pages rewritten with
+ * zeros and the WAL truncated, in short transactions in a worker thread (reclaim-worker.ts), so
+ * other writers get the lock between them. No VACUUM: it holds the write lock for the whole file.
  */
 import { cachedStatement } from './sqlite.js';
 import { connectionOf, sqliteBindingOf } from './connection.js';
@@ -10,7 +11,7 @@ import type { EraseBackend } from '../shared/erase-run.js';
 import type { EraseDb } from '../shared/erase-db.js';
 import type { EraseReclaim } from '../port/erase.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-import { vacuumInWorker } from './vacuum-worker.js';
+import { reclaimInWorker } from './reclaim-worker.js';
 
 export function sqliteEraseBackend(store: StoreHandle): EraseBackend {
   const conn = () => connectionOf(store);
@@ -43,8 +44,8 @@ export function sqliteEraseBackend(store: StoreHandle): EraseBackend {
     },
     async reclaim(): Promise<EraseReclaim> {
       if (store.path === ':memory:') return { method: 'none', rewrote: [], seconds: 0, bytes_before: null, bytes_after: null, problems: ['an in-memory store has no file to rewrite'] };
-      const r = await vacuumInWorker(store.path, sqliteBindingOf(store));
-      return { method: 'vacuum', rewrote: [store.path], seconds: Math.round(r.seconds * 1000) / 1000, bytes_before: r.bytes_before, bytes_after: r.bytes_after, problems: r.problems };
+      const r = await reclaimInWorker(store.path, sqliteBindingOf(store));
+      return { method: 'zeroed', rewrote: [store.path], seconds: Math.round(r.seconds * 1000) / 1000, bytes_before: r.bytes_before, bytes_after: r.bytes_after, longest_lock_ms: r.longest_transaction_ms, problems: r.problems };
     },
   };
 }

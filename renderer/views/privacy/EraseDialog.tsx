@@ -56,7 +56,7 @@ export function Receipt({ receipt }: { receipt: EraseReceipt }) {
       <p className="small">
         {r.method === 'none'
           ? 'The files were not rewritten.'
-          : `The files: ${r.method === 'vacuum' ? 'VACUUM' : 'VACUUM FULL'} of ${r.rewrote.join(', ')} in ${r.seconds} s${r.bytes_before !== null && r.bytes_after !== null ? ` (${r.bytes_before.toLocaleString()} → ${r.bytes_after.toLocaleString()} bytes)` : ''}.`}
+          : `The files: ${r.method === 'zeroed' ? 'deleted content and free pages zeroed, WAL truncated, in' : 'VACUUM FULL of'} ${r.rewrote.join(', ')} in ${r.seconds} s${r.bytes_before !== null && r.bytes_after !== null ? ` (${r.bytes_before.toLocaleString()} → ${r.bytes_after.toLocaleString()} bytes)` : ''}.`}
       </p>
       {[...r.problems, ...receipt.derived.problems].map((p) => (
         <p key={p} className="warn small" role="alert">
