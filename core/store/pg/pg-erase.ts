@@ -9,8 +9,11 @@
  * keep sample values of each column (pg_statistic).
  *
  * What it costs: each table is rewritten whole, under an ACCESS EXCLUSIVE lock: reads and writes of
- * that table wait until it is done (the journal's and the feed's tables are the big ones). What no
- * vacuum reaches: the server's write-ahead log and its archive, and backups (docs/security.md).
+ * that table wait until it is done (the journal's and the feed's tables are the big ones). How long
+ * it waits to get that lock is bounded (lock_timeout, then it steps aside and tries again), since a
+ * VACUUM FULL queued for the lock makes every later request on the table queue behind it; how long
+ * it holds it, once granted, is the table's rewrite and is not (the receipt's longest_lock_ms). What
+ * no vacuum reaches: the server's write-ahead log and its archive, and backups (docs/security.md).
  *
  * The vacuum runs on a connection of its own through `pg`'s asynchronous client, so the thread
  * that answers calls is not held while the server rewrites (the store's own connection waits for
@@ -25,6 +28,29 @@ import type { PgFeed } from './pg-feed.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+
+/** How long one try of a table's VACUUM FULL waits for its lock, and how long it keeps trying. */
+const LOCK_WAIT_MS = 1000;
+const LOCK_TRIES_MS = 120_000;
+/** PostgreSQL's "lock_not_available" (lock_timeout expired). */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** Runs one table's rewrite, trying again while its lock is not granted within a try; how long the rewrite took once it ran. */
+async function rewriteTable(client: pg.Client, sql: string): Promise<{ ok: true; ms: number } | { ok: false; error: string }> {
+  const until = performance.now() + LOCK_TRIES_MS;
+  for (;;) {
+    const t0 = performance.now();
+    try {
+      await client.query(sql);
+      return { ok: true, ms: performance.now() - t0 };
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      if (e.code !== LOCK_NOT_AVAILABLE) return { ok: false, error: e.message };
+      if (performance.now() >= until) return { ok: false, error: `its lock was not granted in ${LOCK_TRIES_MS / 1000} s of tries (other sessions held the table), so it was not rewritten: its dead rows keep their bytes until a later VACUUM` };
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
 
 export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirror, feed: PgFeed): EraseBackend {
   let present: Set<string> | null = null;
@@ -57,6 +83,7 @@ export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirr
       const client = new pg.Client({ connectionString: conn.url.connection });
       let before: number | null = null;
       let after: number | null = null;
+      let longest = 0;
       const size = async (): Promise<number> => {
         const r = await client.query<{ n: string }>(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`, [conn.url.schema]);
         return Number(r.rows[0]!.n);
@@ -64,13 +91,15 @@ export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirr
       try {
         await client.connect();
         before = await size();
+        // A VACUUM FULL waiting for its lock makes every later read and write of the table queue
+        // behind it: it waits at most LOCK_WAIT_MS a try, then steps aside and tries again.
+        await client.query(`SET lock_timeout = ${LOCK_WAIT_MS}`);
         for (const table of tables) {
-          try {
-            await client.query(`VACUUM (FULL, ANALYZE) ${conn.baseTable(table)}`);
+          const r = await rewriteTable(client, `VACUUM (FULL, ANALYZE) ${conn.baseTable(table)}`);
+          if (r.ok) {
             rewrote.push(table);
-          } catch (err) {
-            problems.push(`${table}: ${(err as Error).message}`);
-          }
+            longest = Math.max(longest, r.ms);
+          } else problems.push(`${table}: ${r.error}`);
         }
         // ANALYZE wrote new statistics rows; the old ones (sample values of each column) are dead
         // tuples of the catalog until it is vacuumed, which only its owner (a superuser) may do.
@@ -85,7 +114,7 @@ export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirr
       } finally {
         await client.end().catch(() => {});
       }
-      return { method: 'vacuum_full', rewrote, seconds: Math.round(performance.now() - started) / 1000, bytes_before: before, bytes_after: after, problems };
+      return { method: 'vacuum_full', rewrote, seconds: Math.round(performance.now() - started) / 1000, bytes_before: before, bytes_after: after, longest_lock_ms: Math.round(longest), problems };
     },
   };
 }
