@@ -407,7 +407,12 @@ export class IndexSidecar {
     }).immediate();
     for (const file of this.openFiles.values()) file.close();
     this.openFiles.clear();
-    removePartsDir(this.path);
+    try {
+      removePartsDir(this.path);
+    } catch (err) {
+      // The rows above are gone already: the receipt must still come back, naming what is left.
+      problems.push(`the folder of the index snapshots' parts beside ${this.path} could not be removed (${(err as Error).message}): remove it by hand`);
+    }
     try {
       db.exec('VACUUM');
     } catch (err) {

@@ -291,8 +291,12 @@ function removeQuietly(path: string): void {
   }
 }
 
+/**
+ * Removes the parts' folder; retried (ENOTEMPTY) when another process adds a part while it is
+ * being removed, as happens when an agent writes a snapshot while an erase purges them.
+ */
 export function removePartsDir(sidecarPath: string): void {
-  rmSync(partsDir(sidecarPath), { recursive: true, force: true });
+  rmSync(partsDir(sidecarPath), { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
 }
 
 function writeAll(fd: number, data: Uint8Array, position: number): void {
