@@ -123,6 +123,7 @@ function SignalsFigures({ signals }: { signals: StoredSignals }) {
           <th title="The chance a right answer gets a higher p than a wrong one">AUC</th>
           <th title="Wrong answers among the lowest tenth of answers by p">wrong in lowest tenth</th>
           <th title="Accuracy once a curator corrects the lowest tenth of answers by p">right after review</th>
+          <th title="The scorer's Brier term once a curator corrects the lowest tenth by p: a corrected answer is the true value at p = 1">Brier after review</th>
           <th title="The scorer's Brier term: (1 − p of the true value)², never below 1 − accuracy">Brier</th>
           <th title="Expected calibration error">ECE</th>
         </tr>
@@ -136,6 +137,7 @@ function SignalsFigures({ signals }: { signals: StoredSignals }) {
               {f.wrong_in_lowest_tenth} of {f.lowest_tenth}
             </td>
             <td>{fmtNum(f.accuracy_lowest_tenth_corrected * 100, 1)}%</td>
+            <td>{fmtNum(f.brier_lowest_tenth_corrected, 3)}</td>
             <td>{fmtNum(f.brier, 3)}</td>
             <td>{fmtNum(f.ece, 3)}</td>
           </tr>
