@@ -9,12 +9,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
-import type { ChangeEvent } from '../../core/store/shared/store-handle.js';
 import type { StoreWriter } from '../../core/store/port/port.js';
 import { encodeRow } from '../../core/store/port/codec.js';
 import { contentHash } from '../../core/store/sqlite/tombstones.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
 import { wholeTableQueriesContract, type ContractHarness } from './store-port-contract-queries.js';
+import type { ChangeEvent } from '../../core/store/port/store-rows.js';
 
 const NOW = 1_700_000_000;
 

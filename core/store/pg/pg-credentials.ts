@@ -4,9 +4,9 @@
  * entries), so verifying a token never writes.
  */
 import type { CredentialRef, CredentialScope } from '../../model/agent-credential.js';
-import type { CredentialUse, StoredCredential } from '../sqlite/agent-credentials.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { CredentialUse, StoredCredential } from '../port/store-rows.js';
 
 const COLS = 'id, owner, token_hash, scopes, label, created_at, revoked_at';
 

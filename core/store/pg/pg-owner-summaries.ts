@@ -3,9 +3,10 @@
  * statements and the fold both adapters share): the same statements, numbered, on this store's
  * tables; bigint counts turned back into numbers.
  */
-import { foldOwnerSummaries, ownerSummarySql, type OwnerGroups, type OwnerSummaries } from '../sqlite/owner-summaries.js';
+import { foldOwnerSummaries, ownerSummarySql, type OwnerGroups } from '../sqlite/owner-summaries.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { OwnerSummaries } from '../port/count-rows.js';
 
 export function pgOwnerSummaries(conn: PgStoreConnection, limit: number): OwnerSummaries {
   const q = (sql: string, params: readonly unknown[]) => conn.db().query<Record<string, unknown>>(numbered(sql), params);

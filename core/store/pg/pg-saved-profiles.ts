@@ -5,10 +5,10 @@
  * SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
  */
 import type { JournalledStore, JournalTarget } from '../shared/journal.js';
-import type { SavedProfileRow } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { deletePgMeta, readPgMeta, writePgMeta } from './pg-meta.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { SavedProfileRow } from '../port/store-rows.js';
 
 const COLS = 'name, base, config, created_at, updated_at, default_since';
 

@@ -37,16 +37,13 @@ import { logAccess, type AccessRecord, type Edge, type Memory } from '../../mode
 import { accessEventValues } from '../sqlite/access-events.js';
 import { currentCredentialId } from '../port/attribution.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
-import type { IndexSidecar } from '../derived/index-sidecar.js';
 import type { Journal } from '../shared/journal.js';
-import type { MaintenanceEntry } from '../sqlite/maintenance-log.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port/port.js';
-import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextSearch, Tombstone } from '../port/port.js';
-import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../sqlite/saved-profiles.js';
+import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextRows, Tombstone } from '../port/port.js';
+import { DEFAULT_PROFILE_KEY, setDefaultProfileWith } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-import { TextSearchIndex } from '../derived/text-search.js';
 import { contentHash } from '../sqlite/tombstones.js';
 import { PgAccessEvents } from './pg-access-events.js';
 import { PgBeliefTables } from './pg-belief-tables.js';
@@ -72,6 +69,8 @@ import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { pgTextRows } from './pg-text-rows.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
+import type { MaintenanceEntry } from '../port/event-rows.js';
+import type { SavedProfileRow } from '../port/store-rows.js';
 
 export interface PgOpenOptions {
   clock?: Clock;
@@ -576,11 +575,10 @@ export class PgStore implements StoreWriter, StoreHandle {
   readonly beliefTables = (): BeliefWrites => new PgBeliefTables(this.conn, this, this.evidence);
 
   /**
-   * SQLite's index, fed from this store's rows. It is kept in this process's memory and rebuilt on
-   * each load, the sidecar unused: catching a persisted index up needs the change feed.
+   * The rows of the list's text search, kept in this process's memory and rebuilt on each load, the
+   * sidecar unused: catching a persisted index up needs the change feed.
    */
-  newTextSearch(_sidecar: IndexSidecar | null): TextSearch {
-    const rows = pgTextRows(this.conn, this.readAhead);
-    return new TextSearchIndex(null, () => rows);
+  textRows(): { rows: TextRows; sidecarKept: boolean } {
+    return { rows: pgTextRows(this.conn, this.readAhead), sidecarKept: false };
   }
 }

@@ -11,76 +11,67 @@
  * backend (PostgreSQL) would make asynchronous and why recall's hot path would not pay for it.
  */
 import type { Clock } from '../../clock.js';
-import type { StoreAsOf } from '../../model/history.js';
-import type { HistoryChanges } from './history-changes.js';
+import type { CredentialRef } from '../../model/agent-credential.js';
 import type { EdgeType } from '../../model/enums.js';
+import type { StoreAsOf } from '../../model/history.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../../model/memory.js';
 import type { OwnerScope } from '../../model/owner.js';
-import type { AccessEvent, EventFilter } from '../sqlite/access-events.js';
-import type { SessionEvent } from '../sqlite/session-events.js';
-import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from '../sqlite/belief-tables.js';
-import type { ChangeRow, ChangeSummary } from '../shared/journal.js';
-import type { MaintenanceEntry } from '../sqlite/maintenance-log.js';
-import type { ChangeEvent } from '../shared/store-handle.js';
-import type { Tombstone } from '../sqlite/tombstones.js';
-import type { AuditEvent, AuditFilter } from '../sqlite/access-queries.js';
-import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../sqlite/derived-sources.js';
-import type { DuplicateCandidateRow } from '../sqlite/duplicate-rows.js';
-import type { memoryFacets } from '../sqlite/facets.js';
-import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../sqlite/fingerprint-rows.js';
-import type { GraphFilter, GraphResult } from '../sqlite/graph-query.js';
-import type { ListFilter, ListRow } from '../sqlite/list-query.js';
-import type { LoggedRecall } from '../sqlite/logged-recalls.js';
-import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../sqlite/overview-counts.js';
-import type { OwnerState } from '../sqlite/recall-reads.js';
-import type { OwnerSummaries } from '../sqlite/owner-summaries.js';
-import type { MemoryHead } from '../sqlite/review-heads.js';
-import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../sqlite/store-counts.js';
-import type { UsageRecord } from '../sqlite/usage-rows.js';
-import type { FeedChanges, FeedPosition } from './feed-position.js';
-import type { CredentialRef } from '../../model/agent-credential.js';
 import type { RunPacing } from '../../model/run-pacing.js';
-import type { CredentialUse, StoredCredential } from '../sqlite/agent-credentials.js';
-import type { BulkLoad } from '../sqlite/bulk-load.js';
-import type { ChangeRun, Pacer } from '../shared/change-run.js';
-import type { FeedRetention, FeedStatus, PruneReport } from '../sqlite/feed-retention.js';
-import type { IngestMarker } from '../shared/ingest-run.js';
-import type { GroupUndoOptions, GroupUndoResult } from '../shared/undo-group.js';
-import type { SavedProfileRow } from '../sqlite/saved-profiles.js';
-import type { IndexSidecar, IndexSidecarLocation } from '../derived/index-sidecar.js';
-export type { IndexSidecarLocation } from '../derived/index-sidecar.js';
+import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-rows.js';
+import type { CountBucket, KeyCount, OverviewColumn, OwnerSummaries, RetentionPoint, SchemaVersions, StatsColumn, TableCounts, ValueCount } from './count-rows.js';
+import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
+import type { FeedChanges, FeedPosition } from './feed-position.js';
+import type { HistoryChanges } from './history-changes.js';
+import type { DuplicateCandidateRow, GraphFilter, GraphResult, ListFilter, ListRow, MemoryFacets, MemoryHead, OwnerState, UsageRecord } from './memory-views.js';
+import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRows, VectorRow } from './source-rows.js';
+import type {
+  BulkLoad,
+  ChangeEvent,
+  ChangeRow,
+  ChangeRun,
+  ChangeSummary,
+  CredentialUse,
+  FeedRetention,
+  FeedStatus,
+  GroupUndoOptions,
+  GroupUndoResult,
+  IndexSidecarLocation,
+  IngestMarker,
+  Pacer,
+  PruneReport,
+  SavedProfileRow,
+  StoredCredential,
+  Tombstone,
+} from './store-rows.js';
 
-/* The row and filter types of the port's methods, so that callers name them through the port. */
-export type { AccessEvent, EventFilter } from '../sqlite/access-events.js';
-export type { SessionEvent } from '../sqlite/session-events.js';
-export type { AuditEvent, AuditFilter } from '../sqlite/access-queries.js';
-export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from '../sqlite/belief-tables.js';
-export type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../sqlite/derived-sources.js';
-export type { DuplicateCandidateRow } from '../sqlite/duplicate-rows.js';
-export type { FacetRow } from '../sqlite/facets.js';
-export type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../sqlite/fingerprint-rows.js';
-export type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../sqlite/graph-query.js';
-export type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor } from './history-changes.js';
-export type { ChangeRow, ChangeSummary } from '../shared/journal.js';
-export type { ListFilter, ListRow } from '../sqlite/list-query.js';
-export type { LoggedRecall } from '../sqlite/logged-recalls.js';
-export type { MaintenanceEntry } from '../sqlite/maintenance-log.js';
-export type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../sqlite/overview-counts.js';
-export type { OwnerState } from '../sqlite/recall-reads.js';
-export type { OwnerSummaries, OwnerSummary } from '../sqlite/owner-summaries.js';
-export type { MemoryHead } from '../sqlite/review-heads.js';
-export type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../sqlite/store-counts.js';
-export type { ChangeEvent } from '../shared/store-handle.js';
-export type { SavedProfileRow } from '../sqlite/saved-profiles.js';
-export type { Tombstone } from '../sqlite/tombstones.js';
-export type { UsageRecord } from '../sqlite/usage-rows.js';
+/* The row and filter types of the port's methods, owned by the port's files beside this one; re-exported so that callers name them through the port. */
+export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-rows.js';
+export type { CountBucket, KeyCount, OverviewColumn, OwnerSummaries, OwnerSummary, RetentionPoint, SchemaVersions, StatsColumn, TableCounts, ValueCount } from './count-rows.js';
+export type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
 export type { FeedChanges, FeedPosition } from './feed-position.js';
-export type { CredentialUse, StoredCredential } from '../sqlite/agent-credentials.js';
-export type { BulkLoad, BulkMemoryRow } from '../sqlite/bulk-load.js';
-export type { ChangeRun, Pacer } from '../shared/change-run.js';
-export type { FeedRetention, FeedStatus, PruneReport } from '../sqlite/feed-retention.js';
-export type { IngestMarker } from '../shared/ingest-run.js';
-export type { GroupUndoOptions, GroupUndoResult } from '../shared/undo-group.js';
+export type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor } from './history-changes.js';
+export type { DuplicateCandidateRow, FacetRow, GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult, ListFilter, ListRow, MemoryFacets, MemoryHead, OwnerState, UsageRecord } from './memory-views.js';
+export type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRow, TextRows, VectorRow } from './source-rows.js';
+export type {
+  BulkLoad,
+  BulkMemoryRow,
+  ChangeEvent,
+  ChangeRow,
+  ChangeRun,
+  ChangeSummary,
+  CredentialUse,
+  FeedRetention,
+  FeedStatus,
+  GroupUndoOptions,
+  GroupUndoResult,
+  IndexSidecarLocation,
+  IngestMarker,
+  Pacer,
+  PruneReport,
+  SavedProfileRow,
+  StoredCredential,
+  Tombstone,
+} from './store-rows.js';
 
 /** A built-in profile (`nooa-0.0.9`, `mnemo`) or one saved in the store (saved-profiles.ts). */
 export type ProfileName = string;
@@ -385,8 +376,6 @@ export interface StoreHistory {
  * reaches them as `store.queries`, so a second backend provides them or fails the contract suite.
  */
 
-export type MemoryFacets = ReturnType<typeof memoryFacets>;
-
 export interface MemoryQueries {
   /** One page of the memory list, with its total. */
   listMemories(f: ListFilter): { total: number; rows: ListRow[] };
@@ -556,31 +545,17 @@ export interface SavedProfileWrites {
 
 // ---------------------------------------------------------------- the two sides
 
-/**
- * The memory list's full-text search: every word must match as a prefix, and a word that looks like
- * a hex id prefix also matches ids. The adapter makes it (SQLite: FTS5 tables, in the index sidecar
- * when one is given, text-search.ts); the engine keeps it current as a derived index (it has the
- * same members as a sidecar-resident DerivedIndex, spelled out here so the port names no module
- * that names the port).
- */
-export interface TextSearch {
-  load(store: StoreReader): void;
-  update(store: StoreReader, id: string): void;
-  remove(id: string): void;
-  /** Records a feed position the search reflects at least (when the engine closes). */
-  recordPosition(position: FeedPosition, now: number): void;
-  dispose(): void;
-  /** The ids of the memories that match every word. */
-  match(words: readonly string[]): string[];
-}
-
 /** Everything a read path may do. */
 export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed, StoreHistory {
   readonly journal: JournalReads;
   beliefTables(): BeliefReads;
   readonly queries: StoreQueries;
-  /** A new full-text search over this store's memories, kept in `sidecar` when one is given (else rebuilt on each load). */
-  newTextSearch(sidecar: IndexSidecar | null): TextSearch;
+  /**
+   * The memories' text as the list's full-text search reads it (derived/text-search.ts), and whether
+   * that search may be kept in the index sidecar between opens: only where the change feed can catch
+   * it up (SQLite); elsewhere it is rebuilt on each load.
+   */
+  textRows(): { rows: TextRows; sidecarKept: boolean };
 }
 
 /** Everything: the reads and the writes. */

@@ -4,9 +4,10 @@
  * (mnemo_access_events.credential_id, mnemo_journal.credential_id); "last used" is read from them
  * through their partial indexes, so verifying a token never writes.
  */
-import type { AgentCredential, CredentialRef, CredentialScope } from '../../model/agent-credential.js';
+import type { CredentialRef, CredentialScope } from '../../model/agent-credential.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { statementOf } from './connection.js';
+import type { CredentialUse, StoredCredential } from '../port/store-rows.js';
 
 interface CredentialRow {
   id: string;
@@ -16,19 +17,6 @@ interface CredentialRow {
   label: string | null;
   created_at: number;
   revoked_at: number | null;
-}
-
-export interface StoredCredential extends AgentCredential {
-  token_hash: string;
-}
-
-/** Use of one credential, from the rows it wrote. */
-export interface CredentialUse {
-  credential_id: string;
-  accesses: number;
-  changes: number;
-  /** Latest access or change made with it; null when never used. */
-  last_used: number | null;
 }
 
 function hasTable(store: object): boolean {

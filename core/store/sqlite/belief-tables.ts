@@ -6,52 +6,7 @@
 import { connectionOf, statementOf } from './connection.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { cachedStatement, type DB } from './sqlite.js';
-
-export type DistJson = Record<string, number>;
-
-export interface DimensionRow {
-  entity: string;
-  attribute: string;
-  distribution: DistJson;
-  t_last: number;
-  deltas: number;
-  mode: string | null;
-}
-
-export interface DeltaRow {
-  id: number;
-  entity: string;
-  attribute: string;
-  observed_entity: string;
-  value: string;
-  t: number;
-  reliability: number | null;
-  epsilon: number;
-  prior: DistJson;
-  posterior: DistJson;
-  surprise: number;
-  evidence: string;
-  source: string;
-  memory_id: string | null;
-  observation_id: string | null;
-  recorded_at: number;
-}
-
-export type NewDelta = Omit<DeltaRow, 'id'>;
-
-export interface AliasRow {
-  alias: string;
-  canonical: string;
-  divergence: number | null;
-  shared: number | null;
-  merged_at: number;
-}
-
-export interface RejectionRow {
-  a: string;
-  b: string;
-  rejected_at: number;
-}
+import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from '../port/belief-rows.js';
 
 const ALIAS_COLS = 'alias, canonical, divergence, shared, merged_at';
 const ALIAS_BY_NAME_SQL = `SELECT ${ALIAS_COLS} FROM mnemo_entity_aliases WHERE alias = ?`;

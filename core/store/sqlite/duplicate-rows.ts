@@ -2,16 +2,7 @@
 import { connectionOf } from './connection.js';
 import type { RowSource } from '../shared/store-handle.js';
 import { jsonField } from './json-sql.js';
-
-export interface DuplicateCandidateRow {
-  id: string;
-  type: string;
-  owner: string;
-  created_at: number;
-  strength: number;
-  archived: number;
-  content: string;
-}
+import type { DuplicateCandidateRow } from '../port/memory-views.js';
 
 const COLUMNS = 'id, type, owner, created_at, strength, archived, content';
 

@@ -8,27 +8,7 @@
 import { connectionOf } from './connection.js';
 import { idleSql, retentionSql } from '../shared/retention-sql.js';
 import type { RowSource } from '../shared/store-handle.js';
-
-export interface ValueCount {
-  value: string;
-  n: number;
-}
-
-/** A bucket [min, max) of a numeric expression; either end may be absent. */
-export interface CountBucket {
-  min: number | null;
-  max: number | null;
-}
-
-export interface RetentionPoint {
-  id: string;
-  type: string;
-  retention: number;
-  importance: number;
-}
-
-/** Promoted columns the Overview groups by. */
-export type OverviewColumn = 'type' | 'owner' | 'status';
+import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../port/count-rows.js';
 
 const LIVE = 'archived = 0';
 

@@ -13,34 +13,7 @@ import { connectionOf } from './connection.js';
 import { hasEventTable } from './access-events.js';
 import { byBytes } from '../shared/byte-order.js';
 import type { RowSource } from '../shared/store-handle.js';
-
-export interface OwnerSummary {
-  /** The exact owner string (`""`: unowned memories). */
-  owner: string;
-  live: number;
-  archived: number;
-  /** Live memories per type. */
-  by_type: Record<string, number>;
-  /** Edges whose source is one of its memories (archived ones included). */
-  edges_out: number;
-  /** Access events on its memories, by any reader. */
-  accesses: number;
-  /**
-   * Access events this owner made, as a reader, on memories of another role: the Access audit's
-   * "cross-owner only" rule (isCrossOwner), so these add up to that filter's total.
-   */
-  foreign_reads: number;
-  /** The newest `created_at` of its memories (rows keep no update time); null when it owns none. */
-  last_created: number | null;
-  /** The newest access event on its memories; null when none was read. */
-  last_access: number | null;
-}
-
-export interface OwnerSummaries {
-  owners: OwnerSummary[];
-  /** More owners than `limit`: the rows are the first `limit` in byte order. */
-  truncated: boolean;
-}
+import type { OwnerSummaries, OwnerSummary } from '../port/count-rows.js';
 
 /** The most rows one answer holds. */
 export const MAX_OWNER_SUMMARIES = 1000;

@@ -4,11 +4,7 @@
  */
 import { connectionOf } from './connection.js';
 import type { RowSource } from '../shared/store-handle.js';
-
-export interface OwnerState {
-  owner: string;
-  archived: boolean;
-}
+import type { OwnerState } from '../port/memory-views.js';
 
 export function ownerStates(store: RowSource, ids: readonly string[]): Map<string, OwnerState> {
   const out = new Map<string, OwnerState>();

@@ -6,14 +6,7 @@
 import { connectionOf } from './connection.js';
 import { jsonField } from './json-sql.js';
 import type { RowSource } from '../shared/store-handle.js';
-
-export interface MemoryHead {
-  type: string;
-  owner: string;
-  title: string | null;
-  /** The content's first characters (enough for a text filter over what the card shows). */
-  content: string;
-}
+import type { MemoryHead } from '../port/memory-views.js';
 
 /** Characters of content kept per memory for the text filter. */
 const CONTENT_PREFIX = 300;

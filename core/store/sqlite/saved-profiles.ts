@@ -20,22 +20,12 @@ import type { JournalledStore, JournalTarget } from '../shared/journal.js';
 import { hasMigration } from './migrations.js';
 import { cachedStatement, type DB } from './sqlite.js';
 import type { RowSource } from '../shared/store-handle.js';
+import type { SavedProfileRow } from '../port/store-rows.js';
 
 /** Built in, never stored: they cannot be overwritten, deleted or shadowed. */
 
 /** The `mnemo_meta` key holding the store's default profile. */
 export const DEFAULT_PROFILE_KEY = 'profile';
-
-export interface SavedProfileRow {
-  name: string;
-  base: string;
-  /** JSON text of `{ knobs, features }`. */
-  config: string;
-  created_at: number;
-  updated_at: number;
-  /** When it became the store's default (null: it is not the default). */
-  default_since: number | null;
-}
 
 const COLS = 'name, base, config, created_at, updated_at, default_since';
 const INSERT = `INSERT OR REPLACE INTO mnemo_profiles(${COLS}) VALUES (@name, @base, @config, @created_at, @updated_at, @default_since)`;

@@ -18,7 +18,7 @@ import { fixedClock, systemClock, type Clock } from '../../clock.js';
 import { badInput, MnemoError, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
 import type { AccessRecord, Edge, Memory } from '../../model/memory.js';
-import { backfillAccessEvents, type AccessEvent, type EventFilter } from './access-events.js';
+import { backfillAccessEvents } from './access-events.js';
 import { beliefAliasTarget, beliefRejectionTarget } from './belief-journal-targets.js';
 import { BeliefTables } from './belief-tables.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
@@ -29,15 +29,15 @@ import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import type { HistoryChanges } from '../port/history-changes.js';
 import { changesBetween } from './history-diff.js';
 import { resolveInstant, type HistoryInstant } from './history-instant.js';
-import { sidecarPath, type IndexSidecar } from '../derived/index-sidecar.js';
+import { sidecarPath } from '../derived/index-sidecar.js';
 import { Journal, type JournalTarget } from '../shared/journal.js';
-import { appendMaintenanceEntry, readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
+import { appendMaintenanceEntry, readMaintenanceHistory } from './maintenance-log.js';
 import { memoryRowTarget } from './memory-images.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from '../port/port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextRows } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
-import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile, type SavedProfileRow } from './saved-profiles.js';
+import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile } from './saved-profiles.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { enterSqlitePast, releasePastSnapshot, resumePastSnapshot } from './sqlite-history-open.js';
 import { sqliteIngestSql } from './sqlite-ingest-sql.js';
@@ -50,15 +50,17 @@ import { readSqliteMeta, writeSqliteMeta } from './sqlite-meta.js';
 import { sqliteQueries } from './sqlite-queries.js';
 import { sqliteRuns } from './sqlite-runs.js';
 import { ScopedReads } from '../shared/scoped-reads.js';
-import type { ChangeEvent, StoreHandle } from '../shared/store-handle.js';
+import type { StoreHandle } from '../shared/store-handle.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
-import { TextSearchIndex } from '../derived/text-search.js';
-import { findTombstone, tombstoneTarget, writeTombstone, type Tombstone } from './tombstones.js';
+import { sqliteTextRows } from './sqlite-text-rows.js';
+import { findTombstone, tombstoneTarget, writeTombstone } from './tombstones.js';
 
-export type { MaintenanceEntry } from './maintenance-log.js';
-export type { ChangeEvent } from '../shared/store-handle.js';
 export type { HistoryInstant } from './history-instant.js';
 export type { AccessWrite, ChangeListener, ListScope, ProfileName } from '../port/port.js';
+import type { AccessEvent, EventFilter, MaintenanceEntry } from '../port/event-rows.js';
+import type { ChangeEvent, SavedProfileRow, Tombstone } from '../port/store-rows.js';
+export type { MaintenanceEntry } from '../port/event-rows.js';
+export type { ChangeEvent } from '../port/store-rows.js';
 
 export interface OpenOptions extends ConnectOptions {
   clock?: Clock;
@@ -562,7 +564,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     return new BeliefTables(this);
   }
 
-  newTextSearch(sidecar: IndexSidecar | null): TextSearchIndex {
-    return new TextSearchIndex(sidecar);
+  /** The list's text search may live in the sidecar: the change feed catches it up there. */
+  textRows(): { rows: TextRows; sidecarKept: boolean } {
+    return { rows: sqliteTextRows(this), sidecarKept: true };
   }
 }

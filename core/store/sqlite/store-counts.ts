@@ -10,33 +10,7 @@ import { countEvents } from './access-events.js';
 import { readMnemoVersion } from './migrations.js';
 import { ownerClause } from '../shared/owner-sql.js';
 import type { RowSource, StoreHandle } from '../shared/store-handle.js';
-
-export interface TableCounts {
-  /** Memory rows, archived included. */
-  memories: number;
-  archived: number;
-  edges: number;
-  /** Rows of the access-event table (0 before mnemo's tables exist). */
-  events: number;
-  /** Journalled changes (0 before mnemo's tables exist). */
-  changes: number;
-}
-
-export interface SchemaVersions {
-  /** nooa's `PRAGMA user_version`. */
-  nooa: number;
-  /** mnemo's own schema version (0 before mnemo's tables exist). */
-  mnemo: number;
-}
-
-/** Promoted columns `stats.basic` groups by. */
-export type StatsColumn = 'type' | 'owner' | 'status';
-
-export interface KeyCount {
-  /** The column's value; null for a NULL status. */
-  k: string | null;
-  n: number;
-}
+import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../port/count-rows.js';
 
 const count = (source: RowSource, sql: string, ...params: unknown[]): number => (connectionOf(source).prepare(sql).get(...params) as { n: number }).n;
 

@@ -10,26 +10,7 @@ import type { AccessRecord, Memory } from '../../model/memory.js';
 import type { OwnerScope } from '../../model/owner.js';
 import { ownerClause } from '../shared/owner-sql.js';
 import type { RowSource } from '../shared/store-handle.js';
-
-export type UsageRecord = Pick<
-  Memory,
-  | 'id'
-  | 'type'
-  | 'status'
-  | 'owner'
-  | 'importance'
-  | 'strength'
-  | 'reinforcement_count'
-  | 'created_at'
-  | 'last_accessed_at'
-  | 'access_log'
-  | 'recalled_count'
-  | 'searched_count'
-  | 'injected_count'
-  | 'reinforced_count'
-  | 'deref_count'
-  | 'archived'
-> & { references_count: number; title: string | null; content: string };
+import type { UsageRecord } from '../port/memory-views.js';
 
 /** The columns a usage record is read from (USAGE_COLUMNS), as either adapter returns them. */
 export interface UsageRow {
