@@ -63,7 +63,6 @@ const STORE_DEBTS = {
     'core/store/sqlite/maintenance-log.ts',
     'core/store/sqlite/memory-images.ts',
     'core/store/sqlite/migrations.ts',
-    'core/store/sqlite/owner-summaries.ts',
     'core/store/sqlite/saved-profiles.ts',
     'core/store/sqlite/tombstones.ts',
     'core/store/sqlite/usage-rows.ts',

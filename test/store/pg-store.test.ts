@@ -18,7 +18,7 @@ import { runAttributed } from '../../core/store/port/attribution.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/sqlite/migrations.js';
 import { PgAudit } from '../../core/store/pg/pg-audit.js';
-import { PgCounts } from '../../core/store/pg/pg-counts.js';
+import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample, tableCounts } from '../../core/store/queries/counts.js';
 import { PgMemoryQueries } from '../../core/store/pg/pg-memory-queries.js';
 import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
@@ -107,6 +107,8 @@ describe('the PostgreSQL store adapter', () => {
     // 7 rows a statement: every whole-table read crosses many pages.
     const pg = new PgRowQueries(conn, 7);
     const q = sqlite.queries;
+    // The queries written once run on a PostgreSQL store of the copy.
+    const counts = PgStore.openReader(storeUrl('pgstore_rows'), { clock: fixedClock(NOW) });
     try {
       const rows = [...q.memoryRows()];
       expect(rows.some((r) => r.archived === 1) && rows.some((r) => r.embedding !== null)).toBe(true);
@@ -141,15 +143,14 @@ describe('the PostgreSQL store adapter', () => {
       expect([...light.sessionAccessEvents(channels)]).toEqual(sessions);
       expect([...light.sessionAccessEvents(['deref'])]).toEqual([...q.sessionAccessEvents(['deref'])]);
       expect(light.latestAccessEventId()).toBe(q.latestAccessEventId());
-      // The counts: every one, over a store with archived rows, several owners, types and statuses.
-      const counts = new PgCounts(conn);
+      // The counts: every one, over a store with archived rows, several owners, types and statuses. They
+      // are written once (core/store/queries/counts.ts): over the PostgreSQL copy they answer as over the file.
       for (const column of ['type', 'owner', 'status'] as const) {
-        expect(counts.liveValueCounts(column)).toEqual(q.liveValueCounts(column));
-        // SQLite leaves the order of equal counts to its plan; PostgreSQL's are in key order, so compare that order.
-        for (const scope of [null, rows[0]!.owner, 'nobody']) expect(counts.countsByColumn(column, scope)).toEqual(byCountThenKey(q.countsByColumn(column, scope)));
+        expect(liveValueCounts(counts, column)).toEqual(liveValueCounts(sqlite, column));
+          for (const scope of [null, rows[0]!.owner, 'nobody']) expect(countsByColumn(counts, column, scope)).toEqual(byCountThenKey(countsByColumn(sqlite, column, scope)));
       }
-      expect(counts.liveAndArchivedCounts()).toEqual(q.liveAndArchivedCounts());
-      expect(counts.liveEdgeTypeCounts()).toEqual(q.liveEdgeTypeCounts());
+      expect(liveAndArchivedCounts(counts)).toEqual(liveAndArchivedCounts(sqlite));
+      expect(liveEdgeTypeCounts(counts)).toEqual(liveEdgeTypeCounts(sqlite));
       const buckets = [
         { min: null, max: 0.1 },
         { min: 0.1, max: 0.5 },
@@ -161,17 +162,17 @@ describe('the PostgreSQL store adapter', () => {
         { min: 86_400 * 7, max: null },
       ];
       for (const at of [NOW, NOW + 86_400 * 30]) {
-        expect(counts.liveRetentionBucketCounts(at, 72, buckets)).toEqual(q.liveRetentionBucketCounts(at, 72, buckets));
-        expect(counts.liveIdleBucketCounts(at, idle)).toEqual(q.liveIdleBucketCounts(at, idle));
+        expect(liveRetentionBucketCounts(counts, at, 72, buckets)).toEqual(liveRetentionBucketCounts(sqlite, at, 72, buckets));
+        expect(liveIdleBucketCounts(counts, at, idle)).toEqual(liveIdleBucketCounts(sqlite, at, idle));
       }
-      expect(counts.liveRetentionBucketCounts(NOW, 72, buckets).reduce((a, b) => a + b, 0)).toBe(q.liveCount());
-      expect(counts.retentionSample(NOW + 3600, 48, 4)).toEqual(q.retentionSample(NOW + 3600, 48, 4));
-      expect(counts.liveCount()).toBe(q.liveCount());
-      expect(counts.tableCounts()).toEqual(q.tableCounts());
-      expect(counts.schemaVersions()).toEqual(q.schemaVersions());
-      for (const scope of [null, rows[0]!.owner]) expect(counts.archivedCount(scope)).toBe(q.archivedCount(scope));
-      expect(counts.edgeCountsByType()).toEqual(byCountThenKey(q.edgeCountsByType()));
-      expect(counts.beliefDimensionCount()).toBe(q.beliefDimensionCount());
+      expect(liveRetentionBucketCounts(counts, NOW, 72, buckets).reduce((a, b) => a + b, 0)).toBe(liveCount(sqlite));
+      expect(retentionSample(counts, NOW + 3600, 48, 4)).toEqual(retentionSample(sqlite, NOW + 3600, 48, 4));
+      expect(liveCount(counts)).toBe(liveCount(sqlite));
+      expect(tableCounts(counts)).toEqual(tableCounts(sqlite));
+      expect(counts.schemaVersions()).toEqual(sqlite.schemaVersions());
+      for (const scope of [null, rows[0]!.owner]) expect(archivedCount(counts, scope)).toBe(archivedCount(sqlite, scope));
+      expect(edgeCountsByType(counts)).toEqual(byCountThenKey(edgeCountsByType(sqlite)));
+      expect(beliefDimensionCount(counts)).toBe(beliefDimensionCount(sqlite));
       // Usage records, the audit log and the logged recalls.
       expect([...light.iterUsageRecords({ includeArchived: true })]).toEqual([...q.iterUsageRecords({ includeArchived: true })]);
       expect([...light.iterUsageRecords({ owner: rows[0]!.owner })]).toEqual([...q.iterUsageRecords({ owner: rows[0]!.owner })]);
@@ -206,6 +207,7 @@ describe('the PostgreSQL store adapter', () => {
         for (const type of EDGE_TYPES) expect(pg.edgeTargets(r.id, type)).toEqual(q.edgeTargets(r.id, type));
       }
     } finally {
+      counts.close();
       conn.close();
       sqlite.close();
     }

@@ -9,6 +9,8 @@ import { accessRecord } from '../../core/model/memory.js';
 import type { Memory, NewMemoryInput } from '../../core/model/memory.js';
 import type { OwnerSummary, StoreWriter } from '../../core/store/port/port.js';
 import type { StoreUnderTest } from '../../support/store-adapters.js';
+import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample, tableCounts } from '../../core/store/queries/counts.js';
+import { ownerSummaries } from '../../core/store/queries/owner-summaries.js';
 
 /** What the suite's describe gives its parts: the store of the running test, and its helpers. */
 export interface ContractHarness {
@@ -170,30 +172,30 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
   contractIt('counts: the Overview, stats and store panel numbers', () => {
     const { a, reader } = seeded();
     h.store.logAccesses([{ id: a.id, record: accessRecord(NOW + 1, 'recalled') }]);
-    for (const q of [h.store.queries, reader.queries]) {
-      expect(q.liveAndArchivedCounts()).toEqual({ live: 2, archived: 1 });
-      expect(q.liveCount()).toBe(2);
-      expect(q.liveValueCounts('type')).toEqual([
+    for (const s of [h.store, reader]) {
+      expect(liveAndArchivedCounts(s)).toEqual({ live: 2, archived: 1 });
+      expect(liveCount(s)).toBe(2);
+      expect(liveValueCounts(s, 'type')).toEqual([
         { value: 'info', n: 1 },
         { value: 'skill', n: 1 },
       ]);
-      expect(q.liveEdgeTypeCounts()).toEqual([{ value: 'part_of', n: 2 }]); // live memories touching the type, not edges
+      expect(liveEdgeTypeCounts(s)).toEqual([{ value: 'part_of', n: 2 }]); // live memories touching the type, not edges
       const buckets = [
         { min: null, max: null },
         { min: 1e12, max: null },
       ];
-      expect(q.liveRetentionBucketCounts(NOW, 24, buckets)).toEqual([2, 0]);
-      expect(q.liveIdleBucketCounts(NOW, buckets)).toEqual([2, 0]);
-      expect(q.retentionSample(NOW, 24, 1)).toHaveLength(2);
-      expect(q.tableCounts()).toMatchObject({ memories: 3, archived: 1, edges: 1, events: 1 });
-      expect(q.schemaVersions().mnemo).toBeGreaterThan(0);
-      expect(q.countsByColumn('owner', null)).toEqual([
+      expect(liveRetentionBucketCounts(s, NOW, 24, buckets)).toEqual([2, 0]);
+      expect(liveIdleBucketCounts(s, NOW, buckets)).toEqual([2, 0]);
+      expect(retentionSample(s, NOW, 24, 1)).toHaveLength(2);
+      expect(tableCounts(s)).toMatchObject({ memories: 3, archived: 1, edges: 1, events: 1 });
+      expect(s.schemaVersions().mnemo).toBeGreaterThan(0);
+      expect(countsByColumn(s, 'owner', null)).toEqual([
         { k: 'alice', n: 2 },
         { k: 'bob', n: 1 },
       ]);
-      expect(q.archivedCount('bob')).toBe(1);
-      expect(q.edgeCountsByType()).toEqual([{ k: 'part_of', n: 1 }]);
-      expect(q.beliefDimensionCount()).toBe(0);
+      expect(archivedCount(s, 'bob')).toBe(1);
+      expect(edgeCountsByType(s)).toEqual([{ k: 'part_of', n: 1 }]);
+      expect(beliefDimensionCount(s)).toBe(0);
     }
   });
 
@@ -242,15 +244,16 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
       row('🤖', { live: 1, by_type: { skill: 1 }, last_created: NOW }),
     ];
     const reader = h.fx.openReader();
-    for (const q of [h.store.queries, reader.queries]) {
-      expect(q.ownerSummaries(1000)).toEqual({ owners: all, truncated: false });
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
+      expect(ownerSummaries(s, 1000)).toEqual({ owners: all, truncated: false });
       // The foreign reads are the Access audit's cross-owner accesses, counted per reader.
       expect(q.auditEvents({ crossOwnerOnly: true })!.total).toBe(4);
       // Five memory owners: a cap of 3 leaves out the fourth and later; the rows kept are whole.
-      expect(q.ownerSummaries(3)).toEqual({ owners: all.slice(0, 3), truncated: true });
+      expect(ownerSummaries(s, 3)).toEqual({ owners: all.slice(0, 3), truncated: true });
       // Five memory owners fit in 5, but with the reader that owns none there are six rows.
-      expect(q.ownerSummaries(5)).toEqual({ owners: all.slice(0, 5), truncated: true });
-      expect(q.ownerSummaries(6).truncated).toBe(false);
+      expect(ownerSummaries(s, 5)).toEqual({ owners: all.slice(0, 5), truncated: true });
+      expect(ownerSummaries(s, 6).truncated).toBe(false);
     }
   });
 }

@@ -6,12 +6,13 @@ import { perMemoryUsage } from '../../observe/usage.js';
 import type { statsContract } from '../contract/stats.js';
 import type { HandlersFor } from './types.js';
 import type { StatsColumn } from '../../store/port/port.js';
+import { archivedCount, countsByColumn, edgeCountsByType } from '../../store/queries/counts.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {
     const store = session.reading().store;
     const scope = parseOwnerScope(input.owner);
-    const group = (col: StatsColumn) => Object.fromEntries(store.queries.countsByColumn(col, scope).map((r) => [r.k ?? '(none)', r.n]));
+    const group = (col: StatsColumn) => Object.fromEntries(countsByColumn(store, col, scope).map((r) => [r.k ?? '(none)', r.n]));
     const byOwnerExact = group('owner');
     const byOwner: Record<string, number> = {};
     for (const [o, n] of Object.entries(byOwnerExact)) {
@@ -19,8 +20,8 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       byOwner[k] = (byOwner[k] ?? 0) + n;
     }
     const total = Object.values(group('type')).reduce((a, b) => a + b, 0);
-    const archived = store.queries.archivedCount(scope);
-    const edgesByType = Object.fromEntries(store.queries.edgeCountsByType().map((r) => [r.k, r.n]));
+    const archived = archivedCount(store, scope);
+    const edgesByType = Object.fromEntries(edgeCountsByType(store).map((r) => [r.k, r.n]));
     return {
       total,
       live: total - archived,

@@ -3,10 +3,9 @@
  * methods written so far, bound to their SQL, and the rest throwing `unsupported` by name (the
  * list is checked by the compiler against what is left of the interface).
  */
-import type { CountQueries, StoreQueries } from '../port/port.js';
+import type { StoreQueries } from '../port/port.js';
 import { notYetGroup } from './pg-not-yet.js';
 import type { PgAudit } from './pg-audit.js';
-import type { PgCounts } from './pg-counts.js';
 import type { PgCredentials } from './pg-credentials.js';
 import type { PgGraph } from './pg-graph.js';
 import type { PgList } from './pg-list.js';
@@ -54,14 +53,12 @@ type Written =
   | 'memoryFacets'
   | 'graphView'
   | 'feedRetention'
-  | 'feedStatus'
-  | keyof CountQueries;
+  | 'feedStatus';
 
 export function pgQueries(
   rows: PgRowQueries,
   memories: PgMemoryQueries,
   credentials: PgCredentials,
-  counts: PgCounts,
   audit: PgAudit,
   profiles: PgSavedProfiles,
   list: PgList,
@@ -108,20 +105,6 @@ export function pgQueries(
     loggedResultIds: (queries, k) => audit.loggedResultIds(queries, k),
     savedProfile: (name) => profiles.row(name),
     savedProfiles: () => profiles.rows(),
-    liveValueCounts: counts.liveValueCounts.bind(counts),
-    liveAndArchivedCounts: counts.liveAndArchivedCounts.bind(counts),
-    liveEdgeTypeCounts: counts.liveEdgeTypeCounts.bind(counts),
-    liveRetentionBucketCounts: counts.liveRetentionBucketCounts.bind(counts),
-    liveIdleBucketCounts: counts.liveIdleBucketCounts.bind(counts),
-    liveCount: counts.liveCount.bind(counts),
-    retentionSample: counts.retentionSample.bind(counts),
-    tableCounts: counts.tableCounts.bind(counts),
-    schemaVersions: counts.schemaVersions.bind(counts),
-    countsByColumn: counts.countsByColumn.bind(counts),
-    archivedCount: counts.archivedCount.bind(counts),
-    edgeCountsByType: counts.edgeCountsByType.bind(counts),
-    beliefDimensionCount: counts.beliefDimensionCount.bind(counts),
-    ownerSummaries: counts.ownerSummaries.bind(counts),
   };
   const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {});
   return { ...notYet, ...written };

@@ -16,7 +16,6 @@ import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { PgAudit } from './pg-audit.js';
 import { PgBeliefTables } from './pg-belief-tables.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
-import { PgCounts } from './pg-counts.js';
 import { PgCredentials } from './pg-credentials.js';
 import type { PgFeed } from './pg-feed.js';
 import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
@@ -59,7 +58,7 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
 export function pgStoreGroups(store: JournalledStore, { conn, feed, profiles, readAhead }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
   const credentials = new PgCredentials(conn);
   const feedQueries = { feedRetention: () => feedRetention(store), feedStatus: () => pgFeedStatus(store, feed) };
-  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries);
+  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries);
   const runs = pgRuns({
     ...journalRuns(store),
     ...ingestRuns(store, pgIngestSql(conn)),

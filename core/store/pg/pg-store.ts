@@ -41,7 +41,7 @@ import type { Journal } from '../shared/journal.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port/port.js';
-import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextRows, Tombstone } from '../port/port.js';
+import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
 import { DEFAULT_PROFILE_KEY, setDefaultProfileWith } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { contentHash } from '../sqlite/tombstones.js';
@@ -65,9 +65,11 @@ import { PgReadAhead } from './pg-read-ahead.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
 import { ScopedReads } from '../shared/scoped-reads.js';
 import { PgStoreConnection } from './pg-store-connection.js';
+import { PG_STORE_TABLE } from './pg-schema.js';
 import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { pgTextRows } from './pg-text-rows.js';
+import { pgSql } from './pg-sql-seam.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
 import type { MaintenanceEntry } from '../port/event-rows.js';
 import type { SavedProfileRow } from '../port/store-rows.js';
@@ -95,6 +97,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   readonly journal: Journal<PgStore>;
   readonly queries: StoreQueries;
   readonly runs: StoreRuns;
+  /** The shared queries' statements, run on this connection (pg-sql-seam.ts). */
+  readonly sql: StoreSqlWrites;
   /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
   readonly history: StoreAsOf | null;
   private readonly conn: PgStoreConnection;
@@ -128,6 +132,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   private constructor(conn: PgStoreConnection, opts: PgOpenOptions, history: StoreAsOf | null = null) {
     this.conn = conn;
     this.history = history;
+    this.sql = pgSql(conn);
     this.feed = new PgFeed(conn);
     this.readAhead = new PgReadAhead(conn);
     this.rows = new PgMemoryRows(conn, this.readAhead);
@@ -238,6 +243,12 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   profile(): ProfileName {
     return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
+  }
+
+  /** nooa's user_version as the store keeps it (mnemo_pg_store), Mnemo's from mnemo_meta. */
+  schemaVersions(): SchemaVersions {
+    const value = (table: string, key: string) => this.conn.db().query(`SELECT value FROM ${this.conn.table(table)} WHERE key = $1`, [key])[0]?.['value'];
+    return { nooa: Number(value(PG_STORE_TABLE, 'nooa_user_version') ?? 0), mnemo: Number(value('mnemo_meta', 'schema_version') ?? 0) };
   }
 
   warn(key: string, message: string): void {

@@ -18,9 +18,10 @@ import type { AccessRecord, Edge, Memory, ScoreTerms } from '../../model/memory.
 import type { OwnerScope } from '../../model/owner.js';
 import type { RunPacing } from '../../model/run-pacing.js';
 import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-rows.js';
-import type { CountBucket, KeyCount, OverviewColumn, OwnerSummaries, RetentionPoint, SchemaVersions, StatsColumn, TableCounts, ValueCount } from './count-rows.js';
+import type { SchemaVersions } from './count-rows.js';
 import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
 import type { FeedChanges, FeedPosition } from './feed-position.js';
+import type { StoreSqlReads, StoreSqlWrites } from './store-sql.js';
 import type { HistoryChanges } from './history-changes.js';
 import type { DuplicateCandidateRow, GraphFilter, GraphResult, ListFilter, ListRow, MemoryFacets, MemoryHead, OwnerState, UsageRecord } from './memory-views.js';
 import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRows, VectorRow } from './source-rows.js';
@@ -49,6 +50,7 @@ export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow
 export type { CountBucket, KeyCount, OverviewColumn, OwnerSummaries, OwnerSummary, RetentionPoint, SchemaVersions, StatsColumn, TableCounts, ValueCount } from './count-rows.js';
 export type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
 export type { FeedChanges, FeedPosition } from './feed-position.js';
+export type { SqlDialectName, StoreQuery, StoreSqlReads, StoreSqlWrites } from './store-sql.js';
 export type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor } from './history-changes.js';
 export type { DuplicateCandidateRow, FacetRow, GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult, ListFilter, ListRow, MemoryFacets, MemoryHead, OwnerState, UsageRecord } from './memory-views.js';
 export type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRow, TextRows, VectorRow } from './source-rows.js';
@@ -115,6 +117,8 @@ export interface StoreInfo {
   hasMnemo(): boolean;
   getMeta(key: string): string | null;
   profile(): ProfileName;
+  /** nooa's schema version (SQLite's `user_version`) and Mnemo's (0 before Mnemo's tables exist). */
+  schemaVersions(): SchemaVersions;
   maintenanceHistory(limit?: number): MaintenanceEntry[];
   /** Reports a problem with the data once per key (an unreadable row, a wrong-sized vector). */
   warn(key: string, message: string): void;
@@ -434,29 +438,6 @@ export interface JournalQueries {
   memoriesTouched(changeId: number, limit: number): string[];
 }
 
-/** Counts for the Overview, stats and the store panel. */
-export interface CountQueries {
-  liveValueCounts(column: OverviewColumn): ValueCount[];
-  liveAndArchivedCounts(): { live: number; archived: number };
-  liveEdgeTypeCounts(): ValueCount[];
-  liveRetentionBucketCounts(now: number, halfLifeHours: number, buckets: readonly CountBucket[]): number[];
-  liveIdleBucketCounts(now: number, buckets: readonly CountBucket[]): number[];
-  liveCount(): number;
-  retentionSample(now: number, halfLifeHours: number, step: number): RetentionPoint[];
-  tableCounts(): TableCounts;
-  schemaVersions(): SchemaVersions;
-  countsByColumn(column: StatsColumn, scope: OwnerScope): KeyCount[];
-  archivedCount(scope: OwnerScope): number;
-  edgeCountsByType(): { k: string; n: number }[];
-  beliefDimensionCount(): number;
-  /**
-   * One row per owner (memories live and archived, live ones by type, edges out, accesses on its
-   * memories, its reads of other roles' memories, newest write and access): each table grouped once,
-   * the first `limit` owners in byte order.
-   */
-  ownerSummaries(limit: number): OwnerSummaries;
-}
-
 /** The agent credentials (hashes only) and what each was used for. */
 export interface CredentialQueries {
   credentialById(id: string): StoredCredential | null;
@@ -481,7 +462,7 @@ export interface FeedQueries {
   feedStatus(): FeedStatus;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, SavedProfileQueries, FeedQueries {}
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CredentialQueries, SavedProfileQueries, FeedQueries {}
 
 // ---------------------------------------------------------------- long changes and bulk writes
 
@@ -550,6 +531,8 @@ export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEv
   readonly journal: JournalReads;
   beliefTables(): BeliefReads;
   readonly queries: StoreQueries;
+  /** Runs the store's own shared queries (core/store/queries/), reads only. */
+  readonly sql: StoreSqlReads;
   /**
    * The memories' text as the list's full-text search reads it (derived/text-search.ts), and whether
    * that search may be kept in the index sidecar between opens: only where the change feed can catch
@@ -563,4 +546,5 @@ export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, Edge
   readonly journal: JournalWrites;
   beliefTables(): BeliefWrites;
   readonly runs: StoreRuns;
+  readonly sql: StoreSqlWrites;
 }

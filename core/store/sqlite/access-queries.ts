@@ -6,7 +6,7 @@ import { connectionOf } from './connection.js';
 import { hasEventTable, rowToEvent } from './access-events.js';
 import { hasMigration } from './migrations.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import { auditWhere } from '../shared/audit-filter.js';
 
 import type { AuditEvent } from '../port/event-rows.js';

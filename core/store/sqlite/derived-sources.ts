@@ -5,7 +5,7 @@
  */
 import { connectionOf, statementOf } from './connection.js';
 import type { EdgeType } from '../../model/enums.js';
-import { jsonField, jsonReadable } from './json-sql.js';
+import { jsonField, jsonReadable } from '../shared/json-sql.js';
 import type { RowSource } from '../shared/store-handle.js';
 import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../port/source-rows.js';
 

@@ -1,7 +1,7 @@
 /** The columns the near-duplicate finder groups on: read once for the whole store, then row by row. */
 import { connectionOf } from './connection.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import type { DuplicateCandidateRow } from '../port/memory-views.js';
 
 const COLUMNS = 'id, type, owner, created_at, strength, archived, content';

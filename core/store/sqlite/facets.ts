@@ -1,7 +1,7 @@
 /** Value counts for the memory list's filters (Datasette-style facets), straight from SQL. */
 import { connectionOf } from './connection.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { readableJsonOrNull } from './json-sql.js';
+import { readableJsonOrNull } from '../shared/json-sql.js';
 import type { FacetRow, MemoryFacets } from '../port/memory-views.js';
 
 /**

@@ -7,7 +7,7 @@ import { connectionOf } from './connection.js';
 import { graphEdgeTypeWhere, graphNodeWhere, walkGraph, type GraphReads } from '../shared/graph-walk.js';
 import type { DB } from './sqlite.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../port/memory-views.js';
 
 

@@ -6,7 +6,7 @@
 import { connectionOf } from './connection.js';
 import { listWhere, type ListDialect } from '../shared/list-filter.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { jsonField, readableJsonOrNull } from './json-sql.js';
+import { jsonField, readableJsonOrNull } from '../shared/json-sql.js';
 import type { ListFilter, ListRow } from '../port/memory-views.js';
 
 

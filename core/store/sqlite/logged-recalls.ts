@@ -5,7 +5,7 @@
  */
 import { connectionOf, statementOf } from './connection.js';
 import { hasEventTable } from './access-events.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import { hasMigration } from './migrations.js';
 import type { RowSource } from '../shared/store-handle.js';
 import type { LoggedRecall } from '../port/event-rows.js';

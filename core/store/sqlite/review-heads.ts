@@ -4,7 +4,7 @@
  * beyond the title. A 100k store's heads take a few tens of MB and are read once per plan.
  */
 import { connectionOf } from './connection.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import type { RowSource } from '../shared/store-handle.js';
 import type { MemoryHead } from '../port/memory-views.js';
 

@@ -7,7 +7,7 @@
  */
 import { connectionOf } from './connection.js';
 import { hasEventTable } from './access-events.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import { hasMigration } from './migrations.js';
 import type { SessionEvent } from '../port/event-rows.js';
 

@@ -17,12 +17,9 @@ import { listIds } from './list-ids.js';
 import { listMemories } from './list-query.js';
 import { loggedRecalls, loggedResultIds } from './logged-recalls.js';
 import { latestAccessEventId, sessionAccessEvents } from './session-events.js';
-import { liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample } from './overview-counts.js';
 import type { StoreQueries } from '../port/port.js';
 import { ownerStates } from './recall-reads.js';
-import { ownerSummaries } from './owner-summaries.js';
 import { memoryHeads } from './review-heads.js';
-import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, schemaVersions, tableCounts } from './store-counts.js';
 import { savedProfileRow, savedProfileRows } from './saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { iterUsageRecords, usageRecords } from './usage-rows.js';
@@ -64,21 +61,6 @@ export function sqliteQueries(store: StoreHandle): StoreQueries {
     latestAccessEventId: () => latestAccessEventId(store),
 
     memoriesTouched: (changeId, limit) => memoriesTouched(store, changeId, limit),
-
-    liveValueCounts: (column) => liveValueCounts(store, column),
-    liveAndArchivedCounts: () => liveAndArchivedCounts(store),
-    liveEdgeTypeCounts: () => liveEdgeTypeCounts(store),
-    liveRetentionBucketCounts: (now, halfLifeHours, buckets) => liveRetentionBucketCounts(store, now, halfLifeHours, buckets),
-    liveIdleBucketCounts: (now, buckets) => liveIdleBucketCounts(store, now, buckets),
-    liveCount: () => liveCount(store),
-    retentionSample: (now, halfLifeHours, step) => retentionSample(store, now, halfLifeHours, step),
-    tableCounts: () => tableCounts(store),
-    schemaVersions: () => schemaVersions(store),
-    countsByColumn: (column, scope) => countsByColumn(store, column, scope),
-    archivedCount: (scope) => archivedCount(store, scope),
-    edgeCountsByType: () => edgeCountsByType(store),
-    beliefDimensionCount: () => beliefDimensionCount(store),
-    ownerSummaries: (limit) => ownerSummaries(store, limit),
 
     credentialById: (id) => credentialById(store, id),
     credentialByHash: (tokenHash) => credentialByHash(store, tokenHash),

@@ -34,8 +34,8 @@ import { Journal, type JournalTarget } from '../shared/journal.js';
 import { appendMaintenanceEntry, readMaintenanceHistory } from './maintenance-log.js';
 import { memoryRowTarget } from './memory-images.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
-import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextRows } from '../port/port.js';
+import { hasMnemoSchema, migrateMnemo, prepareNooaSchema, readMnemoVersion } from './migrations.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile } from './saved-profiles.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
@@ -48,6 +48,7 @@ import { SqliteMemoryRows } from './sqlite-memory-rows.js';
 import { StoreMemoryWrites } from '../shared/memory-writes.js';
 import { readSqliteMeta, writeSqliteMeta } from './sqlite-meta.js';
 import { sqliteQueries } from './sqlite-queries.js';
+import { sqliteSql } from './sqlite-sql.js';
 import { sqliteRuns } from './sqlite-runs.js';
 import { ScopedReads } from '../shared/scoped-reads.js';
 import type { StoreHandle } from '../shared/store-handle.js';
@@ -105,6 +106,8 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   readonly queries: StoreQueries;
   /** The long changes and bulk writes (port.ts, StoreRuns), each bound to this store. */
   readonly runs: StoreRuns;
+  /** The shared queries' statements, run on this connection (sqlite-sql.ts). */
+  readonly sql: StoreSqlWrites;
   readonly #st: StatementCache;
   /** Listeners, the feed's position, and other processes' commits. */
   private readonly changes: SqliteLiveChanges;
@@ -141,6 +144,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.journal = new Journal<MemoryStore>(this, sqliteJournalSql(this), STORE_JOURNAL_TARGETS, opts.journalFollowUps ?? []);
     // Made before the instant is set: the catch-up starts from the connection's data_version, as for a store of now.
     this.changes = new SqliteLiveChanges(this, history, opts.catchUpFeedLimit);
+    this.sql = sqliteSql(db, this.#st);
     this.queries = sqliteQueries(this);
     this.runs = sqliteRuns(this);
     if (history) {
@@ -376,6 +380,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
    */
   profile(): ProfileName {
     return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
+  }
+
+  /** nooa's `PRAGMA user_version` and Mnemo's schema version (0 before its tables exist). */
+  schemaVersions(): SchemaVersions {
+    return { nooa: this.#db.pragma('user_version', { simple: true }) as number, mnemo: readMnemoVersion(this.#db) };
   }
 
   warn(key: string, message: string): void {

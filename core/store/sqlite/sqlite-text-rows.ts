@@ -4,7 +4,7 @@
  * side is pg/pg-text-rows.ts.
  */
 import { connectionOf, statementOf } from './connection.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import type { TextRow, TextRows } from '../port/source-rows.js';
 import type { RowSource } from '../shared/store-handle.js';
 
