@@ -9,6 +9,7 @@ import { eventView } from '../engine/event-view.js';
 import { untilAsOf } from '../model/history.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
 import type { AuditFilter } from '../store/port/port.js';
+import { credentialRefs } from '../store/queries/credentials.js';
 
 export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListResult {
   // As of an instant, the accesses logged up to it (a replay as of then still finds a later one by id: auditEvents is not bounded).
@@ -16,7 +17,7 @@ export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListRe
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
   const fromTable = engine.store.queries.auditEvents(filter);
   if (fromTable) {
-    const credentials = engine.store.queries.credentialRefs();
+    const credentials = credentialRefs(engine.store);
     return { source: 'events', total: fromTable.total, events: fromTable.events.map((e) => eventView(e, credentials)) };
   }
   return { source: 'rings', ...fromRings(engine, filter) };

@@ -30,6 +30,9 @@ import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
 import { errorOf } from '../helpers/mnemo-error.js';
+import { credentialUse, insertCredential } from '../../core/store/queries/credentials.js';
+import { savedProfile, savedProfiles } from '../../core/store/queries/saved-profiles.js';
+import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
 
 const NOW = 1_780_000_000;
 
@@ -359,12 +362,12 @@ describe('the PostgreSQL store adapter', () => {
       for (const store of [pg, sqlite] as StoreWriter[]) {
         const m = createMemory({ id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', content: 'used by an agent' }, NOW);
         store.add(m, null);
-        store.runs.insertCredential({ id: 'cred00000001', owner: 'coder@1', scopes: ['read-only'], label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) });
+        insertCredential(store, { id: 'cred00000001', owner: 'coder@1', scopes: ['read-only'], label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) });
         runAttributed('cred00000001', () => store.logAccesses([{ id: m.id, record: accessRecord(NOW + 7, 'recalled', { query: 'q' }) }]));
         store.logAccesses([{ id: m.id, record: accessRecord(NOW + 9, 'recalled', { query: 'q' }) }]);
       }
-      expect(pg.queries.credentialUse()).toEqual([{ credential_id: 'cred00000001', accesses: 1, changes: 0, last_used: NOW + 7 }]);
-      expect(pg.queries.credentialUse()).toEqual(sqlite.queries.credentialUse());
+      expect(credentialUse(pg)).toEqual([{ credential_id: 'cred00000001', accesses: 1, changes: 0, last_used: NOW + 7 }]);
+      expect(credentialUse(pg)).toEqual(credentialUse(sqlite));
       const events = (s: StoreWriter) => s.accessEvents({ order: 'asc' }).events.map(({ event_id: _id, ...e }) => e);
       expect(events(pg).map((e) => e.credential_id)).toEqual(['cred00000001', null]);
       expect(events(pg)).toEqual(events(sqlite));
@@ -535,7 +538,7 @@ describe('the PostgreSQL store adapter', () => {
     try {
       expect(pg.journal.get(changeId)).toEqual(sqlite.journal.get(changeId));
       expect(pg.journal.rows(changeId)).toEqual(sqlite.journal.rows(changeId));
-      expect(pg.queries.memoriesTouched(changeId, 5)).toEqual(sqlite.queries.memoriesTouched(changeId, 5));
+      expect(memoriesTouched(pg, changeId, 5)).toEqual(memoriesTouched(sqlite, changeId, 5));
       pg.journal.undo(changeId);
       sqlite.journal.undo(changeId);
       expect(pg.all()).toEqual(sqlite.all());
@@ -560,7 +563,7 @@ describe('the PostgreSQL store adapter', () => {
           store.putSavedProfile(row('slow'));
         }).changeId!;
         const defaulted = store.change('default', 'profile.default', () => store.setDefaultProfile('fast')).changeId!;
-        const state = () => ({ profile: store.profile(), rows: store.queries.savedProfiles(), one: store.queries.savedProfile('fast') });
+        const state = () => ({ profile: store.profile(), rows: savedProfiles(store), one: savedProfile(store, 'fast') });
         const afterSet = state();
         store.journal.undo(defaulted);
         const afterUndo = state();

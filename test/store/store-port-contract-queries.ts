@@ -11,6 +11,7 @@ import type { OwnerSummary, StoreWriter } from '../../core/store/port/port.js';
 import type { StoreUnderTest } from '../../support/store-adapters.js';
 import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample, tableCounts } from '../../core/store/queries/counts.js';
 import { ownerSummaries } from '../../core/store/queries/owner-summaries.js';
+import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
 
 /** What the suite's describe gives its parts: the store of the running test, and its helpers. */
 export interface ContractHarness {
@@ -36,7 +37,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
 
   contractIt('memories: list, ids, facets, owner states, heads and duplicate candidates', () => {
     const { a, b, c, reader } = seeded();
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       const page = q.listMemories({ archived: 'live', sort: 'importance', dir: 'desc', limit: 1 });
       expect(page.total).toBe(2);
       expect(page.rows.map((r) => [r.id, r.title, r.owner])).toEqual([[a.id, 'Alpha', 'alice']]);
@@ -64,7 +66,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
 
   contractIt('memories and edges: raw rows in one statement and in pages agree', async () => {
     const { a, b, c, reader } = seeded();
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       const rows = [...q.memoryRows()];
       expect(rows.map((r) => [r.id, r.archived])).toEqual([
         [a.id, 0],
@@ -90,7 +93,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
   contractIt('edges: the graph around a focus, live rows only unless archived ones are asked for', () => {
     const { a, b, c, reader } = seeded();
     h.store.addEdge(b.id, c.id, 'supports');
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       const around = q.graphView({ focus: a.id, hops: 2 });
       expect(around.nodes.map((n) => [n.id, n.depth]).sort()).toEqual(
         [
@@ -105,7 +109,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
 
   contractIt('index sources: live rows for the derived indexes, single rows by id archived or not', () => {
     const { a, b, c, reader } = seeded();
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       expect([...q.liveSourceRows()].map((r) => r.id)).toEqual([a.id, b.id]);
       expect(q.sourceRow(c.id)).toMatchObject({ id: c.id, archived: 1, owner: 'bob', content: 'gamma body' });
       expect(q.sourceRow('missing')).toBeUndefined();
@@ -132,7 +137,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
       { id: a.id, record: accessRecord(NOW + 1, 'recalled', { query: 'alpha?', reader_owner: 'alice', rank: 0 }) },
       { id: b.id, record: accessRecord(NOW + 1, 'recalled', { query: 'alpha?', reader_owner: 'alice', rank: 3 }) },
     ]);
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       expect([...q.iterUsageRecords()].map((r) => r.id)).toEqual([a.id, b.id]);
       expect([...q.iterUsageRecords({ owner: 'bob', includeArchived: true })].map((r) => r.id)).toEqual([c.id]);
       const usage = q.usageRecords([a.id, 'missing']);
@@ -152,7 +158,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
       { id: b.id, record: accessRecord(NOW + 2, 'deref', { reader_owner: 'alice', session_ref: 's1' }) },
       { id: a.id, record: accessRecord(NOW + 3, 'recalled', { query: 'beta?', reader_owner: 'alice', rank: 0, session_ref: 's1' }) },
     ]);
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       // Only events that carry a session, of the channels asked for, oldest first.
       expect([...q.sessionAccessEvents(['recalled', 'deref'])].map((e) => [e.memory_id, e.channel, e.session_ref])).toEqual([
         [b.id, 'deref', 's1'],
@@ -166,7 +173,7 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
   contractIt('journal: the memories a change wrote', () => {
     const { a, reader } = seeded();
     const { changeId } = h.store.change('edit', 'test', () => h.store.save({ ...a, content: 'edited' }));
-    for (const q of [h.store.queries, reader.queries]) expect(q.memoriesTouched(changeId!, 3)).toEqual([a.id]);
+    for (const s of [h.store, reader]) expect(memoriesTouched(s, changeId!, 3)).toEqual([a.id]);
   });
 
   contractIt('counts: the Overview, stats and store panel numbers', () => {

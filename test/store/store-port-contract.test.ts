@@ -15,6 +15,7 @@ import { contentHash } from '../../core/store/sqlite/tombstones.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
 import { wholeTableQueriesContract, type ContractHarness } from './store-port-contract-queries.js';
 import type { ChangeEvent } from '../../core/store/port/store-rows.js';
+import { credentialByHash, credentialById, credentialRefs, credentialUse, insertCredential, listCredentialRows, markRevoked } from '../../core/store/queries/credentials.js';
 
 const NOW = 1_700_000_000;
 
@@ -437,18 +438,18 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
 
     contractIt('credentials: stored by hash, listed, named, and revoked once', () => {
       const credential = { id: 'cred00000001', owner: 'coder@laptop', scopes: ['read-only'] as const, label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) };
-      store.runs.insertCredential({ ...credential, scopes: [...credential.scopes] });
+      insertCredential(store, { ...credential, scopes: [...credential.scopes] });
       const reader = fx!.openReader();
-      for (const q of [store.queries, reader.queries]) {
-        expect(q.credentialByHash('h'.repeat(64))).toMatchObject({ id: 'cred00000001', owner: 'coder@laptop' });
-        expect(q.credentialById('missing')).toBeNull();
-        expect(q.listCredentialRows().map((c) => c.id)).toEqual(['cred00000001']);
-        expect(q.credentialRefs().get('cred00000001')).toMatchObject({ owner: 'coder@laptop', label: 'ci' });
-        expect(q.credentialUse()).toEqual([]);
+      for (const s of [store, reader]) {
+        expect(credentialByHash(s, 'h'.repeat(64))).toMatchObject({ id: 'cred00000001', owner: 'coder@laptop' });
+        expect(credentialById(s, 'missing')).toBeNull();
+        expect(listCredentialRows(s).map((c) => c.id)).toEqual(['cred00000001']);
+        expect(credentialRefs(s).get('cred00000001')).toMatchObject({ owner: 'coder@laptop', label: 'ci' });
+        expect(credentialUse(s)).toEqual([]);
       }
-      expect(store.runs.markRevoked(['cred00000001'], NOW + 5)).toEqual(['cred00000001']);
-      expect(store.runs.markRevoked(['cred00000001'], NOW + 6)).toEqual([]);
-      expect(reader.queries.credentialById('cred00000001')!.revoked_at).toBe(NOW + 5);
+      expect(markRevoked(store, ['cred00000001'], NOW + 5)).toEqual(['cred00000001']);
+      expect(markRevoked(store, ['cred00000001'], NOW + 6)).toEqual([]);
+      expect(credentialById(reader, 'cred00000001')!.revoked_at).toBe(NOW + 5);
     });
 
     contractIt('a bulk load writes rows straight in and a fresh count sees them after finish', () => {

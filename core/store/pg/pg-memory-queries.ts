@@ -146,13 +146,6 @@ export class PgMemoryQueries {
     }
   }
 
-  /** Up to `limit` ids of memories a change wrote, in the order the journal recorded them. */
-  memoriesTouched(changeId: number, limit: number): string[] {
-    return this.q(`SELECT substr(key, 3) AS id FROM ${this.conn.table('mnemo_journal_rows')} WHERE change_id = $1 AND substr(key, 1, 2) = 'm:' ORDER BY rowid LIMIT $2`, [changeId, limit]).map(
-      (r) => r['id'] as string,
-    );
-  }
-
   latestAccessEventId(): number {
     const [r] = this.q(`SELECT max(id) AS id FROM ${this.conn.table('mnemo_access_events')}`);
     return r?.['id'] === null || r?.['id'] === undefined ? 0 : intOf(r['id'], 'max(id)');

@@ -6,12 +6,10 @@
 import type { StoreQueries } from '../port/port.js';
 import { notYetGroup } from './pg-not-yet.js';
 import type { PgAudit } from './pg-audit.js';
-import type { PgCredentials } from './pg-credentials.js';
 import type { PgGraph } from './pg-graph.js';
 import type { PgList } from './pg-list.js';
 import type { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgRowQueries } from './pg-row-queries.js';
-import type { PgSavedProfiles } from './pg-saved-profiles.js';
 
 type Written =
   | 'memoryRows'
@@ -28,11 +26,6 @@ type Written =
   | 'allEdges'
   | 'edgesOfType'
   | 'edgeTargets'
-  | 'credentialById'
-  | 'credentialByHash'
-  | 'listCredentialRows'
-  | 'credentialRefs'
-  | 'credentialUse'
   | 'ownerStates'
   | 'memoryHeads'
   | 'liveDuplicateCandidates'
@@ -40,14 +33,11 @@ type Written =
   | 'titlesOf'
   | 'sessionAccessEvents'
   | 'latestAccessEventId'
-  | 'memoriesTouched'
   | 'iterUsageRecords'
   | 'usageRecords'
   | 'auditEvents'
   | 'loggedRecalls'
   | 'loggedResultIds'
-  | 'savedProfile'
-  | 'savedProfiles'
   | 'listMemories'
   | 'listIds'
   | 'memoryFacets'
@@ -58,9 +48,7 @@ type Written =
 export function pgQueries(
   rows: PgRowQueries,
   memories: PgMemoryQueries,
-  credentials: PgCredentials,
   audit: PgAudit,
-  profiles: PgSavedProfiles,
   list: PgList,
   graph: PgGraph,
   feed: Pick<StoreQueries, 'feedRetention' | 'feedStatus'>,
@@ -85,11 +73,6 @@ export function pgQueries(
     allEdges: () => rows.allEdges(),
     edgesOfType: (type) => rows.edgesOfType(type),
     edgeTargets: (src, type) => rows.edgeTargets(src, type),
-    credentialById: (id) => credentials.byId(id),
-    credentialByHash: (hash) => credentials.byHash(hash),
-    listCredentialRows: () => credentials.list(),
-    credentialRefs: () => credentials.refs(),
-    credentialUse: () => credentials.use(),
     ownerStates: (ids) => memories.ownerStates(ids),
     memoryHeads: () => memories.memoryHeads(),
     liveDuplicateCandidates: () => memories.liveDuplicateCandidates(),
@@ -97,14 +80,11 @@ export function pgQueries(
     titlesOf: (ids) => memories.titlesOf(ids),
     sessionAccessEvents: (channels) => memories.sessionAccessEvents(channels),
     latestAccessEventId: () => memories.latestAccessEventId(),
-    memoriesTouched: (changeId, limit) => memories.memoriesTouched(changeId, limit),
     iterUsageRecords: (scope) => memories.iterUsageRecords(scope),
     usageRecords: (ids) => memories.usageRecords(ids),
     auditEvents: (f) => audit.auditEvents(f),
     loggedRecalls: (limit) => audit.loggedRecalls(limit),
     loggedResultIds: (queries, k) => audit.loggedResultIds(queries, k),
-    savedProfile: (name) => profiles.row(name),
-    savedProfiles: () => profiles.rows(),
   };
   const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {});
   return { ...notYet, ...written };

@@ -3,7 +3,7 @@
  * `store.runs` (port.ts StoreQueries, StoreRuns), each bound to the module that holds its SQL, as
  * sqlite-queries.ts and sqlite-runs.ts do for SQLite. The long
  * changes and ingest runs run SQLite's code (journal-runs.ts, ingest-runs.ts) over this adapter's
- * statements; the credential writes are each one transaction of the store's, on Mnemo's tables.
+ * statements.
  */
 import { feedRetention, pruneFeed, setFeedRetention } from '../sqlite/feed-retention.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
@@ -16,7 +16,6 @@ import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { PgAudit } from './pg-audit.js';
 import { PgBeliefTables } from './pg-belief-tables.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
-import { PgCredentials } from './pg-credentials.js';
 import type { PgFeed } from './pg-feed.js';
 import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
 import { PgGraph } from './pg-graph.js';
@@ -26,7 +25,6 @@ import { pgMemoryRowTarget, pgTombstoneTarget } from './pg-journal-targets.js';
 import { PgList } from './pg-list.js';
 import { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgMemoryRows } from './pg-memory-rows.js';
-import { pgRuns } from './pg-not-yet-groups.js';
 import { pgQueries } from './pg-queries.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import { PgRowQueries } from './pg-row-queries.js';
@@ -55,26 +53,15 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
   return new Journal<S>(store, pgJournalSqlFor(conn, pgJournalSql(conn)), targets, followUps);
 }
 
-export function pgStoreGroups(store: JournalledStore, { conn, feed, profiles, readAhead }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
-  const credentials = new PgCredentials(conn);
+export function pgStoreGroups(store: JournalledStore, { conn, feed, readAhead }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
   const feedQueries = { feedRetention: () => feedRetention(store), feedStatus: () => pgFeedStatus(store, feed) };
-  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries);
-  const runs = pgRuns({
+  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), new PgAudit(conn), new PgList(conn), new PgGraph(conn), feedQueries);
+  const runs: StoreRuns = {
     ...journalRuns(store),
     ...ingestRuns(store, pgIngestSql(conn)),
-    insertCredential: (c) =>
-      store.transaction(() => {
-        store.ensureMnemo();
-        credentials.insert(c);
-      }),
-    markRevoked: (ids, now) =>
-      store.transaction(() => {
-        store.ensureMnemo();
-        return credentials.markRevoked(ids, now);
-      }),
     beginBulkLoad: () => beginPgBulkLoad(conn, store),
     setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing, (s, at) => pgPruneFeedStep(s, feed, at)),
-  });
+  };
   return { queries, runs };
 }

@@ -11,7 +11,6 @@
  * backend (PostgreSQL) would make asynchronous and why recall's hot path would not pay for it.
  */
 import type { Clock } from '../../clock.js';
-import type { CredentialRef } from '../../model/agent-credential.js';
 import type { EdgeType } from '../../model/enums.js';
 import type { StoreAsOf } from '../../model/history.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../../model/memory.js';
@@ -31,7 +30,6 @@ import type {
   ChangeRow,
   ChangeRun,
   ChangeSummary,
-  CredentialUse,
   FeedRetention,
   FeedStatus,
   GroupUndoOptions,
@@ -41,7 +39,6 @@ import type {
   Pacer,
   PruneReport,
   SavedProfileRow,
-  StoredCredential,
   Tombstone,
 } from './store-rows.js';
 
@@ -433,28 +430,6 @@ export interface AccessEventQueries {
   latestAccessEventId(): number;
 }
 
-export interface JournalQueries {
-  /** Up to `limit` ids of memories a change wrote. */
-  memoriesTouched(changeId: number, limit: number): string[];
-}
-
-/** The agent credentials (hashes only) and what each was used for. */
-export interface CredentialQueries {
-  credentialById(id: string): StoredCredential | null;
-  credentialByHash(tokenHash: string): StoredCredential | null;
-  /** Every credential, revoked ones too, oldest first. */
-  listCredentialRows(): StoredCredential[];
-  /** Id to owner and label, for naming who made a change or an access. */
-  credentialRefs(): Map<string, CredentialRef>;
-  credentialUse(): CredentialUse[];
-}
-
-/** The profiles saved in the store by name (mnemo_profiles); empty before the table exists. */
-export interface SavedProfileQueries {
-  savedProfile(name: string): SavedProfileRow | null;
-  /** Every saved profile, by name. */
-  savedProfiles(): SavedProfileRow[];
-}
 
 /** How long the change feed keeps its rows, and what it holds. */
 export interface FeedQueries {
@@ -462,7 +437,7 @@ export interface FeedQueries {
   feedStatus(): FeedStatus;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CredentialQueries, SavedProfileQueries, FeedQueries {}
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, FeedQueries {}
 
 // ---------------------------------------------------------------- long changes and bulk writes
 
@@ -501,13 +476,7 @@ export interface FeedWrites {
   pruneFeed(now: number, pacing?: RunPacing): Promise<PruneReport>;
 }
 
-export interface CredentialWrites {
-  insertCredential(c: StoredCredential): void;
-  /** Marks the given credentials revoked at `now`; returns the ids that were live. */
-  markRevoked(ids: readonly string[], now: number): string[];
-}
-
-export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, CredentialWrites {
+export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites {
   /** Switches the store to bulk loading (the demo generator) until `finish()`. */
   beginBulkLoad(): BulkLoad;
 }

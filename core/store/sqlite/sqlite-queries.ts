@@ -5,14 +5,12 @@
  * them.
  */
 import { auditEvents } from './access-queries.js';
-import { credentialById, credentialByHash, credentialRefs, credentialUse, listCredentialRows } from './agent-credentials.js';
 import { allEdges, edgesOfType, edgeTargets, liveBodies, liveEntities, liveSourceRows, liveVectorRows, sourceRow, vectorRow } from './derived-sources.js';
 import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from './duplicate-rows.js';
 import { memoryFacets } from './facets.js';
 import { feedRetention, feedStatus } from './feed-retention.js';
 import { edgeRowPages, edgeRows, embeddingRows, memoryRowPages, memoryRows } from './fingerprint-rows.js';
 import { graphView } from './graph-query.js';
-import { memoriesTouched } from './journal-dependents.js';
 import { listIds } from './list-ids.js';
 import { listMemories } from './list-query.js';
 import { loggedRecalls, loggedResultIds } from './logged-recalls.js';
@@ -20,7 +18,6 @@ import { latestAccessEventId, sessionAccessEvents } from './session-events.js';
 import type { StoreQueries } from '../port/port.js';
 import { ownerStates } from './recall-reads.js';
 import { memoryHeads } from './review-heads.js';
-import { savedProfileRow, savedProfileRows } from './saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { iterUsageRecords, usageRecords } from './usage-rows.js';
 
@@ -60,16 +57,7 @@ export function sqliteQueries(store: StoreHandle): StoreQueries {
     sessionAccessEvents: (channels) => sessionAccessEvents(store, channels),
     latestAccessEventId: () => latestAccessEventId(store),
 
-    memoriesTouched: (changeId, limit) => memoriesTouched(store, changeId, limit),
 
-    credentialById: (id) => credentialById(store, id),
-    credentialByHash: (tokenHash) => credentialByHash(store, tokenHash),
-    listCredentialRows: () => listCredentialRows(store),
-    credentialRefs: () => credentialRefs(store),
-    credentialUse: () => credentialUse(store),
-
-    savedProfile: (name) => savedProfileRow(store, name),
-    savedProfiles: () => savedProfileRows(store),
 
     feedRetention: () => feedRetention(store),
     feedStatus: () => feedStatus(store),

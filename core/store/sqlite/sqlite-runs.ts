@@ -1,10 +1,9 @@
 /**
  * The SQLite adapter's side of the port's long changes and bulk writes (port.ts, `StoreRuns`):
  * each method hands the store to the module that holds the SQL (the long changes shared with
- * PostgreSQL in journal-runs, and ingest-run, bulk-load, feed-retention, agent-credentials).
+ * PostgreSQL in journal-runs, and ingest-run, bulk-load, feed-retention).
  * Only the writer has them.
  */
-import { insertCredential, markRevoked } from './agent-credentials.js';
 import { beginBulkLoad } from './bulk-load.js';
 import { pruneFeed, setFeedRetention } from './feed-retention.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
@@ -21,9 +20,6 @@ export function sqliteRuns(store: JournalledStore & { count(scope: { includeArch
 
     setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing),
-
-    insertCredential: (c) => insertCredential(store, c),
-    markRevoked: (ids, now) => markRevoked(store, ids, now),
 
     beginBulkLoad: () => beginBulkLoad(store),
   };
