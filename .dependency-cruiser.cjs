@@ -65,7 +65,6 @@ const STORE_DEBTS = {
     'core/store/sqlite/migrations.ts',
     'core/store/sqlite/saved-profiles.ts',
     'core/store/sqlite/tombstones.ts',
-    'core/store/sqlite/usage-rows.ts',
   ],
 };
 

@@ -33,6 +33,9 @@ import { errorOf } from '../helpers/mnemo-error.js';
 import { credentialUse, insertCredential } from '../../core/store/queries/credentials.js';
 import { savedProfile, savedProfiles } from '../../core/store/queries/saved-profiles.js';
 import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
+import { duplicateCandidate, liveDuplicateCandidates, memoryHeads, ownerStates, titlesOf } from '../../core/store/queries/memory-views.js';
+import { iterUsageRecords, usageRecords } from '../../core/store/queries/usage.js';
+import { pgSql } from '../../core/store/pg/pg-sql-seam.js';
 
 const NOW = 1_780_000_000;
 
@@ -135,11 +138,13 @@ describe('the PostgreSQL store adapter', () => {
       for (const type of EDGE_TYPES) expect(pg.edgesOfType(type)).toEqual(q.edgesOfType(type));
       // The lighter reads: recall's owner gate, review heads, duplicates, titles, the session log.
       const light = new PgMemoryQueries(conn, 7);
+      // The shared queries over the PostgreSQL side of the SQL seam, paged 7 rows a round trip.
+      const paged = { sql: pgSql(conn, 7), hasMnemo: () => true };
       const ids = [...rows.map((r) => r.id), 'missing'];
-      expect(light.ownerStates(ids)).toEqual(q.ownerStates(ids));
-      expect(light.memoryHeads()).toEqual(q.memoryHeads());
-      expect([...light.liveDuplicateCandidates()]).toEqual([...q.liveDuplicateCandidates()]);
-      expect(light.titlesOf(ids)).toEqual(q.titlesOf(ids));
+      expect(ownerStates(paged, ids)).toEqual(ownerStates(sqlite, ids));
+      expect(memoryHeads(paged)).toEqual(memoryHeads(sqlite));
+      expect([...liveDuplicateCandidates(paged)]).toEqual([...liveDuplicateCandidates(sqlite)]);
+      expect(titlesOf(paged, ids)).toEqual(titlesOf(sqlite, ids));
       const channels = ['recalled', 'searched', 'injected', 'reinforced', 'deref'];
       const sessions = [...q.sessionAccessEvents(channels)];
       expect(sessions.length).toBeGreaterThan(7);
@@ -177,9 +182,9 @@ describe('the PostgreSQL store adapter', () => {
       expect(edgeCountsByType(counts)).toEqual(byCountThenKey(edgeCountsByType(sqlite)));
       expect(beliefDimensionCount(counts)).toBe(beliefDimensionCount(sqlite));
       // Usage records, the audit log and the logged recalls.
-      expect([...light.iterUsageRecords({ includeArchived: true })]).toEqual([...q.iterUsageRecords({ includeArchived: true })]);
-      expect([...light.iterUsageRecords({ owner: rows[0]!.owner })]).toEqual([...q.iterUsageRecords({ owner: rows[0]!.owner })]);
-      expect(light.usageRecords(ids)).toEqual(q.usageRecords(ids));
+      expect([...iterUsageRecords(paged, { includeArchived: true })]).toEqual([...iterUsageRecords(sqlite, { includeArchived: true })]);
+      expect([...iterUsageRecords(paged, { owner: rows[0]!.owner })]).toEqual([...iterUsageRecords(sqlite, { owner: rows[0]!.owner })]);
+      expect(usageRecords(paged, ids)).toEqual(usageRecords(sqlite, ids));
       const audit = new PgAudit(conn);
       const filters = [
         {},
@@ -204,7 +209,7 @@ describe('the PostgreSQL store adapter', () => {
       const queries = recalls.map((r) => r.query);
       expect(sortedIds(audit.loggedResultIds(queries, 3))).toEqual(sortedIds(q.loggedResultIds(queries, 3)));
       for (const r of rows.slice(0, 15)) {
-        expect(light.duplicateCandidate(r.id)).toEqual(q.duplicateCandidate(r.id));
+        expect(duplicateCandidate(paged, r.id)).toEqual(duplicateCandidate(sqlite, r.id));
         expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));
         expect(pg.sourceRow(r.id)).toEqual(q.sourceRow(r.id));
         for (const type of EDGE_TYPES) expect(pg.edgeTargets(r.id, type)).toEqual(q.edgeTargets(r.id, type));

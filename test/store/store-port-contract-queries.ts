@@ -12,6 +12,8 @@ import type { StoreUnderTest } from '../../support/store-adapters.js';
 import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample, tableCounts } from '../../core/store/queries/counts.js';
 import { ownerSummaries } from '../../core/store/queries/owner-summaries.js';
 import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
+import { duplicateCandidate, liveDuplicateCandidates, memoryHeads, ownerStates, titlesOf } from '../../core/store/queries/memory-views.js';
+import { iterUsageRecords, usageRecords } from '../../core/store/queries/usage.js';
 
 /** What the suite's describe gives its parts: the store of the running test, and its helpers. */
 export interface ContractHarness {
@@ -51,16 +53,16 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
         { value: 'blue', n: 1 },
       ]);
       expect(facets.owners).toEqual([{ value: 'alice', n: 2 }]);
-      expect(q.ownerStates([a.id, c.id, 'missing'])).toEqual(
+      expect(ownerStates(s, [a.id, c.id, 'missing'])).toEqual(
         new Map([
           [a.id, { owner: 'alice', archived: false }],
           [c.id, { owner: 'bob', archived: true }],
         ]),
       );
-      expect(q.memoryHeads().get(a.id)).toEqual({ type: 'info', owner: 'alice', title: 'Alpha', content: 'alpha body' });
-      expect([...q.liveDuplicateCandidates()].map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
-      expect(q.duplicateCandidate(c.id)).toMatchObject({ id: c.id, archived: 1, content: 'gamma body' });
-      expect(q.titlesOf([a.id, b.id])).toEqual(new Map([[a.id, 'Alpha'], [b.id, null]]));
+      expect(memoryHeads(s).get(a.id)).toEqual({ type: 'info', owner: 'alice', title: 'Alpha', content: 'alpha body' });
+      expect([...liveDuplicateCandidates(s)].map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+      expect(duplicateCandidate(s, c.id)).toMatchObject({ id: c.id, archived: 1, content: 'gamma body' });
+      expect(titlesOf(s, [a.id, b.id])).toEqual(new Map([[a.id, 'Alpha'], [b.id, null]]));
     }
   });
 
@@ -139,9 +141,9 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
     ]);
     for (const s of [h.store, reader]) {
       const q = s.queries;
-      expect([...q.iterUsageRecords()].map((r) => r.id)).toEqual([a.id, b.id]);
-      expect([...q.iterUsageRecords({ owner: 'bob', includeArchived: true })].map((r) => r.id)).toEqual([c.id]);
-      const usage = q.usageRecords([a.id, 'missing']);
+      expect([...iterUsageRecords(s)].map((r) => r.id)).toEqual([a.id, b.id]);
+      expect([...iterUsageRecords(s, { owner: 'bob', includeArchived: true })].map((r) => r.id)).toEqual([c.id]);
+      const usage = usageRecords(s, [a.id, 'missing']);
       expect([...usage.keys()]).toEqual([a.id]);
       expect(usage.get(a.id)!.access_log.at(-1)).toMatchObject({ ts: NOW + 1, channel: 'recalled', query: 'alpha?' });
       const audit = q.auditEvents({ channels: ['recalled'], order: 'asc' })!;

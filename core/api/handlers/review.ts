@@ -5,6 +5,7 @@ import { REVIEWED_PLANS, ReviewedPlan } from '../../review/review.js';
 import type { reviewContract } from '../contract/review.js';
 import type { HandlersFor, ReadSession } from './types.js';
 import { applyAsWriteJob, planOptions } from './shared/reflect-plan.js';
+import { memoryHeads } from '../../store/queries/memory-views.js';
 
 function reviewed(session: Pick<ReadSession, 'engine'>, id: string): ReviewedPlan {
   const r = plansOf(session.engine()).get(REVIEWED_PLANS, id);
@@ -20,7 +21,7 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
   },
   'review.items': (input, session) => {
     const { plan_id, op, offset, limit, actions, ...query } = input;
-    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => session.engine().store.queries.memoryHeads());
+    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => memoryHeads(session.engine().store));
   },
   'review.counts': (input, session) => reviewed(session, input.plan_id).counts(input.actions),
   'review.commit': async (input, session) => {

@@ -7,6 +7,7 @@ import type { statsContract } from '../contract/stats.js';
 import type { HandlersFor } from './types.js';
 import type { StatsColumn } from '../../store/port/port.js';
 import { archivedCount, countsByColumn, edgeCountsByType } from '../../store/queries/counts.js';
+import { usageRecords } from '../../store/queries/usage.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {
@@ -41,7 +42,7 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.usage': (input, session) => {
     const engine = session.reading();
     const ids = input.ids.map((i) => engine.store.requireId(i));
-    const records = engine.store.queries.usageRecords(ids);
+    const records = usageRecords(engine.store, ids);
     const now = engine.now();
     return {
       rows: ids.map((id) => {

@@ -10,7 +10,7 @@ import { auditWhere } from '../shared/audit-filter.js';
 import { rowToEvent } from '../sqlite/access-events.js';
 import { byBytes } from '../shared/byte-order.js';
 import { eventColumns, eventRow } from './pg-access-events.js';
-import { documentOf } from './pg-json.js';
+import { documentOf } from '../shared/json-fields.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import type { AuditEvent, LoggedRecall } from '../port/event-rows.js';

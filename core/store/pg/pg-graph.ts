@@ -5,7 +5,7 @@
  * gives them.
  */
 import { graphEdgeTypeWhere, graphNodeWhere, walkGraph, type GraphReads } from '../shared/graph-walk.js';
-import { documentOf, fieldOf } from './pg-json.js';
+import { documentOf, fieldOf } from '../shared/json-fields.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../port/memory-views.js';

@@ -10,7 +10,7 @@ import { facetsOf } from '../sqlite/facets.js';
 import { listWhere, type ListDialect } from '../shared/list-filter.js';
 import { SORT_SQL } from '../sqlite/list-query.js';
 import type { ListFilter } from '../port/memory-views.js';
-import { documentOf, fieldOf } from './pg-json.js';
+import { documentOf, fieldOf } from '../shared/json-fields.js';
 import { pgJsonField, pgJsonStrings } from './pg-json-sql.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

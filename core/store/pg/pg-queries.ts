@@ -26,15 +26,8 @@ type Written =
   | 'allEdges'
   | 'edgesOfType'
   | 'edgeTargets'
-  | 'ownerStates'
-  | 'memoryHeads'
-  | 'liveDuplicateCandidates'
-  | 'duplicateCandidate'
-  | 'titlesOf'
   | 'sessionAccessEvents'
   | 'latestAccessEventId'
-  | 'iterUsageRecords'
-  | 'usageRecords'
   | 'auditEvents'
   | 'loggedRecalls'
   | 'loggedResultIds'
@@ -73,15 +66,8 @@ export function pgQueries(
     allEdges: () => rows.allEdges(),
     edgesOfType: (type) => rows.edgesOfType(type),
     edgeTargets: (src, type) => rows.edgeTargets(src, type),
-    ownerStates: (ids) => memories.ownerStates(ids),
-    memoryHeads: () => memories.memoryHeads(),
-    liveDuplicateCandidates: () => memories.liveDuplicateCandidates(),
-    duplicateCandidate: (id) => memories.duplicateCandidate(id),
-    titlesOf: (ids) => memories.titlesOf(ids),
     sessionAccessEvents: (channels) => memories.sessionAccessEvents(channels),
     latestAccessEventId: () => memories.latestAccessEventId(),
-    iterUsageRecords: (scope) => memories.iterUsageRecords(scope),
-    usageRecords: (ids) => memories.usageRecords(ids),
     auditEvents: (f) => audit.auditEvents(f),
     loggedRecalls: (limit) => audit.loggedRecalls(limit),
     loggedResultIds: (queries, k) => audit.loggedResultIds(queries, k),

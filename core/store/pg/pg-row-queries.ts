@@ -15,7 +15,7 @@
  * such as NaN included) reads as unreadable, with no title or tags.
  */
 import type { EdgeType } from '../../model/enums.js';
-import { documentOf, fieldOf } from './pg-json.js';
+import { documentOf, fieldOf } from '../shared/json-fields.js';
 import { intOf } from './pg-sql.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

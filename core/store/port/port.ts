@@ -22,7 +22,7 @@ import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, M
 import type { FeedChanges, FeedPosition } from './feed-position.js';
 import type { StoreSqlReads, StoreSqlWrites } from './store-sql.js';
 import type { HistoryChanges } from './history-changes.js';
-import type { DuplicateCandidateRow, GraphFilter, GraphResult, ListFilter, ListRow, MemoryFacets, MemoryHead, OwnerState, UsageRecord } from './memory-views.js';
+import type { GraphFilter, GraphResult, ListFilter, ListRow, MemoryFacets } from './memory-views.js';
 import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRows, VectorRow } from './source-rows.js';
 import type {
   BulkLoad,
@@ -383,13 +383,6 @@ export interface MemoryQueries {
   /** The ids (at most `max`) the same filter selects, with its total. */
   listIds(f: ListFilter, max: number): { total: number; ids: string[] };
   memoryFacets(archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample?: number): MemoryFacets;
-  /** Owner, archived flag and status of each id that exists (recall's owner and status gate). */
-  ownerStates(ids: readonly string[]): Map<string, OwnerState>;
-  /** Every memory's review head (title, type, owner...), by id. */
-  memoryHeads(): Map<string, MemoryHead>;
-  liveDuplicateCandidates(): Iterable<DuplicateCandidateRow>;
-  duplicateCandidate(id: string): DuplicateCandidateRow | undefined;
-  titlesOf(ids: string[]): Map<string, string | null>;
   /** Every memory row in rowid order, in one statement (consistent only inside readConsistent). */
   memoryRows(): Iterable<RawMemoryRow>;
   /** The memory rows a page at a time, yielding to the event loop between pages (no shared snapshot). */
@@ -417,9 +410,6 @@ export interface IndexSources {
 }
 
 export interface AccessEventQueries {
-  /** Each memory's access ring and the fields retention needs, in insertion order. */
-  iterUsageRecords(scope?: { owner?: OwnerScope; includeArchived?: boolean }): Generator<UsageRecord>;
-  usageRecords(ids: readonly string[]): Map<string, UsageRecord>;
   /** The access log with its memories' heads; null before the event table exists. */
   auditEvents(f: AuditFilter): { total: number; events: AuditEvent[] } | null;
   loggedRecalls(limit: number): LoggedRecall[];

@@ -5,6 +5,7 @@
  * field (json-sql.ts; on PostgreSQL two guarded functions each connection makes, pg/pg-json-sql.ts).
  */
 import type { SqlDialectName, StoreSqlReads } from '../port/store-sql.js';
+import { documentOf, fieldOf } from './json-fields.js';
 import { jsonField, readableJsonOrNull } from './json-sql.js';
 import type { LargerOf } from './retention-sql.js';
 
@@ -16,6 +17,13 @@ export interface SqlDialect {
   readonly name: SqlDialectName;
   /** A top-level field of a JSON text column as text (a string unquoted), NULL when absent or unreadable. */
   jsonField(column: string, field: string): string;
+  /**
+   * Reads top-level fields of a JSON text column as json_extract gives them (a scalar as itself, an
+   * array or object as its JSON text, absent or unreadable as null): `select` goes in the select
+   * list, `read` takes the fields from a row. SQLite reads them in SQL; PostgreSQL selects the
+   * document and reads it in JS, since a cast would fail the statement on one unreadable row.
+   */
+  jsonFields<F extends string>(column: string, alias: string, fields: readonly F[]): { select: string; read(row: Record<string, unknown>): Record<F, unknown> };
   /** "the array `field` of the JSON column holds the value of one `?`". */
   jsonArrayHas(column: string, field: string): string;
   /** "column is in this list", with one `?` taking `idsParam(ids)`. */
@@ -31,6 +39,10 @@ export interface SqlDialect {
 
 const SQLITE: SqlDialect = {
   name: 'sqlite',
+  jsonFields: (column, alias, fields) => ({
+    select: fields.map((f) => `${jsonField(column, `$.${f}`)} AS ${alias}_${f}`).join(', '),
+    read: (row) => Object.fromEntries(fields.map((f) => [f, row[`${alias}_${f}`] ?? null])) as Record<(typeof fields)[number], unknown>,
+  }),
   jsonField: (column, field) => jsonField(column, `$.${field}`),
   jsonArrayHas: (column, field) => `EXISTS (SELECT 1 FROM json_each(${readableJsonOrNull(column)}, '$.${field}') t WHERE t.value = ?)`,
   inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
@@ -42,6 +54,13 @@ const SQLITE: SqlDialect = {
 
 const POSTGRES: SqlDialect = {
   name: 'postgres',
+  jsonFields: (column, alias, fields) => ({
+    select: `${column} AS ${alias}`,
+    read: (row) => {
+      const doc = documentOf(row[alias] as string | null);
+      return Object.fromEntries(fields.map((f) => [f, fieldOf(doc, f)])) as Record<(typeof fields)[number], unknown>;
+    },
+  }),
   jsonField: (column, field) => `${PG_JSON_FIELD_FN}(${column}, '${field}')`,
   jsonArrayHas: (column, field) => `? = ANY(${PG_JSON_STRINGS_FN}(${column}, '${field}'))`,
   inList: (column) => `${column} = ANY(?::text[])`,

@@ -6,7 +6,6 @@
  */
 import { auditEvents } from './access-queries.js';
 import { allEdges, edgesOfType, edgeTargets, liveBodies, liveEntities, liveSourceRows, liveVectorRows, sourceRow, vectorRow } from './derived-sources.js';
-import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from './duplicate-rows.js';
 import { memoryFacets } from './facets.js';
 import { feedRetention, feedStatus } from './feed-retention.js';
 import { edgeRowPages, edgeRows, embeddingRows, memoryRowPages, memoryRows } from './fingerprint-rows.js';
@@ -16,21 +15,13 @@ import { listMemories } from './list-query.js';
 import { loggedRecalls, loggedResultIds } from './logged-recalls.js';
 import { latestAccessEventId, sessionAccessEvents } from './session-events.js';
 import type { StoreQueries } from '../port/port.js';
-import { ownerStates } from './recall-reads.js';
-import { memoryHeads } from './review-heads.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-import { iterUsageRecords, usageRecords } from './usage-rows.js';
 
 export function sqliteQueries(store: StoreHandle): StoreQueries {
   return {
     listMemories: (f) => listMemories(store, f),
     listIds: (f, max) => listIds(store, f, max),
     memoryFacets: (archived, tagLimit, tagSample) => memoryFacets(store, archived, tagLimit, tagSample),
-    ownerStates: (ids) => ownerStates(store, ids),
-    memoryHeads: () => memoryHeads(store),
-    liveDuplicateCandidates: () => liveDuplicateCandidates(store),
-    duplicateCandidate: (id) => duplicateCandidate(store, id),
-    titlesOf: (ids) => titlesOf(store, ids),
     memoryRows: () => memoryRows(store),
     memoryRowPages: (pageSize) => memoryRowPages(store, pageSize),
     embeddingRows: () => embeddingRows(store),
@@ -49,8 +40,6 @@ export function sqliteQueries(store: StoreHandle): StoreQueries {
     edgesOfType: (type) => edgesOfType(store, type),
     edgeTargets: (src, type) => edgeTargets(store, src, type),
 
-    iterUsageRecords: (scope) => iterUsageRecords(store, scope),
-    usageRecords: (ids) => usageRecords(store, ids),
     auditEvents: (f) => auditEvents(store, f),
     loggedRecalls: (limit) => loggedRecalls(store, limit),
     loggedResultIds: (queries, k) => loggedResultIds(store, queries, k),
