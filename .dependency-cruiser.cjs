@@ -53,7 +53,6 @@ const STORE_DEBTS = {
     'core/store/copy/copy-endpoint.ts',
     'core/store/copy/store-tables.ts',
     'core/store/sqlite/access-events.ts',
-    'core/store/sqlite/belief-journal-targets.ts',
     'core/store/sqlite/facets.ts',
     'core/store/sqlite/feed-ddl.ts',
     'core/store/sqlite/feed-retention.ts',

@@ -10,7 +10,8 @@ import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, ty
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
-import type { BeliefReads, BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
+import type { DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
+import { beliefTables, type BeliefReads, type BeliefWrites } from '../store/queries/belief-tables.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';
@@ -50,7 +51,7 @@ export class BeliefModel {
   private cachedConfig: BeliefConfig | null = null;
 
   constructor(readonly store: StoreWriter) {
-    this.tables = store.beliefTables();
+    this.tables = beliefTables(store);
   }
 
   // ------------------------------------------------------------ constants

@@ -16,6 +16,7 @@ import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapter
 import { wholeTableQueriesContract, type ContractHarness } from './store-port-contract-queries.js';
 import type { ChangeEvent } from '../../core/store/port/store-rows.js';
 import { credentialByHash, credentialById, credentialRefs, credentialUse, insertCredential, listCredentialRows, markRevoked } from '../../core/store/queries/credentials.js';
+import { beliefTables } from '../../core/store/queries/belief-tables.js';
 
 const NOW = 1_700_000_000;
 
@@ -295,7 +296,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     };
     let deltaId = 0;
     store.transaction(() => {
-      const beliefs = store.beliefTables();
+      const beliefs = beliefTables(store);
       beliefs.prepareWrite();
       beliefs.putDimension({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
       deltaId = beliefs.insertDelta(delta);
@@ -303,7 +304,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       beliefs.indexEvidence(deltaId, deltaId + 1);
       beliefs.putAlias({ alias: 'Ada L.', canonical: 'Ada', divergence: null, shared: null, merged_at: NOW });
     });
-    const reads = fx!.openReader().beliefTables();
+    const reads = beliefTables(fx!.openReader());
     expect(reads.exists()).toBe(true);
     expect(reads.dimension('Ada', 'city')).toEqual({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
     expect(reads.dimension('Ada', 'job')).toBeNull();
@@ -313,7 +314,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     expect(reads.searchEvidence('"lyon"', 5).map((h) => h.id)).toEqual([deltaId]);
     expect(reads.searchEvidence('"lyon" OR "paris"', 5)).toHaveLength(2);
     expect(reads.entities('ada', 10, 0)).toEqual([{ entity: 'Ada', dimensions: 1, deltas: 1, t_last: NOW }]);
-    store.beliefTables().deleteAlias('Ada L.');
+    beliefTables(store).deleteAlias('Ada L.');
     expect(reads.alias('Ada L.')).toBeNull();
   });
 

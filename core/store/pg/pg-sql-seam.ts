@@ -19,19 +19,22 @@ export function pgSql(conn: PgStoreConnection, page = PAGE): StoreSqlWrites {
     table: (name) => conn.table(name),
     // The store's schema holds every table of this build (checked at open), empty in a copy of a nooa-only store.
     hasTable: () => true,
-    all: (q) => rows(q.pageBy ? `${q.sql} ORDER BY ${q.pageBy}` : q.sql, q.params),
+    all: (q) => rows(q.pageBy ? `${q.sql} ORDER BY ${keyOf(q.pageBy).join(', ')}` : q.sql, q.params),
     get: (q) => rows(q.sql, q.params)[0],
     *iterate(q: StoreQuery): Iterable<Row> {
       if (!q.pageBy) {
         yield* rows(q.sql, q.params);
         return;
       }
-      const key = q.pageBy;
-      for (let after: unknown = null; ; ) {
-        const page_ = rows(`${q.sql} ${after === null ? '' : `AND ${key} > ?`} ORDER BY ${key} LIMIT ${page}`, after === null ? q.params : [...q.params, after]);
-        yield* page_;
-        if (page_.length < page) return;
-        after = page_[page_.length - 1]![bareColumn(key)];
+      const key = keyOf(q.pageBy);
+      const order = `ORDER BY ${key.join(', ')} LIMIT ${page}`;
+      const past = `AND (${key.join(', ')}) > (${key.map(() => '?').join(', ')})`;
+      for (let after: unknown[] | null = null; ; ) {
+        const got: Row[] = rows(`${q.sql} ${after === null ? '' : past} ${order}`, after === null ? q.params : [...q.params, ...after]);
+        yield* got;
+        if (got.length < page) return;
+        const last = got[got.length - 1]!;
+        after = key.map((k) => last[bareColumn(k)]);
       }
     },
     run: (q) => {
@@ -40,6 +43,8 @@ export function pgSql(conn: PgStoreConnection, page = PAGE): StoreSqlWrites {
     },
   };
 }
+
+const keyOf = (key: string | readonly string[]): readonly string[] => [key].flat();
 
 /** The column a key names in the rows (`m.rowid` is `rowid` there). */
 const bareColumn = (key: string): string => key.slice(key.lastIndexOf('.') + 1);

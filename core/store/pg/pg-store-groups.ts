@@ -7,14 +7,14 @@
  */
 import { feedRetention, pruneFeed, setFeedRetention } from '../sqlite/feed-retention.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
-import { beliefJournalTargets } from '../sqlite/belief-journal-targets.js';
+import { beliefJournalTargets } from '../shared/belief-journal-targets.js';
+import { BeliefWrites } from '../queries/belief-tables.js';
 import { Journal, type JournalledStore } from '../shared/journal.js';
 import { journalRuns } from '../shared/journal-runs.js';
 import type { JournalFollowUp, StoreQueries, StoreRuns, StoreWriter } from '../port/port.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { PgAudit } from './pg-audit.js';
-import { PgBeliefTables } from './pg-belief-tables.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
 import type { PgFeed } from './pg-feed.js';
 import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
@@ -48,7 +48,7 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
   evidence: PgEvidenceMirror,
   followUps: readonly JournalFollowUp[],
 ): Journal<S> {
-  const beliefRows = new PgBeliefTables(conn, store, evidence);
+  const beliefRows = new BeliefWrites(store);
   const targets = [pgMemoryRowTarget(rows), pgTombstoneTarget(conn), profiles.target(), profiles.metaTarget(), ...beliefJournalTargets(() => beliefRows)];
   return new Journal<S>(store, pgJournalSqlFor(conn, pgJournalSql(conn)), targets, followUps);
 }

@@ -40,13 +40,12 @@ import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from
 import type { Journal } from '../shared/journal.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
-import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port/port.js';
+import type { AccessEvent, AccessWrite, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port/port.js';
 import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
 import { DEFAULT_PROFILE_KEY, setDefaultProfileWith } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { contentHash } from '../sqlite/tombstones.js';
 import { PgAccessEvents } from './pg-access-events.js';
-import { PgBeliefTables } from './pg-belief-tables.js';
 import { PgEvidenceMirror } from './pg-evidence-mirror.js';
 import { PgFeed } from './pg-feed.js';
 import { pgChangesBetween } from './pg-history-diff.js';
@@ -582,8 +581,13 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   // ---------------------------------------------------------------- beliefs and the list's text search
 
-  /** The belief tables on this connection (reads on a nooa-only store return nothing). */
-  readonly beliefTables = (): BeliefWrites => new PgBeliefTables(this.conn, this, this.evidence);
+  // ---------------------------------------------------------------- belief evidence
+
+  /** SQLite's FTS5 over a copy of the evidence kept in this process (pg-evidence-mirror.ts): SQLite's matches and BM25 scores. */
+  readonly searchEvidence = (match: string, limit: number): { id: number; score: number }[] => this.evidence.search(match, limit);
+
+  /** Nothing to write: the evidence copy reads new deltas when it is next searched. */
+  indexEvidence(_firstId: number, _lastId: number): void {}
 
   /**
    * The rows of the list's text search, kept in this process's memory and rebuilt on each load, the

@@ -16,7 +16,6 @@ import type { StoreAsOf } from '../../model/history.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../../model/memory.js';
 import type { OwnerScope } from '../../model/owner.js';
 import type { RunPacing } from '../../model/run-pacing.js';
-import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-rows.js';
 import type { SchemaVersions } from './count-rows.js';
 import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
 import type { FeedChanges, FeedPosition } from './feed-position.js';
@@ -265,40 +264,19 @@ export interface TombstoneWrites {
 
 // ---------------------------------------------------------------- beliefs
 
-export interface BeliefReads {
-  exists(): boolean;
-  dimension(entity: string, attribute: string, tablesExist?: boolean): DimensionRow | null;
-  dimensionsOf(entity: string): DimensionRow[];
-  allDimensions(): DimensionRow[];
-  entities(search: string | undefined, limit: number, offset: number): { entity: string; dimensions: number; deltas: number; t_last: number }[];
-  entityCount(search: string | undefined): number;
-  delta(id: number): DeltaRow | null;
-  deltasOf(entity: string, attribute: string, until?: number): DeltaRow[];
-  lastDeltaAtOrBefore(entity: string, attribute: string, t: number): DeltaRow | null;
-  timeline(entity: string, attribute: string | undefined, limit: number, offset: number, until?: number): DeltaRow[];
-  deltasOfEntities(names: readonly string[]): DeltaRow[];
-  scan(): Generator<Pick<DeltaRow, 'entity' | 'attribute' | 'value' | 't' | 'reliability' | 'surprise'>>;
-  deltasForMemory(memoryId: string): DeltaRow[];
-  basis(): string;
-  counts(): { dimensions: number; deltas: number; entities: number; aliases: number };
+/*
+ * The belief tables are written once above the port (core/store/queries/belief-tables.ts), over
+ * store.sql; only the search over delta evidence is each backend's own.
+ */
+
+export interface BeliefEvidenceReads {
+  /** BM25 over delta evidence (lower is better); `match` is an FTS5 query string. The caller checks the belief tables exist. */
   searchEvidence(match: string, limit: number): { id: number; score: number }[];
-  aliases(): AliasRow[];
-  alias(name: string): AliasRow | null;
-  rejections(): RejectionRow[];
-  rejection(a: string, b: string): RejectionRow | null;
 }
 
-export interface BeliefWrites extends BeliefReads {
-  prepareWrite(): void;
-  putDimension(d: DimensionRow): void;
-  deleteDimensionsOf(entity: string): void;
-  insertDelta(d: NewDelta): number;
+export interface BeliefEvidenceWrites {
+  /** Adds a range of new deltas to the evidence search (SQLite's FTS5 table; PostgreSQL's copy catches up when searched). */
   indexEvidence(firstId: number, lastId: number): void;
-  updateDerived(id: number, entity: string, prior: DistJson, posterior: DistJson, surprise: number): void;
-  putAlias(a: AliasRow): void;
-  deleteAlias(name: string): void;
-  putRejection(a: string, b: string, at: number): void;
-  deleteRejection(a: string, b: string): void;
 }
 
 // ---------------------------------------------------------------- changes made by others
@@ -486,9 +464,8 @@ export interface SavedProfileWrites {
 // ---------------------------------------------------------------- the two sides
 
 /** Everything a read path may do. */
-export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed, StoreHistory {
+export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, BeliefEvidenceReads, ChangeFeed, StoreHistory {
   readonly journal: JournalReads;
-  beliefTables(): BeliefReads;
   readonly queries: StoreQueries;
   /** Runs the store's own shared queries (core/store/queries/), reads only. */
   readonly sql: StoreSqlReads;
@@ -501,9 +478,8 @@ export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEv
 }
 
 /** Everything: the reads and the writes. */
-export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites, SavedProfileWrites {
+export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites, BeliefEvidenceWrites, SavedProfileWrites {
   readonly journal: JournalWrites;
-  beliefTables(): BeliefWrites;
   readonly runs: StoreRuns;
   readonly sql: StoreSqlWrites;
 }

@@ -14,11 +14,11 @@ export interface StoreQuery {
   readonly sql: string;
   readonly params: readonly unknown[];
   /**
-   * For a read of many rows (`iterate`): the unique column the rows come in ascending order of,
-   * which `sql` selects and does not order by. Where each read is a round trip (PostgreSQL) the rows
+   * For a read of many rows (`iterate`): the unique column (or columns) the rows come in ascending
+   * order of, which `sql` selects and does not order by, after a WHERE clause of its own. Where each read is a round trip (PostgreSQL) the rows
    * are read a page at a time after the last one's key; SQLite streams them in one statement.
    */
-  readonly pageBy?: string;
+  readonly pageBy?: string | readonly string[];
   /**
    * Prepared for this call alone: its text holds values (a clock reading, bucket bounds) that make it
    * unlike any other, so keeping it in a statement cache would only grow the cache.

@@ -24,6 +24,8 @@ export interface SqlDialect {
    * document and reads it in JS, since a cast would fail the statement on one unreadable row.
    */
   jsonFields<F extends string>(column: string, alias: string, fields: readonly F[]): { select: string; read(row: Record<string, unknown>): Record<F, unknown> };
+  /** Inserts a row, replacing the one with the same key: SQLite's INSERT OR REPLACE, PostgreSQL's ON CONFLICT … DO UPDATE; one `?` per column. */
+  upsert(table: string, columns: readonly string[], key: readonly string[]): string;
   /** "the array `field` of the JSON column holds the value of one `?`". */
   jsonArrayHas(column: string, field: string): string;
   /** "column is in this list", with one `?` taking `idsParam(ids)`. */
@@ -45,6 +47,7 @@ const SQLITE: SqlDialect = {
   }),
   jsonField: (column, field) => jsonField(column, `$.${field}`),
   jsonArrayHas: (column, field) => `EXISTS (SELECT 1 FROM json_each(${readableJsonOrNull(column)}, '$.${field}') t WHERE t.value = ?)`,
+  upsert: (table, columns) => `INSERT OR REPLACE INTO ${table}(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
   inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
   idsParam: (ids) => JSON.stringify(ids),
   like: 'LIKE',
@@ -63,6 +66,11 @@ const POSTGRES: SqlDialect = {
   }),
   jsonField: (column, field) => `${PG_JSON_FIELD_FN}(${column}, '${field}')`,
   jsonArrayHas: (column, field) => `? = ANY(${PG_JSON_STRINGS_FN}(${column}, '${field}'))`,
+  upsert: (table, columns, key) =>
+    `INSERT INTO ${table}(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${columns
+      .filter((c) => !key.includes(c))
+      .map((c) => `${c} = excluded.${c}`)
+      .join(', ')}`,
   inList: (column) => `${column} = ANY(?::text[])`,
   // PostgreSQL text cannot hold NUL, and refuses a parameter with one: such an id names no row.
   idsParam: (ids) => ids.filter((id) => !id.includes('\u0000')),

@@ -9,8 +9,8 @@ export function query(sql: string, params: readonly unknown[] = []): StoreQuery 
   return { sql, params };
 }
 
-/** A long read, in ascending order of the unique column `key`, which `sql` selects and does not order by. */
-export function paged(sql: string, params: readonly unknown[], key: string): StoreQuery {
+/** A long read, in ascending order of the unique key (a column, or columns), which `sql` selects after a WHERE clause and does not order by. */
+export function paged(sql: string, params: readonly unknown[], key: string | readonly string[]): StoreQuery {
   return { sql, params, pageBy: key };
 }
 

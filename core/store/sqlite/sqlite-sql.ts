@@ -8,7 +8,7 @@ import type { DB, StatementCache } from './sqlite.js';
 
 type Row = Record<string, unknown>;
 
-const ordered = (q: StoreQuery): string => (q.pageBy ? `${q.sql} ORDER BY ${q.pageBy}` : q.sql);
+const ordered = (q: StoreQuery): string => (q.pageBy ? `${q.sql} ORDER BY ${[q.pageBy].flat().join(', ')}` : q.sql);
 
 export function sqliteSql(db: DB, st: StatementCache): StoreSqlWrites {
   const statement = (q: StoreQuery, sql = q.sql) => (q.fresh ? db.prepare(sql) : st.get(sql));

@@ -19,8 +19,7 @@ import { badInput, MnemoError, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
 import type { AccessRecord, Edge, Memory } from '../../model/memory.js';
 import { backfillAccessEvents } from './access-events.js';
-import { beliefAliasTarget, beliefRejectionTarget } from './belief-journal-targets.js';
-import { BeliefTables } from './belief-tables.js';
+import { beliefAliasTarget, beliefRejectionTarget, indexSqliteEvidence, searchSqliteEvidence } from './sqlite-belief-rows.js';
 import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
 import { bindConnection } from './connection.js';
 import { feedPosition } from './feed-reads.js';
@@ -35,7 +34,7 @@ import { appendMaintenanceEntry, readMaintenanceHistory } from './maintenance-lo
 import { memoryRowTarget } from './memory-images.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema, readMnemoVersion } from './migrations.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
+import type { AccessWrite, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile } from './saved-profiles.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
@@ -568,10 +567,10 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   // ---------------------------------------------------------------- beliefs and the list's text search
 
-  /** The belief tables on this store's connection (reads on a store without them return nothing). */
-  beliefTables(): BeliefWrites {
-    return new BeliefTables(this);
-  }
+  // ---------------------------------------------------------------- belief evidence (sqlite-belief-rows.ts: FTS5 in the store)
+
+  readonly searchEvidence = (match: string, limit: number): { id: number; score: number }[] => searchSqliteEvidence(this, match, limit);
+  readonly indexEvidence = (firstId: number, lastId: number): void => indexSqliteEvidence(this, firstId, lastId);
 
   /** The list's text search may live in the sidecar: the change feed catches it up there. */
   textRows(): { rows: TextRows; sidecarKept: boolean } {
