@@ -30,13 +30,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fixedClock, systemClock, type Clock } from '../../clock.js';
-import { badInput, MnemoError, notFound } from '../../errors.js';
-import { isEdgeType } from '../../model/enums.js';
+import { MnemoError, notFound } from '../../errors.js';
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
 import { accessEventValues } from '../sqlite/access-events.js';
 import { currentCredentialId } from '../port/attribution.js';
-import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
+import { blobToVector, decodeRow, encodeRow, type MemoryRow } from '../port/codec.js';
 import type { Journal } from '../shared/journal.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
@@ -465,41 +464,9 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.journal.capture(`m:${id}`);
   }
 
-  private writeEdges(src: string, edges: Edge[]): void {
-    const current = this.rows.neighbors(src);
-    const same =
-      current.length === edges.length &&
-      current.every((e, i) => {
-        const n = edges[i]!;
-        return e.target_id === n.target_id && e.type === n.type && e.weight === n.weight && e.created_at === n.created_at;
-      });
-    if (!same) this.rows.replaceEdges(src, edges);
-  }
-
-  /** Insert or replace, as nooa's `add`: the row, its edges and its embedding. */
-  add(m: Memory, embedding: Float32Array | null): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      for (const e of m.edges) {
-        if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
-      }
-      this.rows.replace(encodeRow(m), embedding ? vectorToBlob(embedding) : null);
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
-  }
-
-  /** Update that keeps the embedding (nooa's `save`), rewriting the edges when they changed. */
-  save(m: Memory): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      if (!this.rows.update(encodeRow(m))) throw notFound(`no memory with id ${m.id}`, { id: m.id });
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
-  }
+  // nooa's add and save, the embedding, archive, delete, owner renames and edges: memory-writes.ts, shared with the other adapter.
+  readonly add = (m: Memory, embedding: Float32Array | null): void => this.writers.add(m, embedding);
+  readonly save = (m: Memory): void => this.writers.save(m);
 
   /** Inside a change, locks and holds these memories' rows in one statement (pg-held-rows.ts): the change's reads of them answer from memory. */
   lockAhead(ids: readonly string[]): void {

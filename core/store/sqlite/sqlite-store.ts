@@ -15,12 +15,11 @@
  */
 import { basename } from 'node:path';
 import { fixedClock, systemClock, type Clock } from '../../clock.js';
-import { badInput, MnemoError, notFound } from '../../errors.js';
-import { isEdgeType } from '../../model/enums.js';
+import { MnemoError, notFound } from '../../errors.js';
 import type { AccessRecord, Edge, Memory } from '../../model/memory.js';
 import { backfillAccessEvents } from './access-events.js';
 import { beliefAliasTarget, beliefRejectionTarget, indexSqliteEvidence, searchSqliteEvidence } from './sqlite-belief-rows.js';
-import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
+import { blobToVector, decodeRow, type MemoryRow } from '../port/codec.js';
 import { bindConnection } from './connection.js';
 import { feedPosition } from './feed-reads.js';
 import { pruneFeedStep } from './feed-retention.js';
@@ -479,41 +478,9 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.journal.capture(`m:${id}`);
   }
 
-  private writeEdges(src: string, edges: Edge[]): void {
-    const current = this.rows.neighbors(src);
-    const same =
-      current.length === edges.length &&
-      current.every((e, i) => {
-        const n = edges[i]!;
-        return e.target_id === n.target_id && e.type === n.type && e.weight === n.weight && e.created_at === n.created_at;
-      });
-    if (!same) this.rows.replaceEdges(src, edges);
-  }
-
-  /** INSERT OR REPLACE, as nooa's `add`: writes the row, its edges and its embedding. */
-  add(m: Memory, embedding: Float32Array | null): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      for (const e of m.edges) {
-        if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
-      }
-      this.rows.replace(encodeRow(m), embedding ? vectorToBlob(embedding) : null);
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
-  }
-
-  /** UPDATE that keeps the embedding (nooa's `save`) and rewrites the edges when they changed. */
-  save(m: Memory): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      if (!this.rows.update(encodeRow(m))) throw notFound(`no memory with id ${m.id}`, { id: m.id });
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
-  }
+  // nooa's add and save, the embedding, archive, delete, owner renames and edges: memory-writes.ts, shared with the other adapter.
+  readonly add = (m: Memory, embedding: Float32Array | null): void => this.writers.add(m, embedding);
+  readonly save = (m: Memory): void => this.writers.save(m);
 
   // Answered by memory-writes.ts.
   readonly setEmbedding = (id: string, embedding: Float32Array | null): void => this.writers.setEmbedding(id, embedding);
