@@ -26,15 +26,15 @@ const CORE_LAYERS = [
 
 /**
  * The rooms inside core/store/, lowest first, on the same rule: the port and the types it owns; the
- * logic and SQL both backends share (journal, change runs, writes); the derived-index framework
- * (indexes, their snapshots and the index sidecar); the two adapters, which never import each
- * other; and on top what works across backends (mnemo copy, opening whichever backend a location
- * names).
+ * logic and SQL both backends share (journal, change runs, writes, the dialect seam); the queries
+ * written once over the port's SQL seam, and the derived-index framework (indexes, their snapshots
+ * and the index sidecar); the two adapters, which never import each other; and on top what works
+ * across backends (mnemo copy, opening whichever backend a location names).
  */
 const STORE_LAYERS = [
   ['port'],
   ['shared'],
-  ['derived'],
+  ['queries', 'derived'],
   ['sqlite', 'pg'],
   ['copy', 'open-location.ts'],
 ];
@@ -141,10 +141,10 @@ module.exports = {
     {
       name: 'store-port-only',
       comment:
-        'Above core/store/, the engine reaches the store through two rooms: port/ (StoreReader, StoreWriter, store.queries, ' +
-        'store.runs, the row types and the row codec) and derived/ (the derived-index framework, snapshots and the index ' +
-        'sidecar), never through an adapter or the logic the adapters share, so a second backend provides the same methods ' +
-        'and passes the same contract suite. Constructing an adapter: open-location.ts (a SQLite path or a postgres:// URL) ' +
+        'Above core/store/, the engine reaches the store through three rooms: port/ (StoreReader, StoreWriter, store.queries, ' +
+        'store.runs, the row types and the row codec), queries/ (the whole-table queries and belief tables, written once over ' +
+        'the port\'s SQL seam) and derived/ (the derived-index framework, snapshots and the index sidecar), never through an ' +
+        'adapter or the logic the adapters share, so a second backend provides the same methods and passes the same contract suite. Constructing an adapter: open-location.ts (a SQLite path or a postgres:// URL) ' +
         'and sqlite/sqlite-store.ts, from core/engine/engine.ts only (the rule below). Below the port on purpose: ' +
         'copy/copy-stores.ts (mnemo copy moves tables between backends) and pg/pg-grant.ts (mnemo pg grant makes database ' +
         'roles and row-level security), called from the CLI. Tests, benchmarks, scripts and support/ (which open stores and ' +
@@ -154,7 +154,7 @@ module.exports = {
       to: {
         path: '^core/store/',
         pathNot: [
-          '^core/store/(port|derived)/',
+          '^core/store/(port|queries|derived)/',
           '^core/store/copy/copy-stores\\.ts$',
           '^core/store/pg/pg-grant\\.ts$',
           // Named in the rule below, with the one file that may import it.

@@ -2,7 +2,7 @@
  * The Overview's drill-down data: Datasette-style facet counts over the live memories (type,
  * owner, todo status, archived, edge type, retention bucket, idle-time bucket) and a sample of
  * (retention, importance) points for the scatter. The buckets are chosen here; the counting is
- * core/store/sqlite/overview-counts.ts (one aggregate each, the same expressions the Memories list
+ * core/store/queries/counts.ts (one aggregate each, the same expressions the Memories list
  * filters by, so a facet's count is exactly the number of rows its click shows).
  */
 import { DEFAULT_FORGET_POLICY } from '../model/forget-policy.js';

@@ -1,42 +1,15 @@
 /**
- * The PostgreSQL adapter's side of the port's whole-table queries (port.ts, `StoreQueries`): the
- * methods written so far, bound to their SQL, and the rest throwing `unsupported` by name (the
- * list is checked by the compiler against what is left of the interface).
+ * The PostgreSQL adapter's side of the port's whole-table reads that are still each backend's own
+ * (port.ts, `StoreQueries`): the row sources, paged and read ahead here, and the access log's reads,
+ * each bound to the module that holds its SQL, as sqlite-queries.ts does for SQLite.
  */
 import type { StoreQueries } from '../port/port.js';
-import { notYetGroup } from './pg-not-yet.js';
 import type { PgAudit } from './pg-audit.js';
 import type { PgGraph } from './pg-graph.js';
 import type { PgList } from './pg-list.js';
 import type { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgRowQueries } from './pg-row-queries.js';
 
-type Written =
-  | 'memoryRows'
-  | 'memoryRowPages'
-  | 'embeddingRows'
-  | 'edgeRows'
-  | 'edgeRowPages'
-  | 'liveVectorRows'
-  | 'vectorRow'
-  | 'sourceRow'
-  | 'liveSourceRows'
-  | 'liveBodies'
-  | 'liveEntities'
-  | 'allEdges'
-  | 'edgesOfType'
-  | 'edgeTargets'
-  | 'sessionAccessEvents'
-  | 'latestAccessEventId'
-  | 'auditEvents'
-  | 'loggedRecalls'
-  | 'loggedResultIds'
-  | 'listMemories'
-  | 'listIds'
-  | 'memoryFacets'
-  | 'graphView'
-  | 'feedRetention'
-  | 'feedStatus';
 
 export function pgQueries(
   rows: PgRowQueries,
@@ -46,7 +19,7 @@ export function pgQueries(
   graph: PgGraph,
   feed: Pick<StoreQueries, 'feedRetention' | 'feedStatus'>,
 ): StoreQueries {
-  const written: Pick<StoreQueries, Written> = {
+  return {
     ...feed,
     listMemories: (f) => list.listMemories(f),
     listIds: (f, max) => list.listIds(f, max),
@@ -72,6 +45,4 @@ export function pgQueries(
     loggedRecalls: (limit) => audit.loggedRecalls(limit),
     loggedResultIds: (queries, k) => audit.loggedResultIds(queries, k),
   };
-  const notYet = notYetGroup<Omit<StoreQueries, Written>>('queries', {});
-  return { ...notYet, ...written };
 }
