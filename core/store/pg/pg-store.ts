@@ -30,17 +30,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fixedClock, systemClock, type Clock } from '../../clock.js';
-import { MnemoError, notFound } from '../../errors.js';
+import { MnemoError } from '../../errors.js';
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
-import { logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
+import { logAccess, type AccessRecord, type Memory } from '../../model/memory.js';
 import { accessEventValues } from '../sqlite/access-events.js';
 import { currentCredentialId } from '../port/attribution.js';
-import { blobToVector, decodeRow, encodeRow, type MemoryRow } from '../port/codec.js';
+import { encodeRow } from '../port/codec.js';
 import type { Journal } from '../shared/journal.js';
-import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
-import type { AccessEvent, AccessWrite, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port/port.js';
-import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
+import type { AccessEvent, AccessWrite, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges } from '../port/port.js';
+import type { IndexSidecarLocation, JournalFollowUp, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
 import { DEFAULT_PROFILE_KEY, setDefaultProfileWith } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { contentHash } from '../sqlite/tombstones.js';
@@ -57,11 +56,10 @@ import { definePgJsonFunctions } from './pg-json-sql.js';
 import { PgLiveChanges } from './pg-live-changes.js';
 import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
-import { StoreMemoryWrites } from '../shared/memory-writes.js';
 import { readPgMeta, writePgMeta } from './pg-meta.js';
 import { PgReadAhead } from './pg-read-ahead.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
-import { ScopedReads } from '../shared/scoped-reads.js';
+import { RowBackedStore } from '../shared/row-backed-store.js';
 import { PgStoreConnection } from './pg-store-connection.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
@@ -86,7 +84,7 @@ export interface PgOpenOptions {
   journalFollowUps?: readonly JournalFollowUp[];
 }
 
-export class PgStore implements StoreWriter, StoreHandle {
+export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle {
   readonly path: string;
   readonly name: string;
   readonly clock: Clock;
@@ -107,10 +105,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   private readonly changes: PgLiveChanges;
   /** Transactions of ours that wrote (totalChanges). */
   private writes = 0;
-  private readonly rows: PgMemoryRows;
+  protected readonly rows: PgMemoryRows;
   private readonly readAhead: PgReadAhead;
-  private readonly scoped: ScopedReads;
-  private readonly writers: StoreMemoryWrites;
   private readonly events: PgAccessEvents;
   private readonly profiles: PgSavedProfiles;
   /** The belief evidence search's copy of the evidence (one per connection, made on first search). */
@@ -128,6 +124,7 @@ export class PgStore implements StoreWriter, StoreHandle {
   private sidecarLocation: IndexSidecarLocation | null | undefined;
 
   private constructor(conn: PgStoreConnection, opts: PgOpenOptions, history: StoreAsOf | null = null) {
+    super();
     this.conn = conn;
     this.history = history;
     this.sql = pgSql(conn);
@@ -142,8 +139,6 @@ export class PgStore implements StoreWriter, StoreHandle {
     const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;
     this.runs = groups.runs;
-    this.scoped = new ScopedReads(this.rows, (row, edges) => this.decode(row, edges));
-    this.writers = new StoreMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
     this.path = conn.shown;
     this.name = conn.url.schema;
     this.clock = opts.clock ?? systemClock;
@@ -391,12 +386,6 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   // ---------------------------------------------------------------- memory reads
 
-  private decode(row: MemoryRow, edges: Edge[]): Memory {
-    const { memory, warning } = decodeRow(row, edges);
-    if (warning) this.warn(`row:${row.id}`, warning);
-    return memory;
-  }
-
   get(id: string): Memory | null {
     // Inside a change a read is the start of a read-modify-write (a reflection op, an edit): the
     // row stays locked until the change commits, so another connection's write of it waits rather
@@ -422,36 +411,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     return out;
   }
 
-  require(idOrPrefix: string): Memory {
-    const id = this.requireId(idOrPrefix);
-    const m = this.get(id);
-    if (!m) throw notFound(`no memory with id ${idOrPrefix}`, { id: idOrPrefix });
-    return m;
-  }
-
-  getEmbedding(id: string): Float32Array | null {
-    const blob = this.rows.embedding(id);
-    if (!blob) return null;
-    const v = blobToVector(blob, this.dim);
-    if (!v) this.warn(`emb:${id}`, `memory ${id}: stored embedding has ${blob.byteLength / 4} dimensions, expected ${this.dim}; skipped`);
-    return v;
-  }
-
-  // Answered by the rows (pg-memory-rows.ts), the id rule (memory-ids.ts) and the scope's reads (../scoped-reads.ts).
-  readonly exists = (id: string): boolean => this.rows.exists(id);
-  readonly resolveId = (idOrPrefix: string): string | null => resolveMemoryId(idOrPrefix, this.rows);
-  readonly requireId = (idOrPrefix: string): string => requireMemoryId(idOrPrefix, this.rows);
-  readonly ownerOf = (id: string): string | null => this.rows.ownerOf(id);
-  readonly rowidOf = (id: string): number | null => this.rows.rowidOf(id);
-  readonly neighbors = (id: string): Edge[] => this.rows.neighbors(id);
-  readonly edgesFrom = (ids: readonly string[]): Map<string, Edge[]> => this.rows.edgesFrom(ids);
-  readonly incoming = (id: string): IncomingEdge[] => this.rows.incoming(id);
-  readonly count = (scope: ListScope = {}): number => this.scoped.count(scope);
-  readonly isEmpty = (scope: ListScope = {}): boolean => this.scoped.isEmpty(scope);
-  readonly iter = (scope: ListScope = {}, batch = 1000): Generator<Memory> => this.scoped.iter(scope, batch);
-  readonly all = (scope: ListScope = {}): Memory[] => [...this.iter(scope)];
-
-  // ---------------------------------------------------------------- memory writes
+  // ---------------------------------------------------------------- memory writes (the rest: shared/row-backed-store.ts)
 
   private assertWritable(): void {
     if (this.history) throw pastIsReadOnly(this.path, this.history.at);
@@ -459,28 +419,15 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   /** Before a memory's row is written: refuse on a read-only store, and give the open change (if any) its before-image. */
-  private beforeWrite(id: string): void {
+  protected beforeWrite(id: string): void {
     this.assertWritable();
     this.journal.capture(`m:${id}`);
   }
-
-  // nooa's add and save, the embedding, archive, delete, owner renames and edges: memory-writes.ts, shared with the other adapter.
-  readonly add = (m: Memory, embedding: Float32Array | null): void => this.writers.add(m, embedding);
-  readonly save = (m: Memory): void => this.writers.save(m);
 
   /** Inside a change, locks and holds these memories' rows in one statement (pg-held-rows.ts): the change's reads of them answer from memory. */
   lockAhead(ids: readonly string[]): void {
     if (this.journal.active) this.rows.lockAndHold(ids);
   }
-
-  // Answered by pg-memory-writes.ts.
-  readonly setEmbedding = (id: string, embedding: Float32Array | null): void => this.writers.setEmbedding(id, embedding);
-  readonly archive = (id: string): boolean => this.writers.setArchived(id, true);
-  readonly restore = (id: string): boolean => this.writers.setArchived(id, false);
-  readonly delete = (id: string): boolean => this.writers.delete(id);
-  readonly renameOwner = (from: string, to: string): number => this.writers.renameOwner(from, to);
-  readonly addEdge = (src: string, dst: string, type: string, weight = 1.0): boolean => this.writers.addEdge(src, dst, type, weight);
-  readonly removeEdge = (src: string, dst: string, type: string): boolean => this.writers.removeEdge(src, dst, type);
 
   // ---------------------------------------------------------------- the journal and tombstones
 
