@@ -10,6 +10,7 @@ import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, ty
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
+import { withoutRejected } from './rejected.js';
 import type { DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
 import { beliefTables, type BeliefReads, type BeliefWrites } from '../store/queries/belief-tables.js';
 
@@ -51,7 +52,8 @@ export class BeliefModel {
   private cachedConfig: BeliefConfig | null = null;
 
   constructor(readonly store: StoreWriter) {
-    this.tables = beliefTables(store);
+    // Rejected observations (a curator's, rejected.ts) stay in the log but count nowhere.
+    this.tables = withoutRejected(beliefTables(store), store);
   }
 
   // ------------------------------------------------------------ constants

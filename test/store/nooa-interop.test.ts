@@ -70,7 +70,7 @@ describe('installing the feed on a nooa store', () => {
 describe('the real nooa package on a store with the feed', () => {
   const reference = nooaReference();
 
-  it('adds, updates, archives, links and recalls; every write is in the feed as a foreign one, walks back exactly, and is caught up', (ctx) => {
+  it('adds, updates, archives, links and recalls; every write is in the feed as a foreign one, walks back exactly, and is caught up', { tags: ['external-data'] }, (ctx) => {
     if (!reference.src) return ctx.skip(reference.missing);
     const path = fixtureCopy();
     const mnemo = MemoryStore.open(path, { clock: fixedClock(NOW) });

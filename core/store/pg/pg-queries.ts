@@ -10,7 +10,6 @@ import type { PgList } from './pg-list.js';
 import type { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgRowQueries } from './pg-row-queries.js';
 
-
 export function pgQueries(
   rows: PgRowQueries,
   memories: PgMemoryQueries,
@@ -18,9 +17,11 @@ export function pgQueries(
   list: PgList,
   graph: PgGraph,
   feed: Pick<StoreQueries, 'feedRetention' | 'feedStatus'>,
+  erase: Pick<StoreQueries, 'planErase'>,
 ): StoreQueries {
   return {
     ...feed,
+    ...erase,
     listMemories: (f) => list.listMemories(f),
     listIds: (f, max) => list.listIds(f, max),
     memoryFacets: (archived, tagLimit, tagSample) => list.memoryFacets(archived, tagLimit, tagSample),

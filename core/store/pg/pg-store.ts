@@ -64,6 +64,8 @@ import { PgStoreConnection } from './pg-store-connection.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
+import { upgradePgGuards } from './pg-store-guards.js';
+import { mayWriteJournal } from './pg-agent-journal-sql.js';
 import { pgTextRows } from './pg-text-rows.js';
 import { pgSql } from './pg-sql-seam.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
@@ -134,7 +136,7 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.evidence = new PgEvidenceMirror(conn);
-    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead };
+    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead, evidence: this.evidence };
     this.journal = pgStoreJournal<PgStore>(this, parts, this.rows, this.evidence, opts.journalFollowUps ?? []);
     const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;
@@ -148,6 +150,8 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
     // A store made before the feed (or before its latest triggers: commit notifications, before-images) gets it at its first writable open; a read-only one goes without.
     if (!this.readonly) this.feed.installOrUpgrade(this.clock.now());
+    // The guards against agents' roles (pg-store-guards.ts), before anything is recovered or written.
+    if (!this.readonly) upgradePgGuards(conn, (m) => this.warn(`guards:${m}`, m));
     conn.db().query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]);
     this.changes = new PgLiveChanges(conn, this.feed, history, this, this.writerToken);
   }
@@ -158,7 +162,8 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
       const store = new PgStore(conn, opts);
-      recoverInterruptedWork(store, pgIngestSql(conn));
+      // Recovery restores rows from the journal, which only an operator's role may: an agent's opens the store as it is.
+      if (!store.readonly && mayWriteJournal(conn)) recoverInterruptedWork(store, pgIngestSql(conn));
       return store;
     });
   }

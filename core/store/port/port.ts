@@ -40,6 +40,7 @@ import type {
   SavedProfileRow,
   Tombstone,
 } from './store-rows.js';
+import type { EraseOutcome, ErasePlan, EraseRunOptions, EraseSelector } from './erase.js';
 
 /* The row and filter types of the port's methods, owned by the port's files beside this one; re-exported so that callers name them through the port. */
 export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-rows.js';
@@ -70,6 +71,7 @@ export type {
   StoredCredential,
   Tombstone,
 } from './store-rows.js';
+export type { EraseOutcome, ErasePlaceCounts, ErasePlan, EraseReclaim, EraseRunOptions, EraseSelector, EraseTarget, ErasePhase } from './erase.js';
 
 /** A built-in profile (`nooa-0.0.9`, `mnemo`) or one saved in the store (saved-profiles.ts). */
 export type ProfileName = string;
@@ -405,7 +407,12 @@ export interface FeedQueries {
   feedStatus(): FeedStatus;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, FeedQueries {}
+/** What an erase would remove (store.runs.erase does it): a plan, on the read side, since making it writes nothing. */
+export interface EraseQueries {
+  planErase(selector: EraseSelector): Promise<ErasePlan>;
+}
+
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, FeedQueries, EraseQueries {}
 
 // ---------------------------------------------------------------- long changes and bulk writes
 
@@ -444,7 +451,16 @@ export interface FeedWrites {
   pruneFeed(now: number, pacing?: RunPacing): Promise<PruneReport>;
 }
 
-export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites {
+/**
+ * Erasing (shared/erase-run.ts): the one write the journal cannot take back. The plan writes
+ * nothing (a dry run); the erase removes what it names from every place, in paced transactions,
+ * records a receipt in the journal and makes the removed bytes go from the files.
+ */
+export interface EraseRuns {
+  erase(plan: ErasePlan, opts: EraseRunOptions, pacing?: RunPacing): Promise<EraseOutcome>;
+}
+
+export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, EraseRuns {
   /** Switches the store to bulk loading (the demo generator) until `finish()`. */
   beginBulkLoad(): BulkLoad;
 }

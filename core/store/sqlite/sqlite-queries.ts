@@ -15,10 +15,13 @@ import { listMemories } from './list-query.js';
 import { loggedRecalls, loggedResultIds } from './logged-recalls.js';
 import { latestAccessEventId, sessionAccessEvents } from './session-events.js';
 import type { StoreQueries } from '../port/port.js';
-import type { StoreHandle } from '../shared/store-handle.js';
+import { planErase, type EraseStore } from '../shared/erase-run.js';
+import { sqliteEraseBackend } from './sqlite-erase.js';
 
-export function sqliteQueries(store: StoreHandle): StoreQueries {
+export function sqliteQueries(store: EraseStore): StoreQueries {
+  const erasing = sqliteEraseBackend(store);
   return {
+    planErase: (selector) => planErase(store, erasing, selector),
     listMemories: (f) => listMemories(store, f),
     listIds: (f, max) => listIds(store, f, max),
     memoryFacets: (archived, tagLimit, tagSample) => memoryFacets(store, archived, tagLimit, tagSample),
