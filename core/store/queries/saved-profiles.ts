@@ -14,7 +14,8 @@ type Reads = Pick<StoreReader, 'sql' | 'hasMnemo'>;
 
 const readsNothing = (store: Reads): boolean => !store.hasMnemo() || !store.sql.hasTable(TABLE);
 
-function profileOf(r: Record<string, unknown>): SavedProfileRow {
+/** A `mnemo_profiles` row as the port gives it (the PostgreSQL journal target's snapshot reads it too). */
+export function profileOf(r: Record<string, unknown>): SavedProfileRow {
   return {
     name: r['name'] as string,
     base: r['base'] as string,
