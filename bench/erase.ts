@@ -1,15 +1,17 @@
 /**
- * `npm run bench -- erase [--size 100000] [--owner Planner@a1] [--runs 3] [--interval 1000] [--busy 5000] [--json]`
+ * `npm run bench -- erase [--size 100000] [--owner Planner@a1] [--runs 3] [--interval 1000] [--busy 5000] [--before 30000] [--json]`
  *
  * Erasing one agent's memories from a demo store (cached per size, copied per run: the cached file
  * is never written). First the dry run (`memory.erase` with dry_run, through the API as every door
  * calls it), `--runs` times, median reported (target: ≤ 10 s on the 100k store). Then the erase
- * itself, as the API's long write, while a second PROCESS (the agent, support/agent-child.ts) adds a
- * memory and recalls once per interval: reports how long each phase took (erasing the rows in
+ * itself, as the API's long write, while two other PROCESSES on the same store (agents,
+ * support/agent-child.ts), one adding a memory and one recalling, each once per interval, from
+ * `--before` ms before the erase starts (the baseline their latencies are compared with) until it ends: reports how long each phase took (erasing the rows in
  * paced transactions, then the reclaim in a worker thread: free pages zeroed in short transactions and
- * the WAL truncated), how often the progress
- * moved, the agent's failures and latencies in each phase, and the longest this process's event
- * loop was held (a timer that should fire every 50 ms: the thread that answers calls).
+ * the WAL truncated), how often the progress moved, the agent's failures (how many were a lock
+ * refused: "database is locked") and latencies (p50, p95, max) before the erase and in each of its
+ * phases, and the longest this process's event loop was held (a timer that should fire every 50 ms:
+ * the thread that answers calls).
  */
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,8 @@ import type { EraseDryRun, EraseReceipt } from '../core/erase/erase.js';
 import { fixedClock } from '../core/clock.js';
 import { NOW, startAgent, type AgentCall } from '../support/long-writes.js';
 import { demoStoreCopy } from './lib/demo-store.js';
+import { ratio, summarizePhase } from './lib/agent-calls.js';
+import { median } from './lib/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     interval: { type: 'string', default: '1000' },
     busy: { type: 'string', default: '5000' },
+    before: { type: 'string', default: '30000' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -35,12 +40,6 @@ const log = (s: string) => {
 };
 const size = Number(values.size);
 const owner = values.owner!;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function latency(calls: AgentCall[]): { n: number; failures: number; median_ms: number | null; max_ms: number | null; over_1s: number } {
-  const ms = calls.map((c) => c.ms).sort((a, b) => a - b);
-  return { n: calls.length, failures: calls.filter((c) => !c.ok).length, median_ms: ms.length ? Math.round(median(ms)) : null, max_ms: ms.length ? Math.round(ms[ms.length - 1]!) : null, over_1s: ms.filter((m) => m > 1000).length };
-}
 
 const path = demoStoreCopy(size, NOW, log);
 const session = new ApiSession({ clock: fixedClock(NOW) });
@@ -55,9 +54,13 @@ for (let i = 0; i < Number(values.runs); i++) {
   log(`dry run ${i + 1}: ${dry.memories.total.toLocaleString()} memories, ${dryS[i]!.toFixed(2)} s`);
 }
 
-const agent = startAgent(path, Number(values.interval), Number(values.busy));
-await agent.ready;
-agent.go();
+// Two clients, so an add never queues behind a slow recall in its own process (a recall after the
+// erase rebuilds that process's indexes): what an add waits for is then the store's lock.
+const agents = (['add', 'recall'] as const).map((ops) => startAgent(path, Number(values.interval), Number(values.busy), ops));
+await Promise.all(agents.map((a) => a.ready));
+for (const a of agents) a.go();
+// The baseline: the agents' calls on the same store, in the same run, with nothing long running beside them.
+await new Promise((r) => setTimeout(r, Number(values.before)));
 let maxLagMs = 0;
 let last = performance.now();
 const lagProbe = setInterval(() => {
@@ -72,19 +75,23 @@ const poll = setInterval(() => {
   });
 }, 250);
 const bytesBefore = statSync(path).size;
+const eraseFrom = Date.now();
 const t0 = performance.now();
 const receipt = (await call(session, 'memory.erase', { owner })) as EraseReceipt;
 const eraseS = (performance.now() - t0) / 1000;
 clearInterval(poll);
 clearInterval(lagProbe);
-const summary = await agent.stop();
+const summaries = await Promise.all(agents.map((a) => a.stop()));
+const summary = { calls: summaries.reduce((n, s) => n + s.calls, 0), failures: summaries.reduce((n, s) => n + s.failures, 0) };
 session.close();
 
 const reclaimStart = progress.find((p) => p.phase === 'reclaiming')?.at ?? Date.now();
-const calls = agent.calls;
-/** A call that ended after the reclaim began (`at` is when it ended, wall-clock ms). */
+const calls = agents.flatMap((a) => a.calls);
+/** A call that ended after the erase (or its reclaim) began (`at` is when it ended, wall-clock ms). */
+const duringErase = (c: AgentCall) => c.at >= eraseFrom;
 const inReclaim = (c: AgentCall) => c.at >= reclaimStart;
-const phases = (cs: AgentCall[]) => ({ add: latency(cs.filter((c) => c.op === 'add')), recall: latency(cs.filter((c) => c.op === 'recall')) });
+const before = summarizePhase(calls.filter((c) => !duringErase(c)));
+const during = summarizePhase(calls.filter(duringErase));
 const result = {
   bench: 'erase',
   size,
@@ -100,11 +107,27 @@ const result = {
   event_loop_max_lag_ms: Math.round(maxLagMs),
   agent_calls: summary.calls,
   agent_failures: summary.failures,
-  while_erasing_rows: phases(calls.filter((c) => !inReclaim(c))),
-  while_reclaiming: phases(calls.filter(inReclaim)),
+  agent_locked_or_busy: before.all.locked_or_busy + during.all.locked_or_busy,
+  agent_before_erase: before,
+  agent_while_erasing: during,
+  agent_while_erasing_rows: summarizePhase(calls.filter((c) => duringErase(c) && !inReclaim(c))),
+  agent_while_reclaiming: summarizePhase(calls.filter(inReclaim)),
+  /** The agent's latency while erasing over its latency before (same run, same store). */
+  agent_ratio_vs_before: {
+    add_p50: ratio(during.add.p50_ms, before.add.p50_ms),
+    add_p95: ratio(during.add.p95_ms, before.add.p95_ms),
+    recall_p50: ratio(during.recall.p50_ms, before.recall.p50_ms),
+    recall_p95: ratio(during.recall.p95_ms, before.recall.p95_ms),
+  },
   counts: receipt.counts,
   problems: [...receipt.reclaim.problems, ...receipt.derived.problems],
   first_errors: calls.filter((c) => !c.ok).slice(0, 3).map((c) => c.error),
+  /** The agent's five slowest calls during the erase: `queued_ms` is the part spent waiting for its own process (a recall's index rebuild), not for the store's lock. */
+  agent_slowest: calls
+    .filter(duringErase)
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((c) => ({ op: c.op, ok: c.ok, ms: Math.round(c.ms), queued_ms: Math.round(c.queued_ms ?? 0), s_into_erase: Math.round((c.at - c.ms - eraseFrom) / 100) / 10, in_reclaim: inReclaim(c) })),
 };
 log(JSON.stringify(result, null, 2));
 if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);

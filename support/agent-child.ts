@@ -2,8 +2,11 @@
  * An agent beside the workbench, as a separate process started with `fork()`: every `interval`
  * ms it adds a memory and recalls once, each on its own connection's terms (busy timeout given),
  * and reports every call over the IPC channel (never stdout, which a parent may stop reading).
+ * With `ops` `add` or `recall` it makes only that call: two such agents are two clients whose
+ * requests do not wait on each other (one agent's adds would otherwise queue behind its own slow
+ * recall, hiding how long the store made them wait).
  *
- * argv: <db> <interval ms> <busy timeout ms> <now>
+ * argv: <db> <interval ms> <busy timeout ms> <now> [ops: both | add | recall]
  * messages in: 'go' (start calling), 'stop'.
  * messages out: {kind:'ready'} after a warm-up ranking (which logs nothing); {kind:'call', op, ok, ms, at, error?, id?};
  * {kind:'summary', calls, failures} after the parent sends 'stop'.
@@ -15,7 +18,9 @@ import { rankRequest } from '../core/recall/explain.js';
 import { recallAndLog } from '../core/recall/record.js';
 import { resolveRequest } from '../core/recall/request.js';
 
-const [db, intervalArg, busyArg, nowArg] = process.argv.slice(2);
+const [db, intervalArg, busyArg, nowArg, opsArg = 'both'] = process.argv.slice(2);
+const adds = opsArg !== 'recall';
+const recalls = opsArg !== 'add';
 const reader = { owner: '', session_ref: 'agent-child' };
 
 /** A parent that went away must not turn into an unhandled EPIPE here: drop the message, then leave. */
@@ -62,11 +67,17 @@ async function timed(op: 'add' | 'recall', fn: () => Promise<string | null> | st
 
 async function tick(due: number): Promise<void> {
   n++;
-  await timed('add', async () => (await addMemory(engine, { content: `agent note ${n}: the deploy of service ${n % 13} went fine`, tags: ['agent'] })).id, due);
-  await timed('recall', () => {
-    recallAndLog(engine, { query: `deploy service ${n % 13}` }, 'recalled', reader);
-    return null;
-  });
+  if (adds) await timed('add', async () => (await addMemory(engine, { content: `agent note ${n}: the deploy of service ${n % 13} went fine`, tags: ['agent'] })).id, due);
+  if (recalls) {
+    await timed(
+      'recall',
+      () => {
+        recallAndLog(engine, { query: `deploy service ${n % 13}` }, 'recalled', reader);
+        return null;
+      },
+      adds ? performance.now() : due,
+    );
+  }
 }
 
 let go: () => void = () => {};

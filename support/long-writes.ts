@@ -43,14 +43,15 @@ export interface AgentCall {
 
 /**
  * The agent process (helpers/agent-child.ts): `go()` starts its calls, `calls` fills as it reports,
- * `stop()` resolves with its own count.
+ * `stop()` resolves with its own count. `ops` makes it only add or only recall.
  */
 export function startAgent(
   db: string,
   intervalMs: number,
   busyTimeoutMs: number,
+  ops: 'both' | 'add' | 'recall' = 'both',
 ): { calls: AgentCall[]; ready: Promise<void>; go: () => void; stop: () => Promise<{ calls: number; failures: number }>; child: ChildProcess } {
-  const child = fork(join(process.cwd(), 'support', 'agent-child.ts'), [db, String(intervalMs), String(busyTimeoutMs), String(NOW)], {
+  const child = fork(join(process.cwd(), 'support', 'agent-child.ts'), [db, String(intervalMs), String(busyTimeoutMs), String(NOW), ops], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
