@@ -407,6 +407,27 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
         asOperator.close();
       }
     });
+
+    it("the agent's own recall records its access whole, and every other reader's entry stays as stored", async () => {
+      const at = T0 + 700;
+      const query = 'coder looks up the shared runbook page about deploying ACME';
+      const target = ids.shared[1]!;
+      const before = ringOf(memory(target)!.data);
+      expect(before.some((e) => e['reader_owner'] === 'writer@1' && e['query'] === CONFIDENTIAL), "writer@1's entry before").toBe(true);
+      const coder = openStore(agentUrl, { owner: 'coder@1', clock: fixedClock(at), session: 'coder-own-recall', onWarning: () => {} });
+      try {
+        expect((await coder.recall(query, { k: 10 })).map((m) => m.id), 'recalled on its role').toContain(target);
+      } finally {
+        coder.close();
+      }
+      const after = ringOf(memory(target)!.data);
+      const mine = { ts: at, channel: 'recalled', reader_owner: 'coder@1', session_ref: 'coder-own-recall', query };
+      // nooa keeps the last 64: the stored entries, as the operator reads them, then the agent's.
+      expect(after.slice(0, -1), "the other readers' entries after the agent's recall").toEqual(before.slice(Math.max(0, before.length + 1 - 64)));
+      expect(after.at(-1), "the agent's own entry").toMatchObject(mine);
+      const events = operator.query(`SELECT reader_owner, session_ref, query FROM ${t('mnemo_access_events')} WHERE memory_id = $1 AND ts = $2`, [target, at]);
+      expect(events, "the agent's access event").toEqual([{ reader_owner: 'coder@1', session_ref: 'coder-own-recall', query }]);
+    });
   });
 
   describe('what the agent does through the engine still works on its role', () => {
