@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { MnemoError, notFound } from '../errors.js';
 import { MetaRegistry } from '../engine/meta-registry.js';
-import type { BeliefWrites, DeltaRow, JournalFollowUp, StoreReader, StoreWriter } from '../store/port.js';
+import type { BeliefWrites, DeltaRow, JournalFollowUp, StoreReader, StoreWriter } from '../store/port/port.js';
 
 export const REJECTED_KEY = 'belief_rejected_deltas';
 const rejection = z.object({ at: z.number().finite(), entity: z.string(), attribute: z.string() });

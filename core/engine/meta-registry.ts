@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MnemoError } from '../errors.js';
-import type { StoreReader, StoreWriter } from '../store/port.js';
+import type { StoreReader, StoreWriter } from '../store/port/port.js';
 
 /** How many entries one registry keeps: each write rewrites the whole value, so it stays small enough to journal. */
 export const MAX_REGISTRY_ENTRIES = 20_000;

@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import type { Memory } from '../model/memory.js';
-import type { StoreReader, StoreWriter } from '../store/port.js';
+import type { StoreReader, StoreWriter } from '../store/port/port.js';
 import { MetaRegistry } from './meta-registry.js';
 import { extensionKey, type EngineReader } from './engine.js';
 

@@ -21,7 +21,7 @@
  */
 import type { DerivedIndex, LoadStep } from '../../store/derived/derived-index.js';
 import type { IndexBuildEvent } from '../../store/derived/index-snapshots.js';
-import type { DuplicateCandidateRow, StoreReader } from '../../store/port.js';
+import type { DuplicateCandidateRow, StoreReader } from '../../store/port/port.js';
 import { pairKey } from '../../engine/resolutions.js';
 import { NameBook, significant, skeleton, tokenize, valueConflict, valueKind, type Token, type ValueConflict, type ValueKind } from './value-spans.js';
 
