@@ -51,7 +51,7 @@ export interface TablePrivileges {
    * other columns only, so a statement naming one (or the whole row) is refused.
    */
   unreadable?: string;
-  /** A view (no row-level security of its own: its query filters the rows). */
+  /** A view (no row-level security of its own: it reads as its reader, so the table's applies). */
   view?: boolean;
   /** Row-level security on, whatever the grants: closed tables, and tables filtered above. */
   rls: boolean;
@@ -84,7 +84,7 @@ export function agentPrivileges(t: (name: string) => string, fn: (name: string) 
       privileges: ['SELECT'],
       view: true,
       rls: false,
-      why: "memories of its scope, with data: another reader's ring entries shown as their time and channel only",
+      why: "memories of its scope (the table's row-level security, as its reader), with data: every ring entry shown as its time and channel only",
     },
     { table: 'memory_edges', privileges: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], read: `${visible('src')} AND ${visible('dst')}`, write: `${visible('src')} AND ${visible('dst')}`, rls: true, why: "edges between memories it sees (an edge to another owner's memory would name it); every change journalled as its source memory's" },
     { table: 'mnemo_tombstones', privileges: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], read: inScope('owner'), write: inScope('owner'), rls: true, why: 'tombstones of its scope; every change journalled' },

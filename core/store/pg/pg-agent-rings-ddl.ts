@@ -17,9 +17,10 @@
  * - **Column privileges.** An agent's role may not read `memories.data` (nor the change feeds'
  *   before-images): a statement that names it, in a SELECT list, a WHERE, a RETURNING, a SET
  *   expression or a whole-row reference, is refused. It may still write `data`.
- * - **A view to read through.** `mnemo_agent_memories` (security barrier, owned by the tables'
- *   owner) has every column of `memories`, the rows of the agent's scope only (as its read policy),
- *   and `data` with each ring entry public (`mnemo_ring_public`): `{"ts": …, "channel": …,
+ * - **A view to read through.** `mnemo_agent_memories` (security_invoker: the table's row-level
+ *   security filters its rows as the reader's) has every column of `memories`, and `data` from
+ *   `mnemo_agent_data(id)`, a definer that reads the row's data with each ring entry public
+ *   (`mnemo_ring_public`), for the session's agent and only within its scope: `{"ts": …, "channel": …,
  *   "reader_owner": "", "session_ref": null, …}`, the rest of the text as stored. The engine on an
  *   agent's role reads memories through it (pg-agent-reads.ts) and writes to the table.
  * - **Writes keep what the agent could not read.** The engine writes back the whole `data` it read
@@ -33,8 +34,10 @@
  *   A written ring that does not line up is left as written, for the commit check to judge
  *   (journalled, or refused).
  *
- * Reading through the view costs the server a parse of each ring it returns (a few times a plain
- * read of the row); operators read the table and pay nothing. The journal's images and the feeds'
+ * Reading through the view costs the server an index lookup and a parse of each ring it returns,
+ * for the rows returned only: the function is costly, so the planner computes it after a page's
+ * ORDER BY … LIMIT (a security-barrier view would compute it for every row the page sorts);
+ * operators read the table and pay nothing. The journal's images and the feeds'
  * before-images hold whole rows too; agents read neither (the journal is closed to them, the image
  * columns are not granted, and the engine refuses time travel on an agent's role before it reads).
  */
@@ -140,11 +143,18 @@ export function agentRingsDdl(t: (name: string) => string, ownerOid: number): st
      END $$`,
     `REVOKE ALL ON FUNCTION ${t('mnemo_agent_restore_ring')}() FROM PUBLIC`,
     `CREATE OR REPLACE TRIGGER mnemo_agent_restore_ring BEFORE UPDATE OF data ON ${t('memories')} FOR EACH ROW WHEN (${notOwner}) EXECUTE FUNCTION ${t('mnemo_agent_restore_ring')}()`,
-    // Rows of the reading agent's scope (its read policy's), every ring entry public. The view runs
-    // with its owner's rights on the table; current_user inside it is the reader.
-    `CREATE OR REPLACE VIEW ${t(AGENT_MEMORIES_VIEW)} WITH (security_barrier = true) AS
-       SELECT ${MEMORY_VIEW_COLUMNS.map((c) => `m.${c}`).join(', ')}, ${t('mnemo_ring_public')}(m.data) AS data
-       FROM ${t('memories')} m CROSS JOIN (SELECT ${t('mnemo_agent_role')}() AS r) a
-       WHERE a.r IS NOT NULL AND ${t('mnemo_owner_in_role_scope')}(m.owner, a.r)`,
+    // One memory's data, every ring entry public, for the agent's session; nothing (null) outside
+    // its scope, so calling it by id gives no more than the view. A definer (the agent may not read
+    // the column), keyed on the session's login role as the journal's door is.
+    `CREATE OR REPLACE FUNCTION ${t('mnemo_agent_data')}(p_id text) RETURNS text LANGUAGE sql STABLE ${definer} COST 1000 AS $$
+       SELECT ${t('mnemo_ring_public')}(m.data) FROM ${t('memories')} m
+       WHERE m.id = p_id AND ${t('mnemo_owner_in_role_scope')}(m.owner, (SELECT split_part(a.owner, '@', 1) FROM ${t(AGENTS_TABLE)} a WHERE a.db_role = session_user)) IS TRUE $$`,
+    // The reader's rows, filtered by the table's row-level security as the reader's (security_invoker,
+    // so a leaky condition of the reader's runs after the policy, as on the table), every column but
+    // data as stored, data through mnemo_agent_data. The view is flattened into the reader's query
+    // and the function is costly, so a page (ORDER BY … LIMIT) computes the data of its rows only.
+    `CREATE OR REPLACE VIEW ${t(AGENT_MEMORIES_VIEW)} WITH (security_invoker = true, security_barrier = false) AS
+       SELECT ${MEMORY_VIEW_COLUMNS.map((c) => `m.${c}`).join(', ')}, ${t('mnemo_agent_data')}(m.id) AS data
+       FROM ${t('memories')} m`,
   ];
 }
