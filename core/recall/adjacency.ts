@@ -14,11 +14,13 @@ import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/derived/snapshot-parts.js';
 import type { StoreReader } from '../store/port/port.js';
+import { readStoredStrings, type StoredStrings } from '../store/derived/stored-strings.js';
 
 /** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
 class StoredEdges {
   constructor(
-    readonly sources: Map<string, number>,
+    /** The sources' ids as read (a source's place is found by its bytes' hash). */
+    readonly sources: StoredStrings,
     private readonly starts: Float64Array,
     private readonly targets: StringRun,
     private readonly types: StringRun,
@@ -45,7 +47,7 @@ export class Adjacency implements PersistableIndex {
 
   /** Memories with outgoing edges. */
   get size(): number {
-    return this.out.size + (this.stored ? this.stored.sources.size - this.overridden.size : 0);
+    return this.out.size + (this.stored ? this.stored.sources.length - this.overridden.size : 0);
   }
 
   snapshotConditions(): string {
@@ -67,18 +69,15 @@ export class Adjacency implements PersistableIndex {
 
   restoreSnapshot(parts: PartSource): void {
     const r = new PartsReader(parts);
-    const srcs = r.strings('srcs');
+    const srcs = readStoredStrings(r, 'srcs').index(); // throws when a source appears twice
     const starts = prefixSums(r.typed('counts', Uint32Array, srcs.length));
     const targets = r.stringRun('targets');
     const types = r.stringRun('types', targets.length);
     const weights = r.typed('weights', Float64Array, targets.length);
     const created = r.typed('created', Float64Array, targets.length);
     if (starts[srcs.length] !== targets.length) throw new SnapshotMismatch('edge counts do not add up to the stored edges');
-    const sources = new Map<string, number>();
-    for (let i = 0; i < srcs.length; i++) sources.set(srcs[i]!, i);
-    if (sources.size !== srcs.length) throw new SnapshotMismatch('a stored edge source appears twice');
     this.reset();
-    this.stored = new StoredEdges(sources, starts, targets, types, weights, created);
+    this.stored = new StoredEdges(srcs, starts, targets, types, weights, created);
   }
 
   load(store: StoreReader): void {
@@ -127,8 +126,8 @@ export class Adjacency implements PersistableIndex {
   private listOf(id: string): Edge[] | undefined {
     const list = this.out.get(id);
     if (list || !this.stored || this.overridden.has(id)) return list;
-    const source = this.stored.sources.get(id);
-    if (source === undefined) return undefined;
+    const source = this.stored.sources.indexOf(id);
+    if (source < 0) return undefined;
     const read = this.stored.edgesOf(source);
     this.overridden.add(id);
     this.out.set(id, read);
@@ -136,7 +135,7 @@ export class Adjacency implements PersistableIndex {
   }
 
   private allLists(): Map<string, Edge[]> {
-    if (this.stored) for (const id of this.stored.sources.keys()) this.listOf(id);
+    if (this.stored) for (const id of this.stored.sources.toArray()) this.listOf(id);
     return this.out;
   }
 
@@ -153,7 +152,7 @@ export class Adjacency implements PersistableIndex {
     const list = this.listOf(id);
     if (this.into) for (const e of list ?? []) this.into.get(e.target_id)?.delete(id);
     this.out.delete(id);
-    if (this.stored?.sources.has(id)) this.overridden.add(id);
+    if (this.stored && this.stored.sources.indexOf(id) >= 0) this.overridden.add(id);
   }
 }
 

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { PartsReader, PartsWriter, SnapshotMismatch } from '../../core/store/derived/snapshot-parts.js';
+import { readStoredStrings } from '../../core/store/derived/stored-strings.js';
+import { asciiLower } from '../../core/recall/tokens.js';
+
+/** Strings written as a snapshot writes them, read back as StoredStrings. */
+function stored(list: string[]) {
+  const w = new PartsWriter();
+  expect(w.strings('s', list)).toBe(true);
+  return readStoredStrings(new PartsReader(w.parts), 's', list.length);
+}
+
+// Hostile-but-valid entries: empty, non-ASCII of every UTF-8 width, astral characters, case variants.
+const LIST = ['', 'alpha', 'ALPHA', 'Ünïcode kestrel', '東京 rotate', '😀😀 uploads', 'İstanbul KELVIN \u212A', 'rotaterotate', 'x'.repeat(5000), 'end'];
+
+describe('StoredStrings (a snapshot part kept as its bytes)', () => {
+  it('gives back every entry, finds each by value, and no other', () => {
+    const s = stored(LIST);
+    expect(s.length).toBe(LIST.length);
+    expect(s.toArray()).toEqual(LIST);
+    LIST.forEach((v, i) => {
+      expect(s.get(i)).toBe(v);
+      expect(s.indexOf(v)).toBe(i);
+      expect(s.isEmpty(i)).toBe(v === '');
+    });
+    for (const absent of ['alph', 'Alpha', 'ünïcode kestrel', '😀', 'x'.repeat(4999), '\ud800', 'end ']) expect(s.indexOf(absent)).toBe(-1);
+    expect(s.range(2, 5)).toEqual(LIST.slice(2, 5));
+  });
+
+  it('finds the entries containing a word as lower(text) LIKE %word% does, never across two entries', () => {
+    const s = stored(LIST);
+    for (const word of ['alpha', 'rotate', 'kestrel', 'uploads', 'stanbul', 'kelvin', 'x', 'xxx', 'd', 'ee', 'aend', 'tokyo', 'a']) {
+      const found: number[] = [];
+      s.forEachContaining(word, (i) => found.push(i));
+      const expected = LIST.flatMap((v, i) => (asciiLower(v).includes(word) ? [i] : []));
+      expect(found, word).toEqual(expected);
+    }
+  });
+
+  it('refuses a part whose lengths do not fit its bytes, and one holding an entry twice', () => {
+    const w = new PartsWriter();
+    w.strings('s', ['abc', 'déf']);
+    w.typed('s.len', new Uint32Array([3, 9]));
+    expect(() => readStoredStrings(new PartsReader(w.parts), 's')).toThrow(SnapshotMismatch);
+    expect(() => stored(['same', 'other', 'same']).index()).toThrow(SnapshotMismatch);
+  });
+});
