@@ -6,6 +6,7 @@
  * result (why-not.ts) and a sentence for it here.
  */
 import { pyRound } from '../model/py-round.js';
+import { supersededSentence } from './superseded-why.js';
 import type { WhyNotResult } from './types.js';
 
 /** The facts the sentences read: the result without its sentences. */
@@ -19,7 +20,9 @@ export function fmt(x: number | null): string {
 export function whyNotSentences(f: WhyNotFacts): string[] {
   const out: string[] = [];
   // People read ranks 1-based (#1 is the top); the JSON `rank` fields stay nooa's 0-based.
-  if (f.status === 'in_top_k') out.push(`ranked #${f.rank! + 1} of ${f.ranked}, inside the top ${f.k} by ${fmt(f.margin)}`);
+  if (f.superseded) out.push(supersededSentence(f.superseded));
+  if (f.status === 'superseded') out.push(`left out of the ${f.ranked} ranked rows (it scored ${fmt(f.terms.score)})`);
+  else if (f.status === 'in_top_k') out.push(`ranked #${f.rank! + 1} of ${f.ranked}, inside the top ${f.k} by ${fmt(f.margin)}`);
   else if (f.status === 'below_k') out.push(`ranked #${f.rank! + 1} of ${f.ranked}: ${fmt(-(f.margin ?? 0))} short of #${f.k}, the last result (${fmt(f.kth_score)})`);
   else {
     out.push(`not ranked: ${!f.visibility.visible ? f.visibility.reason : 'no leg found it and no spread reached it'}`);

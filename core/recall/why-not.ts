@@ -17,6 +17,7 @@ import type { ResolvedRequest } from './request.js';
 import { pyRound } from '../model/py-round.js';
 import { sparseLeg } from './sparse.js';
 import { roundTerms, rowTerms } from './terms.js';
+import { supersededInfo } from './superseded-why.js';
 import { asciiLower, jaccard, queryCues } from './tokens.js';
 import type { WhyNotResult } from './types.js';
 import { fmt, spreadSentence, whyNotSentences, type WhyNotFacts } from './why-not-sentences.js';
@@ -28,8 +29,11 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   const ranking = rankRequest(engine, req, { trace: true });
   const { knobs, features } = req.profile;
   const w = knobs.weights;
-  const idx = ranking.rows.findIndex((r) => r.id === id);
-  const row = idx >= 0 ? ranking.rows[idx]! : null;
+  const ranked = ranking.rows.findIndex((r) => r.id === id);
+  // A superseded memory the profile left out was ranked first: its terms are what they would have been.
+  const excluded = ranked < 0 ? ranking.excluded.find((e) => e.id === id) : undefined;
+  const idx = excluded ? excluded.rank : ranked;
+  const row = ranked >= 0 ? ranking.rows[ranked]! : (excluded?.row ?? null);
   const kthRow = ranking.rows.length ? ranking.rows[Math.min(req.k, ranking.rows.length) - 1]! : null;
   const kth = kthRow ? kthRow.activation : null;
 
@@ -83,7 +87,8 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   const bm25 = bm25Verdict(engine, req, ranking, m, visibility.visible);
   const spreadLeg = spreadVerdict(engine, ranking, m, req, row?.spread ?? 0);
 
-  const status: WhyNotResult['status'] = idx < 0 ? 'not_candidate' : idx < req.k ? 'in_top_k' : 'below_k';
+  const status: WhyNotResult['status'] = excluded ? 'superseded' : idx < 0 ? 'not_candidate' : idx < req.k ? 'in_top_k' : 'below_k';
+  const superseded = supersededInfo(engine, ranking, id);
   const margin = kth === null ? null : terms.score - kth;
   const facts: WhyNotFacts = {
     query: req.query,
@@ -106,6 +111,7 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
     raw,
     visibility,
     legs: { dense, sparse, bm25, spread: spreadLeg },
+    superseded,
   };
   return { ...facts, explanation: whyNotSentences(facts) };
 }

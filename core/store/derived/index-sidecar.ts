@@ -175,6 +175,11 @@ export class IndexSidecar {
     }
   }
 
+  /** Whether a sidecar file is at `path` (without opening, let alone creating, it). */
+  static exists(path: string): boolean {
+    return existsSync(path);
+  }
+
   /** Where a generation's parts are (snapshot-file.ts). */
   partsPath(generation: number): string {
     return partsFile(this.path, generation);
@@ -371,6 +376,46 @@ export class IndexSidecar {
   forget(name: string): void {
     if (!this.writable || this.closed) return;
     this.db.prepare('DELETE FROM snapshot WHERE name = ?').run(name);
+  }
+
+  /** How many index snapshots, and rows of the list's text search, the file holds (what an erase would drop). */
+  contents(): { snapshots: number; text_rows: number } {
+    if (this.closed) return { snapshots: 0, text_rows: 0 };
+    const snapshots = this.db.prepare('SELECT count(*) FROM snapshot').pluck().get() as number;
+    const hasText = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_doc'").get() !== undefined;
+    return { snapshots, text_rows: hasText ? (this.db.prepare('SELECT count(*) FROM text_doc').pluck().get() as number) : 0 };
+  }
+
+  /**
+   * Drops everything derived from the store (an erase): every snapshot with its parts' files, and
+   * the list's text search rows, their FTS5 segments merged away; then the file is rewritten
+   * (VACUUM) and its WAL truncated, so none of the old bytes stay beside the store. What is dropped
+   * is rebuilt from the store when next needed. Another process reading a snapshot's file keeps
+   * the file it has open until it lets it go (its name is gone).
+   */
+  purge(): { snapshots: number; text_rows: number; problems: string[] } {
+    const problems: string[] = [];
+    if (!this.writable || this.closed) return { snapshots: 0, text_rows: 0, problems: [`the index file ${this.path} is read-only here; its snapshots were not dropped`] };
+    const counted = this.contents();
+    const db = this.db;
+    db.pragma('secure_delete = ON');
+    db.transaction(() => {
+      db.exec('DELETE FROM snapshot; DELETE FROM snapshot_part; DELETE FROM snapshot_generation; DELETE FROM snapshot_writer;');
+      if (counted.text_rows > 0 || db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_fts'").get() !== undefined) {
+        db.exec("DELETE FROM text_doc; DELETE FROM text_fts; INSERT INTO text_fts(text_fts) VALUES ('optimize');");
+      }
+    }).immediate();
+    for (const file of this.openFiles.values()) file.close();
+    this.openFiles.clear();
+    removePartsDir(this.path);
+    try {
+      db.exec('VACUUM');
+    } catch (err) {
+      problems.push(`the index file ${this.path} could not be rewritten (${(err as Error).message}); its freed pages are zeroed (secure_delete)`);
+    }
+    const [ck] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (ck && ck.busy !== 0) problems.push(`a reader kept the index file's WAL (${this.path}-wal) open, so it was not truncated`);
+    return { ...counted, problems };
   }
 
   close(): void {

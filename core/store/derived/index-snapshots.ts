@@ -60,6 +60,7 @@ const INDEX_LABELS: Record<string, string> = {
   'recall.mnemo.entities': 'entity index',
   'recall.adjacency': 'link index',
   'recall.mnemo.part_of': 'part-of index',
+  'review.conflicts': 'conflict index',
 };
 
 export const indexLabel = (index: string): string => INDEX_LABELS[index] ?? index;

@@ -137,7 +137,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.evidence = new PgEvidenceMirror(conn);
-    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead };
+    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead, evidence: this.evidence };
     this.journal = pgStoreJournal<PgStore>(this, parts, this.rows, this.evidence, opts.journalFollowUps ?? []);
     const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;

@@ -3,6 +3,16 @@ import type { BeliefView } from '../../../core/api/contract/index.js';
 import { fmtNum, fmtTime } from '../../components/common.js';
 import { plural } from '../../api/errors.js';
 
+/** What the headline p is, in words, with the signals behind it when they set it. */
+function pTitle(b: BeliefView): string {
+  const own = `the model's own probability is ${fmtNum(b.p_model * 100, 1)}%`;
+  if (b.p_source === 'model') return "the model's own probability (no fitted model applies)";
+  if (b.p_source === 'calibration' || !b.signals) return `calibrated; ${own}`;
+  const s = b.signals;
+  const since = s.days_to_other_value === null ? 'no other value reported' : `another value reported ${fmtNum(s.days_to_other_value, 0)} days from then`;
+  return `from the answer's signals: ${plural(s.reports, 'reliable report')} of it, ${s.recent_agreeing} of the ${s.recent_total} nearest agree, ${since}; ${own}`;
+}
+
 export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute: string) => void }) {
   const dist = [...b.distribution].sort((x, y) => y.p - x.p);
   return (
@@ -21,7 +31,7 @@ export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute
         </button>
         <span className="dim-mode">{b.value ?? <span className="muted">nothing observed</span>}</span>
         {b.value ? (
-          <span className="muted" title={b.calibrated ? `calibrated; the model's own probability is ${fmtNum(b.p_model * 100, 1)}%` : "the model's own probability (no calibration applies)"} data-testid="belief-p">
+          <span className="muted" title={pTitle(b)} data-testid="belief-p">
             {fmtNum(b.p * 100, 1)}%
           </span>
         ) : null}

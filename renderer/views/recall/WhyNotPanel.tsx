@@ -14,7 +14,7 @@ import { memoryHref } from '../../state/router.js';
 import type { RecallParams } from './params.js';
 
 /** Each reads after "<memory> is": the status as a phrase that completes the sentence. */
-export const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'not a candidate (no leg found it)' } as const;
+export const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'not a candidate (no leg found it)', superseded: 'left out as superseded' } as const;
 
 /** A 4–32 digit hex string is taken as an id (or prefix); anything else is words to search. */
 export const looksLikeId = (s: string) => /^[0-9a-f]{4,32}$/i.test(s.trim());
@@ -78,7 +78,7 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
         <div className="why-result" data-status={w.status} data-testid="why-not-result">
           <p>
             <a href={memoryHref(w.target)}>{w.target_head.slice(0, 60) || w.target.slice(0, 12)}</a> is <strong>{STATUS_TEXT[w.status]}</strong>
-            {w.rank !== null ? ` (#${w.rank + 1} of ${w.ranked})` : ''}
+            {w.rank !== null ? (w.status === 'superseded' ? ` (it would rank #${w.rank + 1})` : ` (#${w.rank + 1} of ${w.ranked})`) : ''}
             {w.margin !== null ? ` · margin to #${w.k} ${w.margin >= 0 ? '+' : ''}${fmtNum(w.margin, 4)}` : ''}.
           </p>
           <div className="small">
