@@ -5,7 +5,7 @@
  * few typed arrays and string runs, and a slot's fields become an object only when scoring reads
  * them.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/derived/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringEntries } from '../store/derived/snapshot-parts.js';
 import { readStoredStrings, type StoredStrings } from '../store/derived/stored-strings.js';
 import type { SlotData } from './slot-data.js';
 import { setBit } from './substring-index.js';
@@ -55,13 +55,13 @@ export function encodeCorpus(slots: CorpusSlots): SnapshotParts | null {
  */
 export class StoredSlotData {
   constructor(
-    private readonly types: StringRun,
+    private readonly types: StringEntries,
     private readonly titles: StoredStrings,
     private readonly titled: Uint8Array,
     private readonly importance: Float64Array,
     private readonly tags: StoredStrings,
     private readonly tagStarts: Float64Array,
-    private readonly cues: StringRun,
+    private readonly cues: StringEntries,
     private readonly cueStarts: Float64Array,
     private readonly actr: (from: number, to: number) => Float64Array,
     private readonly actrStarts: Float64Array,
@@ -115,7 +115,8 @@ export function decodeCorpus(parts: PartSource): StoredCorpus {
   const n = ids.length;
   const owners = readStoredStrings(r, 'owners', n);
   const contents = readStoredStrings(r, 'contents', n);
-  const types = r.stringRun('types', n);
+  // Read per slot when scoring reads that slot, as the access times are.
+  const types = r.stringsOnDemand('types', n);
   const titles = readStoredStrings(r, 'titles', n);
   const titled = r.typed('titled', Uint8Array, n);
   const importance = r.typed('importance', Float64Array, n);
@@ -124,7 +125,7 @@ export function decodeCorpus(parts: PartSource): StoredCorpus {
   const cueStarts = prefixSums(r.typed('cues.count', Uint32Array, n));
   const actrStarts = prefixSums(r.typed('actr.count', Uint32Array, n));
   const tags = readStoredStrings(r, 'tags');
-  const cues = r.stringRun('cues');
+  const cues = r.stringsOnDemand('cues');
   // The access times (8 MB at 100k) are read per slot when scoring first reads that slot: a recall scores a few hundred.
   const actr = (from: number, to: number) => r.typedRange('actr', Float64Array, from, to);
   if (tagStarts[n] !== tags.length || cueStarts[n] !== cues.length || actrStarts[n] !== r.lengthOf('actr', Float64Array)) throw new SnapshotMismatch('slot counts do not add up to the stored values');

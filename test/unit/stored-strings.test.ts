@@ -45,3 +45,26 @@ describe('StoredStrings (a snapshot part kept as its bytes)', () => {
     expect(() => stored(['same', 'other', 'same']).index()).toThrow(SnapshotMismatch);
   });
 });
+
+describe('PartsReader.stringsOnDemand (a strings part read by entry range)', () => {
+  it('reads only the asked entries\' bytes when every entry is ASCII, the whole run otherwise, and gives the same strings', () => {
+    const ascii = ['a1', '', 'bb2', 'ccc3', 'd'];
+    for (const list of [ascii, LIST]) {
+      const w = new PartsWriter();
+      expect(w.strings('s', list)).toBe(true);
+      const whole: string[] = [];
+      const source = {
+        get: (name: string) => (whole.push(name), w.parts.get(name)),
+        has: (name: string) => w.parts.has(name),
+        range: (name: string, from: number, to: number) => w.parts.get(name)!.subarray(from, to),
+        byteLength: (name: string) => w.parts.get(name)?.byteLength,
+      };
+      const entries = new PartsReader(source).stringsOnDemand('s', list.length);
+      expect(entries.length).toBe(list.length);
+      expect(entries.range(1, 4)).toEqual(list.slice(1, 4));
+      expect(entries.range(2, 2)).toEqual([]);
+      list.forEach((v, i) => expect(entries.get(i)).toBe(v));
+      expect(whole.includes('s.utf8')).toBe(list !== ascii);
+    }
+  });
+});
