@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PartsReader, PartsWriter, SnapshotMismatch } from '../../core/store/derived/snapshot-parts.js';
-import { readStoredStrings } from '../../core/store/derived/stored-strings.js';
+import { asciiLowerBytes, readStoredStrings } from '../../core/store/derived/stored-strings.js';
 import { asciiLower } from '../../core/recall/tokens.js';
 
 /** Strings written as a snapshot writes them, read back as StoredStrings. */
@@ -65,6 +65,19 @@ describe('PartsReader.stringsOnDemand (a strings part read by entry range)', () 
       expect(entries.range(2, 2)).toEqual([]);
       list.forEach((v, i) => expect(entries.get(i)).toBe(v));
       expect(whole.includes('s.utf8')).toBe(list !== ascii);
+    }
+  });
+});
+
+describe('asciiLowerBytes', () => {
+  it('lower-cases A–Z and leaves every other byte, at every alignment and length', () => {
+    const all = Uint8Array.from({ length: 1027 }, (_, i) => (i * 7 + 3) % 256);
+    for (let offset = 0; offset < 4; offset++) {
+      for (const length of [0, 1, 3, 4, 5, 255, 1000]) {
+        const src = all.subarray(offset, offset + length);
+        const expected = Array.from(src, (b) => (b >= 65 && b <= 90 ? b + 32 : b));
+        expect(Array.from(asciiLowerBytes(src)), `offset ${offset} length ${length}`).toEqual(expected);
+      }
     }
   });
 });

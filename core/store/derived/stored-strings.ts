@@ -186,14 +186,32 @@ export class StoredStrings {
   }
 }
 
-/** A copy of the bytes with A–Z made a–z. */
-function asciiLowerBytes(src: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(src.length);
-  for (let k = 0; k < src.length; k++) {
+/**
+ * A copy of the bytes with A–Z made a–z, four bytes at a time where the bytes are aligned for it
+ * (a byte at a time, this was the largest piece of a one-shot explain's search at 100k: 9 MB of
+ * texts). In each byte of a word: below 0x80 and from 'A' (0x41) to 'Z' (0x5A) gets 0x20 added.
+ */
+export function asciiLowerBytes(src: Uint8Array): Buffer {
+  const out = new Uint8Array(src.length);
+  let k = 0;
+  if (src.byteOffset % 4 === 0) {
+    const words = Math.floor(src.length / 4);
+    const from = new Uint32Array(src.buffer, src.byteOffset, words);
+    const to = new Uint32Array(out.buffer, 0, words);
+    for (let w = 0; w < words; w++) {
+      const x = from[w]!;
+      const low = x & 0x7f7f7f7f;
+      // Per byte, bit 7 of low + 0x3f is set from 0x41 up, of low + 0x25 from 0x5b up; no carry crosses a byte.
+      const upper = (low + 0x3f3f3f3f) & ~(low + 0x25252525) & ~x & 0x80808080;
+      to[w] = x | (upper >>> 2);
+    }
+    k = words * 4;
+  }
+  for (; k < src.length; k++) {
     const b = src[k]!;
     out[k] = b - 65 < 26 && b >= 65 ? b | 32 : b;
   }
-  return out;
+  return Buffer.from(out.buffer, 0, out.length);
 }
 
 /**
