@@ -175,7 +175,7 @@ if (what.has('recall')) {
   const rand = rng(8);
   const queries: string[] = [];
   while (queries.length < Number(values.queries)) {
-    const words = (corpus.contents[Math.floor(rand() * corpus.size)] ?? '').split(/\s+/).filter(Boolean);
+    const words = (corpus.size ? corpus.contentOf(Math.floor(rand() * corpus.size)) : '').split(/\s+/).filter(Boolean);
     if (words.length < 3) continue;
     const kind = queries.length % 3;
     if (kind === 0) queries.push(words.slice(0, 3 + Math.floor(rand() * 6)).join(' '));

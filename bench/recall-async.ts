@@ -64,7 +64,7 @@ const corpus = recallCorpus(engine);
 const rand = rng(11);
 const queries: string[] = [];
 while (queries.length < Number(values.runs)) {
-  const words = (corpus.contents[Math.floor(rand() * corpus.size)] ?? '').split(/\s+/).filter(Boolean);
+  const words = (corpus.size ? corpus.contentOf(Math.floor(rand() * corpus.size)) : '').split(/\s+/).filter(Boolean);
   if (words.length >= 3) queries.push(words.slice(0, 2 + (queries.length % 5)).join(' '));
 }
 for (const q of queries.slice(0, 30)) explain(engine, { query: q, k: 10, hops: 1 }); // builds and warms the indexes

@@ -70,7 +70,7 @@ function loadQueries(engine: Engine, n: number): string[] {
   const rand = rng(Number(values.seed) + 1);
   const out: string[] = [];
   while (out.length < n) {
-    const words = (corpus.contents[Math.floor(rand() * corpus.size)] ?? '').split(/\s+/).filter(Boolean);
+    const words = (corpus.size ? corpus.contentOf(Math.floor(rand() * corpus.size)) : '').split(/\s+/).filter(Boolean);
     if (words.length < 3) continue;
     const kind = out.length % 3;
     if (kind === 0) out.push(words.slice(0, 3 + Math.floor(rand() * 6)).join(' ')); // a sentence-like prefix

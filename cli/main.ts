@@ -4,17 +4,18 @@
  */
 import { exitCodeFor, toErrorShape, type ErrorCode } from '../core/errors.js';
 import { clockFor, parseCommandArgs, parseNow, type Command } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMAND_LIST, loadCommands } from './commands/index.js';
 import { CLOSED_PIPE_EXIT, processIO, type CliIO } from './io.js';
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+async function help(): Promise<string> {
+  const commands = await loadCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'mnemo: a nooa-compatible memory engine for AI agents',
     '',
     'usage: mnemo <command> [args] [--json] [--now <epoch seconds>]',
     '',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run "mnemo <command> --help" for a command\'s arguments.',
   ].join('\n');
@@ -29,18 +30,20 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
 async function dispatch(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(help());
+    io.out(await help());
     return name ? 0 : 2;
   }
   if (name === '--version') {
     io.out('mnemo 0.1.0');
     return 0;
   }
-  const cmd: Command | undefined = COMMANDS.find((c) => c.name === name);
-  if (!cmd) {
-    io.err(`mnemo: unknown command ${JSON.stringify(name)}\n\n${help()}`);
+  // Only the command asked for is loaded: a one-shot command pays for its own modules alone.
+  const listed = COMMAND_LIST.find((c) => c.name === name);
+  if (!listed) {
+    io.err(`mnemo: unknown command ${JSON.stringify(name)}\n\n${await help()}`);
     return 2;
   }
+  const cmd: Command = await listed.load();
   let json = rest.includes('--json');
   try {
     const { values, positionals } = parseCommandArgs(cmd, rest);

@@ -67,7 +67,7 @@ export function indexesOf(engine: Engine) {
   for (let s = 0; s < corpus.size; s++) {
     if (!corpus.isAlive(s)) continue;
     const d = corpus.dataOf(s);
-    live.push({ id: corpus.ids[s], rowid: corpus.rowids[s], owner: corpus.owners[s], content: corpus.contents[s], ...d, cues: [...d.cues].sort(), actr: [...d.actr] });
+    live.push({ id: corpus.idOf(s), rowid: corpus.rowidOf(s), owner: corpus.ownerOf(s), content: corpus.contentOf(s), ...d, cues: [...d.cues].sort(), actr: [...d.actr] });
   }
   const exported = vectors.exportLive();
   const vecs = exported.ids.map((id, k) => ({ id, owner: exported.owners[k], rowid: exported.rowids[k], v: [...exported.vectors.subarray(k * vectors.dim, (k + 1) * vectors.dim)] }));
@@ -111,6 +111,7 @@ function keywordContent(keyword: KeywordIndex) {
     }
   }
   return state.docs
+    .docs()
     .map((d, i) => ({ id: d.id, owner: d.owner, body: state.bodies.get(i), links: [...d.links].sort(), length: state.lengths[i], terms: (termsOf.get(d.rowid) ?? []).sort() }))
     .sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -10,7 +10,7 @@ import type { ApiSession } from './context.js';
 import { assertMethodAllowed } from './credential-policy.js';
 import { contract, isMethodName, METHOD_NAMES, type MethodName, type OutputOf } from './contract/index.js';
 import type { Envelope } from './define.js';
-import { handlers } from './handlers/index.js';
+import { handlerOf } from './handlers/load.js';
 
 export async function invoke(session: ApiSession, method: string, input: unknown): Promise<Envelope<unknown>> {
   if (typeof method !== 'string' || !isMethodName(method)) {
@@ -30,7 +30,8 @@ export async function invoke(session: ApiSession, method: string, input: unknown
   session.requestStarted();
   try {
     assertMethodAllowed(session.credential, method);
-    const handler = handlers[method] as (i: unknown, s: ApiSession) => unknown;
+    const found = handlerOf(method);
+    const handler = typeof found === 'function' ? found : await found;
     // Accesses and changes this call writes record the session's credential (core/store/port/attribution.ts).
     const value = await runAttributed(session.credential?.id ?? null, () => handler(parsed.data, session));
     return { ok: true, value: value === undefined ? null : value };

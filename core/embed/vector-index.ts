@@ -21,6 +21,10 @@
  * patch or a keyword hit needs that one vector.
  */
 import { SnapshotMismatch } from '../store/derived/snapshot-parts.js';
+import { StoredStrings } from '../store/derived/stored-strings.js';
+
+/** Slots' ids or owners as a snapshot gives them: an array, or the stored strings themselves. */
+export type SlotStrings = readonly string[] | StoredStrings;
 
 export interface KnnHit {
   id: string;
@@ -41,6 +45,11 @@ export class VectorIndex {
   private rowids = new Float64Array(0);
   private alive = new Uint8Array(0);
   private readonly slotOf = new Map<string, number>();
+  /**
+   * A snapshot's ids and owners as read (StoredStrings), until the first upsert makes them the
+   * arrays and `slotOf` above (mutable()): reading 100k of each back made as many strings.
+   */
+  private restoredKeys: { ids: StoredStrings; owners: StoredStrings } | null = null;
   private liveCount = 0;
   private acc = new Float64Array(0);
   /** Inverted layout (null = not built or not worth it for dense vectors). */
@@ -60,8 +69,32 @@ export class VectorIndex {
   }
 
   has(id: string): boolean {
-    const s = this.slotOf.get(id);
+    const s = this.slotOfId(id);
     return s !== undefined && this.alive[s] === 1;
+  }
+
+  private slotOfId(id: string): number | undefined {
+    if (!this.restoredKeys) return this.slotOf.get(id);
+    const s = this.restoredKeys.ids.indexOf(id);
+    return s < 0 ? undefined : s;
+  }
+
+  private idAt(slot: number): string {
+    return this.restoredKeys ? this.restoredKeys.ids.get(slot) : this.ids[slot]!;
+  }
+
+  private ownerAt(slot: number): string {
+    return this.restoredKeys ? this.restoredKeys.owners.get(slot) : this.owners[slot]!;
+  }
+
+  /** The arrays and map an upsert edits, from a snapshot's strings (once). */
+  private mutable(): void {
+    const keys = this.restoredKeys;
+    if (!keys) return;
+    this.restoredKeys = null;
+    this.ids = keys.ids.toArray();
+    this.owners = keys.owners.toArray();
+    this.ids.forEach((id, slot) => this.slotOf.set(id, slot));
   }
 
   clear(): void {
@@ -74,6 +107,7 @@ export class VectorIndex {
     this.rowids = new Float64Array(0);
     this.alive = new Uint8Array(0);
     this.slotOf.clear();
+    this.restoredKeys = null;
     this.liveCount = 0;
     this.inv = null;
     this.stored = null;
@@ -110,6 +144,7 @@ export class VectorIndex {
 
   private upsertNow(id: string, vec: Float32Array, owner: string, rowid: number): void {
     if (vec.length !== this.dim) return;
+    this.mutable();
     let slot = this.slotOf.get(id);
     // Most patches after a restore are accesses: the vector is the same, the columns can wait.
     if (!this.colsReady && (slot === undefined || !sameVector(this.fromInverted(slot), vec))) this.fillColumns();
@@ -137,7 +172,7 @@ export class VectorIndex {
   }
 
   remove(id: string): void {
-    const slot = this.slotOf.get(id);
+    const slot = this.slotOfId(id);
     if (slot === undefined || this.alive[slot] !== 1) return;
     this.alive[slot] = 0;
     this.liveCount--;
@@ -148,7 +183,7 @@ export class VectorIndex {
   }
 
   private vectorNow(id: string): Float32Array | null {
-    const slot = this.slotOf.get(id);
+    const slot = this.slotOfId(id);
     if (slot === undefined || this.alive[slot] !== 1) return null;
     if (!this.colsReady) return this.fromInverted(slot);
     const v = new Float32Array(this.dim);
@@ -277,7 +312,7 @@ export class VectorIndex {
       const v = acc[i]!;
       if (v < floor || alive[i] !== 1) continue;
       if (heap.length === k && (v === floor ? rowids[i]! > rowids[heap[0]!]! : false)) continue;
-      if (filter && !filter(this.ids[i]!, this.owners[i]!)) continue;
+      if (filter && !filter(this.idAt(i), this.ownerAt(i))) continue;
       if (heap.length < k) {
         heap.push(i);
         siftUp(heap.length - 1);
@@ -288,7 +323,7 @@ export class VectorIndex {
       if (heap.length === k) floor = acc[heap[0]!]!;
     }
     heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-    return heap.map((i) => ({ id: this.ids[i]!, cos: acc[i]! }));
+    return heap.map((i) => ({ id: this.idAt(i), cos: acc[i]! }));
   }
 
   /** Every live vector in slot order, row after row (for a snapshot; slot order does not change results: ties go by rowid). */
@@ -301,8 +336,8 @@ export class VectorIndex {
     let k = 0;
     for (let i = 0; i < this.n; i++) {
       if (this.alive[i] !== 1) continue;
-      ids.push(this.ids[i]!);
-      owners.push(this.owners[i]!);
+      ids.push(this.idAt(i));
+      owners.push(this.ownerAt(i));
       rowids[k] = this.rowids[i]!;
       for (let j = 0; j < this.dim; j++) vectors[k * this.dim + j] = this.cols[j * this.cap + i]!;
       k++;
@@ -311,7 +346,7 @@ export class VectorIndex {
   }
 
   /** Replaces the content with the given live rows, their vectors row after row (dense model vectors from a snapshot). */
-  adoptDense(ids: readonly string[], owners: readonly string[], rowids: Float64Array, dense: Float32Array): void {
+  adoptDense(ids: SlotStrings, owners: SlotStrings, rowids: Float64Array, dense: Float32Array): void {
     this.adoptRows(ids, owners, rowids);
     this.colsReady = true;
     const cap = this.cap;
@@ -326,7 +361,7 @@ export class VectorIndex {
   }
 
   private dotWithNow(id: string, q: Float32Array): number | null {
-    const slot = this.slotOf.get(id);
+    const slot = this.slotOfId(id);
     if (slot === undefined || this.alive[slot] !== 1) return null;
     // One small read of the stored row rather than a list per dimension of the query.
     const row = this.stored ? this.stored.row(slot) : null;
@@ -343,7 +378,7 @@ export class VectorIndex {
    * dimension in order, `counts[j]` ascending slots and their values), kept as given: the arrays
    * may be views on a snapshot's bytes. Throws when the lists do not describe `ids.length` slots.
    */
-  adoptInverted(ids: readonly string[], owners: readonly string[], rowids: Float64Array, inverted: { counts: Uint32Array; slots: Uint32Array; values: Float32Array }): void {
+  adoptInverted(ids: SlotStrings, owners: SlotStrings, rowids: Float64Array, inverted: { counts: Uint32Array; slots: Uint32Array; values: Float32Array }): void {
     const { counts, slots, values } = inverted;
     if (counts.length !== this.dim || slots.length !== values.length) throw new RangeError('inverted lists do not match the dimension');
     this.adoptRows(ids, owners, rowids);
@@ -369,7 +404,7 @@ export class VectorIndex {
    * ~30 of 256), and a row's vector from `stored.row(slot)` (a patch comparing it, a keyword hit's
    * cosine). Bytes that turn out damaged when read are recovered from by recoverFromDamage.
    */
-  adoptLazyInverted(ids: readonly string[], owners: readonly string[], rowids: Float64Array, counts: Uint32Array, stored: StoredVectors): void {
+  adoptLazyInverted(ids: SlotStrings, owners: SlotStrings, rowids: Float64Array, counts: Uint32Array, stored: StoredVectors): void {
     if (counts.length !== this.dim) throw new RangeError('inverted lists do not match the dimension');
     this.adoptRows(ids, owners, rowids);
     this.inv = { slots: new Array<Uint32Array>(this.dim), vals: new Array<Float32Array>(this.dim), built: ids.length };
@@ -451,17 +486,23 @@ export class VectorIndex {
     return { ids, owners, rowids, counts, slots, values };
   }
 
-  private adoptRows(ids: readonly string[], owners: readonly string[], rowids: Float64Array): void {
+  private adoptRows(ids: SlotStrings, owners: SlotStrings, rowids: Float64Array): void {
     this.clear();
     this.colsReady = false; // grow() leaves the columns alone; the caller fills them or keeps the inverted lists
     this.grow(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      this.slotOf.set(ids[i]!, i);
-      this.ids[i] = ids[i]!;
-      this.owners[i] = owners[i]!;
-      this.rowids[i] = rowids[i]!;
-      this.alive[i] = 1;
+    if (ids instanceof StoredStrings && owners instanceof StoredStrings) {
+      if (owners.length !== ids.length) throw new RangeError('ids and owners differ in length');
+      this.restoredKeys = { ids: ids.index(), owners };
+    } else {
+      const get = (list: SlotStrings, i: number) => (list instanceof StoredStrings ? list.get(i) : list[i]!);
+      for (let i = 0; i < ids.length; i++) {
+        this.slotOf.set(get(ids, i), i);
+        this.ids[i] = get(ids, i);
+        this.owners[i] = get(owners, i);
+      }
     }
+    this.rowids.set(rowids.subarray(0, ids.length));
+    this.alive.fill(1, 0, ids.length);
     this.n = ids.length;
     this.liveCount = ids.length;
   }

@@ -8,6 +8,7 @@
  * they are.
  */
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts } from '../store/derived/snapshot-parts.js';
+import { readStoredStrings } from '../store/derived/stored-strings.js';
 import type { StoredVectors, VectorIndex } from './vector-index.js';
 
 export function encodeVectors(index: VectorIndex): SnapshotParts | null {
@@ -32,9 +33,10 @@ export function encodeVectors(index: VectorIndex): SnapshotParts | null {
 
 export function decodeVectors(index: VectorIndex, parts: PartSource): void {
   const r = new PartsReader(parts);
-  const ids = r.strings('ids');
+  // Kept as the bytes read: an id or owner becomes a string when a query or a change asks for it.
+  const ids = readStoredStrings(r, 'ids');
   const n = ids.length;
-  const owners = r.strings('owners', n);
+  const owners = readStoredStrings(r, 'owners', n);
   const rowids = r.typed('rowids', Float64Array, n);
   const dim = index.dim;
   if (parts.has('dense')) {

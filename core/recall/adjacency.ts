@@ -12,23 +12,32 @@
 import type { PersistableIndex } from '../store/derived/derived.js';
 import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/derived/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringEntries } from '../store/derived/snapshot-parts.js';
 import type { StoreReader } from '../store/port/port.js';
+import { readStoredStrings, type StoredStrings } from '../store/derived/stored-strings.js';
 
 /** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
 class StoredEdges {
   constructor(
-    readonly sources: Map<string, number>,
+    /** The sources' ids as read (a source's place is found by its bytes' hash). */
+    readonly sources: StoredStrings,
     private readonly starts: Float64Array,
-    private readonly targets: StringRun,
-    private readonly types: StringRun,
-    private readonly weights: Float64Array,
-    private readonly created: Float64Array,
+    private readonly targets: StringEntries,
+    private readonly types: StringEntries,
+    /** Edges [from, to)'s weights and creation times, read from the snapshot when asked for. */
+    private readonly weights: (from: number, to: number) => Float64Array,
+    private readonly created: (from: number, to: number) => Float64Array,
   ) {}
 
   edgesOf(source: number): Edge[] {
+    const from = this.starts[source]!;
+    const to = this.starts[source + 1]!;
+    const targets = this.targets.range(from, to);
+    const types = this.types.range(from, to);
+    const weights = this.weights(from, to);
+    const created = this.created(from, to);
     const list: Edge[] = [];
-    for (let k = this.starts[source]!; k < this.starts[source + 1]!; k++) list.push({ target_id: this.targets.get(k), type: this.types.get(k) as EdgeType, weight: this.weights[k]!, created_at: this.created[k]! });
+    for (let k = 0; k < to - from; k++) list.push({ target_id: targets[k]!, type: types[k] as EdgeType, weight: weights[k]!, created_at: created[k]! });
     return list;
   }
 }
@@ -40,12 +49,14 @@ export class Adjacency implements PersistableIndex {
   /** A snapshot read back: a source's list is read from it until `overridden` names the source. */
   private stored: StoredEdges | null = null;
   private readonly overridden = new Set<string>();
+  /** The store a snapshot was read back for: a source's list read from a damaged part is read from it instead. */
+  private source: StoreReader | null = null;
   /** target → sources with an edge into it; built on the first delete (only a delete needs it). */
   private into: Map<string, Set<string>> | null = null;
 
   /** Memories with outgoing edges. */
   get size(): number {
-    return this.out.size + (this.stored ? this.stored.sources.size - this.overridden.size : 0);
+    return this.out.size + (this.stored ? this.stored.sources.length - this.overridden.size : 0);
   }
 
   snapshotConditions(): string {
@@ -65,20 +76,20 @@ export class Adjacency implements PersistableIndex {
     return w.parts;
   }
 
-  restoreSnapshot(parts: PartSource): void {
+  restoreSnapshot(parts: PartSource, store: StoreReader): void {
     const r = new PartsReader(parts);
-    const srcs = r.strings('srcs');
+    const srcs = readStoredStrings(r, 'srcs').index(); // throws when a source appears twice
     const starts = prefixSums(r.typed('counts', Uint32Array, srcs.length));
-    const targets = r.stringRun('targets');
-    const types = r.stringRun('types', targets.length);
-    const weights = r.typed('weights', Float64Array, targets.length);
-    const created = r.typed('created', Float64Array, targets.length);
+    // The edges themselves are read per source when spread asks (a recall reads a few hundred lists).
+    const targets = r.stringsOnDemand('targets');
+    const types = r.stringsOnDemand('types', targets.length);
+    if (r.lengthOf('weights', Float64Array) !== targets.length || r.lengthOf('created', Float64Array) !== targets.length) throw new SnapshotMismatch('edge weights or times do not match the stored edges');
     if (starts[srcs.length] !== targets.length) throw new SnapshotMismatch('edge counts do not add up to the stored edges');
-    const sources = new Map<string, number>();
-    for (let i = 0; i < srcs.length; i++) sources.set(srcs[i]!, i);
-    if (sources.size !== srcs.length) throw new SnapshotMismatch('a stored edge source appears twice');
     this.reset();
-    this.stored = new StoredEdges(sources, starts, targets, types, weights, created);
+    const weights = (from: number, to: number) => r.typedRange('weights', Float64Array, from, to);
+    const created = (from: number, to: number) => r.typedRange('created', Float64Array, from, to);
+    this.stored = new StoredEdges(srcs, starts, targets, types, weights, created);
+    this.source = store;
   }
 
   load(store: StoreReader): void {
@@ -119,6 +130,7 @@ export class Adjacency implements PersistableIndex {
   private reset(): void {
     this.out = new Map();
     this.stored = null;
+    this.source = null;
     this.overridden.clear();
     this.into = null;
   }
@@ -127,16 +139,24 @@ export class Adjacency implements PersistableIndex {
   private listOf(id: string): Edge[] | undefined {
     const list = this.out.get(id);
     if (list || !this.stored || this.overridden.has(id)) return list;
-    const source = this.stored.sources.get(id);
-    if (source === undefined) return undefined;
-    const read = this.stored.edgesOf(source);
+    const source = this.stored.sources.indexOf(id);
+    if (source < 0) return undefined;
+    let read: Edge[];
+    try {
+      read = this.stored.edgesOf(source);
+    } catch (err) {
+      // Its edges, read only now, are damaged: every list comes from the store from here on.
+      if (!(err instanceof SnapshotMismatch) || !this.source) throw err;
+      this.load(this.source);
+      return this.out.get(id);
+    }
     this.overridden.add(id);
     this.out.set(id, read);
     return read;
   }
 
   private allLists(): Map<string, Edge[]> {
-    if (this.stored) for (const id of this.stored.sources.keys()) this.listOf(id);
+    if (this.stored) for (const id of this.stored.sources.toArray()) this.listOf(id);
     return this.out;
   }
 
@@ -153,7 +173,7 @@ export class Adjacency implements PersistableIndex {
     const list = this.listOf(id);
     if (this.into) for (const e of list ?? []) this.into.get(e.target_id)?.delete(id);
     this.out.delete(id);
-    if (this.stored?.sources.has(id)) this.overridden.add(id);
+    if (this.stored && this.stored.sources.indexOf(id) >= 0) this.overridden.add(id);
   }
 }
 

@@ -5,8 +5,10 @@
  * few typed arrays and string runs, and a slot's fields become an object only when scoring reads
  * them.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/derived/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringEntries } from '../store/derived/snapshot-parts.js';
+import { readStoredStrings, type StoredStrings } from '../store/derived/stored-strings.js';
 import type { SlotData } from './slot-data.js';
+import { setBit } from './substring-index.js';
 
 export interface CorpusSlots {
   ids: string[];
@@ -53,13 +55,13 @@ export function encodeCorpus(slots: CorpusSlots): SnapshotParts | null {
  */
 export class StoredSlotData {
   constructor(
-    private readonly types: StringRun,
-    private readonly titles: StringRun,
+    private readonly types: StringEntries,
+    private readonly titles: StoredStrings,
     private readonly titled: Uint8Array,
     private readonly importance: Float64Array,
-    private readonly tags: StringRun,
+    private readonly tags: StoredStrings,
     private readonly tagStarts: Float64Array,
-    private readonly cues: StringRun,
+    private readonly cues: StringEntries,
     private readonly cueStarts: Float64Array,
     private readonly actr: (from: number, to: number) => Float64Array,
     private readonly actrStarts: Float64Array,
@@ -77,35 +79,56 @@ export class StoredSlotData {
   tagsOf(i: number): string[] {
     return this.tags.range(this.tagStarts[i]!, this.tagStarts[i + 1]!);
   }
+
+  /** Sets the bit of every slot whose title (a slot without one has '') contains `word`, ASCII case aside. */
+  titleMatches(word: string, out: Uint32Array): void {
+    this.titles.forEachContaining(word, (i) => setBit(out, i));
+  }
+
+  /** Sets the bit of every slot one of whose tags contains `word`, ASCII case aside. */
+  tagMatches(word: string, out: Uint32Array): void {
+    const starts = this.tagStarts;
+    let slot = 0;
+    this.tags.forEachContaining(word, (k) => {
+      while (starts[slot + 1]! <= k) slot++;
+      setBit(out, slot);
+    });
+  }
 }
 
+/**
+ * A corpus snapshot read back: the slots' ids, owners and texts stay the bytes read (StoredStrings)
+ * until the corpus first changes; the keyword leg searches those bytes, and an id's slot is found
+ * by its bytes' hash.
+ */
 export interface StoredCorpus {
-  ids: string[];
-  rowids: number[];
-  owners: string[];
-  contents: string[];
+  ids: StoredStrings;
+  rowids: Float64Array;
+  owners: StoredStrings;
+  contents: StoredStrings;
   data: StoredSlotData;
 }
 
 export function decodeCorpus(parts: PartSource): StoredCorpus {
   const r = new PartsReader(parts);
-  const ids = r.strings('ids');
+  const ids = readStoredStrings(r, 'ids').index();
   const n = ids.length;
-  const owners = r.strings('owners', n);
-  const contents = r.strings('contents', n);
-  const types = r.stringRun('types', n);
-  const titles = r.stringRun('titles', n);
+  const owners = readStoredStrings(r, 'owners', n);
+  const contents = readStoredStrings(r, 'contents', n);
+  // Read per slot when scoring reads that slot, as the access times are.
+  const types = r.stringsOnDemand('types', n);
+  const titles = readStoredStrings(r, 'titles', n);
   const titled = r.typed('titled', Uint8Array, n);
   const importance = r.typed('importance', Float64Array, n);
   const rowids = r.typed('rowids', Float64Array, n);
   const tagStarts = prefixSums(r.typed('tags.count', Uint32Array, n));
   const cueStarts = prefixSums(r.typed('cues.count', Uint32Array, n));
   const actrStarts = prefixSums(r.typed('actr.count', Uint32Array, n));
-  const tags = r.stringRun('tags');
-  const cues = r.stringRun('cues');
+  const tags = readStoredStrings(r, 'tags');
+  const cues = r.stringsOnDemand('cues');
   // The access times (8 MB at 100k) are read per slot when scoring first reads that slot: a recall scores a few hundred.
   const actr = (from: number, to: number) => r.typedRange('actr', Float64Array, from, to);
   if (tagStarts[n] !== tags.length || cueStarts[n] !== cues.length || actrStarts[n] !== r.lengthOf('actr', Float64Array)) throw new SnapshotMismatch('slot counts do not add up to the stored values');
   const data = new StoredSlotData(types, titles, titled, importance, tags, tagStarts, cues, cueStarts, actr, actrStarts);
-  return { ids, rowids: Array.from(rowids), owners, contents, data };
+  return { ids, rowids, owners, contents, data };
 }

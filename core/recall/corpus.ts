@@ -16,7 +16,7 @@ import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import type { PersistableIndex } from '../store/derived/derived.js';
 import { rowCounter, type LoadProgress } from '../store/derived/derived-index.js';
 import { SnapshotMismatch, type PartSource, type SnapshotParts } from '../store/derived/snapshot-parts.js';
-import { decodeCorpus, encodeCorpus, type CorpusSlots, type StoredSlotData } from './corpus-snapshot.js';
+import { decodeCorpus, encodeCorpus, type CorpusSlots, type StoredCorpus, type StoredSlotData } from './corpus-snapshot.js';
 import type { SlotData } from './slot-data.js';
 import type { SourceRow, StoreReader } from '../store/port/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
@@ -74,10 +74,16 @@ const MAX_MOVED_SLOTS = 4096;
 
 export class RecallCorpus implements PersistableIndex {
   readonly snapshotFormat = 'corpus/1';
-  ids: string[] = [];
-  rowids: number[] = [];
-  owners: string[] = [];
-  contents: string[] = [];
+  private ids: string[] = [];
+  private rowids: number[] = [];
+  private owners: string[] = [];
+  private contents: string[] = [];
+  /**
+   * A snapshot read back and not changed since: its columns answer for the four arrays above and
+   * `slotOf` (which the first change makes from them: mutable()), and the keyword leg searches its
+   * texts' bytes. A one-shot command never makes 100k ids, owners and texts into strings.
+   */
+  private restored: StoredCorpus | null = null;
   /** Per slot, once built or read; a slot of a snapshot read back is read from `stored` until then. */
   private data: (SlotData | undefined)[] = [];
   private stored: StoredSlotData | null = null;
@@ -92,7 +98,33 @@ export class RecallCorpus implements PersistableIndex {
   private needsReload = false;
 
   get size(): number {
-    return this.ids.length;
+    return this.restored ? this.restored.ids.length : this.ids.length;
+  }
+
+  idOf(slot: number): string {
+    return this.restored ? this.restored.ids.get(slot) : this.ids[slot]!;
+  }
+
+  rowidOf(slot: number): number {
+    return this.restored ? this.restored.rowids[slot]! : this.rowids[slot]!;
+  }
+
+  ownerOf(slot: number): string {
+    return this.restored ? this.restored.owners.get(slot) : this.owners[slot]!;
+  }
+
+  contentOf(slot: number): string {
+    return this.restored ? this.restored.contents.get(slot) : this.contents[slot]!;
+  }
+
+  /** Every slot's id, live or not (tests and checks; a scan of the whole corpus). */
+  allIds(): string[] {
+    return this.restored ? this.restored.ids.toArray() : [...this.ids];
+  }
+
+  /** Every slot's rowid, in slot order (tests and checks). */
+  allRowids(): number[] {
+    return this.restored ? Array.from(this.restored.rowids) : [...this.rowids];
   }
 
   /** 32-bit words covering every slot. */
@@ -119,29 +151,37 @@ export class RecallCorpus implements PersistableIndex {
   /** The live slots only, in slot order: what a fresh load would hold. */
   saveSnapshot(): SnapshotParts | null {
     const live: CorpusSlots = { ids: [], rowids: [], owners: [], contents: [], data: [] };
-    for (let s = 0; s < this.ids.length; s++) {
+    for (let s = 0; s < this.size; s++) {
       if (!this.isAlive(s)) continue;
-      live.ids.push(this.ids[s]!);
-      live.rowids.push(this.rowids[s]!);
-      live.owners.push(this.owners[s]!);
-      live.contents.push(this.contents[s]!);
+      live.ids.push(this.idOf(s));
+      live.rowids.push(this.rowidOf(s));
+      live.owners.push(this.ownerOf(s));
+      live.contents.push(this.contentOf(s));
       live.data.push(this.dataOf(s));
     }
     return encodeCorpus(live);
   }
 
   restoreSnapshot(parts: PartSource, store: StoreReader): void {
-    const slots = decodeCorpus(parts);
+    const restored = decodeCorpus(parts);
     this.reset(store);
-    this.ids = slots.ids;
-    this.rowids = slots.rowids;
-    this.owners = slots.owners;
-    this.contents = slots.contents;
-    this.data = new Array<SlotData | undefined>(slots.ids.length);
-    this.stored = slots.data;
-    this.lowered = new Array<string | null>(slots.ids.length).fill(null);
-    slots.ids.forEach((id, s) => this.slotOf.set(id, s));
+    this.restored = restored;
+    this.data = new Array<SlotData | undefined>(restored.ids.length);
+    this.stored = restored.data;
     this.markAllAlive();
+  }
+
+  /** Makes the arrays a change edits from a snapshot read back (the cost reading it used to pay up front). */
+  private mutable(): void {
+    const r = this.restored;
+    if (!r) return;
+    this.restored = null;
+    this.ids = r.ids.toArray();
+    this.rowids = Array.from(r.rowids);
+    this.owners = r.owners.toArray();
+    this.contents = r.contents.toArray();
+    this.lowered = new Array<string | null>(this.ids.length).fill(null);
+    this.ids.forEach((id, s) => this.slotOf.set(id, s));
   }
 
   private reset(store: StoreReader): void {
@@ -152,6 +192,7 @@ export class RecallCorpus implements PersistableIndex {
     this.contents = [];
     this.data = [];
     this.stored = null;
+    this.restored = null;
     this.lowered = [];
     this.slotOf.clear();
     this.views = new Map();
@@ -160,12 +201,13 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   private markAllAlive(): void {
-    this.aliveBits = new Uint32Array(Math.ceil(Math.max(1024, this.ids.length * 1.25) / 32));
-    for (let s = 0; s < this.ids.length; s++) setBit(this.aliveBits, s);
+    this.aliveBits = new Uint32Array(Math.ceil(Math.max(1024, this.size * 1.25) / 32));
+    for (let s = 0; s < this.size; s++) setBit(this.aliveBits, s);
   }
 
   update(store: StoreReader, id: string): void {
     this.store = store;
+    this.mutable();
     const row = store.queries.sourceRow(id);
     const slot = this.slotOf.get(id);
     if (!row || row.archived) {
@@ -232,7 +274,7 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   remove(id: string): void {
-    const slot = this.slotOf.get(id);
+    const slot = this.slotOfId(id);
     if (slot !== undefined) this.setAlive(slot, false);
   }
 
@@ -261,7 +303,7 @@ export class RecallCorpus implements PersistableIndex {
         this.stored = null;
       }
     }
-    const row = this.store!.queries.sourceRow(this.ids[slot]!);
+    const row = this.store!.queries.sourceRow(this.idOf(slot));
     return row ? slotData(this.store!, row) : EMPTY_SLOT_DATA();
   }
 
@@ -274,8 +316,15 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   slot(id: string): number | undefined {
-    const s = this.slotOf.get(id);
+    const s = this.slotOfId(id);
     return s !== undefined && this.isAlive(s) ? s : undefined;
+  }
+
+  /** The slot an id was last put in, live or not. */
+  private slotOfId(id: string): number | undefined {
+    if (!this.restored) return this.slotOf.get(id);
+    const s = this.restored.ids.indexOf(id);
+    return s < 0 ? undefined : s;
   }
 
   /** Live slots visible to a scope under the owner rule (ownerMatches); do not modify the result. */
@@ -285,9 +334,9 @@ export class RecallCorpus implements PersistableIndex {
     if (!bits) {
       bits = new Uint32Array(this.aliveBits.length);
       const seen = new Map<string, boolean>();
-      for (let s = 0; s < this.ids.length; s++) {
+      for (let s = 0; s < this.size; s++) {
         if (!this.isAlive(s)) continue;
-        const owner = this.owners[s]!;
+        const owner = this.ownerOf(s);
         let v = seen.get(owner);
         if (v === undefined) seen.set(owner, (v = ownerMatches(owner, scope)));
         if (v) setBit(bits, s);
@@ -303,6 +352,10 @@ export class RecallCorpus implements PersistableIndex {
     const index = view.index;
     if (!index) {
       view.scans++;
+      if (this.restored) {
+        this.restoredMatches(view.fields, token, out);
+        return;
+      }
       for (let s = 0; s < this.ids.length; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
       return;
     }
@@ -311,12 +364,31 @@ export class RecallCorpus implements PersistableIndex {
     for (const s of view.dirty) out[s >>> 5] = out[s >>> 5]! & ~(1 << (s & 31));
     for (let w = 0; w < this.aliveBits.length; w++) out[w] = out[w]! & this.aliveBits[w]!;
     for (const s of view.dirty) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
-    for (let s = index.size; s < this.ids.length; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+    for (let s = index.size; s < this.size; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+  }
+
+  /**
+   * matchBits on a snapshot read back and unchanged, without its substring index: each field's
+   * bytes searched (the fields are joined by newlines, which no token spans, so a match in the
+   * joined text is a match in one field), then only live slots kept.
+   */
+  private restoredMatches(fields: readonly SparseField[], token: string, out: Uint32Array): void {
+    const r = this.restored!;
+    const found = new Uint32Array(out.length);
+    for (const f of fields) {
+      if (f === 'content') r.contents.forEachContaining(token, (s) => setBit(found, s));
+      else if (f === 'title') r.data.titleMatches(token, found);
+      else if (f === 'tags') r.data.tagMatches(token, found);
+    }
+    for (let w = 0; w < out.length; w++) out[w] = out[w]! | (found[w]! & this.aliveBits[w]!);
   }
 
   /** The ASCII-lower-cased text the keyword leg reads for a slot under a field set. */
   text(view: KeywordView, slot: number): string {
-    if (view.fields.length === 1 && view.fields[0] === 'content') return (this.lowered[slot] ??= asciiLower(this.contents[slot]!));
+    if (view.fields.length === 1 && view.fields[0] === 'content') {
+      if (this.lowered.length < this.size) this.lowered = new Array<string | null>(this.size).fill(null); // a snapshot read back
+      return (this.lowered[slot] ??= asciiLower(this.contentOf(slot)));
+    }
     return (view.texts[slot] ??= this.joinedText(view.fields, slot));
   }
 
@@ -326,7 +398,7 @@ export class RecallCorpus implements PersistableIndex {
     const d = this.data[slot] ?? (this.stored ? undefined : this.dataOf(slot));
     const parts: string[] = [];
     for (const f of fields) {
-      if (f === 'content') parts.push(this.contents[slot]!);
+      if (f === 'content') parts.push(this.contentOf(slot));
       else if (f === 'title') {
         const title = d ? d.title : this.stored!.title(slot);
         if (title) parts.push(title);
@@ -344,10 +416,10 @@ export class RecallCorpus implements PersistableIndex {
     let view = this.views.get(key);
     if (!view) this.views.set(key, (view = new KeywordView(fields)));
     if (!view.index && view.scans < SCANS_BEFORE_INDEX) return view;
-    const unindexed = view.index ? view.dirty.size + (this.ids.length - view.index.size) : Infinity;
-    if (!view.index || unindexed > Math.max(512, this.ids.length / 100)) {
+    const unindexed = view.index ? view.dirty.size + (this.size - view.index.size) : Infinity;
+    if (!view.index || unindexed > Math.max(512, this.size / 100)) {
       const texts: (string | null)[] = [];
-      for (let s = 0; s < this.ids.length; s++) texts.push(this.isAlive(s) ? this.text(view, s) : null);
+      for (let s = 0; s < this.size; s++) texts.push(this.isAlive(s) ? this.text(view, s) : null);
       view.index = new SubstringIndex(texts);
       view.dirty.clear();
       view.cache.clear();
@@ -360,7 +432,7 @@ export class RecallCorpus implements PersistableIndex {
     const bit = 1 << (slot & 31);
     const set = (bits: Uint32Array, on: boolean) => (bits[w] = on ? bits[w]! | bit : bits[w]! & ~bit);
     set(this.aliveBits, alive);
-    for (const [scope, bits] of this.scopes) set(bits, alive && ownerMatches(this.owners[slot]!, scope));
+    for (const [scope, bits] of this.scopes) set(bits, alive && ownerMatches(this.ownerOf(slot), scope));
   }
 
   private grow(): void {
@@ -381,7 +453,7 @@ export class RecallCorpus implements PersistableIndex {
 
   private textParts(slot: number): string {
     const d = this.dataOf(slot);
-    return `${this.contents[slot]}\u0000${d.title ?? ''}\u0000${d.tags.join('\u0001')}`;
+    return `${this.contentOf(slot)}\u0000${d.title ?? ''}\u0000${d.tags.join('\u0001')}`;
   }
 
   private append(store: StoreReader, row: SourceRow): number {

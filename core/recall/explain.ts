@@ -30,7 +30,7 @@ export function rowMeta(engine: EngineReader, ids: readonly string[]): Map<strin
       continue;
     }
     const d = corpus.dataOf(slot);
-    out.set(id, { type: d.type, owner: corpus.owners[slot]!, head: memoryHead({ title: d.title, content: corpus.contents[slot]! }) });
+    out.set(id, { type: d.type, owner: corpus.ownerOf(slot), head: memoryHead({ title: d.title, content: corpus.contentOf(slot) }) });
   }
   if (missing.length) {
     for (const [id, m] of engine.store.getMany(missing)) out.set(id, { type: m.type, owner: m.owner, head: memoryHead(m) });

@@ -356,7 +356,7 @@ function siblingGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerSc
     childrenOf: (parent) => partOf.childrenOf(parent),
     visible: (id) => {
       const slot = corpus.slot(id);
-      return slot !== undefined && ownerMatches(corpus.owners[slot]!, scope);
+      return slot !== undefined && ownerMatches(corpus.ownerOf(slot), scope);
     },
   };
 }
@@ -372,7 +372,7 @@ function spreadGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerSco
       const others = missing.length ? ownerStates(engine.store, missing) : new Map<string, { owner: string; archived: boolean }>();
       return (id) => {
         const slot = corpus.slot(id);
-        if (slot !== undefined) return ownerMatches(corpus.owners[slot]!, scope);
+        if (slot !== undefined) return ownerMatches(corpus.ownerOf(slot), scope);
         const st = others.get(id);
         if (!st) return false; // a dangling edge target is never reached
         if (st.archived && !throughArchived) return false;

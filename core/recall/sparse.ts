@@ -58,7 +58,7 @@ export function sparseLeg(corpus: RecallCorpus, tokens: readonly string[], field
         while (eq !== 0 && out.length < n) {
           const low = eq & -eq;
           const slot = (w << 5) + (31 - Math.clz32(low));
-          out.push({ id: corpus.ids[slot]!, slot, count: c });
+          out.push({ id: corpus.idOf(slot), slot, count: c });
           eq ^= low;
         }
       }

@@ -50,7 +50,7 @@ describe('a full run over MCP (stdio)', () => {
   it('lists the tools', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['associate', 'deref', 'forget', 'intent_add', 'intents_due', 'recall', 'reflect', 'remember', 'search', 'stats', 'todo_close', 'todo_list', 'todo_open', 'update_memory'].sort(),
+      ['associate', 'conflicts', 'deref', 'erase', 'forget', 'intent_add', 'intents_due', 'recall', 'reflect', 'remember', 'resolve_conflict', 'search', 'stats', 'todo_close', 'todo_list', 'todo_open', 'update_memory'].sort(),
     );
     expect(stderr).toContain(`serving ${db} to ${OWNER} (session ${SESSION})`);
   });

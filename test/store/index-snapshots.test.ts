@@ -106,17 +106,18 @@ describe('persisted derived indexes', () => {
     zeroPart(path, 'inverted.values'); // the vectors: a dimension's list is read when a query first uses it
     zeroPart(path, 'bodies.utf8'); // the keyword index: a document's text is read when a change needs it
     zeroPart(path, 'actr'); // the corpus: a memory's access times are read when scoring first reads it
+    zeroPart(path, 'targets.utf8'); // the links: a memory's edges are read when spread first asks for them
     foreignChanges(path);
     const o = open(path);
     expect(indexesOf(o.engine)).toEqual(freshIndexes(path));
     o.engine.close();
     // Restored (the damaged bytes were not read on open), then recovered where they were read.
     expect(o.builds).toEqual([]);
-    expect(o.warnings.filter((w) => /damaged snapshot of (embed\.vectors|recall\.corpus|recall\.mnemo\.bm25\.porter)/.test(w))).toHaveLength(1); // the sidecar warns once a process
+    expect(o.warnings.filter((w) => /damaged snapshot of (embed\.vectors|recall\.corpus|recall\.adjacency|recall\.mnemo\.bm25\.porter)/.test(w))).toHaveLength(1); // the sidecar warns once a process
     const next = open(path);
     expect(indexesOf(next.engine)).toEqual(freshIndexes(path));
     next.engine.close();
-    expect(next.builds.sort()).toEqual(['embed.vectors', 'recall.corpus', 'recall.mnemo.bm25.porter']); // forgotten, so built once and written again
+    expect(next.builds.sort()).toEqual(['embed.vectors', 'recall.adjacency', 'recall.corpus', 'recall.mnemo.bm25.porter']); // forgotten, so built once and written again
   });
 
   it('answers a search right when the postings it reads turn out damaged: the keyword index is rebuilt from the store', () => {

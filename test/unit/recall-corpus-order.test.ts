@@ -35,12 +35,12 @@ function answers(corpus: RecallCorpus, tokens: readonly string[]) {
     for (const t of tokens) {
       const bits = new Uint32Array(corpus.words + 64);
       corpus.matchBits(fields, t, bits);
-      out[`${fields.join('+')}:${t}`] = [...bits.keys()].filter((s) => (bits[s >>> 5]! >>> (s & 31)) & 1).map((s) => corpus.rowids[s]!);
+      out[`${fields.join('+')}:${t}`] = [...bits.keys()].filter((s) => (bits[s >>> 5]! >>> (s & 31)) & 1).map((s) => corpus.rowidOf(s));
     }
   }
   for (const scope of ['ops', 'ops@2', 'qa', null]) {
     const bits = corpus.scopeBits(scope);
-    out[`scope:${scope}`] = corpus.ids.flatMap((_id, s) => ((bits[s >>> 5]! >>> (s & 31)) & 1 ? [corpus.rowids[s]!] : []));
+    out[`scope:${scope}`] = corpus.allIds().flatMap((_id, s) => ((bits[s >>> 5]! >>> (s & 31)) & 1 ? [corpus.rowidOf(s)] : []));
   }
   return out;
 }
@@ -62,7 +62,7 @@ describe('RecallCorpus with rows arriving out of rowid order', () => {
       store.restore(ids[i]!);
       corpus.update(store, ids[i]!);
       corpus.ensureFresh();
-      expect(corpus.rowids).toEqual([...corpus.rowids].sort((a, b) => a - b));
+      expect(corpus.allRowids()).toEqual(corpus.allRowids().sort((a, b) => a - b));
     }
     // A row edited in place after the moves is found under its new words.
     const edited = store.get(ids[43]!)!;
@@ -73,8 +73,8 @@ describe('RecallCorpus with rows arriving out of rowid order', () => {
 
     const fresh = new RecallCorpus();
     fresh.load(store);
-    expect(corpus.ids).toEqual(fresh.ids);
-    expect(corpus.rowids).toEqual(fresh.rowids);
+    expect(corpus.allIds()).toEqual(fresh.allIds());
+    expect(corpus.allRowids()).toEqual(fresh.allRowids());
     expect(answers(corpus, [...tokens, 'kestrel'])).toEqual(answers(fresh, [...tokens, 'kestrel']));
     for (const id of ids) expect(corpus.slot(id) === undefined).toBe(fresh.slot(id) === undefined);
     store.close();
@@ -93,7 +93,7 @@ describe('RecallCorpus with rows arriving out of rowid order', () => {
     }
     const fresh = new RecallCorpus();
     fresh.load(store);
-    expect(restored.rowids).toEqual(fresh.rowids);
+    expect(restored.allRowids()).toEqual(fresh.allRowids());
     for (let s = 0; s < fresh.size; s++) expect(restored.dataOf(s)).toEqual(fresh.dataOf(s));
     store.close();
   });

@@ -90,7 +90,7 @@ describe('the recall corpus stays exact as the store changes', () => {
       texts.set(m.id, lower([m.title, m.content, m.tags.join('\n')].join('\n')));
     }
     const corpus = recallCorpus(engine);
-    const order = corpus.ids.filter((_, s) => corpus.isAlive(s));
+    const order = corpus.allIds().filter((_, s) => corpus.isAlive(s));
     // Far more tokens than are scanned before the index is built: both paths answer some.
     for (let i = 0; i < 80; i++) {
       const token = randomToken(r);

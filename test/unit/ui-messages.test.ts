@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../cli/commands/index.js';
+import { COMMAND_LIST } from '../../cli/commands/index.js';
 import { asSentence, describeError, plural } from '../../renderer/api/errors.js';
 import { ApiError } from '../../renderer/api/client.js';
 
@@ -60,7 +60,7 @@ describe('plural', () => {
 
 describe('advice names commands that exist', () => {
   it('every "mnemo <command>" in a message is a real subcommand', () => {
-    const known = new Set(COMMANDS.map((c) => c.name));
+    const known = new Set(COMMAND_LIST.map((c) => c.name));
     const bad: string[] = [];
     for (const file of [...sources('core'), ...sources('server'), ...sources('renderer'), ...sources('cli')]) {
       const text = readFileSync(join(ROOT, file), 'utf8');

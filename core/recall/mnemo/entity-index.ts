@@ -12,6 +12,7 @@ import type { PersistableIndex } from '../../store/derived/derived.js';
 import { rowCounter, type LoadProgress } from '../../store/derived/derived-index.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../../store/derived/snapshot-parts.js';
 import type { StoreReader } from '../../store/port/port.js';
+import { readStoredStrings, type StoredStrings } from '../../store/derived/stored-strings.js';
 
 const MAX_ENTITY_WORDS = 4;
 
@@ -21,7 +22,8 @@ export function entityWords(text: string): string[] {
 
 /** Each memory's entities as a snapshot holds them, sliced out when asked for. */
 interface StoredEntities {
-  index: Map<string, number>;
+  /** The memories' ids as read (an id's place is found by its bytes' hash, not a Map of 100k strings). */
+  ids: StoredStrings;
   starts: Float64Array;
   entities: StringRun;
 }
@@ -50,7 +52,7 @@ export class EntityIndex implements PersistableIndex {
   }
 
   get size(): number {
-    return this.of.size + (this.stored ? this.stored.index.size - this.overridden.size : 0);
+    return this.of.size + (this.stored ? this.stored.ids.length - this.overridden.size : 0);
   }
 
   snapshotConditions(): string {
@@ -71,14 +73,11 @@ export class EntityIndex implements PersistableIndex {
 
   restoreSnapshot(parts: PartSource): void {
     const r = new PartsReader(parts);
-    const ids = r.strings('ids');
+    const ids = readStoredStrings(r, 'ids').index(); // throws when an id appears twice
     const starts = prefixSums(r.typed('counts', Uint32Array, ids.length));
     const entities = r.stringRun('entities');
     if (starts[ids.length] !== entities.length) throw new SnapshotMismatch('entity counts do not add up to the stored entities');
     this.reset();
-    const index = new Map<string, number>();
-    for (let i = 0; i < ids.length; i++) index.set(ids[i]!, i);
-    if (index.size !== ids.length) throw new SnapshotMismatch('a stored id appears twice');
     const carriers = r.strings('carriers');
     const counts = r.typed('carriers.count', Uint32Array, carriers.length);
     let carried = 0;
@@ -87,7 +86,7 @@ export class EntityIndex implements PersistableIndex {
       carried += counts[k]!;
     }
     if (carried !== entities.length || this.carriers.size !== carriers.length) throw new SnapshotMismatch('carrier counts do not add up to the stored entities');
-    this.stored = { index, starts, entities };
+    this.stored = { ids, starts, entities };
   }
 
   update(store: StoreReader, id: string): void {
@@ -106,7 +105,7 @@ export class EntityIndex implements PersistableIndex {
       if (set?.size === 0) this.holders!.delete(e);
     }
     this.of.delete(id);
-    if (this.stored?.index.has(id)) this.overridden.add(id);
+    if (this.stored && this.stored.ids.indexOf(id) >= 0) this.overridden.add(id);
   }
 
   /** The known entities the query names, longest match first at each position. */
@@ -157,8 +156,8 @@ export class EntityIndex implements PersistableIndex {
   private entitiesOf(id: string): string[] | undefined {
     const mine = this.of.get(id);
     if (mine || !this.stored || this.overridden.has(id)) return mine;
-    const i = this.stored.index.get(id);
-    if (i === undefined) return undefined;
+    const i = this.stored.ids.indexOf(id);
+    if (i < 0) return undefined;
     const read = this.stored.entities.range(this.stored.starts[i]!, this.stored.starts[i + 1]!);
     this.overridden.add(id);
     this.of.set(id, read);
@@ -166,7 +165,7 @@ export class EntityIndex implements PersistableIndex {
   }
 
   private all(): Map<string, string[]> {
-    if (this.stored) for (const id of this.stored.index.keys()) this.entitiesOf(id);
+    if (this.stored) for (const id of this.stored.ids.toArray()) this.entitiesOf(id);
     return this.of;
   }
 

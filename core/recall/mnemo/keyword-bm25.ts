@@ -4,7 +4,7 @@
  * length = all columns) computed over the bulk postings' typed arrays and the term lists of the
  * rows changed since they were built, and the best `limit` rows kept in a bounded heap.
  */
-import type { Doc } from './keyword-doc.js';
+import type { Terms } from './keyword-doc.js';
 import { bisect } from './keyword-postings.js';
 
 export interface KeywordHit {
@@ -46,7 +46,10 @@ export interface ScoredIndex {
   postingsOf(term: number): TermRange;
   /** Live rows changed since the bulk build, scored from their own term lists. */
   fresh: ReadonlySet<number>;
-  byRowid: readonly (Doc | undefined)[];
+  freshTerms(rowid: number): Terms;
+  /** A live document's id and owner, by rowid. */
+  idOf(rowid: number): string;
+  ownerOf(rowid: number): string;
 }
 
 const K1 = 1.2;
@@ -89,7 +92,7 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
       }
     }
     for (const rowid of index.fresh) {
-      const t = index.byRowid[rowid]!.terms!; // fresh rows were retokenized here
+      const t = index.freshTerms(rowid);
       const j = bisect(t.ids, 0, t.ids.length, term);
       if (j >= 0) add(rowid, t.body[j]!, t.context[j]!, idf);
     }
@@ -100,13 +103,12 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
   const worse = (x: number, y: number) => acc[x]! < acc[y]! || (acc[x] === acc[y] && x > y);
   for (const rowid of touched) {
     if (heap.length === q.limit && !worse(heap[0]!, rowid)) continue;
-    const doc = index.byRowid[rowid]!;
-    if (q.visible && !q.visible(doc.id, doc.owner)) continue;
+    if (q.visible && !q.visible(index.idOf(rowid), index.ownerOf(rowid))) continue;
     if (heap.length < q.limit) heapPush(heap, rowid, worse);
     else heapReplaceTop(heap, rowid, worse);
   }
   heap.sort((x, y) => (worse(x, y) ? 1 : worse(y, x) ? -1 : 0));
-  const hits = heap.map((rowid) => ({ id: index.byRowid[rowid]!.id, score: acc[rowid]! }));
+  const hits = heap.map((rowid) => ({ id: index.idOf(rowid), score: acc[rowid]! }));
   for (const rowid of touched) acc[rowid] = 0;
   return hits;
 }

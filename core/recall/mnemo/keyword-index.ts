@@ -33,7 +33,7 @@ import { SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } f
 import { scoreBm25, type KeywordHit, type KeywordSearch, type TermRange } from './keyword-bm25.js';
 import { NO_LINKS, type Doc, type Postings, type Terms } from './keyword-doc.js';
 import { buildPostings, EMPTY_TERMS, NO_POSTINGS, resolveTermsFromPostings, termsInPostings } from './keyword-postings.js';
-import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState, type StoredPostings, type TermPostings } from './keyword-snapshot.js';
+import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState, type StoredDocs, type StoredPostings, type TermPostings } from './keyword-snapshot.js';
 import { bodyFromColumns, bodyOf } from './keyword-text.js';
 import { tokenizeTerms, type TokenRow } from './keyword-tokenize.js';
 
@@ -51,6 +51,12 @@ export class KeywordIndex implements PersistableIndex {
   private readonly docs = new Map<string, Doc>();
   /** By rowid (rowids are dense: an array is cheaper to fill than a Map of 100k entries). */
   private byRowid: (Doc | undefined)[] = [];
+  /**
+   * A snapshot's documents as read, until something needs them as Doc objects (docsNeeded: a
+   * change, a rebuild, a snapshot); `docs` and `byRowid` stay empty meanwhile. A search reads the
+   * ids and owners of the rows it keeps from these.
+   */
+  private restoredDocs: StoredDocs | null = null;
   private readonly vocab = new Map<string, number>();
   private df: number[] = [];
   private totalLength = 0;
@@ -78,7 +84,7 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   get size(): number {
-    return this.docs.size;
+    return this.restoredDocs ? this.restoredDocs.length : this.docs.size;
   }
 
   /** Rows retokenized since the postings were last built (scored from their own term lists until the next build). */
@@ -120,6 +126,7 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   saveSnapshot(): SnapshotParts | null {
+    this.docsNeeded();
     this.readAllPostings();
     // The stored postings must be exact (no stale rows, none scored from their own lists).
     if (this.fresh.size > 0 || this.stale.size > 0) this.build();
@@ -143,13 +150,12 @@ export class KeywordIndex implements PersistableIndex {
     this.reset();
     for (const term of state.vocab) this.vocab.set(term, this.vocab.size);
     this.ensureRowCapacity(state.nextRowid);
-    this.byRowid = new Array<Doc | undefined>(state.nextRowid);
-    state.docs.forEach((d, i) => {
-      this.docs.set(d.id, d);
-      this.byRowid[d.rowid] = d;
-      this.lengths[d.rowid] = state.lengths[i]!;
+    const { rowids } = state.docs;
+    for (let i = 0; i < rowids.length; i++) {
+      this.lengths[rowids[i]!] = state.lengths[i]!;
       this.totalLength += state.lengths[i]!;
-    });
+    }
+    this.restoredDocs = state.docs;
     const { start } = state;
     this.df = Array.from({ length: this.vocab.size }, (_, t) => start[t + 1]! - start[t]!);
     // Only where each term starts: a term's rows are read when a query first asks for it.
@@ -159,9 +165,22 @@ export class KeywordIndex implements PersistableIndex {
     this.nextRowid = state.nextRowid;
   }
 
+  /** Doc objects for a snapshot's documents, now (what reading one back used to make up front). */
+  private docsNeeded(): void {
+    const stored = this.restoredDocs;
+    if (!stored) return;
+    this.restoredDocs = null;
+    this.byRowid = new Array<Doc | undefined>(this.nextRowid);
+    for (const d of stored.docs()) {
+      this.docs.set(d.id, d);
+      this.byRowid[d.rowid] = d;
+    }
+  }
+
   private reset(): void {
     this.docs.clear();
     this.byRowid = [];
+    this.restoredDocs = null;
     this.vocab.clear();
     this.df = [];
     this.totalLength = 0;
@@ -213,6 +232,7 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   private updateNow(store: StoreReader, id: string): void {
+    this.docsNeeded();
     const r = store.queries.sourceRow(id);
     if (!r || r.archived !== 0) {
       this.remove(id);
@@ -235,6 +255,7 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   private removeNow(id: string): void {
+    this.docsNeeded();
     const doc = this.docs.get(id);
     if (!doc) return;
     this.account(doc, EMPTY_TERMS);
@@ -258,11 +279,13 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   private searchNow(q: KeywordSearch): KeywordHit[] {
-    if (q.terms.length === 0 || q.limit <= 0 || this.docs.size === 0) return [];
+    if (q.terms.length === 0 || q.limit <= 0 || this.size === 0) return [];
     const stems = this.queryStems(q.terms);
     if (this.acc.length < this.nextRowid) this.acc = new Float64Array(Math.max(1024, this.nextRowid * 2));
+    const stored = this.restoredDocs;
+    const docAt = (rowid: number) => this.byRowid[rowid]!;
     const index = {
-      docCount: this.docs.size,
+      docCount: this.size,
       totalLength: this.totalLength,
       df: this.df,
       lengths: this.lengths,
@@ -270,7 +293,9 @@ export class KeywordIndex implements PersistableIndex {
       postedTerms: this.postings.start.length - 1,
       postingsOf: (term: number) => this.postingsOf(term),
       fresh: this.fresh,
-      byRowid: this.byRowid,
+      freshTerms: (rowid: number) => docAt(rowid).terms!, // fresh rows were retokenized here
+      idOf: stored ? (rowid: number) => stored.ids.get(stored.at(rowid)) : (rowid: number) => docAt(rowid).id,
+      ownerOf: stored ? (rowid: number) => stored.owners.get(stored.at(rowid)) : (rowid: number) => docAt(rowid).owner,
     };
     return scoreBm25(index, stems, q, this.acc);
   }
@@ -420,6 +445,7 @@ export class KeywordIndex implements PersistableIndex {
 
   /** Bulk postings from every live document's terms. */
   private build(): void {
+    this.docsNeeded();
     this.resolveAllTerms();
     // Documents in rowid order, so each term's rows ascend (termsOf bisects them).
     const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);

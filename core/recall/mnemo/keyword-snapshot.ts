@@ -7,6 +7,7 @@
  * document frequencies and the total length follow from the postings and the lengths.
  */
 import { PartsReader, PartsWriter, SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/derived/snapshot-parts.js';
+import { readStoredStrings, type StoredStrings } from '../../store/derived/stored-strings.js';
 import { NO_LINKS, type Doc, type Postings } from './keyword-doc.js';
 
 export interface KeywordState {
@@ -20,13 +21,59 @@ export interface KeywordState {
   nextRowid: number;
 }
 
-export interface RestoredKeywordState extends Omit<KeywordState, 'postings'> {
+export interface RestoredKeywordState extends Omit<KeywordState, 'postings' | 'docs'> {
+  /** The documents, as stored: the index reads ids and owners from these and makes Doc objects only for a change. */
+  docs: StoredDocs;
   /** The documents' texts, by `Doc.stored`. */
   bodies: Utf8Run;
   /** Where each term's postings start (the rows follow from `postings`). */
   start: Int32Array;
   /** The postings, a term's read (and checked) when first needed. */
   postings: StoredPostings;
+}
+
+/**
+ * The documents of a snapshot read back, in rowid order: their ids and owners as the bytes read
+ * (a search names a few dozen), their links as stored. `docs()` makes them Doc objects, which a
+ * change needs (100k objects, a Set each for the linked ones: most of what reading one back cost).
+ */
+export class StoredDocs {
+  constructor(
+    readonly ids: StoredStrings,
+    readonly owners: StoredStrings,
+    readonly rowids: Int32Array,
+    private readonly linkCounts: Uint32Array,
+    private readonly linkTargets: Uint32Array,
+  ) {}
+
+  get length(): number {
+    return this.rowids.length;
+  }
+
+  /** The stored document at a rowid, or -1. */
+  at(rowid: number): number {
+    let lo = 0;
+    let hi = this.rowids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = this.rowids[mid]!;
+      if (r === rowid) return mid;
+      if (r < rowid) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  docs(): Doc[] {
+    const n = this.length;
+    const ids = this.ids.toArray();
+    const owners = this.owners.toArray();
+    const docs: Doc[] = new Array<Doc>(n);
+    for (let i = 0; i < n; i++) docs[i] = { rowid: this.rowids[i]!, id: ids[i]!, owner: owners[i]!, body: null, links: this.linkCounts[i] ? new Set() : NO_LINKS, terms: null, stored: i };
+    let l = 0;
+    for (let i = 0; i < n; i++) for (let k = 0; k < this.linkCounts[i]!; k++) docs[i]!.links.add(ids[this.linkTargets[l++]!]!);
+    return docs;
+  }
 }
 
 /** A term's postings as they lie in a snapshot (its rows ascending). */
@@ -81,9 +128,9 @@ export function encodeKeywordState(state: KeywordState, bodyOf: (d: Doc) => stri
 export function decodeKeywordState(parts: PartSource): RestoredKeywordState {
   const r = new PartsReader(parts);
   const vocab = r.strings('vocab');
-  const ids = r.strings('ids');
+  const ids = readStoredStrings(r, 'ids').index();
   const n = ids.length;
-  const owners = r.strings('owners', n);
+  const owners = readStoredStrings(r, 'owners', n);
   const bodies = r.utf8Run('bodies', n);
   const rowids = r.typed('rowids', Int32Array, n);
   const lengths = r.typed('lengths', Uint32Array, n);
@@ -110,20 +157,12 @@ export function decodeKeywordState(parts: PartSource): RestoredKeywordState {
       return all;
     },
   };
-  const docs: Doc[] = new Array<Doc>(n);
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && rowids[i]! <= rowids[i - 1]!) throw new SnapshotMismatch('stored documents are not in rowid order');
-    docs[i] = { rowid: rowids[i]!, id: ids[i]!, owner: owners[i]!, body: null, links: linkCounts[i] ? new Set() : NO_LINKS, terms: null, stored: i };
-  }
-  let l = 0;
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < linkCounts[i]!; k++, l++) {
-      const target = linkTargets[l];
-      if (target === undefined || target >= n) throw new SnapshotMismatch('a stored link points past the documents');
-      docs[i]!.links.add(ids[target]!);
-    }
-  }
-  if (l !== linkTargets.length) throw new SnapshotMismatch('stored links left over');
+  for (let i = 1; i < n; i++) if (rowids[i]! <= rowids[i - 1]!) throw new SnapshotMismatch('stored documents are not in rowid order');
+  let links = 0;
+  for (let i = 0; i < n; i++) links += linkCounts[i]!;
+  if (links !== linkTargets.length) throw new SnapshotMismatch(links > linkTargets.length ? 'a stored link points past the documents' : 'stored links left over');
+  for (let l = 0; l < links; l++) if (linkTargets[l]! >= n) throw new SnapshotMismatch('a stored link points past the documents');
+  const docs = new StoredDocs(ids, owners, rowids, linkCounts, linkTargets);
   return { vocab, docs, lengths, start, postings, nextRowid, bodies };
 }
 

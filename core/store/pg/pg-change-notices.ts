@@ -8,7 +8,8 @@
  * it waits for notifications for the process's life, and must not hold the thread that serves
  * requests. It reconnects after a lost connection, waiting longer each time up to a minute.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import { PG_FEED_CHANNEL } from './pg-feed-notify-ddl.js';
 import type { PgStoreUrl } from './pg-url.js';
 
@@ -35,7 +36,7 @@ export class PgChangeNotices {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.url.connection, application_name: 'mnemo-live' });
+    const client = new (pgDriver().Client)({ connectionString: this.url.connection, application_name: 'mnemo-live' });
     this.client = client;
     client.on('notification', (n) => {
       if (n.channel === PG_FEED_CHANNEL && n.payload === this.url.schema) this.onCommit();

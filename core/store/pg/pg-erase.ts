@@ -19,7 +19,8 @@
  * that answers calls is not held while the server rewrites (the store's own connection waits for
  * each reply, sync-pg.ts).
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import type { EraseBackend } from '../shared/erase-run.js';
 import type { EraseDb } from '../shared/erase-db.js';
 import type { EraseReclaim } from '../port/erase.js';
@@ -80,7 +81,7 @@ export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirr
       const started = performance.now();
       const problems: string[] = [];
       const rewrote: string[] = [];
-      const client = new pg.Client({ connectionString: conn.url.connection });
+      const client = new (pgDriver().Client)({ connectionString: conn.url.connection });
       let before: number | null = null;
       let after: number | null = null;
       let longest = 0;

@@ -13,6 +13,8 @@ export class PgStoreConnection {
   private pg: SyncPg | null = null;
   /** Tables this connection reads through session views of the same name instead (a store as of an instant, pg-history-views.ts). */
   private readonly shadowed = new Set<string>();
+  /** Tables this connection reads through a view of the store's schema instead (an agent's role reads memories through mnemo_agent_memories). */
+  private readonly readVia = new Map<string, string>();
   private readonly flushers: (() => void)[] = [];
 
   constructor(readonly url: PgStoreUrl) {}
@@ -58,14 +60,30 @@ export class PgStoreConnection {
     else this.db().query(sql, params);
   }
 
-  /** A table's name in the store's schema, or in pg_temp where a view of that name shadows it on this connection. */
+  /**
+   * The name to read a table by: the table in the store's schema, or the session's view of that
+   * name in pg_temp where one shadows it (time travel), or the schema's view this connection reads
+   * it through (readThrough). Writes name the table itself (baseTable).
+   */
   table(name: string): string {
-    return this.shadowed.has(name) ? `pg_temp.${ident(name)}` : this.baseTable(name);
+    if (this.shadowed.has(name)) return `pg_temp.${ident(name)}`;
+    const view = this.readVia.get(name);
+    return view === undefined ? this.baseTable(name) : this.baseTable(view);
   }
 
   /** The table in the store's schema, even where a view shadows it. */
   baseTable(name: string): string {
     return `${ident(this.url.schema)}.${ident(name)}`;
+  }
+
+  /** From now on `table(name)` names the schema's view `view`, which has the table's columns (an agent's role reads memories so). */
+  readThrough(name: string, view: string): void {
+    this.readVia.set(name, view);
+  }
+
+  /** Whether reads of `name` go through a view of the schema (readThrough). */
+  readsThrough(name: string): boolean {
+    return this.readVia.has(name);
   }
 
   /** From now on `table(name)` names this session's view `pg_temp.name` (made by the caller). */

@@ -66,6 +66,7 @@ import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { upgradePgGuards } from './pg-store-guards.js';
 import { mayWriteJournal } from './pg-agent-journal-sql.js';
+import { pastRefused, readAsAgent, refusePastToAgents, wholeRowsSql } from './pg-agent-reads.js';
 import { pgTextRows } from './pg-text-rows.js';
 import { pgSql } from './pg-sql-seam.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
@@ -152,7 +153,9 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     if (!this.readonly) this.feed.installOrUpgrade(this.clock.now());
     // The guards against agents' roles (pg-store-guards.ts), before anything is recovered or written.
     if (!this.readonly) upgradePgGuards(conn, (m) => this.warn(`guards:${m}`, m));
-    conn.db().query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]);
+    const [session] = conn.db().query<{ whole: boolean }>(`SELECT set_config('mnemo.writer', $1, false), ${wholeRowsSql('$2')} AS whole`, [this.writerToken, conn.baseTable('memories')]);
+    // An agent's role reads memories through its view (pg-agent-reads.ts); the past was refused to it before this.
+    if (!history && !session!.whole) readAsAgent(conn);
     this.changes = new PgLiveChanges(conn, this.feed, history, this, this.writerToken);
   }
 
@@ -175,6 +178,7 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
    */
   static openAsOf(location: string | PgStoreUrl, at: number, opts: Omit<PgOpenOptions, 'readonly' | 'create'> = {}): PgStore {
     return PgStore.connected(location, (conn) => {
+      refusePastToAgents(conn, 'read the store as of an instant');
       const instant = enterPgPast(conn, at);
       // Recency, idle time and retention read as they did then: the clock stops at the instant (unless it is now).
       const clock = instant.live ? opts.clock : fixedClock(at);
@@ -376,7 +380,11 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
 
   /** What `at` resolves to in the change feed (pg-history-instant.ts), and what changed between two positions (pg-history-diff.ts), each read as one snapshot. */
   readonly asOf = (at: number): StoreAsOf => this.readConsistent(() => resolvePgInstant(this.feed, this.path, at).instant);
-  readonly changesBetween = (from: FeedPosition, to: FeedPosition): HistoryChanges => this.readConsistent(() => pgChangesBetween(this.feed, from, to));
+  readonly changesBetween = (from: FeedPosition, to: FeedPosition): HistoryChanges =>
+    this.readConsistent(() => {
+      if (this.conn.readsThrough('memories')) throw pastRefused('compare the store between two instants');
+      return pgChangesBetween(this.feed, from, to);
+    });
 
   /**
    * Nothing to let go of between requests: a past store's snapshot is its own connection's

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { PartsReader, PartsWriter, SnapshotMismatch } from '../../core/store/derived/snapshot-parts.js';
+import { asciiLowerBytes, readStoredStrings } from '../../core/store/derived/stored-strings.js';
+import { asciiLower } from '../../core/recall/tokens.js';
+
+/** Strings written as a snapshot writes them, read back as StoredStrings. */
+function stored(list: string[]) {
+  const w = new PartsWriter();
+  expect(w.strings('s', list)).toBe(true);
+  return readStoredStrings(new PartsReader(w.parts), 's', list.length);
+}
+
+// Hostile-but-valid entries: empty, non-ASCII of every UTF-8 width, astral characters, case variants.
+const LIST = ['', 'alpha', 'ALPHA', 'Ünïcode kestrel', '東京 rotate', '😀😀 uploads', 'İstanbul KELVIN \u212A', 'rotaterotate', 'x'.repeat(5000), 'end'];
+
+describe('StoredStrings (a snapshot part kept as its bytes)', () => {
+  it('gives back every entry, finds each by value, and no other', () => {
+    const s = stored(LIST);
+    expect(s.length).toBe(LIST.length);
+    expect(s.toArray()).toEqual(LIST);
+    LIST.forEach((v, i) => {
+      expect(s.get(i)).toBe(v);
+      expect(s.indexOf(v)).toBe(i);
+      expect(s.isEmpty(i)).toBe(v === '');
+    });
+    for (const absent of ['alph', 'Alpha', 'ünïcode kestrel', '😀', 'x'.repeat(4999), '\ud800', 'end ']) expect(s.indexOf(absent)).toBe(-1);
+    expect(s.range(2, 5)).toEqual(LIST.slice(2, 5));
+  });
+
+  it('finds the entries containing a word as lower(text) LIKE %word% does, never across two entries', () => {
+    const s = stored(LIST);
+    for (const word of ['alpha', 'rotate', 'kestrel', 'uploads', 'stanbul', 'kelvin', 'x', 'xxx', 'd', 'ee', 'aend', 'tokyo', 'a']) {
+      const found: number[] = [];
+      s.forEachContaining(word, (i) => found.push(i));
+      const expected = LIST.flatMap((v, i) => (asciiLower(v).includes(word) ? [i] : []));
+      expect(found, word).toEqual(expected);
+    }
+  });
+
+  it('refuses a part whose lengths do not fit its bytes, and one holding an entry twice', () => {
+    const w = new PartsWriter();
+    w.strings('s', ['abc', 'déf']);
+    w.typed('s.len', new Uint32Array([3, 9]));
+    expect(() => readStoredStrings(new PartsReader(w.parts), 's')).toThrow(SnapshotMismatch);
+    expect(() => stored(['same', 'other', 'same']).index()).toThrow(SnapshotMismatch);
+  });
+});
+
+describe('PartsReader.stringsOnDemand (a strings part read by entry range)', () => {
+  it('reads only the asked entries\' bytes when every entry is ASCII, the whole run otherwise, and gives the same strings', () => {
+    const ascii = ['a1', '', 'bb2', 'ccc3', 'd'];
+    for (const list of [ascii, LIST]) {
+      const w = new PartsWriter();
+      expect(w.strings('s', list)).toBe(true);
+      const whole: string[] = [];
+      const source = {
+        get: (name: string) => (whole.push(name), w.parts.get(name)),
+        has: (name: string) => w.parts.has(name),
+        range: (name: string, from: number, to: number) => w.parts.get(name)!.subarray(from, to),
+        byteLength: (name: string) => w.parts.get(name)?.byteLength,
+      };
+      const entries = new PartsReader(source).stringsOnDemand('s', list.length);
+      expect(entries.length).toBe(list.length);
+      expect(entries.range(1, 4)).toEqual(list.slice(1, 4));
+      expect(entries.range(2, 2)).toEqual([]);
+      list.forEach((v, i) => expect(entries.get(i)).toBe(v));
+      expect(whole.includes('s.utf8')).toBe(list !== ascii);
+    }
+  });
+});
+
+describe('asciiLowerBytes', () => {
+  it('lower-cases A–Z and leaves every other byte, at every alignment and length', () => {
+    const all = Uint8Array.from({ length: 1027 }, (_, i) => (i * 7 + 3) % 256);
+    for (let offset = 0; offset < 4; offset++) {
+      for (const length of [0, 1, 3, 4, 5, 255, 1000]) {
+        const src = all.subarray(offset, offset + length);
+        const expected = Array.from(src, (b) => (b >= 65 && b <= 90 ? b + 32 : b));
+        expect(Array.from(asciiLowerBytes(src)), `offset ${offset} length ${length}`).toEqual(expected);
+      }
+    }
+  });
+});
