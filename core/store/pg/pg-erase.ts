@@ -10,7 +10,7 @@
  *
  * What it costs: each table is rewritten whole, under an ACCESS EXCLUSIVE lock: reads and writes of
  * that table wait until it is done (the journal's and the feed's tables are the big ones). What no
- * vacuum reaches: the server's write-ahead log and its archive, and backups (docs/security.md).
+ * vacuum reaches: the server's write-ahead log and its archive, and backups (docs/erasing.md).
  *
  * The vacuum runs on a connection of its own through `pg`'s asynchronous client, so the thread
  * that answers calls is not held while the server rewrites (the store's own connection waits for

@@ -8,7 +8,7 @@
  *
  * What it costs: the whole file is rewritten (about 30 s for the 1 GB 100k demo store on the shared
  * development machine), and other connections' writes wait for the write lock meanwhile (readers
- * go on: WAL). docs/security.md ("Erasing") says so.
+ * go on: WAL). docs/erasing.md says so.
  *
  * The worker runs plain JavaScript given as text (as sync-pg.ts does: a TypeScript worker cannot
  * be started under the test runner's loader), with the same better-sqlite3 addon as the store.
