@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { badInput } from '../errors.js';
 import { describeIssues } from '../model/schemas.js';
+import { jsonlValues } from './jsonl-values.js';
 import type { BeliefReader } from './model.js';
 import { readBelief, type ReadMode, type ReadOptions } from './read.js';
 
@@ -25,18 +26,9 @@ export type BeliefAnswer =
 
 export function parseQueriesJsonl(text: string): BeliefQuery[] {
   const out: BeliefQuery[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.trim();
-    if (raw === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (err) {
-      throw badInput(`line ${i + 1}: not valid JSON (${(err as Error).message})`, { line: i + 1 });
-    }
+  for (const { json, line } of jsonlValues(text)) {
     const r = beliefQuerySchema.safeParse(json);
-    if (!r.success) throw badInput(`line ${i + 1}: ${describeIssues(r.error)} (a query is {kind: current|values|aliases, id, entity, attribute, at})`, { line: i + 1 });
+    if (!r.success) throw badInput(`line ${line}: ${describeIssues(r.error)} (a query is {kind: current|values|aliases, id, entity, attribute, at})`, { line });
     out.push(r.data);
   }
   return out;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { badInput } from '../errors.js';
 import { describeIssues } from '../model/schemas.js';
 import { OTHER } from './equations.js';
+import { jsonlValues } from './jsonl-values.js';
 import { isEpochSeconds } from '../model/limits.js';
 
 /**
@@ -99,20 +100,11 @@ export function parseObservation(raw: unknown, where: string, line: number): Obs
 /** Parses JSONL text: blank lines are skipped, the first bad line fails the whole batch. */
 export function parseObservationsJsonl(text: string): Observation[] {
   const out: Observation[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.trim();
-    if (raw === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (err) {
-      throw badInput(`line ${i + 1}: not valid JSON (${(err as Error).message}); nothing was ingested`, { line: i + 1 });
-    }
+  for (const { json, line } of jsonlValues(text, '; nothing was ingested')) {
     if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-      throw badInput(`line ${i + 1}: expected an object {entity, attribute, value, t, reliability, …}; nothing was ingested`, { line: i + 1 });
+      throw badInput(`line ${line}: expected an object {entity, attribute, value, t, reliability, …}; nothing was ingested`, { line });
     }
-    out.push(parseObservation(json, `line ${i + 1}`, i + 1));
+    out.push(parseObservation(json, `line ${line}`, line));
   }
   return out;
 }

@@ -86,7 +86,7 @@ export interface EraseHooks {
 
 const SAMPLE = 20;
 
-/** What no store can reach, whichever it is (docs/security.md, "Erasing"). */
+/** What no store can reach, whichever it is (docs/erasing.md). */
 export function notReached(backend: 'sqlite' | 'postgres'): string[] {
   const common = [
     'copies made before the erase: exports (mnemo export), copies (mnemo copy), backups and file-system snapshots of the store',

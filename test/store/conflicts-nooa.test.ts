@@ -27,7 +27,7 @@ function python(script: string, src: string, path: string): Record<string, unkno
 describe('resolved conflicts and the real nooa package', () => {
   const reference = nooaReference();
 
-  it('nooa reads and writes the store; the superseded memory carries valid_to, and the resolution outlives a nooa save', async (ctx) => {
+  it('nooa reads and writes the store; the superseded memory carries valid_to, and the resolution outlives a nooa save', { tags: ['external-data'] }, async (ctx) => {
     if (!reference.src) return ctx.skip(reference.missing);
     const path = fixtureCopy();
     const s = new ApiSession({ clock: fixedClock(NOW) });

@@ -116,7 +116,7 @@ describe('erase by match on SQLite', () => {
     await expectTheRestWorks(session, story, receipt);
   });
 
-  it('can still be opened, read and written by the real nooa package', (ctx) => {
+  it('can still be opened, read and written by the real nooa package', { tags: ['external-data'] }, (ctx) => {
     const reference = nooaReference();
     if (!reference.src) return ctx.skip(reference.missing);
     const read = JSON.parse(runPython('nooa-read.py', [reference.src, path, String(clock.now())])) as { memories: { memory: { id: string } }[] };

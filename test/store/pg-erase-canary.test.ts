@@ -6,7 +6,7 @@
  * CHECKPOINT has written the server's buffers out, and neither does any file of this machine's
  * index cache for the store. Before the erase the test finds it in each of those, so a place the
  * erase missed fails here. The server's WAL (pg_wal) is not checked: no store can reach it
- * (docs/security.md, "Erasing").
+ * (docs/erasing.md).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';

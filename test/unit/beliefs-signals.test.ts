@@ -174,7 +174,7 @@ describe('the fitted signals models', () => {
     expect(fittedSignals({ ...PAPER_CONFIG, halfLifeDays: 7 }, 'hindsight')).toBeNull();
   });
 
-  it('are what the script writes from the dev stream', (ctx) => {
+  it('are what the script writes from the dev stream', { tags: ['external-data'] }, (ctx) => {
     const dev = beliefStreamDev();
     if (!dev.path) return ctx.skip(dev.missing);
     const committed = readFileSync(join(ROOT, 'core', 'beliefs', 'signals-fitted.ts'), 'utf8');

@@ -13,7 +13,7 @@
  * it waits to get that lock is bounded (lock_timeout, then it steps aside and tries again), since a
  * VACUUM FULL queued for the lock makes every later request on the table queue behind it; how long
  * it holds it, once granted, is the table's rewrite and is not (the receipt's longest_lock_ms). What
- * no vacuum reaches: the server's write-ahead log and its archive, and backups (docs/security.md).
+ * no vacuum reaches: the server's write-ahead log and its archive, and backups (docs/erasing.md).
  *
  * The vacuum runs on a connection of its own through `pg`'s asynchronous client, so the thread
  * that answers calls is not held while the server rewrites (the store's own connection waits for

@@ -18,7 +18,7 @@
  *
  * Why not VACUUM: it copies the whole file in one transaction (65 to 78 s for the 1 GB 100k demo
  * store), holding the write lock throughout; an agent's write waiting past its busy timeout failed
- * with "database is locked". What step 3 cannot reach, docs/security.md ("Erasing") says: bytes a
+ * with "database is locked". What step 3 cannot reach, docs/erasing.md says: bytes a
  * delete left inside a page still in use, where that delete ran without secure_delete (the engine
  * runs with `secure_delete = FAST` since, which zeroes them; an older engine or another program
  * did not).

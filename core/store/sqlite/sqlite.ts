@@ -91,7 +91,7 @@ function configure(db: DB, path: string, opts: ConnectOptions, queryOnly: boolea
     if (queryOnly) db.pragma('query_only = ON');
     // A deleted row's bytes are zeroed inside its page (no extra I/O: the page is written anyway),
     // so an erase later finds none left in pages still in use; the pages a delete frees keep theirs
-    // until an erase rewrites the free pages (reclaim-worker.ts). docs/security.md ("Erasing").
+    // until an erase rewrites the free pages (reclaim-worker.ts). docs/erasing.md.
     db.pragma('secure_delete = FAST');
     if (path !== ':memory:' && !opts.readonly) db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
