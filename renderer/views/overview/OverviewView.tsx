@@ -114,7 +114,8 @@ export function OverviewView() {
   }, [facets.data, scatter.data]);
   return (
     <div className="overview-view">
-      <div className="overview-main">
+      {/* Focusable so a keyboard can scroll it: on a short window its KPIs and charts hold nothing else that takes focus. */}
+      <div className="overview-main" tabIndex={0} role="region" aria-label="Overview">
         <h2>Overview</h2>
         <QueryView query={kpis} label="Computing KPIs…">
           {(k) => <Kpis k={k} />}
