@@ -3,13 +3,15 @@ import { ApiSession } from '../core/api/context.js';
 import type { LlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import type { CommandContext } from './command.js';
 import { indexBuildReporter } from './index-progress.js';
+import { replicaOptions } from './replica-option.js';
 
 export function openSession(ctx: CommandContext, db: string, opts: { create?: boolean; readonly?: boolean; convert?: boolean; reader?: string; llmEndpoints?: LlmEndpoints } = {}): ApiSession {
   const session = new ApiSession({
     clock: ctx.clock,
     ...(opts.llmEndpoints ? { llmEndpoints: opts.llmEndpoints } : {}),
     reader: { owner: opts.reader ?? 'cli', session_ref: null },
-    engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), indexSnapshots: { onBuild: indexBuildReporter((line) => ctx.io.err(line)) } },
+    // --replica, for the commands that take it (replica-option.ts).
+    engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), indexSnapshots: { onBuild: indexBuildReporter((line) => ctx.io.err(line)) }, ...replicaOptions(ctx) },
   });
   session.open(db, opts);
   return session;

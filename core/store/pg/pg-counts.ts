@@ -36,7 +36,7 @@ export class PgCounts implements CountQueries {
   constructor(private readonly conn: PgStoreConnection) {}
 
   private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
-    return this.conn.db().query(sql, params);
+    return this.conn.read().query(sql, params);
   }
 
   private get memories(): string {

@@ -20,11 +20,12 @@ export class PgList {
   constructor(private readonly conn: PgStoreConnection) {}
 
   private q(sql: string, params: readonly unknown[] = []): Row[] {
-    return this.conn.db().query(sql, params);
+    return this.conn.read().query(sql, params);
   }
 
+  /** Named `memories` whatever stands for the table (the filters say `memories.id`): a past store's may be a function's call. */
   private get memories(): string {
-    return this.conn.table('memories');
+    return `${this.conn.table('memories')} AS memories`;
   }
 
   /** The filter as `WHERE …` with `$n` placeholders, and its parameters. */

@@ -8,7 +8,7 @@ import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 export function pgOwnerSummaries(conn: PgStoreConnection, limit: number): OwnerSummaries {
-  const q = (sql: string, params: readonly unknown[]) => conn.db().query<Record<string, unknown>>(numbered(sql), params);
+  const q = (sql: string, params: readonly unknown[]) => conn.read().query<Record<string, unknown>>(numbered(sql), params);
   const table = (name: string) => conn.table(name);
   const [first] = q(ownerSummarySql(table, false).firstLeftOut, [limit]);
   const bound = first ? (first['owner'] as string) : null;

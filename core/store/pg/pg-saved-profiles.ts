@@ -35,12 +35,12 @@ export class PgSavedProfiles {
   }
 
   row(name: string): SavedProfileRow | null {
-    const [r] = this.q(`SELECT ${COLS} FROM ${this.table} WHERE name = $1`, [name]);
+    const [r] = this.conn.read().query(`SELECT ${COLS} FROM ${this.table} WHERE name = $1`, [name]);
     return r ? profileOf(r) : null;
   }
 
   rows(): SavedProfileRow[] {
-    return this.q(`SELECT ${COLS} FROM ${this.table} ORDER BY name`).map(profileOf);
+    return this.conn.read().query(`SELECT ${COLS} FROM ${this.table} ORDER BY name`).map(profileOf);
   }
 
   /** Inserts or replaces (SQLite's INSERT OR REPLACE). */

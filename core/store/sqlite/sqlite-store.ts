@@ -35,7 +35,7 @@ import { appendMaintenanceEntry, readMaintenanceHistory, type MaintenanceEntry }
 import { memoryRowTarget } from './memory-images.js';
 import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from '../port/port.js';
+import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, PgReplicaStatus, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile, type SavedProfileRow } from './saved-profiles.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
@@ -386,6 +386,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   indexSidecarLocation(): IndexSidecarLocation | null {
     if (this.path === ':memory:' || this.path === '') return null;
     return { path: sidecarPath(this.path), writable: !this.readonly };
+  }
+
+  /** A SQLite file has no replicas. */
+  replicas(): PgReplicaStatus[] {
+    return [];
   }
 
   /** The maintenance log, newest first, each reflection pass with whether it still stands. */
