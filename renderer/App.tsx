@@ -10,6 +10,7 @@ import { VIEW_KEYS } from './state/keymap.js';
 import { buildHash, navigate, useRoute } from './state/router.js';
 import { instantParam, TIME_TRAVEL_VIEWS } from './state/instant.js';
 import { TimeControl } from './components/time/TimeControl.js';
+import { ReplicaBadge } from './components/ReplicaBadge.js';
 import { useUi } from './state/ui.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
 import { UndoToast } from './views/curation/UndoToast.js';
@@ -90,6 +91,7 @@ export function App() {
             {info.data.clock_frozen ? ` · clock frozen` : ''}
           </span>
         ) : null}
+        {info.data ? <ReplicaBadge /> : null}
         <button className="icon" onClick={toggleTheme} title="Toggle light/dark theme (t)" data-testid="theme-toggle">
           {theme === 'dark' ? '☀' : '☾'}
         </button>
