@@ -16,7 +16,7 @@ const CORE_LAYERS = [
   ['store'],
   ['embed'],
   ['engine'],
-  ['recall', 'forget', 'reflect', 'beliefs', 'observe', 'prospective', 'fleet'],
+  ['recall', 'forget', 'erase', 'reflect', 'beliefs', 'observe', 'prospective', 'fleet'],
   ['agent', 'review', 'demo'],
   ['tune'],
   ['api'],

@@ -55,6 +55,13 @@ export const POSTGRES_SUITES = [
   'test/e2e/review-commit-e2e.test.ts',
   'test/e2e/lab-e2e.test.ts',
   'test/e2e/credentials-e2e.test.ts',
+  // the conflict queue and its resolutions through the API, the CLI and MCP; recall of superseded memories
+  'test/unit/conflicts-api.test.ts',
+  'test/unit/conflicts-beliefs.test.ts',
+  'test/unit/mcp-conflicts.test.ts',
+  'test/cli/conflicts-cli.test.ts',
+  'test/unit/conflicts-detector.test.ts',
+  'test/e2e/conflicts-e2e.test.ts',
 ];
 
 export default defineConfig({

@@ -10,6 +10,7 @@
 import { ALIAS_NS } from '../model/belief-journal-keys.js';
 import type { AliasRow, JournalFollowUp } from '../store/port/port.js';
 import { BeliefModel } from './model.js';
+import { rejectedFollowUp } from './rejected.js';
 
 const aliasFollowUp: JournalFollowUp = {
   ns: ALIAS_NS,
@@ -21,5 +22,5 @@ const aliasFollowUp: JournalFollowUp = {
   },
 };
 
-/** What the belief layer does after the journal restores its rows. */
-export const beliefJournalFollowUps: readonly JournalFollowUp[] = [aliasFollowUp];
+/** What the belief layer does after the journal restores its rows (alias rows; the rejected set, a meta value). */
+export const beliefJournalFollowUps: readonly JournalFollowUp[] = [aliasFollowUp, rejectedFollowUp((store, entities) => new BeliefModel(store).rebuild(entities))];

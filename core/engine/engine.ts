@@ -112,7 +112,17 @@ export class Engine {
         `${this.store.path} was embedded with ${recorded}, but this session uses ${this.embedder.name}; configure the same embedder (MNEMO_EMBED_*), or re-embed into a new store`,
       );
     }
-    if (!recorded && this.store.hasMnemo() && !this.store.readonly) this.store.setMeta('embedder', this.embedder.name);
+    if (!recorded && this.store.hasMnemo() && !this.store.readonly) this.recordEmbedder();
+  }
+
+  /** Records the session's embedder as the store's; a role that may not write settings (an agent's database role) leaves it to an operator. */
+  private recordEmbedder(): void {
+    try {
+      this.store.setMeta('embedder', this.embedder.name);
+    } catch (err) {
+      if (!(err instanceof MnemoError && err.code === 'permission')) throw err;
+      this.store.warn('embedder-unrecorded', `${this.store.path} does not record its embedder yet and this role may not write store settings; an operator's next open records it`);
+    }
   }
 
   get path(): string {

@@ -111,8 +111,9 @@ describe('which credential made each access and each change', () => {
       await cell.waitFor();
       expect(await cell.getAttribute('data-credential-id')).toBe(c.id);
     }
+    // The writer: the agent's owner, then its credential's label and short id (issue 41).
     expect(await p.textContent(`[data-testid=history-row][data-change-id="${changeBy.get(laptop.id)}"] [data-testid=history-credential-cell]`)).toBe(
-      `coder on the laptop · ${laptop.id.slice(0, 6)}`,
+      `agent ${laptop.owner} (coder on the laptop · ${laptop.id.slice(0, 6)})`,
     );
     await p.locator('[data-testid=history-credential]').selectOption(laptop.id);
     await p.waitForFunction(() => document.querySelectorAll('[data-testid=history-row]').length === 1);

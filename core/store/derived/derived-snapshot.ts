@@ -30,6 +30,10 @@ export class DerivedSnapshot {
   private since: FeedPosition | null = null;
   private writing: SnapshotWrite | null = null;
   private cancelNext: (() => void) | null = null;
+  /** Live memories at this process's last build of the index (null: never built here; then its close has nothing to say). */
+  private builtOver: number | null = null;
+  /** A snapshot of the index as built or patched here is in the sidecar (written here, or another process's covers it). */
+  private kept = false;
 
   constructor(
     private readonly store: StoreReader,
@@ -127,6 +131,28 @@ export class DerivedSnapshot {
   }
 
   /**
+   * At engine close, after saveOnClose (or without it, when the index has no position to key a
+   * snapshot to): tells whether what this process built was kept, and if not, why not. A CLI
+   * command says so truthfully instead of promising a snapshot it never wrote.
+   */
+  reportKeep(position: FeedPosition | null, closing: 'mid-build' | 'stale' | 'current'): void {
+    if (this.builtOver === null) return;
+    const e = { index: this.name, memories: this.builtOver };
+    if (closing === 'mid-build') this.snapshots.reportKeep({ ...e, kept: false, reason: 'the command ended before its build finished' });
+    else if (this.kept) this.snapshots.reportKeep({ ...e, kept: true });
+    else if (closing === 'stale') this.snapshots.reportKeep({ ...e, kept: false, reason: 'the store changed too much after the build to keep it' });
+    else this.snapshots.reportKeep({ ...e, kept: false, reason: this.whyNotKept(position) });
+  }
+
+  private whyNotKept(position: FeedPosition | null): string {
+    if (!this.snapshots.enabled) return 'index snapshots are off (MNEMO_INDEX_SNAPSHOTS)';
+    if (!position) return 'the store has no change feed to key a snapshot to (any write by Mnemo adds one)';
+    const sidecar = this.snapshots.openedSidecar();
+    if (!sidecar?.writable) return 'this process may not write the index file beside the store (a read-only open, or a folder it may not write)';
+    return 'its snapshot could not be written (see the warning above)';
+  }
+
+  /**
    * Writes the snapshot now, whole, when the index was built or patched since the last one: a
    * process that has just written a long change leaves current snapshots before the change's
    * marker clears, so the processes beside it load them instead of rebuilding.
@@ -149,12 +175,19 @@ export class DerivedSnapshot {
   /** Finishes a snapshot under way, then writes a new one in one go if `due` says so (asked after: the finished one may have been it). */
   private writeWhole(position: FeedPosition, due: () => boolean): void {
     this.cancelScheduled();
-    this.guard(() => this.writing?.finish());
-    this.writing = null;
+    this.finishWriting();
     if (!due()) return;
     this.start(position, { force: true });
-    this.guard(() => this.writing?.finish());
+    this.finishWriting();
+  }
+
+  /** Runs the rest of the snapshot under way, if any; notes whether it was committed. */
+  private finishWriting(): void {
+    const w = this.writing;
     this.writing = null;
+    if (!w) return;
+    this.guard(() => w.finish());
+    if (w.committed) this.kept = true;
   }
 
   private threshold(): number {
@@ -221,6 +254,8 @@ export class DerivedSnapshot {
     }
     this.snapshots.reportBuild({ index: this.name, phase: 'done', memories, ms: Math.round(performance.now() - started) });
     this.builtHere = true;
+    this.builtOver = memories;
+    this.kept = false;
     this.patches = 0;
   }
 
@@ -264,7 +299,10 @@ export class DerivedSnapshot {
     this.builtHere = false;
     this.patches = 0;
     if (claim.kind !== 'claimed') {
-      if (claim.kind === 'covered') this.since = claim.position;
+      if (claim.kind === 'covered') {
+        this.since = claim.position;
+        this.kept = true;
+      }
       return;
     }
     const parts = this.guard(() => this.index.saveSnapshot());
@@ -283,6 +321,7 @@ export class DerivedSnapshot {
     const done = this.guard(() => w.step());
     if (done !== false) {
       if (done === null) this.guard(() => w.abandon());
+      else if (w.committed) this.kept = true;
       this.writing = null;
       return;
     }

@@ -241,6 +241,7 @@ export class Derived<T extends DerivedIndex> {
   }
 
   dispose(): void {
+    const closedMidBuild = this.building !== null;
     if (this.building) {
       // Closed mid-build: the half-built index is dropped with its engine.
       this.building = null;
@@ -260,6 +261,7 @@ export class Derived<T extends DerivedIndex> {
         }
       }
     }
+    this.snapshot?.reportKeep(this.position, closedMidBuild ? 'mid-build' : this.stale ? 'stale' : 'current');
     this.snapshot?.cancel();
     this.index.dispose?.();
   }

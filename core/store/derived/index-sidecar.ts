@@ -17,7 +17,7 @@
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sqliteBindingOf } from '../sqlite/connection.js';
 import type { DB } from '../sqlite/sqlite.js';
@@ -88,6 +88,26 @@ export interface SidecarOwner {
   warn(key: string, message: string): void;
 }
 
+export interface SidecarOpenOptions {
+  /**
+   * Write the sidecar even when the store was opened read-only (a one-shot command such as
+   * `mnemo explain`): the sidecar is a cache beside the store, never the store, and a command that
+   * built an index should leave it for the next one. Only where this process may write that file.
+   */
+  keepBesideReadOnly?: boolean;
+}
+
+/** Whether this process may create or write the sidecar at `path` (and its -wal and parts beside it). */
+function mayWriteBeside(path: string): boolean {
+  try {
+    accessSync(dirname(path), constants.W_OK);
+    if (existsSync(path)) accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class IndexSidecar {
   private closed = false;
   /** This handle, in index_build: two engines of one process are two builders (tests, time travel). */
@@ -106,10 +126,11 @@ export class IndexSidecar {
    * The sidecar of an open store, created when missing; null for a `:memory:` store or when the
    * file cannot be opened (a warning says why). A read-only store's sidecar is read, never written.
    */
-  static open(store: SidecarOwner): IndexSidecar | null {
+  static open(store: SidecarOwner, opts: SidecarOpenOptions = {}): IndexSidecar | null {
     const location = store.indexSidecarLocation();
     if (!location) return null;
-    const { path, writable } = location;
+    const { path } = location;
+    const writable = location.writable || (opts.keepBesideReadOnly === true && mayWriteBeside(path));
     const warn = (message: string) => store.warn('index-sidecar', `${message}; indexes are built in memory instead`);
     if (!writable && !existsSync(path)) return null;
     const binding = sqliteBindingOf(store);
@@ -152,6 +173,11 @@ export class IndexSidecar {
       warn(`cannot use the index file ${path} (${(err as Error).message})`);
       return null;
     }
+  }
+
+  /** Whether a sidecar file is at `path` (without opening, let alone creating, it). */
+  static exists(path: string): boolean {
+    return existsSync(path);
   }
 
   /** Where a generation's parts are (snapshot-file.ts). */
@@ -352,6 +378,46 @@ export class IndexSidecar {
     this.db.prepare('DELETE FROM snapshot WHERE name = ?').run(name);
   }
 
+  /** How many index snapshots, and rows of the list's text search, the file holds (what an erase would drop). */
+  contents(): { snapshots: number; text_rows: number } {
+    if (this.closed) return { snapshots: 0, text_rows: 0 };
+    const snapshots = this.db.prepare('SELECT count(*) FROM snapshot').pluck().get() as number;
+    const hasText = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_doc'").get() !== undefined;
+    return { snapshots, text_rows: hasText ? (this.db.prepare('SELECT count(*) FROM text_doc').pluck().get() as number) : 0 };
+  }
+
+  /**
+   * Drops everything derived from the store (an erase): every snapshot with its parts' files, and
+   * the list's text search rows, their FTS5 segments merged away; then the file is rewritten
+   * (VACUUM) and its WAL truncated, so none of the old bytes stay beside the store. What is dropped
+   * is rebuilt from the store when next needed. Another process reading a snapshot's file keeps
+   * the file it has open until it lets it go (its name is gone).
+   */
+  purge(): { snapshots: number; text_rows: number; problems: string[] } {
+    const problems: string[] = [];
+    if (!this.writable || this.closed) return { snapshots: 0, text_rows: 0, problems: [`the index file ${this.path} is read-only here; its snapshots were not dropped`] };
+    const counted = this.contents();
+    const db = this.db;
+    db.pragma('secure_delete = ON');
+    db.transaction(() => {
+      db.exec('DELETE FROM snapshot; DELETE FROM snapshot_part; DELETE FROM snapshot_generation; DELETE FROM snapshot_writer;');
+      if (counted.text_rows > 0 || db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_fts'").get() !== undefined) {
+        db.exec("DELETE FROM text_doc; DELETE FROM text_fts; INSERT INTO text_fts(text_fts) VALUES ('optimize');");
+      }
+    }).immediate();
+    for (const file of this.openFiles.values()) file.close();
+    this.openFiles.clear();
+    removePartsDir(this.path);
+    try {
+      db.exec('VACUUM');
+    } catch (err) {
+      problems.push(`the index file ${this.path} could not be rewritten (${(err as Error).message}); its freed pages are zeroed (secure_delete)`);
+    }
+    const [ck] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (ck && ck.busy !== 0) problems.push(`a reader kept the index file's WAL (${this.path}-wal) open, so it was not truncated`);
+    return { ...counted, problems };
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -479,6 +545,7 @@ export class SnapshotWrite {
   private file: PartsFileWriter | null = null;
   private written = false;
   private done = false;
+  private wasCommitted = false;
 
   constructor(
     private readonly sidecar: IndexSidecar,
@@ -495,6 +562,11 @@ export class SnapshotWrite {
 
   get finished(): boolean {
     return this.done;
+  }
+
+  /** The snapshot is in the sidecar (not dropped, abandoned or lost to a race). */
+  get committed(): boolean {
+    return this.wasCommitted;
   }
 
   /** Writes the next piece (or, when none is left, seals the file and commits); true once the snapshot is committed or dropped. */
@@ -527,6 +599,7 @@ export class SnapshotWrite {
     this.sidecar.commitGeneration(this.name, this.generation, this.header, this.entries, this.now);
     this.sidecar.checkpoint();
     this.done = true;
+    this.wasCommitted = true;
     return true;
   }
 

@@ -38,6 +38,19 @@ export interface IndexBuildEvent {
   ms?: number;
 }
 
+/**
+ * At close, for each index this process built: whether a snapshot of it is now in the sidecar (this
+ * process's or another's), so the next process reads it instead of building; if not, why not.
+ */
+export interface IndexKeepEvent {
+  index: string;
+  /** Live memories it holds. */
+  memories: number;
+  kept: boolean;
+  /** Set when not kept: why, in words for people. */
+  reason?: string;
+}
+
 /** What people call each persisted index (the CLI's and the workbench's progress lines). */
 const INDEX_LABELS: Record<string, string> = {
   'embed.vectors': 'vector index',
@@ -47,6 +60,7 @@ const INDEX_LABELS: Record<string, string> = {
   'recall.mnemo.entities': 'entity index',
   'recall.adjacency': 'link index',
   'recall.mnemo.part_of': 'part-of index',
+  'review.conflicts': 'conflict index',
 };
 
 export const indexLabel = (index: string): string => INDEX_LABELS[index] ?? index;
@@ -55,6 +69,10 @@ export interface IndexSnapshotOptions {
   /** False: build every index in memory on open, as before snapshots (default: on unless MNEMO_INDEX_SNAPSHOTS=off). */
   enabled?: boolean;
   onBuild?: (e: IndexBuildEvent) => void;
+  /** Told once at close, with each index built in this process: whether it was kept (IndexKeepEvent). */
+  onKeep?: (kept: IndexKeepEvent[]) => void;
+  /** Write the sidecar even when the store is open read-only (IndexSidecar.open's keepBesideReadOnly). */
+  keepBesideReadOnly?: boolean;
   /**
    * Runs a piece of deferred work (a snapshot's next chunk) soon, off the current call's path;
    * returns a cancel. Default: setImmediate, unref'd.
@@ -110,6 +128,7 @@ export class IndexSnapshots {
     loading: null,
   };
   private readonly watchers = new Set<(e: IndexBuildEvent) => void>();
+  private keepReports: IndexKeepEvent[] = [];
 
   constructor(
     private readonly store: StoreReader,
@@ -130,7 +149,7 @@ export class IndexSnapshots {
     if (!this.enabled || this.store.isClosed) return null;
     if (!this.opened) {
       this.opened = true;
-      this.file = IndexSidecar.open(this.store);
+      this.file = IndexSidecar.open(this.store, { keepBesideReadOnly: this.opts.keepBesideReadOnly ?? false });
     }
     return this.file && !this.file.isClosed ? this.file : null;
   }
@@ -207,6 +226,11 @@ export class IndexSnapshots {
     for (const watcher of this.watchers) watcher(e);
   }
 
+  /** Collected as the indexes close; told together when the engine closes (close()). */
+  reportKeep(e: IndexKeepEvent): void {
+    this.keepReports.push(e);
+  }
+
   /** Follows the build reports besides `onBuild` (the API's progress for the workbench); returns an unwatch. */
   watch(fn: (e: IndexBuildEvent) => void): () => void {
     this.watchers.add(fn);
@@ -219,5 +243,8 @@ export class IndexSnapshots {
     this.handoff.watching = this.handoff.loading = null;
     this.file?.close();
     this.file = null;
+    const kept = this.keepReports;
+    this.keepReports = [];
+    if (kept.length) this.opts.onKeep?.(kept);
   }
 }

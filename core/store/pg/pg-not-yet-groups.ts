@@ -18,6 +18,7 @@ export interface PgRunsWritten extends JournalRuns, IngestRuns {
   beginBulkLoad: StoreRuns['beginBulkLoad'];
   setFeedRetention: StoreRuns['setFeedRetention'];
   pruneFeed: StoreRuns['pruneFeed'];
+  erase: StoreRuns['erase'];
 }
 
 export function pgRuns(written: PgRunsWritten): StoreRuns {

@@ -55,6 +55,7 @@ type Written =
   | 'graphView'
   | 'feedRetention'
   | 'feedStatus'
+  | 'planErase'
   | keyof CountQueries;
 
 export function pgQueries(
@@ -67,9 +68,11 @@ export function pgQueries(
   list: PgList,
   graph: PgGraph,
   feed: Pick<StoreQueries, 'feedRetention' | 'feedStatus'>,
+  erase: Pick<StoreQueries, 'planErase'>,
 ): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
     ...feed,
+    ...erase,
     listMemories: (f) => list.listMemories(f),
     listIds: (f, max) => list.listIds(f, max),
     memoryFacets: (archived, tagLimit, tagSample) => list.memoryFacets(archived, tagLimit, tagSample),

@@ -71,6 +71,8 @@ import { ScopedReads } from '../shared/scoped-reads.js';
 import { PgStoreConnection } from './pg-store-connection.js';
 import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
+import { upgradePgGuards } from './pg-store-guards.js';
+import { mayWriteJournal } from './pg-agent-journal-sql.js';
 import { pgTextRows } from './pg-text-rows.js';
 import { parsePgStoreUrl, withSchemaOf, type PgStoreUrl } from './pg-url.js';
 
@@ -156,7 +158,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.evidence = new PgEvidenceMirror(conn);
-    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead };
+    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead, evidence: this.evidence };
     this.journal = pgStoreJournal<PgStore>(this, parts, this.rows, this.evidence, opts.journalFollowUps ?? []);
     const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;
@@ -171,8 +173,10 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
     // A store made before the feed (or before its latest triggers: commit notifications, before-images) gets it at its first writable open; a read-only one goes without.
-    // With replicas and the primary down, the store opens for reading all the same; the feed is brought up to date at a later open.
+    // With replicas and the primary down, the store opens for reading all the same; the feed and guards are brought up to date at a later open.
     if (!this.readonly && conn.primaryReachable) this.whilePrimaryDownWarn('feed-upgrade', () => this.feed.installOrUpgrade(this.clock.now()));
+    // The guards against agents' roles (pg-store-guards.ts), before anything is recovered or written.
+    if (!this.readonly && conn.primaryReachable) this.whilePrimaryDownWarn('guards-upgrade', () => upgradePgGuards(conn, (m) => this.warn(`guards:${m}`, m)));
     // Every connection to the primary (a new one after a lost one too) writes the feed's rows under this store's token.
     conn.onConnect((db) => db.query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]));
     this.changes = new PgLiveChanges(conn, this.feed, history, this, this.writerToken);
@@ -186,7 +190,10 @@ export class PgStore implements StoreWriter, StoreHandle {
       if (opts.readonly) conn.onConnect((db) => db.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY'));
       const store = new PgStore(conn, opts);
       // Work a writer left half-done is put right by a store that can write; with the primary down it waits for a later open.
-      store.whilePrimaryDownWarn('recover', () => recoverInterruptedWork(store, pgIngestSql(conn)));
+      // Recovery restores rows from the journal, which only an operator's role may: an agent's opens the store as it is.
+      if (!store.readonly) store.whilePrimaryDownWarn('recover', () => {
+        if (mayWriteJournal(conn)) recoverInterruptedWork(store, pgIngestSql(conn));
+      });
       return store;
     });
   }

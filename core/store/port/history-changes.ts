@@ -2,6 +2,7 @@
  * What the store port answers for a diff between two positions of the change feed
  * (history-diff.ts reads it; core/observe/store-diff.ts classifies it). Types only.
  */
+import { agentOfMeta } from './attribution.js';
 import type { MemoryRow } from './codec.js';
 import type { EdgeRow } from '../shared/feed-images.js';
 
@@ -34,6 +35,18 @@ export interface Touched<T> {
 export interface JournalAuthor {
   label: string;
   credential_id: string | null;
+  /** The agent a change made without a credential recorded (attribution.ts); null otherwise. */
+  agent_owner: string | null;
+}
+
+/** The agent named in a journal row's meta text (attribution.ts withAgentMeta), or null. */
+export function agentOfMetaText(meta: string | null): string | null {
+  if (!meta) return null;
+  try {
+    return agentOfMeta(JSON.parse(meta));
+  } catch {
+    return null;
+  }
 }
 
 export interface HistoryChanges {

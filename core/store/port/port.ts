@@ -48,6 +48,7 @@ import type { IngestMarker } from '../shared/ingest-run.js';
 import type { GroupUndoOptions, GroupUndoResult } from '../shared/undo-group.js';
 import type { SavedProfileRow } from '../sqlite/saved-profiles.js';
 import type { IndexSidecar, IndexSidecarLocation } from '../derived/index-sidecar.js';
+import type { EraseOutcome, ErasePlan, EraseRunOptions, EraseSelector } from './erase.js';
 export type { IndexSidecarLocation } from '../derived/index-sidecar.js';
 
 /* The row and filter types of the port's methods, so that callers name them through the port. */
@@ -78,6 +79,7 @@ export type { FeedChanges, FeedPosition } from './feed-position.js';
 export type { CredentialUse, StoredCredential } from '../sqlite/agent-credentials.js';
 export type { BulkLoad, BulkMemoryRow } from '../sqlite/bulk-load.js';
 export type { ChangeRun, Pacer } from '../shared/change-run.js';
+export type { EraseOutcome, ErasePlaceCounts, ErasePlan, EraseReclaim, EraseRunOptions, EraseSelector, EraseTarget, ErasePhase } from './erase.js';
 export type { FeedRetention, FeedStatus, PruneReport } from '../sqlite/feed-retention.js';
 export type { IngestMarker } from '../shared/ingest-run.js';
 export type { GroupUndoOptions, GroupUndoResult } from '../shared/undo-group.js';
@@ -523,7 +525,12 @@ export interface FeedQueries {
   feedStatus(): FeedStatus;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, SavedProfileQueries, FeedQueries {}
+/** What an erase would remove (store.runs.erase does it): a plan, on the read side, since making it writes nothing. */
+export interface EraseQueries {
+  planErase(selector: EraseSelector): Promise<ErasePlan>;
+}
+
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, SavedProfileQueries, FeedQueries, EraseQueries {}
 
 // ---------------------------------------------------------------- long changes and bulk writes
 
@@ -568,7 +575,16 @@ export interface CredentialWrites {
   markRevoked(ids: readonly string[], now: number): string[];
 }
 
-export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, CredentialWrites {
+/**
+ * Erasing (shared/erase-run.ts): the one write the journal cannot take back. The plan writes
+ * nothing (a dry run); the erase removes what it names from every place, in paced transactions,
+ * records a receipt in the journal and makes the removed bytes go from the files.
+ */
+export interface EraseRuns {
+  erase(plan: ErasePlan, opts: EraseRunOptions, pacing?: RunPacing): Promise<EraseOutcome>;
+}
+
+export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, CredentialWrites, EraseRuns {
   /** Switches the store to bulk loading (the demo generator) until `finish()`. */
   beginBulkLoad(): BulkLoad;
 }

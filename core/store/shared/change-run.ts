@@ -12,7 +12,7 @@
  * completed. Readers that open in between see the partial state; `runInProgress` tells them.
  */
 import { createHash } from 'node:crypto';
-import { currentCredentialId } from '../port/attribution.js';
+import { currentCredentialId, withAgentMeta } from '../port/attribution.js';
 import { batchBudget, pacingOf, type RunPacing } from '../../model/run-pacing.js';
 import { tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore, type RawChangeRow, type RunCheckpoints } from './journal.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
@@ -149,7 +149,7 @@ export class ChangeRun {
       label: this.label,
       kind: this.kind,
       counts: '{}',
-      meta: JSON.stringify({ ...this.meta, in_progress: true }),
+      meta: JSON.stringify({ ...withAgentMeta(this.meta), in_progress: true }),
       credentialId: currentCredentialId(),
     });
     setLiveRun(store, [this.id], true);
@@ -200,7 +200,7 @@ export class ChangeRun {
           else tallyRow(counts, key, r.created ? 'created' : r.deleted ? 'deleted' : 'modified');
         }
         if (Object.keys(counts).length === 0) sql.deleteChange(id);
-        else sql.closeChange(id, JSON.stringify(counts), JSON.stringify(this.meta));
+        else sql.closeChange(id, JSON.stringify(counts), JSON.stringify(withAgentMeta(this.meta)));
         clearMarker(store);
         if (Object.keys(counts).length === 0) this.id = null;
       }

@@ -10,7 +10,9 @@ import { isLiveWriter } from './run-marker.js';
 import { hostname } from 'node:os';
 import type { StoreHandle } from './store-handle.js';
 
-const KEY = 'beliefs_ingest_run';
+/** `mnemo_meta` key of a belief ingest's marker (on PostgreSQL, pg-run-markers.ts keeps it apart). */
+export const INGEST_MARKER_KEY = 'beliefs_ingest_run';
+const KEY = INGEST_MARKER_KEY;
 
 /** The statements an ingest run needs, as one adapter keeps them (sqlite-ingest-sql.ts, pg/pg-ingest-sql.ts). */
 export interface IngestSql {

@@ -16,7 +16,14 @@
  */
 import { MnemoError, notFound } from '../../errors.js';
 import { ownerMayWrite } from '../../model/owner.js';
-import { currentCredentialId } from '../port/attribution.js';
+import { currentCredentialId, withAgentMeta } from '../port/attribution.js';
+import type { ErasedNote } from '../port/erase.js';
+import { isErasedImage } from './erase-markers.js';
+
+const withMeta = (meta: Record<string, unknown> | undefined): string | null => {
+  const m = withAgentMeta(meta);
+  return m ? JSON.stringify(m) : null;
+};
 import type { StoreHandle } from './store-handle.js';
 
 /**
@@ -246,7 +253,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
         label,
         kind,
         counts: JSON.stringify(counts),
-        meta: meta ? JSON.stringify(meta) : null,
+        meta: withMeta(meta),
         credentialId: currentCredentialId(),
       });
       this.sql.attributeFeedTo(changeId);
@@ -328,6 +335,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     const change = this.get(changeId);
     if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
     this.refuseWhileRunning(change);
+    refuseErased(change, 'undo');
     const blockers = this.blockers(changeId, changeId);
     if (blockers.length) {
       const list = blockers.map((b) => `#${b.id} (${b.label})`).join(', ');
@@ -363,7 +371,10 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     const change = this.get(changeId);
     if (change.state === 'undone') throw new MnemoError('conflict', `change #${changeId} (${change.label}) is already undone; redo it with "mnemo redo"`);
     const group = [...this.dependents(changeId), change];
-    for (const c of group) this.refuseWhileRunning(c);
+    for (const c of group) {
+      this.refuseWhileRunning(c);
+      refuseErased(c, 'undo');
+    }
     if (actorOwner !== undefined) {
       const foreign = this.sql.ownersTouched(group.map((c) => c.id)).filter((o) => !ownerMayWrite(o, actorOwner));
       if (foreign.length) {
@@ -414,6 +425,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     const change = this.get(id);
     if (change.state !== 'undone') throw new MnemoError('conflict', `change #${id} (${change.label}) is not undone, so there is nothing to redo`);
     this.refuseWhileRunning(change);
+    refuseErased(change, 'redo');
     const undoneSeq = this.sql.undoneSeq(id) ?? id;
     const blockers = this.blockers(id, undoneSeq);
     if (blockers.length) {
@@ -456,12 +468,41 @@ export class Journal<S extends StoreHandle = StoreHandle> {
         throw new MnemoError('internal', `this store was opened without the journal target for "${target.ns}" rows, so it cannot restore them and what is derived from them (open it through an Engine with the belief layer's journalFollowUps, as every door does)`, { kind: target.ns });
       }
       const [image, expected] = side === 'before' ? [r.before, r.after] : [r.after, r.before];
+      // The change's note refuses this before anything is written (refuseErased); this is the last guard.
+      if (isErasedImage(image)) throw erasedError(r.key, image.erased);
       target.restore(this.store, key, image, expected);
       followUp?.afterRestore(this.store, key, image, expected);
       for (const id of target.memoryIds?.(key) ?? []) affected.add(id);
     }
     for (const id of affected) this.store.emit(this.store.exists(id) ? { kind: 'upsert', id } : { kind: 'delete', id });
   }
+}
+
+/**
+ * An erase cannot be undone, and a change whose images an erase replaced cannot be undone (or
+ * redone) where that would need the erased content back: the side it would write holds markers
+ * (shared/erase-places.ts notes how many on each side in `meta.erased`).
+ */
+function refuseErased(change: ChangeSummary, op: 'undo' | 'redo'): void {
+  if (change.kind === 'erase') {
+    throw new MnemoError('conflict', `change #${change.id} (${change.label}) is an erase: what it removed is gone, so it cannot be ${op === 'undo' ? 'undone' : 'redone'}`, { change_id: change.id, reason: 'erase' });
+  }
+  const note = change.meta?.['erased'] as ErasedNote | undefined;
+  if (!note) return;
+  const n = op === 'undo' ? note.before : note.after;
+  if (!n) return;
+  throw new MnemoError(
+    'conflict',
+    `cannot ${op} change #${change.id} (${change.label}): it would write back ${n === 1 ? 'a row' : `${n} rows`} whose content was erased at ${new Date(note.at * 1000).toISOString()} by ${note.by} (change #${note.change_id}); that content is gone`,
+    { change_id: change.id, reason: 'erased', erased_by_change: note.change_id, erased_at: note.at, erased_rows: n },
+  );
+}
+
+function erasedError(key: string, mark: { at: number; by: string; change_id: number }): MnemoError {
+  return new MnemoError('conflict', `the journal row ${key} was erased at ${new Date(mark.at * 1000).toISOString()} by ${mark.by} (change #${mark.change_id}); its content is gone and cannot be written back`, {
+    reason: 'erased',
+    erased_by_change: mark.change_id,
+  });
 }
 
 /** " with the change that depends on it", " with the 3 changes that depend on it", or nothing. */

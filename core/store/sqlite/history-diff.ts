@@ -3,6 +3,7 @@
  * between two positions, its row at each end (rolled back from its current row, feed-images.ts)
  * and who wrote each change in between. Classifying the differences is core/observe/store-diff.ts.
  */
+import { agentOfMetaText } from '../port/history-changes.js';
 import { connectionOf } from './connection.js';
 import { feedRowsAfter, rollBackEdges, rollBackMemories } from './history-views.js';
 import type { FeedRow } from '../shared/feed-images.js';
@@ -58,12 +59,13 @@ export function changesBetween(store: object, from: FeedPosition, to: FeedPositi
 function journalAuthors(db: DB, ids: number[]): Map<number, JournalAuthor> {
   const out = new Map<number, JournalAuthor>();
   if (ids.length === 0) return out;
-  const rows = db.prepare('SELECT id, label, credential_id FROM mnemo_journal WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
+  const rows = db.prepare('SELECT id, label, credential_id, meta FROM mnemo_journal WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
     id: number;
     label: string;
     credential_id: string | null;
+    meta: string | null;
   }[];
-  for (const r of rows) out.set(r.id, { label: r.label, credential_id: r.credential_id });
+  for (const r of rows) out.set(r.id, { label: r.label, credential_id: r.credential_id, agent_owner: agentOfMetaText(r.meta) });
   return out;
 }
 

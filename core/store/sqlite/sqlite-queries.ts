@@ -24,11 +24,14 @@ import { ownerSummaries } from './owner-summaries.js';
 import { memoryHeads } from './review-heads.js';
 import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, schemaVersions, tableCounts } from './store-counts.js';
 import { savedProfileRow, savedProfileRows } from './saved-profiles.js';
-import type { StoreHandle } from '../shared/store-handle.js';
+import { planErase, type EraseStore } from '../shared/erase-run.js';
+import { sqliteEraseBackend } from './sqlite-erase.js';
 import { iterUsageRecords, usageRecords } from './usage-rows.js';
 
-export function sqliteQueries(store: StoreHandle): StoreQueries {
+export function sqliteQueries(store: EraseStore): StoreQueries {
+  const erasing = sqliteEraseBackend(store);
   return {
+    planErase: (selector) => planErase(store, erasing, selector),
     listMemories: (f) => listMemories(store, f),
     listIds: (f, max) => listIds(store, f, max),
     memoryFacets: (archived, tagLimit, tagSample) => memoryFacets(store, archived, tagLimit, tagSample),

@@ -1,6 +1,6 @@
 /**
  * The long write a session's store is running (a reflection apply, the undo or redo of a big
- * change): how far it is (n of N, an ETA) for a progress bar, and a cancel. One at a time per
+ * change, an erase): how far it is (n of N, an ETA) for a progress bar, and a cancel. One at a time per
  * store, so a second commit gets a clear "busy" instead of queueing behind the first.
  *
  * The work itself is paced in short transactions (store/shared/change-run.ts), so other callers, agents
@@ -11,11 +11,17 @@ import { extensionKey, type Engine, type EngineReader } from '../../../engine/en
 import type { WriteJobState } from '../../contract/journal.js';
 
 export interface JobControl {
-  progress(done: number, total: number): void;
+  /** n of N; `phase` names the part of the job they count (an erase: planning, erasing, scrubbing, reclaiming). */
+  progress(done: number, total: number, phase?: string): void;
   cancelled(): boolean;
+  /**
+   * The job is past its point of no return (an erase's first write): from here a cancel is refused
+   * and the job runs to its end. Throws the job's cancel when one was asked for before.
+   */
+  pastPointOfNoReturn(onCancelled: () => Error): void;
 }
 
-const IDLE: WriteJobState = { running: false, kind: null, done: 0, total: 0, started_at: null, eta_s: null, cancelling: false, cancellable: false };
+const IDLE: WriteJobState = { running: false, kind: null, phase: null, done: 0, total: 0, started_at: null, eta_s: null, cancelling: false, cancellable: false };
 
 export class WriteJob {
   private state: WriteJobState = IDLE;
@@ -28,10 +34,15 @@ export class WriteJob {
     this.state = { ...IDLE, running: true, kind, started_at: this.engine.now(), cancellable };
     this.startedPerf = performance.now();
     const ctl: JobControl = {
-      progress: (done, total) => {
-        this.state = { ...this.state, done, total };
+      progress: (done, total, phase) => {
+        if (phase !== undefined && phase !== this.state.phase) this.startedPerf = performance.now();
+        this.state = { ...this.state, done, total, ...(phase !== undefined ? { phase } : {}) };
       },
       cancelled: () => this.state.cancelling,
+      pastPointOfNoReturn: (onCancelled) => {
+        if (this.state.cancelling) throw onCancelled();
+        this.state = { ...this.state, cancellable: false };
+      },
     };
     try {
       return await work(ctl);
