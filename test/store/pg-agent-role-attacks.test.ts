@@ -17,13 +17,18 @@ import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import type { MnemoError } from '../../core/errors.js';
+import { exportJsonl } from '../../core/engine/jsonl.js';
 import { addMemory } from '../../core/engine/memory-ops.js';
 import { issueCredential, listCredentials, openStore, type AgentMemory } from '../../core/index.js';
+import { ApiSession } from '../../core/api/context.js';
+import { call } from '../../core/api/service.js';
 import { grantAgent } from '../../core/store/pg/pg-grant.js';
+import { GUARD_DDL_LEVEL } from '../../core/store/pg/pg-store-guards.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
+import { connectInProcess } from '../helpers/mcp.js';
 import { errorOf } from '../helpers/mnemo-error.js';
 
 const SCHEMA = 'agent_attacks';
@@ -56,6 +61,13 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       }),
     );
   const memory = (id: string) => operator.query<{ owner: string; content: string; archived: string; data: string }>(`SELECT owner, content, archived, data, access_count, strength FROM ${t('memories')} WHERE id = $1`, [id])[0];
+  /** A memory's data as the agent's role may read it: the table's column, or the view it is given instead. */
+  const agentData = (id: string): string => {
+    const direct = `SELECT data FROM ${t('memories')} WHERE id = $1`;
+    const refused = errorOf(() => agent.query(direct, [id]));
+    const sql = refused?.details?.['sqlstate'] === '42501' ? `SELECT data FROM ${t('mnemo_agent_memories')} WHERE id = $1` : direct;
+    return agent.query<{ data: string }>(sql, [id])[0]!.data;
+  };
   const journalSize = () => Number(operator.query<{ n: string }>(`SELECT count(*) AS n FROM ${t('mnemo_journal')}`)[0]!.n);
 
   beforeAll(async () => {
@@ -232,6 +244,11 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       ]);
       asAgent([`UPDATE ${t('memories')} SET data = jsonb_set(data::jsonb, '{access_log}', '[]'::jsonb)::text WHERE id = $1`, [target]]);
       asAgent([`UPDATE ${t('memories')} SET access_count = access_count + 50, strength = strength + 50 WHERE id = $1`, [target]]);
+      // The same, written blind from the data the role may read.
+      const seen = JSON.parse(agentData(target)) as { access_log: unknown[] };
+      const write = (data: object) => asAgent([`UPDATE ${t('memories')} SET access_count = access_count + 1, data = $2 WHERE id = $1`, [target, JSON.stringify(data)]]);
+      write({ ...seen, access_log: [...seen.access_log, JSON.parse(forged)] });
+      write({ ...seen, access_log: [] });
       expect(memory(target), 'the shared memory’s ring after the agent').toEqual(before);
     });
 
@@ -269,6 +286,147 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       asAgent([`DELETE FROM ${t('memories')} WHERE id = $1`, [target]]);
       asAgent([`DELETE FROM ${t('mnemo_tombstones')}`]);
       expect(memory(target)).toEqual(before);
+    });
+  });
+
+  /**
+   * nooa's ring (`access_log` inside `data`) keeps a memory's last 64 accesses with who read it,
+   * which session and which query. A shared memory's ring is every reader's: the agent must not read
+   * writer@1's entries beyond what recall needs of them (their time and channel), by any SQL it may
+   * send, nor through the engine's own views on its role.
+   */
+  describe("shared memories' rings", () => {
+    const WRITER_SESSION = 'writer-cred';
+    /** What gives another reader's entry away: its query, its session, its reader (no row the agent may see names writer@1 otherwise). */
+    const secrets = [CONFIDENTIAL, WRITER_SESSION, 'writer@1'];
+    const leaked = (text: string) => secrets.filter((s) => text.includes(s));
+    const ringOf = (data: string) => (JSON.parse(data) as { access_log: Record<string, unknown>[] }).access_log;
+
+    beforeAll(async () => {
+      // A second recall by writer@1: the rings hold two of its entries with the query, and the
+      // change feed's before-image of the second access holds the first.
+      const credentialRow = operator.query<{ id: string; owner: string; scopes: string; label: string; created_at: number; revoked_at: number | null }>(`SELECT id, owner, scopes, label, created_at, revoked_at FROM ${t('mnemo_agent_credentials')} WHERE id = $1`, [writerCredential])[0]!;
+      const writer = openStore(storeUrl, { credential: { ...credentialRow, scopes: JSON.parse(credentialRow.scopes) as [] }, clock: fixedClock(T0 + 6), session: WRITER_SESSION, onWarning: () => {} });
+      try {
+        expect((await writer.recall(CONFIDENTIAL, { k: 10 })).map((m) => m.id)).toEqual(expect.arrayContaining([ids.shared[1]]));
+      } finally {
+        writer.close();
+      }
+      expect(leaked(memory(ids.shared[1]!)!.data), 'the ring as the operator reads it').toContain(CONFIDENTIAL);
+    });
+
+    it("raw SQL: no table, view or column the role may read shows another reader's query, session or name", () => {
+      // Every column of every table and view of the store's schema the role may read, whole.
+      const readable = agent.query<{ rel: string; cols: string[] }>(
+        `SELECT c.table_name AS rel, array_agg(c.column_name::text ORDER BY c.ordinal_position) AS cols FROM information_schema.columns c
+          WHERE c.table_schema = $1 AND has_column_privilege(format('%I.%I', c.table_schema, c.table_name), c.column_name, 'SELECT') GROUP BY c.table_name ORDER BY c.table_name`,
+        [SCHEMA],
+      );
+      expect(readable.map((r) => r.rel), 'what the role may read').toContain('memories');
+      const found: Record<string, string[]> = {};
+      for (const { rel, cols } of readable) {
+        const text = JSON.stringify(agent.query(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM ${SCHEMA}."${rel}"`));
+        if (leaked(text).length) found[rel] = leaked(text);
+      }
+      // And the statements an attacker would try first, each refused or without the secrets.
+      for (const sql of [
+        `SELECT data FROM ${t('memories')} WHERE id = ANY($1::text[])`,
+        `SELECT m::text AS row FROM ${t('memories')} m WHERE id = ANY($1::text[])`,
+        `SELECT old_data FROM ${t('mnemo_pg_feed')} WHERE memory_id = ANY($1::text[])`,
+        `SELECT f::text AS row FROM ${t('mnemo_pg_feed')} f WHERE memory_id = ANY($1::text[])`,
+      ]) {
+        let text = '';
+        const err = errorOf(() => void (text = JSON.stringify(agent.query(sql, [ids.shared]))));
+        if (err && err.details?.['sqlstate'] !== '42501') throw err;
+        if (leaked(text).length) found[sql] = leaked(text);
+      }
+      expect(found, "where the agent's role reads writer@1's entries").toEqual({});
+    });
+
+    it("cannot test a guess of another reader's entry by writing it: a right guess and a wrong one end the same", () => {
+      const target = ids.shared[1]!;
+      const stored = memory(target)!.data;
+      const truth = ringOf(stored);
+      const at = truth.findIndex((e) => e['reader_owner'] === 'writer@1');
+      expect(at, "writer@1's entry in the ring").toBeGreaterThanOrEqual(0);
+      const seen = JSON.parse(agentData(target)) as { access_log: unknown[] };
+      const outcome = (query: string) => {
+        const ring = [...seen.access_log];
+        ring[at] = { ...truth[at], query };
+        const err = asAgent([`UPDATE ${t('memories')} SET data = $2 WHERE id = $1`, [target, JSON.stringify({ ...seen, access_log: ring })]]);
+        const after = ringOf(memory(target)!.data)[at];
+        // Back as it was, whatever the write did, for the next guess.
+        operator.query(`UPDATE ${t('memories')} SET data = $2 WHERE id = $1`, [target, stored]);
+        return { refused: err !== null, entry: after };
+      };
+      const right = outcome(CONFIDENTIAL);
+      const wrong = outcome('writer asks about the weather');
+      expect(wrong, 'a wrong guess, against a right one').toEqual(right);
+      expect(right.entry, "writer@1's entry after both").toEqual(truth[at]);
+    });
+
+    it("through the engine on its role: memory detail, usage, export, recall, MCP tools show no other reader's query; recency is the operator's", async () => {
+      const at = T0 + 500;
+      const target = ids.shared[1]!;
+      const asOperator = new ApiSession({ clock: fixedClock(at), reader: { owner: 'coder@1', session_ref: 'ops' }, engineOptions: { onWarning: () => {} } });
+      const asAgent = new ApiSession({ clock: fixedClock(at), reader: { owner: 'coder@1', session_ref: 'coder-api' }, engineOptions: { onWarning: () => {} } });
+      asOperator.open(storeUrl, { readonly: true });
+      asAgent.open(agentUrl, { readonly: true });
+      const coder = open(agentUrl, 'coder@1', at);
+      const mcp = await connectInProcess(coder);
+      try {
+        // Before anything below logs an access: both read the same rings.
+        const detail = await call(asAgent, 'memory.get', { id: target });
+        const operatorRing = (await call(asOperator, 'memory.get', { id: target })).memory.access_log;
+        const explain = async (s: ApiSession) => new Map((await call(s, 'recall.explain', { query: 'shared runbook page about deploying ACME', k: 10, owner: 'coder@1' })).rows.map((r) => [r.id, r.rec]));
+        const [mine, operators] = [await explain(asAgent), await explain(asOperator)];
+        const views: Record<string, unknown> = {
+          'memory.get': detail,
+          'stats.usage': await call(asAgent, 'stats.usage', { ids: ids.shared }),
+          'memory.list': await call(asAgent, 'memory.list', {}),
+          'store.getMany': [...coder.engine.store.getMany(ids.shared).values()],
+          export: [...exportJsonl(coder.engine)],
+          recall: await coder.recall('deploying the ACME services', { k: 10 }),
+          'mcp recall': await mcp.call('recall', { query: 'shared runbook page ACME', k: 10 }),
+          'mcp search': await mcp.call('search', { query: 'shared runbook page ACME', k: 10 }),
+          'mcp deref': await mcp.call('deref', { ref: `memory:${target}` }),
+          'mcp stats': await mcp.call('stats', {}),
+        };
+        const found = Object.fromEntries(Object.entries(views).flatMap(([name, v]) => (leaked(JSON.stringify(v)).length ? [[name, leaked(JSON.stringify(v))]] : [])));
+        expect(found, "where the engine on the agent's role shows writer@1's entries").toEqual({});
+        // What recall needs of every reader's entries, their time and channel, the agent still reads.
+        const timeAndChannel = (ring: { ts: number; channel: string }[]) => ring.map((e) => [e.ts, e.channel]);
+        expect(timeAndChannel(detail.memory.access_log), 'times and channels of the ring the agent reads').toEqual(timeAndChannel(operatorRing));
+        const shared = ids.shared.filter((id) => mine.has(id) && operators.has(id));
+        expect(shared.length, 'shared memories both rank').toBeGreaterThan(0);
+        expect(shared.map((id) => mine.get(id)), 'recency of shared memories, as the agent ranks them').toEqual(shared.map((id) => operators.get(id)));
+      } finally {
+        await mcp.close();
+        coder.close();
+        asAgent.close();
+        asOperator.close();
+      }
+    });
+
+    it("the agent's own recall records its access whole, and every other reader's entry stays as stored", async () => {
+      const at = T0 + 700;
+      const query = 'coder looks up the shared runbook page about deploying ACME';
+      const target = ids.shared[1]!;
+      const before = ringOf(memory(target)!.data);
+      expect(before.some((e) => e['reader_owner'] === 'writer@1' && e['query'] === CONFIDENTIAL), "writer@1's entry before").toBe(true);
+      const coder = openStore(agentUrl, { owner: 'coder@1', clock: fixedClock(at), session: 'coder-own-recall', onWarning: () => {} });
+      try {
+        expect((await coder.recall(query, { k: 10 })).map((m) => m.id), 'recalled on its role').toContain(target);
+      } finally {
+        coder.close();
+      }
+      const after = ringOf(memory(target)!.data);
+      const mine = { ts: at, channel: 'recalled', reader_owner: 'coder@1', session_ref: 'coder-own-recall', query };
+      // nooa keeps the last 64: the stored entries, as the operator reads them, then the agent's.
+      expect(after.slice(0, -1), "the other readers' entries after the agent's recall").toEqual(before.slice(Math.max(0, before.length + 1 - 64)));
+      expect(after.at(-1), "the agent's own entry").toMatchObject(mine);
+      const events = operator.query(`SELECT reader_owner, session_ref, query FROM ${t('mnemo_access_events')} WHERE memory_id = $1 AND ts = $2`, [target, at]);
+      expect(events, "the agent's access event").toEqual([{ reader_owner: 'coder@1', session_ref: 'coder-own-recall', query }]);
     });
   });
 
@@ -394,7 +552,7 @@ describe.skipIf(unavailable)('a store granted by an older build is upgraded at t
     PgStore.open(storeUrl, { clock: fixedClock(T0 + 10), onWarning: (m) => warnings.push(m) }).close();
     expect(operator.query(`SELECT 1 FROM ${t('memories')} WHERE id = $1`, [victim]), 'the writer’s memory after the upgrade').toHaveLength(1);
     expect(warnings.join('\n')).toMatch(/run marker from before this upgrade .*set aside/);
-    expect(operator.query<{ value: string }>(`SELECT value FROM ${t('mnemo_pg_store')} WHERE key = 'guard_ddl_level'`)[0]?.value).toBe('1');
+    expect(operator.query<{ value: string }>(`SELECT value FROM ${t('mnemo_pg_store')} WHERE key = 'guard_ddl_level'`)[0]?.value).toBe(String(GUARD_DDL_LEVEL));
     // The old role's privileges are this build's now.
     for (const [sql, what] of [
       [`UPDATE ${t('mnemo_meta')} SET value = 'no-such-profile' WHERE key = 'profile'`, 'a setting'],
@@ -402,6 +560,7 @@ describe.skipIf(unavailable)('a store granted by an older build is upgraded at t
       [`DELETE FROM ${t('mnemo_access_events')}`, 'access events'],
       [`UPDATE ${t('mnemo_profiles')} SET config = '{}'`, 'saved profiles'],
       [`DELETE FROM ${t('mnemo_deltas')}`, 'the belief log'],
+      [`SELECT data FROM ${t('memories')}`, 'the rings in memories’ data'],
     ] as const) {
       expect(errorOf(() => agent.query(sql))?.details, what).toMatchObject({ sqlstate: '42501' });
     }
@@ -414,6 +573,27 @@ describe.skipIf(unavailable)('a store granted by an older build is upgraded at t
     } finally {
       coder.close();
     }
+  });
+
+  it('a store granted at the level before (agents read memories’ data whole) is narrowed at the operator’s next writable open', async () => {
+    const writer = openStore(storeUrl, { owner: 'writer@1', clock: fixedClock(T0 + 30), session: 'writer-level-1', onWarning: () => {} });
+    try {
+      await addMemory(writer.engine, { content: 'a shared page the writer will look up', owner: '' });
+      expect((await writer.recall('shared page the writer looks up')).length).toBeGreaterThan(0);
+    } finally {
+      writer.close();
+    }
+    // The grants of level 1: memories and the feed read whole, no view; its ring tells the writer's queries.
+    operator.query(`GRANT SELECT ON ${t('memories')}, ${t('mnemo_pg_feed')} TO "${ROLE}"`);
+    operator.query(`DROP VIEW ${t('mnemo_agent_memories')}`);
+    operator.query(`UPDATE ${t('mnemo_pg_store')} SET value = '1' WHERE key = 'guard_ddl_level'`);
+    const rings = () => agent.query<{ data: string }>(`SELECT data FROM ${t('memories')} WHERE owner = ''`).map((r) => r.data).join('\n');
+    expect(rings(), 'what the level-1 role read').toContain('shared page the writer looks up');
+    PgStore.open(storeUrl, { clock: fixedClock(T0 + 40), onWarning: () => {} }).close();
+    expect(errorOf(rings)?.details, 'memories’ data after the upgrade').toMatchObject({ sqlstate: '42501' });
+    expect(errorOf(() => agent.query(`SELECT old_data FROM ${t('mnemo_pg_feed')}`))?.details, 'the feed’s images after the upgrade').toMatchObject({ sqlstate: '42501' });
+    const seen = agent.query<{ data: string }>(`SELECT data FROM ${t('mnemo_agent_memories')} WHERE owner = ''`).map((r) => r.data).join('\n');
+    expect(seen).not.toContain('shared page the writer looks up');
   });
 });
 

@@ -76,7 +76,11 @@ describe('mnemo pg grant: a role per agent, held to its owner by row-level secur
     expect(owners(operator)).toEqual(['', 'CODER@9', 'coder', 'coder@1', 'coder@2', 'coderx@1', 'writer@1']);
     expect(owners(agentA)).toEqual(['', 'coder', 'coder@1', 'coder@2']);
     const foreign = someIdOf('writer@1');
-    expect(agentA.query(`SELECT * FROM ${t('memories')} WHERE id = $1`, [foreign])).toEqual([]);
+    expect(agentA.query(`SELECT id, content, owner FROM ${t('memories')} WHERE id = $1`, [foreign])).toEqual([]);
+    // Its data (the ring) is read through the agents' view, of the same rows.
+    expect(owners(agentA).length).toBeGreaterThan(0);
+    expect(agentA.query(`SELECT owner FROM ${t('mnemo_agent_memories')} GROUP BY owner ORDER BY owner COLLATE "C"`).map((r) => r['owner'])).toEqual(owners(agentA));
+    expect(agentA.query(`SELECT * FROM ${t('mnemo_agent_memories')} WHERE id = $1`, [foreign])).toEqual([]);
     // Edges, access events and tombstones follow the memory they belong to.
     const foreignEdges = operator.query<{ n: string }>(`SELECT count(*) AS n FROM ${t('memory_edges')} e JOIN ${t('memories')} m ON m.id = e.src WHERE m.owner NOT IN ('', 'coder', 'coder@1', 'coder@2')`)[0]!.n;
     expect(Number(foreignEdges)).toBeGreaterThan(0);

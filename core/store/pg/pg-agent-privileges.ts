@@ -6,6 +6,8 @@
  * table an agent may touch to its rows, with one policy per command:
  *
  * - reads see the role's own rows and shared ones (owner ''), as `ownerMatches` does at role scope;
+ *   `memories.data` is read through a view that shows another reader's ring entries as their time
+ *   and channel only (pg-agent-rings-ddl.ts), and no change feed's images are readable;
  *   an edge needs both ends visible (a shared memory's edge to another owner's memory would name
  *   that memory's id); an access event needs the reader to be of the agent's role, so no agent reads
  *   another reader's queries;
@@ -19,6 +21,7 @@
  * against the journal (pg-agent-writes-ddl.ts): a change the engine did not journal is refused,
  * access bookkeeping apart.
  */
+import { FEED_MEMORY_IMAGE_COLUMNS } from '../sqlite/feed-ddl.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 
@@ -28,6 +31,8 @@ export const AGENTS_TABLE = 'mnemo_pg_agents';
 export const RUNS_TABLE = 'mnemo_pg_runs';
 /** The ledger of rows agents wrote in open transactions (pg-agent-writes-ddl.ts). */
 export const AGENT_WRITES_TABLE = 'mnemo_pg_agent_writes';
+/** The view an agent's role reads memories through (pg-agent-rings-ddl.ts). */
+export const AGENT_MEMORIES_VIEW = 'mnemo_agent_memories';
 
 type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
 
@@ -41,6 +46,13 @@ export interface TablePrivileges {
   write?: string;
   /** Stricter than `write` for new rows only (FOR INSERT's WITH CHECK). */
   insert?: string;
+  /**
+   * Columns it may not read, as a condition on pg_attribute's `attname`: SELECT is granted on the
+   * other columns only, so a statement naming one (or the whole row) is refused.
+   */
+  unreadable?: string;
+  /** A view (no row-level security of its own: it reads as its reader, so the table's applies). */
+  view?: boolean;
   /** Row-level security on, whatever the grants: closed tables, and tables filtered above. */
   rls: boolean;
   /** Why, for the docs and for whoever reads the schema. */
@@ -55,8 +67,25 @@ export function agentPrivileges(t: (name: string) => string, fn: (name: string) 
   const inScope = (column: string) => `${fn('mnemo_owner_in_scope')}(${column})`;
   const visible = (column: string) => `EXISTS (SELECT 1 FROM ${t('memories')} m WHERE m.id = ${column})`;
   const ofRole = (column: string) => `${fn('mnemo_owner_of_role')}(${column})`;
+  // SQLite's feed as a copy carried it: its image columns (all but the owner, which keys the rows).
+  const sqliteFeedImages = [...FEED_MEMORY_IMAGE_COLUMNS.filter((c) => c !== 'owner'), 'embedding', 'weight'].map((c) => `'${c}'`).join(', ');
   return [
-    { table: 'memories', privileges: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], read: inScope('owner'), write: inScope('owner'), rls: true, why: "its role's rows and shared ones; every change journalled (checked at commit)" },
+    {
+      table: 'memories',
+      privileges: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+      read: inScope('owner'),
+      write: inScope('owner'),
+      unreadable: "attname = 'data'",
+      rls: true,
+      why: "its role's rows and shared ones, every column but data (read through mnemo_agent_memories); every change journalled (checked at commit)",
+    },
+    {
+      table: AGENT_MEMORIES_VIEW,
+      privileges: ['SELECT'],
+      view: true,
+      rls: false,
+      why: "memories of its scope (the table's row-level security, as its reader), with data: every ring entry shown as its time and channel only",
+    },
     { table: 'memory_edges', privileges: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], read: `${visible('src')} AND ${visible('dst')}`, write: `${visible('src')} AND ${visible('dst')}`, rls: true, why: "edges between memories it sees (an edge to another owner's memory would name it); every change journalled as its source memory's" },
     { table: 'mnemo_tombstones', privileges: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], read: inScope('owner'), write: inScope('owner'), rls: true, why: 'tombstones of its scope; every change journalled' },
     {
@@ -68,9 +97,24 @@ export function agentPrivileges(t: (name: string) => string, fn: (name: string) 
       why: "its role's own reads only (another reader's queries stay hidden); appends in its role's name, under its role's credentials; never updates or deletes one",
     },
     { table: 'mnemo_deltas', privileges: ['SELECT'], read: `memory_id IS NULL OR ${visible('memory_id')}`, rls: true, why: 'the belief log, read-only: deltas without a memory or of memories it sees' },
-    { table: 'mnemo_feed', privileges: ['SELECT'], read: `CASE WHEN owner IS NOT NULL THEN ${inScope('owner')} ELSE ${visible('memory_id')} END`, rls: true, why: "SQLite's change feed as a copy carried it, read-only" },
+    {
+      table: 'mnemo_feed',
+      privileges: ['SELECT'],
+      read: `CASE WHEN owner IS NOT NULL THEN ${inScope('owner')} ELSE ${visible('memory_id')} END`,
+      unreadable: `attname IN (${sqliteFeedImages})`,
+      rls: true,
+      why: "SQLite's change feed as a copy carried it, read-only, without its before-images (time travel's: whole rings)",
+    },
     // By the owner its trigger recorded, so an agent hears the delete of a memory it could see.
-    { table: PG_FEED_TABLE, privileges: ['SELECT'], read: `owner IS NOT NULL AND ${inScope('owner')}`, rls: true, why: 'the change feed, read-only (its triggers write it with the owner’s rights)' },
+    // The before-images (old_*) are time travel's, an operator's: an access's keeps the whole old ring.
+    {
+      table: PG_FEED_TABLE,
+      privileges: ['SELECT'],
+      read: `owner IS NOT NULL AND ${inScope('owner')}`,
+      unreadable: "attname LIKE 'old\\_%'",
+      rls: true,
+      why: 'the change feed, read-only, without its before-images (its triggers write it with the owner’s rights)',
+    },
     { table: AGENTS_TABLE, privileges: ['SELECT'], read: 'db_role = current_user', rls: true, why: 'its own row (role → owner)' },
     ...['mnemo_meta', 'mnemo_profiles', 'mnemo_dimensions', 'mnemo_entity_aliases', 'mnemo_alias_rejections', 'maintenance_log', PG_STORE_TABLE, RUNS_TABLE].map(
       (table): TablePrivileges => ({ table, privileges: ['SELECT'], rls: false, why: 'store-wide: settings, saved profiles, beliefs, the maintenance log, the store’s facts and run markers, read-only' }),
@@ -109,7 +153,7 @@ export function agentScopeFunctionsDdl(t: (name: string) => string): string[] {
  */
 export function agentPolicyDdl(t: (name: string) => string, fn: (name: string) => string, present: ReadonlySet<string>): string[] {
   const statements: string[] = [];
-  for (const p of agentPrivileges(t, fn).filter((row) => present.has(row.table))) {
+  for (const p of agentPrivileges(t, fn).filter((row) => present.has(row.table) && !row.view)) {
     const table = t(p.table);
     if (p.rls) statements.push(`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`);
     for (const name of ['mnemo_agent', 'mnemo_agent_read', 'mnemo_agent_insert', 'mnemo_agent_update', 'mnemo_agent_delete']) statements.push(`DROP POLICY IF EXISTS ${name} ON ${table}`);
@@ -119,6 +163,22 @@ export function agentPolicyDdl(t: (name: string) => string, fn: (name: string) =
     if (p.privileges.includes('DELETE')) statements.push(`CREATE POLICY mnemo_agent_delete ON ${table} FOR DELETE USING (${p.write ?? 'true'})`);
   }
   return statements;
+}
+
+/**
+ * The GRANTs of one row of the table: SELECT on the readable columns only where some are not, the
+ * rest on the table. The columns are the table's as it stands (a DO block reads the catalog), so a
+ * feed with image columns an older build lacked is granted as exactly.
+ */
+function grantsOf(p: TablePrivileges, table: string, role: string): string[] {
+  const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  if (p.unreadable === undefined || !p.privileges.includes('SELECT')) return [`GRANT ${p.privileges.join(', ')} ON ${table} TO ${role}`];
+  const others = p.privileges.filter((x) => x !== 'SELECT');
+  return [
+    ...(others.length ? [`GRANT ${others.join(', ')} ON ${table} TO ${role}`] : []),
+    `DO $$ BEGIN EXECUTE (SELECT format('GRANT SELECT (%s) ON %s TO %s', string_agg(quote_ident(attname), ', ' ORDER BY attnum), ${literal(table)}, ${literal(role)})
+       FROM pg_attribute WHERE attrelid = ${literal(table)}::regclass AND attnum > 0 AND NOT attisdropped AND NOT (${p.unreadable})); END $$`,
+  ];
 }
 
 /** The identity sequences agents draw from: the rows they insert, and the journal's ids (a change's id is drawn before its rows go in). */
@@ -144,7 +204,7 @@ export function agentGrantDdl(t: (name: string) => string, fn: (name: string) =>
     `GRANT USAGE ON SCHEMA ${schema} TO ${role}`,
     ...agentPrivileges(t, fn)
       .filter((p) => p.privileges.length > 0 && present.has(p.table))
-      .map((p) => `GRANT ${p.privileges.join(', ')} ON ${t(p.table)} TO ${role}`),
+      .flatMap((p) => grantsOf(p, t(p.table), role)),
     ...AGENT_SEQUENCES.map(([table, column]) => `DO $$ BEGIN EXECUTE format('GRANT USAGE ON SEQUENCE %s TO %s', pg_get_serial_sequence(${literal(t(table))}, ${literal(column)}), ${literal(role)}); END $$`),
   ];
 }

@@ -45,13 +45,18 @@ function forEachKey(fn: string): string {
        END IF;`;
 }
 
+/** A row trigger's WHEN: the session's login role is not a member of the tables' owner (`ownerOid`), so it may be an agent's. */
+export function notOwnerSession(ownerOid: number): string {
+  return `NOT pg_has_role(session_user, ${Math.trunc(ownerOid)}::oid, 'MEMBER')`;
+}
+
 const textArray = (items: readonly string[]) => `ARRAY[${items.map((s) => `'${s}'`).join(', ')}]::text[]`;
 
 /** The statements that make the ledger, its triggers and the image functions; `ownerOid` is the tables' owner's role. */
 export function agentWritesDdl(t: (name: string) => string, ownerOid: number): string[] {
   const ledger = t(AGENT_WRITES_TABLE);
   const definer = 'SECURITY DEFINER SET search_path = pg_catalog, pg_temp';
-  const notOwner = `NOT pg_has_role(session_user, ${Math.trunc(ownerOid)}::oid, 'MEMBER')`;
+  const notOwner = notOwnerSession(ownerOid);
   const agentSession = `EXISTS (SELECT 1 FROM ${t(AGENTS_TABLE)} a WHERE a.db_role = session_user)`;
   const role = `(SELECT split_part(a.owner, '@', 1) FROM ${t(AGENTS_TABLE)} a WHERE a.db_role = session_user)`;
   const stripUsage = (v: string) => `(${v} #- '{row,strength}' #- '{row,last_accessed}' #- '{row,access_count}' #- '{row,data}')`;

@@ -47,7 +47,8 @@ export function pgStoreView(conn: PgStoreConnection): PgStoreView {
        coalesce(c.relrowsecurity AND NOT (r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'USAGE')), false) AS filtered
      FROM pg_roles r LEFT JOIN pg_class c ON c.oid = to_regclass($1)
      WHERE r.rolname = current_user`,
-    [conn.table('memories')],
+    // The table, not the view an agent's role reads it through (which has no row-level security of its own).
+    [conn.baseTable('memories')],
   );
   return { server: serverOf(conn.url), database: r!.database, schema: conn.url.schema, role: r!.role, filtered: r!.filtered };
 }

@@ -10,6 +10,7 @@
  * connection and an agent's role can make them (every role may create temporary objects unless an
  * operator revoked it), and the store's schema stays exactly what `mnemo copy` makes.
  */
+import { PG_JSON_FIELD_FN as FIELD_FN, PG_JSON_STRINGS_FN as STRINGS_FN } from '../shared/sql-dialect.js';
 import type { SyncPg } from './sync-pg.js';
 import { ident } from './pg-url.js';
 
@@ -19,8 +20,6 @@ import { ident } from './pg-url.js';
  * (pg-replicas.ts rewrites this prefix).
  */
 export const PG_TEMP_JSON_PREFIX = 'pg_temp.mnemo_json_';
-const FIELD_FN = `${PG_TEMP_JSON_PREFIX}field`;
-const STRINGS_FN = `${PG_TEMP_JSON_PREFIX}strings`;
 
 /** The two functions' definitions under a schema (`pg_temp`, or the store's quoted name). */
 export function pgJsonFunctionsDdl(schema: string): string[] {

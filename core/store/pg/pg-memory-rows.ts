@@ -77,8 +77,12 @@ export class PgMemoryRows {
     this.held.drop(id);
   }
 
+  /**
+   * `memories` is the name rows are read by (a view on an agent's role, pg-agent-rings-ddl.ts; the
+   * past on a store as of an instant), `memoriesTable` the table written and locked.
+   */
   private get t() {
-    return { memories: this.conn.table('memories'), edges: this.conn.table('memory_edges') };
+    return { memories: this.conn.table('memories'), memoriesTable: this.conn.baseTable('memories'), edges: this.conn.table('memory_edges') };
   }
 
   private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
@@ -115,7 +119,16 @@ export class PgMemoryRows {
     if (!this.held.open) return;
     const wanted = [...new Set(ids)].filter((id) => !this.held.has(id));
     if (wanted.length === 0) return;
-    const rows = this.q(`${this.wholeRows('m.id = ANY($1::text[])')} ORDER BY m.id FOR UPDATE OF m`, [wanted]);
+    let rows: Record<string, unknown>[];
+    if (this.conn.readsThrough('memories')) {
+      // A view's rows cannot be locked: the table's are, then read through the view by a statement
+      // of their own (sent with the lock), which under READ COMMITTED sees what the writers the
+      // lock waited for committed.
+      this.conn.later(`SELECT 1 FROM ${this.t.memoriesTable} WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, [wanted]);
+      rows = this.q(`${this.wholeRows('m.id = ANY($1::text[])')} ORDER BY m.id`, [wanted]);
+    } else {
+      rows = this.q(`${this.wholeRows('m.id = ANY($1::text[])')} ORDER BY m.id FOR UPDATE OF m`, [wanted]);
+    }
     for (const r of rows) this.held.put(r['id'] as string, heldOf(r));
   }
 
@@ -128,7 +141,7 @@ export class PgMemoryRows {
 
   /** Outside a transaction (nothing is held): the row with its lock, which ends with the statement. */
   private lockedWithoutHolding(id: string): { row: MemoryRow; edges: Edge[] } | null {
-    const [r] = this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = $1 FOR UPDATE`, [id]);
+    const [r] = this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = $1${this.conn.readsThrough('memories') ? '' : ' FOR UPDATE'}`, [id]);
     return r ? { row: memoryRow(r), edges: this.neighbors(id) } : null;
   }
 
@@ -190,12 +203,12 @@ export class PgMemoryRows {
     const values = { ...r, embedding };
     // A new rowid: what is held of the memory is let go.
     this.letGo(r.id);
-    this.conn.later(`DELETE FROM ${this.t.memories} WHERE id = $1`, [r.id]);
+    this.conn.later(`DELETE FROM ${this.t.memoriesTable} WHERE id = $1`, [r.id]);
     // The edges stay with the id (nooa's INSERT OR REPLACE leaves them): returned with the new
     // rowid, so that inside a transaction the new row is held whole (it is ours until the commit)
     // and the edge comparison and journal image that follow read nothing.
     const [got] = this.q(
-      `WITH ins AS (INSERT INTO ${this.t.memories}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')}) RETURNING rowid)
+      `WITH ins AS (INSERT INTO ${this.t.memoriesTable}(${WRITE_COLS.join(', ')}) VALUES (${WRITE_COLS.map((_c, i) => `$${i + 1}`).join(', ')}) RETURNING rowid)
        SELECT ins.rowid, ${EDGE_ARRAY_COLS} FROM ins LEFT JOIN LATERAL (${edgeArrays(this.t.edges, '$1')}) e ON TRUE`,
       WRITE_COLS.map((c) => values[c]),
     );
@@ -242,11 +255,11 @@ export class PgMemoryRows {
   /** Inserts a memory at `rowid` (its old place in insertion order), or at the end when another row holds it. */
   insertAt(rowid: number, r: EncodedRow, embedding: Uint8Array | null): void {
     this.letGo(r.id);
-    const taken = this.q(`SELECT 1 FROM ${this.t.memories} WHERE rowid = $1`, [rowid]).length > 0;
+    const taken = this.q(`SELECT 1 FROM ${this.t.memoriesTable} WHERE rowid = $1`, [rowid]).length > 0;
     const values = { ...r, embedding };
     const cols = [...(taken ? [] : ['rowid']), ...WRITE_COLS];
     const params = [...(taken ? [] : [rowid]), ...WRITE_COLS.map((c) => values[c])];
-    this.q(`INSERT INTO ${this.t.memories}(${cols.join(', ')}) VALUES (${cols.map((_c, i) => `$${i + 1}`).join(', ')})`, params);
+    this.q(`INSERT INTO ${this.t.memoriesTable}(${cols.join(', ')}) VALUES (${cols.map((_c, i) => `$${i + 1}`).join(', ')})`, params);
   }
 
   /** Rewrites every column but the embedding; false when no memory has the id. */
@@ -256,14 +269,14 @@ export class PgMemoryRows {
     const params = [r.id, ...cols.map((c) => r[c])];
     // A held row is locked and present: the update finds it, and is written with the next flush.
     if (this.held.patchRow(r.id, Object.fromEntries(cols.map((c) => [c, r[c]])))) return true;
-    return this.q(`UPDATE ${this.t.memories} SET ${set} WHERE id = $1 RETURNING 1`, params).length > 0;
+    return this.q(`UPDATE ${this.t.memoriesTable} SET ${set} WHERE id = $1 RETURNING 1`, params).length > 0;
   }
 
   /** The columns an access changes (logAccesses), leaving the rest of the row as it is. */
   updateUsage(r: EncodedRow): void {
     // A held row is written with the held rows' flush: one UPDATE … FROM unnest for all of them.
     if (this.held.patchRow(r.id, { strength: r.strength, last_accessed: r.last_accessed, access_count: r.access_count, data: r.data })) return;
-    this.conn.later(`UPDATE ${this.t.memories} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
+    this.conn.later(`UPDATE ${this.t.memoriesTable} SET strength = $2, last_accessed = $3, access_count = $4, data = $5 WHERE id = $1`, [r.id, r.strength, r.last_accessed, r.access_count, r.data]);
   }
 
   /**
@@ -272,12 +285,12 @@ export class PgMemoryRows {
    * writes being lost (SQLite gets this from one writer at a time).
    */
   lock(id: string): void {
-    this.q(`SELECT 1 FROM ${this.t.memories} WHERE id = $1 FOR UPDATE`, [id]);
+    this.q(`SELECT 1 FROM ${this.t.memoriesTable} WHERE id = $1 FOR UPDATE`, [id]);
   }
 
   setEmbedding(id: string, embedding: Uint8Array | null): void {
     this.held.patchEmbedding(id, embedding);
-    this.q(`UPDATE ${this.t.memories} SET embedding = $2 WHERE id = $1`, [id, embedding]);
+    this.q(`UPDATE ${this.t.memoriesTable} SET embedding = $2 WHERE id = $1`, [id, embedding]);
   }
 
   /** Sets the archived flag; false when it already had that value (or there is no such memory). */
@@ -288,7 +301,7 @@ export class PgMemoryRows {
       if (held.row.archived === v) return false;
       return this.held.patchRow(id, { archived: v });
     }
-    return this.q(`UPDATE ${this.t.memories} SET archived = $2 WHERE id = $1 AND archived != $2 RETURNING 1`, [id, v]).length > 0;
+    return this.q(`UPDATE ${this.t.memoriesTable} SET archived = $2 WHERE id = $1 AND archived != $2 RETURNING 1`, [id, v]).length > 0;
   }
 
   /** Removes the memory and every edge into or out of it; false when there was none. */
@@ -297,7 +310,7 @@ export class PgMemoryRows {
     this.letGo(id);
     this.held.forgetEdgesInto(id);
     this.q(`DELETE FROM ${this.t.edges} WHERE src = $1 OR dst = $1`, [id]);
-    return this.q(`DELETE FROM ${this.t.memories} WHERE id = $1 RETURNING 1`, [id]).length > 0;
+    return this.q(`DELETE FROM ${this.t.memoriesTable} WHERE id = $1 RETURNING 1`, [id]).length > 0;
   }
 
   // ---------------------------------------------------------------- edges
@@ -383,12 +396,12 @@ function heldOf(r: Record<string, unknown>): HeldMemory {
 }
 
 /** Defers the held rows' writes (PgMemoryRows.flushHeld): rowid order of each edge list follows the list, as replaceEdges writes it. */
-function writeDirty(conn: PgStoreConnection, t: { memories: string; edges: string }, dirty: DirtyRows): void {
+function writeDirty(conn: PgStoreConnection, t: { memoriesTable: string; edges: string }, dirty: DirtyRows): void {
   const db = conn.db();
   if (dirty.rows.length > 0) {
     const cols = Object.keys(UPDATE_TYPES) as (keyof typeof UPDATE_TYPES)[];
     db.defer(
-      `UPDATE ${t.memories} AS m SET ${cols.map((c) => `${c} = u.${c}`).join(', ')}
+      `UPDATE ${t.memoriesTable} AS m SET ${cols.map((c) => `${c} = u.${c}`).join(', ')}
        FROM unnest($1::text[], ${cols.map((c, i) => `$${i + 2}::${UPDATE_TYPES[c]}[]`).join(', ')}) AS u(id, ${cols.join(', ')})
        WHERE m.id = u.id`,
       [dirty.rows.map((r) => r.id), ...cols.map((c) => dirty.rows.map((r) => r[c]))],

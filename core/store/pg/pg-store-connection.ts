@@ -21,6 +21,8 @@ export class PgStoreConnection {
   private pg: SyncPg | null = null;
   /** Tables this connection reads through something else (a store as of an instant, pg-history-views.ts): a session view of the same name, or the expression given. */
   private readonly shadowed = new Map<string, string | null>();
+  /** Tables this connection reads through a view of the store's schema instead (an agent's role reads memories through mnemo_agent_memories). */
+  private readonly readVia = new Map<string, string>();
   private readonly flushers: (() => void)[] = [];
   /** What runs on each new connection to the primary (the first, and one made again after the last was lost). */
   private readonly setups: ((db: SyncPg) => void)[] = [];
@@ -195,15 +197,31 @@ export class PgStoreConnection {
     else this.db().query(sql, params);
   }
 
-  /** A table's name in the store's schema, or in pg_temp where a view of that name shadows it on this connection (or what stands for it there). */
+  /**
+   * The name to read a table by: the table in the store's schema, or what shadows it on this
+   * connection (time travel: the session's view of that name in pg_temp, or the expression given),
+   * or the schema's view this connection reads it through (readThrough). Writes name the table
+   * itself (baseTable).
+   */
   table(name: string): string {
-    if (!this.shadowed.has(name)) return this.baseTable(name);
-    return this.shadowed.get(name) ?? `pg_temp.${ident(name)}`;
+    if (this.shadowed.has(name)) return this.shadowed.get(name) ?? `pg_temp.${ident(name)}`;
+    const view = this.readVia.get(name);
+    return view === undefined ? this.baseTable(name) : this.baseTable(view);
   }
 
   /** The table in the store's schema, even where a view shadows it. */
   baseTable(name: string): string {
     return `${ident(this.url.schema)}.${ident(name)}`;
+  }
+
+  /** From now on `table(name)` names the schema's view `view`, which has the table's columns (an agent's role reads memories so). */
+  readThrough(name: string, view: string): void {
+    this.readVia.set(name, view);
+  }
+
+  /** Whether reads of `name` go through a view of the schema (readThrough). */
+  readsThrough(name: string): boolean {
+    return this.readVia.has(name);
   }
 
   /** From now on `table(name)` names this session's view `pg_temp.name` (made by the caller), or `as` (a table function's call). */

@@ -19,7 +19,8 @@
 import { MnemoError } from '../../errors.js';
 import type { SyncPg } from './sync-pg.js';
 import { agentJournalDdl, agentJournalGrants } from './pg-agent-journal-ddl.js';
-import { AGENT_WRITES_TABLE, AGENTS_TABLE, agentGrantDdl, agentPolicyDdl, agentScopeFunctionsDdl, RUNS_TABLE } from './pg-agent-privileges.js';
+import { AGENT_MEMORIES_VIEW, AGENT_WRITES_TABLE, AGENTS_TABLE, agentGrantDdl, agentPolicyDdl, agentScopeFunctionsDdl, RUNS_TABLE } from './pg-agent-privileges.js';
+import { agentRingsDdl } from './pg-agent-rings-ddl.js';
 import { agentWritesDdl } from './pg-agent-writes-ddl.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { knowRunsTable, RUN_KEYS } from './pg-run-markers.js';
@@ -28,8 +29,11 @@ import { settingsDdl } from './pg-settings-ddl.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import { ident } from './pg-url.js';
 
-/** 1: settings checked where written, run markers apart, agents' writes journalled or refused. */
-export const GUARD_DDL_LEVEL = 1;
+/**
+ * 1: settings checked where written, run markers apart, agents' writes journalled or refused.
+ * 2: agents read memories' data through a view that hides other readers' ring entries, and no feed image.
+ */
+export const GUARD_DDL_LEVEL = 2;
 export const GUARD_DDL_LEVEL_FACT = 'guard_ddl_level';
 
 /** SQLSTATE insufficient_privilege: not the tables' owner (an agent's role, a viewer). */
@@ -53,12 +57,14 @@ export function installGuards(db: SyncPg, schema: string, opts: { withAgents?: b
     // The catalog, not information_schema: this is the owner, but say exactly which tables exist.
     const present = new Set(db.query<{ name: string }>(`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')`, [schema]).map((r) => r.name));
     const [owner] = db.query<{ oid: string }>(`SELECT c.relowner::bigint AS oid FROM pg_class c WHERE c.oid = $1::regclass`, [t('memories')]);
+    const granted = new Set([...present, AGENT_MEMORIES_VIEW]);
     const statements = [
       ...agentScopeFunctionsDdl(t),
       ...agentWritesDdl(t, Number(owner!.oid)),
+      ...agentRingsDdl(t, Number(owner!.oid)),
       ...agentJournalDdl(t, present.has(PG_FEED_TABLE)),
       ...agentPolicyDdl(t, t, new Set([...present, AGENT_WRITES_TABLE])),
-      ...agents.flatMap((role) => [...agentGrantDdl(t, t, s, ident(role), present), ...agentJournalGrants(t, ident(role), present.has(PG_FEED_TABLE))]),
+      ...agents.flatMap((role) => [...agentGrantDdl(t, t, s, ident(role), granted), ...agentJournalGrants(t, ident(role), present.has(PG_FEED_TABLE))]),
     ];
     for (const sql of statements) db.query(sql);
   }
