@@ -294,21 +294,9 @@ export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: Ke
       if (j >= 0) add(rowid, t.body[j]!, t.context[j]!, idf);
     }
   }
-  // Keep the best `limit` in a bounded min-heap (worst on top): sorting every match would cost
-  // more than scoring them when common words match most of the store.
-  const heap: number[] = [];
-  const worse = (x: number, y: number) => acc[x]! < acc[y]! || (acc[x] === acc[y] && x > y);
-  for (const rowid of touched) {
-    if (heap.length === q.limit && !worse(heap[0]!, rowid)) continue;
-    const doc = index.byRowid[rowid]!;
-    if (q.visible && !q.visible(doc.id, doc.owner)) continue;
-    if (heap.length < q.limit) heapPush(heap, rowid, worse);
-    else heapReplaceTop(heap, rowid, worse);
-  }
-  heap.sort((x, y) => (worse(x, y) ? 1 : worse(y, x) ? -1 : 0));
-  const hits = heap.map((rowid) => ({ id: index.byRowid[rowid]!.id, score: acc[rowid]! }));
-  for (const rowid of touched) acc[rowid] = 0;
-  return hits;
+  // The best `limit` through a bounded min-heap (topHits): sorting every match would cost more
+  // than scoring them when common words match most of the store.
+  return topHits(index, touched, q, acc);
 }
 
 function heapPush(heap: number[], x: number, worse: (a: number, b: number) => boolean): void {
