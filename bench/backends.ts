@@ -1,5 +1,11 @@
 /**
  * `npm run bench -- backends [--size 100000] [--apply-size N] [--rounds 5] [--queries 40] [--open-runs 3] [--writers 8] [--write-s 10] [--json]`
+ * `npm run bench -- backends --replica [--size 100000] [--readers 8] [--read-s 20] [--json]`
+ *
+ * With --replica it measures only reads from a streaming standby beside a writer on the primary
+ * (bench/lib/backends-replica.ts): read p50 / p95 with the readers on the standby, beside the same
+ * readers on the primary. Each reader holds the store's recall indexes: at 100k memories eight of
+ * them need about 4 GB.
  *
  * SQLite against PostgreSQL (issue #17) on the same demo store: the cached SQLite demo store of
  * --size memories, copied, and that copy copied to PostgreSQL by copyStore (`mnemo copy`). In one
@@ -25,6 +31,7 @@ import { measureRecall } from './lib/backends-recall.js';
 import { measureReflect, type ReflectFigures } from './lib/backends-reflect.js';
 import { backendsTable, printTable, writerCeiling, type BackendsFigures } from './lib/backends-report.js';
 import { writePhase, type WritePhase } from './lib/backends-writes.js';
+import { measureReplicaReads } from './lib/backends-replica.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +42,9 @@ const { values } = parseArgs({
     'open-runs': { type: 'string', default: '3' },
     writers: { type: 'string', default: '8' },
     'write-s': { type: 'string', default: '10' },
+    replica: { type: 'boolean', default: false },
+    readers: { type: 'string', default: '8' },
+    'read-s': { type: 'string', default: '20' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -45,6 +55,20 @@ const applySize = Number(values['apply-size'] ?? size);
 const writers = Number(values.writers);
 const windowMs = Number(values['write-s']) * 1000;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+if (values.replica) {
+  log(`backends --replica: ${size.toLocaleString('en')} memories, ${values.readers} readers, load average ${load()}`);
+  const r = await measureReplicaReads({ size, readers: Number(values.readers), windowMs: Number(values['read-s']) * 1000, now: NOW, log });
+  const row = (side: 'primary' | 'replica') => {
+    const f = r[side];
+    return `  reads on the ${side === 'primary' ? 'primary' : 'standby'}: p50 ${f.p50_ms} ms, p95 ${f.p95_ms} ms, ${f.reads_per_s} reads/s (${f.reads} reads, ${f.errors} errors); writer ${f.writes_per_s} memories/s; standby lag median ${f.lag_bytes_median} B, max ${f.lag_bytes_max} B`;
+  };
+  log(row('primary'));
+  log(row('replica'));
+  log(`load average at the end: ${load()}`);
+  if (values.json) console.log(JSON.stringify({ bench: 'backends-replica', server: 'throwaway primary and pg_basebackup standby on Unix sockets, fsync off', ...r }));
+  process.exit(0);
+}
 
 const server = startPg();
 const made: BackendCopies[] = [];

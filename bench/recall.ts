@@ -22,6 +22,7 @@ import { recallCorpus } from '../core/recall/pipeline.js';
 import { queryTokens } from '../core/recall/tokens.js';
 import { countEvents } from '../core/store/sqlite/access-events.js';
 import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
+import { demoStorePath } from './lib/demo-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +44,8 @@ const log = (s: string) => {
 const DEMO_NOW = 1_780_000_000;
 
 function demoPath(size: number, seed: number): string {
+  // Seed 7 is the demo store every benchmark shares (cached in .cache/bench), opened read-only here.
+  if (seed === 7) return demoStorePath(size, DEMO_NOW, log);
   const path = join(tmpdir(), `mnemo-bench-recall-${size}-${seed}.sqlite`);
   if (existsSync(path)) return path;
   log(`building the demo store (${size} memories, seed ${seed}) at ${path} …`);

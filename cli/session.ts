@@ -3,6 +3,7 @@ import { ApiSession } from '../core/api/context.js';
 import type { LlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import type { CommandContext } from './command.js';
 import { indexBuildReporter, indexKeepReporter } from './index-progress.js';
+import { replicaOptions } from './replica-option.js';
 
 export function openSession(ctx: CommandContext, db: string, opts: { create?: boolean; readonly?: boolean; convert?: boolean; reader?: string; llmEndpoints?: LlmEndpoints } = {}): ApiSession {
   const session = new ApiSession({
@@ -17,6 +18,8 @@ export function openSession(ctx: CommandContext, db: string, opts: { create?: bo
         // A one-shot command that opened the store read-only (explain, list, graph) keeps what it built beside it all the same.
         keepBesideReadOnly: true,
       },
+      // --replica, for the commands that take it (replica-option.ts).
+      ...replicaOptions(ctx),
     },
   });
   session.open(db, opts);

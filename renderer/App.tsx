@@ -11,6 +11,7 @@ import { buildHash, navigate, useRoute } from './state/router.js';
 import { useEraseDialog } from './state/erase-dialog.js';
 import { instantParam, TIME_TRAVEL_VIEWS } from './state/instant.js';
 import { TimeControl } from './components/time/TimeControl.js';
+import { ReplicaBadge } from './components/ReplicaBadge.js';
 import { useUi } from './state/ui.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
 import { UndoToast } from './views/curation/UndoToast.js';
@@ -97,6 +98,7 @@ export function App() {
             {info.data.clock_frozen ? ` · clock frozen` : ''}
           </span>
         ) : null}
+        {info.data ? <ReplicaBadge /> : null}
         <button className="icon" onClick={toggleTheme} title="Toggle light/dark theme (t)" data-testid="theme-toggle">
           {theme === 'dark' ? '☀' : '☾'}
         </button>

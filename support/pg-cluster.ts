@@ -79,6 +79,80 @@ export function startPg(): PgServer {
   };
 }
 
+/** A throwaway primary with one streaming standby beside it (pg_basebackup -R), each on its own port of one socket folder. */
+export interface PgReplicatedServers {
+  /** postgres://… for the `postgres` database on the primary, and on the standby. */
+  readonly primaryUrl: string;
+  readonly replicaUrl: string;
+  /** Stops (fast shutdown) or starts again the primary or the standby; each waits until done. */
+  stopPrimary(): void;
+  startPrimary(): void;
+  stopReplica(): void;
+  startReplica(): void;
+  /** Stops both and removes the folder. */
+  stop(): void;
+}
+
+/** Why a primary and standby cannot be made here (they need the server binaries, whatever MNEMO_TEST_PG_URL says), or null. */
+export function replicationUnavailable(): string | null {
+  const b = pgBinaries();
+  return 'missing' in b ? `${b.missing.replace(/, and MNEMO_TEST_PG_URL is not set$/, '')} (a standby is made with pg_basebackup from a throwaway primary)` : null;
+}
+
+/**
+ * Makes a throwaway primary (as startPg does, on port 5432 of a new socket folder) and a hot
+ * standby streaming from it (`pg_basebackup -R -X stream`, port 5433 of the same folder): the
+ * replicas' tests and `bench backends --replica` read from the standby while they write the primary.
+ */
+export function startReplicatedPg(): PgReplicatedServers {
+  const bins = pgBinaries();
+  if ('missing' in bins) throw new Error(bins.missing);
+  const base = mkdtempSync(join(tmpdir(), 'mnemo-pg-replicas-'));
+  chmodSync(base, 0o755);
+  const prefix = asServerUser();
+  if (prefix.length) run(['chown', 'postgres', base]);
+  const primaryData = join(base, 'primary');
+  const replicaData = join(base, 'standby');
+  const ctl = (data: string, port: number, action: 'start' | 'stop') =>
+    run([
+      ...prefix,
+      join(bins.dir, 'pg_ctl'),
+      '-D',
+      data,
+      '-w',
+      ...(action === 'start' ? ['-l', `${data}.log`, '-o', `-c listen_addresses='' -k ${base} -p ${port} -c fsync=off`, 'start'] : ['-m', 'fast', 'stop']),
+    ]);
+  run([...prefix, join(bins.dir, 'initdb'), '-D', primaryData, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  ctl(primaryData, 5432, 'start');
+  run([...prefix, join(bins.dir, 'pg_basebackup'), '-h', base, '-p', '5432', '-U', 'postgres', '-D', replicaData, '-R', '-X', 'stream', '--no-sync']);
+  ctl(replicaData, 5433, 'start');
+  process.env.MNEMO_INDEX_CACHE_DIR ??= join(base, 'index-cache');
+  const url = (port: number) => `postgres://postgres@/postgres?host=${encodeURIComponent(base)}&port=${port}`;
+  let up = { primary: true, replica: true };
+  let stopped = false;
+  return {
+    primaryUrl: url(5432),
+    replicaUrl: url(5433),
+    stopPrimary: () => (ctl(primaryData, 5432, 'stop'), (up = { ...up, primary: false })),
+    startPrimary: () => (ctl(primaryData, 5432, 'start'), (up = { ...up, primary: true })),
+    stopReplica: () => (ctl(replicaData, 5433, 'stop'), (up = { ...up, replica: false })),
+    startReplica: () => (ctl(replicaData, 5433, 'start'), (up = { ...up, replica: true })),
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        if (up.replica) ctl(replicaData, 5433, 'stop');
+      } finally {
+        try {
+          if (up.primary) ctl(primaryData, 5432, 'stop');
+        } finally {
+          rmSync(base, { recursive: true, force: true });
+        }
+      }
+    },
+  };
+}
+
 /** Why no PostgreSQL server can be had for the tests here (none given by URL, none installed), or null when one can. */
 export function pgUnavailable(): string | null {
   if (process.env[PG_URL_ENV]) return null;

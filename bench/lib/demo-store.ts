@@ -9,7 +9,12 @@ import { generateDemo } from '../../core/demo/generate.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
-export function demoStoreCopy(size: number, now: number, log: (line: string) => void): string {
+/**
+ * The cached demo store of `size` memories (seed 7), generated if absent. Never write to it: open
+ * it read-only (a read-only open leaves its WAL and its index sidecar alone), or copy it
+ * (demoStoreCopy); at a million memories a copy is 10 GB.
+ */
+export function demoStorePath(size: number, now: number, log: (line: string) => void): string {
   const dir = join(process.cwd(), '.cache', 'bench');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `demo-${size}.sqlite`);
@@ -26,6 +31,11 @@ export function demoStoreCopy(size: number, now: number, log: (line: string) => 
     for (const suffix of ['-wal', '-shm', '.mnemo-index', '.mnemo-index-wal', '.mnemo-index-shm', '.mnemo-index.parts']) rmSync(`${partial}${suffix}`, { recursive: true, force: true });
     renameSync(partial, path);
   }
+  return path;
+}
+
+export function demoStoreCopy(size: number, now: number, log: (line: string) => void): string {
+  const path = demoStorePath(size, now, log);
   const copy = join(tempDir('mnemo-bench-'), 'store.sqlite');
   copyFileSync(path, copy);
   return copy;

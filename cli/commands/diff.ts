@@ -4,13 +4,14 @@ import { badInput } from '../../core/errors.js';
 import { flag, instantOpt, intOpt, requirePositional, type Command } from '../command.js';
 import { isoTime, table } from '../format.js';
 import { openSession } from '../session.js';
+import { REPLICA_OPTION } from '../replica-option.js';
 
 export const diffCommand: Command = {
   name: 'diff',
   summary: 'what changed between two instants (memories added, changed, archived, restored, deleted; edges linked, unlinked) and who changed it',
-  usage: 'mnemo diff <db> --from T [--to T] [--accesses] [--limit N] [--now T] [--json]   (T: epoch seconds or ISO 8601; --to defaults to now)',
+  usage: 'mnemo diff <db> --from T [--to T] [--accesses] [--limit N] [--now T] [--replica URL]... [--json]   (T: epoch seconds or ISO 8601; --to defaults to now)',
   timed: true,
-  options: { from: { type: 'string' }, to: { type: 'string' }, accesses: { type: 'boolean' }, limit: { type: 'string' } },
+  options: { from: { type: 'string' }, to: { type: 'string' }, accesses: { type: 'boolean' }, limit: { type: 'string' }, ...REPLICA_OPTION },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const from = instantOpt(ctx, 'from');

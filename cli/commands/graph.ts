@@ -3,11 +3,12 @@ import { call } from '../../core/api/service.js';
 import { flag, instantOpt, intOpt, requirePositional, str, strs, type Command } from '../command.js';
 import { table } from '../format.js';
 import { openSession } from '../session.js';
+import { REPLICA_OPTION } from '../replica-option.js';
 
 export const graphCommand: Command = {
   name: 'graph',
   summary: "the typed edge graph: a memory's neighbourhood, or the most important memories and the edges among them",
-  usage: 'mnemo graph <db> [--focus ID] [--hops N] [--owner SCOPE] [--edge-type T]... [--type T]... [--include-archived] [--limit N] [--at T] [--json]',
+  usage: 'mnemo graph <db> [--focus ID] [--hops N] [--owner SCOPE] [--edge-type T]... [--type T]... [--include-archived] [--limit N] [--at T] [--replica URL]... [--json]',
   options: {
     focus: { type: 'string' },
     hops: { type: 'string' },
@@ -17,6 +18,7 @@ export const graphCommand: Command = {
     'include-archived': { type: 'boolean' },
     limit: { type: 'string' },
     at: { type: 'string' },
+    ...REPLICA_OPTION,
   },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);

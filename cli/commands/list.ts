@@ -2,12 +2,13 @@ import { call } from '../../core/api/service.js';
 import { flag, instantOpt, intOpt, requirePositional, str, strs, type Command } from '../command.js';
 import { table } from '../format.js';
 import { openSession } from '../session.js';
+import { REPLICA_OPTION } from '../replica-option.js';
 
 export const listCommand: Command = {
   name: 'list',
   summary: 'list memories with filters',
   usage:
-    'mnemo list <db> [--type T]... [--owner SCOPE] [--status S]... [--archived live|archived|all] [--text Q] [--tag T]... [--sort FIELD] [--desc] [--limit N] [--offset N] [--at T] [--json]',
+    'mnemo list <db> [--type T]... [--owner SCOPE] [--status S]... [--archived live|archived|all] [--text Q] [--tag T]... [--sort FIELD] [--desc] [--limit N] [--offset N] [--at T] [--replica URL]... [--json]',
   options: {
     type: { type: 'string', multiple: true },
     owner: { type: 'string' },
@@ -20,6 +21,7 @@ export const listCommand: Command = {
     limit: { type: 'string' },
     offset: { type: 'string' },
     at: { type: 'string' },
+    ...REPLICA_OPTION,
   },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);

@@ -17,6 +17,7 @@ import { storeCredentialVerifier } from '../mcp/store-verifier.js';
 import { JSON_SCHEMA_FIXTURE_TOOL } from '../mcp/conformance-fixtures.js';
 import { flag, intOpt, numOpt, str, strs, type CommandContext, type OptionSpec } from '../command.js';
 import { untilSignal } from '../signals.js';
+import { replicaOptions } from '../replica-option.js';
 
 export const MCP_HTTP_OPTIONS: OptionSpec = {
   http: { type: 'boolean' },
@@ -37,7 +38,7 @@ export const MCP_HTTP_OPTIONS: OptionSpec = {
 };
 
 export const MCP_HTTP_USAGE =
-  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-batch N] [--max-connections N] [--max-connections-per-client N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--now T]';
+  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-batch N] [--max-connections N] [--max-connections-per-client N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--replica URL]... [--now T]';
 
 function positive(ctx: CommandContext, key: string, fallback: number): number {
   const n = numOpt(ctx, key) ?? fallback;
@@ -63,7 +64,7 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
   const maxBatch = intOpt(ctx, 'max-batch', DEFAULT_MAX_BATCH, [1, MAX_BATCH_CEILING]);
   const maxConnections = intOpt(ctx, 'max-connections', DEFAULT_CONNECTION_CAPS.maxConnections, [1, 100_000]);
   const maxConnectionsPerClient = intOpt(ctx, 'max-connections-per-client', Math.min(DEFAULT_CONNECTION_CAPS.maxPerClient, maxConnections), [1, maxConnections]);
-  const store = new ApiSession({ clock: ctx.clock, reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) } });
+  const store = new ApiSession({ clock: ctx.clock, reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), ...replicaOptions(ctx) } });
   // The one engine every session shares.
   const engine = store.open(db, { create: true });
   const rootFlag = str(ctx, 'root');

@@ -14,16 +14,18 @@ import { createMcpServer } from '../mcp/server.js';
 import { LimitedStdioServerTransport } from '../mcp/stdio-transport.js';
 import { flag, requirePositional, str, type Command } from '../command.js';
 import { MCP_HTTP_OPTIONS, MCP_HTTP_USAGE, runMcpHttp } from './mcp-http.js';
+import { REPLICA_OPTION, replicaOptions } from '../replica-option.js';
 
 export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'serve a store to an agent over MCP (stdio), or to many agents over HTTP (--http)',
-  usage: `mnemo mcp <db> [--owner role@inst] [--session ID] [--root DIR] [--now T]\n       ${MCP_HTTP_USAGE}`,
+  usage: `mnemo mcp <db> [--owner role@inst] [--session ID] [--root DIR] [--replica URL]... [--now T]\n       ${MCP_HTTP_USAGE}`,
   timed: true,
   options: {
     owner: { type: 'string' },
     session: { type: 'string' },
     root: { type: 'string' },
+    ...REPLICA_OPTION,
     ...MCP_HTTP_OPTIONS,
   },
   async run(ctx) {
@@ -36,7 +38,7 @@ export const mcpCommand: Command = {
     const session = new AgentApiSession({
       clock: ctx.clock,
       reader: { owner, session_ref: sessionRef },
-      engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) },
+      engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), ...replicaOptions(ctx) },
     });
     session.open(db, { create: true });
     const rootFlag = str(ctx, 'root');

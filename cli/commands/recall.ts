@@ -5,6 +5,7 @@ import type { ExplainResult, ExplainRow, WhyNotResult } from '../../core/recall/
 import { intOpt, str, type Command, type CommandContext } from '../command.js';
 import { table } from '../format.js';
 import { openSession } from '../session.js';
+import { REPLICA_OPTION, REPLICA_USAGE } from '../replica-option.js';
 
 const OPTIONS = {
   k: { type: 'string' },
@@ -12,6 +13,7 @@ const OPTIONS = {
   owner: { type: 'string' },
   reader: { type: 'string' },
   profile: { type: 'string' },
+  ...REPLICA_OPTION,
   'include-superseded': { type: 'boolean' },
 } as const;
 
@@ -75,7 +77,7 @@ function printWhyNot(ctx: CommandContext, w: WhyNotResult): void {
 }
 
 function readCommand(name: 'recall' | 'search', method: 'recall.run' | 'recall.search', summary: string): Command {
-  const usage = `mnemo ${name} <db> <query> [--k N]${name === 'recall' ? ' [--hops H]' : ''} [--owner SCOPE] [--reader OWNER] [--profile nooa-0.0.9|mnemo|<saved>] [--include-superseded] [--now T] [--json]`;
+  const usage = `mnemo ${name} <db> <query> [--k N]${name === 'recall' ? ' [--hops H]' : ''} [--owner SCOPE] [--reader OWNER] [--profile nooa-0.0.9|mnemo|<saved>] [--include-superseded] ${REPLICA_USAGE} [--now T] [--json]`;
   return {
     name,
     summary,
@@ -103,7 +105,7 @@ function readCommand(name: 'recall' | 'search', method: 'recall.run' | 'recall.s
 export const recallCommand = readCommand('recall', 'recall.run', 'recall memories (touching: logs a recalled access per result)');
 export const searchCommand = readCommand('search', 'recall.search', 'search memories without spread (touching: logs a searched access per result)');
 
-const explainUsage = 'mnemo explain <db> <query> [--k N] [--hops H] [--owner SCOPE] [--target ID] [--profile nooa-0.0.9|mnemo|<saved>] [--include-superseded] [--now T] [--json]';
+const explainUsage = `mnemo explain <db> <query> [--k N] [--hops H] [--owner SCOPE] [--target ID] [--profile nooa-0.0.9|mnemo|<saved>] [--include-superseded] ${REPLICA_USAGE} [--now T] [--json]`;
 export const explainCommand: Command = {
   name: 'explain',
   summary: 'dry-run recall: every term of every ranked row; --target shows why a memory is (not) in the top k',

@@ -4,13 +4,14 @@ import { badInput } from '../../core/errors.js';
 import { flag, intOpt, requirePositional, str, type Command } from '../command.js';
 import { isoTime, table } from '../format.js';
 import { openSession } from '../session.js';
+import { REPLICA_OPTION } from '../replica-option.js';
 
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'replay a logged access against the store as it is now, or as it was then (per-component before/after)',
-  usage: 'mnemo replay <db> <event-id> [--as-of-then] [--hops H] [--owner SCOPE] [--k N] [--profile P] [--now T] [--json]',
+  usage: 'mnemo replay <db> <event-id> [--as-of-then] [--hops H] [--owner SCOPE] [--k N] [--profile P] [--now T] [--replica URL]... [--json]',
   timed: true,
-  options: { hops: { type: 'string' }, owner: { type: 'string' }, k: { type: 'string' }, profile: { type: 'string' }, 'as-of-then': { type: 'boolean' } },
+  options: { hops: { type: 'string' }, owner: { type: 'string' }, k: { type: 'string' }, profile: { type: 'string' }, 'as-of-then': { type: 'boolean' }, ...REPLICA_OPTION },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const raw = requirePositional(ctx, 1, 'event-id', this.usage);

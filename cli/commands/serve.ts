@@ -15,12 +15,13 @@ import { confinedTo } from '../../core/api/path-policy.js';
 import { VIEWER_SAVE_PATIENCE } from '../../core/store/derived/index-snapshots.js';
 import { flag, intOpt, printJson, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
 import { untilSignal } from '../signals.js';
+import { REPLICA_OPTION, replicaOptions } from '../replica-option.js';
 import type { RunPacing } from '../../core/model/run-pacing.js';
 
 export async function serveStore(
   ctx: Pick<CommandContext, 'now' | 'io'>,
   db: string | null,
-  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; roots?: string[]; llmEndpoints?: LlmEndpoints; runPacing?: RunPacing } = {},
+  opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; roots?: string[]; llmEndpoints?: LlmEndpoints; runPacing?: RunPacing; replicas?: string[] } = {},
 ): Promise<{ server: RunningServer; session: ApiSession }> {
   const session = ApiSession.withFrozenClock(ctx.now, {
     // The defaults unless a caller paces long writes (the e2e tests: a commit long enough to cancel on any machine).
@@ -31,7 +32,8 @@ export async function serveStore(
     llmEndpoints: opts.llmEndpoints ?? loadLlmEndpoints(),
     reader: { owner: 'workbench' },
     // People watch this process: it leaves index snapshots to the agents writing beside it (index-snapshots.ts).
-    engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), indexSnapshots: { savePatience: VIEWER_SAVE_PATIENCE } },
+    // --replica: the store's reads go to these standbys (docs/postgres.md, "Replicas"); else MNEMO_PG_REPLICAS.
+    engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), indexSnapshots: { savePatience: VIEWER_SAVE_PATIENCE }, ...(opts.replicas ? { replicas: opts.replicas } : {}) },
     // Browser mode: the fleet folder comes from --fleet or from fleet.open (validated); no dialog.
     // Paths a client names are confined below, once the served store is known.
     shell: { fleetPathFromApi: true, paths: { kind: 'confined', roots: [], files: [] } },
@@ -66,15 +68,15 @@ export async function serveStore(
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'browser mode: serve the workbench for a store on 127.0.0.1 (prints the URL with its token)',
-  usage: 'mnemo serve <db> [--fleet <folder>] [--root <folder>] [--port P] [--readonly] [--llm-config FILE] [--now T] [--json]\n       mnemo serve --fleet <folder> [...]   (opens the folder\'s first store)',
+  usage: 'mnemo serve <db> [--fleet <folder>] [--root <folder>] [--port P] [--readonly] [--llm-config FILE] [--replica URL]... [--now T] [--json]\n       mnemo serve --fleet <folder> [...]   (opens the folder\'s first store)',
   timed: true,
-  options: { port: { type: 'string' }, readonly: { type: 'boolean' }, fleet: { type: 'string' }, root: { type: 'string', multiple: true }, 'llm-config': { type: 'string' } },
+  options: { port: { type: 'string' }, readonly: { type: 'boolean' }, fleet: { type: 'string' }, root: { type: 'string', multiple: true }, 'llm-config': { type: 'string' }, ...REPLICA_OPTION },
   async run(ctx) {
     const fleet = str(ctx, 'fleet');
     const db = fleet && ctx.positionals[0] === undefined ? null : requirePositional(ctx, 0, 'db', this.usage);
     const port = intOpt(ctx, 'port', 0, [0, 65535]);
     const llmEndpoints = loadLlmEndpoints({ configPath: str(ctx, 'llm-config') });
-    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), llmEndpoints, roots: strs(ctx, 'root'), ...(fleet ? { fleet } : {}) });
+    const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), llmEndpoints, roots: strs(ctx, 'root'), ...(fleet ? { fleet } : {}), ...replicaOptions(ctx) });
     if (ctx.json) printJson(ctx, { url: server.openUrl, port: server.port, token: server.token });
     else {
       ctx.io.out(`Mnemo Workbench (browser mode) serving ${session.engine().store.path}${ctx.now !== undefined ? ` with the clock frozen at ${ctx.now}` : ''}`);

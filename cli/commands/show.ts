@@ -2,12 +2,13 @@ import { call } from '../../core/api/service.js';
 import { instantOpt, requirePositional, type Command } from '../command.js';
 import { isoTime } from '../format.js';
 import { openSession } from '../session.js';
+import { REPLICA_OPTION } from '../replica-option.js';
 
 export const showCommand: Command = {
   name: 'show',
   summary: 'show one memory with every field, its ring and its edges',
-  usage: 'mnemo show <db> <id|prefix> [--at T] [--json]',
-  options: { at: { type: 'string' } },
+  usage: 'mnemo show <db> <id|prefix> [--at T] [--replica URL]... [--json]',
+  options: { at: { type: 'string' }, ...REPLICA_OPTION },
   async run(ctx) {
     const db = requirePositional(ctx, 0, 'db', this.usage);
     const id = requirePositional(ctx, 1, 'id', this.usage);

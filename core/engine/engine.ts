@@ -37,6 +37,8 @@ export interface EngineOptions extends OpenOptions {
   profile?: ProfileName;
   /** Derived-index snapshots in the sidecar beside the store (docs/indexes.md): on/off, build reports. */
   indexSnapshots?: IndexSnapshotOptions;
+  /** A PostgreSQL store's read replicas (docs/postgres.md, "Replicas"); default MNEMO_PG_REPLICAS. */
+  replicas?: readonly string[];
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { PgStore, type PgOpenOptions } from './pg/pg-store.js';
 import { isPgUrl } from './pg/pg-url.js';
+import { badInput } from '../errors.js';
 import { MemoryStore, type OpenOptions } from './sqlite/sqlite-store.js';
 
 /** An open store of either adapter: the port's reads and writes plus what the engine asks of its store. */
@@ -13,14 +14,25 @@ export type OpenedStore = MemoryStore | PgStore;
 
 export { isPgUrl as isPostgresLocation };
 
-export function openStoreAt(location: string, opts: OpenOptions = {}): OpenedStore {
-  if (!isPgUrl(location)) return MemoryStore.open(location, opts);
+/** How to open a store at a location: SQLite's options, and read replicas for a PostgreSQL store. */
+export interface LocationOptions extends OpenOptions {
+  /** Streaming standbys of a PostgreSQL store's primary to read from (pg/pg-replicas.ts); default MNEMO_PG_REPLICAS. */
+  replicas?: readonly string[];
+}
+
+export function openStoreAt(location: string, opts: LocationOptions = {}): OpenedStore {
+  if (!isPgUrl(location)) {
+    // MNEMO_PG_REPLICAS may be set for a whole shell; replicas named for this store must fit it.
+    if (opts.replicas?.length) throw badInput(`${location} is a SQLite file: read replicas (--replica) are PostgreSQL standbys, for a postgres://… store`, { field: 'replica' });
+    return MemoryStore.open(location, opts);
+  }
   // `convert` (mnemo init on an existing non-store file) has no PostgreSQL meaning: init makes the
   // store in an absent or empty schema, and a schema holding other tables is refused either way.
   return PgStore.open(location, {
     ...pgOptions(opts),
     ...(opts.create !== undefined ? { create: opts.create } : {}),
     ...(opts.readonly !== undefined ? { readonly: opts.readonly } : {}),
+    ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}),
   });
 }
 
@@ -36,7 +48,7 @@ function pgOptions(opts: OpenOptions): PgOpenOptions {
 }
 
 /** The store as it stood at instant `at`, read-only: either backend rolls its change feed back (history-views.ts, pg/pg-history-views.ts). */
-export function openStoreAsOf(location: string, at: number, opts: Omit<OpenOptions, 'readonly' | 'convert' | 'create'> = {}): OpenedStore {
+export function openStoreAsOf(location: string, at: number, opts: Omit<LocationOptions, 'readonly' | 'convert' | 'create'> = {}): OpenedStore {
   if (!isPgUrl(location)) return MemoryStore.openAsOf(location, at, opts);
-  return PgStore.openAsOf(location, at, pgOptions(opts));
+  return PgStore.openAsOf(location, at, { ...pgOptions(opts), ...(opts.replicas !== undefined ? { replicas: opts.replicas } : {}) });
 }

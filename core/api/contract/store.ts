@@ -3,7 +3,8 @@ import { method } from '../define.js';
 import { atField } from './shared/fields.js';
 import type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff } from '../../model/history.js';
 import { BUILT_IN_PATTERNS, customPatternSchema, MAX_CUSTOM_PATTERNS } from '../../model/redaction.js';
-export type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff };
+import type { PgReplicaStatus } from '../../store/port/port.js';
+export type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff, PgReplicaStatus };
 
 /** The most rows of each list store.diff returns. */
 export const MAX_DIFF_ROWS = 10_000;
@@ -84,4 +85,13 @@ export const storeContract = {
     description: 'Facts about the current store: path, profile, schema versions, counts, data_version.',
     input: z.object({}).optional().default({}),
   }),
+  'store.replicas': method<StoreReplicas>()({
+    description:
+      "The read replicas of a PostgreSQL store opened with them (--replica, MNEMO_PG_REPLICAS): each one's state (streaming, behind, down, not_standby), its lag in bytes of the primary's log and in seconds, and how many reads it served or passed to the primary. Empty for a store without replicas. Asks each replica, and the primary, when called.",
+    input: z.object({}).optional().default({}),
+  }),
 };
+
+export interface StoreReplicas {
+  replicas: PgReplicaStatus[];
+}

@@ -45,6 +45,7 @@ export const storeHandlers: HandlersFor<typeof storeContract> = {
   'store.asOf': (input, session) => session.reading().store.asOf(input.at),
   'store.diff': (input, session) => storeDiff(session.reading().store, input.from, input.to, { includeAccesses: input.include_accesses, limit: input.limit }),
   'store.info': (_input, session) => storeInfo(session.engine(), session),
+  'store.replicas': (_input, session) => ({ replicas: session.reading().store.replicas() }),
   'store.redaction': (_input, session) => redactionView(session.engine()),
   'store.setRedaction': (input, session) => {
     const engine = session.engine();

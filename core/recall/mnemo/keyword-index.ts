@@ -30,7 +30,7 @@ import type { LoadProgress, LoadStep } from '../../store/derived/derived-index.j
 import { FtsTokenizer } from '../../store/derived/fts-tokenizer.js';
 import type { StoreReader } from '../../store/port/port.js';
 import { SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/derived/snapshot-parts.js';
-import { scoreBm25, type KeywordHit, type KeywordSearch, type TermRange } from './keyword-bm25.js';
+import { scoreBm25, TermBounds, type KeywordHit, type KeywordSearch, type TermRange } from './keyword-bm25.js';
 import { NO_LINKS, type Doc, type Postings, type Terms } from './keyword-doc.js';
 import { buildPostings, EMPTY_TERMS, NO_POSTINGS, resolveTermsFromPostings, termsInPostings } from './keyword-postings.js';
 import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState, type StoredDocs, type StoredPostings, type TermPostings } from './keyword-snapshot.js';
@@ -75,6 +75,8 @@ export class KeywordIndex implements PersistableIndex {
   /** The postings of a snapshot read back, a term's read when first needed; null once `postings` holds them all. */
   private storedPostings: StoredPostings | null = null;
   private readonly readTerms = new Map<number, TermPostings>();
+  /** Each term's score bound over the bulk postings (keyword-bm25.ts): made again with them. */
+  private bounds = new TermBounds();
   /** The store a snapshot was read beside (rebuilt from if a stored text turns out damaged). */
   private source: StoreReader | null = null;
 
@@ -161,6 +163,7 @@ export class KeywordIndex implements PersistableIndex {
     // Only where each term starts: a term's rows are read when a query first asks for it.
     this.postings = { ...NO_POSTINGS, start };
     this.storedPostings = state.postings;
+    this.bounds = new TermBounds();
     this.storedBodies = state.bodies;
     this.nextRowid = state.nextRowid;
   }
@@ -191,6 +194,7 @@ export class KeywordIndex implements PersistableIndex {
     this.postings = NO_POSTINGS;
     this.storedPostings = null;
     this.readTerms.clear();
+    this.bounds = new TermBounds();
     this.storedBodies = null;
     this.source = null;
   }
@@ -297,7 +301,7 @@ export class KeywordIndex implements PersistableIndex {
       idOf: stored ? (rowid: number) => stored.ids.get(stored.at(rowid)) : (rowid: number) => docAt(rowid).id,
       ownerOf: stored ? (rowid: number) => stored.owners.get(stored.at(rowid)) : (rowid: number) => docAt(rowid).owner,
     };
-    return scoreBm25(index, stems, q, this.acc);
+    return scoreBm25(index, stems, q, this.acc, this.bounds);
   }
 
   dispose(): void {
@@ -452,6 +456,7 @@ export class KeywordIndex implements PersistableIndex {
     this.postings = buildPostings(docs, this.vocab.size);
     this.storedPostings = null;
     this.readTerms.clear();
+    this.bounds = new TermBounds();
     for (const rowid of this.stale) this.staleMask[rowid] = 0;
     this.stale.clear();
     this.fresh.clear();

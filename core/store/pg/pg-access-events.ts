@@ -56,7 +56,7 @@ export class PgAccessEvents {
   query(f: EventFilter): { total: number; events: AccessEvent[] } {
     const { where, params } = eventFilterSql(f, 'ILIKE');
     const w = numbered(where);
-    const db = this.conn.db();
+    const db = this.conn.read();
     const total = intOf(db.query(`SELECT count(*) AS n FROM ${this.table} ${w}`, params)[0]!['n'], 'count(*)');
     const order = f.order === 'asc' ? 'ASC' : 'DESC';
     const n = params.length;
@@ -65,6 +65,6 @@ export class PgAccessEvents {
   }
 
   count(): number {
-    return intOf(this.conn.db().query(`SELECT count(*) AS n FROM ${this.table}`)[0]!['n'], 'count(*)');
+    return intOf(this.conn.read().query(`SELECT count(*) AS n FROM ${this.table}`)[0]!['n'], 'count(*)');
   }
 }

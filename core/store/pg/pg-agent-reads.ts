@@ -17,9 +17,9 @@ export function wholeRowsSql(param: string): string {
   return `has_column_privilege(${param}, 'data', 'SELECT')`;
 }
 
-/** Whether the connected role may read `memories.data` whole. */
+/** Whether the connected role may read `memories.data` whole (asked where reads go: a replica holds the same grants). */
 export function readsWholeRows(conn: PgStoreConnection): boolean {
-  const [r] = conn.db().query<{ whole: boolean }>(`SELECT ${wholeRowsSql('$1')} AS whole`, [conn.baseTable('memories')]);
+  const [r] = conn.read().query<{ whole: boolean }>(`SELECT ${wholeRowsSql('$1')} AS whole`, [conn.baseTable('memories')]);
   return r!.whole;
 }
 

@@ -25,7 +25,7 @@ export class PgAudit {
   constructor(private readonly conn: PgStoreConnection) {}
 
   private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
-    return this.conn.db().query(sql, params);
+    return this.conn.read().query(sql, params);
   }
 
   private get events(): string {

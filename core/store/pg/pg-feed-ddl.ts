@@ -32,6 +32,8 @@ import { ACCESS_PATHS, FEED_MEMORY_IMAGE_COLUMNS } from '../sqlite/feed-ddl.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { ident } from './pg-url.js';
 import { pgFeedNotifyDdl } from './pg-feed-notify-ddl.js';
+import { pgJsonFunctionsDdl } from './pg-json-sql.js';
+import { historyFunctionsDdl } from './pg-history-functions.js';
 
 export const PG_FEED_TABLE = 'mnemo_pg_feed';
 
@@ -39,9 +41,11 @@ export const PG_FEED_TABLE = 'mnemo_pg_feed';
  * The level of the statements below, kept as the store fact `feed_ddl_level`: a writable open of a
  * store whose feed is older runs them again (each replaces, or is skipped). 1: the feed (no fact);
  * 2: the commit notification (pg-feed-notify-ddl.ts); 3: before-images for time travel; 4: edge
- * inserts and deletes logged once per statement.
+ * inserts and deletes logged once per statement; 5: the JSON functions of pg-json-sql.ts and the
+ * time-travel functions of pg-history-functions.ts in the store's schema, for the reads a hot
+ * standby serves (it cannot make temporary objects).
  */
-export const PG_FEED_DDL_LEVEL = 4;
+export const PG_FEED_DDL_LEVEL = 5;
 export const PG_FEED_DDL_LEVEL_FACT = 'feed_ddl_level';
 
 /** The store fact naming this feed: a position from another feed (another store, or SQLite's) is not read against it. */
@@ -197,5 +201,7 @@ export function pgFeedDdl(schema: string, imagesFrom?: number): string[] {
       ];
     }),
     ...pgFeedNotifyDdl(schema, PG_FEED_TABLE),
+    ...pgJsonFunctionsDdl(s),
+    ...historyFunctionsDdl(schema),
   ];
 }

@@ -89,7 +89,7 @@ export function pgPruneFeedStep(store: JournalledStore, feed: PgFeed, now: numbe
     } else if (budget <= 0) {
       accessDone = false;
     }
-    if (doomed.length) feed.rows(`DELETE FROM ${feed.table} WHERE seq = ANY($1::bigint[])`, [doomed]);
+    if (doomed.length) feed.conn.db().query(`DELETE FROM ${feed.table} WHERE seq = ANY($1::bigint[])`, [doomed]);
     marks.save();
     return { removed: doomed.length, access_removed, done: historyDone && accessDone };
   });

@@ -42,9 +42,13 @@ export class PgFeed {
 
   constructor(readonly conn: PgStoreConnection) {}
 
-  /** Runs one statement on the store's connection (the feed's SQL stays in this folder). */
+  /**
+   * Runs one read on the store's connection (the feed's SQL stays in this folder): on a replica
+   * when the store has one ready and no transaction is open (PgStoreConnection.read), so a
+   * replica-reading process catches up from the replica's copy of the feed.
+   */
   rows<T extends Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
-    return this.conn.db().query<T>(sql, params);
+    return this.conn.read().query<T>(sql, params);
   }
 
   get table(): string {
@@ -66,9 +70,9 @@ export class PgFeed {
   install(now: number): void {
     this.conn.db().transaction(() => {
       // Two processes opening an old store at once would otherwise replace the same functions together ("tuple concurrently updated").
-      this.rows('SELECT pg_advisory_xact_lock(hashtext($1))', [`mnemo_pg_feed_ddl:${this.conn.url.schema}`]);
+      this.conn.db().query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mnemo_pg_feed_ddl:${this.conn.url.schema}`]);
       if (this.installedLevel() >= PG_FEED_DDL_LEVEL) return;
-      for (const sql of pgFeedDdl(this.conn.url.schema, now)) this.rows(sql);
+      for (const sql of pgFeedDdl(this.conn.url.schema, now)) this.conn.db().query(sql);
     });
     this.present = true;
   }
@@ -100,7 +104,7 @@ export class PgFeed {
   }
 
   setFact(key: string, value: string): void {
-    this.rows(`INSERT INTO ${this.conn.table(PG_STORE_TABLE)}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+    this.conn.db().query(`INSERT INTO ${this.conn.table(PG_STORE_TABLE)}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
   }
 
   /** Names the feed anew (an erase: every position taken before is from another feed now, pg-erase.ts). */

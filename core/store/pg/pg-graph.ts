@@ -35,7 +35,7 @@ export class PgGraph {
   constructor(private readonly conn: PgStoreConnection) {}
 
   private q(sql: string, params: readonly unknown[] = []): Row[] {
-    return this.conn.db().query(sql, params);
+    return this.conn.read().query(sql, params);
   }
 
   graphView(f: GraphFilter): GraphResult {

@@ -20,7 +20,7 @@ import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memor
 export function pgChangesBetween(feed: PgFeed, from: FeedPosition, to: FeedPosition): HistoryChanges {
   const epoch = feed.epoch();
   if (from.epoch !== epoch || to.epoch !== epoch) throw badInput('a position from another change feed (another store) cannot be read against this one', { reason: 'other_feed' });
-  const db = feed.conn.db();
+  const db = feed.conn.read();
   const fromRows = rowsAfterInstant(db, feed.table, from.seq);
   const kept = transactionsAfterInstant(db, feed.table, to.seq).xids;
   const between = fromRows.filter((r) => !kept.has(r.xid));

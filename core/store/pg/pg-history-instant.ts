@@ -40,7 +40,7 @@ export function pgEarliestInstant(feed: PgFeed, path: string): { epoch: string; 
 export function resolvePgInstant(feed: PgFeed, path: string, at: number): PgInstant {
   const { epoch, earliest } = pgEarliestInstant(feed, path);
   if (at < earliest) throw beforeHistory(path, at, earliest);
-  const { rows } = transactionsAfterInstant(feed.conn.db(), feed.table, at);
+  const { rows } = transactionsAfterInstant(feed.conn.read(), feed.table, at);
   // A row written before the images (a writer's clock far ahead of the upgrade) cannot be rolled back.
   const blind = rows.find((r) => r.embedding_kept === null && r.op !== 'insert');
   if (blind) throw beforeHistory(path, at, Math.max(earliest, blind.at));

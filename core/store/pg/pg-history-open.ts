@@ -9,18 +9,22 @@ import type { StoreAsOf } from '../../model/history.js';
 import { noHistory } from '../sqlite/history-instant.js';
 import { PgFeed } from './pg-feed.js';
 import { resolvePgInstant } from './pg-history-instant.js';
-import { createHistoryViews, fillHistoryViews } from './pg-history-views.js';
+import { createHistoryViews, fillHistoryViews, type HistoryKeeping } from './pg-history-views.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
-/** Sets the connection up to show instant `at`; refuses an instant before the history starts (pg-history-instant.ts). */
-export function enterPgPast(conn: PgStoreConnection, at: number): StoreAsOf {
+/**
+ * Sets the connection up to show instant `at`; refuses an instant before the history starts
+ * (pg-history-instant.ts). On a hot standby (a read replica) the rows of then are kept in session
+ * settings, since it can make no session tables (pg-history-functions.ts).
+ */
+export function enterPgPast(conn: PgStoreConnection, at: number, keeping: HistoryKeeping = 'tables'): StoreAsOf {
   const feed = new PgFeed(conn);
   if (!feed.installed()) throw noHistory(conn.shown);
-  createHistoryViews(conn);
-  conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+  createHistoryViews(conn, keeping);
+  if (keeping === 'tables') conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
   conn.db().query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   const { instant, rows } = resolvePgInstant(feed, conn.shown, at);
-  fillHistoryViews(conn, feed.table, rows);
+  fillHistoryViews(conn, feed.table, rows, keeping);
   return instant;
 }
 

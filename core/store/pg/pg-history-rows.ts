@@ -23,7 +23,7 @@ import { edgeRowBefore, memoryRowBefore, type FeedRow } from '../shared/feed-ima
 import type { EdgeImage, MemoryImage } from '../port/history-changes.js';
 import { edgeKey } from '../sqlite/history-views.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
-import type { SyncPg } from './sync-pg.js';
+import type { PgReads } from './pg-replicas.js';
 
 /** The ops of PostgreSQL's feed: SQLite's, and `owner` (a memory moved to another owner; it carries nothing). */
 export type PgFeedOp = 'insert' | 'update' | 'access' | 'delete' | 'owner';
@@ -68,7 +68,7 @@ const KEY_SELECT = 'seq::text AS seq, xid::text AS xid, at, tbl, op, memory_id, 
  * images (the closure reads every row from the oldest rolled back on, most of which it keeps).
  * Read inside the snapshot the current rows are read in.
  */
-export function transactionsAfterInstant(db: SyncPg, feedTable: string, at: number): { xids: Set<string>; from: number; rows: PgFeedKeyRow[] } {
+export function transactionsAfterInstant(db: PgReads, feedTable: string, at: number): { xids: Set<string>; from: number; rows: PgFeedKeyRow[] } {
   const late = db.query<{ xid: string }>(`SELECT DISTINCT xid::text AS xid FROM ${feedTable} WHERE at > $1`, [at]);
   const xids = new Set(late.map((r) => r.xid));
   if (xids.size === 0) return { xids, from: 0, rows: [] };
@@ -105,7 +105,7 @@ export function neededForWalk<R extends PgFeedKeyRow>(rows: readonly R[]): { wal
 }
 
 /** The feed rows with these sequence numbers, with their images, by number. */
-export function rowsBySeq(db: SyncPg, feedTable: string, seqs: readonly number[]): Map<number, PgHistoryRow> {
+export function rowsBySeq(db: PgReads, feedTable: string, seqs: readonly number[]): Map<number, PgHistoryRow> {
   const out = new Map<number, PgHistoryRow>();
   for (let i = 0; i < seqs.length; i += 5000) {
     for (const r of db.query(`SELECT ${ROW_SELECT} FROM ${feedTable} WHERE seq = ANY($1::bigint[])`, [seqs.slice(i, i + 5000)]).map(historyRow)) out.set(r.seq, r);
@@ -114,7 +114,7 @@ export function rowsBySeq(db: SyncPg, feedTable: string, seqs: readonly number[]
 }
 
 /** The feed rows instant `at` rolls back, with their images, in sequence order. */
-export function rowsAfterInstant(db: SyncPg, feedTable: string, at: number): PgHistoryRow[] {
+export function rowsAfterInstant(db: PgReads, feedTable: string, at: number): PgHistoryRow[] {
   const { xids, from } = transactionsAfterInstant(db, feedTable, at);
   if (xids.size === 0) return [];
   return db.query(`SELECT ${ROW_SELECT} FROM ${feedTable} WHERE seq >= $1 AND xid = ANY($2::text::xid8[]) ORDER BY seq`, [from, xidList(xids)]).map(historyRow);

@@ -18,13 +18,25 @@
 import type { MemoryImage } from '../port/history-changes.js';
 import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, neededForWalk, rowidBefore, rowsBySeq, withoutRowid, type PgFeedKeyRow } from './pg-history-rows.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import { HISTORY_SETTINGS, historyFunction, settingValue } from './pg-history-functions.js';
 
 import { EDGE_COLS, MEMORY_COLS } from './pg-history-rows.js';
 const SHADOWED = ['memories', 'memory_edges'] as const;
 const BATCH = 200;
 
-/** The session tables and the views that shadow nooa's two tables (empty until `fillHistoryViews`). */
-export function createHistoryViews(conn: PgStoreConnection): void {
+/**
+ * Where the rows of then are kept: session tables under views (`tables`, on a primary), or session
+ * settings read by the store's own functions (`settings`, on a hot standby, which cannot make
+ * session tables: pg-history-functions.ts).
+ */
+export type HistoryKeeping = 'tables' | 'settings';
+
+/** The session tables and the views that shadow nooa's two tables (empty until `fillHistoryViews`); with `settings`, the functions stand for them. */
+export function createHistoryViews(conn: PgStoreConnection, keeping: HistoryKeeping = 'tables'): void {
+  if (keeping === 'settings') {
+    for (const name of SHADOWED) conn.shadow(name, historyFunction(conn.url.schema, name));
+    return;
+  }
   const db = conn.db();
   const base = (name: string) => conn.baseTable(name);
   db.query(`CREATE TEMP TABLE mnemo_then_memories (LIKE ${base('memories')})`);
@@ -45,7 +57,7 @@ export function createHistoryViews(conn: PgStoreConnection): void {
  * reading the images the walks need (neededForWalk; every edge change's, which are small); inside
  * the held snapshot.
  */
-export function fillHistoryViews(conn: PgStoreConnection, feedTable: string, rolledBack: readonly PgFeedKeyRow[]): void {
+export function fillHistoryViews(conn: PgStoreConnection, feedTable: string, rolledBack: readonly PgFeedKeyRow[], keeping: HistoryKeeping = 'tables'): void {
   const db = conn.db();
   const keys = byKeyNewestFirst(rolledBack);
   const needed = new Map([...keys.memories].map(([id, rows]) => [id, neededForWalk(rows)]));
@@ -68,8 +80,7 @@ export function fillHistoryViews(conn: PgStoreConnection, feedTable: string, rol
     const rowid = rowidBefore(now?.rowid ?? null, rows) ?? memoryBase + rows.at(-1)!.seq;
     memoryRows.push([rowid, ...MEMORY_COLS.map((c) => then[c])]);
   }
-  insertRows(conn, 'pg_temp.mnemo_then_memories', ['rowid', ...MEMORY_COLS], memoryRows);
-  if (needed.size) db.query('INSERT INTO pg_temp.mnemo_then_memories_hidden(id) SELECT unnest($1::text[])', [[...needed.keys()]]);
+  const memoryHidden = [...needed.keys()];
 
   const currentEdges = currentEdgeRows(conn, [...edges.values()].map((rows) => rows[0]!.memory_id));
   const edgeRows: unknown[][] = [];
@@ -85,6 +96,22 @@ export function fillHistoryViews(conn: PgStoreConnection, feedTable: string, rol
     const rowid = rowidBefore(now?.rowid ?? null, rows) ?? edgeBase + rows.at(-1)!.seq;
     edgeRows.push([rowid, ...EDGE_COLS.map((c) => then[c])]);
   }
+  if (keeping === 'settings') {
+    const objects = (cols: readonly string[], rows: readonly unknown[][]) => rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, settingValue(r[i])])));
+    db.query('SELECT set_config($1, $2, false), set_config($3, $4, false), set_config($5, $6, false), set_config($7, $8, false)', [
+      HISTORY_SETTINGS.memories,
+      JSON.stringify(objects(['rowid', ...MEMORY_COLS], memoryRows)),
+      HISTORY_SETTINGS.memoriesHidden,
+      JSON.stringify(memoryHidden),
+      HISTORY_SETTINGS.edges,
+      JSON.stringify(objects(['rowid', ...EDGE_COLS], edgeRows)),
+      HISTORY_SETTINGS.edgesHidden,
+      JSON.stringify(hidden[0].map((src, i) => ({ src, dst: hidden[1][i], type: hidden[2][i] }))),
+    ]);
+    return;
+  }
+  insertRows(conn, 'pg_temp.mnemo_then_memories', ['rowid', ...MEMORY_COLS], memoryRows);
+  if (needed.size) db.query('INSERT INTO pg_temp.mnemo_then_memories_hidden(id) SELECT unnest($1::text[])', [memoryHidden]);
   insertRows(conn, 'pg_temp.mnemo_then_edges', ['rowid', ...EDGE_COLS], edgeRows);
   if (edges.size) db.query('INSERT INTO pg_temp.mnemo_then_edges_hidden(src, dst, type) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', hidden);
 }

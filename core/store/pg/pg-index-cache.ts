@@ -42,7 +42,7 @@ export interface PgStoreView {
 
 /** Asks the server who this session reads as, and whether row-level security applies to it. */
 export function pgStoreView(conn: PgStoreConnection): PgStoreView {
-  const [r] = conn.db().query<{ role: string; database: string; filtered: boolean }>(
+  const [r] = conn.read().query<{ role: string; database: string; filtered: boolean }>(
     `SELECT current_user AS role, current_database() AS database,
        coalesce(c.relrowsecurity AND NOT (r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'USAGE')), false) AS filtered
      FROM pg_roles r LEFT JOIN pg_class c ON c.oid = to_regclass($1)

@@ -12,19 +12,25 @@
  */
 import { PG_JSON_FIELD_FN as FIELD_FN, PG_JSON_STRINGS_FN as STRINGS_FN } from '../shared/sql-dialect.js';
 import type { SyncPg } from './sync-pg.js';
+import { ident } from './pg-url.js';
 
-/** Makes the functions on this connection; before the session is set read-only. */
-export function definePgJsonFunctions(db: SyncPg): void {
-  db.query(
-    `CREATE OR REPLACE FUNCTION ${FIELD_FN}(doc text, field text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+/**
+ * A read replica (a hot standby) cannot make temporary functions: the feed's DDL (pg-feed-ddl.ts)
+ * makes the same two in the store's schema, and a statement sent to a replica names those instead
+ * (pg-replicas.ts rewrites this prefix).
+ */
+export const PG_TEMP_JSON_PREFIX = 'pg_temp.mnemo_json_';
+
+/** The two functions' definitions under a schema (`pg_temp`, or the store's quoted name). */
+export function pgJsonFunctionsDdl(schema: string): string[] {
+  return [
+    `CREATE OR REPLACE FUNCTION ${schema}.mnemo_json_field(doc text, field text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
      BEGIN
        RETURN doc::json ->> field;
      EXCEPTION WHEN others THEN
        RETURN NULL;
      END $$`,
-  );
-  db.query(
-    `CREATE OR REPLACE FUNCTION ${STRINGS_FN}(doc text, field text) RETURNS text[] LANGUAGE plpgsql IMMUTABLE AS $$
+    `CREATE OR REPLACE FUNCTION ${schema}.mnemo_json_strings(doc text, field text) RETURNS text[] LANGUAGE plpgsql IMMUTABLE AS $$
      DECLARE v json;
      BEGIN
        v := doc::json -> field;
@@ -35,7 +41,18 @@ export function definePgJsonFunctions(db: SyncPg): void {
      EXCEPTION WHEN others THEN
        RETURN NULL;
      END $$`,
-  );
+  ];
+}
+
+/** A statement's text with the store's own JSON functions named instead of the temporary ones (a hot standby's connection). */
+export function jsonFunctionsOf(schema: string): (sql: string) => string {
+  const own = `${ident(schema)}.mnemo_json_`;
+  return (sql) => (sql.includes(PG_TEMP_JSON_PREFIX) ? sql.split(PG_TEMP_JSON_PREFIX).join(own) : sql);
+}
+
+/** Makes the functions on this connection; before the session is set read-only. */
+export function definePgJsonFunctions(db: SyncPg): void {
+  for (const sql of pgJsonFunctionsDdl('pg_temp')) db.query(sql);
 }
 
 /** A top-level field of a JSON text column as text (a string unquoted), NULL when absent, null or unreadable. */

@@ -6,7 +6,7 @@
  * byte order, ties broken by rowid.
  */
 import type { MemoryFacets } from '../port/port.js';
-import { facetsOf } from '../sqlite/facets.js';
+import { facetRows, facetsOf } from '../sqlite/facets.js';
 import { listWhere, type ListDialect } from '../shared/list-filter.js';
 import { SORT_SQL } from '../sqlite/list-query.js';
 import type { ListFilter } from '../port/memory-views.js';
@@ -22,11 +22,12 @@ export class PgList {
   constructor(private readonly conn: PgStoreConnection) {}
 
   private q(sql: string, params: readonly unknown[] = []): Row[] {
-    return this.conn.db().query(sql, params);
+    return this.conn.read().query(sql, params);
   }
 
+  /** Named `memories` whatever stands for the table (the filters say `memories.id`): a past store's may be a function's call. */
   private get memories(): string {
-    return this.conn.table('memories');
+    return `${this.conn.table('memories')} AS memories`;
   }
 
   /** The filter as `WHERE …` with `$n` placeholders, and its parameters. */
@@ -96,7 +97,22 @@ export class PgList {
   memoryFacets(archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample = 10_000): MemoryFacets {
     const where = archived === 'live' ? 'WHERE archived = 0' : archived === 'archived' ? 'WHERE archived = 1' : '';
     const facet = (rows: Row[]): FacetRow[] => rows.map((r) => ({ value: r['value'] as string, n: intOf(r['n'], 'count(*)') }));
-    const group = (col: string) => facet(this.q(`SELECT coalesce(${col}, '') AS value, count(*) AS n FROM ${this.memories} ${where} GROUP BY ${col} ORDER BY n DESC, value ASC`));
+    // The three columns' counts, and live and archived, in one pass over the table (four were seconds at a million memories).
+    const sets = this.q(
+      `SELECT grouping(type) = 0 AS by_type, grouping(owner) = 0 AS by_owner, grouping(status) = 0 AS by_status, type, owner, status, archived, count(*) AS n
+       FROM ${this.memories} GROUP BY GROUPING SETS ((type, archived), (owner, archived), (status, archived), (archived))`,
+    );
+    const wanted = (r: Row) => archived === 'all' || intOf(r['archived'], 'archived') === (archived === 'live' ? 0 : 1);
+    const group = (col: 'type' | 'owner' | 'status'): FacetRow[] => {
+      const byKey = new Map<string | null, number>();
+      for (const r of sets) {
+        if (r[`by_${col}`] !== true || !wanted(r)) continue;
+        const k = r[col] as string | null;
+        byKey.set(k, (byKey.get(k) ?? 0) + intOf(r['n'], 'count(*)'));
+      }
+      return facetRows([...byKey].map(([k, n]) => ({ k, n })));
+    };
+    const total = (value: 0 | 1) => sets.filter((r) => r['by_type'] === false && r['by_owner'] === false && r['by_status'] === false && intOf(r['archived'], 'archived') === value).reduce((s, r) => s + intOf(r['n'], 'count(*)'), 0);
     const tags = facet(
       this.q(
         `SELECT t.value, count(*) AS n FROM (SELECT data FROM ${this.memories} ${where} ORDER BY rowid DESC LIMIT $1) AS s, unnest(${pgJsonStrings('s.data', 'tags')}) AS t(value)
@@ -104,7 +120,6 @@ export class PgList {
         [tagSample, tagLimit],
       ),
     );
-    const [c] = this.q(`SELECT count(*) FILTER (WHERE archived = 0) AS live, count(*) FILTER (WHERE archived = 1) AS archived FROM ${this.memories}`);
-    return facetsOf(archived, tagSample, { types: group('type'), owners: group('owner'), statuses: group('status'), tags }, intOf(c!['live'], 'count(*)'), intOf(c!['archived'], 'count(*)'));
+    return facetsOf(archived, tagSample, { types: group('type'), owners: group('owner'), statuses: group('status'), tags }, total(0), total(1));
   }
 }

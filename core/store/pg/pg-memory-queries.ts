@@ -16,7 +16,7 @@ export class PgMemoryQueries {
   ) {}
 
   private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
-    return this.conn.db().query(sql, params);
+    return this.conn.read().query(sql, params);
   }
 
   /** Events of the given channels that carry a session, oldest first (ts, then id), a page per statement. */

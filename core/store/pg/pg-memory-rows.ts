@@ -89,8 +89,13 @@ export class PgMemoryRows {
     return this.conn.db().query(sql, params);
   }
 
+  /** A read: on a replica when the store has one ready, outside a transaction (PgStoreConnection.read). */
+  private r(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
+    return this.conn.read().query(sql, params);
+  }
+
   row(id: string): MemoryRow | null {
-    const [r] = this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = $1`, [id]);
+    const [r] = this.r(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = $1`, [id]);
     return r ? memoryRow(r) : null;
   }
 
@@ -141,44 +146,44 @@ export class PgMemoryRows {
   }
 
   rows(ids: readonly string[]): MemoryRow[] {
-    return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = ANY($1::text[])`, [ids]).map(memoryRow);
+    return this.r(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE id = ANY($1::text[])`, [ids]).map(memoryRow);
   }
 
   /** Rows in rowid order after `after`, matching `where` (SQL over the row's columns, `?` placeholders). */
   page(where: string, params: readonly unknown[], after: number, limit: number): MemoryRow[] {
-    return this.q(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE ${numbered(where, 3)} AND rowid > $1 ORDER BY rowid LIMIT $2`, [after, limit, ...params]).map(memoryRow);
+    return this.r(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE ${numbered(where, 3)} AND rowid > $1 ORDER BY rowid LIMIT $2`, [after, limit, ...params]).map(memoryRow);
   }
 
   count(where: string, params: readonly unknown[]): number {
-    return intOf(this.q(`SELECT count(*) AS n FROM ${this.t.memories} WHERE ${numbered(where)}`, params)[0]!['n'], 'count(*)');
+    return intOf(this.r(`SELECT count(*) AS n FROM ${this.t.memories} WHERE ${numbered(where)}`, params)[0]!['n'], 'count(*)');
   }
 
   any(where: string, params: readonly unknown[]): boolean {
-    return this.q(`SELECT 1 FROM ${this.t.memories} WHERE ${numbered(where)} LIMIT 1`, params).length > 0;
+    return this.r(`SELECT 1 FROM ${this.t.memories} WHERE ${numbered(where)} LIMIT 1`, params).length > 0;
   }
 
   exists(id: string): boolean {
     if (this.held.has(id)) return true;
-    return this.q(`SELECT 1 FROM ${this.t.memories} WHERE id = $1`, [id]).length > 0;
+    return this.r(`SELECT 1 FROM ${this.t.memories} WHERE id = $1`, [id]).length > 0;
   }
 
   /** At most two ids starting with `prefix` (matched literally). */
   idsWithPrefix(prefix: string): string[] {
     const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return this.q(`SELECT id FROM ${this.t.memories} WHERE id LIKE $1 ESCAPE '\\' ORDER BY id LIMIT 2`, [`${escaped}%`]).map((r) => r['id'] as string);
+    return this.r(`SELECT id FROM ${this.t.memories} WHERE id LIKE $1 ESCAPE '\\' ORDER BY id LIMIT 2`, [`${escaped}%`]).map((r) => r['id'] as string);
   }
 
   ownerOf(id: string): string | null {
-    const [r] = this.q(`SELECT owner FROM ${this.t.memories} WHERE id = $1`, [id]);
+    const [r] = this.r(`SELECT owner FROM ${this.t.memories} WHERE id = $1`, [id]);
     return r ? (r['owner'] as string) : null;
   }
 
   idsOfOwner(owner: string): string[] {
-    return this.q(`SELECT id FROM ${this.t.memories} WHERE owner = $1 ORDER BY rowid`, [owner]).map((r) => r['id'] as string);
+    return this.r(`SELECT id FROM ${this.t.memories} WHERE owner = $1 ORDER BY rowid`, [owner]).map((r) => r['id'] as string);
   }
 
   rowidOf(id: string): number | null {
-    const [r] = this.q(`SELECT rowid FROM ${this.t.memories} WHERE id = $1`, [id]);
+    const [r] = this.r(`SELECT rowid FROM ${this.t.memories} WHERE id = $1`, [id]);
     return r ? intOf(r['rowid'], 'memories.rowid') : null;
   }
 
@@ -186,7 +191,7 @@ export class PgMemoryRows {
   embedding(id: string): Uint8Array | null {
     const held = this.held.get(id);
     if (held) return held.embedding;
-    const [r] = this.q(`SELECT embedding FROM ${this.t.memories} WHERE id = $1`, [id]);
+    const [r] = this.r(`SELECT embedding FROM ${this.t.memories} WHERE id = $1`, [id]);
     return (r?.['embedding'] as Uint8Array | null | undefined) ?? null;
   }
 
@@ -316,7 +321,7 @@ export class PgMemoryRows {
     if (locked) return locked.edges;
     const held = this.ahead?.edgesFrom(src) ?? null;
     if (held) return held.map(edgeOf);
-    return this.q(`SELECT dst, type, weight, created_at FROM ${this.t.edges} WHERE src = $1 ORDER BY rowid`, [src]).map(edgeOf);
+    return this.r(`SELECT dst, type, weight, created_at FROM ${this.t.edges} WHERE src = $1 ORDER BY rowid`, [src]).map(edgeOf);
   }
 
   edgesFrom(ids: readonly string[]): Map<string, Edge[]> {
@@ -328,7 +333,7 @@ export class PgMemoryRows {
       });
       return out;
     }
-    for (const r of this.q(`SELECT src, dst, type, weight, created_at FROM ${this.t.edges} WHERE src = ANY($1::text[]) ORDER BY rowid`, [ids])) {
+    for (const r of this.r(`SELECT src, dst, type, weight, created_at FROM ${this.t.edges} WHERE src = ANY($1::text[]) ORDER BY rowid`, [ids])) {
       const src = r['src'] as string;
       let list = out.get(src);
       if (!list) out.set(src, (list = []));
@@ -338,7 +343,7 @@ export class PgMemoryRows {
   }
 
   incoming(dst: string): IncomingEdge[] {
-    const rows = this.ahead?.edgesTo(dst) ?? this.q(`SELECT src, type, weight, created_at FROM ${this.t.edges} WHERE dst = $1 ORDER BY rowid`, [dst]);
+    const rows = this.ahead?.edgesTo(dst) ?? this.r(`SELECT src, type, weight, created_at FROM ${this.t.edges} WHERE dst = $1 ORDER BY rowid`, [dst]);
     return rows.map((r) => ({
       src: r['src'] as string,
       type: r['type'] as EdgeType,

@@ -8,7 +8,7 @@ import type { PgStoreConnection } from './pg-store-connection.js';
 
 export function readPgMeta(conn: PgStoreConnection, key: string): string | null {
   if (isRunKey(key)) return readRunMarker(conn, key);
-  const [r] = conn.db().query(`SELECT value FROM ${conn.table('mnemo_meta')} WHERE key = $1`, [key]);
+  const [r] = conn.read().query(`SELECT value FROM ${conn.table('mnemo_meta')} WHERE key = $1`, [key]);
   return r ? (r['value'] as string) : null;
 }
 

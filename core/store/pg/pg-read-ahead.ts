@@ -35,7 +35,8 @@ export class PgReadAhead {
   /** Runs fn with the rows of `ids` and their edges held (nested calls run inside the outer one's). */
   with<T>(ids: readonly string[], fn: () => T): T {
     if (ids.length === 0 || this.held) return fn();
-    const db = this.conn.db();
+    // On a replica when the store has one ready (pg-replicas.ts): a catch-up's reads.
+    const db = this.conn.read();
     // The title as the list's text search reads it (pg-text-rows.ts), under a name no column has.
     const memories = db.query(`SELECT ${MEMORY_COLS}, ${pgJsonField('data', 'title')} AS text_search_title FROM ${this.conn.table('memories')} WHERE id = ANY($1::text[])`, [ids]);
     const edges = db.query(

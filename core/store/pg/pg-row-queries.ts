@@ -62,7 +62,7 @@ export class PgRowQueries {
   ) {}
 
   private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
-    return this.conn.db().query(sql, params);
+    return this.conn.read().query(sql, params);
   }
 
   private get memories(): string {

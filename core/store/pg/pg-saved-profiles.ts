@@ -25,7 +25,7 @@ export class PgSavedProfiles {
   }
 
   row(name: string): SavedProfileRow | null {
-    const [r] = this.q(`SELECT ${COLS} FROM ${this.table} WHERE name = $1`, [name]);
+    const [r] = this.conn.read().query(`SELECT ${COLS} FROM ${this.table} WHERE name = $1`, [name]);
     return r ? profileOf(r) : null;
   }
 

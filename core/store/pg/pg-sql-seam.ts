@@ -13,7 +13,8 @@ type Row = Record<string, unknown>;
 const PAGE = 1000;
 
 export function pgSql(conn: PgStoreConnection, page = PAGE): StoreSqlWrites {
-  const rows = (sql: string, params: readonly unknown[]): Row[] => conn.db().query(numbered(sql), params);
+  // Reads go where the connection sends reads (a replica that has replayed this store's writes, when it has some); writes to the primary.
+  const rows = (sql: string, params: readonly unknown[]): Row[] => conn.read().query(numbered(sql), params);
   return {
     dialect: 'postgres',
     table: (name) => conn.table(name),

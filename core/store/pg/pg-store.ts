@@ -39,7 +39,7 @@ import { encodeRow } from '../port/codec.js';
 import type { Journal } from '../shared/journal.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import type { AccessEvent, AccessWrite, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges } from '../port/port.js';
-import type { IndexSidecarLocation, JournalFollowUp, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
+import type { IndexSidecarLocation, JournalFollowUp, PgReplicaStatus, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
 import { DEFAULT_PROFILE_KEY, setDefaultProfileWith } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { contentHash } from '../sqlite/tombstones.js';
@@ -52,7 +52,8 @@ import { enterPgPast, pastIsReadOnly } from './pg-history-open.js';
 import { pgIndexSidecarLocation } from './pg-index-cache.js';
 import { pgIngestSql } from './pg-ingest-sql.js';
 import { pgTombstone, putPgTombstone } from './pg-journal-targets.js';
-import { definePgJsonFunctions } from './pg-json-sql.js';
+import { definePgJsonFunctions, jsonFunctionsOf } from './pg-json-sql.js';
+import { pastOnReplica } from './pg-replica-past.js';
 import { PgLiveChanges } from './pg-live-changes.js';
 import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
@@ -66,12 +67,19 @@ import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { upgradePgGuards } from './pg-store-guards.js';
 import { mayWriteJournal } from './pg-agent-journal-sql.js';
-import { pastRefused, readAsAgent, refusePastToAgents, wholeRowsSql } from './pg-agent-reads.js';
+import { pastRefused, readAsAgent, readsWholeRows, refusePastToAgents } from './pg-agent-reads.js';
 import { pgTextRows } from './pg-text-rows.js';
 import { pgSql } from './pg-sql-seam.js';
-import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
+import { parsePgStoreUrl, withSchemaOf, type PgStoreUrl } from './pg-url.js';
 import type { MaintenanceEntry } from '../port/event-rows.js';
 import type { SavedProfileRow } from '../port/store-rows.js';
+
+/**
+ * The COMMIT of a transaction on a store with replicas: whether it wrote, and where the primary's
+ * log ends after it, in the same request (a setting carries the first across the COMMIT).
+ */
+const COMMIT_WITH_LSN =
+  "SELECT set_config('mnemo.wrote', (pg_current_xact_id_if_assigned() IS NOT NULL)::text, false); COMMIT; SELECT current_setting('mnemo.wrote') = 'true' AS wrote, pg_current_wal_insert_lsn()::text AS lsn";
 
 export interface PgOpenOptions {
   clock?: Clock;
@@ -85,6 +93,19 @@ export interface PgOpenOptions {
   dim?: number;
   /** What layers above do after the journal restores their rows (as OpenOptions.journalFollowUps on SQLite). */
   journalFollowUps?: readonly JournalFollowUp[];
+  /**
+   * Read replicas: streaming standbys of the primary the location names (pg-replicas.ts). Reads
+   * outside a transaction go to them; writes stay on the primary. Default: MNEMO_PG_REPLICAS.
+   */
+  replicas?: readonly string[];
+}
+
+/** The replicas MNEMO_PG_REPLICAS names (comma-separated URLs; blanks ignored). */
+export function replicasFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env['MNEMO_PG_REPLICAS'] ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
 }
 
 export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle {
@@ -150,25 +171,44 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
     // A store made before the feed (or before its latest triggers: commit notifications, before-images) gets it at its first writable open; a read-only one goes without.
-    if (!this.readonly) this.feed.installOrUpgrade(this.clock.now());
+    // With replicas and the primary down, the store opens for reading all the same; the feed and guards are brought up to date at a later open.
+    if (!this.readonly && conn.primaryReachable) this.whilePrimaryDownWarn('feed-upgrade', () => this.feed.installOrUpgrade(this.clock.now()));
     // The guards against agents' roles (pg-store-guards.ts), before anything is recovered or written.
-    if (!this.readonly) upgradePgGuards(conn, (m) => this.warn(`guards:${m}`, m));
-    const [session] = conn.db().query<{ whole: boolean }>(`SELECT set_config('mnemo.writer', $1, false), ${wholeRowsSql('$2')} AS whole`, [this.writerToken, conn.baseTable('memories')]);
-    // An agent's role reads memories through its view (pg-agent-reads.ts); the past was refused to it before this.
-    if (!history && !session!.whole) readAsAgent(conn);
+    if (!this.readonly && conn.primaryReachable) this.whilePrimaryDownWarn('guards-upgrade', () => upgradePgGuards(conn, (m) => this.warn(`guards:${m}`, m)));
+    // Every connection to the primary (a new one after a lost one too) writes the feed's rows under this store's token.
+    conn.onConnect((db) => db.query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]));
+    // An agent's role reads memories through its view (pg-agent-reads.ts); the past was refused to it before this. Asked where reads go: the primary may be down.
+    if (!history && !readsWholeRows(conn)) readAsAgent(conn);
     this.changes = new PgLiveChanges(conn, this.feed, history, this, this.writerToken);
   }
 
-  /** Opens the store a `postgres://…?schema=name` URL names (a new one with `create`). */
+  /** Opens the store a `postgres://…?schema=name` URL names (a new one with `create`), reading from its replicas (opts.replicas, else MNEMO_PG_REPLICAS) if it has any. */
   static open(location: string | PgStoreUrl, opts: PgOpenOptions = {}): PgStore {
-    return PgStore.connected(location, (conn) => {
+    const replicas = (opts.replicas ?? replicasFromEnv()).map((r) => parsePgStoreUrl(withSchemaOf(r, location)));
+    return PgStore.connected(location, opts, replicas, (conn) => {
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
-      if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+      if (opts.readonly) conn.onConnect((db) => db.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY'));
       const store = new PgStore(conn, opts);
+      // Work a writer left half-done is put right by a store that can write; with the primary down it waits for a later open.
       // Recovery restores rows from the journal, which only an operator's role may: an agent's opens the store as it is.
-      if (!store.readonly && mayWriteJournal(conn)) recoverInterruptedWork(store, pgIngestSql(conn));
+      if (!store.readonly) store.whilePrimaryDownWarn('recover', () => {
+        if (mayWriteJournal(conn)) recoverInterruptedWork(store, pgIngestSql(conn));
+      });
       return store;
     });
+  }
+
+  /**
+   * Runs fn, which needs the primary; with replicas and the primary unreachable, warns instead of
+   * failing: the store still opens, and serves reads from its replicas.
+   */
+  private whilePrimaryDownWarn(key: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      if ((err as MnemoError).details?.['reason'] !== 'primary_unavailable') throw err;
+      this.warn(`primary-down:${key}`, (err as MnemoError).message);
+    }
   }
 
   /**
@@ -177,21 +217,48 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
    * after it (then it is the store as it is now, on the caller's clock).
    */
   static openAsOf(location: string | PgStoreUrl, at: number, opts: Omit<PgOpenOptions, 'readonly' | 'create'> = {}): PgStore {
-    return PgStore.connected(location, (conn) => {
+    const url = typeof location === 'string' ? parsePgStoreUrl(location) : location;
+    const replicas = (opts.replicas ?? replicasFromEnv()).map((r) => parsePgStoreUrl(withSchemaOf(r, url)));
+    // With replicas, the past is read on one of them (its connection named as the store, for people), else on the primary.
+    const standby = replicas.length > 0 ? pastOnReplica(url, replicas, opts.onWarning) : null;
+    return PgStore.connected(standby ?? url, opts, [], (conn) => {
       refusePastToAgents(conn, 'read the store as of an instant');
-      const instant = enterPgPast(conn, at);
+      const instant = enterPgPast(conn, at, standby ? 'settings' : 'tables');
       // Recency, idle time and retention read as they did then: the clock stops at the instant (unless it is now).
       const clock = instant.live ? opts.clock : fixedClock(at);
       return new PgStore(conn, { ...opts, ...(clock ? { clock } : {}), readonly: true }, instant);
     });
   }
 
-  /** A store made on a new connection to `location`, with the JSON functions its queries use (pg-json-sql.ts); the connection is closed if making it fails. */
-  private static connected(location: string | PgStoreUrl, make: (conn: PgStoreConnection) => PgStore): PgStore {
+  /**
+   * A store made on a new connection to `location`, with the JSON functions its queries use
+   * (pg-json-sql.ts); the connection is closed if making it fails. With replicas, a primary that
+   * cannot be reached is not an error yet: the store reads from them, and a write says so.
+   */
+  private static connected(location: string | PgStoreUrl, opts: PgOpenOptions, replicas: readonly PgStoreUrl[], make: (conn: PgStoreConnection) => PgStore): PgStore {
     const conn = new PgStoreConnection(typeof location === 'string' ? parsePgStoreUrl(location) : location);
+    // Warnings before the store exists (the primary down at open) reach the same hook, once each.
+    const early = new Set<string>();
+    let made: PgStore | null = null;
+    const onWarning = opts.onWarning ?? ((m: string) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
+    conn.useReplicas(replicas, (key, message) => {
+      if (made) made.warn(key, message);
+      else if (!early.has(key)) {
+        early.add(key);
+        onWarning(message);
+      }
+    });
     try {
-      definePgJsonFunctions(conn.db());
-      return make(conn);
+      // A hot standby makes no temporary functions: a past store read there names the schema's own (pg-json-sql.ts).
+      conn.onConnect(conn.url.standby ? (db) => (db.rewrite = jsonFunctionsOf(conn.url.schema)) : definePgJsonFunctions);
+      try {
+        conn.db();
+      } catch (err) {
+        if (!conn.hasReplicas || (err as MnemoError).details?.['reason'] !== 'primary_unavailable') throw err;
+        onWarning((err as MnemoError).message);
+      }
+      made = make(conn);
+      return made;
     } catch (err) {
       conn.close();
       throw err;
@@ -293,9 +360,11 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     this.conn.deferWrites = true;
     try {
       const result = fn();
-      // Whether this transaction wrote anything (it was given a transaction id then), asked in the COMMIT's request.
-      const [wrote] = db.query(this.readonly ? 'COMMIT' : 'SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote; COMMIT');
+      // Whether this transaction wrote anything (it was given a transaction id then), asked in the COMMIT's request;
+      // with replicas, where the primary's log ends after it too: a read goes to a replica only once it has replayed that far.
+      const [wrote] = db.query(this.conn.hasReplicas ? COMMIT_WITH_LSN : this.readonly ? 'COMMIT' : 'SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote; COMMIT');
       if (wrote?.['wrote'] === true) this.writes++;
+      if (this.conn.hasReplicas) this.conn.noteCommit((wrote?.['lsn'] as string | undefined) ?? null);
       return result;
     } catch (err) {
       this.rows.held.reset(false);
@@ -329,24 +398,20 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
   /** Runs fn with these memories' rows read ahead in one statement (pg-row-queries.ts): a catch-up's indexes read them. */
   readonly withRowsAhead = <T>(ids: readonly string[], fn: () => T): T => this.readAhead.with(ids, fn);
 
-  /** One REPEATABLE READ transaction: every read inside sees one snapshot. */
+  /** One REPEATABLE READ transaction: every read inside sees one snapshot (on a replica, when the store has one ready). */
   readConsistent<T>(fn: () => T): T {
     // A past store reads inside the transaction it holds for its life.
     if (this.depth > 0 || this.history) return fn();
-    const db = this.conn.db();
-    db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     this.depth = 1;
     try {
-      const result = fn();
-      db.query('COMMIT');
-      return result;
-    } catch (err) {
-      if (!this.closed) db.rollback();
-      throw err;
+      return this.conn.readTogether('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn);
     } finally {
       this.depth = 0;
     }
   }
+
+  /** Each read replica's state and lag (pg-replicas.ts); empty without replicas. */
+  readonly replicas = (): PgReplicaStatus[] => this.conn.replicaStatus();
 
   // ---------------------------------------------------------------- listeners and the feed (pg-live-changes.ts)
 

@@ -22,7 +22,7 @@ export function pgTextRows(conn: PgStoreConnection, ahead: PgReadAhead | null = 
     *all() {
       // In rowid order, as SQLite's scan reads them, a page at a time.
       for (let after = -1; ; ) {
-        const page = conn.db().query(`SELECT rowid, ${cols} WHERE rowid > $1 ORDER BY rowid LIMIT $2`, [after, PAGE]);
+        const page = conn.read().query(`SELECT rowid, ${cols} WHERE rowid > $1 ORDER BY rowid LIMIT $2`, [after, PAGE]);
         for (const r of page) yield rowOf(r);
         if (page.length < PAGE) return;
         after = intOf(page[page.length - 1]!['rowid'], 'memories.rowid');
@@ -31,7 +31,7 @@ export function pgTextRows(conn: PgStoreConnection, ahead: PgReadAhead | null = 
     one(id) {
       const held = ahead?.memory(id) ?? null;
       if (held !== null) return held ? { id, title: held['text_search_title'] as string | null, content: held['content'] as string } : undefined;
-      const [r] = conn.db().query(`SELECT ${cols} WHERE id = $1`, [id]);
+      const [r] = conn.read().query(`SELECT ${cols} WHERE id = $1`, [id]);
       return r ? rowOf(r) : undefined;
     },
   };

@@ -23,6 +23,8 @@ export interface PgStoreUrl {
   schema: string;
   /** The URL as given, its password replaced by `***`: safe to print. */
   shown: string;
+  /** Set on a read replica's URL standing for its store (a past store read on a standby: pg-replica-past.ts). */
+  standby?: boolean;
 }
 
 /** Whether a store argument names a PostgreSQL store rather than a SQLite file. */
@@ -82,6 +84,29 @@ export function parsePgStoreUrl(input: string): PgStoreUrl {
   }
   parts.query.delete('schema');
   return { connection: urlOf(parts), schema: name.data, shown };
+}
+
+/**
+ * A read replica's URL with the store's schema: a standby holds the primary's schemas, so a
+ * replica may be named without `?schema=` (it takes the store's), or with the same one; another
+ * schema is refused, naming both.
+ */
+export function withSchemaOf(replica: string, store: string | PgStoreUrl): string {
+  const schema = typeof store === 'string' ? parsePgStoreUrl(store).schema : store.schema;
+  const checked = PG_URL.safeParse(replica);
+  const parts = checked.success ? partsOf(replica) : null;
+  if (!parts) {
+    const shown = replica.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@').slice(0, 200);
+    throw badInput(`replica ${JSON.stringify(shown)} is not a PostgreSQL URL; write postgres://user@host/db (the store's schema is implied)`, { field: 'replica' });
+  }
+  const given = parts.query.get('schema');
+  if (given !== null && given !== '' && given !== schema) {
+    throw badInput(`replica ${redacted(parts)} names schema ${JSON.stringify(given.slice(0, 100))}, but the store is schema ${schema}: a standby holds the primary's schemas; leave ?schema= out of the replica's URL`, {
+      field: 'replica',
+    });
+  }
+  parts.query.set('schema', schema);
+  return urlOf(parts);
 }
 
 /** The same store's URL for another user (no password in it): what an agent connects with. */

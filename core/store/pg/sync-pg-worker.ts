@@ -179,8 +179,18 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
   async function handle(req: PgRequest): Promise<PgReply> {
     try {
       if (req.op === 'connect') {
-        const client = new pgModule.Client({ connectionString: req.url, application_name: 'mnemo' });
-        await client.connect();
+        // keepAlive: a server that vanishes without closing the socket is found out, not waited on forever.
+        const client = new pgModule.Client({ connectionString: req.url, application_name: 'mnemo', connectionTimeoutMillis: req.connectTimeoutMs, keepAlive: true });
+        // A server that goes away (stopped, restarted, a standby promoted) errors an idle client
+        // outside any query; unheard, that error would end this worker and every connection in it.
+        // The next query on the client fails instead, and the caller connects again.
+        client.on('error', () => undefined);
+        try {
+          await client.connect();
+        } catch (err) {
+          void client.end().catch(() => undefined);
+          throw err;
+        }
         clients.set(req.id, client);
         return { ok: true, rows: [] };
       }
@@ -200,9 +210,16 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     }
   }
 
+  /** The connection's transaction state after a request ('I', 'T' or 'E'); absent when there is no connection. */
+  function txnOf(id: number): 'I' | 'T' | 'E' | undefined {
+    const status = clients.get(id)?.getTransactionStatus();
+    return status === 'I' || status === 'T' || status === 'E' ? status : undefined;
+  }
+
   port.on('message', (req: PgRequest) => {
     void handle(req).then((reply) => {
-      port.postMessage({ ...reply, seq: req.seq });
+      const txn = txnOf(req.id);
+      port.postMessage({ ...reply, seq: req.seq, ...(txn ? { txn } : {}) });
       Atomics.add(signal, 0, 1n);
       Atomics.notify(signal, 0);
     });

@@ -126,45 +126,107 @@ export function errorCodeOf(sqlstate: string): ErrorCode {
   return 'internal';
 }
 
+/** How long a connection attempt may take by default: MNEMO_PG_CONNECT_TIMEOUT_MS, else 5 s. */
+export function connectTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env['MNEMO_PG_CONNECT_TIMEOUT_MS']);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 120_000) : 5_000;
+}
+
+/**
+ * Whether a failure means the connection (or the server) is gone rather than the statement wrong:
+ * the client's own codes (ECONNREFUSED, ENOENT for a Unix socket no server listens on, …, and
+ * 'connection' for a client that ended), SQLSTATE class 08 (connection exception), 57P01 to 57P03
+ * (the server shutting down or not yet accepting connections), and a reply that never came.
+ */
+export function isConnectionFailure(code: string): boolean {
+  return code === 'connection' || code === 'closed' || code === 'timeout' || /^E[A-Z]+$/.test(code) || code.startsWith('08') || /^57P0[123]$/.test(code);
+}
+
 export class SyncPg {
   private closed = false;
+  /** The connection's transaction state after its last request (the worker says): 'T' or 'E' inside one. */
+  private txn: 'I' | 'T' | 'E' = 'I';
+  /** Set when a request failed because the connection or the server is gone: this connection is done with. */
+  private lost = false;
+  /** Requests this connection has sent: a replica router counts the primary's to know whether it wrote since it last asked where its log stands. */
+  private sent = 0;
   /** Writes queued by defer(), sent ahead of the next query. */
   private deferred: PgStatement[] = [];
   /** A BEGIN queued by deferBegin() and not sent yet: the server knows of no transaction, so there is nothing to roll back. */
   private beginQueued = false;
   /** Called before each statement is sent: the last chance to defer() writes held back until then. */
   beforeSend: (() => void) | null = null;
+  /** Rewrites each statement's text before it is sent (a hot standby's connection names the store's own functions). */
+  rewrite: ((sql: string) => string) | null = null;
+  /** Turns the failure that lost this connection into the error its caller sees (a store names its primary). */
+  describeLoss: ((failure: MnemoError) => MnemoError) | null = null;
 
   private constructor(private readonly id: number) {}
 
-  /** Connects to `url` (postgres://…; a Unix socket as ?host=/dir); throws a typed error naming what failed. */
-  static connect(url: string): SyncPg {
+  /**
+   * Connects to `url` (postgres://…; a Unix socket as ?host=/dir); throws a typed error naming what
+   * failed. An attempt takes at most `connectTimeoutMs` (connectTimeoutMs()).
+   */
+  static connect(url: string, opts: { connectTimeoutMs?: number } = {}): SyncPg {
     const id = nextId++;
-    const reply = send({ op: 'connect', id, url });
+    const reply = send({ op: 'connect', id, url, connectTimeoutMs: opts.connectTimeoutMs ?? connectTimeoutMs() });
     if (!reply.ok) throw failure(reply);
     return new SyncPg(id);
   }
 
+  /** Inside a transaction: one sent and not ended, or a BEGIN or writes queued to go with the next statement. */
+  get inTransaction(): boolean {
+    return this.txn !== 'I' || this.beginQueued || this.deferred.length > 0;
+  }
+
+  /** Whether a request failed because the connection or its server is gone (isConnectionFailure): connect again. */
+  get isLost(): boolean {
+    return this.lost;
+  }
+
+  /** How many requests this connection has sent. */
+  get requests(): number {
+    return this.sent;
+  }
+
+  /** One request on this connection; notes its transaction state, and whether the connection was lost. */
+  private request(body: PgRequestBody): PgReply {
+    this.sent++;
+    const reply = send(body);
+    if (reply.txn) this.txn = reply.txn;
+    if (!reply.ok && isConnectionFailure(reply.code)) {
+      this.lost = true;
+      this.txn = 'I';
+    }
+    return reply;
+  }
+
   /** Runs one statement ($1, $2 … placeholders) and returns its rows; the writes deferred before it go first, in the same request. */
-  query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): T[] {
+  query<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params: readonly unknown[] = []): T[] {
+    const sql = this.rewrite ? this.rewrite(text) : text;
     if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
     const nul = nulTextError(params);
     if (nul) throw nul;
     this.beforeSend?.();
     this.beginQueued = false;
     if (this.deferred.length === 0) {
-      const reply = send({ op: 'query', id: this.id, sql, params });
-      if (!reply.ok) throw failure(reply, sql);
+      const reply = this.request({ op: 'query', id: this.id, sql, params });
+      if (!reply.ok) throw this.lossOr(failure(reply, sql));
       return reply.rows as T[];
     }
     const statements = [...this.deferred, { sql, params }];
     this.deferred = [];
-    const reply = send({ op: 'batch', id: this.id, statements });
+    const reply = this.request({ op: 'batch', id: this.id, statements });
     if (reply.ok) return reply.rows as T[];
     const at = reply.failedAt ?? statements.length - 1;
-    if (at === statements.length - 1) throw failure(reply, sql);
+    if (at === statements.length - 1) throw this.lossOr(failure(reply, sql));
     // The statement that failed was written earlier and deferred: name it, not the read that sent it.
-    throw failure({ code: reply.code, message: `${reply.message} (in a write deferred to the next statement)` }, statements[at]!.sql);
+    throw this.lossOr(failure({ code: reply.code, message: `${reply.message} (in a write deferred to the next statement)` }, statements[at]!.sql));
+  }
+
+  /** The error to throw: `err`, or what describeLoss makes of it when it lost the connection. */
+  private lossOr(err: MnemoError): MnemoError {
+    return this.lost && this.describeLoss ? this.describeLoss(err) : err;
   }
 
   /**
@@ -172,7 +234,8 @@ export class SyncPg {
    * request. Inside a transaction only (its COMMIT is the query that sends the last ones), so that
    * a failure still fails the transaction that made it: query() throws it, naming the statement.
    */
-  defer(sql: string, params: readonly unknown[] = []): void {
+  defer(text: string, params: readonly unknown[] = []): void {
+    const sql = this.rewrite ? this.rewrite(text) : text;
     if (this.closed) throw failure({ code: 'closed', message: 'this PostgreSQL connection is closed' }, sql);
     const nul = nulTextError(params);
     if (nul) throw nul;
@@ -200,7 +263,8 @@ export class SyncPg {
   rollback(): boolean {
     const begun = !this.beginQueued;
     this.discardDeferred();
-    if (!begun || this.closed) return false;
+    // A lost connection's transaction ended with it on the server: there is nothing to roll back.
+    if (!begun || this.closed || this.lost) return false;
     this.query('ROLLBACK');
     return true;
   }
@@ -222,6 +286,6 @@ export class SyncPg {
     if (this.closed) return;
     this.closed = true;
     this.discardDeferred();
-    send({ op: 'end', id: this.id });
+    this.request({ op: 'end', id: this.id });
   }
 }

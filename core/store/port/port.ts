@@ -126,7 +126,38 @@ export interface StoreInfo {
    * (pg-index-cache.ts). Null when there is nowhere (an in-memory store).
    */
   indexSidecarLocation(): IndexSidecarLocation | null;
+  /**
+   * The read replicas this store reads from, each with its state and lag (a PostgreSQL store
+   * opened with replicas: pg-replicas.ts); empty for every other store. Asks them now.
+   */
+  replicas(): PgReplicaStatus[];
   close(): void;
+}
+
+/** A read replica as the store sees it: whether reads go to it, and how far behind the primary it is. */
+export interface PgReplicaStatus {
+  /** Its URL, the password shown as `***`. */
+  url: string;
+  /**
+   * `streaming`: reads go to it. `behind`: it had not replayed this store's last write within the
+   * wait, so reads go to the primary until it has. `down`: it cannot be reached (reads go to the
+   * next replica or the primary, and it is tried again). `not_standby`: it answers but is not in
+   * recovery (promoted, or not a standby).
+   */
+  state: 'streaming' | 'behind' | 'down' | 'not_standby';
+  /** Bytes of the primary's log it has not replayed; null when either side could not say. */
+  lag_bytes: number | null;
+  /** Seconds since the last transaction it replayed was committed, while it has more to replay (0 when it has replayed everything it received). */
+  lag_seconds: number | null;
+  /** Where its replay stands (an LSN such as 0/3000148). */
+  replay_lsn: string | null;
+  /** Reads it served, and reads that went elsewhere because it was down or behind, since the store opened. */
+  served: number;
+  fell_back: number;
+  /** How long a read waits for it to replay this store's last write before reading the primary (ms; MNEMO_PG_REPLICA_WAIT_MS). */
+  wait_ms: number;
+  /** Why it is down (or why the lag is unknown), else null. */
+  error: string | null;
 }
 
 

@@ -31,7 +31,7 @@ import { Journal, type JournalTarget } from '../shared/journal.js';
 import { appendMaintenanceEntry, readMaintenanceHistory } from './maintenance-log.js';
 import { memoryRowTarget } from './memory-images.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema, readMnemoVersion } from './migrations.js';
-import type { AccessWrite, ChangeListener, FeedChanges, FeedPosition, IndexSidecarLocation, JournalFollowUp, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
+import type { AccessWrite, ChangeListener, FeedChanges, FeedPosition, IndexSidecarLocation, JournalFollowUp, PgReplicaStatus, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile } from './saved-profiles.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
@@ -389,6 +389,11 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
   indexSidecarLocation(): IndexSidecarLocation | null {
     if (this.path === ':memory:' || this.path === '') return null;
     return { path: sidecarPath(this.path), writable: !this.readonly };
+  }
+
+  /** A SQLite file has no replicas. */
+  replicas(): PgReplicaStatus[] {
+    return [];
   }
 
   /** The maintenance log, newest first, each reflection pass with whether it still stands. */
