@@ -179,7 +179,8 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
   async function handle(req: PgRequest): Promise<PgReply> {
     try {
       if (req.op === 'connect') {
-        const client = new pgModule.Client({ connectionString: req.url, application_name: 'mnemo' });
+        // Set at connect, in the startup packet: no statement waits without bound (pg-timeouts.ts). `pg` lets the URL's own values win.
+        const client = new pgModule.Client({ connectionString: req.url, application_name: 'mnemo', lock_timeout: req.lockMs, statement_timeout: req.statementMs });
         await client.connect();
         clients.set(req.id, client);
         return { ok: true, rows: [] };
