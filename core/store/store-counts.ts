@@ -40,14 +40,34 @@ export interface KeyCount {
 
 const count = (source: RowSource, sql: string, ...params: unknown[]): number => (connectionOf(source).prepare(sql).get(...params) as { n: number }).n;
 
+/** Each store's last counts, and where its file stood when they were taken. */
+const lastCounts = new WeakMap<object, { at: string; counts: TableCounts }>();
+
+/** Where a store's file stands for this connection: moves when another connection commits (data_version) or this one writes (total_changes()). */
+function fileState(store: RowSource): string {
+  const db = connectionOf(store);
+  return `${db.pragma('data_version', { simple: true }) as number}:${count(store, 'SELECT total_changes() AS n')}`;
+}
+
+/**
+ * Rows per table. Counting scans: at 100k memories the edges and the million access events take
+ * tens of milliseconds each, and the views poll store.info several times a second. So the counts
+ * are kept while the file stays where it was (no commit by anyone since), which is exact: a count
+ * can only move with a commit.
+ */
 export function tableCounts(store: Pick<StoreHandle, 'path' | 'isClosed' | 'hasMnemo'>): TableCounts {
-  return {
+  const at = fileState(store);
+  const kept = lastCounts.get(store);
+  if (kept && kept.at === at) return { ...kept.counts };
+  const counts: TableCounts = {
     memories: count(store, 'SELECT count(*) AS n FROM memories'),
     archived: count(store, 'SELECT count(*) AS n FROM memories WHERE archived = 1'),
     edges: count(store, 'SELECT count(*) AS n FROM memory_edges'),
     events: countEvents(connectionOf(store)),
     changes: store.hasMnemo() ? count(store, 'SELECT count(*) AS n FROM mnemo_journal') : 0,
   };
+  lastCounts.set(store, { at, counts });
+  return { ...counts };
 }
 
 export function schemaVersions(source: RowSource): SchemaVersions {
