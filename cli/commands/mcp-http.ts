@@ -4,7 +4,6 @@
  * stderr: the URL (tests read it there), and a warning for every loosened default.
  */
 import { homedir } from 'node:os';
-import { ApiSession } from '../../core/api/context.js';
 import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '../../core/agent/workspace.js';
 import { validateOwner } from '../../core/model/owner.js';
 import { badInput } from '../../core/errors.js';
@@ -13,6 +12,7 @@ import { startMcpHttpServer, checkBindable, DEFAULT_IDLE_SECONDS } from '../mcp/
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT } from '../mcp/http-limits.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../mcp/http-body.js';
 import { storeCredentialVerifier } from '../mcp/store-verifier.js';
+import { startAgentHost } from '../mcp/agent-host.js';
 import { JSON_SCHEMA_FIXTURE_TOOL } from '../mcp/conformance-fixtures.js';
 import { flag, intOpt, numOpt, str, strs, type CommandContext, type OptionSpec } from '../command.js';
 import { untilSignal } from '../signals.js';
@@ -30,10 +30,11 @@ export const MCP_HTTP_OPTIONS: OptionSpec = {
   'max-in-flight': { type: 'string' },
   'max-body-mb': { type: 'string' },
   'idle-minutes': { type: 'string' },
+  workers: { type: 'string' },
 };
 
 export const MCP_HTTP_USAGE =
-  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--now T]';
+  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-body-mb N] [--idle-minutes N] [--workers N] [--root DIR] [--now T]';
 
 function positive(ctx: CommandContext, key: string, fallback: number): number {
   const n = numOpt(ctx, key) ?? fallback;
@@ -55,20 +56,19 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
   // Refuse before opening anything, so a refused start leaves no trace.
   const conformanceFixtures = flag(ctx, 'conformance-fixtures');
   checkBindable(host, { allowRemote, anonymousOwner, conformanceFixtures });
-  const store = new ApiSession({ clock: ctx.clock, reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) } });
-  // The one engine every session shares.
-  const engine = store.open(db, { create: true });
+  const workers = ctx.values['workers'] === undefined ? undefined : intOpt(ctx, 'workers', 2, [1, 64]);
+  // The engines every session shares: a few agent workers (each session pinned to one), a jobs worker, a light one for credentials.
+  const engines = await startAgentHost({ db, ...(ctx.now !== undefined ? { now: ctx.now } : {}), ...(workers !== undefined ? { agents: workers } : {}), light: true, onWarning: (m) => ctx.io.err(`warning: ${m}`) });
   const rootFlag = str(ctx, 'root');
   const workspaceRoot = rootFlag !== undefined ? explicitWorkspaceRoot(rootFlag) : defaultWorkspaceRoot(process.cwd(), homedir());
   let running;
   try {
     running = await startMcpHttpServer({
-      engine,
-      engineClock: ctx.clock,
+      engines,
       host,
       port,
       allowRemote,
-      verify: storeCredentialVerifier(engine),
+      verify: storeCredentialVerifier(engines),
       anonymousOwner,
       extraHosts: strs(ctx, 'allowed-host'),
       rateLimit: { perSecond: positive(ctx, 'rate-limit', DEFAULT_RATE_LIMIT.perSecond), burst: positive(ctx, 'burst', DEFAULT_RATE_LIMIT.burst) },
@@ -79,7 +79,7 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
       conformanceFixtures,
     });
   } catch (err) {
-    store.close();
+    await engines.close();
     throw err;
   }
   if (!isLoopbackAddress(host)) {
@@ -97,6 +97,6 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
     await untilSignal();
   } finally {
     await running.close();
-    store.close();
+    await engines.close();
   }
 }

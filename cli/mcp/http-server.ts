@@ -5,20 +5,23 @@
  * loopback), the caller's rate limit and in-flight bound, the body size limit; then it reaches the
  * caller's MCP session. Refusals are JSON-RPC error bodies with the matching HTTP status, worded
  * for people; nothing of the request's headers (the token) is ever echoed or logged.
+ *
+ * The agents' memories run in the engine host's workers (hosted-agent.ts), so this thread only
+ * speaks HTTP and MCP. A call whose connection closes before its answer is cancelled.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../../core/clock.js';
-import type { Engine } from '../../core/engine/engine.js';
+import type { EngineHost } from '../../core/host/engine-host.js';
 import { badInput } from '../../core/errors.js';
-import { keepIdleConnections } from '../../server/keep-alive.js';
 import { allowedHostsFor, hostAllowed, isLoopbackAddress, originAllowed, withExtraHosts } from '../../server/security.js';
 import { authenticate, challenge, type Caller, type CredentialVerifier } from './http-auth.js';
 import { readBody, DEFAULT_MAX_BODY_BYTES } from './http-body.js';
 import { DEFAULT_FAIR_SHARE, FairShare, type FairShareOptions } from './http-fair-share.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT, InFlight, TokenBuckets, type RateLimit } from './http-limits.js';
 import { McpSessions } from './http-sessions.js';
+import { requestGone } from './hosted-agent.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_IDLE_SECONDS = 30 * 60;
@@ -31,9 +34,8 @@ const PARSE_ERROR = -32700;
 const REFUSED = -32001;
 
 export interface McpHttpOptions {
-  engine: Engine;
-  /** The engine's clock: stamps memories and accesses (frozen by --now in tests). */
-  engineClock: Clock;
+  /** Where the agents' memories run: an engine host with agents and jobs lanes (the store open), and agent-worker.ts loaded. */
+  engines: EngineHost;
   /** The server's clock for rate limits and idleness (default: the system clock). */
   clock?: Clock;
   host: string;
@@ -101,8 +103,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
   const fairShare = new FairShare(opts.fairShare ?? DEFAULT_FAIR_SHARE, clock);
   const idleSeconds = opts.idleSeconds ?? DEFAULT_IDLE_SECONDS;
   const sessions = new McpSessions({
-    engine: opts.engine,
-    engineClock: opts.engineClock,
+    engines: opts.engines,
     clock,
     idleSeconds,
     maxSessionsPerCaller: opts.maxSessionsPerCaller ?? DEFAULT_SESSIONS_PER_CALLER,
@@ -134,6 +135,8 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
         }
         const transport = await sessions.open(caller);
         await transport.handleRequest(req, res, parsed);
+        // A failed initialize leaves nothing behind: its agent is dropped in the workers too.
+        if (transport.sessionId === undefined) await transport.close();
         return;
       }
       const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
@@ -170,7 +173,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       sendError(res, 404, REFUSED, `nothing here; the MCP endpoint is ${MCP_PATH}`);
       return;
     }
-    const auth = authenticate(req.headers.authorization, opts.verify, anonymousOwner);
+    const auth = await authenticate(req.headers.authorization, opts.verify, anonymousOwner);
     if (!auth.ok) {
       const message = auth.reason === 'missing' ? 'this server needs a token: send Authorization: Bearer <token> (issue one with mnemo agents add)' : 'the token is not valid: it is unknown or was revoked';
       sendError(res, 401, REFUSED, message, { 'www-authenticate': challenge(auth.reason) });
@@ -190,7 +193,12 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       return;
     }
     if (counted) res.once('close', () => inFlight.leave(caller.key));
-    await toSession(req, res, caller);
+    // The calls this request carries are cancelled if its connection closes before its answer.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    await requestGone.run(gone.signal, () => toSession(req, res, caller));
   }
 
   const http = createServer((req, res) => {
@@ -199,7 +207,6 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       sendError(res, 500, -32603, 'the server failed to handle this request');
     });
   });
-  keepIdleConnections(http);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port, opts.host, () => {

@@ -4,6 +4,7 @@
  */
 import { MnemoError } from '../errors.js';
 import { extensionKey, type EngineReader } from '../engine/engine.js';
+import { callCancelled, jobNews } from '../engine/job-signals.js';
 import { planReflection, type PlanOptions } from './plan.js';
 import { planKind, plansOf } from './plan-registry.js';
 import type { ReflectionPlan } from './types.js';
@@ -34,17 +35,21 @@ export async function planTracked(engine: EngineReader, opts: Omit<PlanOptions, 
   if (st.progress.running) throw new MnemoError('busy', 'a reflection plan is already being computed for this store; wait for it or call reflect.cancel');
   st.stop = false;
   st.progress = { running: true, op: 'load', done: 0, total: 0, started_at: engine.now() };
+  jobNews();
   try {
     const plan = await planReflection(engine, {
       ...opts,
-      shouldStop: () => st.stop,
+      // A cancel from the host (the caller went away) stops it too, read without waiting for a turn of the event loop.
+      shouldStop: () => st.stop || callCancelled(),
       onProgress: (p) => {
         st.progress = { ...st.progress, op: p.op, done: p.done, total: p.total };
+        jobNews();
       },
     });
     return plansOf(engine).put(REFLECTION_PLANS, plan.id, plan);
   } finally {
     st.progress = IDLE;
+    jobNews();
   }
 }
 

@@ -7,6 +7,7 @@
  * journalled profiles.save.
  */
 import { extensionKey, type EngineReader } from '../engine/engine.js';
+import { callCancelled, jobNews } from '../engine/job-signals.js';
 import { badInput, MnemoError } from '../errors.js';
 import { labelsFor } from '../recall/lab/labels.js';
 import type { LabQuery } from '../recall/lab/types.js';
@@ -95,6 +96,7 @@ export async function runLabFit(engine: EngineReader, input: LabFitInput): Promi
   const controller = new AbortController();
   st.controller = controller;
   st.progress = { ...IDLE, running: true, of: input.maxEvaluations, started_at: engine.now() };
+  jobNews();
   const trace: number[] = [];
   try {
     const report = await fitProfile({
@@ -111,6 +113,9 @@ export async function runLabFit(engine: EngineReader, input: LabFitInput): Promi
       onProgress: (p) => {
         trace.push(p.best);
         st.progress = { ...st.progress, evaluation: p.evaluation, of: p.of, best: p.best, objective: trace.slice() };
+        // The host's cancel (its caller went away, or lab.fitCancel reached the host first) stops it before the next evaluation.
+        if (callCancelled()) controller.abort();
+        jobNews();
       },
     });
     return {
@@ -128,6 +133,7 @@ export async function runLabFit(engine: EngineReader, input: LabFitInput): Promi
   } finally {
     st.progress = IDLE;
     st.controller = null;
+    jobNews();
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import { MnemoError } from '../../../errors.js';
 import { extensionKey, type Engine, type EngineReader } from '../../../engine/engine.js';
+import { callCancelled, jobNews } from '../../../engine/job-signals.js';
 import type { WriteJobState } from '../../contract/journal.js';
 
 export interface JobControl {
@@ -27,16 +28,20 @@ export class WriteJob {
     if (this.state.running) throw new MnemoError('busy', `a ${this.state.kind} is still running on this store (${this.state.done} of ${this.state.total}); wait for it or cancel it with journal.cancel`);
     this.state = { ...IDLE, running: true, kind, started_at: this.engine.now(), cancellable };
     this.startedPerf = performance.now();
+    jobNews();
     const ctl: JobControl = {
       progress: (done, total) => {
         this.state = { ...this.state, done, total };
+        jobNews();
       },
-      cancelled: () => this.state.cancelling,
+      // The host's cancel (the caller went away, or journal.cancel reached the host first) counts as soon as it is written.
+      cancelled: () => this.state.cancelling || (this.state.cancellable && callCancelled()),
     };
     try {
       return await work(ctl);
     } finally {
       this.state = IDLE;
+      jobNews();
     }
   }
 
@@ -50,6 +55,7 @@ export class WriteJob {
   cancel(): { cancelled: boolean } {
     if (!this.state.running || !this.state.cancellable) return { cancelled: false };
     this.state = { ...this.state, cancelling: true };
+    jobNews();
     return { cancelled: true };
   }
 }
