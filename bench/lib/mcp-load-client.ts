@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CAUSES, ENVS, SERVICES, SYMPTOMS, TAGS } from '../../core/demo/recipe.js';
 
-export type LoadOp = 'remember' | 'recall';
+export type LoadOp = 'remember' | 'recall' | 'reflect';
 
 export interface CallRecord {
   op: LoadOp;
