@@ -1,11 +1,12 @@
 /**
  * A long-lived `mnemo` command (serve, mcp --http) as a child process of a benchmark, run from a
- * checkout's compiled CLI (`bin/mnemo.js`, what users run), so one benchmark can drive this
- * checkout and an earlier one alike (`--repo`). Resolves once the child prints what `ready` matches.
+ * checkout's compiled CLI (`bin/mnemo.js`, what users run; compiled first if its sources changed),
+ * so one benchmark can drive this checkout and an earlier one alike (`--repo`). Resolves once the
+ * child prints what `ready` matches.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildStale } from '../../scripts/lib/stale-build.js';
 
 export interface MnemoChild {
   child: ChildProcess;
@@ -16,10 +17,11 @@ export interface MnemoChild {
   stop(): Promise<void>;
 }
 
-export function startMnemoChild(repo: string, args: string[], ready: { stream: 'stdout' | 'stderr'; pattern: RegExp }): Promise<MnemoChild> {
+export function startMnemoChild(repo: string, args: string[], ready: { stream: 'stdout' | 'stderr'; pattern: RegExp }, env: Record<string, string> = {}): Promise<MnemoChild> {
   const bin = join(repo, 'bin', 'mnemo.js');
-  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) throw new Error(`${repo} has no compiled CLI: run "npm run build:node" there first`);
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Never a stale build: what runs is what the checkout says (compiled first when its sources are newer).
+  if (!buildStale(repo, ['node']).ok) throw new Error(`${repo}: compiling the CLI failed (npm run build:node shows why)`);
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const text = { stdout: '', stderr: '' };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
