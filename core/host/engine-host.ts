@@ -68,6 +68,8 @@ interface WorkerSlot {
   index: number;
   worker: Worker;
   ready: Promise<void>;
+  /** Calls wait for this: the worker ready and, when it replaced one that died, the store reopened. */
+  usable: Promise<void>;
   pending: Map<number, Pending>;
   /** The last progress it reported, per mirrored method. */
   progress: Map<string, unknown>;
@@ -96,8 +98,9 @@ export class EngineHost implements ApiDoor {
   private readonly slots: WorkerSlot[] = [];
   private readonly board = newCancelBoard();
   private nextId = 1;
-  /** The store every worker has open, so a worker started again opens it too. */
+  /** The store every worker has open, and the paths they may open: a worker started again gets both. */
   private current: { path: string; readonly: boolean } | null = null;
+  private paths: PathPolicy | null = null;
   private closing = false;
 
   private constructor(private readonly opts: EngineHostOptions) {}
@@ -128,7 +131,8 @@ export class EngineHost implements ApiDoor {
       markReady = resolve;
       markFailed = reject;
     });
-    const slot: WorkerSlot = { lane, index, worker, ready, pending: new Map(), progress: new Map(), pinned: 0, exited: false };
+    ready.catch(() => undefined);
+    const slot: WorkerSlot = { lane, index, worker, ready, usable: ready, pending: new Map(), progress: new Map(), pinned: 0, exited: false };
     this.slots[at] = slot;
     worker.on('message', (m: FromWorker) => this.hear(slot, m, markReady));
     worker.on('error', (err) => {
@@ -184,7 +188,13 @@ export class EngineHost implements ApiDoor {
     const again = this.spawn(slot.lane, slot.index, i);
     again.pinned = slot.pinned;
     const current = this.current;
-    if (current) void again.ready.then(() => this.control(again, { op: 'open', path: current.path, readonly: current.readonly })).catch(() => undefined);
+    const paths = this.paths;
+    again.usable = again.ready
+      .then(async () => {
+        if (paths) await this.control(again, { op: 'paths', paths }, true);
+        if (current) await this.control(again, { op: 'open', path: current.path, readonly: current.readonly }, true);
+      })
+      .catch((err: unknown) => this.opts.onWarning?.(`the engine worker started again could not reopen the store: ${(err as Error).message}`));
   }
 
   private send(slot: WorkerSlot, m: ToWorker): void {
@@ -223,7 +233,8 @@ export class EngineHost implements ApiDoor {
     if (slot && slot.pinned > 0) slot.pinned -= 1;
   }
 
-  private dispatch(slot: WorkerSlot, build: (id: number) => ToWorker, method: string, opts: CallOptions = {}): Promise<Answer> {
+  /** Sends a call to a worker once it is usable (`now`: at once, for the calls that make it usable). */
+  private dispatch(slot: WorkerSlot, build: (id: number) => ToWorker, method: string, opts: CallOptions = {}, now = false): Promise<Answer> {
     if (this.closing) return Promise.resolve(failure('busy', 'the server is stopping; the call was not run'));
     const id = this.nextId++;
     const signal = opts.signal;
@@ -238,7 +249,8 @@ export class EngineHost implements ApiDoor {
         },
       };
       slot.pending.set(id, pending);
-      this.send(slot, build(id));
+      if (now) this.send(slot, build(id));
+      else void slot.usable.then(() => this.send(slot, build(id)));
       if (signal) {
         if (signal.aborted) onAbort();
         else signal.addEventListener('abort', onAbort, { once: true });
@@ -359,8 +371,8 @@ export class EngineHost implements ApiDoor {
     await Promise.all(this.slots.filter((s) => s !== from && !s.exited).map((s) => this.control(s, { op: 'open', path: now.path, readonly: now.readonly })));
   }
 
-  private async control(slot: WorkerSlot, op: ControlOp): Promise<unknown> {
-    return unwrap((await this.dispatch(slot, (id) => ({ kind: 'control', id, control: op }), `control.${op.op}`)) as Envelope<unknown>);
+  private async control(slot: WorkerSlot, op: ControlOp, now = false): Promise<unknown> {
+    return unwrap((await this.dispatch(slot, (id) => ({ kind: 'control', id, control: op }), `control.${op.op}`, {}, now)) as Envelope<unknown>);
   }
 
   /**
@@ -388,6 +400,7 @@ export class EngineHost implements ApiDoor {
 
   /** Which paths store.open and fleet.open may name, in every worker. */
   async setPaths(paths: PathPolicy): Promise<void> {
+    this.paths = paths;
     await Promise.all(this.slots.filter((s) => !s.exited).map((s) => this.control(s, { op: 'paths', paths })));
   }
 
@@ -401,7 +414,7 @@ export class EngineHost implements ApiDoor {
   async close(): Promise<void> {
     if (this.closing) return;
     const live = this.slots.filter((s) => !s.exited);
-    await Promise.all(live.map((s) => s.ready.then(() => this.control(s, { op: 'close' })).catch(() => undefined)));
+    await Promise.all(live.map((s) => s.ready.then(() => this.control(s, { op: 'close' }, true)).catch(() => undefined)));
     this.closing = true;
     this.live.release();
     await Promise.all(live.map((s) => s.worker.terminate().catch(() => undefined)));

@@ -5,6 +5,7 @@
  *   test.hold {ms}: busy for ms, then null.
  *   test.job {steps, stepMs}: a long write job (write-job.ts) that never yields: each step reports
  *   its progress and checks for a cancel, then is busy for stepMs; returns the step it stopped at.
+ *   test.exit: the worker thread ends, as one that crashed.
  */
 import { writeJobOf } from '../../core/api/handlers/shared/write-job.js';
 import type { WorkerExtensionContext } from '../../core/host/worker-extension.js';
@@ -21,6 +22,7 @@ export function register(ctx: WorkerExtensionContext): void {
     busy((p as { ms: number }).ms);
     return null;
   });
+  ctx.handle('test.exit', () => process.exit(3));
   ctx.handle('test.job', (p) => {
     const { steps, stepMs } = p as { steps: number; stepMs: number };
     return writeJobOf(ctx.session.engine()).run('test.job', true, async (job) => {

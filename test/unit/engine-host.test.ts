@@ -94,6 +94,17 @@ describe('the engine host', () => {
     expect(await h.invoke('store.info', {})).toMatchObject({ ok: true, value: { path: other, counts: { memories: expected().summary.memories + 1 } } });
   }, 60_000);
 
+  it('a worker that dies fails its call with a typed error, and another takes its place on the same store', async () => {
+    const h = await started();
+    const path = h.storePath;
+    const died = await h.request('index', 'test.exit', {});
+    expect(died).toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringMatching(/engine worker \(index\) stopped/) } });
+    // The index lane answers again, on the store the host had open (calls wait until it is reopened).
+    expect(await h.invoke('recall.explain', { query: 'deploy', k: 3 })).toMatchObject({ ok: true });
+    expect(await h.invoke('memory.list', { text: 'deploy', limit: 1 })).toMatchObject({ ok: true });
+    expect(h.storePath).toBe(path);
+  }, 60_000);
+
   it('invalid input and unknown methods come back as the typed envelope, from the worker', async () => {
     const h = await started();
     expect(await h.invoke('memory.list', { limit: 'lots' })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
