@@ -14,7 +14,7 @@ export interface AgentHostOptions {
   db: string;
   /** Freezes the engine clock (--now). */
   now?: number;
-  /** Workers for the agents (default: defaultAgentWorkers()). */
+  /** Workers for the agents (default: defaultAgentWorkers(), more for a PostgreSQL store). */
   agents?: number;
   /** A light worker for credential checks (HTTP). */
   light?: boolean;
@@ -27,7 +27,7 @@ export interface AgentHostOptions {
 
 export async function startAgentHost(opts: AgentHostOptions): Promise<EngineHost> {
   const host = await EngineHost.start({
-    lanes: opts.lanes ?? { agents: opts.agents ?? defaultAgentWorkers(), jobs: 1, ...(opts.light ? { light: 1 } : {}) },
+    lanes: opts.lanes ?? { agents: opts.agents ?? defaultAgentWorkers(/^postgres(ql)?:\/\//i.test(opts.db)), jobs: 1, ...(opts.light ? { light: 1 } : {}) },
     session: { ...(opts.now !== undefined ? { now: opts.now } : {}), reader: { owner: 'mcp', session_ref: null } },
     extensions: [AGENT_WORKER, ...(opts.extensions ?? [])],
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),

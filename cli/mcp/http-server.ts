@@ -24,6 +24,12 @@ import { McpSessions } from './http-sessions.js';
 import { requestGone } from './hosted-agent.js';
 
 export const MCP_PATH = '/mcp';
+/**
+ * How long a call whose connection closed waits for its client to resume the stream (GET with
+ * Last-Event-ID, which replays what it missed) before it is cancelled as gone. The SDK's client
+ * reconnects within a few seconds.
+ */
+export const DEFAULT_RESUME_GRACE_MS = 10_000;
 export const DEFAULT_IDLE_SECONDS = 30 * 60;
 export const DEFAULT_SESSIONS_PER_CALLER = 32;
 
@@ -53,6 +59,8 @@ export interface McpHttpOptions {
   fairShare?: FairShareOptions;
   maxBodyBytes?: number;
   idleSeconds?: number;
+  /** DEFAULT_RESUME_GRACE_MS unless set (tests). */
+  resumeGraceMs?: number;
   maxSessionsPerCaller?: number;
   workspaceRoot?: string | null;
   /** Offer the conformance suite's fixture tools: only with anonymousOwner, on loopback. */
@@ -151,6 +159,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
     if (req.method === 'GET' || req.method === 'DELETE') {
       const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
       if (!session) return noSession(res, sessionId);
+      if (req.method === 'GET') session.resumedAt = performance.now();
       await session.transport.handleRequest(req, res);
       return;
     }
@@ -193,10 +202,17 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       return;
     }
     if (counted) res.once('close', () => inFlight.leave(caller.key));
-    // The calls this request carries are cancelled if its connection closes before its answer.
+    // The calls this request carries are cancelled if its connection closes before its answer and
+    // its client does not resume the stream within the grace (a resumed stream gets the answer).
     const gone = new AbortController();
     res.once('close', () => {
-      if (!res.writableFinished) gone.abort();
+      if (res.writableFinished) return;
+      const closedAt = performance.now();
+      const sessionId = req.headers['mcp-session-id'];
+      setTimeout(() => {
+        const session = typeof sessionId === 'string' ? sessions.peek(sessionId, caller) : undefined;
+        if (!session || (session.resumedAt ?? -Infinity) < closedAt) gone.abort();
+      }, opts.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS).unref();
     });
     await requestGone.run(gone.signal, () => toSession(req, res, caller));
   }

@@ -35,6 +35,8 @@ export interface McpSession {
   server: McpServer;
   agent: HostedAgent;
   lastSeen: number;
+  /** When its client last opened a GET stream (a resume), on performance.now()'s clock. */
+  resumedAt?: number;
 }
 
 export class McpSessions {
@@ -62,6 +64,12 @@ export class McpSessions {
     if (!s || s.callerKey !== caller.key) return undefined;
     s.lastSeen = this.opts.clock.now();
     return s;
+  }
+
+  /** The caller's session `id` without touching it (undefined when unknown or another caller's). */
+  peek(id: string, caller: Caller): McpSession | undefined {
+    const s = this.sessions.get(id);
+    return s && s.callerKey === caller.key ? s : undefined;
   }
 
   /**

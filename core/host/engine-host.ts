@@ -88,9 +88,14 @@ const FALLBACK: Record<Lane, Lane[]> = {
 
 const failure = (code: ErrorCode, message: string): Envelope<never> => ({ ok: false, error: { code, message } });
 
-/** A sensible number of agent workers: one per core, at least two, at most four. */
-export function defaultAgentWorkers(): number {
-  return Math.max(2, Math.min(4, availableParallelism()));
+/**
+ * A sensible number of agent workers: one per core, at least two, at most four. On a network store
+ * (PostgreSQL) a worker mostly waits on round trips, so more of them overlap their waits: two per
+ * core, at least four, at most eight.
+ */
+export function defaultAgentWorkers(networkStore = false): number {
+  const cores = availableParallelism();
+  return networkStore ? Math.max(4, Math.min(8, 2 * cores)) : Math.max(2, Math.min(4, cores));
 }
 
 export class EngineHost implements ApiDoor {

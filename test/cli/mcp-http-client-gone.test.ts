@@ -8,12 +8,14 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHttp, credential, httpServer, INITIALIZE, rawPost, type HttpFixture } from '../helpers/mcp-http.js';
+import { connectHttp, credential, httpServer, INITIALIZE, rawPost, sseEvents, type HttpFixture } from '../helpers/mcp-http.js';
 import { textOf } from '../helpers/mcp.js';
 
 const HOLD = pathToFileURL(join(import.meta.dirname, '..', 'helpers', 'engine-hold-extension.ts')).href;
 const TOKEN = 'tok-coder-0123456789abcdef';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a dropped call waits for its client to resume the stream, in these tests. */
+const GRACE_MS = 300;
 
 let fixture: HttpFixture | null = null;
 afterEach(async () => {
@@ -32,8 +34,8 @@ async function reflectChanges(f: HttpFixture): Promise<number> {
 }
 
 describe('a reflection whose MCP client goes away', () => {
-  it('is cancelled when its connection closes before the answer: nothing is written; the same call kept runs and writes', { timeout: 120_000 }, async () => {
-    fixture = await httpServer({ [TOKEN]: credential('c1', 'Coder@a') }, { lanes: { agents: 1, jobs: 1 }, extensions: [HOLD] });
+  it('is cancelled when its connection closes before the answer and is not resumed: nothing is written; the same call kept runs and writes', { timeout: 120_000 }, async () => {
+    fixture = await httpServer({ [TOKEN]: credential('c1', 'Coder@a') }, { lanes: { agents: 1, jobs: 1 }, extensions: [HOLD], resumeGraceMs: GRACE_MS });
     const f = fixture;
     const agent = await connectHttp(f.server.url, TOKEN);
     await seedDuplicates(f);
@@ -53,6 +55,8 @@ describe('a reflection whose MCP client goes away', () => {
     await sleep(300);
     leave.abort();
     expect(await call).toBe('gone');
+    // Past the grace for a resume, the call is cancelled; the reflection starts cancelled once the worker is free.
+    await sleep(GRACE_MS * 2);
     await held;
     await sleep(500);
     expect(await reflectChanges(f)).toBe(0);
@@ -62,6 +66,64 @@ describe('a reflection whose MCP client goes away', () => {
     expect(kept.isError).toBeFalsy();
     expect(textOf(kept)).toMatch(/^reflected: merged [1-9]/);
     expect(await reflectChanges(f)).toBe(1);
+    await agent.close();
+  });
+
+  it('is not cancelled when its client resumes the dropped stream in time: the answer arrives there, and the change is written', { timeout: 120_000 }, async () => {
+    fixture = await httpServer({ [TOKEN]: credential('c1', 'Coder@a') }, { lanes: { agents: 1, jobs: 1 }, extensions: [HOLD], resumeGraceMs: 5_000 });
+    const f = fixture;
+    await seedDuplicates(f);
+    const asA = { authorization: `Bearer ${TOKEN}` };
+    const init = await rawPost(f.server.url, INITIALIZE, asA);
+    const session = { ...asA, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await rawPost(f.server.url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session);
+    const held = f.engines.request('jobs', 'test.hold', { ms: 2000 });
+    const dropped = new AbortController();
+    const call = await fetch(f.server.url, {
+      method: 'POST',
+      signal: dropped.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'reflect', arguments: {} } }),
+    });
+    const priming = (await sseEvents(call.body!).next()).value!;
+    dropped.abort();
+    const resumed = new AbortController();
+    // As the SDK's client does: reconnect, again a moment later if the server has not yet seen the old stream close (409).
+    let again = await fetch(f.server.url, { method: 'GET', signal: resumed.signal, headers: { accept: 'text/event-stream', 'last-event-id': priming.id!, ...session } });
+    for (let i = 0; i < 20 && again.status === 409; i++) {
+      await sleep(100);
+      again = await fetch(f.server.url, { method: 'GET', signal: resumed.signal, headers: { accept: 'text/event-stream', 'last-event-id': priming.id!, ...session } });
+    }
+    expect(again.status).toBe(200);
+    await held;
+    let answer: { id?: number; result?: { content: { text: string }[] } } | null = null;
+    for await (const e of sseEvents(again.body!)) {
+      if (!e.data) continue;
+      answer = JSON.parse(e.data);
+      if (answer?.id === 9) break;
+    }
+    resumed.abort();
+    expect(answer?.result?.content[0]?.text).toMatch(/^reflected: merged [1-9]/);
+    expect(await reflectChanges(f)).toBe(1);
+  });
+
+  it('is cancelled when its client cancels the request (notifications/cancelled): nothing is written', { timeout: 120_000 }, async () => {
+    fixture = await httpServer({ [TOKEN]: credential('c1', 'Coder@a') }, { lanes: { agents: 1, jobs: 1 }, extensions: [HOLD] });
+    const f = fixture;
+    await seedDuplicates(f);
+    const agent = await connectHttp(f.server.url, TOKEN);
+    const held = f.engines.request('jobs', 'test.hold', { ms: 2000 });
+    const cancel = new AbortController();
+    const call = agent.client.callTool({ name: 'reflect', arguments: {} }, undefined, { signal: cancel.signal }).then(
+      () => 'answered',
+      () => 'cancelled',
+    );
+    await sleep(300);
+    cancel.abort();
+    expect(await call).toBe('cancelled');
+    await held;
+    await sleep(500);
+    expect(await reflectChanges(f)).toBe(0);
     await agent.close();
   });
 
