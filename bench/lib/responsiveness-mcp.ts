@@ -8,7 +8,7 @@
 import { issueCredential } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
 import { rng } from '../../core/demo/generate.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { latencyFigures, type LatencyFigures, type Poll } from './latency-poller.js';
 import { connectLoadClient, recallArgs, type LoadClient } from './mcp-load-client.js';
 import { startMnemoChild } from './mnemo-child.js';

@@ -70,6 +70,8 @@ export async function serveStore(
     return { server, session: host };
   } catch (err) {
     await host.close();
+    // A port someone else holds is the operator's to change: say which, and how.
+    if ((err as { code?: string }).code === 'EADDRINUSE') throw badInput(`port ${opts.port} on 127.0.0.1 is in use; choose another with --port, or leave --port out for a free one`, { field: 'port' });
     throw err;
   }
 }

@@ -14,6 +14,7 @@ import type { EngineHost } from '../../core/host/engine-host.js';
 import { HostedAgent } from './hosted-agent.js';
 import { createMcpServer } from './server.js';
 import { BoundedEventStore } from './event-store.js';
+import { gateCalls } from './http-calls.js';
 import type { Caller } from './http-auth.js';
 
 export interface McpSessionOptions {
@@ -104,6 +105,8 @@ export class McpSessions {
       void agent.close();
     };
     await server.connect(transport);
+    // Each call of a POST is admitted on its own (http-calls.ts).
+    gateCalls(transport);
     return transport;
   }
 

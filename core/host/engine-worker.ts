@@ -14,7 +14,7 @@ import { MnemoError, toErrorShape } from '../errors.js';
 import { callEnded, noteCancelled, onJobNews, readCancelsFrom, runAsCall } from '../engine/job-signals.js';
 import { generateDemo } from '../demo/generate.js';
 import { LlmEndpoints } from '../reflect/llm-endpoints.js';
-import { VIEWER_SAVE_PATIENCE } from '../store/index-snapshots.js';
+import { VIEWER_SAVE_PATIENCE } from '../store/derived/index-snapshots.js';
 import { ApiSession } from '../api/context.js';
 import { invoke } from '../api/service.js';
 import { openFleet } from '../api/handlers/fleet.js';

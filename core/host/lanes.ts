@@ -8,8 +8,8 @@
  * - `index`: the reads and short writes that rank over the derived indexes (explain, recall, the
  *   graph, the list's text search) and every call not named elsewhere; its indexes are built here,
  *   in steps, the first time they are asked for.
- * - `jobs`: the long work (reflection plans, applies, undo and redo, lab fits and sweeps, belief
- *   ingests, store-wide scans, bulk changes) and the plans it keeps for review.
+ * - `jobs`: the long work (reflection plans, applies, undo and redo, erasures, lab fits and sweeps,
+ *   belief ingests, store-wide scans, bulk changes) and the plans it keeps for review.
  * - `agents`: MCP sessions, each pinned to one of the lane's workers (cli/mcp/http-sessions.ts).
  *
  * A job's progress and its cancel never wait for the job's worker: the host answers them itself
@@ -76,6 +76,8 @@ const JOBS: ReadonlySet<string> = new Set<MethodName>([
   'beliefs.aliases.apply',
   'retention.prune',
   'feed.prune',
+  'memory.erasePlan',
+  'memory.erase',
 ]);
 
 /** Bulk changes past this many ids are long work too (a whole-store archive is minutes at 100k). */
@@ -119,6 +121,6 @@ export const MIRRORED_PROGRESS: ReadonlySet<string> = new Set<MethodName>(['refl
 /** Each cancel method and the calls it cancels (the host writes their ids to the cancel board). */
 export const CANCELS: Readonly<Record<string, { calls: readonly string[]; progress: string | null }>> = {
   'reflect.cancel': { calls: ['reflect.plan', 'review.plan'], progress: null },
-  'journal.cancel': { calls: ['reflect.apply', 'review.commit', 'journal.undo', 'journal.redo'], progress: 'journal.progress' },
+  'journal.cancel': { calls: ['reflect.apply', 'review.commit', 'journal.undo', 'journal.redo', 'memory.erase'], progress: 'journal.progress' },
   'lab.fitCancel': { calls: ['lab.fit'], progress: 'lab.fitProgress' },
 };

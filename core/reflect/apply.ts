@@ -1,7 +1,7 @@
 /**
  * Applies a reviewed ReflectionPlan: exactly the accepted operations, in plan order, recorded as
  * ONE journal entry (so one undo reverts the pass). It is written in short transactions
- * (store/change-run.ts) so agents on other connections keep writing while it runs; a failure,
+ * (store/shared/change-run.ts) so agents on other connections keep writing while it runs; a failure,
  * a cancel or a crash takes back what was written, so it is still all-or-nothing. It refuses a
  * store that changed since planning (fingerprint), with a conflict error that says to re-plan.
  *
@@ -15,6 +15,7 @@
  * consistent change, and applying the same plan again resumes where it stopped. `shouldCancel`
  * instead takes everything back.
  */
+import { addEffect, noEffects } from './effects.js';
 import { MnemoError } from '../errors.js';
 import { pruneDecision } from '../model/forget-policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
@@ -79,6 +80,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     skipped: [],
     adjusted: [],
     resumed_from: null,
+    effects: noEffects(),
   };
   const meta: ApplyMeta = { plan_id: plan.id, total_ops: ops.length, next_index: 0, complete: false, dropped: [], fingerprint_after: null };
   const started = performance.now();
@@ -121,6 +123,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
           result.skipped.push({ id: o.id, reason: why });
         } else {
           result.applied.push(o.id);
+          addEffect(result.effects, o);
         }
         if (spent()) {
           i++;

@@ -6,12 +6,14 @@ import { z } from 'zod';
 import type { CredentialRef } from '../../model/agent-credential.js';
 import { method } from '../define.js';
 import { credentialFilterField } from './shared/fields.js';
-import type { ChangeRow, ChangeSummary } from '../../store/port.js';
+import type { ChangeRow, ChangeSummary } from '../../store/port/port.js';
 
 /** The running long write (core/api/handlers/shared/write-job.ts). */
 export interface WriteJobState {
   running: boolean;
   kind: string | null;
+  /** The part of the job `done` and `total` count (an erase's planning, erasing, scrubbing, reclaiming); null when it has one part. */
+  phase: string | null;
   done: number;
   total: number;
   /** From the store's clock. */
@@ -20,7 +22,7 @@ export interface WriteJobState {
   eta_s: number | null;
   /** A cancel was asked for; the job is taking back what it wrote. */
   cancelling: boolean;
-  /** Whether this kind of job can be cancelled (an undo or redo runs to the end). */
+  /** Whether this job can be cancelled now (an undo or redo runs to the end; an erase until its first write). */
   cancellable: boolean;
 }
 
@@ -28,17 +30,23 @@ export interface WriteJobState {
  * A change with the first memories it touched, so a UI can name it by their titles, and the agent
  * credential that made it (null: made without one, by the workbench, the CLI or a stdio agent).
  */
-export type NamedChange = ChangeSummary & { memory_ids: string[]; credential: CredentialRef | null };
+export type NamedChange = ChangeSummary & {
+  memory_ids: string[];
+  credential: CredentialRef | null;
+  /** The agent (role@instance) that made it: its credential's owner, or the agent a session without a credential recorded; null: the operator (workbench, CLI). */
+  agent_owner: string | null;
+};
 
 const changeId = z.number().int('a change id is a whole number').min(1, 'a change id is 1 or more');
 
 export const journalContract = {
   'journal.progress': method<WriteJobState>()({
-    description: 'Where the running long write (reflect.apply, a big journal.undo or journal.redo) is: n of N and an ETA, for a progress bar.',
+    description: 'Where the running long write (reflect.apply, a big journal.undo or journal.redo, memory.erase) is: n of N of its phase and an ETA, for a progress bar.',
     input: z.object({}),
   }),
   'journal.cancel': method<{ cancelled: boolean }>()({
-    description: 'Cancel the running reflect.apply: what it applied is taken back and the store is left as it was (it then fails with cancelled: true). An undo or redo is not cancellable.',
+    description:
+      'Cancel the running reflect.apply (what it applied is taken back and the store is left as it was), or a memory.erase still planning (nothing was erased); either then fails with cancelled: true. An undo or redo, and an erase past its first write, are not cancellable.',
     input: z.object({}),
     mutates: true,
   }),

@@ -9,7 +9,7 @@ import { whyNot } from '../../recall/why-not.js';
 import type { recallContract } from '../contract/recall.js';
 import type { HandlersFor } from './types.js';
 import { indexBuildsOf } from './shared/index-builds.js';
-import type { ProfileName } from '../../store/port.js';
+import type { ProfileName } from '../../store/port/port.js';
 
 /** The engine's indexes for this request, built in steps (the build's progress is answered meanwhile). */
 async function prepared<E extends EngineReader>(engine: E, input: { profile?: ProfileName | undefined }): Promise<E> {

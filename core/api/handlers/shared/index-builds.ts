@@ -5,7 +5,7 @@
  * while the build runs.
  */
 import { extensionKey, type EngineReader } from '../../../engine/engine.js';
-import { indexLabel, type IndexBuildEvent } from '../../../store/index-snapshots.js';
+import { indexLabel, type IndexBuildEvent } from '../../../store/derived/index-snapshots.js';
 import type { IndexBuildState } from '../../contract/recall.js';
 
 export class IndexBuilds {

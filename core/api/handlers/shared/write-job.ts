@@ -1,9 +1,9 @@
 /**
  * The long write a session's store is running (a reflection apply, the undo or redo of a big
- * change): how far it is (n of N, an ETA) for a progress bar, and a cancel. One at a time per
+ * change, an erase): how far it is (n of N, an ETA) for a progress bar, and a cancel. One at a time per
  * store, so a second commit gets a clear "busy" instead of queueing behind the first.
  *
- * The work itself is paced in short transactions (store/change-run.ts), so other callers, agents
+ * The work itself is paced in short transactions (store/shared/change-run.ts), so other callers, agents
  * included, are answered while it runs; `journal.progress` and `journal.cancel` are such calls.
  */
 import { MnemoError } from '../../../errors.js';
@@ -12,11 +12,17 @@ import { callCancelled, jobNews } from '../../../engine/job-signals.js';
 import type { WriteJobState } from '../../contract/journal.js';
 
 export interface JobControl {
-  progress(done: number, total: number): void;
+  /** n of N; `phase` names the part of the job they count (an erase: planning, erasing, scrubbing, reclaiming). */
+  progress(done: number, total: number, phase?: string): void;
   cancelled(): boolean;
+  /**
+   * The job is past its point of no return (an erase's first write): from here a cancel is refused
+   * and the job runs to its end. Throws the job's cancel when one was asked for before.
+   */
+  pastPointOfNoReturn(onCancelled: () => Error): void;
 }
 
-const IDLE: WriteJobState = { running: false, kind: null, done: 0, total: 0, started_at: null, eta_s: null, cancelling: false, cancellable: false };
+const IDLE: WriteJobState = { running: false, kind: null, phase: null, done: 0, total: 0, started_at: null, eta_s: null, cancelling: false, cancellable: false };
 
 export class WriteJob {
   private state: WriteJobState = IDLE;
@@ -30,12 +36,18 @@ export class WriteJob {
     this.startedPerf = performance.now();
     jobNews();
     const ctl: JobControl = {
-      progress: (done, total) => {
-        this.state = { ...this.state, done, total };
+      progress: (done, total, phase) => {
+        if (phase !== undefined && phase !== this.state.phase) this.startedPerf = performance.now();
+        this.state = { ...this.state, done, total, ...(phase !== undefined ? { phase } : {}) };
         jobNews();
       },
       // The host's cancel (the caller went away, or journal.cancel reached the host first) counts as soon as it is written.
       cancelled: () => this.state.cancelling || (this.state.cancellable && callCancelled()),
+      pastPointOfNoReturn: (onCancelled) => {
+        if (ctl.cancelled()) throw onCancelled();
+        this.state = { ...this.state, cancellable: false };
+        jobNews();
+      },
     };
     try {
       return await work(ctl);
