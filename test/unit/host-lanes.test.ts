@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { invoke } from '../../core/api/service.js';
-import { BULK_IDS, laneOf, LIGHT_METHODS } from '../../core/host/lanes.js';
-import { Derived } from '../../core/store/derived.js';
+import { BULK_IDS, CANCELS, laneOf, LIGHT_METHODS } from '../../core/host/lanes.js';
+import { Derived } from '../../core/store/derived/derived.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 
 let db: string;
@@ -96,7 +96,9 @@ describe('the light lane', () => {
     expect(laneOf('store.info', { at: 1 })).toBe('index');
     expect(laneOf('recall.explain', { query: 'x' })).toBe('index');
     expect(laneOf('memory.update', { id: 'x', patch: {} })).toBe('index');
-    for (const m of ['reflect.plan', 'review.plan', 'review.commit', 'reflect.apply', 'journal.undo', 'journal.redo', 'lab.fit', 'beliefs.ingest']) expect(laneOf(m, {}), m).toBe('jobs');
+    for (const m of ['reflect.plan', 'review.plan', 'review.commit', 'reflect.apply', 'journal.undo', 'journal.redo', 'lab.fit', 'beliefs.ingest', 'memory.erasePlan', 'memory.erase']) expect(laneOf(m, {}), m).toBe('jobs');
+    // An erasure reports through journal.progress, which the host answers from the jobs worker, and journal.cancel reaches it.
+    expect(CANCELS['journal.cancel']!.calls).toContain('memory.erase');
     const many = Array.from({ length: BULK_IDS + 1 }, (_, i) => `m${i}`);
     expect(laneOf('memory.archive', { ids: many })).toBe('jobs');
     expect(laneOf('memory.archive', { ids: many.slice(0, 10) })).toBe('index');
