@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHttp, credential, httpServer, INITIALIZE, rawPost, type HttpFixture } from '../helpers/mcp-http.js';
+import { connectHttp, credential, httpServer, INITIALIZE, rawPost, sseEvents, type HttpFixture } from '../helpers/mcp-http.js';
 import { dataOf, textOf } from '../helpers/mcp.js';
 import { movableClock } from '../helpers/agents.js';
 
@@ -230,26 +230,6 @@ describe('limits', () => {
     expect(statuses.every((st) => st === 200 || st === 429)).toBe(true);
   });
 });
-
-/** SSE events of a response body as they arrive: `{id, data}`. */
-async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id: string | null; data: string }> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const id = /^id: ?(.*)$/m.exec(block)?.[1] ?? null;
-      const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
-      yield { id, data };
-    }
-  }
-}
 
 describe('sessions', () => {
   it('a client that drops a call\'s stream gets the answer on reconnecting with Last-Event-ID', async () => {
