@@ -41,6 +41,9 @@ async function recallLoop(client: LoadClient, rand: () => number, thinkMs: numbe
   return polls;
 }
 
+/** The warm-up recall builds the indexes of the whole store, and reflect plans over it: on a loaded machine both take minutes, past the SDK's 60 s. */
+const LONG_CALL_MS = 30 * 60_000;
+
 export async function runMcpPhase(repo: string, db: string, opts: { now: number; agents: number; thinkMs: number; quietSeconds: number; log: (s: string) => void }): Promise<McpFigures> {
   const clock = fixedClock(opts.now);
   const store = MemoryStore.open(db, { clock });
@@ -54,8 +57,8 @@ export async function runMcpPhase(repo: string, db: string, opts: { now: number;
   const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid) ?? 0)), 200);
   const clients: LoadClient[] = [];
   try {
-    clients.push(...(await Promise.all(tokens.map((t, i) => connectLoadClient(url, t, `resp-${i + 1}`)))));
-    const reflectClient = await connectLoadClient(url, reflector, 'resp-reflect');
+    clients.push(...(await Promise.all(tokens.map((t, i) => connectLoadClient(url, t, `resp-${i + 1}`, { timeoutMs: LONG_CALL_MS })))));
+    const reflectClient = await connectLoadClient(url, reflector, 'resp-reflect', { timeoutMs: LONG_CALL_MS });
     clients.push(reflectClient);
     let t0 = performance.now();
     const first = await clients[0]!.call('recall', recallArgs(rng(1)));
