@@ -5,6 +5,12 @@
  *
  *   npm run bench -- beliefs --data <belief-stream dir> [--scorer <score-beliefs.mjs>] [--speed-n 100000] [--runs 3] [--no-speed] [--json]
  *
+ * Each answers file is also scored after a curator's review: the lowest tenth of its current answers
+ * by p replaced by the true value at p = 1 (the reviewed file is written beside it and scored by the
+ * same scorer). The signals model's own answers are in-sample on the dev stream it was fitted on, so
+ * the hindsight and as-of answers are also given with each entity's p from a signals model fitted
+ * without that entity (5 folds by entity), and scored the same way.
+ *
  * The data set and its scorer are not part of the repository; both are given by path (the scorer
  * defaults to tools/score-beliefs.mjs three levels above the data directory, their usual layout).
  *
@@ -37,7 +43,8 @@ import { tmpdir } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { expectedCalibrationError } from '../core/beliefs/calibration.js';
-import { lowestTenth } from '../support/belief-signals-fit.js';
+import { correctLowestTenth, heldOutAnswers, sampleSignals, type ScoredAnswer } from '../support/belief-signals-fit.js';
+import { parseBeliefStream } from '../support/belief-calibration-fit.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,8 +74,8 @@ const log = (s: string) => {
 interface Score {
   /** Expected calibration error of the current answers' p (10 bins), computed here from the truth file. */
   current_ece?: number;
-  /** Accuracy once the lowest tenth of the current answers by p is corrected by a curator (from the truth file). */
-  current_accuracy_lowest_tenth_corrected?: number;
+  /** The scorer's figures for the same file once a curator has corrected the lowest tenth of its current answers by p. */
+  reviewed?: { current_accuracy: number; current_brier: number | null; corrected: number; wrong_corrected: number };
   current_accuracy: number;
   current_accuracy_lww: number;
   current_accuracy_lww_alias: number;
@@ -78,9 +85,9 @@ interface Score {
   aliases_f1: number | null;
 }
 
-/** The truth of each current query, read only to measure calibration (the scorer has no ECE). */
+/** The truth of each current query, read only to measure calibration (the scorer has no ECE) and to play the curator. */
 let truthValues: Map<string, string | undefined> | null = null;
-function currentSamples(answers: readonly object[]): { p: number; correct: boolean }[] {
+function truth(): Map<string, string | undefined> {
   truthValues ??= new Map(
     readFileSync(join(dataDir, 'truth.jsonl'), 'utf8')
       .split('\n')
@@ -90,21 +97,37 @@ function currentSamples(answers: readonly object[]): { p: number; correct: boole
         return [t.id, t.value];
       }),
   );
+  return truthValues;
+}
+function currentSamples(answers: readonly object[]): { p: number; correct: boolean }[] {
+  const values = truth();
   return (answers as { id: string; value?: string | null; p?: number }[]).flatMap((a) =>
-    typeof a.p === 'number' && truthValues!.has(a.id) ? [{ p: a.p, correct: a.value !== null && a.value === truthValues!.get(a.id) }] : [],
+    typeof a.p === 'number' && values.has(a.id) ? [{ p: a.p, correct: a.value !== null && a.value === values.get(a.id) }] : [],
   );
 }
 
-function score(answers: readonly object[], name: string): Score {
+function runScorer(answers: readonly object[], name: string): Score {
   const path = join(work, `${name}.jsonl`);
   writeFileSync(path, answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
   const r = spawnSync(process.execPath, [scorer, dataDir, path, '--json'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scorer failed: ${r.stderr}`);
-  const samples = currentSamples(answers);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Score;
+}
+
+function score(answers: readonly object[], name: string): Score {
+  const typed = answers as { id: string; value?: string | null; p?: number }[];
+  const reviewedAnswers = correctLowestTenth(typed, truth());
+  const changed = typed.filter((a, i) => reviewedAnswers[i] !== a);
+  const reviewed = runScorer(reviewedAnswers, `${name}-reviewed`);
   return {
-    ...(JSON.parse(r.stdout.trim().split('\n').pop()!) as Score),
-    current_ece: Math.round(expectedCalibrationError(samples) * 1e4) / 1e4,
-    current_accuracy_lowest_tenth_corrected: Math.round(lowestTenth(samples).correctedAccuracy * 1e4) / 1e4,
+    ...runScorer(answers, name),
+    current_ece: Math.round(expectedCalibrationError(currentSamples(answers)) * 1e4) / 1e4,
+    reviewed: {
+      current_accuracy: reviewed.current_accuracy,
+      current_brier: reviewed.current_brier,
+      corrected: changed.length,
+      wrong_corrected: changed.filter((a) => a.value !== truth().get(a.id)).length,
+    },
   };
 }
 
@@ -243,6 +266,24 @@ const variants: Variant[] = [
 ];
 
 const results = variants.map((v) => ({ variant: v, ...runVariant(v) }));
+
+/** The paper profile's answers with each entity's p from a signals model fitted without it (5 folds by entity, in name order). */
+function heldOut(): Record<ReadMode, Score> {
+  const stream = parseBeliefStream({
+    observations: observationsText,
+    queries: readFileSync(join(dataDir, 'queries.jsonl'), 'utf8'),
+    truth: readFileSync(join(dataDir, 'truth.jsonl'), 'utf8'),
+  });
+  const sampled = sampleSignals(stream, 'paper');
+  const out = {} as Record<ReadMode, Score>;
+  for (const mode of ['as-of', 'hindsight'] as const) {
+    const entities = [...new Set(sampled[mode].map((s) => s.entity))].sort();
+    const answers: ScoredAnswer[] = heldOutAnswers(sampled[mode], entities);
+    out[mode] = score(answers, `held-out-${mode}`);
+  }
+  return out;
+}
+const held = heldOut();
 const lww = score(lastWriteWins, 'baseline-lww');
 const nearest = score(nearestInTime, 'baseline-nearest');
 const system = results[0]!;
@@ -253,14 +294,17 @@ log('');
 log('Scores (shared scorer). "as-of" answers from the delta log at T (time travel: only what was known at T);');
 log('"hindsight" estimates the value at T from the whole log (forward-backward over Eqs. 2-4).');
 log('');
-log('system / baseline                               current acc   Brier    ECE      values F1  aliases F1  acc. after correcting lowest tenth');
-log(`Bayesian, as-of (time travel)                   ${fmt(system.asOf.current_accuracy)}      ${fmt(system.asOf.current_brier)}   ${fmt(system.asOf.current_ece)}   ${fmt(system.asOf.values_f1)}     ${fmt(system.asOf.aliases_f1)}`);
-log(`  the model's own p (no calibration)            ${fmt(system.modelAsOf.current_accuracy)}      ${fmt(system.modelAsOf.current_brier)}   ${fmt(system.modelAsOf.current_ece)}`);
-log(`Bayesian, hindsight                             ${fmt(system.hindsight.current_accuracy)}      ${fmt(system.hindsight.current_brier)}   ${fmt(system.hindsight.current_ece)}   ${fmt(system.hindsight.values_f1)}     ${fmt(system.hindsight.aliases_f1)}     ${fmt(system.hindsight.current_accuracy_lowest_tenth_corrected)}`);
-log(`  calibration map only (no signals)             ${fmt(system.plattHindsight.current_accuracy)}      ${fmt(system.plattHindsight.current_brier)}   ${fmt(system.plattHindsight.current_ece)}                          ${fmt(system.plattHindsight.current_accuracy_lowest_tenth_corrected)}`);
-log(`  the model's own p (no calibration)            ${fmt(system.modelHindsight.current_accuracy)}      ${fmt(system.modelHindsight.current_brier)}   ${fmt(system.modelHindsight.current_ece)}                          ${fmt(system.modelHindsight.current_accuracy_lowest_tenth_corrected)}`);
+const reviewedCols = (r: Score) => `${fmt(r.reviewed?.current_accuracy)}   ${fmt(r.reviewed?.current_brier)}   ${r.reviewed?.wrong_corrected ?? '-'} of ${r.reviewed?.corrected ?? '-'}`;
+log('system / baseline                               current acc   Brier    ECE      values F1  aliases F1 | after correcting the lowest tenth by p: acc  Brier  wrong answers corrected');
+log(`Bayesian, as-of (time travel)                   ${fmt(system.asOf.current_accuracy)}      ${fmt(system.asOf.current_brier)}   ${fmt(system.asOf.current_ece)}   ${fmt(system.asOf.values_f1)}     ${fmt(system.asOf.aliases_f1)}     | ${reviewedCols(system.asOf)}`);
+log(`  signals held out (5 folds by entity)          ${fmt(held['as-of'].current_accuracy)}      ${fmt(held['as-of'].current_brier)}   ${fmt(held['as-of'].current_ece)}                          | ${reviewedCols(held['as-of'])}`);
+log(`  the model's own p (no calibration)            ${fmt(system.modelAsOf.current_accuracy)}      ${fmt(system.modelAsOf.current_brier)}   ${fmt(system.modelAsOf.current_ece)}                          | ${reviewedCols(system.modelAsOf)}`);
+log(`Bayesian, hindsight                             ${fmt(system.hindsight.current_accuracy)}      ${fmt(system.hindsight.current_brier)}   ${fmt(system.hindsight.current_ece)}   ${fmt(system.hindsight.values_f1)}     ${fmt(system.hindsight.aliases_f1)}     | ${reviewedCols(system.hindsight)}`);
+log(`  signals held out (5 folds by entity)          ${fmt(held.hindsight.current_accuracy)}      ${fmt(held.hindsight.current_brier)}   ${fmt(held.hindsight.current_ece)}                          | ${reviewedCols(held.hindsight)}`);
+log(`  calibration map only (no signals)             ${fmt(system.plattHindsight.current_accuracy)}      ${fmt(system.plattHindsight.current_brier)}   ${fmt(system.plattHindsight.current_ece)}                          | ${reviewedCols(system.plattHindsight)}`);
+log(`  the model's own p (no calibration)            ${fmt(system.modelHindsight.current_accuracy)}      ${fmt(system.modelHindsight.current_brier)}   ${fmt(system.modelHindsight.current_ece)}                          | ${reviewedCols(system.modelHindsight)}`);
 log('The headline p is the signals model fitted on the dev stream (core/beliefs/signals-fitted.ts; calibration map: calibration-fitted.ts):');
-log('on dev itself these figures are in-sample; the cross-validated dev figures are in those files and in the Beliefs view.');
+log('on dev itself its rows are in-sample; the "held out" rows give each entity the p of a model fitted without it.');
 log('Other streams use the same fits unchanged.');
 log(`last-write-wins (scorer baseline, p = 1)        ${fmt(lww.current_accuracy_lww)}      ${fmt(lww.current_brier)}   ${fmt(lww.current_ece)}   ${fmt(lww.values_f1_union)}     ${fmt(0)}`);
 log(`last-write-wins, oracle aliases (scorer)        ${fmt(lww.current_accuracy_lww_alias)}      ${fmt(1 - lww.current_accuracy_lww_alias)}   ${fmt(1 - lww.current_accuracy_lww_alias)}      -          -`);
@@ -294,6 +338,7 @@ if (args.json) {
       system: {
         as_of: system.asOf,
         hindsight: system.hindsight,
+        signals_held_out: { as_of: held['as-of'], hindsight: held.hindsight },
         calibration_only: { hindsight: system.plattHindsight },
         model_p: { as_of: system.modelAsOf, hindsight: system.modelHindsight },
         merges: system.merges,

@@ -17,6 +17,9 @@ import { rng } from '../core/demo/generate.js';
 import { compactJson, figures, FOLDS, READ_MODES, withIngestedStream, type BeliefStream } from './belief-calibration-fit.js';
 
 export interface SignalSample {
+  /** The query's id, and the value answered (null: none). */
+  id: string;
+  value: string | null;
   entity: string;
   /** The model's own p of its answer (0: no answer). */
   p: number;
@@ -33,7 +36,7 @@ export function sampleSignals(stream: BeliefStream, profile: BeliefProfile): Rec
       out[mode] = stream.queries.flatMap((q) => {
         if (q.kind !== 'current') return [];
         const view = readBelief(model, q.entity, q.attribute, q.at, mode, { calibrated: false });
-        return [{ entity: q.entity, p: view.p, x: view.signals && signalFeatures(view.signals), correct: view.value !== null && view.value === stream.truth.get(q.id) }];
+        return [{ id: q.id, value: view.value, entity: q.entity, p: view.p, x: view.signals && signalFeatures(view.signals), correct: view.value !== null && view.value === stream.truth.get(q.id) }];
       });
     }
     return out;
@@ -52,14 +55,49 @@ export function auc(samples: readonly CalibrationSample[]): number {
   return wins / (right.length * wrong.length);
 }
 
-/** The lowest tenth by p (⌊n/10⌋ answers; among equal p, the earlier queries first) and what correcting it gives. */
-export function lowestTenth(samples: readonly CalibrationSample[]): { n: number; wrong: number; correctedAccuracy: number } {
-  const n = Math.floor(samples.length / 10);
-  const order = samples.map((s, i) => ({ s, i })).sort((a, b) => a.s.p - b.s.p || a.i - b.i);
-  const lowest = order.slice(0, n);
-  const wrong = lowest.filter((o) => !o.s.correct).length;
-  const right = samples.filter((s) => s.correct).length;
-  return { n, wrong, correctedAccuracy: samples.length ? (right + wrong) / samples.length : 0 };
+/** The indices of the lowest tenth by p: ⌊n/10⌋ answers; among equal p, the earlier ones first. */
+export function lowestTenthIndices(ps: readonly number[]): Set<number> {
+  const n = Math.floor(ps.length / 10);
+  const order = ps.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
+  return new Set(order.slice(0, n).map((o) => o.i));
+}
+
+/**
+ * The lowest tenth by p and what a curator correcting it gives: the accuracy, and the scorer's Brier
+ * term (a corrected answer is the true value at p = 1 and costs 0; the others cost 1 if wrong and
+ * (1 − p)² if right).
+ */
+export function lowestTenth(samples: readonly CalibrationSample[]): { n: number; wrong: number; correctedAccuracy: number; correctedBrier: number } {
+  const lowest = lowestTenthIndices(samples.map((s) => s.p));
+  let wrong = 0;
+  let right = 0;
+  let brier = 0;
+  samples.forEach((s, i) => {
+    if (s.correct) right++;
+    if (lowest.has(i)) {
+      if (!s.correct) wrong++;
+    } else brier += s.correct ? (1 - s.p) ** 2 : 1;
+  });
+  const n = samples.length;
+  return { n: lowest.size, wrong, correctedAccuracy: n ? (right + wrong) / n : 0, correctedBrier: n ? brier / n : 0 };
+}
+
+export interface ScoredAnswer {
+  id: string;
+  value: string | null;
+  p: number;
+}
+
+/**
+ * The answers file after a curator's review: the lowest tenth of the current answers by p (in file
+ * order among equal p) replaced by the true value at p = 1. Answers without a p, or to a query the
+ * truth does not cover, are kept as they are and do not count.
+ */
+export function correctLowestTenth<A extends { id: string; value?: string | null; p?: number }>(answers: readonly A[], truth: ReadonlyMap<string, string | undefined>): (A | ScoredAnswer)[] {
+  const current = answers.flatMap((a, i) => (typeof a.p === 'number' && truth.get(a.id) !== undefined ? [i] : []));
+  const lowest = lowestTenthIndices(current.map((i) => answers[i]!.p!));
+  const fix = new Set([...lowest].map((k) => current[k]!));
+  return answers.map((a, i) => (fix.has(i) ? { id: a.id, value: truth.get(a.id)!, p: 1 } : a));
 }
 
 export function discrimination(samples: readonly CalibrationSample[]): DiscriminationFigures {
@@ -71,6 +109,7 @@ export function discrimination(samples: readonly CalibrationSample[]): Discrimin
     lowest_tenth: tenth.n,
     wrong_in_lowest_tenth: tenth.wrong,
     accuracy_lowest_tenth_corrected: round(tenth.correctedAccuracy),
+    brier_lowest_tenth_corrected: round(tenth.correctedBrier),
   };
 }
 
@@ -101,6 +140,12 @@ export function crossValidatedSignals(samples: readonly SignalSample[], order: r
   const foldOf = new Map(order.map((e, i) => [e, i % folds]));
   const models = Array.from({ length: folds }, (_, f) => fitOn(samples.filter((s) => foldOf.get(s.entity) !== f)));
   return samples.map((s) => ({ p: s.x ? signalsProbability(models[foldOf.get(s.entity)!]!, s.x) : 0, correct: s.correct }));
+}
+
+/** Each answer with its held-out p (crossValidatedSignals), as an answers file line for the scorer. */
+export function heldOutAnswers(samples: readonly SignalSample[], order: readonly string[], folds = FOLDS): ScoredAnswer[] {
+  const held = crossValidatedSignals(samples, order, folds);
+  return samples.map((s, i) => ({ id: s.id, value: s.value, p: held[i]!.p }));
 }
 
 /** The Platt map, cross-validated the same way (the baseline the signals model has to beat). */
@@ -152,6 +197,7 @@ export function fitSignalsFor(samples: readonly SignalSample[]): StoredSignals {
       signals_cv_repeats: {
         repeats: CV_REPEATS,
         accuracy_lowest_tenth_corrected: pick('accuracy_lowest_tenth_corrected'),
+        brier_lowest_tenth_corrected: pick('brier_lowest_tenth_corrected'),
         wrong_in_lowest_tenth: pick('wrong_in_lowest_tenth'),
         brier: pick('brier'),
         brier_binary: pick('brier_binary'),
@@ -175,7 +221,7 @@ export function fitSignals(stream: BeliefStream, log: (line: string) => void = (
       log(
         `${profile} ${mode}: accuracy ${d.model.accuracy}; lowest tenth corrected: model p ${d.model.accuracy_lowest_tenth_corrected}, calibrated ${d.calibrated_cv.accuracy_lowest_tenth_corrected}, ` +
           `signals ${d.signals.accuracy_lowest_tenth_corrected} (held out ${d.signals_cv.accuracy_lowest_tenth_corrected}, repeats ${d.signals_cv_repeats.accuracy_lowest_tenth_corrected.mean} ± ${d.signals_cv_repeats.accuracy_lowest_tenth_corrected.sd}); ` +
-          `Brier ${d.calibrated_cv.brier} → ${d.signals_cv.brier}; binary Brier ${d.calibrated_cv.brier_binary} → ${d.signals_cv.brier_binary}; AUC ${d.calibrated_cv.auc} → ${d.signals_cv.auc}`,
+          `Brier ${d.calibrated_cv.brier} → ${d.signals_cv.brier}, after review ${d.calibrated_cv.brier_lowest_tenth_corrected} → ${d.signals_cv.brier_lowest_tenth_corrected}; binary Brier ${d.calibrated_cv.brier_binary} → ${d.signals_cv.brier_binary}; AUC ${d.calibrated_cv.auc} → ${d.signals_cv.auc}`,
       );
     }
   }

@@ -4,7 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import { MEMORY_COLUMNS, type MemoryRow } from '../core/store/port/codec.js';
-import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../core/store/shared/feed-images.js';
+import { edgeRowBefore, memoryRowBefore, type FeedRow } from '../core/store/shared/feed-images.js';
+import type { EdgeRow } from '../core/store/port/history-changes.js';
 
 export interface NooaTables {
   memories: Map<string, MemoryRow>;

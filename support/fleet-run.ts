@@ -18,6 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mulberry32 } from '../core/model/seeded-random.js';
 import { openStoreAt } from '../core/store/open-location.js';
+import { ownerSummaries } from '../core/store/queries/owner-summaries.js';
 
 export interface FleetOptions {
   /** The store (a postgres:// URL, or a SQLite path for comparison). */
@@ -249,7 +250,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetReport> {
   try {
     // Exactly the owner's rows: an owner filter also matches the shared ones (owner ''), which a
     // seeded store has thousands of, and those would hide lost writes.
-    const exact = new Map(store.queries.ownerSummaries(1000).owners.map((o) => [o.owner, o.live + o.archived]));
+    const exact = new Map(ownerSummaries(store, 1000).owners.map((o) => [o.owner, o.live + o.archived]));
     for (let i = 0; i < opts.agents; i++) rows[`w${i}@fleet`] = exact.get(`w${i}@fleet`) ?? 0;
   } finally {
     store.close();

@@ -13,6 +13,7 @@ import { badInput, notFound } from '../errors.js';
 import { CREDENTIAL_SCOPES, isCredentialScope, type AgentCredential, type CredentialScope } from '../model/agent-credential.js';
 import { validateOwner } from '../model/owner.js';
 import type { CredentialUse, StoreReader, StoreWriter } from '../store/port/port.js';
+import { credentialByHash, credentialById, credentialUse, insertCredential, listCredentialRows, markRevoked } from '../store/queries/credentials.js';
 
 export type { AgentCredential, CredentialScope } from '../model/agent-credential.js';
 export { CREDENTIAL_SCOPES, credentialName } from '../model/agent-credential.js';
@@ -70,7 +71,7 @@ export function issueCredential(host: CredentialHost, input: IssueInput, clock: 
     created_at: clock.now(),
     revoked_at: null,
   };
-  storeOf(host).runs.insertCredential({ ...credential, token_hash: hashToken(token) });
+  insertCredential(storeOf(host), { ...credential, token_hash: hashToken(token) });
   return { credential, token };
 }
 
@@ -81,7 +82,7 @@ export function issueCredential(host: CredentialHost, input: IssueInput, clock: 
 export function verifyCredentialToken(host: CredentialReadHost, token: string): AgentCredential | null {
   if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return null;
   const hash = hashToken(token);
-  const row = storeOf(host).queries.credentialByHash(hash);
+  const row = credentialByHash(storeOf(host), hash);
   if (!row) return null;
   // The lookup is by hash, which leaks nothing about the token; compare again in constant time so
   // that no code path ever compares secret-derived bytes with an early exit.
@@ -103,8 +104,8 @@ export interface CredentialListing extends AgentCredential {
 /** Every credential issued (revoked ones too), oldest first, with how much each was used. */
 export function listCredentials(host: CredentialReadHost): CredentialListing[] {
   const store = storeOf(host);
-  const use = new Map<string, CredentialUse>(store.queries.credentialUse().map((u) => [u.credential_id, u]));
-  return store.queries.listCredentialRows().map((c) => {
+  const use = new Map<string, CredentialUse>(credentialUse(store).map((u) => [u.credential_id, u]));
+  return listCredentialRows(store).map((c) => {
     const u = use.get(c.id);
     return { ...publicView(c), accesses: u?.accesses ?? 0, changes: u?.changes ?? 0, last_used: u?.last_used ?? null };
   });
@@ -118,13 +119,13 @@ export function revokeCredentials(host: CredentialHost, target: string, clock: C
   const store = storeOf(host);
   if (target.includes('@')) {
     const owner = validateOwner(target, 'owner');
-    const live = store.queries.listCredentialRows().filter((c) => c.owner === owner && c.revoked_at === null);
+    const live = listCredentialRows(store).filter((c) => c.owner === owner && c.revoked_at === null);
     if (live.length === 0) throw notFound(`no live credential for ${owner}; list them with "mnemo agents list <store>"`, { field: 'target' });
-    store.runs.markRevoked(live.map((c) => c.id), clock.now());
-    return live.map((c) => publicView(store.queries.credentialById(c.id)!));
+    markRevoked(store, live.map((c) => c.id), clock.now());
+    return live.map((c) => publicView(credentialById(store, c.id)!));
   }
-  const c = store.queries.credentialById(target);
+  const c = credentialById(store, target);
   if (!c) throw notFound(`no credential with id ${JSON.stringify(target)}; list them with "mnemo agents list <store>"`, { field: 'target' });
-  store.runs.markRevoked([c.id], clock.now());
-  return [publicView(store.queries.credentialById(c.id)!)];
+  markRevoked(store, [c.id], clock.now());
+  return [publicView(credentialById(store, c.id)!)];
 }

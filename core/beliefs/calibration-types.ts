@@ -44,6 +44,11 @@ export interface DiscriminationFigures extends CalibrationFigures {
   wrong_in_lowest_tenth: number;
   /** Accuracy once a curator corrects the lowest tenth by p. */
   accuracy_lowest_tenth_corrected: number;
+  /**
+   * The scorer's Brier term once a curator corrects the lowest tenth by p: a corrected answer is the
+   * true value given p = 1 (it costs 0), the others keep their p (1 if wrong, (1 − p)² if right).
+   */
+  brier_lowest_tenth_corrected: number;
 }
 
 /** A spread over repeated cross-validations (entities dealt into folds anew each time). */
@@ -71,6 +76,7 @@ export interface StoredSignals {
     signals_cv_repeats: {
       repeats: number;
       accuracy_lowest_tenth_corrected: Spread;
+      brier_lowest_tenth_corrected: Spread;
       wrong_in_lowest_tenth: Spread;
       brier: Spread;
       brier_binary: Spread;

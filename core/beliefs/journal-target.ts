@@ -2,7 +2,7 @@
  * After the journal restores an alias row (undo or redo of a merge), the entities it names are
  * replayed from the delta log, so the dimensions agree with the alias table again. That also keeps
  * any observation ingested after the merge (it is re-attributed, not lost). The store restores the
- * rows themselves (core/store/sqlite/belief-journal-targets.ts).
+ * rows themselves (core/store/shared/belief-journal-targets.ts).
  *
  * This follow-up takes effect only where a store is opened with it (OpenOptions.journalFollowUps):
  * the API session does so for every door, and a caller opening an Engine itself passes it.

@@ -11,7 +11,8 @@ import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
 import { withoutRejected } from './rejected.js';
-import type { BeliefReads, BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
+import type { DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
+import { beliefTables, type BeliefReads, type BeliefWrites } from '../store/queries/belief-tables.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';
@@ -52,7 +53,7 @@ export class BeliefModel {
 
   constructor(readonly store: StoreWriter) {
     // Rejected observations (a curator's, rejected.ts) stay in the log but count nowhere.
-    this.tables = withoutRejected(store.beliefTables(), store);
+    this.tables = withoutRejected(beliefTables(store), store);
   }
 
   // ------------------------------------------------------------ constants

@@ -12,7 +12,8 @@
 import { z } from 'zod';
 import { MnemoError, notFound } from '../errors.js';
 import { MetaRegistry } from '../engine/meta-registry.js';
-import type { BeliefWrites, DeltaRow, JournalFollowUp, StoreReader, StoreWriter } from '../store/port/port.js';
+import type { DeltaRow, JournalFollowUp, StoreReader, StoreWriter } from '../store/port/port.js';
+import type { BeliefWrites } from '../store/queries/belief-tables.js';
 
 export const REJECTED_KEY = 'belief_rejected_deltas';
 const rejection = z.object({ at: z.number().finite(), entity: z.string(), attribute: z.string() });

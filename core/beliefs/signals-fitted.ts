@@ -41,7 +41,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 141,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 36,
-          "accuracy_lowest_tenth_corrected": 0.825
+          "accuracy_lowest_tenth_corrected": 0.825,
+          "brier_lowest_tenth_corrected": 0.3023
         },
         "calibrated_cv": {
           "accuracy": 0.765,
@@ -59,7 +60,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 141,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 33,
-          "accuracy_lowest_tenth_corrected": 0.82
+          "accuracy_lowest_tenth_corrected": 0.82,
+          "brier_lowest_tenth_corrected": 0.209
         },
         "signals": {
           "accuracy": 0.765,
@@ -80,7 +82,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 141,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 49,
-          "accuracy_lowest_tenth_corrected": 0.8467
+          "accuracy_lowest_tenth_corrected": 0.8467,
+          "brier_lowest_tenth_corrected": 0.1786
         },
         "signals_cv": {
           "accuracy": 0.765,
@@ -102,11 +105,13 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 141,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 48,
-          "accuracy_lowest_tenth_corrected": 0.845
+          "accuracy_lowest_tenth_corrected": 0.845,
+          "brier_lowest_tenth_corrected": 0.1816
         },
         "signals_cv_repeats": {
           "repeats": 10,
           "accuracy_lowest_tenth_corrected": { "mean": 0.8427, "sd": 0.0016, "min": 0.84, "max": 0.845 },
+          "brier_lowest_tenth_corrected": { "mean": 0.1834, "sd": 0.0014, "min": 0.1824, "max": 0.1859 },
           "wrong_in_lowest_tenth": { "mean": 46.6, "sd": 0.9661, "min": 45, "max": 48 },
           "brier": { "mean": 0.2655, "sd": 0.0004, "min": 0.265, "max": 0.2664 },
           "brier_binary": { "mean": 0.1362, "sd": 0.0008, "min": 0.135, "max": 0.1376 },
@@ -144,7 +149,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 18,
-          "accuracy_lowest_tenth_corrected": 0.8983
+          "accuracy_lowest_tenth_corrected": 0.8983,
+          "brier_lowest_tenth_corrected": 0.2332
         },
         "calibrated_cv": {
           "accuracy": 0.8683,
@@ -161,7 +167,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 13,
-          "accuracy_lowest_tenth_corrected": 0.89
+          "accuracy_lowest_tenth_corrected": 0.89,
+          "brier_lowest_tenth_corrected": 0.1228
         },
         "signals": {
           "accuracy": 0.8683,
@@ -184,7 +191,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 35,
-          "accuracy_lowest_tenth_corrected": 0.9267
+          "accuracy_lowest_tenth_corrected": 0.9267,
+          "brier_lowest_tenth_corrected": 0.0832
         },
         "signals_cv": {
           "accuracy": 0.8683,
@@ -207,11 +215,13 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 31,
-          "accuracy_lowest_tenth_corrected": 0.92
+          "accuracy_lowest_tenth_corrected": 0.92,
+          "brier_lowest_tenth_corrected": 0.0896
         },
         "signals_cv_repeats": {
           "repeats": 10,
           "accuracy_lowest_tenth_corrected": { "mean": 0.9207, "sd": 0.0031, "min": 0.915, "max": 0.925 },
+          "brier_lowest_tenth_corrected": { "mean": 0.0891, "sd": 0.0028, "min": 0.0852, "max": 0.0943 },
           "wrong_in_lowest_tenth": { "mean": 31.4, "sd": 1.8379, "min": 28, "max": 34 },
           "brier": { "mean": 0.1521, "sd": 0.0007, "min": 0.1512, "max": 0.1536 },
           "brier_binary": { "mean": 0.0815, "sd": 0.0013, "min": 0.08, "max": 0.0843 },
@@ -252,7 +262,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 139,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 33,
-          "accuracy_lowest_tenth_corrected": 0.8233
+          "accuracy_lowest_tenth_corrected": 0.8233,
+          "brier_lowest_tenth_corrected": 0.2911
         },
         "calibrated_cv": {
           "accuracy": 0.7683,
@@ -270,7 +281,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 139,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 31,
-          "accuracy_lowest_tenth_corrected": 0.82
+          "accuracy_lowest_tenth_corrected": 0.82,
+          "brier_lowest_tenth_corrected": 0.2087
         },
         "signals": {
           "accuracy": 0.7683,
@@ -290,7 +302,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 139,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 44,
-          "accuracy_lowest_tenth_corrected": 0.8417
+          "accuracy_lowest_tenth_corrected": 0.8417,
+          "brier_lowest_tenth_corrected": 0.1823
         },
         "signals_cv": {
           "accuracy": 0.7683,
@@ -312,11 +325,13 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 139,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 40,
-          "accuracy_lowest_tenth_corrected": 0.835
+          "accuracy_lowest_tenth_corrected": 0.835,
+          "brier_lowest_tenth_corrected": 0.1895
         },
         "signals_cv_repeats": {
           "repeats": 10,
           "accuracy_lowest_tenth_corrected": { "mean": 0.8377, "sd": 0.0018, "min": 0.835, "max": 0.84 },
+          "brier_lowest_tenth_corrected": { "mean": 0.1873, "sd": 0.0016, "min": 0.1848, "max": 0.1898 },
           "wrong_in_lowest_tenth": { "mean": 41.6, "sd": 1.075, "min": 40, "max": 43 },
           "brier": { "mean": 0.2617, "sd": 0.0004, "min": 0.2611, "max": 0.2623 },
           "brier_binary": { "mean": 0.1374, "sd": 0.0011, "min": 0.1351, "max": 0.1388 },
@@ -354,7 +369,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 18,
-          "accuracy_lowest_tenth_corrected": 0.8983
+          "accuracy_lowest_tenth_corrected": 0.8983,
+          "brier_lowest_tenth_corrected": 0.2332
         },
         "calibrated_cv": {
           "accuracy": 0.8683,
@@ -371,7 +387,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 13,
-          "accuracy_lowest_tenth_corrected": 0.89
+          "accuracy_lowest_tenth_corrected": 0.89,
+          "brier_lowest_tenth_corrected": 0.1228
         },
         "signals": {
           "accuracy": 0.8683,
@@ -394,7 +411,8 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 35,
-          "accuracy_lowest_tenth_corrected": 0.9267
+          "accuracy_lowest_tenth_corrected": 0.9267,
+          "brier_lowest_tenth_corrected": 0.0835
         },
         "signals_cv": {
           "accuracy": 0.8683,
@@ -417,11 +435,13 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
           "wrong": 79,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 30,
-          "accuracy_lowest_tenth_corrected": 0.9183
+          "accuracy_lowest_tenth_corrected": 0.9183,
+          "brier_lowest_tenth_corrected": 0.0914
         },
         "signals_cv_repeats": {
           "repeats": 10,
           "accuracy_lowest_tenth_corrected": { "mean": 0.9192, "sd": 0.0023, "min": 0.915, "max": 0.9217 },
+          "brier_lowest_tenth_corrected": { "mean": 0.0907, "sd": 0.0019, "min": 0.0883, "max": 0.0945 },
           "wrong_in_lowest_tenth": { "mean": 30.5, "sd": 1.354, "min": 28, "max": 32 },
           "brier": { "mean": 0.1528, "sd": 0.0007, "min": 0.152, "max": 0.1538 },
           "brier_binary": { "mean": 0.0838, "sd": 0.0012, "min": 0.0822, "max": 0.0864 },

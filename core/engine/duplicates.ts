@@ -12,6 +12,7 @@ import type { StoreReader } from '../store/port/port.js';
 import type { DerivedIndex } from '../store/derived/derived.js';
 import { derivedIndexKey } from './derived-key.js';
 import type { EngineReader } from './engine.js';
+import { duplicateCandidate, liveDuplicateCandidates, titlesOf } from '../store/queries/memory-views.js';
 
 export interface DuplicateMember {
   id: string;
@@ -87,12 +88,12 @@ class DuplicateIndex implements DerivedIndex {
   load(store: StoreReader): void {
     this.version++;
     this.rows.clear();
-    for (const r of store.queries.liveDuplicateCandidates()) this.put(r);
+    for (const r of liveDuplicateCandidates(store)) this.put(r);
   }
 
   update(store: StoreReader, id: string): void {
     this.version++;
-    const r = store.queries.duplicateCandidate(id);
+    const r = duplicateCandidate(store, id);
     if (!r || r.archived) this.rows.delete(id);
     else this.put(r);
   }
@@ -144,7 +145,7 @@ export function findDuplicates(engine: EngineReader, q: DuplicateQuery): Duplica
   const dismissed = new Set(q.dismissed);
   const groups = groupsOf(index, q.scope, q.same_owner).filter((g) => !dismissed.has(g.key));
   const page = groups.slice(q.offset, q.offset + q.limit);
-  const titles = engine.store.queries.titlesOf(page.flatMap((g) => g.members.map((m) => m.id)));
+  const titles = titlesOf(engine.store, page.flatMap((g) => g.members.map((m) => m.id)));
   return {
     groups: page.map((g) => {
       const owners = mergeOwners(g.members);

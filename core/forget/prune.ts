@@ -8,6 +8,7 @@ import type { Engine } from '../engine/engine.js';
 import { memoryHead } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import { DEFAULT_FORGET_POLICY, pruneDecision, type ForgetPolicy } from './policy.js';
+import { iterUsageRecords } from '../store/queries/usage.js';
 
 export interface PruneOptions {
   now: number;
@@ -41,7 +42,7 @@ export function pruneCandidates(engine: Engine, opts: Pick<PruneOptions, 'now' |
   const policy = opts.policy ?? DEFAULT_FORGET_POLICY;
   const out: PruneCandidate[] = [];
   if (!policy.enabled) return out;
-  for (const m of engine.store.queries.iterUsageRecords({ owner: opts.owner ?? null })) {
+  for (const m of iterUsageRecords(engine.store, { owner: opts.owner ?? null })) {
     const d = pruneDecision(m, opts.now, policy);
     if (d.prune) out.push({ id: m.id, retention: d.retention, reason: d.reason, type: m.type, owner: m.owner, head: memoryHead(m) });
   }

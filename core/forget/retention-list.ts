@@ -8,6 +8,7 @@ import type { OwnerScope } from '../model/owner.js';
 import { DEFAULT_FORGET_POLICY, isProtected, pruneDecision, pruneEta, type ForgetPolicy } from './policy.js';
 import type { RetentionRow } from './types.js';
 import type { UsageRecord } from '../store/port/port.js';
+import { iterUsageRecords } from '../store/queries/usage.js';
 
 export interface RetentionQuery {
   owner?: OwnerScope;
@@ -41,7 +42,7 @@ export function retentionRow(m: UsageRecord, now: number, policy: ForgetPolicy =
 export function retentionList(engine: EngineReader, now: number, q: RetentionQuery = {}): { total: number; rows: RetentionRow[] } {
   const policy = q.policy ?? DEFAULT_FORGET_POLICY;
   let rows: RetentionRow[] = [];
-  for (const m of engine.store.queries.iterUsageRecords({ owner: q.owner ?? null, includeArchived: q.includeArchived ?? false })) {
+  for (const m of iterUsageRecords(engine.store, { owner: q.owner ?? null, includeArchived: q.includeArchived ?? false })) {
     const row = retentionRow(m, now, policy);
     const only = q.only ?? 'all';
     if (only === 'should_prune' && !row.should_prune) continue;

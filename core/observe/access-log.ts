@@ -9,6 +9,8 @@ import { eventView } from '../engine/event-view.js';
 import { untilAsOf } from '../model/history.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
 import type { AuditFilter } from '../store/port/port.js';
+import { credentialRefs } from '../store/queries/credentials.js';
+import { iterUsageRecords } from '../store/queries/usage.js';
 
 export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListResult {
   // As of an instant, the accesses logged up to it (a replay as of then still finds a later one by id: auditEvents is not bounded).
@@ -16,7 +18,7 @@ export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListRe
   if (f.memoryId !== undefined) filter.memoryId = engine.store.resolveId(f.memoryId) ?? f.memoryId;
   const fromTable = engine.store.queries.auditEvents(filter);
   if (fromTable) {
-    const credentials = engine.store.queries.credentialRefs();
+    const credentials = credentialRefs(engine.store);
     return { source: 'events', total: fromTable.total, events: fromTable.events.map((e) => eventView(e, credentials)) };
   }
   return { source: 'rings', ...fromRings(engine, filter) };
@@ -27,7 +29,7 @@ function fromRings(engine: EngineReader, f: AuditFilter): { total: number; event
   // The rings record no credential: every access in them was made without one.
   if (f.credentialId !== undefined && f.credentialId !== null) return { total: 0, events: [] };
   const q = f.query?.toLowerCase();
-  for (const m of engine.store.queries.iterUsageRecords({ includeArchived: true })) {
+  for (const m of iterUsageRecords(engine.store, { includeArchived: true })) {
     if (f.memoryId !== undefined && m.id !== f.memoryId) continue;
     const head = memoryHead(m);
     for (const e of m.access_log) {

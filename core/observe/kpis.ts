@@ -8,6 +8,7 @@ import { isCrossOwner, roleOf, type OwnerScope } from '../model/owner.js';
 import { pyRound } from '../model/py-round.js';
 import type { StoreKpis } from './types.js';
 import { fetchesOf, injectionFollowedByUse } from './usage.js';
+import { iterUsageRecords } from '../store/queries/usage.js';
 
 const WEEK_HOURS = 168;
 
@@ -28,7 +29,7 @@ export function storeKpis(engine: EngineReader, owner: OwnerScope, now: number):
   let todosClosed = 0;
   const openAges: number[] = [];
   let crossOwner = 0;
-  for (const m of engine.store.queries.iterUsageRecords({ owner })) {
+  for (const m of iterUsageRecords(engine.store, { owner })) {
     total++;
     byType[m.type] = (byType[m.type] ?? 0) + 1;
     const role = m.owner === '' ? '(unowned)' : roleOf(m.owner);

@@ -2,11 +2,12 @@
  * The Overview's drill-down data: Datasette-style facet counts over the live memories (type,
  * owner, todo status, archived, edge type, retention bucket, idle-time bucket) and a sample of
  * (retention, importance) points for the scatter. The buckets are chosen here; the counting is
- * core/store/sqlite/overview-counts.ts (one aggregate each, the same expressions the Memories list
+ * core/store/queries/counts.ts (one aggregate each, the same expressions the Memories list
  * filters by, so a facet's count is exactly the number of rows its click shows).
  */
 import { DEFAULT_FORGET_POLICY } from '../model/forget-policy.js';
 import type { RetentionPoint, StoreReader } from '../store/port/port.js';
+import { liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample } from '../store/queries/counts.js';
 
 export interface RangeFacet {
   /** Display label, e.g. "0.02–0.1". */
@@ -70,7 +71,7 @@ function withCounts(buckets: { value: string; min: number | null; max: number | 
 }
 
 export function overviewFacets(store: StoreReader, now: number, policy = DEFAULT_FORGET_POLICY): OverviewFacets {
-  const counts = store.queries.liveAndArchivedCounts();
+  const counts = liveAndArchivedCounts(store);
   const threshold = policy.prune_activation_threshold;
   const half = policy.decay_half_life_hours;
   const rb = retentionBuckets(threshold);
@@ -78,20 +79,20 @@ export function overviewFacets(store: StoreReader, now: number, policy = DEFAULT
     now,
     live: counts.live,
     archived: counts.archived,
-    types: store.queries.liveValueCounts('type'),
-    owners: store.queries.liveValueCounts('owner'),
-    statuses: store.queries.liveValueCounts('status').filter((r) => r.value !== ''),
-    edge_types: store.queries.liveEdgeTypeCounts(),
-    retention: withCounts(rb, store.queries.liveRetentionBucketCounts(now, half, rb)),
-    idle: withCounts(IDLE_BUCKETS, store.queries.liveIdleBucketCounts(now, IDLE_BUCKETS)),
+    types: liveValueCounts(store, 'type'),
+    owners: liveValueCounts(store, 'owner'),
+    statuses: liveValueCounts(store, 'status').filter((r) => r.value !== ''),
+    edge_types: liveEdgeTypeCounts(store),
+    retention: withCounts(rb, liveRetentionBucketCounts(store, now, half, rb)),
+    idle: withCounts(IDLE_BUCKETS, liveIdleBucketCounts(store, now, IDLE_BUCKETS)),
     prune_threshold: threshold,
     half_life_hours: half,
   };
 }
 
 export function retentionScatter(store: StoreReader, now: number, sample: number, policy = DEFAULT_FORGET_POLICY): RetentionScatter {
-  const total = store.queries.liveCount();
+  const total = liveCount(store);
   const step = Math.max(1, Math.ceil(total / Math.max(1, sample)));
-  const points = store.queries.retentionSample(now, policy.decay_half_life_hours, step);
+  const points = retentionSample(store, now, policy.decay_half_life_hours, step);
   return { now, total, points, sampled: step > 1, prune_threshold: policy.prune_activation_threshold };
 }

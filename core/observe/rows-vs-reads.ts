@@ -8,11 +8,12 @@ import { MEMORY_TYPES } from '../model/enums.js';
 import type { OwnerScope } from '../model/owner.js';
 import type { RowsVsReads, RowsVsReadsRow } from './types.js';
 import { fetchesOf } from './usage.js';
+import { iterUsageRecords } from '../store/queries/usage.js';
 
 export function rowsVsReads(engine: EngineReader, owner: OwnerScope, includeArchived = false): RowsVsReads {
   const rows = new Map<string, { rows: number; reads: number; archived: number }>();
   for (const t of MEMORY_TYPES) rows.set(t, { rows: 0, reads: 0, archived: 0 });
-  for (const m of engine.store.queries.iterUsageRecords({ owner, includeArchived })) {
+  for (const m of iterUsageRecords(engine.store, { owner, includeArchived })) {
     let r = rows.get(m.type);
     if (!r) rows.set(m.type, (r = { rows: 0, reads: 0, archived: 0 }));
     r.rows++;

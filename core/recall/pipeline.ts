@@ -23,6 +23,7 @@ import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread
 import type { SparseHit } from './sparse.js';
 import type { KeywordHit } from './mnemo/keyword-index.js';
 import { parentSpread, partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
+import { ownerStates } from '../store/queries/memory-views.js';
 
 export type { Source, DenseHit };
 export { recallCorpus };
@@ -368,7 +369,7 @@ function spreadGraph(engine: EngineReader, corpus: RecallCorpus, scope: OwnerSco
       // Targets outside the live corpus are archived or dangling; only nooa's profile lets
       // archived ones receive activation, so only then are their owners looked up.
       const missing = throughArchived ? targets.filter((t) => corpus.slot(t) === undefined) : [];
-      const others = missing.length ? engine.store.queries.ownerStates(missing) : new Map<string, { owner: string; archived: boolean }>();
+      const others = missing.length ? ownerStates(engine.store, missing) : new Map<string, { owner: string; archived: boolean }>();
       return (id) => {
         const slot = corpus.slot(id);
         if (slot !== undefined) return ownerMatches(corpus.owners[slot]!, scope);

@@ -19,6 +19,7 @@ import { roundTerms, rowTerms, termsDelta } from './terms.js';
 import type { ComponentSnapshot, RecallProfileName, ReplayResult } from './types.js';
 import { knownProfileNames } from './saved-profiles.js';
 import type { StoreAsOf } from '../model/history.js';
+import { credentialRefs } from '../store/queries/credentials.js';
 
 export interface ReplayOverrides {
   hops?: number | undefined;
@@ -51,7 +52,7 @@ export function loggedAccessTime(engine: EngineReader, eventId: number): number 
 
 export function replay(engine: EngineReader, eventId: number, overrides: ReplayOverrides = {}, then: ReplayAsOf | null = null): ReplayResult {
   const raw = loggedEvent(engine, eventId);
-  const credentials = engine.store.queries.credentialRefs();
+  const credentials = credentialRefs(engine.store);
   const event = eventView(raw, credentials);
   if (event.query === null) {
     throw badInput(`event ${eventId} (${event.channel}) carries no query; only recalled, searched or injected accesses can be replayed`, { event_id: eventId });

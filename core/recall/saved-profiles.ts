@@ -11,10 +11,11 @@ import type { StoreReader, StoreWriter } from '../store/port/port.js';
 import { profileConfig, profileFor, type RecallFeatures, type RecallKnobs, type RecallProfile } from './profile.js';
 import { MAX_PROFILE_JSON, MAX_SAVED_PROFILES, profileConfigSchema, type ProfileConfig, type ProfileOverrides } from './profile-schema.js';
 import type { ProfileDiffRow, ProfileSaved, ProfileSummary, ProfileView } from './types.js';
+import { savedProfile, savedProfiles } from '../store/queries/saved-profiles.js';
 
 /** Every profile name a call may use on this store: the built-in ones, then the saved ones. */
 export function knownProfileNames(store: StoreReader): string[] {
-  return [...BUILTIN_PROFILE_NAMES, ...store.queries.savedProfiles().map((r) => r.name)];
+  return [...BUILTIN_PROFILE_NAMES, ...savedProfiles(store).map((r) => r.name)];
 }
 
 function unknownProfile(store: StoreReader, name: string): MnemoError {
@@ -47,7 +48,7 @@ export function checkedConfig(config: unknown, what: string): ProfileConfig {
 /** The profile a name stands for on this store (built in, or saved and checked again as it is read). */
 export function resolveProfile(store: StoreReader, name: string): RecallProfile {
   if (isBuiltinProfile(name)) return profileFor(name);
-  const row = store.queries.savedProfile(name);
+  const row = savedProfile(store, name);
   if (!row) throw unknownProfile(store, name);
   let json: unknown;
   try {
@@ -111,13 +112,13 @@ function defaultBm25(): NonNullable<ProfileConfig['features']['bm25']> {
 export function listProfiles(store: StoreReader): ProfileSummary[] {
   const current = store.profile();
   const builtins: ProfileSummary[] = BUILTIN_PROFILE_NAMES.map((name) => ({ name, builtin: true, base: null, is_default: name === current, created_at: null, updated_at: null }));
-  const saved: ProfileSummary[] = store.queries.savedProfiles().map((r) => ({ name: r.name, builtin: false, base: r.base, is_default: r.name === current, created_at: r.created_at, updated_at: r.updated_at }));
+  const saved: ProfileSummary[] = savedProfiles(store).map((r) => ({ name: r.name, builtin: false, base: r.base, is_default: r.name === current, created_at: r.created_at, updated_at: r.updated_at }));
   return [...builtins, ...saved];
 }
 
 export function profileView(store: StoreReader, name: string): ProfileView {
   const profile = resolveProfile(store, name);
-  const row = isBuiltinProfile(name) ? null : store.queries.savedProfile(name);
+  const row = isBuiltinProfile(name) ? null : savedProfile(store, name);
   const base = row ? baseOrNull(store, row.base) : null;
   return {
     name,
@@ -157,8 +158,8 @@ export function saveProfile(store: StoreWriter, input: SaveProfileInput): Profil
   const config = applyOverrides(base, input);
   const json = JSON.stringify(config);
   if (json.length > MAX_PROFILE_JSON) throw badInput(`the profile's JSON is ${json.length} characters; the most is ${MAX_PROFILE_JSON}`, { field: 'profile' });
-  const existing = store.queries.savedProfile(input.name);
-  if (!existing && store.queries.savedProfiles().length >= MAX_SAVED_PROFILES) {
+  const existing = savedProfile(store, input.name);
+  if (!existing && savedProfiles(store).length >= MAX_SAVED_PROFILES) {
     throw badInput(`this store already keeps ${MAX_SAVED_PROFILES} saved profiles (the most); delete one first`, { field: 'name' });
   }
   const now = store.clock.now();
@@ -172,7 +173,7 @@ export function saveProfile(store: StoreWriter, input: SaveProfileInput): Profil
 
 export function deleteProfile(store: StoreWriter, name: string): { name: string; change_id: number | null } {
   refuseBuiltin(name, 'deleted');
-  if (!store.queries.savedProfile(name)) throw notFound(`no saved profile named ${JSON.stringify(name)}; the profiles of this store are ${knownProfileNames(store).join(', ')}`, { profile: name });
+  if (!savedProfile(store, name)) throw notFound(`no saved profile named ${JSON.stringify(name)}; the profiles of this store are ${knownProfileNames(store).join(', ')}`, { profile: name });
   if (store.profile() === name) throw badInput(`profile ${JSON.stringify(name)} is the store's default profile; set another default first (mnemo profiles default <name>)`, { field: 'name', profile: name });
   const { changeId } = store.change(`delete profile ${name}`, 'profile.delete', () => store.deleteSavedProfile(name), { profile: name });
   return { name, change_id: changeId };

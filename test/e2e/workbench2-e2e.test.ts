@@ -14,6 +14,7 @@ import type { ReflectionPlan } from '../../core/reflect/types.js';
 import { call } from '../../core/api/service.js';
 import { LlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import { FITTED_CALIBRATIONS } from '../../core/beliefs/calibration-fitted.js';
+import { FITTED_SIGNALS } from '../../core/beliefs/signals-fitted.js';
 import { runCli } from '../helpers/cli.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
@@ -355,6 +356,12 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     expect(JSON.parse((await p.getAttribute('[data-testid=belief-calibration]', 'data-map'))!)).toEqual(stored.map);
     const cells = await p.locator('[data-testid=belief-calibration-figures] tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
     expect(cells.map((r) => r[2])).toEqual([stored.dev.model, stored.dev.calibrated, stored.dev.calibrated_cv].map((f) => String(Number(f.brier.toFixed(3)))));
+    // How well the signals find the wrong answers, and the scorer's Brier once the lowest tenth is corrected.
+    const signals = FITTED_SIGNALS.paper!.hindsight!.dev;
+    const figure = (name: string) => p.locator(`[data-testid=belief-signals-figures] tr[data-figure="${name}"] td`).allTextContents();
+    const columns = [signals.calibrated_cv, signals.signals, signals.signals_cv];
+    expect(await figure('Brier after review')).toEqual(columns.map((f) => String(Number(f.brier_lowest_tenth_corrected.toFixed(3)))));
+    expect(await figure('wrong in lowest tenth')).toEqual(columns.map((f) => `${f.wrong_in_lowest_tenth} of ${f.lowest_tenth}`));
   });
 
   it('links the selected memories to one target as one change, and one undo takes every edge back', async () => {

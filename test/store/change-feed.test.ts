@@ -9,10 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { accessRecord, createMemory, logAccess, type Memory } from '../../core/model/memory.js';
 import { decodeRow, encodeRow, MEMORY_COLUMNS, vectorToBlob, type MemoryRow } from '../../core/store/port/codec.js';
-import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../../core/store/shared/feed-images.js';
+import { edgeRowBefore, memoryRowBefore, type FeedRow } from '../../core/store/shared/feed-images.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { nooaTables, tablesAt } from '../../support/feed-walk.js';
+import type { EdgeRow } from '../../core/store/port/history-changes.js';
 
 const NOW = 1_780_000_000.123456;
 const ROW_SQL = `SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE id = ?`;

@@ -13,9 +13,10 @@ import { Engine } from '../../core/engine/engine.js';
 import { addMemory, archiveMemories, updateMemory } from '../../core/engine/memory-ops.js';
 import { recoverInterruptedRun } from '../../core/store/shared/change-run.js';
 import { newMarker, runInProgress, writeMarker } from '../../core/store/shared/run-marker.js';
-import { undoWithDependents, type GroupUndoOptions } from '../../core/store/shared/undo-group.js';
+import { undoWithDependents } from '../../core/store/shared/undo-group.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
+import type { GroupUndoOptions } from '../../core/store/port/store-rows.js';
 
 const NOW = expected().now as number;
 let engine: Engine | null = null;

@@ -14,11 +14,12 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { MEMORY_COLUMNS, type MemoryRow } from '../../core/store/port/codec.js';
 import { FEED_TRIGGERS } from '../../core/store/sqlite/feed-ddl.js';
-import type { EdgeRow, FeedRow } from '../../core/store/shared/feed-images.js';
+import type { FeedRow } from '../../core/store/shared/feed-images.js';
 import { MemoryStore, type ChangeEvent } from '../../core/store/sqlite/sqlite-store.js';
 import { tablesAt } from '../../support/feed-walk.js';
 import { FIXTURE_STORE, fixtureCopy } from '../../support/fixture.js';
 import { nooaReference } from '../helpers/nooa-reference.js';
+import type { EdgeRow } from '../../core/store/port/history-changes.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCRIPT = join(ROOT, 'support', 'nooa-interop.py');

@@ -20,6 +20,7 @@ import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
 import { DAY, NOW, obs } from '../helpers/beliefs.js';
+import { beliefTables } from '../../core/store/queries/belief-tables.js';
 
 const unavailable = pgUnavailable();
 
@@ -39,7 +40,7 @@ const QUESTIONS = ['Where does Ada live?', 'cafe', 'Élodie cat', 'lyon paris', 
 
 /** Everything the belief layer reads, as one value (`ids`: keep delta ids, equal only while no ingest was rolled back). */
 function readBack(store: StoreWriter, ids = true) {
-  const t = store.beliefTables();
+  const t = beliefTables(store);
   const entities = t.entities(undefined, 1000, 0);
   const names = [...new Set([...entities.map((e) => e.entity), ...FIRST.map((o) => o.entity)])];
   const deltas = t.deltasOfEntities(names).map((d) => (ids ? d : { ...d, id: 0 }));
@@ -136,7 +137,7 @@ describe('beliefs on PostgreSQL read back as on SQLite', () => {
       expect(() =>
         store.transaction(() => {
           new BeliefModel(store).ingest(more, NOW + 30 * DAY);
-          expect(store.beliefTables().searchEvidence(ftsQuery('guest'), 50)).toHaveLength(12);
+          expect(beliefTables(store).searchEvidence(ftsQuery('guest'), 50)).toHaveLength(12);
           throw new Error('rolled back');
         }),
       ).toThrow('rolled back');
@@ -158,15 +159,15 @@ describe('beliefs on PostgreSQL read back as on SQLite', () => {
     if (unavailable) return ctx.skip(unavailable);
     const other = PgStore.openReader(url);
     try {
-      const search = (s: StoreReader) => s.beliefTables().searchEvidence(ftsQuery('Lyon paris'), 20);
+      const search = (s: StoreReader) => beliefTables(s).searchEvidence(ftsQuery('Lyon paris'), 20);
       expect(search(other)).toEqual(search(pg));
       new BeliefModel(pg).ingest([obs('Zoe', 'city', 'Lyon', NOW + 40 * DAY, 0.9, { evidence: 'Zoe moved to Lyon' })], NOW + 40 * DAY);
       expect(search(other)).toEqual(search(pg));
-      const zoe = (s: StoreReader) => s.beliefTables().searchEvidence(ftsQuery('zoe'), 5).map((h) => h.id);
+      const zoe = (s: StoreReader) => beliefTables(s).searchEvidence(ftsQuery('zoe'), 5).map((h) => h.id);
       const ours = zoe(pg);
       expect(ours).toHaveLength(1);
       expect(zoe(other)).toEqual(ours);
-      expect(other.beliefTables().counts()).toEqual(pg.beliefTables().counts());
+      expect(beliefTables(other).counts()).toEqual(beliefTables(pg).counts());
     } finally {
       other.close();
     }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { createMemory, type Memory } from '../../core/model/memory.js';
+import { newTextSearch, type TextSearchIndex } from '../../core/store/derived/text-search.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import type { StoreWriter } from '../../core/store/port/port.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
@@ -54,7 +55,7 @@ describe('the list search and the maintenance history on PostgreSQL, as on SQLit
   });
 
   /** What the list shows for each search: the index's ids, then the list's rows among them. */
-  function listed(store: StoreWriter, search: ReturnType<StoreWriter['newTextSearch']>): { matched: string[]; ids: string[] }[] {
+  function listed(store: StoreWriter, search: TextSearchIndex): { matched: string[]; ids: string[] }[] {
     return SEARCHES.map((words) => {
       const matched = search.match(words);
       return { matched, ids: store.queries.listIds({ ids: matched.length ? matched : ['\u0000none'], archived: 'all' }, 100).ids };
@@ -64,7 +65,7 @@ describe('the list search and the maintenance history on PostgreSQL, as on SQLit
   it('the same words match the same memories, and go on doing so after an edit and a delete', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
     const searches = [sqlite, pg].map((store) => {
-      const search = store.newTextSearch(null);
+      const search = newTextSearch(store, null);
       search.load(store);
       return search;
     });

@@ -18,7 +18,7 @@ import { runAttributed } from '../../core/store/port/attribution.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { MNEMO_SCHEMA_VERSION } from '../../core/store/sqlite/migrations.js';
 import { PgAudit } from '../../core/store/pg/pg-audit.js';
-import { PgCounts } from '../../core/store/pg/pg-counts.js';
+import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample, tableCounts } from '../../core/store/queries/counts.js';
 import { PgMemoryQueries } from '../../core/store/pg/pg-memory-queries.js';
 import { PgRowQueries } from '../../core/store/pg/pg-row-queries.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
@@ -30,6 +30,12 @@ import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
 import { errorOf } from '../helpers/mnemo-error.js';
+import { credentialUse, insertCredential } from '../../core/store/queries/credentials.js';
+import { savedProfile, savedProfiles } from '../../core/store/queries/saved-profiles.js';
+import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
+import { duplicateCandidate, liveDuplicateCandidates, memoryHeads, ownerStates, titlesOf } from '../../core/store/queries/memory-views.js';
+import { iterUsageRecords, usageRecords } from '../../core/store/queries/usage.js';
+import { pgSql } from '../../core/store/pg/pg-sql-seam.js';
 
 const NOW = 1_780_000_000;
 
@@ -107,6 +113,8 @@ describe('the PostgreSQL store adapter', () => {
     // 7 rows a statement: every whole-table read crosses many pages.
     const pg = new PgRowQueries(conn, 7);
     const q = sqlite.queries;
+    // The queries written once run on a PostgreSQL store of the copy.
+    const counts = PgStore.openReader(storeUrl('pgstore_rows'), { clock: fixedClock(NOW) });
     try {
       const rows = [...q.memoryRows()];
       expect(rows.some((r) => r.archived === 1) && rows.some((r) => r.embedding !== null)).toBe(true);
@@ -130,26 +138,27 @@ describe('the PostgreSQL store adapter', () => {
       for (const type of EDGE_TYPES) expect(pg.edgesOfType(type)).toEqual(q.edgesOfType(type));
       // The lighter reads: recall's owner gate, review heads, duplicates, titles, the session log.
       const light = new PgMemoryQueries(conn, 7);
+      // The shared queries over the PostgreSQL side of the SQL seam, paged 7 rows a round trip.
+      const paged = { sql: pgSql(conn, 7), hasMnemo: () => true };
       const ids = [...rows.map((r) => r.id), 'missing'];
-      expect(light.ownerStates(ids)).toEqual(q.ownerStates(ids));
-      expect(light.memoryHeads()).toEqual(q.memoryHeads());
-      expect([...light.liveDuplicateCandidates()]).toEqual([...q.liveDuplicateCandidates()]);
-      expect(light.titlesOf(ids)).toEqual(q.titlesOf(ids));
+      expect(ownerStates(paged, ids)).toEqual(ownerStates(sqlite, ids));
+      expect(memoryHeads(paged)).toEqual(memoryHeads(sqlite));
+      expect([...liveDuplicateCandidates(paged)]).toEqual([...liveDuplicateCandidates(sqlite)]);
+      expect(titlesOf(paged, ids)).toEqual(titlesOf(sqlite, ids));
       const channels = ['recalled', 'searched', 'injected', 'reinforced', 'deref'];
       const sessions = [...q.sessionAccessEvents(channels)];
       expect(sessions.length).toBeGreaterThan(7);
       expect([...light.sessionAccessEvents(channels)]).toEqual(sessions);
       expect([...light.sessionAccessEvents(['deref'])]).toEqual([...q.sessionAccessEvents(['deref'])]);
       expect(light.latestAccessEventId()).toBe(q.latestAccessEventId());
-      // The counts: every one, over a store with archived rows, several owners, types and statuses.
-      const counts = new PgCounts(conn);
+      // The counts: every one, over a store with archived rows, several owners, types and statuses. They
+      // are written once (core/store/queries/counts.ts): over the PostgreSQL copy they answer as over the file.
       for (const column of ['type', 'owner', 'status'] as const) {
-        expect(counts.liveValueCounts(column)).toEqual(q.liveValueCounts(column));
-        // SQLite leaves the order of equal counts to its plan; PostgreSQL's are in key order, so compare that order.
-        for (const scope of [null, rows[0]!.owner, 'nobody']) expect(counts.countsByColumn(column, scope)).toEqual(byCountThenKey(q.countsByColumn(column, scope)));
+        expect(liveValueCounts(counts, column)).toEqual(liveValueCounts(sqlite, column));
+          for (const scope of [null, rows[0]!.owner, 'nobody']) expect(countsByColumn(counts, column, scope)).toEqual(byCountThenKey(countsByColumn(sqlite, column, scope)));
       }
-      expect(counts.liveAndArchivedCounts()).toEqual(q.liveAndArchivedCounts());
-      expect(counts.liveEdgeTypeCounts()).toEqual(q.liveEdgeTypeCounts());
+      expect(liveAndArchivedCounts(counts)).toEqual(liveAndArchivedCounts(sqlite));
+      expect(liveEdgeTypeCounts(counts)).toEqual(liveEdgeTypeCounts(sqlite));
       const buckets = [
         { min: null, max: 0.1 },
         { min: 0.1, max: 0.5 },
@@ -161,21 +170,21 @@ describe('the PostgreSQL store adapter', () => {
         { min: 86_400 * 7, max: null },
       ];
       for (const at of [NOW, NOW + 86_400 * 30]) {
-        expect(counts.liveRetentionBucketCounts(at, 72, buckets)).toEqual(q.liveRetentionBucketCounts(at, 72, buckets));
-        expect(counts.liveIdleBucketCounts(at, idle)).toEqual(q.liveIdleBucketCounts(at, idle));
+        expect(liveRetentionBucketCounts(counts, at, 72, buckets)).toEqual(liveRetentionBucketCounts(sqlite, at, 72, buckets));
+        expect(liveIdleBucketCounts(counts, at, idle)).toEqual(liveIdleBucketCounts(sqlite, at, idle));
       }
-      expect(counts.liveRetentionBucketCounts(NOW, 72, buckets).reduce((a, b) => a + b, 0)).toBe(q.liveCount());
-      expect(counts.retentionSample(NOW + 3600, 48, 4)).toEqual(q.retentionSample(NOW + 3600, 48, 4));
-      expect(counts.liveCount()).toBe(q.liveCount());
-      expect(counts.tableCounts()).toEqual(q.tableCounts());
-      expect(counts.schemaVersions()).toEqual(q.schemaVersions());
-      for (const scope of [null, rows[0]!.owner]) expect(counts.archivedCount(scope)).toBe(q.archivedCount(scope));
-      expect(counts.edgeCountsByType()).toEqual(byCountThenKey(q.edgeCountsByType()));
-      expect(counts.beliefDimensionCount()).toBe(q.beliefDimensionCount());
+      expect(liveRetentionBucketCounts(counts, NOW, 72, buckets).reduce((a, b) => a + b, 0)).toBe(liveCount(sqlite));
+      expect(retentionSample(counts, NOW + 3600, 48, 4)).toEqual(retentionSample(sqlite, NOW + 3600, 48, 4));
+      expect(liveCount(counts)).toBe(liveCount(sqlite));
+      expect(tableCounts(counts)).toEqual(tableCounts(sqlite));
+      expect(counts.schemaVersions()).toEqual(sqlite.schemaVersions());
+      for (const scope of [null, rows[0]!.owner]) expect(archivedCount(counts, scope)).toBe(archivedCount(sqlite, scope));
+      expect(edgeCountsByType(counts)).toEqual(byCountThenKey(edgeCountsByType(sqlite)));
+      expect(beliefDimensionCount(counts)).toBe(beliefDimensionCount(sqlite));
       // Usage records, the audit log and the logged recalls.
-      expect([...light.iterUsageRecords({ includeArchived: true })]).toEqual([...q.iterUsageRecords({ includeArchived: true })]);
-      expect([...light.iterUsageRecords({ owner: rows[0]!.owner })]).toEqual([...q.iterUsageRecords({ owner: rows[0]!.owner })]);
-      expect(light.usageRecords(ids)).toEqual(q.usageRecords(ids));
+      expect([...iterUsageRecords(paged, { includeArchived: true })]).toEqual([...iterUsageRecords(sqlite, { includeArchived: true })]);
+      expect([...iterUsageRecords(paged, { owner: rows[0]!.owner })]).toEqual([...iterUsageRecords(sqlite, { owner: rows[0]!.owner })]);
+      expect(usageRecords(paged, ids)).toEqual(usageRecords(sqlite, ids));
       const audit = new PgAudit(conn);
       const filters = [
         {},
@@ -200,12 +209,13 @@ describe('the PostgreSQL store adapter', () => {
       const queries = recalls.map((r) => r.query);
       expect(sortedIds(audit.loggedResultIds(queries, 3))).toEqual(sortedIds(q.loggedResultIds(queries, 3)));
       for (const r of rows.slice(0, 15)) {
-        expect(light.duplicateCandidate(r.id)).toEqual(q.duplicateCandidate(r.id));
+        expect(duplicateCandidate(paged, r.id)).toEqual(duplicateCandidate(sqlite, r.id));
         expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));
         expect(pg.sourceRow(r.id)).toEqual(q.sourceRow(r.id));
         for (const type of EDGE_TYPES) expect(pg.edgeTargets(r.id, type)).toEqual(q.edgeTargets(r.id, type));
       }
     } finally {
+      counts.close();
       conn.close();
       sqlite.close();
     }
@@ -357,12 +367,12 @@ describe('the PostgreSQL store adapter', () => {
       for (const store of [pg, sqlite] as StoreWriter[]) {
         const m = createMemory({ id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', content: 'used by an agent' }, NOW);
         store.add(m, null);
-        store.runs.insertCredential({ id: 'cred00000001', owner: 'coder@1', scopes: ['read-only'], label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) });
+        insertCredential(store, { id: 'cred00000001', owner: 'coder@1', scopes: ['read-only'], label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) });
         runAttributed('cred00000001', () => store.logAccesses([{ id: m.id, record: accessRecord(NOW + 7, 'recalled', { query: 'q' }) }]));
         store.logAccesses([{ id: m.id, record: accessRecord(NOW + 9, 'recalled', { query: 'q' }) }]);
       }
-      expect(pg.queries.credentialUse()).toEqual([{ credential_id: 'cred00000001', accesses: 1, changes: 0, last_used: NOW + 7 }]);
-      expect(pg.queries.credentialUse()).toEqual(sqlite.queries.credentialUse());
+      expect(credentialUse(pg)).toEqual([{ credential_id: 'cred00000001', accesses: 1, changes: 0, last_used: NOW + 7 }]);
+      expect(credentialUse(pg)).toEqual(credentialUse(sqlite));
       const events = (s: StoreWriter) => s.accessEvents({ order: 'asc' }).events.map(({ event_id: _id, ...e }) => e);
       expect(events(pg).map((e) => e.credential_id)).toEqual(['cred00000001', null]);
       expect(events(pg)).toEqual(events(sqlite));
@@ -533,7 +543,7 @@ describe('the PostgreSQL store adapter', () => {
     try {
       expect(pg.journal.get(changeId)).toEqual(sqlite.journal.get(changeId));
       expect(pg.journal.rows(changeId)).toEqual(sqlite.journal.rows(changeId));
-      expect(pg.queries.memoriesTouched(changeId, 5)).toEqual(sqlite.queries.memoriesTouched(changeId, 5));
+      expect(memoriesTouched(pg, changeId, 5)).toEqual(memoriesTouched(sqlite, changeId, 5));
       pg.journal.undo(changeId);
       sqlite.journal.undo(changeId);
       expect(pg.all()).toEqual(sqlite.all());
@@ -558,7 +568,7 @@ describe('the PostgreSQL store adapter', () => {
           store.putSavedProfile(row('slow'));
         }).changeId!;
         const defaulted = store.change('default', 'profile.default', () => store.setDefaultProfile('fast')).changeId!;
-        const state = () => ({ profile: store.profile(), rows: store.queries.savedProfiles(), one: store.queries.savedProfile('fast') });
+        const state = () => ({ profile: store.profile(), rows: savedProfiles(store), one: savedProfile(store, 'fast') });
         const afterSet = state();
         store.journal.undo(defaulted);
         const afterUndo = state();

@@ -16,6 +16,7 @@ import type { ViewMemory } from '../../core/reflect/view.js';
 import { ReviewedPlan } from '../../core/review/review.js';
 import { runInProgress } from '../../core/store/shared/run-marker.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
+import { memoryHeads } from '../../core/store/queries/memory-views.js';
 import { runCli } from '../helpers/cli.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 import { dumpStore, integrityOk } from '../../support/reflect.js';
@@ -153,7 +154,7 @@ describe('review.commit', () => {
     expect(counts.groups['link']!.accepted).toBeLessThanOrEqual(links);
 
     const owners = MemoryStore.openReader(cli.path);
-    const heads = owners.queries.memoryHeads();
+    const heads = memoryHeads(owners);
     owners.close();
     const accepted = new ReviewedPlan(cli.plan, (id) => heads.get(id)?.owner).accepted(actions);
     expect(accepted).toEqual(counts.accepted_ids);

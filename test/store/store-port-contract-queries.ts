@@ -9,6 +9,11 @@ import { accessRecord } from '../../core/model/memory.js';
 import type { Memory, NewMemoryInput } from '../../core/model/memory.js';
 import type { OwnerSummary, StoreWriter } from '../../core/store/port/port.js';
 import type { StoreUnderTest } from '../../support/store-adapters.js';
+import { archivedCount, beliefDimensionCount, countsByColumn, edgeCountsByType, liveAndArchivedCounts, liveCount, liveEdgeTypeCounts, liveIdleBucketCounts, liveRetentionBucketCounts, liveValueCounts, retentionSample, tableCounts } from '../../core/store/queries/counts.js';
+import { ownerSummaries } from '../../core/store/queries/owner-summaries.js';
+import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
+import { duplicateCandidate, liveDuplicateCandidates, memoryHeads, ownerStates, titlesOf } from '../../core/store/queries/memory-views.js';
+import { iterUsageRecords, usageRecords } from '../../core/store/queries/usage.js';
 
 /** What the suite's describe gives its parts: the store of the running test, and its helpers. */
 export interface ContractHarness {
@@ -34,7 +39,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
 
   contractIt('memories: list, ids, facets, owner states, heads and duplicate candidates', () => {
     const { a, b, c, reader } = seeded();
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       const page = q.listMemories({ archived: 'live', sort: 'importance', dir: 'desc', limit: 1 });
       expect(page.total).toBe(2);
       expect(page.rows.map((r) => [r.id, r.title, r.owner])).toEqual([[a.id, 'Alpha', 'alice']]);
@@ -47,22 +53,23 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
         { value: 'blue', n: 1 },
       ]);
       expect(facets.owners).toEqual([{ value: 'alice', n: 2 }]);
-      expect(q.ownerStates([a.id, c.id, 'missing'])).toEqual(
+      expect(ownerStates(s, [a.id, c.id, 'missing'])).toEqual(
         new Map([
           [a.id, { owner: 'alice', archived: false }],
           [c.id, { owner: 'bob', archived: true }],
         ]),
       );
-      expect(q.memoryHeads().get(a.id)).toEqual({ type: 'info', owner: 'alice', title: 'Alpha', content: 'alpha body' });
-      expect([...q.liveDuplicateCandidates()].map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
-      expect(q.duplicateCandidate(c.id)).toMatchObject({ id: c.id, archived: 1, content: 'gamma body' });
-      expect(q.titlesOf([a.id, b.id])).toEqual(new Map([[a.id, 'Alpha'], [b.id, null]]));
+      expect(memoryHeads(s).get(a.id)).toEqual({ type: 'info', owner: 'alice', title: 'Alpha', content: 'alpha body' });
+      expect([...liveDuplicateCandidates(s)].map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+      expect(duplicateCandidate(s, c.id)).toMatchObject({ id: c.id, archived: 1, content: 'gamma body' });
+      expect(titlesOf(s, [a.id, b.id])).toEqual(new Map([[a.id, 'Alpha'], [b.id, null]]));
     }
   });
 
   contractIt('memories and edges: raw rows in one statement and in pages agree', async () => {
     const { a, b, c, reader } = seeded();
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       const rows = [...q.memoryRows()];
       expect(rows.map((r) => [r.id, r.archived])).toEqual([
         [a.id, 0],
@@ -88,7 +95,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
   contractIt('edges: the graph around a focus, live rows only unless archived ones are asked for', () => {
     const { a, b, c, reader } = seeded();
     h.store.addEdge(b.id, c.id, 'supports');
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       const around = q.graphView({ focus: a.id, hops: 2 });
       expect(around.nodes.map((n) => [n.id, n.depth]).sort()).toEqual(
         [
@@ -103,7 +111,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
 
   contractIt('index sources: live rows for the derived indexes, single rows by id archived or not', () => {
     const { a, b, c, reader } = seeded();
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       expect([...q.liveSourceRows()].map((r) => r.id)).toEqual([a.id, b.id]);
       expect(q.sourceRow(c.id)).toMatchObject({ id: c.id, archived: 1, owner: 'bob', content: 'gamma body' });
       expect(q.sourceRow('missing')).toBeUndefined();
@@ -130,10 +139,11 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
       { id: a.id, record: accessRecord(NOW + 1, 'recalled', { query: 'alpha?', reader_owner: 'alice', rank: 0 }) },
       { id: b.id, record: accessRecord(NOW + 1, 'recalled', { query: 'alpha?', reader_owner: 'alice', rank: 3 }) },
     ]);
-    for (const q of [h.store.queries, reader.queries]) {
-      expect([...q.iterUsageRecords()].map((r) => r.id)).toEqual([a.id, b.id]);
-      expect([...q.iterUsageRecords({ owner: 'bob', includeArchived: true })].map((r) => r.id)).toEqual([c.id]);
-      const usage = q.usageRecords([a.id, 'missing']);
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
+      expect([...iterUsageRecords(s)].map((r) => r.id)).toEqual([a.id, b.id]);
+      expect([...iterUsageRecords(s, { owner: 'bob', includeArchived: true })].map((r) => r.id)).toEqual([c.id]);
+      const usage = usageRecords(s, [a.id, 'missing']);
       expect([...usage.keys()]).toEqual([a.id]);
       expect(usage.get(a.id)!.access_log.at(-1)).toMatchObject({ ts: NOW + 1, channel: 'recalled', query: 'alpha?' });
       const audit = q.auditEvents({ channels: ['recalled'], order: 'asc' })!;
@@ -150,7 +160,8 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
       { id: b.id, record: accessRecord(NOW + 2, 'deref', { reader_owner: 'alice', session_ref: 's1' }) },
       { id: a.id, record: accessRecord(NOW + 3, 'recalled', { query: 'beta?', reader_owner: 'alice', rank: 0, session_ref: 's1' }) },
     ]);
-    for (const q of [h.store.queries, reader.queries]) {
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
       // Only events that carry a session, of the channels asked for, oldest first.
       expect([...q.sessionAccessEvents(['recalled', 'deref'])].map((e) => [e.memory_id, e.channel, e.session_ref])).toEqual([
         [b.id, 'deref', 's1'],
@@ -164,36 +175,36 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
   contractIt('journal: the memories a change wrote', () => {
     const { a, reader } = seeded();
     const { changeId } = h.store.change('edit', 'test', () => h.store.save({ ...a, content: 'edited' }));
-    for (const q of [h.store.queries, reader.queries]) expect(q.memoriesTouched(changeId!, 3)).toEqual([a.id]);
+    for (const s of [h.store, reader]) expect(memoriesTouched(s, changeId!, 3)).toEqual([a.id]);
   });
 
   contractIt('counts: the Overview, stats and store panel numbers', () => {
     const { a, reader } = seeded();
     h.store.logAccesses([{ id: a.id, record: accessRecord(NOW + 1, 'recalled') }]);
-    for (const q of [h.store.queries, reader.queries]) {
-      expect(q.liveAndArchivedCounts()).toEqual({ live: 2, archived: 1 });
-      expect(q.liveCount()).toBe(2);
-      expect(q.liveValueCounts('type')).toEqual([
+    for (const s of [h.store, reader]) {
+      expect(liveAndArchivedCounts(s)).toEqual({ live: 2, archived: 1 });
+      expect(liveCount(s)).toBe(2);
+      expect(liveValueCounts(s, 'type')).toEqual([
         { value: 'info', n: 1 },
         { value: 'skill', n: 1 },
       ]);
-      expect(q.liveEdgeTypeCounts()).toEqual([{ value: 'part_of', n: 2 }]); // live memories touching the type, not edges
+      expect(liveEdgeTypeCounts(s)).toEqual([{ value: 'part_of', n: 2 }]); // live memories touching the type, not edges
       const buckets = [
         { min: null, max: null },
         { min: 1e12, max: null },
       ];
-      expect(q.liveRetentionBucketCounts(NOW, 24, buckets)).toEqual([2, 0]);
-      expect(q.liveIdleBucketCounts(NOW, buckets)).toEqual([2, 0]);
-      expect(q.retentionSample(NOW, 24, 1)).toHaveLength(2);
-      expect(q.tableCounts()).toMatchObject({ memories: 3, archived: 1, edges: 1, events: 1 });
-      expect(q.schemaVersions().mnemo).toBeGreaterThan(0);
-      expect(q.countsByColumn('owner', null)).toEqual([
+      expect(liveRetentionBucketCounts(s, NOW, 24, buckets)).toEqual([2, 0]);
+      expect(liveIdleBucketCounts(s, NOW, buckets)).toEqual([2, 0]);
+      expect(retentionSample(s, NOW, 24, 1)).toHaveLength(2);
+      expect(tableCounts(s)).toMatchObject({ memories: 3, archived: 1, edges: 1, events: 1 });
+      expect(s.schemaVersions().mnemo).toBeGreaterThan(0);
+      expect(countsByColumn(s, 'owner', null)).toEqual([
         { k: 'alice', n: 2 },
         { k: 'bob', n: 1 },
       ]);
-      expect(q.archivedCount('bob')).toBe(1);
-      expect(q.edgeCountsByType()).toEqual([{ k: 'part_of', n: 1 }]);
-      expect(q.beliefDimensionCount()).toBe(0);
+      expect(archivedCount(s, 'bob')).toBe(1);
+      expect(edgeCountsByType(s)).toEqual([{ k: 'part_of', n: 1 }]);
+      expect(beliefDimensionCount(s)).toBe(0);
     }
   });
 
@@ -242,15 +253,16 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
       row('🤖', { live: 1, by_type: { skill: 1 }, last_created: NOW }),
     ];
     const reader = h.fx.openReader();
-    for (const q of [h.store.queries, reader.queries]) {
-      expect(q.ownerSummaries(1000)).toEqual({ owners: all, truncated: false });
+    for (const s of [h.store, reader]) {
+      const q = s.queries;
+      expect(ownerSummaries(s, 1000)).toEqual({ owners: all, truncated: false });
       // The foreign reads are the Access audit's cross-owner accesses, counted per reader.
       expect(q.auditEvents({ crossOwnerOnly: true })!.total).toBe(4);
       // Five memory owners: a cap of 3 leaves out the fourth and later; the rows kept are whole.
-      expect(q.ownerSummaries(3)).toEqual({ owners: all.slice(0, 3), truncated: true });
+      expect(ownerSummaries(s, 3)).toEqual({ owners: all.slice(0, 3), truncated: true });
       // Five memory owners fit in 5, but with the reader that owns none there are six rows.
-      expect(q.ownerSummaries(5)).toEqual({ owners: all.slice(0, 5), truncated: true });
-      expect(q.ownerSummaries(6).truncated).toBe(false);
+      expect(ownerSummaries(s, 5)).toEqual({ owners: all.slice(0, 5), truncated: true });
+      expect(ownerSummaries(s, 6).truncated).toBe(false);
     }
   });
 }

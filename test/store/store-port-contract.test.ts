@@ -8,12 +8,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
-import type { ChangeEvent } from '../../core/store/shared/store-handle.js';
 import type { StoreWriter } from '../../core/store/port/port.js';
 import { encodeRow } from '../../core/store/port/codec.js';
 import { contentHash } from '../../core/store/sqlite/tombstones.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
 import { wholeTableQueriesContract, type ContractHarness } from './store-port-contract-queries.js';
+import type { ChangeEvent } from '../../core/store/port/store-rows.js';
+import { credentialByHash, credentialById, credentialRefs, credentialUse, insertCredential, listCredentialRows, markRevoked } from '../../core/store/queries/credentials.js';
+import { beliefTables } from '../../core/store/queries/belief-tables.js';
 
 const NOW = 1_700_000_000;
 
@@ -290,7 +292,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     };
     let deltaId = 0;
     store.transaction(() => {
-      const beliefs = store.beliefTables();
+      const beliefs = beliefTables(store);
       beliefs.prepareWrite();
       beliefs.putDimension({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
       deltaId = beliefs.insertDelta(delta);
@@ -298,7 +300,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       beliefs.indexEvidence(deltaId, deltaId + 1);
       beliefs.putAlias({ alias: 'Ada L.', canonical: 'Ada', divergence: null, shared: null, merged_at: NOW });
     });
-    const reads = fx!.openReader().beliefTables();
+    const reads = beliefTables(fx!.openReader());
     expect(reads.exists()).toBe(true);
     expect(reads.dimension('Ada', 'city')).toEqual({ entity: 'Ada', attribute: 'city', distribution: { Lyon: 0.8, Paris: 0.2 }, t_last: NOW, deltas: 1, mode: 'Lyon' });
     expect(reads.dimension('Ada', 'job')).toBeNull();
@@ -308,7 +310,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     expect(reads.searchEvidence('"lyon"', 5).map((h) => h.id)).toEqual([deltaId]);
     expect(reads.searchEvidence('"lyon" OR "paris"', 5)).toHaveLength(2);
     expect(reads.entities('ada', 10, 0)).toEqual([{ entity: 'Ada', dimensions: 1, deltas: 1, t_last: NOW }]);
-    store.beliefTables().deleteAlias('Ada L.');
+    beliefTables(store).deleteAlias('Ada L.');
     expect(reads.alias('Ada L.')).toBeNull();
   });
 
@@ -433,18 +435,18 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
 
     contractIt('credentials: stored by hash, listed, named, and revoked once', () => {
       const credential = { id: 'cred00000001', owner: 'coder@laptop', scopes: ['read-only'] as const, label: 'ci', created_at: NOW, revoked_at: null, token_hash: 'h'.repeat(64) };
-      store.runs.insertCredential({ ...credential, scopes: [...credential.scopes] });
+      insertCredential(store, { ...credential, scopes: [...credential.scopes] });
       const reader = fx!.openReader();
-      for (const q of [store.queries, reader.queries]) {
-        expect(q.credentialByHash('h'.repeat(64))).toMatchObject({ id: 'cred00000001', owner: 'coder@laptop' });
-        expect(q.credentialById('missing')).toBeNull();
-        expect(q.listCredentialRows().map((c) => c.id)).toEqual(['cred00000001']);
-        expect(q.credentialRefs().get('cred00000001')).toMatchObject({ owner: 'coder@laptop', label: 'ci' });
-        expect(q.credentialUse()).toEqual([]);
+      for (const s of [store, reader]) {
+        expect(credentialByHash(s, 'h'.repeat(64))).toMatchObject({ id: 'cred00000001', owner: 'coder@laptop' });
+        expect(credentialById(s, 'missing')).toBeNull();
+        expect(listCredentialRows(s).map((c) => c.id)).toEqual(['cred00000001']);
+        expect(credentialRefs(s).get('cred00000001')).toMatchObject({ owner: 'coder@laptop', label: 'ci' });
+        expect(credentialUse(s)).toEqual([]);
       }
-      expect(store.runs.markRevoked(['cred00000001'], NOW + 5)).toEqual(['cred00000001']);
-      expect(store.runs.markRevoked(['cred00000001'], NOW + 6)).toEqual([]);
-      expect(reader.queries.credentialById('cred00000001')!.revoked_at).toBe(NOW + 5);
+      expect(markRevoked(store, ['cred00000001'], NOW + 5)).toEqual(['cred00000001']);
+      expect(markRevoked(store, ['cred00000001'], NOW + 6)).toEqual([]);
+      expect(credentialById(reader, 'cred00000001')!.revoked_at).toBe(NOW + 5);
     });
 
     contractIt('a bulk load writes rows straight in and a fresh count sees them after finish', () => {

@@ -1,5 +1,5 @@
 /**
- * store.info's row counts are kept while the file stands still (core/store/store-counts.ts): the
+ * store.info's row counts are kept while the file stands still (core/store/queries/counts.ts, keptTableCounts): the
  * views poll it several times a second, and counting a million access events each time kept a
  * worker busy. What could go wrong: a count kept past a change, ours or another connection's.
  */

@@ -11,7 +11,7 @@ import { FITTED_SIGNALS } from '../../core/beliefs/signals-fitted.js';
 import { rng } from '../../core/demo/generate.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { readBeliefStream } from '../../support/belief-calibration-fit.js';
-import { auc, discrimination, fitSignals, lowestTenth, sampleSignals, signalsFileText, signalsP } from '../../support/belief-signals-fit.js';
+import { auc, correctLowestTenth, crossValidatedSignals, discrimination, fitSignals, heldOutAnswers, lowestTenth, sampleSignals, signalsFileText, signalsP } from '../../support/belief-signals-fit.js';
 import { DAY, freshEngine, NOW, obs } from '../helpers/beliefs.js';
 import { beliefStreamDev } from '../helpers/optional-data.js';
 
@@ -102,9 +102,35 @@ describe('the signals model', () => {
     ];
     // Right answers outrank wrong ones in 2·2 + 16·2 = 36 of 18·2 pairs, with one right (0.5) below one wrong (0.6).
     expect(auc(s)).toBeCloseTo(35 / 36, 12);
-    // Lowest tenth of 20 = the two lowest: 0.2 (wrong) and 0.5 (right).
-    expect(lowestTenth(s)).toEqual({ n: 2, wrong: 1, correctedAccuracy: 19 / 20 });
+    // Lowest tenth of 20 = the two lowest: 0.2 (wrong) and 0.5 (right). Once corrected they cost
+    // nothing in the scorer's Brier; the rest cost (1 − 0.9)² + 1 (the wrong 0.6) + 16·(1 − 0.95)².
+    const tenth = lowestTenth(s);
+    expect(tenth).toMatchObject({ n: 2, wrong: 1, correctedAccuracy: 19 / 20 });
+    expect(tenth.correctedBrier).toBeCloseTo((0.01 + 1 + 16 * 0.0025) / 20, 12);
     expect(discrimination(s).wrong).toBe(2);
+    expect(discrimination(s).brier_lowest_tenth_corrected).toBeCloseTo(0.0525, 4);
+  });
+
+  it('writes the answers file after review: the lowest tenth of the current answers by p becomes the truth at p = 1', () => {
+    const truth = new Map<string, string | undefined>([
+      ...Array.from({ length: 20 }, (_, i) => [`q${i}`, 'Lyon'] as [string, string]),
+      ['v0', undefined],
+    ]);
+    const answers = [
+      { id: 'v0', values: ['a', 'b'] },
+      ...Array.from({ length: 20 }, (_, i) => ({ id: `q${i}`, value: i % 5 === 0 ? 'Porto' : 'Lyon', p: i === 7 ? 0.1 : i === 3 || i === 12 ? 0.4 : 0.9 })),
+    ];
+    const reviewed = correctLowestTenth(answers, truth);
+    expect(reviewed).toHaveLength(answers.length);
+    expect(reviewed[0]).toBe(answers[0]);
+    // Two of twenty: q7 (p 0.1) and, of q3 and q12 at 0.4, the earlier in the file.
+    const changed = reviewed.flatMap((a, i) => (a !== answers[i] ? [a] : []));
+    expect(changed).toEqual([
+      { id: 'q3', value: 'Lyon', p: 1 },
+      { id: 'q7', value: 'Lyon', p: 1 },
+    ]);
+    // The wrong answers the curator did not reach stay wrong.
+    expect(reviewed.filter((a) => 'value' in a && a.value === 'Porto').map((a) => a.id)).toEqual(['q0', 'q5', 'q10', 'q15']);
   });
 });
 
@@ -134,6 +160,15 @@ describe('the fitted signals models', () => {
     expect(dev.signals.accuracy).toBe(dev.model.accuracy);
   });
 
+  it('in hindsight, the scorer\'s Brier after that review is at most 0.10 held out, where the calibration map leaves it above', () => {
+    const dev = FITTED_SIGNALS.paper!.hindsight!.dev;
+    expect(dev.calibrated_cv.brier_lowest_tenth_corrected).toBeGreaterThan(0.1);
+    expect(dev.signals_cv.brier_lowest_tenth_corrected).toBeLessThanOrEqual(0.1);
+    expect(dev.signals_cv_repeats.brier_lowest_tenth_corrected.max).toBeLessThanOrEqual(0.1);
+    // Below the floor of the unreviewed answers: a wrong answer costs 1 whatever its p.
+    expect(dev.signals_cv.brier_lowest_tenth_corrected).toBeLessThan(1 - dev.model.accuracy);
+  });
+
   it('apply only to a profile as shipped', () => {
     expect(signalsModelFor(PAPER_CONFIG, 'hindsight')).not.toBeNull();
     expect(fittedSignals({ ...PAPER_CONFIG, halfLifeDays: 7 }, 'hindsight')).toBeNull();
@@ -157,6 +192,29 @@ describe('the fitted signals models', () => {
     expect(lowestTenth(shipped).wrong).toBeGreaterThan(lowestTenth(model).wrong);
     expect(auc(shipped)).toBeLessThan(auc(model));
     expect(discrimination(shipped).ece).toBeLessThanOrEqual(0.12);
+    // After that review, the scorer's Brier is lower with the signals' p than with the model's.
+    expect(lowestTenth(shipped).correctedBrier).toBeLessThan(lowestTenth(model).correctedBrier);
+  });
+
+  it('give held-out answers that the curator\'s review scores as the held-out figures do', () => {
+    const stream = readBeliefStream(join(ROOT, 'test', 'fixtures', 'belief-stream-synthetic'));
+    const samples = sampleSignals(stream, 'paper').hindsight;
+    const entities = [...new Set(samples.map((s) => s.entity))].sort();
+    const answers = heldOutAnswers(samples, entities);
+    const held = crossValidatedSignals(samples, entities);
+    expect(answers.map((a) => a.p)).toEqual(held.map((h) => h.p));
+    // Scoring the reviewed file the scorer's way gives the figures lowestTenth reports.
+    const reviewed = correctLowestTenth(answers, stream.truth);
+    let right = 0;
+    let brier = 0;
+    for (const a of reviewed) {
+      const ok = a.value !== null && a.value === stream.truth.get(a.id);
+      if (ok) right++;
+      brier += ok ? (1 - a.p) ** 2 : 1;
+    }
+    const tenth = lowestTenth(held);
+    expect(right / reviewed.length).toBeCloseTo(tenth.correctedAccuracy, 12);
+    expect(brier / reviewed.length).toBeCloseTo(tenth.correctedBrier, 12);
   });
 });
 

@@ -42,7 +42,7 @@ describe('journal targets are wired at open, not by imports', () => {
     const { path, changeId } = await storeWithAliasMerge();
     vi.resetModules();
     const { ApiSession } = await import('../../core/api/context.js');
-    const { BeliefTables } = await import('../../core/store/sqlite/belief-tables.js');
+    const { BeliefWrites: BeliefTables } = await import('../../core/store/queries/belief-tables.js');
     const session = new ApiSession();
     try {
       const store = sqliteAdapterOf(session.open(path));
@@ -61,7 +61,7 @@ describe('journal targets are wired at open, not by imports', () => {
     const { path, changeId } = await storeWithAliasMerge();
     vi.resetModules();
     const { MemoryStore } = await import('../../core/store/sqlite/sqlite-store.js');
-    const { BeliefTables } = await import('../../core/store/sqlite/belief-tables.js');
+    const { BeliefWrites: BeliefTables } = await import('../../core/store/queries/belief-tables.js');
     const { beliefJournalFollowUps } = await import('../../core/beliefs/journal-target.js');
     const store = MemoryStore.open(path, { journalFollowUps: beliefJournalFollowUps });
     try {
@@ -82,7 +82,7 @@ describe('journal targets are wired at open, not by imports', () => {
     // core/beliefs is loaded in this module graph, which used to be enough to restore its rows
     await import('../../core/beliefs/index.js');
     const { MemoryStore } = await import('../../core/store/sqlite/sqlite-store.js');
-    const { BeliefTables } = await import('../../core/store/sqlite/belief-tables.js');
+    const { BeliefWrites: BeliefTables } = await import('../../core/store/queries/belief-tables.js');
     const { MnemoError } = await import('../../core/errors.js');
     const store = MemoryStore.open(path);
     try {

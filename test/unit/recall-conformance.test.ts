@@ -19,6 +19,7 @@ import { NOOA_PROFILE } from '../../core/recall/profile.js';
 import type { ExplainRow } from '../../core/recall/types.js';
 import { FIXTURE_DIR, tempDir } from '../../support/fixture.js';
 import { storeFrom } from '../../support/test-backend.js';
+import { usageRecords } from '../../core/store/queries/usage.js';
 
 const DIR = process.env['MNEMO_NOOA_FIXTURE'] ?? FIXTURE_DIR;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -120,7 +121,7 @@ describe('explain conformance (nooa-0.0.9 profile)', () => {
 
 describe('forgetting conformance', () => {
   it('retention, protection, should_prune and prune_eta for every memory', () => {
-    const recs = engine.store.queries.usageRecords(exp.retention.map((r: { id: string }) => r.id));
+    const recs = usageRecords(engine.store, exp.retention.map((r: { id: string }) => r.id));
     expect(recs.size).toBe(exp.retention.length);
     for (const want of exp.retention as { id: string; retention: number; protected: boolean; should_prune: boolean; prune_eta: number | null }[]) {
       const m = recs.get(want.id)!;
@@ -136,7 +137,7 @@ describe('forgetting conformance', () => {
 
 describe('observability conformance', () => {
   it('per_memory_usage equals the reference for every sampled memory', () => {
-    const recs = engine.store.queries.usageRecords(exp.usage.map((u: { id: string }) => u.id));
+    const recs = usageRecords(engine.store, exp.usage.map((u: { id: string }) => u.id));
     for (const want of exp.usage) {
       const got = perMemoryUsage(recs.get(want.id)!, exp.now);
       expect({ ...got, prune_eta: null }).toEqual({ ...want, prune_eta: null });

@@ -4,6 +4,7 @@ import { touchOne } from '../../recall/record.js';
 import { BEFORE_ACCESS_S, loggedAccessTime, replay } from '../../recall/replay.js';
 import type { accessContract } from '../contract/access.js';
 import type { HandlersFor } from './types.js';
+import { listCredentialRows } from '../../store/queries/credentials.js';
 
 export const accessHandlers: HandlersFor<typeof accessContract> = {
   'access.list': (input, session) =>
@@ -21,7 +22,7 @@ export const accessHandlers: HandlersFor<typeof accessContract> = {
       limit: input.limit,
     }),
   'access.credentials': (_input, session) => ({
-    credentials: session.reading().store.queries.listCredentialRows().map((c) => ({ id: c.id, owner: c.owner, label: c.label, revoked: c.revoked_at !== null })),
+    credentials: listCredentialRows(session.reading().store).map((c) => ({ id: c.id, owner: c.owner, label: c.label, revoked: c.revoked_at !== null })),
   }),
   'access.replay': (input, session) => {
     const overrides = { hops: input.hops, owner: input.owner, k: input.k, profile: input.profile };

@@ -9,6 +9,8 @@ import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { FleetStoreKpis, fleetContract } from '../contract/fleet.js';
 import type { HandlersFor, ReadSession } from './types.js';
 import { storeInfo } from './store.js';
+import { ownerSummaries } from '../../store/queries/owner-summaries.js';
+import { beliefDimensionCount } from '../../store/queries/counts.js';
 
 /**
  * The folder each session's user chose (a session is one window or one `mnemo serve`). Keyed by the
@@ -54,7 +56,7 @@ function kpisOf(session: ReadSession, name: string): FleetStoreKpis {
     engine = Engine.open(path, { ...session.engineOptions, clock: session.clock, readonly: true });
     const info = storeInfo(engine, session);
     const k = storeKpis(engine, null, engine.now());
-    const dims = engine.store.queries.beliefDimensionCount();
+    const dims = beliefDimensionCount(engine.store);
     const last = engine.store.maintenanceHistory(1)[0];
     return {
       name,
@@ -111,7 +113,7 @@ export const fleetHandlers: HandlersFor<typeof fleetContract> = {
   // The open store's owners, whatever fleet folder is open (none needed). A credential session never
   // gets here (credential-policy.ts allows it the agent tools' reads only), so a scoped caller learns
   // no other owner's counts, as with memory.facets.
-  'fleet.owners': (input, session) => session.reading().store.queries.ownerSummaries(input.limit),
+  'fleet.owners': (input, session) => ownerSummaries(session.reading().store, input.limit),
   'fleet.openStore': (input, session) => {
     const path = fleetStorePath(fleetFolder(session), input.name);
     return storeInfo(session.open(path), session);

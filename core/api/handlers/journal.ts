@@ -6,18 +6,20 @@ import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';
 import { leaveIndexesCurrent } from './shared/indexes-after-change.js';
 import { writeJobOf } from './shared/write-job.js';
+import { credentialRefs } from '../../store/queries/credentials.js';
+import { memoriesTouched } from '../../store/queries/journal-reads.js';
 
 /**
  * Names each change for a UI: the first memories it touched, and its credential resolved here, once
  * per page, so a table needs no round trip per row to say who made it.
  */
 function namer(store: StoreReader): (c: ChangeSummary) => NamedChange {
-  const credentials = store.queries.credentialRefs();
+  const credentials = credentialRefs(store);
   const refOf = (id: string): CredentialRef => credentials.get(id) ?? { id, owner: null, label: null };
   return (c) => {
     const credential = c.credential_id === null ? null : refOf(c.credential_id);
     // Who wrote it: the credential's agent, the agent a credential-less agent session recorded, or (null) the operator.
-    return { ...c, memory_ids: store.queries.memoriesTouched(c.id, 3), credential, agent_owner: credential?.owner ?? agentOfMeta(c.meta) };
+    return { ...c, memory_ids: memoriesTouched(store, c.id, 3), credential, agent_owner: credential?.owner ?? agentOfMeta(c.meta) };
   };
 }
 

@@ -12,6 +12,7 @@ import { tagMemories } from '../../engine/tag-ops.js';
 import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
 import { patchFromInput } from './shared/memory-patch.js';
+import { newTextSearch } from '../../store/derived/text-search.js';
 import { eraseSelectorOf, runEraseJob } from './shared/erase-job.js';
 import { planEraseOf, type EraseReceipt } from '../../erase/erase.js';
 
@@ -52,7 +53,7 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
 
 const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', (engine) =>
   // Persisted beside the store only when the store has a change feed to catch it up with.
-  engine.store.newTextSearch(engine.store.feedPosition() ? engine.indexSnapshots.sidecar() : null),);
+  newTextSearch(engine.store, engine.store.feedPosition() ? engine.indexSnapshots.sidecar() : null),);
 
 /** Text search through the FTS5 index beside the store (see core/store/derived/text-search.ts), then SQL for the rest. */
 export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: EngineReader, input: F): F {

@@ -5,6 +5,7 @@ import { REVIEWED_PLANS, ReviewedPlan } from '../../review/review.js';
 import type { reviewContract } from '../contract/review.js';
 import type { HandlersFor, ReadSession } from './types.js';
 import { applyAsWriteJob, planOptions } from './shared/reflect-plan.js';
+import { memoryHeads } from '../../store/queries/memory-views.js';
 import { parseOwnerScope } from '../../model/owner.js';
 import { nextTurn } from '../../recall/pipeline.js';
 import { conflictPage, prepareConflictIndex } from '../../review/conflicts/queue.js';
@@ -33,12 +34,12 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
   'review.plan': async (input, session) => {
     const engine = session.engine();
     const plan = await planTracked(engine, planOptions(input, session));
-    const owners = engine.store.queries.memoryHeads();
+    const owners = memoryHeads(engine.store);
     return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan, (id) => owners.get(id)?.owner)).summary();
   },
   'review.items': (input, session) => {
     const { plan_id, op, offset, limit, actions, ...query } = input;
-    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => session.engine().store.queries.memoryHeads());
+    return reviewed(session, plan_id).items(actions, op ?? null, offset, limit, query, () => memoryHeads(session.engine().store));
   },
   'review.counts': (input, session) => reviewed(session, input.plan_id).counts(input.actions),
   'review.commit': async (input, session) => {

@@ -6,12 +6,14 @@ import { perMemoryUsage } from '../../observe/usage.js';
 import type { statsContract } from '../contract/stats.js';
 import type { HandlersFor } from './types.js';
 import type { StatsColumn } from '../../store/port/port.js';
+import { archivedCount, countsByColumn, edgeCountsByType } from '../../store/queries/counts.js';
+import { usageRecords } from '../../store/queries/usage.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {
     const store = session.reading().store;
     const scope = parseOwnerScope(input.owner);
-    const group = (col: StatsColumn) => Object.fromEntries(store.queries.countsByColumn(col, scope).map((r) => [r.k ?? '(none)', r.n]));
+    const group = (col: StatsColumn) => Object.fromEntries(countsByColumn(store, col, scope).map((r) => [r.k ?? '(none)', r.n]));
     const byOwnerExact = group('owner');
     const byOwner: Record<string, number> = {};
     for (const [o, n] of Object.entries(byOwnerExact)) {
@@ -19,8 +21,8 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       byOwner[k] = (byOwner[k] ?? 0) + n;
     }
     const total = Object.values(group('type')).reduce((a, b) => a + b, 0);
-    const archived = store.queries.archivedCount(scope);
-    const edgesByType = Object.fromEntries(store.queries.edgeCountsByType().map((r) => [r.k, r.n]));
+    const archived = archivedCount(store, scope);
+    const edgesByType = Object.fromEntries(edgeCountsByType(store).map((r) => [r.k, r.n]));
     return {
       total,
       live: total - archived,
@@ -40,7 +42,7 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.usage': (input, session) => {
     const engine = session.reading();
     const ids = input.ids.map((i) => engine.store.requireId(i));
-    const records = engine.store.queries.usageRecords(ids);
+    const records = usageRecords(engine.store, ids);
     const now = engine.now();
     return {
       rows: ids.map((id) => {

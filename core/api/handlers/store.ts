@@ -8,11 +8,12 @@ import { BUILT_IN_PATTERNS, totalOf } from '../../model/redaction.js';
 import type { storeContract } from '../contract/store.js';
 import type { HandlersFor } from './types.js';
 import { storeDiff } from '../../observe/store-diff.js';
+import { keptTableCounts } from '../../store/queries/counts.js';
 
 export function storeInfo(engine: EngineReader, session?: Pick<ApiSession, 'clockFrozen'>): StoreInfo {
   const store = engine.store;
-  const counts = store.queries.tableCounts();
-  const versions = store.queries.schemaVersions();
+  const counts = keptTableCounts(store);
+  const versions = store.schemaVersions();
   return {
     path: store.path,
     name: store.name,

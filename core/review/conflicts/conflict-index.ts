@@ -22,6 +22,8 @@
 import type { DerivedIndex, LoadStep } from '../../store/derived/derived-index.js';
 import type { IndexBuildEvent } from '../../store/derived/index-snapshots.js';
 import type { DuplicateCandidateRow, StoreReader } from '../../store/port/port.js';
+import { duplicateCandidate, liveDuplicateCandidates } from '../../store/queries/memory-views.js';
+import { usageRecords } from '../../store/queries/usage.js';
 import { pairKey } from '../../engine/resolutions.js';
 import { NameBook, significant, skeleton, tokenize, valueConflict, valueKind, type Token, type ValueConflict, type ValueKind } from './value-spans.js';
 
@@ -112,7 +114,7 @@ export class ConflictIndex implements DerivedIndex {
   *loadSteps(store: StoreReader): Generator<LoadStep, void> {
     const started = performance.now();
     this.clear();
-    const rows = [...store.queries.liveDuplicateCandidates()];
+    const rows = [...liveDuplicateCandidates(store)];
     const contradicts = store.queries.edgesOfType('contradicts');
     const memories = rows.length;
     // Names, filing, comparing, then reading use counts: four passes of about one row each.
@@ -164,7 +166,7 @@ export class ConflictIndex implements DerivedIndex {
   }
 
   update(store: StoreReader, id: string): void {
-    const row = store.queries.duplicateCandidate(id);
+    const row = duplicateCandidate(store, id);
     if (!row || row.archived) {
       this.remove(id);
       return;
@@ -235,7 +237,7 @@ export class ConflictIndex implements DerivedIndex {
   }
 
   private readUses(store: StoreReader, ids: readonly string[]): void {
-    const records = store.queries.usageRecords(ids);
+    const records = usageRecords(store, ids);
     for (const id of ids) {
       const r = records.get(id);
       this.uses.set(id, r ? r.recalled_count + r.injected_count : 0);

@@ -47,7 +47,6 @@ const ORPHAN_AGE_S = 60 * 60;
  */
 const UNDER_WAY_S = 5 * 60;
 
-
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sidecar_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS snapshot_generation (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, started_at INTEGER NOT NULL);
@@ -72,16 +71,11 @@ export interface StoredSnapshot extends SnapshotHeader {
 }
 
 export { sidecarPath } from './sidecar-name.js';
-
-/** Where a store's sidecar file is, and whether this process may write it. */
-export interface IndexSidecarLocation {
-  path: string;
-  writable: boolean;
-}
+import type { IndexSidecarLocation } from '../port/store-rows.js';
 
 /**
- * What the sidecar needs of the store it sits beside (a StoreReader is one). Named here rather than
- * taken from port.ts, which names IndexSidecar itself (StoreReader.newTextSearch).
+ * What the sidecar needs of the store it sits beside (a StoreReader is one): two of the port's methods,
+ * so that a test can give it a location without a store.
  */
 export interface SidecarOwner {
   indexSidecarLocation(): IndexSidecarLocation | null;

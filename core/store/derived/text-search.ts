@@ -17,40 +17,17 @@
  * It reads the memories' text through a TextRows of the store's adapter (SQLite's by default), so
  * the same index serves a PostgreSQL store (pg/pg-text-rows.ts) with the same matches.
  */
-import { connectionOf, statementOf } from '../sqlite/connection.js';
 import Database from 'better-sqlite3';
 import type { SidecarResidentIndex } from './derived-index.js';
 import type { IndexSidecar } from './index-sidecar.js';
 import type { FeedPosition, StoreReader } from '../port/port.js';
-import { jsonField } from '../sqlite/json-sql.js';
-
-/** A memory's text as the index takes it: the title field of its JSON, null when absent or unreadable. */
-export interface TextRow {
-  id: string;
-  title: string | null;
-  content: string;
-}
-
-/** How an adapter reads the memories' text (every memory, archived ones too). */
-export interface TextRows {
-  all(): Iterable<TextRow>;
-  one(id: string): TextRow | undefined;
-}
-
-function sqliteTextRows(store: StoreReader): TextRows {
-  return {
-    all: () => connectionOf(store).prepare(LOAD_SQL).iterate() as Iterable<TextRow>,
-    one: (id) => statementOf(store, ROW_SQL).get(id) as TextRow | undefined,
-  };
-}
+import type { TextRows } from '../port/source-rows.js';
 
 const NAME = 'memory.textSearch';
 const FORMAT = 'text-search/1';
 const TOKENIZER = 'unicode61 remove_diacritics 2';
 /** More changes than this since the recorded position: rebuilding is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
-const LOAD_SQL = `SELECT id, ${jsonField('data', '$.title')} AS title, content FROM memories`;
-const ROW_SQL = `SELECT id, ${jsonField('data', '$.title')} AS title, content FROM memories WHERE id = ?`;
 
 export class TextSearchIndex implements SidecarResidentIndex {
   private readonly db: Database.Database;
@@ -63,8 +40,8 @@ export class TextSearchIndex implements SidecarResidentIndex {
   private missedPatch = false;
 
   constructor(
-    sidecar: IndexSidecar | null = null,
-    private readonly rowsOf: (store: StoreReader) => TextRows = sqliteTextRows,
+    sidecar: IndexSidecar | null,
+    private readonly rowsOf: (store: StoreReader) => TextRows,
   ) {
     this.sidecar = sidecar?.writable ? sidecar : null;
     this.db = this.sidecar ? this.sidecar.connection() : new Database(':memory:');
@@ -202,4 +179,13 @@ export class TextSearchIndex implements SidecarResidentIndex {
     if (this.sidecar) tx.immediate();
     else tx();
   }
+}
+
+/**
+ * The list's full-text search over a store: kept in `sidecar` when the store says its change feed
+ * can catch it up there (StoreReader.textRows), else in memory and rebuilt on each load.
+ */
+export function newTextSearch(store: StoreReader, sidecar: IndexSidecar | null): TextSearchIndex {
+  const { sidecarKept } = store.textRows();
+  return new TextSearchIndex(sidecarKept ? sidecar : null, (s) => s.textRows().rows);
 }

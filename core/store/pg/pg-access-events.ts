@@ -2,9 +2,10 @@
  * The PostgreSQL adapter's SQL over the uncapped access-event table: the same values and filter
  * as the SQLite adapter's (access-events.ts builds both), bigint columns turned back into numbers.
  */
-import { ACCESS_EVENT_COLUMNS, eventFilterSql, rowToEvent, type AccessEvent, type EventFilter, type EventRow } from '../sqlite/access-events.js';
+import { ACCESS_EVENT_COLUMNS, eventFilterSql, rowToEvent, type EventRow } from '../sqlite/access-events.js';
 import { intOf, intOrNull, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 
 /**
  * The event row's columns, named rather than `*`: a statement is prepared once per connection, and

@@ -5,15 +5,15 @@
  * matched as SQLite's LIKE (ILIKE on byte-order text), and JSON fields (a memory's title, a
  * recall's owner scope) are read in JS (pg-json.ts).
  */
-import type { AuditEvent, AuditFilter } from '../sqlite/access-queries.js';
+import type { AuditFilter } from '../port/event-rows.js';
 import { auditWhere } from '../shared/audit-filter.js';
 import { rowToEvent } from '../sqlite/access-events.js';
 import { byBytes } from '../shared/byte-order.js';
-import type { LoggedRecall } from '../sqlite/logged-recalls.js';
 import { eventColumns, eventRow } from './pg-access-events.js';
-import { documentOf } from './pg-json.js';
+import { documentOf } from '../shared/json-fields.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { AuditEvent, LoggedRecall } from '../port/event-rows.js';
 
 const RECALL_CHANNELS = "('recalled', 'searched')";
 

@@ -10,7 +10,7 @@
  * only those), and never for ours.
  */
 import { foreignRunInProgress } from '../shared/run-marker.js';
-import { CATCH_UP_FEED_LIMIT } from '../sqlite/external-changes.js';
+import { CATCH_UP_FEED_LIMIT } from '../port/feed-position.js';
 import type { JournalledStore } from '../shared/journal.js';
 import type { FeedPosition } from '../port/port.js';
 import type { PgFeed } from './pg-feed.js';

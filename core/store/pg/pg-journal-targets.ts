@@ -10,9 +10,9 @@ import type { EdgeType } from '../../model/enums.js';
 import type { JournalTarget } from '../shared/journal.js';
 import { mergeAccessDrift, type MemoryImage } from '../sqlite/memory-images.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-import type { Tombstone } from '../sqlite/tombstones.js';
 import type { PgMemoryRows } from './pg-memory-rows.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { Tombstone } from '../port/store-rows.js';
 
 function writeExact(rows: PgMemoryRows, image: MemoryImage): void {
   const embedding = image.embedding ? Buffer.from(image.embedding, 'base64') : null;

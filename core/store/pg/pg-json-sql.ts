@@ -10,10 +10,8 @@
  * connection and an agent's role can make them (every role may create temporary objects unless an
  * operator revoked it), and the store's schema stays exactly what `mnemo copy` makes.
  */
+import { PG_JSON_FIELD_FN as FIELD_FN, PG_JSON_STRINGS_FN as STRINGS_FN } from '../shared/sql-dialect.js';
 import type { SyncPg } from './sync-pg.js';
-
-const FIELD_FN = 'pg_temp.mnemo_json_field';
-const STRINGS_FN = 'pg_temp.mnemo_json_strings';
 
 /** Makes the functions on this connection; before the session is set read-only. */
 export function definePgJsonFunctions(db: SyncPg): void {

@@ -6,13 +6,15 @@
  * byte order, ties broken by rowid.
  */
 import type { MemoryFacets } from '../port/port.js';
-import { facetsOf, type FacetRow } from '../sqlite/facets.js';
+import { facetsOf } from '../sqlite/facets.js';
 import { listWhere, type ListDialect } from '../shared/list-filter.js';
-import { SORT_SQL, type ListFilter, type ListRow } from '../sqlite/list-query.js';
-import { documentOf, fieldOf } from './pg-json.js';
+import { SORT_SQL } from '../sqlite/list-query.js';
+import type { ListFilter } from '../port/memory-views.js';
+import { documentOf, fieldOf } from '../shared/json-fields.js';
 import { pgJsonField, pgJsonStrings } from './pg-json-sql.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { FacetRow, ListRow } from '../port/memory-views.js';
 
 type Row = Record<string, unknown>;
 

@@ -3,10 +3,11 @@
  * log newest first, each reflection pass matched to its journal change by plan id.
  */
 import { pyDumps } from '../../model/pyjson.js';
-import { maintenanceEntries, type MaintenanceEntry } from '../sqlite/maintenance-log.js';
+import { maintenanceEntries } from '../sqlite/maintenance-log.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { MaintenanceEntry } from '../port/event-rows.js';
 
 /** `withJournal`: the store has Mnemo's journal (a nooa-only store has only the log). */
 export function readPgMaintenanceHistory(conn: PgStoreConnection, limit: number, withJournal: boolean): MaintenanceEntry[] {

@@ -15,12 +15,11 @@
  * such as NaN included) reads as unreadable, with no title or tags.
  */
 import type { EdgeType } from '../../model/enums.js';
-import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../sqlite/fingerprint-rows.js';
-import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../sqlite/derived-sources.js';
-import { documentOf, fieldOf } from './pg-json.js';
+import { documentOf, fieldOf } from '../shared/json-fields.js';
 import { intOf } from './pg-sql.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, VectorRow } from '../port/source-rows.js';
 
 const PAGE = 1000;
 const MEMORY_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data';

@@ -1,27 +1,17 @@
 /**
- * Saved scoring profiles and the default profile on PostgreSQL (saved-profiles.ts is SQLite's,
- * and holds the rule of setting the default, which both adapters run): the rows of
- * `mnemo_profiles`, and the journal targets for them and for `mnemo_meta` values, with the
- * SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
+ * Saved scoring profiles and the default profile on PostgreSQL (the reads are written once in
+ * queries/saved-profiles.ts; sqlite/saved-profiles.ts holds the rule of setting the default, which
+ * both adapters run): the writes of `mnemo_profiles`, and the journal targets for them and for
+ * `mnemo_meta` values, with the SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
  */
 import type { JournalledStore, JournalTarget } from '../shared/journal.js';
-import type { SavedProfileRow } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { deletePgMeta, readPgMeta, writePgMeta } from './pg-meta.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { SavedProfileRow } from '../port/store-rows.js';
+import { profileOf } from '../queries/saved-profiles.js';
 
 const COLS = 'name, base, config, created_at, updated_at, default_since';
-
-function profileOf(r: Record<string, unknown>): SavedProfileRow {
-  return {
-    name: r['name'] as string,
-    base: r['base'] as string,
-    config: r['config'] as string,
-    created_at: r['created_at'] as number,
-    updated_at: r['updated_at'] as number,
-    default_since: r['default_since'] as number | null,
-  };
-}
 
 export class PgSavedProfiles {
   constructor(private readonly conn: PgStoreConnection) {}
@@ -37,10 +27,6 @@ export class PgSavedProfiles {
   row(name: string): SavedProfileRow | null {
     const [r] = this.q(`SELECT ${COLS} FROM ${this.table} WHERE name = $1`, [name]);
     return r ? profileOf(r) : null;
-  }
-
-  rows(): SavedProfileRow[] {
-    return this.q(`SELECT ${COLS} FROM ${this.table} ORDER BY name`).map(profileOf);
   }
 
   /** Inserts or replaces (SQLite's INSERT OR REPLACE). */

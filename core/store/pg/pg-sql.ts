@@ -1,9 +1,7 @@
 /**
  * Small helpers for the PostgreSQL adapter's SQL: `?` placeholders (the SQLite modules' style, so
- * a clause such as owner-sql.ts's serves both adapters) numbered as PostgreSQL's `$1, $2 …`, and
- * bigint results turned back into numbers.
+ * a clause such as owner-sql.ts's serves both adapters) numbered as PostgreSQL's `$1, $2 …`.
  */
-import { MnemoError } from '../../errors.js';
 
 /**
  * Numbers each `?` in order. The adapter's SQL is written here, never taken from input, and holds
@@ -20,21 +18,8 @@ export function numbered(sql: string, first = 1): string {
   return out;
 }
 
-/**
- * A bigint column as `pg` returns it (decimal text) as a number. SQLite hands the same columns
- * back as numbers, and the engine works on numbers; a value past 2^53 would lose digits, so it is
- * refused rather than rounded.
- */
-export function intOf(value: unknown, where: string): number {
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
-  throw new MnemoError('internal', `PostgreSQL returned ${JSON.stringify(String(value)).slice(0, 40)} for ${where}, which is not an integer a number holds exactly`);
-}
-
-/** The same, keeping null. */
-export function intOrNull(value: unknown, where: string): number | null {
-  return value === null || value === undefined ? null : intOf(value, where);
-}
+/** A bigint column as `pg` returns it (decimal text) as a number, for the adapter's own modules as for the shared queries. */
+export { intOf, intOrNull } from '../shared/sql-values.js';
 
 /**
  * Texts as one parameter for `jsonTexts`: JSON, which V8 writes natively. `pg` writes a text[]

@@ -3,11 +3,12 @@
  * `store.runs` (port.ts StoreQueries, StoreRuns), each bound to the module that holds its SQL, as
  * sqlite-queries.ts and sqlite-runs.ts do for SQLite. The long
  * changes and ingest runs run SQLite's code (journal-runs.ts, ingest-runs.ts) over this adapter's
- * statements; the credential writes are each one transaction of the store's, on Mnemo's tables.
+ * statements.
  */
 import { feedRetention, pruneFeed, setFeedRetention } from '../sqlite/feed-retention.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
-import { beliefJournalTargets } from '../sqlite/belief-journal-targets.js';
+import { beliefJournalTargets } from '../shared/belief-journal-targets.js';
+import { BeliefWrites } from '../queries/belief-tables.js';
 import { Journal } from '../shared/journal.js';
 import { planErase, runErase, type EraseStore } from '../shared/erase-run.js';
 import { pgEraseBackend } from './pg-erase.js';
@@ -16,10 +17,7 @@ import type { JournalFollowUp, StoreQueries, StoreRuns, StoreWriter } from '../p
 import type { StoreHandle } from '../shared/store-handle.js';
 import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { PgAudit } from './pg-audit.js';
-import { PgBeliefTables } from './pg-belief-tables.js';
 import { beginPgBulkLoad } from './pg-bulk-load.js';
-import { PgCounts } from './pg-counts.js';
-import { PgCredentials } from './pg-credentials.js';
 import type { PgFeed } from './pg-feed.js';
 import { pgFeedStatus, pgPruneFeedStep } from './pg-feed-retention.js';
 import { PgGraph } from './pg-graph.js';
@@ -29,7 +27,6 @@ import { pgMemoryRowTarget, pgTombstoneTarget } from './pg-journal-targets.js';
 import { PgList } from './pg-list.js';
 import { PgMemoryQueries } from './pg-memory-queries.js';
 import type { PgMemoryRows } from './pg-memory-rows.js';
-import { pgRuns } from './pg-not-yet-groups.js';
 import { pgQueries } from './pg-queries.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import { PgRowQueries } from './pg-row-queries.js';
@@ -54,36 +51,24 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
   evidence: PgEvidenceMirror,
   followUps: readonly JournalFollowUp[],
 ): Journal<S> {
-  const beliefRows = new PgBeliefTables(conn, store, evidence);
+  const beliefRows = new BeliefWrites(store);
   const targets = [pgMemoryRowTarget(rows), pgTombstoneTarget(conn), profiles.target(), profiles.metaTarget(), ...beliefJournalTargets(() => beliefRows)];
   return new Journal<S>(store, pgJournalSqlFor(conn, pgJournalSql(conn)), targets, followUps);
 }
 
-export function pgStoreGroups(store: EraseStore, { conn, feed, profiles, readAhead, evidence }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
-
-  const credentials = new PgCredentials(conn);
+export function pgStoreGroups(store: EraseStore, { conn, feed, readAhead, evidence }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
   const erasing = pgEraseBackend(conn, evidence, feed);
   const feedQueries = { feedRetention: () => feedRetention(store), feedStatus: () => pgFeedStatus(store, feed) };
-  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries, {
+  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), new PgAudit(conn), new PgList(conn), new PgGraph(conn), feedQueries, {
     planErase: (selector) => planErase(store, erasing, selector),
   });
-  const runs = pgRuns({
+  const runs: StoreRuns = {
     ...journalRuns(store),
     ...ingestRuns(store, pgIngestSql(conn)),
-    insertCredential: (c) =>
-      store.transaction(() => {
-        store.ensureMnemo();
-        credentials.insert(c);
-      }),
-    markRevoked: (ids, now) =>
-      store.transaction(() => {
-        store.ensureMnemo();
-        return credentials.markRevoked(ids, now);
-      }),
     beginBulkLoad: () => beginPgBulkLoad(conn, store),
     setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing, (s, at) => pgPruneFeedStep(s, feed, at)),
     erase: (plan, opts, pacing) => runErase(store, erasing, plan, opts, pacing),
-  });
+  };
   return { queries, runs };
 }

@@ -30,26 +30,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fixedClock, systemClock, type Clock } from '../../clock.js';
-import { badInput, MnemoError, notFound } from '../../errors.js';
-import { isEdgeType } from '../../model/enums.js';
+import { MnemoError } from '../../errors.js';
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
-import { logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
+import { logAccess, type AccessRecord, type Memory } from '../../model/memory.js';
 import { accessEventValues } from '../sqlite/access-events.js';
 import { currentCredentialId } from '../port/attribution.js';
-import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
-import type { IndexSidecar } from '../derived/index-sidecar.js';
+import { encodeRow } from '../port/codec.js';
 import type { Journal } from '../shared/journal.js';
-import type { MaintenanceEntry } from '../sqlite/maintenance-log.js';
-import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
-import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port/port.js';
-import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextSearch, Tombstone } from '../port/port.js';
-import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../sqlite/saved-profiles.js';
+import type { AccessEvent, AccessWrite, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges } from '../port/port.js';
+import type { IndexSidecarLocation, JournalFollowUp, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
+import { DEFAULT_PROFILE_KEY, setDefaultProfileWith } from '../sqlite/saved-profiles.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-import { TextSearchIndex } from '../derived/text-search.js';
 import { contentHash } from '../sqlite/tombstones.js';
 import { PgAccessEvents } from './pg-access-events.js';
-import { PgBeliefTables } from './pg-belief-tables.js';
 import { PgEvidenceMirror } from './pg-evidence-mirror.js';
 import { PgFeed } from './pg-feed.js';
 import { pgChangesBetween } from './pg-history-diff.js';
@@ -62,18 +56,21 @@ import { definePgJsonFunctions } from './pg-json-sql.js';
 import { PgLiveChanges } from './pg-live-changes.js';
 import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
-import { StoreMemoryWrites } from '../shared/memory-writes.js';
 import { readPgMeta, writePgMeta } from './pg-meta.js';
 import { PgReadAhead } from './pg-read-ahead.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
-import { ScopedReads } from '../shared/scoped-reads.js';
+import { RowBackedStore } from '../shared/row-backed-store.js';
 import { PgStoreConnection } from './pg-store-connection.js';
+import { PG_STORE_TABLE } from './pg-schema.js';
 import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
 import { upgradePgGuards } from './pg-store-guards.js';
 import { mayWriteJournal } from './pg-agent-journal-sql.js';
 import { pgTextRows } from './pg-text-rows.js';
+import { pgSql } from './pg-sql-seam.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
+import type { MaintenanceEntry } from '../port/event-rows.js';
+import type { SavedProfileRow } from '../port/store-rows.js';
 
 export interface PgOpenOptions {
   clock?: Clock;
@@ -89,7 +86,7 @@ export interface PgOpenOptions {
   journalFollowUps?: readonly JournalFollowUp[];
 }
 
-export class PgStore implements StoreWriter, StoreHandle {
+export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle {
   readonly path: string;
   readonly name: string;
   readonly clock: Clock;
@@ -98,6 +95,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   readonly journal: Journal<PgStore>;
   readonly queries: StoreQueries;
   readonly runs: StoreRuns;
+  /** The shared queries' statements, run on this connection (pg-sql-seam.ts). */
+  readonly sql: StoreSqlWrites;
   /** Set on a store opened as of an instant (openAsOf): it shows that instant and never changes. */
   readonly history: StoreAsOf | null;
   private readonly conn: PgStoreConnection;
@@ -108,10 +107,8 @@ export class PgStore implements StoreWriter, StoreHandle {
   private readonly changes: PgLiveChanges;
   /** Transactions of ours that wrote (totalChanges). */
   private writes = 0;
-  private readonly rows: PgMemoryRows;
+  protected readonly rows: PgMemoryRows;
   private readonly readAhead: PgReadAhead;
-  private readonly scoped: ScopedReads;
-  private readonly writers: StoreMemoryWrites;
   private readonly events: PgAccessEvents;
   private readonly profiles: PgSavedProfiles;
   /** The belief evidence search's copy of the evidence (one per connection, made on first search). */
@@ -129,8 +126,10 @@ export class PgStore implements StoreWriter, StoreHandle {
   private sidecarLocation: IndexSidecarLocation | null | undefined;
 
   private constructor(conn: PgStoreConnection, opts: PgOpenOptions, history: StoreAsOf | null = null) {
+    super();
     this.conn = conn;
     this.history = history;
+    this.sql = pgSql(conn);
     this.feed = new PgFeed(conn);
     this.readAhead = new PgReadAhead(conn);
     this.rows = new PgMemoryRows(conn, this.readAhead);
@@ -142,8 +141,6 @@ export class PgStore implements StoreWriter, StoreHandle {
     const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;
     this.runs = groups.runs;
-    this.scoped = new ScopedReads(this.rows, (row, edges) => this.decode(row, edges));
-    this.writers = new StoreMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
     this.path = conn.shown;
     this.name = conn.url.schema;
     this.clock = opts.clock ?? systemClock;
@@ -244,6 +241,12 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   profile(): ProfileName {
     return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
+  }
+
+  /** nooa's user_version as the store keeps it (mnemo_pg_store), Mnemo's from mnemo_meta. */
+  schemaVersions(): SchemaVersions {
+    const value = (table: string, key: string) => this.conn.db().query(`SELECT value FROM ${this.conn.table(table)} WHERE key = $1`, [key])[0]?.['value'];
+    return { nooa: Number(value(PG_STORE_TABLE, 'nooa_user_version') ?? 0), mnemo: Number(value('mnemo_meta', 'schema_version') ?? 0) };
   }
 
   warn(key: string, message: string): void {
@@ -388,12 +391,6 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   // ---------------------------------------------------------------- memory reads
 
-  private decode(row: MemoryRow, edges: Edge[]): Memory {
-    const { memory, warning } = decodeRow(row, edges);
-    if (warning) this.warn(`row:${row.id}`, warning);
-    return memory;
-  }
-
   get(id: string): Memory | null {
     // Inside a change a read is the start of a read-modify-write (a reflection op, an edit): the
     // row stays locked until the change commits, so another connection's write of it waits rather
@@ -419,36 +416,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     return out;
   }
 
-  require(idOrPrefix: string): Memory {
-    const id = this.requireId(idOrPrefix);
-    const m = this.get(id);
-    if (!m) throw notFound(`no memory with id ${idOrPrefix}`, { id: idOrPrefix });
-    return m;
-  }
-
-  getEmbedding(id: string): Float32Array | null {
-    const blob = this.rows.embedding(id);
-    if (!blob) return null;
-    const v = blobToVector(blob, this.dim);
-    if (!v) this.warn(`emb:${id}`, `memory ${id}: stored embedding has ${blob.byteLength / 4} dimensions, expected ${this.dim}; skipped`);
-    return v;
-  }
-
-  // Answered by the rows (pg-memory-rows.ts), the id rule (memory-ids.ts) and the scope's reads (../scoped-reads.ts).
-  readonly exists = (id: string): boolean => this.rows.exists(id);
-  readonly resolveId = (idOrPrefix: string): string | null => resolveMemoryId(idOrPrefix, this.rows);
-  readonly requireId = (idOrPrefix: string): string => requireMemoryId(idOrPrefix, this.rows);
-  readonly ownerOf = (id: string): string | null => this.rows.ownerOf(id);
-  readonly rowidOf = (id: string): number | null => this.rows.rowidOf(id);
-  readonly neighbors = (id: string): Edge[] => this.rows.neighbors(id);
-  readonly edgesFrom = (ids: readonly string[]): Map<string, Edge[]> => this.rows.edgesFrom(ids);
-  readonly incoming = (id: string): IncomingEdge[] => this.rows.incoming(id);
-  readonly count = (scope: ListScope = {}): number => this.scoped.count(scope);
-  readonly isEmpty = (scope: ListScope = {}): boolean => this.scoped.isEmpty(scope);
-  readonly iter = (scope: ListScope = {}, batch = 1000): Generator<Memory> => this.scoped.iter(scope, batch);
-  readonly all = (scope: ListScope = {}): Memory[] => [...this.iter(scope)];
-
-  // ---------------------------------------------------------------- memory writes
+  // ---------------------------------------------------------------- memory writes (the rest: shared/row-backed-store.ts)
 
   private assertWritable(): void {
     if (this.history) throw pastIsReadOnly(this.path, this.history.at);
@@ -456,60 +424,15 @@ export class PgStore implements StoreWriter, StoreHandle {
   }
 
   /** Before a memory's row is written: refuse on a read-only store, and give the open change (if any) its before-image. */
-  private beforeWrite(id: string): void {
+  protected beforeWrite(id: string): void {
     this.assertWritable();
     this.journal.capture(`m:${id}`);
-  }
-
-  private writeEdges(src: string, edges: Edge[]): void {
-    const current = this.rows.neighbors(src);
-    const same =
-      current.length === edges.length &&
-      current.every((e, i) => {
-        const n = edges[i]!;
-        return e.target_id === n.target_id && e.type === n.type && e.weight === n.weight && e.created_at === n.created_at;
-      });
-    if (!same) this.rows.replaceEdges(src, edges);
-  }
-
-  /** Insert or replace, as nooa's `add`: the row, its edges and its embedding. */
-  add(m: Memory, embedding: Float32Array | null): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      for (const e of m.edges) {
-        if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
-      }
-      this.rows.replace(encodeRow(m), embedding ? vectorToBlob(embedding) : null);
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
-  }
-
-  /** Update that keeps the embedding (nooa's `save`), rewriting the edges when they changed. */
-  save(m: Memory): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      if (!this.rows.update(encodeRow(m))) throw notFound(`no memory with id ${m.id}`, { id: m.id });
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
   }
 
   /** Inside a change, locks and holds these memories' rows in one statement (pg-held-rows.ts): the change's reads of them answer from memory. */
   lockAhead(ids: readonly string[]): void {
     if (this.journal.active) this.rows.lockAndHold(ids);
   }
-
-  // Answered by pg-memory-writes.ts.
-  readonly setEmbedding = (id: string, embedding: Float32Array | null): void => this.writers.setEmbedding(id, embedding);
-  readonly archive = (id: string): boolean => this.writers.setArchived(id, true);
-  readonly restore = (id: string): boolean => this.writers.setArchived(id, false);
-  readonly delete = (id: string): boolean => this.writers.delete(id);
-  readonly renameOwner = (from: string, to: string): number => this.writers.renameOwner(from, to);
-  readonly addEdge = (src: string, dst: string, type: string, weight = 1.0): boolean => this.writers.addEdge(src, dst, type, weight);
-  readonly removeEdge = (src: string, dst: string, type: string): boolean => this.writers.removeEdge(src, dst, type);
 
   // ---------------------------------------------------------------- the journal and tombstones
 
@@ -577,15 +500,19 @@ export class PgStore implements StoreWriter, StoreHandle {
 
   // ---------------------------------------------------------------- beliefs and the list's text search
 
-  /** The belief tables on this connection (reads on a nooa-only store return nothing). */
-  readonly beliefTables = (): BeliefWrites => new PgBeliefTables(this.conn, this, this.evidence);
+  // ---------------------------------------------------------------- belief evidence
+
+  /** SQLite's FTS5 over a copy of the evidence kept in this process (pg-evidence-mirror.ts): SQLite's matches and BM25 scores. */
+  readonly searchEvidence = (match: string, limit: number): { id: number; score: number }[] => this.evidence.search(match, limit);
+
+  /** Nothing to write: the evidence copy reads new deltas when it is next searched. */
+  indexEvidence(_firstId: number, _lastId: number): void {}
 
   /**
-   * SQLite's index, fed from this store's rows. It is kept in this process's memory and rebuilt on
-   * each load, the sidecar unused: catching a persisted index up needs the change feed.
+   * The rows of the list's text search, kept in this process's memory and rebuilt on each load, the
+   * sidecar unused: catching a persisted index up needs the change feed.
    */
-  newTextSearch(_sidecar: IndexSidecar | null): TextSearch {
-    const rows = pgTextRows(this.conn, this.readAhead);
-    return new TextSearchIndex(null, () => rows);
+  textRows(): { rows: TextRows; sidecarKept: boolean } {
+    return { rows: pgTextRows(this.conn, this.readAhead), sidecarKept: false };
   }
 }

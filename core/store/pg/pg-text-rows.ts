@@ -4,11 +4,11 @@
  * SQLite's json_extract reads it (a string unquoted, NULL when absent or unreadable); a title that
  * is not a string (a number, an object) is text here and may be spelled differently by the two.
  */
-import type { TextRow, TextRows } from '../derived/text-search.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { intOf } from './pg-sql.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
+import type { TextRow, TextRows } from '../port/source-rows.js';
 
 /** Rows read per round trip when the index is built. */
 const PAGE = 5000;

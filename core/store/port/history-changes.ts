@@ -4,7 +4,6 @@
  */
 import { agentOfMeta } from './attribution.js';
 import type { MemoryRow } from './codec.js';
-import type { EdgeRow } from '../shared/feed-images.js';
 
 /** A full row of nooa's `memories` (every column, the embedding included; `data` as stored). */
 export type MemoryImage = Omit<MemoryRow, 'rowid' | 'embedding'> & { embedding: Buffer | null };
@@ -56,4 +55,13 @@ export interface HistoryChanges {
   journal: Map<number, JournalAuthor>;
   /** The owner (role@instance) of every agent credential the rows or their changes name. */
   credentialOwners: Map<string, string>;
+}
+
+/** A `memory_edges` row. */
+export interface EdgeRow {
+  src: string;
+  dst: string;
+  type: string;
+  weight: number;
+  created_at: number;
 }

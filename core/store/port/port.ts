@@ -11,78 +11,67 @@
  * backend (PostgreSQL) would make asynchronous and why recall's hot path would not pay for it.
  */
 import type { Clock } from '../../clock.js';
-import type { StoreAsOf } from '../../model/history.js';
-import type { HistoryChanges } from './history-changes.js';
 import type { EdgeType } from '../../model/enums.js';
+import type { StoreAsOf } from '../../model/history.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../../model/memory.js';
 import type { OwnerScope } from '../../model/owner.js';
-import type { AccessEvent, EventFilter } from '../sqlite/access-events.js';
-import type { SessionEvent } from '../sqlite/session-events.js';
-import type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from '../sqlite/belief-tables.js';
-import type { ChangeRow, ChangeSummary } from '../shared/journal.js';
-import type { MaintenanceEntry } from '../sqlite/maintenance-log.js';
-import type { ChangeEvent } from '../shared/store-handle.js';
-import type { Tombstone } from '../sqlite/tombstones.js';
-import type { AuditEvent, AuditFilter } from '../sqlite/access-queries.js';
-import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../sqlite/derived-sources.js';
-import type { DuplicateCandidateRow } from '../sqlite/duplicate-rows.js';
-import type { memoryFacets } from '../sqlite/facets.js';
-import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../sqlite/fingerprint-rows.js';
-import type { GraphFilter, GraphResult } from '../sqlite/graph-query.js';
-import type { ListFilter, ListRow } from '../sqlite/list-query.js';
-import type { LoggedRecall } from '../sqlite/logged-recalls.js';
-import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../sqlite/overview-counts.js';
-import type { OwnerState } from '../sqlite/recall-reads.js';
-import type { OwnerSummaries } from '../sqlite/owner-summaries.js';
-import type { MemoryHead } from '../sqlite/review-heads.js';
-import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../sqlite/store-counts.js';
-import type { UsageRecord } from '../sqlite/usage-rows.js';
-import type { FeedChanges, FeedPosition } from './feed-position.js';
-import type { CredentialRef } from '../../model/agent-credential.js';
 import type { RunPacing } from '../../model/run-pacing.js';
-import type { CredentialUse, StoredCredential } from '../sqlite/agent-credentials.js';
-import type { BulkLoad } from '../sqlite/bulk-load.js';
-import type { ChangeRun, Pacer } from '../shared/change-run.js';
-import type { FeedRetention, FeedStatus, PruneReport } from '../sqlite/feed-retention.js';
-import type { IngestMarker } from '../shared/ingest-run.js';
-import type { GroupUndoOptions, GroupUndoResult } from '../shared/undo-group.js';
-import type { SavedProfileRow } from '../sqlite/saved-profiles.js';
-import type { IndexSidecar, IndexSidecarLocation } from '../derived/index-sidecar.js';
+import type { SchemaVersions } from './count-rows.js';
+import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
+import type { FeedChanges, FeedPosition } from './feed-position.js';
+import type { StoreSqlReads, StoreSqlWrites } from './store-sql.js';
+import type { HistoryChanges } from './history-changes.js';
+import type { GraphFilter, GraphResult, ListFilter, ListRow, MemoryFacets } from './memory-views.js';
+import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRows, VectorRow } from './source-rows.js';
+import type {
+  BulkLoad,
+  ChangeEvent,
+  ChangeRow,
+  ChangeRun,
+  ChangeSummary,
+  FeedRetention,
+  FeedStatus,
+  GroupUndoOptions,
+  GroupUndoResult,
+  IndexSidecarLocation,
+  IngestMarker,
+  Pacer,
+  PruneReport,
+  SavedProfileRow,
+  Tombstone,
+} from './store-rows.js';
 import type { EraseOutcome, ErasePlan, EraseRunOptions, EraseSelector } from './erase.js';
-export type { IndexSidecarLocation } from '../derived/index-sidecar.js';
 
-/* The row and filter types of the port's methods, so that callers name them through the port. */
-export type { AccessEvent, EventFilter } from '../sqlite/access-events.js';
-export type { SessionEvent } from '../sqlite/session-events.js';
-export type { AuditEvent, AuditFilter } from '../sqlite/access-queries.js';
-export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from '../sqlite/belief-tables.js';
-export type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../sqlite/derived-sources.js';
-export type { DuplicateCandidateRow } from '../sqlite/duplicate-rows.js';
-export type { FacetRow } from '../sqlite/facets.js';
-export type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../sqlite/fingerprint-rows.js';
-export type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../sqlite/graph-query.js';
-export type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor } from './history-changes.js';
-export type { ChangeRow, ChangeSummary } from '../shared/journal.js';
-export type { ListFilter, ListRow } from '../sqlite/list-query.js';
-export type { LoggedRecall } from '../sqlite/logged-recalls.js';
-export type { MaintenanceEntry } from '../sqlite/maintenance-log.js';
-export type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../sqlite/overview-counts.js';
-export type { OwnerState } from '../sqlite/recall-reads.js';
-export type { OwnerSummaries, OwnerSummary } from '../sqlite/owner-summaries.js';
-export type { MemoryHead } from '../sqlite/review-heads.js';
-export type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../sqlite/store-counts.js';
-export type { ChangeEvent } from '../shared/store-handle.js';
-export type { SavedProfileRow } from '../sqlite/saved-profiles.js';
-export type { Tombstone } from '../sqlite/tombstones.js';
-export type { UsageRecord } from '../sqlite/usage-rows.js';
+/* The row and filter types of the port's methods, owned by the port's files beside this one; re-exported so that callers name them through the port. */
+export type { AliasRow, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from './belief-rows.js';
+export type { CountBucket, KeyCount, OverviewColumn, OwnerSummaries, OwnerSummary, RetentionPoint, SchemaVersions, StatsColumn, TableCounts, ValueCount } from './count-rows.js';
+export type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
 export type { FeedChanges, FeedPosition } from './feed-position.js';
-export type { CredentialUse, StoredCredential } from '../sqlite/agent-credentials.js';
-export type { BulkLoad, BulkMemoryRow } from '../sqlite/bulk-load.js';
-export type { ChangeRun, Pacer } from '../shared/change-run.js';
+export type { SqlDialectName, StoreQuery, StoreSqlReads, StoreSqlWrites } from './store-sql.js';
+export type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor } from './history-changes.js';
+export type { DuplicateCandidateRow, FacetRow, GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult, ListFilter, ListRow, MemoryFacets, MemoryHead, OwnerState, UsageRecord } from './memory-views.js';
+export type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRow, TextRows, VectorRow } from './source-rows.js';
+export type {
+  BulkLoad,
+  BulkMemoryRow,
+  ChangeEvent,
+  ChangeRow,
+  ChangeRun,
+  ChangeSummary,
+  CredentialUse,
+  FeedRetention,
+  FeedStatus,
+  GroupUndoOptions,
+  GroupUndoResult,
+  IndexSidecarLocation,
+  IngestMarker,
+  Pacer,
+  PruneReport,
+  SavedProfileRow,
+  StoredCredential,
+  Tombstone,
+} from './store-rows.js';
 export type { EraseOutcome, ErasePlaceCounts, ErasePlan, EraseReclaim, EraseRunOptions, EraseSelector, EraseTarget, ErasePhase } from './erase.js';
-export type { FeedRetention, FeedStatus, PruneReport } from '../sqlite/feed-retention.js';
-export type { IngestMarker } from '../shared/ingest-run.js';
-export type { GroupUndoOptions, GroupUndoResult } from '../shared/undo-group.js';
 
 /** A built-in profile (`nooa-0.0.9`, `mnemo`) or one saved in the store (saved-profiles.ts). */
 export type ProfileName = string;
@@ -126,6 +115,8 @@ export interface StoreInfo {
   hasMnemo(): boolean;
   getMeta(key: string): string | null;
   profile(): ProfileName;
+  /** nooa's schema version (SQLite's `user_version`) and Mnemo's (0 before Mnemo's tables exist). */
+  schemaVersions(): SchemaVersions;
   maintenanceHistory(limit?: number): MaintenanceEntry[];
   /** Reports a problem with the data once per key (an unreadable row, a wrong-sized vector). */
   warn(key: string, message: string): void;
@@ -275,40 +266,19 @@ export interface TombstoneWrites {
 
 // ---------------------------------------------------------------- beliefs
 
-export interface BeliefReads {
-  exists(): boolean;
-  dimension(entity: string, attribute: string, tablesExist?: boolean): DimensionRow | null;
-  dimensionsOf(entity: string): DimensionRow[];
-  allDimensions(): DimensionRow[];
-  entities(search: string | undefined, limit: number, offset: number): { entity: string; dimensions: number; deltas: number; t_last: number }[];
-  entityCount(search: string | undefined): number;
-  delta(id: number): DeltaRow | null;
-  deltasOf(entity: string, attribute: string, until?: number): DeltaRow[];
-  lastDeltaAtOrBefore(entity: string, attribute: string, t: number): DeltaRow | null;
-  timeline(entity: string, attribute: string | undefined, limit: number, offset: number, until?: number): DeltaRow[];
-  deltasOfEntities(names: readonly string[]): DeltaRow[];
-  scan(): Generator<Pick<DeltaRow, 'entity' | 'attribute' | 'value' | 't' | 'reliability' | 'surprise'>>;
-  deltasForMemory(memoryId: string): DeltaRow[];
-  basis(): string;
-  counts(): { dimensions: number; deltas: number; entities: number; aliases: number };
+/*
+ * The belief tables are written once above the port (core/store/queries/belief-tables.ts), over
+ * store.sql; only the search over delta evidence is each backend's own.
+ */
+
+export interface BeliefEvidenceReads {
+  /** BM25 over delta evidence (lower is better); `match` is an FTS5 query string. The caller checks the belief tables exist. */
   searchEvidence(match: string, limit: number): { id: number; score: number }[];
-  aliases(): AliasRow[];
-  alias(name: string): AliasRow | null;
-  rejections(): RejectionRow[];
-  rejection(a: string, b: string): RejectionRow | null;
 }
 
-export interface BeliefWrites extends BeliefReads {
-  prepareWrite(): void;
-  putDimension(d: DimensionRow): void;
-  deleteDimensionsOf(entity: string): void;
-  insertDelta(d: NewDelta): number;
+export interface BeliefEvidenceWrites {
+  /** Adds a range of new deltas to the evidence search (SQLite's FTS5 table; PostgreSQL's copy catches up when searched). */
   indexEvidence(firstId: number, lastId: number): void;
-  updateDerived(id: number, entity: string, prior: DistJson, posterior: DistJson, surprise: number): void;
-  putAlias(a: AliasRow): void;
-  deleteAlias(name: string): void;
-  putRejection(a: string, b: string, at: number): void;
-  deleteRejection(a: string, b: string): void;
 }
 
 // ---------------------------------------------------------------- changes made by others
@@ -387,21 +357,12 @@ export interface StoreHistory {
  * reaches them as `store.queries`, so a second backend provides them or fails the contract suite.
  */
 
-export type MemoryFacets = ReturnType<typeof memoryFacets>;
-
 export interface MemoryQueries {
   /** One page of the memory list, with its total. */
   listMemories(f: ListFilter): { total: number; rows: ListRow[] };
   /** The ids (at most `max`) the same filter selects, with its total. */
   listIds(f: ListFilter, max: number): { total: number; ids: string[] };
   memoryFacets(archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample?: number): MemoryFacets;
-  /** Owner, archived flag and status of each id that exists (recall's owner and status gate). */
-  ownerStates(ids: readonly string[]): Map<string, OwnerState>;
-  /** Every memory's review head (title, type, owner...), by id. */
-  memoryHeads(): Map<string, MemoryHead>;
-  liveDuplicateCandidates(): Iterable<DuplicateCandidateRow>;
-  duplicateCandidate(id: string): DuplicateCandidateRow | undefined;
-  titlesOf(ids: string[]): Map<string, string | null>;
   /** Every memory row in rowid order, in one statement (consistent only inside readConsistent). */
   memoryRows(): Iterable<RawMemoryRow>;
   /** The memory rows a page at a time, yielding to the event loop between pages (no shared snapshot). */
@@ -429,9 +390,6 @@ export interface IndexSources {
 }
 
 export interface AccessEventQueries {
-  /** Each memory's access ring and the fields retention needs, in insertion order. */
-  iterUsageRecords(scope?: { owner?: OwnerScope; includeArchived?: boolean }): Generator<UsageRecord>;
-  usageRecords(ids: readonly string[]): Map<string, UsageRecord>;
   /** The access log with its memories' heads; null before the event table exists. */
   auditEvents(f: AuditFilter): { total: number; events: AuditEvent[] } | null;
   loggedRecalls(limit: number): LoggedRecall[];
@@ -442,51 +400,6 @@ export interface AccessEventQueries {
   latestAccessEventId(): number;
 }
 
-export interface JournalQueries {
-  /** Up to `limit` ids of memories a change wrote. */
-  memoriesTouched(changeId: number, limit: number): string[];
-}
-
-/** Counts for the Overview, stats and the store panel. */
-export interface CountQueries {
-  liveValueCounts(column: OverviewColumn): ValueCount[];
-  liveAndArchivedCounts(): { live: number; archived: number };
-  liveEdgeTypeCounts(): ValueCount[];
-  liveRetentionBucketCounts(now: number, halfLifeHours: number, buckets: readonly CountBucket[]): number[];
-  liveIdleBucketCounts(now: number, buckets: readonly CountBucket[]): number[];
-  liveCount(): number;
-  retentionSample(now: number, halfLifeHours: number, step: number): RetentionPoint[];
-  tableCounts(): TableCounts;
-  schemaVersions(): SchemaVersions;
-  countsByColumn(column: StatsColumn, scope: OwnerScope): KeyCount[];
-  archivedCount(scope: OwnerScope): number;
-  edgeCountsByType(): { k: string; n: number }[];
-  beliefDimensionCount(): number;
-  /**
-   * One row per owner (memories live and archived, live ones by type, edges out, accesses on its
-   * memories, its reads of other roles' memories, newest write and access): each table grouped once,
-   * the first `limit` owners in byte order.
-   */
-  ownerSummaries(limit: number): OwnerSummaries;
-}
-
-/** The agent credentials (hashes only) and what each was used for. */
-export interface CredentialQueries {
-  credentialById(id: string): StoredCredential | null;
-  credentialByHash(tokenHash: string): StoredCredential | null;
-  /** Every credential, revoked ones too, oldest first. */
-  listCredentialRows(): StoredCredential[];
-  /** Id to owner and label, for naming who made a change or an access. */
-  credentialRefs(): Map<string, CredentialRef>;
-  credentialUse(): CredentialUse[];
-}
-
-/** The profiles saved in the store by name (mnemo_profiles); empty before the table exists. */
-export interface SavedProfileQueries {
-  savedProfile(name: string): SavedProfileRow | null;
-  /** Every saved profile, by name. */
-  savedProfiles(): SavedProfileRow[];
-}
 
 /** How long the change feed keeps its rows, and what it holds. */
 export interface FeedQueries {
@@ -499,7 +412,7 @@ export interface EraseQueries {
   planErase(selector: EraseSelector): Promise<ErasePlan>;
 }
 
-export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, JournalQueries, CountQueries, CredentialQueries, SavedProfileQueries, FeedQueries, EraseQueries {}
+export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, AccessEventQueries, FeedQueries, EraseQueries {}
 
 // ---------------------------------------------------------------- long changes and bulk writes
 
@@ -538,12 +451,6 @@ export interface FeedWrites {
   pruneFeed(now: number, pacing?: RunPacing): Promise<PruneReport>;
 }
 
-export interface CredentialWrites {
-  insertCredential(c: StoredCredential): void;
-  /** Marks the given credentials revoked at `now`; returns the ids that were live. */
-  markRevoked(ids: readonly string[], now: number): string[];
-}
-
 /**
  * Erasing (shared/erase-run.ts): the one write the journal cannot take back. The plan writes
  * nothing (a dry run); the erase removes what it names from every place, in paced transactions,
@@ -553,7 +460,7 @@ export interface EraseRuns {
   erase(plan: ErasePlan, opts: EraseRunOptions, pacing?: RunPacing): Promise<EraseOutcome>;
 }
 
-export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, CredentialWrites, EraseRuns {
+export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, EraseRuns {
   /** Switches the store to bulk loading (the demo generator) until `finish()`. */
   beginBulkLoad(): BulkLoad;
 }
@@ -572,36 +479,23 @@ export interface SavedProfileWrites {
 
 // ---------------------------------------------------------------- the two sides
 
-/**
- * The memory list's full-text search: every word must match as a prefix, and a word that looks like
- * a hex id prefix also matches ids. The adapter makes it (SQLite: FTS5 tables, in the index sidecar
- * when one is given, text-search.ts); the engine keeps it current as a derived index (it has the
- * same members as a sidecar-resident DerivedIndex, spelled out here so the port names no module
- * that names the port).
- */
-export interface TextSearch {
-  load(store: StoreReader): void;
-  update(store: StoreReader, id: string): void;
-  remove(id: string): void;
-  /** Records a feed position the search reflects at least (when the engine closes). */
-  recordPosition(position: FeedPosition, now: number): void;
-  dispose(): void;
-  /** The ids of the memories that match every word. */
-  match(words: readonly string[]): string[];
-}
-
 /** Everything a read path may do. */
-export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, ChangeFeed, StoreHistory {
+export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, BeliefEvidenceReads, ChangeFeed, StoreHistory {
   readonly journal: JournalReads;
-  beliefTables(): BeliefReads;
   readonly queries: StoreQueries;
-  /** A new full-text search over this store's memories, kept in `sidecar` when one is given (else rebuilt on each load). */
-  newTextSearch(sidecar: IndexSidecar | null): TextSearch;
+  /** Runs the store's own shared queries (core/store/queries/), reads only. */
+  readonly sql: StoreSqlReads;
+  /**
+   * The memories' text as the list's full-text search reads it (derived/text-search.ts), and whether
+   * that search may be kept in the index sidecar between opens: only where the change feed can catch
+   * it up (SQLite); elsewhere it is rebuilt on each load.
+   */
+  textRows(): { rows: TextRows; sidecarKept: boolean };
 }
 
 /** Everything: the reads and the writes. */
-export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites, SavedProfileWrites {
+export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites, BeliefEvidenceWrites, SavedProfileWrites {
   readonly journal: JournalWrites;
-  beliefTables(): BeliefWrites;
   readonly runs: StoreRuns;
+  readonly sql: StoreSqlWrites;
 }

@@ -1,27 +1,5 @@
-/**
- * The WHERE clause of the Access audit's filters (AuditFilter), one for both adapters: SQLite's
- * (access-queries.ts) and PostgreSQL's (pg/pg-audit.ts) differ only in how they take an owner's
- * role part, which operator matches the query text as SQLite's LIKE does, and whether the
- * credential column exists (a store opened read-only may keep a schema from before it).
- */
-export interface AuditFilter {
-  channels?: string[] | undefined;
-  readerOwner?: string | undefined;
-  crossOwnerOnly?: boolean | undefined;
-  query?: string | undefined;
-  memoryId?: string | undefined;
-  since?: number | undefined;
-  until?: number | undefined;
-  order?: 'asc' | 'desc' | undefined;
-  offset?: number | undefined;
-  limit?: number | undefined;
-  /** Exact event ids (replay looks up one, and the siblings of a recall). */
-  eventIds?: number[] | undefined;
-  ts?: number | undefined;
-  /** Only the accesses made with this credential; null: only those made without one. */
-  credentialId?: string | null | undefined;
-}
 
+import type { AuditFilter } from '../port/event-rows.js';
 export interface AuditDialect {
   /** An SQL expression for the role part of an owner column (`coder` of `coder@1`). */
   role: (col: string) => string;

@@ -14,8 +14,10 @@
 import { createHash } from 'node:crypto';
 import { currentCredentialId, withAgentMeta } from '../port/attribution.js';
 import { batchBudget, pacingOf, type RunPacing } from '../../model/run-pacing.js';
-import { tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore, type RawChangeRow, type RunCheckpoints } from './journal.js';
+import { tallyRow, type JournalledStore, type RawChangeRow, type RunCheckpoints } from './journal.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
+import type { ChangeRow, ChangeSummary } from '../port/store-rows.js';
+import type { ChangeRun as ChangeRunOfRuns, Pacer as PacerOfRuns } from '../port/store-rows.js';
 
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
 const CHECKPOINT_EVERY_MS = 1000;
@@ -46,7 +48,7 @@ export function refuseIfRunning(store: JournalledStore): void {
  * connections can write while it runs. `end()` gives the connection back its automatic
  * checkpoints; call it when the run stops, however it stops.
  */
-export class Pacer {
+export class Pacer implements PacerOfRuns {
   private lastCheckpoint = performance.now();
   private checkpoints: RunCheckpoints | null;
   constructor(
@@ -91,7 +93,7 @@ const parseRow = (r: RawChangeRow): ChangeRow => ({
  * One change written in batches. `batch(fn)` runs fn in its own transaction with the journal
  * capturing; `finish` closes the change; `rollback` takes back what the committed batches wrote.
  */
-export class ChangeRun {
+export class ChangeRun implements ChangeRunOfRuns {
   private id: number | null = null;
   /**
    * Keys that already have a row in this change (later batches only move their after-image), with

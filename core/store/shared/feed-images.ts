@@ -12,6 +12,7 @@
 import { MnemoError } from '../../errors.js';
 import { pyDumps } from '../../model/pyjson.js';
 import type { MemoryRow } from '../port/codec.js';
+import type { EdgeRow } from '../port/history-changes.js';
 
 /** One row of `mnemo_feed`, as `SELECT * FROM mnemo_feed` reads it. */
 export interface FeedRow {
@@ -40,15 +41,6 @@ export interface FeedRow {
   access_at: number | null;
   change_id: number | null;
   writer: string | null;
-}
-
-/** A `memory_edges` row. */
-export interface EdgeRow {
-  src: string;
-  dst: string;
-  type: string;
-  weight: number;
-  created_at: number;
 }
 
 /** What an `access` row keeps in `data`: entries appended, entries that fell off the head, old counters. */

@@ -5,44 +5,8 @@
  * (graph-query.ts for SQLite, pg/pg-graph.ts for PostgreSQL) and the filters' conditions
  * (graphNodeWhere, graphEdgeTypeWhere); the order of the walk and what the limit cuts are here.
  */
-import type { OwnerScope } from '../../model/owner.js';
 import { ownerClause } from './owner-sql.js';
-
-export interface GraphFilter {
-  focus?: string | null;
-  hops?: number;
-  owner?: OwnerScope;
-  edgeTypes?: readonly string[];
-  types?: readonly string[];
-  includeArchived?: boolean;
-  limit?: number;
-}
-
-export interface GraphNodeRow {
-  id: string;
-  type: string;
-  owner: string;
-  importance: number;
-  strength: number;
-  archived: number;
-  title: string | null;
-  content: string;
-}
-
-export interface GraphEdgeRow {
-  src: string;
-  dst: string;
-  type: string;
-  weight: number;
-}
-
-export interface GraphResult {
-  nodes: (GraphNodeRow & { depth: number | null })[];
-  edges: GraphEdgeRow[];
-  /** How many nodes the request would have reached without the limit. */
-  reachable: number;
-  truncated: boolean;
-}
+import type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../port/memory-views.js';
 
 /** What the walk reads from a store. */
 export interface GraphReads {

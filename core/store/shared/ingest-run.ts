@@ -9,6 +9,7 @@ import { MnemoError } from '../../errors.js';
 import { isLiveWriter } from './run-marker.js';
 import { hostname } from 'node:os';
 import type { StoreHandle } from './store-handle.js';
+import type { IngestMarker } from '../port/store-rows.js';
 
 /** `mnemo_meta` key of a belief ingest's marker (on PostgreSQL, pg-run-markers.ts keeps it apart). */
 export const INGEST_MARKER_KEY = 'beliefs_ingest_run';
@@ -22,14 +23,6 @@ export interface IngestSql {
   deleteDeltas(first: number, last: number): void;
   /** Deletes a row of `mnemo_meta`. */
   deleteMeta(key: string): void;
-}
-
-export interface IngestMarker {
-  pid: number;
-  host: string;
-  started_at: number;
-  /** Delta id ranges [first, last] this ingest appended, one per committed batch. */
-  ranges: [number, number][];
 }
 
 export function ingestInProgress(store: StoreHandle): IngestMarker | null {

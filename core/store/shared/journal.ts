@@ -25,6 +25,7 @@ const withMeta = (meta: Record<string, unknown> | undefined): string | null => {
   return m ? JSON.stringify(m) : null;
 };
 import type { StoreHandle } from './store-handle.js';
+import type { ChangeRow, ChangeSummary } from '../port/store-rows.js';
 
 /**
  * A kind of row the journal can snapshot and restore, addressed by `<ns>:<key>`. `S` is the store
@@ -43,26 +44,6 @@ export interface JournalTarget<S extends StoreHandle = StoreHandle> {
    * refuses to restore them unless it was opened with a JournalFollowUp for this `ns`.
    */
   needsFollowUp?: boolean;
-}
-
-export interface ChangeSummary {
-  id: number;
-  ts: number;
-  label: string;
-  kind: string;
-  counts: Record<string, number>;
-  state: 'applied' | 'undone';
-  undone_at: number | null;
-  meta: Record<string, unknown> | null;
-  rows: number;
-  /** The agent credential the change was made with (null: none, or made before credentials existed). */
-  credential_id: string | null;
-}
-
-export interface ChangeRow {
-  key: string;
-  before: unknown | null;
-  after: unknown | null;
 }
 
 interface OpenChange {

@@ -6,32 +6,9 @@
  */
 import { parseOwnerScope } from '../../model/owner.js';
 import { ownerClause } from './owner-sql.js';
-import { idleSql, rangeClause, retentionSql, type LargerOf, type NumRange } from './retention-sql.js';
-
-/** The memory list's filters, sort and page. */
-export interface ListFilter {
-  types?: string[];
-  owner?: string;
-  owners?: string[];
-  statuses?: string[];
-  archived?: 'live' | 'archived' | 'all';
-  text?: string;
-  tags?: string[];
-  ids?: string[];
-  /** Memories with an edge (out or in) of one of these types. */
-  edge_types?: string[];
-  /** Retention at `now` in [min, max) (needs `now` and `half_life_hours`). */
-  retention?: NumRange;
-  importance?: NumRange;
-  /** Seconds since the last access at `now`, in [min, max). */
-  idle?: NumRange;
-  now?: number;
-  half_life_hours?: number;
-  sort?: string;
-  dir?: 'asc' | 'desc';
-  offset?: number;
-  limit?: number;
-}
+import { idleSql, rangeClause, retentionSql, type LargerOf } from './retention-sql.js';
+import type { ListFilter } from '../port/memory-views.js';
+import type { NumRange } from '../port/memory-views.js';
 
 export interface ListDialect {
   /** The archived column; with an id list SQLite writes `+archived`, to keep its planner on primary-key lookups. */

@@ -1,5 +1,5 @@
 /**
- * A store's writes of memories and edges beside `add` and `save`: the embedding, archiving,
+ * A store's writes of memories and edges: `add` and `save` (nooa's), the embedding, archiving,
  * deleting, renaming an owner, adding and removing an edge. Each is one transaction of the store's;
  * each memory row it changes is first given to the open change as a before-image (`beforeWrite`).
  * Both adapters share this logic; what differs between them is behind `MemoryWriteRows` (their
@@ -7,9 +7,9 @@
  */
 import { badInput, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
-import { addEdge as addEdgeToMemory, type Memory } from '../../model/memory.js';
+import { addEdge as addEdgeToMemory, type Edge, type Memory } from '../../model/memory.js';
 import { validateOwner } from '../../model/owner.js';
-import { vectorToBlob } from '../port/codec.js';
+import { encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
 import type { StoreHandle } from './store-handle.js';
 
 type WritingStore = Pick<StoreHandle, 'clock' | 'transaction' | 'ensureMnemo' | 'exists' | 'emit'> & {
@@ -19,6 +19,13 @@ type WritingStore = Pick<StoreHandle, 'clock' | 'transaction' | 'ensureMnemo' | 
 
 /** The row-level statements the writes need, as each adapter's memory rows module provides them. */
 export interface MemoryWriteRows {
+  /** Inserts or replaces the row (nooa's INSERT OR REPLACE) with its embedding. */
+  replace(r: Omit<MemoryRow, 'rowid' | 'embedding'>, embedding: Uint8Array | null): void;
+  /** Updates the row, keeping its embedding; false when there is no such row. */
+  update(r: Omit<MemoryRow, 'rowid' | 'embedding'>): boolean;
+  /** The row's outgoing edges in insertion order. */
+  neighbors(src: string): Edge[];
+  replaceEdges(src: string, edges: readonly Edge[]): void;
   setEmbedding(id: string, embedding: Uint8Array | null): void;
   /** False when the row already had that value, or there is no such row. */
   setArchived(id: string, archived: boolean): boolean;
@@ -41,6 +48,43 @@ export class StoreMemoryWrites {
     /** Refuses on a read-only store, and gives the open change (if any) the row's before-image. */
     private readonly beforeWrite: (id: string) => void,
   ) {}
+
+  /** Insert or replace, as nooa's `add`: the row, its edges and its embedding. */
+  add(m: Memory, embedding: Float32Array | null): void {
+    this.store.transaction(() => {
+      this.store.ensureMnemo();
+      this.beforeWrite(m.id);
+      for (const e of m.edges) {
+        if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
+      }
+      this.rows.replace(encodeRow(m), embedding ? vectorToBlob(embedding) : null);
+      this.writeEdges(m.id, m.edges);
+    });
+    this.store.emit({ kind: 'upsert', id: m.id });
+  }
+
+  /** Update that keeps the embedding (nooa's `save`), rewriting the edges when they changed. */
+  save(m: Memory): void {
+    this.store.transaction(() => {
+      this.store.ensureMnemo();
+      this.beforeWrite(m.id);
+      if (!this.rows.update(encodeRow(m))) throw notFound(`no memory with id ${m.id}`, { id: m.id });
+      this.writeEdges(m.id, m.edges);
+    });
+    this.store.emit({ kind: 'upsert', id: m.id });
+  }
+
+  /** The memory's edges rewritten only when they differ from the stored ones. */
+  private writeEdges(src: string, edges: Edge[]): void {
+    const current = this.rows.neighbors(src);
+    const same =
+      current.length === edges.length &&
+      current.every((e, i) => {
+        const n = edges[i]!;
+        return e.target_id === n.target_id && e.type === n.type && e.weight === n.weight && e.created_at === n.created_at;
+      });
+    if (!same) this.rows.replaceEdges(src, edges);
+  }
 
   setEmbedding(id: string, embedding: Float32Array | null): void {
     this.store.transaction(() => {

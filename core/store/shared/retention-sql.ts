@@ -5,6 +5,7 @@
  * so the Overview's retention facets, its scatter and the Memories list filter all count the same
  * rows, and none of them parses a memory's JSON (a 100k store is filtered in one indexed scan).
  */
+import type { NumRange } from '../port/memory-views.js';
 
 /**
  * The SQL function giving the larger of two values: SQLite's two-argument `max`, PostgreSQL's
@@ -24,12 +25,6 @@ export function idleSql(now: number, table = 'memories', larger: LargerOf = 'max
   if (!Number.isFinite(now)) throw new Error('idleSql: now must be finite');
   const t = table ? `${table}.` : '';
   return `${larger}(${now} - ${t}last_accessed, 0)`;
-}
-
-/** A half-open numeric range [min, max); either end may be absent. */
-export interface NumRange {
-  min?: number | null | undefined;
-  max?: number | null | undefined;
 }
 
 /** `expr >= min AND expr < max` (or `<= max` when `closed`), with the bounds as parameters. */

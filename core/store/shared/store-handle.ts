@@ -6,6 +6,7 @@
  * `connectionOf(store)` (connection.ts), which nothing outside core/store/ may import.
  */
 import type { Clock } from '../../clock.js';
+import type { ChangeEvent } from '../port/store-rows.js';
 
 /**
  * What a read of whole tables takes: an open store of this adapter. Callers above the store pass
@@ -15,8 +16,6 @@ export interface RowSource {
   readonly path: string;
   readonly isClosed: boolean;
 }
-
-export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
 
 export interface StoreHandle extends RowSource {
   readonly clock: Clock;

@@ -23,30 +23,14 @@
  * in the original order, the change itself first, one change per redo.
  */
 import { MnemoError } from '../../errors.js';
-import { batchBudget, pacingOf, type RunPacing } from '../../model/run-pacing.js';
+import { batchBudget, pacingOf } from '../../model/run-pacing.js';
 import { Pacer, refuseIfRunning, replayStep } from './change-run.js';
 import { claimMarker, clearMarker, newMarker, runInProgress, setLiveRun, writeMarker } from './run-marker.js';
-import type { ChangeSummary } from './journal.js';
 import type { JournalledStore } from './journal.js';
+import type { ChangeSummary, GroupUndoOptions, GroupUndoResult } from '../port/store-rows.js';
 
 /** Groups with at most this many journal rows are undone in one transaction (a few ms to a few hundred). */
 export const ONE_TRANSACTION_ROWS = 200;
-
-export interface GroupUndoOptions {
-  /** The owner policy of a scoped caller (undefined: the local user, who may undo anything). */
-  actorOwner?: string;
-  pacing?: RunPacing;
-  /** Rows up to which the group is undone in one transaction (tests lower it to force the paced path). */
-  oneTransactionRows?: number;
-  onProgress?: (done: number, total: number) => void;
-}
-
-export interface GroupUndoResult {
-  /** The change asked for, now undone. */
-  change: ChangeSummary;
-  /** Every change undone, in the order it was undone (the dependants newest first, the change last). */
-  undone: ChangeSummary[];
-}
 
 export async function undoWithDependents(store: JournalledStore, changeId: number, opts: GroupUndoOptions = {}): Promise<GroupUndoResult> {
   const limit = opts.oneTransactionRows ?? ONE_TRANSACTION_ROWS;

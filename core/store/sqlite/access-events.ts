@@ -8,20 +8,7 @@ import type { ScoreTerms } from '../../model/memory.js';
 import { storedAccessEntrySchema } from '../../model/schemas.js';
 import { currentCredentialId } from '../port/attribution.js';
 import type { DB } from './sqlite.js';
-
-export interface AccessEvent extends AccessRecord {
-  event_id: number;
-  memory_id: string;
-  strength_after: number | null;
-  reinforce: boolean;
-  backfilled: boolean;
-  /** How the access was made (recall: hops, owner scope, k, profile), when recorded. */
-  context: Record<string, unknown> | null;
-  /** The score's named contributions as the recall computed them. Only this event table keeps them: the ring keeps nooa's fields. */
-  terms: ScoreTerms | null;
-  /** The agent credential the access was made with (null: none, or logged before credentials existed). */
-  credential_id: string | null;
-}
+import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 
 /** The event table's columns an insert writes, in the order accessEventValues gives them. */
 export const ACCESS_EVENT_COLUMNS = [
@@ -159,18 +146,6 @@ export function rowToEvent(r: EventRow): AccessEvent {
     terms: r.terms ? (JSON.parse(r.terms) as ScoreTerms) : null,
     credential_id: r.credential_id ?? null,
   };
-}
-
-export interface EventFilter {
-  memoryId?: string;
-  channels?: string[];
-  readerOwner?: string;
-  query?: string;
-  since?: number;
-  until?: number;
-  limit?: number;
-  offset?: number;
-  order?: 'asc' | 'desc';
 }
 
 export function hasEventTable(db: DB): boolean {

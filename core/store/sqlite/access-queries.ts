@@ -3,20 +3,14 @@
  * (its current owner, type and head), with the filters the Access audit view offers.
  */
 import { connectionOf } from './connection.js';
-import { hasEventTable, rowToEvent, type AccessEvent } from './access-events.js';
+import { hasEventTable, rowToEvent } from './access-events.js';
 import { hasMigration } from './migrations.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { jsonField } from './json-sql.js';
-import { auditWhere, type AuditFilter } from '../shared/audit-filter.js';
+import { jsonField } from '../shared/json-sql.js';
+import { auditWhere } from '../shared/audit-filter.js';
 
-export type { AuditFilter } from '../shared/audit-filter.js';
-
-export interface AuditEvent extends AccessEvent {
-  memory_owner: string | null;
-  memory_type: string | null;
-  title: string | null;
-  content: string | null;
-}
+import type { AuditEvent } from '../port/event-rows.js';
+import type { AuditFilter } from '../port/event-rows.js';
 
 const role = (col: string) => `(CASE WHEN instr(${col}, '@') > 0 THEN substr(${col}, 1, instr(${col}, '@') - 1) ELSE ${col} END)`;
 

@@ -9,24 +9,10 @@
  * feed's history at the end of the load, without the load's own rows.
  */
 import { connectionOf } from './connection.js';
-import type { AccessRecord } from '../../model/memory.js';
-import { MEMORY_COLUMNS, type MemoryRow } from '../port/codec.js';
+import { MEMORY_COLUMNS } from '../port/codec.js';
 import type { JournalledStore } from '../shared/journal.js';
 import { startFeedHistory } from './feed-retention.js';
-
-/** A whole memory row as the loader writes it (the rowid is assigned by SQLite). */
-export type BulkMemoryRow = Omit<MemoryRow, 'rowid' | 'embedding'> & { embedding: Buffer | null };
-
-export interface BulkLoad {
-  insertMemory(row: BulkMemoryRow): void;
-  /** An edge; a duplicate (same src, dst, type) is ignored. */
-  insertEdge(src: string, dst: string, type: string, weight: number, createdAt: number): void;
-  /** An access event as a live recall would have logged it (reinforcing, not backfilled). */
-  insertEvent(memoryId: string, rec: AccessRecord, strengthAfter: number): void;
-  archive(id: string): void;
-  /** Rebuilds the dropped indexes and restores the connection's settings. */
-  finish(): void;
-}
+import type { BulkLoad } from '../port/store-rows.js';
 
 const INSERT_MEMORY_SQL = `INSERT INTO memories(${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 const INSERT_EDGE_SQL = 'INSERT OR IGNORE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)';

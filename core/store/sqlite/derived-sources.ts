@@ -5,46 +5,9 @@
  */
 import { connectionOf, statementOf } from './connection.js';
 import type { EdgeType } from '../../model/enums.js';
-import { jsonField, jsonReadable } from './json-sql.js';
+import { jsonField, jsonReadable } from '../shared/json-sql.js';
 import type { RowSource } from '../shared/store-handle.js';
-
-/** One memory as a derived index reads it (`data` is the row's JSON text). */
-export interface SourceRow {
-  rowid: number;
-  id: string;
-  owner: string;
-  content: string;
-  archived: number;
-  data: string;
-}
-
-export interface SourceEdge {
-  src: string;
-  dst: string;
-  type: EdgeType;
-  weight: number;
-  created_at: number;
-}
-
-/** A live memory's title, content and tags, read in C by json_extract (no JSON.parse of its ring). */
-export interface BodyRow {
-  id: string;
-  owner: string;
-  title: string | null;
-  content: string;
-  tags: string | null;
-  /** 0 when SQLite cannot read the row's JSON (then title and tags read as NULL). */
-  readable: number;
-}
-
-/** A memory's embedding as the vector index reads it. */
-export interface VectorRow {
-  rowid: number;
-  id: string;
-  owner: string;
-  archived: number;
-  embedding: Buffer | null;
-}
+import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../port/source-rows.js';
 
 /** Every live memory's embedding, in rowid order. */
 export function liveVectorRows(store: RowSource): Iterable<VectorRow> {

@@ -13,13 +13,9 @@ import { foreignRunInProgress, ownRunIds } from '../shared/run-marker.js';
 import { changedSince, feedPosition, hasFeed } from './feed-reads.js';
 import type { JournalledStore } from '../shared/journal.js';
 import type { FeedPosition } from '../port/port.js';
+import { CATCH_UP_FEED_LIMIT } from '../port/feed-position.js';
 import { diffRowSignatures, scanRowSignatures, type RowSignatures } from './row-signatures.js';
 
-/**
- * Feed rows past which a catch-up rebuilds instead (one reset): replaying them would re-read up to
- * as many memories, and a rebuild of a 100k store's indexes costs about as much as 20k re-reads.
- */
-export const CATCH_UP_FEED_LIMIT = 20_000;
 
 type ExternalStore = JournalledStore & { dataVersion(): number; readConsistent<T>(fn: () => T): T };
 

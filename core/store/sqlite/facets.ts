@@ -1,19 +1,15 @@
 /** Value counts for the memory list's filters (Datasette-style facets), straight from SQL. */
 import { connectionOf } from './connection.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { readableJsonOrNull } from './json-sql.js';
-
-export interface FacetRow {
-  value: string;
-  n: number;
-}
+import { readableJsonOrNull } from '../shared/json-sql.js';
+import type { FacetRow, MemoryFacets } from '../port/memory-views.js';
 
 /**
  * Tag counts need every row's JSON parsed (seconds on a 100k store, during which the engine answers
  * nothing else), so they are counted over the `tagSample` most recently added rows; `tags_sampled`
  * says how many rows that was when it is fewer than the whole set.
  */
-export function memoryFacets(source: RowSource, archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample = 10_000) {
+export function memoryFacets(source: RowSource, archived: 'live' | 'archived' | 'all', tagLimit: number, tagSample = 10_000): MemoryFacets {
   const db = connectionOf(source);
   const where = archived === 'live' ? 'archived = 0' : archived === 'archived' ? 'archived = 1' : '1';
   const group = (col: string) =>
@@ -38,7 +34,7 @@ export function facetsOf(
   groups: { types: FacetRow[]; owners: FacetRow[]; statuses: FacetRow[]; tags: FacetRow[] },
   live: number,
   archivedCount: number,
-) {
+): MemoryFacets {
   const total = archived === 'live' ? live : archived === 'archived' ? archivedCount : live + archivedCount;
   return {
     tags_sampled: total > tagSample ? tagSample : null,

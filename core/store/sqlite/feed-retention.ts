@@ -20,6 +20,7 @@ import { pacingOf, type RunPacing } from '../../model/run-pacing.js';
 import { Pacer } from '../shared/change-run.js';
 import { hasFeed } from './feed-reads.js';
 import type { JournalledStore } from '../shared/journal.js';
+import type { FeedRetention, FeedStatus, PruneReport } from '../port/store-rows.js';
 
 const DAY = 86_400;
 
@@ -34,11 +35,6 @@ export const FEED_META = {
   accessesFrom: 'feed_accesses_from',
   accessCursor: 'feed_access_pruned_seq',
 } as const;
-
-export interface FeedRetention {
-  days: number;
-  access_days: number;
-}
 
 /** Rows one prune step looks at: a few milliseconds of deletes under the write lock. */
 export const PRUNE_STEP_ROWS = 2_000;
@@ -65,14 +61,6 @@ export function setFeedRetention(store: JournalledStore, policy: Partial<FeedRet
     if (policy.access_days !== undefined) store.setMeta(FEED_META.access_days, String(policy.access_days));
   });
   return feedRetention(store);
-}
-
-export interface PruneReport {
-  /** Rows removed, of every op, and of those how many were `access` rows. */
-  removed: number;
-  access_removed: number;
-  /** Whether the feed holds nothing more to remove under the policy now. */
-  done: boolean;
 }
 
 const metaNumber = (store: MetaSource, key: string): number => Number(store.getMeta(key) ?? 0);
@@ -164,25 +152,6 @@ export async function pruneFeed(
   }
   total.done = true;
   return total;
-}
-
-export interface FeedStatus {
-  /** False for a file without the feed (a nooa-only store: it gets one on Mnemo's first write). */
-  installed: boolean;
-  epoch: string | null;
-  /** The last sequence number given out. */
-  seq: number;
-  rows: number;
-  rows_by_op: Record<string, number>;
-  /** Bytes on disk of the feed table and its two indexes (SQLite's page accounting). */
-  bytes: number;
-  oldest_at: number | null;
-  pruned_through: number;
-  /** Every change after this instant is in the feed (null: nothing pruned yet). */
-  history_from: number | null;
-  /** Every access after this instant is in the feed (null: no access row pruned yet). */
-  accesses_from: number | null;
-  retention: FeedRetention;
 }
 
 /** Where the feed stands and what it holds (reads every row's op once: for a status, not a hot path). */

@@ -7,30 +7,11 @@
  * ORDER BY clauses here are part of its definition.
  */
 import { connectionOf } from './connection.js';
-import { MEMORY_ROW_COLS, type MemoryRow } from '../port/codec.js';
+import { MEMORY_ROW_COLS } from '../port/codec.js';
 import type { RowSource } from '../shared/store-handle.js';
 
 export type { RowSource } from '../shared/store-handle.js';
-
-/** A memory row with every column present. */
-export type RawMemoryRow = Required<MemoryRow>;
-
-export interface RawEdgeRow {
-  rowid: number;
-  src: string;
-  dst: string;
-  type: string;
-  weight: number;
-  created_at: number;
-}
-
-/** The in-scope checks of a plan's first pass need only these. */
-export interface EmbeddingRow {
-  id: string;
-  archived: number;
-  owner: string;
-  embedding: Buffer | null;
-}
+import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../port/source-rows.js';
 
 const EDGE_COLS = 'rowid, src, dst, type, weight, created_at';
 

@@ -4,12 +4,12 @@
  * indexed queries and never parses a `data` payload.
  */
 import { connectionOf } from './connection.js';
-import { graphEdgeTypeWhere, graphNodeWhere, walkGraph, type GraphEdgeRow, type GraphFilter, type GraphNodeRow, type GraphReads, type GraphResult } from '../shared/graph-walk.js';
+import { graphEdgeTypeWhere, graphNodeWhere, walkGraph, type GraphReads } from '../shared/graph-walk.js';
 import type { DB } from './sqlite.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
+import type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../port/memory-views.js';
 
-export type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../shared/graph-walk.js';
 
 const NODE_COLS = `m.id, m.type, m.owner, m.importance, m.strength, m.archived, ${jsonField('m.data', '$.title')} AS title, substr(m.content, 1, 200) AS content`;
 const CHUNK = 900;

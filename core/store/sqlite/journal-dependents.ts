@@ -7,7 +7,7 @@
  * (it does not block that dependant's undo) is left alone.
  */
 import { statementOf } from './connection.js';
-import type { RowSource, StoreHandle } from '../shared/store-handle.js';
+import type { StoreHandle } from '../shared/store-handle.js';
 
 /** Ids of the still-applied changes that depend on `changeId`, newest first. */
 export function dependentChangeIds(store: StoreHandle, changeId: number): number[] {
@@ -46,11 +46,4 @@ export function ownersTouched(store: StoreHandle, changeIds: number[]): string[]
     )
     .pluck()
     .all({ ids: JSON.stringify(changeIds) }) as string[];
-}
-
-/** The first `limit` memories a change touched, so a list of changes can name them by title. */
-export function memoriesTouched(store: RowSource, changeId: number, limit: number): string[] {
-  return statementOf(store, "SELECT substr(key, 3) FROM mnemo_journal_rows WHERE change_id = ? AND substr(key, 1, 2) = 'm:' ORDER BY rowid LIMIT ?")
-    .pluck()
-    .all(changeId, limit) as string[];
 }

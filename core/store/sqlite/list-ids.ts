@@ -1,6 +1,7 @@
 /** The ids of every memory a list filter matches (for "select all N matching"), in the list's order. */
 import { connectionOf } from './connection.js';
-import { buildWhere, type ListFilter } from './list-query.js';
+import { buildWhere } from './list-query.js';
+import type { ListFilter } from '../port/memory-views.js';
 import type { RowSource } from '../shared/store-handle.js';
 
 export function listIds(source: RowSource, f: ListFilter, max: number): { total: number; ids: string[] } {

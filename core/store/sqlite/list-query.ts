@@ -4,28 +4,11 @@
  * indexed query and never parses a full `data` payload.
  */
 import { connectionOf } from './connection.js';
-import { listWhere, type ListDialect, type ListFilter } from '../shared/list-filter.js';
+import { listWhere, type ListDialect } from '../shared/list-filter.js';
 import type { RowSource } from '../shared/store-handle.js';
-import { jsonField, readableJsonOrNull } from './json-sql.js';
+import { jsonField, readableJsonOrNull } from '../shared/json-sql.js';
+import type { ListFilter, ListRow } from '../port/memory-views.js';
 
-export type { ListFilter } from '../shared/list-filter.js';
-
-export interface ListRow {
-  id: string;
-  type: string;
-  title: string | null;
-  content: string;
-  owner: string;
-  status: string | null;
-  archived: number;
-  importance: number;
-  salience: number;
-  strength: number;
-  access_count: number;
-  created_at: number;
-  last_accessed: number;
-  tags: string | null;
-}
 
 export const SORT_SQL: Record<string, string> = {
   created_at: 'created_at',

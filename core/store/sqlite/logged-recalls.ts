@@ -5,20 +5,10 @@
  */
 import { connectionOf, statementOf } from './connection.js';
 import { hasEventTable } from './access-events.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import { hasMigration } from './migrations.js';
 import type { RowSource } from '../shared/store-handle.js';
-
-export interface LoggedRecall {
-  query: string;
-  reader_owner: string;
-  /** The owner scope the latest of these recalls ran under (null: everyone, or not logged). */
-  scope: string | null;
-  /** How many accesses (one per returned memory) the query logged. */
-  accesses: number;
-  first_ts: number;
-  last_ts: number;
-}
+import type { LoggedRecall } from '../port/event-rows.js';
 
 const RECALL_CHANNELS = "('recalled', 'searched')";
 

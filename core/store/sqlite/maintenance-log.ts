@@ -6,15 +6,8 @@
 import type Database from 'better-sqlite3';
 import { pyDumps } from '../../model/pyjson.js';
 import type { StatementCache } from './sqlite.js';
+import type { MaintenanceEntry } from '../port/event-rows.js';
 
-export interface MaintenanceEntry {
-  ts: number;
-  kind: string;
-  report: unknown;
-  /** 'undone' when the journal change that made this pass was undone since. */
-  state: 'applied' | 'undone';
-  change_id: number | null;
-}
 /** The log, newest first. */
 export function readMaintenanceHistory(db: Database.Database, limit: number): MaintenanceEntry[] {
   const rows = db.prepare('SELECT ts, kind, report FROM maintenance_log ORDER BY ts DESC, rowid DESC LIMIT ?').all(limit) as LogRow[];

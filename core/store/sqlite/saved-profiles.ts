@@ -19,23 +19,12 @@ import { connectionOf, statementOf } from './connection.js';
 import type { JournalledStore, JournalTarget } from '../shared/journal.js';
 import { hasMigration } from './migrations.js';
 import { cachedStatement, type DB } from './sqlite.js';
-import type { RowSource } from '../shared/store-handle.js';
+import type { SavedProfileRow } from '../port/store-rows.js';
 
 /** Built in, never stored: they cannot be overwritten, deleted or shadowed. */
 
 /** The `mnemo_meta` key holding the store's default profile. */
 export const DEFAULT_PROFILE_KEY = 'profile';
-
-export interface SavedProfileRow {
-  name: string;
-  base: string;
-  /** JSON text of `{ knobs, features }`. */
-  config: string;
-  created_at: number;
-  updated_at: number;
-  /** When it became the store's default (null: it is not the default). */
-  default_since: number | null;
-}
 
 const COLS = 'name, base, config, created_at, updated_at, default_since';
 const INSERT = `INSERT OR REPLACE INTO mnemo_profiles(${COLS}) VALUES (@name, @base, @config, @created_at, @updated_at, @default_since)`;
@@ -47,20 +36,6 @@ function hasTable(db: DB): boolean {
 function rowIn(db: DB, name: string): SavedProfileRow | null {
   if (!hasTable(db)) return null;
   return (cachedStatement(db, `SELECT ${COLS} FROM mnemo_profiles WHERE name = ?`).get(name) as SavedProfileRow | undefined) ?? null;
-}
-
-function readsNothing(store: RowSource & { hasMnemo(): boolean }): boolean {
-  return !store.hasMnemo() || !hasTable(connectionOf(store));
-}
-
-export function savedProfileRow(store: RowSource & { hasMnemo(): boolean }, name: string): SavedProfileRow | null {
-  if (readsNothing(store)) return null;
-  return rowIn(connectionOf(store), name);
-}
-
-export function savedProfileRows(store: RowSource & { hasMnemo(): boolean }): SavedProfileRow[] {
-  if (readsNothing(store)) return [];
-  return statementOf(store, `SELECT ${COLS} FROM mnemo_profiles ORDER BY name`).all() as SavedProfileRow[];
 }
 
 /** Writes a saved profile inside the open change (journalled). */

@@ -7,20 +7,9 @@
  */
 import { connectionOf } from './connection.js';
 import { hasEventTable } from './access-events.js';
-import { jsonField } from './json-sql.js';
+import { jsonField } from '../shared/json-sql.js';
 import { hasMigration } from './migrations.js';
-
-export interface SessionEvent {
-  event_id: number;
-  ts: number;
-  channel: string;
-  reader_owner: string;
-  session_ref: string;
-  query: string | null;
-  memory_id: string;
-  /** The owner scope the access ran under (a recall's context), null when not logged. */
-  owner: string | null;
-}
+import type { SessionEvent } from '../port/event-rows.js';
 
 export function* sessionAccessEvents(store: object, channels: readonly string[]): Generator<SessionEvent> {
   const db = connectionOf(store);

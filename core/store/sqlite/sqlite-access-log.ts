@@ -7,12 +7,13 @@
  */
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Memory } from '../../model/memory.js';
-import { countEvents, insertAccessEvent, queryEvents, type AccessEvent, type EventFilter } from './access-events.js';
+import { countEvents, insertAccessEvent, queryEvents } from './access-events.js';
 import { encodeRow } from '../port/codec.js';
 import type { AccessWrite } from '../port/port.js';
 import type { DB } from './sqlite.js';
 import type { SqliteMemoryRows } from './sqlite-memory-rows.js';
 import type { StoreHandle } from '../shared/store-handle.js';
+import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 
 type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit'> & {
   get(id: string): Memory | null;

@@ -15,13 +15,10 @@
  */
 import { basename } from 'node:path';
 import { fixedClock, systemClock, type Clock } from '../../clock.js';
-import { badInput, MnemoError, notFound } from '../../errors.js';
-import { isEdgeType } from '../../model/enums.js';
-import type { AccessRecord, Edge, Memory } from '../../model/memory.js';
-import { backfillAccessEvents, type AccessEvent, type EventFilter } from './access-events.js';
-import { beliefAliasTarget, beliefRejectionTarget } from './belief-journal-targets.js';
-import { BeliefTables } from './belief-tables.js';
-import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
+import { MnemoError } from '../../errors.js';
+import type { AccessRecord, Memory } from '../../model/memory.js';
+import { backfillAccessEvents } from './access-events.js';
+import { beliefAliasTarget, beliefRejectionTarget, indexSqliteEvidence, searchSqliteEvidence } from './sqlite-belief-rows.js';
 import { bindConnection } from './connection.js';
 import { feedPosition } from './feed-reads.js';
 import { pruneFeedStep } from './feed-retention.js';
@@ -29,15 +26,14 @@ import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import type { HistoryChanges } from '../port/history-changes.js';
 import { changesBetween } from './history-diff.js';
 import { resolveInstant, type HistoryInstant } from './history-instant.js';
-import { sidecarPath, type IndexSidecar } from '../derived/index-sidecar.js';
+import { sidecarPath } from '../derived/index-sidecar.js';
 import { Journal, type JournalTarget } from '../shared/journal.js';
-import { appendMaintenanceEntry, readMaintenanceHistory, type MaintenanceEntry } from './maintenance-log.js';
+import { appendMaintenanceEntry, readMaintenanceHistory } from './maintenance-log.js';
 import { memoryRowTarget } from './memory-images.js';
-import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
-import { hasMnemoSchema, migrateMnemo, prepareNooaSchema } from './migrations.js';
-import type { AccessWrite, BeliefWrites, ChangeListener, FeedChanges, FeedPosition, IncomingEdge, IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter } from '../port/port.js';
+import { hasMnemoSchema, migrateMnemo, prepareNooaSchema, readMnemoVersion } from './migrations.js';
+import type { AccessWrite, ChangeListener, FeedChanges, FeedPosition, IndexSidecarLocation, JournalFollowUp, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
-import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile, type SavedProfileRow } from './saved-profiles.js';
+import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile } from './saved-profiles.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { enterSqlitePast, releasePastSnapshot, resumePastSnapshot } from './sqlite-history-open.js';
 import { sqliteIngestSql } from './sqlite-ingest-sql.js';
@@ -45,20 +41,22 @@ import { sqliteJournalSql } from './sqlite-journal-sql.js';
 import { SqliteAccessLog } from './sqlite-access-log.js';
 import { SqliteLiveChanges } from './sqlite-live-changes.js';
 import { SqliteMemoryRows } from './sqlite-memory-rows.js';
-import { StoreMemoryWrites } from '../shared/memory-writes.js';
 import { readSqliteMeta, writeSqliteMeta } from './sqlite-meta.js';
 import { sqliteQueries } from './sqlite-queries.js';
+import { sqliteSql } from './sqlite-sql.js';
 import { sqliteRuns } from './sqlite-runs.js';
-import { ScopedReads } from '../shared/scoped-reads.js';
-import type { ChangeEvent, StoreHandle } from '../shared/store-handle.js';
+import { RowBackedStore } from '../shared/row-backed-store.js';
+import type { StoreHandle } from '../shared/store-handle.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
-import { TextSearchIndex } from '../derived/text-search.js';
-import { findTombstone, tombstoneTarget, writeTombstone, type Tombstone } from './tombstones.js';
+import { sqliteTextRows } from './sqlite-text-rows.js';
+import { findTombstone, tombstoneTarget, writeTombstone } from './tombstones.js';
+import type { AccessEvent, EventFilter, MaintenanceEntry } from '../port/event-rows.js';
+import type { ChangeEvent, SavedProfileRow, Tombstone } from '../port/store-rows.js';
 
-export type { MaintenanceEntry } from './maintenance-log.js';
-export type { ChangeEvent } from '../shared/store-handle.js';
 export type { HistoryInstant } from './history-instant.js';
 export type { AccessWrite, ChangeListener, ListScope, ProfileName } from '../port/port.js';
+export type { MaintenanceEntry } from '../port/event-rows.js';
+export type { ChangeEvent } from '../port/store-rows.js';
 
 export interface OpenOptions extends ConnectOptions {
   clock?: Clock;
@@ -92,7 +90,7 @@ const AUTO_PRUNE_EVERY = 1000;
 const AUTO_PRUNE_ROWS = 500;
 
 /** The SQLite adapter of the store port (port.ts). Its connection is private to core/store/ (connection.ts). */
-export class MemoryStore implements StoreHandle, StoreWriter {
+export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWriter {
   readonly path: string;
   readonly #db: DB;
   readonly clock: Clock;
@@ -103,12 +101,12 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   readonly queries: StoreQueries;
   /** The long changes and bulk writes (port.ts, StoreRuns), each bound to this store. */
   readonly runs: StoreRuns;
+  /** The shared queries' statements, run on this connection (sqlite-sql.ts). */
+  readonly sql: StoreSqlWrites;
   readonly #st: StatementCache;
   /** Listeners, the feed's position, and other processes' commits. */
   private readonly changes: SqliteLiveChanges;
-  private readonly rows: SqliteMemoryRows;
-  private readonly scoped: ScopedReads;
-  private readonly writers: StoreMemoryWrites;
+  protected readonly rows: SqliteMemoryRows;
   private readonly accessLog: SqliteAccessLog;
   /** The memories listeners were told of in the running outermost transaction (retold if it rolls back). */
   private toldInTransaction: { ids: Set<string>; reset: boolean } | null = null;
@@ -123,6 +121,7 @@ export class MemoryStore implements StoreHandle, StoreWriter {
   private feedCommits = 0;
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean, history: HistoryInstant | null = null) {
+    super();
     this.path = path;
     this.#db = db;
     this.clock = opts.clock ?? systemClock;
@@ -133,12 +132,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     this.onWarning = opts.onWarning ?? ((m) => process.emitWarning(m, { code: 'MNEMO_STORE' }));
     this.initialProfile = opts.initialProfile ?? (fresh ? 'mnemo' : 'nooa-0.0.9');
     this.rows = new SqliteMemoryRows(db, this.#st);
-    this.scoped = new ScopedReads(this.rows, (row, edges) => this.decode(row, edges));
-    this.writers = new StoreMemoryWrites(this, this.rows, (id) => this.beforeWrite(id));
     this.accessLog = new SqliteAccessLog(this, db, this.rows, history);
     this.journal = new Journal<MemoryStore>(this, sqliteJournalSql(this), STORE_JOURNAL_TARGETS, opts.journalFollowUps ?? []);
     // Made before the instant is set: the catch-up starts from the connection's data_version, as for a store of now.
     this.changes = new SqliteLiveChanges(this, history, opts.catchUpFeedLimit);
+    this.sql = sqliteSql(db, this.#st);
     this.queries = sqliteQueries(this);
     this.runs = sqliteRuns(this);
     if (history) {
@@ -376,6 +374,11 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
   }
 
+  /** nooa's `PRAGMA user_version` and Mnemo's schema version (0 before its tables exist). */
+  schemaVersions(): SchemaVersions {
+    return { nooa: this.#db.pragma('user_version', { simple: true }) as number, mnemo: readMnemoVersion(this.#db) };
+  }
+
   warn(key: string, message: string): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
@@ -402,12 +405,6 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   // ---------------------------------------------------------------- memory reads
 
-  private decode(row: MemoryRow, edges: Edge[]): Memory {
-    const { memory, warning } = decodeRow(row, edges);
-    if (warning) this.warn(`row:${row.id}`, warning);
-    return memory;
-  }
-
   get(id: string): Memory | null {
     const row = this.rows.row(id);
     return row ? this.decode(row, this.rows.neighbors(id)) : null;
@@ -426,93 +423,18 @@ export class MemoryStore implements StoreHandle, StoreWriter {
     return out;
   }
 
-  require(idOrPrefix: string): Memory {
-    const id = this.requireId(idOrPrefix);
-    const m = this.get(id);
-    if (!m) throw notFound(`no memory with id ${idOrPrefix}`, { id: idOrPrefix });
-    return m;
-  }
-
-  getEmbedding(id: string): Float32Array | null {
-    const blob = this.rows.embedding(id);
-    if (!blob) return null;
-    const v = blobToVector(blob, this.dim);
-    if (!v) this.warn(`emb:${id}`, `memory ${id}: stored embedding has ${blob.byteLength / 4} dimensions, expected ${this.dim}; skipped`);
-    return v;
-  }
-
   /** A read here costs microseconds: nothing to read ahead. */
   withRowsAhead<T>(_ids: readonly string[], fn: () => T): T {
     return fn();
   }
 
-  // Answered by the rows (sqlite-memory-rows.ts), the id rule (memory-ids.ts: an exact id wins, else
-  // a literal prefix of at least 6 characters) and the scope's reads (scoped-reads.ts).
-  readonly exists = (id: string): boolean => this.rows.exists(id);
-  readonly resolveId = (idOrPrefix: string): string | null => resolveMemoryId(idOrPrefix, this.rows);
-  readonly requireId = (idOrPrefix: string): string => requireMemoryId(idOrPrefix, this.rows);
-  readonly ownerOf = (id: string): string | null => this.rows.ownerOf(id);
-  readonly rowidOf = (id: string): number | null => this.rows.rowidOf(id);
-  readonly neighbors = (id: string): Edge[] => this.rows.neighbors(id);
-  readonly edgesFrom = (ids: readonly string[]): Map<string, Edge[]> => this.rows.edgesFrom(ids);
-  readonly incoming = (id: string): IncomingEdge[] => this.rows.incoming(id);
-  readonly count = (scope: ListScope = {}): number => this.scoped.count(scope);
-  readonly isEmpty = (scope: ListScope = {}): boolean => this.scoped.isEmpty(scope);
-  readonly iter = (scope: ListScope = {}, batch = 1000): Generator<Memory> => this.scoped.iter(scope, batch);
-  readonly all = (scope: ListScope = {}): Memory[] => [...this.iter(scope)];
-
-  // ---------------------------------------------------------------- memory writes
+  // ---------------------------------------------------------------- memory writes (the rest: shared/row-backed-store.ts)
 
   /** Before a memory's row is written: refuse on a read-only store, and give the open change (if any) its before-image. */
-  private beforeWrite(id: string): void {
+  protected beforeWrite(id: string): void {
     if (this.readonly) throw new MnemoError('bad_input', `${this.path} was opened read-only; reopen it writable to change it`);
     this.journal.capture(`m:${id}`);
   }
-
-  private writeEdges(src: string, edges: Edge[]): void {
-    const current = this.rows.neighbors(src);
-    const same =
-      current.length === edges.length &&
-      current.every((e, i) => {
-        const n = edges[i]!;
-        return e.target_id === n.target_id && e.type === n.type && e.weight === n.weight && e.created_at === n.created_at;
-      });
-    if (!same) this.rows.replaceEdges(src, edges);
-  }
-
-  /** INSERT OR REPLACE, as nooa's `add`: writes the row, its edges and its embedding. */
-  add(m: Memory, embedding: Float32Array | null): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      for (const e of m.edges) {
-        if (!isEdgeType(e.type)) throw badInput(`unknown edge type ${JSON.stringify(e.type)}`, { field: 'type' });
-      }
-      this.rows.replace(encodeRow(m), embedding ? vectorToBlob(embedding) : null);
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
-  }
-
-  /** UPDATE that keeps the embedding (nooa's `save`) and rewrites the edges when they changed. */
-  save(m: Memory): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.beforeWrite(m.id);
-      if (!this.rows.update(encodeRow(m))) throw notFound(`no memory with id ${m.id}`, { id: m.id });
-      this.writeEdges(m.id, m.edges);
-    });
-    this.emit({ kind: 'upsert', id: m.id });
-  }
-
-  // Answered by memory-writes.ts.
-  readonly setEmbedding = (id: string, embedding: Float32Array | null): void => this.writers.setEmbedding(id, embedding);
-  readonly archive = (id: string): boolean => this.writers.setArchived(id, true);
-  readonly restore = (id: string): boolean => this.writers.setArchived(id, false);
-  readonly delete = (id: string): boolean => this.writers.delete(id);
-  readonly renameOwner = (from: string, to: string): number => this.writers.renameOwner(from, to);
-  readonly addEdge = (src: string, dst: string, type: string, weight = 1.0): boolean => this.writers.addEdge(src, dst, type, weight);
-  readonly removeEdge = (src: string, dst: string, type: string): boolean => this.writers.removeEdge(src, dst, type);
 
   // ---------------------------------------------------------------- the journal and tombstones
 
@@ -557,12 +479,13 @@ export class MemoryStore implements StoreHandle, StoreWriter {
 
   // ---------------------------------------------------------------- beliefs and the list's text search
 
-  /** The belief tables on this store's connection (reads on a store without them return nothing). */
-  beliefTables(): BeliefWrites {
-    return new BeliefTables(this);
-  }
+  // ---------------------------------------------------------------- belief evidence (sqlite-belief-rows.ts: FTS5 in the store)
 
-  newTextSearch(sidecar: IndexSidecar | null): TextSearchIndex {
-    return new TextSearchIndex(sidecar);
+  readonly searchEvidence = (match: string, limit: number): { id: number; score: number }[] => searchSqliteEvidence(this, match, limit);
+  readonly indexEvidence = (firstId: number, lastId: number): void => indexSqliteEvidence(this, firstId, lastId);
+
+  /** The list's text search may live in the sidecar: the change feed catches it up there. */
+  textRows(): { rows: TextRows; sidecarKept: boolean } {
+    return { rows: sqliteTextRows(this), sidecarKept: true };
   }
 }

@@ -9,14 +9,7 @@ import { contentHash } from '../../model/content-hash.js';
 import type { JournalledStore, JournalTarget } from '../shared/journal.js';
 import { cachedStatement, type DB } from './sqlite.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-
-export interface Tombstone {
-  hash: string;
-  memory_id: string;
-  owner: string;
-  ts: number;
-  head: string;
-}
+import type { Tombstone } from '../port/store-rows.js';
 
 export { contentHash };
 

@@ -109,10 +109,20 @@ export function CalibrationPanel({ dark }: { dark: boolean }) {
  */
 function SignalsFigures({ signals }: { signals: StoredSignals }) {
   const d = signals.dev;
-  const rows: [string, DiscriminationFigures][] = [
-    ['calibration map, held out', d.calibrated_cv],
+  // One column per way of giving p and one row per figure: the panel is narrow, and seven columns
+  // of figures ran off its edge.
+  const columns: [string, DiscriminationFigures][] = [
+    ['map, held out', d.calibrated_cv],
     ['signals, fitted here', d.signals],
     ['signals, held out', d.signals_cv],
+  ];
+  const rows: [string, string, (f: DiscriminationFigures) => string][] = [
+    ['AUC', 'The chance a right answer gets a higher p than a wrong one', (f) => fmtNum(f.auc, 3)],
+    ['wrong in lowest tenth', 'Wrong answers among the lowest tenth of answers by p', (f) => `${f.wrong_in_lowest_tenth} of ${f.lowest_tenth}`],
+    ['right after review', 'Accuracy once a curator corrects the lowest tenth of answers by p', (f) => `${fmtNum(f.accuracy_lowest_tenth_corrected * 100, 1)}%`],
+    ['Brier after review', "The scorer's Brier term once a curator corrects the lowest tenth by p: a corrected answer is the true value at p = 1", (f) => fmtNum(f.brier_lowest_tenth_corrected, 3)],
+    ['Brier', "The scorer's Brier term: (1 − p of the true value)², never below 1 − accuracy", (f) => fmtNum(f.brier, 3)],
+    ['ECE', 'Expected calibration error', (f) => fmtNum(f.ece, 3)],
   ];
   return (
     <table className="mini-table" data-testid="belief-signals-figures">
@@ -120,24 +130,20 @@ function SignalsFigures({ signals }: { signals: StoredSignals }) {
       <thead>
         <tr>
           <th />
-          <th title="The chance a right answer gets a higher p than a wrong one">AUC</th>
-          <th title="Wrong answers among the lowest tenth of answers by p">wrong in lowest tenth</th>
-          <th title="Accuracy once a curator corrects the lowest tenth of answers by p">right after review</th>
-          <th title="The scorer's Brier term: (1 − p of the true value)², never below 1 − accuracy">Brier</th>
-          <th title="Expected calibration error">ECE</th>
+          {columns.map(([name]) => (
+            <th key={name}>{name}</th>
+          ))}
         </tr>
       </thead>
       <tbody>
-        {rows.map(([name, f]) => (
-          <tr key={name}>
-            <td>{name}</td>
-            <td>{fmtNum(f.auc, 3)}</td>
-            <td>
-              {f.wrong_in_lowest_tenth} of {f.lowest_tenth}
-            </td>
-            <td>{fmtNum(f.accuracy_lowest_tenth_corrected * 100, 1)}%</td>
-            <td>{fmtNum(f.brier, 3)}</td>
-            <td>{fmtNum(f.ece, 3)}</td>
+        {rows.map(([name, title, cell]) => (
+          <tr key={name} data-figure={name}>
+            <th scope="row" title={title}>
+              {name}
+            </th>
+            {columns.map(([column, f]) => (
+              <td key={column}>{cell(f)}</td>
+            ))}
           </tr>
         ))}
       </tbody>

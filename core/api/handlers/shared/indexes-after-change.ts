@@ -11,7 +11,7 @@
 import type { Engine } from '../../../engine/engine.js';
 import { rankRequest } from '../../../recall/explain.js';
 import { resolveRequest } from '../../../recall/request.js';
-import { CATCH_UP_FEED_LIMIT } from '../../../store/sqlite/external-changes.js';
+import { CATCH_UP_FEED_LIMIT } from '../../../store/port/feed-position.js';
 import { announceSnapshots, handoffHoldMs } from '../../../store/derived/index-handoff.js';
 
 export interface IndexHandoffOptions {

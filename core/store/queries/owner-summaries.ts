@@ -1,63 +1,35 @@
 /**
  * One row per owner of the open store (the Fleet view's "Agents in this store"): a fleet of agents
  * writing one store is one store with many owners. Each table is grouped once, by owner, in one
- * statement (never a statement per owner); the groups are folded into rows here, for both adapters
- * (pg/pg-owner-summaries.ts runs the same statements on PostgreSQL).
+ * statement (never a statement per owner), on either backend (port/store-sql.ts); the groups are
+ * folded into rows here.
  *
  * The rows are capped: the first `limit` owners in byte order (SQLite's BINARY collation,
  * PostgreSQL's "C"), so a store with a million owners answers a bounded page with `truncated` set.
  * The cap is found first (the owner just past it), and every group is then read below it.
  */
 import { isCrossOwner } from '../../model/owner.js';
-import { connectionOf } from './connection.js';
-import { hasEventTable } from './access-events.js';
+import type { StoreReader } from '../port/port.js';
 import { byBytes } from '../shared/byte-order.js';
-import type { RowSource } from '../shared/store-handle.js';
-
-export interface OwnerSummary {
-  /** The exact owner string (`""`: unowned memories). */
-  owner: string;
-  live: number;
-  archived: number;
-  /** Live memories per type. */
-  by_type: Record<string, number>;
-  /** Edges whose source is one of its memories (archived ones included). */
-  edges_out: number;
-  /** Access events on its memories, by any reader. */
-  accesses: number;
-  /**
-   * Access events this owner made, as a reader, on memories of another role: the Access audit's
-   * "cross-owner only" rule (isCrossOwner), so these add up to that filter's total.
-   */
-  foreign_reads: number;
-  /** The newest `created_at` of its memories (rows keep no update time); null when it owns none. */
-  last_created: number | null;
-  /** The newest access event on its memories; null when none was read. */
-  last_access: number | null;
-}
-
-export interface OwnerSummaries {
-  owners: OwnerSummary[];
-  /** More owners than `limit`: the rows are the first `limit` in byte order. */
-  truncated: boolean;
-}
+import { intOf } from '../shared/sql-values.js';
+import { query } from '../shared/store-query.js';
+import type { OwnerSummaries, OwnerSummary } from '../port/count-rows.js';
 
 /** The most rows one answer holds. */
 export const MAX_OWNER_SUMMARIES = 1000;
 
 /** The groups each statement returns, as numbers. */
-export interface OwnerGroups {
+interface OwnerGroups {
   memories: { owner: string; type: string; archived: number; n: number; last_created: number }[];
   edges: { owner: string; n: number }[];
   events: { memory_owner: string; reader_owner: string; n: number; last_ts: number }[];
 }
 
 /**
- * The statements, for either adapter: `table` spells a table's name as the adapter does, and each
- * `?` is bound to the bound (the first owner left out) when there is one. `firstLeftOut` takes the
- * limit as its offset.
+ * The statements: `table` spells a table's name as the backend does, and each `?` is bound to the
+ * bound (the first owner left out) when there is one. `firstLeftOut` takes the limit as its offset.
  */
-export function ownerSummarySql(table: (name: string) => string, bounded: boolean) {
+function ownerSummarySql(table: (name: string) => string, bounded: boolean) {
   const [memories, edges, events] = [table('memories'), table('memory_edges'), table('mnemo_access_events')];
   const below = (cond: string) => (bounded ? `WHERE ${cond}` : '');
   return {
@@ -73,7 +45,7 @@ const emptySummary = (owner: string): OwnerSummary => ({ owner, live: 0, archive
 const newest = (a: number | null, b: number): number => (a === null || b > a ? b : a);
 
 /** The rows the groups make, owners below `bound` only (null: every owner), at most `limit`. */
-export function foldOwnerSummaries(groups: OwnerGroups, bound: string | null, limit: number): OwnerSummaries {
+function foldOwnerSummaries(groups: OwnerGroups, bound: string | null, limit: number): OwnerSummaries {
   const rows = new Map<string, OwnerSummary>();
   const types = new Map<string, Map<string, number>>();
   const kept = (owner: string) => bound === null || byBytes(owner, bound) < 0;
@@ -108,20 +80,31 @@ export function foldOwnerSummaries(groups: OwnerGroups, bound: string | null, li
   return { owners: sorted.slice(0, limit), truncated: bound !== null || sorted.length > limit };
 }
 
-/** SQLite: the statements on one connection; a nooa file without mnemo's event table has no accesses. */
-export function ownerSummaries(source: RowSource, limit: number): OwnerSummaries {
-  const db = connectionOf(source);
-  const first = db.prepare(ownerSummarySql((t) => t, false).firstLeftOut).get(limit) as { owner: string } | undefined;
-  const bound = first?.owner ?? null;
-  const sql = ownerSummarySql((t) => t, bound !== null);
+/** The rows, the first `limit` owners in byte order; a nooa file without Mnemo's event table has no accesses. */
+export function ownerSummaries(store: Pick<StoreReader, 'sql'>, limit: number): OwnerSummaries {
+  const rows = (sql: string, params: readonly unknown[]) => store.sql.all(query(sql, params));
+  const table = (name: string) => store.sql.table(name);
+  const [first] = rows(ownerSummarySql(table, false).firstLeftOut, [limit]);
+  const bound = first ? (first['owner'] as string) : null;
+  const sql = ownerSummarySql(table, bound !== null);
   const at = bound === null ? [] : [bound];
-  return foldOwnerSummaries(
-    {
-      memories: db.prepare(sql.memories).all(...at) as OwnerGroups['memories'],
-      edges: db.prepare(sql.edges).all(...at) as OwnerGroups['edges'],
-      events: hasEventTable(db) ? (db.prepare(sql.events).all(...at, ...at) as OwnerGroups['events']) : [],
-    },
-    bound,
-    limit,
-  );
+  const groups: OwnerGroups = {
+    memories: rows(sql.memories, at).map((r) => ({
+      owner: r['owner'] as string,
+      type: r['type'] as string,
+      archived: Number(r['archived']),
+      n: intOf(r['n'], 'count(*)'),
+      last_created: r['last_created'] as number,
+    })),
+    edges: rows(sql.edges, at).map((r) => ({ owner: r['owner'] as string, n: intOf(r['n'], 'count(*)') })),
+    events: store.sql.hasTable('mnemo_access_events')
+      ? rows(sql.events, [...at, ...at]).map((r) => ({
+          memory_owner: r['memory_owner'] as string,
+          reader_owner: r['reader_owner'] as string,
+          n: intOf(r['n'], 'count(*)'),
+          last_ts: r['last_ts'] as number,
+        }))
+      : [],
+  };
+  return foldOwnerSummaries(groups, bound, limit);
 }

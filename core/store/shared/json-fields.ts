@@ -1,7 +1,8 @@
 /**
- * Fields of a JSON text column read in JS rather than by SQL. SQLite's json_extract reads what its
- * JSON functions accept and the SQLite adapter guards it (json-sql.ts); PostgreSQL's json and jsonb
- * casts would fail a whole statement on one unreadable row. A value JSON.parse cannot read (SQLite's
+ * Fields of a JSON text column read in JS rather than by SQL, as the PostgreSQL side of the shared
+ * queries reads them (sql-dialect.ts jsonFields): SQLite's json_extract reads what its JSON
+ * functions accept and is guarded (json-sql.ts); PostgreSQL's json and jsonb casts would fail a
+ * whole statement on one unreadable row. A value JSON.parse cannot read (SQLite's
  * JSON5 extensions such as NaN included) reads as unreadable: no fields.
  */
 

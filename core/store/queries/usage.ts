@@ -2,37 +2,21 @@
  * A light reader of what usage and KPI figures need from each memory (counters, ring, guards),
  * without the full record decoder: a KPI pass over 100k memories parses each `data` once with
  * JSON.parse and nothing more. Defaults follow the lenient stored-record schema; promoted
- * columns (`owner`, `status`, `archived`) override the JSON as everywhere else.
+ * columns (`owner`, `status`, `archived`) override the JSON as everywhere else. Written once for
+ * both backends (port/store-sql.ts).
  */
-import { connectionOf } from './connection.js';
 import type { AccessChannel } from '../../model/enums.js';
 import type { AccessRecord, Memory } from '../../model/memory.js';
 import type { OwnerScope } from '../../model/owner.js';
+import type { UsageRecord } from '../port/memory-views.js';
+import type { StoreReader } from '../port/port.js';
 import { ownerClause } from '../shared/owner-sql.js';
-import type { RowSource } from '../shared/store-handle.js';
+import { dialectOf } from '../shared/sql-dialect.js';
+import { intOf } from '../shared/sql-values.js';
+import { paged, query } from '../shared/store-query.js';
 
-export type UsageRecord = Pick<
-  Memory,
-  | 'id'
-  | 'type'
-  | 'status'
-  | 'owner'
-  | 'importance'
-  | 'strength'
-  | 'reinforcement_count'
-  | 'created_at'
-  | 'last_accessed_at'
-  | 'access_log'
-  | 'recalled_count'
-  | 'searched_count'
-  | 'injected_count'
-  | 'reinforced_count'
-  | 'deref_count'
-  | 'archived'
-> & { references_count: number; title: string | null; content: string };
-
-/** The columns a usage record is read from (USAGE_COLUMNS), as either adapter returns them. */
-export interface UsageRow {
+/** The columns a usage record is read from, whichever backend answers. */
+interface UsageRow {
   id: string;
   owner: string;
   status: string | null;
@@ -46,28 +30,30 @@ export interface UsageRow {
   data: string;
 }
 
-export const USAGE_COLUMNS = 'id, owner, status, archived, content, created_at, last_accessed, importance, strength, type, data';
+const USAGE_COLUMNS = 'id, owner, status, archived, content, created_at, last_accessed, importance, strength, type, data';
 
-export function* iterUsageRecords(store: RowSource, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
+type Reads = Pick<StoreReader, 'sql'>;
+
+const usageRow = (r: Record<string, unknown>): UsageRow => ({ ...(r as unknown as UsageRow), archived: intOf(r['archived'], 'memories.archived'), strength: intOf(r['strength'], 'memories.strength') });
+
+/** Each memory's usage record in insertion order, streamed (a page at a time where each read is a round trip). */
+export function* iterUsageRecords(store: Reads, scope: { owner?: OwnerScope; includeArchived?: boolean } = {}): Generator<UsageRecord> {
   const oc = ownerClause(scope.owner ?? null);
-  const where = [scope.includeArchived ? '1' : 'archived = 0', oc.sql].join(' AND ');
-  const rows = connectionOf(store).prepare(`SELECT ${USAGE_COLUMNS} FROM memories WHERE ${where} ORDER BY rowid`).iterate(...oc.params) as Iterable<UsageRow>;
-  for (const row of rows) yield toUsage(row);
+  const where = [scope.includeArchived ? 'TRUE' : 'archived = 0', oc.sql === '1' ? 'TRUE' : oc.sql].join(' AND ');
+  for (const row of store.sql.iterate(paged(`SELECT rowid, ${USAGE_COLUMNS} FROM ${store.sql.table('memories')} WHERE ${where}`, oc.params, 'rowid'))) yield toUsage(usageRow(row));
 }
 
-export function usageRecords(store: RowSource, ids: readonly string[]): Map<string, UsageRecord> {
+export function usageRecords(store: Reads, ids: readonly string[]): Map<string, UsageRecord> {
   const out = new Map<string, UsageRecord>();
   const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const chunk = unique.slice(i, i + 500);
-    const rows = connectionOf(store).prepare(`SELECT ${USAGE_COLUMNS} FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as UsageRow[];
-    for (const r of rows) out.set(r.id, toUsage(r));
-  }
+  if (unique.length === 0) return out;
+  const d = dialectOf(store.sql);
+  for (const r of store.sql.all(query(`SELECT ${USAGE_COLUMNS} FROM ${store.sql.table('memories')} WHERE ${d.inList('id')}`, [d.idsParam(unique)]))) out.set(r['id'] as string, toUsage(usageRow(r)));
   return out;
 }
 
 /** One row as a usage record (no full decode: `data` parsed once). */
-export function toUsage(row: UsageRow): UsageRecord {
+function toUsage(row: UsageRow): UsageRecord {
   let d: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(row.data) as unknown;

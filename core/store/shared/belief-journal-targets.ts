@@ -7,17 +7,23 @@
  * leave the derived dimensions behind them.
  *
  * The targets are the same on every adapter: each supplies only how it reads and writes the two
- * kinds of row (BeliefJournalRows); SQLite's are below, PostgreSQL's are its belief tables.
+ * kinds of row (BeliefJournalRows): SQLite's on its bare connection (sqlite/sqlite-belief-rows.ts),
+ * PostgreSQL's the shared belief tables (queries/belief-tables.ts).
  */
 import { ALIAS_NS, PAIR_SEP, REJECTION_NS } from '../../model/belief-journal-keys.js';
-import { aliasRowIn, BeliefTables, rejectionRowIn } from './belief-tables.js';
-import { connectionOf } from './connection.js';
-import type { JournalTarget } from '../shared/journal.js';
-import type { AliasRow, BeliefWrites } from '../port/port.js';
-import type { StoreHandle } from '../shared/store-handle.js';
+import type { AliasRow, RejectionRow } from '../port/belief-rows.js';
+import type { JournalTarget } from './journal.js';
+import type { StoreHandle } from './store-handle.js';
 
 /** What the journal reads and writes of the belief rows, on one adapter. */
-export type BeliefJournalRows = Pick<BeliefWrites, 'alias' | 'putAlias' | 'deleteAlias' | 'rejection' | 'putRejection' | 'deleteRejection'>;
+export interface BeliefJournalRows {
+  alias(name: string): AliasRow | null;
+  putAlias(a: AliasRow): void;
+  deleteAlias(name: string): void;
+  rejection(a: string, b: string): RejectionRow | null;
+  putRejection(a: string, b: string, at: number): void;
+  deleteRejection(a: string, b: string): void;
+}
 
 const pairOf = (key: string) => key.split(PAIR_SEP) as [string, string];
 
@@ -43,18 +49,3 @@ export function beliefJournalTargets<S extends StoreHandle>(rowsOf: (store: S) =
   };
   return [alias, rejection];
 }
-
-/** SQLite's: a snapshot reads the bare connection (belief-tables.ts, aliasRowIn), a restore writes through the belief tables. */
-function sqliteBeliefRows(store: StoreHandle): BeliefJournalRows {
-  const tables = new BeliefTables(store);
-  return {
-    alias: (name) => aliasRowIn(connectionOf(store), name),
-    rejection: (a, b) => rejectionRowIn(connectionOf(store), a, b),
-    putAlias: (a) => tables.putAlias(a),
-    deleteAlias: (name) => tables.deleteAlias(name),
-    putRejection: (a, b, at) => tables.putRejection(a, b, at),
-    deleteRejection: (a, b) => tables.deleteRejection(a, b),
-  };
-}
-
-export const [beliefAliasTarget, beliefRejectionTarget] = beliefJournalTargets<StoreHandle>(sqliteBeliefRows);
