@@ -40,9 +40,10 @@ import type { UsageRecord } from './usage-rows.js';
 import type { FeedChanges, FeedPosition } from './feed-position.js';
 import type { CredentialRef } from '../model/agent-credential.js';
 import type { RunPacing } from '../model/run-pacing.js';
+import type { JobProgressSink } from '../model/job-phase.js';
 import type { CredentialUse, StoredCredential } from './agent-credentials.js';
 import type { BulkLoad } from './bulk-load.js';
-import type { ChangeRun, Pacer } from './change-run.js';
+import type { BeforeFinish, ChangeRun, Pacer } from './change-run.js';
 import type { FeedRetention, FeedStatus, PruneReport } from './feed-retention.js';
 import type { IngestMarker } from './ingest-run.js';
 import type { GroupUndoOptions, GroupUndoResult } from './undo-group.js';
@@ -509,8 +510,9 @@ export interface LongChanges {
   pacer(pacing: Required<RunPacing>): Pacer;
   /** Finishes or rolls back a run whose writer died. */
   recoverDeadRun(): void;
-  undoInBatches(changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
-  redoInBatches(changeId: number | undefined, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
+  /** Undoes a change in batches; `shouldCancel` (looked at between batches) turns it back and throws with details.cancelled. */
+  undoInBatches(changeId: number, pacing?: RunPacing, onProgress?: JobProgressSink, beforeFinish?: BeforeFinish, shouldCancel?: () => boolean): Promise<ChangeSummary>;
+  redoInBatches(changeId: number | undefined, pacing?: RunPacing, onProgress?: JobProgressSink, beforeFinish?: BeforeFinish, shouldCancel?: () => boolean): Promise<ChangeSummary>;
   /** Undoes a change and every later change that depends on it, newest first. */
   undoWithDependents(changeId: number, opts?: GroupUndoOptions): Promise<GroupUndoResult>;
 }

@@ -25,10 +25,10 @@ export interface IndexHandoffOptions {
  * A `beforeFinish` hook for a long change starting now. It acts only when the change wrote more
  * feed rows than `minRows`.
  */
-export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = {}): () => Promise<void> {
+export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = {}): (shouldCancel?: () => boolean) => Promise<void> {
   const minRows = opts.minRows ?? CATCH_UP_FEED_LIMIT;
   const start = engine.store.feedPosition();
-  return async () => {
+  return async (shouldCancel = () => false) => {
     const end = engine.store.feedPosition();
     if (!start || !end || end.epoch !== start.epoch || end.seq - start.seq <= minRows) return;
     if (!engine.indexSnapshots.sidecar()?.writable) return;
@@ -45,6 +45,12 @@ export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = 
     // rebuilt four of its six indexes on its first call after the change (3.4 s).
     if (!announceSnapshots(engine.store, end)) return;
     const holdMs = opts.holdMs ?? handoffHoldMs(performance.now() - writeStarted);
-    if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
+    // The hold is a courtesy to the others (up to INDEX_HANDOFF_MAX_MS): a cancel cuts it short,
+    // since the change it holds for is about to be taken back.
+    const holdUntil = performance.now() + holdMs;
+    while (performance.now() < holdUntil && !shouldCancel()) await new Promise((resolve) => setTimeout(resolve, Math.min(HOLD_LOOK_MS, holdUntil - performance.now())));
   };
 }
+
+/** How often a hold looks for a cancel. */
+const HOLD_LOOK_MS = 50;
