@@ -13,21 +13,34 @@ export type JobPhase =
   | 'undo'
   /** A redo writes a change's rows again. */
   | 'redo'
-  /** Every row is written: the indexes are brought up to date and handed to the other processes. */
+  /** Every row is written: the indexes are brought up to date and their snapshots written, for the other processes. */
   | 'handover'
+  /** The snapshots are announced: a few seconds for the other processes to load them before the change ends. */
+  | 'hold'
   /** After a cancel: what the job wrote is being taken back, so the store is left as it was. */
   | 'take-back';
 
-export type JobUnit = 'rows' | 'items';
+export type JobUnit = 'rows' | 'items' | 'steps' | 'seconds';
 
 export const JOB_PHASES: Record<JobPhase, { label: string; unit: JobUnit }> = {
   check: { label: 'checking the store is the one planned on', unit: 'rows' },
   apply: { label: 'applying the accepted items', unit: 'items' },
   undo: { label: 'undoing', unit: 'rows' },
   redo: { label: 'redoing', unit: 'rows' },
-  handover: { label: 'bringing the indexes up to date for the other processes', unit: 'rows' },
+  handover: { label: 'bringing the indexes up to date for the other processes', unit: 'steps' },
+  hold: { label: 'letting the other processes load the new indexes', unit: 'seconds' },
   'take-back': { label: 'taking back what was written', unit: 'rows' },
 };
 
 /** Where a long write is: `done` of `total` units of `phase`. */
 export type JobProgressSink = (done: number, total: number, phase: JobPhase) => void;
+
+/** What a long write hands the hook it runs once every row is written (the indexes' hand-over). */
+export interface FinishControl {
+  /** Whether a cancel was asked for: a wait in the hook ends early. */
+  cancelled(): boolean;
+  progress: JobProgressSink;
+}
+
+/** Runs once every row of a long write is written, before its marker clears (ApplyOptions.beforeFinish). */
+export type BeforeFinish = (ctl: FinishControl) => void | Promise<void>;

@@ -26,7 +26,7 @@ import { pruneDecision } from '../model/forget-policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
 import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
-import type { JobProgressSink } from '../model/job-phase.js';
+import type { BeforeFinish, JobProgressSink } from '../model/job-phase.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
 import { isClose, rescoreValue, touched } from './ops.js';
@@ -48,9 +48,9 @@ export interface ApplyOptions {
    * Runs once every batch is written and before the change is closed, while other connections
    * still see it as in progress (change-run.ts's marker): the place to leave what they will need
    * once it ends, such as current index snapshots. It is handed the apply's cancel, so a wait in
-   * it can end early when a cancel comes.
+   * it can end early when a cancel comes, and where to report its progress.
    */
-  beforeFinish?: (shouldCancel: () => boolean) => void | Promise<void>;
+  beforeFinish?: BeforeFinish;
 }
 
 interface ApplyMeta {
@@ -164,10 +164,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
       throw cancelledError();
     };
     if (halted === 'cancel') await takeBack();
-    if (run.changeId !== null && opts.beforeFinish) {
-      report(0, 1, 'handover');
-      await opts.beforeFinish(cancel);
-    }
+    if (run.changeId !== null) await opts.beforeFinish?.({ cancelled: cancel, progress: report });
     // The change is not the store's until the run finishes: a cancel that came while the hook
     // wrote the indexes' snapshots (seconds at 100k; the bar still offers Cancel) is honoured too,
     // rather than accepted and then ignored.

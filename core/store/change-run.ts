@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { currentCredentialId } from './attribution.js';
 import { MnemoError } from '../errors.js';
-import type { JobProgressSink } from '../model/job-phase.js';
+import type { BeforeFinish, JobProgressSink } from '../model/job-phase.js';
 import { batchBudget, pacingOf, takeBackPacing, type RunPacing } from '../model/run-pacing.js';
 import { tallyRow, type ChangeRow, type ChangeSummary, type JournalledStore, type RawChangeRow, type RunCheckpoints, type TouchedRow } from './journal.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
@@ -318,8 +318,6 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
   });
 }
 
-/** Runs once every row of an undo or redo is written, before its marker clears (see ApplyOptions.beforeFinish). */
-export type BeforeFinish = (shouldCancel: () => boolean) => void | Promise<void>;
 
 /**
  * Undoes a change in paced transactions; a crash part-way is completed by the next writable open.
@@ -446,8 +444,7 @@ async function replayInBatches(
       if (step === true) break;
       if (step === 'held') {
         hold = false;
-        onProgress?.(0, 1, 'handover');
-        await beforeFinish!(shouldCancel);
+        await beforeFinish!({ cancelled: shouldCancel, progress: onProgress ?? (() => {}) });
         continue;
       }
       await pacer.between();

@@ -95,8 +95,9 @@ export class WriteJob {
     if (!job) return IDLE;
     const at = this.monotonic();
     const phase = job.phase;
-    // A phase the cancel interrupted will not be finished: its ETA would only grow.
-    const eta = phase === null || (job.cancelling && phase !== 'take-back') ? null : job.meter.etaSeconds(at);
+    // A phase the cancel interrupted will not be finished: its ETA would only grow. Steps are not
+    // alike (patching the indexes, then writing their snapshots), so their pace predicts nothing.
+    const eta = phase === null || (job.cancelling && phase !== 'take-back') || JOB_PHASES[phase].unit === 'steps' ? null : job.meter.etaSeconds(at);
     return {
       running: true,
       kind: job.kind,
