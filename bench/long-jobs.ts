@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- long-jobs [--size 100000 | --store <file>] [--commit-cancels 5,20,60] [--undo-cancels 5,20] [--repeats 3] [--sample-ms 1000] [--json]`
+ * `npm run bench -- long-jobs [--size 100000 | --store <file>] [--commit-cancels check,5,30,120] [--undo-cancels 5,20] [--repeats 3] [--sample-ms 1000] [--out file.json] [--json]`
  *
  * Whether the long writes tell the truth, on a copy of the demo store (issue 37, item 4):
  *   - the commit of a whole reflection plan, then its undo and its redo, each with journal.progress
@@ -7,14 +7,15 @@
  *     and the largest gap between the share done and the share of the phase's time gone), and does
  *     the ETA converge (at 10, 25, 50, 75 and 90 % of a phase's time, how far the end it predicted
  *     was from the real end, as a share of the time then left);
- *   - cancel latency: the commit (and the undo, and the redo) started again and cancelled after a
- *     few seconds, at several points, each `--repeats` times: the time from journal.cancel to the
- *     job's end, with the phase it was in and the rows it took back. A cancelled commit leaves the
+ *   - cancel latency: the commit (and the undo, and the redo) started again and cancelled at
+ *     several points, each `--repeats` times: `check` halfway through the commit's check, a number
+ *     that many seconds into the phase that writes (apply, undo, redo). Measured: the time from
+ *     journal.cancel to the job's end, with the phase it was in and the rows it took back. A cancelled commit leaves the
  *     store as it was, so the same plan is committed again for the next trial (a store that changed
  *     would be refused by its check).
  * In process, through the API the doors call (`call`), with the pacing every door uses. Medians.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiSession } from '../core/api/context.js';
@@ -29,20 +30,30 @@ const { values } = parseArgs({
     size: { type: 'string', default: '100000' },
     /** Another store than the demo (copied first; the file itself is never written). */
     store: { type: 'string' },
-    'commit-cancels': { type: 'string', default: '5,20,60' },
+    'commit-cancels': { type: 'string', default: 'check,5,30,120' },
     'undo-cancels': { type: 'string', default: '5,20' },
     repeats: { type: 'string', default: '3' },
     'sample-ms': { type: 'string', default: '1000' },
     json: { type: 'boolean', default: false },
+    /** Also write the whole result, every progress sample included, to this file. */
+    out: { type: 'string' },
   },
 });
 const NOW = 1_780_000_000;
 const size = Number(values.size);
 const repeats = Number(values.repeats);
 const sampleMs = Number(values['sample-ms']);
-const points = (s: string) => s.split(',').filter(Boolean).map(Number);
+/** Where to cancel: halfway through the check, or seconds into the phase that writes. */
+type Point = 'check' | number;
+const points = (s: string): Point[] =>
+  s
+    .split(',')
+    .filter(Boolean)
+    .map((p) => (p === 'check' ? 'check' : Number(p)));
+const WRITING = new Set(['apply', 'undo', 'redo']);
+/** Progress of the benchmark itself: on stderr, so a --json run still shows how far it is. */
 const log = (s: string) => {
-  if (!values.json) process.stdout.write(`${s}\n`);
+  process.stderr.write(`${s}\n`);
 };
 const round = (x: number, d = 2) => Number(x.toFixed(d));
 
@@ -65,8 +76,8 @@ function copiedStore(from: string): string {
 const session = ApiSession.withFrozenClock(NOW);
 session.open(path);
 
-/** Runs `start` as a job, sampling journal.progress every sampleMs; `cancelAfterS` cancels it then. */
-async function sampled(start: () => Promise<unknown>, cancelAfterS: number | null): Promise<{ s: number; samples: Sample[]; cancelledAt: number | null; error: unknown }> {
+/** Runs `start` as a job, sampling journal.progress every sampleMs; cancels it at `cancelAt` (Point). */
+async function sampled(start: () => Promise<unknown>, cancelAt: Point | null): Promise<{ s: number; samples: Sample[]; cancelledAt: number | null; error: unknown }> {
   const t0 = performance.now();
   const at = () => (performance.now() - t0) / 1000;
   const samples: Sample[] = [];
@@ -77,18 +88,32 @@ async function sampled(start: () => Promise<unknown>, cancelAfterS: number | nul
     (e: unknown) => e,
   );
   void outcome.finally(() => (finished = true));
+  let echoed = 0;
+  let writingFrom: number | null = null;
+  let due = false;
   const note = async () => {
     const p: WriteJobState = await call(session, 'journal.progress', {});
-    if (p.running) samples.push({ t: round(at()), phase: p.phase, done: p.done, total: p.total, eta_s: p.eta_s, cancelling: p.cancelling });
+    if (!p.running) return;
+    if (writingFrom === null && p.phase !== null && WRITING.has(p.phase)) writingFrom = at();
+    if (cancelAt === 'check') due ||= p.phase === 'check' && p.done >= p.total / 2;
+    else if (cancelAt !== null) due ||= writingFrom !== null && at() - writingFrom >= cancelAt;
+    const s = { t: round(at()), phase: p.phase, done: p.done, total: p.total, eta_s: p.eta_s, cancelling: p.cancelling };
+    samples.push(s);
+    if (s.t - echoed >= 30) {
+      echoed = s.t;
+      log(`  ${s.t.toFixed(0)} s: ${s.phase} ${s.done.toLocaleString()} of ${s.total.toLocaleString()}, eta ${s.eta_s ?? '-'} s${s.cancelling ? ', cancelling' : ''}`);
+    }
   };
   while (!finished) {
     await note();
-    if (cancelAfterS !== null && cancelledAt === null && at() >= cancelAfterS) {
+    if (due && cancelledAt === null) {
       await call(session, 'journal.cancel', {});
       cancelledAt = at();
       await note();
     }
-    await new Promise((r) => setTimeout(r, cancelledAt !== null ? 50 : Math.min(sampleMs, cancelAfterS !== null && cancelledAt === null ? Math.max(10, (cancelAfterS - at()) * 1000) : sampleMs)));
+    // Close looks while a cancel is due soon or under way, so its moment and its end are sharp.
+    const near = cancelAt !== null && cancelledAt === null && (cancelAt === 'check' || writingFrom !== null);
+    await new Promise((r) => setTimeout(r, cancelledAt !== null || near ? 50 : sampleMs));
   }
   const error = await outcome;
   return { s: at(), samples, cancelledAt, error };
@@ -138,7 +163,8 @@ function runFigures(r: Awaited<ReturnType<typeof sampled>>) {
 }
 
 interface Trial {
-  cancel_after_s: number;
+  /** 'check', or seconds into the phase that writes. */
+  cancel_at: Point;
   latency_s: number;
   phase: string | null;
   done: number;
@@ -147,13 +173,13 @@ interface Trial {
   first_answer_cancelling: boolean;
 }
 
-function trialOf(r: Awaited<ReturnType<typeof sampled>>, point: number): Trial {
+function trialOf(r: Awaited<ReturnType<typeof sampled>>, point: Point): Trial {
   const before = [...r.samples].reverse().find((s) => !s.cancelling);
   const back = r.samples.filter((s) => s.phase === 'take-back');
   const cancelled = (r.error as { details?: { cancelled?: boolean } } | null)?.details?.cancelled === true;
   if (!cancelled) throw new Error(`the job was not cancelled: ${String(r.error)}`);
   return {
-    cancel_after_s: point,
+    cancel_at: point,
     latency_s: round(r.s - r.cancelledAt!),
     phase: before?.phase ?? null,
     done: before?.done ?? 0,
@@ -163,16 +189,16 @@ function trialOf(r: Awaited<ReturnType<typeof sampled>>, point: number): Trial {
   };
 }
 
-async function trials(label: string, at: number[], start: () => Promise<unknown>) {
+async function trials(label: string, at: Point[], start: () => Promise<unknown>) {
   const out: Record<string, { median_latency_s: number; trials: Trial[] }> = {};
   for (const point of at) {
     const ts: Trial[] = [];
     for (let i = 0; i < repeats; i++) {
       const t = trialOf(await sampled(start, point), point);
       ts.push(t);
-      log(`${label} cancelled after ${point} s (${t.phase} ${t.done.toLocaleString()} of ${t.total.toLocaleString()}): ended ${t.latency_s} s later, ${t.taken_back_rows.toLocaleString()} rows taken back`);
+      log(`${label} cancelled ${point === 'check' ? 'halfway through its check' : `${point} s into writing`} (${t.phase} ${t.done.toLocaleString()} of ${t.total.toLocaleString()}): ended ${t.latency_s} s later, ${t.taken_back_rows.toLocaleString()} rows taken back`);
     }
-    out[`${point}s`] = { median_latency_s: median(ts.map((t) => t.latency_s)), trials: ts };
+    out[point === 'check' ? 'check' : `${point}s`] = { median_latency_s: median(ts.map((t) => t.latency_s)), trials: ts };
   }
   return out;
 }
@@ -213,8 +239,10 @@ try {
     cancel: { commit: commitCancels, undo: undoCancels, redo: redoCancels },
     samples: { commit: full.samples, undo: fullUndo.samples, redo: fullRedo.samples },
   };
-  log(JSON.stringify({ ...result, samples: undefined }, null, 2));
-  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  if (values.out) writeFileSync(values.out, JSON.stringify(result, null, 1));
+  const { samples: _samples, ...figures } = result;
+  if (values.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
+  else process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 } finally {
   session.close();
 }

@@ -34,3 +34,13 @@ export function onCallerGone(cancel: () => void): () => void {
   signal.addEventListener('abort', listener, { once: true });
   return () => signal.removeEventListener('abort', listener);
 }
+
+/** Runs `work`, calling `cancel` if the running call's caller goes away meanwhile (onCallerGone). */
+export async function cancelledIfCallerGoes<T>(cancel: () => void, work: () => Promise<T>): Promise<T> {
+  const forget = onCallerGone(cancel);
+  try {
+    return await work();
+  } finally {
+    forget();
+  }
+}

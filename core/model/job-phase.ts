@@ -25,8 +25,8 @@ export type JobUnit = 'rows' | 'items' | 'steps' | 'seconds';
 export const JOB_PHASES: Record<JobPhase, { label: string; unit: JobUnit }> = {
   check: { label: 'checking the store is the one planned on', unit: 'rows' },
   apply: { label: 'applying the accepted items', unit: 'items' },
-  undo: { label: 'undoing', unit: 'rows' },
-  redo: { label: 'redoing', unit: 'rows' },
+  undo: { label: 'restoring the rows it changed', unit: 'rows' },
+  redo: { label: 'writing its rows again', unit: 'rows' },
   handover: { label: 'bringing the indexes up to date for the other processes', unit: 'steps' },
   hold: { label: 'letting the other processes load the new indexes', unit: 'seconds' },
   'take-back': { label: 'taking back what was written', unit: 'rows' },
