@@ -135,7 +135,7 @@ export class ChangeRun {
         store.ensureMnemo();
         if (this.id === null) this.start();
         store.journal.sql.attributeFeedTo(this.id!);
-        const { result, touched } = store.journal.captureBatch(fn);
+        const { result, touched } = store.journal.captureBatch(fn, (key) => !this.recorded.has(key));
         this.recordRows(touched);
         return result;
       });

@@ -72,8 +72,10 @@ export interface ChangeRow {
 interface OpenChange {
   captured: Map<string, unknown | null>;
   order: string[];
-  /** A batch of a long change also keeps each row's placement (JournalTarget.placement). */
+  /** A batch of a long change also keeps each row's placement (JournalTarget.placement)… */
   placements?: Map<string, unknown>;
+  /** …of the rows it asks for (those the run has not recorded yet: a placement is a read, a round trip on PostgreSQL). */
+  wantsPlacement?: (key: string) => boolean;
 }
 
 /** A row a batch touched: its key, its image before the batch, and where it sat then. */
@@ -235,7 +237,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
     const target = this.targetFor(key);
     const before = target.snapshot(this.store, key.slice(key.indexOf(':') + 1));
     this.open.captured.set(key, before);
-    this.open.placements?.set(key, target.placement?.(this.store, key.slice(key.indexOf(':') + 1)));
+    if (this.open.placements && (this.open.wantsPlacement?.(key) ?? true)) this.open.placements.set(key, target.placement?.(this.store, key.slice(key.indexOf(':') + 1)));
     this.open.order.push(key);
   }
 
@@ -284,9 +286,9 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * Runs one batch of a long change (change-run.ts) with capture open, inside the caller's
    * transaction; returns the rows the batch touched, each with its image from before the batch.
    */
-  captureBatch<T>(fn: () => T): { result: T; touched: TouchedRow[] } {
+  captureBatch<T>(fn: () => T, wantsPlacement?: (key: string) => boolean): { result: T; touched: TouchedRow[] } {
     if (this.open) throw new MnemoError('internal', 'a change is already open on this connection');
-    this.open = { captured: new Map(), order: [], placements: new Map() };
+    this.open = { captured: new Map(), order: [], placements: new Map(), ...(wantsPlacement ? { wantsPlacement } : {}) };
     try {
       const result = fn();
       const open = this.open;
