@@ -6,6 +6,7 @@
  * which the bar shows as a phase of its own ("taking back what was written: 1,200 of 4,000 rows").
  * Until the engine's first answer the bar moves without a share: it never shows a 0 that is not true.
  */
+import { useState } from 'react';
 import type { WriteJobState } from '../../core/api/contract/journal.js';
 import { elapsedText, jobLine } from './job-words.js';
 
@@ -25,8 +26,10 @@ export function JobProgress({
   testId: string;
   cancelTestId?: string;
 }) {
-  const { text, share } = jobLine(what, progress, cancelPressed);
-  const cancelling = cancelPressed || progress?.cancelling === true;
+  // Pressed here: said at the next paint, before the cancel reaches the engine.
+  const [pressed, setPressed] = useState(false);
+  const { text, share } = jobLine(what, progress, cancelPressed || pressed);
+  const cancelling = cancelPressed || pressed || progress?.cancelling === true;
   const p = progress?.running ? progress : undefined;
   return (
     <div
@@ -44,7 +47,12 @@ export function JobProgress({
       <div className="meter wide" role="progressbar" aria-label={`${what} progress`} aria-valuenow={share === null ? undefined : Math.round(share * 100)}>
         <span className={share === null ? 'indeterminate' : ''} style={{ width: share === null ? '30%' : `${share * 100}%` }} />
       </div>
-      <button onClick={onCancel} disabled={cancelling || (p !== undefined && !p.cancellable)} data-testid={cancelTestId} title="Stop and take back everything written so far: the store stays as it was">
+      <button
+        onClick={() => {
+          setPressed(true);
+          onCancel();
+        }}
+        disabled={cancelling || (p !== undefined && !p.cancellable)} data-testid={cancelTestId} title="Stop and take back everything written so far: the store stays as it was">
         {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
     </div>
