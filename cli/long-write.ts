@@ -12,10 +12,15 @@ import { onInterrupt } from './signals.js';
 /** How often the progress is read, and how long a job runs before it says anything. */
 const LOOK_MS = 1000;
 
+/** ", about 40 s left", ", about 9 min left", or nothing without a pace. */
+export function etaWords(s: number | null): string {
+  if (s === null) return '';
+  return s < 60 ? `, about ${Math.max(1, s)} s left` : `, about ${Math.round(s / 60)} min left`;
+}
+
 function line(what: string, p: WriteJobState): string {
   const share = p.total > 0 ? ` ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} ${p.unit ?? ''} (${Math.floor((100 * p.done) / p.total)} %)` : '';
-  const eta = p.eta_s === null ? '' : p.eta_s < 60 ? `, about ${Math.max(1, p.eta_s)} s left` : `, about ${Math.round(p.eta_s / 60)} min left`;
-  return `${what}: ${p.cancelling && p.phase !== 'take-back' ? 'cancelling… ' : ''}${p.phase_label ?? 'starting'}${share}${eta}`;
+  return `${what}: ${p.cancelling && p.phase !== 'take-back' ? 'cancelling… ' : ''}${p.phase_label ?? 'starting'}${share}${etaWords(p.eta_s)}`;
 }
 
 export async function asLongWrite<T>(session: ApiSession, what: string, say: (line: string) => void, work: () => Promise<T>): Promise<T> {
