@@ -39,6 +39,23 @@ export default tseslint.config(
     },
   },
   {
+    // The database drivers belong to the store's adapters (and the index sidecar, a SQLite file of
+    // its own): the port and the logic both backends share name neither (docs/architecture.md).
+    files: ['core/**/*.ts'],
+    ignores: ['core/store/sqlite/**', 'core/store/pg/**', 'core/store/derived/**', 'core/store/copy/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'better-sqlite3', message: 'Only the store\'s adapters (core/store/sqlite, pg), the index sidecar (core/store/derived) and mnemo copy open a database.' },
+            { name: 'pg', message: 'Only the PostgreSQL adapter (core/store/pg) and mnemo copy talk to PostgreSQL.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {

@@ -27,7 +27,7 @@ type ClockModule = typeof import('../core/clock.js');
 type EngineModule = typeof import('../core/engine/engine.js');
 type PlanModule = typeof import('../core/reflect/plan.js');
 type KeywordModule = typeof import('../core/recall/mnemo/keyword-index.js');
-type StoreModule = typeof import('../core/store/store.js');
+type StoreModule = typeof import('../core/store/sqlite/sqlite-store.js');
 type ExplainModule = typeof import('../core/recall/explain.js');
 type PipelineModule = typeof import('../core/recall/pipeline.js');
 type DemoModule = typeof import('../core/demo/generate.js');
@@ -60,8 +60,15 @@ interface Side {
 }
 const side = (name: Side['name'], root: string): Side => ({
   name,
-  load: async <T>(modulePath: string) => (await import(pathToFileURL(join(root, modulePath)).href)) as T,
+  load: async <T>(modulePath: string) => (await import(pathToFileURL(join(root, movedFrom(root, modulePath))).href)) as T,
 });
+
+/** Where a module that has since moved sat in an older checkout (the store's rooms came later). */
+const EARLIER_PATHS: Record<string, string> = { 'core/store/sqlite/sqlite-store.ts': 'core/store/store.ts' };
+function movedFrom(root: string, modulePath: string): string {
+  const earlier = EARLIER_PATHS[modulePath];
+  return earlier && !existsSync(join(root, modulePath)) ? earlier : modulePath;
+}
 const sides: [Side, Side] = [side('ref', resolve(values.ref)), side('this', join(fileURLToPath(import.meta.url), '..', '..'))];
 
 interface Timing {
@@ -133,7 +140,7 @@ if (what.has('keyword')) {
   const measure = await Promise.all(
     sides.map(async (s) => {
       const { KeywordIndex } = await s.load<KeywordModule>('core/recall/mnemo/keyword-index.ts');
-      const { MemoryStore } = await s.load<StoreModule>('core/store/store.ts');
+      const { MemoryStore } = await s.load<StoreModule>('core/store/sqlite/sqlite-store.ts');
       const store = MemoryStore.open(RECALL_STORE, { readonly: true });
       const run = () => {
         const index = new KeywordIndex(true);

@@ -5,7 +5,7 @@
  * attributes, seeded) ingested into a fresh store, timing every write transaction. Batched (the
  * default, as `beliefs.ingest` runs) or `--one` transaction (BeliefModel.ingest, as before).
  */
-import { connectionOf } from '../core/store/connection.js';
+import { connectionOf } from '../core/store/sqlite/connection.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { beliefsOf, type Observation } from '../core/beliefs/index.js';

@@ -37,6 +37,7 @@ import { tmpdir } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { expectedCalibrationError } from '../core/beliefs/calibration.js';
+import { lowestTenth } from '../support/belief-signals-fit.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,6 +67,8 @@ const log = (s: string) => {
 interface Score {
   /** Expected calibration error of the current answers' p (10 bins), computed here from the truth file. */
   current_ece?: number;
+  /** Accuracy once the lowest tenth of the current answers by p is corrected by a curator (from the truth file). */
+  current_accuracy_lowest_tenth_corrected?: number;
   current_accuracy: number;
   current_accuracy_lww: number;
   current_accuracy_lww_alias: number;
@@ -77,7 +80,7 @@ interface Score {
 
 /** The truth of each current query, read only to measure calibration (the scorer has no ECE). */
 let truthValues: Map<string, string | undefined> | null = null;
-function currentEce(answers: readonly object[]): number {
+function currentSamples(answers: readonly object[]): { p: number; correct: boolean }[] {
   truthValues ??= new Map(
     readFileSync(join(dataDir, 'truth.jsonl'), 'utf8')
       .split('\n')
@@ -87,10 +90,9 @@ function currentEce(answers: readonly object[]): number {
         return [t.id, t.value];
       }),
   );
-  const samples = (answers as { id: string; value?: string | null; p?: number }[]).flatMap((a) =>
+  return (answers as { id: string; value?: string | null; p?: number }[]).flatMap((a) =>
     typeof a.p === 'number' && truthValues!.has(a.id) ? [{ p: a.p, correct: a.value !== null && a.value === truthValues!.get(a.id) }] : [],
   );
-  return Math.round(expectedCalibrationError(samples) * 1e4) / 1e4;
 }
 
 function score(answers: readonly object[], name: string): Score {
@@ -98,7 +100,12 @@ function score(answers: readonly object[], name: string): Score {
   writeFileSync(path, answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
   const r = spawnSync(process.execPath, [scorer, dataDir, path, '--json'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scorer failed: ${r.stderr}`);
-  return { ...(JSON.parse(r.stdout.trim().split('\n').pop()!) as Score), current_ece: currentEce(answers) };
+  const samples = currentSamples(answers);
+  return {
+    ...(JSON.parse(r.stdout.trim().split('\n').pop()!) as Score),
+    current_ece: Math.round(expectedCalibrationError(samples) * 1e4) / 1e4,
+    current_accuracy_lowest_tenth_corrected: Math.round(lowestTenth(samples).correctedAccuracy * 1e4) / 1e4,
+  };
 }
 
 // ------------------------------------------------------------------ the system and its ablations
@@ -110,7 +117,7 @@ interface Variant {
   aliases: boolean;
 }
 
-function runVariant(v: Variant): { asOf: Score; hindsight: Score; modelAsOf: Score; modelHindsight: Score; merges: number; ingestMs: number } {
+function runVariant(v: Variant): { asOf: Score; hindsight: Score; modelAsOf: Score; modelHindsight: Score; plattHindsight: Score; merges: number; ingestMs: number } {
   const engine = Engine.open(join(work, `${v.name.replace(/\W+/g, '-')}.sqlite`), { create: true, clock: fixedClock(now), journalFollowUps: beliefJournalFollowUps });
   try {
     const model = beliefsOf(engine);
@@ -123,8 +130,9 @@ function runVariant(v: Variant): { asOf: Score; hindsight: Score; modelAsOf: Sco
       const plan = planAliases(model, now);
       if (plan.proposals.length) merges = applyAliasMerges(model, plan.proposals.map(mergeOf), plan.basis, now).merged.length;
     }
-    const run = (mode: ReadMode, calibrated = true) => score(answerQueries(model, queries, mode, { calibrated }), `${v.name}-${mode}-${calibrated}`.replace(/\W+/g, '-'));
-    return { asOf: run('as-of'), hindsight: run('hindsight'), modelAsOf: run('as-of', false), modelHindsight: run('hindsight', false), merges, ingestMs };
+    const run = (mode: ReadMode, calibrated = true, signals = true) =>
+      score(answerQueries(model, queries, mode, { calibrated, signals }), `${v.name}-${mode}-${calibrated}-${signals}`.replace(/\W+/g, '-'));
+    return { asOf: run('as-of'), hindsight: run('hindsight'), modelAsOf: run('as-of', false), modelHindsight: run('hindsight', false), plattHindsight: run('hindsight', true, false), merges, ingestMs };
   } finally {
     engine.close();
   }
@@ -245,13 +253,15 @@ log('');
 log('Scores (shared scorer). "as-of" answers from the delta log at T (time travel: only what was known at T);');
 log('"hindsight" estimates the value at T from the whole log (forward-backward over Eqs. 2-4).');
 log('');
-log('system / baseline                               current acc   Brier    ECE      values F1  aliases F1');
+log('system / baseline                               current acc   Brier    ECE      values F1  aliases F1  acc. after correcting lowest tenth');
 log(`Bayesian, as-of (time travel)                   ${fmt(system.asOf.current_accuracy)}      ${fmt(system.asOf.current_brier)}   ${fmt(system.asOf.current_ece)}   ${fmt(system.asOf.values_f1)}     ${fmt(system.asOf.aliases_f1)}`);
 log(`  the model's own p (no calibration)            ${fmt(system.modelAsOf.current_accuracy)}      ${fmt(system.modelAsOf.current_brier)}   ${fmt(system.modelAsOf.current_ece)}`);
-log(`Bayesian, hindsight                             ${fmt(system.hindsight.current_accuracy)}      ${fmt(system.hindsight.current_brier)}   ${fmt(system.hindsight.current_ece)}   ${fmt(system.hindsight.values_f1)}     ${fmt(system.hindsight.aliases_f1)}`);
-log(`  the model's own p (no calibration)            ${fmt(system.modelHindsight.current_accuracy)}      ${fmt(system.modelHindsight.current_brier)}   ${fmt(system.modelHindsight.current_ece)}`);
-log('Calibrated p uses the map fitted on the dev stream (core/beliefs/calibration-fitted.ts): on dev itself these figures are');
-log('in-sample; the cross-validated dev figures are in that file and in the Beliefs view. Other streams use the same map unchanged.');
+log(`Bayesian, hindsight                             ${fmt(system.hindsight.current_accuracy)}      ${fmt(system.hindsight.current_brier)}   ${fmt(system.hindsight.current_ece)}   ${fmt(system.hindsight.values_f1)}     ${fmt(system.hindsight.aliases_f1)}     ${fmt(system.hindsight.current_accuracy_lowest_tenth_corrected)}`);
+log(`  calibration map only (no signals)             ${fmt(system.plattHindsight.current_accuracy)}      ${fmt(system.plattHindsight.current_brier)}   ${fmt(system.plattHindsight.current_ece)}                          ${fmt(system.plattHindsight.current_accuracy_lowest_tenth_corrected)}`);
+log(`  the model's own p (no calibration)            ${fmt(system.modelHindsight.current_accuracy)}      ${fmt(system.modelHindsight.current_brier)}   ${fmt(system.modelHindsight.current_ece)}                          ${fmt(system.modelHindsight.current_accuracy_lowest_tenth_corrected)}`);
+log('The headline p is the signals model fitted on the dev stream (core/beliefs/signals-fitted.ts; calibration map: calibration-fitted.ts):');
+log('on dev itself these figures are in-sample; the cross-validated dev figures are in those files and in the Beliefs view.');
+log('Other streams use the same fits unchanged.');
 log(`last-write-wins (scorer baseline, p = 1)        ${fmt(lww.current_accuracy_lww)}      ${fmt(lww.current_brier)}   ${fmt(lww.current_ece)}   ${fmt(lww.values_f1_union)}     ${fmt(0)}`);
 log(`last-write-wins, oracle aliases (scorer)        ${fmt(lww.current_accuracy_lww_alias)}      ${fmt(1 - lww.current_accuracy_lww_alias)}   ${fmt(1 - lww.current_accuracy_lww_alias)}      -          -`);
 log(`nearest observation in time (hindsight LWW)     ${fmt(nearest.current_accuracy)}      ${fmt(nearest.current_brier)}   ${fmt(nearest.current_ece)}      -          -`);
@@ -281,7 +291,13 @@ if (args.json) {
   console.log(
     JSON.stringify({
       data: dataDir,
-      system: { as_of: system.asOf, hindsight: system.hindsight, model_p: { as_of: system.modelAsOf, hindsight: system.modelHindsight }, merges: system.merges },
+      system: {
+        as_of: system.asOf,
+        hindsight: system.hindsight,
+        calibration_only: { hindsight: system.plattHindsight },
+        model_p: { as_of: system.modelAsOf, hindsight: system.modelHindsight },
+        merges: system.merges,
+      },
       baselines: {
         lww_accuracy: lww.current_accuracy_lww,
         lww_alias_accuracy: lww.current_accuracy_lww_alias,

@@ -13,7 +13,7 @@
  * snapshots, as the API's write jobs do (api/handlers/shared/indexes-after-change.ts), so the agent
  * loads them instead of rebuilding; `--no-snapshots` leaves that out, for comparison. It also
  * announces them and keeps its marker a few seconds, so the agent loads them ahead, between its calls
- * (store/index-handoff.ts); `--no-handoff` clears the marker at once instead, for comparison.
+ * (store/derived/index-handoff.ts); `--no-handoff` clears the marker at once instead, for comparison.
  */
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';

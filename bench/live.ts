@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
 import { recallAndLog } from '../core/recall/record.js';
-import { MemoryStore } from '../core/store/store.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 import { median, percentile } from './lib/stats.js';
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- mcp-load [--size 5000] [--db PATH] [--sessions 50] [--seconds 10] [--interval-ms 1000] [--flood-concurrency 1] [--rounds 3] [--cpu-prof DIR] [--json]`
+ * `npm run bench -- mcp-load [--size 5000] [--db PATH] [--sessions 50] [--seconds 10] [--interval-ms 1000] [--flood-concurrency 1] [--flood-batch 1] [--rounds 3] [--cpu-prof DIR] [--json]`
  *
  * Many remote agents on one `mnemo mcp --http` server (issue #18's load acceptance). On a copy of
  * the cached demo store (or of --db), it issues one credential per agent (each its own owner, the
@@ -7,11 +7,14 @@
  * (the first recall builds the recall indexes of the whole store: reported apart, not in p95).
  * Phase A: every agent, over the SDK's Streamable HTTP client, makes one call per interval
  * (recall and remember in turn, waiting for each answer). Phase B: the same, while one more agent
- * (its own process) calls recall back to back at full speed (--flood-concurrency calls at once on
- * its one session); a 429 it gets is counted as its own, never as an error of the others. Each
+ * (its own process) calls recall back to back at full speed (--flood-concurrency POSTs at once on
+ * its one session, each a JSON-RPC batch of --flood-batch recalls when that is over 1: the server is
+ * started with --max-batch to match, so every call of a batch meets the per-call limits); a 429 it
+ * gets is counted as its own, never as an error of the others. Each
  * phase lasts --seconds in all, in --rounds windows that alternate (A B A B …) so that the shared
  * machine's changing load weighs on both alike. Reports per phase and op the calls, errors (with
- * the first messages), p50/p95/max ms and the server's CPU time; the server's RSS after the
+ * the first messages), p50/p95/max ms and the server's CPU time; lost writes (a remember answered
+ * with an id that is not in the store once the server has stopped); the server's RSS after the
  * warm-up, after each window and at its peak; p95(B)/p95(A) of the paced agents; and the load
  * average. With --json the last line is one JSON object with those figures. The copy is deleted.
  */
@@ -23,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { issueCredential } from '../core/agent/credentials.js';
 import { fixedClock } from '../core/clock.js';
 import { rng } from '../core/demo/generate.js';
-import { MemoryStore } from '../core/store/store.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/fixture.js';
 import { startMcpHttpChild } from '../support/mcp-http-child.js';
 import { demoStoreCopy } from './lib/demo-store.js';
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'interval-ms': { type: 'string', default: '1000' },
     'flood-concurrency': { type: 'string', default: '1' },
+    'flood-batch': { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
     'cpu-prof': { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -53,8 +57,9 @@ const sessions = Number(values.sessions);
 const seconds = Number(values.seconds);
 const intervalMs = Number(values['interval-ms']);
 const floodConcurrency = Number(values['flood-concurrency']);
+const floodBatch = Number(values['flood-batch']);
 const rounds = Number(values.rounds);
-for (const [name, n] of [['sessions', sessions], ['seconds', seconds], ['interval-ms', intervalMs], ['flood-concurrency', floodConcurrency], ['rounds', rounds]] as const) {
+for (const [name, n] of [['sessions', sessions], ['seconds', seconds], ['interval-ms', intervalMs], ['flood-concurrency', floodConcurrency], ['flood-batch', floodBatch], ['rounds', rounds]] as const) {
   if (!(n > 0)) throw new Error(`--${name} must be a positive number`);
 }
 const mb = (bytes: number | null) => (bytes === null ? null : Math.round(bytes / 1e5) / 10);
@@ -80,7 +85,8 @@ log(`${memories.toLocaleString()} memories; ${sessions} agents at one call per $
 
 // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
 const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-const server = await startMcpHttpChild(process.cwd(), ['mcp', path, '--http', '--port', '0', '--now', String(NOW)], {}, profile).catch((err: unknown) => {
+const batchArgs = floodBatch > 1 ? ['--max-batch', String(floodBatch)] : [];
+const server = await startMcpHttpChild(process.cwd(), ['mcp', path, '--http', '--port', '0', '--now', String(NOW), ...batchArgs], {}, profile).catch((err: unknown) => {
   rmSync(dirname(path), { recursive: true, force: true });
   throw err;
 });
@@ -143,8 +149,9 @@ try {
     seconds,
     rounds,
     interval_ms: intervalMs,
-    pace: `each agent: one call per ${intervalMs} ms, recall and remember in turn, waiting for each answer; the flooder: recall back to back, ${floodConcurrency} at a time`,
+    pace: `each agent: one call per ${intervalMs} ms, recall and remember in turn, waiting for each answer; the flooder: recall back to back, ${floodConcurrency} at a time${floodBatch > 1 ? `, each POST a JSON-RPC batch of ${floodBatch}` : ''}`,
     flood_concurrency: floodConcurrency,
+    flood_batch: floodBatch,
     cpus: cpus().length,
     load_average: { start: loadAtStart, end: loadAverage() },
     warmup: { first_recall_ms: Math.round(firstRecall.ms), first_remember_ms: Math.round(firstRemember.ms), total_ms: Math.round(warmupMs), connect_all_ms: Math.round(connectMs) },
@@ -152,11 +159,25 @@ try {
     phase_a: phaseA,
     phase_b: phaseB,
     errors: phaseA.all.errors + phaseB.all.errors,
+    remembered: 0,
+    lost_writes: 0,
     p95_ratio: { remember: ratio(phaseB.remember, phaseA.remember), recall: ratio(phaseB.recall, phaseA.recall), all: ratio(phaseB.all, phaseA.all) },
   };
   log(`phase A: ${phaseLine(phaseA)}`);
   log(`phase B: ${phaseLine(phaseB)}; the flooder: ${phaseB.flooder.calls} calls (${phaseB.flooder.per_second}/s), ${phaseB.flooder.rate_limited} answered 429, ${phaseB.flooder.errors} errors`);
   log(`server RSS ${result.rss_mb.after_warmup} MB after the warm-up, ${result.rss_mb.end} MB at the end (peak ${result.rss_mb.peak})`);
+  // A write answered with an id must be in the store once the server has stopped.
+  const written = [firstRemember, ...phases.A, ...phases.B].flatMap((c) => (c.ok && c.op === 'remember' && c.id ? [c.id] : []));
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await server.stop();
+  const after = MemoryStore.open(path, { readonly: true });
+  try {
+    result.remembered = written.length;
+    result.lost_writes = written.filter((id) => !after.exists(id)).length;
+  } finally {
+    after.close();
+  }
+  log(`writes answered: ${result.remembered}; lost (answered, not in the store after the server stopped): ${result.lost_writes}`);
   report(result);
 } finally {
   await Promise.all(clients.map((c) => c.close()));
@@ -177,7 +198,7 @@ function phaseLine(f: ReturnType<typeof byOp> & { server_cpu_s: number | null })
 
 /** The flooder in its own process, connected once; `flood(s)` runs one window and resolves with its calls. */
 async function startFlooder(): Promise<{ flood: (seconds: number) => Promise<CallRecord[]>; stop: () => void }> {
-  const child = fork(join(process.cwd(), 'bench', 'lib', 'mcp-load-flooder.ts'), [server.url, flooderToken, String(floodConcurrency)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(process.cwd(), 'bench', 'lib', 'mcp-load-flooder.ts'), [server.url, flooderToken, String(floodConcurrency), String(floodBatch)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the flooder exited with ${code}`))));
   exited.catch(() => {});
   const next = () => Promise.race([new Promise<{ kind: string; calls?: CallRecord[] }>((resolve) => child.once('message', resolve)), exited]);

@@ -10,7 +10,7 @@
  *     fixture's explain queries, or content prefixes), at hops 1 and 2;
  *   - agreement: mean overlap of the two profiles' top k over the same queries.
  */
-import { connectionOf } from '../core/store/connection.js';
+import { connectionOf } from '../core/store/sqlite/connection.js';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@
  * a full-scan `lower(content) LIKE '%tok%'` per token, which is what the reference does.
  * With --json the last line is {"size", "events", "hops1", "hops2", "baseline", …}.
  */
-import { connectionOf } from '../core/store/connection.js';
+import { connectionOf } from '../core/store/sqlite/connection.js';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +16,12 @@ import { parseArgs } from 'node:util';
 import { fixedClock } from '../core/clock.js';
 import { generateDemo, rng } from '../core/demo/generate.js';
 import { Engine } from '../core/engine/engine.js';
-import { blobToVector } from '../core/store/codec.js';
+import { blobToVector } from '../core/store/port/codec.js';
 import { explain } from '../core/recall/explain.js';
 import { recallCorpus } from '../core/recall/pipeline.js';
 import { queryTokens } from '../core/recall/tokens.js';
-import { countEvents } from '../core/store/access-events.js';
-import { MemoryStore } from '../core/store/store.js';
+import { countEvents } from '../core/store/sqlite/access-events.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 
 const { values } = parseArgs({
   options: {

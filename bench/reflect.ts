@@ -8,7 +8,7 @@
  * number of knn calls the reference makes (one per anchor in merge, one per live memory in
  * form_edges); `--full-reference` runs it whole (slow at 100k). Targets: ≤ 2 s at 10k, ≤ 30 s at 100k.
  */
-import { connectionOf } from '../core/store/connection.js';
+import { connectionOf } from '../core/store/sqlite/connection.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

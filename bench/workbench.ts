@@ -8,7 +8,7 @@
  * the 160-memory fixture store are the baseline; the ratio shows what the store size costs.
  * Not a test: run `npm run bench -- workbench [--runs N] [--size N] [--json]`.
  */
-import { connectionOf } from '../core/store/connection.js';
+import { connectionOf } from '../core/store/sqlite/connection.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';

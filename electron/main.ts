@@ -18,7 +18,7 @@ import { electronNativeBinding } from './native.js';
 import { APP_URL, denyAllPermissions, hardenWebContents } from './security.js';
 import { mainWindowOptions } from './window-options.js';
 import { addRecent, loadState, saveState, type ShellState } from './window-state.js';
-import { VIEWER_SAVE_PATIENCE } from '../core/store/index-snapshots.js';
+import { VIEWER_SAVE_PATIENCE } from '../core/store/derived/index-snapshots.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const appRoot = join(here, '..', '..');

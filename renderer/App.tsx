@@ -8,6 +8,7 @@ import { NoticeBar, useUndoShortcut } from './components/undo-shortcut.js';
 import { platform } from './platform/browser.js';
 import { VIEW_KEYS } from './state/keymap.js';
 import { buildHash, navigate, useRoute } from './state/router.js';
+import { useEraseDialog } from './state/erase-dialog.js';
 import { instantParam, TIME_TRAVEL_VIEWS } from './state/instant.js';
 import { TimeControl } from './components/time/TimeControl.js';
 import { useUi } from './state/ui.js';
@@ -29,6 +30,8 @@ const loadFleet = () => import('./views/fleet/FleetView.js');
 const loadProspective = () => import('./views/prospective/ProspectiveView.js');
 const loadDuplicates = () => import('./views/duplicates/DuplicatesView.js');
 const loadLab = () => import('./views/lab/LabView.js');
+const loadPrivacy = () => import('./views/privacy/PrivacyView.js');
+const loadConflicts = () => import('./views/conflicts/ConflictsView.js');
 const MemoryDetailView = lazy(() => loadDetail().then((m) => ({ default: m.MemoryDetailView })));
 const GraphView = lazy(() => loadGraph().then((m) => ({ default: m.GraphView })));
 const RecallView = lazy(() => loadRecall().then((m) => ({ default: m.RecallView })));
@@ -42,6 +45,9 @@ const FleetView = lazy(() => loadFleet().then((m) => ({ default: m.FleetView }))
 const ProspectiveView = lazy(() => loadProspective().then((m) => ({ default: m.ProspectiveView })));
 const DuplicatesView = lazy(() => loadDuplicates().then((m) => ({ default: m.DuplicatesView })));
 const LabView = lazy(() => loadLab().then((m) => ({ default: m.LabView })));
+const PrivacyView = lazy(() => loadPrivacy().then((m) => ({ default: m.PrivacyView })));
+const EraseDialogHost = lazy(() => import('./views/privacy/EraseDialogHost.js').then((m) => ({ default: m.EraseDialogHost })));
+const ConflictsView = lazy(() => loadConflicts().then((m) => ({ default: m.ConflictsView })));
 
 export function prefetchViews(): void {
   void Promise.all([loadDetail(), loadGraph(), loadRecall(), loadAudit(), loadOverview(), loadReflection(), loadHistory(), loadBeliefs(), loadFleet(), loadProspective()]);
@@ -49,6 +55,7 @@ export function prefetchViews(): void {
 
 export function App() {
   const route = useRoute();
+  const eraseOpen = useEraseDialog((s) => s.target !== null);
   const theme = useUi((s) => s.theme);
   const toggleTheme = useUi((s) => s.toggleTheme);
   const info = useStoreInfo();
@@ -120,6 +127,9 @@ export function App() {
             {route.view === 'prospective' && <ProspectiveView />}
             {route.view === 'duplicates' && <DuplicatesView />}
             {route.view === 'lab' && <LabView />}
+            {route.view === 'privacy' && <PrivacyView />}
+            {eraseOpen ? <EraseDialogHost /> : null}
+            {route.view === 'conflicts' && <ConflictsView />}
           </Suspense>
         </main>
       )}

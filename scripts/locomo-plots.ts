@@ -1,5 +1,5 @@
 /**
- * Renders the LoCoMo figures of docs/benchmarks.md from a run's summary.json (a run with
+ * Renders the LoCoMo figures of docs/benchmarks/locomo.md from a run's summary.json (a run with
  * --ablation, so the nooa-0.0.9 reference row is there): echarts draws each chart as SVG on the
  * server (no DOM), and Chromium (through playwright-core) rasterises it to PNG. Prints the
  * markdown tables of the same run, so the page and the pictures come from one summary.

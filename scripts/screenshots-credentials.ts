@@ -9,7 +9,7 @@
 import { issueCredential, revokeCredentials, type AgentCredential } from '../core/agent/credentials.js';
 import { call } from '../core/api/service.js';
 import { fixedClock } from '../core/clock.js';
-import { MemoryStore } from '../core/store/store.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { expected } from '../support/fixture.js';
 import type { Workbench } from '../support/workbench.js';
 import { agentTurn } from '../support/agent-turn.js';

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { displayMissing, failedWhileStarting, nodeCanFetchElectron } from './lib/electron-start.js';
 import { buildStale } from './lib/stale-build.js';
 
@@ -41,7 +42,27 @@ function electronBinary() {
   return { bin };
 }
 
-const argStore = process.argv[2] ?? process.env.MNEMO_STORE ?? null;
+/**
+ * `npm start -- [store] [--port N]`: the store to open, and the port browser mode binds on
+ * 127.0.0.1 (default: a free one). The Electron window serves no port, so there it is only noted.
+ */
+function startArgs(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { port: { type: 'string' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    console.error(`${err.message}\nusage: npm start -- [store.sqlite] [--port N]`);
+    process.exit(2);
+  }
+  const raw = parsed.values.port;
+  if (raw !== undefined && !(/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 65535)) {
+    console.error(`--port ${raw}: give a port number from 1 to 65535 (or leave --port out for a free one)`);
+    process.exit(2);
+  }
+  return { store: parsed.positionals[0] ?? process.env.MNEMO_STORE ?? null, port: raw === undefined ? null : Number(raw) };
+}
+
+const { store: argStore, port: argPort } = startArgs(process.argv.slice(2));
 
 const build = buildStale(root, ['node', 'renderer'], { onBuild: (name) => console.log(`building the ${name === 'node' ? 'engine, CLI and shell' : 'workbench UI'} (sources changed)…`) });
 if (!build.ok) {
@@ -79,7 +100,7 @@ function browserMode(reason) {
       if (demo.status !== 0) process.exit(demo.status ?? 1);
     }
   }
-  const serve = spawn(process.execPath, [join(root, 'bin', 'mnemo.js'), 'serve', store], { cwd: root, stdio: 'inherit' });
+  const serve = spawn(process.execPath, [join(root, 'bin', 'mnemo.js'), 'serve', store, ...(argPort === null ? [] : ['--port', String(argPort)])], { cwd: root, stdio: 'inherit' });
   const stop = () => serve.kill('SIGINT');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -88,6 +109,7 @@ function browserMode(reason) {
 
 const electron = electronForThisMachine();
 if (electron.bin) {
+  if (argPort !== null) console.log(`--port ${argPort} applies to browser mode; the Electron window serves no port`);
   const args = [root, ...(argStore ? ['--store', argStore] : [])];
   const startedAt = Date.now();
   const child = spawn(electron.bin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' } });

@@ -21,6 +21,7 @@ import {
   parseQueriesJsonl,
   planAliases,
   readBelief,
+  type BeliefModel,
   type BeliefProfile,
   type BeliefQuery,
   type Observation,
@@ -66,8 +67,8 @@ export interface Sampled extends CalibrationSample {
   entity: string;
 }
 
-/** Each current query answered with the model's own p, per read mode, after the stream's alias plan is applied. */
-export function sampleStream(stream: BeliefStream, profile: BeliefProfile): Record<ReadMode, Sampled[]> {
+/** Runs `fn` on a belief model that has ingested the stream under `profile` and applied the stream's alias plan. */
+export function withIngestedStream<R>(stream: BeliefStream, profile: BeliefProfile, fn: (model: BeliefModel) => R): R {
   const work = mkdtempSync(join(tmpdir(), 'mnemo-fit-calibration-'));
   const engine = Engine.open(join(work, 'beliefs.sqlite'), { create: true, clock: fixedClock(stream.now), journalFollowUps: beliefJournalFollowUps });
   try {
@@ -76,6 +77,16 @@ export function sampleStream(stream: BeliefStream, profile: BeliefProfile): Reco
     model.ingest(stream.observations, stream.now);
     const plan = planAliases(model, stream.now);
     if (plan.proposals.length) applyAliasMerges(model, plan.proposals.map(mergeOf), plan.basis, stream.now);
+    return fn(model);
+  } finally {
+    engine.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Each current query answered with the model's own p, per read mode, after the stream's alias plan is applied. */
+export function sampleStream(stream: BeliefStream, profile: BeliefProfile): Record<ReadMode, Sampled[]> {
+  return withIngestedStream(stream, profile, (model) => {
     const result = {} as Record<ReadMode, Sampled[]>;
     for (const mode of READ_MODES) {
       result[mode] = stream.queries.flatMap((q) => {
@@ -85,10 +96,7 @@ export function sampleStream(stream: BeliefStream, profile: BeliefProfile): Reco
       });
     }
     return result;
-  } finally {
-    engine.close();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 export const calibrated = (map: CalibrationMap, samples: readonly CalibrationSample[]): CalibrationSample[] => samples.map((s) => ({ p: calibrate(map, s.p), correct: s.correct }));
@@ -135,7 +143,7 @@ export function fitCalibrations(stream: BeliefStream, log: (line: string) => voi
 }
 
 /** Objects indented, arrays of numbers and small records on one line: the file stays readable and short. */
-function compactJson(value: unknown, indent = ''): string {
+export function compactJson(value: unknown, indent = ''): string {
   if (Array.isArray(value)) {
     const items = value.map((v) => compactJson(v, indent + '  '));
     return value.every((v) => typeof v !== 'object' || v === null || Array.isArray(v)) || items.join(', ').length < 100

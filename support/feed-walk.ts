@@ -1,10 +1,10 @@
 /**
  * Test helper: the nooa tables as they stood at a feed sequence number, rebuilt by walking the change
- * feed back from the file's current state with core/store/feed-images.ts (what time travel does).
+ * feed back from the file's current state with core/store/shared/feed-images.ts (what time travel does).
  */
 import type Database from 'better-sqlite3';
-import { MEMORY_COLUMNS, type MemoryRow } from '../core/store/codec.js';
-import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../core/store/feed-images.js';
+import { MEMORY_COLUMNS, type MemoryRow } from '../core/store/port/codec.js';
+import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../core/store/shared/feed-images.js';
 
 export interface NooaTables {
   memories: Map<string, MemoryRow>;

@@ -4,7 +4,7 @@
  *
  * argv: <db>
  */
-import { MemoryStore } from '../core/store/store.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { applyMnemoOp, wallClock, type WriterOp } from './history-writers.js';
 
 const store = MemoryStore.open(process.argv[2]!, { clock: wallClock, onWarning: () => {} });

@@ -6,12 +6,12 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { createMemory } from '../core/model/memory.js';
-import type { MemoryStore } from '../core/store/store.js';
+import type { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 
 /** One scripted change. Ids are chosen by the script, so every writer's rows can be named. */
 export type WriterOp =
@@ -97,8 +97,13 @@ function ask(child: ChildProcess, op: WriterOp): Promise<string> {
   });
 }
 
-/** Where the nooa reference package sits beside the project (absent on machines without it). */
-export const NOOA_REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'nooa-memory-0.0.9');
+/**
+ * The nooa reference package: MNEMO_NOOA_REFERENCE, as for the other interoperability tests
+ * (test/helpers/nooa-reference.ts), else beside the project (absent on machines without it).
+ */
+export const NOOA_REFERENCE = process.env['MNEMO_NOOA_REFERENCE']
+  ? resolve(process.env['MNEMO_NOOA_REFERENCE'])
+  : join(process.cwd(), '..', 'shared', 'reference', 'nooa-memory-0.0.9');
 
 export function nooaAvailable(): boolean {
   return existsSync(join(NOOA_REFERENCE, 'src', 'nooa_memory', 'store.py'));

@@ -3,7 +3,7 @@
  * reads back each scenario's checks. Many scenarios call tools, prompts or resources that only the
  * suite's own reference server has (test_simple_text, test://static-text, …); APPLICABILITY says,
  * for each scenario, whether it tests mnemo's server or the suite's fixtures, and why. It is the
- * table docs/agents.md shows. The server runs with --conformance-fixtures (CONFORMANCE_SERVER_ARGS),
+ * table docs/agents-http.md shows. The server runs with --conformance-fixtures (CONFORMANCE_SERVER_ARGS),
  * which adds the one suite tool whose scenario tests mnemo's server: json-schema-2020-12 checks how
  * tools/list renders an input schema, which needs a tool with `$defs`.
  */

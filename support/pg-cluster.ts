@@ -16,6 +16,10 @@ export interface PgServer {
   readonly url: string;
   /** Whether this process started it (and stop() removes it). */
   readonly throwaway: boolean;
+  /** A throwaway cluster's data directory (its table files, for tests that read them); null for a server named by URL. */
+  readonly dataDir: string | null;
+  /** The folder holding pg_dump and the server's other programs; null when none is installed. */
+  readonly binDir: string | null;
   stop(): void;
 }
 
@@ -29,7 +33,8 @@ export function pgBinaries(): { dir: string } | { missing: string } {
   return { dir: join(root, versions[0]!, 'bin') };
 }
 
-function asServerUser(): string[] {
+/** The command prefix that runs a server program as its owner (`runuser -u postgres --` under root). */
+export function asServerUser(): string[] {
   return process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
 }
 
@@ -40,7 +45,10 @@ function run(argv: string[]): void {
 
 export function startPg(): PgServer {
   const given = process.env[PG_URL_ENV];
-  if (given) return { url: given, throwaway: false, stop: () => {} };
+  if (given) {
+    const bins = pgBinaries();
+    return { url: given, throwaway: false, dataDir: null, binDir: 'dir' in bins ? bins.dir : null, stop: () => {} };
+  }
   const bins = pgBinaries();
   if ('missing' in bins) throw new Error(bins.missing);
   const base = mkdtempSync(join(tmpdir(), 'mnemo-pg-'));
@@ -57,6 +65,8 @@ export function startPg(): PgServer {
   return {
     url: `postgres://postgres@/postgres?host=${encodeURIComponent(base)}`,
     throwaway: true,
+    dataDir: data,
+    binDir: bins.dir,
     stop() {
       if (stopped) return;
       stopped = true;

@@ -1,21 +1,12 @@
 /**
  * The PostgreSQL adapter under the port's contract suite: a real server (MNEMO_TEST_PG_URL, or a
  * throwaway cluster from pg-cluster.ts), one fresh schema per test, dropped when the test ends.
- *
- * `notYet` lists, by title, the contract tests that exercise methods the adapter does not
- * implement yet (they throw `unsupported`): the suite skips exactly those on PostgreSQL, with the
- * reason, so the count of what runs on which backend is in plain sight. The suite also checks that
- * every title listed is a test that exists, so the list cannot go stale silently.
  */
 import type { Clock } from '../core/clock.js';
 import { PgStore } from '../core/store/pg/pg-store.js';
 import { SyncPg } from '../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from './pg-cluster.js';
 import type { StoreAdapter, StoreUnderTest } from './store-adapters.js';
-
-/** Contract tests that need what PgStore does not do yet, and what that is. */
-const NOT_YET: Record<string, string> = {
-};
 
 /** Why no server can be had here, or null (then setUp starts one). */
 const unavailable = pgUnavailable;
@@ -27,11 +18,6 @@ let made = 0;
 export const pgAdapter: StoreAdapter = {
   name: 'postgres',
   unavailable,
-  skipReason(title) {
-    const what = NOT_YET[title];
-    return what === undefined ? null : `not implemented on PostgreSQL yet: ${what}`;
-  },
-  notYetTitles: Object.keys(NOT_YET),
   setUp() {
     if (unavailable()) return;
     server = startPg();

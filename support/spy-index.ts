@@ -3,8 +3,8 @@
  * how it was kept current (full loads against row-by-row updates), so a test can tell a catch-up
  * from a rebuild and compare the patched index with a fresh load.
  */
-import type { DerivedIndex } from '../core/store/derived.js';
-import type { StoreReader } from '../core/store/port.js';
+import type { DerivedIndex } from '../core/store/derived/derived.js';
+import type { StoreReader } from '../core/store/port/port.js';
 
 export class SpyIndex implements DerivedIndex {
   loads = 0;

@@ -4,8 +4,8 @@
  * engine itself only knows the port (Engine.store is a StoreWriter); these tests are about the
  * SQLite adapter, so they say so, and fail clearly if the engine runs on another one.
  */
-import type { StoreReader } from '../core/store/port.js';
-import { MemoryStore } from '../core/store/store.js';
+import type { StoreReader } from '../core/store/port/port.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 
 export function sqliteAdapterOf(engine: { readonly store: StoreReader }): MemoryStore {
   const store = engine.store;

@@ -1,14 +1,13 @@
 /**
  * The store adapters the port's contract suite runs against (test/store/store-port-contract.test.ts).
  * Each adapter makes fresh, empty stores and a second connection to the same store, as another
- * process would hold it: SQLite, and PostgreSQL (pg-store-adapter.ts), which is built in slices and
- * names the contract tests it does not pass yet (skipReason), so each is skipped with its reason.
+ * process would hold it: SQLite, and PostgreSQL (pg-store-adapter.ts).
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
-import type { StoreReader, StoreWriter } from '../core/store/port.js';
-import { MemoryStore } from '../core/store/store.js';
+import type { StoreReader, StoreWriter } from '../core/store/port/port.js';
+import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { tempDir } from './fixture.js';
 import { pgAdapter } from './pg-store-adapter.js';
 
@@ -27,10 +26,6 @@ export interface StoreAdapter {
   readonly name: string;
   /** Why this adapter cannot run on this machine (no server installed), or null. */
   unavailable(): string | null;
-  /** Why a contract test (by title) is skipped on this adapter, or null when it runs. */
-  skipReason(title: string): string | null;
-  /** Every title skipReason skips, so the suite can check each names a test that exists. */
-  readonly notYetTitles: readonly string[];
   /** Starts what the adapter needs once per test file (a server); tearDown stops it. */
   setUp(): void;
   tearDown(): void;
@@ -41,8 +36,6 @@ export interface StoreAdapter {
 const sqlite: StoreAdapter = {
   name: 'sqlite',
   unavailable: () => null,
-  skipReason: () => null,
-  notYetTitles: [],
   setUp() {},
   tearDown() {},
   fresh(clock) {

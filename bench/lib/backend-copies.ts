@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { fixedClock } from '../../core/clock.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { demoStoreCopy } from './demo-store.js';
 
 export type Backend = 'sqlite' | 'postgres';

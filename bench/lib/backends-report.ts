@@ -34,7 +34,7 @@ export function writerCeiling(w: { one: WritePhase; many: WritePhase }): number 
   return w.one.busy_cores > 0 ? r2(Math.min(w.many.writers, w.one.cores / w.one.busy_cores)) : null;
 }
 
-/** SQLite's open + first recall target (docs/recall.md), which the issue asks of PostgreSQL too. */
+/** SQLite's open + first recall target (docs/benchmarks/recall.md), which the issue asks of PostgreSQL too. */
 export const OPEN_FIRST_RECALL_TARGET_MS = 1500;
 
 export function backendsTable(f: BackendsFigures): TableRow[] {

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { fixedClock } from '../../core/clock.js';
 import { generateDemo } from '../../core/demo/generate.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
 export function demoStoreCopy(size: number, now: number, log: (line: string) => void): string {

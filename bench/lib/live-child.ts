@@ -9,7 +9,7 @@
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { recallAndLog } from '../../core/recall/record.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 
 const [role, db, nowArg, countArg] = process.argv.slice(2);
 const now = Number(nowArg);

@@ -18,10 +18,14 @@ export interface CallRecord {
   /** The server answered 429 (a rate or in-flight limit): the flooder's own, never an error of the others. */
   limited: boolean;
   error?: string;
+  /** A remember's memory id, as the server answered it (checked in the store after the run: a lost write). */
+  id?: string;
 }
 
 export interface LoadClient {
   call(op: LoadOp, args: Record<string, unknown>): Promise<CallRecord>;
+  /** Many calls in one POST (a JSON-RPC batch), each answered on its own. */
+  batch(op: LoadOp, args: Record<string, unknown>[]): Promise<CallRecord[]>;
   close(): Promise<void>;
 }
 
@@ -35,7 +39,8 @@ export async function connectLoadClient(url: string, token: string, name: string
       try {
         const result = (await client.callTool({ name: op, arguments: args })) as CallToolResult;
         const ms = performance.now() - t0;
-        if (!result.isError) return { op, ok: true, ms, limited: false };
+        const id = (result.structuredContent as { id?: unknown } | undefined)?.id;
+        if (!result.isError) return { op, ok: true, ms, limited: false, ...(typeof id === 'string' ? { id } : {}) };
         const text = result.content.find((c) => c.type === 'text');
         return { op, ok: false, ms, limited: false, error: text && 'text' in text ? String(text.text) : 'a tool error without text' };
       } catch (err) {
@@ -44,12 +49,32 @@ export async function connectLoadClient(url: string, token: string, name: string
         return { op, ok: false, ms, limited, error: err instanceof Error ? err.message : String(err) };
       }
     },
+    async batch(op, argsList) {
+      const t0 = performance.now();
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId ?? '', 'mcp-protocol-version': transport.protocolVersion ?? '2025-03-26' };
+      const body = JSON.stringify(argsList.map((args, i) => ({ jsonrpc: '2.0', id: `${name}-${nextBatchId++}-${i}`, method: 'tools/call', params: { name: op, arguments: args } })));
+      try {
+        const res = await fetch(url, { method: 'POST', headers, body });
+        const text = await res.text();
+        const ms = performance.now() - t0;
+        if (res.status !== 200) return argsList.map(() => ({ op, ok: false, ms, limited: res.status === 429, error: `HTTP ${res.status}: ${text.slice(0, 200)}` }));
+        const answers = [...text.matchAll(/^data: ?(.+)$/gm)].map((m) => m[1]!.trim()).filter(Boolean).flatMap((d) => [JSON.parse(d) as unknown].flat()) as { result?: CallToolResult; error?: { message: string; data?: { status?: number } } }[];
+        const records: CallRecord[] = answers.map((a) => (a.result && !a.result.isError ? { op, ok: true, ms, limited: false } : { op, ok: false, ms, limited: a.error?.data?.status === 429, error: a.error?.message ?? 'a tool error' }));
+        while (records.length < argsList.length) records.push({ op, ok: false, ms, limited: false, error: 'no answer in the batch' });
+        return records;
+      } catch (err) {
+        const ms = performance.now() - t0;
+        return argsList.map(() => ({ op, ok: false, ms, limited: false, error: err instanceof Error ? err.message : String(err) }));
+      }
+    },
     async close() {
       await transport.terminateSession().catch(() => undefined);
       await client.close().catch(() => undefined);
     },
   };
 }
+
+let nextBatchId = 1;
 
 const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
@@ -88,9 +113,16 @@ export async function pacedAgent(client: LoadClient, opts: { agent: number; inte
   }
 }
 
-/** Recall back to back, as fast as the server answers, until `until`; a 429 is honoured only by trying again at once. */
-export async function flood(client: LoadClient, opts: { until: number; rand: () => number }): Promise<CallRecord[]> {
+/**
+ * Recall back to back, as fast as the server answers, until `until`; a 429 is honoured only by
+ * trying again at once. With `batch` > 1, each POST is a JSON-RPC batch of that many recalls.
+ */
+export async function flood(client: LoadClient, opts: { until: number; rand: () => number; batch?: number }): Promise<CallRecord[]> {
   const calls: CallRecord[] = [];
-  while (performance.now() < opts.until) calls.push(await client.call('recall', recallArgs(opts.rand)));
+  const batch = opts.batch ?? 1;
+  while (performance.now() < opts.until) {
+    if (batch <= 1) calls.push(await client.call('recall', recallArgs(opts.rand)));
+    else calls.push(...(await client.batch('recall', Array.from({ length: batch }, () => recallArgs(opts.rand)))));
+  }
   return calls;
 }

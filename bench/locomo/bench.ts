@@ -11,7 +11,7 @@ import { round, type Figures } from './metrics.js';
 import { bm25Ranker, engineRanker, IngestedStores, type EngineRecall } from './rankers.js';
 import { droppedEvidence, writeOutputs } from './report.js';
 import { runRankers, TUNING_SAMPLES, type RankerRun } from './runner.js';
-import type { ProfileName } from '../../core/store/port.js';
+import type { ProfileName } from '../../core/store/port/port.js';
 
 export interface Variant {
   /** Shown in the ablation table, e.g. "-bm25 leg". */

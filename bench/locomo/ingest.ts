@@ -4,7 +4,7 @@
  * - one `episode` memory per session ("Conversation session 3, 1:56 pm on 8 May, 2023");
  * - one `episode` memory per turn, content "Speaker: text [shares caption]", created at the
  *   session's time plus one minute per turn, entities = the speaker (plus extracted names when
- *   asked: on LoCoMo they cost recall, see docs/benchmarks.md),
+ *   asked: on LoCoMo they cost recall, see docs/benchmarks/locomo.md),
  *   a `part_of` edge to its session and a `precedes` edge to the next turn of the session.
  * Ids are derived from the sample id and the dia_id, so runs are identical and ties reproducible.
  * Everything is written in one transaction outside the journal: a benchmark store is scratch.

@@ -10,7 +10,7 @@ import { baselineRetriever } from './bm25-baseline.js';
 import type { Conversation } from './dataset.js';
 import { ingestConversation, type IngestOptions, type Ingested } from './ingest.js';
 import type { ConversationRanker, Ranker } from './runner.js';
-import type { ProfileName } from '../../core/store/port.js';
+import type { ProfileName } from '../../core/store/port/port.js';
 
 export const bm25Ranker: Ranker = {
   name: 'bm25',

@@ -46,7 +46,8 @@ export const addCommand: Command = {
       set('place_or_task', str(ctx, 'place'));
       set('status', str(ctx, 'status'));
       const m = await call(session, 'memory.add', input);
-      ctx.io.out(ctx.json ? JSON.stringify(m) : `added ${m.type} ${m.id}`);
+      const redacted = m.redacted ? Object.entries(m.redacted).map(([kind, n]) => `${kind} ×${n}`).join(', ') : '';
+      ctx.io.out(ctx.json ? JSON.stringify(m) : `added ${m.type} ${m.id}${redacted ? `\nredacted before storing: ${redacted} (the store keeps [redacted:<kind>] instead)` : ''}`);
     } finally {
       session.close();
     }

@@ -109,7 +109,7 @@ async function get(ctx: CommandContext): Promise<void> {
     ctx.io.out(
       [
         `${b.entity}.${b.attribute} ${b.mode} ${isoTime(b.at)}: ${b.value ?? '(nothing observed)'}${b.value ? ` (${pct(b.p)})` : ''}`,
-        `entropy ${b.entropy.toFixed(3)} of ${b.max_entropy.toFixed(3)} bits; ${b.deltas} deltas; observed values: ${b.values.join(', ') || '-'}`,
+        `entropy ${b.entropy.toFixed(3)} of ${b.max_entropy.toFixed(3)} bits${b.calibrated ? ` (calibrated; the model's own ${b.entropy_model.toFixed(3)})` : ''}; ${b.deltas} deltas; observed values: ${b.values.join(', ') || '-'}`,
         table(b.distribution.map((v) => ({ value: v.value, p: v.p })), ['value', 'p']),
         '',
         table(

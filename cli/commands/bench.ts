@@ -11,7 +11,7 @@ import { profileConfig, profileFor, type RecallProfile } from '../../core/recall
 import { parseProfileFile, PROFILE_FILE_MAX_BYTES } from '../../core/tune/profile-file.js';
 import { flag, requirePositional, str, type Command, type CommandContext } from '../command.js';
 import { table } from '../format.js';
-import type { ProfileName } from '../../core/store/port.js';
+import type { ProfileName } from '../../core/store/port/port.js';
 
 const USAGE =
   'mnemo bench locomo --data <locomo10.json> --out <dir> [--profile mnemo|nooa-0.0.9 | --profile-file <profile.json>] [--k 1,5,10,20,50] [--ablation] [--extract-entities] [--json]';

@@ -35,7 +35,8 @@ export const importCommand: Command = {
           if (!ctx.json) ctx.io.err(`imported ${done}/${total}${etaWords(meter.etaSeconds(performance.now()))}`);
         },
       });
-      ctx.io.out(ctx.json ? JSON.stringify(res) : `imported ${res.imported} memories${res.skipped ? `, skipped ${res.skipped}` : ''} (change #${res.change_id ?? '-'})`);
+      const redacted = res.redacted ? `; redacted before storing: ${Object.entries(res.redacted).map(([kind, n]) => `${kind} ×${n}`).join(', ')}` : '';
+      ctx.io.out(ctx.json ? JSON.stringify(res) : `imported ${res.imported} memories${res.skipped ? `, skipped ${res.skipped}` : ''} (change #${res.change_id ?? '-'})${redacted}`);
     } finally {
       session.close();
     }

@@ -3,6 +3,7 @@ import type { Command } from '../command.js';
 import { addCommand } from './add.js';
 import { agentsCommand } from './agents.js';
 import { archiveCommand } from './archive.js';
+import { eraseCommand } from './erase.js';
 import { demoCommand } from './demo.js';
 import { diffCommand } from './diff.js';
 import { graphCommand } from './graph.js';
@@ -26,6 +27,7 @@ import { pruneCommand, retentionCommand } from './retention.js';
 import { statsCommand } from './stats.js';
 import { benchCommand } from './bench.js';
 import { beliefsCommand } from './beliefs.js';
+import { conflictsCommand } from './conflicts.js';
 import { tuneCommand } from './tune.js';
 
 export const COMMANDS: Command[] = [
@@ -51,6 +53,8 @@ export const COMMANDS: Command[] = [
   pgCommand,
   mergeCommand,
   forgetCommand,
+  eraseCommand,
+  conflictsCommand,
   serveCommand,
   recallCommand,
   searchCommand,

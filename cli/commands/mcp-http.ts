@@ -9,7 +9,8 @@ import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '..
 import { validateOwner } from '../../core/model/owner.js';
 import { badInput } from '../../core/errors.js';
 import { isLoopbackAddress } from '../../server/security.js';
-import { startMcpHttpServer, checkBindable, DEFAULT_IDLE_SECONDS } from '../mcp/http-server.js';
+import { startMcpHttpServer, checkBindable, DEFAULT_IDLE_SECONDS, DEFAULT_MAX_BATCH, MAX_BATCH_CEILING } from '../mcp/http-server.js';
+import { DEFAULT_CONNECTION_CAPS } from '../mcp/http-connections.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT } from '../mcp/http-limits.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../mcp/http-body.js';
 import { storeCredentialVerifier } from '../mcp/store-verifier.js';
@@ -29,11 +30,14 @@ export const MCP_HTTP_OPTIONS: OptionSpec = {
   burst: { type: 'string' },
   'max-in-flight': { type: 'string' },
   'max-body-mb': { type: 'string' },
+  'max-batch': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'max-connections-per-client': { type: 'string' },
   'idle-minutes': { type: 'string' },
 };
 
 export const MCP_HTTP_USAGE =
-  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--now T]';
+  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-batch N] [--max-connections N] [--max-connections-per-client N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--now T]';
 
 function positive(ctx: CommandContext, key: string, fallback: number): number {
   const n = numOpt(ctx, key) ?? fallback;
@@ -54,7 +58,11 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
   const allowRemote = flag(ctx, 'allow-remote');
   // Refuse before opening anything, so a refused start leaves no trace.
   const conformanceFixtures = flag(ctx, 'conformance-fixtures');
-  checkBindable(host, { allowRemote, anonymousOwner, conformanceFixtures });
+  const extraHosts = strs(ctx, 'allowed-host');
+  checkBindable(host, { allowRemote, anonymousOwner, conformanceFixtures, extraHosts });
+  const maxBatch = intOpt(ctx, 'max-batch', DEFAULT_MAX_BATCH, [1, MAX_BATCH_CEILING]);
+  const maxConnections = intOpt(ctx, 'max-connections', DEFAULT_CONNECTION_CAPS.maxConnections, [1, 100_000]);
+  const maxConnectionsPerClient = intOpt(ctx, 'max-connections-per-client', Math.min(DEFAULT_CONNECTION_CAPS.maxPerClient, maxConnections), [1, maxConnections]);
   const store = new ApiSession({ clock: ctx.clock, reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`) } });
   // The one engine every session shares.
   const engine = store.open(db, { create: true });
@@ -70,9 +78,12 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
       allowRemote,
       verify: storeCredentialVerifier(engine),
       anonymousOwner,
-      extraHosts: strs(ctx, 'allowed-host'),
+      extraHosts,
       rateLimit: { perSecond: positive(ctx, 'rate-limit', DEFAULT_RATE_LIMIT.perSecond), burst: positive(ctx, 'burst', DEFAULT_RATE_LIMIT.burst) },
       maxInFlight: intOpt(ctx, 'max-in-flight', DEFAULT_MAX_IN_FLIGHT, [1, 10_000]),
+      maxBatch,
+      maxConnections,
+      maxConnectionsPerClient,
       maxBodyBytes: Math.round(positive(ctx, 'max-body-mb', DEFAULT_MAX_BODY_BYTES / (1024 * 1024)) * 1024 * 1024),
       idleSeconds: positive(ctx, 'idle-minutes', DEFAULT_IDLE_SECONDS / 60) * 60,
       workspaceRoot,

@@ -24,6 +24,7 @@ export const pgCommand: Command = {
       password = await ctx.io.readStdin();
     }
     const granted = grantAgent(url, owner, password);
+    for (const w of granted.warnings) ctx.io.err(`warning: ${w}`);
     if (ctx.json) {
       ctx.io.out(JSON.stringify(granted));
       return;
@@ -31,6 +32,6 @@ export const pgCommand: Command = {
     ctx.io.out(`${granted.existed ? 'updated' : 'created'} role ${granted.role} for agent ${granted.owner} in schema ${granted.schema}`);
     if (granted.password !== null) ctx.io.out(`password (shown once): ${granted.password}`);
     ctx.io.out(`connect as: ${granted.url}  (the password goes in the URL as user:password@, or in PGPASSWORD)`);
-    ctx.io.out(`it reads and writes only its role's rows (${granted.owner.split('@')[0]}, ${granted.owner.split('@')[0]}@…) and shared ones (owner "")`);
+    ctx.io.out(`it reads and writes only its role's rows (${granted.owner.split('@')[0]}, ${granted.owner.split('@')[0]}@…) and shared ones (owner ""), each change journalled; store settings are read-only to it`);
   },
 };

@@ -12,6 +12,7 @@ const OPTIONS = {
   owner: { type: 'string' },
   reader: { type: 'string' },
   profile: { type: 'string' },
+  'include-superseded': { type: 'boolean' },
 } as const;
 
 interface Parsed {
@@ -27,6 +28,7 @@ function parse(ctx: CommandContext, usage: string, withHops: boolean): Parsed {
   if (withHops && str(ctx, 'hops') !== undefined) input['hops'] = intOpt(ctx, 'hops', 1, [0, 4]);
   if (str(ctx, 'owner') !== undefined) input['owner'] = str(ctx, 'owner');
   if (str(ctx, 'profile') !== undefined) input['profile'] = str(ctx, 'profile');
+  if (ctx.values['include-superseded'] === true) input['include_superseded'] = true;
   return { db, input };
 }
 
@@ -50,7 +52,7 @@ function printRows(ctx: CommandContext, res: ExplainResult): void {
         cos: r.cos,
         type: r.type,
         owner: r.owner,
-        head: r.head,
+        head: r.superseded_by ? `[superseded by ${r.superseded_by.slice(0, 8)}] ${r.head}` : r.head,
       })),
       ['#', 'id', 'score', ...terms, 'source', 'cos', 'type', 'owner', 'head'],
     ),
@@ -59,6 +61,7 @@ function printRows(ctx: CommandContext, res: ExplainResult): void {
   ctx.io.out(
     `${res.rows.length} of ${res.stats.ranked} ranked (${res.stats.candidates} candidates, ${res.stats.spread_only} reached by spread); profile ${res.profile}, hops ${res.hops}, scope ${res.owner ?? '*'}`,
   );
+  if (res.superseded_excluded > 0) ctx.io.out(`${res.superseded_excluded} superseded ${res.superseded_excluded === 1 ? 'memory' : 'memories'} left out (--include-superseded ranks them, marked)`);
 }
 
 function printWhyNot(ctx: CommandContext, w: WhyNotResult): void {
@@ -72,7 +75,7 @@ function printWhyNot(ctx: CommandContext, w: WhyNotResult): void {
 }
 
 function readCommand(name: 'recall' | 'search', method: 'recall.run' | 'recall.search', summary: string): Command {
-  const usage = `mnemo ${name} <db> <query> [--k N]${name === 'recall' ? ' [--hops H]' : ''} [--owner SCOPE] [--reader OWNER] [--profile nooa-0.0.9|mnemo|<saved>] [--now T] [--json]`;
+  const usage = `mnemo ${name} <db> <query> [--k N]${name === 'recall' ? ' [--hops H]' : ''} [--owner SCOPE] [--reader OWNER] [--profile nooa-0.0.9|mnemo|<saved>] [--include-superseded] [--now T] [--json]`;
   return {
     name,
     summary,
@@ -100,7 +103,7 @@ function readCommand(name: 'recall' | 'search', method: 'recall.run' | 'recall.s
 export const recallCommand = readCommand('recall', 'recall.run', 'recall memories (touching: logs a recalled access per result)');
 export const searchCommand = readCommand('search', 'recall.search', 'search memories without spread (touching: logs a searched access per result)');
 
-const explainUsage = 'mnemo explain <db> <query> [--k N] [--hops H] [--owner SCOPE] [--target ID] [--profile nooa-0.0.9|mnemo|<saved>] [--now T] [--json]';
+const explainUsage = 'mnemo explain <db> <query> [--k N] [--hops H] [--owner SCOPE] [--target ID] [--profile nooa-0.0.9|mnemo|<saved>] [--include-superseded] [--now T] [--json]';
 export const explainCommand: Command = {
   name: 'explain',
   summary: 'dry-run recall: every term of every ranked row; --target shows why a memory is (not) in the top k',

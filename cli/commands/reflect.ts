@@ -1,3 +1,4 @@
+import { effectsPhrase } from '../../core/reflect/effects.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { call } from '../../core/api/service.js';
 import { badInput } from '../../core/errors.js';
@@ -73,10 +74,11 @@ export const reflectCommand: Command = {
       try {
         const input = { plan: raw, accepted: accept === undefined ? null : accept.split(',').map((s) => s.trim()).filter(Boolean) };
         const res = await asLongWrite(session, 'apply', ctx.io.err, () => call(session, 'reflect.apply', input));
-        if (ctx.json) ctx.io.out(JSON.stringify({ change_id: res.change_id, report: res.report, applied: res.applied.length, skipped: res.skipped, adjusted: res.adjusted }));
+        if (ctx.json) ctx.io.out(JSON.stringify({ change_id: res.change_id, report: res.report, effects: res.effects, applied: res.applied.length, skipped: res.skipped, adjusted: res.adjusted }));
         else {
           const r = res.report;
-          ctx.io.out(`applied ${res.applied.length} ops as change #${res.change_id ?? '-'}: merged ${r.merged}, edges_added ${r.edges_added}, rescored ${r.rescored}, pruned ${r.pruned}`);
+          // The effects first, counted as the review's preview counts them; then nooa's report (its edges_added counts form_edges links only).
+          ctx.io.out(`applied ${res.applied.length} ops as change #${res.change_id ?? '-'}: ${effectsPhrase(res.effects)} (merged ${r.merged}, links formed ${r.edges_added}, rescored ${r.rescored}, pruned ${r.pruned})`);
           for (const s of res.skipped) ctx.io.out(`  skipped ${s.id}: ${s.reason}`);
         }
       } catch (err) {

@@ -12,7 +12,7 @@ import { loadLlmEndpoints, type LlmEndpoints } from '../../core/reflect/llm-endp
 import { rendererDir } from '../../server/paths.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
 import { confinedTo } from '../../core/api/path-policy.js';
-import { VIEWER_SAVE_PATIENCE } from '../../core/store/index-snapshots.js';
+import { VIEWER_SAVE_PATIENCE } from '../../core/store/derived/index-snapshots.js';
 import { flag, intOpt, printJson, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
 import { untilSignal } from '../signals.js';
 import type { RunPacing } from '../../core/model/run-pacing.js';
@@ -57,6 +57,8 @@ export async function serveStore(
     return { server, session };
   } catch (err) {
     session.close();
+    // A port someone else holds is the operator's to change: say which, and how.
+    if ((err as { code?: string }).code === 'EADDRINUSE') throw badInput(`port ${opts.port} on 127.0.0.1 is in use; choose another with --port, or leave --port out for a free one`, { field: 'port' });
     throw err;
   }
 }

@@ -11,7 +11,7 @@ import { locomoLabels } from '../../bench/locomo/tune-labels.js';
 import { Engine } from '../../core/engine/engine.js';
 import { badInput } from '../../core/errors.js';
 import { profileFor } from '../../core/recall/profile.js';
-import type { ProfileName } from '../../core/store/port.js';
+import type { ProfileName } from '../../core/store/port/port.js';
 import { fitProfile, FIT_DEFAULTS, MAX_EVALUATIONS_LIMIT, type FitReport } from '../../core/tune/fit.js';
 import type { LabelledSet } from '../../core/tune/labels.js';
 import { checkFittedName, selectKnobs } from '../../core/tune/knob-space.js';

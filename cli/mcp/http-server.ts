@@ -2,13 +2,16 @@
  * MCP over Streamable HTTP (`mnemo mcp <store> --http`): one node:http server, endpoint /mcp.
  * Every request passes, in order: the DNS-rebinding check (Host in the allow-list, a present
  * Origin too), authentication (bearer token → credential → owner, or the --anonymous owner on
- * loopback), the caller's rate limit and in-flight bound, the body size limit; then it reaches the
- * caller's MCP session. Refusals are JSON-RPC error bodies with the matching HTTP status, worded
- * for people; nothing of the request's headers (the token) is ever echoed or logged.
+ * loopback), the caller's rate limit and in-flight bound, the body size limit, the batch length;
+ * then it reaches the caller's MCP session, where each call of the POST is admitted on its own
+ * (http-calls.ts: a call over a limit gets its own error inside the batch). Connections are capped
+ * per client address and in total before any of this (http-connections.ts). Refusals are JSON-RPC
+ * error bodies with the matching HTTP status, worded for people; nothing of the request's headers
+ * (the token) is ever echoed or logged.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../../core/clock.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { badInput } from '../../core/errors.js';
@@ -16,6 +19,8 @@ import { keepIdleConnections } from '../../server/keep-alive.js';
 import { allowedHostsFor, hostAllowed, isLoopbackAddress, originAllowed, withExtraHosts } from '../../server/security.js';
 import { authenticate, challenge, type Caller, type CredentialVerifier } from './http-auth.js';
 import { readBody, DEFAULT_MAX_BODY_BYTES } from './http-body.js';
+import { CallLimits, carrying, PostAdmissions, REFUSED, type Admission, type CallTicket } from './http-calls.js';
+import { ConnectionGate, DEFAULT_CONNECTION_CAPS, type ConnectionCaps } from './http-connections.js';
 import { DEFAULT_FAIR_SHARE, FairShare, type FairShareOptions } from './http-fair-share.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT, InFlight, TokenBuckets, type RateLimit } from './http-limits.js';
 import { McpSessions } from './http-sessions.js';
@@ -23,12 +28,17 @@ import { McpSessions } from './http-sessions.js';
 export const MCP_PATH = '/mcp';
 export const DEFAULT_IDLE_SECONDS = 30 * 60;
 export const DEFAULT_SESSIONS_PER_CALLER = 32;
+/**
+ * JSON-RPC messages in one POST. The SDK's client never batches (the 2025-06-18 protocol dropped
+ * batches); a client that does gets a few calls at once, and each counts against its limits.
+ */
+export const DEFAULT_MAX_BATCH = 10;
+/** The SDK's own ceiling: it refuses a longer batch whatever we allow. */
+export const MAX_BATCH_CEILING = 100;
 
 /** JSON-RPC 2.0 error codes the refusals use. */
 const INVALID_REQUEST = -32600;
 const PARSE_ERROR = -32700;
-/** Implementation-defined server errors (JSON-RPC reserves -32000..-32099 for them). */
-const REFUSED = -32001;
 
 export interface McpHttpOptions {
   engine: Engine;
@@ -50,6 +60,11 @@ export interface McpHttpOptions {
   /** How tool calls share the event loop between callers (http-fair-share.ts). */
   fairShare?: FairShareOptions;
   maxBodyBytes?: number;
+  /** Messages in one POST (a JSON-RPC batch); each still counts against the limits. */
+  maxBatch?: number;
+  /** Open connections in all and per client address (http-connections.ts). */
+  maxConnections?: number;
+  maxConnectionsPerClient?: number;
   idleSeconds?: number;
   maxSessionsPerCaller?: number;
   workspaceRoot?: string | null;
@@ -63,6 +78,8 @@ export interface RunningMcpHttp {
   sessions: McpSessions;
   /** Each caller's requests running now (for status and tests). */
   inFlight: Pick<InFlight, 'running'>;
+  /** Open connections (for status and tests). */
+  connections: Pick<ConnectionGate, 'open'>;
   close(): Promise<void>;
 }
 
@@ -77,13 +94,25 @@ function megabytes(bytes: number): string {
   return Number.isInteger(mb) ? `${mb} MB` : `${mb.toFixed(1)} MB`;
 }
 
-export function checkBindable(host: string, opts: { allowRemote?: boolean; anonymousOwner?: string | null; conformanceFixtures?: boolean }): void {
+/** The name of an --allowed-host value without its port: `[::1]:8080` → `[::1]`, `example.org:443` → `example.org`, `::1` → `::1`. */
+function hostName(value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v.startsWith('[')) return v.replace(/^(\[[^\]]*\])(:\d+)?$/, '$1');
+  return v.split(':').length === 2 ? v.replace(/:\d*$/, '') : v;
+}
+
+export function checkBindable(host: string, opts: { allowRemote?: boolean; anonymousOwner?: string | null; conformanceFixtures?: boolean; extraHosts?: readonly string[] }): void {
   const loopback = isLoopbackAddress(host);
   if (!loopback && !opts.allowRemote) {
     throw badInput(`--host ${host} is not a loopback address: serving beyond this machine needs --allow-remote (and TLS in front, from a reverse proxy)`, { field: 'host' });
   }
   if (!loopback && opts.anonymousOwner) {
     throw badInput(`--anonymous serves without a token, so it is allowed only on a loopback address (127.0.0.1, ::1, localhost), not on ${host}`, { field: 'anonymous' });
+  }
+  // A name beyond loopback (a reverse proxy's) would let whoever reaches it in without a token.
+  const remoteName = opts.anonymousOwner ? (opts.extraHosts ?? []).find((h) => !isLoopbackAddress(hostName(h))) : undefined;
+  if (remoteName !== undefined) {
+    throw badInput(`--anonymous serves without a token, so --allowed-host may name loopback only (localhost, 127.0.0.1, [::1]), not --allowed-host ${remoteName}; give the agents behind that name tokens (mnemo agents add) instead of --anonymous`, { field: 'allowed-host' });
   }
   // The fixtures are for the conformance suite, which connects without a token to a local server.
   if (opts.conformanceFixtures && !opts.anonymousOwner) {
@@ -99,6 +128,14 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
   const buckets = new TokenBuckets(opts.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
   const inFlight = new InFlight(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   const fairShare = new FairShare(opts.fairShare ?? DEFAULT_FAIR_SHARE, clock);
+  const limits = new CallLimits(buckets, inFlight, fairShare);
+  const maxBatch = opts.maxBatch ?? DEFAULT_MAX_BATCH;
+  const caps: ConnectionCaps = {
+    ...DEFAULT_CONNECTION_CAPS,
+    ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
+    ...(opts.maxConnectionsPerClient !== undefined ? { maxPerClient: opts.maxConnectionsPerClient } : {}),
+  };
+  const connections = new ConnectionGate(caps, clock);
   const idleSeconds = opts.idleSeconds ?? DEFAULT_IDLE_SECONDS;
   const sessions = new McpSessions({
     engine: opts.engine,
@@ -111,7 +148,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
   });
   let allowed = new Set<string>();
 
-  async function toSession(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
+  async function toSession(req: IncomingMessage, res: ServerResponse, caller: Caller, held: CallTicket | null): Promise<void> {
     const sessionId = req.headers['mcp-session-id'];
     if (req.method === 'POST') {
       const body = await readBody(req, maxBody);
@@ -126,7 +163,13 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
         sendError(res, 400, PARSE_ERROR, 'the request body is not JSON');
         return;
       }
-      const initializing = Array.isArray(parsed) ? parsed.some((m) => isInitializeRequest(m)) : isInitializeRequest(parsed);
+      const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+      if (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > maxBatch)) {
+        const why = parsed.length === 0 ? 'an empty batch holds no message to answer' : `a batch of ${parsed.length} messages is over the limit of ${maxBatch} per request; send fewer at once (the server's --max-batch)`;
+        sendError(res, parsed.length === 0 ? 400 : 413, INVALID_REQUEST, `${why}; nothing of it was run`);
+        return;
+      }
+      const initializing = messages.some((m) => isInitializeRequest(m));
       if (typeof sessionId !== 'string' && initializing) {
         if (!sessions.canOpen(caller)) {
           sendError(res, 429, REFUSED, 'too many open sessions for this agent; close one (DELETE /mcp) or let idle ones expire', { 'retry-after': '60' });
@@ -138,10 +181,11 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       }
       const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
       if (!session) return noSession(res, sessionId);
-      // Its turn on the event loop, once its body is in (a slow sender holds no slot).
-      const release = await fairShare.acquire(caller.key);
-      if (res.destroyed || req.socket.destroyed) return release();
-      res.once('close', release);
+      // Each message is admitted on its own; the first takes over the place the request took on arrival.
+      const admissions: Admission[] = messages.map((m, i) => (i === 0 && held ? { ok: true, ticket: held } : limits.admit(caller.key, isJSONRPCRequest(m))));
+      const post = new PostAdmissions(admissions);
+      res.once('close', () => post.releaseAll());
+      (req as IncomingMessage & { auth?: unknown }).auth = carrying(caller.key, post);
       await session.transport.handleRequest(req, res, parsed);
       return;
     }
@@ -177,6 +221,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       return;
     }
     const caller = auth.caller;
+    connections.markServed(req.socket);
     const admitted = buckets.take(caller.key);
     if (!admitted.ok) {
       const s = admitted.retryAfterSeconds;
@@ -184,22 +229,30 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       return;
     }
     // GET streams stay open for the session's life; only calls count against the in-flight bound.
+    // A POST holds a place from its arrival (a slow body counts); its first call takes it over.
     const counted = req.method === 'POST';
     if (counted && !inFlight.enter(caller.key)) {
       sendError(res, 429, REFUSED, 'this agent already has as many requests running as it may; wait for one to finish', { 'retry-after': '1' });
       return;
     }
-    if (counted) res.once('close', () => inFlight.leave(caller.key));
-    await toSession(req, res, caller);
+    const held = counted ? limits.held(caller.key) : null;
+    if (held) res.once('close', () => held.release());
+    await toSession(req, res, caller, held);
   }
 
   const http = createServer((req, res) => {
+    // A socket answered 503 by the connection caps: its request is not served.
+    if (connections.isRefused(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
     handle(req, res).catch(() => {
       // Never a stack trace to the client; the message alone would carry no more than this.
       sendError(res, 500, -32603, 'the server failed to handle this request');
     });
   });
   keepIdleConnections(http);
+  connections.attach(http);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port, opts.host, () => {
@@ -222,6 +275,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
     port,
     sessions,
     inFlight,
+    connections,
     async close() {
       clearInterval(sweeper);
       await sessions.closeAll();

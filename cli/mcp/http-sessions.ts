@@ -14,6 +14,7 @@ import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { AgentApiSession } from '../../core/host/agent-session.js';
 import { createMcpServer } from './server.js';
 import { BoundedEventStore } from './event-store.js';
+import { gateCalls } from './http-calls.js';
 import type { Caller } from './http-auth.js';
 
 export interface McpSessionOptions {
@@ -94,6 +95,8 @@ export class McpSessions {
       if (entry) this.sessions.delete(entry.id);
     };
     await server.connect(transport);
+    // Each call of a POST is admitted on its own (http-calls.ts).
+    gateCalls(transport);
     return transport;
   }
 

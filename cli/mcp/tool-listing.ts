@@ -14,7 +14,7 @@ import type { ToolDef } from './tools.js';
 export type ListedTool = Pick<ToolDef, 'name' | 'title' | 'description' | 'input' | 'readOnly'>;
 
 export function toolAnnotations(def: ListedTool): ToolAnnotations {
-  return { readOnlyHint: def.readOnly === true, destructiveHint: def.name === 'forget' || def.name === 'reflect', openWorldHint: false };
+  return { readOnlyHint: def.readOnly === true, destructiveHint: def.name === 'forget' || def.name === 'erase' || def.name === 'reflect', openWorldHint: false };
 }
 
 /** The input schema as tools/list shows it: what a client may send (defaults make fields optional). */

@@ -8,6 +8,9 @@
 import { z } from 'zod';
 import type { AgentMemory, RecalledMemory } from '../../core/agent/agent-memory.js';
 import { memoryLabel } from '../../core/agent/inject.js';
+import { agentConflicts, agentResolve } from '../../core/host/agent-conflicts.js';
+import type { PairResolution } from '../../core/review/conflicts/resolve.js';
+import { badInput } from '../../core/errors.js';
 import { isRefKind } from '../../core/agent/references.js';
 import { statsSummary } from '../../core/agent/stats.js';
 import { EDGE_TYPES, MEMORY_TYPES, REF_KINDS } from '../../core/model/enums.js';
@@ -56,10 +59,20 @@ const tags = z.array(z.string().trim().min(1, 'tags cannot be empty').max(200)).
 const owner = z.string().max(200).describe('omit for your own memories plus shared ones; "*" for every agent on this store; "role" or "role@instance" for one (read-only)');
 const k = z.number().int('k must be a whole number').min(1, 'k must be at least 1').max(100, 'k must be at most 100');
 
+/** What the store's redaction replaced, said to the agent: it knows its secret was not kept. */
+function redactedNote(redacted: Record<string, number> | undefined): string {
+  if (!redacted) return '';
+  const parts = Object.entries(redacted).map(([kind, n]) => (n === 1 ? kind : `${kind} ×${n}`));
+  return `; redacted before storing (the store keeps [redacted:<kind>] instead): ${parts.join(', ')}`;
+}
+
 function recalledLines(results: RecalledMemory[]): string {
   if (results.length === 0) return 'no memories matched';
   return results
-    .flatMap((r) => [`- ${r.label} ${asData(memoryHead(r), { id: shortId(r.id), oneLine: true })} (score ${r.score.toFixed(4)})`, ...r.references.slice(0, 4).map((ref) => refLine(ref, r.id))])
+    .flatMap((r) => [
+      `- ${r.label} ${asData(memoryHead(r), { id: shortId(r.id), oneLine: true })} (score ${r.score.toFixed(4)}${r.superseded_by ? `; SUPERSEDED by ${shortId(r.superseded_by)}` : ''})`,
+      ...r.references.slice(0, 4).map((ref) => refLine(ref, r.id)),
+    ])
     .join('\n');
 }
 
@@ -94,7 +107,7 @@ export const TOOLS: ToolDef[] = [
       const text = r.reinforced
         ? `reinforced existing ${label} (cos ${r.cos!.toFixed(3)}): your wording, tags and references were not stored; update_memory("${r.id.slice(0, 8)}", …) to sharpen it`
         : `remembered ${label}`;
-      return { text, data: { id: r.id, label, reinforced: r.reinforced, cos: r.cos } };
+      return { text: `${text}${redactedNote(r.redacted)}`, data: { id: r.id, label, reinforced: r.reinforced, cos: r.cos, ...(r.redacted ? { redacted: r.redacted } : {}) } };
     },
   }),
   tool({
@@ -108,10 +121,16 @@ export const TOOLS: ToolDef[] = [
         k: k.default(5),
         owner: owner.optional(),
         hops: z.number().int('hops must be a whole number').min(0, 'hops must be at least 0').max(4, 'hops must be at most 4').optional().describe('graph spread depth (default 1; 0 = no spread)'),
+        include_superseded: z.boolean().optional().describe('also rank memories a resolved conflict superseded (each marked with superseded_by)'),
       })
       .strict(),
     async run(agent, a) {
-      const results = await agent.recall(a.query, { k: a.k, ...(a.owner !== undefined ? { owner: a.owner } : {}), ...(a.hops !== undefined ? { hops: a.hops } : {}) });
+      const results = await agent.recall(a.query, {
+        k: a.k,
+        ...(a.owner !== undefined ? { owner: a.owner } : {}),
+        ...(a.hops !== undefined ? { hops: a.hops } : {}),
+        ...(a.include_superseded ? { include_superseded: true } : {}),
+      });
       return { text: recalledLines(results), data: { results } };
     },
   }),
@@ -160,13 +179,90 @@ export const TOOLS: ToolDef[] = [
     },
   }),
   tool({
+    name: 'erase',
+    title: 'Erase memories for good',
+    description:
+      'Erase one or more of YOUR memories for good: they are removed from every place the store keeps them (history, journal, access log, search indexes), so no undo brings them back. Use forget for a memory that is wrong or obsolete; use erase for what must not be kept at all (a secret you stored by mistake, personal data someone asked to have deleted). Shared memories and other agents\' are refused.',
+    input: z.object({ memory_ids: z.array(memoryId('each memory_id')).min(1, 'give at least one memory_id').max(100, 'at most 100 memory_ids per call') }).strict(),
+    async run(agent, a) {
+      const r = await agent.erase(a.memory_ids);
+      return {
+        text: `erased ${r.memories.total} ${r.memories.total === 1 ? 'memory' : 'memories'} for good (journal change #${r.change_id}; it cannot be undone)`,
+        data: { erased: r.memories.total, change_id: r.change_id, erased_at: r.erased_at, counts: r.counts },
+      };
+    },
+  }),
+  tool({
     name: 'associate',
     title: 'Associate two memories',
-    description: `Link memory a_id to b_id with a directed edge. relation: ${EDGE_TYPES.join(' | ')}. The source must be yours (or shared); the target may be anyone's.`,
-    input: z.object({ a_id: memoryId('a_id'), b_id: memoryId('b_id'), relation: z.enum(EDGE_TYPES).default('related') }).strict(),
+    description: `Link memory a_id to b_id with a directed edge. relation: ${EDGE_TYPES.join(' | ')}. The source must be yours (or shared); the target may be anyone's. With relation "contradicts" and a note, you flag a contradiction: it goes to the conflict queue with your note.`,
+    input: z
+      .object({
+        a_id: memoryId('a_id'),
+        b_id: memoryId('b_id'),
+        relation: z.enum(EDGE_TYPES).default('related'),
+        note: z.string().max(2_000, 'a note is at most 2000 characters').optional().describe('with relation "contradicts": why they contradict (shown in the conflict queue)'),
+      })
+      .strict(),
     run(agent, a) {
-      const r = agent.associate(a.a_id, a.b_id, a.relation);
+      const r = agent.associate(a.a_id, a.b_id, a.relation, a.note);
       return { text: `linked ${r.src.slice(0, 8)} -${r.relation}-> ${r.dst.slice(0, 8)}${r.changed ? '' : ' (already linked)'}`, data: r };
+    },
+  }),
+  tool({
+    name: 'conflicts',
+    title: 'Conflicts',
+    description:
+      'The conflict queue in your scope, most harmful first: memory pairs flagged as contradicting, and pairs that state different values of one thing. Each item names both memories (ids, owners, times), what differs, and any note. Settle one with resolve_conflict.',
+    readOnly: true,
+    input: z
+      .object({
+        limit: z.number().int('limit must be a whole number').min(1, 'limit must be at least 1').max(50, 'limit must be at most 50').default(10),
+        kind: z.enum(['contradicts', 'value']).optional().describe('only one kind of conflict'),
+        owner: owner.optional(),
+      })
+      .strict(),
+    async run(agent, a) {
+      const page = await agentConflicts(agent, { limit: a.limit, ...(a.kind ? { kinds: [a.kind] } : {}), ...(a.owner !== undefined ? { owner: a.owner } : {}) });
+      const lines = page.items.map((i) => {
+        const [x, y] = i.sides!;
+        const what = i.spans?.length ? ` differs in ${i.spans.map((s) => `${s.a} / ${s.b}`).join('; ')}` : i.note ? ` flagged: ${i.note.note}` : '';
+        return `- ${i.kind}${what}\n  A ${asData(x!.head, { id: shortId(x!.id), oneLine: true })}\n  B ${asData(y!.head, { id: shortId(y!.id), oneLine: true })}`;
+      });
+      return { text: lines.length ? `${page.total} in your queue\n${lines.join('\n')}` : 'no conflicts in your scope', data: { total: page.total, items: page.items } };
+    },
+  }),
+  tool({
+    name: 'resolve_conflict',
+    title: 'Resolve a conflict',
+    description:
+      'Settle a conflict between two memories you can see (one journalled change, undoable by a curator): supersede (current holds; superseded stays but leaves recall), forget (wrong is deleted, with a tombstone), both_hold (different contexts; the pair leaves the queue), merge (into survivor). Memories you change must be yours or shared.',
+    input: z
+      .object({
+        action: z.enum(['supersede', 'forget', 'both_hold', 'merge']),
+        current: memoryId('current').optional().describe('supersede: the memory that holds'),
+        superseded: memoryId('superseded').optional().describe('supersede: the memory that no longer holds'),
+        wrong: memoryId('wrong').optional().describe('forget: the memory that is wrong'),
+        a_id: memoryId('a_id').optional().describe('both_hold, merge: one memory'),
+        b_id: memoryId('b_id').optional().describe('both_hold, merge: the other'),
+        survivor: memoryId('survivor').optional().describe('merge: which one stays'),
+      })
+      .strict(),
+    async run(agent, a) {
+      const need = (v: string | undefined, field: string) => {
+        if (!v) throw badInput(`${a.action} needs ${field}`, { field });
+        return v;
+      };
+      const r: PairResolution =
+        a.action === 'supersede'
+          ? { do: 'supersede', current: need(a.current, 'current'), superseded: need(a.superseded, 'superseded') }
+          : a.action === 'forget'
+            ? { do: 'forget', wrong: need(a.wrong, 'wrong') }
+            : a.action === 'both_hold'
+              ? { do: 'both_hold', ids: [need(a.a_id, 'a_id'), need(a.b_id, 'b_id')] }
+              : { do: 'merge', ids: [need(a.a_id, 'a_id'), need(a.b_id, 'b_id')], survivor: need(a.survivor, 'survivor') };
+      const res = await agentResolve(agent, r);
+      return { text: `${a.action}: ${res.ids.map(shortId).join(', ')} (change #${res.change_id ?? '-'})`, data: { ...res } };
     },
   }),
   tool({

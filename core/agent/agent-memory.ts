@@ -29,7 +29,7 @@ import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers
 import type { ExplainRow } from '../recall/types.js';
 import { contentHash } from '../model/content-hash.js';
 import { readScope, type AgentIdentity } from '../model/identity.js';
-import { runAttributed } from '../store/attribution.js';
+import { runAttributed } from '../store/port/attribution.js';
 import { assertCredentialAllows, type GuardedAction } from './scope-guard.js';
 import { DEFAULT_SPONTANEOUS, InjectionGate, deriveQueries, memoryLabel, renderBlock, selectBlock, type SpontaneousConfig, type TurnContext } from './inject.js';
 import { rankForAgent } from './ranking.js';
@@ -39,6 +39,8 @@ import { emptyStats, type MemoryStats } from './stats.js';
 import { assertContainedFile, defaultWorkspaceRoot } from './workspace.js';
 import { runReflection, type ReflectionOutcome } from './reflect.js';
 import type { AgentSession } from './session.js';
+import type { EraseReceipt } from '../erase/erase.js';
+import { flagContradiction } from '../engine/contradictions.js';
 import type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
 export type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
@@ -70,7 +72,8 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
 
   /** Runs a read as this session's credential (its accesses record the credential). */
   private attributed<T>(fn: () => T): T {
-    return runAttributed(this.session.credential?.id ?? null, fn);
+    // Without a credential (stdio, the library) the change still names the agent that made it.
+    return runAttributed(this.session.credential?.id ?? null, fn, this.who.owner);
   }
 
   /** Runs a write after the credential's scopes allow it; its change records the credential. */
@@ -216,8 +219,32 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     return true;
   }
 
-  /** Adds a directed edge a → b (the source must be writable; the target may be anyone's). */
-  associate(a: string, b: string, relation = 'related'): { src: string; dst: string; relation: string; changed: boolean } {
+  /**
+   * Erases memories of the agent's own role for good (core/erase/erase.ts): from every place their
+   * content lives, with no undo. A shared (unowned) memory or another role's is refused whole,
+   * naming it; an operator erases those. Resolves with the receipt (counts per place, when, by whom).
+   */
+  erase(idsOrPrefixes: readonly string[]): Promise<EraseReceipt> {
+    return this.guardedAsync('write', 'erase', async () => {
+      const credential = this.session.credential;
+      const by = credential ? `agent ${this.who.owner} (credential ${credential.id})` : `agent ${this.who.owner}`;
+      const receipt = await this.session.erase({ kind: 'ids', ids: [...idsOrPrefixes] }, { by, agentOwner: this.who.owner });
+      this.counters.pruned += receipt.memories.live;
+      return receipt;
+    });
+  }
+
+  /**
+   * Adds a directed edge a → b (the source must be writable; the target may be anyone's). A note
+   * flags a contradiction: only with `contradicts`, and the conflict queue shows it beside the pair.
+   */
+  associate(a: string, b: string, relation = 'related', note?: string): { src: string; dst: string; relation: string; changed: boolean } {
+    if (note !== undefined && note.trim() !== '' && relation !== 'contradicts') {
+      throw badInput(`a note flags a contradiction: use relation "contradicts" with it (got ${JSON.stringify(relation)})`, { field: 'note' });
+    }
+    if (note !== undefined && note.trim() !== '') {
+      return this.guarded('write', 'associate', () => ({ ...flagContradiction(this.engine, a, b, note, { actor: { owner: this.who.owner } }), relation }));
+    }
     return this.guarded('write', 'associate', () => {
       const r = linkMemories(this.engine, a, b, relation, 1.0, { owner: this.who.owner });
       const store = this.engine.store;
@@ -234,7 +261,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
   private async rankedNow(mode: 'recalled' | 'searched', query: string, opts: RecallOptions): Promise<RecalledMemory[]> {
     const scope = readScope(this.who.owner, opts.owner);
     if (opts.owner !== undefined && opts.owner !== null && opts.owner !== this.who.owner) this.counters.cross_owner_recalls += 1;
-    const res = await rankForAgent(this.session, scope, mode, { query, k: opts.k, hops: opts.hops });
+    const res = await rankForAgent(this.session, scope, mode, { query, k: opts.k, hops: opts.hops, include_superseded: opts.include_superseded });
     const byId = this.engine.store.getMany(res.rows.map((r) => r.id));
     const out = res.rows.flatMap((row) => {
       const m = byId.get(row.id);
@@ -243,6 +270,20 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     this.counters.recalls += 1;
     this.counters.recalled_items += out.length;
     return out;
+  }
+
+  /**
+   * Runs a read for this agent: its accesses record the credential, and `fn` gets the scope the
+   * agent reads in (its role, or the one it asked for). For tools built beside this class (the
+   * conflict queue, core/host/agent-conflicts.ts).
+   */
+  readAs<T>(fn: (scope: OwnerScope) => T, owner?: string | null): T {
+    return this.attributed(() => fn(readScope(this.who.owner, owner)));
+  }
+
+  /** Runs a write for this agent once its credential allows writes: `fn` gets nooa's write actor and the agent's own read scope. */
+  writeAs<T>(what: string, fn: (actor: { owner: string }, scope: OwnerScope) => Promise<T>): Promise<T> {
+    return this.guardedAsync('write', what, () => fn({ owner: this.who.owner }, readScope(this.who.owner)));
   }
 
   private recalledView(m: Memory, row: ExplainRow): RecalledMemory {
@@ -261,6 +302,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
       score: row.score,
       components: { source: row.source, cos: row.cos, rel: row.rel, rec: row.rec, imp: row.imp, spread: row.spread },
       references: this.resolveReferences(m),
+      ...(row.superseded_by ? { superseded_by: row.superseded_by } : {}),
     };
   }
 

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import { badInput, notFound } from '../errors.js';
 import { CREDENTIAL_SCOPES, isCredentialScope, type AgentCredential, type CredentialScope } from '../model/agent-credential.js';
 import { validateOwner } from '../model/owner.js';
-import type { CredentialUse, StoreReader, StoreWriter } from '../store/port.js';
+import type { CredentialUse, StoreReader, StoreWriter } from '../store/port/port.js';
 
 export type { AgentCredential, CredentialScope } from '../model/agent-credential.js';
 export { CREDENTIAL_SCOPES, credentialName } from '../model/agent-credential.js';

@@ -21,12 +21,14 @@ export interface RankInput {
   query: string;
   k?: number | undefined;
   hops?: number | undefined;
+  include_superseded?: boolean | undefined;
 }
 
 export async function rankForAgent(session: AgentSession, scope: OwnerScope, mode: ReadMode, input: RankInput): Promise<ExplainResult> {
   const body: Record<string, unknown> = { query: input.query };
   if (input.k !== undefined) body['k'] = input.k;
   if (input.hops !== undefined && mode !== 'searched') body['hops'] = input.hops;
+  if (input.include_superseded) body['include_superseded'] = true;
   if (scope !== '') {
     body['owner'] = scope === null ? '*' : scope;
     const method = mode === 'recalled' ? 'recall.run' : mode === 'searched' ? 'recall.search' : 'recall.explain';

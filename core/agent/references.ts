@@ -17,7 +17,7 @@ import { REF_KINDS, type RefKind } from '../model/enums.js';
 import { type Memory, type MemoryRef } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
 import { assertContainedFile, containFile, readContainedFile } from './workspace.js';
-import type { StoreWriter } from '../store/port.js';
+import type { StoreWriter } from '../store/port/port.js';
 
 /** Previews and rendered live values are clipped to this many characters. */
 export const MAX_VALUE_CHARS = 200;

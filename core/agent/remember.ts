@@ -6,6 +6,8 @@
  * the larger of old and new. The new wording, tags and references are dropped, and the existing id
  * is returned. Content the writer's role forgot before (a tombstone) is refused unless forced.
  */
+import { redactFields } from '../engine/redaction.js';
+import type { RedactionCounts } from '../model/redaction.js';
 import type { Engine } from '../engine/engine.js';
 import { addMemory } from '../engine/memory-ops.js';
 import { MnemoError } from '../errors.js';
@@ -50,6 +52,8 @@ export interface RememberOptions {
 
 export interface RememberResult {
   id: string;
+  /** What the store's redaction policy replaced in what was sent (engine/redaction.ts), by kind; absent when nothing. */
+  redacted?: RedactionCounts;
   /** True when an existing memory was reinforced instead of a new one written. */
   reinforced: boolean;
   /** Cosine to the reinforced memory (null for a new memory). */
@@ -77,8 +81,11 @@ export function findDuplicate(
   return null;
 }
 
-export async function rememberAs(engine: Engine, who: AgentIdentity, fields: RememberFields, opts: RememberOptions = {}): Promise<RememberResult> {
+export async function rememberAs(engine: Engine, who: AgentIdentity, sent: RememberFields, opts: RememberOptions = {}): Promise<RememberResult> {
   const policy = opts.policy ?? DEFAULT_WRITE_POLICY;
+  // Before the duplicate check: a secret is neither stored nor compared.
+  const { fields, redacted } = redactFields(engine.store, sent);
+  const told = redacted.total ? { redacted: redacted.counts } : {};
   const now = engine.now();
   const draft = createMemory(
     {
@@ -107,13 +114,13 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, fields: Rem
         });
         store.logAccesses([{ id: existing.id, record: accessRecord(now, 'reinforced', { reader_owner: who.owner, session_ref: who.session_ref }) }]);
       });
-      return { id: existing.id, reinforced: true, cos: dup.cos, memory: store.require(existing.id) };
+      return { id: existing.id, reinforced: true, cos: dup.cos, memory: store.require(existing.id), ...told };
     }
   }
   if (!opts.force) refuseForgotten(engine, who, draft.content);
   // The tombstone check above is scoped to the writer's role; another role's forget is none of its business.
-  const m = await addMemory(engine, draft, { label: `remember ${draft.type} ${draft.id.slice(0, 8)}`, allowForgotten: true });
-  return { id: m.id, reinforced: false, cos: null, memory: m };
+  const m = await addMemory(engine, draft, { label: `remember ${draft.type} ${draft.id.slice(0, 8)}`, allowForgotten: true, redacted });
+  return { id: m.id, reinforced: false, cos: null, memory: m, ...told };
 }
 
 /**

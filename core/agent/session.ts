@@ -7,6 +7,8 @@
 import type { Engine } from '../engine/engine.js';
 import type { AgentCredential } from '../model/agent-credential.js';
 import type { ExplainResult } from '../recall/types.js';
+import type { EraseActor, EraseReceipt } from '../erase/erase.js';
+import type { EraseSelector } from '../store/port/port.js';
 
 export type AgentRecallMethod = 'recall.run' | 'recall.search' | 'recall.explain';
 
@@ -18,4 +20,9 @@ export interface AgentSession {
   close(): void;
   /** Runs one of the service's recall methods with this session's reader; throws the typed error. */
   recall(method: AgentRecallMethod, input: Record<string, unknown>): Promise<ExplainResult>;
+  /**
+   * Runs an erase as the store's long write (one at a time per store, its progress where the
+   * workbench looks for it), for `actor`: an agent held to its own memories.
+   */
+  erase(selector: EraseSelector, actor: EraseActor): Promise<EraseReceipt>;
 }

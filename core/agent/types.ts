@@ -41,6 +41,8 @@ export interface RecallOptions {
   /** Omitted: own role plus unowned; `*`: everyone; `role` or `role@instance`. */
   owner?: string | null;
   hops?: number;
+  /** Rank superseded memories (conflict resolutions) too, marked with superseded_by. */
+  include_superseded?: boolean;
 }
 
 export interface RecalledMemory {
@@ -58,6 +60,8 @@ export interface RecalledMemory {
   score: number;
   components: AccessComponents;
   references: ResolvedRef[];
+  /** Present when a conflict resolution superseded it (returned only when the recall asked for superseded memories). */
+  superseded_by?: string;
 }
 
 export interface AgentMemoryOptions {

@@ -5,7 +5,7 @@
 import { toErrorShape } from '../errors.js';
 import { describeIssues } from '../model/schemas.js';
 import { jsonShapeProblem, LIMITS } from '../model/limits.js';
-import { runAttributed } from '../store/attribution.js';
+import { runAttributed } from '../store/port/attribution.js';
 import type { ApiSession } from './context.js';
 import { assertMethodAllowed } from './credential-policy.js';
 import { contract, isMethodName, METHOD_NAMES, type MethodName, type OutputOf } from './contract/index.js';
@@ -31,7 +31,7 @@ export async function invoke(session: ApiSession, method: string, input: unknown
   try {
     assertMethodAllowed(session.credential, method);
     const handler = handlers[method] as (i: unknown, s: ApiSession) => unknown;
-    // Accesses and changes this call writes record the session's credential (core/store/attribution.ts).
+    // Accesses and changes this call writes record the session's credential (core/store/port/attribution.ts).
     const value = await runAttributed(session.credential?.id ?? null, () => handler(parsed.data, session));
     return { ok: true, value: value === undefined ? null : value };
   } catch (err) {

@@ -10,7 +10,8 @@ import { beliefConfigOverrides, lambdaPerSecond, PAPER_CONFIG, resolveConfig, ty
 import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
-import type { BeliefReads, BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port.js';
+import { withoutRejected } from './rejected.js';
+import type { BeliefReads, BeliefWrites, DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
 
 const CONFIG_KEY = 'beliefs_config';
 const SEP = '\u0001';
@@ -50,7 +51,8 @@ export class BeliefModel {
   private cachedConfig: BeliefConfig | null = null;
 
   constructor(readonly store: StoreWriter) {
-    this.tables = store.beliefTables();
+    // Rejected observations (a curator's, rejected.ts) stay in the log but count nowhere.
+    this.tables = withoutRejected(store.beliefTables(), store);
   }
 
   // ------------------------------------------------------------ constants

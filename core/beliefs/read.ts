@@ -9,9 +9,11 @@
 import { aggregateValues, decay, entropy, modeOf, OTHER, type Dist } from './equations.js';
 import { estimateAt } from './hindsight.js';
 import type { BeliefReader } from './model.js';
-import { calibrationFor } from './calibration-choice.js';
+import { calibrationFor, signalsModelFor } from './calibration-choice.js';
 import { calibrate } from './calibration.js';
-import type { DeltaRow } from '../store/port.js';
+import { answerSignals, signalFeatures, type AnswerSignals } from './answer-signals.js';
+import { signalsProbability } from './signals-model.js';
+import type { DeltaRow } from '../store/port/port.js';
 
 export type ReadMode = 'as-of' | 'hindsight';
 
@@ -32,10 +34,21 @@ export interface BeliefView {
   p: number;
   /** The model's own probability of `value`, before calibration. */
   p_model: number;
-  /** Whether `p` and the distribution went through the fitted calibration map (calibration-fitted.ts). */
+  /** Whether `p` and the distribution went through a fitted map: the signals model or, failing that, the calibration map. */
   calibrated: boolean;
+  /**
+   * Where `p` comes from: `signals` (the answer's signals, signals-fitted.ts: it discriminates),
+   * `calibration` (the model's p through the Platt map, calibration-fitted.ts), or `model`.
+   */
+  p_source: 'signals' | 'calibration' | 'model';
+  /** What the delta log says about the answer besides its p (answer-signals.ts); null with no answer. */
+  signals: AnswerSignals | null;
+  /** Shannon entropy (bits) of `distribution`, the one shown: calibrated when `calibrated`. */
   entropy: number;
+  /** log2 of the number of values in `distribution`. */
   max_entropy: number;
+  /** The entropy of the model's own distribution (before calibration); equal to `entropy` when not calibrated. */
+  entropy_model: number;
   /** Time of the last delta at or before `at` (null: nothing known yet). */
   t_last: number | null;
   deltas: number;
@@ -50,7 +63,7 @@ export function sortedDistribution(p: Dist): ValueP[] {
 }
 
 function emptyView(entity: string, attribute: string, at: number, mode: ReadMode): BeliefView {
-  return { entity, attribute, at, mode, distribution: [], value: null, p: 0, p_model: 0, calibrated: false, entropy: 0, max_entropy: 0, t_last: null, deltas: 0, values: [] };
+  return { entity, attribute, at, mode, distribution: [], value: null, p: 0, p_model: 0, calibrated: false, p_source: 'model', signals: null, entropy: 0, max_entropy: 0, entropy_model: 0, t_last: null, deltas: 0, values: [] };
 }
 
 /** Eq. 7 over a dimension's deltas (or just the mode, when aggregation is off). */
@@ -77,8 +90,19 @@ function calibratedDistribution(sorted: ValueP[], mode: string | null, pModel: n
 }
 
 export interface ReadOptions {
-  /** Use the fitted calibration map when one applies (default). Retrieval's thresholds read the model's own p. */
+  /** Use a fitted map when one applies (default). Retrieval's thresholds read the model's own p. */
   calibrated?: boolean;
+  /** With `calibrated`, prefer the signals model to the calibration map (default true). */
+  signals?: boolean;
+}
+
+/** The answer's probability: the signals model's, else the calibration map's, else the model's own. */
+function headlineP(model: BeliefReader, mode: ReadMode, pModel: number, signals: AnswerSignals | null, opts: ReadOptions): { p: number; source: BeliefView['p_source'] } {
+  if (opts.calibrated === false || signals === null) return { p: pModel, source: 'model' };
+  const fitted = opts.signals === false ? null : signalsModelFor(model.config(), mode);
+  if (fitted) return { p: signalsProbability(fitted, signalFeatures(signals)), source: 'signals' };
+  const map = calibrationFor(model.config(), mode);
+  return map ? { p: calibrate(map, pModel), source: 'calibration' } : { p: pModel, source: 'model' };
 }
 
 /** The belief about (entity, attribute) at `at`; the entity may be an alias. */
@@ -96,21 +120,27 @@ export function readBelief(model: BeliefReader, entityName: string, attribute: s
     dist = decay(last.posterior, model.lambda(), at - last.t);
   }
   const m = modeOf(dist);
-  const n = Object.keys(dist).length;
-  const map = opts.calibrated === false ? null : calibrationFor(model.config(), mode);
-  const p = map && m.value !== null ? calibrate(map, m.p) : m.p;
+  const sorted = sortedDistribution(dist);
+  const signals = m.value === null ? null : answerSignals(mode === 'hindsight' ? all : upto, at, m.value, sorted);
+  const { p, source } = headlineP(model, mode, m.p, signals, opts);
+  // The entropy is of the distribution shown (its bars): 0.857 / 0.143 is 0.59 bits, whatever the model's own was.
+  const shown = calibratedDistribution(sorted, m.value, m.p, p);
+  const n = shown.length;
   return {
     entity,
     attribute,
     at,
     mode,
-    distribution: calibratedDistribution(sortedDistribution(dist), m.value, m.p, p),
+    distribution: shown,
     value: m.value,
     p,
     p_model: m.p,
-    calibrated: map !== null && m.value !== null,
-    entropy: entropy(dist),
+    calibrated: source !== 'model',
+    p_source: source,
+    signals,
+    entropy: entropy(Object.fromEntries(shown.map((v) => [v.value, v.p]))),
     max_entropy: n > 1 ? Math.log2(n) : 0,
+    entropy_model: entropy(dist),
     t_last: upto.length ? upto[upto.length - 1]!.t : null,
     deltas: upto.length,
     values: observedValues(model, upto, m.value),

@@ -6,7 +6,7 @@
 import { decay, type Dist } from './equations.js';
 import type { BeliefReader } from './model.js';
 import { readBelief } from './read.js';
-import type { DimensionRow } from '../store/port.js';
+import type { DimensionRow } from '../store/port/port.js';
 
 /** Attributes whose values name another entity (Nous's RELATIONSHIP_ATTRS). */
 export const RELATIONSHIP_ATTRIBUTES = new Set([

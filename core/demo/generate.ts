@@ -8,8 +8,8 @@
 import { accessRecord, createMemory, embeddingText, logAccess, type AccessRecord, type Memory } from '../model/memory.js';
 import { EDGE_TYPES, MEMORY_TYPES, type EdgeType, type MemoryType } from '../model/enums.js';
 import { HashingEmbedder } from '../embed/hashing.js';
-import { encodeRow, vectorToBlob } from '../store/codec.js';
-import type { StoreWriter } from '../store/port.js';
+import { encodeRow, vectorToBlob } from '../store/port/codec.js';
+import type { StoreWriter } from '../store/port/port.js';
 import * as R from './recipe.js';
 import { BeliefModel } from '../beliefs/model.js';
 import { mulberry32 } from '../model/seeded-random.js';
@@ -132,7 +132,7 @@ export function generateDemo(store: StoreWriter, opts: DemoOptions): DemoReport 
     }
   };
 
-  // Bulk load (core/store/bulk-load.ts): indexes rebuilt once at the end, no fsync per batch.
+  // Bulk load (core/store/sqlite/bulk-load.ts): indexes rebuilt once at the end, no fsync per batch.
   const load = store.runs.beginBulkLoad();
   const ids: string[] = [];
   const createdOf: number[] = [];

@@ -1,10 +1,10 @@
 /** The vector index over live (non-archived) memories, kept in step with the store and snapshotted beside it. */
-import { blobToVector } from '../store/codec.js';
+import { blobToVector } from '../store/port/codec.js';
 import { VectorIndex } from './vector-index.js';
-import type { PersistableIndex } from '../store/derived.js';
-import { rowCounter, type LoadProgress } from '../store/derived-index.js';
-import type { StoreReader } from '../store/port.js';
-import type { PartSource, SnapshotParts } from '../store/snapshot-parts.js';
+import type { PersistableIndex } from '../store/derived/derived.js';
+import { rowCounter, type LoadProgress } from '../store/derived/derived-index.js';
+import type { StoreReader } from '../store/port/port.js';
+import type { PartSource, SnapshotParts } from '../store/derived/snapshot-parts.js';
 import { decodeVectors, encodeVectors } from './vector-snapshot.js';
 
 export class LiveVectors extends VectorIndex implements PersistableIndex {

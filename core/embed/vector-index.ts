@@ -20,7 +20,7 @@
  * list is read from the snapshot's file when a query first uses its dimension, and a row when a
  * patch or a keyword hit needs that one vector.
  */
-import { SnapshotMismatch } from '../store/snapshot-parts.js';
+import { SnapshotMismatch } from '../store/derived/snapshot-parts.js';
 
 export interface KnnHit {
   id: string;

@@ -7,7 +7,7 @@
  * list, or a row, is read from the file when first needed. Dense model vectors row after row, as
  * they are.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts } from '../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts } from '../store/derived/snapshot-parts.js';
 import type { StoredVectors, VectorIndex } from './vector-index.js';
 
 export function encodeVectors(index: VectorIndex): SnapshotParts | null {

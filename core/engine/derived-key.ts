@@ -4,7 +4,7 @@
  * writing a due snapshot, and releasing what the index holds). The key's name is also the index's
  * name in the index sidecar.
  */
-import { Derived, type DerivedIndex } from '../store/derived.js';
+import { Derived, type DerivedIndex } from '../store/derived/derived.js';
 import { extensionKey, type Engine, type ExtensionKey } from './engine.js';
 
 export function derivedIndexKey<T extends DerivedIndex>(name: string, createIndex: (engine: Engine) => T): ExtensionKey<Derived<T>> {

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { compareMergeSurvivor, mergeOwners } from '../model/merge-order.js';
 import { memoryHead } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { StoreReader } from '../store/port.js';
-import type { DerivedIndex } from '../store/derived.js';
+import type { StoreReader } from '../store/port/port.js';
+import type { DerivedIndex } from '../store/derived/derived.js';
 import { derivedIndexKey } from './derived-key.js';
 import type { EngineReader } from './engine.js';
 

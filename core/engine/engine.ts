@@ -8,11 +8,11 @@ import { HashingEmbedder } from '../embed/hashing.js';
 import { embedderFromEnv } from '../embed/openai.js';
 import { MnemoError } from '../errors.js';
 import { LiveVectors } from '../embed/live-vectors.js';
-import type { OpenOptions } from '../store/store.js';
+import type { OpenOptions } from '../store/sqlite/sqlite-store.js';
 import { openStoreAsOf, openStoreAt, type OpenedStore } from '../store/open-location.js';
-import { Derived } from '../store/derived.js';
-import { IndexSnapshots, type IndexSnapshotOptions } from '../store/index-snapshots.js';
-import type { ProfileName, StoreReader, StoreWriter } from '../store/port.js';
+import { Derived } from '../store/derived/derived.js';
+import { IndexSnapshots, type IndexSnapshotOptions } from '../store/derived/index-snapshots.js';
+import type { ProfileName, StoreReader, StoreWriter } from '../store/port/port.js';
 
 /**
  * Names a per-engine singleton owned by another module (an index, the belief model, the plans under
@@ -35,13 +35,13 @@ export interface EngineOptions extends OpenOptions {
   embedder?: Embedder;
   /** Overrides the profile recorded in the store (for experiments and conformance runs). */
   profile?: ProfileName;
-  /** Derived-index snapshots in the sidecar beside the store (docs/recall.md): on/off, build reports. */
+  /** Derived-index snapshots in the sidecar beside the store (docs/indexes.md): on/off, build reports. */
   indexSnapshots?: IndexSnapshotOptions;
 }
 
 /**
  * An engine as a path that only reads sees it: the same engine, its store typed as the read side
- * of the port (core/store/port.ts), so a write from a read path (recall's ranking, explain, the
+ * of the port (core/store/port/port.ts), so a write from a read path (recall's ranking, explain, the
  * stats, graph and list views) does not compile. Every Engine is one.
  */
 export type EngineReader = Omit<Engine, 'store'> & { readonly store: StoreReader };
@@ -110,7 +110,17 @@ export class Engine {
         `${this.store.path} was embedded with ${recorded}, but this session uses ${this.embedder.name}; configure the same embedder (MNEMO_EMBED_*), or re-embed into a new store`,
       );
     }
-    if (!recorded && this.store.hasMnemo() && !this.store.readonly) this.store.setMeta('embedder', this.embedder.name);
+    if (!recorded && this.store.hasMnemo() && !this.store.readonly) this.recordEmbedder();
+  }
+
+  /** Records the session's embedder as the store's; a role that may not write settings (an agent's database role) leaves it to an operator. */
+  private recordEmbedder(): void {
+    try {
+      this.store.setMeta('embedder', this.embedder.name);
+    } catch (err) {
+      if (!(err instanceof MnemoError && err.code === 'permission')) throw err;
+      this.store.warn('embedder-unrecorded', `${this.store.path} does not record its embedder yet and this role may not write store settings; an operator's next open records it`);
+    }
   }
 
   get path(): string {

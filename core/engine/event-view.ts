@@ -3,7 +3,7 @@ import type { CredentialRef } from '../model/agent-credential.js';
 import type { AccessEventView } from '../model/access-event.js';
 import { memoryHead } from '../model/memory.js';
 import { isCrossOwner } from '../model/owner.js';
-import type { AuditEvent } from '../store/port.js';
+import type { AuditEvent } from '../store/port/port.js';
 
 /** One audit row as the audit and replay show it (the read memory's head, whether the read crossed owners). */
 export function eventView(e: AuditEvent, credentials: ReadonlyMap<string, CredentialRef> = new Map()): AccessEventView {

@@ -5,12 +5,21 @@
  */
 import { z } from 'zod';
 import { badInput, MnemoError } from '../errors.js';
-import { applyTodoRule, embeddingText, type Memory } from '../model/memory.js';
+import { applyTodoRule, embeddingText, refreshDerivedSizes, type Memory } from '../model/memory.js';
 import { boundedMemorySchema, describeIssues, edgeTypeSchema } from '../model/schemas.js';
 import { epochSeconds, jsonShapeProblem, LIMITS } from '../model/limits.js';
 import { ownerProblem } from '../model/owner.js';
-import { blobToVector, decodeRow, vectorToBlob } from '../store/codec.js';
+import { blobToVector, decodeRow, vectorToBlob } from '../store/port/codec.js';
 import type { Engine } from './engine.js';
+import { recordRedactions, redactFields } from './redaction.js';
+import { totalOf, type RedactionCounts } from '../model/redaction.js';
+
+/** A memory's redacted fields, its replacements added to `into`. */
+function redactFieldsInto(engine: Engine, memory: Memory, into: RedactionCounts): Memory {
+  const { fields, redacted } = redactFields(engine.store, memory);
+  for (const [kind, n] of Object.entries(redacted.counts)) into[kind] = (into[kind] ?? 0) + n;
+  return fields;
+}
 
 const edgeLineSchema = z.object({
   target_id: z.string().min(1).max(200),
@@ -49,6 +58,8 @@ export interface ImportResult {
   imported: number;
   skipped: number;
   change_id: number | null;
+  /** What the store's redaction policy replaced in the imported memories, by kind (engine/redaction.ts); absent when nothing. */
+  redacted?: RedactionCounts;
 }
 
 export async function importJsonl(
@@ -60,6 +71,7 @@ export async function importJsonl(
   const lines = text.split('\n');
   const parsed: { line: number; memory: Memory; embedding: Float32Array | null }[] = [];
   const seen = new Set<string>();
+  const redactions: RedactionCounts = {};
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
     if (raw === '') continue;
@@ -107,8 +119,13 @@ export async function importJsonl(
     } catch (err) {
       throw badInput(`import failed at ${where}: ${(err as Error).message}; nothing was imported`, { line: i + 1 });
     }
+    // Secrets replaced before anything is written; an embedding made from the unredacted text is not kept.
+    const before = totalOf(redactions);
+    Object.assign(memory, redactFieldsInto(engine, memory, redactions));
+    const redactedHere = totalOf(redactions) > before;
+    if (redactedHere) refreshDerivedSizes(memory);
     let vec: Float32Array | null = null;
-    if (embedding) {
+    if (embedding && !redactedHere) {
       vec = blobToVector(Buffer.from(embedding, 'base64'), engine.embedder.dim);
       if (!vec) throw badInput(`import failed at ${where}: embedding does not have ${engine.embedder.dim} dimensions; nothing was imported`, { line: i + 1 });
     }
@@ -148,8 +165,9 @@ export async function importJsonl(
         store.recordAccessEvents(p.memory.id, p.memory.access_log, null, { backfilled: true });
         if (++done % 1000 === 0) opts.onProgress?.(done, parsed.length);
       }
+      recordRedactions(store, redactions);
     });
-    return { imported: parsed.length - skipped, skipped, change_id: changeId };
+    return { imported: parsed.length - skipped, skipped, change_id: changeId, ...(totalOf(redactions) ? { redacted: redactions } : {}) };
   } catch (err) {
     if (err instanceof MnemoError && err.code === 'bad_input' && writing > 0) {
       throw badInput(`import failed at line ${writing}: ${err.message}; nothing was imported`, { ...err.details, line: writing });

@@ -18,6 +18,8 @@ import {
 } from '../model/memory.js';
 import { ownerMayWrite, validateOwner } from '../model/owner.js';
 import type { Engine } from './engine.js';
+import { recordRedactions, redactFields, type Redacted } from './redaction.js';
+import type { RedactionCounts } from '../model/redaction.js';
 
 export interface WriteActor {
   /** The writer's identity; when set, cross-role writes are refused (nooa's `_assert_writable`). */
@@ -35,8 +37,17 @@ export function assertWritable(m: Pick<Memory, 'id' | 'owner'>, actor: WriteActo
   );
 }
 
-export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { label?: string; allowForgotten?: boolean } = {}): Promise<Memory> {
+/** A memory just written, with what the store's redaction policy replaced in it (absent when nothing). */
+export type WrittenMemory = Memory & { redacted?: RedactionCounts };
+
+export async function addMemory(
+  engine: Engine,
+  given: NewMemoryInput,
+  opts: { label?: string; allowForgotten?: boolean; /** The caller redacted the input already (remember): these are its counts. */ redacted?: Redacted } = {},
+): Promise<WrittenMemory> {
   const now = engine.now();
+  // Secrets never reach the store, its journal or its feed: replaced before anything is written.
+  const { fields: input, redacted } = opts.redacted ? { fields: given, redacted: opts.redacted } : redactFields(engine.store, given);
   // Forgotten content is not silently re-created: the caller learns of the tombstone and decides.
   const tomb = opts.allowForgotten ? null : engine.store.tombstoneFor(input.content);
   if (tomb) {
@@ -60,8 +71,9 @@ export async function addMemory(engine: Engine, input: NewMemoryInput, opts: { l
     engine.store.add(m, vec);
     // The seeded `created` entry is an access too: the uncapped event table holds it from the start.
     engine.store.recordAccessEvents(m.id, m.access_log, m.strength);
+    recordRedactions(engine.store, redacted.counts);
   });
-  return m;
+  return redacted.total ? Object.assign(m, { redacted: redacted.counts }) : m;
 }
 
 export interface MemoryPatch {
@@ -99,8 +111,9 @@ export interface UpdateOptions {
 const EMBEDDED_FIELDS = new Set(['title', 'content', 'tags', 'entities']);
 
 /** Applies a patch; returns the updated memory and the fields that actually changed. */
-export async function updateMemory(engine: Engine, idOrPrefix: string, patch: MemoryPatch, opts: UpdateOptions = {}): Promise<{ memory: Memory; changed: string[] }> {
+export async function updateMemory(engine: Engine, idOrPrefix: string, given: MemoryPatch, opts: UpdateOptions = {}): Promise<{ memory: Memory; changed: string[]; redacted?: RedactionCounts }> {
   const store = engine.store;
+  const { fields: patch, redacted } = redactFields(store, given);
   const m = store.require(idOrPrefix);
   assertWritable(m, opts.actor);
   if (patch.owner !== undefined) validateOwner(patch.owner);
@@ -125,12 +138,13 @@ export async function updateMemory(engine: Engine, idOrPrefix: string, patch: Me
   if (changed.includes('content')) refreshDerivedSizes(m);
   const reembed = changed.some((f) => EMBEDDED_FIELDS.has(f));
   const vec = reembed ? await engine.embed(embeddingText(m)) : null;
-  if (changed.length === 0 && !opts.asAgentAccess) return { memory: m, changed };
+  if (changed.length === 0 && !opts.asAgentAccess) return { memory: m, changed, ...(redacted.total ? { redacted: redacted.counts } : {}) };
   if (opts.asAgentAccess) m.reinforcement_count += 1;
   store.transaction(() => {
     store.change(opts.label ?? `edit ${m.id.slice(0, 8)} (${changed.join(', ') || 'touch'})`, 'memory.update', () => {
       store.save(m);
       if (vec) store.setEmbedding(m.id, vec);
+      recordRedactions(store, redacted.counts);
     });
     // The access goes through logAccesses so it lands in the event table too, with who and which session.
     if (opts.asAgentAccess) {
@@ -138,7 +152,7 @@ export async function updateMemory(engine: Engine, idOrPrefix: string, patch: Me
       store.logAccesses([{ id: m.id, record: accessRecord(engine.now(), 'reinforced', { reader_owner: reader.owner, session_ref: reader.session_ref }), reinforce: false }]);
     }
   });
-  return { memory: opts.asAgentAccess ? store.require(m.id) : m, changed };
+  return { memory: opts.asAgentAccess ? store.require(m.id) : m, changed, ...(redacted.total ? { redacted: redacted.counts } : {}) };
 }
 
 export function archiveMemories(engine: Engine, ids: string[], archived: boolean, actor?: WriteActor): { changed: string[]; changeId: number | null } {

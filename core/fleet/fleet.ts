@@ -8,7 +8,7 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { badInput, MnemoError, notFound } from '../errors.js';
-import { isSidecarName } from '../store/sidecar-name.js';
+import { isSidecarName } from '../store/derived/sidecar-name.js';
 
 export interface FleetEntry {
   /** Path relative to the fleet folder, with '/' separators (e.g. "run-07/memory.sqlite"). */

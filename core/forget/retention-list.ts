@@ -7,7 +7,7 @@ import { memoryHead } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import { DEFAULT_FORGET_POLICY, isProtected, pruneDecision, pruneEta, type ForgetPolicy } from './policy.js';
 import type { RetentionRow } from './types.js';
-import type { UsageRecord } from '../store/port.js';
+import type { UsageRecord } from '../store/port/port.js';
 
 export interface RetentionQuery {
   owner?: OwnerScope;

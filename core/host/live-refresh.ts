@@ -8,7 +8,7 @@
  * arriving together (eight agents committing in the same few milliseconds) make one check.
  */
 import type { ApiSession } from '../api/context.js';
-import type { StoreReader } from '../store/port.js';
+import type { StoreReader } from '../store/port/port.js';
 
 /** Wake-ups within this long of the first make one check. */
 const WAKE_COALESCE_MS = 15;

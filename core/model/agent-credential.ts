@@ -1,6 +1,6 @@
 /**
  * An agent credential: a bearer token bound to one owner (`role@instance`), optionally narrowed by
- * scopes. Only the token's hash is stored (core/store/agent-credentials.ts); issuing and verifying
+ * scopes. Only the token's hash is stored (core/store/sqlite/agent-credentials.ts); issuing and verifying
  * live in core/agent/credentials.ts. A shape of the model because the store, the agent room and the
  * API all name it.
  */

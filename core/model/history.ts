@@ -85,7 +85,7 @@ export interface StoreDiff {
 
 /**
  * The `until` of an event read on a store shown as of an instant: the event table is a log, not
- * rolled back with the rows (store/history-views.ts), so the accesses logged after the instant are left
+ * rolled back with the rows (store/sqlite/history-views.ts), so the accesses logged after the instant are left
  * out here; they had not happened yet.
  */
 export function untilAsOf(history: StoreAsOf | null, until: number | undefined): number | undefined {

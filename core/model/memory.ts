@@ -38,6 +38,8 @@ export interface ScoreTerms {
   kw?: number;
   ent?: number;
   spread: number;
+  /** What a demoted superseded memory lost (negative); absent otherwise. */
+  superseded?: number;
 }
 
 export interface AccessRecord {

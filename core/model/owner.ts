@@ -50,7 +50,7 @@ export function parseOwnerScope(scope: string | null | undefined, field = 'owner
  * is another role than `coder`. nooa's Python `owner_matches` compares exactly, but its SQL
  * candidate clause used `LIKE 'role@%'`, which SQLite applies ASCII case-insensitively; one rule
  * everywhere (SQL candidates, spread, deref, writes, reflection) means no door can disagree.
- * The SQL form is core/store/owner-sql.ts.
+ * The SQL form is core/store/shared/owner-sql.ts.
  */
 export function ownerMatches(rowOwner: string, scope: OwnerScope): boolean {
   if (scope === null) return true;

@@ -1,7 +1,7 @@
 /**
  * How a long change (a reflection apply, an undo or redo in batches, a belief ingest, a feed prune)
  * shares the write lock: work per transaction, then a pause so waiting connections get the lock.
- * Pure numbers; the store's long-change machinery (store/change-run.ts) runs on them.
+ * Pure numbers; the store's long-change machinery (store/shared/change-run.ts) runs on them.
  */
 export interface RunPacing {
   /** Work per transaction before it commits. */

@@ -8,7 +8,7 @@ import { memoryHead } from '../model/memory.js';
 import { eventView } from '../engine/event-view.js';
 import { untilAsOf } from '../model/history.js';
 import type { AccessEventView, AccessListResult } from './access-types.js';
-import type { AuditFilter } from '../store/port.js';
+import type { AuditFilter } from '../store/port/port.js';
 
 export function listAccesses(engine: EngineReader, f: AuditFilter): AccessListResult {
   // As of an instant, the accesses logged up to it (a replay as of then still finds a later one by id: auditEvents is not bounded).

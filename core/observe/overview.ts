@@ -2,11 +2,11 @@
  * The Overview's drill-down data: Datasette-style facet counts over the live memories (type,
  * owner, todo status, archived, edge type, retention bucket, idle-time bucket) and a sample of
  * (retention, importance) points for the scatter. The buckets are chosen here; the counting is
- * core/store/overview-counts.ts (one aggregate each, the same expressions the Memories list
+ * core/store/sqlite/overview-counts.ts (one aggregate each, the same expressions the Memories list
  * filters by, so a facet's count is exactly the number of rows its click shows).
  */
 import { DEFAULT_FORGET_POLICY } from '../model/forget-policy.js';
-import type { RetentionPoint, StoreReader } from '../store/port.js';
+import type { RetentionPoint, StoreReader } from '../store/port/port.js';
 
 export interface RangeFacet {
   /** Display label, e.g. "0.02–0.1". */

@@ -6,7 +6,7 @@
  */
 import { memoryHead } from '../model/memory.js';
 import type { ChangeAuthor, EdgeDiffRow, MemoryChangeKind, MemoryDiffRow, StoreDiff } from '../model/history.js';
-import type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor, StoreReader } from '../store/port.js';
+import type { EdgeImage, HistoryChanges, MemoryImage, RowAuthor, StoreReader } from '../store/port/port.js';
 
 export interface DiffOptions {
   includeAccesses: boolean;
@@ -116,7 +116,7 @@ function authorsOf(changes: HistoryChanges): (rows: RowAuthor[]) => ChangeAuthor
 function describeAuthor(r: RowAuthor, changes: HistoryChanges): ChangeAuthor {
   const journal = r.change_id === null ? undefined : changes.journal.get(r.change_id);
   const credential = journal?.credential_id ?? r.credential_id;
-  const owner = credential === null ? null : (changes.credentialOwners.get(credential) ?? null);
+  const owner = credential === null ? (journal?.agent_owner ?? null) : (changes.credentialOwners.get(credential) ?? null);
   const by = owner ? ` by agent ${owner}` : credential ? ` by agent credential ${credential}` : '';
   const common = { change_id: r.change_id, label: journal?.label ?? null, writer: r.writer, credential_id: credential, owner };
   if (r.change_id !== null) return { kind: 'journal', ...common, text: `change ${r.change_id}${journal ? ` "${journal.label}"` : ''}${by}` };

@@ -7,7 +7,7 @@ import { DEFAULT_FORGET_POLICY, pruneEta, retention, type ForgetPolicy } from '.
 import type { AccessRecord } from '../model/memory.js';
 import { pyRound } from '../model/py-round.js';
 import type { MemoryUsage } from './types.js';
-import type { UsageRecord } from '../store/port.js';
+import type { UsageRecord } from '../store/port/port.js';
 
 const USE_CHANNELS = new Set(['recalled', 'searched', 'deref']);
 

@@ -16,7 +16,7 @@ import type { IntentState, IntentView } from './views.js';
 import { hasFired, readTrigger, triggerProblem, type StoredTrigger } from './triggers.js';
 import { isEpochSeconds } from '../model/limits.js';
 import { memoriesOfType } from './select.js';
-import type { StoreReader } from '../store/port.js';
+import type { StoreReader } from '../store/port/port.js';
 
 export type { IntentView } from './views.js';
 

@@ -1,7 +1,7 @@
 /** Loads every live memory of some types within an owner scope (paged through the list query). */
 import type { Memory } from '../model/memory.js';
 import { scopeFilter, type OwnerScope } from '../model/owner.js';
-import type { StoreReader } from '../store/port.js';
+import type { StoreReader } from '../store/port/port.js';
 
 export function memoriesOfType(
   store: StoreReader,

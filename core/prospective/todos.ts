@@ -8,7 +8,7 @@ import { memoryHead, type Memory } from '../model/memory.js';
 import type { OwnerScope } from '../model/owner.js';
 import { memoriesOfType } from './select.js';
 import type { TodoView } from './views.js';
-import type { StoreReader } from '../store/port.js';
+import type { StoreReader } from '../store/port/port.js';
 
 export type { TodoView } from './views.js';
 

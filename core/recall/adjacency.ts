@@ -9,11 +9,11 @@
  * a recall reads a few hundred of 75k lists, and making all 300k edges up front (and the reverse
  * map, which only a delete needs) cost more than reading the snapshot itself.
  */
-import type { PersistableIndex } from '../store/derived.js';
+import type { PersistableIndex } from '../store/derived/derived.js';
 import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/snapshot-parts.js';
-import type { StoreReader } from '../store/port.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/derived/snapshot-parts.js';
+import type { StoreReader } from '../store/port/port.js';
 
 /** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
 class StoredEdges {

@@ -55,6 +55,8 @@ export interface Candidates {
   ranks: boolean;
   dense: DenseHit[];
   sparse: SparseHit[];
+  /** mnemo: the BM25 leg's hits as cut to its size (empty without the leg). */
+  bm25: KeywordHit[];
   /** Dense hits, then keyword-only hits, in the order the legs found them (the sort's tie order). */
   list: Candidate[];
 }
@@ -148,7 +150,7 @@ export function legHits(engine: EngineReader, req: CandidateRequest, sizes: LegS
  */
 export function assembleCandidates(engine: EngineReader, req: CandidateRequest, legs: LegHits): Candidates {
   const { knobs, features } = req.profile;
-  if (!legs.ranks || !legs.query) return { tokens: legs.tokens, ranks: false, dense: [], sparse: [], list: [] };
+  if (!legs.ranks || !legs.query) return { tokens: legs.tokens, ranks: false, dense: [], sparse: [], bm25: [], list: [] };
   const { vector, cues, entities, semantic } = legs.query;
   const corpus = recallCorpus(engine);
   const vectors = engine.vectors.get();
@@ -163,8 +165,9 @@ export function assembleCandidates(engine: EngineReader, req: CandidateRequest, 
   }
   // mnemo: the BM25 leg adds its own candidates (a keyword hit, like the substring leg's).
   const kwScore = new Map<string, number>();
+  const bm25 = features.bm25 ? legs.bm25.slice(0, features.bm25.n) : [];
   if (features.bm25) {
-    for (const hit of legs.bm25.slice(0, features.bm25.n)) {
+    for (const hit of bm25) {
       kwScore.set(hit.id, hit.score);
       const c = cands.get(hit.id);
       if (c) {
@@ -189,5 +192,5 @@ export function assembleCandidates(engine: EngineReader, req: CandidateRequest, 
     if (semantic) cand.sem = m.sem!;
     list.push(cand);
   }
-  return { tokens: legs.tokens, ranks: true, dense: dense.map((h) => ({ id: h.id, cos: h.cos })), sparse, list };
+  return { tokens: legs.tokens, ranks: true, dense: dense.map((h) => ({ id: h.id, cos: h.cos })), sparse, bm25, list };
 }

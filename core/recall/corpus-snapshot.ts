@@ -5,7 +5,7 @@
  * few typed arrays and string runs, and a slot's fields become an object only when scoring reads
  * them.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../store/derived/snapshot-parts.js';
 import type { SlotData } from './slot-data.js';
 
 export interface CorpusSlots {

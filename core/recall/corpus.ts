@@ -13,12 +13,12 @@
 import { ACTR_CHANNELS } from '../model/enums.js';
 import { cueSet } from '../model/memory.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { PersistableIndex } from '../store/derived.js';
-import { rowCounter, type LoadProgress } from '../store/derived-index.js';
-import { SnapshotMismatch, type PartSource, type SnapshotParts } from '../store/snapshot-parts.js';
+import type { PersistableIndex } from '../store/derived/derived.js';
+import { rowCounter, type LoadProgress } from '../store/derived/derived-index.js';
+import { SnapshotMismatch, type PartSource, type SnapshotParts } from '../store/derived/snapshot-parts.js';
 import { decodeCorpus, encodeCorpus, type CorpusSlots, type StoredSlotData } from './corpus-snapshot.js';
 import type { SlotData } from './slot-data.js';
-import type { SourceRow, StoreReader } from '../store/port.js';
+import type { SourceRow, StoreReader } from '../store/port/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
 import { SubstringIndex, setBit } from './substring-index.js';

@@ -57,6 +57,7 @@ export function explainRows(engine: EngineReader, ranking: Ranking, k: number): 
       owner: m?.owner ?? '',
       head: m?.head ?? '',
       terms: roundTerms(rowTerms(r, ranking.profile)),
+      ...(r.superseded_by ? { superseded_by: r.superseded_by } : {}),
     };
   });
 }
@@ -107,6 +108,8 @@ export function explainResult(engine: EngineReader, req: ResolvedRequest, rankin
     hops: req.hops,
     owner: req.owner,
     profile: req.profile.name,
+    superseded: ranking.supersededPolicy,
+    superseded_excluded: ranking.excluded.length,
     now: ranking.now,
     tokens: ranking.tokens,
     rows,
@@ -124,7 +127,7 @@ export function explainResult(engine: EngineReader, req: ResolvedRequest, rankin
 }
 
 export function rankRequest(engine: EngineReader, req: ResolvedRequest, extra: { dense?: readonly DenseHit[]; trace?: boolean; now?: number } = {}): Ranking {
-  return rank(engine, { query: req.query, hops: req.hops, owner: req.owner, profile: req.profile, now: engine.now(), ...extra });
+  return rank(engine, { query: req.query, hops: req.hops, owner: req.owner, profile: req.profile, superseded: req.superseded, now: engine.now(), ...extra });
 }
 
 /** `recall.explain`: default k = 10 and the profile's hops, as nooa's explain(). */

@@ -17,9 +17,11 @@ import { sigmoid } from '../model/activation.js';
 import { Adjacency } from './adjacency.js';
 import type { RecallCorpus } from './corpus.js';
 import { gatherCandidates, recallCorpus, recallCorpusIndex, type CandidateRequest, type Candidates, type DenseHit, type Source } from './candidates.js';
-import type { RecallProfile } from './profile.js';
+import type { RecallProfile, SupersededPolicy } from './profile.js';
+import { resolutionsOf, type Supersession } from '../engine/resolutions.js';
 import { spread, type EdgeFate, type PathStep, type SpreadGraph } from './spread.js';
 import type { SparseHit } from './sparse.js';
+import type { KeywordHit } from './mnemo/keyword-index.js';
 import { parentSpread, partOfIndex, prepareStageIndexes, siblingSpread, type SiblingGraph } from './mnemo/stages.js';
 
 export type { Source, DenseHit };
@@ -36,6 +38,8 @@ export interface RankRequest extends CandidateRequest {
   dense?: readonly DenseHit[];
   /** Record every edge the spread considered (why-not). */
   trace?: boolean;
+  /** Overrides the profile's `superseded` policy for this request (`--include-superseded`). */
+  superseded?: SupersededPolicy;
 }
 
 export interface RawTerms {
@@ -68,6 +72,17 @@ export interface RankedRow {
   /** mnemo: the normalised BM25 term and the entity share (absent when the feature is off). */
   kw?: number;
   ent?: number;
+  /** Set when a resolution superseded this memory (it is ranked only under `demote` or `include`). */
+  superseded_by?: string;
+}
+
+/** A superseded memory the policy left out of the rows, with the place it had. */
+export interface SupersededRow {
+  id: string;
+  supersession: Supersession;
+  /** Its 0-based rank before it was left out. */
+  rank: number;
+  row: RankedRow;
 }
 
 export interface Bounds {
@@ -86,10 +101,15 @@ export interface Ranking {
   paths: Map<string, PathStep[]>;
   dense: DenseHit[];
   sparse: SparseHit[];
+  /** mnemo: the BM25 leg's hits as cut to its size (empty without the leg). */
+  bm25: KeywordHit[];
   bounds: { rel: Bounds; rec: Bounds; imp: Bounds };
   candidates: number;
   trace: EdgeFate[];
   elapsedMs: number;
+  /** The policy applied to superseded memories, and those it left out. */
+  supersededPolicy: SupersededPolicy;
+  excluded: SupersededRow[];
 }
 
 /** The edge adjacency of one engine, kept in step with its store (the corpus: candidates.ts). */
@@ -128,10 +148,13 @@ export function emptyRanking(req: RankRequest, tokens: string[] = []): Ranking {
     paths: new Map(),
     dense: [],
     sparse: [],
+    bm25: [],
     bounds: { rel: b, rec: b, imp: b },
     candidates: 0,
     trace: [],
     elapsedMs: 0,
+    supersededPolicy: req.superseded ?? req.profile.features.superseded,
+    excluded: [],
   };
 }
 
@@ -156,8 +179,40 @@ export function normaliser(values: readonly number[], epsilon: number): { bounds
 export function rank(engine: EngineReader, req: RankRequest): Ranking {
   const started = performance.now();
   // One check for other processes' commits for the whole ranking, not one per index it reads.
-  const ranking = engine.store.readFresh(() => scoreCandidates(engine, req, gatherCandidates(engine, req)));
+  const ranking = engine.store.readFresh(() => applySupersededPolicy(engine, req, scoreCandidates(engine, req, gatherCandidates(engine, req))));
   ranking.elapsedMs = performance.now() - started;
+  return ranking;
+}
+
+/** A demoted superseded memory keeps this share of its activation. */
+export const DEMOTION = 0.5;
+
+/**
+ * What the profile (or the request) does with superseded memories, after scoring: every row is
+ * scored as before, so the others' normalised terms and spread do not move; `exclude` then drops
+ * the superseded rows (remembering where they were, for why-not), `demote` halves their activation
+ * and sorts again, `include` keeps them. Every superseded row that stays is marked.
+ */
+export function applySupersededPolicy(engine: EngineReader, req: RankRequest, ranking: Ranking): Ranking {
+  const policy = req.superseded ?? req.profile.features.superseded;
+  ranking.supersededPolicy = policy;
+  const superseded = resolutionsOf(engine).supersededAt(engine.store, req.now);
+  if (superseded.size === 0 || ranking.rows.length === 0) return ranking;
+  const kept: RankedRow[] = [];
+  let demoted = false;
+  ranking.rows.forEach((row, rank) => {
+    const s = superseded.get(row.id);
+    if (!s) return kept.push(row);
+    if (policy === 'exclude') return ranking.excluded.push({ id: row.id, supersession: s, rank, row: { ...row, superseded_by: s.by } });
+    row.superseded_by = s.by;
+    if (policy === 'demote') {
+      row.activation *= DEMOTION;
+      demoted = true;
+    }
+    kept.push(row);
+  });
+  if (demoted) kept.sort((a, b) => b.activation - a.activation);
+  ranking.rows = kept;
   return ranking;
 }
 
@@ -283,10 +338,13 @@ export function scoreCandidates(engine: EngineReader, req: RankRequest, candidat
     paths,
     dense: candidates.dense.map((h) => ({ id: h.id, cos: h.cos })),
     sparse: candidates.sparse,
+    bm25: candidates.bm25,
     bounds: { rel: nRel.bounds, rec: nRec.bounds, imp: nImp.bounds },
     candidates: list.length,
     trace,
     elapsedMs: 0,
+    supersededPolicy: req.superseded ?? req.profile.features.superseded,
+    excluded: [],
   };
 }
 

@@ -61,6 +61,7 @@ export const featuresSchema = z.strictObject({
     .max(3)
     .refine((f) => new Set(f).size === f.length, 'sparse_fields lists each field once'),
   spread_through_archived: z.boolean(),
+  superseded: z.enum(['exclude', 'demote', 'include']),
   substring_leg: z.boolean(),
   bm25: bm25Schema.nullable(),
   entity_boost: num(0, 100),
@@ -75,7 +76,11 @@ export const featuresSchema = z.strictObject({
 export const profileConfigSchema = z.strictObject({
   knobs: knobsSchema,
   // Absent in profiles saved before the feature existed: they keep ranking as they did (off).
-  features: featuresSchema.extend({ parent_spread: num(0, 100).default(0), cooccurrence: num(0, 100).default(0) }),
+  features: featuresSchema.extend({
+    parent_spread: num(0, 100).default(0),
+    cooccurrence: num(0, 100).default(0),
+    superseded: z.enum(['exclude', 'demote', 'include']).default('exclude'),
+  }),
 });
 export type ProfileConfig = z.infer<typeof profileConfigSchema>;
 

@@ -9,7 +9,7 @@ import { MnemoError } from '../errors.js';
 import { isBuiltinProfile, type BuiltinProfileName } from '../model/profile-names.js';
 import { MNEMO_FEATURES, mnemoFeatureDifferences } from './mnemo/profile-features.js';
 import { MNEMO_FEATURES_OFF, type MnemoFeatures } from './mnemo/features.js';
-import type { ProfileName as RecallProfileName } from '../store/port.js';
+import type { ProfileName as RecallProfileName } from '../store/port/port.js';
 
 export interface RecallWeights {
   /** a_rel */
@@ -44,11 +44,24 @@ export interface RecallKnobs {
 
 export type SparseField = 'content' | 'title' | 'tags';
 
+/**
+ * What recall does with a memory a resolution superseded (core/engine/resolutions.ts): leave it
+ * out (`exclude`), halve its activation (`demote`), or rank it as any other (`include`). Either
+ * way a returned superseded memory says what superseded it.
+ */
+export const SUPERSEDED_POLICIES = ['exclude', 'demote', 'include'] as const;
+export type SupersededPolicy = (typeof SUPERSEDED_POLICIES)[number];
+
 export interface RecallFeatures extends MnemoFeatures {
   /** Which fields the keyword (substring) leg reads. nooa: content only. */
   sparse_fields: readonly SparseField[];
   /** Archived memories may be reached by spread (nooa v0.0.9) or never receive nor relay activation. */
   spread_through_archived: boolean;
+  /**
+   * Superseded memories (conflict resolutions). Both built-in profiles exclude them: only Mnemo's
+   * resolutions supersede a memory, so on a store without one nooa's profile ranks as the reference.
+   */
+  superseded: SupersededPolicy;
 }
 
 export interface RecallProfile {
@@ -82,13 +95,13 @@ export const NOOA_KNOBS: Readonly<RecallKnobs> = Object.freeze({
 export const NOOA_PROFILE: RecallProfile = Object.freeze({
   name: 'nooa-0.0.9',
   knobs: NOOA_KNOBS,
-  features: Object.freeze({ sparse_fields: Object.freeze(['content'] as SparseField[]), spread_through_archived: true, ...MNEMO_FEATURES_OFF }),
+  features: Object.freeze({ sparse_fields: Object.freeze(['content'] as SparseField[]), spread_through_archived: true, superseded: 'exclude', ...MNEMO_FEATURES_OFF }),
 });
 
 export const MNEMO_PROFILE: RecallProfile = Object.freeze({
   name: 'mnemo',
   knobs: NOOA_KNOBS,
-  features: Object.freeze({ sparse_fields: Object.freeze(['content', 'title', 'tags'] as SparseField[]), spread_through_archived: false, ...MNEMO_FEATURES }),
+  features: Object.freeze({ sparse_fields: Object.freeze(['content', 'title', 'tags'] as SparseField[]), spread_through_archived: false, superseded: 'exclude', ...MNEMO_FEATURES }),
 });
 
 const PROFILES: Readonly<Record<BuiltinProfileName, RecallProfile>> = { 'nooa-0.0.9': NOOA_PROFILE, mnemo: MNEMO_PROFILE };
@@ -108,6 +121,9 @@ export function profileDifferences(p: RecallProfile): string[] {
   }
   if (p.features.spread_through_archived !== base.features.spread_through_archived) {
     out.push('archived memories never receive or relay spread activation (nooa v0.0.9 lets spread pull them back in)');
+  }
+  if (p.features.superseded !== base.features.superseded) {
+    out.push(`superseded memories are ${p.features.superseded === 'demote' ? 'demoted (activation halved)' : 'ranked as any other'} (both built-in profiles leave them out)`);
   }
   out.push(...mnemoFeatureDifferences(p.features));
   const flat = (k: RecallKnobs) => ({ ...k, ...k.weights, weights: undefined });

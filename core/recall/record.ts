@@ -16,7 +16,7 @@ import { currentTraceRef, emitMemoryEvent } from '../otel.js';
 import { explainResult, rankRequest } from './explain.js';
 import { resolveRequest, type RecallInput } from './request.js';
 import type { RecallItem, RecallResult } from './types.js';
-import type { AccessWrite } from '../store/port.js';
+import type { AccessWrite } from '../store/port/port.js';
 
 export interface Reader {
   owner: string;
@@ -68,7 +68,18 @@ export function recallAndLog(engine: Engine, input: RecallInput, channel: ReadCh
   for (const row of result.rows) {
     const m = memories.get(row.id);
     if (!m) continue;
-    items.push({ id: m.id, rank: row.rank, score: row.score, type: m.type, title: m.title, content: m.content, owner: m.owner, tags: m.tags, status: m.status });
+    items.push({
+      id: m.id,
+      rank: row.rank,
+      score: row.score,
+      type: m.type,
+      title: m.title,
+      content: m.content,
+      owner: m.owner,
+      tags: m.tags,
+      status: m.status,
+      ...(row.superseded_by ? { superseded_by: row.superseded_by } : {}),
+    });
   }
   const ids = result.rows.map((r) => r.id);
   const where = { dbPath: engine.store.path, owner: reader.owner };

@@ -6,7 +6,7 @@
 import type { EngineReader } from '../engine/engine.js';
 import { badInput } from '../errors.js';
 import { parseOwnerScope, type OwnerScope } from '../model/owner.js';
-import type { RecallProfile } from './profile.js';
+import type { RecallProfile, SupersededPolicy } from './profile.js';
 import { profileOf } from './saved-profiles.js';
 import type { RecallProfileName } from './types.js';
 
@@ -19,6 +19,8 @@ export interface RecallInput {
   hops?: number | undefined;
   owner?: string | null | undefined;
   profile?: RecallProfileName | undefined;
+  /** Rank superseded memories as any other (marked), whatever the profile's `superseded` says. */
+  include_superseded?: boolean | undefined;
 }
 
 export interface ResolvedRequest {
@@ -27,6 +29,8 @@ export interface ResolvedRequest {
   hops: number;
   owner: OwnerScope;
   profile: RecallProfile;
+  /** The profile's policy for superseded memories, or `include` when the request asked for them. */
+  superseded: SupersededPolicy;
 }
 
 export function resolveRequest(engine: EngineReader, input: RecallInput, defaults: { k: number; hops?: number }): ResolvedRequest {
@@ -40,5 +44,5 @@ export function resolveRequest(engine: EngineReader, input: RecallInput, default
   if (!Number.isInteger(hops) || hops < 0 || hops > MAX_HOPS) {
     throw badInput(`hops must be an integer within [0, ${MAX_HOPS}], got ${JSON.stringify(input.hops)}`, { field: 'hops' });
   }
-  return { query: input.query, k, hops, owner: parseOwnerScope(input.owner), profile };
+  return { query: input.query, k, hops, owner: parseOwnerScope(input.owner), profile, superseded: input.include_superseded ? 'include' : profile.features.superseded };
 }

@@ -1,13 +1,13 @@
 /**
  * Profiles as data: a saved profile is a name, the profile it started from and its full knobs and
- * features, stored in the store (store/saved-profiles.ts) and saved, deleted or made the default
+ * features, stored in the store (store/sqlite/saved-profiles.ts) and saved, deleted or made the default
  * as journalled changes. Any call that takes a profile resolves its name here, against the two
  * built-in profiles and the store's saved ones; an unknown name is a bad_input naming what exists.
  */
 import type { EngineReader } from '../engine/engine.js';
 import { badInput, MnemoError, notFound } from '../errors.js';
 import { BUILTIN_PROFILE_NAMES, isBuiltinProfile } from '../model/profile-names.js';
-import type { StoreReader, StoreWriter } from '../store/port.js';
+import type { StoreReader, StoreWriter } from '../store/port/port.js';
 import { profileConfig, profileFor, type RecallFeatures, type RecallKnobs, type RecallProfile } from './profile.js';
 import { MAX_PROFILE_JSON, MAX_SAVED_PROFILES, profileConfigSchema, type ProfileConfig, type ProfileOverrides } from './profile-schema.js';
 import type { ProfileDiffRow, ProfileSaved, ProfileSummary, ProfileView } from './types.js';

@@ -10,7 +10,7 @@ import type { RecallProfile } from './profile.js';
 import { pyRound } from '../model/py-round.js';
 import type { ScoreTerms } from './types.js';
 
-export function rowTerms(row: Pick<RankedRow, 'base' | 'rel' | 'rec' | 'imp' | 'spread' | 'kw'>, profile: RecallProfile): ScoreTerms {
+export function rowTerms(row: Pick<RankedRow, 'base' | 'rel' | 'rec' | 'imp' | 'spread' | 'kw'> & Partial<Pick<RankedRow, 'activation' | 'superseded_by'>>, profile: RecallProfile): ScoreTerms {
   const { weights: w } = profile.knobs;
   const { features } = profile;
   const rel = w.relevance * row.rel;
@@ -20,7 +20,10 @@ export function rowTerms(row: Pick<RankedRow, 'base' | 'rel' | 'rec' | 'imp' | '
   const beforeBoost = rel + rec + imp + (kw ?? 0);
   // A spread-only row has no base: nothing was boosted.
   const ent = features.entity_boost > 0 ? (row.base === 0 ? 0 : row.base - beforeBoost) : undefined;
-  return { rel, rec, imp, ...(kw !== undefined ? { kw } : {}), ...(ent !== undefined ? { ent } : {}), spread: row.spread };
+  // A demoted superseded row lost part of its activation: shown as a term of its own, so the terms still add up.
+  const full = row.base + row.spread;
+  const superseded = row.superseded_by && row.activation !== undefined && row.activation !== full ? row.activation - full : undefined;
+  return { rel, rec, imp, ...(kw !== undefined ? { kw } : {}), ...(ent !== undefined ? { ent } : {}), spread: row.spread, ...(superseded !== undefined ? { superseded } : {}) };
 }
 
 /** Terms rounded as the row's other numbers are (4 places); their sum stays within 0.001 of the rounded score. */
@@ -32,11 +35,12 @@ export function roundTerms(t: ScoreTerms): ScoreTerms {
     ...(t.kw !== undefined ? { kw: pyRound(t.kw) } : {}),
     ...(t.ent !== undefined ? { ent: pyRound(t.ent) } : {}),
     spread: pyRound(t.spread),
+    ...(t.superseded !== undefined ? { superseded: pyRound(t.superseded) } : {}),
   };
 }
 
 export function termsSum(t: ScoreTerms): number {
-  return t.rel + t.rec + t.imp + (t.kw ?? 0) + (t.ent ?? 0) + t.spread;
+  return t.rel + t.rec + t.imp + (t.kw ?? 0) + (t.ent ?? 0) + t.spread + (t.superseded ?? 0);
 }
 
 /** after − before per term present on both sides (a term only one side has is compared to 0). */

@@ -30,6 +30,8 @@ export interface ExplainRow {
    * (within 0.001). nooa's twelve fields above are unchanged in name, order and value.
    */
   terms: ScoreTerms;
+  /** Present when a conflict resolution superseded this memory (its id is what superseded it). */
+  superseded_by?: string;
 }
 
 /** One edge that carried activation into a row: the row's `spread` is the sum of `contribution`s. */
@@ -77,6 +79,10 @@ export interface ExplainResult {
   owner: string | null;
   /** The profile ranked with: a built-in name or a fitted profile's (RecallProfile.name). */
   profile: string;
+  /** What was done with superseded memories (the profile's policy, or `include` on request). */
+  superseded: 'exclude' | 'demote' | 'include';
+  /** Superseded memories the ranking left out (policy `exclude`). */
+  superseded_excluded: number;
   now: number;
   /** Keyword-leg tokens, first occurrence order, at most 12. */
   tokens: string[];
@@ -96,6 +102,8 @@ export interface RecallItem {
   owner: string;
   tags: string[];
   status: string | null;
+  /** Present when a conflict resolution superseded this memory (only with `include_superseded` or a profile that ranks them). */
+  superseded_by?: string;
 }
 
 export interface RecallResult extends ExplainResult {
@@ -120,8 +128,11 @@ export interface WhyNotResult {
   owner: string | null;
   profile: string;
   tokens: string[];
-  /** in_top_k: returned; below_k: ranked but cut by k; not_candidate: never ranked; not_found: no such memory. */
-  status: 'in_top_k' | 'below_k' | 'not_candidate';
+  /**
+   * in_top_k: returned; below_k: ranked but cut by k; not_candidate: never ranked; superseded: ranked,
+   * then left out because a resolution superseded it (the profile's `superseded` is `exclude`).
+   */
+  status: 'in_top_k' | 'below_k' | 'not_candidate' | 'superseded';
   /** 0-based rank among every ranked row (candidates and spread-reached), or null. */
   rank: number | null;
   ranked: number;
@@ -139,13 +150,37 @@ export interface WhyNotResult {
   visibility: { exists: true; archived: boolean; owner: string; visible: boolean; reason: string };
   legs: {
     dense: LegVerdict & { cos: number | null; rank: number | null; cutoff_cos: number | null; n_dense: number; min_similarity: number };
-    sparse: LegVerdict & { matched: string[]; missed: string[]; score: number; rank: number | null; cutoff_score: number | null; n_sparse: number; fields: string[] };
+    /** nooa's substring leg (tokens matched); `on` false when the profile turns it off (then it found nothing). */
+    sparse: LegVerdict & { on: boolean; matched: string[]; missed: string[]; score: number; rank: number | null; cutoff_score: number | null; n_sparse: number; fields: string[] };
+    /** mnemo's BM25 leg; null when the profile has none. */
+    bm25: (LegVerdict & { terms: string[]; rank: number | null; bm25: number | null; cutoff_bm25: number | null; n: number }) | null;
     spread: LegVerdict & {
+      /** The spread term the score holds (after γ): edges + siblings + parent. */
+      received: number;
+      /** What the edge walk, the part_of siblings and the part_of parent gave (each after γ). */
+      edges: number;
+      siblings: number;
+      parent: number;
       incoming: { from: string; edge_type: string; weight: number; from_is_candidate: boolean; status: string; contribution: number | null }[];
     };
   };
+  /** The resolution that superseded the target, if one did (whatever the policy did with it). */
+  superseded: SupersededInfo | null;
   /** Plain sentences, most important first. */
   explanation: string[];
+}
+
+/** A resolution as explain and why-not name it. */
+export interface SupersededInfo {
+  by: string;
+  by_head: string;
+  at: number;
+  /** The journalled change that made it (null when the journal no longer shows it). */
+  change_id: number | null;
+  /** What the ranking did with it: left out, demoted, or ranked as any other. */
+  policy: 'exclude' | 'demote' | 'include';
+  /** Its 0-based rank before it was left out (policy exclude; null when it was not ranked at all). */
+  rank_if_included: number | null;
 }
 
 export interface RecallProfileInfo {

@@ -15,8 +15,8 @@
  * fits on it, and the Scorer lab (recall/lab) scores rankings against it.
  */
 import type { OwnerScope } from '../model/owner.js';
-import type { StoreReader } from '../store/port.js';
-import type { SessionEvent } from '../store/port.js';
+import type { StoreReader } from '../store/port/port.js';
+import type { SessionEvent } from '../store/port/port.js';
 
 /** A query with the memories it should find (what the tuner fits against and the lab scores by). */
 export interface LabelledQuery {

@@ -9,15 +9,18 @@ import { cueSet, memoryHead, type Memory } from '../model/memory.js';
 import { ownerMatches } from '../model/owner.js';
 import { baseLevelActivation, sigmoid } from '../model/activation.js';
 import { rankRequest, rowMeta } from './explain.js';
-import { cooccurrenceCosines, entityShares } from './mnemo/stages.js';
+import { bm25Leg, cooccurrenceCosines, entityShares, keywordIndex } from './mnemo/stages.js';
+import { queryTerms } from './mnemo/query-terms.js';
 import { recallCorpus, type Bounds, type Ranking } from './pipeline.js';
 import type { SparseField } from './profile.js';
 import type { ResolvedRequest } from './request.js';
 import { pyRound } from '../model/py-round.js';
 import { sparseLeg } from './sparse.js';
 import { roundTerms, rowTerms } from './terms.js';
+import { supersededInfo } from './superseded-why.js';
 import { asciiLower, jaccard, queryCues } from './tokens.js';
 import type { WhyNotResult } from './types.js';
+import { fmt, spreadSentence, whyNotSentences, type WhyNotFacts } from './why-not-sentences.js';
 
 export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPrefix: string): WhyNotResult {
   const store = engine.store;
@@ -26,8 +29,11 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   const ranking = rankRequest(engine, req, { trace: true });
   const { knobs, features } = req.profile;
   const w = knobs.weights;
-  const idx = ranking.rows.findIndex((r) => r.id === id);
-  const row = idx >= 0 ? ranking.rows[idx]! : null;
+  const ranked = ranking.rows.findIndex((r) => r.id === id);
+  // A superseded memory the profile left out was ranked first: its terms are what they would have been.
+  const excluded = ranked < 0 ? ranking.excluded.find((e) => e.id === id) : undefined;
+  const idx = excluded ? excluded.rank : ranked;
+  const row = ranked >= 0 ? ranking.rows[ranked]! : (excluded?.row ?? null);
   const kthRow = ranking.rows.length ? ranking.rows[Math.min(req.k, ranking.rows.length) - 1]! : null;
   const kth = kthRow ? kthRow.activation : null;
 
@@ -78,22 +84,13 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   };
   const dense = denseLeg(engine, req, ranking, m, cos, q, visibility.visible);
   const sparse = sparseVerdict(engine, req, ranking, m, features.sparse_fields, visibility.visible);
-  const spreadLeg = spreadVerdict(engine, ranking, m, req);
+  const bm25 = bm25Verdict(engine, req, ranking, m, visibility.visible);
+  const spreadLeg = spreadVerdict(engine, ranking, m, req, row?.spread ?? 0);
 
-  const status: WhyNotResult['status'] = idx < 0 ? 'not_candidate' : idx < req.k ? 'in_top_k' : 'below_k';
+  const status: WhyNotResult['status'] = excluded ? 'superseded' : idx < 0 ? 'not_candidate' : idx < req.k ? 'in_top_k' : 'below_k';
+  const superseded = supersededInfo(engine, ranking, id);
   const margin = kth === null ? null : terms.score - kth;
-  const explanation: string[] = [];
-  // People read ranks 1-based (#1 is the top); the JSON `rank` fields stay nooa's 0-based.
-  if (status === 'in_top_k') explanation.push(`ranked #${idx + 1} of ${ranking.rows.length}, inside the top ${req.k} by ${fmt(margin)}`);
-  else if (status === 'below_k') explanation.push(`ranked #${idx + 1} of ${ranking.rows.length}: ${fmt(-(margin ?? 0))} short of #${req.k}, the last result (${fmt(kth)})`);
-  else {
-    explanation.push(`not ranked: ${!visibility.visible ? visibility.reason : 'neither leg found it and no spread reached it'}`);
-    if (kth !== null) explanation.push(`as a candidate it would score ${fmt(terms.score)} against ${fmt(kth)} for #${Math.min(req.k, ranking.rows.length)}, the last result`);
-  }
-  explanation.push(`dense: ${dense.reason}`);
-  explanation.push(`keyword: ${sparse.reason}`);
-  explanation.push(`spread: ${spreadLeg.reason}`);
-  return {
+  const facts: WhyNotFacts = {
     query: req.query,
     target: id,
     target_head: memoryHead(m),
@@ -113,9 +110,10 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
     kth: kthView,
     raw,
     visibility,
-    legs: { dense, sparse, spread: spreadLeg },
-    explanation,
+    legs: { dense, sparse, bm25, spread: spreadLeg },
+    superseded,
   };
+  return { ...facts, explanation: whyNotSentences(facts) };
 }
 
 function denseLeg(engine: EngineReader, req: ResolvedRequest, ranking: Ranking, m: Memory, cos: number | null, q: Float32Array, visible: boolean): WhyNotResult['legs']['dense'] {
@@ -131,7 +129,9 @@ function denseLeg(engine: EngineReader, req: ResolvedRequest, ranking: Ranking, 
   const scope = req.owner;
   const all = engine.vectors.get().knn(q, engine.vectors.get().size, scope === null ? undefined : (_id, owner) => ownerMatches(owner, scope));
   const r = all.findIndex((h) => h.id === m.id);
-  return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `cos ${fmt(cos)} ranks ${r >= 0 ? `#${r + 1}` : '—'} among visible memories; the cut is the ${n_dense} nearest (cos ≥ ${fmt(base.cutoff_cos)})` };
+  const ties = base.cutoff_cos !== null && fmt(cos) === fmt(base.cutoff_cos);
+  const cut = ties ? `its cos rounds to the cut's (${fmt(base.cutoff_cos)}), but only the ${n_dense} nearest are kept and it comes after them` : `the cut is the ${n_dense} nearest (cos ≥ ${fmt(base.cutoff_cos)})`;
+  return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `cos ${fmt(cos)} ranks ${r >= 0 ? `#${r + 1}` : '—'} among visible memories; ${cut}` };
 }
 
 function sparseVerdict(engine: EngineReader, req: ResolvedRequest, ranking: Ranking, m: Memory, fields: readonly SparseField[], visible: boolean): WhyNotResult['legs']['sparse'] {
@@ -146,7 +146,9 @@ function sparseVerdict(engine: EngineReader, req: ResolvedRequest, ranking: Rank
   const matched = ranking.tokens.filter((t) => text.includes(t));
   const missed = ranking.tokens.filter((t) => !text.includes(t));
   const cutoff = ranking.sparse[n - 1]?.count ?? null;
-  const base = { matched, missed, score: matched.length, cutoff_score: cutoff, n_sparse: n, fields: [...fields] };
+  const on = req.profile.features.substring_leg;
+  const base = { on, matched, missed, score: matched.length, cutoff_score: cutoff, n_sparse: n, fields: [...fields] };
+  if (!on) return { ...base, hit: false, rank: null, reason: 'off in this profile' };
   const pos = ranking.sparse.findIndex((h) => h.id === m.id);
   if (pos >= 0) return { ...base, hit: true, rank: pos, reason: `found at #${pos + 1}: matched ${matched.join(', ')}` };
   if (ranking.tokens.length === 0) return { ...base, hit: false, rank: null, reason: 'the query has no keyword tokens' };
@@ -157,7 +159,28 @@ function sparseVerdict(engine: EngineReader, req: ResolvedRequest, ranking: Rank
   return { ...base, hit: false, rank: r >= 0 ? r : null, reason: `matched ${matched.length} token(s) (${matched.join(', ')}) but ranks ${r >= 0 ? `#${r + 1}` : '—'}; only the first ${n} are kept (cut at ${cutoff} token(s))` };
 }
 
-function spreadVerdict(engine: EngineReader, ranking: Ranking, m: Memory, req: ResolvedRequest): WhyNotResult['legs']['spread'] {
+/** mnemo's BM25 leg: where it ranks the memory, against the hits the ranking kept (null without the leg). */
+function bm25Verdict(engine: EngineReader, req: ResolvedRequest, ranking: Ranking, m: Memory, visible: boolean): WhyNotResult['legs']['bm25'] {
+  const knobs = req.profile.features.bm25;
+  if (!knobs) return null;
+  const terms = queryTerms(req.query, { stopWords: knobs.stop_words, questionWords: knobs.question_words, maxTerms: knobs.max_terms });
+  const cutoff = ranking.bm25.length >= knobs.n ? ranking.bm25[knobs.n - 1]!.score : null;
+  const base = { terms, n: knobs.n, cutoff_bm25: cutoff };
+  const pos = ranking.bm25.findIndex((h) => h.id === m.id);
+  if (pos >= 0) return { ...base, hit: true, rank: pos, bm25: ranking.bm25[pos]!.score, reason: `found at #${pos + 1} of its ${knobs.n} best matches (bm25 ${fmt(ranking.bm25[pos]!.score)})` };
+  if (terms.length === 0) return { ...base, hit: false, rank: null, bm25: null, reason: 'the query has no keyword terms' };
+  if (!visible) return { ...base, hit: false, rank: null, bm25: null, reason: m.archived ? 'archived memories are not searched' : 'outside the owner scope' };
+  const all = bm25Leg(engine, req.query, { ...knobs, n: keywordIndex(engine, knobs.stem).size + 1 }, req.owner).hits;
+  const r = all.findIndex((h) => h.id === m.id);
+  if (r < 0) return { ...base, hit: false, rank: null, bm25: null, reason: `no query term (${terms.join(', ')}) is in its text` };
+  return { ...base, hit: false, rank: r, bm25: all[r]!.score, reason: `ranks #${r + 1} (bm25 ${fmt(all[r]!.score)}); only the first ${knobs.n} are kept (cut at ${fmt(cutoff)})` };
+}
+
+/**
+ * Spread, from the same paths that made the row's spread term: the edge walk, then mnemo's part_of
+ * sibling and parent spreads. `received` is the row's term, so the sentence names the number shown.
+ */
+function spreadVerdict(engine: EngineReader, ranking: Ranking, m: Memory, req: ResolvedRequest, received: number): WhyNotResult['legs']['spread'] {
   const gamma = req.profile.knobs.weights.spread_gamma;
   const candidates = new Set(ranking.rows.filter((r) => r.source !== 'spread').map((r) => r.id));
   const seen = new Set<string>();
@@ -171,14 +194,22 @@ function spreadVerdict(engine: EngineReader, ranking: Ranking, m: Memory, req: R
     if (seen.has(`${e.src}|${e.type}`)) continue;
     incoming.push({ from: e.src, edge_type: e.type, weight: e.weight, from_is_candidate: false, status: 'source_not_reached', contribution: null });
   }
-  const got = incoming.filter((i) => i.status.startsWith('contributed'));
-  if (req.hops === 0) return { hit: false, incoming, reason: 'hops = 0: no spread' };
-  if (got.length) return { hit: true, incoming, reason: `received ${fmt(got.reduce((s, i) => s + (i.contribution ?? 0), 0))} over ${got.length} edge(s)` };
-  if (!ownerMatches(m.owner, req.owner)) return { hit: false, incoming, reason: 'outside the owner scope: spread never enters it' };
-  if (incoming.length === 0) return { hit: false, incoming, reason: 'no edge points at it' };
-  const counts = new Map<string, number>();
-  for (const i of incoming) counts.set(i.status.split(' ')[0]!, (counts.get(i.status.split(' ')[0]!) ?? 0) + 1);
-  return { hit: false, incoming, reason: `no edge carried activation (${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')})` };
+  const steps = ranking.paths.get(m.id) ?? [];
+  const part = (via: 'sibling' | 'parent' | undefined) => gamma * steps.filter((s) => s.via === via).reduce((sum, s) => sum + s.contrib, 0);
+  const edges = part(undefined);
+  const siblings = part('sibling');
+  const parent = part('parent');
+  const edgeCount = incoming.filter((i) => i.status.startsWith('contributed')).length;
+  let blocked: string | null = null;
+  if (!ownerMatches(m.owner, req.owner)) blocked = 'outside the owner scope: spread never enters it';
+  else if (incoming.length === 0) blocked = 'no edge points at it';
+  else if (edgeCount === 0) {
+    const counts = new Map<string, number>();
+    for (const i of incoming) counts.set(i.status.split(' ')[0]!, (counts.get(i.status.split(' ')[0]!) ?? 0) + 1);
+    blocked = `no edge carried activation (${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')})`;
+  }
+  const reason = spreadSentence({ hops: req.hops, received, edges, edgeCount, siblings, parent, blocked });
+  return { hit: req.hops > 0 && received > 0, received, edges, siblings, parent, incoming, reason };
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -187,6 +218,3 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-function fmt(x: number | null): string {
-  return x === null ? '—' : String(pyRound(x));
-}

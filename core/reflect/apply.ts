@@ -1,7 +1,7 @@
 /**
  * Applies a reviewed ReflectionPlan: exactly the accepted operations, in plan order, recorded as
  * ONE journal entry (so one undo reverts the pass). It is written in short transactions
- * (store/change-run.ts) so agents on other connections keep writing while it runs; a failure,
+ * (store/shared/change-run.ts) so agents on other connections keep writing while it runs; a failure,
  * a cancel or a crash takes back what was written, so it is still all-or-nothing. It refuses a
  * store that changed since planning (fingerprint), with a conflict error that says to re-plan.
  *
@@ -21,6 +21,7 @@
  * 10 % of a plan counts that 10 %), the hand-over of the indexes, and after a cancel the journal
  * rows it takes back.
  */
+import { addEffect, noEffects } from './effects.js';
 import { MnemoError } from '../errors.js';
 import { pruneDecision } from '../model/forget-policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
@@ -96,6 +97,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     skipped: [],
     adjusted: [],
     resumed_from: null,
+    effects: noEffects(),
   };
   const meta: ApplyMeta = { plan_id: plan.id, total_ops: ops.length, next_index: 0, complete: false, dropped: [], fingerprint_after: null };
   const started = performance.now();
@@ -145,6 +147,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
           result.skipped.push({ id: o.id, reason: why });
         } else {
           result.applied.push(o.id);
+          addEffect(result.effects, o);
         }
         if (spent()) {
           i++;

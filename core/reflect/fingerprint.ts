@@ -5,9 +5,9 @@
  * tables (journal, access events) are not plan inputs and are left out.
  */
 import { createHash, type Hash } from 'node:crypto';
-import type { RawEdgeRow, RawMemoryRow, StoreReader } from '../store/port.js';
+import type { RawEdgeRow, RawMemoryRow, StoreReader } from '../store/port/port.js';
 
-export type { RawEdgeRow, RawMemoryRow } from '../store/port.js';
+export type { RawEdgeRow, RawMemoryRow } from '../store/port/port.js';
 
 const SEP = '\u001f';
 

@@ -8,7 +8,7 @@ import { pruneDecision, DEFAULT_FORGET_POLICY, type ForgetPolicy } from '../mode
 import { VectorIndex } from '../embed/vector-index.js';
 import type { Memory } from '../model/memory.js';
 import { baseLevelActivation, sigmoid } from '../model/activation.js';
-import type { StoreReader } from '../store/port.js';
+import type { StoreReader } from '../store/port/port.js';
 import { isClose, rescoreValue, round4 } from './ops.js';
 import { DEFAULT_REFLECTION_POLICY, type ReflectionPolicy } from './policy.js';
 

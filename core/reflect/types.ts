@@ -205,6 +205,20 @@ export interface ReflectionPlan {
   duration_ms: number;
 }
 
+/**
+ * What committing reflection operations does to the store (effects.ts counts it, for the preview
+ * and for the result alike): edges written (links, and each merge's `refines` edge and the edges it
+ * moves), memories archived (merged duplicates, prunes, superseded by a reconcile), deleted,
+ * rescored and created.
+ */
+export interface CommitEffects {
+  edges: number;
+  archived: number;
+  deleted: number;
+  rescored: number;
+  created: number;
+}
+
 export interface ApplyResult {
   change_id: number | null;
   plan_id: string;
@@ -215,4 +229,6 @@ export interface ApplyResult {
   /** Ops applied with values that differ from the plan (an input changed because something was dropped). */
   adjusted: { id: string; field: string; planned: number; applied: number }[];
   resumed_from: number | null;
+  /** What the applied ops did, counted as the review's preview counts the accepted ones (effects.ts). */
+  effects: CommitEffects;
 }

@@ -3,9 +3,9 @@
  * read, held in memory and changed by each op's proposals, so a later op sees what the earlier ones
  * would have done (the reference's sequential pass) while the store is never written.
  */
-import { blobToVector } from '../store/codec.js';
+import { blobToVector } from '../store/port/codec.js';
 import { ownerMatches, type OwnerScope } from '../model/owner.js';
-import type { RawMemoryRow, StoreReader } from '../store/port.js';
+import type { RawMemoryRow, StoreReader } from '../store/port/port.js';
 import { Fingerprinter } from './fingerprint.js';
 import { buildNeighbourGraph, cosine32, StopSignal, type NeighbourGraph, type NeighbourOptions } from './neighbours.js';
 import { readDataFields } from './data-fields.js';

@@ -3,13 +3,13 @@
  * which nobody reviews 200 at a time in plan order. The items of one op can be filtered (text,
  * owner, memory type, cosine band, decision state, "identical texts only"), sorted (cosine, type,
  * owner) and sampled (a seeded, repeatable pick of n items), then paged. Pure functions over the
- * plan's ops and the memories' heads (store/review-heads.ts); the engine caches the order of the
+ * plan's ops and the memories' heads (store/sqlite/review-heads.ts); the engine caches the order of the
  * last query per plan so paging through it costs a slice.
  */
 import type { PlanOp } from '../reflect/types.js';
 import { touched } from '../reflect/ops.js';
 import type { ItemState } from './decisions.js';
-import type { MemoryHead } from '../store/port.js';
+import type { MemoryHead } from '../store/port/port.js';
 
 export type ItemSort = 'plan' | 'cos_desc' | 'cos_asc' | 'type' | 'owner';
 

@@ -6,12 +6,13 @@
  * wins); the states follow from it with the apply rule (decisions.ts), and commit applies exactly
  * the accepted ids.
  */
+import { addEffect, noEffects, type CommitEffects } from '../reflect/effects.js';
 import { OP_NAMES, type OpName } from '../reflect/policy.js';
 import { planKind } from '../reflect/plan-registry.js';
 import type { OpGroup, PlanOp, ReflectionPlan } from '../reflect/types.js';
 import { acceptedIds, acceptWithDependencies, decide, type Decision } from './decisions.js';
 import { isPlainQuery, proposedHead, queryItems, type ItemQuery } from './item-query.js';
-import type { MemoryHead } from '../store/port.js';
+import type { MemoryHead } from '../store/port/port.js';
 
 
 /** One reviewer action: accept or reject some items, or every item of one op ("Accept all"). */
@@ -21,12 +22,14 @@ export interface ReviewAction {
   group?: OpName | undefined;
 }
 
-/** Everything starts accepted; actions apply in order. Accepting an item accepts what it follows. */
+/** Everything within one owner starts accepted, proposals across owners unaccepted; actions apply in order. Accepting an item accepts what it follows. */
 export type ReviewSpec = ReviewAction[];
 
 export interface PlanSummary extends Omit<ReflectionPlan, 'groups'> {
   groups: (Omit<OpGroup, 'ops'> & { count: number })[];
   items: number;
+  /** Merges and links across two owners: they start unaccepted, each flagged. */
+  cross_owner: number;
 }
 
 export interface ReviewItem {
@@ -34,6 +37,8 @@ export interface ReviewItem {
   state: Decision['state'];
   because: string[];
   note: string | null;
+  /** Its two memories have different owners (it started unaccepted). */
+  cross_owner: boolean;
 }
 
 export interface ReviewCounts {
@@ -48,45 +53,7 @@ export interface ReviewCounts {
   effects: CommitEffects;
 }
 
-/**
- * The planned effect of the accepted items: edges added (links, and each merge's `refines` edge and
- * the edges it moves), memories archived (merged duplicates, prunes, superseded by a reconcile),
- * deleted, rescored and created. Commit may skip a few whose inputs changed (it reports them).
- */
-export interface CommitEffects {
-  edges: number;
-  archived: number;
-  deleted: number;
-  rescored: number;
-  created: number;
-}
-
-function addEffect(e: CommitEffects, o: PlanOp): void {
-  switch (o.op) {
-    case 'link':
-      e.edges++;
-      break;
-    case 'merge':
-      e.edges += 1 + o.edges_moved.length;
-      e.archived++;
-      break;
-    case 'rescore':
-      e.rescored++;
-      break;
-    case 'prune':
-      if (o.action === 'delete') e.deleted++;
-      else e.archived++;
-      break;
-    case 'reconcile':
-      e.created++;
-      e.archived += o.archive.length;
-      break;
-    case 'abstract':
-    case 'episode':
-      e.created++;
-      break;
-  }
-}
+export type { CommitEffects } from '../reflect/effects.js';
 
 export class ReviewedPlan {
   readonly ops: PlanOp[];
@@ -96,16 +63,30 @@ export class ReviewedPlan {
   /** The order of the last filtered / sorted / sampled query, so paging through it is a slice. */
   private lastQuery: { key: string; ops: PlanOp[] } | null = null;
 
-  constructor(readonly plan: ReflectionPlan) {
+  /** Merges and links whose two memories have different owners, with the owners: they start unaccepted, flagged. */
+  readonly crossOwner = new Map<string, [string, string]>();
+
+  /** `ownerOf` names each memory's owner (the store's), so cross-owner proposals can start unaccepted. */
+  constructor(
+    readonly plan: ReflectionPlan,
+    ownerOf: (id: string) => string | undefined = () => undefined,
+  ) {
     // In apply order, which is pass order.
     const groups = [...plan.groups].sort((a, b) => OP_NAMES.indexOf(a.op) - OP_NAMES.indexOf(b.op));
     this.ops = groups.flatMap((g) => g.ops);
     for (const g of groups) for (const o of g.ops) this.groupOf.set(o.id, g.op);
+    for (const o of this.ops) {
+      const pair = o.op === 'merge' ? [o.anchor, o.dup] : o.op === 'link' ? [o.src, o.dst] : null;
+      if (!pair) continue;
+      const a = ownerOf(pair[0]!);
+      const b = ownerOf(pair[1]!);
+      if (a !== undefined && b !== undefined && a !== b) this.crossOwner.set(o.id, [a, b]);
+    }
   }
 
   summary(): PlanSummary {
     const { groups, ...rest } = this.plan;
-    return { ...rest, groups: groups.map(({ ops, ...g }) => ({ ...g, count: ops.length })), items: this.ops.length };
+    return { ...rest, groups: groups.map(({ ops, ...g }) => ({ ...g, count: ops.length })), items: this.ops.length, cross_owner: this.crossOwner.size };
   }
 
   private idsOf(a: ReviewAction): string[] {
@@ -116,7 +97,8 @@ export class ReviewedPlan {
 
   /** The rejected set after replaying the actions (unknown ids are ignored: they cannot apply). */
   rejectedSet(spec: ReviewSpec): Set<string> {
-    let rejected = new Set<string>();
+    // Within one owner everything starts accepted; a proposal across owners starts unaccepted.
+    let rejected = new Set<string>(this.crossOwner.keys());
     for (const a of spec) {
       const ids = this.idsOf(a).filter((id) => this.groupOf.has(id));
       if (a.do === 'reject') for (const id of ids) rejected.add(id);
@@ -133,6 +115,12 @@ export class ReviewedPlan {
     const key = JSON.stringify(spec);
     if (this.cache?.key === key) return this.cache.decisions;
     const decisions = decide(this.ops, this.rejectedSet(spec));
+    for (const [id, [a, b]] of this.crossOwner) {
+      const d = decisions.get(id);
+      if (!d) continue;
+      const flag = `across owners: ${a || '(unowned)'} and ${b || '(unowned)'}${d.state === 'accepted' ? ' (accepted by you)' : '; starts unaccepted: accept it to apply it'}`;
+      decisions.set(id, { ...d, note: d.note ? `${flag}. ${d.note}` : flag });
+    }
     this.cache = { key, decisions };
     return decisions;
   }
@@ -162,7 +150,7 @@ export class ReviewedPlan {
       matched: picked.length,
       items: picked.slice(offset, offset + limit).map((o) => {
         const x = d.get(o.id)!;
-        return { op: o, state: x.state, because: x.because, note: x.note };
+        return { op: o, state: x.state, because: x.because, note: x.note, cross_owner: this.crossOwner.has(o.id) };
       }),
     };
   }
@@ -186,7 +174,7 @@ export class ReviewedPlan {
     let accepted = 0;
     let rejected = 0;
     let follows = 0;
-    const effects: CommitEffects = { edges: 0, archived: 0, deleted: 0, rescored: 0, created: 0 };
+    const effects = noEffects();
     for (const o of this.ops) {
       const s = d.get(o.id)!.state;
       const g = groups[this.groupOf.get(o.id)!]!;

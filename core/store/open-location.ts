@@ -6,7 +6,7 @@
  */
 import { PgStore, type PgOpenOptions } from './pg/pg-store.js';
 import { isPgUrl } from './pg/pg-url.js';
-import { MemoryStore, type OpenOptions } from './store.js';
+import { MemoryStore, type OpenOptions } from './sqlite/sqlite-store.js';
 
 /** An open store of either adapter: the port's reads and writes plus what the engine asks of its store. */
 export type OpenedStore = MemoryStore | PgStore;

@@ -63,6 +63,8 @@ const features = z.strictObject({
     .max(3)
     .refine((a) => new Set(a).size === a.length, 'sparse_fields lists a field twice'),
   spread_through_archived: z.boolean(),
+  // Absent in files written before the knob existed: both built-in profiles exclude superseded memories.
+  superseded: z.enum(['exclude', 'demote', 'include']).default('exclude'),
   substring_leg: z.boolean(),
   bm25: bm25.nullable(),
   entity_boost: knob('features.entity_boost'),

@@ -35,7 +35,11 @@ export function useLinkMany() {
 
 export function useUnlink() {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (v: InputOf<'edge.remove'>) => call('edge.remove', v), onSuccess: invalidate });
+  // Removing an edge is destructive: the toast offers it back at once (Undo), as for archive and forget.
+  return useMutation({
+    mutationFn: (v: InputOf<'edge.remove'>) => call('edge.remove', v),
+    onSuccess: (r, v) => (offerUndo(`Removed the ${v.type} edge`, r.change_id), invalidate()),
+  });
 }
 
 export function useForget() {

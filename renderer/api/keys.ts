@@ -37,6 +37,7 @@ export const keys = {
   duplicates: (input: unknown) => [...keys.all, 'duplicates', input] as const,
   profiles: (what: string, input?: unknown) => [...keys.all, 'profiles', what, input] as const,
   lab: (what: string, input?: unknown) => [...keys.all, 'lab', what, input] as const,
+  privacy: (what: string, input?: unknown) => [...keys.all, 'privacy', what, input] as const,
 };
 
 /**

@@ -70,7 +70,8 @@ export function useChunkedRun<T>(): ChunkedRun<T> {
   }, []);
   const cancel = useCallback(() => {
     token.current++;
-    setState((s) => ({ ...s, running: false, cancelled: true }));
+    // Only a run under way can be cancelled: "cancelled after 0 of 0" before anything ran was untrue.
+    setState((s) => (s.running ? { ...s, running: false, cancelled: true } : s));
   }, []);
   return { ...state, start, cancel };
 }

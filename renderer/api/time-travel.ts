@@ -8,6 +8,7 @@ import { instantParam } from '../state/instant.js';
 import { useRoute } from '../state/router.js';
 import { call } from './client.js';
 import { keys } from './keys.js';
+import { useStoreInfo } from './hooks.js';
 
 /** The past does not change: ask once per instant (a store switch clears the cache). */
 const PAST = { staleTime: Infinity, retry: false } as const;
@@ -15,6 +16,20 @@ const PAST = { staleTime: Infinity, retry: false } as const;
 /** What `at` resolves to (how many later changes it hides, the earliest reachable instant); off while live. */
 export function useAsOf(at: number | null) {
   return useQuery({ queryKey: keys.asOf(at ?? -1), queryFn: () => call('store.asOf', { at: at! }), enabled: at !== null, ...PAST });
+}
+
+/**
+ * The earliest instant the store's history reaches (null until known, or when the store has none):
+ * asked once, at the moment the view opened, so a quick step back never asks for an instant the
+ * engine must refuse (−1 h on a new store was a 400 in the console).
+ */
+export function useHistoryStart(): number | null {
+  const info = useStoreInfo();
+  // Asked at the engine's now (a frozen clock's too), which every store with a history can show. A
+  // store opened read-only may have none yet (a nooa file): then nothing is asked.
+  const at = info.data && !info.data.readonly ? Math.floor(info.data.now) : null;
+  const q = useQuery({ queryKey: [...keys.past, 'historyStart'], queryFn: () => call('store.asOf', { at: at! }), enabled: at !== null, ...PAST });
+  return q.data ? Math.ceil(q.data.earliest) : null;
 }
 
 export interface DiffRequest {

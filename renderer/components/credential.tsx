@@ -29,3 +29,36 @@ export function CredentialName({ credential }: { credential: CredentialRef | nul
     </span>
   );
 }
+
+/**
+ * Who made a change, everywhere a change is listed: an agent by its owner, with its credential's
+ * label when it used one; the operator (the workbench or the CLI); never a bare "local".
+ */
+export function WriterName({ credential, agentOwner }: { credential: CredentialRef | null; agentOwner: string | null }) {
+  const owner = credential?.owner ?? agentOwner;
+  if (!owner && !credential) {
+    return (
+      <span className="muted" data-testid="writer-name" data-writer="operator" title="made in the workbench or with the mnemo command">
+        operator
+      </span>
+    );
+  }
+  return (
+    <span data-testid="writer-name" data-writer="agent" data-owner={owner ?? ''}>
+      agent {owner ?? 'of a removed credential'}
+      {credential ? (
+        <>
+          {' '}
+          <span className="muted">(</span>
+          <CredentialName credential={credential} />
+          <span className="muted">)</span>
+        </>
+      ) : (
+        <span className="muted" title="an agent session without a credential (stdio MCP or the library)">
+          {' '}
+          (no credential)
+        </span>
+      )}
+    </span>
+  );
+}

@@ -22,6 +22,7 @@ export function elapsedText(s: number): string {
 const UNIT: Record<string, [string, string]> = {
   rows: ['row', 'rows'],
   items: ['item', 'items'],
+  memories: ['memory', 'memories'],
   steps: ['step', 'steps'],
   seconds: ['second', 'seconds'],
 };

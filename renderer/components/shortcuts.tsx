@@ -1,4 +1,7 @@
-/** Keyboard shortcuts: 1–9 and 0 switch views, / focuses search, t toggles the theme, Ctrl+Z undoes, ? shows this list. */
+/**
+ * Keyboard shortcuts: 1–9 and 0 switch views, / focuses search, t toggles the theme, Ctrl+Z undoes,
+ * ? shows this list. They act only while focus is not in a control; Esc leaves one.
+ */
 import { useEffect } from 'react';
 import { platform } from '../platform/browser.js';
 import { VIEW_KEYS, viewForKey } from '../state/keymap.js';
@@ -11,7 +14,7 @@ export const SHORTCUTS: [string, string][] = [
   ['t', 'Toggle light / dark theme'],
   ['Ctrl+Z', 'Undo the last change (outside text fields)'],
   ['Enter', 'Open the focused row'],
-  ['Esc', 'Clear the selection, close this help'],
+  ['Esc', 'Leave the field or button that has focus; then clear the selection, close this help'],
   ['?', 'Show these shortcuts'],
 ];
 
@@ -21,11 +24,14 @@ export function useShortcuts(): void {
       platform.onKeyDown((e) => {
         if (e.ctrlKey || e.metaKey || e.altKey) return;
         if (e.key === 'Escape') {
+          // A control that used Esc itself (an edit it cancelled, a dialog it closed) said so.
+          if (!e.defaultPrevented && platform.leaveControl(e)) return;
           useUi.getState().setHelpOpen(false);
           useUi.getState().clearSelected();
           return;
         }
-        if (platform.typingTarget(e)) return;
+        // Only where focus is not in a control that takes the key: "t" on a focused button is not the theme.
+        if (platform.controlTarget(e)) return;
         const view = viewForKey(e.key);
         if (view) {
           navigate(buildHash(view));

@@ -10,6 +10,9 @@ declare global {
   }
 }
 
+/** Roles whose widgets take printable keys or Space themselves. */
+const CONTROL_ROLES = new Set(['button', 'checkbox', 'combobox', 'listbox', 'menu', 'menuitem', 'option', 'radio', 'slider', 'spinbutton', 'switch', 'tab', 'textbox', 'searchbox']);
+
 export const platform = {
   preloadBridge(): PreloadBridge | null {
     return window.mnemo ?? null;
@@ -109,5 +112,23 @@ export const platform = {
   typingTarget(e: KeyboardEvent): boolean {
     const t = e.target as HTMLElement | null;
     return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+  },
+  /**
+   * Focus is in a control (a field, a button, a widget with a role that reads keys): single-key
+   * shortcuts leave its keys to it. Esc leaves the control first; then the keys are shortcuts again.
+   */
+  controlTarget(e: KeyboardEvent): boolean {
+    const t = e.target as HTMLElement | null;
+    if (!t || t === document.body) return false;
+    if (this.typingTarget(e)) return true;
+    if (t.tagName === 'BUTTON' || t.tagName === 'SUMMARY') return true;
+    const role = t.getAttribute('role');
+    return role !== null && CONTROL_ROLES.has(role);
+  },
+  /** Esc in a control: leave it (the page keeps the keyboard, the shortcuts work again). */
+  leaveControl(e: KeyboardEvent): boolean {
+    if (!this.controlTarget(e)) return false;
+    (e.target as HTMLElement).blur();
+    return true;
   },
 };

@@ -3,8 +3,8 @@
  * sight, so the URL state of every view can be unit tested. router.ts feeds them from the window.
  */
 
-export type ViewName = 'memories' | 'memory' | 'graph' | 'recall' | 'audit' | 'overview' | 'reflection' | 'history' | 'beliefs' | 'fleet' | 'prospective' | 'duplicates' | 'lab';
-export const VIEWS: ViewName[] = ['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective', 'duplicates', 'lab'];
+export type ViewName = 'memories' | 'memory' | 'graph' | 'recall' | 'audit' | 'overview' | 'reflection' | 'history' | 'beliefs' | 'fleet' | 'prospective' | 'duplicates' | 'lab' | 'privacy' | 'conflicts';
+export const VIEWS: ViewName[] = ['memories', 'memory', 'graph', 'recall', 'audit', 'overview', 'reflection', 'history', 'beliefs', 'fleet', 'prospective', 'duplicates', 'lab', 'privacy', 'conflicts'];
 
 export interface Route {
   view: ViewName;

@@ -34,14 +34,17 @@ export function fmtInstant(at: number): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
 }
 
-/** The value of a `datetime-local` input (seconds shown) for an instant, in UTC. */
+/**
+ * The text of a UTC time field for an instant: "2026-12-02 06:24:10", 24-hour. (A `datetime-local`
+ * input showed the same value as a 12-hour local time in an en-US browser, under a UTC label.)
+ */
 export function toInputValue(at: number): string {
-  return fmtInstant(at).replace(' UTC', '').replace(' ', 'T');
+  return fmtInstant(at).replace(' UTC', '');
 }
 
-/** The instant a `datetime-local` value names, read as UTC; null when it is empty or not a date. */
+/** The instant a UTC time field names ("2026-12-02 06:24:10", the seconds optional, a T allowed); null when it is empty or not a date. */
 export function fromInputValue(value: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value.trim());
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s = '0'] = m;
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));

@@ -16,8 +16,11 @@ export const VIEW_KEYS: { key: string; view: ViewName; label: string; help: stri
   { key: '8', view: 'beliefs', label: 'Beliefs', help: 'Beliefs' },
   { key: '9', view: 'prospective', label: 'Intents', help: 'Intents and todos' },
   { key: '0', view: 'fleet', label: 'Fleet', help: 'Fleet' },
-  // Past the number row: l for the Scorer lab.
+  // Past the number row: l for the Scorer lab, c for the conflict queue.
   { key: 'l', view: 'lab', label: 'Lab', help: 'Scorer lab' },
+  // p for Privacy: redaction at the door, and erasing.
+  { key: 'p', view: 'privacy', label: 'Privacy', help: 'Privacy: redaction and erasing' },
+  { key: 'c', view: 'conflicts', label: 'Conflicts', help: 'Conflicts (what the store disagrees with itself about)' },
 ];
 
 export function viewForKey(key: string): ViewName | null {

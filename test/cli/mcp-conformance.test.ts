@@ -13,7 +13,7 @@ import { CONFORMANCE_SERVER_ARGS, formatResults, runConformance } from '../../su
 import { startMcpHttpChild, type McpHttpChild } from '../../support/mcp-http-child.js';
 import { issueCredential } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { freshStorePath, T0 } from '../helpers/agents.js';
 
 const REPO = process.cwd();

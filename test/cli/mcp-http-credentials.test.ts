@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueCredential, listCredentials } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { startMcpHttpChild, type McpHttpChild } from '../../support/mcp-http-child.js';
 import { connectHttp, rawPost, INITIALIZE } from '../helpers/mcp-http.js';
 import { dataOf, textOf } from '../helpers/mcp.js';

@@ -52,6 +52,9 @@ describe('the mcp-load benchmark', () => {
     expect(Object.keys(result.p95_ratio).sort()).toEqual(['all', 'recall', 'remember']);
     expect(result.warmup).toMatchObject({ first_recall_ms: expect.any(Number), first_remember_ms: expect.any(Number) });
     expect(result.load_average.start).toHaveLength(3);
+    // Every write answered with an id is in the store once the server has stopped.
+    expect(result.remembered).toBeGreaterThan(0);
+    expect(result.lost_writes).toBe(0);
     if (process.platform === 'linux') {
       expect(result.rss_mb).toMatchObject({ listening: expect.any(Number), after_warmup: expect.any(Number), end: expect.any(Number), peak: expect.any(Number) });
       expect(result.rss_mb.after_each_window).toHaveLength(2);
@@ -59,5 +62,20 @@ describe('the mcp-load benchmark', () => {
     }
     // It worked on a copy.
     expect(sha(db)).toBe(before);
+  }, 180_000);
+
+  it('floods with JSON-RPC batches when asked: each call of a batch answered or told to slow down, never an error', async () => {
+    const db = join(tempDir(), 'demo.sqlite');
+    expect((await runCli(['demo', db, '--size', '300', '--now', String(NOW)])).code).toBe(0);
+    const run = await runBench(['--db', db, '--sessions', '2', '--seconds', '2', '--interval-ms', '300', '--rounds', '1', '--flood-batch', '20', '--flood-concurrency', '2', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    expect(result).toMatchObject({ flood_batch: 20, errors: 0, lost_writes: 0 });
+    const flooder = result.phase_b.flooder;
+    expect(flooder.calls % 20).toBe(0);
+    expect(flooder.errors).toBe(0);
+    // Two batches of 20 at once against 8 calls in flight: some calls of each are told to slow down.
+    expect(flooder.rate_limited).toBeGreaterThan(0);
+    expect(flooder.answered + flooder.rate_limited).toBe(flooder.calls);
   }, 180_000);
 });

@@ -78,7 +78,7 @@ describe('mnemo tune locomo, and bench --profile-file', () => {
   });
 
   const real = locomoData();
-  it('runs on LoCoMo with a tiny budget', async (ctx) => {
+  it('runs on LoCoMo with a tiny budget', { timeout: 600_000, tags: ['external-data'] }, async (ctx) => {
     if (!real.path) return ctx.skip(real.missing);
     const out = join(tempDir(), 'real');
     const res = await runCli(['tune', 'locomo', '--data', real.path!, '--out', out, '--max-evals', '2', '--json']);
@@ -88,5 +88,5 @@ describe('mnemo tune locomo, and bench --profile-file', () => {
     expect(r.held_out.queries).toBeGreaterThan(700);
     // The starting profile is the hand-tuned mnemo (with its parent spread): held-out R@10 75.5, docs/tuning.md.
     expect(r.held_out.base.recall).toBeCloseTo(0.755, 3);
-  }, 600_000);
+  });
 });

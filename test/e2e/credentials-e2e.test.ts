@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCredential, revokeCredentials, type AgentCredential } from '../../core/agent/credentials.js';
 import { call } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { expected, FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 import { axeFindings } from '../helpers/axe.js';
@@ -111,8 +111,9 @@ describe('which credential made each access and each change', () => {
       await cell.waitFor();
       expect(await cell.getAttribute('data-credential-id')).toBe(c.id);
     }
+    // The writer: the agent's owner, then its credential's label and short id (issue 41).
     expect(await p.textContent(`[data-testid=history-row][data-change-id="${changeBy.get(laptop.id)}"] [data-testid=history-credential-cell]`)).toBe(
-      `coder on the laptop · ${laptop.id.slice(0, 6)}`,
+      `agent ${laptop.owner} (coder on the laptop · ${laptop.id.slice(0, 6)})`,
     );
     await p.locator('[data-testid=history-credential]').selectOption(laptop.id);
     await p.waitForFunction(() => document.querySelectorAll('[data-testid=history-row]').length === 1);

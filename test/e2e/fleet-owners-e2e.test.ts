@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
 import { createMemory } from '../../core/model/memory.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 import { agentOn, T0 } from '../helpers/agents.js';

@@ -9,8 +9,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../../core/demo/generate.js';
-import { sidecarPath } from '../../core/store/index-sidecar.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { sidecarPath } from '../../core/store/derived/index-sidecar.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 

@@ -43,6 +43,10 @@ const VIEWS: [string, () => string, string][] = [
   ['beliefs', () => '/beliefs', '[data-testid=belief-search]'],
   ['fleet', () => '/fleet', '[data-testid=fleet-folder], [data-testid=fleet-choose], [data-testid=fleet-table]'],
   ['prospective', () => '/prospective', '[data-testid=intents-pending]'],
+  // Issue 41: every view, the ones reached from others too.
+  ['duplicates', () => '/duplicates', '[data-testid=duplicates-view]'],
+  ['lab', () => '/lab', '[data-testid=lab-view]'],
+  ['history diff', () => `/history/diff?from=${NOW - 86_400}&to=${NOW}`, '[data-testid=diff-view]'],
 ];
 
 describe('accessibility (axe-core) on every view', () => {

@@ -136,6 +136,9 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
   it('rejecting one merge and committing applies everything else, equal to the CLI applying the same accepted set; undo restores the rows', async () => {
     const p = wb.page;
     const before = dumpStore(db);
+    // Proposals across owners start unaccepted (issue 41); the reviewer accepts every step first.
+    for (const button of await p.locator('[data-testid=reflection-accept-group]').all()) if (await button.isEnabled()) await button.click();
+    await p.waitForFunction(() => document.querySelectorAll('[data-testid=reflection-item]:not([data-state=accepted])').length === 0);
     const merges = p.locator('[data-testid=reflection-item][data-op=merge]');
     const rejected = (await merges.nth(2).getAttribute('data-op-id'))!;
     await merges.nth(2).locator('[data-testid=reflection-reject]').click();

@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
 import { createMcpServer, type McpServerOptions } from '../../cli/mcp/server.js';
+import { agentOn } from './agents.js';
 
 export interface McpHandle {
   client: Client;
@@ -35,4 +36,15 @@ export function textOf(r: CallToolResult): string {
 export function dataOf(r: CallToolResult): any {
   if (r.isError) throw new Error(`tool failed: ${textOf(r)}`);
   return r.structuredContent;
+}
+
+/**
+ * An agent on `path` as `owner`, connected over MCP in process; both are closed by `cleanup`, which
+ * the test file runs after each test (the pattern of the MCP suites).
+ */
+export async function mcpAgent(path: string, owner: string, cleanup: (() => unknown)[], opts: Parameters<typeof agentOn>[2] = {}): Promise<{ agent: AgentMemory; mcp: McpHandle }> {
+  const agent = agentOn(path, owner, opts);
+  const mcp = await connectInProcess(agent);
+  cleanup.push(() => agent.close(), () => mcp.close());
+  return { agent, mcp };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fixedClock, type Clock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { createMemory, embeddingText, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
-import type { ProfileName } from '../../core/store/store.js';
+import type { ProfileName } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
 export const NOW = 1_780_000_000;

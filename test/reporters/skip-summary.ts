@@ -11,13 +11,19 @@ export interface SkippedTest {
   reason: string;
 }
 
-/** Every skipped test of a run, with its reason (or that none was given). */
-export function skippedTests(modules: ReadonlyArray<TestModule>, root: string): SkippedTest[] {
+/**
+ * Every skipped test of a run, with its reason (or that none was given). A run narrowed by a tag or
+ * a name (`--tags-filter`, `-t`: CI's run of the tests that need data beside the checkout) marks
+ * every test it leaves out as skipped before it starts; those are not listed, only tests that
+ * skipped themselves while running (`ctx.skip(why)`).
+ */
+export function skippedTests(modules: ReadonlyArray<TestModule>, root: string, narrowed = false): SkippedTest[] {
   const skipped: SkippedTest[] = [];
   for (const mod of modules) {
     for (const test of mod.children.allTests()) {
       const result = test.result();
       if (result.state !== 'skipped') continue;
+      if (narrowed && test.options.mode === 'skip') continue;
       skipped.push({ file: relative(root, mod.moduleId), name: test.fullName, reason: result.note ?? 'no reason given' });
     }
   }
@@ -33,12 +39,14 @@ export function formatSkipSummary(skipped: SkippedTest[]): string {
 
 export default class SkipSummaryReporter implements Reporter {
   private root = process.cwd();
+  private narrowed = false;
 
-  onInit(vitest: { config: { root: string } }): void {
+  onInit(vitest: { config: { root: string; tagsFilter?: string[]; testNamePattern?: RegExp } }): void {
     this.root = vitest.config.root;
+    this.narrowed = (vitest.config.tagsFilter?.length ?? 0) > 0 || vitest.config.testNamePattern !== undefined;
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    process.stdout.write(`\n${formatSkipSummary(skippedTests(modules, this.root))}\n`);
+    process.stdout.write(`\n${formatSkipSummary(skippedTests(modules, this.root, this.narrowed))}\n`);
   }
 }

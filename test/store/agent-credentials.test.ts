@@ -14,12 +14,12 @@ import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { AgentApiSession } from '../../core/host/agent-session.js';
 import { createMemory } from '../../core/model/memory.js';
-import { auditEvents } from '../../core/store/access-queries.js';
-import { FEED_TRIGGERS } from '../../core/store/feed-ddl.js';
-import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { auditEvents } from '../../core/store/sqlite/access-queries.js';
+import { FEED_TRIGGERS } from '../../core/store/sqlite/feed-ddl.js';
+import { MNEMO_SCHEMA_VERSION } from '../../core/store/sqlite/migrations.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 
 const NOW = 1_700_000_000;
 const clock = fixedClock(NOW);

@@ -4,7 +4,7 @@
  * and observes between its batches (and its observations are folded in), and a cancel or a crash
  * (recovered by the next writable open) leaves the beliefs as they were.
  */
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,8 +14,8 @@ import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { addMemory } from '../../core/engine/memory-ops.js';
 import { MnemoError } from '../../core/errors.js';
-import { ingestInProgress } from '../../core/store/ingest-run.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { ingestInProgress } from '../../core/store/shared/ingest-run.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { DAY, freshEngine, NOW, obs } from '../helpers/beliefs.js';
 import { tempDir } from '../../support/fixture.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';

@@ -1,6 +1,6 @@
 /**
- * The change feed's triggers (core/store/feed-ddl.ts) and the before-images rebuilt from them
- * (core/store/feed-images.ts). Writes go through a second, plain connection with the SQL a nooa agent
+ * The change feed's triggers (core/store/sqlite/feed-ddl.ts) and the before-images rebuilt from them
+ * (core/store/shared/feed-images.ts). Writes go through a second, plain connection with the SQL a nooa agent
  * runs, so what is checked is what the triggers record for any writer, not what MemoryStore does.
  */
 import Database from 'better-sqlite3';
@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { accessRecord, createMemory, logAccess, type Memory } from '../../core/model/memory.js';
-import { decodeRow, encodeRow, MEMORY_COLUMNS, vectorToBlob, type MemoryRow } from '../../core/store/codec.js';
-import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../../core/store/feed-images.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { decodeRow, encodeRow, MEMORY_COLUMNS, vectorToBlob, type MemoryRow } from '../../core/store/port/codec.js';
+import { edgeRowBefore, memoryRowBefore, type EdgeRow, type FeedRow } from '../../core/store/shared/feed-images.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { nooaTables, tablesAt } from '../../support/feed-walk.js';
 

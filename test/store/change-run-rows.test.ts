@@ -4,7 +4,7 @@
  * no change, and the counts name what was created, modified and deleted.
  */
 import { describe, expect, it } from 'vitest';
-import { ChangeRun } from '../../core/store/change-run.js';
+import { ChangeRun } from '../../core/store/shared/change-run.js';
 import { fixtureCopy } from '../../support/fixture.js';
 import { openAt } from '../../support/reflect.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';

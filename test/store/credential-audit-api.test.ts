@@ -11,7 +11,7 @@ import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
 import { AgentApiSession } from '../../core/host/agent-session.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
 const NOW = 1_750_000_000;

@@ -5,9 +5,9 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Derived } from '../../core/store/derived.js';
+import { Derived } from '../../core/store/derived/derived.js';
 import { createMemory } from '../../core/model/memory.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { SpyIndex } from '../../support/spy-index.js';
 

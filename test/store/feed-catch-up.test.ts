@@ -1,5 +1,5 @@
 /**
- * Catching up with another writer from the change feed (core/store/external-changes.ts): the
+ * Catching up with another writer from the change feed (core/store/sqlite/external-changes.ts): the
  * listeners hear exactly the memories it changed, at a cost that follows what changed and not the
  * store's size (no digest scan of the store; every statement a search by key). A file without a
  * feed still catches up by digests.
@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { accessRecord, createMemory, logAccess } from '../../core/model/memory.js';
-import { decodeRow, encodeRow, MEMORY_COLUMNS, type MemoryRow } from '../../core/store/codec.js';
-import { CATCH_UP_SQL } from '../../core/store/feed-reads.js';
-import * as signatures from '../../core/store/row-signatures.js';
-import { MemoryStore, type ChangeEvent } from '../../core/store/store.js';
+import { decodeRow, encodeRow, MEMORY_COLUMNS, type MemoryRow } from '../../core/store/port/codec.js';
+import { CATCH_UP_SQL } from '../../core/store/sqlite/feed-reads.js';
+import * as signatures from '../../core/store/sqlite/row-signatures.js';
+import { MemoryStore, type ChangeEvent } from '../../core/store/sqlite/sqlite-store.js';
 import { fixtureCopy, tempDir } from '../../support/fixture.js';
 
-vi.mock('../../core/store/row-signatures.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../core/store/row-signatures.js')>();
+vi.mock('../../core/store/sqlite/row-signatures.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../core/store/sqlite/row-signatures.js')>();
   return { ...actual, scanRowSignatures: vi.fn(actual.scanRowSignatures) };
 });
 

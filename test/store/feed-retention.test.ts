@@ -1,5 +1,5 @@
 /**
- * The change feed's retention (core/store/feed-retention.ts): rows older than the policy go, access
+ * The change feed's retention (core/store/sqlite/feed-retention.ts): rows older than the policy go, access
  * rows sooner than the rest, a bounded number per transaction, and what was removed is recorded so
  * readers reset and time travel knows where the history starts.
  */
@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../core/clock.js';
 import { accessRecord, createMemory, type Memory } from '../../core/model/memory.js';
-import { FEED_META, feedRetention, feedStatus, pruneFeed, pruneFeedStep, setFeedRetention } from '../../core/store/feed-retention.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { FEED_META, feedRetention, feedStatus, pruneFeed, pruneFeedStep, setFeedRetention } from '../../core/store/sqlite/feed-retention.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { runCli } from '../helpers/cli.js';

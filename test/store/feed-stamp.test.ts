@@ -1,5 +1,5 @@
 /**
- * Mnemo's own writes stamp their change-feed rows (core/store/feed-stamp.ts): the store's clock,
+ * Mnemo's own writes stamp their change-feed rows (core/store/sqlite/feed-stamp.ts): the store's clock,
  * `mnemo` or `mnemo:cred:<id>` as the writer, and the journalled change they belong to. A write by
  * a plain connection keeps `writer IS NULL`.
  */
@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
-import { runAttributed } from '../../core/store/attribution.js';
-import { ChangeRun, undoInBatches } from '../../core/store/change-run.js';
-import type { FeedRow } from '../../core/store/feed-images.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { runAttributed } from '../../core/store/port/attribution.js';
+import { ChangeRun, undoInBatches } from '../../core/store/shared/change-run.js';
+import type { FeedRow } from '../../core/store/shared/feed-images.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { fixtureCopy, tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000.5;

@@ -16,8 +16,8 @@ import { createMemory, embeddingText } from '../../core/model/memory.js';
 import { prepareRecallIndexes } from '../../core/recall/pipeline.js';
 import { profileFor } from '../../core/recall/profile.js';
 import { keywordIndex } from '../../core/recall/mnemo/stages.js';
-import { sidecarPath } from '../../core/store/index-sidecar.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { sidecarPath } from '../../core/store/derived/index-sidecar.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;

@@ -1,6 +1,6 @@
 /**
  * Issue 13 item 7, the call after a long change: the writer announces the index snapshots it left
- * and keeps its marker a moment (store/index-handoff.ts); an agent beside it loads them into second
+ * and keeps its marker a moment (store/derived/index-handoff.ts); an agent beside it loads them into second
  * copies between its calls, so its first call after the change loads nothing from the sidecar and
  * ranks as a fresh build does. And what an agent wrote during the change is in the snapshots the
  * writer leaves (the writer used to hold back the others' commits for the length of its own run).
@@ -13,10 +13,10 @@ import { leaveIndexesCurrent } from '../../core/api/handlers/shared/indexes-afte
 import { rankRequest } from '../../core/recall/explain.js';
 import { resolveRequest } from '../../core/recall/request.js';
 import { applyPlan } from '../../core/reflect/apply.js';
-import { announcedSnapshots } from '../../core/store/index-handoff.js';
-import { IndexSidecar } from '../../core/store/index-sidecar.js';
-import { Derived } from '../../core/store/derived.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { announcedSnapshots } from '../../core/store/derived/index-handoff.js';
+import { IndexSidecar } from '../../core/store/derived/index-sidecar.js';
+import { Derived } from '../../core/store/derived/derived.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 
 const QUERIES = ['deploy', 'database migration', 'release notes bug', 'zebracorn'];

@@ -1,5 +1,5 @@
 /**
- * Persisted derived indexes (core/store/index-sidecar.ts, derived-snapshot.ts): an engine opening a
+ * Persisted derived indexes (core/store/derived/index-sidecar.ts, derived-snapshot.ts): an engine opening a
  * store whose sidecar holds current snapshots reads them instead of rebuilding, patches what the
  * change feed names since, and ends with exactly the indexes a fresh build gives; a damaged,
  * foreign or half-written sidecar costs a rebuild, never an error (kills mid-write: index-crash.test.ts).
@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../core/engine/engine.js';
 import { fixedClock } from '../../core/clock.js';
 import { recallCorpus } from '../../core/recall/pipeline.js';
-import { sidecarPath } from '../../core/store/index-sidecar.js';
-import { clearMarker, newMarker, writeMarker } from '../../core/store/run-marker.js';
-import { IndexSidecar } from '../../core/store/index-sidecar.js';
-import { partsDir, partsFile } from '../../core/store/snapshot-file.js';
+import { sidecarPath } from '../../core/store/derived/index-sidecar.js';
+import { clearMarker, newMarker, writeMarker } from '../../core/store/shared/run-marker.js';
+import { IndexSidecar } from '../../core/store/derived/index-sidecar.js';
+import { partsDir, partsFile } from '../../core/store/derived/snapshot-file.js';
 import { fixtureCopy } from '../../support/fixture.js';
 import { feedStore as feedStoreAt, foreignChanges as foreignChangesAt, freshIndexes as freshIndexesAt, indexesOf, openIndexed, warmIndexes } from '../../support/derived-indexes.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';

@@ -13,11 +13,11 @@ import { leaveIndexesCurrent } from '../../core/api/handlers/shared/indexes-afte
 import { rankRequest } from '../../core/recall/explain.js';
 import { resolveRequest } from '../../core/recall/request.js';
 import { applyPlan } from '../../core/reflect/apply.js';
-import { undoInBatches } from '../../core/store/change-run.js';
-import { runInProgress } from '../../core/store/run-marker.js';
-import type { IndexBuildEvent } from '../../core/store/index-snapshots.js';
-import { IndexSidecar } from '../../core/store/index-sidecar.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { undoInBatches } from '../../core/store/shared/change-run.js';
+import { runInProgress } from '../../core/store/shared/run-marker.js';
+import type { IndexBuildEvent } from '../../core/store/derived/index-snapshots.js';
+import { IndexSidecar } from '../../core/store/derived/index-sidecar.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 

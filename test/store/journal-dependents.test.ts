@@ -11,9 +11,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { addMemory, archiveMemories, updateMemory } from '../../core/engine/memory-ops.js';
-import { recoverInterruptedRun } from '../../core/store/change-run.js';
-import { newMarker, runInProgress, writeMarker } from '../../core/store/run-marker.js';
-import { undoWithDependents, type GroupUndoOptions } from '../../core/store/undo-group.js';
+import { recoverInterruptedRun } from '../../core/store/shared/change-run.js';
+import { newMarker, runInProgress, writeMarker } from '../../core/store/shared/run-marker.js';
+import { undoWithDependents, type GroupUndoOptions } from '../../core/store/shared/undo-group.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 

@@ -9,7 +9,7 @@ import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { issueCredential, type AgentCredential } from '../../core/agent/credentials.js';
 import { fixedClock } from '../../core/clock.js';
 import { AgentApiSession } from '../../core/host/agent-session.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
 

@@ -12,10 +12,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
-import { MEMORY_COLUMNS, type MemoryRow } from '../../core/store/codec.js';
-import { FEED_TRIGGERS } from '../../core/store/feed-ddl.js';
-import type { EdgeRow, FeedRow } from '../../core/store/feed-images.js';
-import { MemoryStore, type ChangeEvent } from '../../core/store/store.js';
+import { MEMORY_COLUMNS, type MemoryRow } from '../../core/store/port/codec.js';
+import { FEED_TRIGGERS } from '../../core/store/sqlite/feed-ddl.js';
+import type { EdgeRow, FeedRow } from '../../core/store/shared/feed-images.js';
+import { MemoryStore, type ChangeEvent } from '../../core/store/sqlite/sqlite-store.js';
 import { tablesAt } from '../../support/feed-walk.js';
 import { FIXTURE_STORE, fixtureCopy } from '../../support/fixture.js';
 import { nooaReference } from '../helpers/nooa-reference.js';
@@ -69,7 +69,7 @@ describe('installing the feed on a nooa store', () => {
 describe('the real nooa package on a store with the feed', () => {
   const reference = nooaReference();
 
-  it('adds, updates, archives, links and recalls; every write is in the feed as a foreign one, walks back exactly, and is caught up', (ctx) => {
+  it('adds, updates, archives, links and recalls; every write is in the feed as a foreign one, walks back exactly, and is caught up', { tags: ['external-data'] }, (ctx) => {
     if (!reference.src) return ctx.skip(reference.missing);
     const path = fixtureCopy();
     const mnemo = MemoryStore.open(path, { clock: fixedClock(NOW) });

@@ -128,32 +128,31 @@ describe.skipIf(unavailable)("an agent's database role journals its changes, hel
     expect(Number(journalCounts()!.changes)).toBe(Number(before!.changes) + 1);
   });
 
-  it('refuses, writing nothing, a change whose images name a row outside its scope', () => {
+  it('journals what the server saw, never the images handed in; refuses, writing nothing, what the transaction did not write or may not', () => {
     const image = (id: string, owner: string) => JSON.stringify({ rowid: 1, row: { id, owner, content: 'planted' }, embedding: null, edges: [] });
     const before = journalCounts();
-    const attempt = (keys: string[], befores: (string | null)[], afters: (string | null)[], draw = true, credential: string | null = null) =>
+    const own = 'c'.repeat(32);
+    /** In one transaction: optionally an own memory written (raw, as the engine would), then the door called. */
+    const attempt = (keys: string[], befores: (string | null)[], afters: (string | null)[], opts: { write?: boolean; draw?: boolean; credential?: string | null } = {}) =>
       refusal(() =>
         agentSql.transaction(() => {
+          if (opts.write) agentSql.query(`INSERT INTO ${t('memories')}(id, type, content, created_at, last_accessed, data, owner) VALUES ($1, 'info', 'the agent''s own note', 1, 1, '{}', 'coder@1')`, [own]);
           const [r] = agentSql.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id`, [t('mnemo_journal')]);
-          const id = draw ? r!.id : String(Number(r!.id) - 1);
-          agentSql.query(`SELECT ${t('mnemo_agent_journal_write')}($1, 1, 'planted', 'memory.update', '{}', NULL, $5, $2::text[], $3::text[], $4::text[])`, [id, keys, befores, afters, credential]);
+          const id = opts.draw === false ? String(Number(r!.id) - 1) : r!.id;
+          agentSql.query(`SELECT ${t('mnemo_agent_journal_write')}($1, 1, 'planted', 'memory.update', '{}', NULL, $5, $2::text[], $3::text[], $4::text[])`, [id, keys, befores, afters, opts.credential ?? null]);
         }),
       );
     const credential = `INSERT INTO ${t('mnemo_agent_credentials')}(id, owner, token_hash, created_at) VALUES ($1, $2, $3, 1)`;
     operator.query(credential, ['cred-of-writer', 'writer@1', 'hash-w']);
     operator.query(credential, ['cred-of-coder', 'coder@2', 'hash-c']);
-    const own = `m:${'c'.repeat(32)}`;
-    // A first row in scope does not carry a foreign second one.
     const cases: [string, MnemoError | null, RegExp][] = [
-      ['foreign owner in the before-image', attempt([own, 'm:x1'], [null, image('x1', 'writer@1')], [image(own.slice(2), 'coder@1'), null]), /m:x1: the image names an owner outside/],
-      ['foreign owner in the after-image', attempt(['m:x2'], [null], [image('x2', 'CODER@9')]), /the image names an owner outside/],
-      ['a key naming a foreign memory, with an image that claims it is the agent’s', attempt([`m:${foreignId}`], [image(foreignId, 'coder@1')], [null]), /the memory belongs to an owner outside/],
-      ['a key naming a foreign memory, created from nothing', attempt([`m:${foreignId}`], [null], [image(foreignId, 'coder@1')]), /the memory belongs to an owner outside/],
-      ['an image of another memory than its key', attempt(['m:x3'], [image(foreignId, 'coder@1')], [null]), /the image is of another memory/],
-      ['a foreign tombstone', attempt(['t:h1'], [null], [JSON.stringify({ hash: 'h1', memory_id: 'x', owner: 'writer@1', ts: 1, head: 'x' })]), /t:h1: the image names an owner outside/],
-      ['an unknown kind of row', attempt(['credential:abc'], [null], ['{}']), /no such kind of row/],
-      ['a change id this session did not draw', attempt([own], [null], [image(own.slice(2), 'coder@1')], false), /not drawn by this session/],
-      ['a credential outside its scope', attempt([own], [null], [image(own.slice(2), 'coder@1')], true, 'cred-of-writer'), /may not name credential/],
+      ['a key naming a foreign memory, whatever its image claims', attempt([`m:${foreignId}`], [image(foreignId, 'coder@1')], [null]), /this transaction wrote no such row/],
+      ['a key naming a foreign memory, created from nothing', attempt([`m:${foreignId}`], [null], [image(foreignId, 'coder@1')]), /this transaction wrote no such row/],
+      ['an own row written, and a second key it did not write', attempt([`m:${own}`, 'm:x1'], [null, null], [image(own, 'coder@1'), image('x1', 'coder@1')], { write: true }), /m:x1: this transaction wrote no such row/],
+      ['a store setting', attempt(['meta:profile'], [null], ['{"value":"mnemo"}'], { write: true }), /not an agent’s to write/],
+      ['an unknown kind of row', attempt(['credential:abc'], [null], ['{}'], { write: true }), /no such kind of row/],
+      ['a change id this session did not draw', attempt([`m:${own}`], [null], [image(own, 'coder@1')], { write: true, draw: false }), /not drawn by this session/],
+      ['a credential outside its scope', attempt([`m:${own}`], [null], [image(own, 'coder@1')], { write: true, credential: 'cred-of-writer' }), /may not name credential/],
     ];
     for (const [what, err, reason] of cases) {
       expect(err?.details, what).toMatchObject({ sqlstate: '42501' });
@@ -161,9 +160,12 @@ describe.skipIf(unavailable)("an agent's database role journals its changes, hel
     }
     expect(journalCounts()).toEqual(before);
     expect(operator.query(`SELECT owner, content FROM ${t('memories')} WHERE id = $1`, [foreignId])).toEqual([{ owner: 'writer@1', content: 'the writer keeps its launch codes here' }]);
-    // The same door takes a change whose images are all in scope.
-    expect(attempt([own], [null], [image(own.slice(2), 'coder@1')], true, 'cred-of-coder')).toBeNull();
+    // The same door takes a change of a row the transaction wrote, and journals the server's images, not the ones handed in.
+    expect(attempt([`m:${own}`], [image(own, 'coder@1')], [image(own, 'coder@1')], { write: true, credential: 'cred-of-coder' })).toBeNull();
     expect(Number(journalCounts()!.changes)).toBe(Number(before!.changes) + 1);
+    const [row] = operator.query<{ before: string | null; after: string }>(`SELECT before, after FROM ${t('mnemo_journal_rows')} WHERE key = $1`, [`m:${own}`]);
+    expect(row!.before).toBeNull();
+    expect(JSON.parse(row!.after)).toMatchObject({ row: { id: own, owner: 'coder@1', content: "the agent's own note" }, edges: [] });
   });
 
   it('a second grant upgrades the role in place; the agent still journals', async () => {

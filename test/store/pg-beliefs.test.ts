@@ -15,8 +15,8 @@ import { applyAliasMerges, BeliefModel, beliefJournalFollowUps, rejectAliasPair,
 import { ftsQuery } from '../../core/beliefs/retrieval.js';
 import { fixedClock } from '../../core/clock.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import type { StoreReader, StoreWriter } from '../../core/store/port.js';
-import { MemoryStore } from '../../core/store/store.js';
+import type { StoreReader, StoreWriter } from '../../core/store/port/port.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
 import { DAY, NOW, obs } from '../helpers/beliefs.js';

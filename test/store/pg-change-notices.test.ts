@@ -62,6 +62,8 @@ describe('commit notifications of a PostgreSQL store', () => {
   it('brings the feed of a store from before the notification up to date at a writable open, once', async (ctx) => {
     if (pg.unavailable) return ctx.skip(pg.unavailable);
     connect('pgnote_old').close();
+    // The grant is an operator's writable open (it brings the store up to date): made first.
+    const agentUrl = grantAgent(storeUrl('pgnote_old'), 'coder@1').url;
     // As a store made by the build before: no notify trigger, no level recorded.
     pg.admin.query('DROP TRIGGER mnemo_pg_feed_notify ON pgnote_old.mnemo_pg_feed');
     pg.admin.query(`DELETE FROM pgnote_old.mnemo_pg_store WHERE key = 'feed_ddl_level'`);
@@ -71,8 +73,8 @@ describe('commit notifications of a PostgreSQL store', () => {
     track(PgStore.open(storeUrl('pgnote_old'), { readonly: true, clock: fixedClock(NOW) }));
     expect(triggers()).toBe(0); // a read-only open changes nothing
     // An agent's role may not replace the feed's functions: it opens the store as it is, and writes.
-    const agent = track(PgStore.open(grantAgent(storeUrl('pgnote_old'), 'coder@1').url, { clock: fixedClock(NOW) }));
-    agent.add(createMemory({ id: 'by-agent', content: 'written by the agent', owner: 'coder@1' }, NOW), null);
+    const agent = track(PgStore.open(agentUrl, { clock: fixedClock(NOW) }));
+    agent.change('add by-agent', 'memory.add', () => agent.add(createMemory({ id: 'by-agent', content: 'written by the agent', owner: 'coder@1' }, NOW), null));
     expect(triggers()).toBe(0);
 
     const viewer = connect('pgnote_old');

@@ -21,7 +21,7 @@ import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { createMemory, type Memory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import type { SavedProfileRow } from '../../core/store/port.js';
+import type { SavedProfileRow } from '../../core/store/port/port.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { errorOf } from '../helpers/mnemo-error.js';

@@ -21,7 +21,7 @@ import { generateDemo } from '../../core/demo/generate.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { FIXTURE_STORE, fixtureFileCopy, tempDir } from '../../support/fixture.js';
 import { dumpStore } from '../helpers/store-dump.js';
@@ -170,7 +170,7 @@ describe('mnemo copy between SQLite and a real PostgreSQL server', () => {
     pg.close();
   });
 
-  it('brings the nooa fixture back byte for byte, and nooa reads the same rows from it', (ctx) => {
+  it('brings the nooa fixture back byte for byte, and nooa reads the same rows from it', { timeout: 120_000, tags: ['external-data'] }, (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
     const back = join(tempDir('mnemo-pg-copy-'), 'fixture-back.sqlite');
     copyStore(FIXTURE_STORE, storeUrl('copy_fx'));
@@ -188,7 +188,7 @@ describe('mnemo copy between SQLite and a real PostgreSQL server', () => {
     copyStore(source, storeUrl('copy_nooa'));
     copyStore(storeUrl('copy_nooa'), demoBack);
     expect(nooaReads(nooa.src, demoBack)).toEqual(nooaReads(nooa.src, source));
-  }, 120_000);
+  });
 
   it('refuses what it cannot copy exactly, with a typed error naming the row and the fix, and writes nothing', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);

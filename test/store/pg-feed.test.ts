@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock, type Clock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import type { ChangeEvent } from '../../core/store/port.js';
+import type { ChangeEvent } from '../../core/store/port/port.js';
 import { pgStores } from '../helpers/pg-stores.js';
 
 const NOW = 1_780_000_000;

@@ -14,7 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MnemoError } from '../../core/errors.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
-import { grantAgent } from '../../core/store/pg/pg-grant.js';
+import { fixedClock } from '../../core/clock.js';
+import { openStore } from '../../core/index.js';
+import { createMemory } from '../../core/model/memory.js';
+import { grantAgent, type GrantResult } from '../../core/store/pg/pg-grant.js';
+import { PgStore } from '../../core/store/pg/pg-store.js';
 import { parsePgStoreUrl } from '../../core/store/pg/pg-url.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { FIXTURE_STORE } from '../../support/fixture.js';
@@ -42,6 +46,7 @@ describe('mnemo pg grant: a role per agent, held to its owner by row-level secur
   let operator: SyncPg;
   let agentA: SyncPg;
   let storeUrl = '';
+  let granted: GrantResult;
   const t = (name: string) => `${SCHEMA}.${name}`;
 
   beforeAll(() => {
@@ -52,7 +57,7 @@ describe('mnemo pg grant: a role per agent, held to its owner by row-level secur
     operator.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
     copyStore(FIXTURE_STORE, storeUrl);
     operator.query(`UPDATE ${t('memories')} m SET owner = ($1::text[])[1 + (o.n % $2)] FROM (SELECT id, row_number() OVER (ORDER BY rowid) AS n FROM ${t('memories')}) o WHERE o.id = m.id`, [OWNERS, OWNERS.length]);
-    const granted = grantAgent(storeUrl, 'coder@1');
+    granted = grantAgent(storeUrl, 'coder@1');
     expect(granted.password).toMatch(/^[A-Za-z0-9_-]{32}$/);
     agentA = SyncPg.connect(parsePgStoreUrl(granted.url).connection);
   }, 120_000);
@@ -101,20 +106,50 @@ describe('mnemo pg grant: a role per agent, held to its owner by row-level secur
     expect(operator.query(`SELECT owner FROM ${t('memories')} WHERE id = $1`, [own])).toEqual([{ owner: 'coder@1' }]);
   });
 
-  it('still reads and writes its own rows, and shared ones, as the engine allows', (ctx) => {
+  it('writes its own rows and shared ones through the engine, journalled; a raw write of them is refused at commit', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
     const own = someIdOf('coder@2');
-    expect(agentA.query(`UPDATE ${t('memories')} SET content = 'edited by coder@1' WHERE id = $1 RETURNING id`, [own])).toEqual([{ id: own }]);
     const shared = someIdOf('');
-    expect(agentA.query(`UPDATE ${t('memories')} SET importance = 7 WHERE id = $1 RETURNING id`, [shared])).toEqual([{ id: shared }]);
-    agentA.query(`INSERT INTO ${t('memories')}(id, type, content, created_at, last_accessed, data, owner) VALUES ('mine', 'info', 'x', 1, 1, '{}', 'coder@1')`);
-    expect(agentA.query(`DELETE FROM ${t('memories')} WHERE id = 'mine' RETURNING id`)).toEqual([{ id: 'mine' }]);
+    // Raw SQL: row-level security lets the statement through, the commit check refuses it (no journal entry).
+    for (const id of [own, shared]) {
+      const raw = refusal(() => agentA.transaction(() => agentA.query(`UPDATE ${t('memories')} SET content = 'edited by coder@1, raw' WHERE id = $1 RETURNING id`, [id])));
+      expect(raw?.message, id).toMatch(/with no journal entry/);
+      expect(raw?.code).toBe('permission');
+    }
+    expect(operator.query(`SELECT count(*)::int AS n FROM ${t('memories')} WHERE content = 'edited by coder@1, raw'`)).toEqual([{ n: 0 }]);
+    // Through the engine (a journalled change) the same edit, an insert and a delete go in.
+    const store = PgStore.open(granted.url, { onWarning: () => {} });
+    try {
+      const edit = (id: string, content: string) => store.change(`edit ${id}`, 'memory.update', () => store.save({ ...store.get(id)!, content }));
+      edit(own, 'edited by coder@1');
+      edit(shared, 'shared, edited by coder@1');
+      store.change('add mine', 'memory.add', () => store.add(createMemory({ id: 'mine', content: 'x', owner: 'coder@1' }, 1), null));
+      store.change('delete mine', 'memory.delete', () => store.delete('mine'));
+    } finally {
+      store.close();
+    }
+    expect(operator.query(`SELECT content FROM ${t('memories')} WHERE id = ANY($1::text[]) ORDER BY content`, [[own, shared]]).map((r) => r['content'])).toEqual(['edited by coder@1', 'shared, edited by coder@1']);
     // Its writes reach the change feed (written by the feed's trigger, not by the agent), and it
     // reads the feed rows of the memories in its scope only: the delete of its own included.
     expect(refusal(() => agentA.query(`INSERT INTO ${t('mnemo_pg_feed')}(at, tbl, op, memory_id) VALUES (1, 'memory', 'insert', 'forged')`))?.details).toMatchObject({ sqlstate: '42501' });
     const heard = agentA.query<{ owner: string; op: string; memory_id: string }>(`SELECT owner, op, memory_id FROM ${t('mnemo_pg_feed')}`);
     expect(heard).toEqual(expect.arrayContaining([{ owner: 'coder@1', op: 'delete', memory_id: 'mine' }]));
-    expect(new Set(heard.map((r) => r.owner))).toEqual(new Set(['', 'coder', 'coder@1', 'coder@2']));
+    expect([...new Set(heard.map((r) => r.owner))].filter((o) => !['', 'coder', 'coder@1', 'coder@2'].includes(o))).toEqual([]);
+  });
+
+  it('an agent opens a store no engine has opened yet (its embedder unrecorded) and writes through the engine', async (ctx) => {
+    if (unavailable) return ctx.skip(unavailable);
+    const warnings: string[] = [];
+    const coder = openStore(granted.url, { owner: 'coder@1', clock: fixedClock(1_750_000_000), session: 'coder', onWarning: (m) => warnings.push(m) });
+    try {
+      expect(operator.query(`SELECT value FROM ${t('mnemo_meta')} WHERE key = 'embedder'`), 'the copy of nooa’s store records no embedder').toEqual([]);
+      const { id } = await coder.remember({ content: 'written by an agent on a store copied from nooa' });
+      expect(operator.query(`SELECT owner FROM ${t('memories')} WHERE id = $1`, [id])).toEqual([{ owner: 'coder@1' }]);
+      // Recording the embedder is a store setting: the agent's role leaves it to an operator, and says so.
+      expect(warnings.join('\n')).toMatch(/does not record its embedder yet/);
+    } finally {
+      coder.close();
+    }
   });
 
   it('the CLI prints the password once with how to connect; a second grant replaces the password; bad owners are refused', (ctx) => {

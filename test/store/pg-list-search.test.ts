@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { createMemory, type Memory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import type { StoreWriter } from '../../core/store/port.js';
-import { MemoryStore } from '../../core/store/store.js';
+import type { StoreWriter } from '../../core/store/port/port.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
 

@@ -4,7 +4,7 @@
  * the store is closed, has a -wal left over, or is open in a live writer; and a read-only store
  * still sees a live writer's later commits (it is not a snapshot when it need not be).
  */
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call } from '../../core/api/service.js';
 import { generateDemo } from '../../core/demo/generate.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;

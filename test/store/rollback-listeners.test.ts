@@ -9,7 +9,7 @@ import { fixedClock } from '../../core/clock.js';
 import { textFilter } from '../../core/api/handlers/memory.js';
 import { Engine } from '../../core/engine/engine.js';
 import { createMemory } from '../../core/model/memory.js';
-import { Derived } from '../../core/store/derived.js';
+import { Derived } from '../../core/store/derived/derived.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { tempDir } from '../../support/fixture.js';
 import { SpyIndex } from '../../support/spy-index.js';

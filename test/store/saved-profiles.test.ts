@@ -159,7 +159,7 @@ describe('refused profiles write nothing', () => {
   it('a saved row another process corrupted is refused on read, not used', async () => {
     const session = setup();
     await call(session, 'profiles.save', { name: 'bent', knobs: { top_k: 3 } });
-    const { connectionOf } = await import('../../core/store/connection.js');
+    const { connectionOf } = await import('../../core/store/sqlite/connection.js');
     connectionOf(engine.store).prepare("UPDATE mnemo_profiles SET config = json_set(config, '$.knobs.n_dense', 1e15) WHERE name = 'bent'").run();
     const res = await invoke(session, 'recall.explain', { query: 'billing', profile: 'bent' });
     expect(res).toMatchObject({ ok: false, error: { code: 'bad_input' } });

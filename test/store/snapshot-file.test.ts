@@ -1,5 +1,5 @@
 /**
- * A snapshot's file read part by part (core/store/snapshot-file.ts PartsFile): opening it reads
+ * A snapshot's file read part by part (core/store/derived/snapshot-file.ts PartsFile): opening it reads
  * only its directory and its table of block CRCs; a part, or a range of one, is read and checked
  * when asked for, so damage is found in the blocks a reader reads, and only there.
  */
@@ -7,10 +7,10 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
-import { IndexSidecar } from '../../core/store/index-sidecar.js';
-import { BLOCK_BYTES, PartsFile, layOut } from '../../core/store/snapshot-file.js';
-import { PartsReader, SnapshotDamaged, type PartSource } from '../../core/store/snapshot-parts.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { IndexSidecar } from '../../core/store/derived/index-sidecar.js';
+import { BLOCK_BYTES, PartsFile, layOut } from '../../core/store/derived/snapshot-file.js';
+import { PartsReader, SnapshotDamaged, type PartSource } from '../../core/store/derived/snapshot-parts.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;

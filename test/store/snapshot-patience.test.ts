@@ -1,5 +1,5 @@
 /**
- * When a process writes a snapshot of an index it keeps patching (core/store/derived-snapshot.ts):
+ * When a process writes a snapshot of an index it keeps patching (core/store/derived/derived-snapshot.ts):
  * after the usual number of changes, times its savePatience. Browser mode and the desktop app set
  * more than one, so the agents writing beside them take the turn and the views never pause for an
  * encoding (index-snapshots.ts VIEWER_SAVE_PATIENCE); once another process has published a newer
@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
-import { DerivedSnapshot } from '../../core/store/derived-snapshot.js';
-import type { PersistableIndex } from '../../core/store/derived-index.js';
-import { IndexSnapshots, VIEWER_SAVE_PATIENCE } from '../../core/store/index-snapshots.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { DerivedSnapshot } from '../../core/store/derived/derived-snapshot.js';
+import type { PersistableIndex } from '../../core/store/derived/derived-index.js';
+import { IndexSnapshots, VIEWER_SAVE_PATIENCE } from '../../core/store/derived/index-snapshots.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { feedStore } from '../../support/derived-indexes.js';
 
 const NOW = 1_780_000_000;

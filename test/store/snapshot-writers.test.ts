@@ -1,5 +1,5 @@
 /**
- * Several processes writing snapshots into one index sidecar at once (core/store/index-sidecar.ts,
+ * Several processes writing snapshots into one index sidecar at once (core/store/derived/index-sidecar.ts,
  * snapshot-file.ts): agents on one PostgreSQL store share this machine's cache file, an agent's
  * `mnemo mcp` and the workbench share a SQLite store's. Here two handles on one sidecar in one
  * process stand for two processes, their writes interleaved piece by piece in a fixed order.
@@ -14,9 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { recallCorpus } from '../../core/recall/pipeline.js';
-import { IndexSidecar, sidecarPath, type SnapshotWrite } from '../../core/store/index-sidecar.js';
-import { partsDir, sweepPartsFiles } from '../../core/store/snapshot-file.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { IndexSidecar, sidecarPath, type SnapshotWrite } from '../../core/store/derived/index-sidecar.js';
+import { partsDir, sweepPartsFiles } from '../../core/store/derived/snapshot-file.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { feedStore, freshIndexes, indexesOf, openIndexed } from '../../support/derived-indexes.js';
 import { tempDir } from '../../support/fixture.js';
 

@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import { accessRecord } from '../../core/model/memory.js';
 import type { Memory, NewMemoryInput } from '../../core/model/memory.js';
-import type { OwnerSummary, StoreWriter } from '../../core/store/port.js';
+import type { OwnerSummary, StoreWriter } from '../../core/store/port/port.js';
 import type { StoreUnderTest } from '../../support/store-adapters.js';
 
 /** What the suite's describe gives its parts: the store of the running test, and its helpers. */

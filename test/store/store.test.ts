@@ -1,4 +1,4 @@
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { MnemoError } from '../../core/errors.js';
 import { createMemory } from '../../core/model/memory.js';
-import { MemoryStore } from '../../core/store/store.js';
-import { MNEMO_SCHEMA_VERSION } from '../../core/store/migrations.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
+import { MNEMO_SCHEMA_VERSION } from '../../core/store/sqlite/migrations.js';
 import { HashingEmbedder } from '../../core/embed/hashing.js';
 import { embeddingText } from '../../core/model/memory.js';
 import { expected, fixtureCopy, FIXTURE_STORE, tempDir } from '../../support/fixture.js';
@@ -73,7 +73,7 @@ describe('reading a nooa v0.0.9 store', () => {
   });
 
   it('re-encodes every fixture row byte for byte', async () => {
-    const { encodeData } = await import('../../core/store/codec.js');
+    const { encodeData } = await import('../../core/store/port/codec.js');
     const store = track(MemoryStore.open(FIXTURE_STORE, { readonly: true }));
     const raw = connectionOf(store).prepare('SELECT id, data FROM memories').all() as { id: string; data: string }[];
     for (const r of raw) expect(encodeData(store.get(r.id)!)).toBe(r.data);

@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectionOf } from '../../core/store/connection.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { rng } from '../../core/demo/generate.js';
 import {
@@ -82,7 +82,7 @@ describe('time travel over changes by every writer', () => {
     for (const w of writers.splice(0)) await w.close();
   });
 
-  it('shows the store at each of 20 instants exactly as a snapshot taken then', { timeout: 240_000 }, async () => {
+  it('shows the store at each of 20 instants exactly as a snapshot taken then', { timeout: 240_000, tags: ['external-data'] }, async () => {
     const path = join(tempDir('mnemo-tt-'), 'store.sqlite');
     const store = MemoryStore.open(path, { create: true, clock: wallClock, onWarning: () => {} });
     writers.push(inProcessWriter(store), mnemoChildWriter(path));

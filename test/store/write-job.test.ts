@@ -10,7 +10,7 @@ import type { WriteJobState } from '../../core/api/contract/journal.js';
 import { MnemoError } from '../../core/errors.js';
 import { applyPlan } from '../../core/reflect/apply.js';
 import { planOps } from '../../core/reflect/plan.js';
-import { runInProgress } from '../../core/store/run-marker.js';
+import { runInProgress } from '../../core/store/shared/run-marker.js';
 import { dumpStore, integrityOk } from '../../support/reflect.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 

@@ -11,23 +11,33 @@ import { describe, expect, it } from 'vitest';
 const root = process.cwd();
 const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
 
-/** CORE_LAYERS as the lint config spells it: an array literal of string arrays. */
-function lintLayers(): string[][] {
+/** A layer table as the lint config spells it (CORE_LAYERS, STORE_LAYERS): an array literal of string arrays. */
+function lintLayers(name = 'CORE_LAYERS'): string[][] {
   const config = readFileSync(join(root, '.dependency-cruiser.cjs'), 'utf8');
-  const m = /const CORE_LAYERS = (\[[\s\S]*?\n\]);/.exec(config);
-  if (!m) throw new Error('.dependency-cruiser.cjs no longer declares CORE_LAYERS as an array literal');
+  const m = new RegExp(`const ${name} = (\\[[\\s\\S]*?\\n\\]);`).exec(config);
+  if (!m) throw new Error(`.dependency-cruiser.cjs no longer declares ${name} as an array literal`);
   return JSON.parse(m[1]!.replace(/'/g, '"').replace(/,(\s*\])/g, '$1')) as string[][];
 }
 
-/** The layer table's rows: layer number and the backquoted rooms of its second column. */
-function docLayers(): string[][] {
-  const rows = doc.split('\n').filter((l) => /^\| \d+ \| /.test(l));
+/** The page's section under `heading`, up to the next one. */
+function section(heading: string): string {
+  const start = doc.indexOf(`\n## ${heading}\n`);
+  expect(start, `the section "${heading}"`).toBeGreaterThan(-1);
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
+}
+
+/** A layer table's rows: layer number and the backquoted rooms of its second column. */
+function docLayers(text = doc.slice(0, doc.indexOf('\n## '))): string[][] {
+  const rows = text.split('\n').filter((l) => /^\| \d+ \| /.test(l));
   return rows.map((row, i) => {
     const [, level, rooms] = /^\| (\d+) \| ([^|]+) \|/.exec(row)!;
     expect(Number(level), `row ${i} of the layer table`).toBe(i);
     return [...rooms!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/\/$/, ''));
   });
 }
+
+const storeLayers = () => docLayers(section('The rooms of the store'));
 
 describe('docs/architecture.md', () => {
   it('has the layer table the lint rules enforce, room for room', () => {
@@ -37,6 +47,16 @@ describe('docs/architecture.md', () => {
   it('names every folder and top-level module of core/ in its layer table', () => {
     const rooms = readdirSync(join(root, 'core')).filter((name) => statSync(join(root, 'core', name)).isDirectory() || name.endsWith('.ts'));
     expect(rooms.filter((r) => !docLayers().flat().includes(r))).toEqual([]);
+  });
+
+  it('has the store\'s room table the lint rules enforce, room for room', () => {
+    expect(storeLayers()).toEqual(lintLayers('STORE_LAYERS'));
+  });
+
+  it('names every folder and file directly in core/store/ in the store\'s room table', () => {
+    const store = join(root, 'core', 'store');
+    const rooms = readdirSync(store).filter((name) => statSync(join(store, name)).isDirectory() || name.endsWith('.ts'));
+    expect(rooms.filter((r) => !storeLayers().flat().includes(r))).toEqual([]);
   });
 
   it('draws a request path whose every file exists', () => {

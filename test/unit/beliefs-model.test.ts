@@ -1,5 +1,7 @@
 import { calibrate } from '../../core/beliefs/calibration.js';
-import { calibrationFor } from '../../core/beliefs/calibration-choice.js';
+import { calibrationFor, signalsModelFor } from '../../core/beliefs/calibration-choice.js';
+import { signalFeatures } from '../../core/beliefs/answer-signals.js';
+import { signalsProbability } from '../../core/beliefs/signals-model.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lambdaPerSecond, PAPER_CONFIG } from '../../core/beliefs/config.js';
 import { decay, OTHER } from '../../core/beliefs/equations.js';
@@ -72,10 +74,15 @@ describe('query_at: time travel from the delta log, decayed in dataset time', ()
     const mid = readBelief(model, 'Ada Osei', 'city', T0 + 50 * DAY);
     const expected = decay(deltas[0]!.posterior, lambda, 50 * DAY);
     expect(mid.value).toBe('Lyon');
-    // The equation gives the model's probability; the headline p is that, calibrated (calibration-fitted.ts).
+    // The equation gives the model's probability; the headline p is the signals model's (signals-fitted.ts),
+    // and without it the calibration map's (calibration-fitted.ts).
     expect(mid.p_model).toBeCloseTo(expected['Lyon']!, 12);
     expect(mid.calibrated).toBe(true);
-    expect(mid.p).toBeCloseTo(calibrate(calibrationFor(model.config(), 'as-of')!, expected['Lyon']!), 12);
+    expect(mid.p_source).toBe('signals');
+    expect(mid.p).toBeCloseTo(signalsProbability(signalsModelFor(model.config(), 'as-of')!, signalFeatures(mid.signals!)), 12);
+    const platt = readBelief(model, 'Ada Osei', 'city', T0 + 50 * DAY, 'as-of', { signals: false });
+    expect(platt.p_source).toBe('calibration');
+    expect(platt.p).toBeCloseTo(calibrate(calibrationFor(model.config(), 'as-of')!, expected['Lyon']!), 12);
     expect(mid.deltas).toBe(1);
     expect(mid.t_last).toBe(T0);
     expect(mid.entropy).toBeGreaterThan(readBelief(model, 'Ada Osei', 'city', T0).entropy);

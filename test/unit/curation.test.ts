@@ -7,7 +7,7 @@ import { ApiSession } from '../../core/api/context.js';
 import { call, invoke } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
 import { addMemory } from '../../core/engine/memory-ops.js';
-import { findTombstone } from '../../core/store/tombstones.js';
+import { findTombstone } from '../../core/store/sqlite/tombstones.js';
 import { join } from 'node:path';
 import { tempDir } from '../../support/fixture.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';

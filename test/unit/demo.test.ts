@@ -1,7 +1,7 @@
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { BeliefModel, readEntity } from '../../core/beliefs/index.js';
 import { EDGE_TYPES, MEMORY_TYPES } from '../../core/model/enums.js';

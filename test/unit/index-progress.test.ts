@@ -10,7 +10,7 @@ describe('index build progress on stderr', () => {
     report({ index: 'recall.mnemo.bm25.porter', phase: 'done', memories: 100_000, ms: 10_460 });
     expect(lines).toEqual([
       'Building the keyword index over 100,000 memories…',
-      'Built the keyword index in 10.5 s (kept beside the store for the next open when it has a change feed)',
+      'Built the keyword index in 10.5 s',
     ]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * A copy of an index loaded ahead of a hand-over (store/index-handoff.ts) is warmed: what its
+ * A copy of an index loaded ahead of a hand-over (store/derived/index-handoff.ts) is warmed: what its
  * restore left for first use is read then, so the first call after the swap reads no part.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,8 +8,8 @@ import { Engine } from '../../core/engine/engine.js';
 import { addMemory } from '../../core/engine/memory-ops.js';
 import { LiveVectors } from '../../core/embed/live-vectors.js';
 import { KeywordIndex } from '../../core/recall/mnemo/keyword-index.js';
-import { handoffHoldMs } from '../../core/store/index-handoff.js';
-import type { PartSource, SnapshotParts } from '../../core/store/snapshot-parts.js';
+import { handoffHoldMs } from '../../core/store/derived/index-handoff.js';
+import type { PartSource, SnapshotParts } from '../../core/store/derived/snapshot-parts.js';
 
 /** The parts, counting every read of them. */
 function counting(parts: SnapshotParts): PartSource & { reads: number } {

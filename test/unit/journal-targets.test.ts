@@ -42,7 +42,7 @@ describe('journal targets are wired at open, not by imports', () => {
     const { path, changeId } = await storeWithAliasMerge();
     vi.resetModules();
     const { ApiSession } = await import('../../core/api/context.js');
-    const { BeliefTables } = await import('../../core/store/belief-tables.js');
+    const { BeliefTables } = await import('../../core/store/sqlite/belief-tables.js');
     const session = new ApiSession();
     try {
       const store = sqliteAdapterOf(session.open(path));
@@ -60,8 +60,8 @@ describe('journal targets are wired at open, not by imports', () => {
   it('a store opened at the lowest level with the belief targets undoes and redoes the merge', async () => {
     const { path, changeId } = await storeWithAliasMerge();
     vi.resetModules();
-    const { MemoryStore } = await import('../../core/store/store.js');
-    const { BeliefTables } = await import('../../core/store/belief-tables.js');
+    const { MemoryStore } = await import('../../core/store/sqlite/sqlite-store.js');
+    const { BeliefTables } = await import('../../core/store/sqlite/belief-tables.js');
     const { beliefJournalFollowUps } = await import('../../core/beliefs/journal-target.js');
     const store = MemoryStore.open(path, { journalFollowUps: beliefJournalFollowUps });
     try {
@@ -81,8 +81,8 @@ describe('journal targets are wired at open, not by imports', () => {
     const { path, changeId } = await storeWithAliasMerge();
     // core/beliefs is loaded in this module graph, which used to be enough to restore its rows
     await import('../../core/beliefs/index.js');
-    const { MemoryStore } = await import('../../core/store/store.js');
-    const { BeliefTables } = await import('../../core/store/belief-tables.js');
+    const { MemoryStore } = await import('../../core/store/sqlite/sqlite-store.js');
+    const { BeliefTables } = await import('../../core/store/sqlite/belief-tables.js');
     const { MnemoError } = await import('../../core/errors.js');
     const store = MemoryStore.open(path);
     try {

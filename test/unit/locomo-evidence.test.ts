@@ -49,7 +49,7 @@ describe('LoCoMo evidence normalisation', () => {
 
   // The real file is read only when it is given (it is never part of the project).
   const locomo = locomoData();
-  it('handles every malformed evidence string of the real file as the data README lists them', (ctx) => {
+  it('handles every malformed evidence string of the real file as the data README lists them', { tags: ['external-data'] }, (ctx) => {
     if (!locomo.path) return ctx.skip(locomo.missing);
     const data = JSON.parse(readFileSync(locomo.path, 'utf8')) as { sample_id: string; conversation: Record<string, unknown>; qa: { evidence: string[] }[] }[];
     const malformed: string[] = [];

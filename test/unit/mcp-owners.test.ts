@@ -1,19 +1,13 @@
 /** Owners over MCP, on reads: what agent A can reach of agent B's memories through recall and spread. */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentMemory } from '../../core/agent/agent-memory.js';
-import { agentOn, freshStorePath } from '../helpers/agents.js';
-import { connectInProcess, dataOf, type McpHandle } from '../helpers/mcp.js';
+import { freshStorePath } from '../helpers/agents.js';
+import { dataOf, mcpAgent } from '../helpers/mcp.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-async function mcpFor(path: string, owner: string): Promise<{ agent: AgentMemory; mcp: McpHandle }> {
-  const agent = agentOn(path, owner);
-  const mcp = await connectInProcess(agent);
-  cleanup.push(() => agent.close(), () => mcp.close());
-  return { agent, mcp };
-}
+const mcpFor = (path: string, owner: string) => mcpAgent(path, owner, cleanup);
 const ids = (r: { results: { id: string }[] }) => r.results.map((x) => x.id);
 
 describe('owners over MCP: reads', () => {

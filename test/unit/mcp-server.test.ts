@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
+import { addMemory } from '../../core/engine/memory-ops.js';
 import { OPEN_TODOS_URI, RECENT_URI } from '../../cli/mcp/server.js';
 import { agentOn, freshStorePath, T0 } from '../helpers/agents.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
@@ -19,7 +20,7 @@ async function mcpFor(path: string, owner: string, opts: Parameters<typeof agent
   return { agent, mcp };
 }
 
-const EXPECTED_TOOLS = ['remember', 'recall', 'search', 'update_memory', 'forget', 'associate', 'deref', 'stats', 'reflect', 'todo_list', 'todo_open', 'todo_close', 'intent_add', 'intents_due'];
+const EXPECTED_TOOLS = ['remember', 'recall', 'search', 'update_memory', 'forget', 'erase', 'associate', 'conflicts', 'resolve_conflict', 'deref', 'stats', 'reflect', 'todo_list', 'todo_open', 'todo_close', 'intent_add', 'intents_due'];
 
 describe('MCP tools', () => {
   it('lists every tool with a JSON schema and the server instructions', async () => {
@@ -87,6 +88,32 @@ describe('MCP tools', () => {
       expect(textOf(r)).toMatch(tool === 'todo_close' ? /^bad_input: .*not a todo/ : /^permission: memory [0-9a-f]{8} belongs to "bob@1"; cross-owner writes are not allowed \(you are "alice@1"\)$/);
     }
     expect(bAgent.engine.store.require(secret.id)).toMatchObject({ content: 'bob keeps the launch codes in the red binder', archived: false });
+  });
+
+  it('erase: an agent erases its own memories for good; one of another agent\'s, or a shared one, refuses the whole call and erases nothing', async () => {
+    const path = freshStorePath();
+    const { mcp: a, agent: aAgent } = await mcpFor(path, 'alice@1');
+    const { mcp: b } = await mcpFor(path, 'bob@1');
+    const mine = dataOf(await a.call('remember', { content: 'the wifi password is hunter2-blue' }));
+    const also = dataOf(await a.call('remember', { content: 'alice parks on level 3' }));
+    const bobs = dataOf(await b.call('remember', { content: 'bob keeps the launch codes in the red binder' }));
+    const store = aAgent.engine.store;
+    // A shared (unowned) memory, written by the operator outside MCP.
+    const shared = await addMemory(aAgent.engine, { content: 'the team offsite is in march' });
+    const mixed = await a.call('erase', { memory_ids: [mine.id.slice(0, 8), bobs.id.slice(0, 8)] });
+    expect(mixed.isError).toBe(true);
+    expect(textOf(mixed)).toMatch(/^permission: an agent erases only its own memories; [0-9a-f]{8} \("bob@1"\) is not yours \(you are "alice@1"\)/);
+    const sharedToo = await a.call('erase', { memory_ids: [mine.id, shared.id] });
+    expect(textOf(sharedToo)).toMatch(/^permission: .*[0-9a-f]{8} \(shared\) is not yours/);
+    expect(store.exists(mine.id) && store.exists(bobs.id) && store.exists(shared.id)).toBe(true);
+    const r = dataOf(await a.call('erase', { memory_ids: [mine.id.slice(0, 8), also.id] }));
+    expect(r).toMatchObject({ erased: 2, counts: { memories: 2 } });
+    expect(store.exists(mine.id) || store.exists(also.id)).toBe(false);
+    const entry = store.journal.get(r.change_id);
+    expect(entry).toMatchObject({ kind: 'erase', meta: { by: 'agent alice@1' } });
+    expect(JSON.stringify(store.journal.rows(r.change_id))).not.toContain('hunter2');
+    expect(textOf(await a.call('recall', { query: 'wifi password hunter2' }))).not.toMatch(/hunter2/);
+    expect((await a.client.listTools()).tools.find((t) => t.name === 'erase')!.annotations).toMatchObject({ destructiveHint: true });
   });
 
   it('todos and intents over MCP: every trigger kind fires once', async () => {

@@ -11,7 +11,7 @@ import { invoke } from '../../core/api/service.js';
 import { refusedOps } from '../../core/agent/reflect.js';
 import { ownerMatches, ownerMayWrite } from '../../core/model/owner.js';
 import { planOps, planReflection } from '../../core/reflect/plan.js';
-import { ownerClause } from '../../core/store/owner-sql.js';
+import { ownerClause } from '../../core/store/shared/owner-sql.js';
 import { agentOn, freshStorePath } from '../helpers/agents.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
 

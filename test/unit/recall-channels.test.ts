@@ -3,7 +3,7 @@
  * (recalled/searched/deref/reinforced touch; injected never does), counters that survive ring
  * rotation, and the OpenTelemetry trace_ref / span events.
  */
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import { context, trace, ROOT_CONTEXT, type Context, type ContextManager, type Span } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';

@@ -8,8 +8,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { createMemory } from '../../core/model/memory.js';
 import { RecallCorpus } from '../../core/recall/corpus.js';
-import type { PartSource } from '../../core/store/snapshot-parts.js';
-import { MemoryStore } from '../../core/store/store.js';
+import type { PartSource } from '../../core/store/derived/snapshot-parts.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;

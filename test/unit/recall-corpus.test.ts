@@ -9,7 +9,7 @@ import { ACTR_CHANNELS } from '../../core/model/enums.js';
 import { cueSet } from '../../core/model/memory.js';
 import { pyDumps } from '../../core/model/pyjson.js';
 import { scanScoringFields } from '../../core/recall/data-scan.js';
-import { decodeRow, type MemoryRow } from '../../core/store/codec.js';
+import { decodeRow, type MemoryRow } from '../../core/store/port/codec.js';
 import { FIXTURE_AFTER, FIXTURE_STORE } from '../../support/fixture.js';
 
 describe('scanScoringFields', () => {

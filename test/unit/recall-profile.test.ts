@@ -28,7 +28,7 @@ describe('profiles', () => {
     expect(info).toMatchObject({ name: 'nooa-0.0.9', store_profile: 'nooa-0.0.9', differences: [] });
     const mnemo = await call(session, 'recall.profile', { profile: 'mnemo' });
     expect(mnemo.differences).toEqual(profileDifferences(MNEMO_PROFILE));
-    // The two fixes of the reference's faults, then the retrieval features tuned on LoCoMo (docs/benchmarks.md).
+    // The two fixes of the reference's faults, then the retrieval features tuned on LoCoMo (docs/benchmarks/locomo.md).
     expect(mnemo.differences.slice(0, 2)).toEqual([
       'the keyword leg reads content, title, tags (nooa: content only)',
       'archived memories never receive or relay spread activation (nooa v0.0.9 lets spread pull them back in)',

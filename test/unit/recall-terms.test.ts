@@ -3,7 +3,7 @@
  * that add up to the row's score within 0.001 under every profile (the BM25 term and the entity
  * boost included), on the nooa fixture and on a generated demo store, over many queries.
  */
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ import { resolveRequest } from '../../core/recall/request.js';
 import { whyNot } from '../../core/recall/why-not.js';
 import { termsSum } from '../../core/recall/terms.js';
 import type { ExplainRow, RecallProfileName } from '../../core/recall/types.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { barSegments, segmentsSum } from '../../renderer/components/score-terms.js';
 import { expected, FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { movableClock, newEngine, put } from '../helpers/recall-store.js';

@@ -1,5 +1,5 @@
 /** Why-not answers and replay of logged recalls. */
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { call, invoke } from '../../core/api/service.js';

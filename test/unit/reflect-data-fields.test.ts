@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createMemory, accessRecord } from '../../core/model/memory.js';
-import { encodeData } from '../../core/store/codec.js';
+import { encodeData } from '../../core/store/port/codec.js';
 import { parseDataFields, readDataFields } from '../../core/reflect/data-fields.js';
 import { FIXTURE_STORE } from '../../support/fixture.js';
 

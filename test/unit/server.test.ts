@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
-import { MemoryStore } from '../../core/store/store.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
 import { isLoopbackHost, tokenMatches, TOKEN_HEADER } from '../../server/security.js';
 import { runCli } from '../helpers/cli.js';

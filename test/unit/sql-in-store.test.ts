@@ -18,7 +18,7 @@ const STORE_DIR = 'core/store/';
  * Files allowed to speak SQL outside the store, each with why and the only tables its SQL may name
  * (so an exception cannot quietly start reading the store's own tables). Keep this list short.
  */
-// None today: the keyword index's FTS5 tokenizer, the last one, lives in core/store/fts-tokenizer.ts.
+// None today: the keyword index's FTS5 tokenizer, the last one, lives in core/store/derived/fts-tokenizer.ts.
 const ALLOWED: Record<string, { reason: string; tables: string[] }> = {};
 
 /** Table names a statement mentions (after FROM, INTO, UPDATE, JOIN, TABLE, INDEX … ON). */

@@ -4,7 +4,7 @@
  * (add, content update, archive, restore, delete, replace), including changes made by another
  * connection.
  */
-import { connectionOf } from '../../core/store/connection.js';
+import { connectionOf } from '../../core/store/sqlite/connection.js';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../core/engine/engine.js';

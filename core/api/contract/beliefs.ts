@@ -12,11 +12,11 @@ import type { BeliefAnswer as BeliefAnswerView } from '../../beliefs/answer.js';
 import type { AliasPlan as AliasPlanView, AliasProposal as AliasProposalView } from '../../beliefs/identity.js';
 import type { IngestResult as BeliefIngestResult } from '../../beliefs/model.js';
 import type { BeliefView, ValueP } from '../../beliefs/read.js';
-import type { CalibrationFigures, FittedCalibration } from '../../beliefs/calibration-types.js';
+import type { CalibrationFigures, DiscriminationFigures, FittedCalibration, StoredSignals } from '../../beliefs/calibration-types.js';
 import type { RetrievalResult as RetrievalView } from '../../beliefs/retrieval.js';
-import type { AliasRow as AliasRowView } from '../../store/port.js';
+import type { AliasRow as AliasRowView } from '../../store/port/port.js';
 // The views are the belief layer's own types, under the names the workbench knows them by.
-export type { AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, BeliefIngestResult, BeliefView, CalibrationFigures, FittedCalibration, RetrievalView, ValueP };
+export type { AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, BeliefIngestResult, BeliefView, CalibrationFigures, DiscriminationFigures, FittedCalibration, RetrievalView, StoredSignals, ValueP };
 
 const finite = (name: string) => z.number().refine(Number.isFinite, `${name} must be a finite number (epoch seconds)`);
 const name = (what: string) =>
@@ -62,6 +62,8 @@ export interface BeliefConfigView {
   recorded: boolean;
   /** The fitted calibration map and its dev figures per read mode; null where none applies (an overridden profile). */
   calibration: { 'as-of': FittedCalibration | null; hindsight: FittedCalibration | null };
+  /** The signals model that gives the headline p (signals-fitted.ts), with its dev figures; null where none applies. */
+  signals: { 'as-of': StoredSignals | null; hindsight: StoredSignals | null };
 }
 
 export interface BeliefEntitySummary {
@@ -74,7 +76,7 @@ export interface BeliefEntitySummary {
 
 export const beliefsContract = {
   'beliefs.config': method<BeliefConfigView>()({
-    description: "The belief constants of the current store (the paper profile until the first observation records them), and the calibration fitted for them.",
+    description: "The belief constants of the current store (the paper profile until the first observation records them), and the calibration and signals model fitted for them.",
     input: z.object({}).optional().default({}),
   }),
   'beliefs.configure': method<BeliefConfigView>()({

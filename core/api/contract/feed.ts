@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { method } from '../define.js';
-import type { FeedRetention, FeedStatus, PruneReport } from '../../store/port.js';
+import type { FeedRetention, FeedStatus, PruneReport } from '../../store/port/port.js';
 
-export type { FeedRetention, FeedStatus, PruneReport } from '../../store/port.js';
+export type { FeedRetention, FeedStatus, PruneReport } from '../../store/port/port.js';
 
 const days = (what: string) => z.number().int(`${what} is a whole number of days`).min(1, `${what} is at least 1 day`).max(36_500, `${what} is at most 36,500 days`);
 

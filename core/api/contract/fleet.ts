@@ -9,7 +9,7 @@ import { method } from '../define.js';
 import type { FleetEntry, FleetListing } from '../../fleet/fleet.js';
 import type { StoreInfo } from './store.js';
 import type { CredentialRef } from '../../model/agent-credential.js';
-import type { OwnerSummaries, OwnerSummary } from '../../store/port.js';
+import type { OwnerSummaries, OwnerSummary } from '../../store/port/port.js';
 export type { FleetEntry, FleetListing, CredentialRef, OwnerSummaries, OwnerSummary };
 
 /** The most owner rows `fleet.owners` answers (the store layer's cap; a store may hold far more owners). */

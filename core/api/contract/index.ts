@@ -106,8 +106,8 @@ export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult, AccessTall
 export type { IntentListResult, IntentDueResult, DueIntentRow } from './intents.js';
 export type { TodoListResult } from './todos.js';
 export type { IntentView, TodoView, IntentState } from '../../prospective/views.js';
-export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView, CalibrationFigures, FittedCalibration } from './beliefs.js';
+export type { BeliefView, DeltaView, BeliefConfigView, BeliefEntitySummary, AliasPlanView, AliasProposalView, AliasRowView, BeliefAnswerView, RetrievalView, CalibrationFigures, DiscriminationFigures, FittedCalibration, StoredSignals } from './beliefs.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint, MaintenanceRow } from './overview.js';
 export type { FleetEntry, FleetListing, FleetStoreKpis, FleetCredentialUse, CredentialRef, OwnerSummaries, OwnerSummary } from './fleet.js';
-export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from './review.js';
+export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem, ConflictItem, ConflictKind, ConflictPage, ConflictSide, RecallToday, ResolutionResult } from './review.js';
 export type { DuplicateGroup, DuplicateMember, DuplicatePage } from './curation.js';

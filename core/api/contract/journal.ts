@@ -7,13 +7,13 @@ import type { CredentialRef } from '../../model/agent-credential.js';
 import type { JobPhase, JobUnit } from '../../model/job-phase.js';
 import { method } from '../define.js';
 import { credentialFilterField } from './shared/fields.js';
-import type { ChangeRow, ChangeSummary } from '../../store/port.js';
+import type { ChangeRow, ChangeSummary } from '../../store/port/port.js';
 
 /** The running long write (core/api/handlers/shared/write-job.ts). */
 export interface WriteJobState {
   running: boolean;
   kind: string | null;
-  /** What it is doing now (model/job-phase.ts): check, apply, undo, redo, handover, take-back; null before its first report. */
+  /** What it is doing now (model/job-phase.ts): check, apply, undo, redo, handover, hold, take-back, and an erase's planning, erasing, scrubbing, reclaiming; null before its first report. */
   phase: JobPhase | null;
   /** The phase in words ("taking back what was written"). */
   phase_label: string | null;
@@ -30,7 +30,7 @@ export interface WriteJobState {
   eta_s: number | null;
   /** A cancel was asked for; the job stops at its next look and takes back what it wrote. */
   cancelling: boolean;
-  /** Whether this kind of job can be cancelled. */
+  /** Whether this job can be cancelled now (an erase only until its first write). */
   cancellable: boolean;
 }
 
@@ -38,19 +38,24 @@ export interface WriteJobState {
  * A change with the first memories it touched, so a UI can name it by their titles, and the agent
  * credential that made it (null: made without one, by the workbench, the CLI or a stdio agent).
  */
-export type NamedChange = ChangeSummary & { memory_ids: string[]; credential: CredentialRef | null };
+export type NamedChange = ChangeSummary & {
+  memory_ids: string[];
+  credential: CredentialRef | null;
+  /** The agent (role@instance) that made it: its credential's owner, or the agent a session without a credential recorded; null: the operator (workbench, CLI). */
+  agent_owner: string | null;
+};
 
 const changeId = z.number().int('a change id is a whole number').min(1, 'a change id is 1 or more');
 
 export const journalContract = {
   'journal.progress': method<WriteJobState>()({
     description:
-      'Where the running long write (reflect.apply, a big journal.undo or journal.redo) is: its phase, n of N of that phase (a commit counts its accepted items, an undo or redo its rows) and an ETA from the pace it has kept, for a progress bar.',
+      'Where the running long write (reflect.apply, a big journal.undo or journal.redo, memory.erase) is: its phase, n of N of that phase (a commit counts its accepted items, an undo or redo its rows, an erase its memories) and an ETA from the pace it has kept, for a progress bar.',
     input: z.object({}),
   }),
   'journal.cancel': method<{ cancelled: boolean }>()({
     description:
-      'Cancel the running long write (reflect.apply, journal.undo, journal.redo): it stops at its next look, takes back what it wrote (journal.progress shows that as the take-back phase) and leaves the store as it was; the call that started it then fails with details.cancelled: true.',
+      'Cancel the running long write (reflect.apply, journal.undo, journal.redo): it stops at its next look, takes back what it wrote (journal.progress shows that as the take-back phase) and leaves the store as it was; the call that started it then fails with details.cancelled: true. A memory.erase can be cancelled while it plans (nothing is erased), not past its first write.',
     input: z.object({}),
     mutates: true,
   }),

@@ -1,13 +1,25 @@
 /**
  * The memories themselves: list, read, add, edit, archive and restore, tags and the list's facet
- * counts, selecting every match of a filter, and manual curation (merge, forget, delete).
+ * counts, selecting every match of a filter, and manual curation (merge, forget, delete, erase).
  */
 import { z } from 'zod';
 import type { Memory } from '../../model/memory.js';
 import type { MergeOrder } from '../../engine/curation.js';
+import type { EraseDryRun, EraseReceipt } from '../../erase/erase.js';
+import { MATCH_MAX_CHARS, MATCH_MIN_CHARS } from '../../model/erase-text.js';
 import { method } from '../define.js';
 import { atField, idField } from './shared/fields.js';
 import { memoryAddInput, memoryListInput, memoryPatchInput } from './shared/memory-inputs.js';
+
+/** Which memories an erase names: exactly one of ids, match or owner. */
+const eraseInput = z
+  .object({
+    ids: z.array(z.string().min(1, 'id is required').max(200)).min(1, 'give at least one id').max(100_000).optional(),
+    match: z.string().max(MATCH_MAX_CHARS * 4).optional(),
+    owner: z.string().min(1, 'owner names whose memories to erase: "role" or "role@instance"').max(200).optional(),
+  })
+  .strict()
+  .refine((v) => [v.ids, v.match, v.owner].filter((x) => x !== undefined).length === 1, { error: `give exactly one of ids, match (${MATCH_MIN_CHARS} to ${MATCH_MAX_CHARS} characters) or owner` });
 
 /** The most ids one "select all matching" returns: the bulk methods take at most this many. */
 export const MAX_SELECT_IDS = 100_000;
@@ -50,6 +62,8 @@ export interface MemoryDetail {
   outgoing: EdgeView[];
   incoming: EdgeView[];
   has_embedding: boolean;
+  /** The conflict resolution that superseded it (as of the instant shown), with the superseding memory's head; null when none did. */
+  superseded: { by: string; by_head: string | null; at: number } | null;
 }
 
 export interface Facet {
@@ -77,13 +91,13 @@ export const memoryContract = {
     description: 'One memory with every field, its verbal labels and its edges in and out; `at` shows it as it was at that instant.',
     input: z.object({ id: idField, at: atField.optional() }),
   }),
-  'memory.add': method<Memory>()({
-    description: 'Add a memory (journalled).',
+  'memory.add': method<Memory & { redacted?: Record<string, number> }>()({
+    description: "Add a memory (journalled). Secrets the store's redaction policy finds are replaced by [redacted:<kind>] before it is stored; redacted counts them by kind.",
     input: memoryAddInput,
     mutates: true,
   }),
-  'memory.update': method<{ memory: Memory; changed: string[]; change_id: number | null }>()({
-    description: 'Change fields of a memory (journalled, undoable).',
+  'memory.update': method<{ memory: Memory; changed: string[]; change_id: number | null; redacted?: Record<string, number> }>()({
+    description: "Change fields of a memory (journalled, undoable). New text is redacted as memory.add's is.",
     input: z.object({ id: idField, patch: memoryPatchInput }),
     mutates: true,
   }),
@@ -134,6 +148,17 @@ export const memoryContract = {
   'memory.forget': method<{ forgotten: { id: string; hash: string }[]; change_id: number | null }>()({
     description: 'Forget memories: delete them and record a content tombstone, so re-adding the same text is flagged (undoable).',
     input: z.object({ ids }),
+    mutates: true,
+  }),
+  'memory.erasePlan': method<EraseDryRun>()({
+    description:
+      'What memory.erase would remove, place by place, and what no store reaches; nothing is written (a dry run). Takes exactly one of ids, match or owner, as memory.erase does.',
+    input: eraseInput,
+  }),
+  'memory.erase': method<EraseReceipt>()({
+    description:
+      'Erase memories for good, from every place their content lives: the row and its edges, journal images (replaced by an erased marker: the changes that need them can no longer be undone), the change feed (time travel shows "erased at T by X"), access events with their queries, tombstones, the belief rows derived from them, the index snapshots and the list search beside the store; then the bytes are made to go (SQLite: VACUUM and a WAL truncate; PostgreSQL: VACUUM FULL of the touched tables). Exactly one of ids (a gone memory by its full id too), match (every memory whose own text holds it, ASCII letters case-folded; the text is also scrubbed from every other place: access queries, belief evidence, journal and feed images) or owner ("role" or "role@instance"). memory.erasePlan lists what would go first. It runs as the long write (journal.progress; journal.cancel until its first write), cannot be undone, and answers with a receipt (counts per place, when, by whom) that the journal keeps as an erase entry.',
+    input: eraseInput,
     mutates: true,
   }),
   'memory.delete': method<{ deleted: string[]; change_id: number | null }>()({

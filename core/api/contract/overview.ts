@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { method } from '../define.js';
 import type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint } from '../../observe/overview.js';
-import type { MaintenanceEntry as MaintenanceRow } from '../../store/port.js';
+import type { MaintenanceEntry as MaintenanceRow } from '../../store/port/port.js';
 export type { OverviewFacets, RangeFacet, RetentionScatter, ScatterPoint };
 
-export type { MaintenanceEntry as MaintenanceRow } from '../../store/port.js';
+export type { MaintenanceEntry as MaintenanceRow } from '../../store/port/port.js';
 
 export const overviewContract = {
   'overview.facets': method<OverviewFacets>()({

@@ -20,6 +20,8 @@ export const recallInput = z.object({
   owner: scopeField,
   /** Scores with another profile than the store's default (comparison, conformance): built in or saved. */
   profile: profileField.optional(),
+  /** Ranks superseded memories (conflict resolutions) as any other, marked, whatever the profile says. */
+  include_superseded: z.boolean().optional(),
 });
 
 /** The derived index being built for recall right now (core/api/handlers/shared/index-builds.ts). */

@@ -10,7 +10,11 @@ import { OP_NAMES } from '../../reflect/policy.js';
 import type { ApplyResult } from '../../reflect/types.js';
 import type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem } from '../../review/review.js';
 import { reflectPlanInput } from './shared/reflect-plan-input.js';
-export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem };
+import { conflictRecallInput, conflictsInput, flagInput, resolutionInput } from './shared/conflict-inputs.js';
+import type { ConflictItem, ConflictPage, ConflictSide, ConflictKind } from '../../review/conflicts/queue.js';
+import type { RecallToday } from '../../review/conflicts/recall-today.js';
+import type { ResolutionResult } from '../../review/conflicts/resolutions-api.js';
+export type { PlanSummary, ReviewAction, ReviewCounts, ReviewItem, ConflictItem, ConflictPage, ConflictSide, ConflictKind, RecallToday, ResolutionResult };
 
 const opName = z.enum(OP_NAMES);
 const planId = z.string().min(1, 'plan_id is required').max(100);
@@ -56,6 +60,26 @@ export const reviewContract = {
   'review.counts': method<ReviewCounts>()({
     description: 'How many items of each op are accepted, rejected or follow a rejection, under the actions.',
     input: z.object({ plan_id: planId, actions: reviewActions }),
+  }),
+  'review.conflicts': method<ConflictPage>()({
+    description:
+      'The conflict queue, most harmful first (the chance the answer recall gives is wrong × its recalls and injections): pairs joined by a contradicts edge, pairs stating different values of one thing, and beliefs the belief layer doubts. Items carry `kind` and the `ids` of both memories, or `entity` and `attribute`. The first call builds the index (reported by recall.indexBuild).',
+    input: conflictsInput,
+  }),
+  'review.conflictRecall': method<RecallToday>()({
+    description: "What recall returns today for a conflict: a dry run of the store's default recall for the words both memories share, and where each lands (or that it is left out as superseded).",
+    input: conflictRecallInput,
+  }),
+  'review.resolve': method<ResolutionResult>()({
+    description:
+      'Settles a conflict as one journalled change (undo it with journal.undo): supersede (current B, A stays with superseded_by and leaves default recall), forget (A is wrong: deleted with a tombstone), both_hold (the pair leaves the queue for good), merge, and for beliefs assert (a curator observation with reliability 1) or reject (an observation stops counting).',
+    input: resolutionInput,
+    mutates: true,
+  }),
+  'review.flag': method<{ src: string; dst: string; changed: boolean; change_id: number | null }>()({
+    description: 'Flags a contradiction: a contradicts edge a → b with a note the queue shows beside the pair (one change).',
+    input: flagInput,
+    mutates: true,
   }),
   'review.commit': method<ApplyResult & { accepted: number }>()({
     description: 'Apply the accepted items of a plan under review as one journalled change; refused (conflict) when the store changed since planning.',

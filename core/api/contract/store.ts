@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { method } from '../define.js';
 import { atField } from './shared/fields.js';
 import type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff } from '../../model/history.js';
+import { BUILT_IN_PATTERNS, customPatternSchema, MAX_CUSTOM_PATTERNS } from '../../model/redaction.js';
 export type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff };
 
 /** The most rows of each list store.diff returns. */
@@ -23,7 +24,34 @@ export interface StoreInfo {
   counts: { memories: number; live: number; archived: number; edges: number; events: number; changes: number };
 }
 
+/** A store's redaction at the door (engine/redaction.ts): the policy, every pattern it knows, and what it replaced. */
+export interface RedactionView {
+  enabled: boolean;
+  patterns: { kind: string; description: string; source: string; built_in: boolean; optional: boolean; on: boolean }[];
+  /** Replacements made by this store's writes, by kind, and in all. */
+  counts: Record<string, number>;
+  total: number;
+}
+
+const optionalKinds = BUILT_IN_PATTERNS.filter((p) => p.optional).map((p) => p.kind) as [string, ...string[]];
+
 export const storeContract = {
+  'store.redaction': method<RedactionView>()({
+    description:
+      "The store's redaction at the door: whether it is on, every pattern (built in: high-confidence secrets on, emails and phone numbers off unless turned on; and the operator's own), and how many replacements the store's writes made, by kind.",
+    input: z.object({}).optional().default({}),
+  }),
+  'store.setRedaction': method<RedactionView>()({
+    description: `Change the store's redaction policy (journalled, undoable): turn it on or off, turn the optional built-in kinds on (${optionalKinds.join(', ')}), or set the operator's own patterns (at most ${MAX_CUSTOM_PATTERNS}, each run under RE2: linear time, no look-around or back-references). Applies to new writes only. Fields left out keep their value.`,
+    input: z
+      .object({
+        enabled: z.boolean().optional(),
+        optional: z.array(z.enum(optionalKinds)).max(10).optional(),
+        custom: z.array(customPatternSchema).max(MAX_CUSTOM_PATTERNS).optional(),
+      })
+      .strict(),
+    mutates: true,
+  }),
   'store.open': method<StoreInfo>()({
     description:
       'Open an existing nooa or Mnemo store and make it the current store. Never creates or converts a file (that is mnemo init); browser mode opens only the store it was started with or stores under its --root; the app opens stores only from its dialog.',

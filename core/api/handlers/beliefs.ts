@@ -1,3 +1,7 @@
+import { recordRedactions, redactOne } from '../../engine/redaction.js';
+import { totalOf, type RedactionCounts } from '../../model/redaction.js';
+import type { StoreReader, StoreWriter } from '../../store/port/port.js';
+import type { Observation } from '../../beliefs/observation.js';
 import {
   answerQueries,
   applyAliasMerges,
@@ -14,7 +18,7 @@ import {
   type BeliefReader,
 } from '../../beliefs/index.js';
 import { lambdaPerSecond } from '../../beliefs/config.js';
-import { fittedCalibration } from '../../beliefs/calibration-choice.js';
+import { fittedCalibration, fittedSignals } from '../../beliefs/calibration-choice.js';
 import { OTHER, type Dist } from '../../beliefs/equations.js';
 import { sortedDistribution } from '../../beliefs/read.js';
 import { toObservation } from '../../beliefs/observation.js';
@@ -22,7 +26,7 @@ import { memoryHead } from '../../model/memory.js';
 import type { ApiSession } from '../context.js';
 import type { beliefsContract, BeliefConfigView, DeltaView } from '../contract/beliefs.js';
 import type { HandlersFor, ReadSession } from './types.js';
-import type { DeltaRow } from '../../store/port.js';
+import type { DeltaRow } from '../../store/port/port.js';
 
 function model(session: ApiSession): BeliefModel {
   return beliefsOf(session.engine());
@@ -40,6 +44,7 @@ function configView(m: BeliefReader): BeliefConfigView {
     lambda_per_second: lambdaPerSecond(config),
     recorded: m.store.getMeta('beliefs_config') !== null,
     calibration: { 'as-of': fittedCalibration(config, 'as-of'), hindsight: fittedCalibration(config, 'hindsight') },
+    signals: { 'as-of': fittedSignals(config, 'as-of'), hindsight: fittedSignals(config, 'hindsight') },
   };
 }
 
@@ -90,6 +95,21 @@ export function deltaView(m: BeliefReader, d: DeltaRow): DeltaView {
 
 const atOr = (session: Pick<ReadSession, 'engine'>, at: number | undefined) => at ?? session.engine().now();
 
+/**
+ * Observations with secrets replaced (engine/redaction.ts): the value, the evidence and the source
+ * are what an agent or an import supplies. Names are left as they are (they key the dimensions).
+ */
+function redactObservations(store: StoreReader, given: readonly Observation[]): { observations: Observation[]; counts: RedactionCounts } {
+  const counts: RedactionCounts = {};
+  const observations = given.map((o) => ({ ...o, value: redactOne(store, o.value, counts), evidence: redactOne(store, o.evidence, counts), source: redactOne(store, o.source, counts) }));
+  return { observations, counts };
+}
+
+/** Beliefs are not journalled: their replacements are counted in a change of their own. */
+function countRedactions(store: StoreWriter, counts: RedactionCounts): void {
+  if (totalOf(counts)) store.change('redaction counts (beliefs)', 'store.redaction', () => recordRedactions(store, counts));
+}
+
 export const beliefsHandlers: HandlersFor<typeof beliefsContract> = {
   'beliefs.config': (_input, session) => configView(reader(session)),
   'beliefs.configure': (input, session) => {
@@ -99,14 +119,22 @@ export const beliefsHandlers: HandlersFor<typeof beliefsContract> = {
   },
   'beliefs.observe': (input, session) => {
     const m = model(session);
-    return deltaView(m, m.observe(toObservation(input.observation, 1), session.engine().now()));
+    const engine = session.engine();
+    const { observations, counts } = redactObservations(engine.store, [toObservation(input.observation, 1)]);
+    const delta = deltaView(m, m.observe(observations[0]!, engine.now()));
+    countRedactions(engine.store, counts);
+    return totalOf(counts) ? { ...delta, redacted: counts } : delta;
   },
-  'beliefs.ingest': (input, session) => {
+  'beliefs.ingest': async (input, session) => {
     const m = model(session);
-    const observations =
+    const engine = session.engine();
+    const parsed =
       input.jsonl !== undefined ? parseObservationsJsonl(input.jsonl) : input.observations!.map((o, i) => parseObservation(o, `observation ${i + 1}`, i + 1));
+    const { observations, counts } = redactObservations(engine.store, parsed);
     // In short transactions: a 200k-line ingest must not lock agents out of the store.
-    return m.ingestInBatches(observations, session.engine().now());
+    const result = await m.ingestInBatches(observations, engine.now());
+    countRedactions(engine.store, counts);
+    return totalOf(counts) ? { ...result, redacted: counts } : result;
   },
   'beliefs.entities': (input, session) => {
     const m = reader(session);

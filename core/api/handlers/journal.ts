@@ -1,5 +1,6 @@
+import { agentOfMeta } from '../../store/port/attribution.js';
 import { filteredCredentialId, type CredentialRef } from '../../model/agent-credential.js';
-import type { ChangeSummary, StoreReader } from '../../store/port.js';
+import type { ChangeSummary, StoreReader } from '../../store/port/port.js';
 import type { NamedChange } from '../contract/journal.js';
 import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';
@@ -13,7 +14,11 @@ import { writeJobOf } from './shared/write-job.js';
 function namer(store: StoreReader): (c: ChangeSummary) => NamedChange {
   const credentials = store.queries.credentialRefs();
   const refOf = (id: string): CredentialRef => credentials.get(id) ?? { id, owner: null, label: null };
-  return (c) => ({ ...c, memory_ids: store.queries.memoriesTouched(c.id, 3), credential: c.credential_id === null ? null : refOf(c.credential_id) });
+  return (c) => {
+    const credential = c.credential_id === null ? null : refOf(c.credential_id);
+    // Who wrote it: the credential's agent, the agent a credential-less agent session recorded, or (null) the operator.
+    return { ...c, memory_ids: store.queries.memoriesTouched(c.id, 3), credential, agent_owner: credential?.owner ?? agentOfMeta(c.meta) };
+  };
 }
 
 export const journalHandlers: HandlersFor<typeof journalContract> = {

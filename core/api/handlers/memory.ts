@@ -4,6 +4,7 @@ import { memoryHead, type Memory } from '../../model/memory.js';
 import { addMemory, archiveMemories, updateMemory } from '../../engine/memory-ops.js';
 import { DEFAULT_FORGET_POLICY } from '../../forget/policy.js';
 import { derivedIndexKey } from '../../engine/derived-key.js';
+import { resolutionsOf } from '../../engine/resolutions.js';
 import type { EngineReader } from '../../engine/engine.js';
 import type { EdgeView, MemoryDetail, MemorySummary } from '../contract/index.js';
 import { MAX_SELECT_IDS, type memoryContract } from '../contract/memory.js';
@@ -11,6 +12,8 @@ import { tagMemories } from '../../engine/tag-ops.js';
 import { deleteMemories, forgetMemories, mergeMemories, mergeOrder } from '../../engine/curation.js';
 import type { HandlersFor } from './types.js';
 import { patchFromInput } from './shared/memory-patch.js';
+import { eraseSelectorOf, runEraseJob } from './shared/erase-job.js';
+import { planEraseOf, type EraseReceipt } from '../../erase/erase.js';
 
 export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
@@ -30,6 +33,9 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
       exists: t !== undefined,
     };
   };
+  // The registry is read as it is now; the instant shown only counts resolutions made by then.
+  const superseded = resolutionsOf(engine).supersededAt(store, store.history?.at).get(memory.id);
+  const by = superseded ? store.get(superseded.by) : null;
   return {
     memory,
     labels: {
@@ -37,6 +43,7 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
       salience: toLabel('salience', memory.salience),
       confidence: toLabel('confidence', memory.confidence),
     },
+    superseded: superseded ? { by: superseded.by, by_head: by ? memoryHead(by) : null, at: superseded.at } : null,
     outgoing: memory.edges.map((e) => view(e.target_id, e)),
     incoming: store.incoming(memory.id).map((e) => view(e.src, e)),
     has_embedding: store.getEmbedding(memory.id) !== null,
@@ -47,7 +54,7 @@ const TEXT_SEARCH_INDEX = derivedIndexKey('memory.textSearch', (engine) =>
   // Persisted beside the store only when the store has a change feed to catch it up with.
   engine.store.newTextSearch(engine.store.feedPosition() ? engine.indexSnapshots.sidecar() : null),);
 
-/** Text search through the FTS5 index beside the store (see core/store/text-search.ts), then SQL for the rest. */
+/** Text search through the FTS5 index beside the store (see core/store/derived/text-search.ts), then SQL for the rest. */
 export function textFilter<F extends { text?: string | undefined; ids?: string[] | undefined }>(engine: EngineReader, input: F): F {
   if (!input.text?.trim()) return input;
   const index = engine.get(TEXT_SEARCH_INDEX).get();
@@ -101,9 +108,9 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
     const patch = patchFromInput(input.patch, engine.now());
     if (Object.keys(patch).length === 0) throw badInput('patch is empty; give at least one field to change', { field: 'patch' });
     const before = engine.store.journal.history(1)[0]?.id ?? 0;
-    const { memory, changed } = await updateMemory(engine, input.id, patch);
+    const { memory, changed, redacted } = await updateMemory(engine, input.id, patch);
     const after = engine.store.journal.history(1)[0]?.id ?? 0;
-    return { memory, changed, change_id: after > before ? after : null };
+    return { memory, changed, change_id: after > before ? after : null, ...(redacted ? { redacted } : {}) };
   },
   'memory.archive': (input, session) => {
     const r = archiveMemories(session.engine(), input.ids, true);
@@ -132,4 +139,7 @@ export const memoryHandlers: HandlersFor<typeof memoryContract> = {
   'memory.mergeOrder': (input, session) => mergeOrder(session.engine(), input.ids),
   'memory.forget': (input, session) => forgetMemories(session.engine(), input.ids),
   'memory.delete': (input, session) => deleteMemories(session.engine(), input.ids),
+  // The service's methods act for the operator; an agent erases through AgentMemory, held to its own memories.
+  'memory.erasePlan': async (input, session) => (await planEraseOf(session.reading(), eraseSelectorOf(input), { by: 'operator' })).dry,
+  'memory.erase': async (input, session) => (await runEraseJob(session.engine(), eraseSelectorOf(input), { by: 'operator' }, false, session.runPacing)) as EraseReceipt,
 };

@@ -9,8 +9,8 @@ import { whyNot } from '../../recall/why-not.js';
 import type { recallContract } from '../contract/recall.js';
 import type { HandlersFor } from './types.js';
 import { indexBuildsOf } from './shared/index-builds.js';
-import type { ProfileName } from '../../store/port.js';
-import { indexLabel } from '../../store/index-snapshots.js';
+import type { ProfileName } from '../../store/port/port.js';
+import { indexLabel } from '../../store/derived/index-snapshots.js';
 import type { RecallStats } from '../../recall/types.js';
 
 /** The engine's indexes for this request, built in steps (the build's progress is answered meanwhile). */

@@ -6,6 +6,13 @@ import { REVIEWED_PLANS, ReviewedPlan } from '../../review/review.js';
 import type { reviewContract } from '../contract/review.js';
 import type { HandlersFor, ReadSession } from './types.js';
 import { applyAsWriteJob, planOptions } from './shared/reflect-plan.js';
+import { parseOwnerScope } from '../../model/owner.js';
+import { nextTurn } from '../../recall/pipeline.js';
+import { conflictPage, prepareConflictIndex } from '../../review/conflicts/queue.js';
+import { recallToday } from '../../review/conflicts/recall-today.js';
+import { flagContradiction } from '../../engine/contradictions.js';
+import { resolveConflict } from '../../review/conflicts/resolutions-api.js';
+import { indexBuildsOf } from './shared/index-builds.js';
 
 function reviewed(session: Pick<ReadSession, 'engine'>, id: string): ReviewedPlan {
   const r = plansOf(session.engine()).get(REVIEWED_PLANS, id);
@@ -14,10 +21,21 @@ function reviewed(session: Pick<ReadSession, 'engine'>, id: string): ReviewedPla
 }
 
 export const reviewHandlers: HandlersFor<typeof reviewContract> = {
+  'review.conflicts': async (input, session) => {
+    const engine = session.engine();
+    // The first build is stepped and reported (recall.indexBuild), so a progress poll is answered meanwhile.
+    indexBuildsOf(engine);
+    await prepareConflictIndex(engine, nextTurn);
+    return conflictPage(engine, { scope: parseOwnerScope(input.owner), kinds: input.kinds, offset: input.offset, limit: input.limit });
+  },
+  'review.conflictRecall': (input, session) => recallToday(session.engine(), input),
+  'review.resolve': (input, session) => resolveConflict(session.engine(), input),
+  'review.flag': (input, session) => flagContradiction(session.engine(), input.a_id, input.b_id, input.note),
   'review.plan': async (input, session) => {
     const engine = session.engine();
     const plan = await cancelledIfCallerGoes(() => cancelPlanning(engine), () => planTracked(engine, planOptions(input, session)));
-    return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan)).summary();
+    const owners = engine.store.queries.memoryHeads();
+    return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan, (id) => owners.get(id)?.owner)).summary();
   },
   'review.items': (input, session) => {
     const { plan_id, op, offset, limit, actions, ...query } = input;

@@ -5,7 +5,7 @@ import { rowsVsReads } from '../../observe/rows-vs-reads.js';
 import { perMemoryUsage } from '../../observe/usage.js';
 import type { statsContract } from '../contract/stats.js';
 import type { HandlersFor } from './types.js';
-import type { StatsColumn } from '../../store/port.js';
+import type { StatsColumn } from '../../store/port/port.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {

@@ -2,6 +2,9 @@ import type { EngineReader } from '../../engine/engine.js';
 import type { ApiSession } from '../context.js';
 import { ANY_PATH, permittedPath } from '../path-policy.js';
 import type { StoreInfo } from '../contract/index.js';
+import type { RedactionView } from '../contract/store.js';
+import { redactionCounts, redactionPolicy, setRedactionPolicy } from '../../engine/redaction.js';
+import { BUILT_IN_PATTERNS, totalOf } from '../../model/redaction.js';
 import type { storeContract } from '../contract/store.js';
 import type { HandlersFor } from './types.js';
 import { storeDiff } from '../../observe/store-diff.js';
@@ -41,4 +44,29 @@ export const storeHandlers: HandlersFor<typeof storeContract> = {
   'store.asOf': (input, session) => session.reading().store.asOf(input.at),
   'store.diff': (input, session) => storeDiff(session.reading().store, input.from, input.to, { includeAccesses: input.include_accesses, limit: input.limit }),
   'store.info': (_input, session) => storeInfo(session.engine(), session),
+  'store.redaction': (_input, session) => redactionView(session.engine()),
+  'store.setRedaction': (input, session) => {
+    const engine = session.engine();
+    const current = redactionPolicy(engine.store);
+    setRedactionPolicy(engine.store, {
+      enabled: input.enabled ?? current.enabled,
+      optional: input.optional ?? current.optional,
+      custom: input.custom ?? current.custom,
+    });
+    return redactionView(engine);
+  },
 };
+
+function redactionView(engine: EngineReader): RedactionView {
+  const policy = redactionPolicy(engine.store);
+  const counts = redactionCounts(engine.store);
+  return {
+    enabled: policy.enabled,
+    patterns: [
+      ...BUILT_IN_PATTERNS.map((p) => ({ kind: p.kind, description: p.description, source: p.source, built_in: true, optional: p.optional === true, on: policy.enabled && (!p.optional || policy.optional.includes(p.kind)) })),
+      ...policy.custom.map((p) => ({ kind: p.kind, description: p.description ?? 'your own pattern', source: p.pattern, built_in: false, optional: false, on: policy.enabled })),
+    ],
+    counts,
+    total: totalOf(counts),
+  };
+}

@@ -14,5 +14,5 @@ export const depthFor = (k: number): number => Math.min(1000, Math.max(50, 5 * k
 export function labRanking(engine: EngineReader, q: LabQuery, profile: RecallProfile, depth: number): LabRow[] {
   const base = resolveRequest(engine, { query: q.query, k: depth, owner: q.owner, profile: 'nooa-0.0.9' }, { k: depth });
   const req = { ...base, profile, hops: profile.knobs.hops };
-  return explainRows(engine, rankRequest(engine, req), depth).map((r) => ({ rank: r.rank, id: r.id, head: r.head, score: r.score, terms: r.terms }));
+  return explainRows(engine, rankRequest(engine, req), depth).map((r) => ({ rank: r.rank, id: r.id, head: r.head, owner: r.owner, score: r.score, terms: r.terms }));
 }

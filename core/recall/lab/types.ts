@@ -20,6 +20,8 @@ export interface LabRow {
   rank: number;
   id: string;
   head: string;
+  /** Who owns it: rows whose heads tie are told apart by it (and their ids). */
+  owner: string;
   score: number;
   terms: ScoreTerms;
 }

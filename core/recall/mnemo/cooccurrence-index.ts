@@ -11,8 +11,8 @@
  * A memory's context is what follows it: the memories up to CONTEXT_REACH `precedes` steps
  * after it, of the same owner (a reply says what the turn before it was about).
  */
-import type { DerivedIndex } from '../../store/derived-index.js';
-import type { StoreReader } from '../../store/port.js';
+import type { DerivedIndex } from '../../store/derived/derived-index.js';
+import type { StoreReader } from '../../store/port/port.js';
 import { CooccurrenceSpace, cooccurrenceTerms } from './cooccurrence-space.js';
 import { bodyFromColumns, bodyOf } from './keyword-text.js';
 

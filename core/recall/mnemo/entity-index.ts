@@ -8,10 +8,10 @@
  * it: a few thousand entities, where counting them means reading every memory's); a memory's list
  * is sliced out when scoring asks, and the holders' sets when someone asks for them.
  */
-import type { PersistableIndex } from '../../store/derived.js';
-import { rowCounter, type LoadProgress } from '../../store/derived-index.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../../store/snapshot-parts.js';
-import type { StoreReader } from '../../store/port.js';
+import type { PersistableIndex } from '../../store/derived/derived.js';
+import { rowCounter, type LoadProgress } from '../../store/derived/derived-index.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../../store/derived/snapshot-parts.js';
+import type { StoreReader } from '../../store/port/port.js';
 
 const MAX_ENTITY_WORDS = 4;
 

@@ -25,11 +25,11 @@
  * postings and term lists (keyword-postings.ts), the scoring (keyword-bm25.ts) and the snapshot
  * (keyword-snapshot.ts).
  */
-import type { PersistableIndex } from '../../store/derived.js';
-import type { LoadProgress, LoadStep } from '../../store/derived-index.js';
-import { FtsTokenizer } from '../../store/fts-tokenizer.js';
-import type { StoreReader } from '../../store/port.js';
-import { SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/snapshot-parts.js';
+import type { PersistableIndex } from '../../store/derived/derived.js';
+import type { LoadProgress, LoadStep } from '../../store/derived/derived-index.js';
+import { FtsTokenizer } from '../../store/derived/fts-tokenizer.js';
+import type { StoreReader } from '../../store/port/port.js';
+import { SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/derived/snapshot-parts.js';
 import { scoreBm25, type KeywordHit, type KeywordSearch, type TermRange } from './keyword-bm25.js';
 import { NO_LINKS, type Doc, type Postings, type Terms } from './keyword-doc.js';
 import { buildPostings, EMPTY_TERMS, NO_POSTINGS, resolveTermsFromPostings, termsInPostings } from './keyword-postings.js';
@@ -46,7 +46,7 @@ const TOKENIZE_CHUNK = 2000;
 export class KeywordIndex implements PersistableIndex {
   readonly snapshotFormat = 'keyword/2';
 
-  /** FTS5's tokenizer (core/store/fts-tokenizer.ts); the rows come from core/store/derived-sources.ts. */
+  /** FTS5's tokenizer (core/store/derived/fts-tokenizer.ts); the rows come from core/store/sqlite/derived-sources.ts. */
   private readonly tok: FtsTokenizer;
   private readonly docs = new Map<string, Doc>();
   /** By rowid (rowids are dense: an array is cheaper to fill than a Map of 100k entries). */

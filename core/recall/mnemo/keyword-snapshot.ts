@@ -6,7 +6,7 @@
  * change needs them (keyword-index.ts termsOf), and its text is decoded when first needed. The
  * document frequencies and the total length follow from the postings and the lengths.
  */
-import { PartsReader, PartsWriter, SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/snapshot-parts.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/derived/snapshot-parts.js';
 import { NO_LINKS, type Doc, type Postings } from './keyword-doc.js';
 
 export interface KeywordState {

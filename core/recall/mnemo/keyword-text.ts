@@ -3,7 +3,7 @@
  * content and its tags, one per line. Read either from the row's JSON data or from the columns
  * SQLite's json_extract gives (port.ts BodyRow); both give the same text.
  */
-import type { BodyRow } from '../../store/port.js';
+import type { BodyRow } from '../../store/port/port.js';
 
 /** The same text as bodyOf, from json_extract'ed columns. */
 export function bodyFromColumns(r: BodyRow): string {

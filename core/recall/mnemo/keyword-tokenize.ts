@@ -1,8 +1,8 @@
 /**
- * The keyword index's term lists (keyword-index.ts): FTS5's tokenizer (core/store/fts-tokenizer.ts)
+ * The keyword index's term lists (keyword-index.ts): FTS5's tokenizer (core/store/derived/fts-tokenizer.ts)
  * run over rows of two columns, each row's stemmed terms read back with their counts per column.
  */
-import type { FtsTokenizer } from '../../store/fts-tokenizer.js';
+import type { FtsTokenizer } from '../../store/derived/fts-tokenizer.js';
 import type { Terms } from './keyword-doc.js';
 
 /** A row to tokenize: its rowid in the index, its body and the context column's text. */

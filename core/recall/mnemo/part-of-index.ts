@@ -10,9 +10,9 @@
  * is a few hundred kilobytes. Both maps are stored as they are, in their order, so a restored
  * index answers exactly as the one that was saved.
  */
-import type { PersistableIndex } from '../../store/derived.js';
-import type { StoreReader } from '../../store/port.js';
-import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts } from '../../store/snapshot-parts.js';
+import type { PersistableIndex } from '../../store/derived/derived.js';
+import type { StoreReader } from '../../store/port/port.js';
+import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts } from '../../store/derived/snapshot-parts.js';
 
 export class PartOfIndex implements PersistableIndex {
   readonly snapshotFormat = 'part_of/1';

@@ -1,6 +1,6 @@
 /**
  * What the mnemo profile turns on beyond nooa v0.0.9 (its scoring knobs stay nooa's). Every
- * value here was chosen on the LoCoMo tuning conversations only (docs/benchmarks.md has the
+ * value here was chosen on the LoCoMo tuning conversations only (docs/benchmarks/locomo.md has the
  * ablation); the held-out conversations were not used to pick any of them (parent_spread: 1.0 of
  * 0.4, 1 and 2 by tuning-set R@10, docs/tuning.md).
  */

@@ -13,8 +13,8 @@
  */
 import { MnemoError } from '../../errors.js';
 import { isPgUrl, parsePgStoreUrl } from '../pg/pg-url.js';
-import { PgCopySource } from '../pg/pg-copy-source.js';
-import { PgCopyTarget } from '../pg/pg-copy-target.js';
+import { PgCopySource } from './pg-copy-source.js';
+import { PgCopyTarget } from './pg-copy-target.js';
 import { SqliteCopySource } from './sqlite-copy-source.js';
 import { SqliteCopyTarget } from './sqlite-copy-target.js';
 import { copyColumns, storeTables, type TableSpec } from './store-tables.js';

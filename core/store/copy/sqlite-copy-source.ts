@@ -7,13 +7,16 @@
  * column's declared class, or is NULL. Before the copy writes anything, `check` looks for a value
  * that is not (and, for a PostgreSQL target, for text holding NUL, which PostgreSQL's text cannot
  * hold) and refuses the copy with a typed error naming the table, the row, the column and the fix:
- * a value is never changed on the way.
+ * a value is never changed on the way. The same goes for text that is not UTF-8 (a lone UTF-16
+ * surrogate that a writer stored as the bytes ED A0 80, say): read back, it comes out as U+FFFD,
+ * another value, on whichever backend the copy lands.
  */
+import { isUtf8 } from 'node:buffer';
 import type Database from 'better-sqlite3';
 import { MnemoError } from '../../errors.js';
-import { NOOA_SCHEMA_VERSION } from '../ddl.js';
-import { hasMnemoSchema, MNEMO_SCHEMA_VERSION, readMnemoVersion } from '../migrations.js';
-import { connect } from '../sqlite.js';
+import { NOOA_SCHEMA_VERSION } from '../sqlite/ddl.js';
+import { hasMnemoSchema, MNEMO_SCHEMA_VERSION, readMnemoVersion } from '../sqlite/migrations.js';
+import { connect } from '../sqlite/sqlite.js';
 import { copyColumns, type StorageClass, type TableSpec } from './store-tables.js';
 import { signatureOf, type CopyRow, type CopySource, type CopyValue, type SourceFacts } from './copy-endpoint.js';
 
@@ -81,12 +84,16 @@ export class SqliteCopySource implements CopySource {
    */
   check(spec: TableSpec, forPostgres: boolean): void {
     const db = this.conn();
+    // Whether a text value's bytes are UTF-8 (SQLite does not check what a writer stores as text).
+    db.function('mnemo_utf8', { deterministic: true }, (bytes: unknown) => (bytes instanceof Uint8Array && !isUtf8(bytes) ? 0 : 1));
     const columns = spec.columns;
+    const notUtf8 = (c: string) => `(typeof(${c}) = 'text' AND mnemo_utf8(CAST(${c} AS BLOB)) = 0)`;
     const odd = columns.map((c) => {
       const cond = `typeof(${c.name}) NOT IN ('${c.declared}', 'null')`;
-      return c.declared === 'text' && forPostgres ? `(${cond} OR (typeof(${c.name}) = 'text' AND instr(${c.name}, char(0)) > 0))` : cond;
+      if (c.declared !== 'text') return cond;
+      return `(${cond} OR ${notUtf8(c.name)}${forPostgres ? ` OR (typeof(${c.name}) = 'text' AND instr(${c.name}, char(0)) > 0)` : ''})`;
     });
-    const sql = `SELECT ${spec.copyKey.join(', ')}, ${columns.map((c) => `typeof(${c.name}) AS "t:${c.name}", CASE WHEN typeof(${c.name}) = 'text' THEN instr(${c.name}, char(0)) ELSE 0 END AS "z:${c.name}"`).join(', ')} FROM ${spec.name} WHERE ${odd.join(' OR ')} LIMIT 1`;
+    const sql = `SELECT ${spec.copyKey.join(', ')}, ${columns.map((c) => `typeof(${c.name}) AS "t:${c.name}", CASE WHEN typeof(${c.name}) = 'text' THEN instr(${c.name}, char(0)) ELSE 0 END AS "z:${c.name}", ${notUtf8(c.name)} AS "u:${c.name}"`).join(', ')} FROM ${spec.name} WHERE ${odd.join(' OR ')} LIMIT 1`;
     const row = db.prepare(sql).safeIntegers(true).get() as Record<string, unknown> | undefined;
     if (!row) return;
     const key = spec.copyKey.map((k) => `${k} = ${typeof row[k] === 'string' ? JSON.stringify(row[k]) : String(row[k])}`).join(', ');
@@ -101,7 +108,15 @@ export class SqliteCopySource implements CopySource {
           declared: c.declared,
         });
       }
-      if (Number(row[`z:${c.name}`] as bigint) > 0) {
+      if (Number(row[`u:${c.name}`] as bigint) > 0) {
+        throw new MnemoError('bad_input', `${this.path}: ${spec.name} row ${key} holds text that is not UTF-8 in ${c.name} (a lone UTF-16 surrogate stored as bytes, for example); read back it becomes U+FFFD, another value, and a copy never changes a value. Put the character it should hold in the source (find it with SELECT hex(${c.name}) FROM ${spec.name} WHERE ${key}) and copy again`, {
+          table: spec.name,
+          row: key,
+          column: c.name,
+          reason: 'not_utf8',
+        });
+      }
+      if (forPostgres && Number(row[`z:${c.name}`] as bigint) > 0) {
         throw new MnemoError('bad_input', `${this.path}: ${spec.name} row ${key} has a NUL character in ${c.name}, and PostgreSQL text cannot hold one; a copy never changes a value. Remove it in the source (UPDATE ${spec.name} SET ${c.name} = replace(${c.name}, char(0), '') WHERE ${key}) or keep this store on SQLite`, {
           table: spec.name,
           row: key,

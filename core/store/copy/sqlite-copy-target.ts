@@ -9,8 +9,8 @@
 import { existsSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { MnemoError } from '../../errors.js';
-import { migrateMnemo, migrateNooa } from '../migrations.js';
-import { connect } from '../sqlite.js';
+import { migrateMnemo, migrateNooa } from '../sqlite/migrations.js';
+import { connect } from '../sqlite/sqlite.js';
 import { copyColumns, type TableSpec } from './store-tables.js';
 import { decodeProgress, encodeProgress, PROGRESS_TABLE, type CopyRow, type CopyTarget, type SourceFacts, type TableProgress, type TargetState } from './copy-endpoint.js';
 

@@ -11,7 +11,7 @@
  */
 import Database from 'better-sqlite3';
 import { MnemoError } from '../../errors.js';
-import { migrateMnemo, migrateNooa } from '../migrations.js';
+import { migrateMnemo, migrateNooa } from '../sqlite/migrations.js';
 
 /** SQLite's storage classes, as a column declares them (REAL, INTEGER, TEXT, BLOB). */
 export type StorageClass = 'integer' | 'real' | 'text' | 'blob';

@@ -2,7 +2,7 @@
  * The PostgreSQL adapter's SQL over the uncapped access-event table: the same values and filter
  * as the SQLite adapter's (access-events.ts builds both), bigint columns turned back into numbers.
  */
-import { ACCESS_EVENT_COLUMNS, eventFilterSql, rowToEvent, type AccessEvent, type EventFilter, type EventRow } from '../access-events.js';
+import { ACCESS_EVENT_COLUMNS, eventFilterSql, rowToEvent, type AccessEvent, type EventFilter, type EventRow } from '../sqlite/access-events.js';
 import { intOf, intOrNull, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 

@@ -16,7 +16,7 @@
  * granted the tables) keep pgJournalSql unchanged.
  */
 import { MnemoError } from '../../errors.js';
-import type { JournalSql } from '../journal.js';
+import type { JournalSql } from '../shared/journal.js';
 import { AGENT_FEED_ATTRIBUTE, AGENT_JOURNAL_WRITE } from './pg-agent-journal-ddl.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
@@ -88,11 +88,18 @@ export function agentJournalSql(conn: PgStoreConnection, operator: JournalSql, c
     lockTouched: refuse('undo or redo a change'),
     // An advisory lock needs no privilege on the row's table: an agent's change takes it as the operator's does.
     lockKey: (key) => operator.lockKey(key),
-    // The marker of a run is a shared meta row, which agents may write; the run itself is refused above.
-    claimMeta: (key, value) => operator.claimMeta(key, value),
-    deleteMeta: (key) => operator.deleteMeta(key),
+    // A run's marker is an operator's (pg-run-markers.ts): a long change (a reflection apply) is
+    // refused here, before its first batch writes anything.
+    claimMeta: refuse('write a change in batches'),
+    deleteMeta: refuse('write a change in batches'),
     runCheckpoints: () => operator.runCheckpoints(),
   };
+}
+
+/** Whether the connected role may write the journal (an operator), or must go through the agents' door. */
+export function mayWriteJournal(conn: PgStoreConnection): boolean {
+  const [r] = conn.db().query(`SELECT has_table_privilege($1, 'INSERT') AS can_write`, [conn.table('mnemo_journal')]);
+  return r!['can_write'] === true;
 }
 
 /**

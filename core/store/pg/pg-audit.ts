@@ -5,11 +5,11 @@
  * matched as SQLite's LIKE (ILIKE on byte-order text), and JSON fields (a memory's title, a
  * recall's owner scope) are read in JS (pg-json.ts).
  */
-import type { AuditEvent, AuditFilter } from '../access-queries.js';
-import { auditWhere } from '../audit-filter.js';
-import { rowToEvent } from '../access-events.js';
-import { byBytes } from '../byte-order.js';
-import type { LoggedRecall } from '../logged-recalls.js';
+import type { AuditEvent, AuditFilter } from '../sqlite/access-queries.js';
+import { auditWhere } from '../shared/audit-filter.js';
+import { rowToEvent } from '../sqlite/access-events.js';
+import { byBytes } from '../shared/byte-order.js';
+import type { LoggedRecall } from '../sqlite/logged-recalls.js';
 import { eventColumns, eventRow } from './pg-access-events.js';
 import { documentOf } from './pg-json.js';
 import { intOf, numbered } from './pg-sql.js';

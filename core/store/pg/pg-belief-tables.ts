@@ -9,8 +9,8 @@
  *   (pg-evidence-mirror.ts), so it gives SQLite's matches and BM25 scores; `indexEvidence` has
  *   nothing to do, the copy catches up when it is searched.
  */
-import type { AliasRow, BeliefWrites, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from '../port.js';
-import type { StoreHandle } from '../store-handle.js';
+import type { AliasRow, BeliefWrites, DeltaRow, DimensionRow, DistJson, NewDelta, RejectionRow } from '../port/port.js';
+import type { StoreHandle } from '../shared/store-handle.js';
 import type { PgEvidenceMirror } from './pg-evidence-mirror.js';
 import { intOf, intOrNull } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

@@ -7,8 +7,8 @@
  * yet fast. The load's rows stay in the change feed (pg-feed-ddl.ts): the loading connection
  * leaves them out, and other connections hear them as any write (one reset past their catch-up limit).
  */
-import type { BulkLoad } from '../bulk-load.js';
-import { MEMORY_COLUMNS } from '../codec.js';
+import type { BulkLoad } from '../sqlite/bulk-load.js';
+import { MEMORY_COLUMNS } from '../port/codec.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 const EVENT_COLUMNS = 'memory_id, ts, channel, reader_owner, session_ref, trace_ref, query, score, rank, source, components, strength_after, reinforce, backfilled';

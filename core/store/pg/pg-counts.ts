@@ -6,12 +6,12 @@
  * here they come in key order (NULL first), so the order is at least the same on every run.
  */
 import type { OwnerScope } from '../../model/owner.js';
-import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../overview-counts.js';
-import { ownerClause } from '../owner-sql.js';
-import type { OwnerSummaries } from '../owner-summaries.js';
-import type { CountQueries } from '../port.js';
-import { idleSql, retentionSql } from '../retention-sql.js';
-import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../store-counts.js';
+import type { CountBucket, OverviewColumn, RetentionPoint, ValueCount } from '../sqlite/overview-counts.js';
+import { ownerClause } from '../shared/owner-sql.js';
+import type { OwnerSummaries } from '../sqlite/owner-summaries.js';
+import type { CountQueries } from '../port/port.js';
+import { idleSql, retentionSql } from '../shared/retention-sql.js';
+import type { KeyCount, SchemaVersions, StatsColumn, TableCounts } from '../sqlite/store-counts.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { pgOwnerSummaries } from './pg-owner-summaries.js';
 import { intOf, numbered } from './pg-sql.js';

@@ -4,7 +4,7 @@
  * entries), so verifying a token never writes.
  */
 import type { CredentialRef, CredentialScope } from '../../model/agent-credential.js';
-import type { CredentialUse, StoredCredential } from '../agent-credentials.js';
+import type { CredentialUse, StoredCredential } from '../sqlite/agent-credentials.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 

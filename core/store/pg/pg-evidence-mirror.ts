@@ -43,6 +43,12 @@ export class PgEvidenceMirror {
     this.db = null;
   }
 
+  /** Drops the copy (an erase scrubbed evidence in place, which the count and largest id do not show): the next search reads it again. */
+  forget(): void {
+    this.close();
+    this.held = { n: 0, max: 0 };
+  }
+
   private current(): Database.Database {
     const db = this.db ?? this.open();
     const [r] = this.conn.db().query(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM ${this.conn.table('mnemo_deltas')} WHERE evidence <> ''`);

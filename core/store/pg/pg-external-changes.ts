@@ -9,10 +9,10 @@
  * moves each time a check finds another connection's rows (of memories and edges: the feed holds
  * only those), and never for ours.
  */
-import { foreignRunInProgress } from '../run-marker.js';
-import { CATCH_UP_FEED_LIMIT } from '../external-changes.js';
-import type { JournalledStore } from '../journal.js';
-import type { FeedPosition } from '../port.js';
+import { foreignRunInProgress } from '../shared/run-marker.js';
+import { CATCH_UP_FEED_LIMIT } from '../sqlite/external-changes.js';
+import type { JournalledStore } from '../shared/journal.js';
+import type { FeedPosition } from '../port/port.js';
 import type { PgFeed } from './pg-feed.js';
 
 type ExternalStore = JournalledStore & {

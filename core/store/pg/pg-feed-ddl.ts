@@ -28,7 +28,7 @@
  * The trigger functions are SECURITY DEFINER: an agent's role (pg-grant.ts) may write memories
  * but not the feed, and its writes must still be logged.
  */
-import { ACCESS_PATHS, FEED_MEMORY_IMAGE_COLUMNS } from '../feed-ddl.js';
+import { ACCESS_PATHS, FEED_MEMORY_IMAGE_COLUMNS } from '../sqlite/feed-ddl.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { ident } from './pg-url.js';
 import { pgFeedNotifyDdl } from './pg-feed-notify-ddl.js';

@@ -4,7 +4,7 @@
  * parameter. Edges touching a set come in (src, dst, type, weight) order, the order SQLite's UNION
  * gives them.
  */
-import { graphEdgeTypeWhere, graphNodeWhere, walkGraph, type GraphEdgeRow, type GraphFilter, type GraphNodeRow, type GraphReads, type GraphResult } from '../graph-walk.js';
+import { graphEdgeTypeWhere, graphNodeWhere, walkGraph, type GraphEdgeRow, type GraphFilter, type GraphNodeRow, type GraphReads, type GraphResult } from '../shared/graph-walk.js';
 import { documentOf, fieldOf } from './pg-json.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

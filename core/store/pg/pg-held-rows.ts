@@ -20,7 +20,7 @@
  * connection's next statement, whatever it is, so no read ever sees the table without them.
  */
 import type { Edge } from '../../model/memory.js';
-import type { MemoryRow } from '../codec.js';
+import type { MemoryRow } from '../port/codec.js';
 
 export interface HeldMemory {
   /** The row's columns but the embedding (ROW_COLS), rowid included. */

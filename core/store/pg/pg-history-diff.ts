@@ -9,9 +9,10 @@
  * Mnemo connection wrote is `mnemo`, a row another program wrote is a foreign writer's, and the
  * agent credential comes from the journalled change the row belongs to.
  */
+import { agentOfMetaText } from '../port/history-changes.js';
 import { badInput } from '../../errors.js';
-import type { HistoryChanges, JournalAuthor, Touched } from '../history-changes.js';
-import type { FeedPosition } from '../port.js';
+import type { HistoryChanges, JournalAuthor, Touched } from '../port/history-changes.js';
+import type { FeedPosition } from '../port/port.js';
 import type { PgFeed } from './pg-feed.js';
 import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, rowsAfterInstant, transactionsAfterInstant, withoutRowid, type PgHistoryRow } from './pg-history-rows.js';
 
@@ -62,11 +63,11 @@ export function pgChangesBetween(feed: PgFeed, from: FeedPosition, to: FeedPosit
 function journalAuthors(feed: PgFeed, ids: number[]): Map<number, JournalAuthor> {
   const out = new Map<number, JournalAuthor>();
   if (ids.length === 0) return out;
-  const rows = feed.rows<{ id: string; label: string; credential_id: string | null }>(
-    `SELECT id::text AS id, label, credential_id FROM ${feed.conn.table('mnemo_journal')} WHERE id = ANY($1::bigint[])`,
+  const rows = feed.rows<{ id: string; label: string; credential_id: string | null; meta: string | null }>(
+    `SELECT id::text AS id, label, credential_id, meta FROM ${feed.conn.table('mnemo_journal')} WHERE id = ANY($1::bigint[])`,
     [ids],
   );
-  for (const r of rows) out.set(Number(r.id), { label: r.label, credential_id: r.credential_id });
+  for (const r of rows) out.set(Number(r.id), { label: r.label, credential_id: r.credential_id, agent_owner: agentOfMetaText(r.meta) });
   return out;
 }
 

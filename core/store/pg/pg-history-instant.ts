@@ -9,7 +9,7 @@
  * for): transactions commit out of sequence order, so no sequence number names the state, and
  * changesBetween works from the two instants.
  */
-import { beforeHistory, noHistory } from '../history-instant.js';
+import { beforeHistory, noHistory } from '../sqlite/history-instant.js';
 import type { StoreAsOf } from '../../model/history.js';
 import { PG_FEED_FACTS, type PgFeed } from './pg-feed.js';
 import { transactionsAfterInstant, type PgFeedKeyRow } from './pg-history-rows.js';

@@ -6,7 +6,7 @@
  */
 import { MnemoError } from '../../errors.js';
 import type { StoreAsOf } from '../../model/history.js';
-import { noHistory } from '../history-instant.js';
+import { noHistory } from '../sqlite/history-instant.js';
 import { PgFeed } from './pg-feed.js';
 import { resolvePgInstant } from './pg-history-instant.js';
 import { createHistoryViews, fillHistoryViews } from './pg-history-views.js';

@@ -19,9 +19,9 @@
  * The cost is the feed rows from the oldest one rolled back on (read by the primary key), not the
  * store's size, as on SQLite.
  */
-import { edgeRowBefore, memoryRowBefore, type FeedRow } from '../feed-images.js';
-import type { EdgeImage, MemoryImage } from '../history-changes.js';
-import { edgeKey } from '../history-views.js';
+import { edgeRowBefore, memoryRowBefore, type FeedRow } from '../shared/feed-images.js';
+import type { EdgeImage, MemoryImage } from '../port/history-changes.js';
+import { edgeKey } from '../sqlite/history-views.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import type { SyncPg } from './sync-pg.js';
 

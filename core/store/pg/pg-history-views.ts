@@ -15,7 +15,7 @@
  * re-keyed since the instant is shown at its own place, where SQLite's views place it after every
  * current row (history-views.ts); only a row whose image this role may not see falls back to that.
  */
-import type { MemoryImage } from '../history-changes.js';
+import type { MemoryImage } from '../port/history-changes.js';
 import { byKeyNewestFirst, currentEdgeRows, currentMemoryRows, edgeBefore, memoryBefore, neededForWalk, rowidBefore, rowsBySeq, withoutRowid, type PgFeedKeyRow } from './pg-history-rows.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 

@@ -15,10 +15,10 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { IndexSidecarLocation } from '../port.js';
+import type { IndexSidecarLocation } from '../port/port.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import { serverOf } from './pg-url.js';
-import { sidecarPath } from '../sidecar-name.js';
+import { sidecarPath } from '../derived/sidecar-name.js';
 
 /** The cache folder: MNEMO_INDEX_CACHE_DIR, else the user's cache ($XDG_CACHE_HOME or ~/.cache) under mnemo/pg-index. */
 export function pgIndexCacheDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -4,7 +4,8 @@
  * evidence search's copy, pg-evidence-mirror.ts, notices the deletion at its next search), so
  * deleting the deltas is all.
  */
-import type { IngestSql } from '../ingest-run.js';
+import type { IngestSql } from '../shared/ingest-run.js';
+import { deletePgMeta } from './pg-meta.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 export function pgIngestSql(conn: PgStoreConnection): IngestSql {
@@ -16,6 +17,6 @@ export function pgIngestSql(conn: PgStoreConnection): IngestSql {
         attribute: r['attribute'] as string,
       })),
     deleteDeltas: (first, last) => void q(`DELETE FROM ${conn.table('mnemo_deltas')} WHERE id BETWEEN $1 AND $2`, [first, last]),
-    deleteMeta: (key) => void q(`DELETE FROM ${conn.table('mnemo_meta')} WHERE key = $1`, [key]),
+    deleteMeta: (key) => deletePgMeta(conn, key),
   };
 }

@@ -30,7 +30,8 @@
  * than deadlock; a deadlock the server breaks anyway (40P01), a serialization failure (40001) or a
  * lock timeout (55P03) reach the caller as a `busy` error, the transaction rolled back whole.
  */
-import type { JournalSql } from '../journal.js';
+import type { JournalSql } from '../shared/journal.js';
+import { claimRunMarker, isRunKey } from './pg-run-markers.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 export type PgJournalGuards = Pick<JournalSql, 'lockChanges' | 'lockTouched' | 'lockKey' | 'claimMeta'> & {
@@ -67,6 +68,7 @@ export function pgJournalGuards(conn: PgStoreConnection): PgJournalGuards {
       conn.db().defer('SELECT pg_advisory_xact_lock(hashtext($1))', [lockPrefix + key]);
     },
     claimMeta(key, value) {
+      if (isRunKey(key)) return claimRunMarker(conn, key, value);
       return q(`INSERT INTO ${conn.table('mnemo_meta')}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key`, [key, value]).length === 1;
     },
     lockUndoOrder() {

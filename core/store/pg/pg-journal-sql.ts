@@ -8,10 +8,11 @@
  * wrote that name no change yet (the journal learns a change's id once its rows are written), and
  * sets `mnemo.change_id` for the rest of the transaction, which the triggers stamp later rows with.
  */
-import { byBytes } from '../byte-order.js';
-import type { JournalSql, RawChangeRow, RawSummary } from '../journal.js';
+import { byBytes } from '../shared/byte-order.js';
+import type { JournalSql, RawChangeRow, RawSummary } from '../shared/journal.js';
 import { PG_FEED_TABLE } from './pg-feed-ddl.js';
 import { pgJournalGuards } from './pg-journal-guards.js';
+import { deletePgMeta } from './pg-meta.js';
 import { intOf, intOrNull, jsonTexts, jsonTextsParam } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
@@ -190,9 +191,7 @@ export function pgJournalSql(conn: PgStoreConnection): JournalSql {
     dropRowId(rowid) {
       q(`DELETE FROM ${rowsTable()} WHERE rowid = $1`, [rowid]);
     },
-    deleteMeta(key) {
-      q(`DELETE FROM ${conn.table('mnemo_meta')} WHERE key = $1`, [key]);
-    },
+    deleteMeta: (key) => deletePgMeta(conn, key),
     // PostgreSQL's checkpoints are the server's; a run only pauses.
     runCheckpoints: () => null,
   };

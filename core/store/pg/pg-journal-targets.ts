@@ -7,10 +7,10 @@
  */
 import type { Edge } from '../../model/memory.js';
 import type { EdgeType } from '../../model/enums.js';
-import type { JournalTarget } from '../journal.js';
-import { mergeAccessDrift, type MemoryImage } from '../memory-images.js';
-import type { StoreHandle } from '../store-handle.js';
-import type { Tombstone } from '../tombstones.js';
+import type { JournalTarget } from '../shared/journal.js';
+import { mergeAccessDrift, type MemoryImage } from '../sqlite/memory-images.js';
+import type { StoreHandle } from '../shared/store-handle.js';
+import type { Tombstone } from '../sqlite/tombstones.js';
 import type { PgMemoryRows } from './pg-memory-rows.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 

@@ -5,10 +5,10 @@
  * (pg-json.ts), the tag filter and facet by SQL (pg-json-sql.ts). Same shapes and orders: text in
  * byte order, ties broken by rowid.
  */
-import type { MemoryFacets } from '../port.js';
-import { facetsOf, type FacetRow } from '../facets.js';
-import { listWhere, type ListDialect } from '../list-filter.js';
-import { SORT_SQL, type ListFilter, type ListRow } from '../list-query.js';
+import type { MemoryFacets } from '../port/port.js';
+import { facetsOf, type FacetRow } from '../sqlite/facets.js';
+import { listWhere, type ListDialect } from '../shared/list-filter.js';
+import { SORT_SQL, type ListFilter, type ListRow } from '../sqlite/list-query.js';
 import { documentOf, fieldOf } from './pg-json.js';
 import { pgJsonField, pgJsonStrings } from './pg-json-sql.js';
 import { intOf, numbered } from './pg-sql.js';

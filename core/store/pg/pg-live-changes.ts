@@ -6,8 +6,8 @@
  * its instant's, and the past does not move.
  */
 import type { StoreAsOf } from '../../model/history.js';
-import type { JournalledStore } from '../journal.js';
-import type { ChangeEvent, ChangeListener, FeedChanges, FeedPosition } from '../port.js';
+import type { JournalledStore } from '../shared/journal.js';
+import type { ChangeEvent, ChangeListener, FeedChanges, FeedPosition } from '../port/port.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import { PgChangeNotices } from './pg-change-notices.js';
 import { PgExternalChanges } from './pg-external-changes.js';

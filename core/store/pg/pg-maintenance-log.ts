@@ -3,7 +3,7 @@
  * log newest first, each reflection pass matched to its journal change by plan id.
  */
 import { pyDumps } from '../../model/pyjson.js';
-import { maintenanceEntries, type MaintenanceEntry } from '../maintenance-log.js';
+import { maintenanceEntries, type MaintenanceEntry } from '../sqlite/maintenance-log.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { intOf } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

@@ -5,13 +5,13 @@
  * The SQLite adapter's are recall-reads.ts, review-heads.ts, duplicate-rows.ts and
  * session-events.ts, usage-rows.ts; the shapes and orders here are theirs.
  */
-import type { DuplicateCandidateRow } from '../duplicate-rows.js';
-import type { OwnerState } from '../recall-reads.js';
-import type { MemoryHead } from '../review-heads.js';
-import type { SessionEvent } from '../session-events.js';
+import type { DuplicateCandidateRow } from '../sqlite/duplicate-rows.js';
+import type { OwnerState } from '../sqlite/recall-reads.js';
+import type { MemoryHead } from '../sqlite/review-heads.js';
+import type { SessionEvent } from '../sqlite/session-events.js';
 import type { OwnerScope } from '../../model/owner.js';
-import { ownerClause } from '../owner-sql.js';
-import { toUsage, USAGE_COLUMNS, type UsageRecord, type UsageRow } from '../usage-rows.js';
+import { ownerClause } from '../shared/owner-sql.js';
+import { toUsage, USAGE_COLUMNS, type UsageRecord, type UsageRow } from '../sqlite/usage-rows.js';
 import { documentOf, fieldOf } from './pg-json.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

@@ -5,9 +5,9 @@
  */
 import type { EdgeType } from '../../model/enums.js';
 import type { Edge } from '../../model/memory.js';
-import type { MemoryRow } from '../codec.js';
-import type { MemoryImage } from '../memory-images.js';
-import type { IncomingEdge } from '../port.js';
+import type { MemoryRow } from '../port/codec.js';
+import type { MemoryImage } from '../sqlite/memory-images.js';
+import type { IncomingEdge } from '../port/port.js';
 import { intOf, numbered } from './pg-sql.js';
 import { PgHeldRows, type DirtyRows, type HeldMemory } from './pg-held-rows.js';
 import type { PgReadAhead } from './pg-read-ahead.js';

@@ -2,9 +2,9 @@
  * store.runs on PostgreSQL: the methods written so far, and the rest listed (the compiler checks
  * the list against the interface), each throwing `unsupported` naming itself.
  */
-import type { IngestRuns } from '../ingest-runs.js';
-import type { JournalRuns } from '../journal-runs.js';
-import type { StoreRuns } from '../port.js';
+import type { IngestRuns } from '../shared/ingest-runs.js';
+import type { JournalRuns } from '../shared/journal-runs.js';
+import type { StoreRuns } from '../port/port.js';
 import { notYetGroup } from './pg-not-yet.js';
 
 /**
@@ -18,6 +18,7 @@ export interface PgRunsWritten extends JournalRuns, IngestRuns {
   beginBulkLoad: StoreRuns['beginBulkLoad'];
   setFeedRetention: StoreRuns['setFeedRetention'];
   pruneFeed: StoreRuns['pruneFeed'];
+  erase: StoreRuns['erase'];
 }
 
 export function pgRuns(written: PgRunsWritten): StoreRuns {

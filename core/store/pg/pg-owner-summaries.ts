@@ -3,7 +3,7 @@
  * statements and the fold both adapters share): the same statements, numbered, on this store's
  * tables; bigint counts turned back into numbers.
  */
-import { foldOwnerSummaries, ownerSummarySql, type OwnerGroups, type OwnerSummaries } from '../owner-summaries.js';
+import { foldOwnerSummaries, ownerSummarySql, type OwnerGroups, type OwnerSummaries } from '../sqlite/owner-summaries.js';
 import { intOf, numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 

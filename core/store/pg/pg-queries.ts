@@ -3,7 +3,7 @@
  * methods written so far, bound to their SQL, and the rest throwing `unsupported` by name (the
  * list is checked by the compiler against what is left of the interface).
  */
-import type { CountQueries, StoreQueries } from '../port.js';
+import type { CountQueries, StoreQueries } from '../port/port.js';
 import { notYetGroup } from './pg-not-yet.js';
 import type { PgAudit } from './pg-audit.js';
 import type { PgCounts } from './pg-counts.js';
@@ -55,6 +55,7 @@ type Written =
   | 'graphView'
   | 'feedRetention'
   | 'feedStatus'
+  | 'planErase'
   | keyof CountQueries;
 
 export function pgQueries(
@@ -67,9 +68,11 @@ export function pgQueries(
   list: PgList,
   graph: PgGraph,
   feed: Pick<StoreQueries, 'feedRetention' | 'feedStatus'>,
+  erase: Pick<StoreQueries, 'planErase'>,
 ): StoreQueries {
   const written: Pick<StoreQueries, Written> = {
     ...feed,
+    ...erase,
     listMemories: (f) => list.listMemories(f),
     listIds: (f, max) => list.listIds(f, max),
     memoryFacets: (archived, tagLimit, tagSample) => list.memoryFacets(archived, tagLimit, tagSample),

@@ -15,8 +15,8 @@
  * such as NaN included) reads as unreadable, with no title or tags.
  */
 import type { EdgeType } from '../../model/enums.js';
-import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../fingerprint-rows.js';
-import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../derived-sources.js';
+import type { EmbeddingRow, RawEdgeRow, RawMemoryRow } from '../sqlite/fingerprint-rows.js';
+import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../sqlite/derived-sources.js';
 import { documentOf, fieldOf } from './pg-json.js';
 import { intOf } from './pg-sql.js';
 import type { PgReadAhead } from './pg-read-ahead.js';

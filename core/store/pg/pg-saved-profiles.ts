@@ -4,9 +4,9 @@
  * `mnemo_profiles`, and the journal targets for them and for `mnemo_meta` values, with the
  * SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
  */
-import type { JournalledStore, JournalTarget } from '../journal.js';
-import type { SavedProfileRow } from '../saved-profiles.js';
-import type { StoreHandle } from '../store-handle.js';
+import type { JournalledStore, JournalTarget } from '../shared/journal.js';
+import type { SavedProfileRow } from '../sqlite/saved-profiles.js';
+import type { StoreHandle } from '../shared/store-handle.js';
 import { deletePgMeta, readPgMeta, writePgMeta } from './pg-meta.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 

@@ -5,13 +5,15 @@
  * changes and ingest runs run SQLite's code (journal-runs.ts, ingest-runs.ts) over this adapter's
  * statements; the credential writes are each one transaction of the store's, on Mnemo's tables.
  */
-import { feedRetention, pruneFeed, setFeedRetention } from '../feed-retention.js';
-import { ingestRuns } from '../ingest-runs.js';
-import { beliefJournalTargets } from '../belief-journal-targets.js';
-import { Journal, type JournalledStore } from '../journal.js';
-import { journalRuns } from '../journal-runs.js';
-import type { JournalFollowUp, StoreQueries, StoreRuns, StoreWriter } from '../port.js';
-import type { StoreHandle } from '../store-handle.js';
+import { feedRetention, pruneFeed, setFeedRetention } from '../sqlite/feed-retention.js';
+import { ingestRuns } from '../shared/ingest-runs.js';
+import { beliefJournalTargets } from '../sqlite/belief-journal-targets.js';
+import { Journal } from '../shared/journal.js';
+import { planErase, runErase, type EraseStore } from '../shared/erase-run.js';
+import { pgEraseBackend } from './pg-erase.js';
+import { journalRuns } from '../shared/journal-runs.js';
+import type { JournalFollowUp, StoreQueries, StoreRuns, StoreWriter } from '../port/port.js';
+import type { StoreHandle } from '../shared/store-handle.js';
 import { pgJournalSqlFor } from './pg-agent-journal-sql.js';
 import { PgAudit } from './pg-audit.js';
 import { PgBeliefTables } from './pg-belief-tables.js';
@@ -41,12 +43,13 @@ export interface PgStoreParts {
   feed: PgFeed;
   profiles: PgSavedProfiles;
   readAhead: PgReadAhead;
+  evidence: PgEvidenceMirror;
 }
 
 /** The journal's row kinds here: memories, tombstones, saved profiles, meta values, belief aliases and rejections. */
 export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
   store: S,
-  { conn, profiles }: PgStoreParts,
+  { conn, profiles }: Pick<PgStoreParts, 'conn' | 'profiles'>,
   rows: PgMemoryRows,
   evidence: PgEvidenceMirror,
   followUps: readonly JournalFollowUp[],
@@ -56,10 +59,14 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
   return new Journal<S>(store, pgJournalSqlFor(conn, pgJournalSql(conn)), targets, followUps);
 }
 
-export function pgStoreGroups(store: JournalledStore, { conn, feed, profiles, readAhead }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
+export function pgStoreGroups(store: EraseStore, { conn, feed, profiles, readAhead, evidence }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
+
   const credentials = new PgCredentials(conn);
+  const erasing = pgEraseBackend(conn, evidence, feed);
   const feedQueries = { feedRetention: () => feedRetention(store), feedStatus: () => pgFeedStatus(store, feed) };
-  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries);
+  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), credentials, new PgCounts(conn), new PgAudit(conn), profiles, new PgList(conn), new PgGraph(conn), feedQueries, {
+    planErase: (selector) => planErase(store, erasing, selector),
+  });
   const runs = pgRuns({
     ...journalRuns(store),
     ...ingestRuns(store, pgIngestSql(conn)),
@@ -76,6 +83,7 @@ export function pgStoreGroups(store: JournalledStore, { conn, feed, profiles, re
     beginBulkLoad: () => beginPgBulkLoad(conn, store),
     setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing, (s, at) => pgPruneFeedStep(s, feed, at)),
+    erase: (plan, opts, pacing) => runErase(store, erasing, plan, opts, pacing),
   });
   return { queries, runs };
 }

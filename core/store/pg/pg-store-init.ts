@@ -6,9 +6,9 @@
  */
 import Database from 'better-sqlite3';
 import { MnemoError } from '../../errors.js';
-import { accessEventValues, accessRingEntries } from '../access-events.js';
+import { accessEventValues, accessRingEntries } from '../sqlite/access-events.js';
 import { PROGRESS_TABLE } from '../copy/copy-endpoint.js';
-import { migrateMnemo, migrateNooa, MNEMO_SCHEMA_VERSION } from '../migrations.js';
+import { migrateMnemo, migrateNooa, MNEMO_SCHEMA_VERSION } from '../sqlite/migrations.js';
 import { pgFeedDdl } from './pg-feed-ddl.js';
 import { PG_STORE_TABLE, pgIndexDdl, pgStoreDdl } from './pg-schema.js';
 import type { PgStoreConnection } from './pg-store-connection.js';

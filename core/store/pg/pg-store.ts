@@ -34,20 +34,20 @@ import { badInput, MnemoError, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Edge, type Memory } from '../../model/memory.js';
-import { accessEventValues } from '../access-events.js';
-import { currentCredentialId } from '../attribution.js';
-import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../codec.js';
-import type { IndexSidecar } from '../index-sidecar.js';
-import type { Journal } from '../journal.js';
-import type { MaintenanceEntry } from '../maintenance-log.js';
-import { requireMemoryId, resolveMemoryId } from '../memory-ids.js';
-import { recoverInterruptedWork } from '../recover-on-open.js';
-import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port.js';
-import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextSearch, Tombstone } from '../port.js';
-import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../saved-profiles.js';
-import type { StoreHandle } from '../store-handle.js';
-import { TextSearchIndex } from '../text-search.js';
-import { contentHash } from '../tombstones.js';
+import { accessEventValues } from '../sqlite/access-events.js';
+import { currentCredentialId } from '../port/attribution.js';
+import { blobToVector, decodeRow, encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
+import type { IndexSidecar } from '../derived/index-sidecar.js';
+import type { Journal } from '../shared/journal.js';
+import type { MaintenanceEntry } from '../sqlite/maintenance-log.js';
+import { requireMemoryId, resolveMemoryId } from '../shared/memory-ids.js';
+import { recoverInterruptedWork } from '../shared/recover-on-open.js';
+import type { AccessEvent, AccessWrite, BeliefWrites, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges, IncomingEdge } from '../port/port.js';
+import type { IndexSidecarLocation, JournalFollowUp, ListScope, ProfileName, StoreQueries, StoreReader, StoreRuns, StoreWriter, TextSearch, Tombstone } from '../port/port.js';
+import { DEFAULT_PROFILE_KEY, setDefaultProfileWith, type SavedProfileRow } from '../sqlite/saved-profiles.js';
+import type { StoreHandle } from '../shared/store-handle.js';
+import { TextSearchIndex } from '../derived/text-search.js';
+import { contentHash } from '../sqlite/tombstones.js';
 import { PgAccessEvents } from './pg-access-events.js';
 import { PgBeliefTables } from './pg-belief-tables.js';
 import { PgEvidenceMirror } from './pg-evidence-mirror.js';
@@ -62,14 +62,16 @@ import { definePgJsonFunctions } from './pg-json-sql.js';
 import { PgLiveChanges } from './pg-live-changes.js';
 import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
-import { StoreMemoryWrites } from '../memory-writes.js';
+import { StoreMemoryWrites } from '../shared/memory-writes.js';
 import { readPgMeta, writePgMeta } from './pg-meta.js';
 import { PgReadAhead } from './pg-read-ahead.js';
 import { PgSavedProfiles } from './pg-saved-profiles.js';
-import { ScopedReads } from '../scoped-reads.js';
+import { ScopedReads } from '../shared/scoped-reads.js';
 import { PgStoreConnection } from './pg-store-connection.js';
 import { pgStoreGroups, pgStoreJournal } from './pg-store-groups.js';
 import { addMnemoToPgStore, preparePgStore } from './pg-store-init.js';
+import { upgradePgGuards } from './pg-store-guards.js';
+import { mayWriteJournal } from './pg-agent-journal-sql.js';
 import { pgTextRows } from './pg-text-rows.js';
 import { parsePgStoreUrl, type PgStoreUrl } from './pg-url.js';
 
@@ -135,7 +137,7 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.events = new PgAccessEvents(conn);
     this.profiles = new PgSavedProfiles(conn);
     this.evidence = new PgEvidenceMirror(conn);
-    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead };
+    const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead, evidence: this.evidence };
     this.journal = pgStoreJournal<PgStore>(this, parts, this.rows, this.evidence, opts.journalFollowUps ?? []);
     const groups = pgStoreGroups(this, parts);
     this.queries = groups.queries;
@@ -151,6 +153,8 @@ export class PgStore implements StoreWriter, StoreHandle {
     this.mnemo = preparePgStore(conn, { create: (opts.create ?? false) && !this.readonly, initialProfile: opts.initialProfile ?? 'mnemo', now: this.clock.now() });
     // A store made before the feed (or before its latest triggers: commit notifications, before-images) gets it at its first writable open; a read-only one goes without.
     if (!this.readonly) this.feed.installOrUpgrade(this.clock.now());
+    // The guards against agents' roles (pg-store-guards.ts), before anything is recovered or written.
+    if (!this.readonly) upgradePgGuards(conn, (m) => this.warn(`guards:${m}`, m));
     conn.db().query(`SELECT set_config('mnemo.writer', $1, false)`, [this.writerToken]);
     this.changes = new PgLiveChanges(conn, this.feed, history, this, this.writerToken);
   }
@@ -161,7 +165,8 @@ export class PgStore implements StoreWriter, StoreHandle {
       // The server refuses writes on a read-only connection too, whatever a caller gets past the port.
       if (opts.readonly) conn.db().query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
       const store = new PgStore(conn, opts);
-      recoverInterruptedWork(store, pgIngestSql(conn));
+      // Recovery restores rows from the journal, which only an operator's role may: an agent's opens the store as it is.
+      if (!store.readonly && mayWriteJournal(conn)) recoverInterruptedWork(store, pgIngestSql(conn));
       return store;
     });
   }

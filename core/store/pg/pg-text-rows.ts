@@ -4,7 +4,7 @@
  * SQLite's json_extract reads it (a string unquoted, NULL when absent or unreadable); a title that
  * is not a string (a number, an object) is text here and may be spelled differently by the two.
  */
-import type { TextRow, TextRows } from '../text-search.js';
+import type { TextRow, TextRows } from '../derived/text-search.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { intOf } from './pg-sql.js';
 import type { PgReadAhead } from './pg-read-ahead.js';

@@ -113,12 +113,16 @@ function failure(reply: { code: string; message: string }, sql?: string): MnemoE
 
 /**
  * Another writer in the way (serialization failure, deadlock, lock not available) is 'busy', as a
- * locked SQLite file is: the caller may try again. A broken constraint is 'conflict'. The rest,
- * connection failures included, is 'internal'.
+ * locked SQLite file is: the caller may try again. A broken constraint is 'conflict'. A privilege
+ * the role lacks (an agent's role past what it may do) is 'permission'; a value the store's checks
+ * refuse (a setting, pg-settings-ddl.ts) is 'bad_input'. The rest, connection failures included, is
+ * 'internal'.
  */
 export function errorCodeOf(sqlstate: string): ErrorCode {
   if (sqlstate === '40001' || sqlstate === '40P01' || sqlstate === '55P03') return 'busy';
   if (sqlstate.startsWith('23')) return 'conflict';
+  if (sqlstate === '42501') return 'permission';
+  if (sqlstate === '22023') return 'bad_input';
   return 'internal';
 }
 

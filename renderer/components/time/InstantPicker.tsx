@@ -6,6 +6,8 @@ import { useEffect, useState } from 'react';
 import { platform } from '../../platform/browser.js';
 import { fromInputValue, stepInstant, toInputValue } from '../../state/instant.js';
 import { RecentChangeSelect } from './RecentChangeSelect.js';
+import { useHistoryStart } from '../../api/time-travel.js';
+import { UtcTimeInput } from './UtcTimeInput.js';
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -20,6 +22,12 @@ export function InstantPicker({ at, onPick }: { at: number | null; onPick: (at: 
   const [text, setText] = useState(at === null ? '' : toInputValue(at));
   useEffect(() => setText(at === null ? '' : toInputValue(at)), [at]);
   const typed = fromInputValue(text);
+  const start = useHistoryStart();
+  /** A step never goes before the history's start: it stops there (and is off once there). */
+  const step = (seconds: number): number | null => {
+    const next = stepInstant(at, seconds, platform.epochSeconds());
+    return next !== null && start !== null && next < start ? start : next;
+  };
   const show = () => {
     if (typed === null) return;
     onPick(typed >= platform.epochSeconds() ? null : typed);
@@ -34,7 +42,7 @@ export function InstantPicker({ at, onPick }: { at: number | null; onPick: (at: 
     >
       <label>
         As of <span className="muted small">(UTC)</span>{' '}
-        <input type="datetime-local" step={1} value={text} onChange={(e) => setText(e.target.value)} data-testid="time-input" />
+        <UtcTimeInput value={text} onChange={(e) => setText(e.target.value)} data-testid="time-input" />
       </label>
       <button type="submit" disabled={typed === null} data-testid="time-show">
         Show
@@ -44,9 +52,9 @@ export function InstantPicker({ at, onPick }: { at: number | null; onPick: (at: 
           <button
             key={s.label}
             type="button"
-            title={s.title}
-            disabled={at === null && s.seconds > 0}
-            onClick={() => onPick(stepInstant(at, s.seconds, platform.epochSeconds()))}
+            title={s.seconds < 0 && start !== null ? `${s.title} (not before the history's start, ${toInputValue(start)} UTC)` : s.title}
+            disabled={(at === null && s.seconds > 0) || (s.seconds < 0 && start !== null && (at ?? platform.epochSeconds()) <= start)}
+            onClick={() => onPick(step(s.seconds))}
             data-testid={`time-step-${s.seconds}`}
           >
             {s.label}

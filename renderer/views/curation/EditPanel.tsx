@@ -125,7 +125,9 @@ function FieldRow({ m, spec }: { m: Memory; spec: FieldSpec }) {
         // Edit moves focus into the field, so typing starts at once and Esc/Enter work from the keyboard.
         autoFocus
         aria-label={spec.label}
-        type={spec.kind === 'time' ? 'datetime-local' : 'text'}
+        // A time is typed as UTC, 24-hour: a datetime-local field would show it as a 12-hour local time.
+        type="text"
+        placeholder={spec.kind === 'time' ? 'YYYY-MM-DD HH:MM (UTC)' : undefined}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {

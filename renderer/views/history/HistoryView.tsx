@@ -12,7 +12,7 @@ import { useHeads, useHistory, useRedo, useUndo } from '../../api/curation.js';
 import { useCancelWriteJob, useWriteJobProgress, wasCancelled } from '../../api/jobs.js';
 import { JobProgress } from '../../components/JobProgress.js';
 import { EmptyState, ErrorBox, fmtTime, Spinner } from '../../components/common.js';
-import { CredentialName } from '../../components/credential.js';
+import { WriterName } from '../../components/credential.js';
 import { CredentialFilter } from '../../components/CredentialFilter.js';
 import { useCredentials } from '../../api/credentials.js';
 import { credentialParam } from '../../state/credential-param.js';
@@ -135,7 +135,7 @@ export function HistoryView() {
               <th>when</th>
               <th>change</th>
               <th>kind</th>
-              <th title="the agent credential the change was made with; local: the workbench, the CLI or a stdio agent">credential</th>
+              <th title="who made the change: an agent (its owner, and the credential it used), or the operator (the workbench or the CLI)">by</th>
               <th>rows</th>
               <th>state</th>
               <th />
@@ -159,7 +159,7 @@ export function HistoryView() {
                   </td>
                   <td className="muted small">{c.kind}</td>
                   <td className="small nowrap" data-testid="history-credential-cell">
-                    <CredentialName credential={c.credential} />
+                    <WriterName credential={c.credential} agentOwner={c.agent_owner} />
                   </td>
                   <td className="small">{countsLabel(c.counts)}</td>
                   <td>

@@ -82,7 +82,7 @@ export function changedFields(key: string, before: unknown, after: unknown): Fie
 }
 
 /** "memories modified 3 · t created 1" from the journal's counts. */
-/** The journal's count keys (`<ns>_<what>`, core/store/journal.ts tallyRow) by the noun people use. */
+/** The journal's count keys (`<ns>_<what>`, core/store/shared/journal.ts tallyRow) by the noun people use. */
 const COUNT_NOUNS: Record<string, [string, string]> = {
   memories: ['memory', 'memories'],
   t: ['tombstone', 'tombstones'],

@@ -42,7 +42,7 @@ export function SaveProfilePanel({ base, knob, onSaved }: { base: string; knob: 
     <section className="panel" data-testid="lab-save">
       <h3>Save a profile from B ({base})</h3>
       <form className="row" onSubmit={submit}>
-        <select value={path} onChange={(e) => setPath(e.target.value)} data-testid="lab-save-knob">
+        <select value={path} onChange={(e) => setPath(e.target.value)} data-testid="lab-save-knob" aria-label="knob to change">
           {knobs.map((k) => (
             <option key={k.path}>{k.path}</option>
           ))}

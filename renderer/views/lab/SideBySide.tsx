@@ -5,6 +5,8 @@
  */
 import type { LabMove, LabQueryResult, LabRow } from '../../../core/api/contract/lab.js';
 import { memoryHref } from '../../state/router.js';
+import { ownerLabel } from '../../components/common.js';
+import { idPrefix, tiedHeads } from '../../components/row-tells.js';
 
 export function moveLabel(m: LabMove): string {
   if (m.move === 'new') return 'new';
@@ -21,6 +23,7 @@ function termsTitle(m: LabMove): string {
 }
 
 function Ranking({ side, rows, moves, name }: { side: 'a' | 'b'; rows: LabRow[]; moves: Map<string, LabMove>; name: string }) {
+  const tied = tiedHeads(rows);
   return (
     <section className="panel lab-ranking" data-testid={`lab-ranking-${side}`}>
       <h3>
@@ -55,6 +58,12 @@ function Ranking({ side, rows, moves, name }: { side: 'a' | 'b'; rows: LabRow[];
                 ) : null}
                 <td className="head">
                   <a href={memoryHref(r.id)}>{r.head}</a>
+                  {/* Owner always, the id where heads tie: eight equal titles are eight different memories. */}
+                  <span className="muted small" data-testid="lab-row-tell">
+                    {' '}
+                    · {ownerLabel(r.owner)}
+                    {tied.has(r.head) ? ` · ${idPrefix(r.id)}` : ''}
+                  </span>
                   {side === 'a' && m?.move === 'dropped' ? <span className="tag small">dropped</span> : null}
                 </td>
               </tr>

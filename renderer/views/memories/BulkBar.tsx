@@ -5,6 +5,7 @@ import { useLinkMany } from '../../api/curation.js';
 import { ErrorBox } from '../../components/common.js';
 import { useUi } from '../../state/ui.js';
 import { ForgetButton } from '../curation/ForgetButton.js';
+import { EraseButton } from '../privacy/EraseButton.js';
 import { EDGE_TYPES, useMemorySearch } from '../curation/LinkForm.js';
 import { MergeDialog } from '../curation/MergeDialog.js';
 import { useReadOnlyReason } from '../curation/read-only.js';
@@ -88,6 +89,7 @@ export function BulkBar() {
         Link…
       </button>
       <ForgetButton ids={ids} onDone={clear} />
+      <EraseButton ids={ids} onDone={clear} />
       </fieldset>
       <button className="link" onClick={clear}>
         Clear selection

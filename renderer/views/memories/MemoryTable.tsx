@@ -184,8 +184,13 @@ export function MemoryTable({ filters, onSort, onReady, ready = true }: { filter
       <div className="tcount muted" role="row">
         <span role="cell">
           {pages.total === null ? '' : plural(total, 'memory', 'memories')}
-          {/* Selecting is for changing, which a past instant does not allow. */}
-          {total > 0 && filters.at === null ? <SelectAllMatching filter={input} total={total} /> : null}
+          {/* Selecting is for changing, which a past instant does not allow. A separator, so the count and the button never run together ("1,962 memoriesSelect all"). */}
+          {total > 0 && filters.at === null ? (
+            <>
+              {' · '}
+              <SelectAllMatching filter={input} total={total} />
+            </>
+          ) : null}
         </span>
       </div>
       <ErrorBox error={pages.error} />

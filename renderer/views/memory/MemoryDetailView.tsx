@@ -6,6 +6,7 @@ import { useViewInstant } from '../../api/time-travel.js';
 import { useUnlink } from '../../api/curation.js';
 import { EditPanel } from '../curation/EditPanel.js';
 import { ForgetButton } from '../curation/ForgetButton.js';
+import { EraseButton } from '../privacy/EraseButton.js';
 import { LinkForm } from '../curation/LinkForm.js';
 import { MergeDialog } from '../curation/MergeDialog.js';
 import { useReadOnlyReason } from '../curation/read-only.js';
@@ -61,6 +62,7 @@ function EdgeList({ title, edges, dir, self }: { title: string; edges: EdgeView[
               <button
                 className="link unlink"
                 title={readOnly ?? `Remove this ${e.type} edge (undoable)`}
+                aria-label={`Remove the ${e.type} edge ${dir === 'out' ? 'to' : 'from'} ${e.head || e.id.slice(0, 8)}`}
                 disabled={unlink.isPending || !!readOnly}
                 onClick={() => unlink.mutate(dir === 'out' ? { src: self, dst: e.id, type: e.type as never } : { src: e.id, dst: self, type: e.type as never })}
                 data-testid="unlink"
@@ -92,6 +94,7 @@ function Fields({ d }: { d: MemoryDetail }) {
     ['mood', m.mood ?? '—'],
     ['place or task', m.place_or_task ?? '—'],
     ['valid', m.valid_from || m.valid_to ? `${fmtTime(m.valid_from)} → ${fmtTime(m.valid_to)}` : '—'],
+    ['superseded', d.superseded ? `by ${d.superseded.by_head ?? d.superseded.by.slice(0, 8)} (${d.superseded.by.slice(0, 8)}) at ${fmtTime(d.superseded.at)}: recall leaves it out` : 'no'],
     ['trigger', m.trigger ? JSON.stringify(m.trigger) : '—'],
     ['source task', m.source_task_ref ?? '—'],
     ['chat turn', m.chat_turn_ref ?? '—'],
@@ -168,6 +171,7 @@ export function MemoryDetailView({ id }: { id: string | null }) {
             Merge with selection{selected.size ? ` (${[...selected].filter((x) => x !== m.id).length})` : ''}
           </button>
           <ForgetButton ids={[m.id]} onDone={() => navigate(buildHash('memories'))} />
+          <EraseButton ids={[m.id]} onDone={() => navigate(buildHash('memories'))} />
         </div>
       </div>
       <ErrorBox error={archive.error} />

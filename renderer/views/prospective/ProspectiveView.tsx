@@ -3,6 +3,8 @@
  * fired (when, why, by whom), open todos, and a dry run of the scheduler (which pending intents
  * would fire for a message and events at a time; writes nothing).
  */
+import { UtcTimeInput } from '../../components/time/UtcTimeInput.js';
+import { fromInputValue } from '../../state/instant.js';
 import { useState } from 'react';
 import type { IntentListResult as IntentList, IntentView, TodoListResult as TodoList } from '../../../core/api/contract/index.js';
 import { useDue, useIntents, useTodos } from '../../api/prospective.js';
@@ -80,14 +82,14 @@ function DryRun() {
         className="row"
         onSubmit={(e) => {
           e.preventDefault();
-          const t = at ? Date.parse(`${at}Z`) / 1000 : undefined;
+          const t = at ? (fromInputValue(at) ?? undefined) : undefined;
           const ev = events.split(',').map((s) => s.trim()).filter(Boolean);
           setInput({ ...(message ? { message } : {}), ...(ev.length ? { events: ev } : {}), ...(t !== undefined && Number.isFinite(t) ? { now: t } : {}) });
         }}
       >
         <input className="grow" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="a message the agent sees" data-testid="due-message" />
         <input value={events} onChange={(e) => setEvents(e.target.value)} placeholder="events, comma-separated" />
-        <input type="datetime-local" aria-label="Run the scheduler at (UTC)" value={at} onChange={(e) => setAt(e.target.value)} title="at (UTC); empty = the engine's now" />
+        <UtcTimeInput aria-label="Run the scheduler at (UTC)" value={at} onChange={(e) => setAt(e.target.value)} title="at (UTC, 24-hour); empty = the engine's now" />
         <button type="submit" data-testid="due-run">
           Check
         </button>

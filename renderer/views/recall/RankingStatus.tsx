@@ -29,17 +29,20 @@ export function RankingStatus({ pending, at, onStopWaiting }: { pending: boolean
   return shown ? <Spinner label="Ranking…" /> : null;
 }
 
-function BuildProgress({ building, onStopWaiting }: { building: NonNullable<IndexBuildState['building']>; onStopWaiting: () => void }) {
+/** An index build as a line, a bar and (when the caller may stop waiting) a button; also the Conflicts view's. */
+export function BuildProgress({ building, onStopWaiting, testId = 'index-build' }: { building: NonNullable<IndexBuildState['building']>; onStopWaiting?: () => void; testId?: string }) {
   const percent = building.total > 0 ? Math.floor((100 * building.done) / building.total) : 0;
   return (
-    <div className="spinner index-build" role="status" aria-live="polite" aria-busy="true" data-testid="index-build" data-index={building.index}>
+    <div className="spinner index-build" role="status" aria-live="polite" aria-busy="true" data-testid={testId} data-index={building.index}>
       <span>
         Building the {building.label} over {building.memories.toLocaleString('en-US')} memories… {percent} %{building.eta_s != null ? ` · ${etaText(building.eta_s)}` : ''}
       </span>
       <progress max={100} value={percent} aria-label={`${building.label} build`} />
-      <button type="button" onClick={onStopWaiting} title="The build goes on in the background; the next query is quick" data-testid="index-build-stop">
-        Stop waiting
-      </button>
+      {onStopWaiting ? (
+        <button type="button" onClick={onStopWaiting} title="The build goes on in the background; the next query is quick" data-testid="index-build-stop">
+          Stop waiting
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -122,8 +122,11 @@ export function RecallView() {
               <strong>{result.rows.length} results</strong>
               <span className="muted">
                 {' '}
-                · {result.stats.candidates} candidates ({result.stats.dense} dense, {result.stats.sparse} keyword, {result.stats.both} both, {result.stats.spread_only} spread-only) ·{' '}
-                {result.profile} · <WaitedFor result={result} />
+                {/* The parts add up: ranked = candidates (dense + keyword + both) + those only spread reached. */}
+                <span data-testid="recall-stats" data-ranked={result.stats.ranked} data-candidates={result.stats.candidates}>
+                  · of {result.stats.ranked.toLocaleString()} ranked: {result.stats.candidates.toLocaleString()} candidates ({result.stats.dense} dense, {result.stats.sparse} keyword, {result.stats.both} both) + {result.stats.spread_only} reached only by spread
+                </span>{' '}
+                · {result.profile} · <WaitedFor result={result} />
                 {params.mode === 'recall' ? ` · logged ${(result as { logged?: number }).logged ?? 0} accesses` : ' · dry run'}
               </span>
               <ComponentLegend {...(termKeys ? { keys: termKeys } : {})} />
@@ -151,6 +154,13 @@ export function RecallView() {
                     data-score={r.score}
                     className={r.id === params.sel ? 'selected' : ''}
                     onClick={() => select(r.id)}
+                    // Rows take focus (Tab), and Enter opens the breakdown beside the table, as a click does.
+                    tabIndex={0}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter' || e.target !== e.currentTarget) return;
+                      e.preventDefault();
+                      select(r.id);
+                    }}
                   >
                     <td>#{r.rank + 1}</td>
                     <td className="mono">{r.score.toFixed(4)}</td>
@@ -174,7 +184,7 @@ export function RecallView() {
             {sel ? (
               <SpreadGraph result={result} target={sel.id} owner={params.owner} />
             ) : (
-              <p className="muted panel">Click a result to see, on its graph neighbourhood, the spread paths that fed it.</p>
+              <p className="muted panel">Click a result (or focus it and press Enter) to see, on its graph neighbourhood, the spread paths that fed it.</p>
             )}
             <WhyNotPanel params={params} onTarget={(id) => navigate(hashFor({ ...params, why: id }), { replace: true })} />
           </aside>

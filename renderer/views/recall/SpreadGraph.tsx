@@ -5,6 +5,7 @@ import { ErrorBox, fmtNum } from '../../components/common.js';
 import { edgeId, GraphCanvas, type Highlight } from '../../graph/GraphCanvas.js';
 import { graphHref, memoryHref } from '../../state/router.js';
 import { useUi } from '../../state/ui.js';
+import { TERM_LABEL, type TermKey } from '../../components/score-terms.js';
 
 /** Every edge that carried activation into `target`, following the paths back through ranked rows. */
 export function spreadHighlight(paths: Record<string, SpreadPath[]>, target: string): Highlight {
@@ -24,6 +25,12 @@ export function spreadHighlight(paths: Record<string, SpreadPath[]>, target: str
   return { nodes: [...nodes], edges: [...edges] };
 }
 
+/** "rel 0.40 + kw 1.92 + …": the row's own terms (no spread), named as the bars name them, that add up to its score. */
+export function ownTerms(terms: ExplainResult['rows'][number]['terms']): string {
+  const parts = Object.entries(terms).filter(([k, v]) => k !== 'spread' && v !== 0);
+  return parts.length ? parts.map(([k, v]) => `${TERM_LABEL[k as TermKey] ?? k} ${fmtNum(v, 4)}`).join(' + ') : 'zero';
+}
+
 export function SpreadGraph({ result, target, owner }: { result: ExplainResult; target: string; owner: string }) {
   const dark = useUi((s) => s.theme === 'dark');
   const hl = spreadHighlight(result.paths, target);
@@ -39,7 +46,9 @@ export function SpreadGraph({ result, target, owner }: { result: ExplainResult; 
       <ErrorBox error={g.error} />
       <GraphCanvas nodes={nodes} edges={g.data?.edges ?? []} focus={target} highlight={hl} dark={dark} height={300} />
       {paths.length === 0 ? (
-        <p className="muted small">No spread reached this memory{result.hops === 0 ? ' (hops is 0)' : ''}: its score is its own relevance, recency and importance.</p>
+        <p className="muted small" data-testid="no-spread">
+          No spread reached this memory{result.hops === 0 ? ' (hops is 0)' : ''}: its score{row ? ` ${fmtNum(row.score, 4)}` : ''} is {row ? ownTerms(row.terms) : 'its own terms'}.
+        </p>
       ) : (
         <table className="paths small">
           <thead>

@@ -8,11 +8,13 @@ import { useEffect, useState } from 'react';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar } from '../../components/ComponentBar.js';
-import { ErrorBox, fmtNum, ownerLabel } from '../../components/common.js';
+import { ErrorBox, fmtNum, fmtTime, ownerLabel } from '../../components/common.js';
+import { idPrefix, tiedHeads } from '../../components/row-tells.js';
 import { memoryHref } from '../../state/router.js';
 import type { RecallParams } from './params.js';
 
-const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'never became a candidate' } as const;
+/** Each reads after "<memory> is": the status as a phrase that completes the sentence. */
+export const STATUS_TEXT = { in_top_k: 'in the top k', below_k: 'ranked, but below the cut', not_candidate: 'not a candidate (no leg found it)', superseded: 'left out as superseded' } as const;
 
 /** A 4–32 digit hex string is taken as an id (or prefix); anything else is words to search. */
 export const looksLikeId = (s: string) => /^[0-9a-f]{4,32}$/i.test(s.trim());
@@ -26,6 +28,9 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
   const listInput = { text: words ?? '', archived: 'all' as const, limit: 8 };
   const picker = useQuery({ queryKey: ['whyNotPicker', listInput], queryFn: () => call('memory.list', listInput), enabled: !!words });
   const w = q.data;
+  // Ties as shown: two heads equal in their first 70 characters look the same on screen.
+  const shown = (head: string) => head.slice(0, 70);
+  const tied = tiedHeads((picker.data?.rows ?? []).map((m) => ({ head: shown(m.head) })));
   const pick = (id: string) => {
     setWords(null);
     onTarget(id);
@@ -54,10 +59,12 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
             {(picker.data?.rows ?? []).map((m) => (
               <li key={m.id}>
                 <button type="button" className="link" data-testid="why-not-pick" data-memory-id={m.id} onClick={() => pick(m.id)}>
-                  <span className={`type-dot t-${m.type}`} /> {m.head.slice(0, 70)}
+                  <span className={`type-dot t-${m.type}`} /> {shown(m.head)}
                 </button>{' '}
-                <span className="muted">
-                  {ownerLabel(m.owner)}
+                {/* What tells the rows apart: owner and time always, the id too where titles tie. */}
+                <span className="muted" data-testid="why-not-pick-tell">
+                  {ownerLabel(m.owner)} · {fmtTime(m.created_at)}
+                  {tied.has(shown(m.head)) ? ` · ${idPrefix(m.id)}` : ''}
                   {m.archived ? ' · archived' : ''}
                 </span>
               </li>
@@ -71,7 +78,7 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
         <div className="why-result" data-status={w.status} data-testid="why-not-result">
           <p>
             <a href={memoryHref(w.target)}>{w.target_head.slice(0, 60) || w.target.slice(0, 12)}</a> is <strong>{STATUS_TEXT[w.status]}</strong>
-            {w.rank !== null ? ` (#${w.rank + 1} of ${w.ranked})` : ''}
+            {w.rank !== null ? (w.status === 'superseded' ? ` (it would rank #${w.rank + 1})` : ` (#${w.rank + 1} of ${w.ranked})`) : ''}
             {w.margin !== null ? ` · margin to #${w.k} ${w.margin >= 0 ? '+' : ''}${fmtNum(w.margin, 4)}` : ''}.
           </p>
           <div className="small">
@@ -98,10 +105,18 @@ export function WhyNotPanel({ params, onTarget }: { params: RecallParams; onTarg
                 <th>dense</th>
                 <td>{w.legs.dense.reason}</td>
               </tr>
-              <tr>
-                <th>keyword</th>
-                <td>{w.legs.sparse.reason}</td>
-              </tr>
+              {w.legs.bm25 ? (
+                <tr>
+                  <th>keyword (BM25)</th>
+                  <td>{w.legs.bm25.reason}</td>
+                </tr>
+              ) : null}
+              {w.legs.sparse.on || !w.legs.bm25 ? (
+                <tr>
+                  <th>{w.legs.bm25 ? 'keyword (substring)' : 'keyword'}</th>
+                  <td>{w.legs.sparse.reason}</td>
+                </tr>
+              ) : null}
               <tr>
                 <th>spread</th>
                 <td>{w.legs.spread.reason}</td>

@@ -76,12 +76,17 @@ export function CommitBar({
             </div>
           ) : null}
           <strong>Committed</strong> {result.applied.length.toLocaleString()} items as{' '}
-          {result.change_id ? <a href={`#${buildHash('history', null, { change: result.change_id })}`}>change #{result.change_id}</a> : 'no change (nothing to apply)'}: merged {result.report.merged}, edges added{' '}
-          {result.report.edges_added}, rescored {result.report.rescored}, pruned {result.report.pruned}
-          {result.report.created ? `, created ${result.report.created}` : ''}.
+          {result.change_id ? <a href={`#${buildHash('history', null, { change: result.change_id })}`}>change #{result.change_id}</a> : 'no change (nothing to apply)'}:{' '}
+          <strong data-testid="reflection-result-effects">{effectsLine(result.effects)}</strong>{' '}
+          <span className="muted">
+            (merged {result.report.merged.toLocaleString()}, links formed {result.report.edges_added.toLocaleString()}, rescored {result.report.rescored.toLocaleString()}, pruned{' '}
+            {result.report.pruned.toLocaleString()}
+            {result.report.created ? `, created ${result.report.created.toLocaleString()}` : ''})
+          </span>
+          .
           {result.skipped.length ? (
             <details>
-              <summary>{result.skipped.length} accepted items were skipped at commit</summary>
+              <summary>{result.skipped.length.toLocaleString()} accepted items were skipped at commit</summary>
               <ul>
                 {result.skipped.slice(0, 500).map((s) => (
                   <li key={s.id}>
@@ -93,7 +98,7 @@ export function CommitBar({
           ) : null}
           {result.adjusted.length ? (
             <details>
-              <summary>{result.adjusted.length} values differ from the plan (their inputs changed)</summary>
+              <summary>{result.adjusted.length.toLocaleString()} values differ from the plan (their inputs changed)</summary>
               <ul>
                 {result.adjusted.slice(0, 200).map((a) => (
                   <li key={`${a.id}-${a.field}`}>

@@ -177,7 +177,8 @@ export function GroupSection({
         </h3>
         <span className="muted small">
           {group.count.toLocaleString()} items{counts ? ` · ${counts.accepted.toLocaleString()} accepted` : ''}
-          {counts?.rejected ? ` · ${counts.rejected.toLocaleString()} rejected` : ''}
+          {/* Not all of them were rejected by someone: proposals across owners start unaccepted. */}
+          {counts?.rejected ? ` · ${counts.rejected.toLocaleString()} not accepted` : ''}
           {counts?.follows ? ` · ${counts.follows.toLocaleString()} follow a rejection` : ''} · planned in {Math.round(group.ms)} ms
         </span>
         <span className="spacer" />
@@ -198,13 +199,14 @@ export function GroupSection({
       <ErrorBox error={q.error} />
       {q.isLoading ? <Spinner label="Loading the items…" /> : null}
       <HeadsContext.Provider value={heads.data}>
-        <div ref={list} onKeyDown={onKey} className="plan-items" data-testid="reflection-items" aria-label={`${group.op} items: j / k to move, a / r to accept or reject`}>
+        <div ref={list} onKeyDown={onKey} className="plan-items" data-testid="reflection-items" role="group" aria-label={`${group.op} items: j / k to move, a / r to accept or reject`}>
         {items.map((it) => (
           <ItemShell
             key={it.op.id}
             id={it.op.id}
             op={it.op.op}
             decision={{ state: it.state, because: it.because, note: it.note }}
+            crossOwner={it.cross_owner}
             reason={it.op.reason}
             subjects={idsOf(it.op).slice(0, it.op.op === 'merge' ? 2 : undefined)}
             locked={locked}

@@ -11,6 +11,7 @@ export function ItemShell({
   reason,
   subjects,
   locked,
+  crossOwner = false,
   onAccept,
   onReject,
   children,
@@ -22,16 +23,18 @@ export function ItemShell({
   /** The memories the item is about (anchor and duplicate, source and target, …). */
   subjects: string[];
   locked: boolean;
+  /** Between memories of two owners: flagged, and unaccepted until someone accepts it. */
+  crossOwner?: boolean;
   onAccept: () => void;
   onReject: () => void;
   children: ReactNode;
 }) {
   const { state, note } = decision;
   return (
-    <div tabIndex={0} className={`plan-item s-${state}`} data-testid="reflection-item" data-op-id={id} data-op={op} data-state={state} data-memories={subjects.join(',')} data-because={decision.because.join(',')}>
+    <div tabIndex={0} className={`plan-item s-${state}`} data-testid="reflection-item" data-op-id={id} data-op={op} data-state={state} data-memories={subjects.join(',')} data-because={decision.because.join(',')} data-cross-owner={crossOwner ? 'true' : undefined}>
       <div className="plan-item-head">
         <span className="op-id mono">{id}</span>
-        <span className={`state-badge s-${state}`}>{state === 'follows' ? 'dropped (follows)' : state}</span>
+        <span className={`state-badge s-${state}`}>{state === 'follows' ? 'dropped (follows)' : state === 'rejected' && crossOwner ? 'not accepted' : state}</span>
         <span className="reason muted small">{reason}</span>
         <span className="spacer" />
         <button className={state === 'accepted' ? 'on' : ''} onClick={onAccept} disabled={locked || state === 'accepted'} data-testid="reflection-accept" title="Apply this item on commit (with what it depends on)">
@@ -42,7 +45,7 @@ export function ItemShell({
         </button>
       </div>
       {note ? (
-        <div className={`plan-note${state === 'follows' ? ' warn' : ''}`} data-testid="reflection-note">
+        <div className={`plan-note${state === 'follows' || crossOwner ? ' warn' : ''}`} data-testid="reflection-note">
           {note}
         </div>
       ) : null}

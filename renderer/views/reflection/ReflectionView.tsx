@@ -91,6 +91,11 @@ export function ReflectionView() {
               {plan.report.interrupted ? <span className="badge warn">stopped in {plan.report.stopped_in}</span> : null}
               {plan.until ? <span className="badge">up to {plan.until}</span> : null}
             </span>
+            {plan.cross_owner ? (
+              <span className="badge warn" data-testid="reflection-cross-owner" title="Merges and links between memories of two owners start unaccepted; each is flagged. Accept one to apply it.">
+                {plan.cross_owner.toLocaleString()} across owners start unaccepted
+              </span>
+            ) : null}
             {plan.neighbours ? <span className="muted small"> · neighbour pairs examined {plan.neighbours.pairs_exact.toLocaleString()} of {plan.neighbours.pairs_all.toLocaleString()}</span> : null}
             {plan.generative ? (
               <span className="muted small">

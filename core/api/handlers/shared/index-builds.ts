@@ -6,7 +6,7 @@
  */
 import { extensionKey, type EngineReader } from '../../../engine/engine.js';
 import { ThroughputMeter } from '../../../model/throughput.js';
-import { indexLabel, type IndexBuildEvent } from '../../../store/index-snapshots.js';
+import { indexLabel, type IndexBuildEvent } from '../../../store/derived/index-snapshots.js';
 import type { IndexBuildState } from '../../contract/recall.js';
 
 export class IndexBuilds {

@@ -6,14 +6,14 @@
  * others still answer from their indexes as they were), the process that wrote it brings its own
  * indexes up to date, writes their snapshots and announces them in the marker; it then keeps the
  * marker a few seconds, while the others load the snapshots into second copies between their
- * calls (store/index-handoff.ts), so that their first call after the change only swaps them in.
+ * calls (store/derived/index-handoff.ts), so that their first call after the change only swaps them in.
  */
 import type { Engine } from '../../../engine/engine.js';
 import type { FinishControl } from '../../../model/job-phase.js';
 import { rankRequest } from '../../../recall/explain.js';
 import { resolveRequest } from '../../../recall/request.js';
-import { CATCH_UP_FEED_LIMIT } from '../../../store/external-changes.js';
-import { announceSnapshots, handoffHoldMs } from '../../../store/index-handoff.js';
+import { CATCH_UP_FEED_LIMIT } from '../../../store/sqlite/external-changes.js';
+import { announceSnapshots, handoffHoldMs } from '../../../store/derived/index-handoff.js';
 
 export interface IndexHandoffOptions {
   /** Feed rows the change must have written for the hand-over to be worth it (default: what a catch-up reads before it gives up). */

@@ -1,10 +1,10 @@
 /**
  * The long write a session's store is running (a reflection commit, the undo or redo of a big
- * change): which phase it is in, how far (n of N of that phase's units, an ETA from the pace it has
- * kept), and a cancel. One at a time per store, so a second commit gets a clear "busy" instead of
- * queueing behind the first.
+ * change, an erase): which phase it is in, how far (n of N of that phase's units, an ETA from the
+ * pace it has kept), and a cancel. One at a time per store, so a second commit gets a clear "busy"
+ * instead of queueing behind the first.
  *
- * The work itself is paced in short transactions (store/change-run.ts), so other callers, agents
+ * The work itself is paced in short transactions (store/shared/change-run.ts), so other callers, agents
  * included, are answered while it runs; `journal.progress` and `journal.cancel` are such calls.
  *
  * A cancel is seen at once: `cancelling` is true from the moment it is asked, and the ETA of the
@@ -25,6 +25,11 @@ export interface JobControl {
   progress: JobProgressSink;
   /** Whether a cancel was asked for (the job stops at its next look and takes back what it wrote). */
   cancelled(): boolean;
+  /**
+   * The job is past its point of no return (an erase's first write): from here a cancel is refused
+   * and the job runs to its end. Throws the job's cancel when one was asked for before.
+   */
+  pastPointOfNoReturn(onCancelled: () => Error): void;
 }
 
 interface Running {
@@ -80,6 +85,10 @@ export class WriteJob {
         job.meter.note(done, total, at);
       },
       cancelled: () => job.cancelling,
+      pastPointOfNoReturn: (onCancelled) => {
+        if (job.cancelling) throw onCancelled();
+        job.cancellable = false;
+      },
     };
     const forget = onCallerGone(() => this.cancel());
     try {

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { platform } from '../../../platform/browser.js';
 import { fromInputValue, toInputValue } from '../../../state/instant.js';
+import { UtcTimeInput } from '../../../components/time/UtcTimeInput.js';
 import { DAY } from './diff-params.js';
 
 const WINDOWS: [string, number][] = [
@@ -26,10 +27,10 @@ export function DiffRange({ from, to, onChange }: { from: number; to: number; on
       }}
     >
       <label>
-        From <span className="muted small">(UTC)</span> <input type="datetime-local" step={1} value={a} onChange={(e) => setA(e.target.value)} data-testid="diff-from" />
+        From <span className="muted small">(UTC)</span> <UtcTimeInput value={a} onChange={(e) => setA(e.target.value)} data-testid="diff-from" aria-label="from (UTC)" />
       </label>
       <label>
-        to <input type="datetime-local" step={1} value={b} onChange={(e) => setB(e.target.value)} data-testid="diff-to" />
+        to <UtcTimeInput value={b} onChange={(e) => setB(e.target.value)} data-testid="diff-to" aria-label="to (UTC)" />
       </label>
       <button type="submit" className="primary" disabled={fa === null || fb === null} data-testid="diff-compare">
         Compare

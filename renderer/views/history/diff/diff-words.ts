@@ -38,7 +38,8 @@ export function kindCount(kind: string, n: number): string {
 export function authorWords(a: ChangeAuthor): { who: string | null; kind: 'journal' | 'mnemo' | 'foreign' } {
   if (a.kind === 'foreign') return { who: 'foreign writer', kind: 'foreign' };
   const agent = a.owner ? `agent ${a.owner}` : a.credential_id ? 'an agent' : null;
-  if (a.kind === 'journal') return { who: agent, kind: 'journal' };
+  // A journalled change without an agent was the operator's (the workbench or the CLI): say so.
+  if (a.kind === 'journal') return { who: agent ?? 'operator', kind: 'journal' };
   // Outside the journal Mnemo writes only accesses (counters, recency) and its own indexes.
   return { who: `Mnemo, outside the journal (an access)${agent ? ` by ${agent}` : ''}`, kind: 'mnemo' };
 }

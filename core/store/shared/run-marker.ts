@@ -1,0 +1,130 @@
+/**
+ * The marker of a long change (change-run.ts): the `mnemo_meta` row its first batch writes and its
+ * last clears ("change X is being written by process P on host H"), and which runs this process
+ * drives. Readers ask it whether rows are part-way; an opener asks it whether the writer that left
+ * one is still alive, and recovers the change when not.
+ */
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { MnemoError } from '../../errors.js';
+import type { FeedPosition } from '../port/feed-position.js';
+import { RUN_MARKER_KEY, type JournalledStore } from './journal.js';
+
+export type RunMode = 'record' | 'undo' | 'redo';
+
+export interface RunMarker {
+  change_id: number;
+  mode: RunMode;
+  label: string;
+  pid: number;
+  host: string;
+  started_at: number;
+  /** undo: rows with a rowid below this are still to restore; redo: rows above it. */
+  cursor: number | null;
+  /**
+   * An undo of a change with its dependants (undo-group.ts): the changes to undo after this one,
+   * in order. The run moves on to the next when one is done, so a crash part-way is completed for
+   * the whole group, not just the change being undone when it stopped.
+   */
+  queue?: number[];
+  /**
+   * A cancel turned this run around (change-run.ts, turnBack): it writes back the other side of the
+   * rows the cancelled undo or redo had done, and leaves the change's journal state as it is, since
+   * that never changed. The changes in `queue` are redone whole and marked applied again.
+   */
+  revert?: boolean;
+  /**
+   * Set once every row is written, before the marker clears: the writer has left index snapshots
+   * current at this feed position, so the processes beside it can load them ahead (index-handoff.ts).
+   */
+  snapshots_at?: FeedPosition;
+}
+
+/**
+ * Runs this process is driving, by store file and change id (another connection here must not
+ * "recover" them), and the connection driving each (which, unlike the others, is not held back by it).
+ */
+const liveRuns = new Map<string, { store: JournalledStore; changeId: number }>();
+const runKey = (store: JournalledStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
+
+/** Marks the changes of a run this process drives (or has stopped driving). */
+export function setLiveRun(store: JournalledStore, changeIds: number[], live: boolean): void {
+  for (const id of changeIds) {
+    if (live) liveRuns.set(runKey(store, id), { store, changeId: id });
+    else liveRuns.delete(runKey(store, id));
+  }
+}
+
+/** The changes this connection is writing as runs right now (their feed rows are its own, told as it wrote them). */
+export function ownRunIds(store: JournalledStore): number[] {
+  const ids: number[] = [];
+  for (const run of liveRuns.values()) if (run.store === store) ids.push(run.changeId);
+  return ids;
+}
+
+/** The change being written in batches right now (or left half-written by a process that died). */
+export function runInProgress(store: { getMeta(key: string): string | null }): RunMarker | null {
+  const raw = store.getMeta(RUN_MARKER_KEY);
+  return raw ? (JSON.parse(raw) as RunMarker) : null;
+}
+
+/** Whether a long change (ours or another process's) is being written right now: its rows are neither before nor after. */
+export function runMarkerPresent(store: { getMeta(key: string): string | null }): boolean {
+  return store.getMeta(RUN_MARKER_KEY) !== null;
+}
+
+export function writeMarker(store: JournalledStore, m: RunMarker): void {
+  store.setMeta(RUN_MARKER_KEY, JSON.stringify(m));
+}
+
+export function clearMarker(store: JournalledStore): void {
+  store.journal.sql.deleteMeta(RUN_MARKER_KEY);
+}
+
+export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
+  return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
+}
+
+/** The refusal of a run while another writer's is being written. */
+export function runningElsewhere(m: RunMarker): MnemoError {
+  return new MnemoError('busy', `change #${m.change_id} (${m.label}) is still being written by another writer; wait for it to finish, then try again`, {
+    change_id: m.change_id,
+  });
+}
+
+/**
+ * Writes the marker of a run that starts now, unless another writer's marker got there since
+ * `refuseIfRunning` looked (a writer on another connection of a PostgreSQL store): then refused.
+ */
+export function claimMarker(store: JournalledStore, m: RunMarker): void {
+  if (store.journal.sql.claimMeta(RUN_MARKER_KEY, JSON.stringify(m))) return;
+  throw runningElsewhere(runInProgress(store) ?? m);
+}
+
+/**
+ * A long change being written right now (a dead writer's leftover marker does not count). Asked
+ * when another connection committed, so the writer is never this connection.
+ */
+export function foreignRunInProgress(store: JournalledStore): boolean {
+  const m = runInProgress(store);
+  // The connection writing the run hears the others' commits as usual: it hands its indexes over at the end (index-handoff.ts).
+  return m !== null && liveRuns.get(runKey(store, m.change_id))?.store !== store && markerIsLive(store, m);
+}
+
+/** Whether the process named by the marker may still be writing (another host: assume it is). */
+export function markerIsLive(store: JournalledStore, m: RunMarker): boolean {
+  if (m.host === hostname() && m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
+  return isLiveWriter(m.pid, m.host);
+}
+
+/** Whether another process that left a marker may still be running (another host: assume it is). */
+export function isLiveWriter(pid: number, host: string): boolean {
+  if (host !== hostname()) return true;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}

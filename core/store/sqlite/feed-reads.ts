@@ -1,0 +1,69 @@
+/**
+ * Reading the change feed (feed-ddl.ts): where it stands, and which memories changed after a
+ * position. A reader that keeps an index in step asks for the changes since the position its index
+ * reflects, so catching up costs what changed, never the store's size.
+ */
+import { connectionOf, statementOf } from './connection.js';
+import { hasMigration } from './migrations.js';
+import type { FeedChanges, FeedPosition } from '../port/feed-position.js';
+
+/**
+ * The statements a catch-up runs, each a search by key (the feed's sequence number, a memory's id),
+ * never a scan: named so a test can hold their query plans to that.
+ */
+export const CATCH_UP_SQL = {
+  count: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?',
+  rows: 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq',
+  exists: 'SELECT 1 FROM memories WHERE id = ?',
+  /** The same, leaving out the rows of changes the reader wrote itself (a run it is writing: json array of change ids). */
+  countOthers: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?)))',
+  rowsOthers: 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq',
+} as const;
+
+/** Whether this file has the feed (migration 007; a nooa-only file or an old read-only store does not). */
+export function hasFeed(store: object): boolean {
+  const db = connectionOf(store);
+  return hasMigration(db, '007-change-feed');
+}
+
+/** The feed's epoch and last sequence number; null without a feed. */
+export function feedPosition(store: object): FeedPosition | null {
+  if (!hasFeed(store)) return null;
+  const epoch = statementOf(store, "SELECT value FROM mnemo_meta WHERE key = 'feed_epoch'").pluck().get() as string | undefined;
+  if (!epoch) return null;
+  const seq = statementOf(store, "SELECT seq FROM sqlite_sequence WHERE name = 'mnemo_feed'").pluck().get() as number | undefined;
+  return { epoch, seq: seq ?? 0 };
+}
+
+/** The highest sequence number retention has removed (0 when nothing was pruned). */
+export function feedPrunedThrough(store: object): number {
+  const v = statementOf(store, "SELECT value FROM mnemo_meta WHERE key = 'feed_pruned_through'").pluck().get() as string | undefined;
+  return v ? Number(v) : 0;
+}
+
+/**
+ * The memories changed after `pos`: an edge change names both of its ends. Null when `pos` is not
+ * from this feed, reaches back past what retention kept, or more than `limit` rows changed (a
+ * rebuild is cheaper then). A memory that no longer exists is a delete; every other one an upsert
+ * (it may now be archived: the index re-reads it). `ownChanges`: change ids whose rows the reader
+ * wrote itself and has told already, left out.
+ */
+export function changedSince(store: object, pos: FeedPosition, limit: number, ownChanges: readonly number[] = []): FeedChanges | null {
+  const now = feedPosition(store);
+  if (!now || now.epoch !== pos.epoch || pos.seq > now.seq) return null;
+  if (pos.seq < feedPrunedThrough(store)) return null;
+  const range = ownChanges.length ? [pos.seq, now.seq, JSON.stringify(ownChanges)] : [pos.seq, now.seq];
+  const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range) as number;
+  if (count > limit) return null;
+  const touched = new Set<string>();
+  const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as [string, string | null][];
+  for (const [id, dst] of rows) {
+    touched.add(id);
+    if (dst !== null) touched.add(dst);
+  }
+  const upserts: string[] = [];
+  const deletes: string[] = [];
+  const exists = statementOf(store, CATCH_UP_SQL.exists).pluck();
+  for (const id of touched) (exists.get(id) === undefined ? deletes : upserts).push(id);
+  return { upserts, deletes, position: now };
+}
