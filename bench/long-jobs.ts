@@ -1,8 +1,9 @@
 /**
- * `npm run bench -- long-jobs [--size 100000 | --store <file>] [--commit-cancels check,5,30,120] [--undo-cancels 5,20] [--repeats 3] [--sample-ms 1000] [--out file.json] [--json]`
+ * `npm run bench -- long-jobs [--size 100000 | --store <file>] [--groups merge,link,rescore,prune] [--commit-cancels check,5,30,120] [--undo-cancels 5,20] [--repeats 3] [--sample-ms 1000] [--out file.json] [--json]`
  *
  * Whether the long writes tell the truth, on a copy of the demo store (issue 37, item 4):
- *   - the commit of a whole reflection plan, then its undo and its redo, each with journal.progress
+ *   - the commit of a reflection plan (its items of the `--groups` given; the other groups are
+ *     rejected, so `--groups merge` commits only its merges), then its undo and its redo, each with journal.progress
  *     sampled every second: is the bar linear in time within each phase (r² of done against time,
  *     and the largest gap between the share done and the share of the phase's time gone), and does
  *     the ETA converge (at 10, 25, 50, 75 and 90 % of a phase's time, how far the end it predicted
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     store: { type: 'string' },
     'commit-cancels': { type: 'string', default: 'check,5,30,120' },
     'undo-cancels': { type: 'string', default: '5,20' },
+    /** The plan's groups to commit (the others are rejected): all four by default. */
+    groups: { type: 'string', default: 'merge,link,rescore,prune' },
     repeats: { type: 'string', default: '3' },
     'sample-ms': { type: 'string', default: '1000' },
     json: { type: 'boolean', default: false },
@@ -208,7 +211,9 @@ try {
   const plan = await call(session, 'review.plan', {});
   const planS = (performance.now() - t) / 1000;
   log(`plan: ${plan.items.toLocaleString()} items in ${planS.toFixed(1)} s`);
-  const commit = () => call(session, 'review.commit', { plan_id: plan.id, actions: [] });
+  const kept = new Set(values.groups.split(',').filter(Boolean));
+  const rejected = ['merge', 'link', 'rescore', 'prune'].filter((g) => !kept.has(g)).map((group) => ({ do: 'reject' as const, group }));
+  const commit = () => call(session, 'review.commit', { plan_id: plan.id, actions: rejected });
 
   const commitCancels = await trials('commit', points(values['commit-cancels']), commit);
   const full = await sampled(commit, null);
@@ -232,6 +237,7 @@ try {
     size: values.store ? null : size,
     store: values.store ?? null,
     items: plan.items,
+    groups: [...kept],
     plan_s: round(planS, 1),
     commit: runFigures(full),
     undo: runFigures(fullUndo),

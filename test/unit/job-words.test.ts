@@ -39,6 +39,12 @@ describe('the bar of a long job', () => {
     );
   });
 
+  it("says an erase's memories as memories", () => {
+    expect(jobLine('Erase', running({ kind: 'memory.erase', phase: 'erasing', phase_label: 'erasing the memories', unit: 'memories', done: 1200, total: 4000, eta_s: 7, cancellable: false }), false).text).toBe(
+      'Erase: erasing the memories: 1,200 of 4,000 memories (30 %) · about 7 s left',
+    );
+  });
+
   it('never shows a share before the engine has said one', () => {
     expect(jobLine('Committing', undefined, false)).toEqual({ text: 'Committing…', share: null });
     expect(jobLine('Committing', running({ phase: null, phase_label: null }), false).share).toBeNull();

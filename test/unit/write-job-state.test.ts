@@ -100,4 +100,49 @@ describe('a long write as journal.progress reports it', () => {
     expect(await running).toBe('stopped');
     expect(seen).toBe(true);
   });
+
+  it("names an erase's phases, gives its memories an ETA, and refuses a cancel past its first write", async () => {
+    const { job, advance, control, started } = setUp();
+    let pass!: () => void;
+    const planned = new Promise<void>((r) => (pass = r));
+    let erased!: () => void;
+    const written = new Promise<void>((r) => (erased = r));
+    const running = started(async (c) => {
+      c.progress(0, 1, 'planning');
+      await planned;
+      c.pastPointOfNoReturn(() => new Error('cancelled before its first write'));
+      c.progress(0, 4000, 'erasing');
+      await written;
+      return 'erased';
+    });
+    await Promise.resolve();
+    expect(job.progress()).toMatchObject({ phase: 'planning', phase_label: 'working out what to erase', unit: 'steps', cancellable: true, eta_s: null });
+    pass();
+    await new Promise((r) => setTimeout(r, 0));
+    for (let i = 1; i <= 8; i++) {
+      advance(250);
+      control().progress(i * 100, 4000, 'erasing');
+    }
+    expect(job.progress()).toMatchObject({ phase: 'erasing', phase_label: 'erasing the memories', unit: 'memories', done: 800, cancellable: false, eta_s: 8 });
+    expect(job.cancel()).toEqual({ cancelled: false });
+    expect(job.progress().cancelling).toBe(false);
+    erased();
+    expect(await running).toBe('erased');
+  });
+
+  it('lets a cancel asked while an erase plans end it before its first write', async () => {
+    const { job, started } = setUp();
+    let pass!: () => void;
+    const planned = new Promise<void>((r) => (pass = r));
+    const running = started(async (c) => {
+      c.progress(0, 1, 'planning');
+      await planned;
+      c.pastPointOfNoReturn(() => new Error('cancelled before its first write'));
+      return 'erased';
+    });
+    await Promise.resolve();
+    expect(job.cancel()).toEqual({ cancelled: true });
+    pass();
+    await expect(running).rejects.toThrow('cancelled before its first write');
+  });
 });
