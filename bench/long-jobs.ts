@@ -188,7 +188,8 @@ function trialOf(r: Awaited<ReturnType<typeof sampled>>, point: Point): Trial {
     done: before?.done ?? 0,
     total: before?.total ?? 0,
     taken_back_rows: back.length ? back[back.length - 1]!.total : 0,
-    first_answer_cancelling: r.samples.find((s) => s.t >= r.cancelledAt!)?.cancelling ?? false,
+    // Samples keep their time rounded to 10 ms: the cancel's moment is compared the same way.
+    first_answer_cancelling: r.samples.find((s) => s.t >= round(r.cancelledAt!))?.cancelling ?? false,
   };
 }
 
