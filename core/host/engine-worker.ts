@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { fixedClock, systemClock } from '../clock.js';
 import { MnemoError, toErrorShape } from '../errors.js';
 import { callEnded, noteCancelled, onJobNews, readCancelsFrom, runAsCall } from '../engine/job-signals.js';
+import { withCallSignal } from '../api/call-signal.js';
 import { generateDemo } from '../demo/generate.js';
 import { LlmEndpoints } from '../reflect/llm-endpoints.js';
 import { VIEWER_SAVE_PATIENCE } from '../store/derived/index-snapshots.js';
@@ -170,11 +171,19 @@ async function answer(id: number, run: () => unknown): Promise<Envelope<unknown>
   }
 }
 
+/** The running invokes' caller-gone signals, by call id. */
+const callerGone = new Map<number, AbortController>();
+
 port.on('message', (m: ToWorker) => {
   switch (m.kind) {
-    case 'invoke':
-      void runAsCall(m.id, () => invoke(session, m.method, m.input)).then((envelope) => {
+    case 'invoke': {
+      // The call's caller-gone signal (api/call-signal.ts) aborts when the host's cancel message is
+      // read: a job waiting between batches hears it then; one holding the thread reads the board.
+      const gone = new AbortController();
+      callerGone.set(m.id, gone);
+      void runAsCall(m.id, () => withCallSignal(gone.signal, () => invoke(session, m.method, m.input))).then((envelope) => {
         callEnded(m.id);
+        callerGone.delete(m.id);
         followEngine();
         // As JSON text when the door sends text on (HTTP): a big answer (a whole plan) is encoded
         // here, not on the thread that answers, and crosses as one string instead of a deep clone.
@@ -182,6 +191,7 @@ port.on('message', (m: ToWorker) => {
         else post({ kind: 'result', id: m.id, envelope });
       });
       return;
+    }
     case 'control':
       void answer(m.id, () => control(m.control)).then((envelope) => {
         followEngine();
@@ -202,6 +212,7 @@ port.on('message', (m: ToWorker) => {
     }
     case 'cancel':
       noteCancelled(m.id);
+      callerGone.get(m.id)?.abort();
       return;
     case 'answer':
       asked.get(m.id)?.(m.value);

@@ -34,15 +34,33 @@ export class Fingerprinter {
   }
 }
 
+/** How a paged fingerprint reports and stops: rows read so far, and a look between pages. */
+export interface PagedReadControl {
+  /** Rows (memories, then edges) read so far. */
+  onRows?: (done: number) => void;
+  /** Checked between pages: true abandons the read (the caller then throws). */
+  shouldStop?: () => boolean;
+}
+
 /**
  * The same fingerprint, read a page at a time with the event loop running between pages and no
  * lock held. Pages share no snapshot: a commit in between gives a digest of no real state, so a
  * caller must know that nothing committed meanwhile before trusting it (see apply's pre-check).
+ * Returns null when `shouldStop` asked it to stop.
  */
-export async function storeFingerprintInPages(store: StoreReader, pageSize = 2048): Promise<string> {
+export async function storeFingerprintInPages(store: StoreReader, pageSize = 2048, ctl: PagedReadControl = {}): Promise<string | null> {
   const f = new Fingerprinter();
-  for await (const page of store.queries.memoryRowPages(pageSize)) for (const r of page) f.row(r);
-  for await (const page of store.queries.edgeRowPages(pageSize)) for (const e of page) f.edge(e);
+  let rows = 0;
+  for await (const page of store.queries.memoryRowPages(pageSize)) {
+    for (const r of page) f.row(r);
+    ctl.onRows?.((rows += page.length));
+    if (ctl.shouldStop?.()) return null;
+  }
+  for await (const page of store.queries.edgeRowPages(pageSize)) {
+    for (const e of page) f.edge(e);
+    ctl.onRows?.((rows += page.length));
+    if (ctl.shouldStop?.()) return null;
+  }
   return f.digest();
 }
 

@@ -28,7 +28,7 @@ export function register(ctx: WorkerExtensionContext): void {
     return writeJobOf(ctx.session.engine()).run('test.job', true, async (job) => {
       for (let i = 0; i < steps; i++) {
         if (job.cancelled()) return { stopped_at: i };
-        job.progress(i, steps);
+        job.progress(i, steps, 'apply');
         busy(stepMs);
       }
       return { stopped_at: null };
