@@ -1,8 +1,16 @@
 /**
  * A store fingerprint: a hash over every memory row (all columns, embedding included) and every
  * edge row, in rowid order. A plan remembers it; apply recomputes it inside its transaction and
- * refuses a store that changed in between (another process, a recall, a manual edit). The mnemo_*
- * tables (journal, access events) are not plan inputs and are left out.
+ * refuses a store that changed in between (another process, a manual edit, another pass). The
+ * mnemo_* tables (journal, access events) are not plan inputs and are left out.
+ *
+ * Access bookkeeping is left out too: what a recall, search, deref or reinforcement writes to a
+ * row (strength, recency, access count, the access ring and the channel counters, in the columns
+ * and in `data`). Agents recall all the time, so a fingerprint that saw those writes would refuse
+ * nearly every plan on a store in use. They cannot make a plan wrong: apply reads those values
+ * from the rows as they are when it writes (a merge folds the current strength, a prune checks its
+ * guard again), and reports where they moved a planned value. Any other change to a row, or any
+ * change to an edge, still changes the fingerprint.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { RawEdgeRow, RawMemoryRow, StoreReader } from '../store/port/port.js';
@@ -16,11 +24,11 @@ export class Fingerprinter {
 
   row(r: RawMemoryRow): void {
     this.h.update(
-      `M${r.rowid}${SEP}${r.id}${SEP}${r.type}${SEP}${r.importance}${SEP}${r.salience}${SEP}${r.strength}${SEP}${r.created_at}${SEP}${r.last_accessed}${SEP}${r.access_count}${SEP}${r.archived}${SEP}${r.owner}${SEP}${r.status}${SEP}${r.content.length}${SEP}`,
+      `M${r.rowid}${SEP}${r.id}${SEP}${r.type}${SEP}${r.importance}${SEP}${r.salience}${SEP}${r.created_at}${SEP}${r.archived}${SEP}${r.owner}${SEP}${r.status}${SEP}${r.content.length}${SEP}`,
     );
     this.h.update(r.content);
     this.h.update(SEP);
-    this.h.update(r.data);
+    for (const part of dataWithoutUsage(r.data)) this.h.update(part);
     if (r.embedding) this.h.update(r.embedding);
     this.h.update('\n');
   }
@@ -32,6 +40,31 @@ export class Fingerprinter {
   digest(): string {
     return this.h.digest('hex');
   }
+}
+
+/*
+ * Where access bookkeeping sits in nooa's `data` dump (model/memory.ts's DATA_FIELD_ORDER, keys
+ * written as `"key": value, `): `strength` alone, then the run from `last_accessed_at` to
+ * `deref_count`. A top-level key is the first match: a string value cannot hold an unescaped quote,
+ * and no field before these is an object.
+ */
+const STRENGTH = '"strength": ';
+const AFTER_STRENGTH = ', "reinforcement_count": ';
+const USAGE_FROM = '"last_accessed_at": ';
+const USAGE_UNTIL = ', "source_task_ref": ';
+
+/**
+ * `data` in parts, with the access bookkeeping cut out. A dump not laid out as nooa writes it
+ * (keys missing or out of order) is hashed whole: the fingerprint then sees every write to it,
+ * which can only refuse more plans, never fewer.
+ */
+function dataWithoutUsage(data: string): string[] {
+  const s = data.indexOf(STRENGTH);
+  const sEnd = s < 0 ? -1 : data.indexOf(AFTER_STRENGTH, s);
+  const u = sEnd < 0 ? -1 : data.indexOf(USAGE_FROM, sEnd);
+  const uEnd = u < 0 ? -1 : data.indexOf(USAGE_UNTIL, u);
+  if (uEnd < 0) return [data];
+  return [data.slice(0, s), data.slice(sEnd, u), data.slice(uEnd)];
 }
 
 /** How a paged fingerprint reports and stops: rows read so far, and a look between pages. */
