@@ -52,6 +52,13 @@ const STRENGTH = '"strength": ';
 const AFTER_STRENGTH = ', "reinforcement_count": ';
 const USAGE_FROM = '"last_accessed_at": ';
 const USAGE_UNTIL = ', "source_task_ref": ';
+/* What a cut span must be, so that no other field (a dump in another order) is ever cut out with it. */
+const NUM = '-?[0-9][0-9.eE+-]*';
+const STRENGTH_SPAN = new RegExp(`^"strength": ${NUM}$`);
+const USAGE_SPAN = new RegExp(
+  `^"last_accessed_at": (?:${NUM}|null), "access_log": \\[.*\\], "access_count": ${NUM}, "recalled_count": ${NUM}, "searched_count": ${NUM}, "injected_count": ${NUM}, "reinforced_count": ${NUM}, "deref_count": ${NUM}$`,
+  's',
+);
 
 /**
  * `data` in parts, with the access bookkeeping cut out. A dump not laid out as nooa writes it
@@ -63,7 +70,7 @@ function dataWithoutUsage(data: string): string[] {
   const sEnd = s < 0 ? -1 : data.indexOf(AFTER_STRENGTH, s);
   const u = sEnd < 0 ? -1 : data.indexOf(USAGE_FROM, sEnd);
   const uEnd = u < 0 ? -1 : data.indexOf(USAGE_UNTIL, u);
-  if (uEnd < 0) return [data];
+  if (uEnd < 0 || !STRENGTH_SPAN.test(data.slice(s, sEnd)) || !USAGE_SPAN.test(data.slice(u, uEnd))) return [data];
   return [data.slice(0, s), data.slice(sEnd, u), data.slice(uEnd)];
 }
 

@@ -10,6 +10,7 @@ import { fixedClock } from '../../core/clock.js';
 import { openStore, type AgentMemory } from '../../core/index.js';
 import type { Engine } from '../../core/engine/engine.js';
 import { applyPlan } from '../../core/reflect/apply.js';
+import { Fingerprinter, type RawMemoryRow } from '../../core/reflect/fingerprint.js';
 import { touched } from '../../core/reflect/ops.js';
 import { planOps, planReflection } from '../../core/reflect/plan.js';
 import type { MergeOp, ReflectionPlan } from '../../core/reflect/types.js';
@@ -103,5 +104,31 @@ describe('a reflection plan beside other sessions that recall', () => {
       await loop;
     }
     expect(recalls).toBeGreaterThan(0);
+  });
+});
+
+describe('what the fingerprint leaves out', () => {
+  const usage = (n: number) =>
+    `"strength": ${n}, "reinforcement_count": 0, "created_at": 1.5, "last_accessed_at": ${n}.5, "access_log": [{"ts": ${n}.5, "channel": "recalled"}], "access_count": ${n}, "recalled_count": ${n}, "searched_count": 0, "injected_count": 0, "reinforced_count": 0, "deref_count": 0`;
+  const row = (data: string, n: number): RawMemoryRow =>
+    ({ rowid: 1, id: 'a', type: 'info', content: 'c', importance: 5, salience: 0.5, strength: n, created_at: 1.5, last_accessed: n + 0.5, access_count: n, archived: 0, owner: '', status: null, embedding: null, data }) as RawMemoryRow;
+  const digest = (r: RawMemoryRow) => {
+    const f = new Fingerprinter();
+    f.row(r);
+    return f.digest();
+  };
+
+  it('ignores access bookkeeping in a dump laid out as nooa writes it, but not a title change', () => {
+    const nooa = (n: number, title = 't') => `{"id": "a", "type": "info", "title": "${title}", "content": "c", "mood": null, ${usage(n)}, "source_task_ref": null, "tags": []}`;
+    expect(digest(row(nooa(2), 2))).toBe(digest(row(nooa(1), 1)));
+    expect(digest(row(nooa(1, 'u'), 1))).not.toBe(digest(row(nooa(1), 1)));
+  });
+
+  it('hashes a dump in another order whole, so nothing else can be cut out with the bookkeeping', () => {
+    // A title between the access fields: cutting the usual span would hide a change to it.
+    const odd = (n: number, title: string) => usage(n).replace('"access_count"', `"title": "${title}", "access_count"`);
+    const data = (n: number, title = 't') => `{"id": "a", ${odd(n, title)}, "source_task_ref": null}`;
+    expect(digest(row(data(1, 'u'), 1))).not.toBe(digest(row(data(1), 1)));
+    expect(digest(row(data(2), 2))).not.toBe(digest(row(data(1), 1)));
   });
 });
