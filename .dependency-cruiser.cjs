@@ -222,6 +222,35 @@ module.exports = {
       to: { path: '^server/' },
     },
     {
+      name: 'electron-no-engine',
+      comment:
+        'The desktop app\'s main process owns windows, menus and dialogs and routes IPC; the engine runs in the engine host\'s ' +
+        'workers (core/host/engine-host.ts), never in it. So electron/ loads, at run time, only the host\'s door and what the ' +
+        'door itself loads (host-door-no-engine below): the contract\'s schemas, the envelope type, the renderer CSP. Types may ' +
+        'come from anywhere. test/unit/host-boundary.test.ts checks the whole run-time closure.',
+      severity: 'error',
+      from: { path: '^electron/' },
+      to: {
+        path: '^core/',
+        dependencyTypesNot: ['type-only'],
+        pathNot: ['^core/host/(engine-host|generation|renderer-csp)\\.ts$', '^core/api/contract/', '^core/api/define\\.ts$', '^core/errors\\.ts$'],
+      },
+    },
+    {
+      name: 'host-door-no-engine',
+      comment:
+        'The engine host\'s side on the answering thread (engine-host.ts and what it loads) routes calls and never runs them: ' +
+        'at run time it loads no engine, store, handler or session module, only its own protocol, the lanes, the contract\'s ' +
+        'schemas and the shared cancel board (core/engine/job-signals.ts).',
+      severity: 'error',
+      from: { path: '^core/host/(engine-host|generation|lanes|worker-thread|host-protocol)\\.ts$' },
+      to: {
+        path: '^core/',
+        dependencyTypesNot: ['type-only'],
+        pathNot: ['^core/host/(engine-host|generation|lanes|worker-thread|host-protocol)\\.ts$', '^core/engine/job-signals\\.ts$', '^core/api/contract/', '^core/api/define\\.ts$', '^core/errors\\.ts$'],
+      },
+    },
+    {
       name: 'server-not-to-electron',
       comment: 'The HTTP server must run without Electron.',
       severity: 'error',

@@ -16,13 +16,12 @@ import { copyFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiSession } from '../core/api/context.js';
 import { fixedClock } from '../core/clock.js';
 import { Engine } from '../core/engine/engine.js';
 import { applyPlan } from '../core/reflect/apply.js';
 import { planReflection } from '../core/reflect/plan.js';
 import { ReviewedPlan } from '../core/review/review.js';
-import { startServer } from '../server/http-server.js';
+import { serveStore } from '../cli/commands/serve.js';
 import { tempDir } from '../support/fixture.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 
@@ -55,9 +54,8 @@ engine.close();
 log(`CLI apply: ${cli.applied.length.toLocaleString()} applied in ${cliS.toFixed(1)} s`);
 
 // UI: the browser's calls over HTTP.
-const session = ApiSession.withFrozenClock(NOW);
-session.open(uiCopy);
-const server = await startServer({ session, rendererDir: tempDir('mnemo-bench-renderer-') });
+// Browser mode as `mnemo serve` runs it: the engine in its workers.
+const { server, session } = await serveStore({ now: NOW, io: { out: () => undefined, err: () => undefined } }, uiCopy, { dir: tempDir('mnemo-bench-renderer-') });
 /**
  * One API call over HTTP on its own connection (a kept-alive socket the server closes while the
  * client picks it up resets the call), without a client-side timeout: a big commit takes minutes.
@@ -165,5 +163,5 @@ try {
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 } finally {
   await server.close();
-  session.close();
+  await session.close();
 }

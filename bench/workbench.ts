@@ -8,7 +8,7 @@
  * the 160-memory fixture store are the baseline; the ratio shows what the store size costs.
  * Not a test: run `npm run bench -- workbench [--runs N] [--size N] [--json]`.
  */
-import { connectionOf } from '../core/store/sqlite/connection.js';
+import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../core/api/service.js';
@@ -32,7 +32,10 @@ const log = (s: string) => {
 
 /** The best-connected memory (most incoming edges) and the hops at which its neighbourhood reaches `n` nodes. */
 async function bigNeighbourhood(wb: Workbench, n: number): Promise<{ focus: string; hops: number } | null> {
-  const hub = connectionOf(wb.session.engine().store).prepare('SELECT dst AS id, count(*) AS n FROM memory_edges GROUP BY dst ORDER BY n DESC LIMIT 1').get() as { id: string } | undefined;
+  // The engine is in the server's workers: read the file on a connection of our own.
+  const db = new Database(wb.session.storePath!, { readonly: true });
+  const hub = db.prepare('SELECT dst AS id, count(*) AS n FROM memory_edges GROUP BY dst ORDER BY n DESC LIMIT 1').get() as { id: string } | undefined;
+  db.close();
   if (!hub) return null;
   for (const hops of [1, 2, 3, 4, 5, 6, 7, 8, 10, 12]) {
     const g = await call(wb.session, 'graph.view', { focus: hub.id, hops, limit: n });

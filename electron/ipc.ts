@@ -1,13 +1,13 @@
 /**
- * The IPC adapter over core/api: one `ipcMain.handle` channel that validates the sender (our own
- * page, top frame), then hands the call to `invoke()`, which checks the input with the method's zod
- * schema and returns the result envelope `{ok, value} | {ok:false, error:{code, message}}`.
+ * The IPC adapter: one `ipcMain.handle` channel that validates the sender (our own page, top frame),
+ * then hands the call to the engine host (core/host/engine-host.ts), whose workers run `invoke()`:
+ * the method's zod schema, then the result envelope `{ok, value} | {ok:false, error:{code, message}}`.
+ * Nothing of the engine runs in this process's main thread. A call still running when its window
+ * goes away is cancelled (a long job stops and leaves the store as it was).
  */
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import type { ApiSession } from '../core/api/context.js';
-import { changesWhatViewsShow } from '../core/api/contract/index.js';
 import type { Envelope } from '../core/api/define.js';
-import { invoke } from '../core/api/service.js';
+import type { ApiDoor } from '../core/host/engine-host.js';
 import { isAppUrl } from './security.js';
 
 export const IPC_INVOKE = 'mnemo:invoke';
@@ -22,19 +22,34 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>):
 }
 
 export interface IpcOptions {
-  session: () => ApiSession;
-  /** Called after a successful call that changes what the views show (changesWhatViewsShow): live refresh. */
-  onMutation?: (method: string) => void;
+  /** Where calls run (the engine host, once started); it moves the views' generation after a call that changed what they show. */
+  door: () => ApiDoor | Promise<ApiDoor>;
 }
 
-export async function handleInvoke(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, method: unknown, input: unknown, opts: IpcOptions): Promise<Envelope<unknown>> {
+/** What a sender's calls are cancelled by: its web contents being destroyed (the window closed). */
+type Sender = { once(event: 'destroyed', listener: () => void): unknown };
+const goneSignals = new WeakMap<object, AbortSignal>();
+
+/** An AbortSignal that aborts when `sender` is destroyed (one per sender). */
+export function senderGone(sender: Sender | undefined): AbortSignal | undefined {
+  if (!sender || typeof sender.once !== 'function') return undefined;
+  let signal = goneSignals.get(sender);
+  if (!signal) {
+    const controller = new AbortController();
+    sender.once('destroyed', () => controller.abort());
+    signal = controller.signal;
+    goneSignals.set(sender, signal);
+  }
+  return signal;
+}
+
+export async function handleInvoke(event: Pick<IpcMainInvokeEvent, 'senderFrame'> & { sender?: Sender }, method: unknown, input: unknown, opts: IpcOptions): Promise<Envelope<unknown>> {
   if (!isTrustedSender(event)) {
     return { ok: false, error: { code: 'permission', message: 'refused: IPC calls are accepted only from the workbench page' } };
   }
   if (typeof method !== 'string') return { ok: false, error: { code: 'bad_input', message: 'method must be a string such as "memory.get"' } };
-  const res = await invoke(opts.session(), method, input);
-  if (res.ok && changesWhatViewsShow(method)) opts.onMutation?.(method);
-  return res;
+  const signal = senderGone(event.sender);
+  return (await opts.door()).invoke(method, input, signal ? { signal } : {});
 }
 
 export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, opts: IpcOptions): () => void {

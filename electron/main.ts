@@ -1,15 +1,15 @@
 /**
- * The Electron main process: one sandboxed window on the built renderer, the engine behind IPC,
- * menus and file dialogs, live refresh, window state, single instance and mnemo:// deep links.
+ * The Electron main process: one sandboxed window on the built renderer, menus and file dialogs,
+ * live refresh, window state, single instance and mnemo:// deep links. The engine is not here: it
+ * runs in an engine host's worker threads (core/host/engine-host.ts), and this process only routes
+ * IPC to it, so a long job never freezes the window (moving, menus, repaint). The lint rule
+ * `electron-no-engine` keeps it so: nothing in electron/ imports the engine at run time.
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session as electronSession, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiSession } from '../core/api/context.js';
-import { openFleet } from '../core/api/handlers/fleet.js';
-import { generateDemo } from '../core/demo/generate.js';
-import { LiveRefresh } from '../core/host/live-refresh.js';
+import { EngineHost } from '../core/host/engine-host.js';
 import { PRIVILEGED_SCHEME, registerAppProtocol } from './app-protocol.js';
 import { deepLinkFromArgv, parseDeepLink } from './deep-link.js';
 import { IPC_EVENT, registerIpc } from './ipc.js';
@@ -18,7 +18,6 @@ import { electronNativeBinding } from './native.js';
 import { APP_URL, denyAllPermissions, hardenWebContents } from './security.js';
 import { mainWindowOptions } from './window-options.js';
 import { addRecent, loadState, saveState, type ShellState } from './window-state.js';
-import { VIEWER_SAVE_PATIENCE } from '../core/store/derived/index-snapshots.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const appRoot = join(here, '..', '..');
@@ -34,17 +33,25 @@ let state: ShellState;
 let pendingNotice: string | null = null;
 let pendingRoute: string | null = deepLinkRoute(deepLinkFromArgv(process.argv));
 
-const api = new ApiSession({
-  reader: { owner: 'workbench' },
-  // Stores and fleet folders come only from this process's dialogs, never from a path the page sends.
-  shell: { chooseFolder: (title) => chooseFolder(title), fleetPathFromApi: false, paths: { kind: 'dialog' } },
-  engineOptions: {
-    nativeBinding: electronNativeBinding({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, appRoot, env: process.env }),
-    // People watch this process: it leaves index snapshots to the agents writing beside it (index-snapshots.ts).
-    indexSnapshots: { savePatience: VIEWER_SAVE_PATIENCE },
-  },
-});
-const live = new LiveRefresh(api, 400);
+/** The engine's workers: a light one for the views' counts and lists, one for recall and its indexes, one for long jobs. */
+let host: EngineHost | null = null;
+
+function startHost(): Promise<EngineHost> {
+  const nativeBinding = electronNativeBinding({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, appRoot, env: process.env });
+  return EngineHost.start({
+    lanes: { light: 1, index: 1, jobs: 1 },
+    session: {
+      reader: { owner: 'workbench', session_ref: null },
+      // People watch this process: it leaves index snapshots to the agents writing beside it (index-snapshots.ts).
+      engine: { watched: true, ...(nativeBinding ? { nativeBinding } : {}) },
+      // Stores and fleet folders come only from this process's dialogs, never from a path the page sends.
+      shell: { chooseFolder: true, fleetPathFromApi: false, paths: { kind: 'dialog' } },
+    },
+    watch: { lane: 'light', pollMs: 400 },
+    chooseFolder: (title) => chooseFolder(title),
+    onWarning: (m) => console.warn(`mnemo: ${m}`),
+  });
+}
 
 function send(payload: unknown): void {
   win?.webContents.send(IPC_EVENT, payload);
@@ -71,16 +78,23 @@ function navigate(route: string): void {
   else pendingRoute = route;
 }
 
-function openStore(path: string, opts: { create?: boolean } = {}): boolean {
+/** The host once it has started; a menu used before that is told to wait a moment. */
+function startedHost(): EngineHost | null {
+  if (!host) dialog.showErrorBox('Still starting', 'The engine is still starting; try again in a moment.');
+  return host;
+}
+
+async function openStore(path: string, opts: { create?: boolean } = {}): Promise<boolean> {
+  const h = startedHost();
+  if (!h) return false;
   try {
-    api.open(path, { create: opts.create ?? false });
+    await h.open(path, { create: opts.create ?? false });
   } catch (err) {
     dialog.showErrorBox('Cannot open store', (err as Error).message);
     return false;
   }
   state = addRecent(state, path);
   saveState(app.getPath('userData'), state);
-  live.bump();
   send({ type: 'store', path });
   buildMenu();
   win?.setTitle(`Mnemo Workbench — ${path}`);
@@ -91,11 +105,14 @@ function demoStorePath(): string {
   return join(app.getPath('userData'), 'demo.sqlite');
 }
 
-function createDemo(path: string, size = 2000): boolean {
-  if (!openStore(path, { create: true })) return false;
-  const store = api.engine().store;
-  if (store.count({ includeArchived: true }) === 0) generateDemo(store, { size, seed: 7, now: Date.now() / 1000 });
-  live.bump();
+async function createDemo(path: string, size = 2000): Promise<boolean> {
+  if (!(await openStore(path, { create: true }))) return false;
+  try {
+    await host?.fillDemo(size, Date.now() / 1000);
+  } catch (err) {
+    dialog.showErrorBox('Cannot create the demo store', (err as Error).message);
+    return false;
+  }
   return true;
 }
 
@@ -108,7 +125,7 @@ async function chooseStore(): Promise<void> {
       { name: 'All files', extensions: ['*'] },
     ],
   });
-  if (!r.canceled && r.filePaths[0]) openStore(r.filePaths[0]);
+  if (!r.canceled && r.filePaths[0]) await openStore(r.filePaths[0]);
 }
 
 async function chooseFolder(title: string): Promise<string | null> {
@@ -117,16 +134,18 @@ async function chooseFolder(title: string): Promise<string | null> {
 }
 
 async function chooseFleet(): Promise<void> {
+  const h = startedHost();
+  if (!h) return;
   const folder = await chooseFolder('Open a folder of memory stores');
   if (!folder) return;
   try {
-    openFleet(api, folder);
+    await h.openFleet(folder);
   } catch (err) {
     dialog.showErrorBox('Cannot open folder', (err as Error).message);
     return;
   }
   navigate('/fleet');
-  live.bump();
+  h.live.bump();
 }
 
 async function chooseDemo(): Promise<void> {
@@ -136,7 +155,7 @@ async function chooseDemo(): Promise<void> {
       dialog.showErrorBox('File exists', `${r.filePath} already exists; choose a new file name for the demo store.`);
       return;
     }
-    createDemo(r.filePath);
+    await createDemo(r.filePath);
   }
 }
 
@@ -149,7 +168,7 @@ function buildMenu(): void {
         recent: state.recent,
         actions: {
           openStore: () => void chooseStore(),
-          openRecent: (p) => openStore(p),
+          openRecent: (p) => void openStore(p),
           newDemoStore: () => void chooseDemo(),
           openFleet: () => void chooseFleet(),
           reload: () => win?.webContents.reload(),
@@ -162,12 +181,12 @@ function buildMenu(): void {
 }
 
 /** The store to open at launch: --store <path>, MNEMO_STORE, the last one used, or the demo store. */
-function initialStore(): void {
+async function initialStore(): Promise<void> {
   const i = process.argv.indexOf('--store');
   const fromArgs = i >= 0 ? process.argv[i + 1] : undefined;
   const candidates = [fromArgs, process.env['MNEMO_STORE'], ...state.recent].filter((p): p is string => !!p && existsSync(p));
-  for (const p of candidates) if (openStore(p)) return;
-  createDemo(demoStorePath());
+  for (const p of candidates) if (await openStore(p)) return;
+  await createDemo(demoStorePath());
 }
 
 function createWindow(): void {
@@ -220,20 +239,28 @@ if (!app.requestSingleInstanceLock()) {
   app.setAsDefaultProtocolClient('mnemo'); // eng-disable PROTOCOL_HANDLER_JS_CHECK (reviewed: see the comment above)
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell));
   app.on('window-all-closed', () => {
-    live.stop();
-    api.close();
-    app.quit();
+    // The workers close their stores (indexes write their snapshots) before the app goes.
+    void (host?.close() ?? Promise.resolve()).finally(() => app.quit());
   });
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     state = loadState(app.getPath('userData'));
     denyAllPermissions(electronSession.defaultSession);
     registerAppProtocol(protocol, rendererRoot);
-    registerIpc(ipcMain, { session: () => api, onMutation: () => live.bump() });
-    live.onChange((generation) => send({ type: 'changed', generation }));
-    initialStore();
-    live.start();
+    // The window first: the engine's workers start beside it, and the page's calls wait until they
+    // have the first store open (as they did when the engine ran here, before the window existed).
+    const ready = (async () => {
+      host = await startHost();
+      host.live.onChange((generation) => send({ type: 'changed', generation }));
+      await initialStore();
+      return host;
+    })();
+    registerIpc(ipcMain, { door: () => ready });
     buildMenu();
     createWindow();
+    ready.catch((err: unknown) => {
+      dialog.showErrorBox('Cannot start the engine', (err as Error).message);
+      app.quit();
+    });
   });
 }

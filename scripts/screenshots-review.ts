@@ -41,7 +41,8 @@ try {
   await save('reflection-commit-confirm');
 
   await p.click('[data-testid=reflection-commit-confirm-go]');
-  await p.waitForFunction(() => Number(document.querySelector('[data-testid=reflection-commit-progress]')?.getAttribute('data-done')) > 0 && !/estimating/.test(document.querySelector('[data-testid=reflection-commit-progress]')!.textContent!), undefined, { timeout: 60_000, polling: 50 });
+  // Shot once the apply phase has a pace (its line then says the time left).
+  await p.waitForFunction(() => document.querySelector('[data-testid=reflection-commit-progress]')?.getAttribute('data-phase') === 'apply' && / left/.test(document.querySelector('[data-testid=reflection-commit-progress]')!.textContent!), undefined, { timeout: 60_000, polling: 50 });
   await save('reflection-commit-progress');
   await p.waitForSelector('[data-testid=reflection-result]', { timeout: 300_000 });
 } finally {

@@ -7,26 +7,27 @@
  *                            of the same browser open deep links without the token in their URL
  * Every request must carry a loopback Host header; every /api call the per-run token header, or the
  * session cookie on a same-origin JSON request.
+ *
+ * The engine is not on this thread: each call goes to the door (an engine host, core/host/engine-host.ts),
+ * whose workers run it, so this thread is free to answer while they work. A call whose client
+ * disconnects before its answer is cancelled (a long job stops and leaves the store as it was).
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import type { ApiSession } from '../core/api/context.js';
-import { invoke } from '../core/api/service.js';
-import { changesWhatViewsShow } from '../core/api/contract/index.js';
-import { LiveRefresh } from '../core/host/live-refresh.js';
+import type { ApiDoor } from '../core/host/engine-host.js';
+import type { Generation } from '../core/host/generation.js';
 import { RENDERER_CSP } from '../core/host/renderer-csp.js';
-import { keepIdleConnections } from './keep-alive.js';
 import { cookieValue, isLoopbackHost, newToken, sameOriginRequest, sessionCookieHeader, sessionCookieName, TOKEN_HEADER, tokenMatches } from './security.js';
 
 export interface ServerOptions {
-  session: ApiSession;
+  /** Where calls run (an EngineHost); its generation is what /api/_events waits on. */
+  door: ApiDoor;
   rendererDir: string;
   /** 0 picks a free port. */
   port?: number;
   token?: string;
-  pollMs?: number;
   /** Long-poll timeout for /api/_events. */
   eventWaitMs?: number;
 }
@@ -37,7 +38,7 @@ export interface RunningServer {
   openUrl: string;
   port: number;
   token: string;
-  live: LiveRefresh;
+  live: Generation;
   close(): Promise<void>;
 }
 
@@ -68,7 +69,10 @@ const HTTP_STATUS: Record<string, number> = {
 };
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendText(res, status, JSON.stringify(body));
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
@@ -146,7 +150,7 @@ function serveStatic(res: ServerResponse, root: string, urlPath: string): void {
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
-  const live = new LiveRefresh(opts.session, opts.pollMs ?? 400);
+  const live = opts.door.live;
   const eventWaitMs = opts.eventWaitMs ?? 25_000;
   const root = normalize(opts.rendererDir);
   let port = 0;
@@ -220,10 +224,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       send(res, 200, { ok: true, value: { generation } });
       return;
     }
-    const envelope = await invoke(opts.session, method, input);
-    // Our own writes do not move our connection's data_version: tell the open views directly.
-    if (envelope.ok && changesWhatViewsShow(method)) live.bump();
-    send(res, envelope.ok ? 200 : (HTTP_STATUS[envelope.error.code] ?? 500), envelope);
+    // A client that goes away before its answer cancels its call (the answer would reach nobody).
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const answer = await opts.door.invokeJson(method, input, { signal: gone.signal });
+    if (res.destroyed) return;
+    sendText(res, answer.ok ? 200 : (HTTP_STATUS[answer.code ?? 'internal'] ?? 500), answer.json);
   };
 
   const server: Server = createServer((req, res) => {
@@ -232,13 +240,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       else res.destroy();
     });
   });
-  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  live.start();
   const url = `http://127.0.0.1:${port}/`;
   return {
     url,
@@ -248,7 +254,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     live,
     close: () =>
       new Promise<void>((resolve) => {
-        live.stop();
+        // Wakes the long polls, so the connections close at once.
+        live.release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

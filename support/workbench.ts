@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /** A running browser-mode workbench on a store copy, with a Chromium page pointed at it (e2e, bench, screenshots). */
 import type { Page } from 'playwright-core';
-import type { ApiSession } from '../core/api/context.js';
 import { serveStore } from '../cli/commands/serve.js';
+import type { EngineHost } from '../core/host/engine-host.js';
 import type { LlmEndpoints } from '../core/reflect/llm-endpoints.js';
 import type { RunningServer } from '../server/http-server.js';
 import { launchChromium, type LaunchedBrowser } from './browser.js';
@@ -10,7 +10,8 @@ import type { RunPacing } from '../core/model/run-pacing.js';
 
 export interface Workbench {
   server: RunningServer;
-  session: ApiSession;
+  /** The server's engine host: `call(wb.session, method, input)` runs a call as the page's would. */
+  session: EngineHost;
   browser: LaunchedBrowser;
   page: Page;
   pageErrors: string[];
@@ -50,7 +51,7 @@ export async function openWorkbench(
     close: async () => {
       await browser.close();
       await server.close();
-      session.close();
+      await session.close();
     },
   };
 }

@@ -39,12 +39,13 @@ interface WriterReport {
   first_error: string | null;
 }
 
-const ownerOf = (i: number) => `w${i}@bench`;
+const defaultOwner = (i: number) => `w${i}@bench`;
+const ownerOf = defaultOwner;
 /** How long every writer writes, all at once, before the window: warm code and connections. */
 const WARM_MS = 2_000;
 
 /** Busy and total CPU time over every core so far (ms). */
-function cpuTimes(): { busy: number; total: number } {
+export function cpuTimes(): { busy: number; total: number } {
   let busy = 0;
   let total = 0;
   for (const c of cpus()) {
@@ -55,7 +56,7 @@ function cpuTimes(): { busy: number; total: number } {
   return { busy, total };
 }
 
-function ownerCounts(location: string, writers: number, now: number): number[] {
+export function ownerCounts(location: string, writers: number, now: number, ownerOf: (i: number) => string = defaultOwner): number[] {
   const store = openStoreAt(location, { readonly: true, clock: fixedClock(now) });
   try {
     return Array.from({ length: writers }, (_, i) => store.count({ owner: ownerOf(i) }));

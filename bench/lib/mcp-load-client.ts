@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CAUSES, ENVS, SERVICES, SYMPTOMS, TAGS } from '../../core/demo/recipe.js';
 
-export type LoadOp = 'remember' | 'recall';
+export type LoadOp = 'remember' | 'recall' | 'reflect';
 
 export interface CallRecord {
   op: LoadOp;
@@ -29,7 +29,11 @@ export interface LoadClient {
   close(): Promise<void>;
 }
 
-export async function connectLoadClient(url: string, token: string, name: string): Promise<LoadClient> {
+/**
+ * `timeoutMs`: how long a call may take before the client gives up (the SDK's default is 60 s; a
+ * 100k store's first recall or a reflect on a loaded machine takes longer).
+ */
+export async function connectLoadClient(url: string, token: string, name: string, opts: { timeoutMs?: number } = {}): Promise<LoadClient> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   const client = new Client({ name, version: '0.0.0' });
   await client.connect(transport);
@@ -37,7 +41,7 @@ export async function connectLoadClient(url: string, token: string, name: string
     async call(op, args) {
       const t0 = performance.now();
       try {
-        const result = (await client.callTool({ name: op, arguments: args })) as CallToolResult;
+        const result = (await client.callTool({ name: op, arguments: args }, undefined, opts.timeoutMs !== undefined ? { timeout: opts.timeoutMs } : undefined)) as CallToolResult;
         const ms = performance.now() - t0;
         const id = (result.structuredContent as { id?: unknown } | undefined)?.id;
         if (!result.isError) return { op, ok: true, ms, limited: false, ...(typeof id === 'string' ? { id } : {}) };

@@ -23,7 +23,7 @@ export function summarise(calls: readonly CallRecord[]): LatencySummary {
   return { calls: calls.length, errors: calls.filter((c) => !c.ok).length, p50_ms: round(quantile(ms, 0.5)), p95_ms: round(quantile(ms, 0.95)), max_ms: round(quantile(ms, 1)) };
 }
 
-export function byOp(calls: readonly CallRecord[]): Record<LoadOp | 'all', LatencySummary> {
+export function byOp(calls: readonly CallRecord[]): Record<Exclude<LoadOp, 'reflect'> | 'all', LatencySummary> {
   return { remember: summarise(calls.filter((c) => c.op === 'remember')), recall: summarise(calls.filter((c) => c.op === 'recall')), all: summarise(calls) };
 }
 

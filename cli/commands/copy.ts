@@ -4,6 +4,8 @@
  * docs/postgres.md says what is copied and how `--resume` works.
  */
 import { copyStore, DEFAULT_BATCH_ROWS, type CopyProgress } from '../../core/store/copy/copy-stores.js';
+import { ThroughputMeter } from '../../core/model/throughput.js';
+import { etaWords } from '../long-write.js';
 import { flag, intOpt, requirePositional, type Command } from '../command.js';
 
 const PROGRESS_EVERY_MS = 1000;
@@ -19,12 +21,20 @@ export const copyCommand: Command = {
     const batchRows = intOpt(ctx, 'batch', DEFAULT_BATCH_ROWS, [1, 10_000]);
     const started = performance.now();
     let lastLine = started;
+    // The time left in the table being copied, at the pace of its last seconds.
+    let table = '';
+    let meter = new ThroughputMeter();
     const onProgress = (p: CopyProgress) => {
       const now = performance.now();
+      if (p.table !== table) {
+        table = p.table;
+        meter = new ThroughputMeter();
+      }
+      meter.note(p.rows, p.total, now);
       // Each table's end always; within a table, a line a second at most.
       if (!p.done && now - lastLine < PROGRESS_EVERY_MS) return;
       lastLine = now;
-      ctx.io.err(`${p.table}: ${p.rows.toLocaleString('en')} of ${p.total.toLocaleString('en')} rows${p.done ? '' : ' …'}`);
+      ctx.io.err(`${p.table}: ${p.rows.toLocaleString('en')} of ${p.total.toLocaleString('en')} rows${p.done ? '' : ` …${etaWords(meter.etaSeconds(now))}`}`);
     };
     const summary = copyStore(from, to, { resume: flag(ctx, 'resume'), batchRows, onProgress });
     const seconds = (performance.now() - started) / 1000;

@@ -10,6 +10,7 @@ import type { EraseDryRun, EraseReceipt } from '../../core/erase/erase.js';
 import { ERASE_PLACES, type ErasePlaceCounts } from '../../core/store/port/erase.js';
 import { flag, requirePositional, str, strs, type Command } from '../command.js';
 import { openSession } from '../session.js';
+import { etaWords } from '../long-write.js';
 
 /** How often the progress line is printed while the erase runs. */
 const PROGRESS_EVERY_MS = 1000;
@@ -89,8 +90,7 @@ export const eraseCommand: Command = {
     const report = async () => {
       const p = await call(session, 'journal.progress', {});
       if (!p.running) return;
-      const eta = p.eta_s !== null && p.eta_s > 0 ? `, about ${p.eta_s} s left` : '';
-      ctx.io.err(`${p.phase ?? 'erasing'}… ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')}${eta}${p.cancellable ? ' (Ctrl-C cancels)' : ''}`);
+      ctx.io.err(`${p.phase_label ?? 'erasing'}… ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} ${p.unit ?? ''}${etaWords(p.eta_s)}${p.cancellable ? ' (Ctrl-C cancels)' : ''}`);
     };
     const onInterrupt = () => {
       if (cancelAsked) return;

@@ -1,3 +1,5 @@
+import { ThroughputMeter } from '../../core/model/throughput.js';
+import { etaWords } from '../long-write.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { badInput } from '../../core/errors.js';
 import { exportJsonl, importJsonl, type ConflictPolicy } from '../../core/engine/jsonl.js';
@@ -22,11 +24,15 @@ export const importCommand: Command = {
       throw badInput(`cannot read ${file}: ${(err as Error).message}`);
     }
     const session = openSession(ctx, db, { create: true });
+    // The time left at the pace of the last seconds' rows (the import writes one change, so an
+    // interrupted one leaves nothing: its transaction is rolled back).
+    const meter = new ThroughputMeter();
     try {
       const res = await importJsonl(session.engine(), text, {
         onConflict: policy,
         onProgress: (done, total) => {
-          if (!ctx.json) ctx.io.err(`imported ${done}/${total}`);
+          meter.note(done, total, performance.now());
+          if (!ctx.json) ctx.io.err(`imported ${done}/${total}${etaWords(meter.etaSeconds(performance.now()))}`);
         },
       });
       const redacted = res.redacted ? `; redacted before storing: ${Object.entries(res.redacted).map(([kind, n]) => `${kind} ×${n}`).join(', ')}` : '';

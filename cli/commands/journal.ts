@@ -3,6 +3,7 @@ import { badInput } from '../../core/errors.js';
 import { flag, intOpt, requirePositional, type Command, type CommandContext } from '../command.js';
 import { isoTime, table } from '../format.js';
 import { openSession } from '../session.js';
+import { asLongWrite, CANCELLED_EXIT, cancelledJob } from '../long-write.js';
 
 function changeId(ctx: CommandContext, raw: string | undefined, usage: string): number {
   const n = Number(raw);
@@ -54,9 +55,13 @@ export const undoCommand: Command = {
     const id = changeId(ctx, ctx.positionals[1], this.usage);
     const session = openSession(ctx, db);
     try {
-      const res = await call(session, 'journal.undo', { change_id: id, with_dependents: flag(ctx, 'with-dependents') });
+      const res = await asLongWrite(session, `undo of change #${id}`, ctx.io.err, () => call(session, 'journal.undo', { change_id: id, with_dependents: flag(ctx, 'with-dependents') }));
       const also = (res.dependents_undone ?? []).map((c) => `\nundid change #${c.id} (${c.label}), which depended on it`).join('');
       ctx.io.out(ctx.json ? JSON.stringify(res) : `undid change #${res.id} (${res.label})${also}`);
+    } catch (err) {
+      if (!cancelledJob(err)) throw err;
+      ctx.io.err(`mnemo undo: ${(err as Error).message}`);
+      return CANCELLED_EXIT;
     } finally {
       session.close();
     }
@@ -73,8 +78,13 @@ export const redoCommand: Command = {
     const raw = ctx.positionals[1];
     const session = openSession(ctx, db);
     try {
-      const res = await call(session, 'journal.redo', raw === undefined ? {} : { change_id: changeId(ctx, raw, this.usage) });
+      const input = raw === undefined ? {} : { change_id: changeId(ctx, raw, this.usage) };
+      const res = await asLongWrite(session, raw === undefined ? 'redo' : `redo of change #${raw}`, ctx.io.err, () => call(session, 'journal.redo', input));
       ctx.io.out(ctx.json ? JSON.stringify(res) : `redid change #${res.id} (${res.label})`);
+    } catch (err) {
+      if (!cancelledJob(err)) throw err;
+      ctx.io.err(`mnemo redo: ${(err as Error).message}`);
+      return CANCELLED_EXIT;
     } finally {
       session.close();
     }

@@ -4,7 +4,6 @@
  * stderr: the URL (tests read it there), and a warning for every loosened default.
  */
 import { homedir } from 'node:os';
-import { ApiSession } from '../../core/api/context.js';
 import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '../../core/agent/workspace.js';
 import { validateOwner } from '../../core/model/owner.js';
 import { badInput } from '../../core/errors.js';
@@ -14,6 +13,7 @@ import { DEFAULT_CONNECTION_CAPS } from '../mcp/http-connections.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT } from '../mcp/http-limits.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../mcp/http-body.js';
 import { storeCredentialVerifier } from '../mcp/store-verifier.js';
+import { startAgentHost } from '../mcp/agent-host.js';
 import { JSON_SCHEMA_FIXTURE_TOOL } from '../mcp/conformance-fixtures.js';
 import { flag, intOpt, numOpt, str, strs, type CommandContext, type OptionSpec } from '../command.js';
 import { untilSignal } from '../signals.js';
@@ -35,10 +35,11 @@ export const MCP_HTTP_OPTIONS: OptionSpec = {
   'max-connections': { type: 'string' },
   'max-connections-per-client': { type: 'string' },
   'idle-minutes': { type: 'string' },
+  workers: { type: 'string' },
 };
 
 export const MCP_HTTP_USAGE =
-  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-batch N] [--max-connections N] [--max-connections-per-client N] [--max-body-mb N] [--idle-minutes N] [--root DIR] [--replica URL]... [--now T]';
+  'mnemo mcp <db> --http [--host H] [--port P] [--allow-remote] [--allowed-host NAME]... [--anonymous role@inst [--conformance-fixtures]] [--rate-limit N/s] [--burst N] [--max-in-flight N] [--max-batch N] [--max-connections N] [--max-connections-per-client N] [--max-body-mb N] [--idle-minutes N] [--workers N] [--root DIR] [--replica URL]... [--now T]';
 
 function positive(ctx: CommandContext, key: string, fallback: number): number {
   const n = numOpt(ctx, key) ?? fallback;
@@ -64,20 +65,19 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
   const maxBatch = intOpt(ctx, 'max-batch', DEFAULT_MAX_BATCH, [1, MAX_BATCH_CEILING]);
   const maxConnections = intOpt(ctx, 'max-connections', DEFAULT_CONNECTION_CAPS.maxConnections, [1, 100_000]);
   const maxConnectionsPerClient = intOpt(ctx, 'max-connections-per-client', Math.min(DEFAULT_CONNECTION_CAPS.maxPerClient, maxConnections), [1, maxConnections]);
-  const store = new ApiSession({ clock: ctx.clock, reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), ...replicaOptions(ctx) } });
-  // The one engine every session shares.
-  const engine = store.open(db, { create: true });
+  const workers = ctx.values['workers'] === undefined ? undefined : intOpt(ctx, 'workers', 2, [1, 64]);
+  // The engines every session shares: a few agent workers (each session pinned to one), a jobs worker, a light one for credentials.
+  const engines = await startAgentHost({ db, ...(ctx.now !== undefined ? { now: ctx.now } : {}), ...(workers !== undefined ? { agents: workers } : {}), light: true, onWarning: (m) => ctx.io.err(`warning: ${m}`), ...replicaOptions(ctx) });
   const rootFlag = str(ctx, 'root');
   const workspaceRoot = rootFlag !== undefined ? explicitWorkspaceRoot(rootFlag) : defaultWorkspaceRoot(process.cwd(), homedir());
   let running;
   try {
     running = await startMcpHttpServer({
-      engine,
-      engineClock: ctx.clock,
+      engines,
       host,
       port,
       allowRemote,
-      verify: storeCredentialVerifier(engine),
+      verify: storeCredentialVerifier(engines),
       anonymousOwner,
       extraHosts,
       rateLimit: { perSecond: positive(ctx, 'rate-limit', DEFAULT_RATE_LIMIT.perSecond), burst: positive(ctx, 'burst', DEFAULT_RATE_LIMIT.burst) },
@@ -91,7 +91,7 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
       conformanceFixtures,
     });
   } catch (err) {
-    store.close();
+    await engines.close();
     throw err;
   }
   if (!isLoopbackAddress(host)) {
@@ -109,6 +109,6 @@ export async function runMcpHttp(ctx: CommandContext, db: string): Promise<void>
     await untilSignal();
   } finally {
     await running.close();
-    store.close();
+    await engines.close();
   }
 }

@@ -1,16 +1,18 @@
 /**
  * `mnemo mcp <db>`: serves one store to one agent over stdio MCP. stdout is the protocol channel,
  * so everything human goes to stderr. The server runs until the client closes stdin (or a signal).
- * With --http it serves many agents over Streamable HTTP instead (mcp-http.ts).
+ * With --http it serves many agents over Streamable HTTP instead (mcp-http.ts). The agent's memory
+ * runs in an engine worker (agent-host.ts), so this thread keeps reading the protocol while it
+ * works: a cancel from the client reaches a running reflect.
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import { AgentApiSession } from '../../core/host/agent-session.js';
-import { AgentMemory } from '../../core/agent/agent-memory.js';
 import { badInput } from '../../core/errors.js';
 import { validateOwner } from '../../core/model/owner.js';
 import { defaultWorkspaceRoot, explicitWorkspaceRoot, NO_ROOT_MESSAGE } from '../../core/agent/workspace.js';
 import { createMcpServer } from '../mcp/server.js';
+import { startAgentHost } from '../mcp/agent-host.js';
+import { HostedAgent } from '../mcp/hosted-agent.js';
 import { LimitedStdioServerTransport } from '../mcp/stdio-transport.js';
 import { flag, requirePositional, str, type Command } from '../command.js';
 import { MCP_HTTP_OPTIONS, MCP_HTTP_USAGE, runMcpHttp } from './mcp-http.js';
@@ -35,15 +37,16 @@ export const mcpCommand: Command = {
     if (httpOnly) throw badInput(`--${httpOnly} applies only with --http`, { field: httpOnly });
     const owner = validateOwner(str(ctx, 'owner') ?? '', '--owner');
     const sessionRef = str(ctx, 'session') ?? `mcp-${randomUUID().slice(0, 8)}`;
-    const session = new AgentApiSession({
-      clock: ctx.clock,
-      reader: { owner, session_ref: sessionRef },
-      engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), ...replicaOptions(ctx) },
-    });
-    session.open(db, { create: true });
     const rootFlag = str(ctx, 'root');
     const workspaceRoot = rootFlag !== undefined ? explicitWorkspaceRoot(rootFlag) : defaultWorkspaceRoot(process.cwd(), homedir());
-    const agent = new AgentMemory(session, { workspaceRoot });
+    const engines = await startAgentHost({ db, ...(ctx.now !== undefined ? { now: ctx.now } : {}), agents: 1, onWarning: (m) => ctx.io.err(`warning: ${m}`), ...replicaOptions(ctx) });
+    let agent: HostedAgent;
+    try {
+      agent = await HostedAgent.start(engines, { key: sessionRef, owner, sessionRef, credential: null, workspaceRoot, conformanceFixtures: false });
+    } catch (err) {
+      await engines.close();
+      throw err;
+    }
     const server = createMcpServer(agent);
     // Answers an oversized message with an error and keeps serving (the SDK's transport quit silently).
     const transport = new LimitedStdioServerTransport(process.stdin, process.stdout, (line) => ctx.io.err(line));
@@ -63,7 +66,8 @@ export const mcpCommand: Command = {
       process.stdin.off('end', stop);
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
-      agent.close();
+      await agent.close();
+      await engines.close();
     }
   },
 };

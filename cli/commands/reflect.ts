@@ -7,6 +7,7 @@ import { REFERENCE_OP_NAME, type OpName } from '../../core/reflect/policy.js';
 import type { ReflectionPlan } from '../../core/reflect/types.js';
 import { flag, requirePositional, str, type Command } from '../command.js';
 import { openSession } from '../session.js';
+import { asLongWrite, CANCELLED_EXIT, cancelledJob } from '../long-write.js';
 
 function summary(plan: ReflectionPlan): string {
   const lines = [`plan ${plan.id} at ${plan.now} (store ${plan.store.name}, ${plan.store.live} live memories)`];
@@ -71,7 +72,8 @@ export const reflectCommand: Command = {
       const accept = str(ctx, 'accept');
       const session = openSession(ctx, db);
       try {
-        const res = await call(session, 'reflect.apply', { plan: raw, accepted: accept === undefined ? null : accept.split(',').map((s) => s.trim()).filter(Boolean) });
+        const input = { plan: raw, accepted: accept === undefined ? null : accept.split(',').map((s) => s.trim()).filter(Boolean) };
+        const res = await asLongWrite(session, 'apply', ctx.io.err, () => call(session, 'reflect.apply', input));
         if (ctx.json) ctx.io.out(JSON.stringify({ change_id: res.change_id, report: res.report, effects: res.effects, applied: res.applied.length, skipped: res.skipped, adjusted: res.adjusted }));
         else {
           const r = res.report;
@@ -79,6 +81,10 @@ export const reflectCommand: Command = {
           ctx.io.out(`applied ${res.applied.length} ops as change #${res.change_id ?? '-'}: ${effectsPhrase(res.effects)} (merged ${r.merged}, links formed ${r.edges_added}, rescored ${r.rescored}, pruned ${r.pruned})`);
           for (const s of res.skipped) ctx.io.out(`  skipped ${s.id}: ${s.reason}`);
         }
+      } catch (err) {
+        if (!cancelledJob(err)) throw err;
+        ctx.io.err(`mnemo reflect: ${(err as Error).message}`);
+        return CANCELLED_EXIT;
       } finally {
         session.close();
       }

@@ -1,64 +1,77 @@
 /**
  * `mnemo serve <db>`: browser mode. Serves the built workbench and core/api on 127.0.0.1 and prints
  * the URL with this run's token. `--now` freezes the engine clock (reproducible screens and tests).
+ *
+ * The engine runs in worker threads behind an engine host (core/host/engine-host.ts): a light one
+ * for the views' counts and lists, one for recall and the indexes, one for long jobs. This thread
+ * only serves HTTP, so it answers while they work.
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ApiSession } from '../../core/api/context.js';
 import { fleetStorePath } from '../../core/fleet/fleet.js';
-import { openFleet } from '../../core/api/handlers/fleet.js';
+import type { FleetListing } from '../../core/api/contract/index.js';
+import { EngineHost } from '../../core/host/engine-host.js';
 import { badInput } from '../../core/errors.js';
 import { loadLlmEndpoints, type LlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import { rendererDir } from '../../server/paths.js';
 import { startServer, type RunningServer } from '../../server/http-server.js';
 import { confinedTo } from '../../core/api/path-policy.js';
-import { VIEWER_SAVE_PATIENCE } from '../../core/store/derived/index-snapshots.js';
 import { flag, intOpt, printJson, requirePositional, str, strs, type Command, type CommandContext } from '../command.js';
 import { untilSignal } from '../signals.js';
 import { REPLICA_OPTION, replicaOptions } from '../replica-option.js';
 import type { RunPacing } from '../../core/model/run-pacing.js';
 
+/** The lanes of browser mode's engine host (core/host/lanes.ts): one worker each. */
+export const SERVE_LANES = { light: 1, index: 1, jobs: 1 } as const;
+
 export async function serveStore(
   ctx: Pick<CommandContext, 'now' | 'io'>,
   db: string | null,
   opts: { port?: number; readonly?: boolean; create?: boolean; dir?: string; fleet?: string; roots?: string[]; llmEndpoints?: LlmEndpoints; runPacing?: RunPacing; replicas?: string[] } = {},
-): Promise<{ server: RunningServer; session: ApiSession }> {
-  const session = ApiSession.withFrozenClock(ctx.now, {
-    // The defaults unless a caller paces long writes (the e2e tests: a commit long enough to cancel on any machine).
-    ...(opts.runPacing ? { runPacing: opts.runPacing } : {}),
-    // --readonly holds for every store this server opens, including a store.open of the same file.
-    readonly: opts.readonly ?? false,
-    // Generative reflection may use only these (from --llm-config / MNEMO_LLM_*), picked by name.
-    llmEndpoints: opts.llmEndpoints ?? loadLlmEndpoints(),
-    reader: { owner: 'workbench' },
-    // People watch this process: it leaves index snapshots to the agents writing beside it (index-snapshots.ts).
-    // --replica: the store's reads go to these standbys (docs/postgres.md, "Replicas"); else MNEMO_PG_REPLICAS.
-    engineOptions: { onWarning: (m) => ctx.io.err(`warning: ${m}`), indexSnapshots: { savePatience: VIEWER_SAVE_PATIENCE }, ...(opts.replicas ? { replicas: opts.replicas } : {}) },
-    // Browser mode: the fleet folder comes from --fleet or from fleet.open (validated); no dialog.
-    // Paths a client names are confined below, once the served store is known.
-    shell: { fleetPathFromApi: true, paths: { kind: 'confined', roots: [], files: [] } },
-  });
+): Promise<{ server: RunningServer; session: EngineHost }> {
   for (const root of opts.roots ?? []) {
     // The operator's own flag: say plainly when it names nothing usable (a typo would silently allow nothing).
     if (!existsSync(root) || !statSync(root).isDirectory()) throw badInput(`--root ${root} is not a folder; name an existing folder of stores`, { field: 'root' });
   }
-  let path = db;
-  if (opts.fleet) {
-    const listing = openFleet(session, resolve(opts.fleet));
-    if (!path) {
-      const first = listing.stores[0];
-      if (!first) throw badInput(`the fleet folder ${listing.folder} holds no SQLite store; give a folder of .sqlite stores`, { field: 'fleet' });
-      path = fleetStorePath(listing.folder, first.name);
-    }
-  }
-  if (!path) throw badInput('give the store to serve, or --fleet <folder>');
-  session.open(path, { readonly: opts.readonly ?? false, create: opts.create ?? false });
-  session.shell.paths = confinedTo([...(opts.roots ?? []), ...(opts.fleet ? [opts.fleet] : [])], [path]);
+  const host = await EngineHost.start({
+    lanes: SERVE_LANES,
+    session: {
+      ...(ctx.now !== undefined ? { now: ctx.now } : {}),
+      reader: { owner: 'workbench', session_ref: null },
+      // --readonly holds for every store this server opens, including a store.open of the same file.
+      readonly: opts.readonly ?? false,
+      // The defaults unless a caller paces long writes (the e2e tests: a commit long enough to cancel on any machine).
+      ...(opts.runPacing ? { runPacing: opts.runPacing } : {}),
+      // Generative reflection may use only these (from --llm-config / MNEMO_LLM_*), picked by name.
+      llm: (opts.llmEndpoints ?? loadLlmEndpoints()).plain(),
+      // People watch this process: it leaves index snapshots to the agents writing beside it (index-snapshots.ts).
+      // --replica: the store's reads go to these standbys (docs/postgres.md, "Replicas"); else MNEMO_PG_REPLICAS.
+      engine: { watched: true, ...(opts.replicas ? { replicas: opts.replicas } : {}) },
+      // Browser mode: the fleet folder comes from --fleet or from fleet.open (validated); no dialog.
+      // Paths a client names are confined below, once the served store is known.
+      shell: { fleetPathFromApi: true, paths: { kind: 'confined', roots: [], files: [] } },
+    },
+    // Another process's commits (an agent writing the same store) move the views' generation.
+    watch: { lane: 'light', pollMs: 400 },
+    onWarning: (m) => ctx.io.err(`warning: ${m}`),
+  });
   try {
-    const server = await startServer({ session, rendererDir: opts.dir ?? rendererDir(), port: opts.port ?? 0 });
-    return { server, session };
+    let path = db;
+    if (opts.fleet) {
+      const listing = await host.openFleet<FleetListing>(resolve(opts.fleet));
+      if (!path) {
+        const first = listing.stores[0];
+        if (!first) throw badInput(`the fleet folder ${listing.folder} holds no SQLite store; give a folder of .sqlite stores`, { field: 'fleet' });
+        path = fleetStorePath(listing.folder, first.name);
+      }
+    }
+    if (!path) throw badInput('give the store to serve, or --fleet <folder>');
+    await host.open(path, { readonly: opts.readonly ?? false, create: opts.create ?? false });
+    await host.setPaths(confinedTo([...(opts.roots ?? []), ...(opts.fleet ? [opts.fleet] : [])], [path]));
+    const server = await startServer({ door: host, rendererDir: opts.dir ?? rendererDir(), port: opts.port ?? 0 });
+    return { server, session: host };
   } catch (err) {
-    session.close();
+    await host.close();
     // A port someone else holds is the operator's to change: say which, and how.
     if ((err as { code?: string }).code === 'EADDRINUSE') throw badInput(`port ${opts.port} on 127.0.0.1 is in use; choose another with --port, or leave --port out for a free one`, { field: 'port' });
     throw err;
@@ -79,12 +92,12 @@ export const serveCommand: Command = {
     const { server, session } = await serveStore(ctx, db, { port, readonly: flag(ctx, 'readonly'), llmEndpoints, roots: strs(ctx, 'root'), ...(fleet ? { fleet } : {}), ...replicaOptions(ctx) });
     if (ctx.json) printJson(ctx, { url: server.openUrl, port: server.port, token: server.token });
     else {
-      ctx.io.out(`Mnemo Workbench (browser mode) serving ${session.engine().store.path}${ctx.now !== undefined ? ` with the clock frozen at ${ctx.now}` : ''}`);
+      ctx.io.out(`Mnemo Workbench (browser mode) serving ${session.storePath}${ctx.now !== undefined ? ` with the clock frozen at ${ctx.now}` : ''}`);
       ctx.io.out(`open: ${server.openUrl}`);
       ctx.io.out('Only this machine can connect (127.0.0.1), and only with the token in that URL. Ctrl-C stops.');
     }
     await untilSignal();
     await server.close();
-    session.close();
+    await session.close();
   },
 };

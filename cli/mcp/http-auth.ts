@@ -8,8 +8,8 @@ import type { AgentCredential } from '../../core/model/agent-credential.js';
 
 export type { AgentCredential } from '../../core/model/agent-credential.js';
 
-/** Resolves a presented token to its live credential, or null (unknown or revoked). */
-export type CredentialVerifier = (token: string) => AgentCredential | null;
+/** Resolves a presented token to its live credential, or null (unknown or revoked); the store's verifier asks an engine worker. */
+export type CredentialVerifier = (token: string) => AgentCredential | null | Promise<AgentCredential | null>;
 
 export interface Caller {
   /** What limits and sessions are keyed by: the credential id, or `anonymous:<owner>`. */
@@ -27,7 +27,7 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
-export function authenticate(authorization: string | undefined, verify: CredentialVerifier, anonymousOwner: string | null): AuthOutcome {
+export async function authenticate(authorization: string | undefined, verify: CredentialVerifier, anonymousOwner: string | null): Promise<AuthOutcome> {
   const token = bearerToken(authorization);
   if (token === null) {
     // A malformed Authorization header is a failed attempt, not an anonymous request.
@@ -35,7 +35,7 @@ export function authenticate(authorization: string | undefined, verify: Credenti
     if (anonymousOwner !== null) return { ok: true, caller: { key: `anonymous:${anonymousOwner}`, owner: anonymousOwner, credential: null } };
     return { ok: false, reason: 'missing' };
   }
-  const credential = verify(token);
+  const credential = await verify(token);
   if (!credential || credential.revoked_at !== null) return { ok: false, reason: 'invalid' };
   return { ok: true, caller: { key: `credential:${credential.id}`, owner: credential.owner, credential } };
 }

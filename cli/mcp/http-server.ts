@@ -8,14 +8,16 @@
  * per client address and in total before any of this (http-connections.ts). Refusals are JSON-RPC
  * error bodies with the matching HTTP status, worded for people; nothing of the request's headers
  * (the token) is ever echoed or logged.
+ *
+ * The agents' memories run in the engine host's workers (hosted-agent.ts), so this thread only
+ * speaks HTTP and MCP. A call whose connection closes before its answer is cancelled.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../../core/clock.js';
-import type { Engine } from '../../core/engine/engine.js';
+import type { EngineHost } from '../../core/host/engine-host.js';
 import { badInput } from '../../core/errors.js';
-import { keepIdleConnections } from '../../server/keep-alive.js';
 import { allowedHostsFor, hostAllowed, isLoopbackAddress, originAllowed, withExtraHosts } from '../../server/security.js';
 import { authenticate, challenge, type Caller, type CredentialVerifier } from './http-auth.js';
 import { readBody, DEFAULT_MAX_BODY_BYTES } from './http-body.js';
@@ -24,8 +26,15 @@ import { ConnectionGate, DEFAULT_CONNECTION_CAPS, type ConnectionCaps } from './
 import { DEFAULT_FAIR_SHARE, FairShare, type FairShareOptions } from './http-fair-share.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT, InFlight, TokenBuckets, type RateLimit } from './http-limits.js';
 import { McpSessions } from './http-sessions.js';
+import { requestGone } from './hosted-agent.js';
 
 export const MCP_PATH = '/mcp';
+/**
+ * How long a call whose connection closed waits for its client to resume the stream (GET with
+ * Last-Event-ID, which replays what it missed) before it is cancelled as gone. The SDK's client
+ * reconnects within a few seconds.
+ */
+export const DEFAULT_RESUME_GRACE_MS = 10_000;
 export const DEFAULT_IDLE_SECONDS = 30 * 60;
 export const DEFAULT_SESSIONS_PER_CALLER = 32;
 /**
@@ -41,9 +50,8 @@ const INVALID_REQUEST = -32600;
 const PARSE_ERROR = -32700;
 
 export interface McpHttpOptions {
-  engine: Engine;
-  /** The engine's clock: stamps memories and accesses (frozen by --now in tests). */
-  engineClock: Clock;
+  /** Where the agents' memories run: an engine host with agents and jobs lanes (the store open), and agent-worker.ts loaded. */
+  engines: EngineHost;
   /** The server's clock for rate limits and idleness (default: the system clock). */
   clock?: Clock;
   host: string;
@@ -66,6 +74,8 @@ export interface McpHttpOptions {
   maxConnections?: number;
   maxConnectionsPerClient?: number;
   idleSeconds?: number;
+  /** DEFAULT_RESUME_GRACE_MS unless set (tests). */
+  resumeGraceMs?: number;
   maxSessionsPerCaller?: number;
   workspaceRoot?: string | null;
   /** Offer the conformance suite's fixture tools: only with anonymousOwner, on loopback. */
@@ -138,8 +148,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
   const connections = new ConnectionGate(caps, clock);
   const idleSeconds = opts.idleSeconds ?? DEFAULT_IDLE_SECONDS;
   const sessions = new McpSessions({
-    engine: opts.engine,
-    engineClock: opts.engineClock,
+    engines: opts.engines,
     clock,
     idleSeconds,
     maxSessionsPerCaller: opts.maxSessionsPerCaller ?? DEFAULT_SESSIONS_PER_CALLER,
@@ -177,6 +186,8 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
         }
         const transport = await sessions.open(caller);
         await transport.handleRequest(req, res, parsed);
+        // A failed initialize leaves nothing behind: its agent is dropped in the workers too.
+        if (transport.sessionId === undefined) await transport.close();
         return;
       }
       const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
@@ -192,6 +203,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
     if (req.method === 'GET' || req.method === 'DELETE') {
       const session = typeof sessionId === 'string' ? sessions.find(sessionId, caller) : undefined;
       if (!session) return noSession(res, sessionId);
+      if (req.method === 'GET') session.resumedAt = performance.now();
       await session.transport.handleRequest(req, res);
       return;
     }
@@ -214,7 +226,7 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       sendError(res, 404, REFUSED, `nothing here; the MCP endpoint is ${MCP_PATH}`);
       return;
     }
-    const auth = authenticate(req.headers.authorization, opts.verify, anonymousOwner);
+    const auth = await authenticate(req.headers.authorization, opts.verify, anonymousOwner);
     if (!auth.ok) {
       const message = auth.reason === 'missing' ? 'this server needs a token: send Authorization: Bearer <token> (issue one with mnemo agents add)' : 'the token is not valid: it is unknown or was revoked';
       sendError(res, 401, REFUSED, message, { 'www-authenticate': challenge(auth.reason) });
@@ -237,7 +249,19 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
     }
     const held = counted ? limits.held(caller.key) : null;
     if (held) res.once('close', () => held.release());
-    await toSession(req, res, caller, held);
+    // The calls this request carries are cancelled if its connection closes before its answer and
+    // its client does not resume the stream within the grace (a resumed stream gets the answer).
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      const closedAt = performance.now();
+      const sessionId = req.headers['mcp-session-id'];
+      setTimeout(() => {
+        const session = typeof sessionId === 'string' ? sessions.peek(sessionId, caller) : undefined;
+        if (!session || (session.resumedAt ?? -Infinity) < closedAt) gone.abort();
+      }, opts.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS).unref();
+    });
+    await requestGone.run(gone.signal, () => toSession(req, res, caller, held));
   }
 
   const http = createServer((req, res) => {
@@ -251,7 +275,6 @@ export async function startMcpHttpServer(opts: McpHttpOptions): Promise<RunningM
       sendError(res, 500, -32603, 'the server failed to handle this request');
     });
   });
-  keepIdleConnections(http);
   connections.attach(http);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

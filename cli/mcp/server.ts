@@ -1,23 +1,29 @@
 /**
- * The MCP server: a thin adapter that exposes one AgentMemory (one store, one agent identity, one
- * session) as MCP tools and resources. Tool errors come back as MCP tool errors whose text starts
- * with the error code (`permission: memory 1a2b3c4d belongs to …`); argument errors are answered
- * by the SDK from the zod schema and name the field.
+ * The MCP server: a thin adapter that exposes one agent (one store, one agent identity, one
+ * session) as MCP tools and resources. The agent is an AgentDoor (agent-door.ts): its memory runs
+ * in an engine worker under `mnemo mcp`, or in this thread (an AgentMemory, for tests and
+ * embedders). Tool errors come back as MCP tool errors whose text starts with the error code
+ * (`permission: memory 1a2b3c4d belongs to …`); argument errors are answered by the SDK from the
+ * zod schema and name the field.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
 import { toErrorShape } from '../../core/errors.js';
 import { TOOLS, type ToolDef } from './tools.js';
-import { memoryDataLines } from './data-marking.js';
 import { listToolsIn2020_12, toolAnnotations } from './tool-listing.js';
 import { CONFORMANCE_FIXTURE_TOOLS } from './conformance-fixtures.js';
+import { localAgentDoor, RECENT_LIMIT, type AgentDoor } from './agent-door.js';
 
 export const RECENT_URI = 'mnemo://memories/recent';
 export const OPEN_TODOS_URI = 'mnemo://todos/open';
-const RECENT_LIMIT = 20;
 
-function guide(agent: AgentMemory): string {
+/** The tools a server offers: the memory tools, and the conformance suite's fixtures when asked. */
+export function toolsFor(conformanceFixtures: boolean): readonly ToolDef[] {
+  return conformanceFixtures ? [...TOOLS, ...CONFORMANCE_FIXTURE_TOOLS] : TOOLS;
+}
+
+function guide(agent: Pick<AgentDoor, 'owner' | 'role'>): string {
   const who = agent.owner ? `${agent.owner} (role ${agent.role})` : 'the shared (unowned) writer';
   return [
     `Long-term memory for ${who}. You own and curate it: write durable knowledge with remember, refine it with update_memory, drop what is wrong with forget, link related items with associate.`,
@@ -34,8 +40,7 @@ function errorResult(err: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }] };
 }
 
-function registerTool(server: McpServer, agent: AgentMemory, def: ToolDef): void {
-  const run = def.run as (agent: AgentMemory, args: unknown) => ReturnType<ToolDef['run']>;
+function registerTool(server: McpServer, agent: AgentDoor, def: ToolDef): void {
   server.registerTool(
     def.name,
     {
@@ -44,9 +49,9 @@ function registerTool(server: McpServer, agent: AgentMemory, def: ToolDef): void
       inputSchema: def.input,
       annotations: toolAnnotations(def),
     },
-    (async (args: unknown): Promise<CallToolResult> => {
+    (async (args: unknown, extra: { signal?: AbortSignal }): Promise<CallToolResult> => {
       try {
-        const out = await run(agent, args);
+        const out = await agent.tool(def.name, args, extra.signal);
         return { content: [{ type: 'text', text: out.text }], structuredContent: out.data };
       } catch (err) {
         return errorResult(err);
@@ -65,33 +70,24 @@ export interface McpServerOptions {
   conformanceFixtures?: boolean;
 }
 
-export function createMcpServer(agent: AgentMemory, info: McpServerOptions = {}): McpServer {
-  const server = new McpServer({ name: 'mnemo', version: info.version ?? '0.1.0' }, { instructions: guide(agent), capabilities: { logging: {} } });
-  const tools = info.conformanceFixtures ? [...TOOLS, ...CONFORMANCE_FIXTURE_TOOLS] : TOOLS;
-  for (const def of tools) registerTool(server, agent, def);
+export function createMcpServer(agent: AgentDoor | AgentMemory, info: McpServerOptions = {}): McpServer {
+  const tools = toolsFor(info.conformanceFixtures === true);
+  const door = 'tool' in agent && typeof agent.tool === 'function' ? (agent as AgentDoor) : localAgentDoor(agent as AgentMemory, tools);
+  const server = new McpServer({ name: 'mnemo', version: info.version ?? '0.1.0' }, { instructions: guide(door), capabilities: { logging: {} } });
+  for (const def of tools) registerTool(server, door, def);
   listToolsIn2020_12(server, tools);
 
   server.registerResource(
     'recent-memories',
     RECENT_URI,
     { title: 'Recent memories', description: `Your ${RECENT_LIMIT} most recently written memories (own role plus shared).`, mimeType: 'text/markdown' },
-    (uri) => {
-      const recent = agent.recent(RECENT_LIMIT);
-      agent.logRead(recent, 'injected', 'resource recent memories');
-      const body = recent.flatMap((m) => memoryDataLines(m, (x) => agent.resolveReferences(x)));
-      return markdown(uri.href, recent.length ? ['## Recent memories', ...body].join('\n') : 'no memories yet');
-    },
+    async (uri) => markdown(uri.href, await door.resource('recent')),
   );
   server.registerResource(
     'open-todos',
     OPEN_TODOS_URI,
     { title: 'Open todos', description: 'Your open todos, highest importance first, then oldest.', mimeType: 'text/markdown' },
-    (uri) => {
-      const todos = agent.openTodoMemories();
-      agent.logRead(todos, 'injected', 'resource open todos');
-      const body = todos.flatMap((m) => memoryDataLines(m, (x) => agent.resolveReferences(x)));
-      return markdown(uri.href, todos.length ? ['## Open todos', ...body].join('\n') : 'no open todos');
-    },
+    async (uri) => markdown(uri.href, await door.resource('todos')),
   );
   return server;
 }

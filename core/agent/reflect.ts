@@ -7,6 +7,8 @@
  * an edge from) a memory the agent may not write is never applied, whatever the plan proposes.
  */
 import type { Engine } from '../engine/engine.js';
+import { callCancelled } from '../engine/job-signals.js';
+import { MnemoError } from '../errors.js';
 import { ownerMayWrite, roleOf } from '../model/owner.js';
 import { applyPlan } from '../reflect/apply.js';
 import { planOps, planReflection } from '../reflect/plan.js';
@@ -26,11 +28,14 @@ export interface ReflectionOutcome {
 }
 
 export async function runReflection(engine: Engine, actorOwner: string): Promise<ReflectionOutcome> {
-  const plan = await planReflection(engine, { scope: roleOf(actorOwner) });
+  // The agent that asked may go away (its connection or session closed): its host cancels the call,
+  // and the pass stops, before it writes or with what it wrote taken back (applyPlan's cancel).
+  const plan = await planReflection(engine, { scope: roleOf(actorOwner), shouldStop: callCancelled });
+  if (callCancelled()) throw new MnemoError('conflict', 'the reflection pass was cancelled before it wrote anything (its caller went away)', { cancelled: true });
   const ops = planOps(plan);
   const refused = refusedOps(engine, plan, actorOwner);
   const refusedSet = new Set(refused);
-  const res = await applyPlan(engine, plan, { accepted: ops.filter((o) => !refusedSet.has(o.id)).map((o) => o.id) });
+  const res = await applyPlan(engine, plan, { accepted: ops.filter((o) => !refusedSet.has(o.id)).map((o) => o.id), shouldCancel: callCancelled });
   return { report: res.report, change_id: res.change_id, plan_id: res.plan_id, planned: ops.length, applied: res.applied.length, refused };
 }
 

@@ -42,9 +42,14 @@ export async function invoke(session: ApiSession, method: string, input: unknown
   }
 }
 
-/** Typed convenience for in-process callers (CLI, tests): throws the typed error instead of returning it. */
-export async function call<M extends MethodName>(session: ApiSession, method: M, input: unknown): Promise<OutputOf<M>> {
-  const res = await invoke(session, method, input);
+/** What else `call` can go through: a door that runs the service elsewhere (an engine host, core/host/engine-host.ts). */
+export interface Invoker {
+  invoke(method: string, input: unknown): Promise<Envelope<unknown>>;
+}
+
+/** Typed convenience for in-process callers (CLI, tests) and hosts: throws the typed error instead of returning it. */
+export async function call<M extends MethodName>(target: ApiSession | Invoker, method: M, input: unknown): Promise<OutputOf<M>> {
+  const res = 'invoke' in target ? await target.invoke(method, input) : await invoke(target, method, input);
   if (!res.ok) {
     const { MnemoError } = await import('../errors.js');
     throw new MnemoError(res.error.code as never, res.error.message, res.error.details);

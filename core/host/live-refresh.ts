@@ -9,33 +9,25 @@
  */
 import type { ApiSession } from '../api/context.js';
 import type { StoreReader } from '../store/port/port.js';
+import { Generation } from './generation.js';
 
 /** Wake-ups within this long of the first make one check. */
 const WAKE_COALESCE_MS = 15;
 
-export type GenerationListener = (generation: number) => void;
+export type { GenerationListener } from './generation.js';
 
-export class LiveRefresh {
-  private gen = 0;
+/** A Generation that also moves when another connection commits to the session's store; bump() after our own writes (they do not move our connection's data_version). */
+export class LiveRefresh extends Generation {
   private timer: ReturnType<typeof setInterval> | null = null;
   /** The store whose commits wake a check, and how to stop hearing them. */
   private watched: { store: StoreReader; stop: (() => void) | null } | null = null;
   private wakePending = false;
-  private readonly listeners = new Set<GenerationListener>();
 
   constructor(
     private readonly session: ApiSession,
     private readonly intervalMs = 400,
-  ) {}
-
-  get generation(): number {
-    return this.gen;
-  }
-
-  /** Call after our own writes (they do not move our connection's data_version). */
-  bump(): void {
-    this.gen += 1;
-    for (const l of this.listeners) l(this.gen);
+  ) {
+    super();
   }
 
   /** One poll: true when another process committed since the last look. */
@@ -69,27 +61,6 @@ export class LiveRefresh {
     }, WAKE_COALESCE_MS).unref?.();
   }
 
-  onChange(listener: GenerationListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Resolves with the generation once it is past `after`, or after `timeoutMs` with the current one. */
-  waitPast(after: number, timeoutMs: number): Promise<number> {
-    if (this.gen > after) return Promise.resolve(this.gen);
-    return new Promise((resolve) => {
-      const off = this.onChange((g) => {
-        clearTimeout(t);
-        off();
-        resolve(g);
-      });
-      const t = setTimeout(() => {
-        off();
-        resolve(this.gen);
-      }, timeoutMs);
-    });
-  }
-
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => this.check(), this.intervalMs);
@@ -101,7 +72,6 @@ export class LiveRefresh {
     this.timer = null;
     this.watched?.stop?.();
     this.watched = null;
-    for (const l of [...this.listeners]) l(this.gen);
-    this.listeners.clear();
+    this.release();
   }
 }

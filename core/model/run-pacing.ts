@@ -33,3 +33,15 @@ export function batchBudget(p: Required<RunPacing>): () => boolean {
   let items = 0;
   return () => ++items >= p.maxBatchItems || performance.now() >= until;
 }
+
+/**
+ * A take-back after a cancel (a commit's batches rolled back, an undo or redo turned around):
+ * someone is waiting for it to end, so its transactions are longer. A waiting connection still gets
+ * the lock within one of them plus one pause (about half a second), but the take-back spends less
+ * of its time committing and pausing, and so ends sooner. Item caps (tests) are kept.
+ */
+export const TAKE_BACK_BATCH_MS = 500;
+
+export function takeBackPacing(p: Required<RunPacing>): Required<RunPacing> {
+  return { ...p, batchMs: Math.max(p.batchMs, TAKE_BACK_BATCH_MS) };
+}

@@ -59,7 +59,16 @@ export interface RecallStats {
   both: number;
   spread_only: number;
   ranked: number;
+  /** The ranking itself. */
   elapsed_ms: number;
+  /**
+   * Through the API: the time the call spent before ranking, making ready the indexes it ranks
+   * with (a first build on a store opened without current snapshots, a catch-up after other
+   * processes' writes), so a UI can say what the person waited for besides the ranking.
+   */
+  prepare_ms?: number;
+  /** Through the API: the indexes built while the call waited, and how long each took. */
+  built?: { index: string; label: string; ms: number }[];
 }
 
 export interface ExplainResult {

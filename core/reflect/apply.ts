@@ -14,6 +14,12 @@
  * Interrupt: `shouldStop` is checked between operations; the operations done so far commit as one
  * consistent change, and applying the same plan again resumes where it stopped. `shouldCancel`
  * instead takes everything back.
+ *
+ * Progress (`onProgress`) is over the work the apply will do, phase by phase (model/job-phase.ts):
+ * the store's rows while it checks the fingerprint, then the accepted items from where it starts
+ * (an item it finds it must skip counts as done; a rejected one is not counted at all: a commit of
+ * 10 % of a plan counts that 10 %), the hand-over of the indexes, and after a cancel the journal
+ * rows it takes back.
  */
 import { addEffect, noEffects } from './effects.js';
 import { MnemoError } from '../errors.js';
@@ -21,7 +27,9 @@ import { pruneDecision } from '../model/forget-policy.js';
 import { addEdge, createMemory, embeddingText, foldDuplicateScalars, type Memory } from '../model/memory.js';
 import type { EdgeType, MemoryType } from '../model/enums.js';
 import type { Engine } from '../engine/engine.js';
+import type { BeforeFinish, JobProgressSink } from '../model/job-phase.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
+import { tableCounts } from '../store/queries/counts.js';
 import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
 import { isClose, rescoreValue, touched } from './ops.js';
 import { planOps } from './plan.js';
@@ -34,15 +42,17 @@ export interface ApplyOptions {
   shouldStop?: () => boolean;
   /** Stop between operations and take back everything applied: the store is left as it was. */
   shouldCancel?: () => boolean;
-  onProgress?: (done: number, total: number) => void;
+  /** Where the apply is: done of total units of a phase (see the header). */
+  onProgress?: JobProgressSink;
   /** Size of the short transactions the apply is written in, and the pause between them. */
   pacing?: RunPacing;
   /**
    * Runs once every batch is written and before the change is closed, while other connections
    * still see it as in progress (change-run.ts's marker): the place to leave what they will need
-   * once it ends, such as current index snapshots.
+   * once it ends, such as current index snapshots. It is handed the apply's cancel, so a wait in
+   * it can end early when a cancel comes, and where to report its progress.
    */
-  beforeFinish?: () => void | Promise<void>;
+  beforeFinish?: BeforeFinish;
 }
 
 interface ApplyMeta {
@@ -64,10 +74,18 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     if (unknown.length) throw new MnemoError('bad_input', `accepted ids not in plan ${plan.id}: ${unknown.slice(0, 10).join(', ')}; use the op ids the plan lists (m1, l3, r7, …)`, { field: 'accepted' });
   }
   const accepted = new Set(opts.accepted ?? ops.map((o) => o.id));
+  const cancel = opts.shouldCancel ?? (() => false);
+  const report = opts.onProgress ?? (() => {});
+  const cancelledError = () =>
+    new MnemoError('conflict', `apply of plan ${plan.id.slice(0, 8)} was cancelled; everything it had applied was taken back, the store is as it was`, {
+      plan_id: plan.id,
+      cancelled: true,
+    });
   // Embeddings of proposed memories are computed before the transaction (a model may be remote).
   const vectors = new Map<string, Float32Array>();
   for (const o of ops) {
     if (!accepted.has(o.id)) continue;
+    if (cancel()) throw cancelledError();
     const spec = o.op === 'reconcile' ? o.consolidated : o.op === 'abstract' || o.op === 'episode' ? o.memory : null;
     if (spec) vectors.set(spec.id, await engine.embed(embeddingText({ title: spec.title, content: spec.content, tags: spec.tags, entities: [] })));
   }
@@ -86,7 +104,6 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   const started = performance.now();
   const pacing = pacingOf(opts.pacing);
   const pacer = store.runs.pacer(pacing);
-  const cancel = opts.shouldCancel ?? (() => false);
   let pre: Prechecked | null = null;
   let preHolds = false;
   const run = store.runs.changeRun(`reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta, () => {
@@ -95,10 +112,17 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   const dropped = new Set<string>();
   let i = -1; // -1 until the first batch has checked the fingerprint
   let halted: 'stop' | 'cancel' | null = null;
+  // The accepted items from where the apply starts (known once the first batch has found it), and those done.
+  let itemsTotal = 0;
+  let itemsDone = 0;
   // One short transaction per batch; returns true while ops remain.
   const batch = () =>
     run.batch(() => {
-      if (i < 0) i = startIndex(engine, plan, ops, accepted, dropped, result, preHolds ? pre!.fingerprint : null);
+      if (i < 0) {
+        i = startIndex(engine, plan, ops, accepted, dropped, result, preHolds ? pre!.fingerprint : null);
+        for (let j = i; j < ops.length; j++) if (accepted.has(ops[j]!.id)) itemsTotal++;
+        report(0, itemsTotal, 'apply');
+      }
       const now = engine.now();
       const spent = batchBudget(pacing);
       let aheadUntil = i; // the ops whose memories this transaction has been told of (lockAhead)
@@ -114,7 +138,8 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
           return false;
         }
         const o = ops[i]!;
-        opts.onProgress?.(i + 1, ops.length);
+        if (!accepted.has(o.id)) continue;
+        report(++itemsDone, itemsTotal, 'apply');
         if (dropped.has(o.id)) continue;
         if (i >= aheadUntil) aheadUntil = lockAhead(store, ops, i, dropped);
         const why = applyOne(engine, plan, o, dropped, vectors, now, result);
@@ -135,17 +160,15 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   try {
     // First finish any change a dead writer left half-written, so the fingerprint read below is of the store the run will see.
     store.runs.recoverDeadRun();
-    pre = await fingerprintBeforeLock(store);
+    pre = await fingerprintBeforeLock(store, report, cancel);
+    if (pre === null) throw cancelledError();
     while (batch()) await pacer.between();
     const takeBack = async () => {
-      await run.rollback(pacing);
-      throw new MnemoError('conflict', `apply of plan ${plan.id.slice(0, 8)} was cancelled; everything it had applied was taken back, the store is as it was`, {
-        plan_id: plan.id,
-        cancelled: true,
-      });
+      await run.rollback(pacing, (done, total) => report(done, total, 'take-back'));
+      throw cancelledError();
     };
     if (halted === 'cancel') await takeBack();
-    if (run.changeId !== null) await opts.beforeFinish?.();
+    if (run.changeId !== null) await opts.beforeFinish?.({ cancelled: cancel, progress: report });
     // The change is not the store's until the run finishes: a cancel that came while the hook
     // wrote the indexes' snapshots (seconds at 100k; the bar still offers Cancel) is honoured too,
     // rather than accepted and then ignored.
@@ -201,10 +224,15 @@ interface Prechecked {
  * (data_version) or by this one (total_changes): checked once the lock is held, before the run
  * writes. Otherwise the first batch reads it again under the lock.
  */
-async function fingerprintBeforeLock(store: Engine['store']): Promise<Prechecked> {
+async function fingerprintBeforeLock(store: Engine['store'], report: JobProgressSink, cancel: () => boolean): Promise<Prechecked | null> {
   const dataVersion = store.dataVersion();
   const ownChanges = store.totalChanges();
-  return { fingerprint: await storeFingerprintInPages(store), dataVersion, ownChanges };
+  const counts = tableCounts(store);
+  const rows = counts.memories + counts.edges;
+  report(0, rows, 'check');
+  // Rows read can pass the count when an agent adds some meanwhile (the digest is then not trusted anyway).
+  const fingerprint = await storeFingerprintInPages(store, undefined, { onRows: (n) => report(Math.min(n, rows), rows, 'check'), shouldStop: cancel });
+  return fingerprint === null ? null : { fingerprint, dataVersion, ownChanges };
 }
 
 function startIndex(engine: Engine, plan: ReflectionPlan, ops: PlanOp[], accepted: Set<string>, dropped: Set<string>, result: ApplyResult, readBeforeLock: string | null): number {

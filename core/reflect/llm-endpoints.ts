@@ -70,6 +70,11 @@ export class LlmEndpoints {
     return new LlmEndpoints(new Map(Object.entries(endpoints)), defaultName === undefined ? (names[0] ?? null) : defaultName);
   }
 
+  /** The endpoints as plain data (keys included), to build the same set in another thread of this process: LlmEndpoints.of(p.endpoints, p.default). */
+  plain(): { endpoints: Record<string, LlmConfig>; default: string | null } {
+    return { endpoints: Object.fromEntries(this.byName), default: this.defaultName };
+  }
+
   summaries(): EndpointSummary[] {
     return [...this.byName].map(([name, cfg]) => ({ name, model: cfg.model, default: name === this.defaultName }));
   }

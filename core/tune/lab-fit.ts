@@ -7,7 +7,9 @@
  * journalled profiles.save.
  */
 import { extensionKey, type EngineReader } from '../engine/engine.js';
+import { callCancelled, jobNews } from '../engine/job-signals.js';
 import { badInput, MnemoError } from '../errors.js';
+import { ThroughputMeter } from '../model/throughput.js';
 import { labelsFor } from '../recall/lab/labels.js';
 import type { LabQuery } from '../recall/lab/types.js';
 import { profileConfig, type RecallProfile } from '../recall/profile.js';
@@ -43,6 +45,8 @@ export interface LabFitProgress {
   objective: number[];
   started_at: number | null;
   cancelling: boolean;
+  /** Seconds left at the pace of the last evaluations (model/throughput.ts); null until there is one, and once cancelling. */
+  eta_s: number | null;
 }
 
 export interface LabFitResult {
@@ -56,12 +60,16 @@ export interface LabFitResult {
   diff: ProfileDiffRow[];
 }
 
-const IDLE: LabFitProgress = { running: false, evaluation: 0, of: 0, best: null, objective: [], started_at: null, cancelling: false };
+const IDLE: LabFitProgress = { running: false, evaluation: 0, of: 0, best: null, objective: [], started_at: null, cancelling: false, eta_s: null };
 
 class LabFit {
   progress: LabFitProgress = IDLE;
   controller: AbortController | null = null;
+  meter = new ThroughputMeter();
 }
+
+/** Milliseconds of a monotonic timer: the pace of the fit, not an instant it records. */
+const monotonic = () => performance.now();
 
 const LAB_FIT = extensionKey('lab.fit', () => new LabFit());
 
@@ -95,6 +103,9 @@ export async function runLabFit(engine: EngineReader, input: LabFitInput): Promi
   const controller = new AbortController();
   st.controller = controller;
   st.progress = { ...IDLE, running: true, of: input.maxEvaluations, started_at: engine.now() };
+  st.meter = new ThroughputMeter();
+  st.meter.note(0, input.maxEvaluations, monotonic());
+  jobNews();
   const trace: number[] = [];
   try {
     const report = await fitProfile({
@@ -110,7 +121,11 @@ export async function runLabFit(engine: EngineReader, input: LabFitInput): Promi
       signal: controller.signal,
       onProgress: (p) => {
         trace.push(p.best);
+        st.meter.note(p.evaluation, p.of, monotonic());
         st.progress = { ...st.progress, evaluation: p.evaluation, of: p.of, best: p.best, objective: trace.slice() };
+        // The host's cancel (its caller went away, or lab.fitCancel reached the host first) stops it before the next evaluation.
+        if (callCancelled()) controller.abort();
+        jobNews();
       },
     });
     return {
@@ -128,10 +143,15 @@ export async function runLabFit(engine: EngineReader, input: LabFitInput): Promi
   } finally {
     st.progress = IDLE;
     st.controller = null;
+    jobNews();
   }
 }
 
-export const labFitProgress = (engine: EngineReader): LabFitProgress => engine.get(LAB_FIT).progress;
+export function labFitProgress(engine: EngineReader): LabFitProgress {
+  const st = engine.get(LAB_FIT);
+  if (!st.progress.running || st.progress.cancelling) return st.progress;
+  return { ...st.progress, eta_s: st.meter.etaSeconds(monotonic()) };
+}
 
 /** Asks the running fit to stop before its next evaluation; false when none is running. */
 export function cancelLabFit(engine: EngineReader): { cancelled: boolean } {

@@ -1,7 +1,7 @@
 /**
  * Reflection through the engine: a dry-run plan (a long call) kept by the engine for review, its
  * progress polled while it runs, pages of its items and the counts under the reviewer's actions,
- * and commit (the accepted items as one journalled change).
+ * and commit (the accepted items as one journalled change; its progress and cancel: jobs.ts).
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InputOf, ReviewAction } from '../../core/api/contract/index.js';
@@ -55,22 +55,6 @@ export function useReviewCounts(planId: string | null, actions: ReviewAction[]) 
     placeholderData: keepPreviousData,
     staleTime: Infinity,
   });
-}
-
-/** The running commit's n of N and ETA; polled only while a commit runs. */
-export function useCommitProgress(running: boolean) {
-  return useQuery({
-    queryKey: [...keys.all, 'review', 'commit-progress'],
-    queryFn: () => call('journal.progress', {}),
-    enabled: running,
-    refetchInterval: running ? 500 : false,
-    staleTime: 0,
-  });
-}
-
-/** Cancels the running commit: the engine takes back what it wrote, the store is as it was. */
-export function useCancelCommit() {
-  return useMutation({ mutationFn: () => call('journal.cancel', {}) });
 }
 
 export function useCommitPlan() {

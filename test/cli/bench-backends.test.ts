@@ -24,7 +24,7 @@ const BACKENDS = ['sqlite', 'postgres'] as const;
 
 describe.skipIf(pgUnavailable())('the backends benchmark', () => {
   it('measures SQLite and a PostgreSQL copy of the same store and reports them as one JSON line', async () => {
-    const run = await runBench(['--size', '300', '--rounds', '1', '--queries', '6', '--open-runs', '1', '--writers', '3', '--write-s', '1', '--json']);
+    const run = await runBench(['--size', '300', '--rounds', '1', '--queries', '6', '--open-runs', '1', '--writers', '3', '--write-s', '1', '--phases', 'recall,open,reflect,writes', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout.trim().split('\n').pop()!);
 
@@ -58,4 +58,21 @@ describe.skipIf(pgUnavailable())('the backends benchmark', () => {
     expect(measures).toEqual(expect.arrayContaining(['recall p50 (ms)', 'recall p95 (ms)', '3 writers / 1 writer', '3 / 1 writers this machine allows (cores / cores busy)', 'lost writes + errors', 'reflection plan at 300 (s)', 'reflection apply at 300 (s)', 'open + first recall (ms, median)']));
     expect(result.table.find((r: { measure: string }) => r.measure === 'lost writes + errors')).toMatchObject({ sqlite: 0, postgres: 0, met: true });
   }, 300_000);
+
+  it('writes through mnemo mcp --http to PostgreSQL behind its delaying proxy: every write found under its agent, no errors', async () => {
+    const run = await runBench(['--size', '300', '--write-s', '2', '--phases', 'mcp-writes', '--mcp-agents', '3', '--mcp-workers', '2', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    const m = result.mcp_writes;
+    // The proxy adds to each round trip (how much the machine's load adds on top is reported, not asserted).
+    expect(m.proxy.delay_ms_each_way).toBe(1);
+    expect(m.proxy.proxied_rtt_ms).toBeGreaterThan(m.proxy.direct_rtt_ms);
+    expect(m.one.agents).toBe(1);
+    expect(m.many).toMatchObject({ agents: 3, workers: 2 });
+    for (const phase of [m.one, m.many]) {
+      expect(phase.written).toBeGreaterThan(0);
+      expect(phase).toMatchObject({ errors: 0, lost: 0, first_error: null });
+    }
+    expect(m.scaling).toEqual(expect.any(Number));
+  }, 600_000);
 });

@@ -80,9 +80,13 @@ describe('reviewing and committing a big plan in the workbench', { timeout: 300_
 
     await p.click('[data-testid=reflection-commit]');
     await p.click('[data-testid=reflection-commit-confirm-go]');
-    await p.waitForFunction(() => Number(document.querySelector('[data-testid=reflection-commit-progress]')?.getAttribute('data-done')) > 0, undefined, { timeout: 60_000, polling: 50 });
+    await p.waitForFunction(
+      () => document.querySelector('[data-testid=reflection-commit-progress]')?.getAttribute('data-phase') === 'apply' && Number(document.querySelector('[data-testid=reflection-commit-progress]')?.getAttribute('data-done')) > 0,
+      undefined,
+      { timeout: 60_000, polling: 50 },
+    );
     const text = (await p.textContent('[data-testid=reflection-commit-progress]'))!;
-    expect(text).toMatch(/Committing: [\d,]+ of [\d,]+ items \(\d+ %\) · (about \d+ (s|min) left|estimating…)/);
+    expect(text).toMatch(/Committing: applying the accepted items: [\d,]+ of [\d,]+ items \(\d+ %\)( · about \d+ (s|min) left)?/);
     await p.click('[data-testid=reflection-commit-cancel]');
     await p.waitForSelector('[data-testid=reflection-commit-cancelled]', { timeout: 120_000 });
     expect(await p.locator('[data-testid=reflection-result]').count()).toBe(0);

@@ -4,7 +4,7 @@
  * bump, a deref, and the dry runs (explain, why-not) that log nothing.
  */
 import type { ApiSession } from '../../core/api/context.js';
-import { call } from '../../core/api/service.js';
+import { call, type Invoker } from '../../core/api/service.js';
 
 export interface AccessMix {
   id: string;
@@ -15,7 +15,7 @@ export interface AccessMix {
   injected: number;
 }
 
-export async function memoryWithMixedAccesses(session: ApiSession): Promise<AccessMix> {
+export async function memoryWithMixedAccesses(session: ApiSession | Invoker): Promise<AccessMix> {
   const query = 'zebra-striped checklist for quokka migrations';
   const m = await call(session, 'memory.add', { content: `${query}\nRun the quokka dry run first.`, title: 'Quokka migration checklist', owner: 'Planner' });
   for (let i = 0; i < 2; i++) {

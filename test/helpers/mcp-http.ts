@@ -2,9 +2,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiSession } from '../../core/api/context.js';
-import { fixedClock, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { startMcpHttpServer, type McpHttpOptions, type RunningMcpHttp } from '../../cli/mcp/http-server.js';
+import { startAgentHost } from '../../cli/mcp/agent-host.js';
+import type { EngineHost } from '../../core/host/engine-host.js';
+import type { Lane } from '../../core/host/lanes.js';
 import { tableVerifier, type AgentCredential } from '../../cli/mcp/http-auth.js';
 import { freshStorePath, T0 } from './agents.js';
 
@@ -12,22 +14,27 @@ export const credential = (id: string, owner: string, revoked_at: number | null 
 
 export interface HttpFixture {
   server: RunningMcpHttp;
+  engines: EngineHost;
   path: string;
   close(): Promise<void>;
 }
 
-/** A server on a fresh store, port 0, whose tokens are `tokens` (token → credential). */
-export async function httpServer(tokens: Record<string, AgentCredential>, opts: Partial<McpHttpOptions> & { clock?: Clock } = {}): Promise<HttpFixture> {
+/**
+ * A server on a fresh store, port 0, whose tokens are `tokens` (token → credential). Its engine host
+ * runs every lane's calls in one worker unless `lanes` says otherwise (a worker takes seconds to start from source).
+ */
+export async function httpServer(tokens: Record<string, AgentCredential>, opts: Partial<McpHttpOptions> & { clock?: Clock; lanes?: Partial<Record<Lane, number>>; extensions?: string[] } = {}): Promise<HttpFixture> {
   const path = freshStorePath();
-  const store = new ApiSession({ clock: fixedClock(T0), reader: { owner: 'mcp-http', session_ref: null }, engineOptions: { onWarning: () => {} } });
-  const engine = store.open(path, { create: true });
-  const server = await startMcpHttpServer({ engine, engineClock: fixedClock(T0), host: '127.0.0.1', port: 0, verify: tableVerifier(new Map(Object.entries(tokens))), workspaceRoot: null, ...opts });
+  const { lanes, extensions, ...serverOpts } = opts;
+  const engines = await startAgentHost({ db: path, now: T0, lanes: lanes ?? { agents: 1 }, ...(extensions ? { extensions } : {}) });
+  const server = await startMcpHttpServer({ engines, host: '127.0.0.1', port: 0, verify: tableVerifier(new Map(Object.entries(tokens))), workspaceRoot: null, ...serverOpts });
   return {
     server,
+    engines,
     path,
     close: async () => {
       await server.close();
-      store.close();
+      await engines.close();
     },
   };
 }
@@ -68,3 +75,23 @@ export async function rawPost(url: string, body: string, headers: Record<string,
 }
 
 export const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+/** SSE events of a response body as they arrive: `{id, data}`. */
+export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id: string | null; data: string }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const id = /^id: ?(.*)$/m.exec(block)?.[1] ?? null;
+      const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
+      yield { id, data };
+    }
+  }
+}

@@ -61,8 +61,14 @@ describe('index builds in steps, with progress', () => {
       seen.push(await call(s, 'recall.indexBuild', {}));
       await turn();
     }
-    expect((await explained).rows.length).toBe(5);
+    const answer = await explained;
+    expect(answer.rows.length).toBe(5);
+    // The answer names the builds it waited for, and the wait for its indexes covers them (issue 37).
+    expect(answer.stats.built!.map((b) => b.index)).toContain('recall.mnemo.bm25.porter');
+    expect(answer.stats.prepare_ms!).toBeGreaterThanOrEqual(answer.stats.built!.find((b) => b.index === 'recall.mnemo.bm25.porter')!.ms - 1);
     const keyword = seen.map((p) => p.building).filter((b) => b?.index === 'recall.mnemo.bm25.porter');
+    // An ETA from the build's own pace once it has one (seconds; null in its first moments).
+    for (const b of keyword) expect(b!.eta_s === null || b!.eta_s >= 0).toBe(true);
     expect(keyword.some((b) => b!.done > 0 && b!.done < b!.total)).toBe(true);
     expect(keyword[0]).toMatchObject({ label: 'keyword index', total: keyword[0]!.memories });
     expect(keyword[0]!.memories).toBeGreaterThan(5000);

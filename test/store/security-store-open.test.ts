@@ -12,9 +12,11 @@ import { ApiSession } from '../../core/api/context.js';
 import { invoke } from '../../core/api/service.js';
 import { serveStore } from '../../cli/commands/serve.js';
 import type { RunningServer } from '../../server/http-server.js';
+import type { EngineHost } from '../../core/host/engine-host.js';
 import { TOKEN_HEADER } from '../../server/security.js';
 import { handleInvoke } from '../../electron/ipc.js';
 import { runCli } from '../helpers/cli.js';
+import { inProcessDoor } from '../helpers/in-process-door.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
 
 // The IPC adapter is exercised with electron mocked, as the shell's own tests do.
@@ -139,10 +141,10 @@ describe('(a) a file that is not a nooa or Mnemo store is never converted', () =
 });
 
 // ------------------------------------------------------------------ browser mode (HTTP)
-let running: { server: RunningServer; session: ApiSession } | null = null;
+let running: { server: RunningServer; session: EngineHost } | null = null;
 afterEach(async () => {
   await running?.server.close();
-  running?.session.close();
+  await running?.session.close();
   running = null;
 });
 
@@ -208,17 +210,19 @@ describe('(b) browser mode opens only the store it was started with, or stores u
 describe('(c) Electron: the page cannot name a store path', () => {
   it('store.open over IPC is refused (paths come only from the dialog); the store stays as it was', async () => {
     const session = new ApiSession({ shell: { fleetPathFromApi: false, paths: { kind: 'dialog' } } });
+    const door = inProcessDoor(session);
     const ourFrame = { senderFrame: { url: 'app://mnemo/index.html#/memories', parent: null } } as never;
     const path = cookieDb();
     const before = readFileSync(path);
     try {
       for (const p of [path, fixtureCopy()]) {
-        const r = await handleInvoke(ourFrame, 'store.open', { path: p }, { session: () => session });
+        const r = await handleInvoke(ourFrame, 'store.open', { path: p }, { door: () => door });
         expect(r).toMatchObject({ ok: false, error: { code: 'permission', message: expect.stringContaining('file dialog') } });
       }
       expect(session.hasEngine).toBe(false);
       expectUntouched(path, before);
     } finally {
+      door.close();
       session.close();
     }
   });

@@ -1,14 +1,19 @@
 /**
  * The Electron shell with `electron` mocked (the binary cannot run here): window options, navigation
  * and window.open denied, permissions denied, IPC sender check and typed errors, a route for every
- * core/api method, deep links, menus, window state, and the main process booting end to end.
+ * core/api method, deep links, menus, window state, and the main process booting end to end: with
+ * the engine in an engine host's workers, never in the main process, and a closed window's calls
+ * cancelled.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import { METHOD_NAMES } from '../../core/api/contract/index.js';
+import { Engine } from '../../core/engine/engine.js';
+import type { ApiDoor, CallOptions } from '../../core/host/engine-host.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
+import { inProcessDoor } from '../helpers/in-process-door.js';
 
 // ---------------------------------------------------------------- the electron mock
 type Listener = (...args: unknown[]) => unknown;
@@ -202,12 +207,17 @@ describe('navigation, windows, permissions', () => {
 
 describe('IPC adapter', () => {
   let session: ApiSession;
+  let door: ReturnType<typeof inProcessDoor>;
   beforeAll(() => {
     session = ApiSession.withFrozenClock(expected().now);
     session.open(fixtureCopy());
+    door = inProcessDoor(session);
   });
-  afterAll(() => session.close());
-  const opts = () => ({ session: () => session });
+  afterAll(() => {
+    door.close();
+    session.close();
+  });
+  const opts = () => ({ door: () => door });
 
   it('rejects invalid input with a typed bad_input error, never a stack', async () => {
     const r = await handleInvoke(ourFrame, 'memory.list', { limit: 'lots', types: ['nope'] }, opts());
@@ -246,13 +256,17 @@ describe('IPC adapter', () => {
     expect(unknown.error.message).toMatch(/unknown method/);
   });
 
-  it('reports mutations so the open views refresh', async () => {
-    const onMutation = vi.fn();
-    const id = ((await handleInvoke(ourFrame, 'memory.list', { limit: 1 }, opts())) as { value: { rows: { id: string }[] } }).value.rows[0]!.id;
-    await handleInvoke(ourFrame, 'memory.get', { id }, { ...opts(), onMutation });
-    expect(onMutation).not.toHaveBeenCalled();
-    await handleInvoke(ourFrame, 'memory.archive', { ids: [id] }, { ...opts(), onMutation });
-    expect(onMutation).toHaveBeenCalledWith('memory.archive');
+  it('cancels the calls of a window that closes, and only its own', async () => {
+    const seen: { method: string; signal: AbortSignal | undefined }[] = [];
+    const recording: ApiDoor = { ...door, invoke: async (method: string, input: unknown, o: CallOptions = {}) => (seen.push({ method, signal: o.signal }), door.invoke(method, input)) };
+    const closing = new FakeWebContents();
+    const staying = new FakeWebContents();
+    const frame = { senderFrame: { url: 'app://mnemo/index.html#/memories', parent: null } };
+    await handleInvoke({ ...frame, sender: closing } as never, 'store.info', {}, { door: () => recording });
+    await handleInvoke({ ...frame, sender: staying } as never, 'store.info', {}, { door: () => recording });
+    expect(seen.map((c) => c.signal?.aborted)).toEqual([false, false]);
+    closing.emit('destroyed');
+    expect(seen.map((c) => c.signal?.aborted)).toEqual([true, false]);
   });
 });
 
@@ -308,6 +322,17 @@ describe('deep links, menus, window state, native binding', () => {
 });
 
 describe('main process boot (electron mocked)', () => {
+  // Spied from this block on: the IPC adapter's tests above open an engine in-process on purpose.
+  let engineOpened: ReturnType<typeof vi.spyOn>;
+  beforeAll(() => {
+    engineOpened = vi.spyOn(Engine, 'open');
+  });
+  afterAll(async () => {
+    // Closing the last window closes the engine host (its workers close their stores).
+    await m.appEvents.get('window-all-closed')?.();
+    await new Promise((r) => setTimeout(r, 500));
+  });
+
   it('opens the store, registers IPC and the app protocol, and creates one hardened window', async () => {
     m.userData = tempDir();
     process.env['MNEMO_STORE'] = fixtureCopy();
@@ -337,11 +362,15 @@ describe('main process boot (electron mocked)', () => {
     const ev = { preventDefault: vi.fn() };
     wc.emit('will-navigate', ev, 'https://evil.example');
     expect(ev.preventDefault).toHaveBeenCalled();
-    // IPC answers through core/api.
+    // IPC answers through core/api, in the engine host's workers: the main process never opened an engine.
     const invoke = m.handlers.get(IPC_INVOKE)!;
-    const info = (await invoke(ourFrame, 'store.info', {})) as { ok: boolean; value: { counts: { memories: number } } };
+    const info = (await invoke(ourFrame, 'store.info', {})) as { ok: boolean; value: { counts: { memories: number }; path: string } };
     expect(info.ok).toBe(true);
     expect(info.value.counts.memories).toBe(expected().summary.memories);
+    expect(info.value.path).toBe(process.env['MNEMO_STORE']);
+    const written = (await invoke(ourFrame, 'memory.add', { content: 'written through IPC into the engine host' })) as { ok: boolean };
+    expect(written.ok).toBe(true);
+    expect(engineOpened).not.toHaveBeenCalled();
     // The app protocol serves with a CSP and refuses traversal.
     const handler = m.protocolHandlers.get('app')!;
     expect((await handler({ url: 'app://mnemo/%2e%2e/package.json' })).status).toBe(404);

@@ -105,11 +105,11 @@ describe('fleet', () => {
     const quiet = { out: () => undefined, err: () => undefined };
     const { server, session: s } = await serveStore({ now: NOW, io: quiet }, null, { fleet: dir, dir: tempDir() });
     try {
-      expect(s.engine().store.path).toBe(join(dir, 'run-a.sqlite'));
+      expect(s.storePath).toBe(join(dir, 'run-a.sqlite'));
       expect((await call(s, 'fleet.list', {}))!.stores).toHaveLength(2);
     } finally {
       await server.close();
-      s.close();
+      await s.close();
     }
   });
 });

@@ -1,11 +1,10 @@
 /**
- * One rule, in the contract, says which calls change what the open views show; the Electron door
- * follows it (and so does the HTTP door, which imports the same function).
+ * One rule, in the contract, says which calls change what the open views show; the engine host
+ * follows it for both doors (IPC and HTTP).
  */
-import { describe, expect, it, vi } from 'vitest';
-import { ApiSession } from '../../core/api/context.js';
+import { describe, expect, it } from 'vitest';
 import { changesWhatViewsShow, contract, METHOD_NAMES } from '../../core/api/contract/index.js';
-import { handleInvoke } from '../../electron/ipc.js';
+import { EngineHost } from '../../core/host/engine-host.js';
 import { fixtureCopy } from '../../support/fixture.js';
 
 describe('which calls refresh the open views', () => {
@@ -17,19 +16,20 @@ describe('which calls refresh the open views', () => {
     expect(changesWhatViewsShow('no.such')).toBe(false);
   });
 
-  it('the Electron door refreshes after a store.open (as the HTTP door always did), not after a read', async () => {
-    const session = new ApiSession();
-    const onMutation = vi.fn();
-    const frame = { senderFrame: { url: 'app://mnemo/index.html#/memories', parent: null } } as never;
+  it('the engine host, which both doors call, refreshes after a store.open and a write, not after a read', async () => {
+    const host = await EngineHost.start({ lanes: { light: 1, index: 1, jobs: 1 }, session: { reader: { owner: 'workbench', session_ref: null } } });
     try {
-      const opened = await handleInvoke(frame, 'store.open', { path: fixtureCopy() }, { session: () => session, onMutation });
-      expect(opened.ok).toBe(true);
-      expect(onMutation).toHaveBeenCalledWith('store.open');
-      onMutation.mockClear();
-      expect((await handleInvoke(frame, 'store.info', {}, { session: () => session, onMutation })).ok).toBe(true);
-      expect(onMutation).not.toHaveBeenCalled();
+      let g = host.live.generation;
+      expect((await host.invoke('store.open', { path: fixtureCopy() })).ok).toBe(true);
+      expect(host.live.generation).toBeGreaterThan(g);
+      g = host.live.generation;
+      expect((await host.invoke('store.info', {})).ok).toBe(true);
+      expect((await host.invoke('memory.list', { limit: 1 })).ok).toBe(true);
+      expect(host.live.generation).toBe(g);
+      expect((await host.invoke('memory.add', { content: 'a write the open views must show' })).ok).toBe(true);
+      expect(host.live.generation).toBeGreaterThan(g);
     } finally {
-      session.close();
+      await host.close();
     }
-  });
+  }, 60_000);
 });

@@ -64,17 +64,17 @@ describe('authentication', () => {
     expect(bearerToken(undefined)).toBeNull();
   });
 
-  it('a known token is its credential\'s owner; missing, wrong and revoked tokens are refused', () => {
-    expect(authenticate('Bearer tok-a', verify, null)).toEqual({ ok: true, caller: { key: 'credential:c-a', owner: 'coder@1', credential: credential('c-a', 'coder@1') } });
-    expect(authenticate(undefined, verify, null)).toEqual({ ok: false, reason: 'missing' });
-    expect(authenticate('Bearer nope', verify, null)).toEqual({ ok: false, reason: 'invalid' });
-    expect(authenticate('Bearer tok-old', verify, null)).toEqual({ ok: false, reason: 'invalid' });
+  it('a known token is its credential\'s owner; missing, wrong and revoked tokens are refused', async () => {
+    expect(await authenticate('Bearer tok-a', verify, null)).toEqual({ ok: true, caller: { key: 'credential:c-a', owner: 'coder@1', credential: credential('c-a', 'coder@1') } });
+    expect(await authenticate(undefined, verify, null)).toEqual({ ok: false, reason: 'missing' });
+    expect(await authenticate('Bearer nope', verify, null)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await authenticate('Bearer tok-old', verify, null)).toEqual({ ok: false, reason: 'invalid' });
   });
 
-  it('--anonymous serves only requests without any Authorization; a bad token is still refused', () => {
-    expect(authenticate(undefined, verify, 'tester@1')).toMatchObject({ ok: true, caller: { owner: 'tester@1', credential: null } });
-    expect(authenticate('Bearer nope', verify, 'tester@1')).toEqual({ ok: false, reason: 'invalid' });
-    expect(authenticate('Basic x', verify, 'tester@1')).toEqual({ ok: false, reason: 'invalid' });
+  it('--anonymous serves only requests without any Authorization; a bad token is still refused', async () => {
+    expect(await authenticate(undefined, verify, 'tester@1')).toMatchObject({ ok: true, caller: { owner: 'tester@1', credential: null } });
+    expect(await authenticate('Bearer nope', verify, 'tester@1')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await authenticate('Basic x', verify, 'tester@1')).toEqual({ ok: false, reason: 'invalid' });
   });
 });
 

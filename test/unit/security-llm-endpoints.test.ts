@@ -12,6 +12,7 @@ import { ApiSession } from '../../core/api/context.js';
 import { invoke } from '../../core/api/service.js';
 import { LlmEndpoints, loadLlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import { handleInvoke } from '../../electron/ipc.js';
+import { inProcessDoor } from '../helpers/in-process-door.js';
 import { runCli } from '../helpers/cli.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
 
@@ -103,11 +104,13 @@ describe('a request cannot choose where generative reflection sends data', () =>
 
   it('over Electron IPC (electron mocked): the page cannot point the engine at its own URL', async () => {
     const session = sessionOn();
+    const door = inProcessDoor(session);
     try {
-      const r = await handleInvoke(ourFrame, 'review.plan', abstractPlan({ base_url: fakeUrl, model: 'stub' }), { session: () => session });
+      const r = await handleInvoke(ourFrame, 'review.plan', abstractPlan({ base_url: fakeUrl, model: 'stub' }), { door: () => door });
       expect(r).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringContaining('generative.base_url is not accepted') } });
       expect(seen).toHaveLength(0);
     } finally {
+      door.close();
       session.close();
     }
   });

@@ -9,14 +9,18 @@ import { startServer, type RunningServer } from '../../server/http-server.js';
 import { isLoopbackHost, tokenMatches, TOKEN_HEADER } from '../../server/security.js';
 import { runCli } from '../helpers/cli.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
+import { inProcessDoor } from '../helpers/in-process-door.js';
 
 let server: RunningServer | null = null;
 let session: ApiSession | null = null;
+let door: ReturnType<typeof inProcessDoor> | null = null;
 afterEach(async () => {
   await server?.close();
+  door?.close();
   session?.close();
   server = null;
   session = null;
+  door = null;
 });
 
 function fakeRenderer(): string {
@@ -30,7 +34,8 @@ function fakeRenderer(): string {
 async function start(db = fixtureCopy()): Promise<{ server: RunningServer; db: string }> {
   session = ApiSession.withFrozenClock(expected().now);
   session.open(db);
-  server = await startServer({ session, rendererDir: fakeRenderer(), eventWaitMs: 3000, pollMs: 100 });
+  door = inProcessDoor(session, 100);
+  server = await startServer({ door, rendererDir: fakeRenderer(), eventWaitMs: 3000 });
   return { server, db };
 }
 

@@ -100,7 +100,7 @@ export type { BasicStats, MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } 
 export type { PlanProgressState } from './reflect.js';
 export type { WriteJobState } from './journal.js';
 export type { GraphNode, GraphEdge, GraphView } from './graph.js';
-export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source, ScoreTerms, IndexBuildState } from './recall.js';
+export type { ExplainRow, ExplainResult, SpreadPath, RecallResult, RecallItem, WhyNotResult, RecallProfileInfo, RecallProfileName, Source, ScoreTerms, IndexBuildState, RecallStats } from './recall.js';
 export type { AccessEventView, AccessListResult, ReplayResult, ComponentSnapshot, AuditCredential } from './access.js';
 export type { RetentionRow, RetentionCurve, CurveMarker, PruneResult, AccessTally } from './retention.js';
 export type { IntentListResult, IntentDueResult, DueIntentRow } from './intents.js';

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { CredentialRef } from '../../model/agent-credential.js';
+import type { JobPhase, JobUnit } from '../../model/job-phase.js';
 import { method } from '../define.js';
 import { credentialFilterField } from './shared/fields.js';
 import type { ChangeRow, ChangeSummary } from '../../store/port/port.js';
@@ -12,17 +13,24 @@ import type { ChangeRow, ChangeSummary } from '../../store/port/port.js';
 export interface WriteJobState {
   running: boolean;
   kind: string | null;
-  /** The part of the job `done` and `total` count (an erase's planning, erasing, scrubbing, reclaiming); null when it has one part. */
-  phase: string | null;
+  /** What it is doing now (model/job-phase.ts): check, apply, undo, redo, handover, hold, take-back, and an erase's planning, erasing, scrubbing, reclaiming; null before its first report. */
+  phase: JobPhase | null;
+  /** The phase in words ("taking back what was written"). */
+  phase_label: string | null;
+  /** What `done` and `total` count in this phase: rows or (accepted) items. */
+  unit: JobUnit | null;
+  /** Units of the current phase done, of `total`: only the work the job will actually do. */
   done: number;
   total: number;
   /** From the store's clock. */
   started_at: number | null;
-  /** Remaining seconds at the pace so far; null until there is a pace. */
+  /** Seconds since it started (a monotonic timer). */
+  elapsed_s: number | null;
+  /** Seconds left in the current phase at the pace measured over its last seconds; null until there is a pace, and once a cancel interrupts the phase. */
   eta_s: number | null;
-  /** A cancel was asked for; the job is taking back what it wrote. */
+  /** A cancel was asked for; the job stops at its next look and takes back what it wrote. */
   cancelling: boolean;
-  /** Whether this job can be cancelled now (an undo or redo runs to the end; an erase until its first write). */
+  /** Whether this job can be cancelled now (an erase only until its first write). */
   cancellable: boolean;
 }
 
@@ -41,12 +49,13 @@ const changeId = z.number().int('a change id is a whole number').min(1, 'a chang
 
 export const journalContract = {
   'journal.progress': method<WriteJobState>()({
-    description: 'Where the running long write (reflect.apply, a big journal.undo or journal.redo, memory.erase) is: n of N of its phase and an ETA, for a progress bar.',
+    description:
+      'Where the running long write (reflect.apply, a big journal.undo or journal.redo, memory.erase) is: its phase, n of N of that phase (a commit counts its accepted items, an undo or redo its rows, an erase its memories) and an ETA from the pace it has kept, for a progress bar.',
     input: z.object({}),
   }),
   'journal.cancel': method<{ cancelled: boolean }>()({
     description:
-      'Cancel the running reflect.apply (what it applied is taken back and the store is left as it was), or a memory.erase still planning (nothing was erased); either then fails with cancelled: true. An undo or redo, and an erase past its first write, are not cancellable.',
+      'Cancel the running long write (reflect.apply, journal.undo, journal.redo): it stops at its next look, takes back what it wrote (journal.progress shows that as the take-back phase) and leaves the store as it was; the call that started it then fails with details.cancelled: true. A memory.erase can be cancelled while it plans (nothing is erased), not past its first write.',
     input: z.object({}),
     mutates: true,
   }),

@@ -37,6 +37,8 @@ export interface IndexBuildState {
     /** Rows done of total. */
     done: number;
     total: number;
+    /** Seconds left at the pace of the build's last seconds (model/throughput.ts); null until there is one. */
+    eta_s: number | null;
   } | null;
 }
 

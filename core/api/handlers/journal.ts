@@ -42,20 +42,23 @@ export const journalHandlers: HandlersFor<typeof journalContract> = {
     const named = namer(store);
     return { change: named(change), dependents: all.slice(0, input.limit).map(named), total: all.length, rows: all.reduce((n, c) => n + c.rows, change.rows) };
   },
-  // Paced like the apply itself: undoing a 100k-row change must not lock agents out either.
+  // Paced like the apply itself: undoing a 100k-row change must not lock agents out either. A
+  // cancel writes back what the undo or redo had done (the take-back phase) and the call fails
+  // with details.cancelled: true.
   'journal.undo': (input, session) => {
     const engine = session.engine();
+    const pacing = session.runPacing ?? {};
     if (input.with_dependents) {
       // No owner scope here: the doors that reach journal.undo (CLI, HTTP, IPC) act for the local user.
-      return writeJobOf(engine).run('journal.undo', false, async (job) => {
-        const r = await engine.store.runs.undoWithDependents(input.change_id, { onProgress: job.progress });
+      return writeJobOf(engine).run('journal.undo', true, async (job) => {
+        const r = await engine.store.runs.undoWithDependents(input.change_id, { pacing, onProgress: job.progress, shouldCancel: job.cancelled });
         return { ...r.change, dependents_undone: r.undone.slice(0, -1) };
       });
     }
-    return writeJobOf(engine).run('journal.undo', false, (job) => engine.store.runs.undoInBatches(input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
+    return writeJobOf(engine).run('journal.undo', true, (job) => engine.store.runs.undoInBatches(input.change_id, pacing, job.progress, leaveIndexesCurrent(engine), job.cancelled));
   },
   'journal.redo': (input, session) => {
     const engine = session.engine();
-    return writeJobOf(engine).run('journal.redo', false, (job) => engine.store.runs.redoInBatches(input.change_id, {}, job.progress, leaveIndexesCurrent(engine)));
+    return writeJobOf(engine).run('journal.redo', true, (job) => engine.store.runs.redoInBatches(input.change_id, session.runPacing ?? {}, job.progress, leaveIndexesCurrent(engine), job.cancelled));
   },
 };

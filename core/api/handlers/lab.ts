@@ -5,6 +5,7 @@ import { resolveProfile } from '../../recall/saved-profiles.js';
 import { cancelLabFit, labFitProgress, runLabFit } from '../../tune/lab-fit.js';
 import type { labContract } from '../contract/lab.js';
 import type { HandlersFor } from './types.js';
+import { cancelledIfCallerGoes } from '../call-signal.js';
 
 export const labHandlers: HandlersFor<typeof labContract> = {
   'lab.knobs': () => ({ knobs: SWEEP_KNOBS.map((k) => ({ ...k })), label_sources: [...LABEL_SOURCE_NAMES] }),
@@ -27,7 +28,7 @@ export const labHandlers: HandlersFor<typeof labContract> = {
   },
   'lab.fit': (input, session) => {
     const engine = session.reading();
-    return runLabFit(engine, {
+    return cancelledIfCallerGoes(() => cancelLabFit(engine), () => runLabFit(engine, {
       queries: input.queries,
       labels: input.labels,
       from: resolveProfile(engine.store, input.from),
@@ -38,7 +39,7 @@ export const labHandlers: HandlersFor<typeof labContract> = {
       maxEvaluations: input.max_evaluations,
       heldOutShare: input.held_out_share,
       knobs: input.knobs,
-    });
+    }));
   },
   'lab.fitProgress': (_input, session) => labFitProgress(session.reading()),
   'lab.fitCancel': (_input, session) => cancelLabFit(session.reading()),

@@ -5,10 +5,14 @@ import { cancelPlanning, planningProgress, planTracked, REFLECTION_PLANS } from 
 import type { ReflectionPlan } from '../../reflect/types.js';
 import type { reflectContract } from '../contract/reflect.js';
 import type { HandlersFor } from './types.js';
+import { cancelledIfCallerGoes } from '../call-signal.js';
 import { applyAsWriteJob, planOptions } from './shared/reflect-plan.js';
 
 export const reflectHandlers: HandlersFor<typeof reflectContract> = {
-  'reflect.plan': (input, session) => planTracked(session.engine(), planOptions(input, session)),
+  'reflect.plan': (input, session) => {
+    const engine = session.engine();
+    return cancelledIfCallerGoes(() => cancelPlanning(engine), () => planTracked(engine, planOptions(input, session)));
+  },
   'reflect.endpoints': (_input, session) => ({ endpoints: session.llmEndpoints().summaries() }),
   'reflect.progress': (_input, session) => planningProgress(session.engine()),
   'reflect.cancel': (_input, session) => cancelPlanning(session.engine()),

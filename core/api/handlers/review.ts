@@ -1,6 +1,7 @@
 import { MnemoError } from '../../errors.js';
 import { KEPT_PLANS, plansOf } from '../../reflect/plan-registry.js';
-import { planTracked } from '../../reflect/planning.js';
+import { cancelPlanning, planTracked } from '../../reflect/planning.js';
+import { cancelledIfCallerGoes } from '../call-signal.js';
 import { REVIEWED_PLANS, ReviewedPlan } from '../../review/review.js';
 import type { reviewContract } from '../contract/review.js';
 import type { HandlersFor, ReadSession } from './types.js';
@@ -33,7 +34,7 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
   'review.flag': (input, session) => flagContradiction(session.engine(), input.a_id, input.b_id, input.note),
   'review.plan': async (input, session) => {
     const engine = session.engine();
-    const plan = await planTracked(engine, planOptions(input, session));
+    const plan = await cancelledIfCallerGoes(() => cancelPlanning(engine), () => planTracked(engine, planOptions(input, session)));
     const owners = memoryHeads(engine.store);
     return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan, (id) => owners.get(id)?.owner)).summary();
   },

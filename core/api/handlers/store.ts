@@ -8,11 +8,11 @@ import { BUILT_IN_PATTERNS, totalOf } from '../../model/redaction.js';
 import type { storeContract } from '../contract/store.js';
 import type { HandlersFor } from './types.js';
 import { storeDiff } from '../../observe/store-diff.js';
-import { tableCounts } from '../../store/queries/counts.js';
+import { keptTableCounts } from '../../store/queries/counts.js';
 
 export function storeInfo(engine: EngineReader, session?: Pick<ApiSession, 'clockFrozen'>): StoreInfo {
   const store = engine.store;
-  const counts = tableCounts(store);
+  const counts = keptTableCounts(store);
   const versions = store.schemaVersions();
   return {
     path: store.path,

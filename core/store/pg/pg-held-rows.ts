@@ -28,6 +28,8 @@ export interface HeldMemory {
   embedding: Uint8Array | null;
   /** Outgoing edges in rowid order. */
   edges: Edge[];
+  /** Their rowids as read with them; absent once the list is written here (the table numbers it at the flush). */
+  edgeRowids?: number[];
 }
 
 interface Held extends HeldMemory {
@@ -63,7 +65,7 @@ export class PgHeldRows {
   /** A copy of what is held for `id` (the caller may change it), or null. */
   get(id: string): HeldMemory | null {
     const h = this.held?.get(id);
-    return h ? { row: { ...h.row }, embedding: h.embedding, edges: copyEdges(h.edges) } : null;
+    return h ? { row: { ...h.row }, embedding: h.embedding, edges: copyEdges(h.edges), ...(h.edgeRowids ? { edgeRowids: [...h.edgeRowids] } : {}) } : null;
   }
 
   has(id: string): boolean {
@@ -73,7 +75,7 @@ export class PgHeldRows {
   /** Holds a row just read with its lock, or just inserted (inside a transaction only). */
   put(id: string, memory: HeldMemory): void {
     if (this.held?.get(id)?.rowDirty || this.held?.get(id)?.edgesDirty) return; // never over writes not flushed
-    this.held?.set(id, { row: { ...memory.row }, embedding: memory.embedding, edges: copyEdges(memory.edges), rowDirty: false, edgesDirty: false });
+    this.held?.set(id, { row: { ...memory.row }, embedding: memory.embedding, edges: copyEdges(memory.edges), ...(memory.edgeRowids ? { edgeRowids: [...memory.edgeRowids] } : {}), rowDirty: false, edgesDirty: false });
   }
 
   /** The held row after a write of these columns; false when the row is not held. */
@@ -95,6 +97,7 @@ export class PgHeldRows {
     const h = this.held?.get(id);
     if (!h) return false;
     h.edges = copyEdges(edges);
+    delete h.edgeRowids;
     this.markDirty(h, 'edgesDirty');
     return true;
   }

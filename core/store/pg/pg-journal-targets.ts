@@ -14,7 +14,7 @@ import type { PgMemoryRows } from './pg-memory-rows.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import type { Tombstone } from '../port/store-rows.js';
 
-function writeExact(rows: PgMemoryRows, image: MemoryImage): void {
+function writeExact(rows: PgMemoryRows, image: MemoryImage, edgesAt?: readonly number[]): void {
   const embedding = image.embedding ? Buffer.from(image.embedding, 'base64') : null;
   if (rows.rowidOf(image.row.id) !== null) {
     rows.update(image.row);
@@ -24,22 +24,25 @@ function writeExact(rows: PgMemoryRows, image: MemoryImage): void {
     rows.insertAt(image.rowid, image.row, embedding);
   }
   const edges: Edge[] = image.edges.map((e) => ({ target_id: e.dst, type: e.type as EdgeType, weight: e.weight, created_at: e.created_at }));
-  rows.replaceEdges(image.row.id, edges);
+  if (edgesAt) rows.replaceEdgesAt(image.row.id, edges, edgesAt);
+  else rows.replaceEdges(image.row.id, edges);
 }
 
 export function pgMemoryRowTarget(rows: PgMemoryRows): JournalTarget<StoreHandle> {
   return {
     ns: 'm',
     snapshot: (_store, id) => rows.image(id),
-    restore(_store, id, image, expected) {
+    placement: (_store, id) => rows.edgeRowids(id),
+    restore(_store, id, image, expected, placement) {
       if (image === null) {
         rows.remove(id);
         return;
       }
       const img = image as MemoryImage;
       const current = rows.image(id);
-      if (current && expected && JSON.stringify(current) !== JSON.stringify(expected)) writeExact(rows, mergeAccessDrift(img, current, expected as MemoryImage));
-      else writeExact(rows, img);
+      const edgesAt = Array.isArray(placement) ? (placement as number[]) : undefined;
+      if (current && expected && JSON.stringify(current) !== JSON.stringify(expected)) writeExact(rows, mergeAccessDrift(img, current, expected as MemoryImage), edgesAt);
+      else writeExact(rows, img, edgesAt);
     },
     memoryIds: (id) => [id],
   };

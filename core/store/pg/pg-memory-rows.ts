@@ -15,7 +15,7 @@ import type { PgStoreConnection } from './pg-store-connection.js';
 
 const ROW_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 /** edgeArrays' four columns, named: no statement of the adapter selects `*` (see eventColumns, pg-access-events.ts). */
-const EDGE_ARRAY_COLS = 'e.edge_dst, e.edge_type, e.edge_weight, e.edge_created_at';
+const EDGE_ARRAY_COLS = 'e.edge_dst, e.edge_type, e.edge_weight, e.edge_created_at, e.edge_rowid';
 
 /** The PostgreSQL types of the columns update() writes, for the arrays a flush writes many rows from. */
 const UPDATE_TYPES = {
@@ -214,7 +214,7 @@ export class PgMemoryRows {
     );
     if (!this.held.open) return;
     const row = { rowid: intOf(got!['rowid'], 'memories.rowid'), ...r, status: r.status ?? null };
-    this.held.put(r.id, { row, embedding: embedding && new Uint8Array(embedding), edges: edgesOf(got!) });
+    this.held.put(r.id, { row, embedding: embedding && new Uint8Array(embedding), edges: edgesOf(got!), edgeRowids: (got!['edge_rowid'] as number[] | null) ?? [] });
   }
 
   /**
@@ -370,12 +370,44 @@ export class PgMemoryRows {
       [src, kept.map((e) => e.target_id), kept.map((e) => e.type), kept.map((e) => e.weight), kept.map((e) => e.created_at)],
     );
   }
+
+  /**
+   * The rowids of a memory's outgoing edges, in rowid order (the journal's JournalTarget.placement):
+   * from what a batch holds when it read them with the row (no round trip), else read now.
+   */
+  edgeRowids(src: string): number[] {
+    const held = this.held.get(src)?.edgeRowids;
+    if (held) return held;
+    return this.q(`SELECT rowid FROM ${this.t.edges} WHERE src = $1 ORDER BY rowid`, [src]).map((r) => intOf(r['rowid'], 'memory_edges.rowid'));
+  }
+
+  /**
+   * A take-back after a cancel: the edges back at the rowids they had (`rowids`, one per edge), so
+   * the table is as it was row for row. A rowid another edge holds now is numbered by the identity,
+   * as replaceEdges numbers them. A held row (a batch that read it ahead) takes the plain path.
+   */
+  replaceEdgesAt(src: string, edges: readonly Edge[], rowids: readonly number[]): void {
+    if (rowids.length !== edges.length) {
+      this.replaceEdges(src, edges);
+      return;
+    }
+    if (this.held.patchEdges(src, edges)) return; // written with the next flush, numbered anew
+    this.conn.later(`DELETE FROM ${this.t.edges} WHERE src = $1`, [src]);
+    if (edges.length === 0) return;
+    this.conn.later(
+      `INSERT INTO ${this.t.edges}(rowid, src, dst, type, weight, created_at)
+       SELECT CASE WHEN EXISTS (SELECT 1 FROM ${this.t.edges} AS x WHERE x.rowid = e.at) THEN nextval(pg_get_serial_sequence($7, 'rowid')) ELSE e.at END,
+              $1, dst, type, weight, created_at
+       FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::bigint[]) WITH ORDINALITY AS e(dst, type, weight, created_at, at, n) ORDER BY n`,
+      [src, edges.map((e) => e.target_id), edges.map((e) => e.type), edges.map((e) => e.weight), edges.map((e) => e.created_at), rowids, this.t.edges],
+    );
+  }
 }
 
-/** A subquery of `src`'s outgoing edges as four arrays in rowid order (one row; null arrays when none), for a LEFT JOIN LATERAL. */
+/** A subquery of `src`'s outgoing edges as arrays in rowid order, their rowids too (one row; null arrays when none), for a LEFT JOIN LATERAL. */
 function edgeArrays(edges: string, src: string): string {
   return `SELECT array_agg(dst ORDER BY rowid) AS edge_dst, array_agg(type ORDER BY rowid) AS edge_type, array_agg(weight ORDER BY rowid) AS edge_weight,
-                 array_agg(created_at ORDER BY rowid) AS edge_created_at
+                 array_agg(created_at ORDER BY rowid) AS edge_created_at, array_agg(rowid::float8 ORDER BY rowid) AS edge_rowid
           FROM ${edges} WHERE src = ${src}`;
 }
 
@@ -392,7 +424,7 @@ function edgesOf(r: Record<string, unknown>): Edge[] {
 function heldOf(r: Record<string, unknown>): HeldMemory {
   // Only the columns a plain read of the row returns (ROW_COLS), so a held row decodes as a read one.
   const columns = Object.fromEntries(ROW_COLS.split(', ').map((c) => [c, r[c]]));
-  return { row: memoryRow(columns), embedding: (r['embedding'] as Uint8Array | null) ?? null, edges: edgesOf(r) };
+  return { row: memoryRow(columns), embedding: (r['embedding'] as Uint8Array | null) ?? null, edges: edgesOf(r), edgeRowids: (r['edge_rowid'] as number[] | null) ?? [] };
 }
 
 /** Defers the held rows' writes (PgMemoryRows.flushHeld): rowid order of each edge list follows the list, as replaceEdges writes it. */

@@ -1,7 +1,10 @@
 /** What SyncPg (sync-pg.ts) and its worker (sync-pg-worker.ts) say to each other. */
 export type PgRequestBody =
-  /** `connectTimeoutMs`: how long a connection attempt may take (an unreachable host must not hang a caller). */
-  | { op: 'connect'; id: number; url: string; connectTimeoutMs: number }
+  /**
+   * `connectTimeoutMs`: how long a connection attempt may take (an unreachable host must not hang a caller).
+   * `lockMs` / `statementMs`: the session's lock_timeout and statement_timeout (pg-timeouts.ts); the URL's own settings win.
+   */
+  | { op: 'connect'; id: number; url: string; connectTimeoutMs: number; lockMs: number; statementMs: number }
   | { op: 'query'; id: number; sql: string; params: readonly unknown[] }
   /** Statements run in order on one connection, stopping at the first that fails; the reply holds the last one's rows. */
   | { op: 'batch'; id: number; statements: readonly PgStatement[] }

@@ -180,7 +180,15 @@ export function serveSyncPg(pgModule: typeof pg, port: MessagePort, flag: Shared
     try {
       if (req.op === 'connect') {
         // keepAlive: a server that vanishes without closing the socket is found out, not waited on forever.
-        const client = new pgModule.Client({ connectionString: req.url, application_name: 'mnemo', connectionTimeoutMillis: req.connectTimeoutMs, keepAlive: true });
+        // lock_timeout and statement_timeout are set at connect, in the startup packet: no statement waits without bound (pg-timeouts.ts). `pg` lets the URL's own values win.
+        const client = new pgModule.Client({
+          connectionString: req.url,
+          application_name: 'mnemo',
+          connectionTimeoutMillis: req.connectTimeoutMs,
+          keepAlive: true,
+          lock_timeout: req.lockMs,
+          statement_timeout: req.statementMs,
+        });
         // A server that goes away (stopped, restarted, a standby promoted) errors an idle client
         // outside any query; unheard, that error would end this worker and every connection in it.
         // The next query on the client fails instead, and the caller connects again.

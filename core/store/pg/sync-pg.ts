@@ -26,6 +26,7 @@ import { MnemoError, type ErrorCode } from '../../errors.js';
 import type { PgReply, PgRequestBody, PgStatement } from './sync-pg-protocol.js';
 import { serveSyncPg } from './sync-pg-worker.js';
 import { nulTextError } from './pg-nul-text.js';
+import { pgTimeouts, statementHead, type PgTimeouts } from './pg-timeouts.js';
 
 /** Longest wait for one reply; a query that takes longer fails with code 'timeout' (the connection is then unusable). */
 const REPLY_TIMEOUT_MS = 120_000;
@@ -107,8 +108,25 @@ function send(body: PgRequestBody): PgReply {
 }
 
 /** A PostgreSQL error, typed: `details.sqlstate` is the server's code (or connection / closed / timeout). */
-function failure(reply: { code: string; message: string }, sql?: string): MnemoError {
+function failure(reply: { code: string; message: string }, sql?: string, timeouts?: PgTimeouts): MnemoError {
+  const waited = timeouts ? timeoutFailure(reply, sql, timeouts) : null;
+  if (waited) return waited;
   return new MnemoError(errorCodeOf(reply.code), `PostgreSQL: ${reply.message}`, { sqlstate: reply.code, ...(sql ? { sql: sql.slice(0, 200) } : {}) });
+}
+
+/**
+ * A statement the server stopped because it waited too long (pg-timeouts.ts): `busy`, naming the
+ * statement that waited, what for, and how long it was allowed; the caller may try again.
+ */
+function timeoutFailure(reply: { code: string; message: string }, sql: string | undefined, t: PgTimeouts): MnemoError | null {
+  const lock = reply.code === '55P03' && /lock timeout/i.test(reply.message);
+  const statement = reply.code === '57014' && /statement timeout/i.test(reply.message);
+  if (!lock && !statement) return null;
+  const what = sql ? `the statement ${statementHead(sql)}` : 'a statement';
+  const message = lock
+    ? `PostgreSQL: ${what} waited longer than lock_timeout (${t.lockMs} ms) for a lock another connection held, so it was not applied. Try again, or raise lock_timeout in the store URL (milliseconds)`
+    : `PostgreSQL: ${what} ran longer than statement_timeout (${t.statementMs} ms) and was stopped, so it was not applied. Try again, or raise statement_timeout in the store URL (milliseconds)`;
+  return new MnemoError('busy', message, { sqlstate: reply.code, waited: lock ? 'lock' : 'statement', timeout_ms: lock ? t.lockMs : t.statementMs, ...(sql ? { sql: sql.slice(0, 200) } : {}) });
 }
 
 /**
@@ -161,7 +179,11 @@ export class SyncPg {
   /** Turns the failure that lost this connection into the error its caller sees (a store names its primary). */
   describeLoss: ((failure: MnemoError) => MnemoError) | null = null;
 
-  private constructor(private readonly id: number) {}
+  private constructor(
+    private readonly id: number,
+    /** The lock_timeout and statement_timeout this connection set (pg-timeouts.ts). */
+    readonly timeouts: PgTimeouts,
+  ) {}
 
   /**
    * Connects to `url` (postgres://…; a Unix socket as ?host=/dir); throws a typed error naming what
@@ -169,9 +191,10 @@ export class SyncPg {
    */
   static connect(url: string, opts: { connectTimeoutMs?: number } = {}): SyncPg {
     const id = nextId++;
-    const reply = send({ op: 'connect', id, url, connectTimeoutMs: opts.connectTimeoutMs ?? connectTimeoutMs() });
+    const timeouts = pgTimeouts(url);
+    const reply = send({ op: 'connect', id, url, connectTimeoutMs: opts.connectTimeoutMs ?? connectTimeoutMs(), lockMs: timeouts.lockMs, statementMs: timeouts.statementMs });
     if (!reply.ok) throw failure(reply);
-    return new SyncPg(id);
+    return new SyncPg(id, timeouts);
   }
 
   /** Inside a transaction: one sent and not ended, or a BEGIN or writes queued to go with the next statement. */
@@ -211,7 +234,7 @@ export class SyncPg {
     this.beginQueued = false;
     if (this.deferred.length === 0) {
       const reply = this.request({ op: 'query', id: this.id, sql, params });
-      if (!reply.ok) throw this.lossOr(failure(reply, sql));
+      if (!reply.ok) throw this.lossOr(failure(reply, sql, this.timeouts));
       return reply.rows as T[];
     }
     const statements = [...this.deferred, { sql, params }];
@@ -219,9 +242,9 @@ export class SyncPg {
     const reply = this.request({ op: 'batch', id: this.id, statements });
     if (reply.ok) return reply.rows as T[];
     const at = reply.failedAt ?? statements.length - 1;
-    if (at === statements.length - 1) throw this.lossOr(failure(reply, sql));
+    if (at === statements.length - 1) throw this.lossOr(failure(reply, sql, this.timeouts));
     // The statement that failed was written earlier and deferred: name it, not the read that sent it.
-    throw this.lossOr(failure({ code: reply.code, message: `${reply.message} (in a write deferred to the next statement)` }, statements[at]!.sql));
+    throw this.lossOr(failure({ code: reply.code, message: `${reply.message} (in a write deferred to the next statement)` }, statements[at]!.sql, this.timeouts));
   }
 
   /** The error to throw: `err`, or what describeLoss makes of it when it lost the connection. */

@@ -16,6 +16,7 @@ import type { StoreAsOf } from '../../model/history.js';
 import type { AccessRecord, Edge, Memory, ScoreTerms } from '../../model/memory.js';
 import type { OwnerScope } from '../../model/owner.js';
 import type { RunPacing } from '../../model/run-pacing.js';
+import type { BeforeFinish, JobProgressSink } from '../../model/job-phase.js';
 import type { SchemaVersions } from './count-rows.js';
 import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
 import type { FeedChanges, FeedPosition } from './feed-position.js';
@@ -460,8 +461,9 @@ export interface LongChanges {
   pacer(pacing: Required<RunPacing>): Pacer;
   /** Finishes or rolls back a run whose writer died. */
   recoverDeadRun(): void;
-  undoInBatches(changeId: number, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
-  redoInBatches(changeId: number | undefined, pacing?: RunPacing, onProgress?: (done: number, total: number) => void, beforeFinish?: () => void | Promise<void>): Promise<ChangeSummary>;
+  /** Undoes a change in batches; `shouldCancel` (looked at between batches) turns it back and throws with details.cancelled. */
+  undoInBatches(changeId: number, pacing?: RunPacing, onProgress?: JobProgressSink, beforeFinish?: BeforeFinish, shouldCancel?: () => boolean): Promise<ChangeSummary>;
+  redoInBatches(changeId: number | undefined, pacing?: RunPacing, onProgress?: JobProgressSink, beforeFinish?: BeforeFinish, shouldCancel?: () => boolean): Promise<ChangeSummary>;
   /** Undoes a change and every later change that depends on it, newest first. */
   undoWithDependents(changeId: number, opts?: GroupUndoOptions): Promise<GroupUndoResult>;
 }

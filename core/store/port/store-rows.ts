@@ -5,6 +5,7 @@
  */
 import type { AgentCredential } from '../../model/agent-credential.js';
 import type { AccessRecord } from '../../model/memory.js';
+import type { JobProgressSink } from '../../model/job-phase.js';
 import type { RunPacing } from '../../model/run-pacing.js';
 import type { MemoryRow } from './codec.js';
 
@@ -108,7 +109,9 @@ export interface GroupUndoOptions {
   pacing?: RunPacing;
   /** Rows up to which the group is undone in one transaction (tests lower it to force the paced path). */
   oneTransactionRows?: number;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: JobProgressSink;
+  /** Looked at between transactions: a cancel rolls forward what was undone and throws (details.cancelled: true). */
+  shouldCancel?: () => boolean;
 }
 
 export interface GroupUndoResult {
@@ -149,7 +152,8 @@ export interface ChangeRun {
   batch<T>(fn: () => T): T;
   /** Closes the change in one last short transaction; the change id, or null when nothing changed. */
   finish(meta: () => Record<string, unknown>, last?: () => void): number | null;
-  rollback(pacing?: RunPacing): Promise<void>;
+  /** `onRows` hears the journal rows taken back so far of those the change holds. */
+  rollback(pacing?: RunPacing, onRows?: (done: number, total: number) => void): Promise<void>;
 }
 
 /** The pause between a long run's transactions (store.runs.pacer); `end()` when the run stops, however it stops. */

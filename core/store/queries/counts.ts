@@ -117,6 +117,26 @@ export function tableCounts(store: Reads): TableCounts {
   };
 }
 
+/** Each SQLite store's last row counts, and where its file stood when they were taken. */
+const keptCounts = new WeakMap<object, { at: string; counts: TableCounts }>();
+
+/**
+ * tableCounts, kept while a SQLite file stands still. At 100k memories counting the edges and the
+ * million access events takes tens of milliseconds, and the views poll store.info several times a
+ * second. A count can only move with a commit: another connection's moves data_version, ours moves
+ * totalChanges, so keeping them until either moves is exact. PostgreSQL learns of other
+ * connections' commits only when it catches up, so there every call counts afresh.
+ */
+export function keptTableCounts(store: Reads & Pick<StoreReader, 'dataVersion' | 'totalChanges'>): TableCounts {
+  if (store.sql.dialect !== 'sqlite') return tableCounts(store);
+  const at = `${store.dataVersion()}:${store.totalChanges()}`;
+  const kept = keptCounts.get(store);
+  if (kept && kept.at === at) return { ...kept.counts };
+  const counts = tableCounts(store);
+  keptCounts.set(store, { at, counts });
+  return { ...counts };
+}
+
 /** Memories in the owner scope per value of `column` (archived included), most frequent first. */
 export function countsByColumn(store: Reads, column: StatsColumn, scope: OwnerScope): KeyCount[] {
   const oc = ownerCondition(scope);

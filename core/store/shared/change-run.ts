@@ -13,8 +13,10 @@
  */
 import { createHash } from 'node:crypto';
 import { currentCredentialId, withAgentMeta } from '../port/attribution.js';
-import { batchBudget, pacingOf, type RunPacing } from '../../model/run-pacing.js';
-import { tallyRow, type JournalledStore, type RawChangeRow, type RunCheckpoints } from './journal.js';
+import { MnemoError } from '../../errors.js';
+import type { BeforeFinish, JobProgressSink } from '../../model/job-phase.js';
+import { batchBudget, pacingOf, takeBackPacing, type RunPacing } from '../../model/run-pacing.js';
+import { tallyRow, type JournalledStore, type RawChangeRow, type RunCheckpoints, type TouchedRow } from './journal.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
 import type { ChangeRow, ChangeSummary } from '../port/store-rows.js';
 import type { ChangeRun as ChangeRunOfRuns, Pacer as PacerOfRuns } from '../port/store-rows.js';
@@ -54,13 +56,18 @@ export class Pacer implements PacerOfRuns {
   constructor(
     store: JournalledStore,
     private readonly pacing: Required<RunPacing>,
+    /**
+     * False for a take-back after a cancel: someone waits for it to end, and the WAL it grows is
+     * copied back by the connection's automatic checkpoints once `end()` gives them back.
+     */
+    private readonly checkpointing = true,
   ) {
     this.checkpoints = store.journal.sql.runCheckpoints();
     this.checkpoints?.suspend();
   }
   async between(): Promise<void> {
     const pauseStart = performance.now();
-    if (this.checkpoints !== null && pauseStart - this.lastCheckpoint >= CHECKPOINT_EVERY_MS) {
+    if (this.checkpointing && this.checkpoints !== null && pauseStart - this.lastCheckpoint >= CHECKPOINT_EVERY_MS) {
       this.checkpoints.checkpoint();
       this.lastCheckpoint = performance.now();
     }
@@ -79,6 +86,8 @@ interface RecordedRow {
   /** A digest of the before-image, to tell when the latest after-image is the same again. */
   beforeDigest: string;
   unchanged: boolean;
+  /** Where the row sat before the run (JournalTarget.placement), for a take-back. */
+  placement: unknown;
 }
 
 const digestOf = (json: string | null): string => (json === null ? '' : createHash('sha1').update(json).digest('base64'));
@@ -128,7 +137,7 @@ export class ChangeRun implements ChangeRunOfRuns {
         store.ensureMnemo();
         if (this.id === null) this.start();
         store.journal.sql.attributeFeedTo(this.id!);
-        const { result, touched } = store.journal.captureBatch(fn);
+        const { result, touched } = store.journal.captureBatch(fn, (key) => !this.recorded.has(key));
         this.recordRows(touched);
         return result;
       });
@@ -158,13 +167,13 @@ export class ChangeRun implements ChangeRunOfRuns {
     claimMarker(store, newMarker(store, this.id, 'record', this.label, null));
   }
 
-  private recordRows(touched: { key: string; before: unknown | null }[]): void {
+  private recordRows(touched: TouchedRow[]): void {
     const store = this.store;
     const sql = store.journal.sql;
     // The batch's new rows go in one statement (in touch order, the order rows() reads them back in), its moved ones in another.
     const fresh: RawChangeRow[] = [];
     const moved: { key: string; after: string | null }[] = [];
-    for (const { key, before } of touched) {
+    for (const { key, before, placement } of touched) {
       const after = store.journal.snapshot(key);
       const afterJson = after === null ? null : JSON.stringify(after);
       const seen = this.recorded.get(key);
@@ -177,7 +186,7 @@ export class ChangeRun implements ChangeRunOfRuns {
       const beforeJson = before === null ? null : JSON.stringify(before);
       if (beforeJson === afterJson) continue;
       fresh.push({ key, before: beforeJson, after: afterJson });
-      this.recorded.set(key, { created: beforeJson === null, deleted: afterJson === null, beforeDigest: digestOf(beforeJson), unchanged: false });
+      this.recorded.set(key, { created: beforeJson === null, deleted: afterJson === null, beforeDigest: digestOf(beforeJson), unchanged: false, placement });
     }
     if (moved.length > 0) sql.moveAfter(this.id!, moved);
     if (fresh.length > 0) sql.insertRows(this.id!, fresh);
@@ -212,14 +221,21 @@ export class ChangeRun implements ChangeRunOfRuns {
     return this.id;
   }
 
-  /** Takes back every committed batch, newest row first, in paced transactions; the change disappears. */
-  async rollback(pacing?: RunPacing): Promise<void> {
+  /**
+   * Takes back every committed batch, newest row first, in paced transactions; the change
+   * disappears. `onRows` hears the journal rows taken back so far of those the change holds.
+   */
+  async rollback(pacing?: RunPacing, onRows?: (done: number, total: number) => void): Promise<void> {
     if (this.id === null) return;
     const id = this.id;
-    const p = pacingOf(pacing);
-    const pacer = new Pacer(this.store, p);
+    const p = takeBackPacing(pacingOf(pacing));
+    const pacer = new Pacer(this.store, p, false);
+    const total = this.recorded.size;
+    let done = 0;
+    onRows?.(0, total);
     try {
-      while (!rollbackStep(this.store, id, batchBudget(p))) await pacer.between();
+      const placementOf = (key: string) => this.recorded.get(key)?.placement;
+      while (!rollbackStep(this.store, id, batchBudget(p), (n) => onRows?.((done = Math.min(total, done + n)), total), placementOf)) await pacer.between();
     } finally {
       pacer.end();
     }
@@ -230,7 +246,7 @@ export class ChangeRun implements ChangeRunOfRuns {
 }
 
 /** One transaction of a rollback; true when the change is gone entirely. */
-function rollbackStep(store: JournalledStore, changeId: number, deadline: () => boolean): boolean {
+function rollbackStep(store: JournalledStore, changeId: number, deadline: () => boolean, onRows?: (n: number) => void, placementOf?: (key: string) => unknown): boolean {
   return store.transaction(() => {
     const sql = store.journal.sql;
     for (;;) {
@@ -241,18 +257,31 @@ function rollbackStep(store: JournalledStore, changeId: number, deadline: () => 
         return true;
       }
       // writeImages('before') walks its list backwards, so hand it the chunk in rowid order.
-      store.journal.writeImages(chunk.map(parseRow).reverse(), 'before', changeId);
+      store.journal.writeImages(chunk.map(parseRow).reverse(), 'before', changeId, placementOf);
       for (const r of chunk) sql.dropRowId(r.rowid);
+      onRows?.(chunk.length);
       if (deadline()) return false;
     }
   });
+}
+
+export interface ReplayStepOptions {
+  /** Hears the rows written in this transaction. */
+  onRows?: (n: number) => void;
+  /** Once every row is written, answer 'held' before closing the change (the caller acts while the marker stands). */
+  holdEnd?: boolean;
+  /** Notes where each row sits before this step writes it (by `<change id>#<row key>`), for a take-back (JournalTarget.placement). */
+  keepPlacements?: Map<string, unknown>;
+  /** Puts rows back where these say they sat (a take-back of the rows `keepPlacements` noted). */
+  placements?: ReadonlyMap<string, unknown>;
 }
 
 /**
  * One transaction of an undo (restore before-images, newest first) or a redo (after-images,
  * oldest first), resuming at the marker's cursor; true when the change is fully undone or redone.
  */
-export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () => boolean, onRows?: (n: number) => void, holdEnd = false): boolean | 'held' {
+export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadline: () => boolean, opts: ReplayStepOptions = {}): boolean | 'held' {
+  const { onRows, holdEnd = false, keepPlacements, placements } = opts;
   return store.transaction((): boolean | 'held' => {
     let marker = runInProgress(store)!;
     let id = marker.change_id;
@@ -261,14 +290,17 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
       const chunk = store.journal.sql.rowsPast(id, mode === 'undo' ? 'down' : 'up', cursor, ROW_CHUNK);
       if (chunk.length === 0) {
         // Every row is written: with holdEnd, report it before closing, so the caller can act while the marker still stands.
-        if (holdEnd && (mode === 'redo' || !marker.queue?.length)) return 'held';
-        if (mode === 'undo') store.journal.markUndone(id);
-        else store.journal.markRedone(id);
+        if (holdEnd && !marker.queue?.length) return 'held';
+        // A run turned back by a cancel leaves the change's journal state as it was (it never changed).
+        if (!marker.revert) {
+          if (mode === 'undo') store.journal.markUndone(id);
+          else store.journal.markRedone(id);
+        }
         const [next, ...rest] = marker.queue ?? [];
-        if (mode === 'undo' && next !== undefined) {
+        if (next !== undefined) {
           id = next;
-          cursor = Number.MAX_SAFE_INTEGER;
-          marker = { ...marker, change_id: next, label: store.journal.get(next).label, cursor, queue: rest };
+          cursor = mode === 'undo' ? Number.MAX_SAFE_INTEGER : -1;
+          marker = { ...marker, change_id: next, label: store.journal.get(next).label, cursor, queue: rest, revert: false };
           writeMarker(store, marker);
           continue;
         }
@@ -276,7 +308,10 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
         return true;
       }
       const rows = chunk.map(parseRow);
-      store.journal.writeImages(mode === 'undo' ? rows.reverse() : rows, mode === 'undo' ? 'before' : 'after', id);
+      // Keyed by change too: in a group, two changes can touch one row, each leaving it elsewhere.
+      const changeId = id;
+      if (keepPlacements) for (const r of rows) if (!keepPlacements.has(`${changeId}#${r.key}`)) keepPlacements.set(`${changeId}#${r.key}`, store.journal.placement(r.key));
+      store.journal.writeImages(mode === 'undo' ? rows.reverse() : rows, mode === 'undo' ? 'before' : 'after', id, placements ? (key) => placements.get(`${changeId}#${key}`) : undefined);
       cursor = chunk[chunk.length - 1]!.rowid;
       writeMarker(store, { ...marker, cursor });
       onRows?.(chunk.length);
@@ -285,26 +320,90 @@ export function replayStep(store: JournalledStore, mode: 'undo' | 'redo', deadli
   });
 }
 
-/** Undoes a change in paced transactions; a crash part-way is completed by the next writable open. */
+
+/**
+ * Undoes a change in paced transactions; a crash part-way is completed by the next writable open.
+ * `shouldCancel` is looked at between transactions: a cancel writes back what the undo had
+ * restored, so the store and the change are as they were, and throws a `conflict` with
+ * `details.cancelled: true`.
+ */
 export async function undoInBatches(
   store: JournalledStore,
   changeId: number,
   pacing?: RunPacing,
-  onProgress?: (done: number, total: number) => void,
-  beforeFinish?: () => void | Promise<void>,
+  onProgress?: JobProgressSink,
+  beforeFinish?: BeforeFinish,
+  shouldCancel?: () => boolean,
 ): Promise<ChangeSummary> {
-  return replayInBatches(store, 'undo', changeId, pacing, onProgress, beforeFinish);
+  return replayInBatches(store, 'undo', changeId, pacing, onProgress, beforeFinish, shouldCancel);
 }
 
-/** Redoes the given change (or the most recently undone) in paced transactions. */
+/** Redoes the given change (or the most recently undone) in paced transactions; a cancel as for undoInBatches. */
 export async function redoInBatches(
   store: JournalledStore,
   changeId: number | undefined,
   pacing?: RunPacing,
-  onProgress?: (done: number, total: number) => void,
-  beforeFinish?: () => void | Promise<void>,
+  onProgress?: JobProgressSink,
+  beforeFinish?: BeforeFinish,
+  shouldCancel?: () => boolean,
 ): Promise<ChangeSummary> {
-  return replayInBatches(store, 'redo', changeId, pacing, onProgress, beforeFinish);
+  return replayInBatches(store, 'redo', changeId, pacing, onProgress, beforeFinish, shouldCancel);
+}
+
+/** The refusal a cancelled undo or redo ends with, once the store is as it was. */
+export function replayCancelled(mode: 'undo' | 'redo', change: { id: number; label: string }): MnemoError {
+  return new MnemoError('conflict', `the ${mode} of change #${change.id} (${change.label}) was cancelled; what it had written was taken back, the store is as it was`, {
+    change_id: change.id,
+    cancelled: true,
+  });
+}
+
+/**
+ * Turns the running undo or redo around after a cancel: the marker now says "write back the other
+ * side of the rows done so far, then leave the change's journal state alone" (`revert`), so a crash
+ * part-way is finished by the next open in the same direction. For an undo of a group
+ * (undo-group.ts), `undone` are the changes it had finished, the most recently undone first: each
+ * is redone whole after the rows of the one it stopped in, and marked applied again. `onRows`
+ * hears the rows written back of `total`.
+ */
+export async function turnBack(
+  store: JournalledStore,
+  pacing: Required<RunPacing>,
+  undone: number[],
+  total: number,
+  onRows?: (done: number, total: number) => void,
+  /** Where the rows the run wrote sat before it wrote them (ReplayStepOptions.keepPlacements). */
+  placements?: ReadonlyMap<string, unknown>,
+): Promise<void> {
+  const p = takeBackPacing(pacing);
+  const reverse = store.transaction((): boolean => {
+    const m = runInProgress(store);
+    if (!m || m.mode === 'record') return false;
+    // Where the rows done so far begin and end: an undo walked down to its cursor, a redo up to it.
+    const started = m.mode === 'undo' ? m.cursor !== Number.MAX_SAFE_INTEGER : m.cursor !== -1;
+    const first = started
+      ? { change_id: m.change_id, label: m.label, mode: m.mode === 'undo' ? ('redo' as const) : ('undo' as const), cursor: m.mode === 'undo' ? m.cursor! - 1 : m.cursor! + 1, revert: true }
+      : undone[0] !== undefined
+        ? { change_id: undone[0], label: store.journal.get(undone[0]).label, mode: 'redo' as const, cursor: -1, revert: false }
+        : null;
+    if (first === null) {
+      clearMarker(store);
+      return false;
+    }
+    const queue = started ? undone : undone.slice(1);
+    writeMarker(store, { ...newMarker(store, first.change_id, first.mode, first.label, first.cursor), queue, revert: first.revert });
+    return true;
+  });
+  if (!reverse) return;
+  const pacer = new Pacer(store, p, false);
+  let done = 0;
+  onRows?.(0, total);
+  try {
+    const onStep = (n: number) => onRows?.((done = Math.min(total, done + n)), total);
+    while (!replayStep(store, runInProgress(store)!.mode as 'undo' | 'redo', batchBudget(p), { onRows: onStep, ...(placements ? { placements } : {}) })) await pacer.between();
+  } finally {
+    pacer.end();
+  }
 }
 
 async function replayInBatches(
@@ -312,9 +411,9 @@ async function replayInBatches(
   mode: 'undo' | 'redo',
   changeId: number | undefined,
   pacing: RunPacing | undefined,
-  onProgress: ((done: number, total: number) => void) | undefined,
-  /** Runs once every row is written and before the marker clears (see ApplyOptions.beforeFinish). */
-  beforeFinish?: () => void | Promise<void>,
+  onProgress: JobProgressSink | undefined,
+  beforeFinish?: BeforeFinish,
+  shouldCancel: () => boolean = () => false,
 ): Promise<ChangeSummary> {
   const p = pacingOf(pacing);
   let total = 0;
@@ -330,15 +429,24 @@ async function replayInBatches(
   });
   const pacer = new Pacer(store, p);
   let done = 0;
-  const counted = (n: number) => onProgress?.((done += n), total);
+  onProgress?.(0, total, mode);
+  const counted = (n: number) => onProgress?.((done += n), total, mode);
+  // Where each row sat before this run wrote it, so that a cancel puts it back byte for byte.
+  const placements = new Map<string, unknown>();
   try {
     let hold = beforeFinish !== undefined;
     for (;;) {
-      const step = replayStep(store, mode, batchBudget(p), counted, hold);
+      if (shouldCancel()) {
+        const change = store.journal.get(id);
+        pacer.end();
+        await turnBack(store, p, [], done, (d, t) => onProgress?.(d, t, 'take-back'), placements);
+        throw replayCancelled(mode, change);
+      }
+      const step = replayStep(store, mode, batchBudget(p), { onRows: counted, holdEnd: hold, keepPlacements: placements });
       if (step === true) break;
       if (step === 'held') {
         hold = false;
-        await beforeFinish!();
+        await beforeFinish!({ cancelled: shouldCancel, progress: onProgress ?? (() => {}) });
         continue;
       }
       await pacer.between();
@@ -369,6 +477,7 @@ export function recoverInterruptedRun(store: JournalledStore): string | null {
     }
     replayStep(store, m.mode, unbounded);
     const more = m.queue?.length ? ` (with the ${m.queue.length === 1 ? 'change' : `${m.queue.length} changes`} queued after it)` : '';
+    if (m.revert) return `the cancelled ${m.mode === 'undo' ? 'redo' : 'undo'} of change #${m.change_id} (${m.label})${more} was cut short by process ${m.pid} while it was being taken back; the taking back has been completed`;
     return `the ${m.mode} of change #${m.change_id} (${m.label})${more} was cut short by process ${m.pid} and has been completed`;
   });
 }

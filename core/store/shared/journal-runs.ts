@@ -16,8 +16,8 @@ export function journalRuns(store: JournalledStore): JournalRuns {
     changeRun: (label, kind, meta, atLock) => new ChangeRun(store, label, kind, meta, atLock),
     pacer: (pacing) => new Pacer(store, pacing),
     recoverDeadRun: () => recoverDeadRun(store),
-    undoInBatches: (changeId, pacing, onProgress, beforeFinish) => undoInBatches(store, changeId, pacing, onProgress, beforeFinish),
-    redoInBatches: (changeId, pacing, onProgress, beforeFinish) => redoInBatches(store, changeId, pacing, onProgress, beforeFinish),
+    undoInBatches: (changeId, pacing, onProgress, beforeFinish, shouldCancel) => undoInBatches(store, changeId, pacing, onProgress, beforeFinish, shouldCancel),
+    redoInBatches: (changeId, pacing, onProgress, beforeFinish, shouldCancel) => redoInBatches(store, changeId, pacing, onProgress, beforeFinish, shouldCancel),
     undoWithDependents: (changeId, opts) => undoWithDependents(store, changeId, opts),
   };
 }

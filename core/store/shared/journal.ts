@@ -35,8 +35,19 @@ export interface JournalTarget<S extends StoreHandle = StoreHandle> {
   ns: string;
   /** The row's current image, read through the store's own connection (null = no such row). */
   snapshot(store: S, key: string): unknown | null;
-  /** Writes `image` back (null = the row must not exist). `expected` is the image the journal last wrote. */
-  restore(store: S, key: string, image: unknown | null, expected: unknown | null): void;
+  /**
+   * Writes `image` back (null = the row must not exist). `expected` is the image the journal last
+   * wrote; `placement`, when known, is where the row sat when that image was taken (below).
+   */
+  restore(store: S, key: string, image: unknown | null, expected: unknown | null, placement?: unknown): void;
+  /**
+   * Where the row sits in its tables beyond what its image says (SQLite: the rowids of a memory's
+   * edges, which every save numbers anew). Not journalled: the backends number rows differently,
+   * and the journal's images are the same text on both. A long change keeps it in memory for the
+   * rows it is about to write, so a take-back after a cancel puts each row back exactly where it
+   * was, byte for byte; a restore without it writes the same rows, numbered anew.
+   */
+  placement?(store: S, key: string): unknown;
   /** Ids of memories affected, for listeners (e.g. the vector index). */
   memoryIds?(key: string): string[];
   /**
@@ -49,6 +60,17 @@ export interface JournalTarget<S extends StoreHandle = StoreHandle> {
 interface OpenChange {
   captured: Map<string, unknown | null>;
   order: string[];
+  /** A batch of a long change also keeps each row's placement (JournalTarget.placement)… */
+  placements?: Map<string, unknown>;
+  /** …of the rows it asks for (those the run has not recorded yet: a placement is a read, a round trip on PostgreSQL). */
+  wantsPlacement?: (key: string) => boolean;
+}
+
+/** A row a batch touched: its key, its image before the batch, and where it sat then. */
+export interface TouchedRow {
+  key: string;
+  before: unknown | null;
+  placement: unknown;
 }
 
 /** A change's summary as its table holds it (counts and meta as JSON text). */
@@ -200,8 +222,10 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   capture(key: string): void {
     if (!this.open || this.open.captured.has(key)) return;
     this.sql.lockKey(key);
-    const before = this.targetFor(key).snapshot(this.store, key.slice(key.indexOf(':') + 1));
+    const target = this.targetFor(key);
+    const before = target.snapshot(this.store, key.slice(key.indexOf(':') + 1));
     this.open.captured.set(key, before);
+    if (this.open.placements && (this.open.wantsPlacement?.(key) ?? true)) this.open.placements.set(key, target.placement?.(this.store, key.slice(key.indexOf(':') + 1)));
     this.open.order.push(key);
   }
 
@@ -250,13 +274,13 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * Runs one batch of a long change (change-run.ts) with capture open, inside the caller's
    * transaction; returns the rows the batch touched, each with its image from before the batch.
    */
-  captureBatch<T>(fn: () => T): { result: T; touched: { key: string; before: unknown | null }[] } {
+  captureBatch<T>(fn: () => T, wantsPlacement?: (key: string) => boolean): { result: T; touched: TouchedRow[] } {
     if (this.open) throw new MnemoError('internal', 'a change is already open on this connection');
-    this.open = { captured: new Map(), order: [] };
+    this.open = { captured: new Map(), order: [], placements: new Map(), ...(wantsPlacement ? { wantsPlacement } : {}) };
     try {
       const result = fn();
       const open = this.open;
-      return { result, touched: open.order.map((key) => ({ key, before: open.captured.get(key) ?? null })) };
+      return { result, touched: open.order.map((key) => ({ key, before: open.captured.get(key) ?? null, placement: open.placements?.get(key) })) };
     } finally {
       this.open = null;
     }
@@ -265,6 +289,11 @@ export class Journal<S extends StoreHandle = StoreHandle> {
   /** The current image of a journalled row. */
   snapshot(key: string): unknown | null {
     return this.targetFor(key).snapshot(this.store, key.slice(key.indexOf(':') + 1));
+  }
+
+  /** Where a journalled row sits now (JournalTarget.placement); undefined for a kind without one. */
+  placement(key: string): unknown {
+    return this.targetFor(key).placement?.(this.store, key.slice(key.indexOf(':') + 1));
   }
 
   /**
@@ -436,7 +465,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
    * Writes back one side of these rows (undo order for 'before'); used by undo, redo and change runs.
    * `changeId` is the change being undone or redone: the change feed's rows of these writes name it.
    */
-  writeImages(rows: ChangeRow[], side: 'before' | 'after', changeId?: number): void {
+  writeImages(rows: ChangeRow[], side: 'before' | 'after', changeId?: number, placementOf?: (key: string) => unknown): void {
     if (changeId !== undefined) this.sql.attributeFeedTo(changeId);
     const affected = new Set<string>();
     // Memory rows first in reverse order for undo, so rows are recreated before edges point at them.
@@ -451,7 +480,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
       const [image, expected] = side === 'before' ? [r.before, r.after] : [r.after, r.before];
       // The change's note refuses this before anything is written (refuseErased); this is the last guard.
       if (isErasedImage(image)) throw erasedError(r.key, image.erased);
-      target.restore(this.store, key, image, expected);
+      target.restore(this.store, key, image, expected, placementOf?.(r.key));
       followUp?.afterRestore(this.store, key, image, expected);
       for (const id of target.memoryIds?.(key) ?? []) affected.add(id);
     }

@@ -28,6 +28,12 @@ export interface RunMarker {
    */
   queue?: number[];
   /**
+   * A cancel turned this run around (change-run.ts, turnBack): it writes back the other side of the
+   * rows the cancelled undo or redo had done, and leaves the change's journal state as it is, since
+   * that never changed. The changes in `queue` are redone whole and marked applied again.
+   */
+  revert?: boolean;
+  /**
    * Set once every row is written, before the marker clears: the writer has left index snapshots
    * current at this feed position, so the processes beside it can load them ahead (index-handoff.ts).
    */

@@ -10,9 +10,9 @@
  * - A small group (the usual case: a few curation edits) is undone in ONE transaction. A failure
  *   anywhere rolls it all back in SQLite; nothing is half-undone, nothing to repair.
  * - A big group runs paced, like any long undo, under one run marker that queues the rest of the
- *   group. If a batch fails, what the run already undid is rolled forward again (after-images
- *   written back, newest change last, each change marked applied again), so the store and the
- *   journal are as they were before the request. Rolling forward rather than finishing the undo:
+ *   group. If a batch fails, or the user cancels, what the run already undid is rolled forward
+ *   again (after-images written back, newest change last, each change marked applied again), so
+ *   the store and the journal are as they were before the request. Rolling forward rather than finishing the undo:
  *   the failure may be anywhere in the group, and the user confirmed the whole group, not a part of
  *   it; the after-images being written back were in the store moments before, so they restore
  *   cleanly. If the process dies instead, the next writable open completes the run for the whole
@@ -23,9 +23,10 @@
  * in the original order, the change itself first, one change per redo.
  */
 import { MnemoError } from '../../errors.js';
+import type { JobProgressSink } from '../../model/job-phase.js';
 import { batchBudget, pacingOf } from '../../model/run-pacing.js';
-import { Pacer, refuseIfRunning, replayStep } from './change-run.js';
-import { claimMarker, clearMarker, newMarker, runInProgress, setLiveRun, writeMarker } from './run-marker.js';
+import { Pacer, refuseIfRunning, replayCancelled, replayStep, turnBack } from './change-run.js';
+import { claimMarker, newMarker, runInProgress, setLiveRun } from './run-marker.js';
 import type { JournalledStore } from './journal.js';
 import type { ChangeSummary, GroupUndoOptions, GroupUndoResult } from '../port/store-rows.js';
 
@@ -54,19 +55,32 @@ export async function undoWithDependents(store: JournalledStore, changeId: numbe
   });
   const ids = group.map((c) => c.id);
   if (doneInOne) {
-    opts.onProgress?.(total, total);
+    opts.onProgress?.(total, total, 'undo');
     return result(store, ids);
   }
   const p = pacingOf(opts.pacing);
   const pacer = new Pacer(store, p);
+  const cancel = opts.shouldCancel ?? (() => false);
   let done = 0;
+  // Where each row sat before the undo wrote it, so that a cancel puts it back byte for byte.
+  const placements = new Map<string, unknown>();
+  opts.onProgress?.(0, total, 'undo');
   setLiveRun(store, ids, true);
   try {
-    while (!replayStep(store, 'undo', batchBudget(p), (n) => opts.onProgress?.((done += n), total))) await pacer.between();
+    for (;;) {
+      if (cancel()) {
+        pacer.end();
+        await rollForward(store, ids, p, done, opts.onProgress, placements);
+        throw replayCancelled('undo', store.journal.get(changeId));
+      }
+      if (replayStep(store, 'undo', batchBudget(p), { onRows: (n) => opts.onProgress?.((done += n), total, 'undo'), keepPlacements: placements })) break;
+      await pacer.between();
+    }
   } catch (err) {
-    await rollForward(store, ids, pacer, p);
+    if (!(err instanceof MnemoError && err.details?.['cancelled'] === true)) await rollForward(store, ids, p, done, opts.onProgress, placements);
     throw err;
   } finally {
+    pacer.end();
     setLiveRun(store, ids, false);
   }
   return result(store, ids);
@@ -78,27 +92,17 @@ function result(store: JournalledStore, ids: number[]): GroupUndoResult {
 }
 
 /**
- * Takes back what a failed group undo did: the rows already restored of the change it stopped in,
- * then each change it finished, the most recently undone first (so the original order comes back).
- * Each is a paced redo under its own marker, so even this is safe against a crash.
+ * Takes back what a failed or cancelled group undo did: the rows already restored of the change it
+ * stopped in, then each change it finished, the most recently undone first (so the original order
+ * comes back), under one marker (change-run.ts, turnBack), so even this is safe against a crash.
  */
-async function rollForward(store: JournalledStore, ids: number[], pacer: Pacer, p: ReturnType<typeof pacingOf>): Promise<void> {
+async function rollForward(store: JournalledStore, ids: number[], p: ReturnType<typeof pacingOf>, done: number, onProgress?: JobProgressSink, placements?: ReadonlyMap<string, unknown>): Promise<void> {
   const marker = runInProgress(store);
   if (!marker || marker.mode !== 'undo') return;
   const at = ids.indexOf(marker.change_id);
-  const steps: { id: number; cursor: number }[] = [];
-  // The change it stopped in is still "applied": rows from the cursor up were restored, the rest never touched.
-  if (marker.cursor !== null && marker.cursor !== Number.MAX_SAFE_INTEGER) steps.push({ id: marker.change_id, cursor: marker.cursor - 1 });
-  for (const id of ids.slice(0, Math.max(at, 0)).reverse()) steps.push({ id, cursor: -1 });
+  const finished = ids.slice(0, Math.max(at, 0)).reverse();
   try {
-    if (steps.length === 0) {
-      store.transaction(() => clearMarker(store));
-      return;
-    }
-    for (const s of steps) {
-      store.transaction(() => writeMarker(store, newMarker(store, s.id, 'redo', store.journal.get(s.id).label, s.cursor)));
-      while (!replayStep(store, 'redo', batchBudget(p))) await pacer.between();
-    }
+    await turnBack(store, p, finished, done, (d, t) => onProgress?.(d, t, 'take-back'), placements);
   } catch (err) {
     throw new MnemoError(
       'internal',

@@ -35,7 +35,19 @@ const ACCESS_FIELDS = [
   'deref_count',
 ] as const;
 
-function writeExact(db: DB, image: MemoryImage): void {
+/** The rowids of a memory's outgoing edges, in the order of its image's edges (JournalTarget.placement). */
+export function edgeRowids(db: DB, id: string): number[] {
+  return cachedStatement(db, 'SELECT rowid FROM memory_edges WHERE src = ? ORDER BY rowid').pluck().all(id) as number[];
+}
+
+/**
+ * An edge back at the rowid it had (a take-back after a cancel, JournalTarget.placement), unless
+ * another edge holds that rowid now: then SQLite numbers it, as a plain restore does.
+ */
+const INSERT_EDGE_AT = `INSERT OR REPLACE INTO memory_edges(rowid, src, dst, type, weight, created_at)
+  SELECT CASE WHEN EXISTS (SELECT 1 FROM memory_edges WHERE rowid = @at) THEN NULL ELSE @at END, @src, @dst, @type, @weight, @created_at`;
+
+function writeExact(db: DB, image: MemoryImage, edgesAt?: readonly number[]): void {
   const existing = cachedStatement(db, 'SELECT rowid FROM memories WHERE id = ?').get(image.row.id) as { rowid: number } | undefined;
   const params = { ...image.row, embedding: image.embedding ? Buffer.from(image.embedding, 'base64') : null };
   if (existing) {
@@ -52,6 +64,11 @@ function writeExact(db: DB, image: MemoryImage): void {
     ).run(taken ? params : { ...params, rowid: image.rowid });
   }
   cachedStatement(db, 'DELETE FROM memory_edges WHERE src = ?').run(image.row.id);
+  if (edgesAt && edgesAt.length === image.edges.length) {
+    const at = cachedStatement(db, INSERT_EDGE_AT);
+    image.edges.forEach((e, i) => at.run({ at: edgesAt[i], src: image.row.id, dst: e.dst, type: e.type, weight: e.weight, created_at: e.created_at }));
+    return;
+  }
   const ins = cachedStatement(db, 'INSERT OR REPLACE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)');
   for (const e of image.edges) ins.run(image.row.id, e.dst, e.type, e.weight, e.created_at);
 }
@@ -83,7 +100,8 @@ export function mergeAccessDrift(image: MemoryImage, current: MemoryImage, expec
 export const memoryRowTarget: JournalTarget = {
   ns: 'm',
   snapshot: (store, id) => snapshotMemory(connectionOf(store), id),
-  restore(store: StoreHandle, id: string, image: unknown, expected: unknown) {
+  placement: (store, id) => edgeRowids(connectionOf(store), id),
+  restore(store: StoreHandle, id: string, image: unknown, expected: unknown, placement?: unknown) {
     const db = connectionOf(store);
     if (image === null) {
       cachedStatement(db, 'DELETE FROM memory_edges WHERE src = ?').run(id);
@@ -92,10 +110,11 @@ export const memoryRowTarget: JournalTarget = {
     }
     const img = image as MemoryImage;
     const current = snapshotMemory(db, id);
+    const edgesAt = Array.isArray(placement) ? (placement as number[]) : undefined;
     if (current && expected && JSON.stringify(current) !== JSON.stringify(expected)) {
-      writeExact(db, mergeAccessDrift(img, current, expected as MemoryImage));
+      writeExact(db, mergeAccessDrift(img, current, expected as MemoryImage), edgesAt);
     } else {
-      writeExact(db, img);
+      writeExact(db, img, edgesAt);
     }
   },
   memoryIds: (id) => [id],

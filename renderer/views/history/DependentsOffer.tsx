@@ -8,7 +8,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { NamedChange } from '../../../core/api/contract/journal.js';
 import { useDependents, useHeads, useUndoWithDependents } from '../../api/curation.js';
 import { plural } from '../../api/errors.js';
-import { useCommitProgress } from '../../api/reflect.js';
+import { useCancelWriteJob, useWriteJobProgress, wasCancelled } from '../../api/jobs.js';
+import { JobProgress } from '../../components/JobProgress.js';
 import { ErrorBox, fmtTime, Spinner } from '../../components/common.js';
 import { buildHash } from '../../state/router.js';
 import { changeName } from './change-name.js';
@@ -34,7 +35,8 @@ function ChangeItem({ c, name }: { c: NamedChange; name: string }) {
 export function DependentsOffer({ changeId, onUndone }: { changeId: number; onUndone?: () => void }) {
   const q = useDependents(changeId);
   const undo = useUndoWithDependents();
-  const progress = useCommitProgress(undo.isPending);
+  const progress = useWriteJobProgress(undo.isPending);
+  const cancel = useCancelWriteJob();
   const [confirming, setConfirming] = useState(false);
   const go = useRef<HTMLButtonElement>(null);
   const all = q.data ? [...q.data.dependents, q.data.change] : [];
@@ -59,7 +61,6 @@ export function DependentsOffer({ changeId, onUndone }: { changeId: number; onUn
       {more > 0 ? <li className="muted">…and {plural(more, 'older change')} not listed here</li> : null}
     </>
   );
-  const job = progress.data;
   return (
     <section className="dependents-offer" aria-label="Changes that depend on this one" data-testid="dependents-offer" data-count={n}>
       <p>
@@ -93,19 +94,38 @@ export function DependentsOffer({ changeId, onUndone }: { changeId: number; onUn
           </ol>
           <p className="muted small">Redo brings them back one at a time, this change first.</p>
           <div className="row">
-            <button className="danger" ref={go} onClick={() => undo.mutate(changeId, { onSuccess: () => (setConfirming(false), onUndone?.()) })} disabled={undo.isPending} data-testid="undo-with-dependents-go">
+            <button
+              className="danger"
+              ref={go}
+              onClick={() => {
+                cancel.reset();
+                undo.mutate(changeId, { onSuccess: () => (setConfirming(false), onUndone?.()) });
+              }}
+              disabled={undo.isPending}
+              data-testid="undo-with-dependents-go"
+            >
               Undo all {plural(n + 1, 'change')}
             </button>
             <button onClick={() => setConfirming(false)} disabled={undo.isPending}>
               Cancel
             </button>
-            {undo.isPending && job?.running && job.total > 0 ? (
-              <span className="muted small" role="status">
-                {job.done.toLocaleString('en-US')} of {plural(job.total, 'row')} undone
-              </span>
-            ) : null}
           </div>
-          <ErrorBox error={undo.error} />
+          {undo.isPending ? (
+            <JobProgress
+              what={`Undoing ${plural(n + 1, 'change')}`}
+              progress={progress.data}
+              cancelPressed={cancel.isPending || cancel.data?.cancelled === true}
+              onCancel={() => cancel.mutate()}
+              testId="undo-with-dependents-progress"
+            />
+          ) : null}
+          {wasCancelled(undo.error) ? (
+            <p className="muted" role="status" data-testid="undo-with-dependents-cancelled">
+              Undo cancelled: what it had undone was written back; every change is applied, as before.
+            </p>
+          ) : (
+            <ErrorBox error={undo.error} />
+          )}
         </div>
       )}
     </section>

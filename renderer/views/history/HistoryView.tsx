@@ -1,12 +1,16 @@
 /**
  * History: the change journal, newest first. Each change shows its time, label, counts and the
  * credential that made it (filterable by credential), and expands to the rows it touched (before → after); undo and redo act on it. A refused undo lists
- * the later changes that depend on the change and offers to undo them with it, as one step.
+ * the later changes that depend on the change and offers to undo them with it, as one step. While
+ * an undo or redo runs, a bar shows its rows done, the time left and Cancel (a big change takes
+ * a minute at 100k memories); a cancel writes back what it had done, and the change is as it was.
  */
 import { Fragment, useState } from 'react';
 import type { NamedChange } from '../../../core/api/contract/journal.js';
 import { ApiError } from '../../api/client.js';
 import { useHeads, useHistory, useRedo, useUndo } from '../../api/curation.js';
+import { useCancelWriteJob, useWriteJobProgress, wasCancelled } from '../../api/jobs.js';
+import { JobProgress } from '../../components/JobProgress.js';
 import { EmptyState, ErrorBox, fmtTime, Spinner } from '../../components/common.js';
 import { WriterName } from '../../components/credential.js';
 import { CredentialFilter } from '../../components/CredentialFilter.js';
@@ -27,7 +31,7 @@ const PAGE = 100;
  * button that undoes them with it; otherwise the engine's reason.
  */
 function Refusal({ error, changeId, onUndone }: { error: unknown; changeId: number | undefined; onUndone: () => void }) {
-  if (!error) return null;
+  if (!error || wasCancelled(error)) return null;
   const blockers = error instanceof ApiError && Array.isArray(error.details?.['blocked_by']) ? (error.details['blocked_by'] as number[]) : [];
   return (
     <div className="error" role="alert" data-testid="undo-refused" data-blocked-by={blockers.join(',')}>
@@ -46,6 +50,24 @@ export function HistoryView() {
   const q = useHistory(PAGE, page * PAGE, credential.value, credential.ready);
   const undo = useUndo();
   const redo = useRedo();
+  const replaying = undo.isPending || redo.isPending;
+  const job = useWriteJobProgress(replaying);
+  const cancelJob = useCancelWriteJob();
+  const startUndo = (id: number) => {
+    cancelJob.reset();
+    redo.reset();
+    undo.mutate(id, { onSettled: () => setActed(id) });
+  };
+  const startRedo = (id: number | undefined) => {
+    cancelJob.reset();
+    undo.reset();
+    redo.mutate(id, { onSettled: () => (id === undefined ? undefined : setActed(id)) });
+  };
+  const cancelledNote = wasCancelled(undo.error)
+    ? `Undo of change #${undo.variables} cancelled: the rows it had restored were written back; the change is applied, as before.`
+    : wasCancelled(redo.error)
+      ? `Redo${redo.variables === undefined ? '' : ` of change #${redo.variables}`} cancelled: the rows it had written were taken back; the change is still undone, as before.`
+      : null;
   const [acted, setActed] = useState<number | null>(null);
   const setParams = (patch: Record<string, string | number | null>) =>
     navigate(buildHash('history', null, { change: open, page: page || null, credential: credential.ready ? credential.value : route.params.get('credential'), ...patch }), { replace: true });
@@ -60,10 +82,10 @@ export function HistoryView() {
         <h2>History</h2>
         <p className="muted">Every change made through the engine — by the workbench, the CLI or an agent — as one journal entry. Undo writes the rows back as they were; redo writes the change again.</p>
         <div className="row">
-          <button onClick={() => redo.mutate(undefined)} disabled={!lastUndone || redo.isPending} data-testid="redo-last" title="Redo the most recently undone change">
+          <button onClick={() => startRedo(undefined)} disabled={!lastUndone || replaying} data-testid="redo-last" title="Redo the most recently undone change">
             Redo last undone{lastUndone ? ` (#${lastUndone.id})` : ''}
           </button>
-          <ErrorBox error={redo.error} />
+          {wasCancelled(redo.error) ? null : <ErrorBox error={redo.error} />}
           <CredentialFilter value={credential.value} credentials={credentials.data?.credentials ?? []} onChange={(v) => setParams({ credential: v, page: null, change: null })} testId="history-credential" />
           <a className="button" href={`#${buildHash('history', 'diff')}`} data-testid="open-diff" title="Every change between two instants, by any writer (agents and other programs too)">
             What changed between two instants…
@@ -75,6 +97,22 @@ export function HistoryView() {
           </div>
         ) : null}
       </div>
+      {replaying ? (
+        <div className="history-job">
+          <JobProgress
+            what={undo.isPending ? `Undoing change #${undo.variables}` : redo.variables === undefined ? 'Redoing the last undone change' : `Redoing change #${redo.variables}`}
+            progress={job.data}
+            cancelPressed={cancelJob.isPending || cancelJob.data?.cancelled === true}
+            onCancel={() => cancelJob.mutate()}
+            testId="history-job"
+          />
+        </div>
+      ) : null}
+      {cancelledNote ? (
+        <p className="muted" role="status" data-testid="history-job-cancelled">
+          {cancelledNote}
+        </p>
+      ) : null}
       <Refusal
         error={undo.error}
         changeId={undo.variables}
@@ -130,11 +168,11 @@ export function HistoryView() {
                   </td>
                   <td onClick={(e) => e.stopPropagation()}>
                     {c.state === 'applied' ? (
-                      <button data-testid="undo-button" disabled={undo.isPending} onClick={() => undo.mutate(c.id, { onSettled: () => setActed(c.id) })}>
+                      <button data-testid="undo-button" disabled={replaying} onClick={() => startUndo(c.id)}>
                         Undo
                       </button>
                     ) : (
-                      <button data-testid="redo-button" disabled={redo.isPending} onClick={() => redo.mutate(c.id, { onSettled: () => setActed(c.id) })}>
+                      <button data-testid="redo-button" disabled={replaying} onClick={() => startRedo(c.id)}>
                         Redo
                       </button>
                     )}

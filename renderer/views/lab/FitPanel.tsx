@@ -10,6 +10,7 @@ import type { LabelSourceName, LabFitResult, LabQuery } from '../../../core/api/
 import { useLabFit, useSaveProfile } from '../../api/lab.js';
 import { EChart, type EChartsOption } from '../../charts/EChart.js';
 import { ErrorBox } from '../../components/common.js';
+import { etaText } from '../../components/job-words.js';
 import { useUi } from '../../state/ui.js';
 import { SavedDiff } from './SavedDiff.js';
 
@@ -76,6 +77,7 @@ export function FitPanel({ queries, slots, k, labels, onSaved }: { queries: LabQ
   const result = fit.data;
   const start = () => {
     save.reset();
+    cancel.reset();
     fit.mutate({ queries: queries.slice(0, MAX_FIT_QUERIES), from, name: 'lab-fit', k, max_evaluations: evaluations, ...(labels ? { labels } : {}) });
   };
   const submit = (e: { preventDefault(): void }) => {
@@ -104,9 +106,10 @@ export function FitPanel({ queries, slots, k, labels, onSaved }: { queries: LabQ
         {fit.isPending ? (
           <span className="lab-progress" data-testid="lab-fit-progress">
             <progress max={progress?.of || evaluations} value={progress?.evaluation ?? 0} /> {progress?.evaluation ?? 0} of {progress?.of || evaluations} evaluations
-            {progress?.best != null ? `, best ${pct(progress.best)}` : ''}{' '}
-            <button onClick={() => cancel.mutate()} disabled={progress?.cancelling} data-testid="lab-fit-cancel">
-              Cancel
+            {progress?.best != null ? `, best ${pct(progress.best)}` : ''}
+            {progress?.eta_s != null && !progress.cancelling ? ` · ${etaText(progress.eta_s)}` : ''}{' '}
+            <button onClick={() => cancel.mutate()} disabled={progress?.cancelling || cancel.isPending || cancel.data?.cancelled === true} data-testid="lab-fit-cancel">
+              {progress?.cancelling || cancel.isPending || cancel.data?.cancelled === true ? 'Cancelling…' : 'Cancel'}
             </button>
           </span>
         ) : null}

@@ -9,6 +9,7 @@ import type { EraseReceipt } from '../../../core/erase/erase.js';
 import type { ErasePlaceCounts } from '../../../core/store/port/erase.js';
 import { useCancelWrite, useErase, useErasePlan, useWriteProgress, type EraseTarget } from '../../api/privacy.js';
 import { ErrorBox, Spinner } from '../../components/common.js';
+import { jobLine } from '../../components/job-words.js';
 import { PLACE_NAMES, PLACE_ORDER } from './place-names.js';
 import './privacy.css';
 
@@ -120,7 +121,7 @@ export function EraseDialog({ target, onClose, onErased }: { target: EraseTarget
         ) : running ? (
           <div data-testid="erase-progress">
             <p>
-              {p?.running ? `${p.phase ?? 'erasing'}: ${p.done.toLocaleString()} of ${p.total.toLocaleString()}${p.eta_s ? `, about ${p.eta_s} s left` : ''}` : 'Starting…'}
+              {p?.running ? jobLine('Erase', p, false).text : 'Starting…'}
             </p>
             <progress max={p?.total || 1} value={p?.done ?? 0} />
             {p?.cancellable ? (

@@ -10,6 +10,7 @@ import type { IndexBuildState } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { Spinner, useDelayed } from '../../components/common.js';
+import { etaText } from '../../components/job-words.js';
 
 /** How often the build's progress is asked for while a ranking is pending. */
 const POLL_MS = 250;
@@ -34,7 +35,7 @@ export function BuildProgress({ building, onStopWaiting, testId = 'index-build' 
   return (
     <div className="spinner index-build" role="status" aria-live="polite" aria-busy="true" data-testid={testId} data-index={building.index}>
       <span>
-        Building the {building.label} over {building.memories.toLocaleString('en-US')} memories… {percent} %
+        Building the {building.label} over {building.memories.toLocaleString('en-US')} memories… {percent} %{building.eta_s != null ? ` · ${etaText(building.eta_s)}` : ''}
       </span>
       <progress max={100} value={percent} aria-label={`${building.label} build`} />
       {onStopWaiting ? (

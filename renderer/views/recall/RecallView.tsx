@@ -9,7 +9,7 @@ import type { ExplainResult } from '../../../core/api/contract/index.js';
 import { call } from '../../api/client.js';
 import { keys } from '../../api/keys.js';
 import { ComponentBar, ComponentLegend } from '../../components/ComponentBar.js';
-import { EmptyState, ErrorBox, fmtNum, ownerLabel } from '../../components/common.js';
+import { EmptyState, ErrorBox, ownerLabel } from '../../components/common.js';
 import { recallHash, useLastRecall } from '../../state/last-recall.js';
 import { memoryHref, navigate, useRoute } from '../../state/router.js';
 import { hashFor, readParams } from './params.js';
@@ -17,6 +17,8 @@ import { SpreadGraph } from './SpreadGraph.js';
 import { WhyNotPanel } from './WhyNotPanel.js';
 import { PastRecallNote } from './PastRecallNote.js';
 import { RankingStatus } from './RankingStatus.js';
+import { WaitedFor } from './WaitedFor.js';
+import { waited, type Waited } from './waited.js';
 
 export function RecallView() {
   const route = useRoute();
@@ -36,9 +38,9 @@ export function RecallView() {
   // recall writes to the live store, so it waits for "Back to live" (PastRecallNote says so).
   const past = params.at !== null;
   const explainInput = { ...input, ...(params.at !== null ? { at: params.at } : {}) };
-  const explain = useQuery({ queryKey: keys.recall(explainInput), queryFn: () => call('recall.explain', explainInput), enabled: params.mode === 'explain' && params.q.trim() !== '' });
-  const run = useMutation({ mutationFn: (i: typeof input) => call('recall.run', i) });
-  const result: ExplainResult | undefined = params.mode === 'recall' ? run.data : explain.data;
+  const explain = useQuery({ queryKey: keys.recall(explainInput), queryFn: () => waited(() => call('recall.explain', explainInput)), enabled: params.mode === 'explain' && params.q.trim() !== '' });
+  const run = useMutation({ mutationFn: (i: typeof input) => waited(() => call('recall.run', i)) });
+  const result: Waited<ExplainResult> | undefined = params.mode === 'recall' ? run.data : explain.data;
   const error = params.mode === 'recall' ? run.error : explain.error;
   const qc = useQueryClient();
   // "Stop waiting" during a long first index build: the view lets go of the answer (the engine
@@ -124,8 +126,8 @@ export function RecallView() {
                 <span data-testid="recall-stats" data-ranked={result.stats.ranked} data-candidates={result.stats.candidates}>
                   · of {result.stats.ranked.toLocaleString()} ranked: {result.stats.candidates.toLocaleString()} candidates ({result.stats.dense} dense, {result.stats.sparse} keyword, {result.stats.both} both) + {result.stats.spread_only} reached only by spread
                 </span>{' '}
-                ·{' '}
-                {result.profile} · {fmtNum(result.stats.elapsed_ms, 1)} ms{params.mode === 'recall' ? ` · logged ${(result as { logged?: number }).logged ?? 0} accesses` : ' · dry run'}
+                · {result.profile} · <WaitedFor result={result} />
+                {params.mode === 'recall' ? ` · logged ${(result as { logged?: number }).logged ?? 0} accesses` : ' · dry run'}
               </span>
               <ComponentLegend {...(termKeys ? { keys: termKeys } : {})} />
             </div>

@@ -1,7 +1,8 @@
 /**
  * Commit the accepted items as one journalled change. The button first shows what the commit will
- * do ("+424,572 edges, 13,098 archived…") and asks to confirm; while it runs, the bar shows n of N
- * with an ETA and a cancel (the engine takes back what it wrote). A store that changed since
+ * do ("+424,572 edges, 13,098 archived…") and asks to confirm; while it runs, the bar shows its
+ * phase, n of N accepted items with an ETA, and a cancel (the engine takes back what it wrote:
+ * components/JobProgress.tsx). A store that changed since
  * planning is refused by the engine (nothing applied); the bar then offers to plan again.
  */
 import { useState } from 'react';
@@ -10,6 +11,7 @@ import type { WriteJobState } from '../../../core/api/contract/journal.js';
 import type { ApplyResult } from '../../../core/reflect/types.js';
 import { ApiError } from '../../api/client.js';
 import { ErrorBox } from '../../components/common.js';
+import { JobProgress } from '../../components/JobProgress.js';
 import { buildHash } from '../../state/router.js';
 
 /** "+424,572 edges, 13,098 archived, 9,311 rescored" — the parts that are not zero. */
@@ -24,27 +26,8 @@ export function effectsLine(e: ReviewCounts['effects']): string {
   return parts.length ? parts.join(', ') : 'no changes';
 }
 
-function eta(s: number | null): string {
-  if (s === null) return 'estimating…';
-  if (s < 60) return `about ${Math.max(1, s)} s left`;
-  return `about ${Math.round(s / 60)} min left`;
-}
-
 function CommitProgress({ p, onCancel, cancelling }: { p: WriteJobState | undefined; onCancel: () => void; cancelling: boolean }) {
-  const frac = p && p.total > 0 ? p.done / p.total : null;
-  return (
-    <div className="commit-progress" data-testid="reflection-commit-progress" data-done={p?.done ?? 0} data-total={p?.total ?? 0}>
-      <span>
-        Committing{frac === null ? '…' : `: ${p!.done.toLocaleString()} of ${p!.total.toLocaleString()} items (${Math.floor(frac * 100)} %) · ${eta(p!.eta_s)}`}
-      </span>
-      <div className="meter wide" role="progressbar" aria-label="commit progress" aria-valuenow={frac === null ? undefined : Math.round(frac * 100)}>
-        <span className={frac === null ? 'indeterminate' : ''} style={{ width: frac === null ? '30%' : `${frac * 100}%` }} />
-      </div>
-      <button onClick={onCancel} disabled={cancelling || p?.cancelling} data-testid="reflection-commit-cancel" title="Stop and take back everything written so far: the store stays as it was">
-        {cancelling || p?.cancelling ? 'Cancelling…' : 'Cancel'}
-      </button>
-    </div>
-  );
+  return <JobProgress what="Committing" progress={p} cancelPressed={cancelling} onCancel={onCancel} testId="reflection-commit-progress" cancelTestId="reflection-commit-cancel" />;
 }
 
 export function CommitBar({

@@ -4,7 +4,7 @@ import { useLlmEndpoints, type PlanInput } from '../../api/reflect.js';
 
 const GEN_OPS = ['reconcile', 'abstract', 'episode'] as const;
 
-export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPlan: (input: PlanInput) => void; onCancel: () => void }) {
+export function PlanForm({ running, stopping, onPlan, onCancel }: { running: boolean; stopping: boolean; onPlan: (input: PlanInput) => void; onCancel: () => void }) {
   const [scope, setScope] = useState('');
   const [merge, setMerge] = useState('');
   const [edge, setEdge] = useState('');
@@ -88,8 +88,8 @@ export function PlanForm({ running, onPlan, onCancel }: { running: boolean; onPl
         {running ? 'Planning…' : 'Plan (dry run)'}
       </button>
       {running ? (
-        <button type="button" onClick={onCancel} data-testid="reflection-cancel">
-          Stop
+        <button type="button" onClick={onCancel} disabled={stopping} data-testid="reflection-cancel" title="End the plan at the next item, with what it found so far (marked stopped)">
+          {stopping ? 'Stopping…' : 'Stop'}
         </button>
       ) : null}
     </form>

@@ -6,8 +6,10 @@
  * view reads it a page at a time.
  */
 import { useRef, useState } from 'react';
-import { useCancelCommit, useCancelPlan, useCommitPlan, useCommitProgress, usePlan, usePlanProgress, useReviewCounts, type PlanInput } from '../../api/reflect.js';
+import { useCancelWriteJob, useWriteJobProgress } from '../../api/jobs.js';
+import { useCancelPlan, useCommitPlan, usePlan, usePlanProgress, useReviewCounts, type PlanInput } from '../../api/reflect.js';
 import { EmptyState, ErrorBox, fmtTime } from '../../components/common.js';
+import { etaText } from '../../components/job-words.js';
 import { platform } from '../../platform/browser.js';
 import { buildHash, navigate, useRoute } from '../../state/router.js';
 import { CommitBar } from './CommitBar.js';
@@ -27,6 +29,7 @@ function Progress({ running }: { running: boolean }) {
         Planning{d?.op ? `: ${d.op === 'load' ? 'loading memories and finding neighbours' : (OP_TITLE[d.op] ?? d.op)}` : '…'}
         {/* The load's items are the neighbour join's row probes: a percentage says more than their count. */}
         {frac === null ? '' : d?.op === 'load' ? ` — ${Math.floor(frac * 100)} %` : ` — ${d!.done.toLocaleString()} / ${d!.total.toLocaleString()}`}
+        {d?.stopping ? ' — stopping at the next item…' : d?.eta_s != null ? ` · ${etaText(d.eta_s)} in this step` : ''}
       </span>
       <div className="meter wide">
         <span className={frac === null ? 'indeterminate' : ''} style={{ width: frac === null ? '30%' : `${frac * 100}%` }} />
@@ -42,8 +45,8 @@ export function ReflectionView() {
   const planner = usePlan();
   const cancel = useCancelPlan();
   const commit = useCommitPlan();
-  const commitProgress = useCommitProgress(commit.isPending);
-  const cancelCommit = useCancelCommit();
+  const commitProgress = useWriteJobProgress(commit.isPending);
+  const cancelCommit = useCancelWriteJob();
   const counts = useReviewCounts(plan?.id ?? null, actions);
   const lastInput = useRef<PlanInput>({});
   const [shown, setShown] = useState<Record<string, number>>({});
@@ -51,6 +54,7 @@ export function ReflectionView() {
   const runPlan = (input: PlanInput) => {
     lastInput.current = input;
     commit.reset();
+    cancel.reset();
     platform.mark('mnemo:plan-start');
     planner.mutate(input, {
       onSuccess: (p) => {
@@ -69,7 +73,7 @@ export function ReflectionView() {
     <div className="reflection-view">
       <div className="reflection-top">
         <h2>Reflection</h2>
-        <PlanForm running={planner.isPending} onPlan={runPlan} onCancel={() => cancel.mutate()} />
+        <PlanForm running={planner.isPending} stopping={cancel.isPending || cancel.data?.cancelled === true} onPlan={runPlan} onCancel={() => cancel.mutate()} />
         <Progress running={planner.isPending} />
         <ErrorBox error={planner.error} />
       </div>
@@ -136,7 +140,7 @@ export function ReflectionView() {
             effects={c?.effects ?? null}
             pending={commit.isPending}
             progress={commitProgress.data}
-            cancelling={cancelCommit.isPending}
+            cancelling={cancelCommit.isPending || cancelCommit.data?.cancelled === true}
             onCancel={() => cancelCommit.mutate()}
             cancelTooLate={cancelCommit.data?.cancelled === false}
             error={commit.error}

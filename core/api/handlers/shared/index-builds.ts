@@ -5,11 +5,14 @@
  * while the build runs.
  */
 import { extensionKey, type EngineReader } from '../../../engine/engine.js';
+import { ThroughputMeter } from '../../../model/throughput.js';
 import { indexLabel, type IndexBuildEvent } from '../../../store/derived/index-snapshots.js';
 import type { IndexBuildState } from '../../contract/recall.js';
 
 export class IndexBuilds {
   private state: IndexBuildState = { building: null };
+  /** The pace of the build under way (a new index starts a new one). */
+  private meter = new ThroughputMeter();
   private readonly unwatch: () => void;
 
   constructor(engine: EngineReader) {
@@ -17,7 +20,9 @@ export class IndexBuilds {
   }
 
   current(): IndexBuildState {
-    return this.state;
+    const b = this.state.building;
+    // Milliseconds of a monotonic timer: the build's pace, not an instant it records.
+    return b ? { building: { ...b, eta_s: this.meter.etaSeconds(performance.now()) } } : this.state;
   }
 
   dispose(): void {
@@ -30,7 +35,10 @@ export class IndexBuilds {
       return;
     }
     const total = e.total ?? e.memories;
-    this.state = { building: { index: e.index, label: indexLabel(e.index), memories: e.memories, done: Math.min(e.done ?? 0, total), total } };
+    if (e.phase === 'start' || this.state.building?.index !== e.index) this.meter = new ThroughputMeter();
+    const done = Math.min(e.done ?? 0, total);
+    this.meter.note(done, total, performance.now());
+    this.state = { building: { index: e.index, label: indexLabel(e.index), memories: e.memories, done, total, eta_s: null } };
   }
 }
 

@@ -9,6 +9,7 @@
  * calls (store/derived/index-handoff.ts), so that their first call after the change only swaps them in.
  */
 import type { Engine } from '../../../engine/engine.js';
+import type { FinishControl } from '../../../model/job-phase.js';
 import { rankRequest } from '../../../recall/explain.js';
 import { resolveRequest } from '../../../recall/request.js';
 import { CATCH_UP_FEED_LIMIT } from '../../../store/port/feed-position.js';
@@ -25,18 +26,21 @@ export interface IndexHandoffOptions {
  * A `beforeFinish` hook for a long change starting now. It acts only when the change wrote more
  * feed rows than `minRows`.
  */
-export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = {}): () => Promise<void> {
+export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = {}): (ctl?: FinishControl) => Promise<void> {
   const minRows = opts.minRows ?? CATCH_UP_FEED_LIMIT;
   const start = engine.store.feedPosition();
-  return async () => {
+  return async (ctl = { cancelled: () => false, progress: () => {} }) => {
     const end = engine.store.feedPosition();
     if (!start || !end || end.epoch !== start.epoch || end.seq - start.seq <= minRows) return;
     if (!engine.indexSnapshots.sidecar()?.writable) return;
+    ctl.progress(0, 2, 'handover');
     // A ranking reads (building or patching) every index the store's profile uses, and logs nothing.
     rankRequest(engine, resolveRequest(engine, { query: 'index refresh' }, { k: 1 }));
     // A duration for pacing the hand-over, not a time the logic records: the monotonic timer.
     const writeStarted = performance.now();
+    ctl.progress(1, 2, 'handover');
     engine.indexSnapshots.persistAllNow();
+    ctl.progress(2, 2, 'handover');
     // Announced: where the change's rows end, not how far this process has heard since. The indexes
     // were read one after another while agents kept committing, so each snapshot stands at its own
     // position, all at or past `end`; the others take any snapshot at or past what they are told
@@ -45,6 +49,18 @@ export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = 
     // rebuilt four of its six indexes on its first call after the change (3.4 s).
     if (!announceSnapshots(engine.store, end)) return;
     const holdMs = opts.holdMs ?? handoffHoldMs(performance.now() - writeStarted);
-    if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
+    // The hold is a courtesy to the others (up to INDEX_HANDOFF_MAX_MS): a cancel cuts it short,
+    // since the change it holds for is about to be taken back. Reported in seconds of the hold.
+    const holdStart = performance.now();
+    const holdS = Math.round(holdMs / 100) / 10;
+    for (;;) {
+      const held = performance.now() - holdStart;
+      ctl.progress(Math.min(holdS, Math.round(held / 100) / 10), holdS, 'hold');
+      if (held >= holdMs || ctl.cancelled()) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(HOLD_LOOK_MS, holdMs - held)));
+    }
   };
 }
+
+/** How often a hold looks for a cancel. */
+const HOLD_LOOK_MS = 50;
