@@ -22,6 +22,7 @@ export type Lane = 'light' | 'index' | 'jobs' | 'agents';
 /** Reads that a test (test/unit/host-lanes.test.ts) holds to building no derived index. */
 const LIGHT: ReadonlySet<string> = new Set<MethodName>([
   'store.info',
+  'store.replicas',
   'memory.get',
   'memory.facets',
   'memory.mergeOrder',

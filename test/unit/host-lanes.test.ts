@@ -30,6 +30,7 @@ beforeAll(async () => {
 /** A representative input of each light method (the list's first page as the workbench asks it). */
 const inputs = (): Record<string, unknown[]> => ({
   'store.info': [{}],
+  'store.replicas': [{}],
   'memory.get': [{ id: ids[0] }],
   'memory.facets': [{}],
   'memory.mergeOrder': [{ ids: ids.slice(0, 2) }],
