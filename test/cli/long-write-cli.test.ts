@@ -31,7 +31,8 @@ describe('a long write from the CLI', () => {
     const changeId = (await call(session, 'reflect.apply', { plan })).change_id!;
     session.close();
     const before = dumpWithoutFeed(path);
-    session = ApiSession.withFrozenClock(NOW, { runPacing: { maxBatchItems: 10, pauseMs: 20 } });
+    // Slow enough (about 180 batches, 40 ms apart) that the undo is still running at the first progress read, a second in, on any machine.
+    session = ApiSession.withFrozenClock(NOW, { runPacing: { maxBatchItems: 5, pauseMs: 40 } });
     session.open(path);
     const s = session;
 
@@ -42,7 +43,11 @@ describe('a long write from the CLI', () => {
       (e: unknown) => e,
     );
     // Once it has said where it is (a line a second), press Ctrl-C.
-    while (!said.some((l) => /^undo of change #\d+: restoring the rows it changed [\d,]+ of [\d,]+ rows \(\d+ %\)/.test(l))) await new Promise((r) => setTimeout(r, 20));
+    const t0 = Date.now();
+    while (!said.some((l) => /^undo of change #\d+: restoring the rows it changed [\d,]+ of [\d,]+ rows \(\d+ %\)/.test(l))) {
+      if (Date.now() - t0 > 60_000) throw new Error(`no progress line in 60 s; said: ${JSON.stringify(said)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(process.listenerCount('SIGINT')).toBe(listeners + 1);
     process.emit('SIGINT');
     const err = await undoing;
