@@ -6,7 +6,8 @@
  *
  * What could go wrong: the first write refused (Mnemo's tables missing), the rings not backfilled
  * or backfilled twice (two connections at once), events in another order, a default profile other
- * than nooa's, the upgrade left half-done by a write that failed.
+ * than nooa's, the upgrade left half-done by a write that failed, a connection opened before the
+ * upgrade still saying the store has no journal.
  */
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
@@ -77,6 +78,28 @@ describe.skipIf(server.unavailable)('a nooa-only store on PostgreSQL, first writ
     } finally {
       one.close();
       two.close();
+    }
+  });
+
+  // A host's workers each hold a connection opened at start: the reading one must see the journal the writing one began.
+  it('shows the journal and meta to a connection opened before another one upgraded the store and wrote', () => {
+    const pg = pgCopy();
+    const reader = PgStore.open(pg, { clock: fixedClock(NOW) });
+    const writer = PgStore.open(pg, { clock: fixedClock(NOW) });
+    try {
+      expect(reader.hasMnemo()).toBe(false);
+      expect(reader.journal.history()).toEqual([]);
+      const id = writer.iter().next().value!.id;
+      writer.change('Archived 1 memory', 'memory.archive', () => writer.archive(id));
+      const [change] = writer.journal.history(1);
+      expect(change).toBeDefined();
+      expect(reader.hasMnemo()).toBe(true);
+      expect(reader.journal.history(1)).toEqual([change]);
+      expect(reader.journal.get(change!.id).kind).toBe(change!.kind);
+      expect(reader.getMeta(DEFAULT_PROFILE_KEY)).toBe(writer.getMeta(DEFAULT_PROFILE_KEY));
+    } finally {
+      reader.close();
+      writer.close();
     }
   });
 

@@ -285,6 +285,10 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
   // ---------------------------------------------------------------- the store itself
 
   hasMnemo(): boolean {
+    // Another connection may have added Mnemo's rows since this one opened (another engine worker
+    // of this process wrote first, or another process): asked again until it has, as SQLite's
+    // store reads its schema each time; once true it stays true.
+    if (!this.mnemo && !this.closed) this.mnemo = this.conn.storeFacts().get('has_mnemo') === '1';
     return this.mnemo;
   }
 
@@ -300,7 +304,7 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
   }
 
   getMeta(key: string): string | null {
-    return this.mnemo ? readPgMeta(this.conn, key) : null;
+    return this.hasMnemo() ? readPgMeta(this.conn, key) : null;
   }
 
   setMeta(key: string, value: string): void {
@@ -332,7 +336,7 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     return this.sidecarLocation;
   }
 
-  readonly maintenanceHistory = (limit = 20): MaintenanceEntry[] => readPgMaintenanceHistory(this.conn, limit, this.mnemo);
+  readonly maintenanceHistory = (limit = 20): MaintenanceEntry[] => readPgMaintenanceHistory(this.conn, limit, this.hasMnemo());
 
   logMaintenance(kind: string, report: Record<string, unknown>): void {
     this.transaction(() => {
