@@ -19,6 +19,8 @@ import { MnemoError } from '../../core/errors.js';
 import { planOps } from '../../core/reflect/plan.js';
 import { undoInBatches } from '../../core/store/shared/change-run.js';
 import { runInProgress } from '../../core/store/shared/run-marker.js';
+import { writeJobOf } from '../../core/api/handlers/shared/write-job.js';
+import { onJobNews } from '../../core/engine/job-signals.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 import { openAt } from '../../support/reflect.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
@@ -62,6 +64,17 @@ function feedSeq(path: string): number {
   const db = new Database(path, { readonly: true });
   try {
     return (db.prepare("SELECT coalesce(max(seq), 0) AS n FROM sqlite_sequence WHERE name = 'mnemo_feed'").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** The rows the pre-apply check reads: every memory and every edge. */
+function memoriesAndEdges(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    const n = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return n('memories') + n('memory_edges');
   } finally {
     db.close();
   }
@@ -124,13 +137,23 @@ describe('a long write reports the work it will do', () => {
     expect(counts.accepted).toBe(chosen.length);
     expect(counts.accepted).toBeLessThan(summary.items / 5);
 
+    const rowsBefore = memoriesAndEdges(path);
     const seen: WriteJobState[] = [];
+    // Every state the job reports, heard as it reports it (a host's worker hears the same news): the
+    // check before the apply reads the store in a few pages, sooner over than the polls below can see.
+    const reported: WriteJobState[] = [];
+    const job = writeJobOf(s.engine());
+    onJobNews(() => reported.push(job.progress()));
     const committing = call(s, 'review.commit', { plan_id: summary.id, actions });
     let finished = false;
     void committing.finally(() => (finished = true));
-    while (!finished) {
-      seen.push(await call(s, 'journal.progress', {}));
-      await tick();
+    try {
+      while (!finished) {
+        seen.push(await call(s, 'journal.progress', {}));
+        await tick();
+      }
+    } finally {
+      onJobNews(null);
     }
     const res = await committing;
     const applying = seen.filter((p) => p.running && p.phase === 'apply');
@@ -140,8 +163,13 @@ describe('a long write reports the work it will do', () => {
     const done = applying.map((p) => p.done);
     expect([...done].sort((a, b) => a - b)).toEqual(done);
     expect(Math.max(...done)).toBeLessThanOrEqual(res.accepted);
-    // The check before it counts the store's rows (memories and edges).
-    expect(seen.some((p) => p.phase === 'check' && p.unit === 'rows' && p.total > 1000)).toBe(true);
+    // The check before it counts the store's rows (memories and edges), whether a poll or the news tells it.
+    const checking = [...reported, ...seen].filter((p) => p.running && p.phase === 'check');
+    expect(Math.max(...reported.filter((p) => p.phase === 'check').map((p) => p.done))).toBe(rowsBefore);
+    for (const p of checking) expect(p).toMatchObject({ unit: 'rows', total: rowsBefore });
+    expect(rowsBefore).toBeGreaterThan(1000);
+    // The news told the apply phase as the polls did: the accepted items, never the plan's.
+    for (const p of reported.filter((r) => r.phase === 'apply')) expect(p.total).toBe(res.accepted);
     expect(res.applied.length + res.skipped.length).toBe(res.accepted);
   });
 });
