@@ -184,7 +184,7 @@ function termPlans(index: ScoredIndex, stems: readonly number[], w: number, boun
 }
 
 /** One term's bulk postings added to `acc` (scoreAllBm25's loop, for this term alone). */
-function addPostings(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array, touched: number[]): void {
+function addPostings(index: ScoredIndex, p: Pick<TermPlan, 'term' | 'scale' | 'k0' | 'avgKb'>, w: number, acc: Float64Array, touched: number[]): void {
   if (p.term >= index.postedTerms) return;
   const { rowids, body, context, from, to } = index.postingsOf(p.term);
   const { scale, k0, avgKb: kb } = p;
@@ -262,7 +262,6 @@ export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: Ke
   const touched: number[] = [];
   const w = q.contextWeight;
   const lengths = index.lengths;
-  const staleMask = index.staleMask;
   const kb = (K1 * B) / avg;
   const k0 = K1 * (1 - B);
   const add = (rowid: number, body: number, context: number, idf: number) => {
@@ -276,18 +275,7 @@ export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: Ke
     if (df === 0) continue;
     let idf = Math.log((n - df + 0.5) / (df + 0.5));
     if (idf <= 0) idf = 1e-6;
-    if (term < index.postedTerms) {
-      const { rowids, body, context, from, to } = index.postingsOf(term);
-      const scale = idf * (K1 + 1);
-      for (let i = from; i < to; i++) {
-        const rowid = rowids[i]!;
-        if (staleMask[rowid] === 1) continue;
-        const f = body[i]! + w * context[i]!;
-        if (f <= 0) continue;
-        if (acc[rowid] === 0) touched.push(rowid);
-        acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!);
-      }
-    }
+    addPostings(index, { term, scale: idf * (K1 + 1), k0, avgKb: kb }, w, acc, touched);
     for (const rowid of index.fresh) {
       const t = index.freshTerms(rowid);
       const j = bisect(t.ids, 0, t.ids.length, term);
