@@ -129,7 +129,7 @@ export class EngineHost implements ApiDoor {
   private spawn(lane: Lane, index: number, at = this.slots.length): WorkerSlot {
     const watch = this.opts.watch && this.opts.watch.lane === lane && index === 0 ? this.opts.watch.pollMs : null;
     const data: WorkerSetup = { lane, index, session: this.opts.session, cancelBoard: this.board, watchChanges: watch, extensions: this.opts.extensions ?? [] };
-    const worker = startWorker(siblingModule(import.meta.url, 'engine-worker'), { workerData: data, name: `mnemo engine (${lane} ${index})` });
+    const worker = startWorker(siblingModule(import.meta.url, 'engine-worker'), { workerData: data, name: `engine worker, ${lane} lane ${index}` });
     let markReady: () => void = () => {};
     let markFailed: (err: Error) => void = () => {};
     const ready = new Promise<void>((resolve, reject) => {
