@@ -22,6 +22,18 @@ afterAll(async () => {
   await wb?.close();
 });
 
+/**
+ * Waits until the live generation has stood still for a second. A write through the host moves it at
+ * once, and again when the light worker's poll sees the writing worker's commit (another connection's,
+ * to it) a moment later; a view open then refetches once more, which is not the refetch loop counted here.
+ */
+async function liveSettled(): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    const g = wb.session.live.generation;
+    if ((await wb.session.live.waitPast(g, 1000)) === g) return;
+  }
+}
+
 describe('erase and redaction e2e', () => {
   it('confirms with what will be destroyed, erases, and keeps the receipt on screen', async () => {
     const p = wb.page;
@@ -55,6 +67,7 @@ describe('erase and redaction e2e', () => {
     await p.click('[data-testid=pattern-add]');
     await p.waitForSelector('[data-testid=redaction-patterns] code:text-is("ticket")');
     expect((await call(wb.session, 'memory.add', { content: 'see TICKET-1234' })).content).toBe('see [redacted:ticket]');
+    await liveSettled();
     let plans = 0;
     p.on('request', (r) => {
       if (r.url().endsWith('/api/memory.erasePlan')) plans++;
