@@ -10,6 +10,7 @@
  * the whole log.
  */
 import { OTHER } from './equations.js';
+import { estimateAt } from './hindsight.js';
 
 export interface SignalDelta {
   value: string;
@@ -22,6 +23,14 @@ export interface SignalDelta {
 export const HEDGED_BELOW = 0.5;
 /** How many reports nearest to T "recent observations" means. */
 export const RECENT_REPORTS = 4;
+/**
+ * The time scales the answer is re-estimated at, as factors of the profile's half-life: values that
+ * change this many times more slowly, and more quickly. An answer that holds at both does not hang on
+ * the assumed rate of change; one that flips (a lone new report against an older run, a T between two
+ * runs) does.
+ */
+export const SLOWER_CHANGE = 4;
+export const FASTER_CHANGE = 3;
 /** A gap longer than any stream holds, for "no such report". */
 const NEVER_DAYS = 400;
 const DAY = 86_400;
@@ -50,10 +59,23 @@ export interface AnswerSignals {
   /** The model's p of the answer and of the runner-up (the best other observed value). */
   p_model: number;
   p_runner_up: number;
+  /** The latest reliable report this read may see gives the answer: nothing has superseded it since. */
+  latest_agrees: boolean;
+  /** The answer's probability from the same reports if values changed SLOWER_CHANGE times more slowly, and FASTER_CHANGE times more quickly. */
+  p_slower: number;
+  p_faster: number;
 }
 
-/** The signals of `answer` at time `at`, from the deltas this read may see, in log order. */
-export function answerSignals(deltas: readonly SignalDelta[], at: number, answer: string, distribution: readonly { value: string; p: number }[]): AnswerSignals {
+/** The answer's probability at `at` from these reports under retention `lambda` per second (the forward–backward estimate; with no report after `at`, the filter). */
+function pAtRate(deltas: readonly SignalDelta[], at: number, answer: string, lambda: number): number {
+  return estimateAt(deltas, at, lambda)[answer] ?? 0;
+}
+
+/**
+ * The signals of `answer` at time `at`, from the deltas this read may see, in log order; `lambda` is
+ * the profile's retention per second (Eq. 4).
+ */
+export function answerSignals(deltas: readonly SignalDelta[], at: number, answer: string, distribution: readonly { value: string; p: number }[], lambda: number): AnswerSignals {
   const reliable = deltas.filter((d) => 1 - d.epsilon >= HEDGED_BELOW);
   const mine = reliable.filter((d) => d.value === answer);
   const others = reliable.filter((d) => d.value !== answer);
@@ -78,6 +100,9 @@ export function answerSignals(deltas: readonly SignalDelta[], at: number, answer
     mean_reliability: mine.length ? mine.reduce((s, d) => s + (1 - d.epsilon), 0) / mine.length : 0,
     p_model: modelP,
     p_runner_up: runnerUp,
+    latest_agrees: reliable.length > 0 && reliable[reliable.length - 1]!.value === answer,
+    p_slower: pAtRate(deltas, at, answer, Math.pow(lambda, 1 / SLOWER_CHANGE)),
+    p_faster: pAtRate(deltas, at, answer, Math.pow(lambda, FASTER_CHANGE)),
   };
 }
 
@@ -101,6 +126,9 @@ export const SIGNAL_FEATURES = [
   'hedged',
   'mean_reliability',
   'volatility',
+  'latest_agrees',
+  'logit_p_slower',
+  'logit_p_faster',
 ] as const;
 export type SignalFeature = (typeof SIGNAL_FEATURES)[number];
 
@@ -118,6 +146,9 @@ export function signalFeatures(s: AnswerSignals): number[] {
     hedged: s.hedged_reports > 0 ? 1 : 0,
     mean_reliability: s.mean_reliability,
     volatility: s.volatility,
+    latest_agrees: s.latest_agrees ? 1 : 0,
+    logit_p_slower: logit(s.p_slower),
+    logit_p_faster: logit(s.p_faster),
   };
   return SIGNAL_FEATURES.map((f) => byName[f]);
 }

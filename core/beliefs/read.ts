@@ -121,7 +121,7 @@ export function readBelief(model: BeliefReader, entityName: string, attribute: s
   }
   const m = modeOf(dist);
   const sorted = sortedDistribution(dist);
-  const signals = m.value === null ? null : answerSignals(mode === 'hindsight' ? all : upto, at, m.value, sorted);
+  const signals = m.value === null ? null : answerSignals(mode === 'hindsight' ? all : upto, at, m.value, sorted, model.lambda());
   const { p, source } = headlineP(model, mode, m.p, signals, opts);
   // The entropy is of the distribution shown (its bars): 0.857 / 0.143 is 0.59 bits, whatever the model's own was.
   const shown = calibratedDistribution(sorted, m.value, m.p, p);

@@ -13,11 +13,11 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
   "paper": {
     "as-of": {
       "model": {
-        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility"],
-        "mean": [0.4441, 4.6682, 0.6722, 0.9834, 3.674, 5.2211, 0, 1.3681, 0.0208, 0.8719, 0.3004],
-        "scale": [0.9616, 3.9049, 0.305, 0.3384, 1.1389, 0.8046, 1, 0.4936, 0.1428, 0.117, 0.2998],
-        "weights": [0.8446, -0.1348, -0.695, 0.0508, 0.0848, 0.5738, 0, 0.4188, -0.6919, 0.3246, -0.3602],
-        "intercept": 1.5
+        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility", "latest_agrees", "logit_p_slower", "logit_p_faster"],
+        "mean": [0.4441, 4.6682, 0.6722, 0.9834, 3.674, 5.2211, 0, 1.3681, 0.0208, 0.8719, 0.3004, 0.967, 1.1897, -0.2402],
+        "scale": [0.9616, 3.9049, 0.305, 0.3384, 1.1389, 0.8046, 1, 0.4936, 0.1428, 0.117, 0.2998, 0.1786, 1.1054, 0.8125],
+        "weights": [0.7221, -0.1337, -0.6353, -0.0278, 0.0938, 0.4422, 0, 0.3946, -0.6658, 0.2443, -0.3757, 0.2522, 0.2203, -0.1539],
+        "intercept": 1.4884
       },
       "dev": {
         "answers": 600,
@@ -65,68 +65,71 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
         },
         "signals": {
           "accuracy": 0.765,
-          "brier": 0.2638,
-          "brier_binary": 0.1304,
-          "ece": 0.0141,
+          "brier": 0.2636,
+          "brier_binary": 0.1289,
+          "ece": 0.0206,
           "bins": [
-            { "lo": 0, "hi": 0.1, "n": 36, "mean_p": 0.0082, "accuracy": 0 },
-            { "lo": 0.2, "hi": 0.3, "n": 2, "mean_p": 0.2645, "accuracy": 0.5 },
-            { "lo": 0.4, "hi": 0.5, "n": 4, "mean_p": 0.4549, "accuracy": 0 },
-            { "lo": 0.5, "hi": 0.6, "n": 9, "mean_p": 0.5642, "accuracy": 0.4444 },
-            { "lo": 0.6, "hi": 0.7, "n": 42, "mean_p": 0.6674, "accuracy": 0.6429 },
-            { "lo": 0.7, "hi": 0.8, "n": 166, "mean_p": 0.7528, "accuracy": 0.7651 },
-            { "lo": 0.8, "hi": 0.9, "n": 237, "mean_p": 0.8481, "accuracy": 0.8481 },
-            { "lo": 0.9, "hi": 1, "n": 104, "mean_p": 0.9353, "accuracy": 0.9519 }
+            { "lo": 0, "hi": 0.1, "n": 35, "mean_p": 0.0049, "accuracy": 0 },
+            { "lo": 0.1, "hi": 0.2, "n": 3, "mean_p": 0.1338, "accuracy": 0.3333 },
+            { "lo": 0.2, "hi": 0.3, "n": 3, "mean_p": 0.2577, "accuracy": 0 },
+            { "lo": 0.3, "hi": 0.4, "n": 3, "mean_p": 0.354, "accuracy": 0.3333 },
+            { "lo": 0.4, "hi": 0.5, "n": 1, "mean_p": 0.4604, "accuracy": 1 },
+            { "lo": 0.5, "hi": 0.6, "n": 8, "mean_p": 0.5624, "accuracy": 0.375 },
+            { "lo": 0.6, "hi": 0.7, "n": 40, "mean_p": 0.6646, "accuracy": 0.725 },
+            { "lo": 0.7, "hi": 0.8, "n": 156, "mean_p": 0.7543, "accuracy": 0.7308 },
+            { "lo": 0.8, "hi": 0.9, "n": 248, "mean_p": 0.8519, "accuracy": 0.8589 },
+            { "lo": 0.9, "hi": 1, "n": 103, "mean_p": 0.9331, "accuracy": 0.9417 }
           ],
-          "auc": 0.7758,
+          "auc": 0.7818,
+          "wrong": 141,
+          "lowest_tenth": 60,
+          "wrong_in_lowest_tenth": 51,
+          "accuracy_lowest_tenth_corrected": 0.85,
+          "brier_lowest_tenth_corrected": 0.1747
+        },
+        "signals_cv": {
+          "accuracy": 0.765,
+          "brier": 0.2661,
+          "brier_binary": 0.1389,
+          "ece": 0.037,
+          "bins": [
+            { "lo": 0, "hi": 0.1, "n": 36, "mean_p": 0.0088, "accuracy": 0.0278 },
+            { "lo": 0.1, "hi": 0.2, "n": 3, "mean_p": 0.1635, "accuracy": 0 },
+            { "lo": 0.2, "hi": 0.3, "n": 3, "mean_p": 0.234, "accuracy": 0.3333 },
+            { "lo": 0.3, "hi": 0.4, "n": 1, "mean_p": 0.3964, "accuracy": 0 },
+            { "lo": 0.4, "hi": 0.5, "n": 2, "mean_p": 0.4188, "accuracy": 0.5 },
+            { "lo": 0.5, "hi": 0.6, "n": 11, "mean_p": 0.563, "accuracy": 0.5455 },
+            { "lo": 0.6, "hi": 0.7, "n": 42, "mean_p": 0.6619, "accuracy": 0.8333 },
+            { "lo": 0.7, "hi": 0.8, "n": 152, "mean_p": 0.7607, "accuracy": 0.7763 },
+            { "lo": 0.8, "hi": 0.9, "n": 236, "mean_p": 0.852, "accuracy": 0.822 },
+            { "lo": 0.9, "hi": 1, "n": 114, "mean_p": 0.9328, "accuracy": 0.9035 }
+          ],
+          "auc": 0.7074,
           "wrong": 141,
           "lowest_tenth": 60,
           "wrong_in_lowest_tenth": 49,
           "accuracy_lowest_tenth_corrected": 0.8467,
-          "brier_lowest_tenth_corrected": 0.1786
-        },
-        "signals_cv": {
-          "accuracy": 0.765,
-          "brier": 0.2657,
-          "brier_binary": 0.138,
-          "ece": 0.0404,
-          "bins": [
-            { "lo": 0, "hi": 0.1, "n": 35, "mean_p": 0.0075, "accuracy": 0 },
-            { "lo": 0.1, "hi": 0.2, "n": 1, "mean_p": 0.1654, "accuracy": 0 },
-            { "lo": 0.2, "hi": 0.3, "n": 2, "mean_p": 0.228, "accuracy": 0.5 },
-            { "lo": 0.4, "hi": 0.5, "n": 4, "mean_p": 0.4526, "accuracy": 0.25 },
-            { "lo": 0.5, "hi": 0.6, "n": 10, "mean_p": 0.5563, "accuracy": 0.4 },
-            { "lo": 0.6, "hi": 0.7, "n": 43, "mean_p": 0.6638, "accuracy": 0.9302 },
-            { "lo": 0.7, "hi": 0.8, "n": 174, "mean_p": 0.7573, "accuracy": 0.7471 },
-            { "lo": 0.8, "hi": 0.9, "n": 219, "mean_p": 0.8497, "accuracy": 0.8219 },
-            { "lo": 0.9, "hi": 1, "n": 112, "mean_p": 0.9341, "accuracy": 0.9196 }
-          ],
-          "auc": 0.7185,
-          "wrong": 141,
-          "lowest_tenth": 60,
-          "wrong_in_lowest_tenth": 48,
-          "accuracy_lowest_tenth_corrected": 0.845,
-          "brier_lowest_tenth_corrected": 0.1816
+          "brier_lowest_tenth_corrected": 0.1791
         },
         "signals_cv_repeats": {
           "repeats": 10,
-          "accuracy_lowest_tenth_corrected": { "mean": 0.8427, "sd": 0.0016, "min": 0.84, "max": 0.845 },
-          "brier_lowest_tenth_corrected": { "mean": 0.1834, "sd": 0.0014, "min": 0.1824, "max": 0.1859 },
-          "wrong_in_lowest_tenth": { "mean": 46.6, "sd": 0.9661, "min": 45, "max": 48 },
-          "brier": { "mean": 0.2655, "sd": 0.0004, "min": 0.265, "max": 0.2664 },
-          "brier_binary": { "mean": 0.1362, "sd": 0.0008, "min": 0.135, "max": 0.1376 },
-          "auc": { "mean": 0.7384, "sd": 0.0036, "min": 0.733, "max": 0.7443 },
-          "ece": { "mean": 0.0221, "sd": 0.0061, "min": 0.0139, "max": 0.0341 }
+          "accuracy_lowest_tenth_corrected": { "mean": 0.8428, "sd": 0.0021, "min": 0.8383, "max": 0.845 },
+          "brier_lowest_tenth_corrected": { "mean": 0.1822, "sd": 0.0019, "min": 0.1798, "max": 0.1863 },
+          "wrong_in_lowest_tenth": { "mean": 46.7, "sd": 1.2517, "min": 44, "max": 48 },
+          "brier": { "mean": 0.2666, "sd": 0.0007, "min": 0.2655, "max": 0.2676 },
+          "brier_binary": { "mean": 0.137, "sd": 0.001, "min": 0.135, "max": 0.1385 },
+          "auc": { "mean": 0.7395, "sd": 0.0045, "min": 0.7329, "max": 0.7461 },
+          "ece": { "mean": 0.0254, "sd": 0.0039, "min": 0.0184, "max": 0.0299 }
         }
       }
     },
     "hindsight": {
       "model": {
-        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility"],
-        "mean": [0.5438, 3.1933, 0.6188, 1.0628, 3.3739, 4.8709, 0.195, 1.469, 0.0183, 0.8768, 0.3711],
-        "scale": [1.1749, 2.9894, 0.2732, 0.3339, 1.1896, 0.8907, 0.3962, 0.4745, 0.1342, 0.0962, 0.2779],
-        "weights": [0.2749, 0.5609, -0.1127, 0.1026, -0.4229, 0.8889, -0.3152, 0.5045, -0.6927, 0.136, -0.8775],
-        "intercept": 2.8691
+        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility", "latest_agrees", "logit_p_slower", "logit_p_faster"],
+        "mean": [0.5438, 3.1933, 0.6188, 1.0628, 3.3739, 4.8709, 0.195, 1.469, 0.0183, 0.8768, 0.3711, 0.7933, 1.3894, -0.1883],
+        "scale": [1.1749, 2.9894, 0.2732, 0.3339, 1.1896, 0.8907, 0.3962, 0.4745, 0.1342, 0.0962, 0.2779, 0.4049, 1.3731, 0.9661],
+        "weights": [-0.0476, 0.4472, -0.2155, 0.0381, -0.343, 0.7637, -0.1588, 0.5724, -0.7153, 0.0303, -0.9223, 0.2875, 0.5065, 0.1519],
+        "intercept": 2.902
       },
       "dev": {
         "answers": 600,
@@ -172,61 +175,60 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
         },
         "signals": {
           "accuracy": 0.8683,
-          "brier": 0.1508,
-          "brier_binary": 0.0764,
-          "ece": 0.0255,
+          "brier": 0.1517,
+          "brier_binary": 0.0753,
+          "ece": 0.0207,
           "bins": [
-            { "lo": 0, "hi": 0.1, "n": 11, "mean_p": 0.0254, "accuracy": 0 },
-            { "lo": 0.1, "hi": 0.2, "n": 2, "mean_p": 0.1739, "accuracy": 0 },
-            { "lo": 0.2, "hi": 0.3, "n": 1, "mean_p": 0.2921, "accuracy": 0 },
-            { "lo": 0.3, "hi": 0.4, "n": 3, "mean_p": 0.365, "accuracy": 0.3333 },
-            { "lo": 0.4, "hi": 0.5, "n": 12, "mean_p": 0.4394, "accuracy": 0.5 },
-            { "lo": 0.5, "hi": 0.6, "n": 20, "mean_p": 0.5593, "accuracy": 0.65 },
-            { "lo": 0.6, "hi": 0.7, "n": 35, "mean_p": 0.6521, "accuracy": 0.6 },
-            { "lo": 0.7, "hi": 0.8, "n": 51, "mean_p": 0.7589, "accuracy": 0.7255 },
-            { "lo": 0.8, "hi": 0.9, "n": 94, "mean_p": 0.8626, "accuracy": 0.8298 },
-            { "lo": 0.9, "hi": 1, "n": 371, "mean_p": 0.9701, "accuracy": 0.9838 }
+            { "lo": 0, "hi": 0.1, "n": 11, "mean_p": 0.0262, "accuracy": 0 },
+            { "lo": 0.2, "hi": 0.3, "n": 3, "mean_p": 0.2731, "accuracy": 0.3333 },
+            { "lo": 0.3, "hi": 0.4, "n": 6, "mean_p": 0.3611, "accuracy": 0.5 },
+            { "lo": 0.4, "hi": 0.5, "n": 14, "mean_p": 0.4665, "accuracy": 0.4286 },
+            { "lo": 0.5, "hi": 0.6, "n": 24, "mean_p": 0.5592, "accuracy": 0.4583 },
+            { "lo": 0.6, "hi": 0.7, "n": 31, "mean_p": 0.6453, "accuracy": 0.6129 },
+            { "lo": 0.7, "hi": 0.8, "n": 42, "mean_p": 0.7611, "accuracy": 0.7143 },
+            { "lo": 0.8, "hi": 0.9, "n": 81, "mean_p": 0.8565, "accuracy": 0.9012 },
+            { "lo": 0.9, "hi": 1, "n": 388, "mean_p": 0.9701, "accuracy": 0.9742 }
           ],
-          "auc": 0.8878,
+          "auc": 0.8968,
           "wrong": 79,
           "lowest_tenth": 60,
-          "wrong_in_lowest_tenth": 35,
-          "accuracy_lowest_tenth_corrected": 0.9267,
-          "brier_lowest_tenth_corrected": 0.0832
+          "wrong_in_lowest_tenth": 38,
+          "accuracy_lowest_tenth_corrected": 0.9317,
+          "brier_lowest_tenth_corrected": 0.0786
         },
         "signals_cv": {
           "accuracy": 0.8683,
-          "brier": 0.1522,
-          "brier_binary": 0.0824,
-          "ece": 0.0275,
+          "brier": 0.154,
+          "brier_binary": 0.0826,
+          "ece": 0.0183,
           "bins": [
-            { "lo": 0, "hi": 0.1, "n": 8, "mean_p": 0.0277, "accuracy": 0 },
-            { "lo": 0.1, "hi": 0.2, "n": 5, "mean_p": 0.1398, "accuracy": 0 },
-            { "lo": 0.2, "hi": 0.3, "n": 1, "mean_p": 0.256, "accuracy": 1 },
-            { "lo": 0.3, "hi": 0.4, "n": 5, "mean_p": 0.3607, "accuracy": 0.4 },
-            { "lo": 0.4, "hi": 0.5, "n": 10, "mean_p": 0.4533, "accuracy": 0.4 },
-            { "lo": 0.5, "hi": 0.6, "n": 18, "mean_p": 0.5454, "accuracy": 0.7778 },
-            { "lo": 0.6, "hi": 0.7, "n": 32, "mean_p": 0.6575, "accuracy": 0.6563 },
-            { "lo": 0.7, "hi": 0.8, "n": 48, "mean_p": 0.7475, "accuracy": 0.6667 },
-            { "lo": 0.8, "hi": 0.9, "n": 87, "mean_p": 0.8532, "accuracy": 0.8161 },
-            { "lo": 0.9, "hi": 1, "n": 386, "mean_p": 0.9669, "accuracy": 0.9741 }
+            { "lo": 0, "hi": 0.1, "n": 8, "mean_p": 0.0268, "accuracy": 0 },
+            { "lo": 0.1, "hi": 0.2, "n": 3, "mean_p": 0.127, "accuracy": 0 },
+            { "lo": 0.2, "hi": 0.3, "n": 5, "mean_p": 0.26, "accuracy": 0.6 },
+            { "lo": 0.3, "hi": 0.4, "n": 4, "mean_p": 0.3318, "accuracy": 0.5 },
+            { "lo": 0.4, "hi": 0.5, "n": 12, "mean_p": 0.4603, "accuracy": 0.5833 },
+            { "lo": 0.5, "hi": 0.6, "n": 21, "mean_p": 0.5527, "accuracy": 0.4762 },
+            { "lo": 0.6, "hi": 0.7, "n": 39, "mean_p": 0.6537, "accuracy": 0.641 },
+            { "lo": 0.7, "hi": 0.8, "n": 40, "mean_p": 0.7626, "accuracy": 0.75 },
+            { "lo": 0.8, "hi": 0.9, "n": 72, "mean_p": 0.8521, "accuracy": 0.8194 },
+            { "lo": 0.9, "hi": 1, "n": 396, "mean_p": 0.9682, "accuracy": 0.9722 }
           ],
-          "auc": 0.8628,
+          "auc": 0.8677,
           "wrong": 79,
           "lowest_tenth": 60,
-          "wrong_in_lowest_tenth": 31,
-          "accuracy_lowest_tenth_corrected": 0.92,
-          "brier_lowest_tenth_corrected": 0.0896
+          "wrong_in_lowest_tenth": 32,
+          "accuracy_lowest_tenth_corrected": 0.9217,
+          "brier_lowest_tenth_corrected": 0.0882
         },
         "signals_cv_repeats": {
           "repeats": 10,
-          "accuracy_lowest_tenth_corrected": { "mean": 0.9207, "sd": 0.0031, "min": 0.915, "max": 0.925 },
-          "brier_lowest_tenth_corrected": { "mean": 0.0891, "sd": 0.0028, "min": 0.0852, "max": 0.0943 },
-          "wrong_in_lowest_tenth": { "mean": 31.4, "sd": 1.8379, "min": 28, "max": 34 },
-          "brier": { "mean": 0.1521, "sd": 0.0007, "min": 0.1512, "max": 0.1536 },
-          "brier_binary": { "mean": 0.0815, "sd": 0.0013, "min": 0.08, "max": 0.0843 },
-          "auc": { "mean": 0.8673, "sd": 0.0062, "min": 0.8554, "max": 0.878 },
-          "ece": { "mean": 0.0214, "sd": 0.0033, "min": 0.0177, "max": 0.0292 }
+          "accuracy_lowest_tenth_corrected": { "mean": 0.9225, "sd": 0.0039, "min": 0.9167, "max": 0.9283 },
+          "brier_lowest_tenth_corrected": { "mean": 0.0872, "sd": 0.0035, "min": 0.082, "max": 0.0925 },
+          "wrong_in_lowest_tenth": { "mean": 32.5, "sd": 2.3214, "min": 29, "max": 36 },
+          "brier": { "mean": 0.1536, "sd": 0.001, "min": 0.152, "max": 0.1552 },
+          "brier_binary": { "mean": 0.0817, "sd": 0.0016, "min": 0.0798, "max": 0.0847 },
+          "auc": { "mean": 0.873, "sd": 0.0065, "min": 0.8615, "max": 0.8826 },
+          "ece": { "mean": 0.0224, "sd": 0.0037, "min": 0.0166, "max": 0.0273 }
         }
       }
     }
@@ -234,11 +236,11 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
   "nous-code": {
     "as-of": {
       "model": {
-        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility"],
-        "mean": [0.8634, 4.5293, 0.6685, 0.9777, 3.6682, 5.2258, 0, 3.0329, 0.0208, 0.8741, 0.3004],
-        "scale": [1.6053, 3.8559, 0.3065, 0.3334, 1.1367, 0.796, 1, 0.8869, 0.1428, 0.1052, 0.2998],
-        "weights": [0.5081, -0.4438, -0.4625, 0.085, -0.3914, 0.5098, 0, 0.261, -0.6587, 0.4247, -0.3394],
-        "intercept": 1.4687
+        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility", "latest_agrees", "logit_p_slower", "logit_p_faster"],
+        "mean": [0.8634, 4.5293, 0.6685, 0.9777, 3.6682, 5.2258, 0, 3.0329, 0.0208, 0.8741, 0.3004, 0.9861, 1.1613, -0.2372],
+        "scale": [1.6053, 3.8559, 0.3065, 0.3334, 1.1367, 0.796, 1, 0.8869, 0.1428, 0.1052, 0.2998, 0.117, 1.1439, 0.8103],
+        "weights": [0.4513, -0.4758, -0.5472, -0.0837, -0.1166, 0.3719, 0, 0.23, -0.6673, 0.2628, -0.3709, 0.1074, 0.468, -0.0077],
+        "intercept": 1.4939
       },
       "dev": {
         "answers": 600,
@@ -286,67 +288,67 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
         },
         "signals": {
           "accuracy": 0.7683,
-          "brier": 0.2598,
-          "brier_binary": 0.1316,
-          "ece": 0.0133,
+          "brier": 0.2601,
+          "brier_binary": 0.1303,
+          "ece": 0.0221,
           "bins": [
-            { "lo": 0, "hi": 0.1, "n": 36, "mean_p": 0.0078, "accuracy": 0 },
-            { "lo": 0.4, "hi": 0.5, "n": 1, "mean_p": 0.4639, "accuracy": 1 },
-            { "lo": 0.5, "hi": 0.6, "n": 8, "mean_p": 0.5889, "accuracy": 0.625 },
-            { "lo": 0.6, "hi": 0.7, "n": 52, "mean_p": 0.6629, "accuracy": 0.5962 },
-            { "lo": 0.7, "hi": 0.8, "n": 145, "mean_p": 0.7534, "accuracy": 0.7517 },
-            { "lo": 0.8, "hi": 0.9, "n": 273, "mean_p": 0.8535, "accuracy": 0.8571 },
-            { "lo": 0.9, "hi": 1, "n": 85, "mean_p": 0.9271, "accuracy": 0.9529 }
+            { "lo": 0, "hi": 0.1, "n": 36, "mean_p": 0.0079, "accuracy": 0 },
+            { "lo": 0.4, "hi": 0.5, "n": 1, "mean_p": 0.4091, "accuracy": 1 },
+            { "lo": 0.5, "hi": 0.6, "n": 9, "mean_p": 0.5729, "accuracy": 0.5556 },
+            { "lo": 0.6, "hi": 0.7, "n": 59, "mean_p": 0.6529, "accuracy": 0.5593 },
+            { "lo": 0.7, "hi": 0.8, "n": 139, "mean_p": 0.7546, "accuracy": 0.7842 },
+            { "lo": 0.8, "hi": 0.9, "n": 258, "mean_p": 0.8553, "accuracy": 0.8527 },
+            { "lo": 0.9, "hi": 1, "n": 98, "mean_p": 0.9291, "accuracy": 0.949 }
           ],
-          "auc": 0.7669,
+          "auc": 0.77,
           "wrong": 139,
           "lowest_tenth": 60,
-          "wrong_in_lowest_tenth": 44,
-          "accuracy_lowest_tenth_corrected": 0.8417,
-          "brier_lowest_tenth_corrected": 0.1823
+          "wrong_in_lowest_tenth": 46,
+          "accuracy_lowest_tenth_corrected": 0.845,
+          "brier_lowest_tenth_corrected": 0.1793
         },
         "signals_cv": {
           "accuracy": 0.7683,
-          "brier": 0.262,
-          "brier_binary": 0.1381,
-          "ece": 0.0366,
+          "brier": 0.2631,
+          "brier_binary": 0.1385,
+          "ece": 0.0198,
           "bins": [
-            { "lo": 0, "hi": 0.1, "n": 35, "mean_p": 0.0078, "accuracy": 0 },
-            { "lo": 0.1, "hi": 0.2, "n": 1, "mean_p": 0.1592, "accuracy": 0 },
-            { "lo": 0.3, "hi": 0.4, "n": 1, "mean_p": 0.3616, "accuracy": 1 },
-            { "lo": 0.4, "hi": 0.5, "n": 1, "mean_p": 0.4892, "accuracy": 0 },
-            { "lo": 0.5, "hi": 0.6, "n": 9, "mean_p": 0.5708, "accuracy": 1 },
-            { "lo": 0.6, "hi": 0.7, "n": 57, "mean_p": 0.6638, "accuracy": 0.6842 },
-            { "lo": 0.7, "hi": 0.8, "n": 132, "mean_p": 0.7541, "accuracy": 0.7955 },
-            { "lo": 0.8, "hi": 0.9, "n": 275, "mean_p": 0.8526, "accuracy": 0.8255 },
-            { "lo": 0.9, "hi": 1, "n": 89, "mean_p": 0.9266, "accuracy": 0.8989 }
+            { "lo": 0, "hi": 0.1, "n": 35, "mean_p": 0.0081, "accuracy": 0 },
+            { "lo": 0.1, "hi": 0.2, "n": 1, "mean_p": 0.1649, "accuracy": 0 },
+            { "lo": 0.2, "hi": 0.3, "n": 1, "mean_p": 0.2532, "accuracy": 1 },
+            { "lo": 0.4, "hi": 0.5, "n": 2, "mean_p": 0.4794, "accuracy": 1 },
+            { "lo": 0.5, "hi": 0.6, "n": 14, "mean_p": 0.5638, "accuracy": 0.7857 },
+            { "lo": 0.6, "hi": 0.7, "n": 56, "mean_p": 0.655, "accuracy": 0.6786 },
+            { "lo": 0.7, "hi": 0.8, "n": 133, "mean_p": 0.7547, "accuracy": 0.7444 },
+            { "lo": 0.8, "hi": 0.9, "n": 246, "mean_p": 0.8534, "accuracy": 0.8496 },
+            { "lo": 0.9, "hi": 1, "n": 112, "mean_p": 0.9277, "accuracy": 0.9018 }
           ],
-          "auc": 0.7239,
+          "auc": 0.7222,
           "wrong": 139,
           "lowest_tenth": 60,
-          "wrong_in_lowest_tenth": 40,
-          "accuracy_lowest_tenth_corrected": 0.835,
-          "brier_lowest_tenth_corrected": 0.1895
+          "wrong_in_lowest_tenth": 41,
+          "accuracy_lowest_tenth_corrected": 0.8367,
+          "brier_lowest_tenth_corrected": 0.1882
         },
         "signals_cv_repeats": {
           "repeats": 10,
-          "accuracy_lowest_tenth_corrected": { "mean": 0.8377, "sd": 0.0018, "min": 0.835, "max": 0.84 },
-          "brier_lowest_tenth_corrected": { "mean": 0.1873, "sd": 0.0016, "min": 0.1848, "max": 0.1898 },
-          "wrong_in_lowest_tenth": { "mean": 41.6, "sd": 1.075, "min": 40, "max": 43 },
-          "brier": { "mean": 0.2617, "sd": 0.0004, "min": 0.2611, "max": 0.2623 },
-          "brier_binary": { "mean": 0.1374, "sd": 0.0011, "min": 0.1351, "max": 0.1388 },
-          "auc": { "mean": 0.7247, "sd": 0.0074, "min": 0.7149, "max": 0.7374 },
-          "ece": { "mean": 0.0211, "sd": 0.0073, "min": 0.0085, "max": 0.0356 }
+          "accuracy_lowest_tenth_corrected": { "mean": 0.8392, "sd": 0.0024, "min": 0.835, "max": 0.8433 },
+          "brier_lowest_tenth_corrected": { "mean": 0.1859, "sd": 0.0021, "min": 0.1825, "max": 0.1891 },
+          "wrong_in_lowest_tenth": { "mean": 42.5, "sd": 1.4337, "min": 40, "max": 45 },
+          "brier": { "mean": 0.2625, "sd": 0.0008, "min": 0.2614, "max": 0.2642 },
+          "brier_binary": { "mean": 0.1373, "sd": 0.0015, "min": 0.1344, "max": 0.1403 },
+          "auc": { "mean": 0.7279, "sd": 0.0072, "min": 0.7168, "max": 0.7406 },
+          "ece": { "mean": 0.0202, "sd": 0.0054, "min": 0.0111, "max": 0.0288 }
         }
       }
     },
     "hindsight": {
       "model": {
-        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility"],
-        "mean": [0.5438, 3.1933, 0.6188, 1.0628, 3.3739, 4.8709, 0.195, 2.8904, 0.0183, 0.8768, 0.3711],
-        "scale": [1.1749, 2.9894, 0.2732, 0.3339, 1.1896, 0.8907, 0.3962, 0.7824, 0.1342, 0.0962, 0.2779],
-        "weights": [0.0311, 0.6718, -0.0953, 0.0727, -0.4526, 0.7541, -0.3851, -0.02, -0.7077, 0.0985, -0.5891],
-        "intercept": 2.7833
+        "features": ["logit_p", "margin", "recent_agreement", "log_reports", "log_days_to_report", "log_days_to_other_value", "split_around_t", "mean_surprise_bits", "hedged", "mean_reliability", "volatility", "latest_agrees", "logit_p_slower", "logit_p_faster"],
+        "mean": [0.5438, 3.1933, 0.6188, 1.0628, 3.3739, 4.8709, 0.195, 2.8904, 0.0183, 0.8768, 0.3711, 0.7933, 1.3894, -0.1883],
+        "scale": [1.1749, 2.9894, 0.2732, 0.3339, 1.1896, 0.8907, 0.3962, 0.7824, 0.1342, 0.0962, 0.2779, 0.4049, 1.3731, 0.9661],
+        "weights": [-0.2067, 0.5887, -0.1717, -0.0119, -0.452, 0.6345, -0.2598, -0.0294, -0.7282, -0.005, -0.5969, 0.2453, 0.4463, -0.0219],
+        "intercept": 2.788
       },
       "dev": {
         "answers": 600,
@@ -392,61 +394,60 @@ export const FITTED_SIGNALS: StoredSignalsModels = {
         },
         "signals": {
           "accuracy": 0.8683,
-          "brier": 0.1513,
-          "brier_binary": 0.079,
-          "ece": 0.0228,
+          "brier": 0.152,
+          "brier_binary": 0.0782,
+          "ece": 0.0162,
           "bins": [
-            { "lo": 0, "hi": 0.1, "n": 11, "mean_p": 0.0259, "accuracy": 0 },
-            { "lo": 0.1, "hi": 0.2, "n": 1, "mean_p": 0.1902, "accuracy": 0 },
-            { "lo": 0.2, "hi": 0.3, "n": 2, "mean_p": 0.2129, "accuracy": 0.5 },
-            { "lo": 0.3, "hi": 0.4, "n": 6, "mean_p": 0.3594, "accuracy": 0.3333 },
-            { "lo": 0.4, "hi": 0.5, "n": 7, "mean_p": 0.4771, "accuracy": 0.5714 },
-            { "lo": 0.5, "hi": 0.6, "n": 18, "mean_p": 0.5566, "accuracy": 0.6111 },
-            { "lo": 0.6, "hi": 0.7, "n": 40, "mean_p": 0.6505, "accuracy": 0.625 },
-            { "lo": 0.7, "hi": 0.8, "n": 43, "mean_p": 0.7551, "accuracy": 0.6977 },
-            { "lo": 0.8, "hi": 0.9, "n": 93, "mean_p": 0.857, "accuracy": 0.828 },
-            { "lo": 0.9, "hi": 1, "n": 379, "mean_p": 0.9667, "accuracy": 0.9789 }
+            { "lo": 0, "hi": 0.1, "n": 11, "mean_p": 0.0267, "accuracy": 0 },
+            { "lo": 0.2, "hi": 0.3, "n": 4, "mean_p": 0.2717, "accuracy": 0.5 },
+            { "lo": 0.3, "hi": 0.4, "n": 6, "mean_p": 0.364, "accuracy": 0.3333 },
+            { "lo": 0.4, "hi": 0.5, "n": 11, "mean_p": 0.4679, "accuracy": 0.5455 },
+            { "lo": 0.5, "hi": 0.6, "n": 15, "mean_p": 0.5543, "accuracy": 0.4667 },
+            { "lo": 0.6, "hi": 0.7, "n": 42, "mean_p": 0.646, "accuracy": 0.6429 },
+            { "lo": 0.7, "hi": 0.8, "n": 40, "mean_p": 0.7548, "accuracy": 0.75 },
+            { "lo": 0.8, "hi": 0.9, "n": 87, "mean_p": 0.859, "accuracy": 0.8276 },
+            { "lo": 0.9, "hi": 1, "n": 384, "mean_p": 0.9685, "accuracy": 0.9766 }
           ],
-          "auc": 0.8822,
+          "auc": 0.8885,
           "wrong": 79,
           "lowest_tenth": 60,
-          "wrong_in_lowest_tenth": 35,
-          "accuracy_lowest_tenth_corrected": 0.9267,
-          "brier_lowest_tenth_corrected": 0.0835
+          "wrong_in_lowest_tenth": 37,
+          "accuracy_lowest_tenth_corrected": 0.93,
+          "brier_lowest_tenth_corrected": 0.0804
         },
         "signals_cv": {
           "accuracy": 0.8683,
-          "brier": 0.1529,
-          "brier_binary": 0.085,
-          "ece": 0.0351,
+          "brier": 0.1546,
+          "brier_binary": 0.0855,
+          "ece": 0.0193,
           "bins": [
-            { "lo": 0, "hi": 0.1, "n": 6, "mean_p": 0.0098, "accuracy": 0 },
-            { "lo": 0.1, "hi": 0.2, "n": 6, "mean_p": 0.1423, "accuracy": 0.1667 },
-            { "lo": 0.2, "hi": 0.3, "n": 3, "mean_p": 0.255, "accuracy": 0.3333 },
-            { "lo": 0.3, "hi": 0.4, "n": 4, "mean_p": 0.3471, "accuracy": 0.25 },
-            { "lo": 0.4, "hi": 0.5, "n": 9, "mean_p": 0.4675, "accuracy": 0.5556 },
-            { "lo": 0.5, "hi": 0.6, "n": 19, "mean_p": 0.5583, "accuracy": 0.7368 },
-            { "lo": 0.6, "hi": 0.7, "n": 28, "mean_p": 0.6447, "accuracy": 0.7143 },
-            { "lo": 0.7, "hi": 0.8, "n": 53, "mean_p": 0.7464, "accuracy": 0.6604 },
-            { "lo": 0.8, "hi": 0.9, "n": 94, "mean_p": 0.8591, "accuracy": 0.7979 },
-            { "lo": 0.9, "hi": 1, "n": 378, "mean_p": 0.9662, "accuracy": 0.9762 }
+            { "lo": 0, "hi": 0.1, "n": 6, "mean_p": 0.0093, "accuracy": 0 },
+            { "lo": 0.1, "hi": 0.2, "n": 6, "mean_p": 0.16, "accuracy": 0.1667 },
+            { "lo": 0.2, "hi": 0.3, "n": 4, "mean_p": 0.2689, "accuracy": 0.5 },
+            { "lo": 0.3, "hi": 0.4, "n": 8, "mean_p": 0.3526, "accuracy": 0.5 },
+            { "lo": 0.4, "hi": 0.5, "n": 3, "mean_p": 0.4892, "accuracy": 0.6667 },
+            { "lo": 0.5, "hi": 0.6, "n": 20, "mean_p": 0.5501, "accuracy": 0.65 },
+            { "lo": 0.6, "hi": 0.7, "n": 43, "mean_p": 0.6481, "accuracy": 0.6512 },
+            { "lo": 0.7, "hi": 0.8, "n": 40, "mean_p": 0.75, "accuracy": 0.675 },
+            { "lo": 0.8, "hi": 0.9, "n": 79, "mean_p": 0.8562, "accuracy": 0.8228 },
+            { "lo": 0.9, "hi": 1, "n": 391, "mean_p": 0.9665, "accuracy": 0.9693 }
           ],
-          "auc": 0.8538,
+          "auc": 0.8564,
           "wrong": 79,
           "lowest_tenth": 60,
-          "wrong_in_lowest_tenth": 30,
-          "accuracy_lowest_tenth_corrected": 0.9183,
-          "brier_lowest_tenth_corrected": 0.0914
+          "wrong_in_lowest_tenth": 28,
+          "accuracy_lowest_tenth_corrected": 0.915,
+          "brier_lowest_tenth_corrected": 0.0945
         },
         "signals_cv_repeats": {
           "repeats": 10,
-          "accuracy_lowest_tenth_corrected": { "mean": 0.9192, "sd": 0.0023, "min": 0.915, "max": 0.9217 },
-          "brier_lowest_tenth_corrected": { "mean": 0.0907, "sd": 0.0019, "min": 0.0883, "max": 0.0945 },
-          "wrong_in_lowest_tenth": { "mean": 30.5, "sd": 1.354, "min": 28, "max": 32 },
-          "brier": { "mean": 0.1528, "sd": 0.0007, "min": 0.152, "max": 0.1538 },
-          "brier_binary": { "mean": 0.0838, "sd": 0.0012, "min": 0.0822, "max": 0.0864 },
-          "auc": { "mean": 0.8589, "sd": 0.0053, "min": 0.8477, "max": 0.8672 },
-          "ece": { "mean": 0.025, "sd": 0.0044, "min": 0.0192, "max": 0.0317 }
+          "accuracy_lowest_tenth_corrected": { "mean": 0.9213, "sd": 0.0022, "min": 0.9167, "max": 0.925 },
+          "brier_lowest_tenth_corrected": { "mean": 0.0887, "sd": 0.0021, "min": 0.0855, "max": 0.0932 },
+          "wrong_in_lowest_tenth": { "mean": 31.8, "sd": 1.3166, "min": 29, "max": 34 },
+          "brier": { "mean": 0.154, "sd": 0.0009, "min": 0.1528, "max": 0.1553 },
+          "brier_binary": { "mean": 0.0844, "sd": 0.0015, "min": 0.0822, "max": 0.0872 },
+          "auc": { "mean": 0.8621, "sd": 0.0065, "min": 0.8516, "max": 0.8705 },
+          "ece": { "mean": 0.0261, "sd": 0.0056, "min": 0.0187, "max": 0.0379 }
         }
       }
     }

@@ -10,7 +10,9 @@ function pTitle(b: BeliefView): string {
   if (b.p_source === 'calibration' || !b.signals) return `calibrated; ${own}`;
   const s = b.signals;
   const since = s.days_to_other_value === null ? 'no other value reported' : `another value reported ${fmtNum(s.days_to_other_value, 0)} days from then`;
-  return `from the answer's signals: ${plural(s.reports, 'reliable report')} of it, ${s.recent_agreeing} of the ${s.recent_total} nearest agree, ${since}; ${own}`;
+  const latest = s.latest_agrees ? 'the latest reliable report gives it' : 'the latest reliable report gives another value';
+  const rates = `${fmtNum(s.p_slower * 100, 0)}% if values changed more slowly, ${fmtNum(s.p_faster * 100, 0)}% if more quickly`;
+  return `from the answer's signals: ${plural(s.reports, 'reliable report')} of it, ${s.recent_agreeing} of the ${s.recent_total} nearest agree, ${since}, ${latest}; the model's p would be ${rates}; ${own}`;
 }
 
 export function DimensionCard({ b, onPick }: { b: BeliefView; onPick: (attribute: string) => void }) {
