@@ -22,16 +22,14 @@
  */
 import { SnapshotMismatch } from '../store/derived/snapshot-parts.js';
 import { StoredStrings } from '../store/derived/stored-strings.js';
+import { BoundedTopK } from './bounded-top-k.js';
+import { knnBlocked } from './knn-blocked.js';
+import type { InvertedList, KnnHit, SlotFilter, StoredVectors } from './vector-types.js';
 
 /** Slots' ids or owners as a snapshot gives them: an array, or the stored strings themselves. */
 export type SlotStrings = readonly string[] | StoredStrings;
 
-export interface KnnHit {
-  id: string;
-  cos: number;
-}
-
-export type SlotFilter = (id: string, owner: string) => boolean;
+export type { KnnHit, SlotFilter, StoredVectors } from './vector-types.js';
 
 export class VectorIndex {
   readonly dim: number;
@@ -195,7 +193,7 @@ export class VectorIndex {
     return v;
   }
 
-  /** Cosines of the query against every slot (dead slots included; callers check `alive`). */
+  /** Cosines of the query against every slot, from the columns (dead slots included; callers check `alive`). */
   private scores(q: Float32Array): Float64Array {
     if (this.acc.length < this.n) this.acc = new Float64Array(this.cap);
     const acc = this.acc;
@@ -203,36 +201,12 @@ export class VectorIndex {
     const cap = this.cap;
     const n = this.n;
     const cols = this.cols;
-    const inv = this.invertedLayout();
-    if (!inv) {
-      for (let j = 0; j < this.dim; j++) {
-        const qj = q[j]!;
-        if (qj === 0) continue;
-        const base = j * cap;
-        for (let i = 0; i < n; i++) acc[i] = acc[i]! + qj * cols[base + i]!;
-      }
-      return acc;
-    }
     for (let j = 0; j < this.dim; j++) {
       const qj = q[j]!;
       if (qj === 0) continue;
-      const { slots, vals } = this.listOf(j);
-      for (let p = 0; p < slots.length; p++) {
-        const i = slots[p]!;
-        acc[i] = acc[i]! + qj * vals[p]!;
-      }
+      const base = j * cap;
+      for (let i = 0; i < n; i++) acc[i] = acc[i]! + qj * cols[base + i]!;
     }
-    // Slots the inverted lists do not describe (changed or added since the build): from the columns.
-    const direct = (i: number) => {
-      let a = 0;
-      for (let j = 0; j < this.dim; j++) {
-        const qj = q[j]!;
-        if (qj !== 0) a = a + qj * cols[j * cap + i]!;
-      }
-      acc[i] = a;
-    };
-    for (const i of this.invStale) direct(i);
-    for (let i = inv.built; i < n; i++) direct(i);
     return acc;
   }
 
@@ -285,146 +259,40 @@ export class VectorIndex {
 
   private knnNow(q: Float32Array, k: number, filter?: SlotFilter): KnnHit[] {
     if (k <= 0 || this.liveCount === 0) return [];
-    if (this.invertedLayout()) return this.knnBlocked(q, k, filter);
+    if (this.invertedLayout()) return this.knnOverLists(q, k, filter);
     const acc = this.scores(q);
-    // A min-heap of the best k slots; "worse" = lower cos, or equal cos and later rowid.
-    const heap: number[] = [];
-    const worse = (a: number, b: number) => acc[a]! < acc[b]! || (acc[a] === acc[b] && this.rowids[a]! > this.rowids[b]!);
-    const siftUp = (i: number) => {
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!worse(heap[i]!, heap[p]!)) break;
-        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-        i = p;
-      }
-    };
-    const siftDown = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
-        if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-        i = m;
-      }
-    };
     const alive = this.alive;
-    const rowids = this.rowids;
-    let floor = -Infinity; // the worst kept cosine once the heap is full
+    const top = new BoundedTopK(k, this.rowids);
     for (let i = 0; i < this.n; i++) {
       const v = acc[i]!;
-      if (v < floor || alive[i] !== 1) continue;
-      if (heap.length === k && (v === floor ? rowids[i]! > rowids[heap[0]!]! : false)) continue;
+      if (!top.admits(i, v) || alive[i] !== 1) continue;
       if (filter && !filter(this.idAt(i), this.ownerAt(i))) continue;
-      if (heap.length < k) {
-        heap.push(i);
-        siftUp(heap.length - 1);
-      } else {
-        heap[0] = i;
-        siftDown(0);
-      }
-      if (heap.length === k) floor = acc[heap[0]!]!;
+      top.add(i, v);
     }
-    heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-    return heap.map((i) => ({ id: this.idAt(i), cos: acc[i]! }));
+    return top.best().map(({ slot, cos }) => ({ id: this.idAt(slot), cos }));
   }
 
-  /**
-   * knn over the inverted lists a block of slots at a time: each block's cosines are summed in a
-   * small array (a cache's worth) and its best slots taken before the next block, where summing
-   * into one array over every slot scattered each list's products across megabytes (at a million
-   * memories, most of the dense leg's time went to cache misses). Each slot still gets its
-   * products in ascending dimension order, so its cosine is the same number bit for bit, and the
-   * best k are chosen by the same order (cosine, then the older row), whatever the blocks.
-   */
-  private knnBlocked(q: Float32Array, k: number, filter?: SlotFilter): KnnHit[] {
-    const inv = this.inv!;
-    const n = this.n;
-    const dims: number[] = [];
-    for (let j = 0; j < this.dim; j++) if (q[j] !== 0) dims.push(j);
-    const lists = dims.map((j) => this.listOf(j));
-    const cursor = new Int32Array(dims.length);
-    // Slots the lists do not describe (changed or added since they were built), in ascending order.
-    const direct = [...this.invStale].sort((a, b) => a - b);
-    for (let i = inv.built; i < n; i++) direct.push(i);
-    let d = 0;
-    const block = Math.min(this.block, n);
-    if (this.acc.length < block) this.acc = new Float64Array(Math.max(block, 1024));
-    const acc = this.acc;
-    const cols = this.cols;
-    const cap = this.cap;
-    const alive = this.alive;
-    const rowids = this.rowids;
-    const heap: number[] = [];
-    const heapCos: number[] = [];
-    // "Worse" = a lower cosine, or the same and a later rowid; the heap's top is its worst.
-    const worse = (a: number, b: number) => heapCos[a]! < heapCos[b]! || (heapCos[a] === heapCos[b] && rowids[heap[a]!]! > rowids[heap[b]!]!);
-    const swap = (a: number, b: number) => {
-      [heap[a], heap[b]] = [heap[b]!, heap[a]!];
-      [heapCos[a], heapCos[b]] = [heapCos[b]!, heapCos[a]!];
+  /** knn over the inverted lists, a block of slots at a time (knn-blocked.ts). */
+  private knnOverLists(q: Float32Array, k: number, filter?: SlotFilter): KnnHit[] {
+    const source = {
+      dim: this.dim,
+      n: this.n,
+      built: this.inv!.built,
+      stale: this.invStale,
+      block: this.block,
+      cols: this.cols,
+      cap: this.cap,
+      alive: this.alive,
+      rowids: this.rowids,
+      listOf: (j: number) => this.listOf(j),
+      scratch: (length: number) => {
+        if (this.acc.length < length) this.acc = new Float64Array(Math.max(length, 1024));
+        return this.acc;
+      },
+      idAt: (slot: number) => this.idAt(slot),
+      ownerAt: (slot: number) => this.ownerAt(slot),
     };
-    const siftUp = (i: number) => {
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!worse(i, p)) break;
-        swap(i, p);
-        i = p;
-      }
-    };
-    const siftDown = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && worse(l, m)) m = l;
-        if (r < heap.length && worse(r, m)) m = r;
-        if (m === i) break;
-        swap(i, m);
-        i = m;
-      }
-    };
-    let floor = -Infinity;
-    for (let lo = 0; lo < n; lo += block) {
-      const hi = Math.min(n, lo + block);
-      acc.fill(0, 0, hi - lo);
-      for (let t = 0; t < dims.length; t++) {
-        const qj = q[dims[t]!]!;
-        const { slots, vals } = lists[t]!;
-        let p = cursor[t]!;
-        for (; p < slots.length; p++) {
-          const i = slots[p]!;
-          if (i >= hi) break;
-          acc[i - lo] = acc[i - lo]! + qj * vals[p]!;
-        }
-        cursor[t] = p;
-      }
-      for (; d < direct.length && direct[d]! < hi; d++) {
-        const i = direct[d]!;
-        let a = 0;
-        for (const j of dims) a = a + q[j]! * cols[j * cap + i]!;
-        acc[i - lo] = a;
-      }
-      for (let i = lo; i < hi; i++) {
-        const v = acc[i - lo]!;
-        if (v < floor || alive[i] !== 1) continue;
-        if (heap.length === k && v === floor && rowids[i]! > rowids[heap[0]!]!) continue;
-        if (filter && !filter(this.idAt(i), this.ownerAt(i))) continue;
-        if (heap.length < k) {
-          heap.push(i);
-          heapCos.push(v);
-          siftUp(heap.length - 1);
-        } else {
-          heap[0] = i;
-          heapCos[0] = v;
-          siftDown(0);
-        }
-        if (heap.length === k) floor = heapCos[0]!;
-      }
-    }
-    const order = heap.map((_s, i) => i).sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-    return order.map((i) => ({ id: this.idAt(heap[i]!), cos: heapCos[i]! }));
+    return knnBlocked(source, q, k, filter);
   }
 
   /** Every live vector in slot order, row after row (for a snapshot; slot order does not change results: ties go by rowid). */
@@ -646,19 +514,6 @@ export class VectorIndex {
     this.cols = cols;
     this.colsReady = true;
   }
-}
-
-/** A snapshot's vectors as stored: per dimension its list, per slot its row (each read when asked for). */
-export interface StoredVectors {
-  list(j: number): InvertedList;
-  /** The slot's whole vector. */
-  row(slot: number): Float32Array;
-}
-
-export interface InvertedList {
-  /** Ascending slots with a non-zero in the dimension. */
-  slots: Uint32Array;
-  vals: Float32Array;
 }
 
 function sameVector(a: Float32Array, b: Float32Array): boolean {
