@@ -14,6 +14,7 @@ import { expected, fixtureCopy, FIXTURE_STORE, tempDir } from '../../support/fix
 import { checkNooaLayout } from '../helpers/nooa-layout.js';
 import { allMemories, countMemories, noMemories, requireMemoryId } from '../../core/store/queries/memory-lookups.js';
 import { defaultProfile } from '../../core/store/queries/saved-profiles.js';
+import { renameOwner } from '../../core/store/queries/owner-rename.js';
 
 const NOW = expected().now as number;
 const open: MemoryStore[] = [];
@@ -198,10 +199,10 @@ describe('bad input is refused clearly and writes nothing', () => {
 
   it('renameOwner never claims unowned rows and validates owners', () => {
     const store = track(MemoryStore.open(fixtureCopy(), { clock: fixedClock(NOW) }));
-    expect(code(() => store.renameOwner('', 'Planner@a1'))).toMatch(/never claims unowned/);
-    expect(code(() => store.renameOwner('Coder@c3', 'Co%der'))).toMatch(/bad_input/);
-    expect(store.renameOwner('Coder@c3', 'Coder@c9')).toBe(41);
-    expect(store.renameOwner('Coder@c3', 'Coder@c9')).toBe(0);
+    expect(code(() => renameOwner(store, '', 'Planner@a1'))).toMatch(/never claims unowned/);
+    expect(code(() => renameOwner(store, 'Coder@c3', 'Co%der'))).toMatch(/bad_input/);
+    expect(renameOwner(store, 'Coder@c3', 'Coder@c9')).toBe(41);
+    expect(renameOwner(store, 'Coder@c3', 'Coder@c9')).toBe(0);
     expect(countMemories(store, { includeArchived: true, owner: 'Coder@c9' })).toBe(41 + expected().summary.by_owner[''] as number);
   });
 

@@ -165,10 +165,7 @@ export class PgMemoryRows {
     return this.r(`SELECT id FROM ${this.t.memories} WHERE id LIKE $1 ESCAPE '\\' ORDER BY id LIMIT 2`, [`${escaped}%`]).map((r) => r['id'] as string);
   }
 
-  idsOfOwner(owner: string): string[] {
-    return this.r(`SELECT id FROM ${this.t.memories} WHERE owner = $1 ORDER BY rowid`, [owner]).map((r) => r['id'] as string);
-  }
-
+  /** The memory's place in insertion order (the journal's restore asks whether the row is still there). */
   rowidOf(id: string): number | null {
     const [r] = this.r(`SELECT rowid FROM ${this.t.memories} WHERE id = $1`, [id]);
     return r ? intOf(r['rowid'], 'memories.rowid') : null;

@@ -1,7 +1,7 @@
 /**
- * Renaming an owner (`mnemo owner rename`, the API's rename_owner), written once above the port for
- * both backends: every memory of one owner re-stamped to another, each through the store's own save,
- * so the journal, the change feed and the derived indexes see ordinary writes.
+ * Renaming an owner, written once above the port for both backends: every memory of one owner
+ * re-stamped to another, each through the store's own save, so the journal, the change feed and
+ * the derived indexes see ordinary writes.
  */
 import { badInput } from '../../errors.js';
 import { validateOwner } from '../../model/owner.js';

@@ -74,7 +74,7 @@ export abstract class RowBackedStore {
     return this.scoped.iter(scope, batch);
   }
 
-  // nooa's add and save, the embedding, archive, delete, owner renames and edges (memory-writes.ts).
+  // nooa's add and save, the embedding, archive, delete and edges (memory-writes.ts).
   add(m: Memory, embedding: Float32Array | null): void {
     this.writers.add(m, embedding);
   }
@@ -89,9 +89,6 @@ export abstract class RowBackedStore {
   }
   delete(id: string): boolean {
     return this.writers.delete(id);
-  }
-  renameOwner(from: string, to: string): number {
-    return this.writers.renameOwner(from, to);
   }
   addEdge(src: string, dst: string, type: string, weight = 1.0): boolean {
     return this.writers.addEdge(src, dst, type, weight);

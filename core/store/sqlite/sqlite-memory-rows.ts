@@ -49,10 +49,6 @@ export class SqliteMemoryRows implements MemoryIdLookups {
     return (this.st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[]).map((r) => r.id);
   }
 
-  idsOfOwner(owner: string): string[] {
-    return (this.st.get('SELECT id FROM memories WHERE owner = ?').all(owner) as { id: string }[]).map((r) => r.id);
-  }
-
   /** Outgoing edges in rowid order (the order nooa's unordered SELECT returns, which breaks fanout ties). */
   neighbors(id: string): Edge[] {
     const rows = this.st.get('SELECT dst, type, weight, created_at FROM memory_edges WHERE src = ? ORDER BY rowid').all(id) as {
