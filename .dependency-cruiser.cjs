@@ -59,11 +59,8 @@ const STORE_DEBTS = {
     'core/store/sqlite/history-instant.ts',
     'core/store/sqlite/history-views.ts',
     'core/store/sqlite/list-query.ts',
-    'core/store/sqlite/maintenance-log.ts',
     'core/store/sqlite/memory-images.ts',
     'core/store/sqlite/migrations.ts',
-    'core/store/sqlite/saved-profiles.ts',
-    'core/store/sqlite/tombstones.ts',
   ],
 };
 

@@ -105,7 +105,7 @@ log(`apply: change #${applied.change_id}, ${applied.applied.length.toLocaleStrin
 const duringApply = await settle(applyEnd);
 
 t0 = performance.now();
-const undone = await engine.store.runs.undoInBatches(applied.change_id!, pacing, undefined, leaveSnapshots());
+const undone = await engine.store.runs.replayInBatches({ undo: applied.change_id! }, pacing, undefined, leaveSnapshots());
 const undoS = (performance.now() - t0) / 1000;
 const undoEnd = Date.now();
 log(`undo: ${undoS.toFixed(1)} s; the agent catches up`);

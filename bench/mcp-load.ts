@@ -33,6 +33,7 @@ import { demoStoreCopy } from './lib/demo-store.js';
 import { connectLoadClient, pacedAgent, recallArgs, rememberArgs, type CallRecord, type LoadClient } from './lib/mcp-load-client.js';
 import { byOp, firstErrors, ratio, summarise } from './lib/mcp-load-report.js';
 import { cpuSeconds, rssBytes } from './lib/process-stats.js';
+import { countMemories } from '../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 const ROLES = ['Planner', 'Coder', 'Reviewer'];
@@ -75,7 +76,7 @@ if (values.db) {
 }
 const clock = fixedClock(NOW);
 const store = MemoryStore.open(path, { clock });
-const memories = store.count({ includeArchived: true });
+const memories = countMemories(store, { includeArchived: true });
 const owners = Array.from({ length: sessions }, (_, i) => `${ROLES[i % ROLES.length]}@load-${i + 1}`);
 const tokens = owners.map((owner) => issueCredential(store, { owner, label: 'mcp-load' }, clock).token);
 const flooderToken = issueCredential(store, { owner: 'Coder@flood', label: 'mcp-load flooder' }, clock).token;

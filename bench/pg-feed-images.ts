@@ -20,6 +20,7 @@ import { PgStore } from '../core/store/pg/pg-store.js';
 import { SyncPg } from '../core/store/pg/sync-pg.js';
 import { startPg } from '../support/pg-cluster.js';
 import { median } from './lib/stats.js';
+import { countMemories } from '../core/store/queries/memory-lookups.js';
 
 const { values } = parseArgs({
   options: {
@@ -88,7 +89,7 @@ try {
   if (typeof (PgStore as { openAsOf?: unknown }).openAsOf === 'function') {
     const t = performance.now();
     const past = PgStore.openAsOf(url, NOW + 1, { clock: fixedClock(NOW + 1) });
-    const count = past.count();
+    const count = countMemories(past);
     asOf = { ms: Number((performance.now() - t).toFixed(0)), rolled_back: past.history!.rolled_back };
     past.close();
     if (count !== MEMORIES) throw new Error(`the past store shows ${count} memories, not ${MEMORIES}`);

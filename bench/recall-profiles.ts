@@ -21,6 +21,7 @@ import { Engine } from '../core/engine/engine.js';
 import { hashTokens } from '../core/embed/hashing.js';
 import { explain } from '../core/recall/explain.js';
 import type { RecallProfileName } from '../core/recall/types.js';
+import { allMemories } from '../core/store/queries/memory-lookups.js';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, k: { type: 'string', default: '10' }, json: { type: 'boolean', default: false } } });
 const json = values.json === true;
@@ -43,7 +44,7 @@ if (!path) {
   probe.close();
 }
 const engine = Engine.open(path, { readonly: true, clock: fixedClock(now) });
-const memories = engine.store.all({ includeArchived: true });
+const memories = allMemories(engine.store, { includeArchived: true });
 const live = memories.filter((m) => !m.archived);
 const archived = new Set(memories.filter((m) => m.archived).map((m) => m.id));
 const top = (query: string, profile: RecallProfileName, hops: number) => explain(engine, { query, k, hops, profile }).rows.map((r) => r.id);

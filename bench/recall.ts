@@ -20,9 +20,10 @@ import { blobToVector } from '../core/store/port/codec.js';
 import { explain } from '../core/recall/explain.js';
 import { recallCorpus } from '../core/recall/pipeline.js';
 import { queryTokens } from '../core/recall/tokens.js';
-import { countEvents } from '../core/store/sqlite/access-events.js';
 import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { demoStorePath } from './lib/demo-store.js';
+import { countMemories } from '../core/store/queries/memory-lookups.js';
+import { accessEventCount } from '../core/store/queries/access-log.js';
 
 const { values } = parseArgs({
   options: {
@@ -86,10 +87,10 @@ function loadQueries(engine: Engine, n: number): string[] {
 const path = values.db ?? demoPath(Number(values.size), Number(values.seed));
 const probe = MemoryStore.open(path, { readonly: true });
 const latest = (connectionOf(probe).prepare('SELECT max(max(created_at), max(last_accessed)) AS t FROM memories').get() as { t: number | null }).t ?? DEMO_NOW;
-const size = probe.count();
+const size = countMemories(probe);
 // A nooa store has no event table: count the ring entries instead (what it keeps of its accesses).
 const events =
-  countEvents(connectionOf(probe)) ||
+  accessEventCount(probe) ||
   ((connectionOf(probe).prepare("SELECT sum(json_array_length(data, '$.access_log')) AS n FROM memories").get() as { n: number | null }).n ?? 0);
 probe.close();
 const engine = Engine.open(path, { readonly: true, clock: fixedClock(Math.max(latest, DEMO_NOW)) });

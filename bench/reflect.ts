@@ -21,6 +21,7 @@ import { VectorIndex } from '../core/embed/vector-index.js';
 import { planReflection } from '../core/reflect/plan.js';
 import { referencePass } from '../core/reflect/reference-pass.js';
 import { demoStorePath } from './lib/demo-store.js';
+import { memoryEmbedding } from '../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 const { values } = parseArgs({
@@ -63,7 +64,7 @@ function referenceEstimate(engine: Engine, sample: number): { per_query_ms: numb
   const index = new VectorIndex(store.dim);
   const vecs: Float32Array[] = [];
   for (const r of live) {
-    const v = store.getEmbedding(r.id);
+    const v = memoryEmbedding(store, r.id);
     if (!v) continue;
     index.upsert(r.id, v, r.owner, r.rowid);
     vecs.push(v);

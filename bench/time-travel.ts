@@ -56,7 +56,7 @@ for (let n = 0; n < changes; n++) {
     m.content = `${m.content} (edited ${n})`;
     store.save(m);
   } else if (r < 0.4) {
-    if (!store.archive(id)) store.restore(id);
+    if (!store.setArchived(id, true)) store.setArchived(id, false);
   } else if (r < 0.55) {
     const dst = ids[Math.floor(rand() * ids.length)]!;
     if (dst !== id && store.exists(id) && store.exists(dst)) store.addEdge(id, dst, 'related', 0.5);

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { sidecarPath } from '../core/store/derived/index-sidecar.js';
 import { partsDir } from '../core/store/derived/snapshot-file.js';
 import { tempDir } from './fixture.js';
+import { allMemories } from '../core/store/queries/memory-lookups.js';
 
 export const INDEX_QUERIES = ['deploy', 'database migration', 'coffee meeting', 'release notes bug', 'alice'];
 
@@ -143,14 +144,14 @@ export function foreignChanges(path: string, now: number, edits = 0): void {
   const writer = openStoreAt(path, { clock: fixedClock(now) });
   const embedder = Engine.open(':memory:', { create: true, indexSnapshots: { enabled: false } });
   const embed = (text: string) => embedder.embedder.embedSync!(text);
-  const ids = writer.all().map((m) => m.id);
+  const ids = allMemories(writer).map((m) => m.id);
   writer.transaction(() => {
     const added = createMemory({ content: 'deploy the database migration before the coffee meeting', title: 'Alice deploy plan', tags: ['release'] }, now);
     writer.add(added, embed(embeddingText(added)));
     const edited = writer.get(ids[3]!)!;
     edited.content = 'release notes bug found by alice during deploy';
     writer.add(edited, embed(embeddingText(edited)));
-    writer.archive(ids[5]!);
+    writer.setArchived(ids[5]!, true);
     writer.delete(ids[7]!);
     writer.addEdge(added.id, ids[9]!, 'precedes', 1);
     for (const id of ids.slice(10, 10 + edits)) {

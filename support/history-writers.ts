@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { createMemory } from '../core/model/memory.js';
 import type { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
+import { requireMemory } from '../core/store/queries/memory-lookups.js';
 
 /** One scripted change. Ids are chosen by the script, so every writer's rows can be named. */
 export type WriterOp =
@@ -41,7 +42,7 @@ export function applyMnemoOp(store: MemoryStore, cmd: WriterOp): string {
   switch (cmd.op) {
     case 'update':
       store.change('Edit', 'update', () => {
-        const m = store.require(id);
+        const m = requireMemory(store, id);
         m.content = cmd.content;
         if (cmd.importance !== undefined) m.importance = cmd.importance;
         store.save(m);
@@ -54,7 +55,7 @@ export function applyMnemoOp(store: MemoryStore, cmd: WriterOp): string {
       break;
     case 'archive':
     case 'restore':
-      store.change(cmd.op, cmd.op, () => (cmd.op === 'archive' ? store.archive(id) : store.restore(id)));
+      store.change(cmd.op, cmd.op, () => (cmd.op === 'archive' ? store.setArchived(id, true) : store.setArchived(id, false)));
       break;
     case 'link':
       store.change('Link', 'link', () => store.addEdge(id, cmd.dst, cmd.type ?? 'related', cmd.weight ?? 1));

@@ -5,6 +5,7 @@
  */
 import type { DerivedIndex } from '../core/store/derived/derived.js';
 import type { StoreReader } from '../core/store/port/port.js';
+import { allMemories } from '../core/store/queries/memory-lookups.js';
 
 export class SpyIndex implements DerivedIndex {
   loads = 0;
@@ -14,7 +15,7 @@ export class SpyIndex implements DerivedIndex {
   load(store: StoreReader): void {
     this.loads++;
     this.rows.clear();
-    for (const m of store.all()) this.rows.set(m.id, summarize(m));
+    for (const m of allMemories(store)) this.rows.set(m.id, summarize(m));
   }
   update(store: StoreReader, id: string): void {
     this.updated.push(id);

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixedClock } from '../../core/clock.js';
 import { openStoreAt } from '../../core/store/open-location.js';
+import { countMemories } from '../../core/store/queries/memory-lookups.js';
 
 const WRITER = join(dirname(fileURLToPath(import.meta.url)), 'backends-writer.ts');
 
@@ -59,7 +60,7 @@ export function cpuTimes(): { busy: number; total: number } {
 export function ownerCounts(location: string, writers: number, now: number, ownerOf: (i: number) => string = defaultOwner): number[] {
   const store = openStoreAt(location, { readonly: true, clock: fixedClock(now) });
   try {
-    return Array.from({ length: writers }, (_, i) => store.count({ owner: ownerOf(i) }));
+    return Array.from({ length: writers }, (_, i) => countMemories(store, { owner: ownerOf(i) }));
   } finally {
     store.close();
   }

@@ -4,6 +4,7 @@ import { generateDemo } from '../../core/demo/generate.js';
 import { flag, intOpt, requirePositional, type Command } from '../command.js';
 import { openSession } from '../session.js';
 import { writeSimulatedLogCommand } from './demo-simulated-log.js';
+import { countMemories } from '../../core/store/queries/memory-lookups.js';
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -38,7 +39,7 @@ export const demoCommand: Command = {
     const session = openSession(ctx, db, { create: true });
     try {
       const store = session.engine().store;
-      if (existsSync(db) && store.count({ includeArchived: true }) > 0 && !flag(ctx, 'force')) {
+      if (existsSync(db) && countMemories(store, { includeArchived: true }) > 0 && !flag(ctx, 'force')) {
         throw badInput(`${db} already holds memories; pass --force to add demo memories to it, or choose a new path`);
       }
       const report = generateDemo(store, {

@@ -20,6 +20,7 @@ import { TUNE_METRICS, type TuneMetric } from '../../core/tune/metrics.js';
 import { profileFileJson } from '../../core/tune/profile-file.js';
 import { intOpt, numOpt, requirePositional, str, type Command, type CommandContext } from '../command.js';
 import { fitSummary } from '../tune-summary.js';
+import { defaultProfile } from '../../core/store/queries/saved-profiles.js';
 
 const COMMON = '[--metric recall|mrr|ndcg] [--k 10] [--seed N] [--max-evals N] [--knobs a,b,…] [--name NAME] [--json]';
 const USAGE = [
@@ -133,7 +134,7 @@ async function tuneLog(ctx: CommandContext): Promise<void> {
   let storeProfile: ProfileName;
   try {
     sessions = loggedSessions(reader.store);
-    storeProfile = reader.store.profile();
+    storeProfile = defaultProfile(reader.store);
   } finally {
     reader.close();
   }

@@ -42,6 +42,8 @@ import type { AgentSession } from './session.js';
 import type { EraseReceipt } from '../erase/erase.js';
 import { flagContradiction } from '../engine/contradictions.js';
 import type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
+import { putTombstone } from '../store/queries/tombstones.js';
+import { countMemories, requireMemory, requireMemoryId } from '../store/queries/memory-lookups.js';
 
 export type { AgentMemoryOptions, Importance, InjectionResult, RecallOptions, RecalledMemory, RememberInput, UpdateInput } from './types.js';
 
@@ -212,8 +214,8 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     // As the reference: the row is archived, not deleted (its history stays inspectable). A
     // value-level tombstone is written with it, so writing the same content again is noticed.
     store.change(`forget ${m.id.slice(0, 8)}`, 'memory.forget', () => {
-      store.putTombstone({ hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: this.engine.now(), head: memoryHead(m) });
-      store.archive(m.id);
+      putTombstone(store, { hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: this.engine.now(), head: memoryHead(m) });
+      store.setArchived(m.id, true);
     });
     this.counters.pruned += 1;
     return true;
@@ -248,7 +250,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     return this.guarded('write', 'associate', () => {
       const r = linkMemories(this.engine, a, b, relation, 1.0, { owner: this.who.owner });
       const store = this.engine.store;
-      return { src: store.requireId(a), dst: store.requireId(b), relation, changed: r.changed };
+      return { src: requireMemoryId(store, a), dst: requireMemoryId(store, b), relation, changed: r.changed };
     });
   }
 
@@ -342,7 +344,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     const todos = listTodos(store, this.role, ['open', 'done', 'dropped']);
     return {
       ...this.counters,
-      store_size: store.count(),
+      store_size: countMemories(store),
       todos_open: todos.filter((t) => t.status === 'open').length,
       todos_done: todos.filter((t) => t.status !== 'open').length,
     };
@@ -404,7 +406,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     if (!m) throw new MnemoError('not_found', `no memory matches id ${JSON.stringify(idOrPrefix)}`, { field: 'id' });
     if (m.type !== 'todo') throw badInput(`memory ${m.id.slice(0, 8)} is ${m.type}, not a todo; only todos open and close`, { field: 'id' });
     await this.updateMemory(m.id, { status });
-    return todoView(this.engine.store.require(m.id), this.engine.now());
+    return todoView(requireMemory(this.engine.store, m.id), this.engine.now());
   }
 
   /** Adds an intent with a trigger; `opens_todo` makes it open a todo when it fires. */

@@ -13,6 +13,7 @@ import { ownerMayWrite, roleOf } from '../model/owner.js';
 import { applyPlan } from '../reflect/apply.js';
 import { planOps, planReflection } from '../reflect/plan.js';
 import type { PlanOp, ReflectionPlan, ReflectionReport } from '../reflect/types.js';
+import { memoryOwner } from '../store/queries/memory-lookups.js';
 
 export type { ReflectionReport } from '../reflect/types.js';
 
@@ -51,7 +52,7 @@ function mayApply(engine: Engine, op: PlanOp, actorOwner: string): boolean {
   const created = op.op === 'reconcile' ? op.consolidated : op.op === 'abstract' || op.op === 'episode' ? op.memory : null;
   if (created && !ownerMayWrite(created.owner, actorOwner)) return false;
   return writtenIds(op).every((id) => {
-    const owner = engine.store.ownerOf(id);
+    const owner = memoryOwner(engine.store, id);
     // A memory that no longer exists is not written: apply reports that op as skipped.
     return owner === null || ownerMayWrite(owner, actorOwner);
   });

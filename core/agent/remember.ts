@@ -17,6 +17,8 @@ import { ownerMatches, roleOf } from '../model/owner.js';
 import type { StoredTrigger } from '../prospective/triggers.js';
 import type { AgentIdentity } from '../model/identity.js';
 import { nextTurn } from '../recall/pipeline.js';
+import { noMemories, requireMemory } from '../store/queries/memory-lookups.js';
+import { tombstoneFor } from '../store/queries/tombstones.js';
 
 export interface WritePolicy {
   dedup_threshold: number;
@@ -70,7 +72,7 @@ export function findDuplicate(
   policy: WritePolicy,
   reinforceOnly?: (m: Memory) => boolean,
 ): { memory: Memory; cos: number } | null {
-  if (engine.store.isEmpty()) return null;
+  if (noMemories(engine.store)) return null;
   const role = roleOf(writerOwner);
   const hits = engine.vectors.get().knn(vec, policy.dedup_top_k, (_id, owner) => ownerMatches(owner, role));
   for (const hit of hits) {
@@ -100,7 +102,7 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, sent: Remem
     const vec = await engine.embed(embeddingText(draft));
     // Built in steps (or loaded from the snapshot another process on the store is building), not
     // at once inside findDuplicate: an agent's first write on a big store answers other calls meanwhile.
-    if (!engine.store.isEmpty()) await engine.vectors.getReady(nextTurn);
+    if (!noMemories(engine.store)) await engine.vectors.getReady(nextTurn);
     const dup = findDuplicate(engine, vec, draft.type, who.owner, policy, opts.reinforceOnly);
     if (dup) {
       const store = engine.store;
@@ -114,7 +116,7 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, sent: Remem
         });
         store.logAccesses([{ id: existing.id, record: accessRecord(now, 'reinforced', { reader_owner: who.owner, session_ref: who.session_ref }) }]);
       });
-      return { id: existing.id, reinforced: true, cos: dup.cos, memory: store.require(existing.id), ...told };
+      return { id: existing.id, reinforced: true, cos: dup.cos, memory: requireMemory(store, existing.id), ...told };
     }
   }
   if (!opts.force) refuseForgotten(engine, who, draft.content);
@@ -128,7 +130,7 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, sent: Remem
  * forgot this exact content, the write is refused with when and what, and `force` overrides.
  */
 function refuseForgotten(engine: Engine, who: AgentIdentity, content: string): void {
-  const tomb = engine.store.tombstoneFor(content);
+  const tomb = tombstoneFor(engine.store, content);
   if (!tomb || !ownerMatches(tomb.owner, roleOf(who.owner))) return;
   throw new MnemoError(
     'conflict',

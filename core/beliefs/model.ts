@@ -11,7 +11,7 @@ import { modeOf } from './equations.js';
 import type { Observation } from './observation.js';
 import { applyObservation, type DimensionState } from './update.js';
 import { withoutRejected } from './rejected.js';
-import type { DeltaRow, DimensionRow, IngestMarker, StoreReader, StoreWriter } from '../store/port/port.js';
+import type { DeltaRow, DimensionRow, IngestRun, StoreReader, StoreWriter } from '../store/port/port.js';
 import { beliefTables, type BeliefReads, type BeliefWrites } from '../store/queries/belief-tables.js';
 
 const CONFIG_KEY = 'beliefs_config';
@@ -153,7 +153,8 @@ export class BeliefModel {
     const pacing = pacingOf(opts.pacing);
     const pacer = this.store.runs.pacer(pacing);
     const run = this.newIngestState(recordedAt);
-    let marker: IngestMarker | null = null;
+    // Typed as the run it may become: it is set inside the batches' callbacks.
+    let marker = null as IngestRun | null;
     let i = 0;
     // The line being written: a value the store cannot keep (a NUL character in PostgreSQL text) is
     // refused as it is written, and the error then names its line.
@@ -178,7 +179,7 @@ export class BeliefModel {
           }
           if (first !== null && run.last !== null) {
             this.tables.indexEvidence(first, run.last);
-            this.store.runs.noteIngestBatch(marker, first, run.last);
+            marker.noteBatch(first, run.last);
           }
         });
         if (i < sorted.length) await pacer.between();
@@ -187,13 +188,13 @@ export class BeliefModel {
         this.writeDimensions(run);
         // Observations other writers added meanwhile were computed without ours: replay those dimensions.
         if (marker) {
-          for (const d of this.store.runs.foreignDeltaDimensions(marker)) this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
+          for (const d of marker.foreignDeltaDimensions()) this.replayDimension(d.entity, this.tables.deltasOf(d.entity, d.attribute));
         }
-        if (marker) this.store.runs.clearIngestRun();
+        if (marker) marker.clear();
         return this.ingestResult(run, observations.length);
       });
     } catch (err) {
-      if (marker) this.store.runs.rollbackIngestRun(marker);
+      if (marker) marker.rollback();
       if (err instanceof MnemoError && err.code === 'bad_input' && writing > 0 && !('line' in (err.details ?? {}))) {
         throw badInput(`line ${writing}: ${err.message}; nothing was ingested`, { ...err.details, line: writing });
       }

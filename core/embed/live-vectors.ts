@@ -6,6 +6,7 @@ import { rowCounter, type LoadProgress } from '../store/derived/derived-index.js
 import type { StoreReader } from '../store/port/port.js';
 import type { PartSource, SnapshotParts } from '../store/derived/snapshot-parts.js';
 import { decodeVectors, encodeVectors } from './vector-snapshot.js';
+import { countMemories } from '../store/queries/memory-lookups.js';
 
 export class LiveVectors extends VectorIndex implements PersistableIndex {
   /** 2: sparse vectors in the inverted layout (1 stored them row by row); 3: and row by row beside it (read a vector alone). */
@@ -23,7 +24,7 @@ export class LiveVectors extends VectorIndex implements PersistableIndex {
 
   load(store: StoreReader, progress?: LoadProgress): void {
     this.clear();
-    const total = store.count();
+    const total = countMemories(store);
     this.reserve(total);
     const rows = rowCounter(total, progress);
     for (const r of store.queries.liveVectorRows()) {

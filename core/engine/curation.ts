@@ -8,6 +8,8 @@ import { contentHash } from '../model/content-hash.js';
 import { defaultSurvivor, mergeOwners } from '../model/merge-order.js';
 import type { Engine, EngineReader } from './engine.js';
 import { assertWritable, type MemoryPatch, type WriteActor } from './memory-ops.js';
+import { requireMemory } from '../store/queries/memory-lookups.js';
+import { putTombstone } from '../store/queries/tombstones.js';
 
 export interface MergeResult {
   survivor: Memory;
@@ -38,15 +40,15 @@ export interface MergeOrder {
 
 /** What a merge of these memories would default to, so the dialog and reflection agree. */
 export function mergeOrder(engine: EngineReader, ids: string[]): MergeOrder {
-  const mems = [...new Set(ids.map((i) => engine.store.require(i).id))].map((id) => engine.store.get(id)!);
+  const mems = [...new Set(ids.map((i) => requireMemory(engine.store, i).id))].map((id) => engine.store.get(id)!);
   const owners = mergeOwners(mems);
   return { survivor: defaultSurvivor(mems)!.id, owners, cross_owner: owners.length > 1 };
 }
 
 export async function mergeMemories(engine: Engine, ids: string[], survivorId: string, patch: MemoryPatch = {}, actor?: WriteActor, opts: MergeOptions = {}): Promise<MergeResult> {
   const store = engine.store;
-  const survivor = store.require(survivorId);
-  const sources = [...new Set(ids.map((i) => store.require(i).id))].filter((id) => id !== survivor.id).map((id) => store.get(id)!);
+  const survivor = requireMemory(store, survivorId);
+  const sources = [...new Set(ids.map((i) => requireMemory(store, i).id))].filter((id) => id !== survivor.id).map((id) => store.get(id)!);
   if (sources.length === 0) throw badInput('give at least one memory to merge into the survivor (other than the survivor itself)', { field: 'ids' });
   for (const m of [survivor, ...sources]) assertWritable(m, actor);
   const owners = mergeOwners([survivor, ...sources]);
@@ -77,7 +79,7 @@ export async function mergeMemories(engine: Engine, ids: string[], survivorId: s
   const { changeId } = store.change(`merge ${sources.length} into ${survivor.id.slice(0, 8)}`, 'memory.merge', () => {
     store.save(survivor);
     if (vec) store.setEmbedding(survivor.id, vec);
-    for (const s of sources) store.archive(s.id);
+    for (const s of sources) store.setArchived(s.id, true);
   });
   return { survivor: store.get(survivor.id)!, archived: sources.map((s) => s.id), change_id: changeId };
 }
@@ -90,12 +92,12 @@ export interface ForgetResult {
 /** Deletes the memories (rows and edges in and out) and tombstones their content; one undoable change. */
 export function forgetMemories(engine: Engine, ids: string[], actor?: WriteActor): ForgetResult {
   const store = engine.store;
-  const mems = [...new Set(ids.map((i) => store.require(i).id))].map((id) => store.get(id)!);
+  const mems = [...new Set(ids.map((i) => requireMemory(store, i).id))].map((id) => store.get(id)!);
   for (const m of mems) assertWritable(m, actor);
   const now = engine.now();
   const { changeId } = store.change(mems.length === 1 ? `forget ${mems[0]!.id.slice(0, 8)}` : `forget ${mems.length} memories`, 'memory.forget', () => {
     for (const m of mems) {
-      store.putTombstone({ hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: now, head: memoryHead(m) });
+      putTombstone(store, { hash: contentHash(m.content), memory_id: m.id, owner: m.owner, ts: now, head: memoryHead(m) });
       store.delete(m.id);
     }
   });
@@ -105,7 +107,7 @@ export function forgetMemories(engine: Engine, ids: string[], actor?: WriteActor
 /** Hard delete (rows and edges in and out), journalled; no tombstone. */
 export function deleteMemories(engine: Engine, ids: string[], actor?: WriteActor): { deleted: string[]; change_id: number | null } {
   const store = engine.store;
-  const mems = [...new Set(ids.map((i) => store.require(i).id))].map((id) => store.get(id)!);
+  const mems = [...new Set(ids.map((i) => requireMemory(store, i).id))].map((id) => store.get(id)!);
   for (const m of mems) assertWritable(m, actor);
   const { result, changeId } = store.change(mems.length === 1 ? `delete ${mems[0]!.id.slice(0, 8)}` : `delete ${mems.length} memories`, 'memory.delete', () =>
     mems.filter((m) => store.delete(m.id)).map((m) => m.id),

@@ -13,6 +13,7 @@ import { openStoreAsOf, openStoreAt, type OpenedStore } from '../store/open-loca
 import { Derived } from '../store/derived/derived.js';
 import { IndexSnapshots, type IndexSnapshotOptions } from '../store/derived/index-snapshots.js';
 import type { ProfileName, StoreReader, StoreWriter } from '../store/port/port.js';
+import { defaultProfile } from '../store/queries/saved-profiles.js';
 
 /**
  * Names a per-engine singleton owned by another module (an index, the belief model, the plans under
@@ -134,7 +135,7 @@ export class Engine {
   }
 
   profile(): ProfileName {
-    return this.profileOverride ?? this.store.profile();
+    return this.profileOverride ?? defaultProfile(this.store);
   }
 
   /** The engine's instance of a per-engine singleton (see ExtensionKey), created on first use. */

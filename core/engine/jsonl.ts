@@ -13,6 +13,7 @@ import { blobToVector, decodeRow, vectorToBlob } from '../store/port/codec.js';
 import type { Engine } from './engine.js';
 import { recordRedactions, redactFields } from './redaction.js';
 import { totalOf, type RedactionCounts } from '../model/redaction.js';
+import { memoryEmbedding } from '../store/queries/memory-lookups.js';
 
 /** A memory's redacted fields, its replacements added to `into`. */
 function redactFieldsInto(engine: Engine, memory: Memory, into: RedactionCounts): Memory {
@@ -45,7 +46,7 @@ export function* exportJsonl(engine: Engine, opts: ExportOptions = {}): Generato
     delete line['extra'];
     if (m.extra) Object.assign(line, m.extra);
     if (opts.withEmbeddings) {
-      const v = engine.store.getEmbedding(m.id);
+      const v = memoryEmbedding(engine.store, m.id);
       if (v) line['embedding'] = vectorToBlob(v).toString('base64');
     }
     yield JSON.stringify(line);

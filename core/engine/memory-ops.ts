@@ -20,6 +20,8 @@ import { ownerMayWrite, validateOwner } from '../model/owner.js';
 import type { Engine } from './engine.js';
 import { recordRedactions, redactFields, type Redacted } from './redaction.js';
 import type { RedactionCounts } from '../model/redaction.js';
+import { tombstoneFor } from '../store/queries/tombstones.js';
+import { requireMemory } from '../store/queries/memory-lookups.js';
 
 export interface WriteActor {
   /** The writer's identity; when set, cross-role writes are refused (nooa's `_assert_writable`). */
@@ -49,7 +51,7 @@ export async function addMemory(
   // Secrets never reach the store, its journal or its feed: replaced before anything is written.
   const { fields: input, redacted } = opts.redacted ? { fields: given, redacted: opts.redacted } : redactFields(engine.store, given);
   // Forgotten content is not silently re-created: the caller learns of the tombstone and decides.
-  const tomb = opts.allowForgotten ? null : engine.store.tombstoneFor(input.content);
+  const tomb = opts.allowForgotten ? null : tombstoneFor(engine.store, input.content);
   if (tomb) {
     throw new MnemoError(
       'conflict',
@@ -114,7 +116,7 @@ const EMBEDDED_FIELDS = new Set(['title', 'content', 'tags', 'entities']);
 export async function updateMemory(engine: Engine, idOrPrefix: string, given: MemoryPatch, opts: UpdateOptions = {}): Promise<{ memory: Memory; changed: string[]; redacted?: RedactionCounts }> {
   const store = engine.store;
   const { fields: patch, redacted } = redactFields(store, given);
-  const m = store.require(idOrPrefix);
+  const m = requireMemory(store, idOrPrefix);
   assertWritable(m, opts.actor);
   if (patch.owner !== undefined) validateOwner(patch.owner);
   const changed: string[] = [];
@@ -152,19 +154,19 @@ export async function updateMemory(engine: Engine, idOrPrefix: string, given: Me
       store.logAccesses([{ id: m.id, record: accessRecord(engine.now(), 'reinforced', { reader_owner: reader.owner, session_ref: reader.session_ref }), reinforce: false }]);
     }
   });
-  return { memory: opts.asAgentAccess ? store.require(m.id) : m, changed, ...(redacted.total ? { redacted: redacted.counts } : {}) };
+  return { memory: opts.asAgentAccess ? requireMemory(store, m.id) : m, changed, ...(redacted.total ? { redacted: redacted.counts } : {}) };
 }
 
 export function archiveMemories(engine: Engine, ids: string[], archived: boolean, actor?: WriteActor): { changed: string[]; changeId: number | null } {
   const store = engine.store;
-  const resolved = ids.map((i) => store.require(i));
+  const resolved = ids.map((i) => requireMemory(store, i));
   for (const m of resolved) assertWritable(m, actor);
   const verb = archived ? 'archive' : 'restore';
   const label = resolved.length === 1 ? `${verb} ${resolved[0]!.id.slice(0, 8)}` : `${verb} ${resolved.length} memories`;
   const { result, changeId } = store.change(label, `memory.${verb}`, () => {
     // Every row locked at once, in id order: written one by one in the caller's order, two such calls deadlocked on PostgreSQL.
     store.lockAhead?.(resolved.map((m) => m.id));
-    return resolved.filter((m) => (archived ? store.archive(m.id) : store.restore(m.id))).map((m) => m.id);
+    return resolved.filter((m) => (archived ? store.setArchived(m.id, true) : store.setArchived(m.id, false))).map((m) => m.id);
   });
   return { changed: result, changeId };
 }
@@ -183,8 +185,8 @@ export function linkManyMemories(engine: Engine, srcs: string[], dst: string, ty
     });
   }
   if (!(weight >= 0 && weight <= 1)) throw badInput(`edge weight ${weight} is outside [0, 1]`, { field: 'weight' });
-  const b = store.require(dst);
-  const sources = [...new Map(srcs.map((s) => store.require(s)).map((m) => [m.id, m])).values()];
+  const b = requireMemory(store, dst);
+  const sources = [...new Map(srcs.map((s) => requireMemory(store, s)).map((m) => [m.id, m])).values()];
   for (const a of sources) {
     assertWritable(a, actor);
     if (a.id === b.id) throw badInput(`an edge needs two different memories (${a.id.slice(0, 8)} is the target)`, { field: 'dst' });
@@ -208,7 +210,7 @@ export function linkManyMemories(engine: Engine, srcs: string[], dst: string, ty
 
 export function unlinkMemories(engine: Engine, src: string, dst: string, type: string, actor?: WriteActor): { changed: boolean; changeId: number | null } {
   const store = engine.store;
-  const a = store.require(src);
+  const a = requireMemory(store, src);
   const dstId = store.resolveId(dst) ?? dst;
   assertWritable(a, actor);
   const { result, changeId } = store.change(`unlink ${a.id.slice(0, 8)} -${type}-> ${dstId.slice(0, 8)}`, 'edge.remove', () =>

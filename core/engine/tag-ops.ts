@@ -7,6 +7,7 @@ import { badInput } from '../errors.js';
 import { embeddingText } from '../model/memory.js';
 import type { Engine } from './engine.js';
 import { assertWritable, type WriteActor } from './memory-ops.js';
+import { requireMemory } from '../store/queries/memory-lookups.js';
 
 export interface TagResult {
   changed: string[];
@@ -20,7 +21,7 @@ export async function tagMemories(engine: Engine, ids: readonly string[], add: r
   if (plus.some((t) => t === '') || [...minus].some((t) => t === '')) throw badInput('tags cannot be empty strings', { field: 'tags' });
   if (plus.length === 0 && minus.size === 0) throw badInput('give at least one tag to add or remove', { field: 'add' });
   const store = engine.store;
-  const memories = ids.map((id) => store.require(id));
+  const memories = ids.map((id) => requireMemory(store, id));
   for (const m of memories) assertWritable(m, actor);
   const updates: { m: (typeof memories)[number]; vec: Float32Array }[] = [];
   for (const m of memories) {

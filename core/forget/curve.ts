@@ -14,12 +14,13 @@ import { memoryHead } from '../model/memory.js';
 import { tallyAccesses } from './access-tally.js';
 import { DEFAULT_FORGET_POLICY, pruneDecision, pruneEta, protectionReason, retention, stabilityHours, type ForgetPolicy } from './policy.js';
 import type { CurveMarker, RetentionCurve } from './types.js';
+import { requireMemory } from '../store/queries/memory-lookups.js';
 
 const DAY = 86_400;
 
 export function retentionCurve(engine: EngineReader, idOrPrefix: string, opts: { until?: number; samples?: number; policy?: ForgetPolicy } = {}): RetentionCurve {
   const policy = opts.policy ?? DEFAULT_FORGET_POLICY;
-  const m = engine.store.require(idOrPrefix);
+  const m = requireMemory(engine.store, idOrPrefix);
   const now = engine.now();
   const until = Math.max(opts.until ?? now + 90 * DAY, m.created_at + 1);
   const markers = mergeMarkers(engine, m.id, m.access_log);

@@ -64,7 +64,7 @@ export function prune(engine: Engine, opts: PruneOptions): PruneOutcome {
         stopped = true;
         break;
       }
-      const done = action === 'delete' ? store.delete(c.id) : store.archive(c.id);
+      const done = action === 'delete' ? store.delete(c.id) : store.setArchived(c.id, true);
       if (done) pruned.push(c.id);
     }
     return pruned;

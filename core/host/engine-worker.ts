@@ -25,6 +25,7 @@ import { LiveRefresh } from './live-refresh.js';
 import { MIRRORED_PROGRESS } from './lanes.js';
 import type { ControlOp, FromWorker, ToWorker, WorkerSetup } from './host-protocol.js';
 import type { WorkerExtension, WorkerExtensionContext } from './worker-extension.js';
+import { countMemories } from '../store/queries/memory-lookups.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
@@ -133,7 +134,7 @@ function control(op: ControlOp): unknown {
       return openFleet(session, op.folder);
     case 'demo': {
       const store = session.engine().store;
-      if (store.count({ includeArchived: true }) === 0) generateDemo(store, { size: op.size, seed: 7, now: op.now });
+      if (countMemories(store, { includeArchived: true }) === 0) generateDemo(store, { size: op.size, seed: 7, now: op.now });
       return { path: store.path };
     }
     case 'current': {

@@ -9,11 +9,12 @@ import { pyRound } from '../model/py-round.js';
 import type { StoreKpis } from './types.js';
 import { fetchesOf, injectionFollowedByUse } from './usage.js';
 import { iterUsageRecords } from '../store/queries/usage.js';
+import { maintenanceHistory } from '../store/queries/maintenance-log.js';
 
 const WEEK_HOURS = 168;
 
 export function storeKpis(engine: EngineReader, owner: OwnerScope, now: number): StoreKpis {
-  const maintenance = engine.store.maintenanceHistory(5);
+  const maintenance = maintenanceHistory(engine.store, 5);
   const byType: Record<string, number> = {};
   const byOwner: Record<string, number> = {};
   const fetches: number[] = [];

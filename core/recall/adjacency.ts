@@ -15,6 +15,7 @@ import type { Edge } from '../model/memory.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringEntries } from '../store/derived/snapshot-parts.js';
 import type { StoreReader } from '../store/port/port.js';
 import { readStoredStrings, type StoredStrings } from '../store/derived/stored-strings.js';
+import { allEdges } from '../store/queries/edge-sources.js';
 
 /** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
 class StoredEdges {
@@ -94,7 +95,7 @@ export class Adjacency implements PersistableIndex {
 
   load(store: StoreReader): void {
     this.reset();
-    for (const r of store.queries.allEdges()) {
+    for (const r of allEdges(store)) {
       let list = this.out.get(r.src);
       if (!list) this.out.set(r.src, (list = []));
       list.push({ target_id: r.dst, type: r.type, weight: r.weight, created_at: r.created_at });

@@ -23,6 +23,7 @@ import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
 import { SubstringIndex, setBit } from './substring-index.js';
 import { asciiLower } from './tokens.js';
+import { countMemories } from '../store/queries/memory-lookups.js';
 
 
 export type { SlotData } from './slot-data.js';
@@ -134,7 +135,7 @@ export class RecallCorpus implements PersistableIndex {
 
   load(store: StoreReader, progress?: LoadProgress): void {
     this.reset(store);
-    const rows = rowCounter(store.count(), progress);
+    const rows = rowCounter(countMemories(store), progress);
     for (const row of store.queries.liveSourceRows()) {
       this.append(store, row);
       rows.tick();

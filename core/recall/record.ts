@@ -17,6 +17,7 @@ import { explainResult, rankRequest } from './explain.js';
 import { resolveRequest, type RecallInput } from './request.js';
 import type { RecallItem, RecallResult } from './types.js';
 import type { AccessWrite } from '../store/port/port.js';
+import { requireMemory, requireMemoryId } from '../store/queries/memory-lookups.js';
 
 export interface Reader {
   owner: string;
@@ -94,7 +95,7 @@ export function recallAndLog(engine: Engine, input: RecallInput, channel: ReadCh
 /** Logs one touching read of a memory (`deref` or `reinforced`) and returns it as it is after. */
 export function touchOne(engine: Engine, idOrPrefix: string, channel: Extract<AccessChannel, 'deref' | 'reinforced'>, reader: Reader, bump = true): Memory {
   const store = engine.store;
-  const id = store.requireId(idOrPrefix);
+  const id = requireMemoryId(store, idOrPrefix);
   store.transaction(() => {
     store.logAccesses([
       {
@@ -105,10 +106,10 @@ export function touchOne(engine: Engine, idOrPrefix: string, channel: Extract<Ac
     ]);
     if (channel === 'reinforced') {
       // Both of nooa's reinforcing paths (dedup hit, update) count the reinforcement.
-      const m = store.require(id);
+      const m = requireMemory(store, id);
       m.reinforcement_count += 1;
       store.save(m);
     }
   });
-  return store.require(id);
+  return requireMemory(store, id);
 }

@@ -11,7 +11,7 @@ import type { StoreReader, StoreWriter } from '../store/port/port.js';
 import { profileConfig, profileFor, type RecallFeatures, type RecallKnobs, type RecallProfile } from './profile.js';
 import { MAX_PROFILE_JSON, MAX_SAVED_PROFILES, profileConfigSchema, type ProfileConfig, type ProfileOverrides } from './profile-schema.js';
 import type { ProfileDiffRow, ProfileSaved, ProfileSummary, ProfileView } from './types.js';
-import { savedProfile, savedProfiles } from '../store/queries/saved-profiles.js';
+import { defaultProfile, deleteSavedProfile, putSavedProfile, savedProfile, savedProfiles, setDefaultProfile as storeDefaultProfile } from '../store/queries/saved-profiles.js';
 
 /** Every profile name a call may use on this store: the built-in ones, then the saved ones. */
 export function knownProfileNames(store: StoreReader): string[] {
@@ -110,7 +110,7 @@ function defaultBm25(): NonNullable<ProfileConfig['features']['bm25']> {
 }
 
 export function listProfiles(store: StoreReader): ProfileSummary[] {
-  const current = store.profile();
+  const current = defaultProfile(store);
   const builtins: ProfileSummary[] = BUILTIN_PROFILE_NAMES.map((name) => ({ name, builtin: true, base: null, is_default: name === current, created_at: null, updated_at: null }));
   const saved: ProfileSummary[] = savedProfiles(store).map((r) => ({ name: r.name, builtin: false, base: r.base, is_default: r.name === current, created_at: r.created_at, updated_at: r.updated_at }));
   return [...builtins, ...saved];
@@ -124,7 +124,7 @@ export function profileView(store: StoreReader, name: string): ProfileView {
     name,
     builtin: row === null,
     base: row?.base ?? null,
-    is_default: store.profile() === name,
+    is_default: defaultProfile(store) === name,
     config: profileConfig(profile),
     diff_from_base: base ? diffProfiles(base, profile) : [],
   };
@@ -164,7 +164,7 @@ export function saveProfile(store: StoreWriter, input: SaveProfileInput): Profil
   }
   const now = store.clock.now();
   const { changeId } = store.change(`save profile ${input.name}`, 'profile.save', () =>
-    store.putSavedProfile({ name: input.name, base: baseName, config: json, created_at: existing?.created_at ?? now, updated_at: now, default_since: existing?.default_since ?? null }),
+    putSavedProfile(store, { name: input.name, base: baseName, config: json, created_at: existing?.created_at ?? now, updated_at: now, default_since: existing?.default_since ?? null }),
     { profile: input.name, base: baseName },
   );
   const profile = fromConfig(input.name, config);
@@ -174,14 +174,14 @@ export function saveProfile(store: StoreWriter, input: SaveProfileInput): Profil
 export function deleteProfile(store: StoreWriter, name: string): { name: string; change_id: number | null } {
   refuseBuiltin(name, 'deleted');
   if (!savedProfile(store, name)) throw notFound(`no saved profile named ${JSON.stringify(name)}; the profiles of this store are ${knownProfileNames(store).join(', ')}`, { profile: name });
-  if (store.profile() === name) throw badInput(`profile ${JSON.stringify(name)} is the store's default profile; set another default first (mnemo profiles default <name>)`, { field: 'name', profile: name });
-  const { changeId } = store.change(`delete profile ${name}`, 'profile.delete', () => store.deleteSavedProfile(name), { profile: name });
+  if (defaultProfile(store) === name) throw badInput(`profile ${JSON.stringify(name)} is the store's default profile; set another default first (mnemo profiles default <name>)`, { field: 'name', profile: name });
+  const { changeId } = store.change(`delete profile ${name}`, 'profile.delete', () => deleteSavedProfile(store, name), { profile: name });
   return { name, change_id: changeId };
 }
 
 export function setDefaultProfile(store: StoreWriter, name: string): { name: string; previous: string; change_id: number | null } {
   resolveProfile(store, name); // refuses an unknown name, or a saved one that no longer checks
-  const previous = store.profile();
-  const { changeId } = store.change(`default profile ${name}`, 'profile.default', () => store.setDefaultProfile(name), { profile: name, previous });
+  const previous = defaultProfile(store);
+  const { changeId } = store.change(`default profile ${name}`, 'profile.default', () => storeDefaultProfile(store, name), { profile: name, previous });
   return { name, previous, change_id: changeId };
 }

@@ -21,10 +21,11 @@ import { supersededInfo } from './superseded-why.js';
 import { asciiLower, jaccard, queryCues } from './tokens.js';
 import type { WhyNotResult } from './types.js';
 import { fmt, spreadSentence, whyNotSentences, type WhyNotFacts } from './why-not-sentences.js';
+import { memoryEmbedding, requireMemoryId } from '../store/queries/memory-lookups.js';
 
 export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPrefix: string): WhyNotResult {
   const store = engine.store;
-  const id = store.requireId(targetIdOrPrefix);
+  const id = requireMemoryId(store, targetIdOrPrefix);
   const m = store.get(id)!;
   const ranking = rankRequest(engine, req, { trace: true });
   const { knobs, features } = req.profile;
@@ -38,7 +39,7 @@ export function whyNot(engine: EngineReader, req: ResolvedRequest, targetIdOrPre
   const kth = kthRow ? kthRow.activation : null;
 
   const q = engine.embedder.embedSync ? engine.embedder.embedSync(req.query) : new Float32Array(engine.embedder.dim);
-  const vec = engine.vectors.get().vector(id) ?? store.getEmbedding(id);
+  const vec = engine.vectors.get().vector(id) ?? memoryEmbedding(store, id);
   const cos = vec ? dot(vec, q) : null;
   const ctx = jaccard(queryCues(req.query), cueSet(m));
   const raw = {

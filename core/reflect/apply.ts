@@ -34,6 +34,7 @@ import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
 import { isClose, rescoreValue, touched } from './ops.js';
 import { planOps } from './plan.js';
 import type { ApplyResult, FoldFields, NewMemorySpec, PlanOp, ReflectionPlan, ReflectionReport, WindowInfo } from './types.js';
+import { logMaintenance } from '../store/queries/maintenance-log.js';
 
 export interface ApplyOptions {
   /** Op ids to apply; absent = every op of the plan. */
@@ -183,7 +184,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
       },
       () => {
         result.report.duration_ms = Math.round(performance.now() - started);
-        store.logMaintenance('reflect', { trigger: 'manual', plan_id: plan.id, ...result.report });
+        logMaintenance(store, 'reflect', { trigger: 'manual', plan_id: plan.id, ...result.report });
       },
     );
   } catch (err) {
@@ -300,7 +301,7 @@ function applyOne(engine: Engine, plan: ReflectionPlan, o: PlanOp, dropped: Set<
       for (const e of dup.edges) if (e.target_id !== anchor.id) addEdge(anchor, e.target_id, e.type, e.weight, now);
       addEdge(anchor, dup.id, 'refines', 1.0, now);
       store.save(anchor);
-      store.archive(dup.id);
+      store.setArchived(dup.id, true);
       noteAdjusted(res, o.id, o.after.anchor, fold(anchor));
       res.report.merged++;
       return null;
@@ -335,7 +336,7 @@ function applyOne(engine: Engine, plan: ReflectionPlan, o: PlanOp, dropped: Set<
       const d = pruneDecision(m, plan.now, plan.forget_policy);
       if (!d.prune) return `guard holds now: ${d.reason}`;
       if (o.action === 'delete') store.delete(m.id);
-      else store.archive(m.id);
+      else store.setArchived(m.id, true);
       res.report.pruned++;
       return null;
     }
@@ -346,7 +347,7 @@ function applyOne(engine: Engine, plan: ReflectionPlan, o: PlanOp, dropped: Set<
       });
       if (live.length === 0) return 'every superseded memory is already gone or archived';
       addProposed(engine, o.consolidated, vectors, now);
-      for (const id of live) store.archive(id);
+      for (const id of live) store.setArchived(id, true);
       res.report.reconciled++;
       res.report.superseded += live.length;
       return null;

@@ -11,6 +11,7 @@ import { baseLevelActivation, sigmoid } from '../model/activation.js';
 import type { StoreReader } from '../store/port/port.js';
 import { isClose, rescoreValue, round4 } from './ops.js';
 import { DEFAULT_REFLECTION_POLICY, type ReflectionPolicy } from './policy.js';
+import { allMemories, memoryEmbedding, memoryRowid } from '../store/queries/memory-lookups.js';
 
 export interface ReferenceResult {
   merged: { dup: string; into: string }[];
@@ -22,17 +23,17 @@ export interface ReferenceResult {
 }
 
 export function referencePass(store: StoreReader, now: number, policy: ReflectionPolicy = DEFAULT_REFLECTION_POLICY, forget: ForgetPolicy = DEFAULT_FORGET_POLICY, limit?: number): ReferenceResult {
-  const mems = store.all();
+  const mems = allMemories(store);
   const byId = new Map(mems.map((m) => [m.id, m]));
   const index = new VectorIndex(store.dim);
   const vec = new Map<string, Float32Array>();
   for (const m of mems) {
-    const v = store.getEmbedding(m.id);
+    const v = memoryEmbedding(store, m.id);
     if (!v) continue;
     vec.set(m.id, v);
-    index.upsert(m.id, v, m.owner, store.rowidOf(m.id)!);
+    index.upsert(m.id, v, m.owner, memoryRowid(store, m.id)!);
   }
-  const rowid = new Map(mems.map((m) => [m.id, store.rowidOf(m.id)!]));
+  const rowid = new Map(mems.map((m) => [m.id, memoryRowid(store, m.id)!]));
   // Cosines are float32 (as numpy returns them); ties at float32 precision go to the older row.
   const knn = (v: Float32Array, k: number) =>
     index

@@ -13,6 +13,7 @@ import { loggedSessions } from '../../core/tune/log-labels.js';
 import { tempDir } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
 import { NOW } from '../helpers/recall-store.js';
+import { countMemories } from '../../core/store/queries/memory-lookups.js';
 
 describe('mnemo demo --simulated-log', () => {
   it('writes a new store with one labelled session per group, and nothing else beside it', async () => {
@@ -24,7 +25,7 @@ describe('mnemo demo --simulated-log', () => {
     expect(readdirSync(dir)).toEqual(['sim.sqlite']);
     const reader = Engine.open(path, { readonly: true });
     try {
-      expect(reader.store.count({ includeArchived: true })).toBe(18);
+      expect(countMemories(reader.store, { includeArchived: true })).toBe(18);
       const sessions = loggedSessions(reader.store);
       expect(sessions).toHaveLength(6);
     } finally {

@@ -21,6 +21,7 @@ import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { connectHttp, credential, httpServer, INITIALIZE, rawPost, type HttpFixture } from '../helpers/mcp-http.js';
 import { movableClock } from '../helpers/agents.js';
+import { countMemories } from '../../core/store/queries/memory-lookups.js';
 
 const TOKEN_A = 'tok-alice-0123456789abcdef';
 const TOKEN_B = 'tok-bob-0123456789abcdef';
@@ -75,7 +76,7 @@ const remember = (i: number) => ({ jsonrpc: '2.0', id: 1000 + i, method: 'tools/
 const memoriesIn = (path: string) => {
   const store = MemoryStore.open(path, { readonly: true });
   try {
-    return store.count({ includeArchived: true });
+    return countMemories(store, { includeArchived: true });
   } finally {
     store.close();
   }

@@ -299,7 +299,7 @@ describe('walking the feed backwards', () => {
     foreignSave({ ...decodeRow(rowOf(c.id)!, []).memory, content: 'gamma, edited' });
     store.addEdge(b.id, c.id, 'related', 0.5);
     store.addEdge(a.id, b.id, 'supports', 0.75);
-    store.archive(b.id);
+    store.setArchived(b.id, true);
     store.add(createMemory({ content: 'delta' }, NOW), vector(4));
     db.prepare('UPDATE memories SET id = ? WHERE id = ?').run('e'.repeat(32), c.id);
     store.delete(a.id);

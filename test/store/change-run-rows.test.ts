@@ -8,6 +8,7 @@ import { ChangeRun } from '../../core/store/shared/change-run.js';
 import { fixtureCopy } from '../../support/fixture.js';
 import { openAt } from '../../support/reflect.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 
@@ -15,7 +16,7 @@ describe('closing a change written in batches', () => {
   it('drops rows put back as they were, keeps the others, and counts each kind', () => {
     const engine = openAt(fixtureCopy(), NOW);
     const store = sqliteAdapterOf(engine);
-    const [a, b, c] = store.all().filter((m) => !m.archived).slice(0, 3);
+    const [a, b, c] = allMemories(store).filter((m) => !m.archived).slice(0, 3);
     const run = new ChangeRun(store, 'test: three batches', 'test');
     run.batch(() => {
       store.save({ ...a!, importance: 0.91 });
@@ -41,7 +42,7 @@ describe('closing a change written in batches', () => {
   it('leaves no change at all when every row is back as it was', () => {
     const engine = openAt(fixtureCopy(), NOW);
     const store = sqliteAdapterOf(engine);
-    const [a] = store.all().filter((m) => !m.archived).slice(0, 1);
+    const [a] = allMemories(store).filter((m) => !m.archived).slice(0, 1);
     const run = new ChangeRun(store, 'test: back and forth', 'test');
     run.batch(() => store.save({ ...a!, importance: 0.5 + a!.importance / 4 }));
     run.batch(() => store.save({ ...a! }));

@@ -10,6 +10,7 @@ import { createMemory } from '../../core/model/memory.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { SpyIndex } from '../../support/spy-index.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 function pair() {
   const path = join(tempDir(), 'store.sqlite');
@@ -33,7 +34,7 @@ describe('indexes beside another writer', () => {
     derived.get();
     expect(spy.loads).toBe(2);
     expect(spy.updated).toEqual([]);
-    const live = writer.all();
+    const live = allMemories(writer);
     const [edited, archived, deleted, linker, target] = [live[0]!, live[1]!, live[2]!, live[3]!, live[4]!];
 
     // Deleting a memory also drops the edges into it: their sources changed too.
@@ -43,7 +44,7 @@ describe('indexes beside another writer', () => {
       writer.add(added, null);
       edited.content = `${edited.content} (edited next door)`;
       writer.save(edited);
-      writer.archive(archived.id);
+      writer.setArchived(archived.id, true);
       writer.delete(deleted.id);
       writer.addEdge(linker.id, target.id, 'supports', 0.5);
     });
@@ -53,7 +54,7 @@ describe('indexes beside another writer', () => {
 
     derived.get();
     expect(spy.loads).toBe(2);
-    const added = writer.all().find((m) => m.content === 'written by the agent next door')!;
+    const added = allMemories(writer).find((m) => m.content === 'written by the agent next door')!;
     // The change feed names both ends of a changed edge (an index of incoming edges needs the target
     // too): the targets of the edges the edit and the new link rewrote (nooa's save rewrites a memory's
     // edges whole) and of the deleted memory's edges are told as well.

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../core/clock.js';
 import { accessRecord, createMemory, type Memory } from '../../core/model/memory.js';
-import { FEED_META, feedRetention, feedStatus, pruneFeed, pruneFeedStep, setFeedRetention } from '../../core/store/sqlite/feed-retention.js';
+import { feedStatus, pruneFeed, pruneFeedStep } from '../../core/store/sqlite/feed-retention.js';
+import { FEED_META, feedRetention, setFeedRetention } from '../../core/store/queries/feed-retention.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { runCli } from '../helpers/cli.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const DAY = 86_400;
 const T0 = 1_780_000_000;
@@ -125,7 +127,7 @@ describe('change feed retention', () => {
     expect(status).toMatchObject({ installed: true, rows: 0, history_from: T0, accesses_from: T0 });
     expect(status.pruned_through).toBeGreaterThan(300);
     // What happens after the load is history as usual.
-    demo.save({ ...demo.all()[0]!, content: 'edited after the demo was built' });
+    demo.save({ ...allMemories(demo)[0]!, content: 'edited after the demo was built' });
     expect(feedStatus(demo).rows_by_op).toEqual({ update: 1 });
     demo.close();
     store = MemoryStore.open(path, { clock });

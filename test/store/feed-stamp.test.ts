@@ -13,6 +13,7 @@ import { ChangeRun, undoInBatches } from '../../core/store/shared/change-run.js'
 import type { FeedRow } from '../../core/store/shared/feed-images.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { fixtureCopy, tempDir } from '../../support/fixture.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000.5;
 
@@ -112,10 +113,10 @@ describe('a nooa store gains its feed on the first write', () => {
     const nooa = new Database(path);
     expect(objects(nooa)).toEqual([]);
     const s = MemoryStore.open(path, { clock });
-    s.all();
+    allMemories(s);
     s.feedPosition();
     expect(objects(nooa)).toEqual([]);
-    const first = s.all()[0]!;
+    const first = allMemories(s)[0]!;
     s.save({ ...first, content: `${first.content} (edited)` });
     const rows = nooa.prepare('SELECT op, memory_id, at, writer FROM mnemo_feed').all();
     expect(rows).toEqual([{ op: 'update', memory_id: first.id, at: NOW, writer: 'mnemo' }]);

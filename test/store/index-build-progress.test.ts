@@ -19,6 +19,7 @@ import { keywordIndex } from '../../core/recall/mnemo/stages.js';
 import { sidecarPath } from '../../core/store/derived/index-sidecar.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 const turn = () => new Promise<void>((r) => setImmediate(r));
@@ -89,8 +90,8 @@ describe('index builds in steps, with progress', () => {
         const m = createMemory({ content: 'zyxwv quokka telemetry spike', type: 'info' }, NOW);
         engine.store.add(m, engine.embedder.embedSync!(embeddingText(m)));
         added = m.id;
-        removed = other.all().find((o) => /deploy/i.test(o.content))!.id;
-        other.archive(removed);
+        removed = allMemories(other).find((o) => /deploy/i.test(o.content))!.id;
+        other.setArchived(removed, true);
       }
     });
     expect(pauses).toBeGreaterThan(2);

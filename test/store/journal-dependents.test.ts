@@ -17,6 +17,7 @@ import { undoWithDependents } from '../../core/store/shared/undo-group.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
 import type { GroupUndoOptions } from '../../core/store/port/store-rows.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = expected().now as number;
 let engine: Engine | null = null;
@@ -46,7 +47,7 @@ const states = () => Object.fromEntries(engine!.store.journal.history().map((c) 
  */
 async function chain(path: string) {
   engine = Engine.open(path, { clock: fixedClock(NOW) });
-  const all = engine.store.all();
+  const all = allMemories(engine.store);
   const [a, b, c, d] = all;
   const before = dump(path);
   await updateMemory(engine, a!.id, { importance: 9 });

@@ -20,6 +20,7 @@ import { tablesAt } from '../../support/feed-walk.js';
 import { FIXTURE_STORE, fixtureCopy } from '../../support/fixture.js';
 import { nooaReference } from '../helpers/nooa-reference.js';
 import type { EdgeRow } from '../../core/store/port/history-changes.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCRIPT = join(ROOT, 'support', 'nooa-interop.py');
@@ -74,7 +75,7 @@ describe('the real nooa package on a store with the feed', () => {
     if (!reference.src) return ctx.skip(reference.missing);
     const path = fixtureCopy();
     const mnemo = MemoryStore.open(path, { clock: fixedClock(NOW) });
-    const first = mnemo.all()[5]!;
+    const first = allMemories(mnemo)[5]!;
     mnemo.save({ ...first, content: `${first.content} (edited by mnemo)` }); // installs the feed
     const events: ChangeEvent[] = [];
     mnemo.onChange((e) => events.push(e));

@@ -19,6 +19,7 @@ import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { bridgeRoundTrips } from '../../core/store/pg/sync-pg.js';
 import { pgStores } from '../helpers/pg-stores.js';
+import { accessEventCount } from '../../core/store/queries/access-log.js';
 
 const NOW = 1_780_000_000;
 const SCHEMA = 'access_lock_order';
@@ -93,12 +94,12 @@ describe.skipIf(pg.unavailable)('access logging on PostgreSQL locks its memories
     const store = pg.connect(SCHEMA, fixedClock(NOW));
     const made = Array.from({ length: 10 }, (_v, i) => createMemory({ content: `memory number ${i} of a recall's ten` }, NOW));
     for (const m of made) store.add(m, null);
-    const eventsBefore = store.accessEventCount();
+    const eventsBefore = accessEventCount(store);
     const before = bridgeRoundTrips();
     store.logAccesses([...made, made[3]!].map((m) => ({ id: m.id, record: accessRecord(NOW + 2, 'recalled', { query: 'ten' }) })));
     // The lock-and-read of all eleven (BEGIN with it), then the rows' UPDATE and the events' INSERT with the COMMIT: 58 when each was locked, read and written alone.
     expect(bridgeRoundTrips() - before).toBeLessThanOrEqual(2);
-    expect(store.accessEventCount()).toBe(eventsBefore + 11);
+    expect(accessEventCount(store)).toBe(eventsBefore + 11);
     const fresh = pg.track(PgStore.open(pg.storeUrl(SCHEMA), { clock: fixedClock(NOW) }));
     for (const [i, m] of made.entries()) {
       const got = fresh.get(m.id)!;

@@ -122,9 +122,9 @@ describe.skipIf(unavailable)("an agent's database role, attacking with raw SQL, 
       try {
         const [latest] = store.journal.history(1);
         let undo: MnemoError | null = null;
-        await store.runs.undoInBatches(latest!.id).catch((err: unknown) => (undo = err as MnemoError));
+        await store.runs.replayInBatches({ undo: latest!.id }).catch((err: unknown) => (undo = err as MnemoError));
         expect((undo as MnemoError | null)?.message ?? null, 'the operator undoing its latest change (in batches, as the workbench does)').toBeNull();
-        await store.runs.redoInBatches(latest!.id);
+        await store.runs.replayInBatches({ redo: latest!.id });
       } finally {
         store.close();
         operator.query(`DELETE FROM ${t('mnemo_meta')} WHERE key = 'journal_run'`);

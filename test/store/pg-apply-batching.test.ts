@@ -130,7 +130,7 @@ describe.skipIf(server.unavailable)('a reflection apply on PostgreSQL, batched',
       expect(store.get(a.id)!.content).toBe('the deploy cache failed on staging');
       expect(store.neighbors(a.id)).toEqual([]);
       // The next change on the connection writes only its own rows.
-      store.change('next', 'test', () => store.archive(b.id));
+      store.change('next', 'test', () => store.setArchived(b.id, true));
       expect(store.get(a.id)!.content).toBe('the deploy cache failed on staging');
       expect(store.neighbors(a.id)).toEqual([]);
       expect(store.get(b.id)!.archived).toBe(true);

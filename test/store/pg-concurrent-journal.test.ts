@@ -25,7 +25,7 @@ import type { SavedProfileRow } from '../../core/store/port/port.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { errorOf } from '../helpers/mnemo-error.js';
-import { savedProfile } from '../../core/store/queries/saved-profiles.js';
+import { putSavedProfile, savedProfile } from '../../core/store/queries/saved-profiles.js';
 
 const NOW = 1_780_000_000;
 const SCHEMAS = ['pgrace_rows', 'pgrace_twice', 'pgrace_order', 'pgrace_marker', 'pgrace_process', 'pgrace_capture', 'pgrace_keyundo'];
@@ -68,7 +68,7 @@ describe('the PostgreSQL journal under concurrent writers', () => {
     return m;
   };
   const profile = (name: string, config: string): SavedProfileRow => ({ name, base: 'mnemo', config, created_at: NOW, updated_at: NOW, default_since: null });
-  const saveProfile = (store: PgStore, name: string, config: string) => store.change(`save ${config}`, 'test', () => store.putSavedProfile(profile(name, config))).changeId!;
+  const saveProfile = (store: PgStore, name: string, config: string) => store.change(`save ${config}`, 'test', () => putSavedProfile(store, profile(name, config))).changeId!;
   const configOf = (store: PgStore, name: string) => savedProfile(store, name)?.config ?? null;
   const edit = (store: PgStore, id: string, content: string) => store.change(`edit ${content}`, 'test', () => store.save({ ...store.get(id)!, content })).changeId!;
 
@@ -225,7 +225,7 @@ describe('the PostgreSQL journal under concurrent writers', () => {
     const ours = a.change('save ours', 'test', () => {
       a.journal.capture('profile:shared-knobs');
       theirs = errorOf(() => saveProfile(b, 'shared-knobs', '{"theirs":1}'));
-      a.putSavedProfile(profile('shared-knobs', '{"ours":1}'));
+      putSavedProfile(a, profile('shared-knobs', '{"ours":1}'));
     }).changeId!;
     expect(theirs?.code).toBe('busy');
     expect(configOf(a, 'shared-knobs')).toBe('{"ours":1}');

@@ -14,6 +14,7 @@ import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import type { ChangeEvent } from '../../core/store/port/port.js';
 import { pgStores } from '../helpers/pg-stores.js';
+import { setFeedRetention } from '../../core/store/queries/feed-retention.js';
 
 const NOW = 1_780_000_000;
 const DAY = 86_400;
@@ -88,7 +89,7 @@ describe('the change feed of a PostgreSQL store', () => {
     const before = reader.feedPosition()!;
     const old = createMemory({ content: 'written forty days ago' }, NOW - 40 * DAY);
     writer.add(old, null);
-    writer.runs.setFeedRetention({ days: 30 });
+    setFeedRetention(writer, { days: 30 });
     const report = await writer.runs.pruneFeed(NOW, fast);
     expect(report).toMatchObject({ removed: 1, access_removed: 0, done: true });
     expect(writer.queries.feedStatus()).toMatchObject({ installed: true, rows: 0, pruned_through: 1, history_from: NOW - 40 * DAY });

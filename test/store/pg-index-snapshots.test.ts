@@ -21,6 +21,7 @@ import { feedStore, foreignChanges, freshIndexes, indexesOf, openIndexed } from 
 import { tempDir } from '../../support/fixture.js';
 import { freshSchemaUrl } from '../../support/pg-cluster.js';
 import { pgServer } from '../helpers/pg-server.js';
+import { setFeedRetention } from '../../core/store/queries/feed-retention.js';
 
 const server = pgServer();
 const NOW = 1_780_000_000;
@@ -113,7 +114,7 @@ describe.skipIf(server.unavailable)('index snapshots of a PostgreSQL store, in t
     warm(url);
     foreignChanges(url, NOW);
     const store = PgStore.open(url, { clock: fixedClock(NOW) });
-    store.runs.setFeedRetention({ days: 1, access_days: 1 });
+    setFeedRetention(store, { days: 1, access_days: 1 });
     // Far enough ahead that every feed row, the ones written after the snapshot too, is past the horizon.
     await store.runs.pruneFeed(Math.max(NOW, Date.now() / 1000) + 30 * 86_400);
     store.close();

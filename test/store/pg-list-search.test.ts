@@ -18,6 +18,7 @@ import type { StoreWriter } from '../../core/store/port/port.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.js';
 import { tempDir } from '../../support/fixture.js';
+import { logMaintenance, maintenanceHistory } from '../../core/store/queries/maintenance-log.js';
 
 const NOW = 1_780_000_000;
 const unavailable = pgUnavailable();
@@ -44,7 +45,7 @@ describe('the list search and the maintenance history on PostgreSQL, as on SQLit
     pg = PgStore.open(`${server.url}${server.url.includes('?') ? '&' : '?'}schema=list_search`, { create: true, clock });
     for (const store of [sqlite, pg] as StoreWriter[]) {
       for (const m of MEMORIES) store.add(m, null);
-      store.archive(MEMORIES[3]!.id);
+      store.setArchived(MEMORIES[3]!.id, true);
     }
   });
 
@@ -94,24 +95,24 @@ describe('the list search and the maintenance history on PostgreSQL, as on SQLit
   it('the maintenance history: the same entries, each pass matched to its change, undone or not', (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
     const changes = ([sqlite, pg] as StoreWriter[]).map((store) => {
-      store.logMaintenance('consolidate', { merged: 2, note: 'ünïcode' });
+      logMaintenance(store, 'consolidate', { merged: 2, note: 'ünïcode' });
       const { changeId } = store.change('reflect: apply plan', 'reflect.apply', () => store.add(createMemory({ content: 'insight' }, NOW), null), { plan_id: 'plan-1' });
-      store.logMaintenance('reflect', { plan_id: 'plan-1', applied: 1 });
-      store.logMaintenance('reflect', { plan_id: 'plan-unknown' });
+      logMaintenance(store, 'reflect', { plan_id: 'plan-1', applied: 1 });
+      logMaintenance(store, 'reflect', { plan_id: 'plan-unknown' });
       return changeId!;
     });
-    const history = sqlite.maintenanceHistory();
-    expect(pg.maintenanceHistory()).toEqual(history);
+    const history = maintenanceHistory(sqlite);
+    expect(maintenanceHistory(pg)).toEqual(history);
     expect(history.map((e) => [e.kind, e.state, e.change_id])).toEqual([
       ['reflect', 'applied', null],
       ['reflect', 'applied', changes[0]],
       ['consolidate', 'applied', null],
     ]);
-    expect(pg.maintenanceHistory(1)).toEqual(sqlite.maintenanceHistory(1));
+    expect(maintenanceHistory(pg, 1)).toEqual(maintenanceHistory(sqlite, 1));
 
     sqlite.journal.undo(changes[0]!);
     pg.journal.undo(changes[1]!);
-    expect(pg.maintenanceHistory()).toEqual(sqlite.maintenanceHistory());
-    expect(pg.maintenanceHistory()[1]).toMatchObject({ state: 'undone', change_id: changes[1] });
+    expect(maintenanceHistory(pg)).toEqual(maintenanceHistory(sqlite));
+    expect(maintenanceHistory(pg)[1]).toMatchObject({ state: 'undone', change_id: changes[1] });
   });
 });

@@ -13,12 +13,13 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { copyStore } from '../../core/store/copy/copy-stores.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
-import { DEFAULT_PROFILE_KEY } from '../../core/store/sqlite/saved-profiles.js';
+import { DEFAULT_PROFILE_KEY } from '../../core/store/queries/saved-profiles.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { freshSchemaUrl } from '../../support/pg-cluster.js';
 import { expected, fixtureFileCopy } from '../../support/fixture.js';
 import { runCli } from '../helpers/cli.js';
 import { pgServer } from '../helpers/pg-server.js';
+import { accessEventCount } from '../../core/store/queries/access-log.js';
 
 const server = pgServer();
 const NOW = expected().now as number;
@@ -72,7 +73,7 @@ describe.skipIf(server.unavailable)('a nooa-only store on PostgreSQL, first writ
       const fresh = fixtureFileCopy();
       const ref = MemoryStore.open(fresh, { clock: fixedClock(NOW) });
       ref.ensureMnemo();
-      const want = ref.accessEventCount();
+      const want = accessEventCount(ref);
       ref.close();
       expect(backfilled.length).toBe(want);
     } finally {
@@ -90,7 +91,7 @@ describe.skipIf(server.unavailable)('a nooa-only store on PostgreSQL, first writ
       expect(reader.hasMnemo()).toBe(false);
       expect(reader.journal.history()).toEqual([]);
       const id = writer.iter().next().value!.id;
-      writer.change('Archived 1 memory', 'memory.archive', () => writer.archive(id));
+      writer.change('Archived 1 memory', 'memory.archive', () => writer.setArchived(id, true));
       const [change] = writer.journal.history(1);
       expect(change).toBeDefined();
       expect(reader.hasMnemo()).toBe(true);
@@ -114,7 +115,7 @@ describe.skipIf(server.unavailable)('a nooa-only store on PostgreSQL, first writ
         }),
       ).toThrow('the write failed');
       expect(store.hasMnemo()).toBe(false);
-      expect(store.accessEventCount()).toBe(0);
+      expect(accessEventCount(store)).toBe(0);
       expect(store.getMeta(DEFAULT_PROFILE_KEY)).toBeNull();
     } finally {
       store.close();

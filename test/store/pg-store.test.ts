@@ -31,11 +31,15 @@ import { pgUnavailable, startPg, type PgServer } from '../../support/pg-cluster.
 import { tempDir } from '../../support/fixture.js';
 import { errorOf } from '../helpers/mnemo-error.js';
 import { credentialUse, insertCredential } from '../../core/store/queries/credentials.js';
-import { savedProfile, savedProfiles } from '../../core/store/queries/saved-profiles.js';
+import { defaultProfile, deleteSavedProfile, putSavedProfile, savedProfile, savedProfiles, setDefaultProfile } from '../../core/store/queries/saved-profiles.js';
 import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
 import { duplicateCandidate, liveDuplicateCandidates, memoryHeads, ownerStates, titlesOf } from '../../core/store/queries/memory-views.js';
 import { iterUsageRecords, usageRecords } from '../../core/store/queries/usage.js';
 import { pgSql } from '../../core/store/pg/pg-sql-seam.js';
+import { allMemories, countMemories, memoryEmbedding, memoryRowid, noMemories } from '../../core/store/queries/memory-lookups.js';
+import { allEdges, edgeTargets, edgesOfType, liveEntities } from '../../core/store/queries/edge-sources.js';
+import { latestAccessEventId, loggedResultIds } from '../../core/store/queries/access-log.js';
+import { putTombstone } from '../../core/store/queries/tombstones.js';
 
 const NOW = 1_780_000_000;
 
@@ -69,15 +73,15 @@ describe('the PostgreSQL store adapter', () => {
     copyStore(path, storeUrl('pgstore_copied'));
     const pg = PgStore.open(storeUrl('pgstore_copied'), { clock: fixedClock(NOW) });
     try {
-      const expected = sqlite.all({ includeArchived: true });
+      const expected = allMemories(sqlite, { includeArchived: true });
       expect(expected.length).toBe(80);
       expect(expected.some((m) => m.edges.length > 0)).toBe(true);
       // Same memories, same fields (numbers as numbers), same edges in the same order, in rowid order.
-      expect(pg.all({ includeArchived: true })).toEqual(expected);
-      expect(pg.count()).toBe(sqlite.count());
-      expect(pg.count({ owner: expected[0]!.owner })).toBe(sqlite.count({ owner: expected[0]!.owner }));
-      const withVector = expected.find((m) => sqlite.getEmbedding(m.id) !== null)!;
-      expect(pg.getEmbedding(withVector.id)).toEqual(sqlite.getEmbedding(withVector.id));
+      expect(allMemories(pg, { includeArchived: true })).toEqual(expected);
+      expect(countMemories(pg)).toBe(countMemories(sqlite));
+      expect(countMemories(pg, { owner: expected[0]!.owner })).toBe(countMemories(sqlite, { owner: expected[0]!.owner }));
+      const withVector = expected.find((m) => memoryEmbedding(sqlite, m.id) !== null)!;
+      expect(memoryEmbedding(pg, withVector.id)).toEqual(memoryEmbedding(sqlite, withVector.id));
       // One at a time too: get() and neighbors() read edges in insertion order, not by target.
       const manyEdges = expected.filter((m) => m.edges.length > 1);
       expect(manyEdges.length).toBeGreaterThan(3);
@@ -86,11 +90,11 @@ describe('the PostgreSQL store adapter', () => {
         expect(pg.neighbors(m.id)).toEqual(sqlite.neighbors(m.id));
       }
       for (const m of expected.slice(0, 10)) {
-        expect(pg.rowidOf(m.id)).toBe(sqlite.rowidOf(m.id));
+        expect(memoryRowid(pg, m.id)).toBe(memoryRowid(sqlite, m.id));
         expect(pg.incoming(m.id)).toEqual(sqlite.incoming(m.id));
       }
       expect(pg.getMeta('feed_epoch')).toBe(sqlite.getMeta('feed_epoch'));
-      expect(pg.profile()).toBe(sqlite.profile());
+      expect(defaultProfile(pg)).toBe(defaultProfile(sqlite));
     } finally {
       pg.close();
       sqlite.close();
@@ -103,7 +107,7 @@ describe('the PostgreSQL store adapter', () => {
     const sqlite = MemoryStore.open(path, { create: true, clock: fixedClock(NOW) });
     generateDemo(sqlite, { size: 60, seed: 23, now: NOW });
     // Recalls whose contexts name an owner scope, read by an agent of another role than the memories'.
-    const owned = sqlite.all().filter((m) => m.owner !== '' && !m.owner.startsWith('bob')).slice(0, 2);
+    const owned = allMemories(sqlite).filter((m) => m.owner !== '' && !m.owner.startsWith('bob')).slice(0, 2);
     expect(owned).toHaveLength(2);
     sqlite.logAccesses(
       owned.map((m, i) => ({ id: m.id, record: accessRecord(NOW + 1 + i, 'recalled', { query: 'scoped query', reader_owner: 'bob@1', rank: i }), context: { owner: i ? 'zed' : 'alice' } })),
@@ -133,13 +137,14 @@ describe('the PostgreSQL store adapter', () => {
       expect([...pg.liveVectorRows()]).toEqual([...q.liveVectorRows()]);
       expect([...pg.liveSourceRows()]).toEqual([...q.liveSourceRows()]);
       expect(pg.liveBodies()).toEqual(q.liveBodies());
-      expect(pg.liveEntities()).toEqual(q.liveEntities());
-      expect([...pg.allEdges()]).toEqual([...q.allEdges()]);
-      for (const type of EDGE_TYPES) expect(pg.edgesOfType(type)).toEqual(q.edgesOfType(type));
       // The lighter reads: recall's owner gate, review heads, duplicates, titles, the session log.
       const light = new PgMemoryQueries(conn, 7);
       // The shared queries over the PostgreSQL side of the SQL seam, paged 7 rows a round trip.
       const paged = { sql: pgSql(conn, 7), hasMnemo: () => true };
+      // The index sources written once, paged 7 rows a round trip.
+      expect(liveEntities(paged)).toEqual(liveEntities(sqlite));
+      expect([...allEdges(paged)]).toEqual([...allEdges(sqlite)]);
+      for (const type of EDGE_TYPES) expect(edgesOfType(paged, type)).toEqual(edgesOfType(sqlite, type));
       const ids = [...rows.map((r) => r.id), 'missing'];
       expect(ownerStates(paged, ids)).toEqual(ownerStates(sqlite, ids));
       expect(memoryHeads(paged)).toEqual(memoryHeads(sqlite));
@@ -150,7 +155,7 @@ describe('the PostgreSQL store adapter', () => {
       expect(sessions.length).toBeGreaterThan(7);
       expect([...light.sessionAccessEvents(channels)]).toEqual(sessions);
       expect([...light.sessionAccessEvents(['deref'])]).toEqual([...q.sessionAccessEvents(['deref'])]);
-      expect(light.latestAccessEventId()).toBe(q.latestAccessEventId());
+      expect(latestAccessEventId(paged)).toBe(latestAccessEventId(sqlite));
       // The counts: every one, over a store with archived rows, several owners, types and statuses. They
       // are written once (core/store/queries/counts.ts): over the PostgreSQL copy they answer as over the file.
       for (const column of ['type', 'owner', 'status'] as const) {
@@ -207,12 +212,12 @@ describe('the PostgreSQL store adapter', () => {
       expect(byQuery(audit.loggedRecalls(500))).toEqual(byQuery(recalls));
       const sortedIds = (m: Map<string, string[]>) => [...m].map(([k, v]): [string, string[]] => [k, [...v].sort()]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       const queries = recalls.map((r) => r.query);
-      expect(sortedIds(audit.loggedResultIds(queries, 3))).toEqual(sortedIds(q.loggedResultIds(queries, 3)));
+      expect(sortedIds(loggedResultIds(paged, queries, 3))).toEqual(sortedIds(loggedResultIds(sqlite, queries, 3)));
       for (const r of rows.slice(0, 15)) {
         expect(duplicateCandidate(paged, r.id)).toEqual(duplicateCandidate(sqlite, r.id));
         expect(pg.vectorRow(r.id)).toEqual(q.vectorRow(r.id));
         expect(pg.sourceRow(r.id)).toEqual(q.sourceRow(r.id));
-        for (const type of EDGE_TYPES) expect(pg.edgeTargets(r.id, type)).toEqual(q.edgeTargets(r.id, type));
+        for (const type of EDGE_TYPES) expect(edgeTargets(counts, r.id, type)).toEqual(edgeTargets(sqlite, r.id, type));
       }
     } finally {
       counts.close();
@@ -228,7 +233,7 @@ describe('the PostgreSQL store adapter', () => {
     generateDemo(sqlite, { size: 90, seed: 31, now: NOW });
     copyStore(path, storeUrl('pgstore_list'));
     const pg = PgStore.open(storeUrl('pgstore_list'), { clock: fixedClock(NOW) });
-    const all = sqlite.all({ includeArchived: true });
+    const all = allMemories(sqlite, { includeArchived: true });
     const owner = all.find((m) => m.owner.includes('@'))!.owner;
     const tag = all.find((m) => m.tags.length > 0)!.tags[0]!;
     const titled = all.find((m) => m.title !== null)!;
@@ -297,15 +302,15 @@ describe('the PostgreSQL store adapter', () => {
       for (const key of ['profile', 'created_at', 'schema_version', 'feed_installed_at']) expect(pg.getMeta(key)).toBe(sqlite.getMeta(key));
       expect(pg.getMeta('schema_version')).toBe(String(MNEMO_SCHEMA_VERSION));
       expect(pg.getMeta('feed_epoch')).toMatch(/^[0-9a-f]{16}$/);
-      expect(pg.profile()).toBe('mnemo');
-      expect(pg.isEmpty()).toBe(true);
+      expect(defaultProfile(pg)).toBe('mnemo');
+      expect(noMemories(pg)).toBe(true);
     } finally {
       pg.close();
       sqlite.close();
     }
     // The store persists: opening again (without create) finds it.
     const again = PgStore.open(storeUrl('pgstore_new'));
-    expect(again.profile()).toBe('mnemo');
+    expect(defaultProfile(again)).toBe('mnemo');
     again.close();
     const none = errorOf(() => PgStore.open(storeUrl('pgstore_none')));
     expect(none?.code).toBe('schema');
@@ -394,16 +399,16 @@ describe('the PostgreSQL store adapter', () => {
       });
       store.addEdge(a!.id, b!.id, 'supports');
       store.addEdge(c!.id, b!.id, 'related');
-      const order = store.all().map((m) => m.id);
-      const rowid = store.rowidOf(b!.id);
+      const order = allMemories(store).map((m) => m.id);
+      const rowid = memoryRowid(store, b!.id);
       const gone = store.change('delete b', 'test', () => store.delete(b!.id)).changeId!;
       expect(store.get(b!.id)).toBeNull();
       expect(store.neighbors(a!.id)).toEqual([]);
       store.journal.undo(gone);
       // Back where it was in insertion order, with its embedding, and the edges into it too.
-      expect(store.rowidOf(b!.id)).toBe(rowid);
-      expect(store.all().map((m) => m.id)).toEqual(order);
-      expect(store.getEmbedding(b!.id)).toEqual(Float32Array.from({ length: store.dim }, (_, i) => i / 7));
+      expect(memoryRowid(store, b!.id)).toBe(rowid);
+      expect(allMemories(store).map((m) => m.id)).toEqual(order);
+      expect(memoryEmbedding(store, b!.id)).toEqual(Float32Array.from({ length: store.dim }, (_, i) => i / 7));
       expect(store.incoming(b!.id).map((e) => e.src).sort()).toEqual([a!.id, c!.id].sort());
 
       const edit = store.change('edit a', 'test', () => store.save({ ...store.get(a!.id)!, content: 'first, edited' })).changeId!;
@@ -449,14 +454,14 @@ describe('the PostgreSQL store adapter', () => {
         [first, 'undone'],
       ]);
       expect(done.at(-1)).toBe(3);
-      expect(store.count()).toBe(0);
+      expect(countMemories(store)).toBe(0);
       expect(store.getMeta('journal_run')).toBeNull();
       // Redone one change at a time, the change itself first.
-      await store.runs.redoInBatches(undefined, fast);
+      await store.runs.replayInBatches({ redo: undefined }, fast);
       expect(store.get(base.id)!.content).toBe('base');
-      await store.runs.redoInBatches(undefined, fast);
+      await store.runs.replayInBatches({ redo: undefined }, fast);
       expect(store.get(base.id)!.content).toBe('batch three');
-      expect(store.count()).toBe(2);
+      expect(countMemories(store)).toBe(2);
     } finally {
       store.close();
     }
@@ -479,7 +484,7 @@ describe('the PostgreSQL store adapter', () => {
     const reopened = PgStore.open(storeUrl('pgstore_dead_run'), { clock: fixedClock(NOW), onWarning: (m) => warnings.push(m) });
     try {
       expect(warnings).toEqual([expect.stringContaining(`change #${changeId} (cut short) was cut short`)]);
-      expect(reopened.all().map((m) => m.content)).toEqual(['kept']);
+      expect(allMemories(reopened).map((m) => m.content)).toEqual(['kept']);
       expect(reopened.getMeta('journal_run')).toBeNull();
       expect(errorOf(() => reopened.journal.get(changeId))?.code).toBe('not_found');
     } finally {
@@ -499,14 +504,14 @@ describe('the PostgreSQL store adapter', () => {
       );
     const deltaIds = () => admin.query<{ id: string }>('SELECT id FROM pgstore_ingest.mnemo_deltas ORDER BY id').map((r) => Number(r.id));
     try {
-      const m = store.transaction(() => store.runs.beginIngestRun());
+      const run = store.transaction(() => store.runs.beginIngestRun());
       for (const id of [1, 2]) delta(id, 'ours');
-      store.transaction(() => store.runs.noteIngestBatch(m, 1, 2));
+      store.transaction(() => run.noteBatch(1, 2));
       delta(3, 'theirs'); // another writer, between two batches
       for (const id of [4, 5]) delta(id, 'ours');
-      store.transaction(() => store.runs.noteIngestBatch(m, 4, 5));
+      store.transaction(() => run.noteBatch(4, 5));
       delta(6, 'late'); // and after the last one
-      expect(store.runs.foreignDeltaDimensions(m)).toEqual([
+      expect(run.foreignDeltaDimensions()).toEqual([
         { entity: 'theirs', attribute: 'colour' },
         { entity: 'late', attribute: 'colour' },
       ]);
@@ -536,7 +541,7 @@ describe('the PostgreSQL store adapter', () => {
     const changeId = sqlite.change('edit and forget', 'test', () => {
       sqlite.save({ ...a, content: 'after' });
       sqlite.delete(b.id);
-      sqlite.putTombstone({ hash: 'f'.repeat(64), memory_id: b.id, owner: '', ts: NOW, head: 'other' });
+      putTombstone(sqlite, { hash: 'f'.repeat(64), memory_id: b.id, owner: '', ts: NOW, head: 'other' });
     }).changeId!;
     copyStore(path, storeUrl('pgstore_undo_copied'));
     const pg = PgStore.open(storeUrl('pgstore_undo_copied'), { clock: fixedClock(NOW) });
@@ -546,8 +551,8 @@ describe('the PostgreSQL store adapter', () => {
       expect(memoriesTouched(pg, changeId, 5)).toEqual(memoriesTouched(sqlite, changeId, 5));
       pg.journal.undo(changeId);
       sqlite.journal.undo(changeId);
-      expect(pg.all()).toEqual(sqlite.all());
-      expect(pg.all().map((m) => [m.content, pg.rowidOf(m.id)])).toEqual(sqlite.all().map((m) => [m.content, sqlite.rowidOf(m.id)]));
+      expect(allMemories(pg)).toEqual(allMemories(sqlite));
+      expect(allMemories(pg).map((m) => [m.content, memoryRowid(pg, m.id)])).toEqual(allMemories(sqlite).map((m) => [m.content, memoryRowid(sqlite, m.id)]));
       expect(pg.journal.get(changeId)).toMatchObject({ state: 'undone' });
       expect(pg.journal.history()).toEqual(sqlite.journal.history());
     } finally {
@@ -564,15 +569,15 @@ describe('the PostgreSQL store adapter', () => {
       const steps = (store: StoreWriter) => {
         const row = (name: string) => ({ name, base: 'mnemo', config: '{"knobs":{},"features":{}}', created_at: NOW, updated_at: NOW, default_since: null });
         const saved = store.change('save', 'profile.save', () => {
-          store.putSavedProfile(row('fast'));
-          store.putSavedProfile(row('slow'));
+          putSavedProfile(store, row('fast'));
+          putSavedProfile(store, row('slow'));
         }).changeId!;
-        const defaulted = store.change('default', 'profile.default', () => store.setDefaultProfile('fast')).changeId!;
-        const state = () => ({ profile: store.profile(), rows: savedProfiles(store), one: savedProfile(store, 'fast') });
+        const defaulted = store.change('default', 'profile.default', () => setDefaultProfile(store, 'fast')).changeId!;
+        const state = () => ({ profile: defaultProfile(store), rows: savedProfiles(store), one: savedProfile(store, 'fast') });
         const afterSet = state();
         store.journal.undo(defaulted);
         const afterUndo = state();
-        store.change('delete slow', 'profile.delete', () => store.deleteSavedProfile('slow'));
+        store.change('delete slow', 'profile.delete', () => deleteSavedProfile(store, 'slow'));
         const afterDelete = state();
         return { afterSet, afterUndo, afterDelete, rows: store.journal.rows(saved), refused: errorOf(() => store.journal.undo(saved))?.code };
       };

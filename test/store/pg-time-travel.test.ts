@@ -19,6 +19,7 @@ import { PgStore } from '../../core/store/pg/pg-store.js';
 import { SyncPg } from '../../core/store/pg/sync-pg.js';
 import { pgStores } from '../helpers/pg-stores.js';
 import { errorOf } from '../helpers/mnemo-error.js';
+import { allMemories, memoryEmbedding } from '../../core/store/queries/memory-lookups.js';
 
 const T0 = 1_780_000_000;
 const T1 = T0 + 100;
@@ -34,7 +35,7 @@ const vector = (seed: number) => Float32Array.from({ length: 256 }, (_v, i) => M
 
 /** Everything a reader sees of the store: each memory (edges included) in iteration order, with its embedding. */
 function snapshot(store: PgStore): unknown[] {
-  return store.all().map((m) => ({ ...m, embedding: Array.from(store.getEmbedding(m.id) ?? []) }));
+  return allMemories(store).map((m) => ({ ...m, embedding: Array.from(memoryEmbedding(store, m.id) ?? []) }));
 }
 
 describe('time travel on a PostgreSQL store', () => {
@@ -77,7 +78,7 @@ describe('time travel on a PostgreSQL store', () => {
     b.addEdge(m2.id, m4.id, 'supports', 0.8);
     a.logAccesses([{ id: m2.id, record: accessRecord(T2, 'recalled', { query: 'rollback' }) }]);
     b.logAccesses([{ id: m2.id, record: accessRecord(T2, 'searched', { query: 'make' }) }]);
-    b.archive(m4.id);
+    b.setArchived(m4.id, true);
     a.setEmbedding(m2.id, vector(22));
     const atT2 = snapshot(reader);
     expect(atT2).not.toEqual(atT1);
@@ -122,8 +123,8 @@ describe('time travel on a PostgreSQL store', () => {
     const before = snapshot(then);
     writer.add(createMemory({ content: 'committed while the past store is open' }, T3 + 100), null);
     expect(snapshot(then)).toEqual(before);
-    const m = then.all()[0]!;
-    for (const write of [() => then.add(createMemory({ content: 'x' }, T3), null), () => then.save({ ...m, content: 'y' }), () => then.archive(m.id), () => then.setMeta('k', 'v')]) {
+    const m = allMemories(then)[0]!;
+    for (const write of [() => then.add(createMemory({ content: 'x' }, T3), null), () => then.save({ ...m, content: 'y' }), () => then.setArchived(m.id, true), () => then.setMeta('k', 'v')]) {
       expect(errorOf(write)).toMatchObject({ code: 'bad_input', details: { reason: 'read_only_past' } });
     }
     // The refusals left its snapshot usable.

@@ -13,6 +13,7 @@ import { createMemory, type Memory } from '../../core/model/memory.js';
 import { PgStore } from '../../core/store/pg/pg-store.js';
 import { bridgeRoundTrips } from '../../core/store/pg/sync-pg.js';
 import { pgStores } from '../helpers/pg-stores.js';
+import { memoryEmbedding } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 const SCHEMA = 'write_round_trips';
@@ -63,7 +64,7 @@ describe.skipIf(pg.unavailable)('a journalled add on PostgreSQL', () => {
     // Replaced with the same edges: they stay as they are (no rewrite), and undo gives back the first.
     const third = journalledAdd(store, { ...replaced, content: 'once more' }, null);
     expect(fresh.get(a.id)!.content).toBe('once more');
-    expect(fresh.getEmbedding(a.id)).toBeNull();
+    expect(memoryEmbedding(fresh, a.id)).toBeNull();
     store.journal.undo(third);
     store.journal.undo(second);
     // Written back over the row that stands (its rowid stays, as on SQLite).
@@ -80,7 +81,7 @@ describe.skipIf(pg.unavailable)('a journalled add on PostgreSQL', () => {
     const fresh = pg.track(PgStore.open(pg.storeUrl(SCHEMA), { clock: fixedClock(NOW) }));
     const images = ms.map((m) => JSON.stringify(fresh.journal.snapshot(`m:${m.id}`)));
     const change = store.change('archive the odd ones', 'memory.archive', () => {
-      for (const m of ms) store.archive(m.id);
+      for (const m of ms) store.setArchived(m.id, true);
     }).changeId!;
     const rows = fresh.journal.rows(change);
     expect(rows.map((r) => r.key)).toEqual(ms.map((m) => `m:${m.id}`));

@@ -14,6 +14,8 @@ import { ownerSummaries } from '../../core/store/queries/owner-summaries.js';
 import { memoriesTouched } from '../../core/store/queries/journal-reads.js';
 import { duplicateCandidate, liveDuplicateCandidates, memoryHeads, ownerStates, titlesOf } from '../../core/store/queries/memory-views.js';
 import { iterUsageRecords, usageRecords } from '../../core/store/queries/usage.js';
+import { allEdges, edgeTargets, edgesOfType, liveEntities } from '../../core/store/queries/edge-sources.js';
+import { latestAccessEventId, loggedResultIds } from '../../core/store/queries/access-log.js';
 
 /** What the suite's describe gives its parts: the store of the running test, and its helpers. */
 export interface ContractHarness {
@@ -33,7 +35,7 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
     const b = added({ content: 'beta body', owner: 'alice', type: 'skill', tags: ['red'], importance: 3 });
     const c = added({ content: 'gamma body', owner: 'bob', type: 'info' });
     h.store.addEdge(a.id, b.id, 'part_of');
-    h.store.archive(c.id);
+    h.store.setArchived(c.id, true);
     return { a, b, c, reader: h.fx.openReader() };
   }
 
@@ -125,11 +127,11 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
         [a.id, 'Alpha', 1],
         [b.id, null, 1],
       ]);
-      expect(q.liveEntities().map((r) => r.id)).toEqual([a.id, b.id]);
-      expect([...q.allEdges()].map((e) => [e.src, e.dst, e.type])).toEqual([[a.id, b.id, 'part_of']]);
-      expect(q.edgesOfType('part_of')).toEqual([{ src: a.id, dst: b.id }]);
-      expect(q.edgesOfType('supports')).toEqual([]);
-      expect(q.edgeTargets(a.id, 'part_of')).toEqual([b.id]);
+      expect(liveEntities(s).map((r) => r.id)).toEqual([a.id, b.id]);
+      expect([...allEdges(s)].map((e) => [e.src, e.dst, e.type])).toEqual([[a.id, b.id, 'part_of']]);
+      expect(edgesOfType(s, 'part_of')).toEqual([{ src: a.id, dst: b.id }]);
+      expect(edgesOfType(s, 'supports')).toEqual([]);
+      expect(edgeTargets(s, a.id, 'part_of')).toEqual([b.id]);
     }
   });
 
@@ -153,7 +155,7 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
         [b.id, null, 'alice'],
       ]);
       expect(q.loggedRecalls(10)).toMatchObject([{ query: 'alpha?', reader_owner: 'alice', accesses: 2, first_ts: NOW + 1, last_ts: NOW + 1 }]);
-      expect(q.loggedResultIds(['alpha?', 'other'], 1)).toEqual(new Map([['alpha?', [a.id]]]));
+      expect(loggedResultIds(s, ['alpha?', 'other'], 1)).toEqual(new Map([['alpha?', [a.id]]]));
       expect([...q.sessionAccessEvents(['recalled'])]).toEqual([]); // none carries a session yet
     }
     h.store.logAccesses([
@@ -168,7 +170,7 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
         [a.id, 'recalled', 's1'],
       ]);
       expect([...q.sessionAccessEvents(['reinforced'])]).toEqual([]);
-      expect(q.latestAccessEventId()).toBe(4); // the fourth event logged
+      expect(latestAccessEventId(s)).toBe(4); // the fourth event logged
     }
   });
 
@@ -217,7 +219,7 @@ export function wholeTableQueriesContract(h: ContractHarness): void {
     // Past U+FFFF: JS compares UTF-16 units and would put the robot first; the stores compare bytes.
     added({ content: 'fullwidth', owner: 'ｗ9', type: 'episode', created_at: NOW });
     added({ content: 'robot', owner: '🤖', type: 'skill', created_at: NOW });
-    h.store.archive(w0c.id);
+    h.store.setArchived(w0c.id, true);
     h.store.addEdge(w0a.id, w0b.id, 'related');
     h.store.addEdge(w0a.id, w1a.id, 'supports');
     h.store.addEdge(w1a.id, w0a.id, 'related');

@@ -10,12 +10,16 @@ import { MnemoError } from '../../core/errors.js';
 import { accessRecord, createMemory, type Memory, type NewMemoryInput } from '../../core/model/memory.js';
 import type { StoreWriter } from '../../core/store/port/port.js';
 import { encodeRow } from '../../core/store/port/codec.js';
-import { contentHash } from '../../core/store/sqlite/tombstones.js';
+import { contentHash } from '../../core/model/content-hash.js';
 import { STORE_ADAPTERS, type StoreUnderTest } from '../../support/store-adapters.js';
 import { wholeTableQueriesContract, type ContractHarness } from './store-port-contract-queries.js';
 import type { ChangeEvent } from '../../core/store/port/store-rows.js';
 import { credentialByHash, credentialById, credentialRefs, credentialUse, insertCredential, listCredentialRows, markRevoked } from '../../core/store/queries/credentials.js';
 import { beliefTables } from '../../core/store/queries/belief-tables.js';
+import { allMemories, countMemories, memoryEmbedding, memoryOwner, requireMemory, requireMemoryId } from '../../core/store/queries/memory-lookups.js';
+import { accessEventCount } from '../../core/store/queries/access-log.js';
+import { putTombstone, tombstoneFor } from '../../core/store/queries/tombstones.js';
+import { feedRetention, setFeedRetention } from '../../core/store/queries/feed-retention.js';
 
 const NOW = 1_700_000_000;
 
@@ -82,28 +86,28 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       const many = store.getMany([a.id, 'missing', b.id, a.id]);
       expect([...many.keys()].sort()).toEqual([a.id, b.id].sort());
       expect(many.get(b.id)!.content).toBe('beta content');
-      expect(store.all().map((m) => m.id)).toEqual([a.id, b.id]);
+      expect(allMemories(store).map((m) => m.id)).toEqual([a.id, b.id]);
     });
 
     contractIt('save rewrites a record and keeps its embedding; saving a missing record is not_found', () => {
       const a = added({ content: 'before' }, vector(1));
       store.save({ ...a, content: 'after', importance: 0.9 });
       expect(store.get(a.id)).toMatchObject({ content: 'after', importance: 0.9 });
-      expect(store.getEmbedding(a.id)).toEqual(vector(1));
+      expect(memoryEmbedding(store, a.id)).toEqual(vector(1));
       expect(codeOf(() => store.save(memory({ content: 'never added' })))).toBe('not_found');
     });
 
     contractIt('archive hides a record from the default scope, restore brings it back; each reports whether it changed anything', () => {
       const a = added({ content: 'to archive' });
       added({ content: 'stays' });
-      expect(store.archive(a.id)).toBe(true);
-      expect(store.archive(a.id)).toBe(false);
+      expect(store.setArchived(a.id, true)).toBe(true);
+      expect(store.setArchived(a.id, true)).toBe(false);
       expect(store.get(a.id)!.archived).toBe(true);
-      expect(store.count()).toBe(1);
-      expect(store.count({ includeArchived: true })).toBe(2);
-      expect(store.restore(a.id)).toBe(true);
-      expect(store.restore(a.id)).toBe(false);
-      expect(store.count()).toBe(2);
+      expect(countMemories(store)).toBe(1);
+      expect(countMemories(store, { includeArchived: true })).toBe(2);
+      expect(store.setArchived(a.id, false)).toBe(true);
+      expect(store.setArchived(a.id, false)).toBe(false);
+      expect(countMemories(store)).toBe(2);
     });
 
     contractIt('delete removes the record and every edge into or out of it', () => {
@@ -155,13 +159,13 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       added({ content: 'alice one', owner: 'alice@1' });
       added({ content: 'alice two', owner: 'alice@2' });
       added({ content: 'bob', owner: 'bob@1' });
-      const contents = (owner: string | null) => store.all({ owner }).map((m) => m.content).sort();
-      expect(store.count({ owner: null })).toBe(4);
+      const contents = (owner: string | null) => allMemories(store, { owner }).map((m) => m.content).sort();
+      expect(countMemories(store, { owner: null })).toBe(4);
       expect(contents('alice')).toEqual(['alice one', 'alice two', 'shared']);
       expect(contents('alice@2')).toEqual(['alice two', 'shared']);
-      expect(store.count({ owner: 'bob' })).toBe(2);
-      expect(store.count({ owner: 'carol' })).toBe(1);
-      expect(store.ownerOf(store.all({ owner: 'bob@1' }).find((m) => m.content === 'bob')!.id)).toBe('bob@1');
+      expect(countMemories(store, { owner: 'bob' })).toBe(2);
+      expect(countMemories(store, { owner: 'carol' })).toBe(1);
+      expect(memoryOwner(store, allMemories(store, { owner: 'bob@1' }).find((m) => m.content === 'bob')!.id)).toBe('bob@1');
     });
 
     contractIt('resolves an exact id or a unique prefix of at least 6 characters, literally', () => {
@@ -173,33 +177,33 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       expect(store.resolveId('abcd%f')).toBeNull();
       expect(store.resolveId('zzzzzzzz')).toBeNull();
       expect(codeOf(() => store.resolveId('abcdef'))).toBe('bad_input');
-      expect(store.require('abcdef01').content).toBe('a');
-      expect(codeOf(() => store.requireId('zzzzzzzz'))).toBe('not_found');
+      expect(requireMemory(store, 'abcdef01').content).toBe('a');
+      expect(codeOf(() => requireMemoryId(store, 'zzzzzzzz'))).toBe('not_found');
     });
   });
 
   contractIt('round-trips embeddings, and clears one', () => {
     const a = added({ content: 'with a vector' }, vector(2));
     const b = added({ content: 'without' });
-    expect(store.getEmbedding(a.id)).toEqual(vector(2));
-    expect(store.getEmbedding(b.id)).toBeNull();
+    expect(memoryEmbedding(store, a.id)).toEqual(vector(2));
+    expect(memoryEmbedding(store, b.id)).toBeNull();
     store.setEmbedding(b.id, vector(3));
-    expect(store.getEmbedding(b.id)).toEqual(vector(3));
+    expect(memoryEmbedding(store, b.id)).toEqual(vector(3));
     store.setEmbedding(a.id, null);
-    expect(store.getEmbedding(a.id)).toBeNull();
+    expect(memoryEmbedding(store, a.id)).toBeNull();
   });
 
   describe('access events', () => {
     contractIt('logAccesses updates the record and writes one event per access; the events can be filtered', () => {
       const a = added({ content: 'a' });
       const b = added({ content: 'b' });
-      const before = store.accessEventCount();
+      const before = accessEventCount(store);
       store.logAccesses([
         { id: a.id, record: accessRecord(NOW + 1, 'recalled', { query: 'first', reader_owner: 'alice@1' }), terms: { rel: 0.5, rec: 0.1, imp: 0.2, spread: 0 } },
         { id: b.id, record: accessRecord(NOW + 2, 'searched', { query: 'second' }) },
         { id: 'missing', record: accessRecord(NOW + 3, 'recalled') },
       ]);
-      expect(store.accessEventCount()).toBe(before + 2);
+      expect(accessEventCount(store)).toBe(before + 2);
       const after = store.get(a.id)!;
       expect(after.access_count).toBe(a.access_count + 1);
       expect(after.access_log.at(-1)).toMatchObject({ ts: NOW + 1, channel: 'recalled', query: 'first' });
@@ -264,12 +268,12 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
   contractIt('tombstones: one written in a change is found by content, and undoing the change removes it', () => {
     const content = 'forget me';
     const { changeId } = store.change('forget', 'test', () =>
-      store.putTombstone({ hash: contentHash(content), memory_id: 'gone-id', owner: 'alice@1', ts: NOW, head: content }),
+      putTombstone(store, { hash: contentHash(content), memory_id: 'gone-id', owner: 'alice@1', ts: NOW, head: content }),
     );
-    expect(store.tombstoneFor(content)).toMatchObject({ memory_id: 'gone-id', owner: 'alice@1', head: content });
-    expect(store.tombstoneFor('something else')).toBeNull();
+    expect(tombstoneFor(store, content)).toMatchObject({ memory_id: 'gone-id', owner: 'alice@1', head: content });
+    expect(tombstoneFor(store, 'something else')).toBeNull();
     store.journal.undo(changeId!);
-    expect(store.tombstoneFor(content)).toBeNull();
+    expect(tombstoneFor(store, content)).toBeNull();
   });
 
   contractIt('beliefs: dimensions, deltas and aliases round trip, and a reader sees them', () => {
@@ -397,38 +401,38 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       pacer.end();
       expect(changeId).not.toBeNull();
       expect(store.journal.history(1)[0]!.id).toBe(changeId);
-      expect(store.count()).toBe(2);
-      await store.runs.undoInBatches(changeId!, fast);
+      expect(countMemories(store)).toBe(2);
+      await store.runs.replayInBatches({ undo: changeId! }, fast);
       expect(store.get(a.id)!.content).toBe('before');
-      expect(store.count()).toBe(1);
-      await store.runs.redoInBatches(changeId!, fast);
+      expect(countMemories(store)).toBe(1);
+      await store.runs.replayInBatches({ redo: changeId! }, fast);
       expect(store.get(a.id)!.content).toBe('first batch');
-      expect(store.count()).toBe(2);
+      expect(countMemories(store)).toBe(2);
     });
 
     contractIt('undoWithDependents undoes a change and the later change built on it', async () => {
       const { changeId: first } = store.change('add', 'test', () => added({ content: 'base' }));
-      const base = store.all()[0]!;
+      const base = allMemories(store)[0]!;
       const { changeId: second } = store.change('edit', 'test', () => store.save({ ...base, content: 'built on' }));
       const r = await store.runs.undoWithDependents(first!);
       expect(r.undone.map((c) => c.id)).toEqual([second, first]);
-      expect(store.count()).toBe(0);
+      expect(countMemories(store)).toBe(0);
     });
 
     contractIt('an ingest run is refused while another is marked, and leaves no marker once cleared', () => {
-      const m = store.transaction(() => store.runs.beginIngestRun());
+      const run = store.transaction(() => store.runs.beginIngestRun());
       expect(codeOf(() => store.transaction(() => store.runs.beginIngestRun()))).toBe('busy');
-      store.transaction(() => store.runs.noteIngestBatch(m, 1, 3));
-      expect(store.runs.foreignDeltaDimensions(m)).toEqual([]);
-      store.transaction(() => store.runs.clearIngestRun());
-      expect(codeOf(() => store.transaction(() => store.runs.clearIngestRun()))).toBeNull();
+      store.transaction(() => run.noteBatch(1, 3));
+      expect(run.foreignDeltaDimensions()).toEqual([]);
+      store.transaction(() => run.clear());
+      expect(codeOf(() => store.transaction(() => run.clear()))).toBeNull();
       expect(codeOf(() => store.transaction(() => store.runs.beginIngestRun()))).toBeNull();
     });
 
     contractIt('feed retention: a policy set is read back, here and by a reader; prune reports what it removed', async () => {
       added({ content: 'fed' });
-      expect(store.runs.setFeedRetention({ days: 30 })).toMatchObject({ days: 30 });
-      expect(fx!.openReader().queries.feedRetention()).toMatchObject({ days: 30 });
+      expect(setFeedRetention(store, { days: 30 })).toMatchObject({ days: 30 });
+      expect(feedRetention(fx!.openReader())).toMatchObject({ days: 30 });
       expect(store.queries.feedStatus().retention).toMatchObject({ days: 30 });
       expect(await store.runs.pruneFeed(NOW, fast)).toMatchObject({ removed: 0, done: true });
     });
@@ -456,7 +460,7 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
       load.archive(m.id);
       load.finish();
       expect(store.get(m.id)).toMatchObject({ content: 'bulk row', archived: true });
-      expect(store.count({ includeArchived: true })).toBe(1);
+      expect(countMemories(store, { includeArchived: true })).toBe(1);
     });
   });
 
@@ -464,11 +468,11 @@ describe.each(STORE_ADAPTERS)('store port contract: $name', (adapter) => {
     const a = added({ content: 'shared' });
     const reader = fx!.openReader();
     expect(reader.get(a.id)!.content).toBe('shared');
-    expect(reader.count()).toBe(1);
+    expect(countMemories(reader)).toBe(1);
     // @ts-expect-error -- the read side of the port has no writes: this line must not compile.
     const write: unknown = reader.add;
     expect(write).toBeTypeOf('function'); // the adapter object has it; the reader's type does not
     expect(codeOf(() => (reader as unknown as StoreWriter).add(memory({ content: 'x' }), null))).toBe('bad_input');
-    expect(reader.count()).toBe(1);
+    expect(countMemories(reader)).toBe(1);
   });
 });

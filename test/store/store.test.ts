@@ -12,6 +12,9 @@ import { HashingEmbedder } from '../../core/embed/hashing.js';
 import { embeddingText } from '../../core/model/memory.js';
 import { expected, fixtureCopy, FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { checkNooaLayout } from '../helpers/nooa-layout.js';
+import { allMemories, countMemories, noMemories, requireMemoryId } from '../../core/store/queries/memory-lookups.js';
+import { defaultProfile } from '../../core/store/queries/saved-profiles.js';
+import { renameOwner } from '../../core/store/queries/owner-rename.js';
 
 const NOW = expected().now as number;
 const open: MemoryStore[] = [];
@@ -32,7 +35,7 @@ describe('reading a nooa v0.0.9 store', () => {
       status: string | null;
       data: string;
     }[];
-    const memories = store.all({ includeArchived: true });
+    const memories = allMemories(store, { includeArchived: true });
     expect(memories.map((m) => m.id)).toEqual(rows.map((r) => r.id));
     expect(memories).toHaveLength(expected().summary.memories);
     for (const [i, m] of memories.entries()) {
@@ -65,9 +68,9 @@ describe('reading a nooa v0.0.9 store', () => {
     const path = fixtureCopy();
     const before = readFileSync(path);
     const store = MemoryStore.open(path);
-    store.all({ includeArchived: true });
+    allMemories(store, { includeArchived: true });
     expect(store.hasMnemo()).toBe(false);
-    expect(store.profile()).toBe('nooa-0.0.9');
+    expect(defaultProfile(store)).toBe('nooa-0.0.9');
     store.close();
     expect(readFileSync(path).equals(before)).toBe(true);
   });
@@ -88,12 +91,12 @@ describe('writing keeps the nooa layout', () => {
     const emb = new HashingEmbedder(256);
     const m = createMemory({ content: 'Rotate the ledger keys every quarter.', type: 'todo', tags: ['security'], owner: 'Planner@a1', importance: 8 }, NOW);
     store.add(m, emb.embedSync(embeddingText(m)));
-    const first = store.all()[0]!;
+    const first = allMemories(store)[0]!;
     first.content = `${first.content} (edited)`;
     first.importance = 7.5;
     store.save(first);
     store.addEdge(m.id, first.id, 'supports', 0.7);
-    store.archive(first.id);
+    store.setArchived(first.id, true);
     store.logAccesses([{ id: m.id, record: { ts: NOW + 5, channel: 'recalled', reader_owner: 'Coder@c3', session_ref: 's', trace_ref: null, query: 'q', score: 1.5, rank: 0, components: { source: 'dense', cos: 0.5, rel: 1, rec: 0.2, imp: 0.3, spread: 0 } } }]);
     store.close();
     open.pop();
@@ -101,13 +104,13 @@ describe('writing keeps the nooa layout', () => {
     const again = track(MemoryStore.open(path));
     expect(again.get(m.id)!.edges).toHaveLength(1);
     expect(again.get(first.id)!.archived).toBe(true);
-    expect(again.profile()).toBe('nooa-0.0.9'); // a nooa store keeps scoring like nooa once we write to it
+    expect(defaultProfile(again)).toBe('nooa-0.0.9'); // a nooa store keeps scoring like nooa once we write to it
   });
 
   it('creates new stores with the mnemo profile and nooa tables', () => {
     const path = join(tempDir(), 'new.sqlite');
     const store = track(MemoryStore.open(path, { create: true }));
-    expect(store.profile()).toBe('mnemo');
+    expect(defaultProfile(store)).toBe('mnemo');
     expect(store.getMeta('schema_version')).toBe(String(MNEMO_SCHEMA_VERSION)); // one per migration in MNEMO_MIGRATIONS
     expect(checkNooaLayout(path)).toEqual([]);
   });
@@ -162,7 +165,7 @@ describe('bad input is refused clearly and writes nothing', () => {
     raw.close();
     const warnings: string[] = [];
     const store = track(MemoryStore.open(path, { readonly: true, onWarning: (w) => warnings.push(w) }));
-    const all = store.all({ includeArchived: true });
+    const all = allMemories(store, { includeArchived: true });
     expect(all).toHaveLength(160);
     const m = store.get(victim.id)!;
     expect(m.content).toBe(victim.content);
@@ -172,7 +175,7 @@ describe('bad input is refused clearly and writes nothing', () => {
 
   it('an unknown edge type', () => {
     const store = track(MemoryStore.open(fixtureCopy()));
-    const [a, b] = store.all();
+    const [a, b] = allMemories(store);
     const before = store.neighbors(a!.id).length;
     expect(code(() => store.addEdge(a!.id, b!.id, 'befriends'))).toMatch(/^bad_input: unknown edge type "befriends"/);
     expect(store.neighbors(a!.id)).toHaveLength(before);
@@ -191,26 +194,26 @@ describe('bad input is refused clearly and writes nothing', () => {
     expect(store.resolveId('%%%%%%')).toBeNull();
     expect(store.resolveId('______')).toBeNull();
     expect(store.resolveId('abcdef_____________')).toBeNull();
-    expect(code(() => store.requireId('%%%%%%'))).toMatch(/^not_found: .*literally/);
+    expect(code(() => requireMemoryId(store, '%%%%%%'))).toMatch(/^not_found: .*literally/);
   });
 
   it('renameOwner never claims unowned rows and validates owners', () => {
     const store = track(MemoryStore.open(fixtureCopy(), { clock: fixedClock(NOW) }));
-    expect(code(() => store.renameOwner('', 'Planner@a1'))).toMatch(/never claims unowned/);
-    expect(code(() => store.renameOwner('Coder@c3', 'Co%der'))).toMatch(/bad_input/);
-    expect(store.renameOwner('Coder@c3', 'Coder@c9')).toBe(41);
-    expect(store.renameOwner('Coder@c3', 'Coder@c9')).toBe(0);
-    expect(store.count({ includeArchived: true, owner: 'Coder@c9' })).toBe(41 + expected().summary.by_owner[''] as number);
+    expect(code(() => renameOwner(store, '', 'Planner@a1'))).toMatch(/never claims unowned/);
+    expect(code(() => renameOwner(store, 'Coder@c3', 'Co%der'))).toMatch(/bad_input/);
+    expect(renameOwner(store, 'Coder@c3', 'Coder@c9')).toBe(41);
+    expect(renameOwner(store, 'Coder@c3', 'Coder@c9')).toBe(0);
+    expect(countMemories(store, { includeArchived: true, owner: 'Coder@c9' })).toBe(41 + expected().summary.by_owner[''] as number);
   });
 
   it('isEmpty agrees with count() === 0 for live rows, archived rows and an owner scope', () => {
     const store = track(MemoryStore.open(join(tempDir(), 'empty.sqlite'), { create: true, clock: fixedClock(NOW) }));
-    expect(store.isEmpty()).toBe(true);
+    expect(noMemories(store)).toBe(true);
     const m = createMemory({ content: 'The only memory.', owner: 'Planner@a1' }, NOW);
     store.add(m, new HashingEmbedder(256).embedSync(embeddingText(m)));
-    expect([store.isEmpty(), store.isEmpty({ owner: 'Coder' }), store.isEmpty({ owner: 'Planner' })]).toEqual([false, true, false]);
-    store.archive(m.id);
-    expect([store.isEmpty(), store.isEmpty({ includeArchived: true })]).toEqual([true, false]);
+    expect([noMemories(store), noMemories(store, { owner: 'Coder' }), noMemories(store, { owner: 'Planner' })]).toEqual([false, true, false]);
+    store.setArchived(m.id, true);
+    expect([noMemories(store), noMemories(store, { includeArchived: true })]).toEqual([true, false]);
   });
 });
 

@@ -13,6 +13,7 @@ import { fixedClock } from '../../core/clock.js';
 import { generateDemo } from '../../core/demo/generate.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 let session: ApiSession | null = null;
@@ -29,7 +30,7 @@ describe('a past instant kept open beside a writer', () => {
     const db = join(tempDir('mnemo-wal-'), 'store.sqlite');
     const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW) });
     generateDemo(store, { size: 300, seed: 2, now: NOW });
-    const first = store.all().find((m) => !m.archived)!;
+    const first = allMemories(store).find((m) => !m.archived)!;
     store.close();
     const at = Date.now() / 1000 + 1;
     session = new ApiSession({ clock: fixedClock(NOW) });

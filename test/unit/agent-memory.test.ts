@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
 import { agentOn, freshStorePath } from '../helpers/agents.js';
+import { requireMemory } from '../../core/store/queries/memory-lookups.js';
 
 const open: AgentMemory[] = [];
 afterEach(() => {
@@ -77,7 +78,7 @@ describe('owner policy on writes', () => {
       expect(err.code).toBe('permission');
       expect(err.message).toMatch(/belongs to "bob@1"; cross-owner writes are not allowed/);
     }
-    const after = a.engine.store.require(bm.id);
+    const after = requireMemory(a.engine.store, bm.id);
     expect(after).toMatchObject({ content: 'bob private note', archived: false, reinforcement_count: 0 });
   });
 
@@ -100,7 +101,7 @@ describe('owner policy on writes', () => {
     expect(await a.updateMemory('ffffffff', { content: 'x' })).toBe(false);
     expect(await a.forget(m.id.slice(0, 5))).toBe(false);
     expect(await a.forget(m.id.slice(0, 8))).toBe(true);
-    expect(a.engine.store.require(m.id).archived).toBe(true);
+    expect(requireMemory(a.engine.store, m.id).archived).toBe(true);
   });
 });
 
@@ -109,7 +110,7 @@ describe('update_memory', () => {
     const a = agent(freshStorePath(), 'alice@3');
     const m = await a.remember({ content: 'the build takes 4 minutes' });
     await a.updateMemory(m.id.slice(0, 8), { content: 'the build takes 6 minutes', importance: 'CRITICAL', tags: ['ci'] });
-    const after = a.engine.store.require(m.id);
+    const after = requireMemory(a.engine.store, m.id);
     expect(after).toMatchObject({ content: 'the build takes 6 minutes', importance: 10, tags: ['ci'], strength: 1, reinforcement_count: 1, reinforced_count: 1, access_count: 1 });
     expect(a.engine.store.accessEvents({ memoryId: m.id, channels: ['reinforced'] }).events).toMatchObject([{ reader_owner: 'alice@3', session_ref: 'test-alice@3', reinforce: false }]);
   });
@@ -119,21 +120,21 @@ describe('update_memory', () => {
     const m = await a.remember({ content: 'look into flaky test' });
     expect((await rejection(a.updateMemory(m.id, { status: 'DONE' }))).message).toMatch(/status applies only to todo memories/);
     await a.updateMemory(m.id, { type: 'todo' });
-    expect(a.engine.store.require(m.id).status).toBe('open');
+    expect(requireMemory(a.engine.store, m.id).status).toBe('open');
     await a.updateMemory(m.id, { status: 'done' });
-    expect(a.engine.store.require(m.id).status).toBe('done');
+    expect(requireMemory(a.engine.store, m.id).status).toBe('done');
     expect((await rejection(a.updateMemory(m.id, { status: 'LATER' }))).message).toMatch(/OPEN \| DONE \| DROPPED/);
     await a.updateMemory(m.id, { type: 'info' });
-    expect(a.engine.store.require(m.id).status).toBeNull();
+    expect(requireMemory(a.engine.store, m.id).status).toBeNull();
   });
 
   it('replaces references with fresh captures; a malformed one writes nothing', async () => {
     const a = agent(freshStorePath(), 'alice');
     const m = await a.remember({ content: 'see the plan', references: ['var:plan'] });
     await a.updateMemory(m.id, { references: ['memory:' + m.id.slice(0, 8)] });
-    expect(a.engine.store.require(m.id).references).toMatchObject([{ kind: 'memory', key: m.id.slice(0, 8), preview: '[info] see the plan' }]);
+    expect(requireMemory(a.engine.store, m.id).references).toMatchObject([{ kind: 'memory', key: m.id.slice(0, 8), preview: '[info] see the plan' }]);
     expect((await rejection(a.updateMemory(m.id, { references: ['plan'] }))).message).toMatch(/malformed reference/);
-    expect(a.engine.store.require(m.id).reinforcement_count).toBe(1);
+    expect(requireMemory(a.engine.store, m.id).reinforcement_count).toBe(1);
   });
 });
 
@@ -142,7 +143,7 @@ describe('deref', () => {
     const a = agent(freshStorePath(), 'alice@1');
     const m = await a.remember({ content: 'the answer is 42' });
     expect(a.deref(`memory:${m.id.slice(0, 8)}`)).toBe(`ref memory:${m.id.slice(0, 8)} (LIVE) → [info] the answer is 42`);
-    const after = a.engine.store.require(m.id);
+    const after = requireMemory(a.engine.store, m.id);
     expect(after).toMatchObject({ deref_count: 1, strength: 2 });
     expect(after.access_log.at(-1)).toMatchObject({ channel: 'deref', reader_owner: 'alice@1', session_ref: 'test-alice@1' });
     expect(a.deref('var:nothing')).toMatch(/^ref var:nothing \(DANGLING; snapshot @ .*\) → \(no snapshot captured\)$/);
@@ -171,8 +172,8 @@ describe('reflect', () => {
     expect(out.report.merged).toBe(1);
     expect(out.change_id).not.toBeNull();
     const store = a.engine.store;
-    expect([a1.id, a2.id].map((id) => store.require(id).archived).sort()).toEqual([false, true]);
-    expect([b1.id, b2.id].map((id) => store.require(id).archived)).toEqual([false, false]);
+    expect([a1.id, a2.id].map((id) => requireMemory(store, id).archived).sort()).toEqual([false, true]);
+    expect([b1.id, b2.id].map((id) => requireMemory(store, id).archived)).toEqual([false, false]);
     expect(a.stats()).toMatchObject({ reflections: 1, merged: 1 });
     expect((await b.reflect()).report.merged).toBe(1);
   });
@@ -186,7 +187,7 @@ describe('forget', () => {
     const b = agent(path, 'bob');
     const m = await a.remember({ content: 'The VPN password is hunter2' });
     expect(await a.forget(m.id.slice(0, 8))).toBe(true);
-    expect(a.engine.store.require(m.id)).toMatchObject({ archived: true });
+    expect(requireMemory(a.engine.store, m.id)).toMatchObject({ archived: true });
     const err = await rejection(a2.remember({ content: 'the vpn  password is HUNTER2' }));
     expect(err.code).toBe('conflict');
     expect(err.message).toMatch(/^this content was forgotten on .* \(memory [0-9a-f]{8}: "The VPN password is hunter2"\); write it again only on purpose \(force: true\)/);
@@ -202,7 +203,7 @@ describe('forget', () => {
     const change = a.engine.store.journal.history(1)[0]!;
     expect(change).toMatchObject({ kind: 'memory.forget', counts: { memories_modified: 1, t_created: 1 } });
     a.engine.store.journal.undo(change.id);
-    expect(a.engine.store.require(m.id).archived).toBe(false);
+    expect(requireMemory(a.engine.store, m.id).archived).toBe(false);
     expect((await a.remember({ content: 'meetings are on tuesdays' })).id).toBe(m.id);
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
 import { agentOn, freshStorePath, movableClock } from '../helpers/agents.js';
 import { tempDir } from '../../support/fixture.js';
+import { requireMemory } from '../../core/store/queries/memory-lookups.js';
 
 const open: AgentMemory[] = [];
 afterEach(() => {
@@ -42,18 +43,18 @@ describe('spontaneous injection', () => {
     const a = agent(freshStorePath(), 'alice@1', { clock, host: { var: (k) => vars.get(k) }, spontaneous: { cadence: 'every_turn' } });
     const m = await a.remember({ content: 'the launch checklist is tracked in the plan var', references: ['var:plan'] });
     clock.advance(3600);
-    const before = a.engine.store.require(m.id.slice(0, 8));
+    const before = requireMemory(a.engine.store, m.id.slice(0, 8));
     const res = await a.beforeTurn({ message: 'what is on the launch checklist?' });
     expect(res.text).toBe(`## Recalled memories (associative)\n- [info#${m.id.slice(0, 8)}] the launch checklist is tracked in the plan var\n    ref var:plan (LIVE) → "draft 3"`);
     expect(res.memory_ids).toEqual([m.id]);
-    const after = a.engine.store.require(m.id);
+    const after = requireMemory(a.engine.store, m.id);
     expect(after.strength).toBe(before.strength);
     expect(after.last_accessed_at).toBe(before.last_accessed_at);
     expect(after.access_count).toBe(before.access_count);
     expect(after.injected_count).toBe(1);
     expect(after.access_log.at(-1)).toMatchObject({ channel: 'injected', reader_owner: 'alice@1', query: 'what is on the launch checklist?', rank: 0 });
     await a.beforeTurn({ message: 'what is on the launch checklist?' });
-    expect(a.engine.store.require(m.id)).toMatchObject({ strength: before.strength, injected_count: 2 });
+    expect(requireMemory(a.engine.store, m.id)).toMatchObject({ strength: before.strength, injected_count: 2 });
   });
 
   it('self_gated skips an unchanged query; per_task injects once per task', async () => {

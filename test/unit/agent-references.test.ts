@@ -88,7 +88,7 @@ describe('capture and resolve', () => {
     const shared = await addMemory(engine, { content: 'shared fact', title: 'Shared' });
     const foreign = await addMemory(engine, { content: 'bob secret', owner: 'bob' });
     const gone = await addMemory(engine, { content: 'old fact', owner: 'alice' });
-    engine.store.archive(gone.id);
+    engine.store.setArchived(gone.id, true);
     const r = (key: string) => resolveRef(env, { kind: 'memory', key, preview: 'snap', captured_at: T0 });
     expect(r(mine.id.slice(0, 8))).toMatchObject({ status: 'LIVE', value: '[info] own fact' });
     expect(r(shared.id)).toMatchObject({ status: 'LIVE', value: '[info] Shared' });

@@ -7,10 +7,11 @@ import { ApiSession } from '../../core/api/context.js';
 import { call, invoke } from '../../core/api/service.js';
 import { fixedClock } from '../../core/clock.js';
 import { addMemory } from '../../core/engine/memory-ops.js';
-import { findTombstone } from '../../core/store/sqlite/tombstones.js';
+import { tombstoneFor } from '../../core/store/queries/tombstones.js';
 import { join } from 'node:path';
 import { tempDir } from '../../support/fixture.js';
 import { sqliteAdapterOf } from '../../support/sqlite-adapter.js';
+import { requireMemory } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 
@@ -53,7 +54,7 @@ describe('forget', () => {
     const a = await call(s, 'memory.add', { content: 'The staging password is hunter2' });
     const res = await call(s, 'memory.forget', { ids: [a.id] });
     expect(engine.store.exists(a.id)).toBe(false);
-    expect(findTombstone(sqliteAdapterOf(engine), '  the STAGING password is   hunter2 ')).not.toBeNull();
+    expect(tombstoneFor(sqliteAdapterOf(engine), '  the STAGING password is   hunter2 ')).not.toBeNull();
     const again = await invoke(s, 'memory.add', { content: 'The staging password is hunter2' });
     expect(again.ok).toBe(false);
     if (!again.ok) {
@@ -69,7 +70,7 @@ describe('forget', () => {
     await call(s, 'journal.undo', { change_id: later });
     await call(s, 'journal.undo', { change_id: res.change_id! });
     expect(engine.store.exists(a.id)).toBe(true);
-    expect(findTombstone(sqliteAdapterOf(engine), 'The staging password is hunter2')).toBeNull();
+    expect(tombstoneFor(sqliteAdapterOf(engine), 'The staging password is hunter2')).toBeNull();
     s.close();
   });
 });
@@ -127,7 +128,7 @@ describe('bulk link', () => {
     const history = await call(s, 'journal.history', { limit: 2 });
     expect(history[0]!.id).toBe(before + 1);
     expect(history[0]!.label).toBe(`link 3 memories -related-> ${t.id.slice(0, 8)}`);
-    const inbound = () => ['x', 'y', 'z'].map((k) => ({ x, y, z })[k as 'x']!.id).filter((id) => s.engine().store.require(id).edges.some((e) => e.target_id === t.id));
+    const inbound = () => ['x', 'y', 'z'].map((k) => ({ x, y, z })[k as 'x']!.id).filter((id) => requireMemory(s.engine().store, id).edges.some((e) => e.target_id === t.id));
     expect(inbound().length).toBe(3);
     await call(s, 'journal.undo', { change_id: r.change_id! });
     expect(inbound()).toEqual([z.id]);

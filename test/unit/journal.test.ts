@@ -4,6 +4,7 @@ import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { addMemory, archiveMemories, linkMemories, updateMemory } from '../../core/engine/memory-ops.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
+import { allMemories, countMemories } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = expected().now as number;
 let engine: Engine | null = null;
@@ -28,7 +29,7 @@ describe('change journal', () => {
     engine = Engine.open(path, { clock: fixedClock(NOW) });
     engine.store.ensureMnemo();
     const before = dump(path);
-    const [a, b] = engine.store.all();
+    const [a, b] = allMemories(engine.store);
     const { memory } = await updateMemory(engine, a!.id, { content: 'rewritten', tags: ['x'] });
     const { changeId } = linkMemories(engine, memory.id, b!.id, 'causes', 0.8);
     const history = engine.store.journal.history();
@@ -43,7 +44,7 @@ describe('change journal', () => {
 
   it('refuses to undo a change that a later change touched, naming the blocker', async () => {
     engine = Engine.open(fixtureCopy(), { clock: fixedClock(NOW) });
-    const [a] = engine.store.all();
+    const [a] = allMemories(engine.store);
     await updateMemory(engine, a!.id, { importance: 9 });
     const first = engine.store.journal.history()[0]!;
     await updateMemory(engine, a!.id, { importance: 2 });
@@ -56,7 +57,7 @@ describe('change journal', () => {
 
   it('an access in between does not block undo and survives it', async () => {
     engine = Engine.open(fixtureCopy(), { clock: fixedClock(NOW) });
-    const [a] = engine.store.all();
+    const [a] = allMemories(engine.store);
     await updateMemory(engine, a!.id, { title: 'New title' });
     const change = engine.store.journal.history()[0]!;
     engine.store.logAccesses([{ id: a!.id, record: { ts: NOW + 1, channel: 'recalled', reader_owner: '', session_ref: null, trace_ref: null, query: null, score: null, rank: null, components: null } }]);
@@ -70,13 +71,13 @@ describe('change journal', () => {
   it('undoes an add (the row disappears) and an archive of many', async () => {
     engine = Engine.open(fixtureCopy(), { clock: fixedClock(NOW) });
     const m = await addMemory(engine, { content: 'fresh memory' });
-    const ids = engine.store.all().slice(0, 5).map((x) => x.id);
+    const ids = allMemories(engine.store).slice(0, 5).map((x) => x.id);
     const { changeId } = archiveMemories(engine, ids, true);
-    expect(engine.store.count()).toBe(150 + 1 - 5);
+    expect(countMemories(engine.store)).toBe(150 + 1 - 5);
     engine.store.journal.undo(changeId!);
     engine.store.journal.undo(engine.store.journal.history()[1]!.id);
     expect(engine.store.exists(m.id)).toBe(false);
-    expect(engine.store.count()).toBe(150);
+    expect(countMemories(engine.store)).toBe(150);
     expect(engine.vectors.get().has(ids[0]!)).toBe(true);
   });
 });

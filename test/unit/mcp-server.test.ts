@@ -7,6 +7,7 @@ import { OPEN_TODOS_URI, RECENT_URI } from '../../cli/mcp/server.js';
 import { agentOn, freshStorePath, T0 } from '../helpers/agents.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
 import { tempDir } from '../../support/fixture.js';
+import { countMemories, requireMemory } from '../../core/store/queries/memory-lookups.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -67,8 +68,8 @@ describe('MCP tools', () => {
     expect(dataOf(await mcp.call('update_memory', { memory_id: a.id.slice(0, 8), content: 'tests run with vitest 4' }))).toEqual({ updated: true });
     expect(dataOf(await mcp.call('update_memory', { memory_id: 'ffffffff', content: 'x' }))).toEqual({ updated: false });
     expect(dataOf(await mcp.call('forget', { memory_id: b.id }))).toEqual({ forgotten: true });
-    expect(agent.engine.store.require(a.id)).toMatchObject({ content: 'tests run with vitest 4', importance: 8 });
-    expect(agent.engine.store.require(b.id).archived).toBe(true);
+    expect(requireMemory(agent.engine.store, a.id)).toMatchObject({ content: 'tests run with vitest 4', importance: 8 });
+    expect(requireMemory(agent.engine.store, b.id).archived).toBe(true);
     expect(textOf(await mcp.call('stats'))).toMatch(/^memory stats: writes=2 /);
   });
 
@@ -87,7 +88,7 @@ describe('MCP tools', () => {
       expect(r.isError, tool).toBe(true);
       expect(textOf(r)).toMatch(tool === 'todo_close' ? /^bad_input: .*not a todo/ : /^permission: memory [0-9a-f]{8} belongs to "bob@1"; cross-owner writes are not allowed \(you are "alice@1"\)$/);
     }
-    expect(bAgent.engine.store.require(secret.id)).toMatchObject({ content: 'bob keeps the launch codes in the red binder', archived: false });
+    expect(requireMemory(bAgent.engine.store, secret.id)).toMatchObject({ content: 'bob keeps the launch codes in the red binder', archived: false });
   });
 
   it('erase: an agent erases its own memories for good; one of another agent\'s, or a shared one, refuses the whole call and erases nothing', async () => {
@@ -148,7 +149,7 @@ describe('MCP tools', () => {
       expect(d.isError, ref).toBe(true);
       expect(textOf(d)).not.toMatch(/TOP-SECRET/);
     }
-    expect(agent.engine.store.count()).toBe(0);
+    expect(countMemories(agent.engine.store)).toBe(0);
     expect(textOf(await mcp.call('deref', { ref: 'file:notes.md' }))).toBe('<memory-data>ref file:notes.md (LIVE) → inside</memory-data>');
   });
 
@@ -163,7 +164,7 @@ describe('MCP tools', () => {
     expect(recent.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: `## Recent memories\n- [todo:open#${t.id.slice(0, 8)}] ${data(t.id, 'book the room')}\n- [info#${m.id.slice(0, 8)}] ${data(m.id, 'the meeting moved to thursday')}` });
     const todos = await mcp.client.readResource({ uri: OPEN_TODOS_URI });
     expect(todos.contents[0]).toMatchObject({ text: `## Open todos\n- [todo:open#${t.id.slice(0, 8)}] ${data(t.id, 'book the room')}` });
-    const after = agent.engine.store.require(t.id);
+    const after = requireMemory(agent.engine.store, t.id);
     expect(after).toMatchObject({ injected_count: 2, strength: 1 });
     expect(agent.engine.store.accessEvents({ memoryId: t.id, channels: ['injected'] }).events.every((e) => e.reader_owner === 'alice@2' && e.session_ref === 'test-alice@2')).toBe(true);
   });

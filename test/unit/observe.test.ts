@@ -11,6 +11,7 @@ import { rowsVsReads } from '../../core/observe/rows-vs-reads.js';
 import { recallAndLog } from '../../core/recall/record.js';
 import { FIXTURE_STORE, expected, tempDir } from '../../support/fixture.js';
 import { newEngine, put } from '../helpers/recall-store.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 let engine: Engine;
 afterEach(() => engine?.close());
@@ -58,7 +59,7 @@ describe('access.list', () => {
 /** store_kpis counts live memories only; the audit list covers archived ones too. */
 function countArchivedCross(e: Engine): number {
   let n = 0;
-  for (const m of e.store.all({ includeArchived: true })) {
+  for (const m of allMemories(e.store, { includeArchived: true })) {
     if (!m.archived) continue;
     for (const r of m.access_log) if (r.reader_owner && m.owner && r.reader_owner.split('@')[0] !== m.owner.split('@')[0]) n++;
   }

@@ -14,6 +14,7 @@ import { planOps, planReflection } from '../../core/reflect/plan.js';
 import { ownerClause } from '../../core/store/shared/owner-sql.js';
 import { agentOn, freshStorePath } from '../helpers/agents.js';
 import { connectInProcess, dataOf, textOf, type McpHandle } from '../helpers/mcp.js';
+import { requireMemory } from '../../core/store/queries/memory-lookups.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -82,9 +83,9 @@ describe('owner comparison is exact and case-sensitive', () => {
     expect(mine.deref(`memory:${foreign}`)).toMatch(/not visible|DANGLING/i);
     await expect(mine.updateMemory(foreign, { importance: 9 })).rejects.toMatchObject({ code: 'permission' });
     // (Recalling it under "CODER" above strengthened it: that read was CODER's to make.)
-    const before = other.engine.store.require(foreign);
+    const before = requireMemory(other.engine.store, foreign);
     const out = await mine.reflect();
-    const after = other.engine.store.require(foreign);
+    const after = requireMemory(other.engine.store, foreign);
     expect(after.archived).toBe(false);
     expect({ strength: after.strength, importance: after.importance, reinforcement_count: after.reinforcement_count }).toEqual({
       strength: before.strength,
@@ -93,9 +94,9 @@ describe('owner comparison is exact and case-sensitive', () => {
     });
     expect(out.refused).toEqual([]);
     // And the reverse: CODER@9's reflection leaves coder@1's memory alone.
-    const mineBefore = mine.engine.store.require(own);
+    const mineBefore = requireMemory(mine.engine.store, own);
     await other.reflect();
-    const mineAfter = mine.engine.store.require(own);
+    const mineAfter = requireMemory(mine.engine.store, own);
     expect({ archived: mineAfter.archived, strength: mineAfter.strength, importance: mineAfter.importance }).toEqual({
       archived: mineBefore.archived,
       strength: mineBefore.strength,
@@ -130,9 +131,9 @@ describe('owner comparison is exact and case-sensitive', () => {
     const upd = await mcp.call('update_memory', { memory_id: foreign, importance: 'HIGH' });
     expect(upd.isError).toBe(true);
     expect(textOf(upd)).toMatch(/cross-owner writes are not allowed/);
-    const before = other.engine.store.require(foreign);
+    const before = requireMemory(other.engine.store, foreign);
     dataOf(await mcp.call('reflect', {}));
-    const after = other.engine.store.require(foreign);
+    const after = requireMemory(other.engine.store, foreign);
     expect({ archived: after.archived, strength: after.strength, importance: after.importance }).toEqual({
       archived: before.archived,
       strength: before.strength,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory } from '../../core/agent/agent-memory.js';
 import { agentOn, freshStorePath, movableClock, T0 } from '../helpers/agents.js';
+import { countMemories, requireMemory } from '../../core/store/queries/memory-lookups.js';
 
 const open: AgentMemory[] = [];
 afterEach(() => {
@@ -52,7 +53,7 @@ describe('intents fire', () => {
     const a = agent(path, 'ops@7');
     const v = await a.intentAdd({ content: 'rotate the keys', trigger: { kind: 'cue', cue: 'keys' } });
     await a.intentsDue({ message: 'where are the keys' });
-    const m = a.engine.store.require(v.id);
+    const m = requireMemory(a.engine.store, v.id);
     expect(m.strength).toBe(1);
     expect(m.injected_count).toBe(1);
     expect(m.access_count).toBe(0);
@@ -87,7 +88,7 @@ describe('intents fire', () => {
   it('rejects an intent without a usable trigger, writing nothing', async () => {
     const a = agent(freshStorePath(), 'ops');
     await expect(a.intentAdd({ content: 'x', trigger: { kind: 'time' } })).rejects.toThrowError(/fire_at/);
-    expect(a.engine.store.count()).toBe(0);
+    expect(countMemories(a.engine.store)).toBe(0);
   });
 });
 

@@ -11,6 +11,8 @@ import { explain } from '../../core/recall/explain.js';
 import { recallAndLog } from '../../core/recall/record.js';
 import { runCli } from '../helpers/cli.js';
 import { NOW, newEngine, put } from '../helpers/recall-store.js';
+import { accessEventCount } from '../../core/store/queries/access-log.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 let engine: Engine;
 afterEach(() => engine?.close());
@@ -69,14 +71,14 @@ describe('invalid k, hops and scopes', () => {
   it('a refused recall writes nothing', async () => {
     const { engine, session } = setup();
     await invoke(session, 'recall.run', { query: 'deploy' }); // creates the event table
-    const before = engine.store.accessEventCount();
-    const strength = engine.store.all().map((m) => m.strength);
+    const before = accessEventCount(engine.store);
+    const strength = allMemories(engine.store).map((m) => m.strength);
     for (const bad of [{ k: 0 }, { owner: 'a%b' }, { hops: 9 }, { k: 'ten' }]) {
       const res = await invoke(session, 'recall.run', { query: 'deploy', ...bad });
       expect(res.ok).toBe(false);
     }
-    expect(engine.store.accessEventCount()).toBe(before);
-    expect(engine.store.all().map((m) => m.strength)).toEqual(strength);
+    expect(accessEventCount(engine.store)).toBe(before);
+    expect(allMemories(engine.store).map((m) => m.strength)).toEqual(strength);
   });
 
   it('why-not of an unknown memory is not_found', async () => {

@@ -14,6 +14,7 @@ import { baseLevelActivation } from '../../core/model/activation.js';
 import { explain } from '../../core/recall/explain.js';
 import { recallAndLog } from '../../core/recall/record.js';
 import { movableClock, newEngine, put } from '../helpers/recall-store.js';
+import { accessEventCount } from '../../core/store/queries/access-log.js';
 
 const reader = { owner: 'Planner@a1', session_ref: 'sess-1' };
 let engine: Engine;
@@ -107,7 +108,7 @@ describe('recall, search and injection', () => {
     clock.advance(10);
     const r = await call(session, 'access.reinforce', { id: a.id, bump: false });
     expect(r.memory).toMatchObject({ reinforced_count: 1, reinforcement_count: 1, strength: 2, last_accessed_at: clock.now(), access_count: 2 });
-    expect(engine.store.accessEventCount()).toBe(3); // created + deref + reinforced
+    expect(accessEventCount(engine.store)).toBe(3); // created + deref + reinforced
   });
 
   it('recall.run through the API logs the session reader; explain writes nothing', async () => {
@@ -115,13 +116,13 @@ describe('recall, search and injection', () => {
     put(engine, { content: 'deploy billing' });
     const session = new ApiSession({ reader: { owner: 'Coder@c3', session_ref: 's-9' } });
     session.adopt(engine);
-    const eventsBefore = engine.store.accessEventCount();
+    const eventsBefore = accessEventCount(engine.store);
     const dataVersion = connectionOf(engine.store).prepare('SELECT total_changes() AS n').get();
     await call(session, 'recall.explain', { query: 'deploy billing' });
     expect(connectionOf(engine.store).prepare('SELECT total_changes() AS n').get()).toEqual(dataVersion);
     const res = await call(session, 'recall.run', { query: 'deploy billing' });
     expect(res.logged).toBe(1);
-    expect(engine.store.accessEventCount()).toBe(eventsBefore + 1);
+    expect(accessEventCount(engine.store)).toBe(eventsBefore + 1);
     const list = await call(session, 'access.list', { channels: ['recalled'] });
     expect(list.events[0]).toMatchObject({ reader_owner: 'Coder@c3', session_ref: 's-9', query: 'deploy billing', cross_owner: false });
   });

@@ -49,7 +49,7 @@ describe('RecallCorpus with rows arriving out of rowid order', () => {
   it('puts a late row in its place, without a reload, and answers as a fresh load does', () => {
     const { store, ids } = storeOf(60);
     // The last 20 are not there yet when the corpus loads (archived), and come back in a shuffled order.
-    for (const id of ids.slice(40)) store.archive(id);
+    for (const id of ids.slice(40)) store.setArchived(id, true);
     const corpus = new RecallCorpus();
     corpus.load(store);
     const tokens = [...WORDS, 'step4', 'note', 'step45', 'zzz'];
@@ -59,7 +59,7 @@ describe('RecallCorpus with rows arriving out of rowid order', () => {
     const reads = vi.spyOn(store.queries, 'liveSourceRows');
     const late = [55, 41, 59, 40, 52, 43, 58, 47, 44, 50, 57, 42, 49, 46, 56, 45, 54, 48, 53, 51];
     for (const i of late) {
-      store.restore(ids[i]!);
+      store.setArchived(ids[i]!, false);
       corpus.update(store, ids[i]!);
       corpus.ensureFresh();
       expect(corpus.allRowids()).toEqual(corpus.allRowids().sort((a, b) => a - b));
@@ -82,13 +82,13 @@ describe('RecallCorpus with rows arriving out of rowid order', () => {
 
   it('keeps a slot read back from a snapshot with its own fields when later rows push it up', () => {
     const { store, ids } = storeOf(12);
-    for (const id of ids.slice(8)) store.archive(id);
+    for (const id of ids.slice(8)) store.setArchived(id, true);
     const saved = new RecallCorpus();
     saved.load(store);
     const restored = new RecallCorpus();
     restored.restoreSnapshot(snapshotSource(saved.saveSnapshot()!), store);
     for (const i of [10, 11, 8, 9]) {
-      store.restore(ids[i]!);
+      store.setArchived(ids[i]!, false);
       restored.update(store, ids[i]!);
     }
     const fresh = new RecallCorpus();

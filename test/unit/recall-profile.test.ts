@@ -42,7 +42,7 @@ describe('profiles', () => {
     const far = put(engine, { content: 'qqq zzz far away' });
     const gone = put(engine, { content: 'www yyy archived middle', edges: [{ target_id: far.id, type: 'causes', weight: 1, created_at: NOW }] });
     put(engine, { content: 'deploy billing checklist', importance: 10, edges: [{ target_id: gone.id, type: 'causes', weight: 1, created_at: NOW }] });
-    engine.store.archive(gone.id);
+    engine.store.setArchived(gone.id, true);
     const nooa = explain(engine, { query: 'deploy billing checklist', k: 100, hops: 2, profile: 'nooa-0.0.9' });
     expect(nooa.rows.find((r) => r.id === gone.id)?.source).toBe('spread');
     expect(nooa.paths[far.id]?.map((p) => p.from)).toEqual([gone.id]);

@@ -23,7 +23,7 @@ function store() {
   const miss = put(engine, { content: 'gardening tomatoes in the spring' });
   const foreign = put(engine, { content: 'deploy billing service for coders', owner: 'Coder@c3' });
   const archived = put(engine, { content: 'deploy billing service archived copy' });
-  engine.store.archive(archived.id);
+  engine.store.setArchived(archived.id, true);
   const reached = put(engine, { content: 'zzz qqq' });
   const hub = put(engine, { content: 'deploy billing hub', importance: 10, edges: [{ target_id: reached.id, type: 'causes', weight: 1, created_at: NOW }] });
   return { clock, hits, weak, miss, foreign, archived, reached, hub };
@@ -102,7 +102,7 @@ describe('replay', () => {
     expect(r.delta.rec).toBeCloseTo(r.after!.rec! - r.before.rec!, 3);
     expect(r.after!.rec).not.toBe(r.before.rec); // a week later, recency moved
     expect(r.delta.score).toBeCloseTo(r.after!.score! - r.before.score!, 3);
-    engine.store.archive(ev.memory_id);
+    engine.store.setArchived(ev.memory_id, true);
     const gone = replay(engine, ev.id);
     expect(gone.after).toBeNull();
     expect(gone.in_top_k_now).toBe(false);

@@ -19,6 +19,7 @@ import { FIXTURE_STORE, fixtureCopy, tempDir } from '../../support/fixture.js';
 import { agentOn, freshStorePath } from '../helpers/agents.js';
 import { runCli } from '../helpers/cli.js';
 import { connectInProcess, dataOf, textOf } from '../helpers/mcp.js';
+import { requireMemory } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 const AWS = 'AKIAZ7QWERTYUIOPASDF';
@@ -127,7 +128,7 @@ describe('redaction at each door', () => {
     const r = await mcp.call('remember', { content: `the staging db is postgres://app:pa55word@db:5432/app and the key ${AWS}` });
     expect(dataOf(r)).toMatchObject({ redacted: { url_password: 1, aws_access_key: 1 } });
     expect(textOf(r)).toMatch(/redacted before storing .*(aws_access_key, url_password|url_password, aws_access_key)/);
-    expect(agent.engine.store.require(dataOf(r).id).content).toBe('the staging db is postgres://app:[redacted:url_password]@db:5432/app and the key [redacted:aws_access_key]');
+    expect(requireMemory(agent.engine.store, dataOf(r).id).content).toBe('the staging db is postgres://app:[redacted:url_password]@db:5432/app and the key [redacted:aws_access_key]');
   });
 
   it('CLI: mnemo add says what it redacted; mnemo import redacts content and the queries of imported rings', async () => {

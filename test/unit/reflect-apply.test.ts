@@ -12,6 +12,8 @@ import { planOps, planReflection } from '../../core/reflect/plan.js';
 import type { LinkOp } from '../../core/reflect/types.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 import { dumpStore, openAt } from '../../support/reflect.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
+import { maintenanceHistory } from '../../core/store/queries/maintenance-log.js';
 
 const NOW: number = expected().now;
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
@@ -48,7 +50,7 @@ describe('apply', () => {
   it('refuses a store that changed since planning and offers a re-plan', async () => {
     const engine = openAt(fixtureCopy(), NOW);
     const plan = await planReflection(engine);
-    const [a, b] = engine.store.all().slice(0, 2);
+    const [a, b] = allMemories(engine.store).slice(0, 2);
     linkMemories(engine, a!.id, b!.id, 'supports', 0.5);
     await expect(applyPlan(engine, plan)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('Re-plan') });
     engine.close();
@@ -64,7 +66,7 @@ describe('apply', () => {
     expect(res.change_id).not.toBeNull();
     const history = engine.store.journal.history();
     expect(history.filter((c) => c.kind === 'reflect.apply')).toHaveLength(1);
-    expect(engine.store.maintenanceHistory(1)[0]!.kind).toBe('reflect');
+    expect(maintenanceHistory(engine.store, 1)[0]!.kind).toBe('reflect');
     expect(dumpStore(path)).not.toEqual(before);
     await expect(applyPlan(engine, plan)).rejects.toThrow(/already applied as change/);
     engine.store.journal.undo(res.change_id!);
@@ -79,7 +81,7 @@ describe('apply', () => {
     const res = await applyPlan(engine, plan);
     const merge = plan.groups[0]!.ops[0]!;
     const anchor = merge.op === 'merge' ? merge.anchor : '';
-    const other = engine.store.all().find((m) => m.id !== anchor)!;
+    const other = allMemories(engine.store).find((m) => m.id !== anchor)!;
     const later = linkMemories(engine, anchor, other.id, 'causes', 0.3);
     expect(() => engine.store.journal.undo(res.change_id!)).toThrow(new RegExp(`later change #${later.changeId}`));
     engine.store.journal.undo(later.changeId!);

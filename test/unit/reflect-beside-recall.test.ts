@@ -16,6 +16,7 @@ import { planOps, planReflection } from '../../core/reflect/plan.js';
 import type { MergeOp, ReflectionPlan } from '../../core/reflect/types.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 import { dumpStore, openAt } from '../../support/reflect.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const NOW: number = expected().now;
 const opened: { close(): void }[] = [];
@@ -73,7 +74,7 @@ describe('a reflection plan beside other sessions that recall', () => {
 
   it("still refuses the plan when another session drew an edge from a memory it merges", async () => {
     const { path, engine, plan, merge } = await planned();
-    const other = engine.store.all().find((m) => m.id !== merge.anchor && m.id !== merge.dup)!;
+    const other = allMemories(engine.store).find((m) => m.id !== merge.anchor && m.id !== merge.dup)!;
     agent(path, 'linker', engine.store.get(merge.anchor)!.owner).associate(merge.anchor, other.id, 'supports');
     await expect(applyPlan(engine, plan)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('changed since plan') });
   });
@@ -83,7 +84,7 @@ describe('a reflection plan beside other sessions that recall', () => {
     const reflector = agent(path, 'reflector');
     const recaller = agent(path, 'recaller');
     const reader = openAt(path, NOW);
-    const queries = reader.store.all().slice(0, 20).map((m) => m.content);
+    const queries = allMemories(reader.store).slice(0, 20).map((m) => m.content);
     reader.close();
     let done = false;
     let recalls = 0;

@@ -17,6 +17,7 @@ import type { LinkOp, MergeOp, PruneOp, ReflectionPlan, RescoreOp, WindowInfo } 
 import { tempDir } from '../../support/fixture.js';
 import { clusteredVectors } from '../helpers/vectors.js';
 import { openAt } from '../../support/reflect.js';
+import { allMemories, memoryEmbedding, memoryRowid } from '../../core/store/queries/memory-lookups.js';
 
 const NOW = 1_780_000_000;
 
@@ -118,10 +119,9 @@ function windowStore(engine: Engine, seed: number): void {
 /** The k-window of `of` as the reference sees it at that moment, from brute force. */
 function bruteWindow(engine: Engine, of: string, target: string, archivedBy: Map<string, string>, k: number): WindowInfo | null {
   const store = engine.store;
-  const q = store.getEmbedding(of)!;
-  const list = store
-    .all()
-    .map((m) => ({ id: m.id, v: store.getEmbedding(m.id), rowid: store.rowidOf(m.id)! }))
+  const q = memoryEmbedding(store, of)!;
+  const list = allMemories(store)
+    .map((m) => ({ id: m.id, v: memoryEmbedding(store, m.id), rowid: memoryRowid(store, m.id)! }))
     .filter((x) => x.v)
     .map((x) => ({ id: x.id, rowid: x.rowid, c: cosine32(q, x.v!) }))
     .filter((x) => x.c >= 0.8)
@@ -183,13 +183,13 @@ describe('planner vs brute force on stores built for the window edge cases', () 
     expect(ref.merged.length).toBeGreaterThan(3);
     expect(links.some((l) => l.window.displaced.length > 0)).toBe(true);
     expect(ops<MergeOp>('merge').some((m) => m.window.displaced.length > 0) || links.filter((l) => l.window.displaced.length > 0).length > 2).toBe(true);
-    const live = engine.store.all().filter((m) => !ref.merged.some((x) => x.dup === m.id));
+    const live = allMemories(engine.store).filter((m) => !ref.merged.some((x) => x.dup === m.id));
     const sparse = live.filter((m) => {
-      const v = engine.store.getEmbedding(m.id)!;
-      return live.filter((o) => cosine32(v, engine.store.getEmbedding(o.id)!) >= 0.8).length < 6;
+      const v = memoryEmbedding(engine.store, m.id)!;
+      return live.filter((o) => cosine32(v, memoryEmbedding(engine.store, o.id)!) >= 0.8).length < 6;
     });
     expect(sparse.length).toBeGreaterThan(5);
-    const vectors = live.map((m) => Buffer.from(engine.store.getEmbedding(m.id)!.buffer).toString('base64'));
+    const vectors = live.map((m) => Buffer.from(memoryEmbedding(engine.store, m.id)!.buffer).toString('base64'));
     expect(new Set(vectors).size).toBeLessThan(vectors.length); // exact ties
     engine.close();
   });

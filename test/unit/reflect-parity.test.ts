@@ -11,6 +11,7 @@ import type { MergeOp, PruneOp, ReflectionPlan } from '../../core/reflect/types.
 import type { Engine } from '../../core/engine/engine.js';
 import { expected, FIXTURE_AFTER, fixtureCopy } from '../../support/fixture.js';
 import { openAt } from '../../support/reflect.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 const ref = expected().reflection;
 const NOW: number = expected().now;
@@ -46,7 +47,7 @@ describe('reflection parity with the reference fixture', () => {
     expect(res.report.merged).toBe(ref.report.merged);
     expect(res.report.edges_added).toBe(ref.report.edges_added);
     const byId = new Map<string, any>(ref.after.map((r: any) => [r.id, r])); // eslint-disable-line @typescript-eslint/no-explicit-any
-    const all = engine.store.all({ includeArchived: true });
+    const all = allMemories(engine.store, { includeArchived: true });
     expect(all.length).toBe(byId.size);
     for (const m of all) {
       const want = byId.get(m.id);

@@ -10,6 +10,7 @@ import { isLoopbackHost, tokenMatches, TOKEN_HEADER } from '../../server/securit
 import { runCli } from '../helpers/cli.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
 import { inProcessDoor } from '../helpers/in-process-door.js';
+import { allMemories } from '../../core/store/queries/memory-lookups.js';
 
 let server: RunningServer | null = null;
 let session: ApiSession | null = null;
@@ -126,7 +127,7 @@ describe('browser-mode server security', () => {
     const waiting = api(s, '_events', { after: first });
     // A second connection (what another process is to SQLite) commits a write.
     const other = MemoryStore.open(db);
-    other.archive((other.all()[0]!).id);
+    other.setArchived(allMemories(other)[0]!.id, true);
     other.close();
     const woke = (await waiting).json();
     expect(woke.value.generation).toBeGreaterThan(first);

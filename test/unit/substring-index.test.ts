@@ -124,8 +124,8 @@ describe('the recall corpus stays exact as the store changes', () => {
         if (op === 0) {
           m.content = randomText(r, 30);
           store.save(m);
-        } else if (op === 1) store.archive(id);
-        else if (op === 2) store.restore(id);
+        } else if (op === 1) store.setArchived(id, true);
+        else if (op === 2) store.setArchived(id, false);
         else if (op === 3) store.delete(id);
         else store.add({ ...m, content: randomText(r, 25) }, engine.embedder.embedSync!(embeddingText(m))); // INSERT OR REPLACE: new rowid
       }

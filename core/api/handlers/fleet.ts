@@ -11,6 +11,7 @@ import type { HandlersFor, ReadSession } from './types.js';
 import { storeInfo } from './store.js';
 import { ownerSummaries } from '../../store/queries/owner-summaries.js';
 import { beliefDimensionCount } from '../../store/queries/counts.js';
+import { maintenanceHistory } from '../../store/queries/maintenance-log.js';
 
 /**
  * The folder each session's user chose (a session is one window or one `mnemo serve`). Keyed by the
@@ -57,7 +58,7 @@ function kpisOf(session: ReadSession, name: string): FleetStoreKpis {
     const info = storeInfo(engine, session);
     const k = storeKpis(engine, null, engine.now());
     const dims = beliefDimensionCount(engine.store);
-    const last = engine.store.maintenanceHistory(1)[0];
+    const last = maintenanceHistory(engine.store, 1)[0];
     return {
       name,
       ok: true,

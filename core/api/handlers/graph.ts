@@ -2,11 +2,12 @@ import { memoryHead } from '../../model/memory.js';
 import { parseOwnerScope } from '../../model/owner.js';
 import type { graphContract } from '../contract/graph.js';
 import type { HandlersFor } from './types.js';
+import { requireMemoryId } from '../../store/queries/memory-lookups.js';
 
 export const graphHandlers: HandlersFor<typeof graphContract> = {
   'graph.view': (input, session) => {
     const store = session.readingAt(input.at).store;
-    const focus = input.focus === undefined ? null : store.requireId(input.focus);
+    const focus = input.focus === undefined ? null : requireMemoryId(store, input.focus);
     const r = store.queries.graphView({
       focus,
       hops: input.hops,

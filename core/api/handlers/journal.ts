@@ -55,10 +55,10 @@ export const journalHandlers: HandlersFor<typeof journalContract> = {
         return { ...r.change, dependents_undone: r.undone.slice(0, -1) };
       });
     }
-    return writeJobOf(engine).run('journal.undo', true, (job) => engine.store.runs.undoInBatches(input.change_id, pacing, job.progress, leaveIndexesCurrent(engine), job.cancelled));
+    return writeJobOf(engine).run('journal.undo', true, (job) => engine.store.runs.replayInBatches({ undo: input.change_id }, pacing, job.progress, leaveIndexesCurrent(engine), job.cancelled));
   },
   'journal.redo': (input, session) => {
     const engine = session.engine();
-    return writeJobOf(engine).run('journal.redo', true, (job) => engine.store.runs.redoInBatches(input.change_id, session.runPacing ?? {}, job.progress, leaveIndexesCurrent(engine), job.cancelled));
+    return writeJobOf(engine).run('journal.redo', true, (job) => engine.store.runs.replayInBatches({ redo: input.change_id }, session.runPacing ?? {}, job.progress, leaveIndexesCurrent(engine), job.cancelled));
   },
 };

@@ -15,10 +15,11 @@ import { patchFromInput } from './shared/memory-patch.js';
 import { newTextSearch } from '../../store/derived/text-search.js';
 import { eraseSelectorOf, runEraseJob } from './shared/erase-job.js';
 import { planEraseOf, type EraseReceipt } from '../../erase/erase.js';
+import { memoryEmbedding, requireMemory } from '../../store/queries/memory-lookups.js';
 
 export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDetail {
   const store = engine.store;
-  const memory = store.require(idOrPrefix);
+  const memory = requireMemory(store, idOrPrefix);
   const targets = store.getMany([...memory.edges.map((e) => e.target_id), ...store.incoming(memory.id).map((e) => e.src)]);
   const view = (id: string, e: { type: string; weight: number; created_at: number }): EdgeView => {
     const t = targets.get(id);
@@ -47,7 +48,7 @@ export function memoryDetail(engine: EngineReader, idOrPrefix: string): MemoryDe
     superseded: superseded ? { by: superseded.by, by_head: by ? memoryHead(by) : null, at: superseded.at } : null,
     outgoing: memory.edges.map((e) => view(e.target_id, e)),
     incoming: store.incoming(memory.id).map((e) => view(e.src, e)),
-    has_embedding: store.getEmbedding(memory.id) !== null,
+    has_embedding: memoryEmbedding(store, memory.id) !== null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { overviewFacets, retentionScatter } from '../../observe/overview.js';
 import type { overviewContract } from '../contract/overview.js';
 import type { HandlersFor } from './types.js';
+import { maintenanceHistory } from '../../store/queries/maintenance-log.js';
 
 export const overviewHandlers: HandlersFor<typeof overviewContract> = {
   'overview.facets': (_input, session) => {
@@ -11,5 +12,5 @@ export const overviewHandlers: HandlersFor<typeof overviewContract> = {
     const engine = session.reading();
     return retentionScatter(engine.store, engine.now(), input.sample);
   },
-  'overview.maintenance': (input, session) => ({ rows: session.reading().store.maintenanceHistory(input.limit) }),
+  'overview.maintenance': (input, session) => ({ rows: maintenanceHistory(session.reading().store, input.limit) }),
 };

@@ -8,6 +8,8 @@ import type { HandlersFor } from './types.js';
 import type { StatsColumn } from '../../store/port/port.js';
 import { archivedCount, countsByColumn, edgeCountsByType } from '../../store/queries/counts.js';
 import { usageRecords } from '../../store/queries/usage.js';
+import { accessEventCount } from '../../store/queries/access-log.js';
+import { requireMemoryId } from '../../store/queries/memory-lookups.js';
 
 export const statsHandlers: HandlersFor<typeof statsContract> = {
   'stats.basic': (input, session) => {
@@ -32,7 +34,7 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
       by_status: group('status'),
       edges: Object.values(edgesByType).reduce((a, b) => a + b, 0),
       edges_by_type: edgesByType,
-      access_events: store.accessEventCount(),
+      access_events: accessEventCount(store),
     };
   },
   'stats.kpis': (input, session) => {
@@ -41,7 +43,7 @@ export const statsHandlers: HandlersFor<typeof statsContract> = {
   },
   'stats.usage': (input, session) => {
     const engine = session.reading();
-    const ids = input.ids.map((i) => engine.store.requireId(i));
+    const ids = input.ids.map((i) => requireMemoryId(engine.store, i));
     const records = usageRecords(engine.store, ids);
     const now = engine.now();
     return {

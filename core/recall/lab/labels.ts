@@ -7,6 +7,7 @@ import { extensionKey, type EngineReader } from '../../engine/engine.js';
 import { badInput } from '../../errors.js';
 import { loggedSessions } from '../used-later.js';
 import { LABEL_SOURCE_NAMES, type LabelSourceName } from './names.js';
+import { latestAccessEventId, loggedResultIds } from '../../store/queries/access-log.js';
 
 export interface LabelSource {
   name: LabelSourceName;
@@ -26,7 +27,7 @@ class UsedLaterLabels {
   private byQuery = new Map<string, string[]>();
 
   of(engine: EngineReader, queries: readonly string[]): Map<string, string[]> {
-    const mark = engine.store.queries.latestAccessEventId();
+    const mark = latestAccessEventId(engine.store);
     if (mark !== this.mark) {
       const byQuery = new Map<string, Set<string>>();
       for (const s of loggedSessions(engine.store)) {
@@ -61,7 +62,7 @@ export const usedLater: LabelSource = {
 export const loggedTopK: LabelSource = {
   name: 'logged-top-k',
   rule: 'Proxy labels (logged top k): a memory counts as relevant for a query when a logged recall of the same query returned it in its top k. This measures agreement with the scorer that wrote the log, not usefulness, so it favours that scorer.',
-  labels: (engine, queries, k) => engine.store.queries.loggedResultIds(queries, k),
+  labels: (engine, queries, k) => loggedResultIds(engine.store, queries, k),
 };
 
 /** No labels: metrics are empty and the lab compares the rankings only (rank moves, overlap). */

@@ -15,6 +15,7 @@ import type { DerivedIndex } from '../../store/derived/derived-index.js';
 import type { StoreReader } from '../../store/port/port.js';
 import { CooccurrenceSpace, cooccurrenceTerms } from './cooccurrence-space.js';
 import { bodyFromColumns, bodyOf } from './keyword-text.js';
+import { edgeTargets, edgesOfType } from '../../store/queries/edge-sources.js';
 
 /** `precedes` steps whose words count as a memory's context (chosen on LoCoMo's tuning five: 3 of 1, 2, 3, 5, 8). */
 export const CONTEXT_REACH = 3;
@@ -51,7 +52,7 @@ export class CooccurrenceIndex implements DerivedIndex {
     this.next.clear();
     this.built = null;
     for (const r of store.queries.liveBodies()) this.docs.set(r.id, { owner: r.owner, terms: cooccurrenceTerms(bodyFromColumns(r)) });
-    for (const e of store.queries.edgesOfType(CONTEXT_EDGE)) this.addNext(e.src, e.dst);
+    for (const e of edgesOfType(store, CONTEXT_EDGE)) this.addNext(e.src, e.dst);
   }
 
   update(store: StoreReader, id: string): void {
@@ -61,7 +62,7 @@ export class CooccurrenceIndex implements DerivedIndex {
       return;
     }
     const terms = cooccurrenceTerms(bodyOf(r.data));
-    const targets = store.queries.edgeTargets(id, CONTEXT_EDGE);
+    const targets = edgeTargets(store, id, CONTEXT_EDGE);
     const before = this.docs.get(id);
     const sameText = before !== undefined && before.owner === r.owner && sameList(before.terms, terms);
     if (sameText && sameList(this.next.get(id) ?? [], targets)) return;

@@ -13,6 +13,8 @@ import { rowCounter, type LoadProgress } from '../../store/derived/derived-index
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringRun } from '../../store/derived/snapshot-parts.js';
 import type { StoreReader } from '../../store/port/port.js';
 import { readStoredStrings, type StoredStrings } from '../../store/derived/stored-strings.js';
+import { countMemories } from '../../store/queries/memory-lookups.js';
+import { liveEntities } from '../../store/queries/edge-sources.js';
 
 const MAX_ENTITY_WORDS = 4;
 
@@ -42,9 +44,9 @@ export class EntityIndex implements PersistableIndex {
 
   load(store: StoreReader, progress?: LoadProgress): void {
     this.reset();
-    const rows = rowCounter(store.count(), progress);
+    const rows = rowCounter(countMemories(store), progress);
     // json_extract reads the one field in C instead of parsing rows that carry 64-entry rings.
-    for (const r of store.queries.liveEntities()) {
+    for (const r of liveEntities(store)) {
       this.set(r.id, entitiesOf(`{"entities": ${r.entities ?? 'null'}}`));
       rows.tick();
     }

@@ -36,6 +36,7 @@ import { buildPostings, EMPTY_TERMS, NO_POSTINGS, resolveTermsFromPostings, term
 import { decodeKeywordState, encodeKeywordState, type RestoredKeywordState, type StoredDocs, type StoredPostings, type TermPostings } from './keyword-snapshot.js';
 import { bodyFromColumns, bodyOf } from './keyword-text.js';
 import { tokenizeTerms, type TokenRow } from './keyword-tokenize.js';
+import { edgesOfType } from '../../store/queries/edge-sources.js';
 
 export type { KeywordHit, KeywordSearch } from './keyword-bm25.js';
 
@@ -108,7 +109,7 @@ export class KeywordIndex implements PersistableIndex {
       if (!r.readable) store.warn(`sql-json:${r.id}`, `memory ${r.id}: SQLite cannot read its JSON data (nested deeper than 1000, or malformed); searched by its content only`);
       this.setDoc(r.id, r.owner, bodyFromColumns(r));
     }
-    const edges = store.queries.edgesOfType(CONTEXT_EDGE);
+    const edges = edgesOfType(store, CONTEXT_EDGE);
     for (const e of edges) this.link(e.src, e.dst);
     const docs = [...this.docs.values()];
     yield { done: 0, total: docs.length };

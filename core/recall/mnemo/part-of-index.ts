@@ -13,6 +13,7 @@
 import type { PersistableIndex } from '../../store/derived/derived.js';
 import type { StoreReader } from '../../store/port/port.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts } from '../../store/derived/snapshot-parts.js';
+import { edgeTargets, edgesOfType } from '../../store/queries/edge-sources.js';
 
 export class PartOfIndex implements PersistableIndex {
   readonly snapshotFormat = 'part_of/1';
@@ -27,12 +28,12 @@ export class PartOfIndex implements PersistableIndex {
   load(store: StoreReader): void {
     this.parents.clear();
     this.children.clear();
-    for (const r of store.queries.edgesOfType('part_of')) this.link(r.src, r.dst);
+    for (const r of edgesOfType(store, 'part_of')) this.link(r.src, r.dst);
   }
 
   update(store: StoreReader, id: string): void {
     this.unlinkFrom(id);
-    for (const dst of store.queries.edgeTargets(id, 'part_of')) this.link(id, dst);
+    for (const dst of edgeTargets(store, id, 'part_of')) this.link(id, dst);
   }
 
   remove(id: string): void {

@@ -26,6 +26,7 @@ import { duplicateCandidate, liveDuplicateCandidates } from '../../store/queries
 import { usageRecords } from '../../store/queries/usage.js';
 import { pairKey } from '../../engine/resolutions.js';
 import { NameBook, significant, skeleton, tokenize, valueConflict, valueKind, type Token, type ValueConflict, type ValueKind } from './value-spans.js';
+import { edgeTargets, edgesOfType } from '../../store/queries/edge-sources.js';
 
 export const CONFLICT_INDEX_NAME = 'review.conflicts';
 /** Memories in one block beyond which it is a template and yields no pairs. */
@@ -115,7 +116,7 @@ export class ConflictIndex implements DerivedIndex {
     const started = performance.now();
     this.clear();
     const rows = [...liveDuplicateCandidates(store)];
-    const contradicts = store.queries.edgesOfType('contradicts');
+    const contradicts = edgesOfType(store, 'contradicts');
     const memories = rows.length;
     // Names, filing, comparing, then reading use counts: four passes of about one row each.
     const total = rows.length * 4;
@@ -192,7 +193,7 @@ export class ConflictIndex implements DerivedIndex {
     // it count again once it is live (a restore).
     const had = this.edgesOf.get(id)?.size ?? 0;
     for (const key of [...(this.edgesOf.get(id) ?? [])]) if (this.edges.get(key)?.src === id) this.dropEdge(key);
-    for (const dst of store.queries.edgeTargets(id, 'contradicts')) this.addEdge(id, dst);
+    for (const dst of edgeTargets(store, id, 'contradicts')) this.addEdge(id, dst);
     if (!before) for (const e of store.incoming(id)) if (e.type === 'contradicts') this.addEdge(e.src, id);
     if (changed || had !== (this.edgesOf.get(id)?.size ?? 0) || !before) this.version++;
   }

@@ -11,6 +11,7 @@ import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedChanges, FeedPosition, StoreReader } from '../port/port.js';
 import { SnapshotDamaged, SnapshotMismatch, type PartSource } from './snapshot-parts.js';
 import { runMarkerPresent } from '../shared/run-marker.js';
+import { countMemories } from '../shared/scoped-reads.js';
 
 /** More changes than this since a snapshot: rebuilding is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
@@ -238,7 +239,7 @@ export class DerivedSnapshot {
   }
 
   private *buildSteps(): Generator<LoadStep, void> {
-    const memories = this.store.count();
+    const memories = countMemories(this.store);
     // A duration for people (the build report), not a time the logic depends on: the monotonic timer, not the store's clock.
     const started = performance.now();
     const progress = (done: number, total: number) => this.snapshots.reportBuild({ index: this.name, phase: 'progress', memories, done, total });

@@ -63,8 +63,4 @@ export class PgAccessEvents {
     const rows = db.query(`SELECT ${eventColumns()} FROM ${this.table} ${w} ORDER BY ts ${order}, id ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, f.limit ?? 100, f.offset ?? 0]);
     return { total, events: rows.map((r) => rowToEvent(eventRow(r))) };
   }
-
-  count(): number {
-    return intOf(this.conn.read().query(`SELECT count(*) AS n FROM ${this.table}`)[0]!['n'], 'count(*)');
-  }
 }

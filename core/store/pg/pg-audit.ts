@@ -91,18 +91,4 @@ export class PgAudit {
       last_ts: g['last_ts'] as number,
     }));
   }
-
-  /** For each query, the memories its logged recalls returned within the top k, by any reader. */
-  loggedResultIds(queries: readonly string[], k: number): Map<string, string[]> {
-    const out = new Map<string, string[]>();
-    const unique = [...new Set(queries)];
-    if (unique.length === 0) return out;
-    const rows = this.q(`SELECT DISTINCT query, memory_id FROM ${this.events} WHERE channel IN ${RECALL_CHANNELS} AND rank < $1 AND query = ANY($2::text[])`, [k, unique]);
-    for (const r of rows) {
-      const ids = out.get(r['query'] as string);
-      if (ids) ids.push(r['memory_id'] as string);
-      else out.set(r['query'] as string, [r['memory_id'] as string]);
-    }
-    return out;
-  }
 }

@@ -8,7 +8,8 @@
  * row younger than the horizon, as on SQLite. Every removed row's transaction id raises
  * `feed_pruned_xid`: a reader whose position is at or below it resets instead of missing a change.
  */
-import { feedRetention, PRUNE_STEP_ROWS } from '../sqlite/feed-retention.js';
+import { PRUNE_STEP_ROWS } from '../sqlite/feed-retention.js';
+import { feedRetention } from '../queries/feed-retention.js';
 import type { JournalledStore } from '../shared/journal.js';
 import { PG_FEED_FACTS, type PgFeed } from './pg-feed.js';
 import type { FeedStatus, PruneReport } from '../port/store-rows.js';

@@ -48,9 +48,4 @@ export class PgMemoryQueries {
       after = [last['ts'] as number, intOf(last['id'], 'mnemo_access_events.id')];
     }
   }
-
-  latestAccessEventId(): number {
-    const [r] = this.q(`SELECT max(id) AS id FROM ${this.conn.table('mnemo_access_events')}`);
-    return r?.['id'] === null || r?.['id'] === undefined ? 0 : intOf(r['id'], 'max(id)');
-  }
 }

@@ -154,14 +154,6 @@ export class PgMemoryRows {
     return this.r(`SELECT ${ROW_COLS} FROM ${this.t.memories} WHERE ${numbered(where, 3)} AND rowid > $1 ORDER BY rowid LIMIT $2`, [after, limit, ...params]).map(memoryRow);
   }
 
-  count(where: string, params: readonly unknown[]): number {
-    return intOf(this.r(`SELECT count(*) AS n FROM ${this.t.memories} WHERE ${numbered(where)}`, params)[0]!['n'], 'count(*)');
-  }
-
-  any(where: string, params: readonly unknown[]): boolean {
-    return this.r(`SELECT 1 FROM ${this.t.memories} WHERE ${numbered(where)} LIMIT 1`, params).length > 0;
-  }
-
   exists(id: string): boolean {
     if (this.held.has(id)) return true;
     return this.r(`SELECT 1 FROM ${this.t.memories} WHERE id = $1`, [id]).length > 0;
@@ -173,26 +165,10 @@ export class PgMemoryRows {
     return this.r(`SELECT id FROM ${this.t.memories} WHERE id LIKE $1 ESCAPE '\\' ORDER BY id LIMIT 2`, [`${escaped}%`]).map((r) => r['id'] as string);
   }
 
-  ownerOf(id: string): string | null {
-    const [r] = this.r(`SELECT owner FROM ${this.t.memories} WHERE id = $1`, [id]);
-    return r ? (r['owner'] as string) : null;
-  }
-
-  idsOfOwner(owner: string): string[] {
-    return this.r(`SELECT id FROM ${this.t.memories} WHERE owner = $1 ORDER BY rowid`, [owner]).map((r) => r['id'] as string);
-  }
-
+  /** The memory's place in insertion order (the journal's restore asks whether the row is still there). */
   rowidOf(id: string): number | null {
     const [r] = this.r(`SELECT rowid FROM ${this.t.memories} WHERE id = $1`, [id]);
     return r ? intOf(r['rowid'], 'memories.rowid') : null;
-  }
-
-  /** The embedding's bytes (a Uint8Array once it has crossed from the worker), or null. */
-  embedding(id: string): Uint8Array | null {
-    const held = this.held.get(id);
-    if (held) return held.embedding;
-    const [r] = this.r(`SELECT embedding FROM ${this.t.memories} WHERE id = $1`, [id]);
-    return (r?.['embedding'] as Uint8Array | null | undefined) ?? null;
   }
 
   /**

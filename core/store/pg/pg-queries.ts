@@ -16,7 +16,7 @@ export function pgQueries(
   audit: PgAudit,
   list: PgList,
   graph: PgGraph,
-  feed: Pick<StoreQueries, 'feedRetention' | 'feedStatus'>,
+  feed: Pick<StoreQueries, 'feedStatus'>,
   erase: Pick<StoreQueries, 'planErase'>,
 ): StoreQueries {
   return {
@@ -36,14 +36,8 @@ export function pgQueries(
     sourceRow: (id) => rows.sourceRow(id),
     liveSourceRows: () => rows.liveSourceRows(),
     liveBodies: () => rows.liveBodies(),
-    liveEntities: () => rows.liveEntities(),
-    allEdges: () => rows.allEdges(),
-    edgesOfType: (type) => rows.edgesOfType(type),
-    edgeTargets: (src, type) => rows.edgeTargets(src, type),
     sessionAccessEvents: (channels) => memories.sessionAccessEvents(channels),
-    latestAccessEventId: () => memories.latestAccessEventId(),
     auditEvents: (f) => audit.auditEvents(f),
     loggedRecalls: (limit) => audit.loggedRecalls(limit),
-    loggedResultIds: (queries, k) => audit.loggedResultIds(queries, k),
   };
 }

@@ -14,12 +14,11 @@
  * whole statement on one unreadable row. A row JSON.parse cannot read (SQLite's JSON5 extensions
  * such as NaN included) reads as unreadable, with no title or tags.
  */
-import type { EdgeType } from '../../model/enums.js';
 import { documentOf, fieldOf } from '../shared/json-fields.js';
 import { intOf } from './pg-sql.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
-import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, VectorRow } from '../port/source-rows.js';
+import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceRow, VectorRow } from '../port/source-rows.js';
 
 const PAGE = 1000;
 const MEMORY_COLS = 'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, embedding, data';
@@ -46,10 +45,6 @@ function rawMemory(r: Record<string, unknown>): RawMemoryRow {
 
 function rawEdge(r: Record<string, unknown>): RawEdgeRow {
   return { ...(r as unknown as RawEdgeRow), rowid: intOf(r['rowid'], 'memory_edges.rowid') };
-}
-
-function sourceEdge(r: Record<string, unknown>): SourceEdge {
-  return { src: r['src'] as string, dst: r['dst'] as string, type: r['type'] as EdgeType, weight: r['weight'] as number, created_at: r['created_at'] as number };
 }
 
 export class PgRowQueries {
@@ -187,29 +182,5 @@ export class PgRowQueries {
         return { id: r['id'] as string, owner: r['owner'] as string, title: fieldOf(doc, 'title'), content: r['content'] as string, tags: fieldOf(doc, 'tags'), readable: doc ? 1 : 0 };
       }),
     ];
-  }
-
-  liveEntities(): { id: string; entities: string | null }[] {
-    return [...this.memoryPages('rowid, id, data', 'archived = 0', (r) => ({ id: r['id'] as string, entities: fieldOf(documentOf(r['data'] as string), 'entities') }))];
-  }
-
-  *allEdges(): Iterable<SourceEdge> {
-    let after = Number.MIN_SAFE_INTEGER;
-    for (;;) {
-      const rows = this.q(`SELECT ${EDGE_COLS} FROM ${this.edges} WHERE rowid > $1 ORDER BY rowid LIMIT $2`, [after, this.pageRows]);
-      for (const r of rows) yield sourceEdge(r);
-      if (rows.length < this.pageRows) return;
-      after = intOf(rows[rows.length - 1]!['rowid'], 'memory_edges.rowid');
-    }
-  }
-
-  edgesOfType(type: EdgeType): { src: string; dst: string }[] {
-    return this.q(`SELECT src, dst FROM ${this.edges} WHERE type = $1 ORDER BY rowid`, [type]).map((r) => ({ src: r['src'] as string, dst: r['dst'] as string }));
-  }
-
-  edgeTargets(src: string, type: EdgeType): string[] {
-    const held = this.ahead?.edgesFrom(src) ?? null;
-    if (held) return held.filter((e) => e['type'] === type).map((e) => e['dst'] as string);
-    return this.q(`SELECT dst FROM ${this.edges} WHERE src = $1 AND type = $2 ORDER BY rowid`, [src, type]).map((r) => r['dst'] as string);
   }
 }

@@ -1,10 +1,9 @@
 /**
- * Saved scoring profiles and the default profile on PostgreSQL (the reads are written once in
- * queries/saved-profiles.ts; sqlite/saved-profiles.ts holds the rule of setting the default, which
- * both adapters run): the writes of `mnemo_profiles`, and the journal targets for them and for
- * `mnemo_meta` values, with the SQLite images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
+ * The PostgreSQL journal targets of saved scoring profiles and of `mnemo_meta` values (the rows
+ * are read and written once for both backends in queries/saved-profiles.ts), with the SQLite
+ * images' shapes (`profile:<name>` a row in column order, `meta:<key>` a `{ value }`).
  */
-import type { JournalledStore, JournalTarget } from '../shared/journal.js';
+import type { JournalTarget } from '../shared/journal.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { deletePgMeta, readPgMeta, writePgMeta } from './pg-meta.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
@@ -29,7 +28,7 @@ export class PgSavedProfiles {
     return r ? profileOf(r) : null;
   }
 
-  /** Inserts or replaces (SQLite's INSERT OR REPLACE). */
+  /** Inserts or replaces (SQLite's INSERT OR REPLACE): a restore. */
   put(p: SavedProfileRow): void {
     this.q(
       `INSERT INTO ${this.table}(${COLS}) VALUES ($1, $2, $3, $4, $5, $6)
@@ -40,24 +39,6 @@ export class PgSavedProfiles {
 
   delete(name: string): void {
     this.q(`DELETE FROM ${this.table} WHERE name = $1`, [name]);
-  }
-
-  /** Writes a saved profile inside the open change (journalled): its before-image goes to the change first. */
-  putInChange(store: JournalledStore, row: SavedProfileRow): void {
-    store.ensureMnemo();
-    store.journal.capture(`profile:${row.name}`);
-    this.put(row);
-  }
-
-  /** Deletes a saved profile inside the open change (journalled). The caller has refused the default. */
-  deleteInChange(store: JournalledStore, name: string): void {
-    store.ensureMnemo();
-    store.journal.capture(`profile:${name}`);
-    this.delete(name);
-  }
-
-  stamp(name: string, since: number | null): void {
-    this.q(`UPDATE ${this.table} SET default_since = $1 WHERE name = $2`, [since, name]);
   }
 
   /** Journal rows `profile:<name>`. */

@@ -5,7 +5,7 @@
  * changes and ingest runs run SQLite's code (journal-runs.ts, ingest-runs.ts) over this adapter's
  * statements.
  */
-import { feedRetention, pruneFeed, setFeedRetention } from '../sqlite/feed-retention.js';
+import { pruneFeed } from '../sqlite/feed-retention.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
 import { beliefJournalTargets } from '../shared/belief-journal-targets.js';
 import { BeliefWrites } from '../queries/belief-tables.js';
@@ -58,7 +58,7 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
 
 export function pgStoreGroups(store: EraseStore, { conn, feed, readAhead, evidence }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
   const erasing = pgEraseBackend(conn, evidence, feed);
-  const feedQueries = { feedRetention: () => feedRetention(store), feedStatus: () => pgFeedStatus(store, feed) };
+  const feedQueries = { feedStatus: () => pgFeedStatus(store, feed) };
   const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), new PgAudit(conn), new PgList(conn), new PgGraph(conn), feedQueries, {
     planErase: (selector) => planErase(store, erasing, selector),
   });
@@ -66,7 +66,6 @@ export function pgStoreGroups(store: EraseStore, { conn, feed, readAhead, eviden
     ...journalRuns(store),
     ...ingestRuns(store, pgIngestSql(conn)),
     beginBulkLoad: () => beginPgBulkLoad(conn, store),
-    setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing, (s, at) => pgPruneFeedStep(s, feed, at)),
     erase: (plan, opts, pacing) => runErase(store, erasing, plan, opts, pacing),
   };

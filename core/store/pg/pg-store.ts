@@ -39,10 +39,8 @@ import { encodeRow } from '../port/codec.js';
 import type { Journal } from '../shared/journal.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import type { AccessEvent, AccessWrite, ChangeEvent, ChangeListener, EventFilter, FeedChanges, FeedPosition, HistoryChanges } from '../port/port.js';
-import type { IndexSidecarLocation, JournalFollowUp, PgReplicaStatus, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows, Tombstone } from '../port/port.js';
-import { DEFAULT_PROFILE_KEY, setDefaultProfileWith } from '../sqlite/saved-profiles.js';
+import type { IndexSidecarLocation, JournalFollowUp, PgReplicaStatus, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-import { contentHash } from '../sqlite/tombstones.js';
 import { PgAccessEvents } from './pg-access-events.js';
 import { PgEvidenceMirror } from './pg-evidence-mirror.js';
 import { PgFeed } from './pg-feed.js';
@@ -51,11 +49,9 @@ import { resolvePgInstant } from './pg-history-instant.js';
 import { enterPgPast, pastIsReadOnly } from './pg-history-open.js';
 import { pgIndexSidecarLocation } from './pg-index-cache.js';
 import { pgIngestSql } from './pg-ingest-sql.js';
-import { pgTombstone, putPgTombstone } from './pg-journal-targets.js';
 import { definePgJsonFunctions, jsonFunctionsOf } from './pg-json-sql.js';
 import { pastOnReplica } from './pg-replica-past.js';
 import { PgLiveChanges } from './pg-live-changes.js';
-import { appendPgMaintenanceEntry, readPgMaintenanceHistory } from './pg-maintenance-log.js';
 import { PgMemoryRows } from './pg-memory-rows.js';
 import { readPgMeta, writePgMeta } from './pg-meta.js';
 import { PgReadAhead } from './pg-read-ahead.js';
@@ -71,8 +67,6 @@ import { pastRefused, readAsAgent, readsWholeRows, refusePastToAgents } from './
 import { pgTextRows } from './pg-text-rows.js';
 import { pgSql } from './pg-sql-seam.js';
 import { parsePgStoreUrl, withSchemaOf, type PgStoreUrl } from './pg-url.js';
-import type { MaintenanceEntry } from '../port/event-rows.js';
-import type { SavedProfileRow } from '../port/store-rows.js';
 
 /**
  * The COMMIT of a transaction on a store with replicas: whether it wrote, and where the primary's
@@ -314,10 +308,6 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     });
   }
 
-  profile(): ProfileName {
-    return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
-  }
-
   /** nooa's user_version as the store keeps it (mnemo_pg_store), Mnemo's from mnemo_meta. */
   schemaVersions(): SchemaVersions {
     const value = (table: string, key: string) => this.conn.db().query(`SELECT value FROM ${this.conn.table(table)} WHERE key = $1`, [key])[0]?.['value'];
@@ -334,15 +324,6 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
   indexSidecarLocation(): IndexSidecarLocation | null {
     if (this.sidecarLocation === undefined) this.sidecarLocation = pgIndexSidecarLocation(this.conn, (m) => this.warn('index-sidecar', m));
     return this.sidecarLocation;
-  }
-
-  readonly maintenanceHistory = (limit = 20): MaintenanceEntry[] => readPgMaintenanceHistory(this.conn, limit, this.hasMnemo());
-
-  logMaintenance(kind: string, report: Record<string, unknown>): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      appendPgMaintenanceEntry(this.conn, this.clock.now(), kind, report);
-    });
   }
 
   /**
@@ -511,32 +492,15 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     if (this.journal.active) this.rows.lockAndHold(ids);
   }
 
-  // ---------------------------------------------------------------- the journal and tombstones
+  // ---------------------------------------------------------------- the journal
 
   /** Runs fn as one journalled change (one transaction, one history row, undoable). */
   readonly change = <T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } => this.journal.record(label, kind, fn, meta);
-  readonly tombstoneFor = (content: string): Tombstone | null => pgTombstone(this.conn, contentHash(content));
-
-  /** Journalled: undoing the forget removes the tombstone again. */
-  putTombstone(t: Tombstone): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      this.journal.capture(`t:${t.hash}`);
-      putPgTombstone(this.conn, t);
-    });
-  }
-
-  // ---------------------------------------------------------------- saved profiles (journalled: written inside store.change)
-
-  readonly putSavedProfile = (row: SavedProfileRow): void => this.profiles.putInChange(this, row);
-  readonly deleteSavedProfile = (name: string): void => this.profiles.deleteInChange(this, name);
-  readonly setDefaultProfile = (name: string): void => setDefaultProfileWith(this, name, (profile, since) => this.profiles.stamp(profile, since));
 
   // ---------------------------------------------------------------- access events
 
   /** The event table is a log, not rolled back: a past store leaves out what was logged after its instant. */
   readonly accessEvents = (filter: EventFilter): { total: number; events: AccessEvent[] } => this.events.query({ ...filter, until: untilAsOf(this.history, filter.until) });
-  readonly accessEventCount = (): number => this.events.count();
 
   /**
    * Each access onto its memory's ring (counters, recency and strength as log_access rules) and

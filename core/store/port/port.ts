@@ -18,28 +18,24 @@ import type { OwnerScope } from '../../model/owner.js';
 import type { RunPacing } from '../../model/run-pacing.js';
 import type { BeforeFinish, JobProgressSink } from '../../model/job-phase.js';
 import type { SchemaVersions } from './count-rows.js';
-import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, MaintenanceEntry, SessionEvent } from './event-rows.js';
+import type { AccessEvent, AuditEvent, AuditFilter, EventFilter, LoggedRecall, SessionEvent } from './event-rows.js';
 import type { FeedChanges, FeedPosition } from './feed-position.js';
 import type { StoreSqlReads, StoreSqlWrites } from './store-sql.js';
 import type { HistoryChanges } from './history-changes.js';
 import type { GraphFilter, GraphResult, ListFilter, ListRow, MemoryFacets } from './memory-views.js';
-import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceEdge, SourceRow, TextRows, VectorRow } from './source-rows.js';
+import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceRow, TextRows, VectorRow } from './source-rows.js';
 import type {
   BulkLoad,
   ChangeEvent,
   ChangeRow,
   ChangeRun,
   ChangeSummary,
-  FeedRetention,
   FeedStatus,
   GroupUndoOptions,
   GroupUndoResult,
   IndexSidecarLocation,
-  IngestMarker,
   Pacer,
   PruneReport,
-  SavedProfileRow,
-  Tombstone,
 } from './store-rows.js';
 import type { EraseOutcome, ErasePlan, EraseRunOptions, EraseSelector } from './erase.js';
 
@@ -115,10 +111,8 @@ export interface StoreInfo {
   /** Whether the store has mnemo's own tables yet (a nooa file gets them on its first write). */
   hasMnemo(): boolean;
   getMeta(key: string): string | null;
-  profile(): ProfileName;
   /** nooa's schema version (SQLite's `user_version`) and Mnemo's (0 before Mnemo's tables exist). */
   schemaVersions(): SchemaVersions;
-  maintenanceHistory(limit?: number): MaintenanceEntry[];
   /** Reports a problem with the data once per key (an unreadable row, a wrong-sized vector). */
   warn(key: string, message: string): void;
   /**
@@ -168,33 +162,25 @@ export interface StoreAdmin {
   setMeta(key: string, value: string): void;
   /** Runs fn all-or-nothing: a throw inside leaves the store as it was. */
   transaction<T>(fn: () => T): T;
-  logMaintenance(kind: string, report: Record<string, unknown>): void;
 }
 
 // ---------------------------------------------------------------- memories
 
+
+/*
+ * Read above the port from these and the SQL seam (queries/memory-lookups.ts): the memory or id a
+ * prefix names or an error saying why none does, a memory's owner, place in insertion order and
+ * embedding, and a scope's count, emptiness and memories.
+ */
 export interface MemoryReads {
   get(id: string): Memory | null;
   /** Missing ids are absent from the map. */
   getMany(ids: readonly string[]): Map<string, Memory>;
-  require(idOrPrefix: string): Memory;
   exists(id: string): boolean;
   /** An exact id, or a unique prefix of at least 6 characters; null when nothing matches. */
   resolveId(idOrPrefix: string): string | null;
-  requireId(idOrPrefix: string): string;
-  ownerOf(id: string): string | null;
-  count(scope?: ListScope): number;
-  /** Whether no memory is in scope (stops at the first row). */
-  isEmpty(scope?: ListScope): boolean;
   /** In insertion order (nooa's iteration order), edges attached. */
   iter(scope?: ListScope, batch?: number): Generator<Memory>;
-  all(scope?: ListScope): Memory[];
-  getEmbedding(id: string): Float32Array | null;
-  /**
-   * The memory's place in insertion order (SQLite's rowid): nooa breaks ties by it, so a reflection
-   * pass run as the reference does needs it. A second backend keeps an equivalent sequence.
-   */
-  rowidOf(id: string): number | null;
 }
 
 export interface MemoryWrites {
@@ -203,11 +189,10 @@ export interface MemoryWrites {
   /** Update that keeps the embedding (nooa's `save`). */
   save(m: Memory): void;
   setEmbedding(id: string, embedding: Float32Array | null): void;
-  archive(id: string): boolean;
-  restore(id: string): boolean;
+  /** Archives the memory (true) or restores it (false); whether its row changed. */
+  setArchived(id: string, archived: boolean): boolean;
   /** Removes the memory and every edge into or out of it. */
   delete(id: string): boolean;
-  renameOwner(from: string, to: string): number;
   /**
    * Inside a change: the memories the next writes will read and change, so that a store whose
    * every read is a round trip (PostgreSQL) can lock and read them all in one statement first.
@@ -235,7 +220,6 @@ export interface EdgeWrites {
 
 export interface AccessEventReads {
   accessEvents(filter: EventFilter): { total: number; events: AccessEvent[] };
-  accessEventCount(): number;
 }
 
 export interface AccessEventWrites {
@@ -283,17 +267,6 @@ export interface JournalFollowUp {
 export interface ChangeWrites {
   /** Runs fn as one journalled change: one transaction, one history row, undoable. */
   change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null };
-}
-
-// ---------------------------------------------------------------- tombstones
-
-export interface TombstoneReads {
-  /** The tombstone left by forgetting this content, if any. */
-  tombstoneFor(content: string): Tombstone | null;
-}
-
-export interface TombstoneWrites {
-  putTombstone(t: Tombstone): void;
 }
 
 // ---------------------------------------------------------------- beliefs
@@ -415,27 +388,19 @@ export interface IndexSources {
   sourceRow(id: string): SourceRow | undefined;
   liveSourceRows(): Iterable<SourceRow>;
   liveBodies(): BodyRow[];
-  liveEntities(): { id: string; entities: string | null }[];
-  allEdges(): Iterable<SourceEdge>;
-  edgesOfType(type: EdgeType): { src: string; dst: string }[];
-  edgeTargets(src: string, type: EdgeType): string[];
 }
 
 export interface AccessEventQueries {
   /** The access log with its memories' heads; null before the event table exists. */
   auditEvents(f: AuditFilter): { total: number; events: AuditEvent[] } | null;
   loggedRecalls(limit: number): LoggedRecall[];
-  loggedResultIds(queries: readonly string[], k: number): Map<string, string[]>;
   /** Events of the given channels that carry a session, oldest first, streamed (`mnemo tune log`). */
   sessionAccessEvents(channels: readonly string[]): Generator<SessionEvent>;
-  /** The newest access event's id (0 when none): whether the log grew since a whole-log pass. */
-  latestAccessEventId(): number;
 }
 
 
-/** How long the change feed keeps its rows, and what it holds. */
+/** What the change feed holds (its retention policy is read above the port: queries/feed-retention.ts). */
 export interface FeedQueries {
-  feedRetention(): FeedRetention;
   feedStatus(): FeedStatus;
 }
 
@@ -461,25 +426,38 @@ export interface LongChanges {
   pacer(pacing: Required<RunPacing>): Pacer;
   /** Finishes or rolls back a run whose writer died. */
   recoverDeadRun(): void;
-  /** Undoes a change in batches; `shouldCancel` (looked at between batches) turns it back and throws with details.cancelled. */
-  undoInBatches(changeId: number, pacing?: RunPacing, onProgress?: JobProgressSink, beforeFinish?: BeforeFinish, shouldCancel?: () => boolean): Promise<ChangeSummary>;
-  redoInBatches(changeId: number | undefined, pacing?: RunPacing, onProgress?: JobProgressSink, beforeFinish?: BeforeFinish, shouldCancel?: () => boolean): Promise<ChangeSummary>;
+  /**
+   * Undoes a change, or redoes one (the last one undone when no id is given), in batches;
+   * `shouldCancel` (looked at between batches) turns it back and throws with details.cancelled.
+   */
+  replayInBatches(step: ReplayStep, pacing?: RunPacing, onProgress?: JobProgressSink, beforeFinish?: BeforeFinish, shouldCancel?: () => boolean): Promise<ChangeSummary>;
   /** Undoes a change and every later change that depends on it, newest first. */
   undoWithDependents(changeId: number, opts?: GroupUndoOptions): Promise<GroupUndoResult>;
 }
 
+/** Which change a paced replay writes: an undo of one, or a redo of one (the last one undone when the id is left out). */
+export type ReplayStep = { undo: number } | { redo: number | undefined };
+
 /** A belief ingest in batches: its marker lets the next open roll back a half-written one. */
 export interface IngestRuns {
-  beginIngestRun(): IngestMarker;
-  noteIngestBatch(m: IngestMarker, first: number, last: number): void;
-  /** Dimensions that other writers' deltas touched while this run was paused. */
-  foreignDeltaDimensions(m: IngestMarker): { entity: string; attribute: string }[];
-  clearIngestRun(): void;
-  rollbackIngestRun(m: IngestMarker): void;
+  /** In the first batch's transaction: refuses (busy) while another ingest is written. */
+  beginIngestRun(): IngestRun;
 }
 
+/** One belief ingest being written (store.runs.beginIngestRun), in the manner of a ChangeRun. */
+export interface IngestRun {
+  /** In each batch's transaction, with the delta ids it appended. */
+  noteBatch(first: number, last: number): void;
+  /** Dimensions that other writers' deltas touched while this run was paused. */
+  foreignDeltaDimensions(): { entity: string; attribute: string }[];
+  /** In the last batch's transaction: the run is done, its marker goes. */
+  clear(): void;
+  /** Deletes what the run appended, and its marker, in one transaction. */
+  rollback(): void;
+}
+
+/** Pruning the change feed (its retention policy is recorded above the port: queries/feed-retention.ts). */
 export interface FeedWrites {
-  setFeedRetention(policy: Partial<FeedRetention>): FeedRetention;
   /** Prunes the whole backlog in paced steps. */
   pruneFeed(now: number, pacing?: RunPacing): Promise<PruneReport>;
 }
@@ -498,22 +476,21 @@ export interface StoreRuns extends LongChanges, IngestRuns, FeedWrites, EraseRun
   beginBulkLoad(): BulkLoad;
 }
 
-/**
- * Saved profiles and the store's default, each written inside a journalled change (`store.change`)
- * so that it is undone and redone like any other.
+// ---------------------------------------------------------------- above the port
+
+/*
+ * Written once above the port for both backends, over the methods here and the SQL seam
+ * (core/store/queries/), so that no backend carries them: the memory lookups (memory-lookups.ts),
+ * owner renames (owner-rename.ts), tombstones (tombstones.ts), saved profiles and the default
+ * profile (saved-profiles.ts), the maintenance log (maintenance-log.ts), the change feed's retention
+ * policy (feed-retention.ts), the access log's count, newest id and logged results (access-log.ts),
+ * and the edge and entity rows the derived indexes load (edge-sources.ts).
  */
-export interface SavedProfileWrites {
-  /** Inserts or replaces a saved profile. */
-  putSavedProfile(row: SavedProfileRow): void;
-  deleteSavedProfile(name: string): void;
-  /** Makes `name` (built in or saved) the store's default, and stamps when the saved one became it. */
-  setDefaultProfile(name: string): void;
-}
 
 // ---------------------------------------------------------------- the two sides
 
 /** Everything a read path may do. */
-export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, TombstoneReads, BeliefEvidenceReads, ChangeFeed, StoreHistory {
+export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEventReads, BeliefEvidenceReads, ChangeFeed, StoreHistory {
   readonly journal: JournalReads;
   readonly queries: StoreQueries;
   /** Runs the store's own shared queries (core/store/queries/), reads only. */
@@ -527,7 +504,7 @@ export interface StoreReader extends StoreInfo, MemoryReads, EdgeReads, AccessEv
 }
 
 /** Everything: the reads and the writes. */
-export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, TombstoneWrites, BeliefEvidenceWrites, SavedProfileWrites {
+export interface StoreWriter extends StoreReader, StoreAdmin, MemoryWrites, EdgeWrites, AccessEventWrites, ChangeWrites, BeliefEvidenceWrites {
   readonly journal: JournalWrites;
   readonly runs: StoreRuns;
   readonly sql: StoreSqlWrites;

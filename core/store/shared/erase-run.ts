@@ -42,7 +42,6 @@ export interface EraseBackend {
 /** The store an erase runs on: its journal, and id prefixes resolved as every door resolves them. */
 export interface EraseStore extends JournalledStore {
   resolveId(idOrPrefix: string): string | null;
-  ownerOf(id: string): string | null;
 }
 
 /** Memories erased in the first transaction, and at most in any (the size follows the time each batch took). */
@@ -66,7 +65,7 @@ function targetsOf(store: EraseStore, db: EraseDb, selector: EraseSelector): Era
   const unknown: string[] = [];
   for (const given of selector.ids) {
     const id = store.resolveId(given);
-    if (id) out.set(id, { id, owner: store.ownerOf(id) ?? '', live: true });
+    if (id) out.set(id, { id, owner: db.all<{ owner: string }>(`SELECT owner FROM ${db.t('memories')} WHERE id = ?`, [id])[0]?.owner ?? '', live: true });
     else unknown.push(given);
   }
   const traces = tracesOf(db, unknown);

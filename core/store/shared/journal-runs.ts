@@ -9,15 +9,15 @@ import type { JournalledStore } from './journal.js';
 import type { StoreRuns } from '../port/port.js';
 import { undoWithDependents } from './undo-group.js';
 
-export type JournalRuns = Pick<StoreRuns, 'changeRun' | 'pacer' | 'recoverDeadRun' | 'undoInBatches' | 'redoInBatches' | 'undoWithDependents'>;
+export type JournalRuns = Pick<StoreRuns, 'changeRun' | 'pacer' | 'recoverDeadRun' | 'replayInBatches' | 'undoWithDependents'>;
 
 export function journalRuns(store: JournalledStore): JournalRuns {
   return {
     changeRun: (label, kind, meta, atLock) => new ChangeRun(store, label, kind, meta, atLock),
     pacer: (pacing) => new Pacer(store, pacing),
     recoverDeadRun: () => recoverDeadRun(store),
-    undoInBatches: (changeId, pacing, onProgress, beforeFinish, shouldCancel) => undoInBatches(store, changeId, pacing, onProgress, beforeFinish, shouldCancel),
-    redoInBatches: (changeId, pacing, onProgress, beforeFinish, shouldCancel) => redoInBatches(store, changeId, pacing, onProgress, beforeFinish, shouldCancel),
+    replayInBatches: (step, pacing, onProgress, beforeFinish, shouldCancel) =>
+      'undo' in step ? undoInBatches(store, step.undo, pacing, onProgress, beforeFinish, shouldCancel) : redoInBatches(store, step.redo, pacing, onProgress, beforeFinish, shouldCancel),
     undoWithDependents: (changeId, opts) => undoWithDependents(store, changeId, opts),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * The rule that turns what a user typed into a memory id, for either adapter (each answers the two
  * lookups with its own SQL): an exact id wins; otherwise a literal prefix of at least 6 characters
- * (shorter ones would match too much to be meant); two matches are an error, never a guess.
+ * (shorter ones would match too much to be meant); two matches are an error, never a guess. What
+ * nothing matching says is read above the port (queries/memory-lookups.ts, requireMemoryId).
  */
-import { badInput, notFound } from '../../errors.js';
+import { badInput } from '../../errors.js';
 
 export interface MemoryIdLookups {
   exists(id: string): boolean;
@@ -21,17 +22,4 @@ export function resolveMemoryId(idOrPrefix: string, lookups: MemoryIdLookups): s
     throw badInput(`id prefix ${JSON.stringify(idOrPrefix)} is ambiguous (matches ${ids[0]} and ${ids[1]}); give more characters`, { field: 'id' });
   }
   return ids[0] ?? null;
-}
-
-/** As resolveMemoryId, but nothing matching is a `not_found` that says why it might not have. */
-export function requireMemoryId(idOrPrefix: string, lookups: MemoryIdLookups): string {
-  const id = resolveMemoryId(idOrPrefix, lookups);
-  if (id) return id;
-  const hint =
-    idOrPrefix.length < 6
-      ? 'an id prefix needs at least 6 characters'
-      : /[%_]/.test(idOrPrefix)
-        ? 'ids never contain % or _, and prefixes are matched literally'
-        : 'check the id, or list memories with "mnemo list"';
-  throw notFound(`no memory matches id ${JSON.stringify(idOrPrefix)}; ${hint}`, { id: idOrPrefix });
 }

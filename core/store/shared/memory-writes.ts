@@ -8,7 +8,6 @@
 import { badInput, notFound } from '../../errors.js';
 import { isEdgeType } from '../../model/enums.js';
 import { addEdge as addEdgeToMemory, type Edge, type Memory } from '../../model/memory.js';
-import { validateOwner } from '../../model/owner.js';
 import { encodeRow, vectorToBlob, type MemoryRow } from '../port/codec.js';
 import type { StoreHandle } from './store-handle.js';
 
@@ -32,7 +31,6 @@ export interface MemoryWriteRows {
   /** Removes the row and every edge into or out of it; false when there was none. */
   remove(id: string): boolean;
   incoming(id: string): readonly { src: string }[];
-  idsOfOwner(owner: string): string[];
   /**
    * Holds the row against other connections' writes until the transaction ends, before a
    * read-modify-write of it: on PostgreSQL's READ COMMITTED another connection's write in between
@@ -117,23 +115,6 @@ export class StoreMemoryWrites {
     });
     if (changed) this.store.emit({ kind: 'delete', id });
     return changed;
-  }
-
-  /** Re-stamps every row of one owner to another; never claims unowned rows. Returns the row count. */
-  renameOwner(from: string, to: string): number {
-    if (from === '') throw badInput('rename_owner never claims unowned rows; give a non-empty source owner', { field: 'from' });
-    validateOwner(from, 'from');
-    validateOwner(to, 'to');
-    // The ids are read inside the transaction, so a row another connection gives `from` meanwhile is not left behind.
-    return this.store.transaction(() => {
-      const ids = this.rows.idsOfOwner(from);
-      for (const id of ids) {
-        const m = this.store.get(id)!;
-        m.owner = to;
-        this.store.save(m);
-      }
-      return ids.length;
-    });
   }
 
   /** add_edge semantics: the same target and type keeps the larger weight. */

@@ -1,7 +1,8 @@
 /**
  * What both adapters answer alike over their memory rows, written once: ids and prefixes, a memory's
- * owner and place, its edges, the reads over a list scope, the memory and its embedding, and every
- * memory write (memory-writes.ts). Each adapter extends it and gives its rows (MemoryRows: its SQL,
+ * edges, the memories of a list scope, and every memory write (memory-writes.ts). A memory's owner,
+ * place and embedding, counts over a scope, and the errors of an id that names nothing are read
+ * above the port (queries/memory-lookups.ts). Each adapter extends it and gives its rows (MemoryRows: its SQL,
  * and whether a row is locked before a read-modify-write), how it refuses a write and captures a
  * before-image (beforeWrite), and how it reads one memory (get: PostgreSQL locks the row inside a
  * change).
@@ -11,16 +12,12 @@ import type { Edge, Memory } from '../../model/memory.js';
 import { decodeRow, type MemoryRow } from '../port/codec.js';
 import type { ChangeEvent } from '../port/store-rows.js';
 import type { IncomingEdge, ListScope } from '../port/port.js';
-import { requireMemoryId, resolveMemoryId, type MemoryIdLookups } from './memory-ids.js';
-import { requireMemory, storedEmbedding } from './memory-reads.js';
+import { resolveMemoryId, type MemoryIdLookups } from './memory-ids.js';
 import { StoreMemoryWrites, type MemoryWriteRows } from './memory-writes.js';
 import { ScopedReads, type ScopedRows } from './scoped-reads.js';
 
 /** A backend's statements over `memories` and `memory_edges`, as its memory rows module gives them. */
 export interface MemoryRows extends MemoryIdLookups, ScopedRows, MemoryWriteRows {
-  ownerOf(id: string): string | null;
-  rowidOf(id: string): number | null;
-  embedding(id: string): Uint8Array | null;
   incoming(id: string): IncomingEdge[];
 }
 
@@ -62,21 +59,6 @@ export abstract class RowBackedStore {
   resolveId(idOrPrefix: string): string | null {
     return resolveMemoryId(idOrPrefix, this.rows);
   }
-  requireId(idOrPrefix: string): string {
-    return requireMemoryId(idOrPrefix, this.rows);
-  }
-  require(idOrPrefix: string): Memory {
-    return requireMemory(this, idOrPrefix);
-  }
-  ownerOf(id: string): string | null {
-    return this.rows.ownerOf(id);
-  }
-  rowidOf(id: string): number | null {
-    return this.rows.rowidOf(id);
-  }
-  getEmbedding(id: string): Float32Array | null {
-    return storedEmbedding(this, id, this.rows.embedding(id));
-  }
   neighbors(id: string): Edge[] {
     return this.rows.neighbors(id);
   }
@@ -87,21 +69,12 @@ export abstract class RowBackedStore {
     return this.rows.incoming(id);
   }
 
-  // The reads over a list scope (scoped-reads.ts).
-  count(scope: ListScope = {}): number {
-    return this.scoped.count(scope);
-  }
-  isEmpty(scope: ListScope = {}): boolean {
-    return this.scoped.isEmpty(scope);
-  }
+  // The memories of a list scope (scoped-reads.ts).
   iter(scope: ListScope = {}, batch = 1000): Generator<Memory> {
     return this.scoped.iter(scope, batch);
   }
-  all(scope: ListScope = {}): Memory[] {
-    return [...this.iter(scope)];
-  }
 
-  // nooa's add and save, the embedding, archive, delete, owner renames and edges (memory-writes.ts).
+  // nooa's add and save, the embedding, archive, delete and edges (memory-writes.ts).
   add(m: Memory, embedding: Float32Array | null): void {
     this.writers.add(m, embedding);
   }
@@ -111,17 +84,11 @@ export abstract class RowBackedStore {
   setEmbedding(id: string, embedding: Float32Array | null): void {
     this.writers.setEmbedding(id, embedding);
   }
-  archive(id: string): boolean {
-    return this.writers.setArchived(id, true);
-  }
-  restore(id: string): boolean {
-    return this.writers.setArchived(id, false);
+  setArchived(id: string, archived: boolean): boolean {
+    return this.writers.setArchived(id, archived);
   }
   delete(id: string): boolean {
     return this.writers.delete(id);
-  }
-  renameOwner(from: string, to: string): number {
-    return this.writers.renameOwner(from, to);
   }
   addEdge(src: string, dst: string, type: string, weight = 1.0): boolean {
     return this.writers.addEdge(src, dst, type, weight);

@@ -197,8 +197,3 @@ export function queryEvents(db: DB, f: EventFilter): { total: number; events: Ac
     .all(...params, f.limit ?? 100, f.offset ?? 0) as EventRow[];
   return { total, events: rows.map(rowToEvent) };
 }
-
-export function countEvents(db: DB): number {
-  if (!hasEventTable(db)) return 0;
-  return (db.prepare('SELECT count(*) AS n FROM mnemo_access_events').get() as { n: number }).n;
-}

@@ -13,6 +13,8 @@ import { MEMORY_COLUMNS } from '../port/codec.js';
 import type { JournalledStore } from '../shared/journal.js';
 import { startFeedHistory } from './feed-retention.js';
 import type { BulkLoad } from '../port/store-rows.js';
+import type { StoreReader } from '../port/port.js';
+import { noMemories } from '../shared/scoped-reads.js';
 
 const INSERT_MEMORY_SQL = `INSERT INTO memories(${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 const INSERT_EDGE_SQL = 'INSERT OR IGNORE INTO memory_edges(src, dst, type, weight, created_at) VALUES (?, ?, ?, ?, ?)';
@@ -23,7 +25,7 @@ const EVENT_INDEXES_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'ind
 const BULK_CACHE_SIZE = -262144;
 
 /** Creates mnemo's tables if needed and switches the connection to bulk loading until `finish()`. */
-export function beginBulkLoad(store: JournalledStore & { count(scope: { includeArchived?: boolean }): number }): BulkLoad {
+export function beginBulkLoad(store: JournalledStore & Pick<StoreReader, 'sql'>): BulkLoad {
   const db = connectionOf(store);
   store.ensureMnemo();
   const insertMemory = db.prepare(INSERT_MEMORY_SQL);
@@ -36,7 +38,7 @@ export function beginBulkLoad(store: JournalledStore & { count(scope: { includeA
   db.pragma('synchronous = OFF');
   // A fresh file needs no rollback protection while it is being filled: writing pages once
   // (no WAL copy, then checkpoint copy) roughly halves the I/O. WAL is restored at the end.
-  const fresh = store.count({ includeArchived: true }) === 0 && store.path !== ':memory:';
+  const fresh = noMemories(store, { includeArchived: true }) && store.path !== ':memory:';
   if (fresh) {
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.pragma('journal_mode = OFF');

@@ -4,10 +4,9 @@
  * for its source rows by name and keeps only its own in-memory structures.
  */
 import { connectionOf, statementOf } from './connection.js';
-import type { EdgeType } from '../../model/enums.js';
 import { jsonField, jsonReadable } from '../shared/json-sql.js';
 import type { RowSource } from '../shared/store-handle.js';
-import type { BodyRow, SourceEdge, SourceRow, VectorRow } from '../port/source-rows.js';
+import type { BodyRow, SourceRow, VectorRow } from '../port/source-rows.js';
 
 /** Every live memory's embedding, in rowid order. */
 export function liveVectorRows(store: RowSource): Iterable<VectorRow> {
@@ -37,24 +36,4 @@ export function liveBodies(store: RowSource): BodyRow[] {
        FROM memories WHERE archived = 0 ORDER BY rowid`,
     )
     .all() as BodyRow[];
-}
-
-/** Every live memory's entities as JSON text (NULL when it has none or its JSON is unreadable). */
-export function liveEntities(store: RowSource): { id: string; entities: string | null }[] {
-  return connectionOf(store).prepare(`SELECT id, ${jsonField('data', '$.entities')} AS entities FROM memories WHERE archived = 0`).all() as { id: string; entities: string | null }[];
-}
-
-/** Every edge, in rowid order. */
-export function allEdges(store: RowSource): Iterable<SourceEdge> {
-  return connectionOf(store).prepare('SELECT src, dst, type, weight, created_at FROM memory_edges ORDER BY rowid').iterate() as Iterable<SourceEdge>;
-}
-
-/** The edges of one type, in rowid order. */
-export function edgesOfType(store: RowSource, type: EdgeType): { src: string; dst: string }[] {
-  return statementOf(store, 'SELECT src, dst FROM memory_edges WHERE type = ? ORDER BY rowid').all(type) as { src: string; dst: string }[];
-}
-
-/** The targets of one memory's edges of one type, in rowid order. */
-export function edgeTargets(store: RowSource, src: string, type: EdgeType): string[] {
-  return (statementOf(store, 'SELECT dst FROM memory_edges WHERE src = ? AND type = ? ORDER BY rowid').all(src, type) as { dst: string }[]).map((r) => r.dst);
 }

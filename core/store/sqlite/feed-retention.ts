@@ -20,48 +20,16 @@ import { pacingOf, type RunPacing } from '../../model/run-pacing.js';
 import { Pacer } from '../shared/change-run.js';
 import { hasFeed } from './feed-reads.js';
 import type { JournalledStore } from '../shared/journal.js';
-import type { FeedRetention, FeedStatus, PruneReport } from '../port/store-rows.js';
+import type { FeedStatus, PruneReport } from '../port/store-rows.js';
+import { FEED_META, feedRetention } from '../queries/feed-retention.js';
 
 const DAY = 86_400;
-
-export const FEED_RETENTION_DEFAULTS = { days: 90, access_days: 14 } as const;
-
-/** The `mnemo_meta` keys of the policy and of what pruning has removed. */
-export const FEED_META = {
-  days: 'feed_retention_days',
-  access_days: 'feed_access_retention_days',
-  prunedThrough: 'feed_pruned_through',
-  historyFrom: 'feed_history_from',
-  accessesFrom: 'feed_accesses_from',
-  accessCursor: 'feed_access_pruned_seq',
-} as const;
 
 /** Rows one prune step looks at: a few milliseconds of deletes under the write lock. */
 export const PRUNE_STEP_ROWS = 2_000;
 
-/** A day count from mnemo_meta; a value another program garbled falls back to the default (never to "keep nothing"). */
-function daysOf(raw: string | null, fallback: number): number {
-  const n = Number(raw);
-  return raw !== null && Number.isInteger(n) && n >= 1 ? n : fallback;
-}
-
 /** What a status read needs of a store (a read-only one will do). */
 type MetaSource = { getMeta(key: string): string | null };
-
-export function feedRetention(store: MetaSource): FeedRetention {
-  const days = daysOf(store.getMeta(FEED_META.days), FEED_RETENTION_DEFAULTS.days);
-  const accessDays = daysOf(store.getMeta(FEED_META.access_days), FEED_RETENTION_DEFAULTS.access_days);
-  return { days, access_days: Math.min(accessDays, days) };
-}
-
-/** Records the policy (whole days, checked at the doors that take them). */
-export function setFeedRetention(store: JournalledStore, policy: Partial<FeedRetention>): FeedRetention {
-  store.transaction(() => {
-    if (policy.days !== undefined) store.setMeta(FEED_META.days, String(policy.days));
-    if (policy.access_days !== undefined) store.setMeta(FEED_META.access_days, String(policy.access_days));
-  });
-  return feedRetention(store);
-}
 
 const metaNumber = (store: MetaSource, key: string): number => Number(store.getMeta(key) ?? 0);
 

@@ -13,7 +13,7 @@
 import { badInput, type MnemoError } from '../../errors.js';
 import type { DB } from './sqlite.js';
 import { hasMigration } from './migrations.js';
-import { FEED_META } from './feed-retention.js';
+import { FEED_META } from '../queries/feed-retention.js';
 
 /** The `mnemo_meta` key migration 007 sets: when the feed was installed, where history starts. */
 export const FEED_INSTALLED_AT = 'feed_installed_at';

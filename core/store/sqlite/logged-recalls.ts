@@ -28,24 +28,3 @@ export function loggedRecalls(store: RowSource & { hasMnemo(): boolean }, limit:
      GROUP BY query, reader_owner ORDER BY last_ts DESC LIMIT ?`,
   ).all(limit) as LoggedRecall[];
 }
-
-/**
- * For each query, the memories its logged recalls returned within the top k (rank is 0-based), by
- * any reader. One pass over the events for all the queries: the table has no index on query, and
- * one scan per query would cost a scan each on a store with millions of accesses.
- */
-export function loggedResultIds(store: RowSource & { hasMnemo(): boolean }, queries: readonly string[], k: number): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const unique = [...new Set(queries)];
-  if (!readable(store) || unique.length === 0) return out;
-  const marks = unique.map(() => '?').join(',');
-  const rows = connectionOf(store)
-    .prepare(`SELECT DISTINCT query, memory_id FROM mnemo_access_events WHERE channel IN ${RECALL_CHANNELS} AND rank < ? AND query IN (${marks})`)
-    .all(k, ...unique) as { query: string; memory_id: string }[];
-  for (const r of rows) {
-    const ids = out.get(r.query);
-    if (ids) ids.push(r.memory_id);
-    else out.set(r.query, [r.memory_id]);
-  }
-  return out;
-}

@@ -1,30 +1,13 @@
 /**
- * Saved scoring profiles: rows of `mnemo_profiles` (name, the profile it started from, its full
- * knobs and features as JSON) and the store's default profile (`mnemo_meta` 'profile'). Both are
- * journal targets, so saving, deleting and setting the default are changes like any other: undo
- * removes a saved profile, and undoing a "set default" brings the previous default back.
- *
- * This module stores and restores rows; it does not judge a profile's JSON (the recall room's
- * schema does, at the door and again on every read, since another process may have written it).
- *
- * The default must always name a profile that exists. Deleting the default is refused up front;
- * the journal keeps the rest: setting the default also stamps `default_since` on the saved rows
- * it concerns (the new default's, and the previous one's, cleared), so the change touches those
- * rows, and the journal's own rule (a change cannot be undone while a later change touched its
- * rows) refuses undoing the save of the default, or undoing a "set default" back to a profile
- * deleted since. A restore never has to refuse anything mid-way.
+ * The SQLite journal targets of saved scoring profiles (`profile:<name>`, a `mnemo_profiles` row)
+ * and of `mnemo_meta` values (`meta:<key>`): how a change's rows are snapshotted and restored. The
+ * rows themselves are read and written once for both backends (queries/saved-profiles.ts).
  */
-import { isBuiltinProfile } from '../../model/profile-names.js';
-import { connectionOf, statementOf } from './connection.js';
-import type { JournalledStore, JournalTarget } from '../shared/journal.js';
+import { connectionOf } from './connection.js';
+import type { JournalTarget } from '../shared/journal.js';
 import { hasMigration } from './migrations.js';
 import { cachedStatement, type DB } from './sqlite.js';
 import type { SavedProfileRow } from '../port/store-rows.js';
-
-/** Built in, never stored: they cannot be overwritten, deleted or shadowed. */
-
-/** The `mnemo_meta` key holding the store's default profile. */
-export const DEFAULT_PROFILE_KEY = 'profile';
 
 const COLS = 'name, base, config, created_at, updated_at, default_since';
 const INSERT = `INSERT OR REPLACE INTO mnemo_profiles(${COLS}) VALUES (@name, @base, @config, @created_at, @updated_at, @default_since)`;
@@ -36,50 +19,6 @@ function hasTable(db: DB): boolean {
 function rowIn(db: DB, name: string): SavedProfileRow | null {
   if (!hasTable(db)) return null;
   return (cachedStatement(db, `SELECT ${COLS} FROM mnemo_profiles WHERE name = ?`).get(name) as SavedProfileRow | undefined) ?? null;
-}
-
-/** Writes a saved profile inside the open change (journalled). */
-export function writeSavedProfile(store: JournalledStore, row: SavedProfileRow): void {
-  store.ensureMnemo();
-  store.journal.capture(`profile:${row.name}`);
-  statementOf(store, INSERT).run(row);
-}
-
-/** Deletes a saved profile inside the open change (journalled). The caller has refused the default. */
-export function deleteSavedProfile(store: JournalledStore, name: string): void {
-  store.ensureMnemo();
-  store.journal.capture(`profile:${name}`);
-  statementOf(store, 'DELETE FROM mnemo_profiles WHERE name = ?').run(name);
-}
-
-/** Sets the store's default profile inside the open change (journalled), stamping the saved rows it concerns. */
-export function writeDefaultProfile(store: JournalledStore, name: string): void {
-  // Prepared when first used, after ensureMnemo has made the table.
-  setDefaultProfileWith(store, name, (profile, since) => void statementOf(store, 'UPDATE mnemo_profiles SET default_since = ? WHERE name = ?').run(since, profile));
-}
-
-/**
- * The rule of setting the default, for either adapter (`stamp` writes one saved row's
- * `default_since`): the meta value and the saved rows it concerns are captured and written in
- * the open change.
- */
-export function setDefaultProfileWith(
-  store: Pick<JournalledStore, 'ensureMnemo' | 'getMeta' | 'setMeta' | 'clock'> & { journal: { capture(key: string): void } },
-  name: string,
-  stamp: (profile: string, since: number | null) => void,
-): void {
-  store.ensureMnemo();
-  const previous = store.getMeta(DEFAULT_PROFILE_KEY);
-  store.journal.capture(`meta:${DEFAULT_PROFILE_KEY}`);
-  store.setMeta(DEFAULT_PROFILE_KEY, name);
-  if (previous !== null && previous !== name && !isBuiltinProfile(previous)) {
-    store.journal.capture(`profile:${previous}`);
-    stamp(previous, null);
-  }
-  if (!isBuiltinProfile(name)) {
-    store.journal.capture(`profile:${name}`);
-    stamp(name, store.clock.now());
-  }
 }
 
 function metaValue(db: DB, key: string): string | null {

@@ -23,14 +23,3 @@ export function* sessionAccessEvents(store: object, channels: readonly string[])
     )
     .iterate(...channels) as Iterable<SessionEvent>;
 }
-
-/**
- * The newest access event's id (0 when none): a cheap mark of whether the log grew, so a reader of
- * the whole session log (the Scorer lab's "used later" labels) can keep its pass until it does.
- */
-export function latestAccessEventId(store: object): number {
-  const db = connectionOf(store);
-  if (!hasEventTable(db)) return 0;
-  const row = db.prepare('SELECT MAX(id) AS id FROM mnemo_access_events').get() as { id: number | null };
-  return row.id ?? 0;
-}

@@ -7,7 +7,7 @@
  */
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Memory } from '../../model/memory.js';
-import { countEvents, insertAccessEvent, queryEvents } from './access-events.js';
+import { insertAccessEvent, queryEvents } from './access-events.js';
 import { encodeRow } from '../port/codec.js';
 import type { AccessWrite } from '../port/port.js';
 import type { DB } from './sqlite.js';
@@ -58,9 +58,5 @@ export class SqliteAccessLog {
   /** The event table is a log, not rolled back: a past store leaves out what was logged after its instant. */
   events(filter: EventFilter): { total: number; events: AccessEvent[] } {
     return queryEvents(this.db, { ...filter, until: untilAsOf(this.history, filter.until) });
-  }
-
-  count(): number {
-    return countEvents(this.db);
   }
 }

@@ -39,15 +39,6 @@ export class SqliteMemoryRows implements MemoryIdLookups {
     return this.db.prepare(`SELECT ${SELECT_COLS} FROM memories WHERE ${where} AND rowid > ? ORDER BY rowid LIMIT ?`).all(...params, after, batch) as MemoryRow[];
   }
 
-  count(where: string, params: readonly unknown[]): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM memories WHERE ${where}`).get(...params) as { n: number }).n;
-  }
-
-  /** Whether any row matches: stops at the first, where count() reads them all. */
-  any(where: string, params: readonly unknown[]): boolean {
-    return this.db.prepare(`SELECT 1 FROM memories WHERE ${where} LIMIT 1`).get(...params) !== undefined;
-  }
-
   exists(id: string): boolean {
     return this.st.get('SELECT 1 FROM memories WHERE id = ?').get(id) !== undefined;
   }
@@ -56,26 +47,6 @@ export class SqliteMemoryRows implements MemoryIdLookups {
   idsWithPrefix(prefix: string): string[] {
     const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
     return (this.st.get("SELECT id FROM memories WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${escaped}%`) as { id: string }[]).map((r) => r.id);
-  }
-
-  ownerOf(id: string): string | null {
-    const row = this.st.get('SELECT owner FROM memories WHERE id = ?').get(id) as { owner: string } | undefined;
-    return row ? row.owner : null;
-  }
-
-  rowidOf(id: string): number | null {
-    const row = this.st.get('SELECT rowid FROM memories WHERE id = ?').get(id) as { rowid: number } | undefined;
-    return row?.rowid ?? null;
-  }
-
-  /** The stored embedding blob, or null when the memory has none (or is absent). */
-  embedding(id: string): Buffer | null {
-    const row = this.st.get('SELECT embedding FROM memories WHERE id = ?').get(id) as { embedding: Buffer | null } | undefined;
-    return row?.embedding ?? null;
-  }
-
-  idsOfOwner(owner: string): string[] {
-    return (this.st.get('SELECT id FROM memories WHERE owner = ?').all(owner) as { id: string }[]).map((r) => r.id);
   }
 
   /** Outgoing edges in rowid order (the order nooa's unordered SELECT returns, which breaks fanout ties). */

@@ -5,15 +5,15 @@
  * them.
  */
 import { auditEvents } from './access-queries.js';
-import { allEdges, edgesOfType, edgeTargets, liveBodies, liveEntities, liveSourceRows, liveVectorRows, sourceRow, vectorRow } from './derived-sources.js';
+import { liveBodies, liveSourceRows, liveVectorRows, sourceRow, vectorRow } from './derived-sources.js';
 import { memoryFacets } from './facets.js';
-import { feedRetention, feedStatus } from './feed-retention.js';
+import { feedStatus } from './feed-retention.js';
 import { edgeRowPages, edgeRows, embeddingRows, memoryRowPages, memoryRows } from './fingerprint-rows.js';
 import { graphView } from './graph-query.js';
 import { listIds } from './list-ids.js';
 import { listMemories } from './list-query.js';
-import { loggedRecalls, loggedResultIds } from './logged-recalls.js';
-import { latestAccessEventId, sessionAccessEvents } from './session-events.js';
+import { loggedRecalls } from './logged-recalls.js';
+import { sessionAccessEvents } from './session-events.js';
 import type { StoreQueries } from '../port/port.js';
 import { planErase, type EraseStore } from '../shared/erase-run.js';
 import { sqliteEraseBackend } from './sqlite-erase.js';
@@ -38,20 +38,11 @@ export function sqliteQueries(store: EraseStore): StoreQueries {
     sourceRow: (id) => sourceRow(store, id),
     liveSourceRows: () => liveSourceRows(store),
     liveBodies: () => liveBodies(store),
-    liveEntities: () => liveEntities(store),
-    allEdges: () => allEdges(store),
-    edgesOfType: (type) => edgesOfType(store, type),
-    edgeTargets: (src, type) => edgeTargets(store, src, type),
 
     auditEvents: (f) => auditEvents(store, f),
     loggedRecalls: (limit) => loggedRecalls(store, limit),
-    loggedResultIds: (queries, k) => loggedResultIds(store, queries, k),
     sessionAccessEvents: (channels) => sessionAccessEvents(store, channels),
-    latestAccessEventId: () => latestAccessEventId(store),
 
-
-
-    feedRetention: () => feedRetention(store),
     feedStatus: () => feedStatus(store),
   };
 }

@@ -6,22 +6,21 @@
  * Only the writer has them.
  */
 import { beginBulkLoad } from './bulk-load.js';
-import { pruneFeed, setFeedRetention } from './feed-retention.js';
+import { pruneFeed } from './feed-retention.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
 import { runErase, type EraseStore } from '../shared/erase-run.js';
 import { journalRuns } from '../shared/journal-runs.js';
-import type { StoreRuns } from '../port/port.js';
+import type { StoreReader, StoreRuns } from '../port/port.js';
 import { sqliteIngestSql } from './sqlite-ingest-sql.js';
 import { sqliteEraseBackend } from './sqlite-erase.js';
 
-export function sqliteRuns(store: EraseStore & { count(scope: { includeArchived?: boolean }): number }): StoreRuns {
+export function sqliteRuns(store: EraseStore & Pick<StoreReader, 'sql'>): StoreRuns {
   const erasing = sqliteEraseBackend(store);
   return {
     ...journalRuns(store),
 
     ...ingestRuns(store, sqliteIngestSql(store)),
 
-    setFeedRetention: (policy) => setFeedRetention(store, policy),
     pruneFeed: (now, pacing) => pruneFeed(store, now, pacing),
 
     beginBulkLoad: () => beginBulkLoad(store),

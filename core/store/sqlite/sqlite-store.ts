@@ -28,12 +28,11 @@ import { changesBetween } from './history-diff.js';
 import { resolveInstant, type HistoryInstant } from './history-instant.js';
 import { sidecarPath } from '../derived/index-sidecar.js';
 import { Journal, type JournalTarget } from '../shared/journal.js';
-import { appendMaintenanceEntry, readMaintenanceHistory } from './maintenance-log.js';
 import { memoryRowTarget } from './memory-images.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema, readMnemoVersion } from './migrations.js';
 import type { AccessWrite, ChangeListener, FeedChanges, FeedPosition, IndexSidecarLocation, JournalFollowUp, PgReplicaStatus, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
-import { DEFAULT_PROFILE_KEY, deleteSavedProfile, metaTarget, savedProfileTarget, writeDefaultProfile, writeSavedProfile } from './saved-profiles.js';
+import { metaTarget, savedProfileTarget } from './saved-profiles.js';
 import { connect, StatementCache, type ConnectOptions, type DB } from './sqlite.js';
 import { enterSqlitePast, releasePastSnapshot, resumePastSnapshot } from './sqlite-history-open.js';
 import { sqliteIngestSql } from './sqlite-ingest-sql.js';
@@ -49,9 +48,9 @@ import { RowBackedStore } from '../shared/row-backed-store.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { sqliteTextRows } from './sqlite-text-rows.js';
-import { findTombstone, tombstoneTarget, writeTombstone } from './tombstones.js';
-import type { AccessEvent, EventFilter, MaintenanceEntry } from '../port/event-rows.js';
-import type { ChangeEvent, SavedProfileRow, Tombstone } from '../port/store-rows.js';
+import { tombstoneTarget } from './tombstones.js';
+import type { AccessEvent, EventFilter } from '../port/event-rows.js';
+import type { ChangeEvent } from '../port/store-rows.js';
 
 export type { HistoryInstant } from './history-instant.js';
 export type { AccessWrite, ChangeListener, ListScope, ProfileName } from '../port/port.js';
@@ -366,14 +365,6 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
     writeSqliteMeta(this.#st, key, value);
   }
 
-  /**
-   * The default scoring profile: recorded in mnemo_meta (a built-in name or a saved profile's),
-   * `nooa-0.0.9` for a store without it.
-   */
-  profile(): ProfileName {
-    return this.getMeta(DEFAULT_PROFILE_KEY) ?? 'nooa-0.0.9';
-  }
-
   /** nooa's `PRAGMA user_version` and Mnemo's schema version (0 before its tables exist). */
   schemaVersions(): SchemaVersions {
     return { nooa: this.#db.pragma('user_version', { simple: true }) as number, mnemo: readMnemoVersion(this.#db) };
@@ -394,18 +385,6 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
   /** A SQLite file has no replicas. */
   replicas(): PgReplicaStatus[] {
     return [];
-  }
-
-  /** The maintenance log, newest first, each reflection pass with whether it still stands. */
-  maintenanceHistory(limit = 20): MaintenanceEntry[] {
-    return readMaintenanceHistory(this.#db, limit);
-  }
-
-  logMaintenance(kind: string, report: Record<string, unknown>): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      appendMaintenanceEntry(this.#st, this.clock.now(), kind, report);
-    });
   }
 
   // ---------------------------------------------------------------- memory reads
@@ -441,37 +420,11 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
     this.journal.capture(`m:${id}`);
   }
 
-  // ---------------------------------------------------------------- the journal and tombstones
+  // ---------------------------------------------------------------- the journal
 
   /** Runs fn as one journalled change (one transaction, one history row, undoable). */
   change<T>(label: string, kind: string, fn: () => T, meta?: Record<string, unknown>): { result: T; changeId: number | null } {
     return this.journal.record(label, kind, fn, meta);
-  }
-
-  tombstoneFor(content: string): Tombstone | null {
-    return findTombstone(this, content);
-  }
-
-  /** Journalled: undoing the forget removes the tombstone again. */
-  putTombstone(t: Tombstone): void {
-    this.transaction(() => {
-      this.ensureMnemo();
-      writeTombstone(this, t);
-    });
-  }
-
-  // ---------------------------------------------------------------- saved profiles (journalled: written inside store.change)
-
-  putSavedProfile(row: SavedProfileRow): void {
-    writeSavedProfile(this, row);
-  }
-
-  deleteSavedProfile(name: string): void {
-    deleteSavedProfile(this, name);
-  }
-
-  setDefaultProfile(name: string): void {
-    writeDefaultProfile(this, name);
   }
 
   // ---------------------------------------------------------------- access events (sqlite-access-log.ts)
@@ -480,7 +433,6 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
   readonly recordAccessEvents = (memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts: { backfilled?: boolean } = {}): void =>
     this.accessLog.recordAccessEvents(memoryId, records, strengthAfter, opts);
   readonly accessEvents = (filter: EventFilter): { total: number; events: AccessEvent[] } => this.accessLog.events(filter);
-  readonly accessEventCount = (): number => this.accessLog.count();
 
   // ---------------------------------------------------------------- beliefs and the list's text search
 
