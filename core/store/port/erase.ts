@@ -129,11 +129,12 @@ export interface EraseRunOptions {
    */
   rebuildBeliefs?: (entities: readonly string[]) => void;
   /**
-   * Runs once the rows are erased, before the engine's derived indexes are told to rebuild: the
-   * engine drops what it keeps beside the store (the index sidecar's snapshots), so nothing rebuilt
-   * after the reset is dropped with them.
+   * Runs once the rows are erased (`erased`: the erased memories' ids), before the engine's derived
+   * indexes are told to rebuild: the engine drops what it keeps beside the store of them (the index
+   * sidecar's snapshots, their rows in the list's text search), so nothing rebuilt after the reset
+   * is dropped with them.
    */
-  afterRows?: () => void;
+  afterRows?: (erased: readonly string[]) => void;
   /** Skip making the bytes go (tests of the rows alone); the receipt says `none`. */
   skipReclaim?: boolean;
 }
