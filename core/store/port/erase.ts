@@ -3,7 +3,7 @@
  * An erase is the one write the journal cannot take back: it removes a memory from every place its
  * content lives (the row and its edges, journal images, the change feed, access events, tombstones,
  * the belief rows derived from it) and, by match, scrubs a text out of every other place it
- * appears. It names no SQL: each adapter runs the places (shared/erase-places.ts) in its dialect.
+ * appears. It names no SQL: each adapter runs the places (shared/erase-targets.ts, erase-memories.ts, erase-scrubs.ts) in its dialect.
  */
 
 /** Which memories to erase: by id (a gone memory's traces too), every memory holding a text, or every memory of an owner. */

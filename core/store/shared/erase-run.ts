@@ -17,7 +17,10 @@ import { currentCredentialId } from '../port/attribution.js';
 import { emptyEraseCounts, type ErasedMark, type EraseOutcome, type ErasePlaceCounts, type ErasePlan, type EraseReclaim, type EraseRunOptions, type EraseSelector, type EraseTarget } from '../port/erase.js';
 import { Pacer, refuseIfRunning } from './change-run.js';
 import { chunked, type EraseDb } from './erase-db.js';
-import { dimensionsOf, eraseMemories, leftoverDimensions, noteErasedChanges, SCRUBS, targetsByMatch, targetsByOwner, tombstoneJournalRows, tracesOf, type EraseContext } from './erase-places.js';
+import { eraseMemories, noteErasedChanges, tombstoneJournalRows, type EraseContext } from './erase-memories.js';
+import { leftoverDimensions, SCRUBS } from './erase-scrubs.js';
+import { dimensionsOf } from './erase-sql.js';
+import { targetsByMatch, targetsByOwner, tracesOf } from './erase-targets.js';
 import type { JournalledStore } from './journal.js';
 
 /** What each adapter gives an erase: its row primitives, and how it makes removed bytes go. */
