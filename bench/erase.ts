@@ -91,6 +91,8 @@ const calls = agents.flatMap((a) => a.calls);
 const duringErase = (c: AgentCall) => c.at >= eraseFrom;
 const inReclaim = (c: AgentCall) => c.at >= reclaimStart;
 const before = summarizePhase(calls.filter((c) => !duringErase(c)));
+const recallsAfterRows = calls.filter((c) => c.op === 'recall' && inReclaim(c)).sort((a, b) => a.at - b.at);
+const recallsDuring = calls.filter((c) => c.op === 'recall' && duringErase(c));
 const during = summarizePhase(calls.filter(duringErase));
 const result = {
   bench: 'erase',
@@ -119,6 +121,15 @@ const result = {
     recall_p50: ratio(during.recall.p50_ms, before.recall.p50_ms),
     recall_p95: ratio(during.recall.p95_ms, before.recall.p95_ms),
   },
+  /**
+   * The recalling process's first recall to end once the erase's rows were done (the reclaim began), the slowest of
+   * those, and its slowest during the whole erase: that process's indexes take the erase in (patched from the change
+   * feed as it goes, or rebuilt at once after its last row).
+   */
+  recall_after_rows: recallsAfterRows.length
+    ? { first_ms: Math.round(recallsAfterRows[0]!.ms), max_ms: Math.round(Math.max(...recallsAfterRows.map((c) => c.ms))), n: recallsAfterRows.length }
+    : null,
+  recall_max_while_erasing_ms: recallsDuring.length ? Math.round(Math.max(...recallsDuring.map((c) => c.ms))) : null,
   counts: receipt.counts,
   problems: [...receipt.reclaim.problems, ...receipt.derived.problems],
   first_errors: calls.filter((c) => !c.ok).slice(0, 3).map((c) => c.error),

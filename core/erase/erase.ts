@@ -3,8 +3,8 @@
  * `erase`, the workbench): forgetting that can be proved. The store removes the memories from every
  * place their content lives and scrubs a matched text out of every other place
  * (core/store/shared/erase-*.ts); here the engine's own copies go too (the derived indexes are
- * built again, the index sidecar's snapshots and the list's text search are dropped and the file
- * rewritten), owners are checked, and the receipt is made: what went from each place (counts), when
+ * built again, the index sidecar's snapshots and the erased memories' rows of the list's text
+ * search are dropped and the file rewritten), owners are checked, and the receipt is made: what went from each place (counts), when
  * and by whom, and what no store can reach.
  *
  * The belief layer derives dimensions from observations; this room cannot import it (a sibling
@@ -20,7 +20,7 @@ import type { ErasePhase, ErasePlaceCounts, ErasePlan, EraseReclaim, EraseSelect
 import type { Engine, EngineReader } from '../engine/engine.js';
 import type { RunPacing } from '../model/run-pacing.js';
 
-/** What the index sidecar held that was derived from the store (dropped whole by an erase: it cannot be edited row by row). */
+/** What the index sidecar held of the erased memories: every index snapshot (dropped whole: one cannot be edited row by row), their rows of the list's text search. */
 export interface EraseDerived {
   index_snapshots: number;
   text_search_rows: number;
@@ -141,10 +141,10 @@ function existingSidecar(engine: EngineReader): IndexSidecar | null {
   return IndexSidecar.exists(location.path) ? IndexSidecar.open(engine.store) : null;
 }
 
-function derivedCounts(engine: EngineReader): EraseDerived {
+function derivedCounts(engine: EngineReader, ids: readonly string[]): EraseDerived {
   const sidecar = existingSidecar(engine);
   if (!sidecar) return { index_snapshots: 0, text_search_rows: 0, sidecar: null, problems: [] };
-  const c = sidecar.contents();
+  const c = sidecar.contents(ids);
   return { index_snapshots: c.snapshots, text_search_rows: c.text_rows, sidecar: sidecar.path, problems: [] };
 }
 
@@ -169,7 +169,7 @@ export async function planEraseOf(engine: EngineReader, selector: EraseSelector,
       return { id: t.id, owner: t.owner, live: t.live, head: m ? memoryHead(m) : null };
     }),
     counts: plan.counts,
-    derived: derivedCounts(engine),
+    derived: derivedCounts(engine, plan.targets.map((t) => t.id)),
     reclaim: reclaimCost(backend),
     not_reached: notReached(backend),
     planned_in_s: plan.planned_in_s,
@@ -186,16 +186,17 @@ function selectorNote(selector: EraseSelector): Record<string, unknown> {
 
 /**
  * Erases what the plan names; no way back once it starts. The engine's derived indexes are built
- * again from what is left (the store tells them to), and the sidecar's snapshots and text search
- * are dropped and the file rewritten.
+ * again from what is left (the store tells them to), and the sidecar's snapshots and the erased
+ * memories' text search rows are dropped and the file rewritten. Other processes patch the
+ * erase into their indexes from the change feed, as any delete.
  */
 export async function eraseNow(engine: Engine, plan: ErasePlan, actor: EraseActor, hooks: EraseHooks = {}): Promise<EraseReceipt> {
   checkOwners(plan, actor);
   let derived: EraseDerived = { index_snapshots: 0, text_search_rows: 0, sidecar: null, problems: [] };
-  const purgeSidecar = () => {
+  const purgeSidecar = (erased: readonly string[]) => {
     const sidecar = existingSidecar(engine);
     if (!sidecar) return;
-    const purged = sidecar.purge();
+    const purged = sidecar.purge(erased, engine.store.feedPosition());
     derived = { index_snapshots: purged.snapshots, text_search_rows: purged.text_rows, sidecar: sidecar.path, problems: purged.problems };
   };
   const opts = {

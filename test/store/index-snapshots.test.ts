@@ -117,7 +117,8 @@ describe('persisted derived indexes', () => {
     const next = open(path);
     expect(indexesOf(next.engine)).toEqual(freshIndexes(path));
     next.engine.close();
-    expect(next.builds.sort()).toEqual(['embed.vectors', 'recall.adjacency', 'recall.corpus', 'recall.mnemo.bm25.porter']); // forgotten, so built once and written again
+    // Forgotten, and written again by the process that recovered them: its indexes, patched since, had no snapshot left to replace.
+    expect(next.builds).toEqual([]);
   });
 
   it('answers a search right when the postings it reads turn out damaged: the keyword index is rebuilt from the store', () => {

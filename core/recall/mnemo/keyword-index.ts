@@ -131,16 +131,15 @@ export class KeywordIndex implements PersistableIndex {
   saveSnapshot(): SnapshotParts | null {
     this.docsNeeded();
     this.readAllPostings();
-    // The stored postings must be exact (no stale rows, none scored from their own lists).
+    // The stored postings must be exact (no stale rows, none scored from their own lists), and the
+    // build drops the terms of removed documents.
     if (this.fresh.size > 0 || this.stale.size > 0) this.build();
     const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);
     const lengths = Uint32Array.from(docs, (d) => this.lengths[d.rowid]!);
-    // Terms met since the postings were built (a query's words join the vocabulary) have none.
-    const { start } = this.postings;
-    const padded = new Int32Array(this.vocab.size + 1).fill(start[start.length - 1]!);
-    padded.set(start);
-    const postings = { ...this.postings, start: padded };
-    return encodeKeywordState({ vocab: [...this.vocab.keys()], docs, lengths, postings, nextRowid: this.nextRowid }, (d) => this.bodyOf(d));
+    // Terms met since the postings were built are a query's words (a document's would have made it
+    // fresh): no document holds them, and what someone searched for is not written beside the store.
+    const vocab = [...this.vocab.keys()].slice(0, this.postings.start.length - 1);
+    return encodeKeywordState({ vocab, docs, lengths, postings: this.postings, nextRowid: this.nextRowid }, (d) => this.bodyOf(d));
   }
 
   /** Takes the documents, their links and the postings as stored; df and the total length follow from them. */
@@ -454,6 +453,7 @@ export class KeywordIndex implements PersistableIndex {
     this.resolveAllTerms();
     // Documents in rowid order, so each term's rows ascend (termsOf bisects them).
     const docs = [...this.docs.values()].sort((a, b) => a.rowid - b.rowid);
+    this.dropUnheldTerms(docs);
     this.postings = buildPostings(docs, this.vocab.size);
     this.storedPostings = null;
     this.readTerms.clear();
@@ -461,6 +461,29 @@ export class KeywordIndex implements PersistableIndex {
     for (const rowid of this.stale) this.staleMask[rowid] = 0;
     this.stale.clear();
     this.fresh.clear();
+  }
+
+  /**
+   * Renumbers the vocabulary to the terms some document holds: a removed document's words (an
+   * erased memory's among them) and a query's go, so a snapshot never carries them and the
+   * vocabulary does not grow with every word ever searched. Term ids keep their order.
+   */
+  private dropUnheldTerms(docs: readonly Doc[]): void {
+    const held = new Int32Array(this.vocab.size);
+    for (const d of docs) for (const t of d.terms!.ids) held[t]!++;
+    const renumbered = new Int32Array(this.vocab.size).fill(-1);
+    let n = 0;
+    for (let t = 0; t < held.length; t++) if (held[t]! > 0) renumbered[t] = n++;
+    if (n === this.vocab.size) return;
+    const terms = [...this.vocab.keys()];
+    this.vocab.clear();
+    this.df = [];
+    for (let t = 0; t < terms.length; t++) {
+      if (renumbered[t]! < 0) continue;
+      this.vocab.set(terms[t]!, renumbered[t]!);
+      this.df.push(held[t]!);
+    }
+    for (const d of docs) if (d.terms!.ids.length > 0) d.terms!.ids = d.terms!.ids.map((t) => renumbered[t]!);
   }
 }
 

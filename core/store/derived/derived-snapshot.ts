@@ -126,9 +126,18 @@ export class DerivedSnapshot {
     if (this.builtHere || this.patches >= this.threshold()) this.schedule(position);
   }
 
-  /** At engine close: finish a snapshot under way, or write a due one now (the next process opens from it). */
+  /**
+   * At engine close: finish a snapshot under way, or write a due one now (the next process opens
+   * from it). One is due too when this index was patched and the sidecar holds none of it (an erase
+   * drops them all; the processes that patched it in leave them again).
+   */
   saveOnClose(position: FeedPosition): void {
-    this.writeWhole(position, () => this.builtHere || this.patches >= this.threshold());
+    this.writeWhole(position, () => this.builtHere || this.patches >= this.threshold() || (this.patches > 0 && this.noneStored()));
+  }
+
+  private noneStored(): boolean {
+    const sidecar = this.snapshots.openedSidecar();
+    return !!sidecar?.writable && sidecar.header(this.name) === null;
   }
 
   /**

@@ -40,6 +40,7 @@ import {
 import { clearBuilding, markBuilding, othersBuilding } from './sidecar-holders.js';
 import { PartsFile, partsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry } from './snapshot-file.js';
 import type { PartSource, SnapshotParts } from './snapshot-parts.js';
+import { dropErased, erasableContents } from './sidecar-erase.js';
 import { SnapshotWrite } from './snapshot-write.js';
 
 export { sidecarPath } from './sidecar-name.js';
@@ -239,33 +240,28 @@ export class IndexSidecar {
     this.db.prepare('DELETE FROM snapshot WHERE name = ?').run(name);
   }
 
-  /** How many index snapshots, and rows of the list's text search, the file holds (what an erase would drop). */
-  contents(): { snapshots: number; text_rows: number } {
+  /** How many index snapshots the file holds, and rows of the list's text search (of these memories, or all): what an erase would drop. */
+  contents(ids?: readonly string[]): { snapshots: number; text_rows: number } {
     if (this.closed) return { snapshots: 0, text_rows: 0 };
-    const snapshots = this.db.prepare('SELECT count(*) FROM snapshot').pluck().get() as number;
-    const hasText = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_doc'").get() !== undefined;
-    return { snapshots, text_rows: hasText ? (this.db.prepare('SELECT count(*) FROM text_doc').pluck().get() as number) : 0 };
+    return erasableContents(this.db, ids);
   }
 
   /**
-   * Drops everything derived from the store (an erase): every snapshot with its parts' files, and
-   * the list's text search rows, their FTS5 segments merged away; then the file is rewritten
-   * (VACUUM) and its WAL truncated, so none of the old bytes stay beside the store. What is dropped
-   * is rebuilt from the store when next needed. Another process reading a snapshot's file keeps
-   * the file it has open until it lets it go (its name is gone).
+   * Drops what an erase must take out of the file (sidecar-erase.ts): every snapshot with its
+   * parts' files, and the erased memories' rows of the list's text search, their FTS5 segments
+   * merged away; records the feed position the erase ended at (`through`), before which no
+   * snapshot is published again; then the file is rewritten (VACUUM) and its WAL truncated, so none
+   * of the old bytes stay beside the store. A dropped snapshot is rebuilt, or written again by a
+   * process whose indexes patched the erase in. Another process reading a snapshot's file keeps the
+   * file it has open until it lets it go (its name is gone).
    */
-  purge(): { snapshots: number; text_rows: number; problems: string[] } {
+  purge(erased: readonly string[], through: FeedPosition | null): { snapshots: number; text_rows: number; problems: string[] } {
     const problems: string[] = [];
     if (!this.writable || this.closed) return { snapshots: 0, text_rows: 0, problems: [`the index file ${this.path} is read-only here; its snapshots were not dropped`] };
-    const counted = this.contents();
+    const counted = this.contents(erased);
     const db = this.db;
     db.pragma('secure_delete = ON');
-    db.transaction(() => {
-      db.exec('DELETE FROM snapshot; DELETE FROM snapshot_part; DELETE FROM snapshot_generation; DELETE FROM snapshot_writer;');
-      if (counted.text_rows > 0 || db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_fts'").get() !== undefined) {
-        db.exec("DELETE FROM text_doc; DELETE FROM text_fts; INSERT INTO text_fts(text_fts) VALUES ('optimize');");
-      }
-    }).immediate();
+    db.transaction(() => dropErased(db, erased, through)).immediate();
     for (const file of this.openFiles.values()) file.close();
     this.openFiles.clear();
     try {

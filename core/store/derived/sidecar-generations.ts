@@ -7,6 +7,7 @@
 import type { FeedPosition } from '../port/feed-position.js';
 import type { DB } from '../sqlite/sqlite.js';
 import { clearBuilding, recordWriter, uncommitted, writersGone } from './sidecar-holders.js';
+import { fromBeforeErase } from './sidecar-erase.js';
 import type { PartEntry } from './snapshot-file.js';
 
 /** A generation nobody committed for this long (seconds, as the store's clock counts) was left by a crashed writer. */
@@ -103,7 +104,8 @@ export function publishGeneration(db: DB, name: string, generation: number, head
     .transaction(() => {
       dropped.length = 0;
       // Not known any more: another process dropped it as a crashed writer's (begun over ORPHAN_AGE_S ago).
-      const publish = knowsGeneration(db, generation) && !holdsNewer(db, name, header, generation);
+      // An index from before an erase may hold what it erased (its process had not caught up yet).
+      const publish = knowsGeneration(db, generation) && !holdsNewer(db, name, header, generation) && !fromBeforeErase(db, header.position);
       if (publish) {
         const insPart = db.prepare('INSERT OR REPLACE INTO snapshot_part(generation, part, offset, bytes, crc) VALUES (?, ?, ?, ?, ?)');
         for (const p of entries) insPart.run(generation, p.part, p.offset, p.bytes, p.crc);

@@ -25,7 +25,6 @@ import type { EraseBackend } from '../shared/erase-run.js';
 import type { EraseDb } from '../shared/erase-db.js';
 import type { EraseReclaim } from '../port/erase.js';
 import type { PgEvidenceMirror } from './pg-evidence-mirror.js';
-import type { PgFeed } from './pg-feed.js';
 import { pgJsonField } from './pg-json-sql.js';
 import { numbered } from './pg-sql.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
@@ -53,7 +52,7 @@ async function rewriteTable(client: pg.Client, sql: string): Promise<{ ok: true;
   }
 }
 
-export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirror, feed: PgFeed): EraseBackend {
+export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirror): EraseBackend {
   let present: Set<string> | null = null;
   const db: EraseDb = {
     backend: 'postgres',
@@ -70,9 +69,6 @@ export function pgEraseBackend(conn: PgStoreConnection, evidence: PgEvidenceMirr
     db,
     begin() {},
     end() {},
-    renewFeedEpoch() {
-      feed.renewEpoch();
-    },
     afterChange() {
       // Its copy of the evidence may hold scrubbed words: read again at the next search.
       evidence.forget();

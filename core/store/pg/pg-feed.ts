@@ -9,7 +9,6 @@
  * transaction still running holds the watermark back until it ends: its rows, and those of
  * transactions that began after it, are heard then.
  */
-import { randomUUID } from 'node:crypto';
 import type { FeedChanges, FeedPosition } from '../port/feed-position.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { PG_FEED_DDL_LEVEL, PG_FEED_DDL_LEVEL_FACT, PG_FEED_EPOCH_FACT, PG_FEED_IMAGES_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
@@ -105,13 +104,6 @@ export class PgFeed {
 
   setFact(key: string, value: string): void {
     this.conn.db().query(`INSERT INTO ${this.conn.table(PG_STORE_TABLE)}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
-  }
-
-  /** Names the feed anew (an erase: every position taken before is from another feed now, pg-erase.ts). */
-  renewEpoch(): void {
-    if (!this.installed()) return;
-    this.setFact(PG_FEED_FACTS.epoch, randomUUID());
-    this.epochValue = null;
   }
 
   epoch(): string | null {

@@ -57,7 +57,7 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
 }
 
 export function pgStoreGroups(store: EraseStore, { conn, feed, readAhead, evidence }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
-  const erasing = pgEraseBackend(conn, evidence, feed);
+  const erasing = pgEraseBackend(conn, evidence);
   const feedQueries = { feedStatus: () => pgFeedStatus(store, feed) };
   const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), new PgAudit(conn), new PgList(conn), new PgGraph(conn), feedQueries, {
     planErase: (selector) => planErase(store, erasing, selector),

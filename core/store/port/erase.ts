@@ -3,7 +3,7 @@
  * An erase is the one write the journal cannot take back: it removes a memory from every place its
  * content lives (the row and its edges, journal images, the change feed, access events, tombstones,
  * the belief rows derived from it) and, by match, scrubs a text out of every other place it
- * appears. It names no SQL: each adapter runs the places (shared/erase-places.ts) in its dialect.
+ * appears. It names no SQL: each adapter runs the places (shared/erase-targets.ts, erase-memories.ts, erase-scrubs.ts) in its dialect.
  */
 
 /** Which memories to erase: by id (a gone memory's traces too), every memory holding a text, or every memory of an owner. */
@@ -129,11 +129,12 @@ export interface EraseRunOptions {
    */
   rebuildBeliefs?: (entities: readonly string[]) => void;
   /**
-   * Runs once the rows are erased, before the engine's derived indexes are told to rebuild: the
-   * engine drops what it keeps beside the store (the index sidecar's snapshots), so nothing rebuilt
-   * after the reset is dropped with them.
+   * Runs once the rows are erased (`erased`: the erased memories' ids), before the engine's derived
+   * indexes are told to rebuild: the engine drops what it keeps beside the store of them (the index
+   * sidecar's snapshots, their rows in the list's text search), so nothing rebuilt after the reset
+   * is dropped with them.
    */
-  afterRows?: () => void;
+  afterRows?: (erased: readonly string[]) => void;
   /** Skip making the bytes go (tests of the rows alone); the receipt says `none`. */
   skipReclaim?: boolean;
 }

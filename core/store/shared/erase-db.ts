@@ -1,5 +1,5 @@
 /**
- * The few row primitives an erase runs its places through (erase-places.ts), one set per adapter:
+ * The few row primitives an erase runs its places through (erase-targets.ts, erase-memories.ts, erase-scrubs.ts), one set per adapter:
  * SQLite's (sqlite/sqlite-erase.ts) and PostgreSQL's (pg/pg-erase.ts). The places' SQL is written
  * once, with `?` placeholders, and these say how each dialect tests a list of ids, finds a text,
  * rewrites a compact feed image, and names a table.

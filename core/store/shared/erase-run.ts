@@ -17,7 +17,10 @@ import { currentCredentialId } from '../port/attribution.js';
 import { emptyEraseCounts, type ErasedMark, type EraseOutcome, type ErasePlaceCounts, type ErasePlan, type EraseReclaim, type EraseRunOptions, type EraseSelector, type EraseTarget } from '../port/erase.js';
 import { Pacer, refuseIfRunning } from './change-run.js';
 import { chunked, type EraseDb } from './erase-db.js';
-import { dimensionsOf, eraseMemories, leftoverDimensions, noteErasedChanges, SCRUBS, targetsByMatch, targetsByOwner, tombstoneJournalRows, tracesOf, type EraseContext } from './erase-places.js';
+import { eraseMemories, noteErasedChanges, tombstoneJournalRows, type EraseContext } from './erase-memories.js';
+import { leftoverDimensions, SCRUBS } from './erase-scrubs.js';
+import { dimensionsOf } from './erase-sql.js';
+import { targetsByMatch, targetsByOwner, tracesOf } from './erase-targets.js';
 import type { JournalledStore } from './journal.js';
 
 /** What each adapter gives an erase: its row primitives, and how it makes removed bytes go. */
@@ -29,12 +32,6 @@ export interface EraseBackend {
   end(): void;
   /** After rows changed: an adapter's private copies of them are read again (PostgreSQL's evidence search). */
   afterChange?(): void;
-  /**
-   * Names the change feed anew (inside the erase's last transaction): a position anyone took
-   * before is then from another feed, so every process catching up (and every index snapshot,
-   * which is keyed by position) rebuilds from what is left instead of patching what it held.
-   */
-  renewFeedEpoch(): void;
   /** Rewrites what held the removed rows so their bytes are gone from the files; `tables` are those the erase wrote. */
   reclaim(tables: readonly string[]): Promise<EraseReclaim>;
 }
@@ -135,7 +132,9 @@ const ERASE_TABLES = ['memories', 'memory_edges', 'mnemo_journal_rows', 'mnemo_j
  * Erases what the plan names. Past its first write there is no way back: what it removed is gone
  * (the caller offers a cancel only before it starts). Listeners hear every erased memory as
  * deleted and, at the end, a reset: every derived index is built again from what is left, so no
- * index keeps a word of what went.
+ * index keeps a word of what went. Other processes read the erase from the change feed as ordinary
+ * deletes, a batch per transaction, and patch their indexes as for any delete: the feed keeps its
+ * name (epoch), since renewing it made each of them rebuild every index (tens of seconds at 100k).
  */
 export async function runErase(store: EraseStore, backend: EraseBackend, plan: ErasePlan, opts: EraseRunOptions, pacing?: RunPacing): Promise<EraseOutcome> {
   const db = backend.db;
@@ -194,14 +193,13 @@ export async function runErase(store: EraseStore, backend: EraseBackend, plan: E
     if (plan.selector.kind === 'match') await scrub(store, db, new EraseNeedle(plan.selector.text), counts, tables, opts, pacer, mark.change_id);
     store.transaction(() => {
       store.journal.sql.closeChange(mark.change_id, JSON.stringify(counts), JSON.stringify({ by: opts.by, selector, memories: ids.length, erased_at: mark.at }));
-      backend.renewFeedEpoch();
     });
     backend.afterChange?.();
   } finally {
     backend.end();
     pacer.end();
   }
-  opts.afterRows?.();
+  opts.afterRows?.(ids);
   // Every derived index is built again from what is left (a patched keyword index may still know a removed word).
   store.emit({ kind: 'reset' });
   opts.onProgress?.('reclaiming', 0, 1);

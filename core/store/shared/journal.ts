@@ -491,7 +491,7 @@ export class Journal<S extends StoreHandle = StoreHandle> {
 /**
  * An erase cannot be undone, and a change whose images an erase replaced cannot be undone (or
  * redone) where that would need the erased content back: the side it would write holds markers
- * (shared/erase-places.ts notes how many on each side in `meta.erased`).
+ * (shared/erase-memories.ts notes how many on each side in `meta.erased`).
  */
 function refuseErased(change: ChangeSummary, op: 'undo' | 'redo'): void {
   if (change.kind === 'erase') {

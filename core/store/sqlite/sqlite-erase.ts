@@ -39,9 +39,6 @@ export function sqliteEraseBackend(store: StoreHandle): EraseBackend {
       if (secureBefore !== null && !store.isClosed) conn().pragma(`secure_delete = ${secureBefore}`);
       secureBefore = null;
     },
-    renewFeedEpoch() {
-      cachedStatement(conn(), "UPDATE mnemo_meta SET value = lower(hex(randomblob(8))) WHERE key = 'feed_epoch'").run();
-    },
     async reclaim(): Promise<EraseReclaim> {
       if (store.path === ':memory:') return { method: 'none', rewrote: [], seconds: 0, bytes_before: null, bytes_after: null, problems: ['an in-memory store has no file to rewrite'] };
       const r = await reclaimInWorker(store.path, sqliteBindingOf(store));

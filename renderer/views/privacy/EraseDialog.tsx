@@ -52,7 +52,7 @@ export function Receipt({ receipt }: { receipt: EraseReceipt }) {
       </p>
       <Counts counts={receipt.counts} testid="receipt-counts" />
       <p className="small">
-        Beside the store: {receipt.derived.index_snapshots} index snapshots and {receipt.derived.text_search_rows} list-search rows dropped; they are built again from what is left.
+        Beside the store: {receipt.derived.index_snapshots} index snapshots dropped (written again from what is left) and the erased memories' {receipt.derived.text_search_rows} list-search rows deleted.
       </p>
       <p className="small">
         {r.method === 'none'
@@ -155,7 +155,7 @@ export function EraseDialog({ target, onClose, onErased }: { target: EraseTarget
             <h3>What will be destroyed</h3>
             <Counts counts={d.counts} testid="plan-counts" />
             <p className="small">
-              Beside the store: {d.derived.index_snapshots} index snapshots and {d.derived.text_search_rows} list-search rows (rebuilt from what is left).
+              Beside the store: {d.derived.index_snapshots} index snapshots (written again from what is left) and these memories' {d.derived.text_search_rows} list-search rows.
             </p>
             {d.sample.length ? (
               <details className="small" open={d.sample.length <= 5}>
