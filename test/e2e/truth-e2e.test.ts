@@ -96,8 +96,8 @@ describe('issue 41: the workbench tells the truth (demo store, Chromium)', { tim
     const bars = Object.fromEntries(dist.map((d) => [d.value, d.p]));
     const shown = Number(/entropy ([\d.]+) of/.exec((await card.locator('[data-testid=belief-entropy]').textContent())!)![1]);
     expect(shown).toBeCloseTo(entropy(bars), 3);
-    expect(dist[0]!.p).toBeCloseTo(0.618, 3);
-    expect(shown).toBeCloseTo(0.959, 3);
+    expect(dist[0]!.p).toBeCloseTo(0.674, 3);
+    expect(shown).toBeCloseTo(0.911, 3);
     // Calibrated: both are named, and the bars say what they are.
     expect(await card.textContent()).toMatch(/of the calibrated bars; the model's own: 0\.797/);
     expect(await card.textContent()).toMatch(/bars: calibrated p/);
