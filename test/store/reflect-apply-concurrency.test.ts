@@ -32,12 +32,14 @@ describe('reflect apply beside a working agent', () => {
     });
     applying = true;
     // 1 ms per operation stands in for a big store: the whole apply takes seconds, far past the agent's 1 s busy timeout.
-    // The agent starts once the apply has checked its plan against the store (its first write would make the plan stale).
+    // The agent starts once the apply has checked its plan against the store (its first write would make the plan stale):
+    // at the first progress of the apply phase, not of the check before it.
     let started = false;
     const res = await applyPlan(engine, plan, {
       // The store's own pause between batches (longer than SQLite's longest busy-wait step).
       pacing: { maxBatchItems: 25 },
-      onProgress: () => {
+      onProgress: (_done, _total, phase) => {
+        if (phase !== 'apply') return;
         if (!started) agent.go();
         started = true;
         Atomics.wait(pause, 0, 0, 1);
