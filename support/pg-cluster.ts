@@ -24,6 +24,12 @@ export interface PgServer {
 }
 
 export const PG_URL_ENV = 'MNEMO_TEST_PG_URL';
+/**
+ * The data directory of the server PG_URL_ENV names, set only by a test run that started that
+ * server itself (test/pg-global-setup.ts): a test that reads the server's files (the erase canary's
+ * byte check) may then read them; a server named from outside keeps its files to itself.
+ */
+export const PG_DATA_DIR_ENV = 'MNEMO_TEST_PG_DATA_DIR';
 
 /** The folder holding initdb and pg_ctl, or null (with why) when PostgreSQL's server is not installed. */
 export function pgBinaries(): { dir: string } | { missing: string } {
@@ -47,7 +53,7 @@ export function startPg(): PgServer {
   const given = process.env[PG_URL_ENV];
   if (given) {
     const bins = pgBinaries();
-    return { url: given, throwaway: false, dataDir: null, binDir: 'dir' in bins ? bins.dir : null, stop: () => {} };
+    return { url: given, throwaway: false, dataDir: process.env[PG_DATA_DIR_ENV] || null, binDir: 'dir' in bins ? bins.dir : null, stop: () => {} };
   }
   const bins = pgBinaries();
   if ('missing' in bins) throw new Error(bins.missing);
