@@ -41,6 +41,12 @@ function findKeys<R extends Record<string, unknown>>(db: EraseDb, needle: EraseN
     .map((r) => (key.includes(',') ? key.split(',').map((k) => r[k.trim()]) : r[key]));
 }
 
+/** Reads one text column of the row whose `keyColumn` is `key` and writes it back rewritten; a row gone meanwhile is left alone. */
+function rewriteColumn(db: EraseDb, table: string, column: string, keyColumn: string, key: unknown, rewrite: (value: string) => string | null): void {
+  const [r] = db.all<Record<string, string>>(`SELECT ${column} FROM ${db.t(table)} WHERE ${keyColumn} = ?`, [key]);
+  if (r) db.run(`UPDATE ${db.t(table)} SET ${column} = ? WHERE ${keyColumn} = ?`, [rewrite(r[column]!), key]);
+}
+
 export const SCRUBS: readonly ScrubPlace[] = [
   {
     // Other memories' access rings: the queries they were recalled with (nooa's `access_log`).
@@ -135,10 +141,7 @@ export const SCRUBS: readonly ScrubPlace[] = [
     tables: ['mnemo_tombstones'],
     find: (db, needle, skip) => findKeys<{ hash: string; memory_id: string; head: string }>(db, needle, 'mnemo_tombstones', 'hash', ['head'], (r) => !skip.has(r.memory_id) && needle.in(r.head), undefined, ['memory_id']),
     apply(db, needle, keys) {
-      for (const hash of keys) {
-        const [r] = db.all<{ head: string }>(`SELECT head FROM ${db.t('mnemo_tombstones')} WHERE hash = ?`, [hash]);
-        if (r) db.run(`UPDATE ${db.t('mnemo_tombstones')} SET head = ? WHERE hash = ?`, [needle.scrub(r.head).text, hash]);
-      }
+      for (const hash of keys) rewriteColumn(db, 'mnemo_tombstones', 'head', 'hash', hash, (v) => needle.scrub(v).text);
     },
   },
   {
@@ -173,10 +176,7 @@ export const SCRUBS: readonly ScrubPlace[] = [
         ['memory_id', 'value', 'entity', 'attribute', 'observed_entity', 'source'],
       ),
     apply(db, needle, keys) {
-      for (const id of keys) {
-        const [r] = db.all<{ evidence: string }>(`SELECT evidence FROM ${db.t('mnemo_deltas')} WHERE id = ?`, [id]);
-        if (r) db.run(`UPDATE ${db.t('mnemo_deltas')} SET evidence = ? WHERE id = ?`, [needle.scrub(r.evidence).text, id]);
-      }
+      for (const id of keys) rewriteColumn(db, 'mnemo_deltas', 'evidence', 'id', id, (v) => needle.scrub(v).text);
     },
   },
   {
@@ -214,14 +214,11 @@ export const SCRUBS: readonly ScrubPlace[] = [
     apply(db, needle, keys) {
       for (const k of keys as ({ report: unknown } | { meta: string } | { credential: string })[]) {
         if ('report' in k) {
-          const [r] = db.all<{ report: string }>(`SELECT report FROM ${db.t('maintenance_log')} WHERE rowid = ?`, [k.report]);
-          if (r) db.run(`UPDATE ${db.t('maintenance_log')} SET report = ? WHERE rowid = ?`, [scrubJsonText(needle, r.report), k.report]);
+          rewriteColumn(db, 'maintenance_log', 'report', 'rowid', k.report, (v) => scrubJsonText(needle, v));
         } else if ('meta' in k) {
-          const [r] = db.all<{ value: string }>(`SELECT value FROM ${db.t('mnemo_meta')} WHERE key = ?`, [k.meta]);
-          if (r) db.run(`UPDATE ${db.t('mnemo_meta')} SET value = ? WHERE key = ?`, [scrubJsonText(needle, r.value), k.meta]);
+          rewriteColumn(db, 'mnemo_meta', 'value', 'key', k.meta, (v) => scrubJsonText(needle, v));
         } else {
-          const [r] = db.all<{ label: string }>(`SELECT label FROM ${db.t('mnemo_agent_credentials')} WHERE id = ?`, [k.credential]);
-          if (r) db.run(`UPDATE ${db.t('mnemo_agent_credentials')} SET label = ? WHERE id = ?`, [needle.scrub(r.label).text, k.credential]);
+          rewriteColumn(db, 'mnemo_agent_credentials', 'label', 'id', k.credential, (v) => needle.scrub(v).text);
         }
       }
     },
