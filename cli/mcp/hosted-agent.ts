@@ -30,7 +30,7 @@ export class HostedAgent implements AgentDoor {
     private readonly host: EngineHost,
     private readonly open: AgentOpen,
     /** Its worker in the agents lane. */
-    private readonly worker: number,
+    readonly worker: number,
   ) {
     this.role = roleOf(open.owner);
   }

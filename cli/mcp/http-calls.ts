@@ -40,9 +40,9 @@ export class CallTicket {
     private readonly fairShare: FairShare,
   ) {}
 
-  /** Waits for the call's turn on the event loop. */
-  async run(): Promise<void> {
-    const release = await this.fairShare.acquire(this.key);
+  /** Waits for the call's turn in `pool` (the engine worker its session's calls run in). */
+  async run(pool?: string): Promise<void> {
+    const release = await this.fairShare.acquire(this.key, pool);
     // Given back before its turn came (the client went away): give the turn back at once.
     if (this.released) release();
     else this.turn = release;
@@ -116,9 +116,10 @@ type MessageId = string | number;
 /**
  * Wraps a session's transport, after its server connected to it: each incoming message passes its
  * admission (a refused call is answered with its own error and goes no further; an admitted one
- * waits for its turn), and each call's answer going out gives its place and turn back.
+ * waits for its turn among the calls of its `pool`, the session's engine worker), and each call's
+ * answer going out gives its place and turn back.
  */
-export function gateCalls(transport: StreamableHTTPServerTransport): void {
+export function gateCalls(transport: StreamableHTTPServerTransport, pool?: string): void {
   const deliver = transport.onmessage;
   if (!deliver) throw new Error('gateCalls: the transport has no server connected yet');
   const running = new Map<MessageId, CallTicket[]>();
@@ -151,6 +152,6 @@ export function gateCalls(transport: StreamableHTTPServerTransport): void {
       if (left.length > 0) running.set(id, left);
       else running.delete(id);
     };
-    void ticket.run().then(() => deliver(message, extra));
+    void ticket.run(pool).then(() => deliver(message, extra));
   };
 }

@@ -10,9 +10,15 @@
  * leave, never a turn ahead of them, and is never starved either (its usage decays while it waits).
  *
  * Priority alone still lets a flooder fill every moment the others leave idle, so each of their
- * calls would find one of its calls running and wait it out. So while anyone else is using the
- * server, one caller may take at most `maxShare` of the loop's time (measured over the half-life);
- * past it, its calls wait until its usage has decayed back. Alone, a caller may use it all.
+ * calls would find one of its calls running and wait it out. So while a caller within its share is
+ * using the server (a call in the last half-life), one past its share waits until its usage has
+ * decayed back. Alone, a caller may use it all; and when every caller lately active is past its
+ * share (eight agents all calling back to back), nobody is held back: there is no lighter caller
+ * to keep room for, and holding them all would leave the workers idle while every call waits.
+ *
+ * Under the engine host, each session's calls run in one of several agent workers
+ * (core/host/engine-host.ts). The slots are per worker (`pool`): a call waits for a slot of its own
+ * worker, never for a call running in another one.
  *
  * A call that holds its slot past the lease is taken to be waiting on I/O (a remote embedder), not
  * working the loop, and stops counting against the slots, so one slow call never stalls the rest.
@@ -21,7 +27,7 @@
 import type { Clock } from '../../core/clock.js';
 
 export interface FairShareOptions {
-  /** Calls running at once. */
+  /** Calls running at once in one pool (one engine worker). */
   slots: number;
   /** How long a call counts against the slots. */
   leaseSeconds: number;
@@ -42,11 +48,13 @@ const IDLE_USAGE = 1e-3;
 
 interface Waiter {
   key: string;
+  pool: string;
   start: (release: () => void) => void;
 }
 
 interface Lease {
   key: string;
+  pool: string;
   startedAt: number;
   counted: boolean;
 }
@@ -55,6 +63,8 @@ export class FairShare {
   private readonly waiting: Waiter[] = [];
   private readonly leases = new Set<Lease>();
   private readonly usage = new Map<string, { seconds: number; at: number }>();
+  /** When each caller last started a call: a caller within its share counts as using the server for a half-life after. */
+  private readonly lastStart = new Map<string, number>();
   private wake: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -62,10 +72,10 @@ export class FairShare {
     private readonly clock: Clock,
   ) {}
 
-  /** Resolves when `key`'s call may start, with the function to call once, when it has finished. */
-  acquire(key: string): Promise<() => void> {
+  /** Resolves when `key`'s call may start in `pool` (its engine worker), with the function to call once, when it has finished. */
+  acquire(key: string, pool = 'default'): Promise<() => void> {
     return new Promise((start) => {
-      this.waiting.push({ key, start });
+      this.waiting.push({ key, pool, start });
       this.pump();
     });
   }
@@ -83,22 +93,27 @@ export class FairShare {
 
   /** Forgets callers whose usage has decayed to nothing (run now and then, like the token buckets' prune). */
   prune(): void {
-    for (const key of [...this.usage.keys()]) if (this.usageOf(key) < 1e-6) this.usage.delete(key);
+    for (const key of [...this.usage.keys()]) {
+      if (this.usageOf(key) >= 1e-6) continue;
+      this.usage.delete(key);
+      this.lastStart.delete(key);
+    }
   }
 
   private pump(): void {
     const now = this.clock.now();
-    let counted = 0;
+    const counted = new Map<string, number>();
     for (const lease of this.leases) {
       if (lease.counted && now - lease.startedAt >= this.opts.leaseSeconds) lease.counted = false;
-      if (lease.counted) counted++;
+      if (lease.counted) counted.set(lease.pool, (counted.get(lease.pool) ?? 0) + 1);
     }
-    while (counted < this.opts.slots) {
-      const next = this.nextWaiter();
+    for (;;) {
+      const next = this.nextWaiter(now, (pool) => (counted.get(pool) ?? 0) < this.opts.slots);
       if (!next) break;
-      const lease: Lease = { key: next.key, startedAt: now, counted: true };
+      const lease: Lease = { key: next.key, pool: next.pool, startedAt: now, counted: true };
       this.leases.add(lease);
-      counted++;
+      counted.set(next.pool, (counted.get(next.pool) ?? 0) + 1);
+      this.lastStart.set(next.key, now);
       let released = false;
       next.start(() => {
         if (released) return;
@@ -119,21 +134,28 @@ export class FairShare {
     return (this.opts.maxShare * this.opts.halfLifeSeconds) / Math.LN2;
   }
 
-  /** Whether `key` may start a call now: under its share, or alone on the server. */
-  private withinShare(key: string): boolean {
+  /**
+   * Whether `key` may start a call now: within its share; or past it, when no caller within its
+   * share has used the server lately (alone, or every active caller is past its share too).
+   */
+  private withinShare(key: string, now: number): boolean {
     if (this.usageOf(key) < this.budget) return true;
-    for (const other of this.usage.keys()) if (other !== key && this.usageOf(other) >= IDLE_USAGE) return false;
+    for (const other of this.usage.keys()) {
+      if (other === key) continue;
+      const u = this.usageOf(other);
+      if (u >= IDLE_USAGE && u < this.budget && now - (this.lastStart.get(other) ?? -Infinity) < this.opts.halfLifeSeconds) return false;
+    }
     return true;
   }
 
-  /** The eligible waiter whose caller has used the least lately, the earliest among equals; undefined when none may start. */
-  private nextWaiter(): Waiter | undefined {
+  /** The eligible waiter (a free slot in its pool, within its share) whose caller has used the least lately, the earliest among equals; undefined when none may start. */
+  private nextWaiter(now: number, slotFree: (pool: string) => boolean): Waiter | undefined {
     let best = -1;
     let bestUsage = Infinity;
     for (let i = 0; i < this.waiting.length; i++) {
-      const key = this.waiting[i]!.key;
-      const u = this.usageOf(key);
-      if (u < bestUsage && this.withinShare(key)) {
+      const w = this.waiting[i]!;
+      const u = this.usageOf(w.key);
+      if (u < bestUsage && slotFree(w.pool) && this.withinShare(w.key, now)) {
         best = i;
         bestUsage = u;
       }
@@ -147,7 +169,8 @@ export class FairShare {
 
   /**
    * With calls still waiting, looks again when the next one may start: when the oldest counted
-   * lease runs out (full slots), or when a caller over its share is back within it.
+   * lease runs out (full slots), when a caller over its share is back within it, or when a caller
+   * within its share has gone a half-life without a call (it no longer holds the others back).
    */
   private scheduleWake(now: number): void {
     if (this.wake) clearTimeout(this.wake);
@@ -158,6 +181,10 @@ export class FairShare {
     for (const w of this.waiting) {
       const u = this.usageOf(w.key);
       if (u >= this.budget) earliest = Math.min(earliest, now + this.opts.halfLifeSeconds * Math.log2(u / this.budget));
+    }
+    for (const [key, at] of this.lastStart) {
+      const quietFrom = at + this.opts.halfLifeSeconds;
+      if (quietFrom > now && this.usageOf(key) < this.budget) earliest = Math.min(earliest, quietFrom);
     }
     if (earliest === Infinity) return;
     this.wake = setTimeout(() => this.pump(), Math.max(1, (earliest - now) * 1000));

@@ -105,8 +105,8 @@ export class McpSessions {
       void agent.close();
     };
     await server.connect(transport);
-    // Each call of a POST is admitted on its own (http-calls.ts).
-    gateCalls(transport);
+    // Each call of a POST is admitted on its own, and takes its turn among the calls of its worker (http-calls.ts).
+    gateCalls(transport, `agents-${agent.worker}`);
     return transport;
   }
 

@@ -134,4 +134,71 @@ describe('fair shares of the event loop', () => {
     await settle();
     expect(started.slice(-2).sort()).toEqual(['flooder', 'polite']);
   });
+
+  it('holds nobody back when every caller lately active is past its share, so the workers never idle while calls wait', async () => {
+    const clock = movableClock(0);
+    const share = new FairShare({ slots: 2, leaseSeconds: 60, halfLifeSeconds: 10, maxShare: 0.05 }, clock);
+    const started: string[] = [];
+    const start = starter(share, started);
+    // Three agents calling back to back: each has used about 1 s lately, past the 0.72 s budget.
+    for (const key of ['a', 'b', 'c']) {
+      const release = await start(key);
+      clock.advance(1);
+      release();
+    }
+    started.length = 0;
+    const a = start('a');
+    const b = start('b');
+    void start('c');
+    await settle();
+    // Two slots, two calls running: the least used lately (a, whose second has decayed longest) go
+    // first, and the third waits only for a slot.
+    expect(started).toEqual(['a', 'b']);
+    expect(share.queued).toBe(1);
+    (await a)();
+    await settle();
+    expect(started).toEqual(['a', 'b', 'c']);
+    (await b)();
+  });
+
+  it('lets a caller past its share go on once the lighter caller has made no call for a half-life', async () => {
+    const clock = movableClock(0);
+    const share = new FairShare({ slots: 2, leaseSeconds: 60, halfLifeSeconds: 10, maxShare: 0.05 }, clock);
+    const started: string[] = [];
+    const start = starter(share, started);
+    const flood = await start('flooder');
+    clock.advance(3);
+    flood();
+    const polite = await start('polite');
+    clock.advance(0.05);
+    polite();
+    void start('flooder');
+    await settle();
+    expect(started).toEqual(['flooder', 'polite']);
+    // 10 s after the polite call started, it no longer counts as using the server; the flooder (3 s
+    // decayed to 1.5 s, still past its share) starts at the next look.
+    clock.advance(10);
+    void start('third');
+    await settle();
+    expect(started.slice(2).sort()).toEqual(['flooder', 'third']);
+  });
+
+  it('counts slots per worker: a call waits for its own worker, never for a call running in another', async () => {
+    const clock = movableClock(0);
+    const share = new FairShare({ slots: 1, leaseSeconds: 60, halfLifeSeconds: 10, maxShare: 1 }, clock);
+    const started: string[] = [];
+    const start = (key: string, pool: string) =>
+      share.acquire(key, pool).then((release) => {
+        started.push(`${key}@${pool}`);
+        return release;
+      });
+    const first = start('a', 'w0');
+    void start('b', 'w0');
+    void start('c', 'w1');
+    await settle();
+    expect(started).toEqual(['a@w0', 'c@w1']);
+    (await first)();
+    await settle();
+    expect(started).toEqual(['a@w0', 'c@w1', 'b@w0']);
+  });
 });

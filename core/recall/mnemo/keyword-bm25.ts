@@ -102,9 +102,12 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
   for (const rowid of touched) acc[rowid] = 0;
   for (const rowid of index.fresh) if (shown(rowid)) candidates.add(rowid);
   // The exact scores, as scoreAllBm25 sums them: term by term in the query's order, bulk then fresh.
+  // Each term's postings are looked up once here, not once per candidate: thousands of candidates
+  // a query, each asking for every term, made that lookup most of a recall's time.
+  const ranges = plans.map((p) => (p.term < index.postedTerms ? index.postingsOf(p.term) : null));
   const scored: number[] = [];
   for (const rowid of candidates) {
-    const score = exactScore(index, plans, q.contextWeight, rowid);
+    const score = exactScore(index, plans, ranges, q.contextWeight, rowid);
     if (score === 0) continue;
     acc[rowid] = score;
     scored.push(rowid);
@@ -213,14 +216,19 @@ function kthVisible(index: ScoredIndex, rows: readonly number[], acc: Float64Arr
   return heap.length < q.limit ? -Infinity : acc[heap[0]!]!;
 }
 
-/** A row's score as scoreAllBm25 sums it: each term in the query's order, its bulk share (unless stale), then its own list's (a fresh row). */
-function exactScore(index: ScoredIndex, plans: readonly TermPlan[], w: number, rowid: number): number {
+/**
+ * A row's score as scoreAllBm25 sums it: each term in the query's order, its bulk share (unless
+ * stale), then its own list's (a fresh row). `ranges[k]` is plans[k]'s bulk postings (null: none).
+ */
+function exactScore(index: ScoredIndex, plans: readonly TermPlan[], ranges: readonly (TermRange | null)[], w: number, rowid: number): number {
   let score = 0;
   const fresh = index.fresh.has(rowid);
   const stale = index.staleMask[rowid] === 1;
-  for (const p of plans) {
-    if (p.term < index.postedTerms && !stale) {
-      const { rowids, body, context, from, to } = index.postingsOf(p.term);
+  for (let k = 0; k < plans.length; k++) {
+    const p = plans[k]!;
+    const range = ranges[k];
+    if (range && !stale) {
+      const { rowids, body, context, from, to } = range;
       const i = bisect(rowids, from, to, rowid);
       if (i >= 0) {
         const f = body[i]! + w * context[i]!;
