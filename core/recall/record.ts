@@ -63,7 +63,9 @@ export function recallAndLog(engine: Engine, input: RecallInput, channel: ReadCh
       terms: row.terms,
     };
   });
-  engine.store.logAccesses(writes);
+  // Never waits for another connection's write lock: the ranking is done, and the accesses only
+  // move strength and recency for later recalls (sqlite-access-log.ts).
+  engine.store.logAccesses(writes, { deferIfBusy: true });
   const memories = engine.store.getMany(result.rows.map((r) => r.id));
   const items: RecallItem[] = [];
   for (const row of result.rows) {

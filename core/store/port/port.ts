@@ -223,8 +223,12 @@ export interface AccessEventReads {
 }
 
 export interface AccessEventWrites {
-  /** Each access onto its memory's ring (counters, recency, strength) and into the event table. */
-  logAccesses(writes: readonly AccessWrite[]): void;
+  /**
+   * Each access onto its memory's ring (counters, recency, strength) and into the event table.
+   * `deferIfBusy`: where one lock holds the whole store (SQLite) and another connection has it, the
+   * accesses are written once it is free instead of waiting here (a recall's).
+   */
+  logAccesses(writes: readonly AccessWrite[], opts?: { deferIfBusy?: boolean }): void;
   /** Ring entries a memory already carries (a new or imported memory) into the event table only. */
   recordAccessEvents(memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts?: { backfilled?: boolean }): void;
 }

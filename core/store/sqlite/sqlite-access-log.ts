@@ -4,6 +4,14 @@
  * reads. On PostgreSQL the facade logs accesses itself (it locks and holds the rows first,
  * pg/pg-store.ts) over pg/pg-access-events.ts; SQLite's IMMEDIATE transaction holds the whole
  * store, so no row needs locking here.
+ *
+ * A recall's accesses may wait (`deferIfBusy`): SQLite has one write lock, and while a long change
+ * holds it in batches (a reflection applying, an erase) a recall that logs its accesses at once
+ * sleeps in the busy handler, up to a batch and a pause each time, on the thread that answers the
+ * next recall too. So when the lock is taken, the accesses are kept here and written as soon as
+ * it is free (tried again every few milliseconds, off the caller's path), together with any that
+ * came meanwhile; a read of the event table writes them first. What a recall returns never
+ * depends on them: they only move strength and recency for the recalls after it.
  */
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Memory } from '../../model/memory.js';
@@ -19,7 +27,20 @@ type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit'> & 
   get(id: string): Memory | null;
 };
 
+/** First retry of kept accesses, and the longest wait between retries. */
+const RETRY_FIRST_MS = 5;
+const RETRY_MAX_MS = 100;
+/** Past this many kept, or kept this long, the next write waits for the lock as any write does. */
+const KEEP_AT_MOST = 5_000;
+const KEEP_AT_MOST_MS = 5_000;
+
 export class SqliteAccessLog {
+  /** Accesses whose write found the lock taken, oldest first, and since when the oldest waits. */
+  private kept: AccessWrite[] = [];
+  private keptSince = 0;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private retryMs = RETRY_FIRST_MS;
+
   constructor(
     private readonly store: LoggingStore,
     private readonly db: DB,
@@ -28,8 +49,69 @@ export class SqliteAccessLog {
     private readonly history: StoreAsOf | null,
   ) {}
 
-  /** Each record onto the memory's ring and into the event table, all in one transaction. */
-  logAccesses(writes: readonly AccessWrite[]): void {
+  /**
+   * Each record onto the memory's ring and into the event table, all in one transaction. With
+   * `deferIfBusy`, outside a transaction, a taken write lock keeps them for a moment instead of
+   * waiting for it (the file's comment says why).
+   */
+  logAccesses(writes: readonly AccessWrite[], opts: { deferIfBusy?: boolean } = {}): void {
+    if (!opts.deferIfBusy || this.db.inTransaction) {
+      this.flushKept();
+      this.write(writes);
+      return;
+    }
+    if (writes.length === 0) return;
+    if (this.kept.length === 0) this.keptSince = performance.now();
+    this.kept.push(...writes);
+    this.tryKept();
+  }
+
+  /** Writes the kept accesses now, waiting for the lock as any write does (a read of the event table, a close). */
+  flushKept(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    if (this.kept.length === 0) return;
+    const writes = this.kept;
+    this.kept = [];
+    this.write(writes);
+  }
+
+  /** One try without waiting; on a taken lock, another try a little later (longer each time). */
+  private tryKept(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    if (this.kept.length === 0) return;
+    if (this.kept.length >= KEEP_AT_MOST || performance.now() - this.keptSince >= KEEP_AT_MOST_MS) {
+      this.flushKept();
+      return;
+    }
+    const writes = this.kept;
+    if (this.withoutWaiting(() => this.write(writes))) {
+      this.kept = [];
+      this.retryMs = RETRY_FIRST_MS;
+      return;
+    }
+    this.retry = setTimeout(() => this.tryKept(), this.retryMs);
+    this.retry.unref?.();
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+  }
+
+  /** Runs `fn` with SQLite's busy wait off; false (nothing written) when the write lock was taken. */
+  private withoutWaiting(fn: () => void): boolean {
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      fn();
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+      throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
+  private write(writes: readonly AccessWrite[]): void {
     if (writes.length === 0) return;
     const touched: string[] = [];
     this.store.transaction(() => {
@@ -57,6 +139,7 @@ export class SqliteAccessLog {
 
   /** The event table is a log, not rolled back: a past store leaves out what was logged after its instant. */
   events(filter: EventFilter): { total: number; events: AccessEvent[] } {
+    if (!this.history) this.flushKept();
     return queryEvents(this.db, { ...filter, until: untilAsOf(this.history, filter.until) });
   }
 }

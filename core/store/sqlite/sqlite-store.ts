@@ -231,6 +231,12 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
 
   close(): void {
     if (this.closed) return;
+    try {
+      // Accesses a taken write lock kept (sqlite-access-log.ts) are written before the connection goes.
+      this.accessLog.flushKept();
+    } catch (err) {
+      this.warn('access-log-kept', `could not write the accesses kept while the store was locked (${(err as Error).message})`);
+    }
     this.closed = true;
     this.#db.close();
   }
@@ -429,7 +435,7 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
 
   // ---------------------------------------------------------------- access events (sqlite-access-log.ts)
 
-  readonly logAccesses = (writes: readonly AccessWrite[]): void => this.accessLog.logAccesses(writes);
+  readonly logAccesses = (writes: readonly AccessWrite[], opts?: { deferIfBusy?: boolean }): void => this.accessLog.logAccesses(writes, opts);
   readonly recordAccessEvents = (memoryId: string, records: readonly AccessRecord[], strengthAfter: number | null, opts: { backfilled?: boolean } = {}): void =>
     this.accessLog.recordAccessEvents(memoryId, records, strengthAfter, opts);
   readonly accessEvents = (filter: EventFilter): { total: number; events: AccessEvent[] } => this.accessLog.events(filter);

@@ -1,0 +1,90 @@
+/**
+ * A recall's accesses never wait for another connection's write lock (core/store/sqlite/sqlite-access-log.ts):
+ * while someone else holds it (a reflection applying in batches), they are kept and written once it
+ * is free, before any read of the event table, or at close.
+ *
+ * What could go wrong: the recall's thread sleeping in SQLite's busy handler (or failing `busy`
+ * after it), kept accesses lost, written twice, or written behind a read of the log that should
+ * have seen them.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../core/clock.js';
+import { accessRecord, createMemory } from '../../core/model/memory.js';
+import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
+import { tempDir } from '../../support/fixture.js';
+
+const NOW = 1_780_000_000;
+const open: { close(): void }[] = [];
+afterEach(() => {
+  for (const c of open.splice(0)) c.close();
+});
+
+function setup() {
+  const db = join(tempDir(), 'store.sqlite');
+  const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW) });
+  open.push(store);
+  const m = createMemory({ content: 'the payments deploy failed on a missing secret', owner: 'Planner@a1' }, NOW - 3600);
+  store.add(m, null);
+  // Another connection, as another process's writer would be.
+  const other = new Database(db);
+  open.push({ close: () => other.open && other.close() });
+  const write = () => ({ id: m.id, record: accessRecord(NOW, 'recalled', { reader_owner: 'Planner@a1', query: 'payments deploy' }) });
+  const accessCount = () => (other.prepare('SELECT access_count FROM memories WHERE id = ?').pluck().get(m.id) as number) ?? 0;
+  const events = () => other.prepare("SELECT count(*) FROM mnemo_access_events WHERE memory_id = ?").pluck().get(m.id) as number;
+  return { db, store, other, m, write, accessCount, events };
+}
+
+const until = async (done: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe("a recall's accesses beside another connection's write lock", () => {
+  it('are kept while the lock is taken (no wait, no busy error) and written once it is free, exactly once', async () => {
+    const { store, other, write, accessCount, events } = setup();
+    const before = accessCount();
+    other.exec('BEGIN IMMEDIATE');
+    expect(() => store.logAccesses([write()], { deferIfBusy: true })).not.toThrow();
+    expect(() => store.logAccesses([write()], { deferIfBusy: true })).not.toThrow();
+    expect(accessCount()).toBe(before);
+    other.exec('COMMIT');
+    await until(() => events() === 2);
+    expect(events()).toBe(2);
+    expect(accessCount()).toBe(before + 2);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(events()).toBe(2);
+  });
+
+  it('are written before a read of the event table, which sees them', () => {
+    const { store, other, m, write } = setup();
+    other.exec('BEGIN IMMEDIATE');
+    store.logAccesses([write()], { deferIfBusy: true });
+    other.exec('COMMIT');
+    // No retry has run yet (this test never yields): the read itself writes them first.
+    expect(store.accessEvents({ memoryId: m.id }).total).toBe(1);
+  });
+
+  it('are written when the store closes', () => {
+    const { store, other, write, events } = setup();
+    other.exec('BEGIN IMMEDIATE');
+    store.logAccesses([write()], { deferIfBusy: true });
+    other.exec('COMMIT');
+    store.close();
+    expect(events()).toBe(1);
+  });
+
+  it('without deferIfBusy, still wait for the lock as any write does', () => {
+    const db = join(tempDir(), 'store.sqlite');
+    const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW), busyTimeoutMs: 50 });
+    open.push(store);
+    const m = createMemory({ content: 'a memory', owner: 'Planner@a1' }, NOW);
+    store.add(m, null);
+    const other = new Database(db);
+    open.push({ close: () => other.open && other.close() });
+    other.exec('BEGIN IMMEDIATE');
+    expect(() => store.logAccesses([{ id: m.id, record: accessRecord(NOW, 'recalled') }])).toThrow(/locked|busy/i);
+    other.exec('COMMIT');
+  });
+});
