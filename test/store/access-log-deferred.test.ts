@@ -87,4 +87,24 @@ describe("a recall's accesses beside another connection's write lock", () => {
     expect(() => store.logAccesses([{ id: m.id, record: accessRecord(NOW, 'recalled') }])).toThrow(/locked|busy/i);
     other.exec('COMMIT');
   });
+
+  it('kept past their limit, wait for the lock from a timer, and a lock still taken then neither throws nor loses them', async () => {
+    const db = join(tempDir(), 'store.sqlite');
+    // A short busy wait: the overdue write (5 s after the first kept access) gives up at once.
+    const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW), busyTimeoutMs: 20 });
+    open.push(store);
+    const m = createMemory({ content: 'a memory recalled while a long change holds the lock', owner: 'Planner@a1' }, NOW);
+    store.add(m, null);
+    const other = new Database(db);
+    open.push({ close: () => other.open && other.close() });
+    const events = () => other.prepare('SELECT count(*) FROM mnemo_access_events WHERE memory_id = ?').pluck().get(m.id) as number;
+    other.exec('BEGIN IMMEDIATE');
+    store.logAccesses([{ id: m.id, record: accessRecord(NOW, 'recalled') }], { deferIfBusy: true });
+    // Past the 5 s limit, the timer's write waits for the lock, fails busy, and keeps them (an
+    // error thrown there would reach the test run as an uncaught error).
+    await new Promise((r) => setTimeout(r, 5_500));
+    other.exec('COMMIT');
+    await until(() => events() === 1);
+    expect(events()).toBe(1);
+  }, 20_000);
 });

@@ -23,7 +23,7 @@ import type { SqliteMemoryRows } from './sqlite-memory-rows.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 
-type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit'> & {
+type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit' | 'warn' | 'isClosed'> & {
   get(id: string): Memory | null;
 };
 
@@ -33,6 +33,12 @@ const RETRY_MAX_MS = 100;
 /** Past this many kept, or kept this long, the next write waits for the lock as any write does. */
 const KEEP_AT_MOST = 5_000;
 const KEEP_AT_MOST_MS = 5_000;
+
+/** SQLite's "the database is locked" in any of its forms (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, …). */
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
 
 export class SqliteAccessLog {
   /** Accesses whose write found the lock taken, oldest first, and since when the oldest waits. */
@@ -73,25 +79,46 @@ export class SqliteAccessLog {
     if (this.kept.length === 0) return;
     const writes = this.kept;
     this.kept = [];
-    this.write(writes);
+    try {
+      this.write(writes);
+    } catch (err) {
+      // Not written (the transaction rolled back): kept for the next try, the caller hears why.
+      this.kept = [...writes, ...this.kept];
+      throw err;
+    }
   }
 
-  /** One try without waiting; on a taken lock, another try a little later (longer each time). */
-  private tryKept(): void {
+  /**
+   * One try without waiting (past KEEP_AT_MOST, one that waits); on a taken lock, another try a
+   * little later, longer each time. From a timer (`fromTimer`) it never throws: nobody would hear
+   * it but the worker's uncaught-error handler, which stops the worker; a write that fails for
+   * another reason than the lock drops what was kept, with a warning.
+   */
+  private tryKept(fromTimer = false): void {
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
-    if (this.kept.length === 0) return;
-    if (this.kept.length >= KEEP_AT_MOST || performance.now() - this.keptSince >= KEEP_AT_MOST_MS) {
-      this.flushKept();
-      return;
-    }
+    if (this.kept.length === 0 || this.store.isClosed) return;
     const writes = this.kept;
-    if (this.withoutWaiting(() => this.write(writes))) {
+    const overdue = writes.length >= KEEP_AT_MOST || performance.now() - this.keptSince >= KEEP_AT_MOST_MS;
+    let written: boolean;
+    try {
+      written = overdue ? (this.write(writes), true) : this.withoutWaiting(() => this.write(writes));
+    } catch (err) {
+      if (!fromTimer) throw err;
+      if (isBusy(err)) {
+        written = false;
+      } else {
+        this.kept = [];
+        this.store.warn('access-log-kept', `${writes.length} accesses kept while the store was locked could not be written (${(err as Error).message}); they are not in the access log`);
+        return;
+      }
+    }
+    if (written) {
       this.kept = [];
       this.retryMs = RETRY_FIRST_MS;
       return;
     }
-    this.retry = setTimeout(() => this.tryKept(), this.retryMs);
+    this.retry = setTimeout(() => this.tryKept(true), this.retryMs);
     this.retry.unref?.();
     this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
@@ -104,7 +131,7 @@ export class SqliteAccessLog {
       fn();
       return true;
     } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+      if (isBusy(err)) return false;
       throw err;
     } finally {
       this.db.pragma(`busy_timeout = ${timeout}`);
