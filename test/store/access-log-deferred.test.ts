@@ -21,9 +21,10 @@ afterEach(() => {
   for (const c of open.splice(0)) c.close();
 });
 
-function setup() {
+/** A store with one memory, and a second connection to it; `busyTimeoutMs` is the store's busy wait (default 5 s). */
+function setup(busyTimeoutMs?: number) {
   const db = join(tempDir(), 'store.sqlite');
-  const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW) });
+  const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW), ...(busyTimeoutMs !== undefined ? { busyTimeoutMs } : {}) });
   open.push(store);
   const m = createMemory({ content: 'the payments deploy failed on a missing secret', owner: 'Planner@a1' }, NOW - 3600);
   store.add(m, null);
@@ -76,28 +77,15 @@ describe("a recall's accesses beside another connection's write lock", () => {
   });
 
   it('without deferIfBusy, still wait for the lock as any write does', () => {
-    const db = join(tempDir(), 'store.sqlite');
-    const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW), busyTimeoutMs: 50 });
-    open.push(store);
-    const m = createMemory({ content: 'a memory', owner: 'Planner@a1' }, NOW);
-    store.add(m, null);
-    const other = new Database(db);
-    open.push({ close: () => other.open && other.close() });
+    const { store, other, m } = setup(50);
     other.exec('BEGIN IMMEDIATE');
     expect(() => store.logAccesses([{ id: m.id, record: accessRecord(NOW, 'recalled') }])).toThrow(/locked|busy/i);
     other.exec('COMMIT');
   });
 
   it('kept past their limit, wait for the lock from a timer, and a lock still taken then neither throws nor loses them', async () => {
-    const db = join(tempDir(), 'store.sqlite');
     // A short busy wait: the overdue write (5 s after the first kept access) gives up at once.
-    const store = MemoryStore.open(db, { create: true, clock: fixedClock(NOW), busyTimeoutMs: 20 });
-    open.push(store);
-    const m = createMemory({ content: 'a memory recalled while a long change holds the lock', owner: 'Planner@a1' }, NOW);
-    store.add(m, null);
-    const other = new Database(db);
-    open.push({ close: () => other.open && other.close() });
-    const events = () => other.prepare('SELECT count(*) FROM mnemo_access_events WHERE memory_id = ?').pluck().get(m.id) as number;
+    const { store, other, m, events } = setup(20);
     other.exec('BEGIN IMMEDIATE');
     store.logAccesses([{ id: m.id, record: accessRecord(NOW, 'recalled') }], { deferIfBusy: true });
     // Past the 5 s limit, the timer's write waits for the lock, fails busy, and keeps them (an

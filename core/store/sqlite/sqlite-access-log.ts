@@ -46,6 +46,8 @@ export class SqliteAccessLog {
   private keptSince = 0;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private retryMs = RETRY_FIRST_MS;
+  /** The connection's busy wait (set once when it opened, sqlite.ts), restored after a try without it. */
+  private readonly busyTimeoutMs: number;
 
   constructor(
     private readonly store: LoggingStore,
@@ -53,7 +55,9 @@ export class SqliteAccessLog {
     private readonly rows: SqliteMemoryRows,
     /** The instant a store opened as of one shows (openAsOf); null for the store as it is now. */
     private readonly history: StoreAsOf | null,
-  ) {}
+  ) {
+    this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
+  }
 
   /**
    * Each record onto the memory's ring and into the event table, all in one transaction. With
@@ -125,7 +129,6 @@ export class SqliteAccessLog {
 
   /** Runs `fn` with SQLite's busy wait off; false (nothing written) when the write lock was taken. */
   private withoutWaiting(fn: () => void): boolean {
-    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
     this.db.pragma('busy_timeout = 0');
     try {
       fn();
@@ -134,7 +137,7 @@ export class SqliteAccessLog {
       if (isBusy(err)) return false;
       throw err;
     } finally {
-      this.db.pragma(`busy_timeout = ${timeout}`);
+      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
   }
 
