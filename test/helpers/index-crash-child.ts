@@ -71,12 +71,12 @@ async function build(): Promise<void> {
 
 function snapshot(): void {
   const queue: (() => void)[] = [];
-  const { engine } = openIndexed(db!, now, {
-    defer: (fn) => {
-      queue.push(fn);
-      return () => queue.splice(queue.indexOf(fn), 1);
-    },
-  });
+  // A snapshot due through patches is first put off (retryLater) to see whether the feed settles: both run from the queue here.
+  const later = (fn: () => void) => {
+    queue.push(fn);
+    return () => queue.splice(queue.indexOf(fn), 1);
+  };
+  const { engine } = openIndexed(db!, now, { defer: later, retryLater: later });
   keywordIndex(engine, true);
   while (queue.length > 0) {
     queue.shift()!();

@@ -35,7 +35,20 @@ function countingIndex(): PersistableIndex & { encodings: number } {
 
 /** A store with a feed, and a DerivedSnapshot on it whose deferred work runs when `run` is called. */
 function setUp(savePatience?: number) {
-  const store = MemoryStore.open(feedStore(NOW, 20), { clock: fixedClock(NOW) });
+  const real = MemoryStore.open(feedStore(NOW, 20), { clock: fixedClock(NOW) });
+  // The feed's end as another process's writes would move it (`feedAhead` rows past the store's own).
+  let feedAhead = 0;
+  const store = new Proxy(real, {
+    get(target, key) {
+      if (key === 'feedPosition')
+        return () => {
+          const end = target.feedPosition()!;
+          return { ...end, seq: end.seq + feedAhead };
+        };
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
   const queue: (() => void)[] = [];
   const defer = (fn: () => void) => {
     queue.push(fn);
@@ -49,7 +62,12 @@ function setUp(savePatience?: number) {
   const run = () => {
     while (queue.length) queue.shift()!();
   };
-  return { store, index, snap, snapshots, queue, position, run };
+  /** Runs the work queued now once (a retry queued meanwhile waits for the next call). */
+  const runOnce = () => {
+    for (const fn of queue.splice(0)) fn();
+  };
+  const moveFeed = (rows: number) => (feedAhead += rows);
+  return { store, index, snap, snapshots, queue, position, run, runOnce, moveFeed };
 }
 
 describe('how many changes pass before a process writes a snapshot', () => {
@@ -90,6 +108,37 @@ describe('how many changes pass before a process writes a snapshot', () => {
     snap.saveNow({ ...position, seq: position.seq + 9 }); // a hand-over: the others load one at least this new
     expect(index.encodings).toBe(1);
     expect(snapshots.sidecar()!.header('test.index')!.position.seq).toBe(position.seq + 9);
+    store.close();
+  });
+
+  it('waits while the feed keeps moving (another process erasing a batch at a time), then encodes once it settles', () => {
+    const { store, index, snap, queue, position, runOnce, moveFeed } = setUp();
+    for (let n = 0; n < 1_000; n++) snap.notePatch();
+    moveFeed(500); // the next batch is already in the feed: a snapshot now would be stale at once
+    for (let i = 0; i < 5; i++) {
+      runOnce();
+      moveFeed(500);
+    }
+    expect(index.encodings).toBe(0);
+    expect(queue).toHaveLength(1); // still waiting, not given up
+    snap.saveIfDue({ ...position, seq: position.seq + 3_000 }); // caught up with the feed's end, which stopped
+    runOnce();
+    expect(index.encodings).toBe(1);
+    store.close();
+  });
+
+  it('encodes anyway after about a minute of a feed that never stops', () => {
+    const { store, index, snap, queue, runOnce, moveFeed } = setUp();
+    for (let n = 0; n < 1_000; n++) snap.notePatch();
+    let tries = 0;
+    while (index.encodings === 0 && queue.length && tries < 1_000) {
+      moveFeed(1);
+      runOnce();
+      tries++;
+    }
+    expect(index.encodings).toBe(1);
+    expect(tries).toBeGreaterThan(30);
+    expect(tries).toBeLessThanOrEqual(61);
     store.close();
   });
 });

@@ -20,6 +20,13 @@ const SAVE_AFTER_PATCHES = 1_000;
 /** The longest a process waits for another's build of an index (then it builds its own, as before). */
 const OTHERS_BUILD_WAIT_MS = 120_000;
 const OTHERS_BUILD_POLL_MS = 200;
+/**
+ * How many times (IndexSnapshots.retryLater: about a second each) a snapshot due through patches
+ * waits for the change feed to stop moving before it is encoded anyway. Another process's erase or
+ * import arrives a batch at a time; a snapshot in the middle of it is stale at once (an erase drops
+ * every snapshot at its end), and encoding one holds this thread for seconds on a 100k store.
+ */
+const SETTLE_TRIES = 60;
 
 export class DerivedSnapshot {
   /** Patches applied since the snapshot in the sidecar (or since the build). */
@@ -109,8 +116,7 @@ export class DerivedSnapshot {
   patchSince(from: FeedPosition): FeedPosition | null {
     const changes = this.store.changedSince(from, PATCH_LIMIT);
     if (!changes) return null;
-    this.apply(changes);
-    this.patches += changes.upserts.length + changes.deletes.length;
+    this.patches += this.apply(changes);
     this.position = changes.position;
     return changes.position;
   }
@@ -230,17 +236,19 @@ export class DerivedSnapshot {
     }
     restored = true;
     this.since = snap.position;
-    this.apply(changes);
-    this.patches = changes.upserts.length + changes.deletes.length;
+    this.patches = this.apply(changes);
     return changes.position;
   }
 
   /** Patches the feed's changes in (the changed rows read ahead: on PostgreSQL each read is a round trip). */
-  private apply(changes: FeedChanges): void {
+  private apply(changes: FeedChanges): number {
     for (const id of changes.deletes) this.index.remove(id);
-    this.store.withRowsAhead(changes.upserts, () => {
-      for (const id of changes.upserts) this.index.update(this.store, id);
+    const skip = this.index.readsNoEdges ? changes.edgeOnly : undefined;
+    const upserts = skip?.size ? changes.upserts.filter((id) => !skip.has(id)) : changes.upserts;
+    this.store.withRowsAhead(upserts, () => {
+      for (const id of upserts) this.index.update(this.store, id);
     });
+    return upserts.length + changes.deletes.length;
   }
 
   private fits(format: string, conditions: string, position: FeedPosition, now: FeedPosition): boolean {
@@ -271,6 +279,9 @@ export class DerivedSnapshot {
 
   private schedule(position: FeedPosition): void {
     if (this.writing || this.cancelNext) return;
+    // A build is kept at once (the next process opens from it); patches first wait to see whether the feed settles.
+    const settling = !this.builtHere;
+    let tries = 0;
     const attempt = () => {
       this.cancelNext = null;
       // A long change (a reflection apply) is being written: a snapshot now would be stale in a
@@ -279,10 +290,21 @@ export class DerivedSnapshot {
         this.cancelNext = this.snapshots.retryLater(attempt);
         return;
       }
+      if (settling && tries < SETTLE_TRIES && this.guard(() => this.feedMovedPast(this.position ?? position))) {
+        tries++;
+        this.cancelNext = this.snapshots.retryLater(attempt);
+        return;
+      }
       this.start(this.position ?? position);
       this.continueWriting();
     };
-    this.cancelNext = this.snapshots.defer(attempt);
+    this.cancelNext = settling ? this.snapshots.retryLater(attempt) : this.snapshots.defer(attempt);
+  }
+
+  /** Whether the change feed has moved on from `position` (rows this index has not patched in yet). */
+  private feedMovedPast(position: FeedPosition): boolean {
+    const end = this.store.feedPosition();
+    return end !== null && (end.epoch !== position.epoch || end.seq > position.seq);
   }
 
   private cancelScheduled(): void {
