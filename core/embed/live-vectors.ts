@@ -9,6 +9,8 @@ import { decodeVectors, encodeVectors } from './vector-snapshot.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
 
 export class LiveVectors extends VectorIndex implements PersistableIndex {
+  /** Embeddings come from the row alone. */
+  readonly readsNoEdges = true;
   /** 2: sparse vectors in the inverted layout (1 stored them row by row); 3: and row by row beside it (read a vector alone). */
   readonly snapshotFormat = 'vectors/3';
   /** The store a snapshot was read beside (to rebuild from if its bytes turn out damaged later). */

@@ -80,6 +80,8 @@ interface Candidate {
  * only group what is already in memory.
  */
 class DuplicateIndex implements DerivedIndex {
+  /** Candidates come from the row alone. */
+  readonly readsNoEdges = true;
   readonly rows = new Map<string, Candidate>();
   /** The grouping of the last searches, valid while `version` is unchanged (paging re-uses it). */
   readonly grouped = new Map<string, { version: number; groups: { key: string; members: Candidate[] }[] }>();

@@ -74,6 +74,8 @@ const MAX_MOVED_SLOTS = 4096;
 
 
 export class RecallCorpus implements PersistableIndex {
+  /** Text, owner and scoring fields come from the row alone. */
+  readonly readsNoEdges = true;
   readonly snapshotFormat = 'corpus/1';
   private ids: string[] = [];
   private rowids: number[] = [];

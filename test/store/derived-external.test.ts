@@ -104,4 +104,41 @@ describe('indexes beside another writer', () => {
     reader.close();
     writer.close();
   });
+
+  it("skips, for an index that reads no edges, a memory whose only change was an edge at it; an index that reads edges hears it", () => {
+    const { reader, writer } = pair();
+    const full = new SpyIndex();
+    const blind = Object.assign(new SpyIndex(), { readsNoEdges: true });
+    const derived = [new Derived(reader, full), new Derived(reader, blind)];
+    const catchUp = () => derived.forEach((d) => d.get());
+    catchUp();
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    catchUp(); // the first outside commit rebuilds
+    const live = allMemories(writer);
+    const deleted = live.find((m) => writer.incoming(m.id).length > 0 && m.edges.length > 0)!;
+    const pointing = writer.incoming(deleted.id).map((e) => e.src);
+    const ends = new Set([deleted.id, ...pointing, ...deleted.edges.map((e) => e.target_id)]);
+    const [linker, target, edited] = live.filter((m) => !ends.has(m.id) && !m.edges.some((e) => ends.has(e.target_id)));
+    full.updated.length = 0;
+    blind.updated.length = 0;
+    // Another process deletes a memory (its neighbours lose an edge, their rows unchanged), links two others (an edge row only) and edits a third.
+    writer.transaction(() => {
+      writer.delete(deleted.id);
+      writer.addEdge(linker!.id, target!.id, 'supports', 0.5);
+      writer.save({ ...edited!, content: `${edited!.content} (edited next door)` });
+    });
+    catchUp();
+    const edgeOnly = [...ends, linker!.id, target!.id].filter((id) => id !== deleted.id);
+    expect(new Set(full.updated)).toEqual(new Set([edited!.id, ...edgeOnly]));
+    expect(blind.updated).toEqual([edited!.id]);
+    expect(blind.removed).toEqual([deleted.id]);
+    // What the blind index holds of each row (here, its content) is still what a fresh load reads.
+    const fresh = new SpyIndex();
+    fresh.load(reader);
+    const contents = (rows: Map<string, string>) => new Map([...rows].map(([id, r]) => [id, r.split(' | ')[0]]));
+    expect(contents(blind.rows)).toEqual(contents(fresh.rows));
+    expect(full.rows).toEqual(fresh.rows);
+    reader.close();
+    writer.close();
+  });
 });

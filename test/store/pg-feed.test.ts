@@ -22,7 +22,7 @@ const fast = { batchMs: 1000, maxBatchItems: 1, pauseMs: 0 };
 
 
 describe('the change feed of a PostgreSQL store', () => {
-  const SCHEMAS = ['pgfeed_order', 'pgfeed_prune', 'pgfeed_ops', 'pgfeed_versions', 'pgfeed_edges'];
+  const SCHEMAS = ['pgfeed_order', 'pgfeed_prune', 'pgfeed_ops', 'pgfeed_versions', 'pgfeed_edges', 'pgfeed_edge_only'];
   const pg = pgStores(SCHEMAS);
 
   /** A connection to the store in `schema` (made on first use), closed after the test. */
@@ -162,5 +162,24 @@ describe('the change feed of a PostgreSQL store', () => {
     pg.admin.query(`DELETE FROM pgfeed_edges.memory_edges WHERE src = $1 AND dst <> $2`, [a.id, c!.id]);
     const gone = edges.filter((e) => e.dst !== c!.id);
     expect(feed('delete')).toEqual(gone.map((e) => ({ memory_id: a.id, dst: e.dst, edge_type: 'related', owner: 'a@fleet', old_weight: e.weight, old_created_at: e.created_at, old_rowid: e.rowid, embedding_kept: false })));
+  });
+
+  it('tells a memory whose only change was an edge at it as `edges`, and one whose row changed as an upsert', (ctx) => {
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
+    const reader = connect('pgfeed_edge_only');
+    const other = connect('pgfeed_edge_only');
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((x) => createMemory({ content: `memory ${x}` }, NOW));
+    a!.edges = [{ target_id: b!.id, type: 'related', weight: 0.5, created_at: NOW }];
+    for (const m of [b!, c!, d!, e!, a!]) other.add(m, null);
+    reader.catchUp();
+    const events = listen(reader);
+    other.transaction(() => {
+      other.delete(a!.id); // b loses the edge from a; its row is unchanged
+      other.addEdge(c!.id, d!.id, 'supports', 0.5); // d's row is unchanged (c's is rewritten here)
+      other.save({ ...e!, content: 'memory e, edited' });
+    });
+    reader.catchUp();
+    const kinds = Object.fromEntries(events.map((ev) => ('id' in ev ? [ev.id, ev.kind] : ['', ev.kind])));
+    expect(kinds).toEqual({ [a!.id]: 'delete', [b!.id]: 'edges', [c!.id]: 'upsert', [d!.id]: 'edges', [e!.id]: 'upsert' });
   });
 });

@@ -31,6 +31,8 @@ interface StoredEntities {
 }
 
 export class EntityIndex implements PersistableIndex {
+  /** Entities come from the row's data alone. */
+  readonly readsNoEdges = true;
   readonly snapshotFormat = 'entities/2';
   /** entity → live memories carrying it (what a query's n-grams are looked up in). */
   private readonly carriers = new Map<string, number>();

@@ -41,6 +41,11 @@ export interface DerivedIndex {
   loadSteps?(store: StoreReader): Iterator<LoadStep, void>;
   /** Re-reads one row (it may now be archived or gone). */
   update(store: StoreReader, id: string): void;
+  /**
+   * True when nothing the index holds comes from edges: a memory whose only change is an edge at
+   * it (ChangeEvent `edges`) is not re-read. Left out, every change is re-read.
+   */
+  readonly readsNoEdges?: boolean;
   remove(id: string): void;
   /** Releases what the index holds outside the JS heap (a SQLite handle, a tokenizer); called once, when its engine closes. */
   dispose?(): void;

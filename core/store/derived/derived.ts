@@ -97,6 +97,7 @@ export class Derived<T extends DerivedIndex> {
         return;
       }
       if (this.stale) return;
+      if (e.kind === 'edges' && this.index.readsNoEdges) return;
       if (e.kind === 'reset') this.stale = true;
       else if (e.kind === 'delete') this.index.remove(e.id);
       else this.index.update(this.store, e.id);

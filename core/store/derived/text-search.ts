@@ -30,6 +30,8 @@ const TOKENIZER = 'unicode61 remove_diacritics 2';
 const PATCH_LIMIT = 20_000;
 
 export class TextSearchIndex implements SidecarResidentIndex {
+  /** Title, content and tags come from the row alone. */
+  readonly readsNoEdges = true;
   private readonly db: Database.Database;
   /** The sidecar the tables live in; null when they live in a private in-memory database. */
   private readonly sidecar: IndexSidecar | null;
@@ -132,7 +134,7 @@ export class TextSearchIndex implements SidecarResidentIndex {
     if (!changes) return false;
     this.write(() => {
       for (const id of changes.deletes) this.removeRow(id);
-      for (const id of changes.upserts) this.patch(store, id);
+      for (const id of changes.upserts) if (!changes.edgeOnly?.has(id)) this.patch(store, id);
     });
     this.sidecar!.recordPosition(NAME, { format: FORMAT, conditions: this.conditions, position: changes.position }, store.clock.now());
     return true;

@@ -106,7 +106,7 @@ export class PgExternalChanges {
     this.checkedTo = Math.max(this.checkedTo, changes.position.seq);
     for (const id of changes.deletes) store.emit({ kind: 'delete', id });
     store.withRowsAhead(changes.upserts, () => {
-      for (const id of changes.upserts) store.emit({ kind: 'upsert', id });
+      for (const id of changes.upserts) store.emit({ kind: changes.edgeOnly?.has(id) ? 'edges' : 'upsert', id });
     });
   }
 

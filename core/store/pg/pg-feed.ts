@@ -9,7 +9,7 @@
  * transaction still running holds the watermark back until it ends: its rows, and those of
  * transactions that began after it, are heard then.
  */
-import type { FeedChanges, FeedPosition } from '../port/feed-position.js';
+import { touchedByFeedRows, type FeedChanges, type FeedPosition } from '../port/feed-position.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { PG_FEED_DDL_LEVEL, PG_FEED_DDL_LEVEL_FACT, PG_FEED_EPOCH_FACT, PG_FEED_IMAGES_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
@@ -148,16 +148,12 @@ export class PgFeed {
     if (pos.seq > xmin) return null;
     const found = rows.filter((r) => r.memory_id !== null);
     if (found.length > limit) return null;
-    const touched = new Set<string>();
-    for (const r of found) {
-      touched.add(r.memory_id!);
-      if (r.dst !== null) touched.add(r.dst);
-    }
+    const { touched, edgeOnly } = touchedByFeedRows(found.map((r) => [r.memory_id!, r.dst]));
     const present = new Set(touched.size ? this.rows<{ id: string }>(`SELECT id FROM ${this.conn.table('memories')} WHERE id = ANY($1::text[])`, [[...touched]]).map((r) => r.id) : []);
     const upserts: string[] = [];
     const deletes: string[] = [];
     for (const id of touched) (present.has(id) ? upserts : deletes).push(id);
-    return { upserts, deletes, position: { epoch, seq: xmin } };
+    return { upserts, deletes, edgeOnly, position: { epoch, seq: xmin } };
   }
 
   /**

@@ -13,6 +13,11 @@ export interface FeedPosition {
 export interface FeedChanges {
   upserts: string[];
   deletes: string[];
+  /**
+   * The upserts whose row did not change, only an edge with them at one end: an index that reads
+   * no edges has nothing to re-read for them (an erase deletes thousands of its neighbours' edges).
+   */
+  edgeOnly?: ReadonlySet<string>;
   /** Where the feed stood when this was read. */
   position: FeedPosition;
 }
@@ -22,3 +27,21 @@ export interface FeedChanges {
  * as many memories, and a rebuild of a 100k store's indexes costs about as much as 20k re-reads.
  */
 export const CATCH_UP_FEED_LIMIT = 20_000;
+
+/**
+ * The memories a run of feed rows names (`[memory id, edge dst]`: a memory's row has no dst, an
+ * edge's row names both ends), and which of them only as an edge's end, their own row unchanged.
+ * Shared by both backends' catch-up so they tell the same changes the same way.
+ */
+export function touchedByFeedRows(rows: Iterable<readonly [string, string | null]>): { touched: Set<string>; edgeOnly: Set<string> } {
+  const touched = new Set<string>();
+  const rowChanged = new Set<string>();
+  for (const [id, dst] of rows) {
+    touched.add(id);
+    if (dst === null) rowChanged.add(id);
+    else touched.add(dst);
+  }
+  const edgeOnly = new Set<string>();
+  for (const id of touched) if (!rowChanged.has(id)) edgeOnly.add(id);
+  return { touched, edgeOnly };
+}

@@ -29,7 +29,12 @@ export interface ChangeSummary {
   credential_id: string | null;
 }
 
-export type ChangeEvent = { kind: 'upsert' | 'delete'; id: string } | { kind: 'reset' };
+/**
+ * A change listeners hear. `edges`: only edges with this memory at one end changed, not its row
+ * (another process erased or linked its neighbours); a listener that reads no edges may skip it,
+ * any other treats it as an upsert.
+ */
+export type ChangeEvent = { kind: 'upsert' | 'delete' | 'edges'; id: string } | { kind: 'reset' };
 
 export interface Tombstone {
   hash: string;

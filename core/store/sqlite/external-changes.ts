@@ -115,7 +115,7 @@ export class ExternalChanges {
     }
     this.position = changes.position;
     for (const id of changes.deletes) store.emit({ kind: 'delete', id });
-    for (const id of changes.upserts) store.emit({ kind: 'upsert', id });
+    for (const id of changes.upserts) store.emit({ kind: changes.edgeOnly?.has(id) ? 'edges' : 'upsert', id });
   }
 
   private catchUpFromDigests(): void {

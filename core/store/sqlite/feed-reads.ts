@@ -5,7 +5,7 @@
  */
 import { connectionOf, statementOf } from './connection.js';
 import { hasMigration } from './migrations.js';
-import type { FeedChanges, FeedPosition } from '../port/feed-position.js';
+import { touchedByFeedRows, type FeedChanges, type FeedPosition } from '../port/feed-position.js';
 
 /**
  * The statements a catch-up runs, each a search by key (the feed's sequence number, a memory's id),
@@ -55,15 +55,11 @@ export function changedSince(store: object, pos: FeedPosition, limit: number, ow
   const range = ownChanges.length ? [pos.seq, now.seq, JSON.stringify(ownChanges)] : [pos.seq, now.seq];
   const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range) as number;
   if (count > limit) return null;
-  const touched = new Set<string>();
   const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as [string, string | null][];
-  for (const [id, dst] of rows) {
-    touched.add(id);
-    if (dst !== null) touched.add(dst);
-  }
+  const { touched, edgeOnly } = touchedByFeedRows(rows);
   const upserts: string[] = [];
   const deletes: string[] = [];
   const exists = statementOf(store, CATCH_UP_SQL.exists).pluck();
   for (const id of touched) (exists.get(id) === undefined ? deletes : upserts).push(id);
-  return { upserts, deletes, position: now };
+  return { upserts, deletes, edgeOnly, position: now };
 }
