@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { addMemory, archiveMemories } from '../../core/engine/memory-ops.js';
 import { keywordIndex } from '../../core/recall/mnemo/stages.js';
+import { tempDir } from '../../support/temp-dirs.js';
 
 async function store() {
   const engine = Engine.open(':memory:', { create: true, clock: fixedClock(1000) });
@@ -80,5 +82,28 @@ describe('mnemo BM25 keyword index', () => {
     engine.store.save(m);
     expect(idx.search({ terms: ['wednesday'], limit: 5, contextWeight: 0 }).map((h) => h.id)).toEqual([b.id]);
     engine.close();
+  });
+
+  it("follows another process's context links from the change feed, reading only the edges of a memory whose row did not change", async () => {
+    const path = join(tempDir(), 'store.sqlite');
+    const writer = Engine.open(path, { create: true, clock: fixedClock(1000) });
+    const a = await addMemory(writer, { content: 'We painted the fence blue' });
+    const b = await addMemory(writer, { content: 'Yes, last Tuesday!' });
+    const reader = Engine.open(path, { clock: fixedClock(1000), indexSnapshots: { enabled: false } });
+    const painted = () => keywordIndex(reader, true).search({ terms: ['painted'], limit: 5, contextWeight: 0.5 }).map((h) => h.id);
+    expect(painted()).toEqual([a.id]);
+    const rowReads = vi.spyOn(reader.store.queries, 'sourceRow');
+    writer.store.addEdge(a.id, b.id, 'precedes'); // an edge row only: neither memory's row changed
+    expect(painted()).toEqual([a.id, b.id]); // b now carries a's words as context
+    // The links moved, so both took the full update; an edge between them of another type moves no link and reads no row.
+    rowReads.mockClear();
+    writer.store.addEdge(b.id, a.id, 'related');
+    expect(painted()).toEqual([a.id, b.id]);
+    expect(rowReads).not.toHaveBeenCalled();
+    writer.store.removeEdge(a.id, b.id, 'precedes');
+    expect(painted()).toEqual([a.id]);
+    rowReads.mockRestore();
+    writer.close();
+    reader.close();
   });
 });

@@ -203,6 +203,20 @@ export class KeywordIndex implements PersistableIndex {
     this.recovering(() => this.updateNow(store, id));
   }
 
+  /**
+   * Only edges at `id` changed, not its row: its text and owner are as this index holds them, so
+   * only its context links are read (an erase deletes the edges of thousands of neighbours, and
+   * reading each one's row was most of the patch). Links that moved take the full update.
+   */
+  updateEdges(store: StoreReader, id: string): void {
+    this.recovering(() => {
+      this.docsNeeded();
+      const existing = this.docs.get(id);
+      if (existing && sameSet(existing.links, this.linkable(id, existing.owner, this.contextLinks(store, id)))) return;
+      this.updateNow(store, id);
+    });
+  }
+
   remove(id: string): void {
     this.recovering(() => this.removeNow(id));
   }
@@ -243,7 +257,7 @@ export class KeywordIndex implements PersistableIndex {
       return;
     }
     const body = bodyOf(r.data);
-    const linked = [...(store.edgesFrom([id]).get(id) ?? []).filter((e) => e.type === CONTEXT_EDGE).map((e) => e.target_id), ...store.incoming(id).filter((e) => e.type === CONTEXT_EDGE).map((e) => e.src)];
+    const linked = this.contextLinks(store, id);
     const existing = this.docs.get(id);
     // Most upserts are accesses (every recall logs one per result): strength and counters move,
     // the text does not. Retokenizing those would make each recall pay for the rows it returned,
@@ -335,6 +349,13 @@ export class KeywordIndex implements PersistableIndex {
   }
 
   /** The ids among `linked` that link() would join to a memory of `owner` (the same rule). */
+  /** The memories `id` shares a context edge with, either way. */
+  private contextLinks(store: StoreReader, id: string): string[] {
+    const out = (store.edgesFrom([id]).get(id) ?? []).filter((e) => e.type === CONTEXT_EDGE).map((e) => e.target_id);
+    const into = store.incoming(id).filter((e) => e.type === CONTEXT_EDGE).map((e) => e.src);
+    return [...out, ...into];
+  }
+
   private linkable(id: string, owner: string, linked: readonly string[]): Set<string> {
     return new Set(linked.filter((other) => other !== id && this.docs.get(other)?.owner === owner));
   }

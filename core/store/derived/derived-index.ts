@@ -46,6 +46,8 @@ export interface DerivedIndex {
    * it (ChangeEvent `edges`) is not re-read. Left out, every change is re-read.
    */
   readonly readsNoEdges?: boolean;
+  /** Re-reads what the index holds of `id`'s edges only (its row did not change); left out, `update` runs. */
+  updateEdges?(store: StoreReader, id: string): void;
   remove(id: string): void;
   /** Releases what the index holds outside the JS heap (a SQLite handle, a tokenizer); called once, when its engine closes. */
   dispose?(): void;

@@ -243,10 +243,14 @@ export class DerivedSnapshot {
   /** Patches the feed's changes in (the changed rows read ahead: on PostgreSQL each read is a round trip). */
   private apply(changes: FeedChanges): number {
     for (const id of changes.deletes) this.index.remove(id);
-    const skip = this.index.readsNoEdges ? changes.edgeOnly : undefined;
+    const edgeOnly = changes.edgeOnly;
+    const skip = this.index.readsNoEdges ? edgeOnly : undefined;
     const upserts = skip?.size ? changes.upserts.filter((id) => !skip.has(id)) : changes.upserts;
     this.store.withRowsAhead(upserts, () => {
-      for (const id of upserts) this.index.update(this.store, id);
+      for (const id of upserts) {
+        if (this.index.updateEdges && edgeOnly?.has(id)) this.index.updateEdges(this.store, id);
+        else this.index.update(this.store, id);
+      }
     });
     return upserts.length + changes.deletes.length;
   }

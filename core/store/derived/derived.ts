@@ -100,6 +100,7 @@ export class Derived<T extends DerivedIndex> {
       if (e.kind === 'edges' && this.index.readsNoEdges) return;
       if (e.kind === 'reset') this.stale = true;
       else if (e.kind === 'delete') this.index.remove(e.id);
+      else if (e.kind === 'edges' && this.index.updateEdges) this.index.updateEdges(this.store, e.id);
       else this.index.update(this.store, e.id);
       this.snapshot?.notePatch();
     });
