@@ -348,7 +348,6 @@ export class KeywordIndex implements PersistableIndex {
     db.links.add(a);
   }
 
-  /** The ids among `linked` that link() would join to a memory of `owner` (the same rule). */
   /** The memories `id` shares a context edge with, either way. */
   private contextLinks(store: StoreReader, id: string): string[] {
     const out = (store.edgesFrom([id]).get(id) ?? []).filter((e) => e.type === CONTEXT_EDGE).map((e) => e.target_id);
@@ -356,6 +355,7 @@ export class KeywordIndex implements PersistableIndex {
     return [...out, ...into];
   }
 
+  /** The ids among `linked` that link() would join to a memory of `owner` (the same rule). */
   private linkable(id: string, owner: string, linked: readonly string[]): Set<string> {
     return new Set(linked.filter((other) => other !== id && this.docs.get(other)?.owner === owner));
   }

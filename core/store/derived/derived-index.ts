@@ -54,6 +54,19 @@ export interface DerivedIndex {
 }
 
 /**
+ * Patches one memory that changed into `index`: only its edges (`edgesOnly`, its row unchanged) or
+ * its row. False when the index reads nothing such a change touched (it reads no edges), so the
+ * caller counts no patch. The one rule for both paths an index is patched by: live changes
+ * (derived.ts) and a snapshot's catch-up (derived-snapshot.ts).
+ */
+export function patchChanged(index: DerivedIndex, store: StoreReader, id: string, edgesOnly: boolean): boolean {
+  if (edgesOnly && index.readsNoEdges) return false;
+  if (edgesOnly && index.updateEdges) index.updateEdges(store, id);
+  else index.update(store, id);
+  return true;
+}
+
+/**
  * An index that can be written to the index sidecar and read back. `update` and `remove` must be
  * idempotent (they re-read the row), since a snapshot is patched from a position that may be
  * slightly older than what it holds.

@@ -5,7 +5,7 @@
  * that triggered it and a piece per turn of the event loop; at close, finish or write it so the
  * next process (an agent after a big reflection apply) opens fast.
  */
-import type { LoadStep, PersistableIndex } from './derived-index.js';
+import { patchChanged, type LoadStep, type PersistableIndex } from './derived-index.js';
 import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedChanges, FeedPosition, StoreReader } from '../port/port.js';
@@ -244,15 +244,13 @@ export class DerivedSnapshot {
   private apply(changes: FeedChanges): number {
     for (const id of changes.deletes) this.index.remove(id);
     const edgeOnly = changes.edgeOnly;
-    const skip = this.index.readsNoEdges ? edgeOnly : undefined;
-    const upserts = skip?.size ? changes.upserts.filter((id) => !skip.has(id)) : changes.upserts;
+    // Rows read ahead only for the memories the index will read (none of an edge-only change, for an index that reads no edges).
+    const upserts = this.index.readsNoEdges && edgeOnly?.size ? changes.upserts.filter((id) => !edgeOnly.has(id)) : changes.upserts;
+    let patched = changes.deletes.length;
     this.store.withRowsAhead(upserts, () => {
-      for (const id of upserts) {
-        if (this.index.updateEdges && edgeOnly?.has(id)) this.index.updateEdges(this.store, id);
-        else this.index.update(this.store, id);
-      }
+      for (const id of upserts) if (patchChanged(this.index, this.store, id, edgeOnly?.has(id) ?? false)) patched++;
     });
-    return upserts.length + changes.deletes.length;
+    return patched;
   }
 
   private fits(format: string, conditions: string, position: FeedPosition, now: FeedPosition): boolean {

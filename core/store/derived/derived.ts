@@ -9,7 +9,7 @@
  * feed says changed since (derived-snapshot.ts).
  */
 import type { FeedPosition, StoreReader } from '../port/port.js';
-import type { DerivedIndex, LoadStep, PersistableIndex, SidecarResidentIndex } from './derived-index.js';
+import { patchChanged, type DerivedIndex, type LoadStep, type PersistableIndex, type SidecarResidentIndex } from './derived-index.js';
 import { DerivedSnapshot } from './derived-snapshot.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 
@@ -97,11 +97,9 @@ export class Derived<T extends DerivedIndex> {
         return;
       }
       if (this.stale) return;
-      if (e.kind === 'edges' && this.index.readsNoEdges) return;
       if (e.kind === 'reset') this.stale = true;
       else if (e.kind === 'delete') this.index.remove(e.id);
-      else if (e.kind === 'edges' && this.index.updateEdges) this.index.updateEdges(this.store, e.id);
-      else this.index.update(this.store, e.id);
+      else if (!patchChanged(this.index, this.store, e.id, e.kind === 'edges')) return;
       this.snapshot?.notePatch();
     });
   }
