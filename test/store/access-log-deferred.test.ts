@@ -95,4 +95,24 @@ describe("a recall's accesses beside another connection's write lock", () => {
     await until(() => events() === 1);
     expect(events()).toBe(1);
   }, 20_000);
+  it('kept by the thousand, are written a bounded batch per transaction, and the thread runs other work between batches', async () => {
+    const { store, other, m, events } = setup();
+    other.exec('BEGIN IMMEDIATE');
+    for (let i = 0; i < 10; i++) store.logAccesses(Array.from({ length: 100 }, () => ({ id: m.id, record: accessRecord(NOW, 'recalled') })), { deferIfBusy: true });
+    expect(events()).toBe(0);
+    // What the other connection sees after each commit, and what a callback queued after the first one sees.
+    const seen = new Set<number>();
+    let between: number | null = null;
+    store.onChange(() => {
+      seen.add(events());
+      if (between === null) setImmediate(() => (between = events()));
+    });
+    other.exec('COMMIT');
+    await until(() => events() === 1000);
+    expect(events()).toBe(1000);
+    expect(Math.max(...seen)).toBe(1000);
+    expect(seen.size).toBeGreaterThanOrEqual(5); // several transactions, not one of a thousand
+    expect(between).not.toBeNull();
+    expect(between!).toBeLessThan(1000);
+  }, 20_000);
 });

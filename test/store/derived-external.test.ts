@@ -6,7 +6,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Derived } from '../../core/store/derived/derived.js';
-import { createMemory } from '../../core/model/memory.js';
+import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { FIXTURE_STORE, tempDir } from '../../support/fixture.js';
 import { SpyIndex } from '../../support/spy-index.js';
@@ -138,6 +138,39 @@ describe('indexes beside another writer', () => {
     const contents = (rows: Map<string, string>) => new Map([...rows].map(([id, r]) => [id, r.split(' | ')[0]]));
     expect(contents(blind.rows)).toEqual(contents(fresh.rows));
     expect(full.rows).toEqual(fresh.rows);
+    reader.close();
+    writer.close();
+  });
+  it('skips, for an index that reads no usage, a memory whose only change was an access (its own or another connection\'s); an index that reads usage hears it', () => {
+    const { reader, writer } = pair();
+    const full = new SpyIndex();
+    const blind = Object.assign(new SpyIndex(), { readsNoUsage: true });
+    const derived = [new Derived(reader, full), new Derived(reader, blind)];
+    const catchUp = () => derived.forEach((d) => d.get());
+    catchUp();
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    catchUp(); // the first outside commit rebuilds
+    const [recalledThere, recalledAndEdited, recalledHere] = allMemories(writer).filter((m) => !m.archived);
+    full.updated.length = 0;
+    blind.updated.length = 0;
+    // Another process's recall logs accesses (only usage changes); it also recalls and then edits a second memory.
+    writer.logAccesses([recalledThere!, recalledAndEdited!].map((m) => ({ id: m.id, record: accessRecord(NOW + 1, 'recalled') })));
+    writer.save({ ...writer.get(recalledAndEdited!.id)!, content: `${recalledAndEdited!.content} (edited next door)` });
+    catchUp();
+    expect(new Set(full.updated)).toEqual(new Set([recalledThere!.id, recalledAndEdited!.id]));
+    expect(blind.updated).toEqual([recalledAndEdited!.id]);
+    // This connection's own recall: told as it is written, to the index that reads usage only.
+    full.updated.length = 0;
+    blind.updated.length = 0;
+    reader.logAccesses([{ id: recalledHere!.id, record: accessRecord(NOW + 2, 'recalled') }]);
+    catchUp();
+    expect(full.updated).toEqual([recalledHere!.id]);
+    expect(blind.updated).toEqual([]);
+    // What the blind index holds is still what a fresh load reads (an access changes no content or edge).
+    const fresh = new SpyIndex();
+    fresh.load(reader);
+    expect(blind.rows).toEqual(fresh.rows);
+    expect(reader.get(recalledThere!.id)!.access_count).toBe(recalledThere!.access_count + 1);
     reader.close();
     writer.close();
   });

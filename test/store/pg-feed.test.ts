@@ -182,4 +182,25 @@ describe('the change feed of a PostgreSQL store', () => {
     const kinds = Object.fromEntries(events.map((ev) => ('id' in ev ? [ev.id, ev.kind] : ['', ev.kind])));
     expect(kinds).toEqual({ [a!.id]: 'delete', [b!.id]: 'edges', [c!.id]: 'upsert', [d!.id]: 'edges', [e!.id]: 'upsert' });
   });
+  it('tells a memory whose only change was an access as `usage`, and one accessed and edited as an upsert', (ctx) => {
+    if (pg.unavailable) return ctx.skip(pg.unavailable);
+    const reader = connect('pgfeed_usage_only');
+    const other = connect('pgfeed_usage_only');
+    const [a, b, c] = ['a', 'b', 'c'].map((x) => createMemory({ content: `memory ${x}` }, NOW));
+    for (const m of [a!, b!, c!]) other.add(m, null);
+    reader.catchUp();
+    const events = listen(reader);
+    other.logAccesses([a!, b!].map((m) => ({ id: m.id, record: accessRecord(NOW + 1, 'recalled') })));
+    other.save({ ...other.get(b!.id)!, content: 'memory b, edited' });
+    other.addEdge(c!.id, a!.id, 'supports', 0.5); // a: an access and an edge, so more than its usage
+    other.logAccesses([{ id: c!.id, record: accessRecord(NOW + 2, 'recalled') }]);
+    reader.catchUp();
+    const kinds = Object.fromEntries(events.map((ev) => ('id' in ev ? [ev.id, ev.kind] : ['', ev.kind])));
+    expect(kinds).toEqual({ [a!.id]: 'upsert', [b!.id]: 'upsert', [c!.id]: 'upsert' });
+    events.length = 0;
+    other.logAccesses([a!, b!].map((m) => ({ id: m.id, record: accessRecord(NOW + 3, 'recalled') })));
+    reader.catchUp();
+    expect(events).toEqual(expect.arrayContaining([{ kind: 'usage', id: a!.id }, { kind: 'usage', id: b!.id }]));
+    expect(events).toHaveLength(2);
+  });
 });

@@ -86,6 +86,20 @@ describe('how many changes pass before a process writes a snapshot', () => {
     expect(VIEWER_SAVE_PATIENCE).toBeGreaterThan(1);
   });
 
+  it('is never due while running through accesses alone (every recall logs some), and writes them at close', () => {
+    const { store, index, snap, queue, position, run } = setUp();
+    for (let n = 0; n < 5_000; n++) snap.notePatch('usage');
+    expect(queue).toHaveLength(0);
+    run();
+    expect(index.encodings).toBe(0);
+    // A row change still counts from where it stood (the accesses did not bring it closer).
+    for (let n = 0; n < 999; n++) snap.notePatch();
+    expect(queue).toHaveLength(0);
+    snap.saveOnClose(position);
+    expect(index.encodings).toBe(1); // at close the accesses count: the next process starts from them
+    store.close();
+  });
+
   it('encodes nothing when another process published a newer snapshot since its own, and counts again from there', () => {
     const { store, index, snap, snapshots, queue, position, run } = setUp();
     // Another process's snapshot, at a later position of the same feed.

@@ -38,6 +38,8 @@ export interface BuiltSpace {
 }
 
 export class CooccurrenceIndex implements DerivedIndex {
+  /** Text, owner and `precedes` edges: an access changes none of them. */
+  readonly readsNoUsage = true;
   private readonly docs = new Map<string, Doc>();
   /** src → dst of `precedes` edges. */
   private readonly next = new Map<string, string[]>();

@@ -31,8 +31,9 @@ interface StoredEntities {
 }
 
 export class EntityIndex implements PersistableIndex {
-  /** Entities come from the row's data alone. */
+  /** Entities come from the row's text alone, which neither an edge nor an access changes. */
   readonly readsNoEdges = true;
+  readonly readsNoUsage = true;
   readonly snapshotFormat = 'entities/2';
   /** entity → live memories carrying it (what a query's n-grams are looked up in). */
   private readonly carriers = new Map<string, number>();

@@ -45,6 +45,8 @@ const CONTEXT_EDGE = 'precedes';
 const TOKENIZE_CHUNK = 2000;
 
 export class KeywordIndex implements PersistableIndex {
+  /** Text, owner and context links: an access changes none of them. */
+  readonly readsNoUsage = true;
   readonly snapshotFormat = 'keyword/2';
 
   /** FTS5's tokenizer (core/store/derived/fts-tokenizer.ts); the rows come from core/store/sqlite/derived-sources.ts. */

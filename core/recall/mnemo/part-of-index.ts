@@ -16,6 +16,8 @@ import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource
 import { edgeTargets, edgesOfType } from '../../store/queries/edge-sources.js';
 
 export class PartOfIndex implements PersistableIndex {
+  /** `part_of` edges only: an access changes none. */
+  readonly readsNoUsage = true;
   readonly snapshotFormat = 'part_of/1';
   private parents = new Map<string, string[]>();
   private children = new Map<string, Set<string>>();

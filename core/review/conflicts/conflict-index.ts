@@ -172,7 +172,7 @@ export class ConflictIndex implements DerivedIndex {
       this.remove(id);
       return;
     }
-    // An access changes only what the memory was used: read again when asked for.
+    // An access changes only how much the memory was used: read again when asked for.
     this.uses.delete(id);
     const before = this.entries.get(id);
     let changed = false;
@@ -196,6 +196,11 @@ export class ConflictIndex implements DerivedIndex {
     for (const dst of edgeTargets(store, id, 'contradicts')) this.addEdge(id, dst);
     if (!before) for (const e of store.incoming(id)) if (e.type === 'contradicts') this.addEdge(e.src, id);
     if (changed || had !== (this.edgesOf.get(id)?.size ?? 0) || !before) this.version++;
+  }
+
+  /** Only an access (ChangeEvent `usage`): the text, owner and edges stand; how much it was used is read again when asked for. */
+  updateUsage(_store: StoreReader, id: string): void {
+    this.uses.delete(id);
   }
 
   remove(id: string): void {

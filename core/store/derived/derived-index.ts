@@ -2,7 +2,7 @@
  * What a derived index offers its Derived wrapper (derived.ts): loading and patching, and, for an
  * index worth persisting, a snapshot of itself (derived-snapshot.ts writes it to the sidecar).
  */
-import type { FeedPosition, StoreReader } from '../port/port.js';
+import type { FeedChanges, FeedPosition, StoreReader } from '../port/port.js';
 import type { PartSource, SnapshotParts } from './snapshot-parts.js';
 
 /** How far a build is: `done` of `total` rows (called every few thousand rows, and at the end). */
@@ -48,20 +48,42 @@ export interface DerivedIndex {
   readonly readsNoEdges?: boolean;
   /** Re-reads what the index holds of `id`'s edges only (its row did not change); left out, `update` runs. */
   updateEdges?(store: StoreReader, id: string): void;
+  /**
+   * True when nothing the index holds comes from a memory's usage (what an access changes: its
+   * counters, strength, recency and access ring): a memory whose only change is an access
+   * (ChangeEvent `usage`) is not re-read. Left out, every change is re-read.
+   */
+  readonly readsNoUsage?: boolean;
+  /** Takes in an access of `id` only (its text, owner and edges did not change); left out, `update` runs. */
+  updateUsage?(store: StoreReader, id: string): void;
   remove(id: string): void;
   /** Releases what the index holds outside the JS heap (a SQLite handle, a tokenizer); called once, when its engine closes. */
   dispose?(): void;
 }
 
+/** What changed of a memory: its row, only edges at it (ChangeEvent `edges`), or only its usage (`usage`). */
+export type PatchKind = 'row' | 'edges' | 'usage';
+
+/** The kind of change `changes` (a catch-up from the feed) tells for `id`. */
+export function patchKindOf(changes: FeedChanges, id: string): PatchKind {
+  return changes.edgeOnly?.has(id) ? 'edges' : changes.usageOnly?.has(id) ? 'usage' : 'row';
+}
+
+/** True when `index` reads nothing a change of `kind` touches: the memory is not re-read, no patch counted. */
+export function skipsPatch(index: DerivedIndex, kind: PatchKind): boolean {
+  return (kind === 'edges' && index.readsNoEdges === true) || (kind === 'usage' && index.readsNoUsage === true);
+}
+
 /**
- * Patches one memory that changed into `index`: only its edges (`edgesOnly`, its row unchanged) or
- * its row. False when the index reads nothing such a change touched (it reads no edges), so the
- * caller counts no patch. The one rule for both paths an index is patched by: live changes
- * (derived.ts) and a snapshot's catch-up (derived-snapshot.ts).
+ * Patches one memory that changed into `index`: only its edges, only its usage, or its row. False
+ * when the index reads nothing such a change touched (skipsPatch), so the caller counts no patch.
+ * The one rule for both paths an index is patched by: live changes (derived.ts) and a snapshot's
+ * catch-up (derived-snapshot.ts).
  */
-export function patchChanged(index: DerivedIndex, store: StoreReader, id: string, edgesOnly: boolean): boolean {
-  if (edgesOnly && index.readsNoEdges) return false;
-  if (edgesOnly && index.updateEdges) index.updateEdges(store, id);
+export function patchChanged(index: DerivedIndex, store: StoreReader, id: string, kind: PatchKind): boolean {
+  if (skipsPatch(index, kind)) return false;
+  if (kind === 'edges' && index.updateEdges) index.updateEdges(store, id);
+  else if (kind === 'usage' && index.updateUsage) index.updateUsage(store, id);
   else index.update(store, id);
   return true;
 }

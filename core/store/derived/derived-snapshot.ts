@@ -5,7 +5,7 @@
  * that triggered it and a piece per turn of the event loop; at close, finish or write it so the
  * next process (an agent after a big reflection apply) opens fast.
  */
-import { patchChanged, type LoadStep, type PersistableIndex } from './derived-index.js';
+import { patchChanged, patchKindOf, skipsPatch, type LoadStep, type PatchKind, type PersistableIndex } from './derived-index.js';
 import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedChanges, FeedPosition, StoreReader } from '../port/port.js';
@@ -31,6 +31,12 @@ const SETTLE_TRIES = 60;
 export class DerivedSnapshot {
   /** Patches applied since the snapshot in the sidecar (or since the build). */
   private patches = 0;
+  /**
+   * Accesses patched in since then (ChangeEvent `usage`). They never make a snapshot due while the
+   * process runs: every recall logs some, so with agents recalling the corpus was due every few
+   * seconds, and encoding it held an agent's worker for a second each time. They count at close.
+   */
+  private usagePatches = 0;
   /** Built in this process and not yet written. */
   private builtHere = false;
   private position: FeedPosition | null = null;
@@ -116,12 +122,16 @@ export class DerivedSnapshot {
   patchSince(from: FeedPosition): FeedPosition | null {
     const changes = this.store.changedSince(from, PATCH_LIMIT);
     if (!changes) return null;
-    this.patches += this.apply(changes);
+    this.apply(changes);
     this.position = changes.position;
     return changes.position;
   }
 
-  notePatch(): void {
+  notePatch(kind: PatchKind = 'row'): void {
+    if (kind === 'usage') {
+      this.usagePatches++;
+      return;
+    }
     this.patches++;
     if (this.position && this.patches >= this.threshold()) this.schedule(this.position);
   }
@@ -138,7 +148,10 @@ export class DerivedSnapshot {
    * drops them all; the processes that patched it in leave them again).
    */
   saveOnClose(position: FeedPosition): void {
-    this.writeWhole(position, () => this.builtHere || this.patches >= this.threshold() || (this.patches > 0 && this.noneStored()));
+    this.writeWhole(position, () => {
+      const patches = this.patches + this.usagePatches;
+      return this.builtHere || patches >= this.threshold() || (patches > 0 && this.noneStored());
+    });
   }
 
   private noneStored(): boolean {
@@ -174,7 +187,7 @@ export class DerivedSnapshot {
    * marker clears, so the processes beside it load them instead of rebuilding.
    */
   saveNow(position: FeedPosition): void {
-    this.writeWhole(position, () => this.builtHere || this.patches > 0);
+    this.writeWhole(position, () => this.builtHere || this.patches + this.usagePatches > 0);
   }
 
   cancel(): void {
@@ -236,21 +249,27 @@ export class DerivedSnapshot {
     }
     restored = true;
     this.since = snap.position;
-    this.patches = this.apply(changes);
+    this.patches = 0;
+    this.usagePatches = 0;
+    this.apply(changes);
     return changes.position;
   }
 
-  /** Patches the feed's changes in (the changed rows read ahead: on PostgreSQL each read is a round trip). */
-  private apply(changes: FeedChanges): number {
+  /** Patches the feed's changes in (the changed rows read ahead: on PostgreSQL each read is a round trip), counting them. */
+  private apply(changes: FeedChanges): void {
     for (const id of changes.deletes) this.index.remove(id);
-    const edgeOnly = changes.edgeOnly;
-    // Rows read ahead only for the memories the index will read (none of an edge-only change, for an index that reads no edges).
-    const upserts = this.index.readsNoEdges && edgeOnly?.size ? changes.upserts.filter((id) => !edgeOnly.has(id)) : changes.upserts;
-    let patched = changes.deletes.length;
+    // Rows read ahead only for the memories the index will read (none of an edge-only change, for an
+    // index that reads no edges; none of an access, for one that reads no usage).
+    const upserts = changes.upserts.filter((id) => !skipsPatch(this.index, patchKindOf(changes, id)));
+    this.patches += changes.deletes.length;
     this.store.withRowsAhead(upserts, () => {
-      for (const id of upserts) if (patchChanged(this.index, this.store, id, edgeOnly?.has(id) ?? false)) patched++;
+      for (const id of upserts) {
+        const kind = patchKindOf(changes, id);
+        if (!patchChanged(this.index, this.store, id, kind)) continue;
+        if (kind === 'usage') this.usagePatches++;
+        else this.patches++;
+      }
     });
-    return patched;
   }
 
   private fits(format: string, conditions: string, position: FeedPosition, now: FeedPosition): boolean {
@@ -277,6 +296,7 @@ export class DerivedSnapshot {
     this.builtOver = memories;
     this.kept = false;
     this.patches = 0;
+    this.usagePatches = 0;
   }
 
   private schedule(position: FeedPosition): void {
@@ -332,6 +352,7 @@ export class DerivedSnapshot {
     // Whoever writes it, a snapshot is on its way: the count of changes starts again.
     this.builtHere = false;
     this.patches = 0;
+    this.usagePatches = 0;
     if (claim.kind !== 'claimed') {
       if (claim.kind === 'covered') {
         this.since = claim.position;

@@ -97,10 +97,14 @@ export class Derived<T extends DerivedIndex> {
         return;
       }
       if (this.stale) return;
-      if (e.kind === 'reset') this.stale = true;
-      else if (e.kind === 'delete') this.index.remove(e.id);
-      else if (!patchChanged(this.index, this.store, e.id, e.kind === 'edges')) return;
-      this.snapshot?.notePatch();
+      if (e.kind === 'reset' || e.kind === 'delete') {
+        if (e.kind === 'reset') this.stale = true;
+        else this.index.remove(e.id);
+        this.snapshot?.notePatch();
+        return;
+      }
+      const kind = e.kind === 'upsert' ? 'row' : e.kind;
+      if (patchChanged(this.index, this.store, e.id, kind)) this.snapshot?.notePatch(kind);
     });
   }
 

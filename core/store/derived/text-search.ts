@@ -18,7 +18,7 @@
  * the same index serves a PostgreSQL store (pg/pg-text-rows.ts) with the same matches.
  */
 import Database from 'better-sqlite3';
-import type { SidecarResidentIndex } from './derived-index.js';
+import { patchKindOf, skipsPatch, type SidecarResidentIndex } from './derived-index.js';
 import type { IndexSidecar } from './index-sidecar.js';
 import type { FeedPosition, StoreReader } from '../port/port.js';
 import type { TextRows } from '../port/source-rows.js';
@@ -30,8 +30,9 @@ const TOKENIZER = 'unicode61 remove_diacritics 2';
 const PATCH_LIMIT = 20_000;
 
 export class TextSearchIndex implements SidecarResidentIndex {
-  /** Title, content and tags come from the row alone. */
+  /** Title, content and tags come from the row alone, and an access changes none of them. */
   readonly readsNoEdges = true;
+  readonly readsNoUsage = true;
   private readonly db: Database.Database;
   /** The sidecar the tables live in; null when they live in a private in-memory database. */
   private readonly sidecar: IndexSidecar | null;
@@ -134,7 +135,7 @@ export class TextSearchIndex implements SidecarResidentIndex {
     if (!changes) return false;
     this.write(() => {
       for (const id of changes.deletes) this.removeRow(id);
-      for (const id of changes.upserts) if (!changes.edgeOnly?.has(id)) this.patch(store, id);
+      for (const id of changes.upserts) if (!skipsPatch(this, patchKindOf(changes, id))) this.patch(store, id);
     });
     this.sidecar!.recordPosition(NAME, { format: FORMAT, conditions: this.conditions, position: changes.position }, store.clock.now());
     return true;

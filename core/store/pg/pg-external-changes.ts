@@ -10,7 +10,7 @@
  * only those), and never for ours.
  */
 import { foreignRunInProgress } from '../shared/run-marker.js';
-import { CATCH_UP_FEED_LIMIT } from '../port/feed-position.js';
+import { CATCH_UP_FEED_LIMIT, changeKindOf } from '../port/feed-position.js';
 import type { JournalledStore } from '../shared/journal.js';
 import type { FeedPosition } from '../port/port.js';
 import type { PgFeed } from './pg-feed.js';
@@ -106,7 +106,7 @@ export class PgExternalChanges {
     this.checkedTo = Math.max(this.checkedTo, changes.position.seq);
     for (const id of changes.deletes) store.emit({ kind: 'delete', id });
     store.withRowsAhead(changes.upserts, () => {
-      for (const id of changes.upserts) store.emit({ kind: changes.edgeOnly?.has(id) ? 'edges' : 'upsert', id });
+      for (const id of changes.upserts) store.emit({ kind: changeKindOf(changes, id), id });
     });
   }
 

@@ -135,10 +135,10 @@ export class PgFeed {
   changedSince(pos: FeedPosition, limit: number, ownToken: string | null = null): FeedChanges | null {
     const epoch = this.epoch();
     if (!epoch || pos.epoch !== epoch || this.prunedPast(pos)) return null;
-    const rows = this.rows<{ xmin: string; memory_id: string | null; dst: string | null }>(
+    const rows = this.rows<{ xmin: string; memory_id: string | null; dst: string | null; op: string | null }>(
       `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-       SELECT w.xmin::text AS xmin, f.memory_id, f.dst FROM w LEFT JOIN LATERAL (
-         SELECT memory_id, dst FROM ${this.table}
+       SELECT w.xmin::text AS xmin, f.memory_id, f.dst, f.op FROM w LEFT JOIN LATERAL (
+         SELECT memory_id, dst, op FROM ${this.table}
          WHERE xid >= $1::text::xid8 AND xid < w.xmin AND ($2::text IS NULL OR writer_token IS DISTINCT FROM $2)
          ORDER BY seq LIMIT $3
        ) f ON TRUE`,
@@ -148,12 +148,12 @@ export class PgFeed {
     if (pos.seq > xmin) return null;
     const found = rows.filter((r) => r.memory_id !== null);
     if (found.length > limit) return null;
-    const { touched, edgeOnly } = touchedByFeedRows(found.map((r) => [r.memory_id!, r.dst]));
+    const { touched, edgeOnly, usageOnly } = touchedByFeedRows(found.map((r) => [r.memory_id!, r.dst, r.op ?? '']));
     const present = new Set(touched.size ? this.rows<{ id: string }>(`SELECT id FROM ${this.conn.table('memories')} WHERE id = ANY($1::text[])`, [[...touched]]).map((r) => r.id) : []);
     const upserts: string[] = [];
     const deletes: string[] = [];
     for (const id of touched) (present.has(id) ? upserts : deletes).push(id);
-    return { upserts, deletes, edgeOnly, position: { epoch, seq: xmin } };
+    return { upserts, deletes, edgeOnly, usageOnly, position: { epoch, seq: xmin } };
   }
 
   /**

@@ -527,7 +527,8 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
       }
       this.events.insertMany(events);
     });
-    for (const id of touched) this.emit({ kind: 'upsert', id });
+    // Only what an access changes: indexes that read no usage skip these (store-rows.ts ChangeEvent).
+    for (const id of touched) this.emit({ kind: 'usage', id });
   }
 
   /** Ring entries a memory already carries (a new or imported memory) into the event table only. */

@@ -18,6 +18,11 @@ export interface FeedChanges {
    * no edges has nothing to re-read for them (an erase deletes thousands of its neighbours' edges).
    */
   edgeOnly?: ReadonlySet<string>;
+  /**
+   * The upserts whose only changes were accesses (feed op `access`), no edge at them: an index that
+   * reads no usage has nothing to re-read for them (every recall of every agent logs some).
+   */
+  usageOnly?: ReadonlySet<string>;
   /** Where the feed stood when this was read. */
   position: FeedPosition;
 }
@@ -29,19 +34,35 @@ export interface FeedChanges {
 export const CATCH_UP_FEED_LIMIT = 20_000;
 
 /**
- * The memories a run of feed rows names (`[memory id, edge dst]`: a memory's row has no dst, an
- * edge's row names both ends), and which of them only as an edge's end, their own row unchanged.
- * Shared by both backends' catch-up so they tell the same changes the same way.
+ * The memories a run of feed rows names (`[memory id, edge dst, op]`: a memory's row has no dst,
+ * an edge's row names both ends), which of them only as an edge's end, their own row unchanged,
+ * and which only by accesses (op `access`, no edge). Shared by both backends' catch-up so they
+ * tell the same changes the same way.
  */
-export function touchedByFeedRows(rows: Iterable<readonly [string, string | null]>): { touched: Set<string>; edgeOnly: Set<string> } {
+export function touchedByFeedRows(rows: Iterable<readonly [string, string | null, string]>): { touched: Set<string>; edgeOnly: Set<string>; usageOnly: Set<string> } {
   const touched = new Set<string>();
   const rowChanged = new Set<string>();
-  for (const [id, dst] of rows) {
+  const notAccessOnly = new Set<string>();
+  for (const [id, dst, op] of rows) {
     touched.add(id);
-    if (dst === null) rowChanged.add(id);
-    else touched.add(dst);
+    if (dst === null) {
+      rowChanged.add(id);
+      if (op !== 'access') notAccessOnly.add(id);
+    } else {
+      touched.add(dst);
+      notAccessOnly.add(id).add(dst);
+    }
   }
   const edgeOnly = new Set<string>();
-  for (const id of touched) if (!rowChanged.has(id)) edgeOnly.add(id);
-  return { touched, edgeOnly };
+  const usageOnly = new Set<string>();
+  for (const id of touched) {
+    if (!rowChanged.has(id)) edgeOnly.add(id);
+    else if (!notAccessOnly.has(id)) usageOnly.add(id);
+  }
+  return { touched, edgeOnly, usageOnly };
+}
+
+/** How catch-up tells a memory `changes` names as changed (store-rows.ts ChangeEvent): only its edges, only its usage, or its row. */
+export function changeKindOf(changes: FeedChanges, id: string): 'edges' | 'usage' | 'upsert' {
+  return changes.edgeOnly?.has(id) ? 'edges' : changes.usageOnly?.has(id) ? 'usage' : 'upsert';
 }

@@ -13,7 +13,7 @@ import { foreignRunInProgress, ownRunIds } from '../shared/run-marker.js';
 import { changedSince, feedPosition, hasFeed } from './feed-reads.js';
 import type { JournalledStore } from '../shared/journal.js';
 import type { FeedPosition } from '../port/port.js';
-import { CATCH_UP_FEED_LIMIT } from '../port/feed-position.js';
+import { CATCH_UP_FEED_LIMIT, changeKindOf } from '../port/feed-position.js';
 import { diffRowSignatures, scanRowSignatures, type RowSignatures } from './row-signatures.js';
 
 
@@ -115,7 +115,7 @@ export class ExternalChanges {
     }
     this.position = changes.position;
     for (const id of changes.deletes) store.emit({ kind: 'delete', id });
-    for (const id of changes.upserts) store.emit({ kind: changes.edgeOnly?.has(id) ? 'edges' : 'upsert', id });
+    for (const id of changes.upserts) store.emit({ kind: changeKindOf(changes, id), id });
   }
 
   private catchUpFromDigests(): void {

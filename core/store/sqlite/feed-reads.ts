@@ -13,11 +13,11 @@ import { touchedByFeedRows, type FeedChanges, type FeedPosition } from '../port/
  */
 export const CATCH_UP_SQL = {
   count: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?',
-  rows: 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq',
+  rows: 'SELECT memory_id, dst, op FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq',
   exists: 'SELECT 1 FROM memories WHERE id = ?',
   /** The same, leaving out the rows of changes the reader wrote itself (a run it is writing: json array of change ids). */
   countOthers: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?)))',
-  rowsOthers: 'SELECT memory_id, dst FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq',
+  rowsOthers: 'SELECT memory_id, dst, op FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq',
 } as const;
 
 /** Whether this file has the feed (migration 007; a nooa-only file or an old read-only store does not). */
@@ -55,11 +55,11 @@ export function changedSince(store: object, pos: FeedPosition, limit: number, ow
   const range = ownChanges.length ? [pos.seq, now.seq, JSON.stringify(ownChanges)] : [pos.seq, now.seq];
   const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range) as number;
   if (count > limit) return null;
-  const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as [string, string | null][];
-  const { touched, edgeOnly } = touchedByFeedRows(rows);
+  const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as [string, string | null, string][];
+  const { touched, edgeOnly, usageOnly } = touchedByFeedRows(rows);
   const upserts: string[] = [];
   const deletes: string[] = [];
   const exists = statementOf(store, CATCH_UP_SQL.exists).pluck();
   for (const id of touched) (exists.get(id) === undefined ? deletes : upserts).push(id);
-  return { upserts, deletes, edgeOnly, position: now };
+  return { upserts, deletes, edgeOnly, usageOnly, position: now };
 }

@@ -30,9 +30,17 @@ type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit' | '
 /** First retry of kept accesses, and the longest wait between retries. */
 const RETRY_FIRST_MS = 5;
 const RETRY_MAX_MS = 100;
-/** Past this many kept, or kept this long, the next write waits for the lock as any write does. */
-const KEEP_AT_MOST = 5_000;
+/**
+ * Kept accesses are written this many to a transaction, one transaction a turn, so the recalls
+ * this thread answers run between them: written at once, the accesses kept through a reflection's
+ * apply (thousands) held an agent's worker for over a second.
+ */
+const WRITE_AT_MOST = 128;
+/** Kept this long, a try waits this long for the lock (a writer that never pauses still lets them in). */
 const KEEP_AT_MOST_MS = 5_000;
+const OVERDUE_WAIT_MS = 50;
+/** Past this many kept, a try waits for the lock as any write does: memory is not spent without bound. */
+const KEEP_AT_MOST = 20_000;
 
 /** SQLite's "the database is locked" in any of its forms (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, …). */
 function isBusy(err: unknown): boolean {
@@ -93,33 +101,35 @@ export class SqliteAccessLog {
   }
 
   /**
-   * One try without waiting (past KEEP_AT_MOST, one that waits); on a taken lock, another try a
-   * little later, longer each time. From a timer (`fromTimer`) it never throws: nobody would hear
-   * it but the worker's uncaught-error handler, which stops the worker; a write that fails for
-   * another reason than the lock drops what was kept, with a warning.
+   * Writes the oldest kept accesses, WRITE_AT_MOST of them, without waiting for the lock (kept
+   * long, a short wait; kept past KEEP_AT_MOST, as long as any write waits); the rest on a later
+   * turn. On a taken lock, another try a little later, longer each time. A taken lock is never an
+   * error here: the recall that kept them has its answer. From a timer (`fromTimer`) it never
+   * throws: nobody would hear it but the worker's uncaught-error handler, which stops the worker;
+   * a write that fails for another reason than the lock drops those accesses, with a warning.
    */
   private tryKept(fromTimer = false): void {
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
     if (this.kept.length === 0 || this.store.isClosed) return;
-    const writes = this.kept;
-    const overdue = writes.length >= KEEP_AT_MOST || performance.now() - this.keptSince >= KEEP_AT_MOST_MS;
+    const chunk = this.kept.slice(0, WRITE_AT_MOST);
+    const waitMs = this.kept.length >= KEEP_AT_MOST ? this.busyTimeoutMs : performance.now() - this.keptSince >= KEEP_AT_MOST_MS ? OVERDUE_WAIT_MS : 0;
     let written: boolean;
     try {
-      written = overdue ? (this.write(writes), true) : this.withoutWaiting(() => this.write(writes));
+      written = this.waitingAtMost(waitMs, () => this.write(chunk));
     } catch (err) {
       if (!fromTimer) throw err;
-      if (isBusy(err)) {
-        written = false;
-      } else {
-        this.kept = [];
-        this.store.warn('access-log-kept', `${writes.length} accesses kept while the store was locked could not be written (${(err as Error).message}); they are not in the access log`);
-        return;
-      }
+      this.store.warn('access-log-kept', `${chunk.length} accesses kept while the store was locked could not be written (${(err as Error).message}); they are not in the access log`);
+      written = true; // dropped below, as if written: trying them again would fail the same way
     }
     if (written) {
-      this.kept = [];
+      this.kept.splice(0, chunk.length);
       this.retryMs = RETRY_FIRST_MS;
+      if (this.kept.length === 0) return;
+      // The rest were kept after these: younger, so the clock of the oldest restarts no later than it should.
+      this.keptSince = performance.now();
+      this.retry = setTimeout(() => this.tryKept(true), 0);
+      this.retry.unref?.();
       return;
     }
     this.retry = setTimeout(() => this.tryKept(true), this.retryMs);
@@ -127,9 +137,10 @@ export class SqliteAccessLog {
     this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
-  /** Runs `fn` with SQLite's busy wait off; false (nothing written) when the write lock was taken. */
-  private withoutWaiting(fn: () => void): boolean {
-    this.db.pragma('busy_timeout = 0');
+  /** Runs `fn` with SQLite's busy wait at `ms`; false (nothing written) when the write lock stayed taken. */
+  private waitingAtMost(ms: number, fn: () => void): boolean {
+    const changed = ms !== this.busyTimeoutMs;
+    if (changed) this.db.pragma(`busy_timeout = ${ms}`);
     try {
       fn();
       return true;
@@ -137,7 +148,7 @@ export class SqliteAccessLog {
       if (isBusy(err)) return false;
       throw err;
     } finally {
-      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+      if (changed) this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
   }
 
@@ -155,7 +166,8 @@ export class SqliteAccessLog {
         touched.push(m.id);
       }
     });
-    for (const id of touched) this.store.emit({ kind: 'upsert', id });
+    // Only what an access changes: indexes that read no usage skip these (store-rows.ts ChangeEvent).
+    for (const id of touched) this.store.emit({ kind: 'usage', id });
   }
 
   /** Ring entries the memory already carries (a new or imported memory) into the event table only. */
