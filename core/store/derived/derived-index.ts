@@ -2,7 +2,7 @@
  * What a derived index offers its Derived wrapper (derived.ts): loading and patching, and, for an
  * index worth persisting, a snapshot of itself (derived-snapshot.ts writes it to the sidecar).
  */
-import type { FeedChanges, FeedPosition, StoreReader } from '../port/port.js';
+import type { FeedPosition, StoreReader } from '../port/port.js';
 import type { PartSource, SnapshotParts } from './snapshot-parts.js';
 
 /** How far a build is: `done` of `total` rows (called every few thousand rows, and at the end). */
@@ -61,13 +61,8 @@ export interface DerivedIndex {
   dispose?(): void;
 }
 
-/** What changed of a memory: its row, only edges at it (ChangeEvent `edges`), or only its usage (`usage`). */
-export type PatchKind = 'row' | 'edges' | 'usage';
-
-/** The kind of change `changes` (a catch-up from the feed) tells for `id`. */
-export function patchKindOf(changes: FeedChanges, id: string): PatchKind {
-  return changes.edgeOnly?.has(id) ? 'edges' : changes.usageOnly?.has(id) ? 'usage' : 'row';
-}
+/** What changed of a memory, as ChangeEvent tells it: its row (`upsert`), only edges at it, or only its usage. */
+export type PatchKind = 'upsert' | 'edges' | 'usage';
 
 /** True when `index` reads nothing a change of `kind` touches: the memory is not re-read, no patch counted. */
 export function skipsPatch(index: DerivedIndex, kind: PatchKind): boolean {

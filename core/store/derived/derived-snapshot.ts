@@ -5,7 +5,8 @@
  * that triggered it and a piece per turn of the event loop; at close, finish or write it so the
  * next process (an agent after a big reflection apply) opens fast.
  */
-import { patchChanged, patchKindOf, skipsPatch, type LoadStep, type PatchKind, type PersistableIndex } from './derived-index.js';
+import { patchChanged, skipsPatch, type LoadStep, type PatchKind, type PersistableIndex } from './derived-index.js';
+import { changeKindOf } from '../port/feed-position.js';
 import type { IndexSidecar, SnapshotWrite } from './index-sidecar.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import type { FeedChanges, FeedPosition, StoreReader } from '../port/port.js';
@@ -127,7 +128,7 @@ export class DerivedSnapshot {
     return changes.position;
   }
 
-  notePatch(kind: PatchKind = 'row'): void {
+  notePatch(kind: PatchKind = 'upsert'): void {
     if (kind === 'usage') {
       this.usagePatches++;
       return;
@@ -260,12 +261,11 @@ export class DerivedSnapshot {
     for (const id of changes.deletes) this.index.remove(id);
     // Rows read ahead only for the memories the index will read (none of an edge-only change, for an
     // index that reads no edges; none of an access, for one that reads no usage).
-    const upserts = changes.upserts.filter((id) => !skipsPatch(this.index, patchKindOf(changes, id)));
+    const read = changes.upserts.map((id) => ({ id, kind: changeKindOf(changes, id) })).filter((c) => !skipsPatch(this.index, c.kind));
     this.patches += changes.deletes.length;
-    this.store.withRowsAhead(upserts, () => {
-      for (const id of upserts) {
-        const kind = patchKindOf(changes, id);
-        if (!patchChanged(this.index, this.store, id, kind)) continue;
+    this.store.withRowsAhead(read.map((c) => c.id), () => {
+      for (const { id, kind } of read) {
+        patchChanged(this.index, this.store, id, kind);
         if (kind === 'usage') this.usagePatches++;
         else this.patches++;
       }

@@ -103,8 +103,7 @@ export class Derived<T extends DerivedIndex> {
         this.snapshot?.notePatch();
         return;
       }
-      const kind = e.kind === 'upsert' ? 'row' : e.kind;
-      if (patchChanged(this.index, this.store, e.id, kind)) this.snapshot?.notePatch(kind);
+      if (patchChanged(this.index, this.store, e.id, e.kind)) this.snapshot?.notePatch(e.kind);
     });
   }
 

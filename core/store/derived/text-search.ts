@@ -18,9 +18,10 @@
  * the same index serves a PostgreSQL store (pg/pg-text-rows.ts) with the same matches.
  */
 import Database from 'better-sqlite3';
-import { patchKindOf, skipsPatch, type SidecarResidentIndex } from './derived-index.js';
+import { skipsPatch, type SidecarResidentIndex } from './derived-index.js';
 import type { IndexSidecar } from './index-sidecar.js';
 import type { FeedPosition, StoreReader } from '../port/port.js';
+import { changeKindOf } from '../port/feed-position.js';
 import type { TextRows } from '../port/source-rows.js';
 
 const NAME = 'memory.textSearch';
@@ -135,7 +136,7 @@ export class TextSearchIndex implements SidecarResidentIndex {
     if (!changes) return false;
     this.write(() => {
       for (const id of changes.deletes) this.removeRow(id);
-      for (const id of changes.upserts) if (!skipsPatch(this, patchKindOf(changes, id))) this.patch(store, id);
+      for (const id of changes.upserts) if (!skipsPatch(this, changeKindOf(changes, id))) this.patch(store, id);
     });
     this.sidecar!.recordPosition(NAME, { format: FORMAT, conditions: this.conditions, position: changes.position }, store.clock.now());
     return true;
