@@ -60,50 +60,86 @@ const B = 0.75;
  * insertion order. `acc` is a zeroed score per rowid (at least as long as the rowids), zeroed again on return.
  *
  * At a million memories a common term's postings are hundreds of thousands of rows, and scoring
- * them all was most of a recall's time. So the terms are read rarest-bound first, and once the
- * terms left could not together lift a row the query has not met yet past the `limit`-th best
- * visible row so far, their postings are no longer read (dynamic pruning: MaxScore, term at a
- * time). The rows that could still make the cut are then scored exactly, each term's share added
- * in the query's order as scoreAllBm25 adds them, so the hits and their scores are bit for bit
- * scoreAllBm25's (test/unit/keyword-pruning.test.ts compares them on random indexes).
+ * them all was most of a recall's time. So the pruning is MaxScore's, term at a time:
+ * 1. Terms are read rarest-bound first into `acc` until the terms left could not together lift a
+ *    row the query has not met yet past the `limit`-th best visible row so far (the floor).
+ * 2. The rows met that could still make the cut are refined a term at a time: each term left adds
+ *    its share to them (a merge of two ascending rowid lists, not a lookup per row), its bound
+ *    leaves what they could still gain, the floor rises, and the rows that can no longer reach it
+ *    are dropped. On the demo store the rows met number 10⁵ and the survivors a few hundred.
+ * 3. The survivors (and the rows changed since the postings were built) are scored exactly, each
+ *    term's share added in the query's order as scoreAllBm25 adds them, so the hits and their scores
+ *    are bit for bit scoreAllBm25's (test/unit/keyword-pruning.test.ts compares them on random indexes).
+ * A term the query names twice is read once in 1 and 2, its share counted twice.
  */
 export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: KeywordSearch, acc: Float64Array, bounds?: TermBounds): KeywordHit[] {
   const plans = termPlans(index, stems, q.contextWeight, bounds);
   // One term, or a context weight the bounds do not cover: nothing to prune.
   if (plans === null || plans.length < 2 || q.limit <= 0) return scoreAllBm25(index, stems, q, acc);
-  const order = [...plans].sort((a, b) => b.ub - a.ub || a.at - b.at);
-  const touched: number[] = [];
+  const order = distinctTerms(plans).sort((a, b) => b.ub - a.ub || a.at - b.at);
+  const rows = scratchRows(acc.length);
+  let met = 0;
   let rest = order.reduce((sum, p) => sum + p.ub, 0);
   let floor = -Infinity;
   let read = 0;
-  for (; read < order.length; read++) {
-    const p = order[read]!;
-    addPostings(index, p, q.contextWeight, acc, touched);
+  // The best rows so far: after a term is read, the new best are among the old best and that
+  // term's rows (every other row's score is as it was), so the whole of `met` is not walked again.
+  let best: number[] = [];
+  // `met` is a run of ascending rowids per term read (each term's postings ascend, and a row joins
+  // at the first term that holds it): where each run ends.
+  let runs: number[] = [];
+  while (read < order.length) {
+    const p = order[read++]!;
+    const before = met;
+    met = addPostings(index, p, q.contextWeight, acc, rows.met, met);
+    if (met > before) runs.push(met);
     rest -= p.ub;
-    if (read + 1 === order.length) break;
-    floor = kthVisible(index, touched, acc, q);
-    // Summed in another order than the exact scores below: a relative margin far above that rounding.
-    if (rest < floor * (1 - 1e-9) - 1e-12) {
-      read++;
-      break;
+    if (p.term < index.postedTerms) {
+      const range = index.postingsOf(p.term);
+      best = topVisible(index, acc, q, best, range.rowids, range.from, range.to, rows.mark);
     }
+    floor = kthOf(best, acc, q);
+    // Summed in another order than the exact scores below: a relative margin far above that rounding.
+    if (rest < marginBelow(floor)) break;
   }
-  if (read === order.length) {
-    rest = 0;
-    floor = kthVisible(index, touched, acc, q);
+  if (read === order.length) rest = 0;
+  let kept: number;
+  for (let from = rows.met; ; from = rows.kept) {
+    // The rows that can still reach the floor, into `kept` (in place after the first time), each run staying ascending.
+    let left = 0;
+    let start = 0;
+    const runsLeft: number[] = [];
+    for (const end of runs) {
+      for (let i = start; i < end; i++) {
+        const rowid = from[i]!;
+        if (acc[rowid]! + rest >= marginBelow(floor)) rows.kept[left++] = rowid;
+      }
+      if (runsLeft.length === 0 || left > runsLeft[runsLeft.length - 1]!) runsLeft.push(left);
+      start = end;
+    }
+    runs = runsLeft;
+    kept = left;
+    if (read === order.length || kept === 0) break;
+    const p = order[read++]!;
+    start = 0;
+    for (const end of runs) {
+      addShares(index, p, q.contextWeight, acc, rows.kept, start, end);
+      start = end;
+    }
+    rest -= p.ub;
+    if (read === order.length) rest = 0;
+    floor = Math.max(floor, kthOf(topVisible(index, acc, q, [], rows.kept, 0, kept, rows.mark), acc, q));
   }
-  const margin = floor * (1 - 1e-9) - 1e-12;
+  for (let i = 0; i < met; i++) acc[rows.met[i]!] = 0;
   // A row the scope hides never makes the cut: left out here, not scored.
   const shown = (rowid: number) => {
     return !q.visible || q.visible(index.idOf(rowid), index.ownerOf(rowid));
   };
-  const candidates = new Set<number>();
-  for (const rowid of touched) if (acc[rowid]! + rest >= margin && shown(rowid)) candidates.add(rowid);
-  for (const rowid of touched) acc[rowid] = 0;
-  for (const rowid of index.fresh) if (shown(rowid)) candidates.add(rowid);
+  const candidates: number[] = [];
+  for (let i = 0; i < kept; i++) if (shown(rows.kept[i]!)) candidates.push(rows.kept[i]!);
+  // Rows changed since the postings were built are stale there, so never met above.
+  for (const rowid of index.fresh) if (shown(rowid)) candidates.push(rowid);
   // The exact scores, as scoreAllBm25 sums them: term by term in the query's order, bulk then fresh.
-  // Each term's postings are looked up once here, not once per candidate: thousands of candidates
-  // a query, each asking for every term, made that lookup most of a recall's time.
   const ranges = plans.map((p) => (p.term < index.postedTerms ? index.postingsOf(p.term) : null));
   const scored: number[] = [];
   for (const rowid of candidates) {
@@ -112,7 +148,70 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
     acc[rowid] = score;
     scored.push(rowid);
   }
-  return topHits(index, scored, q, acc);
+  return topHits(index, scored, scored.length, q, acc);
+}
+
+/** Just below `floor`: what a bound must reach, given that sums in other orders round differently. */
+function marginBelow(floor: number): number {
+  return floor * (1 - 1e-9) - 1e-12;
+}
+
+/** The query's terms once each, a repeated term's share and bound counted as often as it is named. */
+function distinctTerms(plans: readonly TermPlan[]): TermPlan[] {
+  const byTerm = new Map<number, TermPlan>();
+  for (const p of plans) {
+    const seen = byTerm.get(p.term);
+    if (seen) byTerm.set(p.term, { ...seen, scale: seen.scale + p.scale, ub: seen.ub + p.ub });
+    else byTerm.set(p.term, p);
+  }
+  return [...byTerm.values()];
+}
+
+/**
+ * The rows a query met and the rows it keeps, by rowid: reused from query to query (a recall at a
+ * million memories meets 10⁵ rows, and arrays grown row by row made garbage of them each time).
+ * Safe to share: scoring is synchronous and never re-entered.
+ */
+let scratch = { met: new Int32Array(0), kept: new Int32Array(0), mark: new Uint8Array(0) };
+function scratchRows(rows: number): typeof scratch {
+  if (scratch.met.length < rows) scratch = { met: new Int32Array(rows), kept: new Int32Array(rows), mark: new Uint8Array(rows) };
+  return scratch;
+}
+
+/**
+ * A term's share added to each of `rows[from, to)` (ascending) that its bulk postings hold: the
+ * two ascending lists merged, galloping through the postings where the rows are sparse.
+ */
+function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array, rows: Int32Array, from: number, to: number): void {
+  if (p.term >= index.postedTerms) return;
+  const { rowids, body, context, from: first, to: end } = index.postingsOf(p.term);
+  const { scale, k0, avgKb: kb } = p;
+  const lengths = index.lengths;
+  let i = first;
+  for (let j = from; j < to && i < end; j++) {
+    const rowid = rows[j]!;
+    if (rowids[i]! < rowid) {
+      // Gallop: rowids[lo] < rowid, and rowids[hi] ≥ rowid or hi = end.
+      let lo = i;
+      let step = 1;
+      let hi = i + 1;
+      while (hi < end && rowids[hi]! < rowid) {
+        lo = hi;
+        step *= 2;
+        hi = Math.min(end, lo + step);
+      }
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (rowids[mid]! < rowid) lo = mid;
+        else hi = mid;
+      }
+      i = hi;
+    }
+    if (i < end && rowids[i] === rowid) {
+      const f = body[i]! + w * context[i]!;
+      if (f > 0) acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!);
+    }
+  }
 }
 
 /** The score bound of one term of a query, and what scoring it reads. */
@@ -186,9 +285,12 @@ function termPlans(index: ScoredIndex, stems: readonly number[], w: number, boun
   return plans;
 }
 
-/** One term's bulk postings added to `acc` (scoreAllBm25's loop, for this term alone). */
-function addPostings(index: ScoredIndex, p: Pick<TermPlan, 'term' | 'scale' | 'k0' | 'avgKb'>, w: number, acc: Float64Array, touched: number[]): void {
-  if (p.term >= index.postedTerms) return;
+/**
+ * One term's bulk postings added to `acc` (scoreAllBm25's loop, for this term alone); each row met
+ * for the first time is written at `met[count]`. Returns the new count.
+ */
+function addPostings(index: ScoredIndex, p: Pick<TermPlan, 'term' | 'scale' | 'k0' | 'avgKb'>, w: number, acc: Float64Array, met: Int32Array, count: number): number {
+  if (p.term >= index.postedTerms) return count;
   const { rowids, body, context, from, to } = index.postingsOf(p.term);
   const { scale, k0, avgKb: kb } = p;
   const lengths = index.lengths;
@@ -198,21 +300,35 @@ function addPostings(index: ScoredIndex, p: Pick<TermPlan, 'term' | 'scale' | 'k
     if (staleMask[rowid] === 1) continue;
     const f = body[i]! + w * context[i]!;
     if (f <= 0) continue;
-    if (acc[rowid] === 0) touched.push(rowid);
+    if (acc[rowid] === 0) met[count++] = rowid;
     acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!);
   }
+  return count;
 }
 
-/** The `q.limit`-th best visible score among `rows` (−Infinity while fewer are visible). */
-function kthVisible(index: ScoredIndex, rows: readonly number[], acc: Float64Array, q: KeywordSearch): number {
+/**
+ * The best `q.limit` visible rows by `acc` among `others` and `rows[from, to)`, as a min-heap
+ * (its top is the `q.limit`-th best). Rows `acc` has not met are passed over. A row of `others`
+ * that `rows` also holds is counted once (`mark` is a zeroed byte per rowid, zeroed again on return).
+ */
+function topVisible(index: ScoredIndex, acc: Float64Array, q: KeywordSearch, others: readonly number[], rows: Int32Array, from: number, to: number, mark: Uint8Array): number[] {
   const heap: number[] = [];
   const lower = (x: number, y: number) => acc[x]! < acc[y]!;
-  for (const rowid of rows) {
-    if (heap.length === q.limit && acc[rowid]! <= acc[heap[0]!]!) continue;
-    if (q.visible && !q.visible(index.idOf(rowid), index.ownerOf(rowid))) continue;
+  const offer = (rowid: number) => {
+    if (acc[rowid] === 0 || (heap.length === q.limit && acc[rowid]! <= acc[heap[0]!]!)) return;
+    if (q.visible && !q.visible(index.idOf(rowid), index.ownerOf(rowid))) return;
     if (heap.length < q.limit) heapPush(heap, rowid, lower);
     else heapReplaceTop(heap, rowid, lower);
-  }
+  };
+  for (const rowid of others) mark[rowid] = 1;
+  for (const rowid of others) offer(rowid);
+  for (let i = from; i < to; i++) if (mark[rows[i]!] === 0) offer(rows[i]!);
+  for (const rowid of others) mark[rowid] = 0;
+  return heap;
+}
+
+/** The `q.limit`-th best score of a topVisible heap (−Infinity while it holds fewer). */
+function kthOf(heap: readonly number[], acc: Float64Array, q: KeywordSearch): number {
   return heap.length < q.limit ? -Infinity : acc[heap[0]!]!;
 }
 
@@ -247,11 +363,12 @@ function exactScore(index: ScoredIndex, plans: readonly TermPlan[], ranges: read
   return score;
 }
 
-/** The best `q.limit` visible rows of `rows` by `acc`, best first (ties: the older row); `acc` zeroed for them after. */
-function topHits(index: ScoredIndex, rows: readonly number[], q: KeywordSearch, acc: Float64Array): KeywordHit[] {
+/** The best `q.limit` visible rows of `rows[0, count)` by `acc`, best first (ties: the older row); `acc` zeroed for them after. */
+function topHits(index: ScoredIndex, rows: ArrayLike<number>, count: number, q: KeywordSearch, acc: Float64Array): KeywordHit[] {
   const heap: number[] = [];
   const worse = (x: number, y: number) => acc[x]! < acc[y]! || (acc[x] === acc[y] && x > y);
-  for (const rowid of rows) {
+  for (let i = 0; i < count; i++) {
+    const rowid = rows[i]!;
     if (heap.length === q.limit && !worse(heap[0]!, rowid)) continue;
     if (q.visible && !q.visible(index.idOf(rowid), index.ownerOf(rowid))) continue;
     if (heap.length < q.limit) heapPush(heap, rowid, worse);
@@ -259,7 +376,7 @@ function topHits(index: ScoredIndex, rows: readonly number[], q: KeywordSearch, 
   }
   heap.sort((x, y) => (worse(x, y) ? 1 : worse(y, x) ? -1 : 0));
   const hits = heap.map((rowid) => ({ id: index.idOf(rowid), score: acc[rowid]! }));
-  for (const rowid of rows) acc[rowid] = 0;
+  for (let i = 0; i < count; i++) acc[rows[i]!] = 0;
   return hits;
 }
 
@@ -267,7 +384,8 @@ function topHits(index: ScoredIndex, rows: readonly number[], q: KeywordSearch, 
 export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: KeywordSearch, acc: Float64Array): KeywordHit[] {
   const n = index.docCount;
   const avg = index.totalLength / n;
-  const touched: number[] = [];
+  const met = scratchRows(acc.length).met;
+  let count = 0;
   const w = q.contextWeight;
   const lengths = index.lengths;
   const kb = (K1 * B) / avg;
@@ -275,7 +393,7 @@ export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: Ke
   const add = (rowid: number, body: number, context: number, idf: number) => {
     const f = body + w * context;
     if (f <= 0) return;
-    if (acc[rowid] === 0) touched.push(rowid);
+    if (acc[rowid] === 0) met[count++] = rowid;
     acc[rowid]! += (idf * f * (K1 + 1)) / (f + k0 + kb * lengths[rowid]!);
   };
   for (const term of stems) {
@@ -283,7 +401,7 @@ export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: Ke
     if (df === 0) continue;
     let idf = Math.log((n - df + 0.5) / (df + 0.5));
     if (idf <= 0) idf = 1e-6;
-    addPostings(index, { term, scale: idf * (K1 + 1), k0, avgKb: kb }, w, acc, touched);
+    count = addPostings(index, { term, scale: idf * (K1 + 1), k0, avgKb: kb }, w, acc, met, count);
     for (const rowid of index.fresh) {
       const t = index.freshTerms(rowid);
       const j = bisect(t.ids, 0, t.ids.length, term);
@@ -292,7 +410,7 @@ export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: Ke
   }
   // The best `limit` through a bounded min-heap (topHits): sorting every match would cost more
   // than scoring them when common words match most of the store.
-  return topHits(index, touched, q, acc);
+  return topHits(index, met, count, q, acc);
 }
 
 function heapPush(heap: number[], x: number, worse: (a: number, b: number) => boolean): void {
