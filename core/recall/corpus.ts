@@ -243,6 +243,25 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   /**
+   * An access changes only a row's usage (its counters and access ring): its slot's scoring fields
+   * are read again, in place. update() first turns a snapshot read back into arrays (mutable()),
+   * which at a million memories took about 1.3 s, and left most of the garbage, of the first recall
+   * after opening a store that agents had recalled from since its last snapshot. Anything an access
+   * alone does not do (a new, moved, archived or re-owned row, other text) goes through update().
+   */
+  updateUsage(store: StoreReader, id: string): void {
+    const slot = this.needsReload ? undefined : this.slotOfId(id);
+    const row = slot === undefined ? undefined : store.queries.sourceRow(id);
+    const same = slot !== undefined && row && !row.archived && this.isAlive(slot) && row.rowid === this.rowidOf(slot) && row.owner === this.ownerOf(slot) && row.content === this.contentOf(slot);
+    if (!same) return this.update(store, id);
+    const before = this.dataOf(slot);
+    const after = slotData(store, row);
+    if (after.title !== before.title || after.tags.join('\u0001') !== before.tags.join('\u0001')) return this.update(store, id);
+    this.store = store;
+    this.data[slot] = after;
+  }
+
+  /**
    * Puts a row at its rowid's place among the slots, moving the ones after it up by one; false
    * (nothing changed) when more than MAX_MOVED_SLOTS would move or its rowid is taken.
    */
