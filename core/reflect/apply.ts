@@ -30,6 +30,7 @@ import type { Engine } from '../engine/engine.js';
 import type { BeforeFinish, JobProgressSink } from '../model/job-phase.js';
 import { batchBudget, pacingOf, type RunPacing } from '../model/run-pacing.js';
 import { tableCounts } from '../store/queries/counts.js';
+import { CATCH_UP_FEED_LIMIT, type FeedPosition } from '../store/port/feed-position.js';
 import { storeFingerprint, storeFingerprintInPages } from './fingerprint.js';
 import { isClose, rescoreValue, touched } from './ops.js';
 import { planOps } from './plan.js';
@@ -108,7 +109,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   let pre: Prechecked | null = null;
   let preHolds = false;
   const run = store.runs.changeRun(`reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta, () => {
-    preHolds = pre !== null && store.dataVersion() === pre.dataVersion && store.totalChanges() === pre.ownChanges;
+    preHolds = pre !== null && ((store.dataVersion() === pre.dataVersion && store.totalChanges() === pre.ownChanges) || onlyAccessesSince(store, pre.feed));
   });
   const dropped = new Set<string>();
   let i = -1; // -1 until the first batch has checked the fingerprint
@@ -216,6 +217,21 @@ interface Prechecked {
   fingerprint: string;
   dataVersion: number;
   ownChanges: number;
+  /** Where the change feed stood before the read (null: the file has none). */
+  feed: FeedPosition | null;
+}
+
+/**
+ * Whether everything committed after `feed` was accesses: the fingerprint leaves usage out, so the
+ * read before the lock still holds. Agents recalling log accesses all the time, and without this
+ * the first batch re-read the whole store under the write lock (1 to 2 s at 100k, every agent's
+ * access writes waiting behind it, and past the busy timeout on a slower machine).
+ */
+function onlyAccessesSince(store: Engine['store'], feed: FeedPosition | null): boolean {
+  if (!feed) return false;
+  const changes = store.changedSince(feed, CATCH_UP_FEED_LIMIT);
+  if (!changes || changes.deletes.length > 0) return false;
+  return changes.upserts.every((id) => changes.usageOnly?.has(id) === true);
 }
 
 /**
@@ -228,12 +244,13 @@ interface Prechecked {
 async function fingerprintBeforeLock(store: Engine['store'], report: JobProgressSink, cancel: () => boolean): Promise<Prechecked | null> {
   const dataVersion = store.dataVersion();
   const ownChanges = store.totalChanges();
+  const feed = store.feedPosition();
   const counts = tableCounts(store);
   const rows = counts.memories + counts.edges;
   report(0, rows, 'check');
   // Rows read can pass the count when an agent adds some meanwhile (the digest is then not trusted anyway).
   const fingerprint = await storeFingerprintInPages(store, undefined, { onRows: (n) => report(Math.min(n, rows), rows, 'check'), shouldStop: cancel });
-  return fingerprint === null ? null : { fingerprint, dataVersion, ownChanges };
+  return fingerprint === null ? null : { fingerprint, dataVersion, ownChanges, feed };
 }
 
 function startIndex(engine: Engine, plan: ReflectionPlan, ops: PlanOp[], accepted: Set<string>, dropped: Set<string>, result: ApplyResult, readBeforeLock: string | null): number {
