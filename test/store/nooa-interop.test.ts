@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { MEMORY_COLUMNS, type MemoryRow } from '../../core/store/port/codec.js';
 import { FEED_TRIGGERS } from '../../core/store/sqlite/feed-ddl.js';
+import { VIEW_INDEX_NAMES } from '../../core/store/sqlite/view-indexes.js';
 import type { FeedRow } from '../../core/store/shared/feed-images.js';
 import { MemoryStore, type ChangeEvent } from '../../core/store/sqlite/sqlite-store.js';
 import { tablesAt } from '../../support/feed-walk.js';
@@ -40,16 +41,16 @@ const memoryRows = (db: Database.Database) =>
 const edgeRows = (db: Database.Database) =>
   new Map((db.prepare('SELECT src, dst, type, weight, created_at FROM memory_edges').all() as EdgeRow[]).map((e) => [`${e.src}|${e.dst}|${e.type}`, e]));
 
-/** Schema objects that are nooa's: not Mnemo's tables or indexes, and not the feed's triggers on nooa's tables. */
+/** Schema objects that are nooa's: not Mnemo's tables or indexes, not the feed's triggers on nooa's tables, and not the views' indexes on them. */
 function nooaSchema(db: Database.Database): unknown[] {
   const feedTriggers = new Set<string>(FEED_TRIGGERS);
   return (db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all() as { type: string; name: string; tbl_name: string }[]).filter(
-    (o) => !o.tbl_name.startsWith('mnemo_') && !feedTriggers.has(o.name) && o.name !== 'sqlite_sequence',
+    (o) => !o.tbl_name.startsWith('mnemo_') && !feedTriggers.has(o.name) && !VIEW_INDEX_NAMES.has(o.name) && o.name !== 'sqlite_sequence',
   );
 }
 
 describe('installing the feed on a nooa store', () => {
-  it("leaves nooa's tables, indexes and rows as they were; it adds only Mnemo's tables and the feed's triggers", () => {
+  it("leaves nooa's tables, indexes and rows as they were; it adds only Mnemo's tables, the feed's triggers and the views' two indexes", () => {
     const path = fixtureCopy();
     const original = new Database(FIXTURE_STORE, { readonly: true });
     const store = MemoryStore.open(path, { clock: fixedClock(NOW) });
@@ -57,6 +58,8 @@ describe('installing the feed on a nooa store', () => {
     const copy = new Database(path, { readonly: true });
     const triggers = copy.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('memories', 'memory_edges') ORDER BY name").all();
     expect(triggers.map((t) => (t as { name: string }).name)).toEqual([...FEED_TRIGGERS].sort());
+    const added = copy.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'memories' AND name LIKE 'idx_mnemo_%' ORDER BY name").pluck().all();
+    expect(added).toEqual([...VIEW_INDEX_NAMES].sort());
     expect(nooaSchema(copy)).toEqual(nooaSchema(original));
     expect(copy.pragma('user_version', { simple: true })).toBe(original.pragma('user_version', { simple: true }));
     expect(memoryRows(copy)).toEqual(memoryRows(original));

@@ -12,6 +12,7 @@
 import Database from 'better-sqlite3';
 import { MnemoError } from '../../errors.js';
 import { migrateMnemo, migrateNooa } from '../sqlite/migrations.js';
+import { VIEW_INDEX_NAMES } from '../sqlite/view-indexes.js';
 
 /** SQLite's storage classes, as a column declares them (REAL, INTEGER, TEXT, BLOB). */
 export type StorageClass = 'integer' | 'real' | 'text' | 'blob';
@@ -96,6 +97,9 @@ function readTables(db: Database.Database): TableSpec[] {
       const hiddenRowid = !withoutRowid && rowidAlias === null;
       const indexList = db.prepare("SELECT name, \"unique\" AS u, partial FROM pragma_index_list(?) WHERE origin = 'c'").all(name) as { name: string; u: number; partial: number }[];
       const indexes = indexList
+        // The views' indexes are on an expression, which these specs cannot say; a SQLite copy gets
+        // them with Mnemo's tables (view-indexes.ts), and PostgreSQL's list and graph read no such expression.
+        .filter((ix) => !VIEW_INDEX_NAMES.has(ix.name))
         .map((ix) => {
           const cols = (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(ix.name) as { name: string }[]).map((c) => c.name);
           const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(ix.name) as { sql: string }).sql;

@@ -23,10 +23,11 @@ export interface GraphReads {
 }
 
 /** The node filter's conditions over memories aliased `m`, with `?` parameters (none: no condition). */
-export function graphNodeWhere(f: GraphFilter): { where: string[]; params: unknown[] } {
+/** `archived`: how the backend reads the archived flag of `m` (SQLite: the expression its views' indexes hold). */
+export function graphNodeWhere(f: GraphFilter, archived = 'm.archived'): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (!f.includeArchived) where.push('m.archived = 0');
+  if (!f.includeArchived) where.push(`${archived} = 0`);
   const oc = ownerClause(f.owner ?? null, 'm.owner');
   if (oc.sql !== '1') {
     where.push(oc.sql);

@@ -8,6 +8,7 @@ import { graphEdgeTypeWhere, graphNodeWhere, walkGraph, type GraphReads } from '
 import type { DB } from './sqlite.js';
 import type { RowSource } from '../shared/store-handle.js';
 import { jsonField } from '../shared/json-sql.js';
+import { archivedExpression } from './view-indexes.js';
 import type { GraphEdgeRow, GraphFilter, GraphNodeRow, GraphResult } from '../port/memory-views.js';
 
 
@@ -21,7 +22,8 @@ function chunks<T>(xs: readonly T[]): T[][] {
 }
 
 function nodeWhere(f: GraphFilter): { sql: string; params: unknown[] } {
-  const { where, params } = graphNodeWhere(f);
+  // The overview's order is one of the views' indexes (view-indexes.ts), on the expression it holds.
+  const { where, params } = graphNodeWhere(f, archivedExpression('m.'));
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
 

@@ -8,6 +8,7 @@ import { listWhere, type ListDialect } from '../shared/list-filter.js';
 import type { RowSource } from '../shared/store-handle.js';
 import { jsonField, readableJsonOrNull } from '../shared/json-sql.js';
 import type { ListFilter, ListRow } from '../port/memory-views.js';
+import { archivedExpression } from './view-indexes.js';
 
 
 export const SORT_SQL: Record<string, string> = {
@@ -25,8 +26,10 @@ export const SORT_SQL: Record<string, string> = {
 /** SQLite's side of the list's filters (list-filter.ts). */
 const SQLITE_LIST: ListDialect = {
   // With an id list, `+archived` keeps the planner on primary-key lookups for the ids instead of
-  // walking the archived index over the whole table (seconds at 100k rows).
-  archivedColumn: (withIds) => (withIds ? '+archived' : 'archived'),
+  // walking the archived index over the whole table (seconds at 100k rows). Without one, the
+  // expression the views' indexes lead with (view-indexes.ts): the first page newest first reads
+  // its index instead of sorting the table.
+  archivedColumn: (withIds) => (withIds ? '+archived' : archivedExpression()),
   idIn: 'id IN (SELECT value FROM json_each(?))',
   idsParam: (ids) => JSON.stringify(ids),
   hasTag: `EXISTS (SELECT 1 FROM json_each(${readableJsonOrNull('memories.data')}, '$.tags') t WHERE t.value = ?)`,

@@ -10,6 +10,7 @@ import { NOOA_DDL, NOOA_SCHEMA_VERSION, NOOA_V2_INDEXES } from './ddl.js';
 import { notAStore } from './store-probe.js';
 import { cachedStatement } from './sqlite.js';
 import { FEED_DDL } from './feed-ddl.js';
+import { createViewIndexes } from './view-indexes.js';
 
 type DB = Database.Database;
 
@@ -292,6 +293,8 @@ export function migrateMnemo(db: DB, path: string, initialProfile: string, now: 
     }
     const start = readMnemoVersion(db);
     for (const migration of MNEMO_MIGRATIONS.slice(start)) migration.up(db, now);
+    // Not a numbered migration (view-indexes.ts says why): made with Mnemo's tables, or found missing at an open.
+    createViewIndexes(db);
     db.prepare("INSERT OR REPLACE INTO mnemo_meta(key, value) VALUES ('schema_version', ?)").run(String(MNEMO_SCHEMA_VERSION));
     if (fresh && afterCreate) afterCreate(db);
   }).immediate();

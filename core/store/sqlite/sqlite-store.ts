@@ -30,6 +30,7 @@ import { sidecarPath } from '../derived/index-sidecar.js';
 import { Journal, type JournalTarget } from '../shared/journal.js';
 import { memoryRowTarget } from './memory-images.js';
 import { hasMnemoSchema, migrateMnemo, prepareNooaSchema, readMnemoVersion } from './migrations.js';
+import { ensureViewIndexes } from './view-indexes.js';
 import type { AccessWrite, ChangeListener, FeedChanges, FeedPosition, IndexSidecarLocation, JournalFollowUp, PgReplicaStatus, ProfileName, SchemaVersions, StoreQueries, StoreReader, StoreRuns, StoreSqlWrites, StoreWriter, TextRows } from '../port/port.js';
 import { recoverInterruptedWork } from '../shared/recover-on-open.js';
 import { metaTarget, savedProfileTarget } from './saved-profiles.js';
@@ -156,7 +157,10 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
       const fresh = prepareNooaSchema(db, path, opts.readonly ?? false);
       const store = new MemoryStore(path, db, opts, fresh);
       if (fresh && !opts.readonly) store.ensureMnemo();
-      else if (!opts.readonly && hasMnemoSchema(db)) store.ensureMnemo(); // upgrade older mnemo tables
+      else if (!opts.readonly && hasMnemoSchema(db)) {
+        store.ensureMnemo(); // upgrade older mnemo tables
+        ensureViewIndexes(db, (message) => store.warn('view-indexes', `${path}: ${message}`));
+      }
       recoverInterruptedWork(store, sqliteIngestSql(store));
       return store;
     } catch (err) {
