@@ -55,6 +55,23 @@ export interface ReviewCounts {
 
 export type { CommitEffects } from '../reflect/effects.js';
 
+/** The two memories a merge or a link pairs (the review flags a pair across owners); null for the other ops. */
+function pairOf(o: PlanOp): [string, string] | null {
+  return o.op === 'merge' ? [o.anchor, o.dup] : o.op === 'link' ? [o.src, o.dst] : null;
+}
+
+/** Every memory that some merge or link of the plan pairs: the owners ReviewedPlan's `ownerOf` is asked for. */
+export function pairedIds(plan: ReflectionPlan): string[] {
+  const ids = new Set<string>();
+  for (const g of plan.groups) {
+    for (const o of g.ops) {
+      const pair = pairOf(o);
+      if (pair) for (const id of pair) ids.add(id);
+    }
+  }
+  return [...ids];
+}
+
 export class ReviewedPlan {
   readonly ops: PlanOp[];
   private readonly groupOf = new Map<string, string>();
@@ -76,10 +93,10 @@ export class ReviewedPlan {
     this.ops = groups.flatMap((g) => g.ops);
     for (const g of groups) for (const o of g.ops) this.groupOf.set(o.id, g.op);
     for (const o of this.ops) {
-      const pair = o.op === 'merge' ? [o.anchor, o.dup] : o.op === 'link' ? [o.src, o.dst] : null;
+      const pair = pairOf(o);
       if (!pair) continue;
-      const a = ownerOf(pair[0]!);
-      const b = ownerOf(pair[1]!);
+      const a = ownerOf(pair[0]);
+      const b = ownerOf(pair[1]);
       if (a !== undefined && b !== undefined && a !== b) this.crossOwner.set(o.id, [a, b]);
     }
   }

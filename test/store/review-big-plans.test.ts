@@ -5,7 +5,7 @@
  * exactly what the CLI's apply of the same accepted set writes, with n of N progress, and a
  * cancel through journal.cancel leaves the store as it was.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiSession } from '../../core/api/context.js';
 import type { WriteJobState } from '../../core/api/contract/journal.js';
 import { call, invoke } from '../../core/api/service.js';
@@ -13,7 +13,8 @@ import { MnemoError } from '../../core/errors.js';
 import { notMerged } from '../../core/reflect/not-merged.js';
 import type { LinkOp, PlanOp } from '../../core/reflect/types.js';
 import type { ViewMemory } from '../../core/reflect/view.js';
-import { ReviewedPlan } from '../../core/review/review.js';
+import { REVIEWED_PLANS, ReviewedPlan } from '../../core/review/review.js';
+import { plansOf } from '../../core/reflect/plan-registry.js';
 import { runInProgress } from '../../core/store/shared/run-marker.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { memoryHeads } from '../../core/store/queries/memory-views.js';
@@ -97,6 +98,24 @@ describe('review.items at scale: filter, sort, sample', () => {
     expect(unaccepted.items.every((i) => i.cross_owner && ownerOf.get((i.op as Link).src) !== ownerOf.get((i.op as Link).dst))).toBe(true);
 
     expect(await invoke(s, 'review.items', { ...base, cos_min: 0.9, cos_max: 0.8 })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+  });
+});
+
+describe('review.plan flags pairs across owners from the paired memories alone', () => {
+  it('reads the owners of the memories its merges and links pair, never every memory, and flags the same pairs', { timeout: 120_000 }, async () => {
+    const { path } = await plannedStore(1000);
+    const s = open(path);
+    const iterate = vi.spyOn(s.engine().store.sql, 'iterate');
+    const summary = await call(s, 'review.plan', {});
+    // memoryHeads is the one read of a head (title, the start of the content) of every memory.
+    expect(iterate.mock.calls.filter(([q]) => /substr\(content/.test(JSON.stringify(q)))).toEqual([]);
+    iterate.mockRestore();
+    // The flags are those every memory's head gives.
+    const plan = plansOf(s.engine()).get(REVIEWED_PLANS, summary.id)!.plan;
+    const heads = memoryHeads(s.engine().store);
+    const fromEveryHead = new ReviewedPlan(plan, (id) => heads.get(id)?.owner);
+    expect(fromEveryHead.crossOwner.size).toBeGreaterThan(0);
+    expect(summary.cross_owner).toBe(fromEveryHead.crossOwner.size);
   });
 });
 
