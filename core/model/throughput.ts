@@ -51,8 +51,13 @@ export class ThroughputMeter {
     return (moved * 1000) / span;
   }
 
-  /** Whole seconds left at that pace (at least 1 while items remain); null without a pace. */
+  /**
+   * Whole seconds left at that pace (at least 1 while items remain); null without a pace, and while
+   * the job has not said how many items it has (0 of 0): a reflection plan at a million memories
+   * reads its vectors for half a minute before its first count, and "0 left" said "about 1 s".
+   */
   etaSeconds(at: number): number | null {
+    if (this.total <= 0) return null;
     const left = this.total - this.done;
     if (left <= 0) return 0;
     const r = this.rate(at);

@@ -54,4 +54,14 @@ describe('the pace of a long job', () => {
     m.note(0, 50, 6000);
     expect(m.etaSeconds(6000)).toBeNull();
   });
+
+  it('has no ETA while the job has not counted its items (0 of 0), however long that lasts', () => {
+    const m = new ThroughputMeter();
+    m.note(0, 0, 0);
+    m.note(0, 0, 30_000);
+    expect(m.etaSeconds(30_000)).toBeNull();
+    m.note(100, 1000, 31_000);
+    m.note(200, 1000, 33_000);
+    expect(m.etaSeconds(33_000)).toBeGreaterThan(1);
+  });
 });

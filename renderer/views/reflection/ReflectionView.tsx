@@ -86,8 +86,14 @@ export function ReflectionView() {
         <>
           <div className="plan-summary" data-testid="reflection-plan-summary" data-plan-id={plan.id} data-items={plan.items}>
             <span>
-              plan <span className="mono">{plan.id.slice(0, 8)}</span> of {plan.store.name} at {fmtTime(plan.now)} · {plan.store.live.toLocaleString()} live memories · {plan.items.toLocaleString()} proposals · planned in{' '}
-              {Math.round(plan.duration_ms).toLocaleString()} ms
+              plan <span className="mono">{plan.id.slice(0, 8)}</span> of {plan.store.name} at {fmtTime(plan.now)} ·{' '}
+              {/* A plan stopped while loading read no memory: its zero counts are not the store's. */}
+              {plan.report.stopped_in === 'load' ? (
+                <span data-testid="reflection-stopped-in-load">stopped while reading the memories, before planning anything</span>
+              ) : (
+                `${plan.store.live.toLocaleString()} live memories · ${plan.items.toLocaleString()} proposals`
+              )}{' '}
+              · {plan.report.interrupted ? 'stopped after' : 'planned in'} {Math.round(plan.duration_ms).toLocaleString()} ms
               {plan.report.interrupted ? <span className="badge warn">stopped in {plan.report.stopped_in}</span> : null}
               {plan.until ? <span className="badge">up to {plan.until}</span> : null}
             </span>
