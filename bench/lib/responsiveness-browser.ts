@@ -6,15 +6,13 @@
  * each phase `store.info` is polled every 50 ms and the memory list's first page every second, as
  * the workbench's views do, and the job's own progress every 250 ms, as its progress bar does.
  */
-import { request } from 'node:http';
 import { latencyFigures, startPoller, type LatencyFigures, type Poller } from './latency-poller.js';
 import { startMnemoChild, type MnemoChild } from './mnemo-child.js';
 import { rssBytes } from './process-stats.js';
+import { serveCaller, type Envelope } from './serve-call.js';
 
 export const PHASES = ['explain', 'plan', 'commit', 'undo'] as const;
 export type Phase = (typeof PHASES)[number];
-
-type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
 
 export interface PhaseFigures {
   phase: Phase;
@@ -44,25 +42,7 @@ const PROGRESS_OF: Record<Phase, string> = { explain: 'recall.indexBuild', plan:
 export async function runBrowserPhases(repo: string, db: string, opts: { now: number; phases: readonly Phase[]; log: (s: string) => void; query: string }): Promise<BrowserFigures> {
   const server: MnemoChild = await startMnemoChild(repo, ['serve', db, '--json', '--now', String(opts.now)], { stream: 'stdout', pattern: /^(\{.*"token".*\})$/m });
   const { port, token } = JSON.parse(server.match[1]!) as { port: number; token: string };
-  // node:http rather than fetch: fetch gives up on an answer after 300 s, and a commit at 100k takes longer.
-  const call = (method: string, input: unknown): Promise<Envelope> =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify(input);
-      const req = request({ host: '127.0.0.1', port, path: `/api/${method}`, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-mnemo-token': token } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(parts).toString('utf8')) as Envelope);
-          } catch (err) {
-            reject(err as Error);
-          }
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+  const call = serveCaller(port, token);
   const asPoll = async (method: string, input: unknown) => {
     const e = await call(method, input);
     return e.ok ? { ok: true } : { ok: false, error: `${e.error.code}: ${e.error.message}` };
