@@ -15,15 +15,6 @@ import { flagContradiction } from '../../engine/contradictions.js';
 import { resolveConflict } from '../../review/conflicts/resolutions-api.js';
 import { indexBuildsOf } from './shared/index-builds.js';
 
-/** Ids per owner read: one statement's list stays small whatever the plan's size. */
-const OWNER_READ_CHUNK = 20_000;
-
-function ownersOf(store: Parameters<typeof ownerStates>[0], ids: readonly string[]): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (let i = 0; i < ids.length; i += OWNER_READ_CHUNK) for (const [id, s] of ownerStates(store, ids.slice(i, i + OWNER_READ_CHUNK))) owners.set(id, s.owner);
-  return owners;
-}
-
 function reviewed(session: Pick<ReadSession, 'engine'>, id: string): ReviewedPlan {
   const r = plansOf(session.engine()).get(REVIEWED_PLANS, id);
   if (!r) throw new MnemoError('not_found', `no plan ${id} under review (the last ${KEPT_PLANS} plans of this store are kept); plan again`, { field: 'plan_id', replan: true });
@@ -46,8 +37,8 @@ export const reviewHandlers: HandlersFor<typeof reviewContract> = {
     const plan = await cancelledIfCallerGoes(() => cancelPlanning(engine), () => planTracked(engine, planOptions(input, session)));
     // Only the paired memories' owners: every memory's head took 18 s at a million, after a plan
     // as after one cancelled in its first minute (with nothing to review).
-    const owners = ownersOf(engine.store, pairedIds(plan));
-    return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan, (id) => owners.get(id))).summary();
+    const owners = ownerStates(engine.store, pairedIds(plan));
+    return plansOf(engine).put(REVIEWED_PLANS, plan.id, new ReviewedPlan(plan, (id) => owners.get(id)?.owner)).summary();
   },
   'review.items': (input, session) => {
     const { plan_id, op, offset, limit, actions, ...query } = input;

@@ -16,14 +16,19 @@ type Reads = Pick<StoreReader, 'sql'>;
 const CONTENT_PREFIX = 300;
 const DUPLICATE_COLS = 'id, type, owner, created_at, strength, archived, content';
 
-/** Owner and archived flag of each id that exists (spread visibility), without decoding whole records. */
+/** Ids per statement in ownerStates: one statement's list stays small whatever the caller asks (a 1M plan's pairs). */
+const OWNER_STATES_CHUNK = 20_000;
+
+/** Owner and archived flag of each id that exists (spread visibility, a plan's pairs), without decoding whole records. */
 export function ownerStates(store: Reads, ids: readonly string[]): Map<string, OwnerState> {
   const out = new Map<string, OwnerState>();
   const unique = [...new Set(ids)];
-  if (unique.length === 0) return out;
   const d = dialectOf(store.sql);
-  for (const r of store.sql.all(query(`SELECT id, owner, archived FROM ${store.sql.table('memories')} WHERE ${d.inList('id')}`, [d.idsParam(unique)]))) {
-    out.set(r['id'] as string, { owner: r['owner'] as string, archived: intOf(r['archived'], 'memories.archived') !== 0 });
+  for (let i = 0; i < unique.length; i += OWNER_STATES_CHUNK) {
+    const part = unique.slice(i, i + OWNER_STATES_CHUNK);
+    for (const r of store.sql.all(query(`SELECT id, owner, archived FROM ${store.sql.table('memories')} WHERE ${d.inList('id')}`, [d.idsParam(part)]))) {
+      out.set(r['id'] as string, { owner: r['owner'] as string, archived: intOf(r['archived'], 'memories.archived') !== 0 });
+    }
   }
   return out;
 }

@@ -22,8 +22,10 @@ export interface GraphReads {
   topNodes(f: GraphFilter, limit: number): GraphNodeRow[];
 }
 
-/** The node filter's conditions over memories aliased `m`, with `?` parameters (none: no condition). */
-/** `archived`: how the backend reads the archived flag of `m` (SQLite: the expression its views' indexes hold). */
+/**
+ * The node filter's conditions over memories aliased `m`, with `?` parameters (none: no condition).
+ * `archived`: how the backend reads the archived flag of `m` (SQLite: the expression its views' indexes hold).
+ */
 export function graphNodeWhere(f: GraphFilter, archived = 'm.archived'): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
