@@ -240,11 +240,11 @@ module.exports = {
         'at run time it loads no engine, store, handler or session module, only its own protocol, the lanes, the contract\'s ' +
         'schemas and the shared cancel board (core/engine/job-signals.ts).',
       severity: 'error',
-      from: { path: '^core/host/(engine-host|generation|lanes|worker-thread|host-protocol)\\.ts$' },
+      from: { path: '^core/host/(engine-host|generation|lanes|worker-thread|host-protocol|thread-priority)\\.ts$' },
       to: {
         path: '^core/',
         dependencyTypesNot: ['type-only'],
-        pathNot: ['^core/host/(engine-host|generation|lanes|worker-thread|host-protocol)\\.ts$', '^core/engine/job-signals\\.ts$', '^core/api/contract/', '^core/api/define\\.ts$', '^core/errors\\.ts$'],
+        pathNot: ['^core/host/(engine-host|generation|lanes|worker-thread|host-protocol|thread-priority)\\.ts$', '^core/engine/job-signals\\.ts$', '^core/api/contract/', '^core/api/define\\.ts$', '^core/errors\\.ts$'],
       },
     },
     {

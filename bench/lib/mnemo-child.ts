@@ -17,11 +17,15 @@ export interface MnemoChild {
   stop(): Promise<void>;
 }
 
+/** Settings a run may vary from the benchmark's own environment (the jobs lane's priority: docs/architecture.md, "Where the engine runs"). */
+const PASSED_ON = ['MNEMO_JOBS_NICE'] as const;
+
 export function startMnemoChild(repo: string, args: string[], ready: { stream: 'stdout' | 'stderr'; pattern: RegExp }, env: Record<string, string> = {}): Promise<MnemoChild> {
   const bin = join(repo, 'bin', 'mnemo.js');
   // Never a stale build: what runs is what the checkout says (compiled first when its sources are newer).
   if (!buildStale(repo, ['node']).ok) throw new Error(`${repo}: compiling the CLI failed (npm run build:node shows why)`);
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const passed = Object.fromEntries(PASSED_ON.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...passed, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const text = { stdout: '', stderr: '' };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {

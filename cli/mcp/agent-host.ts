@@ -4,6 +4,7 @@
  * tool (reflect), and over HTTP a light worker that checks credentials. The store is opened (and
  * created if missing) in every worker before the first session.
  */
+import { jobsNiceFromEnv } from '../../core/host/thread-priority.js';
 import { defaultAgentWorkers, EngineHost } from '../../core/host/engine-host.js';
 import type { Lane } from '../../core/host/lanes.js';
 import { siblingModule } from '../../core/host/worker-thread.js';
@@ -32,6 +33,10 @@ export async function startAgentHost(opts: AgentHostOptions): Promise<EngineHost
     lanes: opts.lanes ?? { agents: opts.agents ?? defaultAgentWorkers(/^postgres(ql)?:\/\//i.test(opts.db)), jobs: 1, ...(opts.light ? { light: 1 } : {}) },
     session: { ...(opts.now !== undefined ? { now: opts.now } : {}), reader: { owner: 'mcp', session_ref: null }, ...(opts.replicas ? { engine: { replicas: opts.replicas } } : {}) },
     extensions: [AGENT_WORKER, ...(opts.extensions ?? [])],
+    // Here the long work is an agent's own reflect, beside peers that recall without pause: lowered,
+    // it would get a tenth of a core while they run, and it does not slow their recalls measurably
+    // (docs/benchmarks/responsiveness.md). So it keeps their priority unless MNEMO_JOBS_NICE says otherwise.
+    jobsNice: jobsNiceFromEnv(process.env, 0),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
   });
   try {

@@ -24,6 +24,7 @@ import { newCancelBoard, writeCancel } from '../engine/job-signals.js';
 import { Generation } from './generation.js';
 import type { ControlOp, EnvelopeText, FromWorker, SessionSetup, ToWorker, WorkerSetup } from './host-protocol.js';
 import { CANCELS, laneOf, MIRRORED_PROGRESS, type Lane } from './lanes.js';
+import { jobsNiceFromEnv } from './thread-priority.js';
 import { siblingModule, startWorker } from './worker-thread.js';
 
 export interface EngineHostOptions {
@@ -34,6 +35,8 @@ export interface EngineHostOptions {
   watch?: { lane: Lane; pollMs: number } | null;
   /** Modules every worker loads (worker-extension.ts). */
   extensions?: string[];
+  /** The nice value of the jobs lane's threads, so long work yields the CPU to calls people and agents wait on (default: MNEMO_JOBS_NICE, else 10; 0 leaves it). */
+  jobsNice?: number;
   onWarning?: (message: string) => void;
   /** The folder picker a worker may ask for (Electron's dialog). */
   chooseFolder?: (title: string) => Promise<string | null>;
@@ -108,7 +111,11 @@ export class EngineHost implements ApiDoor {
   private paths: PathPolicy | null = null;
   private closing = false;
 
-  private constructor(private readonly opts: EngineHostOptions) {}
+  private readonly jobsNice: number;
+
+  private constructor(private readonly opts: EngineHostOptions) {
+    this.jobsNice = opts.jobsNice ?? jobsNiceFromEnv();
+  }
 
   /** Starts the workers and waits until each is ready (its modules loaded). */
   static async start(opts: EngineHostOptions): Promise<EngineHost> {
@@ -128,7 +135,8 @@ export class EngineHost implements ApiDoor {
 
   private spawn(lane: Lane, index: number, at = this.slots.length): WorkerSlot {
     const watch = this.opts.watch && this.opts.watch.lane === lane && index === 0 ? this.opts.watch.pollMs : null;
-    const data: WorkerSetup = { lane, index, session: this.opts.session, cancelBoard: this.board, watchChanges: watch, extensions: this.opts.extensions ?? [] };
+    const nice = lane === 'jobs' ? this.jobsNice : 0;
+    const data: WorkerSetup = { lane, index, session: this.opts.session, cancelBoard: this.board, watchChanges: watch, extensions: this.opts.extensions ?? [], nice };
     const worker = startWorker(siblingModule(import.meta.url, 'engine-worker'), { workerData: data, name: `engine worker, ${lane} lane ${index}` });
     let markReady: () => void = () => {};
     let markFailed: (err: Error) => void = () => {};

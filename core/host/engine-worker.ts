@@ -25,6 +25,7 @@ import { LiveRefresh } from './live-refresh.js';
 import { MIRRORED_PROGRESS } from './lanes.js';
 import type { ControlOp, FromWorker, ToWorker, WorkerSetup } from './host-protocol.js';
 import type { WorkerExtension, WorkerExtensionContext } from './worker-extension.js';
+import { lowerThisThreadPriority } from './thread-priority.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
 
 const port = parentPort!;
@@ -32,6 +33,10 @@ const setup = workerData as WorkerSetup;
 const post = (m: FromWorker) => port.postMessage(m);
 
 readCancelsFrom(setup.cancelBoard);
+
+// Before any work: the neighbour join's threads, started from here, inherit this thread's priority.
+const priority = lowerThisThreadPriority(setup.nice);
+if (!priority.lowered && setup.nice > 0 && process.platform === 'linux') post({ kind: 'warning', message: `the ${setup.lane} lane runs at the serving threads' priority: ${priority.reason}` });
 
 let nextAsk = 1;
 const asked = new Map<number, (value: unknown) => void>();

@@ -46,6 +46,8 @@ export interface WorkerSetup {
   watchChanges: number | null;
   /** Modules the worker imports at start; each may register handlers for `ext` requests (worker-extension.ts). */
   extensions: string[];
+  /** The nice value the worker lowers its thread to (thread-priority.ts); 0 leaves it. */
+  nice: number;
 }
 
 /** What the host asks of a worker besides API calls. */

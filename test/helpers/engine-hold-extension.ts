@@ -6,7 +6,9 @@
  *   test.job {steps, stepMs}: a long write job (write-job.ts) that never yields: each step reports
  *   its progress and checks for a cancel, then is busy for stepMs; returns the step it stopped at.
  *   test.exit: the worker thread ends, as one that crashed.
+ *   test.priority: the nice value of the worker's thread.
  */
+import { getPriority } from 'node:os';
 import { writeJobOf } from '../../core/api/handlers/shared/write-job.js';
 import type { WorkerExtensionContext } from '../../core/host/worker-extension.js';
 
@@ -23,6 +25,7 @@ export function register(ctx: WorkerExtensionContext): void {
     return null;
   });
   ctx.handle('test.exit', () => process.exit(3));
+  ctx.handle('test.priority', () => getPriority(0));
   ctx.handle('test.job', (p) => {
     const { steps, stepMs } = p as { steps: number; stepMs: number };
     return writeJobOf(ctx.session.engine()).run('test.job', true, async (job) => {

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { getPriority } from 'node:os';
 import { EngineHost } from '../../core/host/engine-host.js';
+import { jobsNiceFromEnv } from '../../core/host/thread-priority.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 
 const HOLD = pathToFileURL(join(import.meta.dirname, '..', 'helpers', 'engine-hold-extension.ts')).href;
@@ -42,6 +44,16 @@ describe('the engine host', () => {
     expect(info).toMatchObject({ ok: true, value: { counts: { memories: expected().summary.memories } } });
     expect(list).toMatchObject({ ok: true, value: { rows: expect.any(Array) } });
     await Promise.all(holds);
+  }, 60_000);
+
+  it.runIf(process.platform === 'linux')('runs the jobs lane at a lower CPU priority than the lanes people wait on, and leaves the serving thread alone', async () => {
+    const h = await started();
+    const base = getPriority(0);
+    const priorityOf = async (lane: 'light' | 'index' | 'jobs') => ((await h.request(lane, 'test.priority', {})) as { ok: true; value: number }).value;
+    expect(await priorityOf('jobs')).toBe(Math.min(19, Math.max(base, jobsNiceFromEnv())));
+    expect(await priorityOf('light')).toBe(base);
+    expect(await priorityOf('index')).toBe(base);
+    expect(getPriority(0)).toBe(base);
   }, 60_000);
 
   it("reports a job's progress and takes its cancel while the job holds its worker's thread", async () => {
