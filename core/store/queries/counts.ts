@@ -9,6 +9,7 @@ import type { OwnerScope } from '../../model/owner.js';
 import type { CountBucket, KeyCount, OverviewColumn, RetentionPoint, StatsColumn, TableCounts, ValueCount } from '../port/count-rows.js';
 import type { StoreReader } from '../port/port.js';
 import { ownerClause } from '../shared/owner-sql.js';
+import { foreignRunInProgress } from '../shared/run-marker.js';
 import { idleSql, retentionSql } from '../shared/retention-sql.js';
 import { dialectOf } from '../shared/sql-dialect.js';
 import { intOf } from '../shared/sql-values.js';
@@ -126,12 +127,17 @@ const keptCounts = new WeakMap<object, { at: string; counts: TableCounts }>();
  * second. A count can only move with a commit: another connection's moves data_version, ours moves
  * totalChanges, so keeping them until either moves is exact. PostgreSQL learns of other
  * connections' commits only when it catches up, so there every call counts afresh.
+ *
+ * While another connection writes a long change (run-marker.ts), they stay as they were: its rows
+ * are neither before nor after, the views hear of it once, at its end (live refresh holds it back),
+ * and counting after each of its batches cost every poll 25 to 135 ms during a 100k commit.
  */
-export function keptTableCounts(store: Reads & Pick<StoreReader, 'dataVersion' | 'totalChanges'>): TableCounts {
+export function keptTableCounts(store: Reads & Pick<StoreReader, 'dataVersion' | 'totalChanges' | 'path' | 'getMeta'>): TableCounts {
   if (store.sql.dialect !== 'sqlite') return tableCounts(store);
   const at = `${store.dataVersion()}:${store.totalChanges()}`;
   const kept = keptCounts.get(store);
   if (kept && kept.at === at) return { ...kept.counts };
+  if (kept && store.hasMnemo() && foreignRunInProgress(store)) return { ...kept.counts };
   const counts = tableCounts(store);
   keptCounts.set(store, { at, counts });
   return { ...counts };

@@ -4,6 +4,8 @@
  * drives. Readers ask it whether rows are part-way; an opener asks it whether the writer that left
  * one is still alive, and recovers the change when not.
  */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { MnemoError } from '../../errors.js';
@@ -18,6 +20,10 @@ export interface RunMarker {
   label: string;
   pid: number;
   host: string;
+  /** Which thread of that process writes it (THIS_THREAD); absent in markers of older builds. */
+  thread?: string;
+  /** That thread's id in the Linux kernel, to tell whether it still runs; null elsewhere. */
+  tid?: number | null;
   started_at: number;
   /** undo: rows with a rowid below this are still to restore; redo: rows above it. */
   cursor: number | null;
@@ -41,11 +47,37 @@ export interface RunMarker {
 }
 
 /**
+ * This thread among the threads of this process. An engine host writes a long change in its jobs
+ * worker while its other workers read and open the same store, each thread with its own copy of
+ * this module, so a run another thread of this process drives is not in `liveRuns` here: the
+ * marker names the thread, and such a run is live while that thread runs.
+ */
+const THIS_THREAD = { token: randomUUID(), tid: linuxThreadId() };
+
+function linuxThreadId(): number | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const link = /\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'));
+    return link ? Number(link[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a thread of this process still runs: Linux lists them; elsewhere it cannot be told, so yes (the process's end ends the run, and the next open recovers it). */
+function threadRuns(tid: number | null): boolean {
+  return tid === null || process.platform !== 'linux' ? true : existsSync(`/proc/self/task/${tid}`);
+}
+
+/**
  * Runs this process is driving, by store file and change id (another connection here must not
  * "recover" them), and the connection driving each (which, unlike the others, is not held back by it).
  */
 const liveRuns = new Map<string, { store: JournalledStore; changeId: number }>();
-const runKey = (store: JournalledStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
+/** What reading a marker needs of a store: its file (runs are kept by file) and its meta table. */
+type MarkedStore = Pick<JournalledStore, 'path' | 'getMeta'>;
+
+const runKey = (store: MarkedStore, changeId: number) => `${store.path === ':memory:' ? store.path : resolve(store.path)}#${changeId}`;
 
 /** Marks the changes of a run this process drives (or has stopped driving). */
 export function setLiveRun(store: JournalledStore, changeIds: number[], live: boolean): void {
@@ -82,7 +114,7 @@ export function clearMarker(store: JournalledStore): void {
 }
 
 export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
-  return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), started_at: store.clock.now(), cursor };
+  return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), thread: THIS_THREAD.token, tid: THIS_THREAD.tid, started_at: store.clock.now(), cursor };
 }
 
 /** The refusal of a run while another writer's is being written. */
@@ -105,15 +137,20 @@ export function claimMarker(store: JournalledStore, m: RunMarker): void {
  * A long change being written right now (a dead writer's leftover marker does not count). Asked
  * when another connection committed, so the writer is never this connection.
  */
-export function foreignRunInProgress(store: JournalledStore): boolean {
+export function foreignRunInProgress(store: MarkedStore): boolean {
   const m = runInProgress(store);
   // The connection writing the run hears the others' commits as usual: it hands its indexes over at the end (index-handoff.ts).
   return m !== null && liveRuns.get(runKey(store, m.change_id))?.store !== store && markerIsLive(store, m);
 }
 
 /** Whether the process named by the marker may still be writing (another host: assume it is). */
-export function markerIsLive(store: JournalledStore, m: RunMarker): boolean {
-  if (m.host === hostname() && m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
+export function markerIsLive(store: MarkedStore, m: RunMarker): boolean {
+  if (m.host === hostname() && m.pid === process.pid) {
+    if (liveRuns.has(runKey(store, m.change_id))) return true;
+    // Another thread of this process (an engine host's jobs worker) writes it: live while that thread runs.
+    if (m.thread !== undefined && m.thread !== THIS_THREAD.token) return threadRuns(m.tid ?? null);
+    return false;
+  }
   return isLiveWriter(m.pid, m.host);
 }
 
