@@ -13,7 +13,7 @@ import { fixedClock } from '../../core/clock.js';
 import { startWorker } from '../../core/host/worker-thread.js';
 import { keptTableCounts } from '../../core/store/queries/counts.js';
 import { recoverInterruptedRun } from '../../core/store/shared/change-run.js';
-import { foreignRunInProgress, markerIsLive, runInProgress } from '../../core/store/shared/run-marker.js';
+import { foreignRunInProgress, holdsIndexesBack, markerIsLive, runInProgress } from '../../core/store/shared/run-marker.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 
@@ -47,6 +47,8 @@ describe('a long change in another thread of this process', () => {
     expect(runInProgress(store)?.change_id).toBe(CHANGE);
     expect(markerIsLive(store, runInProgress(store)!)).toBe(true);
     expect(foreignRunInProgress(store)).toBe(true);
+    // The indexes are patched batch by batch (the jobs worker has none to hand over at the end).
+    expect(holdsIndexesBack(store)).toBe(false);
     // An open beside it (a worker started again, a store switch) leaves the run to its writer.
     expect(recoverInterruptedRun(store)).toBeNull();
     expect(runInProgress(store)?.change_id).toBe(CHANGE);

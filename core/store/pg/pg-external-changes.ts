@@ -9,7 +9,7 @@
  * moves each time a check finds another connection's rows (of memories and edges: the feed holds
  * only those), and never for ours.
  */
-import { foreignRunInProgress } from '../shared/run-marker.js';
+import { holdsIndexesBack } from '../shared/run-marker.js';
 import { CATCH_UP_FEED_LIMIT, changeKindOf } from '../port/feed-position.js';
 import type { JournalledStore } from '../shared/journal.js';
 import type { FeedPosition } from '../port/port.js';
@@ -79,7 +79,7 @@ export class PgExternalChanges {
   refresh(): boolean {
     this.poll();
     if (this.found === this.refreshedAt) return false;
-    if (this.store.hasMnemo() && foreignRunInProgress(this.store)) return false;
+    if (this.store.hasMnemo() && holdsIndexesBack(this.store)) return false;
     this.refreshedAt = this.found;
     this.pending = true;
     return true;

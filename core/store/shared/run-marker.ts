@@ -134,6 +134,21 @@ export function claimMarker(store: JournalledStore, m: RunMarker): void {
 }
 
 /**
+ * Whether the derived indexes of this connection hold back until another connection's long change
+ * ends (external-changes.ts): yes for another process's, which hands them over at its end
+ * (index-handoff.ts); no for a run another thread of this process writes. An engine host's jobs
+ * worker holds no recall indexes to hand over, so a worker held back rebuilt its own after the run:
+ * an agent's recall waited 20 s at the end of a 100k reflect (docs/benchmarks/responsiveness.md).
+ * Such a run is patched in batch by batch, as before.
+ */
+export function holdsIndexesBack(store: MarkedStore): boolean {
+  const m = runInProgress(store);
+  if (m === null) return false;
+  const sameProcess = m.host === hostname() && m.pid === process.pid && m.thread !== undefined && m.thread !== THIS_THREAD.token;
+  return !sameProcess && foreignRunInProgress(store);
+}
+
+/**
  * A long change being written right now (a dead writer's leftover marker does not count). Asked
  * when another connection committed, so the writer is never this connection.
  */

@@ -9,7 +9,7 @@
  * of the whole store (row-signatures.ts), which at 100k memories takes seconds.
  */
 import { connectionOf } from './connection.js';
-import { foreignRunInProgress, ownRunIds } from '../shared/run-marker.js';
+import { holdsIndexesBack, ownRunIds } from '../shared/run-marker.js';
 import { changedSince, feedPosition, hasFeed } from './feed-reads.js';
 import type { JournalledStore } from '../shared/journal.js';
 import type { FeedPosition } from '../port/port.js';
@@ -49,7 +49,7 @@ export class ExternalChanges {
     // Another writer is part-way through a long change (change-run.ts): its rows are neither
     // before nor after, and re-deriving indexes after every one of its batches would make each
     // recall pay for them. Keep the indexes as they were until it finishes.
-    if (store.hasMnemo() && foreignRunInProgress(store)) return false;
+    if (store.hasMnemo() && holdsIndexesBack(store)) return false;
     this.lastDataVersion = v;
     if (this.position || hasFeed(store)) {
       this.pending = true;
