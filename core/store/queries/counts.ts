@@ -128,9 +128,9 @@ const keptCounts = new WeakMap<object, { at: string; counts: TableCounts }>();
  * totalChanges, so keeping them until either moves is exact. PostgreSQL learns of other
  * connections' commits only when it catches up, so there every call counts afresh.
  *
- * While another connection writes a long change (run-marker.ts), they stay as they were: its rows
- * are neither before nor after, the views hear of it once, at its end (live refresh holds it back),
- * and counting after each of its batches cost every poll 25 to 135 ms during a 100k commit.
+ * While another connection writes a long change (run-marker.ts), they stay as they were until it
+ * ends: its rows are neither before nor after, and counting after each of its batches cost every
+ * poll 25 to 135 ms during a 100k commit in the jobs worker.
  */
 export function keptTableCounts(store: Reads & Pick<StoreReader, 'dataVersion' | 'totalChanges' | 'path' | 'getMeta'>): TableCounts {
   if (store.sql.dialect !== 'sqlite') return tableCounts(store);

@@ -143,9 +143,7 @@ export function claimMarker(store: JournalledStore, m: RunMarker): void {
  */
 export function holdsIndexesBack(store: MarkedStore): boolean {
   const m = runInProgress(store);
-  if (m === null) return false;
-  const sameProcess = m.host === hostname() && m.pid === process.pid && m.thread !== undefined && m.thread !== THIS_THREAD.token;
-  return !sameProcess && foreignRunInProgress(store);
+  return m !== null && !byAnotherThreadHere(m) && isForeignAndLive(store, m);
 }
 
 /**
@@ -154,18 +152,23 @@ export function holdsIndexesBack(store: MarkedStore): boolean {
  */
 export function foreignRunInProgress(store: MarkedStore): boolean {
   const m = runInProgress(store);
+  return m !== null && isForeignAndLive(store, m);
+}
+
+function isForeignAndLive(store: MarkedStore, m: RunMarker): boolean {
   // The connection writing the run hears the others' commits as usual: it hands its indexes over at the end (index-handoff.ts).
-  return m !== null && liveRuns.get(runKey(store, m.change_id))?.store !== store && markerIsLive(store, m);
+  return liveRuns.get(runKey(store, m.change_id))?.store !== store && markerIsLive(store, m);
+}
+
+/** Written by another thread of this process (an engine host's jobs worker), not by this one or another process. */
+function byAnotherThreadHere(m: RunMarker): boolean {
+  return m.host === hostname() && m.pid === process.pid && m.thread !== undefined && m.thread !== THIS_THREAD.token;
 }
 
 /** Whether the process named by the marker may still be writing (another host: assume it is). */
 export function markerIsLive(store: MarkedStore, m: RunMarker): boolean {
-  if (m.host === hostname() && m.pid === process.pid) {
-    if (liveRuns.has(runKey(store, m.change_id))) return true;
-    // Another thread of this process (an engine host's jobs worker) writes it: live while that thread runs.
-    if (m.thread !== undefined && m.thread !== THIS_THREAD.token) return threadRuns(m.tid ?? null);
-    return false;
-  }
+  if (byAnotherThreadHere(m)) return threadRuns(m.tid ?? null);
+  if (m.host === hostname() && m.pid === process.pid) return liveRuns.has(runKey(store, m.change_id));
   return isLiveWriter(m.pid, m.host);
 }
 
