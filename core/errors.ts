@@ -46,7 +46,7 @@ export function toErrorShape(err: unknown): ErrorShape {
   }
   const sqliteCode = (err as { code?: unknown })?.code;
   if (sqliteCode === 'SQLITE_BUSY' || sqliteCode === 'SQLITE_LOCKED') {
-    return { code: 'busy', message: 'the store stayed locked by another process; try again' };
+    return { code: 'busy', message: 'the store stayed locked by another writer (another process, or another worker of this one) past the busy wait; nothing was written; try again' };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'internal', message };

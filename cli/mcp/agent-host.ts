@@ -33,10 +33,10 @@ export async function startAgentHost(opts: AgentHostOptions): Promise<EngineHost
     lanes: opts.lanes ?? { agents: opts.agents ?? defaultAgentWorkers(/^postgres(ql)?:\/\//i.test(opts.db)), jobs: 1, ...(opts.light ? { light: 1 } : {}) },
     session: { ...(opts.now !== undefined ? { now: opts.now } : {}), reader: { owner: 'mcp', session_ref: null }, ...(opts.replicas ? { engine: { replicas: opts.replicas } } : {}) },
     extensions: [AGENT_WORKER, ...(opts.extensions ?? [])],
-    // Here the long work is an agent's own reflect, beside peers that recall without pause: lowered,
-    // it would get a tenth of a core while they run, and it does not slow their recalls measurably
-    // (docs/benchmarks/responsiveness.md). So it keeps their priority unless MNEMO_JOBS_NICE says otherwise.
-    jobsNice: jobsNiceFromEnv(process.env, 0),
+    // The long work here is an agent's own reflect beside peers that recall: lowered (nice 10, as
+    // every host's), it takes a little longer and their recalls wait less (docs/architecture.md,
+    // "Long work yields the CPU").
+    jobsNice: jobsNiceFromEnv(process.env),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
   });
   try {

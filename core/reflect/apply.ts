@@ -164,7 +164,7 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
     store.runs.recoverDeadRun();
     pre = await fingerprintBeforeLock(store, report, cancel);
     if (pre === null) throw cancelledError();
-    while (batch()) await pacer.between();
+    while (await pacer.take(batch)) await pacer.between();
     const takeBack = async () => {
       await run.rollback(pacing, (done, total) => report(done, total, 'take-back'));
       throw cancelledError();

@@ -164,6 +164,8 @@ export interface ChangeRun {
 
 /** The pause between a long run's transactions (store.runs.pacer); `end()` when the run stops, however it stops. */
 export interface Pacer {
+  /** Runs one step, trying it again while another writer keeps the write lock (it never began). */
+  take<T>(step: () => T): Promise<T>;
   between(): Promise<void>;
   end(): void;
 }

@@ -17,10 +17,13 @@ import { MnemoError } from '../../errors.js';
 import type { BeforeFinish, JobProgressSink } from '../../model/job-phase.js';
 import { batchBudget, pacingOf, takeBackPacing, type RunPacing } from '../../model/run-pacing.js';
 import { tallyRow, type JournalledStore, type RawChangeRow, type RunCheckpoints, type TouchedRow } from './journal.js';
+import { lockNotTaken } from './lock-not-taken.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
 import type { ChangeRow, ChangeSummary } from '../port/store-rows.js';
 import type { ChangeRun as ChangeRunOfRuns, Pacer as PacerOfRuns } from '../port/store-rows.js';
 
+/** How long a run's step keeps trying for a write lock other writers keep taking (Pacer.take). */
+const LOCK_PATIENCE_MS = 60_000;
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
 const CHECKPOINT_EVERY_MS = 1000;
 /**
@@ -64,6 +67,24 @@ export class Pacer implements PacerOfRuns {
   ) {
     this.checkpoints = store.journal.sql.runCheckpoints();
     this.checkpoints?.suspend();
+  }
+  /**
+   * Runs one step of the run (a transaction). When another writer kept the write lock past the
+   * busy wait, the step never began (lock-not-taken.ts): it is tried again after a pause, for up
+   * to LOCK_PATIENCE_MS, rather than failing the run and taking back every batch it committed.
+   * Eight agents logging accesses beside a reflection's apply kept the lock past the 5 s wait, and
+   * a 100k pass failed `busy` after a minute of work (docs/long-writes.md).
+   */
+  async take<T>(step: () => T): Promise<T> {
+    const started = performance.now();
+    for (;;) {
+      try {
+        return step();
+      } catch (err) {
+        if (!lockNotTaken(err) || performance.now() - started >= LOCK_PATIENCE_MS) throw err;
+      }
+      await new Promise((r) => setTimeout(r, this.pacing.pauseMs));
+    }
   }
   async between(): Promise<void> {
     const pauseStart = performance.now();
@@ -235,7 +256,7 @@ export class ChangeRun implements ChangeRunOfRuns {
     onRows?.(0, total);
     try {
       const placementOf = (key: string) => this.recorded.get(key)?.placement;
-      while (!rollbackStep(this.store, id, batchBudget(p), (n) => onRows?.((done = Math.min(total, done + n)), total), placementOf)) await pacer.between();
+      while (!(await pacer.take(() => rollbackStep(this.store, id, batchBudget(p), (n) => onRows?.((done = Math.min(total, done + n)), total), placementOf)))) await pacer.between();
     } finally {
       pacer.end();
     }
@@ -400,7 +421,7 @@ export async function turnBack(
   onRows?.(0, total);
   try {
     const onStep = (n: number) => onRows?.((done = Math.min(total, done + n)), total);
-    while (!replayStep(store, runInProgress(store)!.mode as 'undo' | 'redo', batchBudget(p), { onRows: onStep, ...(placements ? { placements } : {}) })) await pacer.between();
+    while (!(await pacer.take(() => replayStep(store, runInProgress(store)!.mode as 'undo' | 'redo', batchBudget(p), { onRows: onStep, ...(placements ? { placements } : {}) })))) await pacer.between();
   } finally {
     pacer.end();
   }
@@ -442,7 +463,7 @@ async function replayInBatches(
         await turnBack(store, p, [], done, (d, t) => onProgress?.(d, t, 'take-back'), placements);
         throw replayCancelled(mode, change);
       }
-      const step = replayStep(store, mode, batchBudget(p), { onRows: counted, holdEnd: hold, keepPlacements: placements });
+      const step = await pacer.take(() => replayStep(store, mode, batchBudget(p), { onRows: counted, holdEnd: hold, keepPlacements: placements }));
       if (step === true) break;
       if (step === 'held') {
         hold = false;

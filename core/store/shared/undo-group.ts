@@ -73,7 +73,7 @@ export async function undoWithDependents(store: JournalledStore, changeId: numbe
         await rollForward(store, ids, p, done, opts.onProgress, placements);
         throw replayCancelled('undo', store.journal.get(changeId));
       }
-      if (replayStep(store, 'undo', batchBudget(p), { onRows: (n) => opts.onProgress?.((done += n), total, 'undo'), keepPlacements: placements })) break;
+      if (await pacer.take(() => replayStep(store, 'undo', batchBudget(p), { onRows: (n) => opts.onProgress?.((done += n), total, 'undo'), keepPlacements: placements }))) break;
       await pacer.between();
     }
   } catch (err) {

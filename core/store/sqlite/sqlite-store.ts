@@ -22,6 +22,7 @@ import { beliefAliasTarget, beliefRejectionTarget, indexSqliteEvidence, searchSq
 import { bindConnection } from './connection.js';
 import { feedPosition } from './feed-reads.js';
 import { pruneFeedStep } from './feed-retention.js';
+import { isSqliteBusy, markLockNotTaken } from '../shared/lock-not-taken.js';
 import { beginFeedStamp, dropFeedStamp, endFeedStamp } from './feed-stamp.js';
 import type { HistoryChanges } from '../port/history-changes.js';
 import { changesBetween } from './history-diff.js';
@@ -319,9 +320,11 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
     const told = { ids: new Set<string>(), reset: false };
     this.toldInTransaction = told;
     let result: T;
+    let entered = false;
     try {
       result = this.#db
         .transaction(() => {
+          entered = true;
           beginFeedStamp(this);
           try {
             const out = fn();
@@ -335,6 +338,8 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
     } catch (err) {
       this.toldInTransaction = null;
       this.retellAfterRollback(told);
+      // BEGIN IMMEDIATE waited out the busy timeout: nothing ran, and a long change may try again (lock-not-taken.ts).
+      if (!entered && isSqliteBusy(err)) markLockNotTaken(err);
       throw err;
     } finally {
       this.toldInTransaction = null;
