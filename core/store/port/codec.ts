@@ -72,14 +72,15 @@ const misshapen = (v: unknown) => v !== null && typeof v === 'object' && jsonSha
  */
 function dropMisshapenFields(raw: Record<string, unknown>): string[] {
   const dropped: string[] = [];
+  const plain = plainRing(raw['access_log']);
   for (const k of Object.keys(raw)) {
     // A `__proto__` key would become the prototype of the object zod builds from the row.
-    if (k !== '__proto__' && (FIXED_SHAPE_KEYS.has(k) || !misshapen(raw[k]))) continue;
+    if (k !== '__proto__' && (FIXED_SHAPE_KEYS.has(k) || (k === 'access_log' && plain) || !misshapen(raw[k]))) continue;
     delete raw[k];
     dropped.push(k);
   }
   const log = raw['access_log'];
-  if (!Array.isArray(log)) return dropped;
+  if (plain || !Array.isArray(log)) return dropped;
   for (let i = 0; i < log.length; i++) {
     const c = (log[i] as { components?: unknown } | null)?.components;
     if (c === null || typeof c !== 'object') continue;
@@ -90,6 +91,39 @@ function dropMisshapenFields(raw: Record<string, unknown>): string[] {
     }
   }
   return dropped;
+}
+
+const isPlainValue = (v: unknown): boolean => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/** An object whose values are all plain (no nesting, no `__proto__` key). */
+function isFlatObject(o: unknown): boolean {
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return false;
+  for (const k of Object.keys(o)) if (k === '__proto__' || !isPlainValue((o as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+/**
+ * Whether every entry of a ring is plain: a finite number (a legacy entry), or a flat object whose
+ * `components` may also be a flat object. Nothing in such a ring can be beyond the read limits, so
+ * it needs no walk. That is every ring nooa or Mnemo writes; the walk (jsonShapeProblem, which
+ * names a path for each value it visits) was two thirds of reading a row with a full ring, and a
+ * recall reads each result's row three times. Anything else gets the walk, as before.
+ */
+function plainRing(log: unknown): boolean {
+  if (!Array.isArray(log)) return false;
+  for (const e of log) {
+    if (typeof e === 'number') {
+      if (!Number.isFinite(e)) return false;
+      continue;
+    }
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) return false;
+    for (const k of Object.keys(e)) {
+      if (k === '__proto__') return false;
+      const v = (e as Record<string, unknown>)[k];
+      if (!isPlainValue(v) && !(k === 'components' && isFlatObject(v))) return false;
+    }
+  }
+  return true;
 }
 
 export function decodeRow(row: MemoryRow, edges: Edge[]): DecodeResult {

@@ -7,7 +7,7 @@ import type { AccessComponents, AccessRecord } from '../../model/memory.js';
 import type { ScoreTerms } from '../../model/memory.js';
 import { storedAccessEntrySchema } from '../../model/schemas.js';
 import { currentCredentialId } from '../port/attribution.js';
-import type { DB } from './sqlite.js';
+import { cachedStatement, type DB } from './sqlite.js';
 import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 
 /** The event table's columns an insert writes, in the order accessEventValues gives them. */
@@ -63,6 +63,8 @@ export function accessEventValues(
   ];
 }
 
+const INSERT_EVENT_SQL = `INSERT INTO mnemo_access_events(${ACCESS_EVENT_COLUMNS.join(', ')}) VALUES (${ACCESS_EVENT_COLUMNS.map(() => '?').join(', ')})`;
+
 export function insertAccessEvent(
   db: DB,
   memoryId: string,
@@ -74,8 +76,8 @@ export function insertAccessEvent(
   terms: ScoreTerms | null = null,
   credentialId: string | null = currentCredentialId(),
 ): number {
-  const info = db
-    .prepare(`INSERT INTO mnemo_access_events(${ACCESS_EVENT_COLUMNS.join(', ')}) VALUES (${ACCESS_EVENT_COLUMNS.map(() => '?').join(', ')})`)
+  // Kept prepared: every recall inserts one row per memory it returns, and preparing was a fifth of that.
+  const info = cachedStatement(db, INSERT_EVENT_SQL)
     .run(...accessEventValues(memoryId, r, strengthAfter, reinforce, backfilled, context, terms, credentialId));
   return Number(info.lastInsertRowid);
 }

@@ -16,6 +16,7 @@
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Memory } from '../../model/memory.js';
 import { insertAccessEvent, queryEvents } from './access-events.js';
+import { isSqliteBusy } from '../shared/lock-not-taken.js';
 import { encodeRow } from '../port/codec.js';
 import type { AccessWrite } from '../port/port.js';
 import type { DB } from './sqlite.js';
@@ -41,12 +42,6 @@ const KEEP_AT_MOST_MS = 5_000;
 const OVERDUE_WAIT_MS = 50;
 /** Past this many kept, a try waits for the lock as any write does: memory is not spent without bound. */
 const KEEP_AT_MOST = 20_000;
-
-/** SQLite's "the database is locked" in any of its forms (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, …). */
-function isBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
 
 export class SqliteAccessLog {
   /** Accesses whose write found the lock taken, oldest first, and since when the oldest waits. */
@@ -145,29 +140,45 @@ export class SqliteAccessLog {
       fn();
       return true;
     } catch (err) {
-      if (isBusy(err)) return false;
+      if (isSqliteBusy(err)) return false;
       throw err;
     } finally {
       if (changed) this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
   }
 
+  /**
+   * Each memory is read, and its row written, once however many of the accesses are its own: the
+   * accesses kept through a long change's batch are hundreds, mostly of the few memories the
+   * agents keep recalling, and rewriting a memory's whole JSON once per access made the agents'
+   * catch-up after each batch longer than the batch's pause (the long change then waited for the
+   * lock). Applying them in order to the one decoded memory is what reading it back after each
+   * write gave: the ring, the counters and each event's strength are the same.
+   */
   private write(writes: readonly AccessWrite[]): void {
     if (writes.length === 0) return;
-    const touched: string[] = [];
+    const touched = new Map<string, Memory>();
     this.store.transaction(() => {
       this.store.ensureMnemo();
+      const missing = new Set<string>();
       for (const w of writes) {
-        const m = this.store.get(w.id);
-        if (!m) continue;
+        let m = touched.get(w.id);
+        if (!m) {
+          if (missing.has(w.id)) continue;
+          const read = this.store.get(w.id);
+          if (!read) {
+            missing.add(w.id);
+            continue;
+          }
+          touched.set(w.id, (m = read));
+        }
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
-        this.rows.updateUsage(encodeRow(m));
         insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
-        touched.push(m.id);
       }
+      for (const m of touched.values()) this.rows.updateUsage(encodeRow(m));
     });
     // Only what an access changes: indexes that read no usage skip these (store-rows.ts ChangeEvent).
-    for (const id of touched) this.store.emit({ kind: 'usage', id });
+    for (const id of touched.keys()) this.store.emit({ kind: 'usage', id });
   }
 
   /** Ring entries the memory already carries (a new or imported memory) into the event table only. */

@@ -17,6 +17,9 @@ import type { DB, StatementCache } from './sqlite.js';
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
+/** Up to this many ids, `rows` keeps its statement prepared (one text per count). */
+const KEPT_ROWS_STATEMENTS = 50;
+
 /** A memory's row as codec.ts's encodeRow writes it (no rowid, the embedding apart). */
 type EncodedRow = Omit<MemoryRow, 'rowid' | 'embedding'>;
 
@@ -37,7 +40,9 @@ export class SqliteMemoryRows implements MemoryIdLookups {
       return one ? [one] : [];
     }
     const marks = ids.map(() => '?').join(',');
-    return this.db.prepare(`SELECT ${SELECT_COLS} FROM memories WHERE id IN (${marks})`).all(...ids) as MemoryRow[];
+    const sql = `SELECT ${SELECT_COLS} FROM memories WHERE id IN (${marks})`;
+    // A recall reads its k results' rows (k is small): those few texts are kept prepared, the rest vary too much to keep.
+    return (ids.length <= KEPT_ROWS_STATEMENTS ? this.st.get(sql) : this.db.prepare(sql)).all(...ids) as MemoryRow[];
   }
 
   /** Rows matching `where` (a condition with `?` placeholders, `params` its values) after rowid `after`, in rowid order. */
