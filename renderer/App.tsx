@@ -12,6 +12,7 @@ import { useEraseDialog } from './state/erase-dialog.js';
 import { instantParam, TIME_TRAVEL_VIEWS } from './state/instant.js';
 import { TimeControl } from './components/time/TimeControl.js';
 import { ReplicaBadge } from './components/ReplicaBadge.js';
+import { StoreBadge } from './components/StoreBadge.js';
 import { useUi } from './state/ui.js';
 import { MemoriesView } from './views/memories/MemoriesView.js';
 import { UndoToast } from './views/curation/UndoToast.js';
@@ -91,13 +92,7 @@ export function App() {
           ))}
         </nav>
         <span className="spacer" />
-        {info.data ? (
-          <span className="store-badge" title={info.data.path} data-testid="store-badge">
-            {info.data.name} · {info.data.counts.live.toLocaleString()} live · {info.data.profile}
-            {info.data.readonly ? ' · read-only' : ''}
-            {info.data.clock_frozen ? ` · clock frozen` : ''}
-          </span>
-        ) : null}
+        {info.data ? <StoreBadge info={info.data} /> : null}
         {info.data ? <ReplicaBadge /> : null}
         <button className="icon" onClick={toggleTheme} title="Toggle light/dark theme (t)" data-testid="theme-toggle">
           {theme === 'dark' ? '☀' : '☾'}

@@ -8,26 +8,11 @@
  * `node --import tsx scripts/screenshots-long-jobs.ts <store.sqlite> <out-dir>` (the store is copied
  * first; the 100k demo store is what the issue's figures are about).
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { call } from '../core/api/service.js';
-import { tempDir } from '../support/fixture.js';
-import { openWorkbench } from '../support/workbench.js';
+import { SHOTS_LONG_MS as LONG, startScreenshots } from '../support/screenshot-run.js';
 
-const [from, outDir] = process.argv.slice(2);
-if (!from || !outDir) throw new Error('usage: node --import tsx scripts/screenshots-long-jobs.ts <store.sqlite> <out-dir>');
-mkdirSync(outDir, { recursive: true });
-const db = join(tempDir('mnemo-shots-'), 'store.sqlite');
-copyFileSync(from, db);
-const NOW = 1_780_000_000;
-const LONG = 3_600_000;
-
-const wb = await openWorkbench(db, { now: NOW, width: 1440, height: 900 });
+const { wb, save } = await startScreenshots('screenshots-long-jobs.ts');
 const p = wb.page;
-const save = async (name: string) => {
-  await p.screenshot({ path: join(outDir, `${name}.png`) });
-  console.log(`${join(outDir, name)}.png  ${new Date().toISOString()}`);
-};
 const phase = (sel: string, want: string, text?: RegExp) =>
   p.waitForFunction(
     ([s, w, t]) => document.querySelector(s as string)?.getAttribute('data-phase') === w && (!t || new RegExp(t as string).test(document.querySelector(s as string)!.textContent ?? '')),

@@ -11,8 +11,11 @@ export const PAGE_SIZE = 200;
 
 export type ListFilter = Omit<InputOf<'memory.list'>, 'offset' | 'limit'>;
 
+/** While another writer's long change holds the counts, read again every few seconds: its end may come with no event here. */
+const HELD_COUNTS_POLL_MS = 2_000;
+
 export function useStoreInfo() {
-  return useQuery({ queryKey: keys.store(), queryFn: () => call('store.info', {}) });
+  return useQuery({ queryKey: keys.store(), queryFn: () => call('store.info', {}), refetchInterval: (q) => (q.state.data?.counts_held ? HELD_COUNTS_POLL_MS : false) });
 }
 
 /** Facet counts; `enabled` lets the list ask for its first page before these (bigger) counts; `at` counts the store as it was then. */

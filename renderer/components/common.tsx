@@ -85,10 +85,7 @@ export function QueryView<T>({ query, label, children }: { query: { data: T | un
   return <Loading label={label} />;
 }
 
-export function fmtTime(ts: number | null | undefined): string {
-  if (ts === null || ts === undefined || !Number.isFinite(ts)) return '—';
-  return new Date(ts * 1000).toISOString().replace('T', ' ').slice(0, 16);
-}
+export { fmtTime } from './format-time.js';
 
 export function fmtNum(v: number | null | undefined, digits = 3): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';

@@ -94,6 +94,9 @@ describe('long jobs in the workbench', { timeout: 300_000 }, () => {
     const bar = '[data-testid=reflection-commit-progress]';
     await p.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-phase') === 'apply' && Number(document.querySelector(sel)?.getAttribute('data-done')) > 0, bar, { timeout: 60_000, polling: 50 });
     expect(Number(await p.getAttribute(bar, 'data-total'))).toBe(accepted);
+    // Meanwhile the store badge's count is held for the change being written (the list follows its batches), and says so.
+    await p.waitForSelector('[data-testid=counts-held]', { timeout: 30_000 });
+    expect(await p.textContent('[data-testid=counts-held]')).toMatch(/^ \(held during change #\d+\)$/);
     expect(await p.textContent(`${bar} [role=status]`)).toMatch(/^Committing: applying the accepted items: [\d,]+ of [\d,]+ items \(\d+ %\)( · about \d+ (s|min) left)? · running for \d+ s$/);
 
     await pressCancel('reflection-commit-cancel');
@@ -103,6 +106,8 @@ describe('long jobs in the workbench', { timeout: 300_000 }, () => {
     await p.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-phase') === 'take-back' || document.querySelector('[data-testid=reflection-commit-cancelled]') !== null, bar, { timeout: 60_000, polling: 20 });
     await p.waitForSelector('[data-testid=reflection-commit-cancelled]', { timeout: 120_000 });
     expect(await p.locator('[data-testid=reflection-result]').count()).toBe(0);
+    // The change is gone: the badge counts the rows as they are again.
+    await p.waitForSelector('[data-testid=counts-held]', { state: 'detached', timeout: 30_000 });
     expect(dumpWithoutFeed(db)).toEqual(before);
     expect(wb.pageErrors).toEqual([]);
   });

@@ -40,7 +40,8 @@ describe('a long change in another thread of this process', () => {
     const path = fixtureCopy();
     store = MemoryStore.open(path, { clock: fixedClock(NOW) });
     store.ensureMnemo();
-    const before = keptTableCounts(store);
+    const before = keptTableCounts(store, NOW);
+    expect(before.held).toBeNull();
     worker = startWorker(new URL('../helpers/run-writer-thread.ts', import.meta.url).href, { workerData: { path, now: NOW, changeId: CHANGE } });
     await said(worker, 'running');
 
@@ -53,10 +54,15 @@ describe('a long change in another thread of this process', () => {
     expect(recoverInterruptedRun(store)).toBeNull();
     expect(runInProgress(store)?.change_id).toBe(CHANGE);
 
-    // One of its batches lands: store.info's counts stay as they were until the change ends.
+    // One of its batches lands: store.info's counts stay as they were until the change ends, and
+    // say that they are held, for which change and since when (the badge shows it).
     worker.postMessage('commit');
     await said(worker, 'committed');
-    expect(keptTableCounts(store)).toEqual(before);
+    const held = keptTableCounts(store, NOW + 60);
+    expect(held.counts).toEqual(before.counts);
+    expect(held.held).toMatchObject({ change_id: CHANGE, counted_at: NOW });
+    // Polled again with no commit since: still held (the run goes on).
+    expect(keptTableCounts(store, NOW + 61).held?.change_id).toBe(CHANGE);
 
     // The thread ends part-way: its marker is now a dead writer's, and the counts are read again.
     const exited = once(worker, 'exit');
@@ -65,6 +71,6 @@ describe('a long change in another thread of this process', () => {
     worker = null;
     expect(markerIsLive(store, runInProgress(store)!)).toBe(false);
     expect(foreignRunInProgress(store)).toBe(false);
-    expect(keptTableCounts(store)).toEqual({ ...before, edges: before.edges - 1 });
+    expect(keptTableCounts(store, NOW + 120)).toEqual({ counts: { ...before.counts, edges: before.counts.edges - 1 }, held: null });
   }, 60_000);
 });

@@ -94,7 +94,7 @@ export function changesWhatViewsShow(method: string): boolean {
   return spec.mutates === true || spec.switchesStore === true;
 }
 
-export type { StoreInfo } from './store.js';
+export type { StoreInfo, CountsHeld } from './store.js';
 export type { MemorySummary, MemoryDetail, EdgeView, Facet, MemoryFacets } from './memory.js';
 export type { BasicStats, MemoryUsage, StoreKpis, RowsVsReads, RowsVsReadsRow } from './stats.js';
 export type { PlanProgressState } from './reflect.js';

@@ -4,7 +4,8 @@ import { atField } from './shared/fields.js';
 import type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff } from '../../model/history.js';
 import { BUILT_IN_PATTERNS, customPatternSchema, MAX_CUSTOM_PATTERNS } from '../../model/redaction.js';
 import type { PgReplicaStatus } from '../../store/port/port.js';
-export type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff, PgReplicaStatus };
+import type { CountsHeld } from '../../store/queries/counts.js';
+export type { ChangeAuthor, EdgeDiffRow, MemoryDiffRow, StoreAsOf, StoreDiff, PgReplicaStatus, CountsHeld };
 
 /** The most rows of each list store.diff returns. */
 export const MAX_DIFF_ROWS = 10_000;
@@ -23,6 +24,12 @@ export interface StoreInfo {
   now: number;
   clock_frozen: boolean;
   counts: { memories: number; live: number; archived: number; edges: number; events: number; changes: number };
+  /**
+   * Set while another writer's long change (a reflection's apply, an undo, an erase) is being
+   * written in batches: the counts stay as they were taken until it ends, while the list and the
+   * graph follow it batch by batch. Null when the counts are the rows as they are.
+   */
+  counts_held: CountsHeld | null;
 }
 
 /** A store's redaction at the door (engine/redaction.ts): the policy, every pattern it knows, and what it replaced. */

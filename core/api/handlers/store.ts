@@ -12,7 +12,7 @@ import { keptTableCounts } from '../../store/queries/counts.js';
 
 export function storeInfo(engine: EngineReader, session?: Pick<ApiSession, 'clockFrozen'>): StoreInfo {
   const store = engine.store;
-  const counts = keptTableCounts(store);
+  const { counts, held } = keptTableCounts(store, engine.now());
   const versions = store.schemaVersions();
   return {
     path: store.path,
@@ -34,6 +34,7 @@ export function storeInfo(engine: EngineReader, session?: Pick<ApiSession, 'cloc
       events: counts.events,
       changes: counts.changes,
     },
+    counts_held: held,
   };
 }
 

@@ -9,7 +9,7 @@ import type { OwnerScope } from '../../model/owner.js';
 import type { CountBucket, KeyCount, OverviewColumn, RetentionPoint, StatsColumn, TableCounts, ValueCount } from '../port/count-rows.js';
 import type { StoreReader } from '../port/port.js';
 import { ownerClause } from '../shared/owner-sql.js';
-import { foreignRunInProgress } from '../shared/run-marker.js';
+import { foreignRun, type RunMarker, type RunMode } from '../shared/run-marker.js';
 import { idleSql, retentionSql } from '../shared/retention-sql.js';
 import { dialectOf } from '../shared/sql-dialect.js';
 import { intOf } from '../shared/sql-values.js';
@@ -118,8 +118,23 @@ export function tableCounts(store: Reads): TableCounts {
   };
 }
 
-/** Each SQLite store's last row counts, and where its file stood when they were taken. */
-const keptCounts = new WeakMap<object, { at: string; counts: TableCounts }>();
+/** Each SQLite store's last row counts, where its file stood when they were taken, and when (the engine's clock). */
+const keptCounts = new WeakMap<object, { at: string; countedAt: number; counts: TableCounts }>();
+
+/** Why store.info's counts are not the store's rows as they are: another writer's long change is being written. */
+export interface CountsHeld {
+  change_id: number;
+  label: string;
+  mode: RunMode;
+  /** When the counts shown were taken (the engine's clock): before that change, or part-way through it. */
+  counted_at: number;
+}
+
+export interface KeptCounts {
+  counts: TableCounts;
+  /** Set while the counts are held for another writer's long change; null when they are the rows as they are. */
+  held: CountsHeld | null;
+}
 
 /**
  * tableCounts, kept while a SQLite file stands still. At 100k memories counting the edges and the
@@ -130,17 +145,25 @@ const keptCounts = new WeakMap<object, { at: string; counts: TableCounts }>();
  *
  * While another connection writes a long change (run-marker.ts), they stay as they were until it
  * ends: its rows are neither before nor after, and counting after each of its batches cost every
- * poll 25 to 135 ms during a 100k commit in the jobs worker.
+ * poll 25 to 135 ms during a 100k commit in the jobs worker. Held counts say so (`held`), since the
+ * list and the graph follow that change batch by batch meanwhile: a view must not show two numbers
+ * that disagree without saying why.
  */
-export function keptTableCounts(store: Reads & Pick<StoreReader, 'dataVersion' | 'totalChanges' | 'path' | 'getMeta'>): TableCounts {
-  if (store.sql.dialect !== 'sqlite') return tableCounts(store);
+export function keptTableCounts(store: Reads & Pick<StoreReader, 'dataVersion' | 'totalChanges' | 'path' | 'getMeta'>, now: number): KeptCounts {
+  if (store.sql.dialect !== 'sqlite') return { counts: tableCounts(store), held: null };
   const at = `${store.dataVersion()}:${store.totalChanges()}`;
   const kept = keptCounts.get(store);
-  if (kept && kept.at === at) return { ...kept.counts };
-  if (kept && store.hasMnemo() && foreignRunInProgress(store)) return { ...kept.counts };
+  if (kept && kept.at === at) return { counts: { ...kept.counts }, held: heldFor(store.hasMnemo() ? foreignRun(store) : null, kept.countedAt) };
+  const run = kept && store.hasMnemo() ? foreignRun(store) : null;
+  if (kept && run) return { counts: { ...kept.counts }, held: heldFor(run, kept.countedAt) };
   const counts = tableCounts(store);
-  keptCounts.set(store, { at, counts });
-  return { ...counts };
+  keptCounts.set(store, { at, countedAt: now, counts });
+  return { counts: { ...counts }, held: null };
+}
+
+/** Kept counts are held while another writer's long change runs on (they will not follow it until it ends). */
+function heldFor(run: RunMarker | null, countedAt: number): CountsHeld | null {
+  return run ? { change_id: run.change_id, label: run.label, mode: run.mode, counted_at: countedAt } : null;
 }
 
 /** Memories in the owner scope per value of `column` (archived included), most frequent first. */

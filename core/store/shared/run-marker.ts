@@ -151,8 +151,13 @@ export function holdsIndexesBack(store: MarkedStore): boolean {
  * when another connection committed, so the writer is never this connection.
  */
 export function foreignRunInProgress(store: MarkedStore): boolean {
+  return foreignRun(store) !== null;
+}
+
+/** The marker of the long change another connection is writing right now, as foreignRunInProgress tells it. */
+export function foreignRun(store: MarkedStore): RunMarker | null {
   const m = runInProgress(store);
-  return m !== null && isForeignAndLive(store, m);
+  return m !== null && isForeignAndLive(store, m) ? m : null;
 }
 
 function isForeignAndLive(store: MarkedStore, m: RunMarker): boolean {
