@@ -13,7 +13,7 @@ import { fixedClock } from '../../core/clock.js';
 import { startWorker } from '../../core/host/worker-thread.js';
 import { keptTableCounts } from '../../core/store/queries/counts.js';
 import { recoverInterruptedRun } from '../../core/store/shared/change-run.js';
-import { foreignRunInProgress, holdsIndexesBack, markerIsLive, runInProgress } from '../../core/store/shared/run-marker.js';
+import { foreignRun, holdsIndexesBack, markerIsLive, runInProgress } from '../../core/store/shared/run-marker.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { expected, fixtureCopy } from '../../support/fixture.js';
 
@@ -47,7 +47,7 @@ describe('a long change in another thread of this process', () => {
 
     expect(runInProgress(store)?.change_id).toBe(CHANGE);
     expect(markerIsLive(store, runInProgress(store)!)).toBe(true);
-    expect(foreignRunInProgress(store)).toBe(true);
+    expect(foreignRun(store) !== null).toBe(true);
     // The indexes are patched batch by batch (the jobs worker has none to hand over at the end).
     expect(holdsIndexesBack(store)).toBe(false);
     // An open beside it (a worker started again, a store switch) leaves the run to its writer.
@@ -70,7 +70,7 @@ describe('a long change in another thread of this process', () => {
     await exited;
     worker = null;
     expect(markerIsLive(store, runInProgress(store)!)).toBe(false);
-    expect(foreignRunInProgress(store)).toBe(false);
+    expect(foreignRun(store) !== null).toBe(false);
     expect(keptTableCounts(store, NOW + 120)).toEqual({ counts: { ...before.counts, edges: before.counts.edges - 1 }, held: null });
   }, 60_000);
 });

@@ -66,29 +66,20 @@ const READ_LIMITS = { maxDepth: LIMITS.maxDepth, maxObjectKeys: Infinity, maxArr
 const misshapen = (v: unknown) => v !== null && typeof v === 'object' && jsonShapeProblem(v, READ_LIMITS) !== null;
 
 /**
- * Removes the open-ended values (the trigger, unknown fields, extra score components) that are
- * beyond the limits, and names them. Another writer may have stored them; left in, they would be
- * written back on the next save and break every recursive reader and SQLite's JSON functions.
+ * Removes the open-ended values (the trigger, unknown fields, an access ring with anything beyond
+ * them, extra score components included) that are beyond the limits, and names them. Another
+ * writer may have stored them; left in, they would be written back on the next save and break
+ * every recursive reader and SQLite's JSON functions.
  */
 function dropMisshapenFields(raw: Record<string, unknown>): string[] {
   const dropped: string[] = [];
+  // The ring's walk covers its entries' components too: nothing inside it is dropped apart from it.
   const plain = plainRing(raw['access_log']);
   for (const k of Object.keys(raw)) {
     // A `__proto__` key would become the prototype of the object zod builds from the row.
     if (k !== '__proto__' && (FIXED_SHAPE_KEYS.has(k) || (k === 'access_log' && plain) || !misshapen(raw[k]))) continue;
     delete raw[k];
     dropped.push(k);
-  }
-  const log = raw['access_log'];
-  if (plain || !Array.isArray(log)) return dropped;
-  for (let i = 0; i < log.length; i++) {
-    const c = (log[i] as { components?: unknown } | null)?.components;
-    if (c === null || typeof c !== 'object') continue;
-    for (const k of Object.keys(c)) {
-      if (!misshapen((c as Record<string, unknown>)[k])) continue;
-      delete (c as Record<string, unknown>)[k];
-      dropped.push(`access_log[${i}].components.${k}`);
-    }
   }
   return dropped;
 }

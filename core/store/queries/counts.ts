@@ -153,7 +153,8 @@ export function keptTableCounts(store: Reads & Pick<StoreReader, 'dataVersion' |
   if (store.sql.dialect !== 'sqlite') return { counts: tableCounts(store), held: null };
   const at = `${store.dataVersion()}:${store.totalChanges()}`;
   const kept = keptCounts.get(store);
-  if (kept && kept.at === at) return { counts: { ...kept.counts }, held: heldFor(store.hasMnemo() ? foreignRun(store) : null, kept.countedAt) };
+  // Taken at this very point of the file, they are the rows as they are, run or no run: no marker to read on the views' polls.
+  if (kept && kept.at === at) return { counts: { ...kept.counts }, held: null };
   const run = kept && store.hasMnemo() ? foreignRun(store) : null;
   if (kept && run) return { counts: { ...kept.counts }, held: heldFor(run, kept.countedAt) };
   const counts = tableCounts(store);

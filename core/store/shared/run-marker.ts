@@ -147,14 +147,10 @@ export function holdsIndexesBack(store: MarkedStore): boolean {
 }
 
 /**
- * A long change being written right now (a dead writer's leftover marker does not count). Asked
- * when another connection committed, so the writer is never this connection.
+ * The marker of the long change another connection is writing right now (a dead writer's leftover
+ * marker does not count), or null. Asked when another connection committed, so the writer is never
+ * this connection.
  */
-export function foreignRunInProgress(store: MarkedStore): boolean {
-  return foreignRun(store) !== null;
-}
-
-/** The marker of the long change another connection is writing right now, as foreignRunInProgress tells it. */
 export function foreignRun(store: MarkedStore): RunMarker | null {
   const m = runInProgress(store);
   return m !== null && isForeignAndLive(store, m) ? m : null;

@@ -157,28 +157,21 @@ export class SqliteAccessLog {
    */
   private write(writes: readonly AccessWrite[]): void {
     if (writes.length === 0) return;
-    const touched = new Map<string, Memory>();
+    // Each memory as read once in this transaction (null: no such memory), its accesses applied in order.
+    const read = new Map<string, Memory | null>();
     this.store.transaction(() => {
       this.store.ensureMnemo();
-      const missing = new Set<string>();
       for (const w of writes) {
-        let m = touched.get(w.id);
-        if (!m) {
-          if (missing.has(w.id)) continue;
-          const read = this.store.get(w.id);
-          if (!read) {
-            missing.add(w.id);
-            continue;
-          }
-          touched.set(w.id, (m = read));
-        }
+        let m = read.get(w.id);
+        if (m === undefined) read.set(w.id, (m = this.store.get(w.id)));
+        if (!m) continue;
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
         insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
       }
-      for (const m of touched.values()) this.rows.updateUsage(encodeRow(m));
+      for (const m of read.values()) if (m) this.rows.updateUsage(encodeRow(m));
     });
     // Only what an access changes: indexes that read no usage skip these (store-rows.ts ChangeEvent).
-    for (const id of touched.keys()) this.store.emit({ kind: 'usage', id });
+    for (const [id, m] of read) if (m) this.store.emit({ kind: 'usage', id });
   }
 
   /** Ring entries the memory already carries (a new or imported memory) into the event table only. */
