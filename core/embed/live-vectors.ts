@@ -12,6 +12,8 @@ export class LiveVectors extends VectorIndex implements PersistableIndex {
   /** Embeddings come from the row alone, and an access leaves them as they are. */
   readonly readsNoEdges = true;
   readonly readsNoUsage = true;
+  /** Nor importance or salience: another process's rescore leaves it as it is. */
+  readonly readsNoScores = true;
   /** 2: sparse vectors in the inverted layout (1 stored them row by row); 3: and row by row beside it (read a vector alone). */
   readonly snapshotFormat = 'vectors/3';
   /** The store a snapshot was read beside (to rebuild from if its bytes turn out damaged later). */

@@ -46,6 +46,8 @@ class StoredEdges {
 export class Adjacency implements PersistableIndex {
   /** Edges only: an access changes none. */
   readonly readsNoUsage = true;
+  /** Nor importance or salience: another process's rescore leaves it as it is. */
+  readonly readsNoScores = true;
   readonly snapshotFormat = 'adjacency/1';
   /** Outgoing lists in memory (never empty); a source of `stored` is here once read or changed. */
   private out = new Map<string, Edge[]>();

@@ -174,4 +174,49 @@ describe('indexes beside another writer', () => {
     reader.close();
     writer.close();
   });
+
+  it("skips, for an index that reads no scores, a memory another connection only rescored; any other change to it is re-read, even one undone since", () => {
+    const { reader, writer } = pair();
+    const full = new SpyIndex();
+    const blind = Object.assign(new SpyIndex(), { readsNoUsage: true, readsNoScores: true });
+    const derived = [new Derived(reader, full), new Derived(reader, blind)];
+    const catchUp = () => derived.forEach((d) => d.get());
+    catchUp();
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    catchUp(); // the first outside commit rebuilds
+    const [rescored, salienceToo, rescoredThenEdited, editedAndBack, reembedded, archived, rescoredAndRecalled] = allMemories(writer).filter((m) => !m.archived);
+    full.updated.length = 0;
+    blind.updated.length = 0;
+    // A reflection's rescore next door, in two commits as a paced apply writes it.
+    writer.transaction(() => {
+      writer.save({ ...writer.get(rescored!.id)!, importance: 0.123 });
+      writer.save({ ...writer.get(salienceToo!.id)!, importance: 0.2, salience: 0.9 });
+      writer.save({ ...writer.get(rescoredThenEdited!.id)!, importance: 0.3 });
+      writer.save({ ...writer.get(editedAndBack!.id)!, content: 'for a moment, something else' });
+      writer.save({ ...writer.get(reembedded!.id)!, importance: 0.4 });
+      writer.setEmbedding(reembedded!.id, new Float32Array([1, 0, 0]));
+      writer.save({ ...writer.get(rescoredAndRecalled!.id)!, importance: 0.6 });
+    });
+    // An agent's recall of one of them after (nooa's data JSON repeats importance and the access counters: both moved).
+    writer.logAccesses([{ id: rescoredAndRecalled!.id, record: accessRecord(NOW + 3, 'recalled') }]);
+    writer.transaction(() => {
+      writer.save({ ...writer.get(rescoredThenEdited!.id)!, content: `${rescoredThenEdited!.content} (edited next door)` });
+      writer.save({ ...writer.get(editedAndBack!.id)!, content: editedAndBack!.content, importance: 0.5 });
+      writer.setArchived(archived!.id, true);
+    });
+    catchUp();
+    const all = [rescored, salienceToo, rescoredThenEdited, editedAndBack, reembedded, archived, rescoredAndRecalled].map((m) => m!.id);
+    expect(new Set(full.updated)).toEqual(new Set(all));
+    // A content edit back to the text it had is seen by its before-image: re-read, as nothing says the edit did not matter.
+    expect(new Set(blind.updated)).toEqual(new Set([rescoredThenEdited!.id, editedAndBack!.id, reembedded!.id, archived!.id]));
+    // What the blind index holds is still what a fresh load reads.
+    const fresh = new SpyIndex();
+    fresh.load(reader);
+    expect(blind.rows).toEqual(fresh.rows);
+    expect(full.rows).toEqual(fresh.rows);
+    expect(reader.get(rescored!.id)!.importance).toBe(0.123);
+    expect(reader.get(rescoredAndRecalled!.id)!.access_count).toBe(rescoredAndRecalled!.access_count + 1);
+    reader.close();
+    writer.close();
+  });
 });

@@ -40,6 +40,8 @@ export interface BuiltSpace {
 export class CooccurrenceIndex implements DerivedIndex {
   /** Text, owner and `precedes` edges: an access changes none of them. */
   readonly readsNoUsage = true;
+  /** Nor importance or salience: another process's rescore leaves it as it is. */
+  readonly readsNoScores = true;
   private readonly docs = new Map<string, Doc>();
   /** src → dst of `precedes` edges. */
   private readonly next = new Map<string, string[]>();

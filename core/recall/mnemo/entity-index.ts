@@ -34,6 +34,8 @@ export class EntityIndex implements PersistableIndex {
   /** Entities come from the row's text alone, which neither an edge nor an access changes. */
   readonly readsNoEdges = true;
   readonly readsNoUsage = true;
+  /** Nor importance or salience: another process's rescore leaves it as it is. */
+  readonly readsNoScores = true;
   readonly snapshotFormat = 'entities/2';
   /** entity → live memories carrying it (what a query's n-grams are looked up in). */
   private readonly carriers = new Map<string, number>();

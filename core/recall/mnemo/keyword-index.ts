@@ -47,6 +47,8 @@ const TOKENIZE_CHUNK = 2000;
 export class KeywordIndex implements PersistableIndex {
   /** Text, owner and context links: an access changes none of them. */
   readonly readsNoUsage = true;
+  /** Nor importance or salience: another process's rescore leaves it as it is. */
+  readonly readsNoScores = true;
   readonly snapshotFormat = 'keyword/2';
 
   /** FTS5's tokenizer (core/store/derived/fts-tokenizer.ts); the rows come from core/store/sqlite/derived-sources.ts. */

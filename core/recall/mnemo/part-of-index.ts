@@ -18,6 +18,8 @@ import { edgeTargets, edgesOfType } from '../../store/queries/edge-sources.js';
 export class PartOfIndex implements PersistableIndex {
   /** `part_of` edges only: an access changes none. */
   readonly readsNoUsage = true;
+  /** Nor importance or salience: another process's rescore leaves it as it is. */
+  readonly readsNoScores = true;
   readonly snapshotFormat = 'part_of/1';
   private parents = new Map<string, string[]>();
   private children = new Map<string, Set<string>>();

@@ -56,21 +56,32 @@ export interface DerivedIndex {
   readonly readsNoUsage?: boolean;
   /** Takes in an access of `id` only (its text, owner and edges did not change); left out, `update` runs. */
   updateUsage?(store: StoreReader, id: string): void;
+  /**
+   * True when nothing the index holds comes from a memory's importance, salience or usage: a
+   * memory whose only change is to those (ChangeEvent `scores`, a rescore) is not re-read. Implies
+   * `readsNoUsage`. Left out, every such change is re-read.
+   */
+  readonly readsNoScores?: boolean;
   remove(id: string): void;
   /** Releases what the index holds outside the JS heap (a SQLite handle, a tokenizer); called once, when its engine closes. */
   dispose?(): void;
 }
 
-/** What changed of a memory, as ChangeEvent tells it: its row (`upsert`), only edges at it, or only its usage. */
-export type PatchKind = 'upsert' | 'edges' | 'usage';
+/** What changed of a memory, as ChangeEvent tells it: its row (`upsert`), only edges at it, only its usage, or only its scores and usage. */
+export type PatchKind = 'upsert' | 'edges' | 'usage' | 'scores';
 
 /** True when `index` reads nothing a change of `kind` touches: the memory is not re-read, no patch counted. */
 export function skipsPatch(index: DerivedIndex, kind: PatchKind): boolean {
-  return (kind === 'edges' && index.readsNoEdges === true) || (kind === 'usage' && index.readsNoUsage === true);
+  return (
+    (kind === 'edges' && index.readsNoEdges === true) ||
+    (kind === 'usage' && (index.readsNoUsage === true || index.readsNoScores === true)) ||
+    (kind === 'scores' && index.readsNoScores === true)
+  );
 }
 
 /**
- * Patches one memory that changed into `index`: only its edges, only its usage, or its row. False
+ * Patches one memory that changed into `index`: only its edges, only its usage, or its row (a
+ * change of its scores is re-read whole by an index that reads them). False
  * when the index reads nothing such a change touched (skipsPatch), so the caller counts no patch.
  * The one rule for both paths an index is patched by: live changes (derived.ts) and a snapshot's
  * catch-up (derived-snapshot.ts).

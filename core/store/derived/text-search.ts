@@ -34,6 +34,8 @@ export class TextSearchIndex implements SidecarResidentIndex {
   /** Title, content and tags come from the row alone, and an access changes none of them. */
   readonly readsNoEdges = true;
   readonly readsNoUsage = true;
+  /** Nor importance or salience: another process's rescore leaves it as it is. */
+  readonly readsNoScores = true;
   private readonly db: Database.Database;
   /** The sidecar the tables live in; null when they live in a private in-memory database. */
   private readonly sidecar: IndexSidecar | null;

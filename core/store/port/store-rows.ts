@@ -32,10 +32,12 @@ export interface ChangeSummary {
 /**
  * A change listeners hear. `edges`: only edges with this memory at one end changed, not its row
  * (another process erased or linked its neighbours). `usage`: only what an access changes (its
- * counters, strength, recency and access ring; every recall logs some). A listener that reads no
- * edges, or no usage, may skip the one it does not read; any other treats it as an upsert.
+ * counters, strength, recency and access ring; every recall logs some). `scores`: only how it scores
+ * (importance, salience) and its usage (another process's reflection rescored it). A listener that
+ * reads no edges, no usage, or no scores, may skip the one it does not read; any other treats it as
+ * an upsert.
  */
-export type ChangeEvent = { kind: 'upsert' | 'delete' | 'edges' | 'usage'; id: string } | { kind: 'reset' };
+export type ChangeEvent = { kind: 'upsert' | 'delete' | 'edges' | 'usage' | 'scores'; id: string } | { kind: 'reset' };
 
 export interface Tombstone {
   hash: string;

@@ -4,8 +4,27 @@
  * reflects, so catching up costs what changed, never the store's size.
  */
 import { connectionOf, statementOf } from './connection.js';
+import { ACCESS_PATHS } from './feed-ddl.js';
 import { hasMigration } from './migrations.js';
-import { touchedByFeedRows, type FeedChanges, type FeedPosition } from '../port/feed-position.js';
+import { touchedByFeedRows, type FeedChanges, type FeedPosition, type FeedRowSummary } from '../port/feed-position.js';
+
+/** What nooa's `data` JSON repeats of the scoring and usage columns: a rescore rewrites them there too. */
+const SCORE_PATHS = ['$.importance', '$.salience', ...ACCESS_PATHS].map((p) => `'${p}'`).join(', ');
+
+/**
+ * For an `update` row: 1 when it kept the embedding and its before-image matches the memory's
+ * current row in every column but the scoring and usage ones (importance, salience, strength,
+ * last_accessed, access_count, and their copies in `data`), else 0 (also when the memory is gone
+ * or a `data` is not JSON); NULL for other rows. Read by primary key, and only for updates, so a
+ * catch-up of accesses pays nothing for it; `data` is parsed only when its text differs.
+ */
+const KEEPS_ALL_BUT_SCORES = `CASE WHEN f.op = 'update' AND f.dst IS NULL THEN coalesce((SELECT CASE
+    WHEN NOT (f.embedding_kept = 0 AND f.type IS m.type AND f.content IS m.content AND f.created_at IS m.created_at
+      AND f.archived IS m.archived AND f.owner IS m.owner AND f.status IS m.status) THEN 0
+    WHEN f.data IS m.data THEN 1
+    WHEN NOT (json_valid(f.data) AND json_valid(m.data)) THEN 0
+    ELSE json_remove(f.data, ${SCORE_PATHS}) IS json_remove(m.data, ${SCORE_PATHS}) END
+  FROM memories m WHERE m.id = f.memory_id), 0) END`;
 
 /**
  * The statements a catch-up runs, each a search by key (the feed's sequence number, a memory's id),
@@ -13,11 +32,11 @@ import { touchedByFeedRows, type FeedChanges, type FeedPosition } from '../port/
  */
 export const CATCH_UP_SQL = {
   count: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?',
-  rows: 'SELECT memory_id, dst, op FROM mnemo_feed WHERE seq > ? AND seq <= ? ORDER BY seq',
+  rows: `SELECT memory_id, dst, op, ${KEEPS_ALL_BUT_SCORES} FROM mnemo_feed f WHERE seq > ? AND seq <= ? ORDER BY seq`,
   exists: 'SELECT 1 FROM memories WHERE id = ?',
   /** The same, leaving out the rows of changes the reader wrote itself (a run it is writing: json array of change ids). */
   countOthers: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?)))',
-  rowsOthers: 'SELECT memory_id, dst, op FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq',
+  rowsOthers: `SELECT memory_id, dst, op, ${KEEPS_ALL_BUT_SCORES} FROM mnemo_feed f WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq`,
 } as const;
 
 /** Whether this file has the feed (migration 007; a nooa-only file or an old read-only store does not). */
@@ -55,11 +74,11 @@ export function changedSince(store: object, pos: FeedPosition, limit: number, ow
   const range = ownChanges.length ? [pos.seq, now.seq, JSON.stringify(ownChanges)] : [pos.seq, now.seq];
   const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range) as number;
   if (count > limit) return null;
-  const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as [string, string | null, string][];
-  const { touched, edgeOnly, usageOnly } = touchedByFeedRows(rows);
+  const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as FeedRowSummary[];
+  const { touched, edgeOnly, usageOnly, scoresOnly } = touchedByFeedRows(rows);
   const upserts: string[] = [];
   const deletes: string[] = [];
   const exists = statementOf(store, CATCH_UP_SQL.exists).pluck();
   for (const id of touched) (exists.get(id) === undefined ? deletes : upserts).push(id);
-  return { upserts, deletes, edgeOnly, usageOnly, position: now };
+  return { upserts, deletes, edgeOnly, usageOnly, scoresOnly, position: now };
 }
