@@ -31,11 +31,12 @@ const KEEPS_ALL_BUT_SCORES = `CASE WHEN f.op = 'update' AND f.dst IS NULL THEN c
  * never a scan: named so a test can hold their query plans to that.
  */
 export const CATCH_UP_SQL = {
-  count: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ?',
+  /** Counts no further than the limit (its last parameter, the limit + 1): after a long change the range holds millions of fat rows, and counting them all took seconds. */
+  count: 'SELECT count(*) FROM (SELECT 1 FROM mnemo_feed WHERE seq > ? AND seq <= ? LIMIT ?)',
   rows: `SELECT memory_id, dst, op, ${KEEPS_ALL_BUT_SCORES} FROM mnemo_feed f WHERE seq > ? AND seq <= ? ORDER BY seq`,
   exists: 'SELECT 1 FROM memories WHERE id = ?',
   /** The same, leaving out the rows of changes the reader wrote itself (a run it is writing: json array of change ids). */
-  countOthers: 'SELECT count(*) FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?)))',
+  countOthers: 'SELECT count(*) FROM (SELECT 1 FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) LIMIT ?)',
   rowsOthers: `SELECT memory_id, dst, op, ${KEEPS_ALL_BUT_SCORES} FROM mnemo_feed f WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq`,
 } as const;
 
@@ -72,7 +73,7 @@ export function changedSince(store: object, pos: FeedPosition, limit: number, ow
   if (!now || now.epoch !== pos.epoch || pos.seq > now.seq) return null;
   if (pos.seq < feedPrunedThrough(store)) return null;
   const range = ownChanges.length ? [pos.seq, now.seq, JSON.stringify(ownChanges)] : [pos.seq, now.seq];
-  const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range) as number;
+  const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range, limit + 1) as number;
   if (count > limit) return null;
   const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as FeedRowSummary[];
   const { touched, edgeOnly, usageOnly, scoresOnly } = touchedByFeedRows(rows);
