@@ -10,7 +10,7 @@
  * once each has finished (the agent's first recall then brings its indexes up to date), the apply
  * and undo wall times and the largest WAL file seen. `--batch-ms 1e9` writes the apply as one transaction,
  * as before batching, for comparison. Before each change ends the applier leaves current index
- * snapshots, as the API's write jobs do (api/handlers/shared/indexes-after-change.ts), so the agent
+ * snapshots, as the API's write jobs do (recall/indexes-after-change.ts), so the agent
  * loads them instead of rebuilding; `--no-snapshots` leaves that out, for comparison. It also
  * announces them and keeps its marker a few seconds, so the agent loads them ahead, between its calls
  * (store/derived/index-handoff.ts); `--no-handoff` clears the marker at once instead, for comparison.
@@ -24,7 +24,7 @@ import { planOps, planReflection } from '../core/reflect/plan.js';
 import { pacingOf } from '../core/model/run-pacing.js';
 import { NOW, startAgent, type AgentCall } from '../support/long-writes.js';
 import { demoStoreCopy } from './lib/demo-store.js';
-import { leaveIndexesCurrent } from '../core/api/handlers/shared/indexes-after-change.js';
+import { leaveIndexesCurrent } from '../core/recall/indexes-after-change.js';
 
 const { values } = parseArgs({
   options: {

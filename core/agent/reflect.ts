@@ -11,6 +11,7 @@ import { callCancelled } from '../engine/job-signals.js';
 import { MnemoError } from '../errors.js';
 import { ownerMayWrite, roleOf } from '../model/owner.js';
 import { applyPlan } from '../reflect/apply.js';
+import { leaveIndexesCurrent } from '../recall/indexes-after-change.js';
 import { planOps, planReflection } from '../reflect/plan.js';
 import type { PlanOp, ReflectionPlan, ReflectionReport } from '../reflect/types.js';
 import { memoryOwner } from '../store/queries/memory-lookups.js';
@@ -36,7 +37,13 @@ export async function runReflection(engine: Engine, actorOwner: string): Promise
   const ops = planOps(plan);
   const refused = refusedOps(engine, plan, actorOwner);
   const refusedSet = new Set(refused);
-  const res = await applyPlan(engine, plan, { accepted: ops.filter((o) => !refusedSet.has(o.id)).map((o) => o.id), shouldCancel: callCancelled });
+  // A whole pass moves more of a big store than the others' catch-up reads: they hold their indexes
+  // back while it runs and take this engine's snapshots at its end (recall/indexes-after-change.ts).
+  const res = await applyPlan(engine, plan, {
+    accepted: ops.filter((o) => !refusedSet.has(o.id)).map((o) => o.id),
+    shouldCancel: callCancelled,
+    beforeFinish: leaveIndexesCurrent(engine),
+  });
   return { report: res.report, change_id: res.change_id, plan_id: res.plan_id, planned: ops.length, applied: res.applied.length, refused };
 }
 

@@ -54,5 +54,9 @@ export interface FinishControl {
   progress: JobProgressSink;
 }
 
-/** Runs once every row of a long write is written, before its marker clears (ApplyOptions.beforeFinish). */
-export type BeforeFinish = (ctl: FinishControl) => void | Promise<void>;
+/**
+ * Runs once every row of a long write is written, before its marker clears (ApplyOptions.beforeFinish).
+ * `handsOverIndexes`: it leaves index snapshots for the others then, so the run's marker says so
+ * from the start and every other connection holds its indexes back until the end (run-marker.ts).
+ */
+export type BeforeFinish = ((ctl: FinishControl) => void | Promise<void>) & { readonly handsOverIndexes?: boolean };

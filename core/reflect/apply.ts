@@ -52,7 +52,9 @@ export interface ApplyOptions {
    * Runs once every batch is written and before the change is closed, while other connections
    * still see it as in progress (change-run.ts's marker): the place to leave what they will need
    * once it ends, such as current index snapshots. It is handed the apply's cancel, so a wait in
-   * it can end early when a cancel comes, and where to report its progress.
+   * it can end early when a cancel comes, and where to report its progress. One that hands the
+   * indexes over (`handsOverIndexes`) has the run's marker say so (run-marker.ts `hands_over`):
+   * every other connection, the other workers of this process too, holds its indexes back until the end.
    */
   beforeFinish?: BeforeFinish;
 }
@@ -108,9 +110,15 @@ export async function applyPlan(engine: Engine, plan: ReflectionPlan, opts: Appl
   const pacer = store.runs.pacer(pacing);
   let pre: Prechecked | null = null;
   let preHolds = false;
-  const run = store.runs.changeRun(`reflect: apply plan ${plan.id.slice(0, 8)}`, 'reflect.apply', meta, () => {
-    preHolds = pre !== null && ((store.dataVersion() === pre.dataVersion && store.totalChanges() === pre.ownChanges) || onlyAccessesSince(store, pre.feed));
-  });
+  const run = store.runs.changeRun(
+    `reflect: apply plan ${plan.id.slice(0, 8)}`,
+    'reflect.apply',
+    meta,
+    () => {
+      preHolds = pre !== null && ((store.dataVersion() === pre.dataVersion && store.totalChanges() === pre.ownChanges) || onlyAccessesSince(store, pre.feed));
+    },
+    opts.beforeFinish?.handsOverIndexes === true,
+  );
   const dropped = new Set<string>();
   let i = -1; // -1 until the first batch has checked the fingerprint
   let halted: 'stop' | 'cancel' | null = null;

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { addMemory } from '../../core/engine/memory-ops.js';
-import { leaveIndexesCurrent } from '../../core/api/handlers/shared/indexes-after-change.js';
+import { leaveIndexesCurrent } from '../../core/recall/indexes-after-change.js';
 import { rankRequest } from '../../core/recall/explain.js';
 import { resolveRequest } from '../../core/recall/request.js';
 import { applyPlan } from '../../core/reflect/apply.js';

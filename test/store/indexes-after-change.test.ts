@@ -4,12 +4,12 @@
  * rebuild its recall indexes on its next recall (22 s at 100k for an agent that had answered
  * within a second all through the change). The process that wrote the change now brings its own
  * indexes up to date and writes their snapshots before the change's marker clears, so the others
- * load them (core/api/handlers/shared/indexes-after-change.ts).
+ * load them (core/recall/indexes-after-change.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
-import { leaveIndexesCurrent } from '../../core/api/handlers/shared/indexes-after-change.js';
+import { leaveIndexesCurrent } from '../../core/recall/indexes-after-change.js';
 import { rankRequest } from '../../core/recall/explain.js';
 import { resolveRequest } from '../../core/recall/request.js';
 import { applyPlan } from '../../core/reflect/apply.js';

@@ -48,7 +48,7 @@ describe('a long change in another thread of this process', () => {
     expect(runInProgress(store)?.change_id).toBe(CHANGE);
     expect(markerIsLive(store, runInProgress(store)!)).toBe(true);
     expect(foreignRun(store) !== null).toBe(true);
-    // The indexes are patched batch by batch (the jobs worker has none to hand over at the end).
+    // The indexes are patched batch by batch: this run leaves no snapshots at its end.
     expect(holdsIndexesBack(store)).toBe(false);
     // An open beside it (a worker started again, a store switch) leaves the run to its writer.
     expect(recoverInterruptedRun(store)).toBeNull();
@@ -72,5 +72,21 @@ describe('a long change in another thread of this process', () => {
     expect(markerIsLive(store, runInProgress(store)!)).toBe(false);
     expect(foreignRun(store) !== null).toBe(false);
     expect(keptTableCounts(store, NOW + 120)).toEqual({ counts: { ...before.counts, edges: before.counts.edges - 1 }, held: null });
+  }, 60_000);
+
+  it('is held back by the other threads when it says it will hand its indexes over, and no longer once its thread has ended', async () => {
+    const path = fixtureCopy();
+    store = MemoryStore.open(path, { clock: fixedClock(NOW) });
+    store.ensureMnemo();
+    worker = startWorker(new URL('../helpers/run-writer-thread.ts', import.meta.url).href, { workerData: { path, now: NOW, changeId: CHANGE, handsOver: true } });
+    await said(worker, 'running');
+    expect(runInProgress(store)?.hands_over).toBe(true);
+    expect(holdsIndexesBack(store)).toBe(true);
+    const exited = once(worker, 'exit');
+    worker.postMessage('end');
+    await exited;
+    worker = null;
+    // A dead writer hands nothing over: the indexes follow the store again.
+    expect(holdsIndexesBack(store)).toBe(false);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import type { ChangeSummary, StoreReader } from '../../store/port/port.js';
 import type { NamedChange } from '../contract/journal.js';
 import type { journalContract } from '../contract/journal.js';
 import type { HandlersFor } from './types.js';
-import { leaveIndexesCurrent } from './shared/indexes-after-change.js';
+import { leaveIndexesCurrent } from '../../recall/indexes-after-change.js';
 import { writeJobOf } from './shared/write-job.js';
 import { credentialRefs } from '../../store/queries/credentials.js';
 import { memoriesTouched } from '../../store/queries/journal-reads.js';

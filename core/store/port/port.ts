@@ -424,8 +424,11 @@ export interface StoreQueries extends MemoryQueries, EdgeQueries, IndexSources, 
  */
 
 export interface LongChanges {
-  /** One journalled change written in batches; a crash part-way is finished or rolled back by the next writable open. */
-  changeRun(label: string, kind: string, meta?: Record<string, unknown>, atLock?: () => void): ChangeRun;
+  /**
+   * One journalled change written in batches; a crash part-way is finished or rolled back by the
+   * next writable open. `handsOver`: it will leave index snapshots before it ends (run-marker.ts).
+   */
+  changeRun(label: string, kind: string, meta?: Record<string, unknown>, atLock?: () => void, handsOver?: boolean): ChangeRun;
   /** Pauses between a run's transactions (and, for SQLite, paces WAL checkpoints). */
   pacer(pacing: Required<RunPacing>): Pacer;
   /** Finishes or rolls back a run whose writer died. */

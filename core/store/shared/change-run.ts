@@ -141,6 +141,8 @@ export class ChangeRun implements ChangeRunOfRuns {
     meta: Record<string, unknown> = {},
     /** Runs in the first batch's transaction, once the lock is held and before the run writes anything. */
     private readonly atLock?: () => void,
+    /** It leaves index snapshots before it ends: the marker says so (run-marker.ts `hands_over`). */
+    private readonly handsOver = false,
   ) {
     this.meta = meta;
   }
@@ -185,7 +187,7 @@ export class ChangeRun implements ChangeRunOfRuns {
       credentialId: currentCredentialId(),
     });
     setLiveRun(store, [this.id], true);
-    claimMarker(store, newMarker(store, this.id, 'record', this.label, null));
+    claimMarker(store, newMarker(store, this.id, 'record', this.label, null, this.handsOver));
   }
 
   private recordRows(touched: TouchedRow[]): void {
@@ -443,7 +445,7 @@ async function replayInBatches(
     refuseIfRunning(store);
     const change = mode === 'undo' ? store.journal.checkUndo(changeId!) : store.journal.checkRedo(changeId);
     const cursor = mode === 'undo' ? Number.MAX_SAFE_INTEGER : -1;
-    claimMarker(store, newMarker(store, change.id, mode, change.label, cursor));
+    claimMarker(store, newMarker(store, change.id, mode, change.label, cursor, beforeFinish?.handsOverIndexes === true));
     setLiveRun(store, [change.id], true);
     total = change.rows;
     return change.id;

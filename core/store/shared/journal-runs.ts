@@ -13,7 +13,7 @@ export type JournalRuns = Pick<StoreRuns, 'changeRun' | 'pacer' | 'recoverDeadRu
 
 export function journalRuns(store: JournalledStore): JournalRuns {
   return {
-    changeRun: (label, kind, meta, atLock) => new ChangeRun(store, label, kind, meta, atLock),
+    changeRun: (label, kind, meta, atLock, handsOver) => new ChangeRun(store, label, kind, meta, atLock, handsOver),
     pacer: (pacing) => new Pacer(store, pacing),
     recoverDeadRun: () => recoverDeadRun(store),
     replayInBatches: (step, pacing, onProgress, beforeFinish, shouldCancel) =>

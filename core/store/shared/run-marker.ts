@@ -44,6 +44,12 @@ export interface RunMarker {
    * current at this feed position, so the processes beside it can load them ahead (index-handoff.ts).
    */
   snapshots_at?: FeedPosition;
+  /**
+   * The writer will leave index snapshots before the marker clears (index-handoff.ts): every other
+   * connection holds its indexes back for the whole run, the other threads of the writer's own
+   * process too, and takes the snapshots at its end instead of patching in every batch.
+   */
+  hands_over?: boolean;
 }
 
 /**
@@ -113,8 +119,9 @@ export function clearMarker(store: JournalledStore): void {
   store.journal.sql.deleteMeta(RUN_MARKER_KEY);
 }
 
-export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null): RunMarker {
-  return { change_id: changeId, mode, label, pid: process.pid, host: hostname(), thread: THIS_THREAD.token, tid: THIS_THREAD.tid, started_at: store.clock.now(), cursor };
+export function newMarker(store: JournalledStore, changeId: number, mode: RunMode, label: string, cursor: number | null, handsOver = false): RunMarker {
+  const m: RunMarker = { change_id: changeId, mode, label, pid: process.pid, host: hostname(), thread: THIS_THREAD.token, tid: THIS_THREAD.tid, started_at: store.clock.now(), cursor };
+  return handsOver ? { ...m, hands_over: true } : m;
 }
 
 /** The refusal of a run while another writer's is being written. */
@@ -136,14 +143,14 @@ export function claimMarker(store: JournalledStore, m: RunMarker): void {
 /**
  * Whether the derived indexes of this connection hold back until another connection's long change
  * ends (external-changes.ts): yes for another process's, which hands them over at its end
- * (index-handoff.ts); no for a run another thread of this process writes. An engine host's jobs
- * worker holds no recall indexes to hand over, so a worker held back rebuilt its own after the run:
- * an agent's recall waited 20 s at the end of a 100k reflect (docs/benchmarks/responsiveness.md).
- * Such a run is patched in batch by batch, as before.
+ * (index-handoff.ts), and for another thread's of this process that says it will (`hands_over`).
+ * A run of another thread that leaves no snapshots is patched in batch by batch: held back, a
+ * worker rebuilt its indexes after it (an agent's recall waited 20 s at the end of a 100k reflect,
+ * docs/benchmarks/responsiveness.md). Patched in, an agent's recall paid for every batch instead.
  */
 export function holdsIndexesBack(store: MarkedStore): boolean {
   const m = runInProgress(store);
-  return m !== null && !byAnotherThreadHere(m) && isForeignAndLive(store, m);
+  return m !== null && (m.hands_over === true || !byAnotherThreadHere(m)) && isForeignAndLive(store, m);
 }
 
 /**

@@ -13,7 +13,7 @@ import { parseUntil } from '../../../reflect/policy.js';
 import type { ApplyResult, ReflectionPlan } from '../../../reflect/types.js';
 import type { ApiSession } from '../../context.js';
 import type { reflectPlanInput } from '../../contract/shared/reflect-plan-input.js';
-import { leaveIndexesCurrent } from './indexes-after-change.js';
+import { leaveIndexesCurrent } from '../../../recall/indexes-after-change.js';
 import { writeJobOf } from './write-job.js';
 
 type ReflectPlanInput = z.output<typeof reflectPlanInput>;

@@ -8,12 +8,12 @@
  * marker a few seconds, while the others load the snapshots into second copies between their
  * calls (store/derived/index-handoff.ts), so that their first call after the change only swaps them in.
  */
-import type { Engine } from '../../../engine/engine.js';
-import type { FinishControl } from '../../../model/job-phase.js';
-import { rankRequest } from '../../../recall/explain.js';
-import { resolveRequest } from '../../../recall/request.js';
-import { CATCH_UP_FEED_LIMIT } from '../../../store/port/feed-position.js';
-import { announceSnapshots, handoffHoldMs } from '../../../store/derived/index-handoff.js';
+import type { Engine } from '../engine/engine.js';
+import type { FinishControl } from '../model/job-phase.js';
+import { rankRequest } from './explain.js';
+import { resolveRequest } from './request.js';
+import { CATCH_UP_FEED_LIMIT } from '../store/port/feed-position.js';
+import { announceSnapshots, handoffHoldMs } from '../store/derived/index-handoff.js';
 
 export interface IndexHandoffOptions {
   /** Feed rows the change must have written for the hand-over to be worth it (default: what a catch-up reads before it gives up). */
@@ -26,10 +26,12 @@ export interface IndexHandoffOptions {
  * A `beforeFinish` hook for a long change starting now. It acts only when the change wrote more
  * feed rows than `minRows`.
  */
-export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = {}): (ctl?: FinishControl) => Promise<void> {
+export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = {}): ((ctl?: FinishControl) => Promise<void>) & { readonly handsOverIndexes: boolean } {
   const minRows = opts.minRows ?? CATCH_UP_FEED_LIMIT;
   const start = engine.store.feedPosition();
-  return async (ctl = { cancelled: () => false, progress: () => {} }) => {
+  // Without a sidecar it can write, nothing is left for the others: they had better follow the run.
+  const handsOverIndexes = start !== null && engine.indexSnapshots.sidecar()?.writable === true;
+  const hook = async (ctl: FinishControl = { cancelled: () => false, progress: () => {} }) => {
     const end = engine.store.feedPosition();
     if (!start || !end || end.epoch !== start.epoch || end.seq - start.seq <= minRows) return;
     if (!engine.indexSnapshots.sidecar()?.writable) return;
@@ -60,6 +62,7 @@ export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = 
       await new Promise((resolve) => setTimeout(resolve, Math.min(HOLD_LOOK_MS, holdMs - held)));
     }
   };
+  return Object.assign(hook, { handsOverIndexes });
 }
 
 /** How often a hold looks for a cancel. */
