@@ -22,7 +22,7 @@ import { fixedClock } from '../core/clock.js';
 import { NOW, startAgent, type AgentCall } from '../support/long-writes.js';
 import { demoStoreCopy } from './lib/demo-store.js';
 import { ratio, summarizePhase } from './lib/agent-calls.js';
-import { median } from './lib/stats.js';
+import { maxOf, median } from './lib/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -127,9 +127,9 @@ const result = {
    * feed as it goes, or rebuilt at once after its last row).
    */
   recall_after_rows: recallsAfterRows.length
-    ? { first_ms: Math.round(recallsAfterRows[0]!.ms), max_ms: Math.round(Math.max(...recallsAfterRows.map((c) => c.ms))), n: recallsAfterRows.length }
+    ? { first_ms: Math.round(recallsAfterRows[0]!.ms), max_ms: Math.round(maxOf(recallsAfterRows.map((c) => c.ms))), n: recallsAfterRows.length }
     : null,
-  recall_max_while_erasing_ms: recallsDuring.length ? Math.round(Math.max(...recallsDuring.map((c) => c.ms))) : null,
+  recall_max_while_erasing_ms: recallsDuring.length ? Math.round(maxOf(recallsDuring.map((c) => c.ms))) : null,
   counts: receipt.counts,
   problems: [...receipt.reclaim.problems, ...receipt.derived.problems],
   first_errors: calls.filter((c) => !c.ok).slice(0, 3).map((c) => c.error),

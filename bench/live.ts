@@ -25,7 +25,7 @@ import { Engine } from '../core/engine/engine.js';
 import { recallAndLog } from '../core/recall/record.js';
 import { MemoryStore } from '../core/store/sqlite/sqlite-store.js';
 import { demoStoreCopy } from './lib/demo-store.js';
-import { median, percentile } from './lib/stats.js';
+import { maxOf, median, percentile } from './lib/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -111,7 +111,7 @@ async function measure(mode: Mode, path: string) {
     await sleep(50);
   }
   await stop();
-  log(`  beside a writer (every 200 ms): ${beside.length} recalls, p95 ${Math.round(percentile(beside, 0.95))} ms, max ${Math.round(Math.max(...beside))} ms`);
+  log(`  beside a writer (every 200 ms): ${beside.length} recalls, p95 ${Math.round(percentile(beside, 0.95))} ms, max ${Math.round(maxOf(beside))} ms`);
 
   recallMs(engine, 0); // caught up with the writer's last commits
   await runChild(mode, ['changes', path, String(NOW), '1000']);

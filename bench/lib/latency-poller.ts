@@ -3,12 +3,14 @@
  * answer before the next tick (never two of its calls at once), and keeps every call's latency, so
  * a call that waited seconds shows as one long latency, not as calls that never happened.
  */
-import { percentile } from './stats.js';
+import { maxOf, percentile } from './stats.js';
 
 export interface Poll {
   ms: number;
   ok: boolean;
   error?: string;
+  /** When the call started, in ms from the start of what it was measured during (where a caller records it). */
+  at_ms?: number;
 }
 
 export interface Poller {
@@ -71,7 +73,7 @@ export function latencyFigures(polls: readonly Poll[]): LatencyFigures {
     errors: polls.filter((p) => !p.ok).length,
     p50_ms: ms.length ? round(percentile(ms, 0.5)) : null,
     p99_ms: ms.length ? round(percentile(ms, 0.99)) : null,
-    max_ms: ms.length ? round(Math.max(...ms)) : null,
+    max_ms: ms.length ? round(maxOf(ms)) : null,
     ...(failed?.error ? { first_error: failed.error } : {}),
   };
 }

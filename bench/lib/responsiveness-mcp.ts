@@ -23,19 +23,45 @@ export interface McpFigures {
   quiet: LatencyFigures;
   during_reflect: LatencyFigures;
   reflect: { ms: number; ok: boolean; error?: string; text?: string };
+  /** Which recalls missed the max target during the reflect, and when (seconds into it): where in the pass an agent waits. */
+  slow_during_reflect: SlowCalls;
   rss_mb_after_warmup: number | null;
   rss_mb_peak: number | null;
+}
+
+/** An agent's recall slower than the max target. */
+const SLOW_MS = 300;
+
+export interface SlowCalls {
+  count: number;
+  /** The ten slowest, in the order they started. */
+  slowest: { at_s: number; ms: number }[];
+  /** How many started in each tenth of the reflect. */
+  by_tenth: number[];
+}
+
+function slowCalls(polls: readonly Poll[], spanMs: number): SlowCalls {
+  const slow = polls.filter((p) => p.ms > SLOW_MS);
+  const by_tenth = Array.from({ length: 10 }, () => 0);
+  for (const p of slow) by_tenth[Math.min(9, Math.floor((10 * (p.at_ms ?? 0)) / Math.max(1, spanMs)))]!++;
+  const slowest = [...slow]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10)
+    .sort((a, b) => (a.at_ms ?? 0) - (b.at_ms ?? 0))
+    .map((p) => ({ at_s: Math.round((p.at_ms ?? 0) / 100) / 10, ms: Math.round(p.ms) }));
+  return { count: slow.length, slowest, by_tenth };
 }
 
 const mb = (b: number | null) => (b === null ? null : Math.round(b / 1e5) / 10);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Recall back to back (with `thinkMs` between an answer and the next call) until `stop()` says so. */
-async function recallLoop(client: LoadClient, rand: () => number, thinkMs: number, stop: () => boolean): Promise<Poll[]> {
+/** Recall back to back (with `thinkMs` between an answer and the next call) until `stop()` says so; each call's start from `t0`. */
+async function recallLoop(client: LoadClient, rand: () => number, thinkMs: number, stop: () => boolean, t0 = performance.now()): Promise<Poll[]> {
   const polls: Poll[] = [];
   while (!stop()) {
+    const at = performance.now() - t0;
     const r = await client.call('recall', recallArgs(rand));
-    polls.push({ ms: r.ms, ok: r.ok, ...(r.error ? { error: r.error } : {}) });
+    polls.push({ ms: r.ms, ok: r.ok, at_ms: Math.round(at), ...(r.error ? { error: r.error } : {}) });
     if (thinkMs > 0) await sleep(thinkMs);
   }
   return polls;
@@ -78,11 +104,13 @@ export async function runMcpPhase(repo: string, db: string, opts: { now: number;
     let reflecting = true;
     t0 = performance.now();
     const reflect = reflectClient.call('reflect', {}).finally(() => (reflecting = false));
-    const during = (await Promise.all(clients.slice(0, opts.agents).map((c, i) => recallLoop(c, rng(200 + i), opts.thinkMs, () => !reflecting)))).flat();
+    const during = (await Promise.all(clients.slice(0, opts.agents).map((c, i) => recallLoop(c, rng(200 + i), opts.thinkMs, () => !reflecting, t0)))).flat();
     const r = await reflect;
     const reflectMs = performance.now() - t0;
     const duringFigures = latencyFigures(during);
     opts.log(`  during reflect (${(reflectMs / 1000).toFixed(1)} s${r.ok ? '' : `, FAILED: ${r.error}`}): ${duringFigures.calls} recalls, p50 ${duringFigures.p50_ms} p99 ${duringFigures.p99_ms} max ${duringFigures.max_ms} ms`);
+    const slow = slowCalls(during, reflectMs);
+    opts.log(`  recalls over ${SLOW_MS} ms during it: ${slow.count}; by tenth of the pass [${slow.by_tenth.join(' ')}]; the slowest at ${slow.slowest.map((c) => `${c.at_s} s (${c.ms} ms)`).join(', ')}`);
     return {
       agents: opts.agents,
       think_ms: opts.thinkMs,
@@ -90,6 +118,7 @@ export async function runMcpPhase(repo: string, db: string, opts: { now: number;
       quiet: quietFigures,
       during_reflect: duringFigures,
       reflect: { ms: Math.round(reflectMs), ok: r.ok, ...(r.error ? { error: r.error } : {}) },
+      slow_during_reflect: slow,
       rss_mb_after_warmup: rssWarm,
       rss_mb_peak: mb(peak || null),
     };
