@@ -108,18 +108,37 @@ describe('catching up from the change feed', () => {
     });
   }
 
-  it('tells the changes up to the limit of feed rows and rebuilds past it, counting no further than the limit', () => {
+  it('tells the changes up to the limit of rows other than accesses, and accesses up to ten times it; counting no further', () => {
     const path = storeOf(1_000);
     const reader = MemoryStore.open(path, { readonly: true });
     const before = feedPosition(reader)!;
     thousandForeignChanges(path);
-    const rows = feedPosition(reader)!.seq - before.seq;
-    expect(changedSince(reader, before, rows)?.upserts.length).toBeGreaterThan(0);
-    expect(changedSince(reader, before, rows - 1)).toBeNull();
-    // The count stops at the limit + 1 (its last parameter), whatever the range holds.
-    const db = new Database(path, { readonly: true });
-    expect(db.prepare(CATCH_UP_SQL.count).pluck().get(before.seq, before.seq + rows, 10)).toBe(10);
-    expect(db.prepare(CATCH_UP_SQL.count).pluck().get(before.seq, before.seq + rows, rows + 1)).toBe(rows);
+    const afterChanges = feedPosition(reader)!;
+    const db = new Database(path);
+    const notAccesses = db.prepare("SELECT count(*) FROM mnemo_feed WHERE seq > ? AND op IS NOT 'access'").pluck().get(before.seq) as number;
+    expect(changedSince(reader, before, notAccesses)?.upserts.length).toBeGreaterThan(0);
+    expect(changedSince(reader, before, notAccesses - 1)).toBeNull();
+
+    // 300 accesses by another process (agents recalling): within ten times a limit of 30, not of 29.
+    const row = db.prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE id = ?`);
+    const save = db.prepare('UPDATE memories SET strength = @strength, last_accessed = @last_accessed, access_count = @access_count, data = @data WHERE id = @id');
+    const ids = db.prepare('SELECT id FROM memories ORDER BY rowid LIMIT 300').pluck().all() as string[];
+    db.transaction(() => {
+      ids.forEach((id, i) => {
+        const m = decodeRow(row.get(id) as MemoryRow, []).memory;
+        logAccess(m, accessRecord(NOW + 10 + i, 'recalled'));
+        save.run(encodeRow(m));
+      });
+    })();
+    const accesses = changedSince(reader, afterChanges, 30);
+    expect(accesses?.upserts.length).toBe(300);
+    expect(accesses?.usageOnly?.size).toBe(300);
+    expect(changedSince(reader, afterChanges, 29)).toBeNull();
+
+    // The count reads no further than its last parameter, whatever the range holds.
+    const end = feedPosition(reader)!.seq;
+    expect(db.prepare(CATCH_UP_SQL.count).raw().get(before.seq, end, 10)).toEqual([10, 10]);
+    expect(db.prepare(CATCH_UP_SQL.count).raw().get(afterChanges.seq, end, 1_000)).toEqual([300, 0]);
     db.close();
     reader.close();
   });

@@ -31,12 +31,16 @@ const KEEPS_ALL_BUT_SCORES = `CASE WHEN f.op = 'update' AND f.dst IS NULL THEN c
  * never a scan: named so a test can hold their query plans to that.
  */
 export const CATCH_UP_SQL = {
-  /** Counts no further than the limit (its last parameter, the limit + 1): after a long change the range holds millions of fat rows, and counting them all took seconds. */
-  count: 'SELECT count(*) FROM (SELECT 1 FROM mnemo_feed WHERE seq > ? AND seq <= ? LIMIT ?)',
+  /**
+   * The rows and, of them, the ones that are not accesses, reading no further than its last
+   * parameter: after a long change the range holds millions of fat rows, and counting them all
+   * took seconds.
+   */
+  count: "SELECT count(*), coalesce(sum(op IS NOT 'access'), 0) FROM (SELECT op FROM mnemo_feed WHERE seq > ? AND seq <= ? LIMIT ?)",
   rows: `SELECT memory_id, dst, op, ${KEEPS_ALL_BUT_SCORES} FROM mnemo_feed f WHERE seq > ? AND seq <= ? ORDER BY seq`,
   exists: 'SELECT 1 FROM memories WHERE id = ?',
   /** The same, leaving out the rows of changes the reader wrote itself (a run it is writing: json array of change ids). */
-  countOthers: 'SELECT count(*) FROM (SELECT 1 FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) LIMIT ?)',
+  countOthers: "SELECT count(*), coalesce(sum(op IS NOT 'access'), 0) FROM (SELECT op FROM mnemo_feed WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) LIMIT ?)",
   rowsOthers: `SELECT memory_id, dst, op, ${KEEPS_ALL_BUT_SCORES} FROM mnemo_feed f WHERE seq > ? AND seq <= ? AND (change_id IS NULL OR change_id NOT IN (SELECT value FROM json_each(?))) ORDER BY seq`,
 } as const;
 
@@ -62,9 +66,18 @@ export function feedPrunedThrough(store: object): number {
 }
 
 /**
+ * How many access rows a catch-up takes per row of its limit. An access is told as `usage`, which
+ * only the corpus reads, and agents recall the same memories over and over: while a long change
+ * hands its indexes over (a minute at 100k on a busy machine), eight agents' accesses came to more
+ * than 20,000 rows past the writer's snapshots, and every agent refused them and rebuilt (6 s).
+ */
+export const ACCESS_ROWS_PER_LIMIT = 10;
+
+/**
  * The memories changed after `pos`: an edge change names both of its ends. Null when `pos` is not
- * from this feed, reaches back past what retention kept, or more than `limit` rows changed (a
- * rebuild is cheaper then). A memory that no longer exists is a delete; every other one an upsert
+ * from this feed, reaches back past what retention kept, or more than `limit` rows other than
+ * accesses changed, or more than ACCESS_ROWS_PER_LIMIT × `limit` rows in all (a rebuild is cheaper
+ * then). A memory that no longer exists is a delete; every other one an upsert
  * (it may now be archived: the index re-reads it). `ownChanges`: change ids whose rows the reader
  * wrote itself and has told already, left out.
  */
@@ -73,8 +86,11 @@ export function changedSince(store: object, pos: FeedPosition, limit: number, ow
   if (!now || now.epoch !== pos.epoch || pos.seq > now.seq) return null;
   if (pos.seq < feedPrunedThrough(store)) return null;
   const range = ownChanges.length ? [pos.seq, now.seq, JSON.stringify(ownChanges)] : [pos.seq, now.seq];
-  const count = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count).pluck().get(...range, limit + 1) as number;
-  if (count > limit) return null;
+  const accessesAllowed = ACCESS_ROWS_PER_LIMIT * limit;
+  const [count, notAccesses] = statementOf(store, ownChanges.length ? CATCH_UP_SQL.countOthers : CATCH_UP_SQL.count)
+    .raw()
+    .get(...range, accessesAllowed + 1) as [number, number];
+  if (notAccesses > limit || count > accessesAllowed) return null;
   const rows = statementOf(store, ownChanges.length ? CATCH_UP_SQL.rowsOthers : CATCH_UP_SQL.rows).raw().all(...range) as FeedRowSummary[];
   const { touched, edgeOnly, usageOnly, scoresOnly } = touchedByFeedRows(rows);
   const upserts: string[] = [];
