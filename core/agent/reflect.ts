@@ -42,7 +42,7 @@ export async function runReflection(engine: Engine, actorOwner: string): Promise
   const res = await applyPlan(engine, plan, {
     accepted: ops.filter((o) => !refusedSet.has(o.id)).map((o) => o.id),
     shouldCancel: callCancelled,
-    beforeFinish: leaveIndexesCurrent(engine),
+    beforeFinish: leaveIndexesCurrent(engine, { holdOthersBack: true }),
   });
   return { report: res.report, change_id: res.change_id, plan_id: res.plan_id, planned: ops.length, applied: res.applied.length, refused };
 }

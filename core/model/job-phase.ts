@@ -56,7 +56,8 @@ export interface FinishControl {
 
 /**
  * Runs once every row of a long write is written, before its marker clears (ApplyOptions.beforeFinish).
- * `handsOverIndexes`: it leaves index snapshots for the others then, so the run's marker says so
- * from the start and every other connection holds its indexes back until the end (run-marker.ts).
+ * `handsOverIndexes`: it leaves index snapshots for the others then and wants the other workers of
+ * this process to wait for them, so the run's marker says so from the start and they hold their
+ * indexes back until the end, as other processes do (run-marker.ts).
  */
 export type BeforeFinish = ((ctl: FinishControl) => void | Promise<void>) & { readonly handsOverIndexes?: boolean };

@@ -20,6 +20,13 @@ export interface IndexHandoffOptions {
   minRows?: number;
   /** How long to keep the marker after announcing the snapshots (default: handoffHoldMs of the time the snapshots took to write; 0: clear at once). */
   holdMs?: number;
+  /**
+   * Have the other workers of this process hold their indexes back for the whole change, as other
+   * processes do (run-marker.ts `hands_over`): an agent's reflect, beside other agents. Left out,
+   * they follow it batch by batch, as `mnemo serve`'s workbench views do while it commits or undoes
+   * (the list, the graph and the badge move as the change goes).
+   */
+  holdOthersBack?: boolean;
 }
 
 /**
@@ -30,7 +37,7 @@ export function leaveIndexesCurrent(engine: Engine, opts: IndexHandoffOptions = 
   const minRows = opts.minRows ?? CATCH_UP_FEED_LIMIT;
   const start = engine.store.feedPosition();
   // Without a sidecar it can write, nothing is left for the others: they had better follow the run.
-  const handsOverIndexes = start !== null && engine.indexSnapshots.sidecar()?.writable === true;
+  const handsOverIndexes = opts.holdOthersBack === true && start !== null && engine.indexSnapshots.sidecar()?.writable === true;
   const hook = async (ctl: FinishControl = { cancelled: () => false, progress: () => {} }) => {
     const end = engine.store.feedPosition();
     if (!start || !end || end.epoch !== start.epoch || end.seq - start.seq <= minRows) return;
