@@ -13,6 +13,7 @@ import { tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 import { axeFindings } from '../helpers/axe.js';
 import { runCli } from '../helpers/cli.js';
+import { planAgain } from '../helpers/reflection-page.js';
 
 const NOW = 1_780_000_000;
 const QUERY = 'rotate credentials uploads';
@@ -210,8 +211,7 @@ describe('issue 41: the workbench tells the truth (demo store, Chromium)', { tim
   it('7. defaults: cross-owner proposals start unaccepted and flagged; the Lab has not "cancelled" anything; times are UTC 24-hour', async () => {
     const p = wb.page;
     await show('/reflection?step=merge', '[data-testid=reflection-plan]');
-    await p.click('[data-testid=reflection-plan]');
-    await p.waitForSelector('[data-testid=reflection-plan-summary]', { timeout: 120_000 });
+    await planAgain(p, 120_000);
     const flagged = await p.locator('[data-testid=reflection-cross-owner]').count();
     if (flagged) {
       expect(await p.textContent('[data-testid=reflection-cross-owner]')).toMatch(/[\d,]+ across owners start unaccepted/);

@@ -16,6 +16,7 @@ import { LlmEndpoints } from '../../core/reflect/llm-endpoints.js';
 import { FITTED_CALIBRATIONS } from '../../core/beliefs/calibration-fitted.js';
 import { FITTED_SIGNALS } from '../../core/beliefs/signals-fitted.js';
 import { runCli } from '../helpers/cli.js';
+import { planAgain } from '../helpers/reflection-page.js';
 import { expected, fixtureCopy, tempDir } from '../../support/fixture.js';
 import { openWorkbench, type Workbench } from '../../support/workbench.js';
 
@@ -146,7 +147,8 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
     await p.waitForSelector(`[data-testid=reflection-item][data-op-id=${rejected}][data-state=rejected]`);
     // Items that read the rejected merge's memories say they will be recomputed.
     await p.waitForFunction((id) => Array.from(document.querySelectorAll('[data-testid=reflection-note]')).some((n) => n.textContent!.includes(id)), rejected);
-    await p.waitForFunction(() => document.querySelector('[data-testid=reflection-commit-bar]')?.getAttribute('data-accepted-count') !== null);
+    // The bar's figures are the engine's count of the decisions so far, which answers after the click.
+    await p.waitForSelector('[data-testid=reflection-commit-bar][data-counts-current=true]');
     const accepted = (await p.getAttribute('[data-testid=reflection-commit-bar]', 'data-accepted'))!.split(',');
     const total = Number(await p.getAttribute('[data-testid=reflection-plan-summary]', 'data-items'));
     expect(accepted).not.toContain(rejected);
@@ -187,9 +189,27 @@ describe('workbench part 2 e2e (Chromium, browser mode)', () => {
   it('a commit on a store that changed since planning is refused, with a re-plan button', async () => {
     const p = wb.page;
     await wb.go('/reflection');
-    await p.click('[data-testid=reflection-plan]');
+    // The last test's plan stays on screen until this one is here: a change made before the new plan
+    // read the store would be in it, and the commit rightly not refused.
+    await planAgain(p);
+    await p.waitForSelector('[data-testid=reflection-commit]:not([disabled])');
+    // Planning again: the plan on screen says it is being replaced, and nothing in it can be decided
+    // or committed until the new one is here (its request is held back to look at it meanwhile).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await p.route('**/api/review.plan', async (route) => {
+      await gate;
+      await route.continue();
+    });
+    const replanned = planAgain(p);
+    await p.waitForSelector('[data-testid=reflection-replacing]');
+    expect(await p.locator('[data-testid=reflection-commit]').isDisabled()).toBe(true);
+    expect(await p.locator('[data-testid=reflection-reject]').first().isDisabled()).toBe(true);
+    release();
+    const planId = await replanned;
+    await p.unroute('**/api/review.plan');
+    expect(await p.locator('[data-testid=reflection-replacing]').count()).toBe(0);
     await p.waitForSelector('[data-testid=reflection-item][data-state=accepted]');
-    const planId = await p.getAttribute('[data-testid=reflection-plan-summary]', 'data-plan-id');
     await call(wb.session, 'memory.update', { id: memoryIds[2]!, patch: { title: 'changed behind the plan' } });
     await p.click('[data-testid=reflection-commit]');
     await p.click('[data-testid=reflection-commit-confirm-go]');

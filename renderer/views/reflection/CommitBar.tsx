@@ -37,6 +37,8 @@ export function CommitBar({
   follows,
   effects,
   pending,
+  countsCurrent,
+  replacing,
   progress,
   cancelling,
   cancelTooLate,
@@ -53,6 +55,10 @@ export function CommitBar({
   follows: number;
   effects: ReviewCounts['effects'] | null;
   pending: boolean;
+  /** False while the engine is still counting the latest decisions: the figures shown are for the ones before. */
+  countsCurrent: boolean;
+  /** A new plan is being made to replace this one. */
+  replacing: boolean;
   progress: WriteJobState | undefined;
   cancelling: boolean;
   /** Cancel was pressed, but the engine had no commit running any more: it had finished. */
@@ -67,7 +73,7 @@ export function CommitBar({
   const cancelled = error instanceof ApiError && error.details?.['cancelled'] === true;
   const stale = error instanceof ApiError && error.code === 'conflict' && !cancelled;
   return (
-    <div className="commit-bar" data-testid="reflection-commit-bar" data-accepted={acceptedIds ? acceptedIds.join(',') : ''} data-accepted-count={accepted}>
+    <div className="commit-bar" data-testid="reflection-commit-bar" data-accepted={acceptedIds ? acceptedIds.join(',') : ''} data-accepted-count={accepted} data-counts-current={countsCurrent}>
       {result ? (
         <div className="commit-result" data-testid="reflection-result" data-change-id={result.change_id ?? ''} data-applied={result.applied.length}>
           {cancelTooLate ? (
@@ -140,9 +146,16 @@ export function CommitBar({
             <strong>{accepted.toLocaleString()}</strong> of {total.toLocaleString()} items accepted
             {follows ? <span className="muted"> · {follows} dropped because they follow a rejected item</span> : null}
             {effects ? <span className="muted"> · {effectsLine(effects)}</span> : null}
+            {countsCurrent ? null : <span className="muted"> · counting your last decision…</span>}
           </span>
           <span className="spacer" />
-          <button className="primary" onClick={() => setConfirming(true)} disabled={accepted === 0} data-testid="reflection-commit">
+          <button
+            className="primary"
+            onClick={() => setConfirming(true)}
+            disabled={accepted === 0 || !countsCurrent || replacing}
+            title={replacing ? 'A new plan is being made: commit it once it is here' : !countsCurrent ? 'Counting what your last decision changes…' : undefined}
+            data-testid="reflection-commit"
+          >
             {`Commit ${accepted.toLocaleString()} accepted…`}
           </button>
         </>

@@ -68,6 +68,12 @@ export function ReflectionView() {
   const stepIndex = plan ? plan.groups.findIndex((g) => g.op === step) : -1;
   const setStep = (s: string | null) => navigate(buildHash('reflection', null, { step: s }), { replace: true });
   const c = counts.data;
+  // While a new plan is being made, the one on screen is about to be replaced: it reads the store as
+  // it was, so it cannot be decided on or committed (a commit then applied the old plan, or the new
+  // one once it arrived, whichever the click met).
+  const replacing = plan !== null && planner.isPending;
+  // The counts answer for an earlier list of decisions until the engine has counted this one.
+  const countsCurrent = counts.data !== undefined && !counts.isPlaceholderData;
 
   return (
     <div className="reflection-view">
@@ -84,7 +90,7 @@ export function ReflectionView() {
       ) : null}
       {plan ? (
         <>
-          <div className="plan-summary" data-testid="reflection-plan-summary" data-plan-id={plan.id} data-items={plan.items}>
+          <div className="plan-summary" data-testid="reflection-plan-summary" data-plan-id={plan.id} data-items={plan.items} data-replacing={replacing}>
             <span>
               plan <span className="mono">{plan.id.slice(0, 8)}</span> of {plan.store.name} at {fmtTime(plan.now)} ·{' '}
               {/* A plan stopped while loading read no memory: its zero counts are not the store's. */}
@@ -96,6 +102,11 @@ export function ReflectionView() {
               · {plan.report.interrupted ? 'stopped after' : 'planned in'} {Math.round(plan.duration_ms).toLocaleString()} ms
               {plan.report.interrupted ? <span className="badge warn">stopped in {plan.report.stopped_in}</span> : null}
               {plan.until ? <span className="badge">up to {plan.until}</span> : null}
+              {replacing ? (
+                <span className="badge warn" data-testid="reflection-replacing">
+                  being replaced: a new plan is being made
+                </span>
+              ) : null}
             </span>
             {plan.cross_owner ? (
               <span className="badge warn" data-testid="reflection-cross-owner" title="Merges and links between memories of two owners start unaccepted; each is flagged. Accept one to apply it.">
@@ -145,6 +156,8 @@ export function ReflectionView() {
             follows={c?.follows ?? 0}
             effects={c?.effects ?? null}
             pending={commit.isPending}
+            countsCurrent={countsCurrent}
+            replacing={replacing}
             progress={commitProgress.data}
             cancelling={cancelCommit.isPending || cancelCommit.data?.cancelled === true}
             onCancel={() => cancelCommit.mutate()}
@@ -166,7 +179,7 @@ export function ReflectionView() {
                 counts={c?.groups[g.op]}
                 actions={actions}
                 onAct={act}
-                locked={result !== null || commit.isPending}
+                locked={result !== null || commit.isPending || replacing}
                 shown={shown[g.op] ?? pageSize(g.op)}
                 onMore={() => setShown((s) => ({ ...s, [g.op]: (s[g.op] ?? pageSize(g.op)) + pageSize(g.op) * 4 }))}
               />
