@@ -16,6 +16,7 @@ import { applyPlan } from '../../core/reflect/apply.js';
 import { announcedSnapshots } from '../../core/store/derived/index-handoff.js';
 import { IndexSidecar } from '../../core/store/derived/index-sidecar.js';
 import { Derived } from '../../core/store/derived/derived.js';
+import { DerivedSnapshot } from '../../core/store/derived/derived-snapshot.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { NOW, plannedStore } from '../../support/long-writes.js';
 
@@ -57,7 +58,11 @@ afterEach(() => vi.restoreAllMocks());
  * and adds a memory in the middle of it. Returns the sidecar reads the agent's first ranking after
  * the change made, and what it ranked.
  */
-async function applyBeside(holdMs: number, commitsBetweenIndexReads = false): Promise<{ path: string; readsAfter: number; readsDuringHold: number; ranked: unknown; announced: boolean; agent: Engine; addedAt: number; snapshotSeqs: number[] }> {
+async function applyBeside(
+  holdMs: number,
+  commitsBetweenIndexReads = false,
+  writeDuringHold = false,
+): Promise<{ path: string; readsAfter: number; readsDuringHold: number; ranked: unknown; announced: boolean; agent: Engine; addedAt: number; snapshotSeqs: number[]; writesDuringHold: number; swapGaps: number[] }> {
   const { path, plan } = await plannedStore(1000);
   const writer = open(path);
   const agent = open(path);
@@ -66,11 +71,11 @@ async function applyBeside(holdMs: number, commitsBetweenIndexReads = false): Pr
   const leave = leaveIndexesCurrent(writer, { minRows: 0, holdMs });
   // Agents keep committing while the writer reads its indexes one after another before it writes
   // their snapshots: a third process commits a one-row change before each of the writer's index reads.
-  const other = commitsBetweenIndexReads ? MemoryStore.open(path, { clock: fixedClock(NOW) }) : null;
+  const other = commitsBetweenIndexReads || writeDuringHold ? MemoryStore.open(path, { clock: fixedClock(NOW) }) : null;
   const otherIds = other ? [...other.iter()].slice(0, 50).map((m) => m.id) : [];
   let inHook = false;
   let edits = 0;
-  if (other) {
+  if (other && commitsBetweenIndexReads) {
     const get = Derived.prototype.get;
     vi.spyOn(Derived.prototype, 'get').mockImplementation(function (this: Derived<never>) {
       if (inHook && (this as unknown as { store: unknown }).store === writer.store) {
@@ -86,6 +91,7 @@ async function applyBeside(holdMs: number, commitsBetweenIndexReads = false): Pr
   let announced = false;
   let readsBeforeHold = 0;
   let addedAt = -1;
+  let writesDuringHold = 0;
   await applyPlan(writer, plan, {
     pacing: PACING,
     beforeFinish: async () => {
@@ -98,7 +104,18 @@ async function applyBeside(holdMs: number, commitsBetweenIndexReads = false): Pr
       const announcing = leave();
       inHook = false;
       announced = announcedSnapshots(writer.store) !== null;
+      // A third process keeps writing while the marker stands, as agents logging accesses do.
+      const writing = writeDuringHold
+        ? setInterval(() => {
+            other!.transaction(() => {
+              const m = other!.get(otherIds[writesDuringHold++ % otherIds.length]!)!;
+              m.importance = 1 + (writesDuringHold % 9);
+              other!.save(m);
+            });
+          }, 15)
+        : null;
       await announcing;
+      if (writing) clearInterval(writing);
     },
   });
   other?.close();
@@ -106,10 +123,17 @@ async function applyBeside(holdMs: number, commitsBetweenIndexReads = false): Pr
   const sidecar = writer.indexSnapshots.sidecar()!;
   const snapshotSeqs = ['embed.vectors', 'recall.mnemo.bm25.porter'].map((name) => sidecar.header(name)?.position.seq ?? -1);
   const before = reads.mock.calls.length;
+  // How far behind the feed's end each copy is when the first call after the change swaps it in.
+  const swapGaps: number[] = [];
+  const patchSince = DerivedSnapshot.prototype.patchSince;
+  vi.spyOn(DerivedSnapshot.prototype, 'patchSince').mockImplementation(function (this: DerivedSnapshot, from) {
+    swapGaps.push(agent.store.feedPosition()!.seq - from.seq);
+    return patchSince.call(this, from);
+  });
   const ranked = rankings(agent);
   const readsAfter = reads.mock.calls.length - before;
   writer.close();
-  return { path, readsAfter, readsDuringHold, ranked, announced, agent, addedAt, snapshotSeqs };
+  return { path, readsAfter, readsDuringHold, ranked, announced, agent, addedAt, snapshotSeqs, writesDuringHold, swapGaps };
 }
 
 describe('the hand-over of indexes after a long change', () => {
@@ -132,6 +156,18 @@ describe('the hand-over of indexes after a long change', () => {
     expect(new Set(r.snapshotSeqs).size).toBeGreaterThan(1);
     expect(r.readsDuringHold).toBeGreaterThan(0);
     expect(r.readsAfter).toBe(0);
+    expect(r.ranked).toEqual(freshRankings(r.path));
+    r.agent.close();
+  });
+
+  it('the copies loaded ahead follow what others write during the hold, so the swap patches only the last moment', { timeout: 120_000 }, async () => {
+    const r = await applyBeside(1500, false, true);
+    expect(r.announced).toBe(true);
+    expect(r.writesDuringHold).toBeGreaterThan(40);
+    expect(r.readsAfter).toBe(0);
+    // Each copy was patched between the agent's looks at the marker (every 20 ms here), not all at the swap.
+    expect(r.swapGaps.length).toBeGreaterThan(0);
+    expect(Math.max(...r.swapGaps)).toBeLessThan(r.writesDuringHold / 4);
     expect(r.ranked).toEqual(freshRankings(r.path));
     r.agent.close();
   });

@@ -87,7 +87,7 @@ export class Derived<T extends DerivedIndex> {
     this.snapshot = persistence && isPersistable(index) ? new DerivedSnapshot(store, index, persistence.name, persistence.snapshots) : null;
     this.tracksPosition = !!persistence?.snapshots.enabled && (isPersistable(index) || isSidecarResident(index));
     this.unregister = this.snapshot
-      ? persistence!.snapshots.register({ persist: () => this.persistNow(), prepare: (at) => this.prepareAhead(at) })
+      ? persistence!.snapshots.register({ persist: () => this.persistNow(), prepare: (at) => this.prepareAhead(at), topUp: () => this.topUpPrepared() })
       : () => {};
     this.unsubscribe = store.onChange((e) => {
       if (this.building) {
@@ -194,6 +194,18 @@ export class Derived<T extends DerivedIndex> {
     // What the restore left for first use is read now, between calls, not in the call after the swap.
     (index as Partial<PersistableIndex>).warm?.();
     this.prepared = { index, snapshot, position };
+  }
+
+  /**
+   * Patches the copy prepareAhead loaded up to the feed's end, between calls, so the swap after the
+   * marker clears patches only what came since. One that is too far behind is left for the swap,
+   * which then rebuilds.
+   */
+  topUpPrepared(): void {
+    const prepared = this.prepared;
+    if (!prepared) return;
+    const position = prepared.snapshot.patchSince(prepared.position);
+    if (position) prepared.position = position;
   }
 
   /** Swaps in the copy prepareAhead loaded, patched up to now; its position, or null when there is none that fits. */
