@@ -205,8 +205,8 @@ export class IndexSnapshots {
       this.eachPerTurn([...this.entries], (entry) => entry.prepare(at));
     } else if (at && !h.loading) {
       // Loaded: keep the copies following the feed while the marker stands. The others keep calling
-      // during the hold, and each call logs accesses; patched only at the swap, the copies met 30 to
-      // 50 s of them at once, and all eight agents' first calls after a 100k reflect took 2 s.
+      // during the hold and each call logs accesses; patched only at the swap, the copies would meet
+      // the whole hold's accesses at once, in every worker, on the first call after the change.
       this.eachPerTurn([...this.entries], (entry) => entry.topUp());
     }
     h.watching = this.retryLater(() => this.lookAtMarker());
@@ -221,7 +221,7 @@ export class IndexSnapshots {
       try {
         work(entries[i]!);
       } catch (err) {
-        this.store.warn('index-handoff', `could not load an index ahead from the snapshots another process left (${(err as Error).message}); it loads on the next call instead`);
+        this.store.warn('index-handoff', `could not load or patch an index ahead from the snapshots another process left (${(err as Error).message}); it loads on the next call instead`);
       }
       this.handoff.loading = this.defer(() => next(i + 1));
     };
