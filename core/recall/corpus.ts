@@ -21,7 +21,7 @@ import type { SlotData } from './slot-data.js';
 import type { SourceRow, StoreReader } from '../store/port/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
-import { SubstringIndex, setBit } from './substring-index.js';
+import { SubstringIndex, SubstringIndexBuild, setBit } from './substring-index.js';
 import { asciiLower } from './tokens.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
 
@@ -30,12 +30,17 @@ export type { SlotData } from './slot-data.js';
 
 class KeywordView {
   index: SubstringIndex | null = null;
+  /** The next index, built a slice at a time (buildSlice); the slots whose text changed after it read them. */
+  build: { next: SubstringIndexBuild; changed: Set<number> } | null = null;
+  /** When the last slice ended, and how long it ran: the next waits as long (half the thread stays the recalls'). */
+  sliceEnded = 0;
+  sliceMs = 0;
   /** Tokens answered by scanning every slot's text, before the index was built. */
   scans = 0;
   /** The lower-cased text per slot (when the fields are more than the content), kept once made. */
   readonly texts: (string | undefined)[] = [];
   /** Slots whose text changed after the index was built (their postings are stale). */
-  readonly dirty = new Set<number>();
+  dirty = new Set<number>();
   /**
    * Recent tokens' matches over the indexed slots (LRU). Query vocabularies repeat heavily, and
    * a long common token costs milliseconds to verify; its bitset is a few kilobytes.
@@ -66,6 +71,8 @@ const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
  * process that recalls a few times never pays for it.
  */
 const SCANS_BEFORE_INDEX = 24;
+/** The shortest and longest slice of a substring index build (buildSlice); tests shorten them to see a build half done. */
+export const substringBuildSlice = { minMs: 4, maxMs: 50 };
 /**
  * How many slots a row arriving out of rowid order may move up (insertInOrder). Moving them is
  * a few array splices; beyond this a reload is as cheap and keeps the dirty sets small.
@@ -288,6 +295,8 @@ export class RecallCorpus implements PersistableIndex {
       // The index's postings name slots by number: from `at` on they name the wrong ones, so
       // those slots are checked by their text (as edited ones are) until the next rebuild.
       if (view.index) for (let s = at; s < view.index.size; s++) view.dirty.add(s);
+      // A build half done has read texts by the old slot numbers: it starts again.
+      view.build = null;
       view.cache.clear();
     }
     this.fillSlot(store, at, row);
@@ -368,6 +377,13 @@ export class RecallCorpus implements PersistableIndex {
     return bits;
   }
 
+  /** How far the substring index of a field set is: none yet, the first being built, built (perhaps with the next being built). */
+  substringIndexState(fields: readonly SparseField[]): 'none' | 'building' | 'built' | 'rebuilding' {
+    const view = this.views.get(fields.join('+'));
+    if (!view?.index) return view?.build ? 'building' : 'none';
+    return view.build ? 'rebuilding' : 'built';
+  }
+
   /** Sets in `out` (≥ `words` words) the bit of every live slot whose chosen fields contain `token`. */
   matchBits(fields: readonly SparseField[], token: string, out: Uint32Array): void {
     const view = this.view(fields);
@@ -439,14 +455,32 @@ export class RecallCorpus implements PersistableIndex {
     if (!view) this.views.set(key, (view = new KeywordView(fields)));
     if (!view.index && view.scans < SCANS_BEFORE_INDEX) return view;
     const unindexed = view.index ? view.dirty.size + (this.size - view.index.size) : Infinity;
-    if (!view.index || unindexed > Math.max(512, this.size / 100)) {
-      const texts: (string | null)[] = [];
-      for (let s = 0; s < this.size; s++) texts.push(this.isAlive(s) ? this.text(view, s) : null);
-      view.index = new SubstringIndex(texts);
-      view.dirty.clear();
-      view.cache.clear();
-    }
+    if (view.build || !view.index || unindexed > Math.max(512, this.size / 100)) this.buildSlice(view);
     return view;
+  }
+
+  /**
+   * Builds the view's next substring index a slice further (SubstringIndexBuild says why not at
+   * once). Until it is done the view answers as it did: by a scan, or from its old index with the
+   * dirty slots checked. A slice runs at most as long as the thread was left to other work since
+   * the last one: under a stream of recalls each waits a few milliseconds more while it builds;
+   * after a quiet spell a slice is longer, so a few recalls finish it.
+   */
+  private buildSlice(view: KeywordView): void {
+    const now = performance.now();
+    const idle = now - view.sliceEnded;
+    if (view.build && idle < view.sliceMs) return;
+    // Every slot's text, live or not: a slot brought back with its old text is not marked dirty.
+    view.build ??= { next: new SubstringIndexBuild(this.size, (s) => this.text(view, s)), changed: new Set() };
+    const budget = Math.min(substringBuildSlice.maxMs, Math.max(substringBuildSlice.minMs, idle));
+    const done = view.build.next.step(now + budget);
+    view.sliceEnded = performance.now();
+    view.sliceMs = view.sliceEnded - now;
+    if (!done) return;
+    view.index = view.build.next.result();
+    view.dirty = view.build.changed;
+    view.build = null;
+    view.cache.clear();
   }
 
   private setAlive(slot: number, alive: boolean): void {
@@ -470,7 +504,10 @@ export class RecallCorpus implements PersistableIndex {
   private markDirty(slot: number): void {
     this.lowered[slot] = null;
     for (const v of this.views.values()) v.texts[slot] = undefined;
-    for (const v of this.views.values()) if (v.index && slot < v.index.size) v.dirty.add(slot);
+    for (const v of this.views.values()) {
+      if (v.index && slot < v.index.size) v.dirty.add(slot);
+      if (v.build && slot < v.build.next.slotsRead) v.build.changed.add(slot);
+    }
   }
 
   private textParts(slot: number): string {

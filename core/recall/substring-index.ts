@@ -32,68 +32,22 @@ export class SubstringIndex {
   private readonly triStart: Uint32Array;
   private readonly triPostings: Uint32Array;
 
-  /** `texts[slot]` must already be ASCII-lower-cased; null = nothing to index for that slot. */
-  constructor(texts: readonly (string | null)[]) {
-    this.size = texts.length;
-    this.texts = texts.map((t) => t ?? '');
-    this.words = Math.max(1, Math.ceil(this.size / 32));
-    this.bits = new Uint32Array((ALPHABET + BIGRAMS) * this.words);
-    const counts = new Uint32Array(TRIGRAMS + 1);
-    const last = new Int32Array(TRIGRAMS).fill(-1);
-    // Pass 1: bitsets, and how many documents hold each trigram.
-    for (let slot = 0; slot < this.size; slot++) {
-      const t = this.texts[slot]!;
-      const w = slot >>> 5;
-      const bit = 1 << (slot & 31);
-      let c1 = -1;
-      let c2 = -1;
-      for (let i = 0; i < t.length; i++) {
-        const c = code(t.charCodeAt(i));
-        if (c >= 0) {
-          {
-            const k = c * this.words + w;
-            this.bits[k] = this.bits[k]! | bit;
-          }
-          if (c2 >= 0) {
-            const k = (ALPHABET + c2 * ALPHABET + c) * this.words + w;
-            this.bits[k] = this.bits[k]! | bit;
-          }
-          if (c1 >= 0 && c2 >= 0) {
-            const g = c1 * BIGRAMS + c2 * ALPHABET + c;
-            if (last[g] !== slot) {
-              last[g] = slot;
-              counts[g + 1] = counts[g + 1]! + 1;
-            }
-          }
-        }
-        c1 = c2;
-        c2 = c;
-      }
+  /**
+   * Builds at once from `texts[slot]`, already ASCII-lower-cased (null: nothing to index for that
+   * slot); or, with `built`, takes what a SubstringIndexBuild made from those texts.
+   */
+  constructor(texts: readonly (string | null)[], built?: BuiltParts) {
+    if (!built) {
+      const build = new SubstringIndexBuild(texts.length, (slot) => texts[slot] ?? null);
+      build.step(Infinity);
+      built = build.parts();
     }
-    this.triStart = new Uint32Array(TRIGRAMS + 1);
-    for (let g = 0; g < TRIGRAMS; g++) this.triStart[g + 1] = this.triStart[g]! + counts[g + 1]!;
-    this.triPostings = new Uint32Array(this.triStart[TRIGRAMS]!);
-    const fill = this.triStart.slice(0, TRIGRAMS);
-    last.fill(-1);
-    // Pass 2: posting lists, in slot order.
-    for (let slot = 0; slot < this.size; slot++) {
-      const t = this.texts[slot]!;
-      let c1 = -1;
-      let c2 = -1;
-      for (let i = 0; i < t.length; i++) {
-        const c = code(t.charCodeAt(i));
-        if (c >= 0 && c1 >= 0 && c2 >= 0) {
-          const g = c1 * BIGRAMS + c2 * ALPHABET + c;
-          if (last[g] !== slot) {
-            last[g] = slot;
-            this.triPostings[fill[g]!] = slot;
-            fill[g] = fill[g]! + 1;
-          }
-        }
-        c1 = c2;
-        c2 = c;
-      }
-    }
+    this.texts = built.texts;
+    this.size = built.texts.length;
+    this.words = wordsFor(this.size);
+    this.bits = built.bits;
+    this.triStart = built.triStart;
+    this.triPostings = built.triPostings;
   }
 
   /** Approximate memory held, in bytes (for diagnostics). */
@@ -184,3 +138,155 @@ export function forEachBit(bits: Uint32Array, visit: (slot: number) => void): vo
     }
   }
 }
+
+interface BuiltParts {
+  texts: readonly string[];
+  bits: Uint32Array;
+  triStart: Uint32Array;
+  triPostings: Uint32Array;
+}
+
+function wordsFor(size: number): number {
+  return Math.max(1, Math.ceil(size / 32));
+}
+
+/**
+ * A SubstringIndex built a slice at a time. At 100k memories a whole build takes over a second;
+ * made at once on the thread that answers recalls, it held every recall queued behind the one
+ * that started it (each time a view was first used, and again after each thousand changed
+ * memories). Built in slices between the recalls' keyword lookups, it delays none of them by
+ * more than a slice, and the view answers exactly without it (a scan, or the old index with its
+ * dirty slots checked) until it is done.
+ *
+ * The texts are read when a slot is first reached (pass 1), through `textOf`; a slot whose text
+ * changes afterwards must be treated as dirty by the owner (RecallCorpus does), as for a slot
+ * changed after a whole build.
+ */
+export class SubstringIndexBuild {
+  private readonly texts: string[] = [];
+  private readonly words: number;
+  private readonly bits: Uint32Array;
+  private readonly counts = new Uint32Array(TRIGRAMS + 1);
+  private readonly last = new Int32Array(TRIGRAMS).fill(-1);
+  private triStart: Uint32Array | null = null;
+  private triPostings: Uint32Array | null = null;
+  private fill: Uint32Array | null = null;
+  /** Pass 1 (bitsets and trigram counts) over slots [0, size), then pass 2 (postings). */
+  private pass: 1 | 2 = 1;
+  private next = 0;
+  private done = false;
+
+  constructor(
+    readonly size: number,
+    private readonly textOf: (slot: number) => string | null,
+  ) {
+    this.words = wordsFor(size);
+    this.bits = new Uint32Array((ALPHABET + BIGRAMS) * this.words);
+  }
+
+  /** Slots [0, n) have had their text read: a change to one of them must mark it dirty. */
+  get slotsRead(): number {
+    return this.pass === 1 ? this.next : this.size;
+  }
+
+  /** Works until `deadline` (a performance.now() instant) or the end; true when the index is complete. */
+  step(deadline: number): boolean {
+    // The clock is read every SLOTS_PER_CHECK slots: cheap next to the slots' work, fine enough for a slice.
+    while (!this.done) {
+      const to = Math.min(this.size, this.next + SLOTS_PER_CHECK);
+      if (this.pass === 1) this.countSlots(this.next, to);
+      else this.postSlots(this.next, to);
+      this.next = to;
+      if (to === this.size) this.endPass();
+      if (!this.done && performance.now() >= deadline) break;
+    }
+    return this.done;
+  }
+
+  result(): SubstringIndex {
+    return new SubstringIndex([], this.parts());
+  }
+
+  parts(): BuiltParts {
+    if (!this.done) throw new Error('the substring index is not built yet');
+    return { texts: this.texts, bits: this.bits, triStart: this.triStart!, triPostings: this.triPostings! };
+  }
+
+  private endPass(): void {
+    this.next = 0;
+    if (this.pass === 2) {
+      this.done = true;
+      return;
+    }
+    const triStart = new Uint32Array(TRIGRAMS + 1);
+    for (let g = 0; g < TRIGRAMS; g++) triStart[g + 1] = triStart[g]! + this.counts[g + 1]!;
+    this.triStart = triStart;
+    this.triPostings = new Uint32Array(triStart[TRIGRAMS]!);
+    this.fill = triStart.slice(0, TRIGRAMS);
+    this.last.fill(-1);
+    this.pass = 2;
+  }
+
+  /** Pass 1: bitsets, and how many documents hold each trigram. */
+  private countSlots(from: number, to: number): void {
+    const { bits, counts, last, words } = this;
+    for (let slot = from; slot < to; slot++) {
+      const t = this.textOf(slot) ?? '';
+      this.texts.push(t);
+      const w = slot >>> 5;
+      const bit = 1 << (slot & 31);
+      let c1 = -1;
+      let c2 = -1;
+      for (let i = 0; i < t.length; i++) {
+        const c = code(t.charCodeAt(i));
+        if (c >= 0) {
+          {
+            const k = c * words + w;
+            bits[k] = bits[k]! | bit;
+          }
+          if (c2 >= 0) {
+            const k = (ALPHABET + c2 * ALPHABET + c) * words + w;
+            bits[k] = bits[k]! | bit;
+          }
+          if (c1 >= 0 && c2 >= 0) {
+            const g = c1 * BIGRAMS + c2 * ALPHABET + c;
+            if (last[g] !== slot) {
+              last[g] = slot;
+              counts[g + 1] = counts[g + 1]! + 1;
+            }
+          }
+        }
+        c1 = c2;
+        c2 = c;
+      }
+    }
+  }
+
+  /** Pass 2: posting lists, in slot order, from the texts pass 1 read. */
+  private postSlots(from: number, to: number): void {
+    const { last } = this;
+    const fill = this.fill!;
+    const postings = this.triPostings!;
+    for (let slot = from; slot < to; slot++) {
+      const t = this.texts[slot]!;
+      let c1 = -1;
+      let c2 = -1;
+      for (let i = 0; i < t.length; i++) {
+        const c = code(t.charCodeAt(i));
+        if (c >= 0 && c1 >= 0 && c2 >= 0) {
+          const g = c1 * BIGRAMS + c2 * ALPHABET + c;
+          if (last[g] !== slot) {
+            last[g] = slot;
+            postings[fill[g]!] = slot;
+            fill[g] = fill[g]! + 1;
+          }
+        }
+        c1 = c2;
+        c2 = c;
+      }
+    }
+  }
+}
+
+/** Slots between two reads of the clock in SubstringIndexBuild.step. */
+const SLOTS_PER_CHECK = 256;

@@ -11,7 +11,8 @@ import type { Engine } from '../../core/engine/engine.js';
 import { createMemory, embeddingText } from '../../core/model/memory.js';
 import { recallCorpus } from '../../core/recall/pipeline.js';
 import { sparseLeg } from '../../core/recall/sparse.js';
-import { SubstringIndex } from '../../core/recall/substring-index.js';
+import { SubstringIndex, SubstringIndexBuild } from '../../core/recall/substring-index.js';
+import { substringBuildSlice } from '../../core/recall/corpus.js';
 import { asciiLower } from '../../core/recall/tokens.js';
 import { newEngine, put } from '../helpers/recall-store.js';
 
@@ -51,6 +52,26 @@ describe('SubstringIndex', () => {
     }
   });
 
+  it('built a slice at a time, answers as when built at once', () => {
+    const r = rng(43);
+    const texts = Array.from({ length: 3000 }, () => asciiLower(randomText(r, Math.floor(r() * 60))));
+    const whole = new SubstringIndex(texts);
+    const build = new SubstringIndexBuild(texts.length, (s) => texts[s]!);
+    let slices = 1;
+    // A deadline already past: each slice does the least it can.
+    while (!build.step(0)) slices++;
+    expect(slices).toBeGreaterThan(10);
+    const sliced = build.result();
+    for (let i = 0; i < 300; i++) {
+      const tok = randomToken(r);
+      const a: number[] = [];
+      const b: number[] = [];
+      whole.match(tok, (s) => a.push(s));
+      sliced.match(tok, (s) => b.push(s));
+      expect(b, tok).toEqual(a);
+    }
+  });
+
   it('folds ASCII only, like SQLite lower(): İ, ı and K (Kelvin) never match i or k', () => {
     const index = new SubstringIndex(['\u0130stanbul', '\u0131i', '\u212Aelvn'].map(asciiLower));
     const hits = (t: string) => {
@@ -66,7 +87,11 @@ describe('SubstringIndex', () => {
 });
 
 let engine: Engine;
-afterEach(() => engine?.close());
+const slice = { ...substringBuildSlice };
+afterEach(() => {
+  engine?.close();
+  Object.assign(substringBuildSlice, slice);
+});
 
 /** The oracle: nooa's SQL, token by token, scores counted, stable sort by count. */
 function sqlKeyword(db: Database.Database, tokens: string[], n: number): string[] {
@@ -142,5 +167,43 @@ describe('the recall corpus stays exact as the store changes', () => {
     const hits = sparseLeg(recallCorpus(engine), ['xyzzy'], ['content'], null, 50).map((h) => h.id);
     expect(hits).toEqual([m.id]);
     check();
+  });
+
+  it('while its index is built a slice at a time, through the changes made meanwhile, and after', () => {
+    // The shortest slices: a build takes many lookups, and the store changes between them.
+    Object.assign(substringBuildSlice, { minMs: 0, maxMs: 0 });
+    engine = newEngine();
+    const r = rng(9);
+    const ids: string[] = [];
+    for (let i = 0; i < 1500; i++) ids.push(put(engine, { content: randomText(r, 10 + Math.floor(r() * 50)) }).id);
+    const store = engine.store;
+    // Live when the corpus is read, archived before any index is built, brought back with the
+    // same text afterwards: no text changed, so nothing marks its slot dirty, and the index must
+    // hold it anyway.
+    const hidden = put(engine, { content: 'qqzx hidden while indexed' }).id;
+    const states = new Set<string>();
+    const check = () => {
+      const corpus = recallCorpus(engine);
+      const tokens = [...new Set([randomToken(r), randomToken(r)])];
+      const got = sparseLeg(corpus, tokens, ['content'], null, 50).map((h) => h.id);
+      expect(got, tokens.join(' ')).toEqual(sqlKeyword(connectionOf(engine.store), tokens, 50));
+      states.add(corpus.substringIndexState(['content']));
+    };
+    for (let i = 0; i < 400; i++) {
+      check();
+      const id = ids[Math.floor(r() * ids.length)]!;
+      const m = store.get(id);
+      if (m && i % 3 === 0) {
+        m.content = randomText(r, 30);
+        store.save(m);
+      } else if (i % 3 === 1) ids.push(put(engine, { content: randomText(r, 40) }).id);
+      if (i === 1) store.setArchived(hidden, true);
+      if (i === 200) store.setArchived(hidden, false);
+    }
+    // The build was seen half done, and done.
+    expect(states).toContain('building');
+    expect(states).toContain('built');
+    const hits = sparseLeg(recallCorpus(engine), ['qqzx'], ['content'], null, 50).map((h) => h.id);
+    expect(hits).toEqual([hidden]);
   });
 });
