@@ -4,6 +4,8 @@ import { fixedClock } from '../../core/clock.js';
 import { Engine } from '../../core/engine/engine.js';
 import { addMemory, archiveMemories } from '../../core/engine/memory-ops.js';
 import { keywordIndex } from '../../core/recall/mnemo/stages.js';
+import { KeywordIndex } from '../../core/recall/mnemo/keyword-index.js';
+import { WordStemCache } from '../../core/recall/mnemo/word-stems.js';
 import { tempDir } from '../../support/temp-dirs.js';
 
 async function store() {
@@ -105,5 +107,43 @@ describe('mnemo BM25 keyword index', () => {
     rowReads.mockRestore();
     writer.close();
     reader.close();
+  });
+});
+
+describe('query words stemmed once', () => {
+  it('ranks the same with stems remembered from earlier queries as with a tokenizer run for each', async () => {
+    const engine = Engine.open(':memory:', { create: true, clock: fixedClock(1000) });
+    const texts = ['Straße painting ÜBER fences', 'painted 𝔘nicode fence', 'The fences were painted by Ünal', '東京 painters paint', 'running runs ran', 'fence fences fenced'];
+    const ids: string[] = [];
+    for (const content of texts) ids.push((await addMemory(engine, { content })).id);
+    const queries = [['painting', 'fences'], ['Straße', 'über', 'painting'], ['東京', 'paint', 'painting', 'paint'], ['𝔘nicode', 'zzz-unknown', 'fence'], ['running', 'fences', 'Ünal'], ['fence-painting', 'über'], ['paint', 'fence-painting'], ['painting', 'fences']];
+    const warm = keywordIndex(engine, true);
+    // Both stems of a word the tokenizer splits: "painters paint" holds no fence.
+    expect(warm.search({ terms: ['fence-painting'], limit: 10, contextWeight: 0 }).map((h) => h.id)).toContain(ids[3]);
+    for (const terms of queries) {
+      const q = { terms, limit: 10, contextWeight: 0 };
+      const remembered = warm.search(q);
+      // A fresh index: every word tokenized now, none remembered.
+      const fresh = new KeywordIndex(true);
+      fresh.load(engine.store);
+      expect(remembered, terms.join(' ')).toEqual(fresh.search(q));
+      fresh.dispose();
+    }
+    engine.close();
+  });
+
+  it('asks the tokenizer once per new word, the new words of a query together, and forgets the least recent', () => {
+    const cache = new WordStemCache(3);
+    const asked: string[][] = [];
+    const stem = (words: readonly string[]) => {
+      asked.push([...words]);
+      return words.map((w) => [w.toLowerCase()]);
+    };
+    expect(cache.stemsOf(['A', 'B', 'A'], stem)).toEqual([['a'], ['b'], ['a']]);
+    expect(cache.stemsOf(['B', 'C'], stem)).toEqual([['b'], ['c']]);
+    expect(asked).toEqual([['A', 'B'], ['C']]);
+    cache.stemsOf(['D'], stem); // A is the least recent of A, B, C: forgotten
+    cache.stemsOf(['B', 'A'], stem);
+    expect(asked).toEqual([['A', 'B'], ['C'], ['D'], ['A']]);
   });
 });

@@ -28,6 +28,7 @@
 import type { PersistableIndex } from '../../store/derived/derived.js';
 import type { LoadProgress, LoadStep } from '../../store/derived/derived-index.js';
 import { FtsTokenizer } from '../../store/derived/fts-tokenizer.js';
+import { WordStemCache, byUtf8 } from './word-stems.js';
 import type { StoreReader } from '../../store/port/port.js';
 import { SnapshotMismatch, type PartSource, type SnapshotParts, type Utf8Run } from '../../store/derived/snapshot-parts.js';
 import { scoreBm25, TermBounds, type KeywordHit, type KeywordSearch, type TermRange } from './keyword-bm25.js';
@@ -53,6 +54,8 @@ export class KeywordIndex implements PersistableIndex {
 
   /** FTS5's tokenizer (core/store/derived/fts-tokenizer.ts); the rows come from core/store/sqlite/derived-sources.ts. */
   private readonly tok: FtsTokenizer;
+  /** Recent query words' stems (word-stems.ts). */
+  private readonly wordStems = new WordStemCache();
   private readonly docs = new Map<string, Doc>();
   /** By rowid (rowids are dense: an array is cheaper to fill than a Map of 100k entries). */
   private byRowid: (Doc | undefined)[] = [];
@@ -464,11 +467,29 @@ export class KeywordIndex implements PersistableIndex {
     return id;
   }
 
-  /** The query words as the index's tokenizer stems them, distinct, known terms only. */
+  /**
+   * The query words as the index's tokenizer stems them, distinct: each word's term ids ascending,
+   * word after word, as one run of the tokenizer over the words (one row each) gave them. A term
+   * not seen before joins the vocabulary, in the tokenizer's term order.
+   */
   private queryStems(words: readonly string[]): number[] {
-    const terms = this.tokenize(words.map((w, i) => ({ rowid: i + 1, body: w, context: '' })));
+    const stems = this.wordStems.stemsOf(words, (missing) => this.stemWords(missing));
+    for (const term of [...new Set(stems.flat())].sort(byUtf8)) this.termId(term);
     const out: number[] = [];
-    for (const t of terms.values()) for (const id of t.ids) if (!out.includes(id)) out.push(id);
+    for (const list of stems) for (const id of list.map((t) => this.termId(t)).sort((a, b) => a - b)) if (!out.includes(id)) out.push(id);
+    return out;
+  }
+
+  /** Each word's distinct stems, in the tokenizer's term order. */
+  private stemWords(words: readonly string[]): string[][] {
+    const out = words.map((): string[] => []);
+    this.tok.tokenize(
+      words.map((w, i) => ({ rowid: i + 1, body: w, context: '' })),
+      (term, rowid) => {
+        const list = out[rowid - 1]!;
+        if (list[list.length - 1] !== term) list.push(term);
+      },
+    );
     return out;
   }
 

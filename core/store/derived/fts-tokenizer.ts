@@ -8,6 +8,8 @@ import Database from 'better-sqlite3';
 
 export class FtsTokenizer {
   private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly occurrences: Database.Statement;
   /** The tokenizer and the SQLite that runs it: stored terms are only reusable under the same pair. */
   readonly signature: string;
 
@@ -18,6 +20,9 @@ export class FtsTokenizer {
     this.db.exec(`CREATE VIRTUAL TABLE tok USING fts5(body, context, tokenize = '${tokenizer}');
                   CREATE VIRTUAL TABLE tokv USING fts5vocab(tok, 'instance');`);
     this.signature = `${tokenizer}; sqlite ${this.db.prepare('SELECT sqlite_version()').pluck().get() as string}`;
+    // Prepared once: a query's few words are tokenized on every recall that misses the stem cache.
+    this.insert = this.db.prepare('INSERT INTO tok(rowid, body, context) VALUES (?, ?, ?)');
+    this.occurrences = this.db.prepare('SELECT term, doc, col FROM tokv').raw();
   }
 
   /**
@@ -26,10 +31,9 @@ export class FtsTokenizer {
    */
   tokenize(rows: readonly { rowid: number; body: string; context: string }[], onToken: (term: string, rowid: number, column: 0 | 1) => void): void {
     this.db.transaction(() => {
-      const ins = this.db.prepare('INSERT INTO tok(rowid, body, context) VALUES (?, ?, ?)');
-      for (const r of rows) ins.run(r.rowid, r.body, r.context);
+      for (const r of rows) this.insert.run(r.rowid, r.body, r.context);
     })();
-    for (const [term, rowid, col] of this.db.prepare('SELECT term, doc, col FROM tokv').raw().iterate() as Iterable<[string, number, string]>) {
+    for (const [term, rowid, col] of this.occurrences.iterate() as Iterable<[string, number, string]>) {
       onToken(term, rowid, col === 'body' ? 0 : 1);
     }
     this.db.exec('DELETE FROM tok');

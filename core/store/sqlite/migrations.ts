@@ -245,6 +245,9 @@ export const MNEMO_MIGRATIONS: MnemoMigration[] = [
 
 export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;
 
+/** Per connection, the schema cookie at which its mnemo tables were last found current (migrateMnemo). */
+const currentAtCookie = new WeakMap<DB, number>();
+
 export function hasMnemoSchema(db: DB): boolean {
   // Cached: every write asks this first (through ensureMnemo), thousands of times in a long change.
   return cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_meta'").get() !== undefined;
@@ -279,9 +282,17 @@ export function assertMnemoVersionSupported(db: DB, path: string): void {
  * mnemo_meta is created: a nooa store keeps scoring like nooa until someone changes it.
  */
 export function migrateMnemo(db: DB, path: string, initialProfile: string, now: number, afterCreate?: (db: DB) => void): boolean {
+  // Every write asks this first, and each question scans sqlite_master (its trigger text is long):
+  // a fifth of a millisecond per recall's access write. Current stays current while SQLite's
+  // schema cookie stands still; any DDL, ours or another process's, moves it.
+  const cookie = cachedStatement(db, 'PRAGMA schema_version').pluck().get() as number;
+  if (currentAtCookie.get(db) === cookie) return false;
   assertMnemoVersionSupported(db, path);
   const current = readMnemoVersion(db);
-  if (current === MNEMO_SCHEMA_VERSION && hasMnemoSchema(db)) return false;
+  if (current === MNEMO_SCHEMA_VERSION && hasMnemoSchema(db)) {
+    currentAtCookie.set(db, cookie);
+    return false;
+  }
   db.transaction(() => {
     const fresh = !hasMnemoSchema(db);
     if (fresh) {
