@@ -390,6 +390,7 @@ export class RecallCorpus implements PersistableIndex {
     const index = view.index;
     if (!index) {
       view.scans++;
+      if (view.build && this.matchWhileBuilding(view, view.build, token, out)) return;
       if (this.restored) {
         this.restoredMatches(view.fields, token, out);
         return;
@@ -403,6 +404,22 @@ export class RecallCorpus implements PersistableIndex {
     for (let w = 0; w < this.aliveBits.length; w++) out[w] = out[w]! & this.aliveBits[w]!;
     for (const s of view.dirty) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
     for (let s = index.size; s < this.size; s++) if (this.isAlive(s) && this.text(view, s).includes(token)) setBit(out, s);
+  }
+
+  /**
+   * matchBits while a view's first index is being built: the slots the build has read from what
+   * it made so far (SubstringIndexBuild.matchBitsSoFar), the others and the ones changed since it
+   * read them by their text. As the build goes on, less is scanned. False when the build cannot
+   * answer the token (nothing set).
+   */
+  private matchWhileBuilding(view: KeywordView, build: NonNullable<KeywordView['build']>, token: string, out: Uint32Array): boolean {
+    const found = new Uint32Array(out.length);
+    if (!build.next.matchBitsSoFar(token, found)) return false;
+    for (const s of build.changed) found[s >>> 5] = found[s >>> 5]! & ~(1 << (s & 31));
+    for (const s of build.changed) if (this.text(view, s).includes(token)) setBit(found, s);
+    for (let s = build.next.slotsRead; s < this.size; s++) if (this.text(view, s).includes(token)) setBit(found, s);
+    for (let w = 0; w < out.length; w++) out[w] = out[w]! | (found[w]! & (this.aliveBits[w] ?? 0));
+    return true;
   }
 
   /**

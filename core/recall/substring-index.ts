@@ -189,6 +189,45 @@ export class SubstringIndexBuild {
     return this.pass === 1 ? this.next : this.size;
   }
 
+  /**
+   * Sets in `out` the bit of every slot below slotsRead whose text contains `token`, from what the
+   * build has made so far, so a view still building its first index scans only the slots not
+   * read yet. The 1- and 2-gram bitsets of the slots read are complete: a 1- or 2-character token
+   * is read off them, a longer one is looked for only in the slots that hold each of its bigrams.
+   * False (nothing set) for a token with a character outside [a-z0-9].
+   */
+  matchBitsSoFar(token: string, out: Uint32Array): boolean {
+    const n = token.length;
+    const codes: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const c = code(token.charCodeAt(i));
+      if (c < 0) return false;
+      codes.push(c);
+    }
+    if (n === 0) return true;
+    const { bits, words } = this;
+    // Bits are only ever set for slots already read: no word past them needs masking.
+    const used = Math.ceil(this.slotsRead / 32);
+    if (n <= 2) {
+      const base = (n === 1 ? codes[0]! : ALPHABET + codes[0]! * ALPHABET + codes[1]!) * words;
+      for (let w = 0; w < used; w++) out[w] = out[w]! | bits[base + w]!;
+      return true;
+    }
+    const bases: number[] = [];
+    for (let i = 0; i + 1 < n; i++) bases.push((ALPHABET + codes[i]! * ALPHABET + codes[i + 1]!) * words);
+    for (let w = 0; w < used; w++) {
+      let x = 0xffffffff;
+      for (const base of bases) x &= bits[base + w]!;
+      while (x !== 0) {
+        const low = x & -x;
+        const slot = (w << 5) + (31 - Math.clz32(low));
+        if (this.texts[slot]!.includes(token)) out[w] = out[w]! | low;
+        x ^= low;
+      }
+    }
+    return true;
+  }
+
   /** Works until `deadline` (a performance.now() instant) or the end; true when the index is complete. */
   step(deadline: number): boolean {
     // The clock is read every SLOTS_PER_CHECK slots: cheap next to the slots' work, fine enough for a slice.

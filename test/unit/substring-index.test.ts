@@ -11,7 +11,7 @@ import type { Engine } from '../../core/engine/engine.js';
 import { createMemory, embeddingText } from '../../core/model/memory.js';
 import { recallCorpus } from '../../core/recall/pipeline.js';
 import { sparseLeg } from '../../core/recall/sparse.js';
-import { SubstringIndex, SubstringIndexBuild } from '../../core/recall/substring-index.js';
+import { SubstringIndex, SubstringIndexBuild, forEachBit } from '../../core/recall/substring-index.js';
 import { substringBuildSlice } from '../../core/recall/corpus.js';
 import { asciiLower } from '../../core/recall/tokens.js';
 import { newEngine, put } from '../helpers/recall-store.js';
@@ -58,8 +58,19 @@ describe('SubstringIndex', () => {
     const whole = new SubstringIndex(texts);
     const build = new SubstringIndexBuild(texts.length, (s) => texts[s]!);
     let slices = 1;
-    // A deadline already past: each slice does the least it can.
-    while (!build.step(0)) slices++;
+    // A deadline already past: each slice does the least it can. Half built, it answers for the slots it has read.
+    while (!build.step(0)) {
+      slices++;
+      const tok = randomToken(r);
+      const got = new Uint32Array(Math.ceil(texts.length / 32));
+      expect(build.matchBitsSoFar(tok, got)).toBe(true);
+      const want: number[] = [];
+      for (let s = 0; s < build.slotsRead; s++) if (texts[s]!.includes(tok)) want.push(s);
+      const gotSlots: number[] = [];
+      forEachBit(got, (s) => gotSlots.push(s));
+      expect(gotSlots, tok).toEqual(want);
+    }
+    expect(build.matchBitsSoFar('a.b', new Uint32Array(1))).toBe(false);
     expect(slices).toBeGreaterThan(10);
     const sliced = build.result();
     for (let i = 0; i < 300; i++) {
@@ -182,19 +193,26 @@ describe('the recall corpus stays exact as the store changes', () => {
     // hold it anyway.
     const hidden = put(engine, { content: 'qqzx hidden while indexed' }).id;
     const states = new Set<string>();
+    let state = 'none';
+    // A token of the text last written: the memory just changed must be found by its new text.
+    let written = '';
     const check = () => {
       const corpus = recallCorpus(engine);
-      const tokens = [...new Set([randomToken(r), randomToken(r)])];
+      const tokens = [...new Set([randomToken(r), randomToken(r), ...(written ? [written] : [])])];
       const got = sparseLeg(corpus, tokens, ['content'], null, 50).map((h) => h.id);
       expect(got, tokens.join(' ')).toEqual(sqlKeyword(connectionOf(engine.store), tokens, 50));
-      states.add(corpus.substringIndexState(['content']));
+      state = corpus.substringIndexState(['content']);
+      states.add(state);
     };
     for (let i = 0; i < 400; i++) {
       check();
-      const id = ids[Math.floor(r() * ids.length)]!;
+      written = '';
+      // While the first build runs, the slots it has already read are the ones changed (the first ids).
+      const id = state === 'building' ? ids[i % 100]! : ids[Math.floor(r() * ids.length)]!;
       const m = store.get(id);
-      if (m && i % 3 === 0) {
-        m.content = randomText(r, 30);
+      if (m && (i % 3 === 0 || state === 'building')) {
+        written = `${randomToken(r)}qv${randomToken(r)}`;
+        m.content = `${randomText(r, 20)} ${written}`;
         store.save(m);
       } else if (i % 3 === 1) ids.push(put(engine, { content: randomText(r, 40) }).id);
       if (i === 1) store.setArchived(hidden, true);
