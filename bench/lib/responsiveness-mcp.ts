@@ -67,8 +67,12 @@ async function recallLoop(client: LoadClient, rand: () => number, thinkMs: numbe
   return polls;
 }
 
-/** The warm-up recall builds the indexes of the whole store, and reflect plans over it: on a loaded machine both take minutes, past the SDK's 60 s. */
-const LONG_CALL_MS = 30 * 60_000;
+/**
+ * The warm-up recall builds the indexes of the whole store, and reflect plans over it: on a loaded
+ * machine both take minutes, past the SDK's 60 s. A pass beside eight busy agents took 26 to 30
+ * minutes at 100k, and one past 30 timed out, so an hour.
+ */
+const LONG_CALL_MS = 60 * 60_000;
 
 export async function runMcpPhase(repo: string, db: string, opts: { now: number; agents: number; thinkMs: number; quietSeconds: number; log: (s: string) => void }): Promise<McpFigures> {
   const clock = fixedClock(opts.now);
