@@ -151,12 +151,10 @@ function wordsFor(size: number): number {
 }
 
 /**
- * A SubstringIndex built a slice at a time. At 100k memories a whole build takes over a second;
- * made at once on the thread that answers recalls, it held every recall queued behind the one
- * that started it (each time a view was first used, and again after each thousand changed
- * memories). Built in slices between the recalls' keyword lookups, it delays none of them by
- * more than a slice, and the view answers exactly without it (a scan, or the old index with its
- * dirty slots checked) until it is done.
+ * A SubstringIndex built a slice at a time (or all at once: `step(Infinity)`). At 100k memories a
+ * whole build takes about a second on the thread that answers recalls; RecallCorpus rebuilds an
+ * index in slices between the keyword lookups, answering from the old one meanwhile, so no recall
+ * waits more than a slice for it.
  *
  * The texts are read when a slot is first reached (pass 1), through `textOf`; a slot whose text
  * changes afterwards must be treated as dirty by the owner (RecallCorpus does), as for a slot
@@ -187,45 +185,6 @@ export class SubstringIndexBuild {
   /** Slots [0, n) have had their text read: a change to one of them must mark it dirty. */
   get slotsRead(): number {
     return this.pass === 1 ? this.next : this.size;
-  }
-
-  /**
-   * Sets in `out` the bit of every slot below slotsRead whose text contains `token`, from what the
-   * build has made so far, so a view still building its first index scans only the slots not
-   * read yet. The 1- and 2-gram bitsets of the slots read are complete: a 1- or 2-character token
-   * is read off them, a longer one is looked for only in the slots that hold each of its bigrams.
-   * False (nothing set) for a token with a character outside [a-z0-9].
-   */
-  matchBitsSoFar(token: string, out: Uint32Array): boolean {
-    const n = token.length;
-    const codes: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const c = code(token.charCodeAt(i));
-      if (c < 0) return false;
-      codes.push(c);
-    }
-    if (n === 0) return true;
-    const { bits, words } = this;
-    // Bits are only ever set for slots already read: no word past them needs masking.
-    const used = Math.ceil(this.slotsRead / 32);
-    if (n <= 2) {
-      const base = (n === 1 ? codes[0]! : ALPHABET + codes[0]! * ALPHABET + codes[1]!) * words;
-      for (let w = 0; w < used; w++) out[w] = out[w]! | bits[base + w]!;
-      return true;
-    }
-    const bases: number[] = [];
-    for (let i = 0; i + 1 < n; i++) bases.push((ALPHABET + codes[i]! * ALPHABET + codes[i + 1]!) * words);
-    for (let w = 0; w < used; w++) {
-      let x = 0xffffffff;
-      for (const base of bases) x &= bits[base + w]!;
-      while (x !== 0) {
-        const low = x & -x;
-        const slot = (w << 5) + (31 - Math.clz32(low));
-        if (this.texts[slot]!.includes(token)) out[w] = out[w]! | low;
-        x ^= low;
-      }
-    }
-    return true;
   }
 
   /** Works until `deadline` (a performance.now() instant) or the end; true when the index is complete. */
