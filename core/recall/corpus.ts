@@ -21,53 +21,14 @@ import type { SlotData } from './slot-data.js';
 import type { SourceRow, StoreReader } from '../store/port/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
-import { SubstringIndex, SubstringIndexBuild, setBit } from './substring-index.js';
+import { setBit } from './substring-index.js';
+import { KeywordView } from './keyword-view.js';
 import { asciiLower } from './tokens.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
 
 
 export type { SlotData } from './slot-data.js';
 
-class KeywordView {
-  index: SubstringIndex | null = null;
-  /** The next index, rebuilt a slice at a time (buildSlice); the slots whose text changed after it read them. */
-  build: { next: SubstringIndexBuild; changed: Set<number> } | null = null;
-  /** When the last slice ended, and how long it ran: the next waits as long (half the thread stays the recalls'). */
-  sliceEnded = 0;
-  sliceMs = 0;
-  /** The slices of the build in progress, in ms; and of the last one done, and when it was done (rebuildDue). */
-  buildMs = 0;
-  lastBuildMs = 0;
-  lastBuildDone = 0;
-  /** Tokens answered by scanning every slot's text, before the index was built. */
-  scans = 0;
-  /** The lower-cased text per slot (when the fields are more than the content), kept once made. */
-  readonly texts: (string | undefined)[] = [];
-  /** Slots whose text changed after the index was built (their postings are stale). */
-  dirty = new Set<number>();
-  /**
-   * Recent tokens' matches over the indexed slots (LRU). Query vocabularies repeat heavily, and
-   * a long common token costs milliseconds to verify; its bitset is a few kilobytes.
-   */
-  readonly cache = new Map<string, Uint32Array>();
-  constructor(readonly fields: readonly SparseField[]) {}
-
-  indexMatches(token: string): Uint32Array {
-    let bits = this.cache.get(token);
-    if (bits) {
-      this.cache.delete(token); // refresh its LRU position
-    } else {
-      bits = new Uint32Array(this.index!.bitWords);
-      this.index!.matchBits(token, bits);
-      const limit = Math.max(64, Math.floor(TOKEN_CACHE_BYTES / bits.byteLength));
-      while (this.cache.size >= limit) this.cache.delete(this.cache.keys().next().value!);
-    }
-    this.cache.set(token, bits);
-    return bits;
-  }
-}
-
-const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
 /**
  * Tokens a view answers by scanning every slot's text before it builds its substring index. At
  * 100k memories a scan costs ~10 ms a token and the build most of a second (much of it touching
@@ -75,10 +36,6 @@ const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
  * process that recalls a few times never pays for it.
  */
 const SCANS_BEFORE_INDEX = 24;
-/** How long a slice of a substring index rebuild runs (buildSlice); tests shorten it to see a rebuild half done. */
-export const substringBuildSlice = { ms: 4 };
-/** A rebuild waits this many times the last build's time after it (rebuildDue): rebuilds take at most a tenth of the thread. */
-const REBUILD_SPACING = 9;
 /**
  * How many slots a row arriving out of rowid order may move up (insertInOrder). Moving them is
  * a few array splices; beyond this a reload is as cheap and keeps the dirty sets small.
@@ -461,68 +418,10 @@ export class RecallCorpus implements PersistableIndex {
     let view = this.views.get(key);
     if (!view) this.views.set(key, (view = new KeywordView(fields)));
     if (!view.index && view.scans < SCANS_BEFORE_INDEX) return view;
-    if (!view.index) this.buildAtOnce(view);
-    else if (view.build || this.rebuildDue(view)) this.buildSlice(view);
+    const textOf = (slot: number) => this.text(view, slot);
+    if (!view.index) view.buildAtOnce(this.size, textOf);
+    else if (view.build || view.rebuildDue(this.size)) view.buildSlice(this.size, textOf);
     return view;
-  }
-
-  /**
-   * A view's first index is built in one go: until it exists every token scans the texts
-   * (~10 ms at 100k), so a first build spread over seconds cost the recalls meanwhile more in
-   * all than the one wait it spares (measured at 100k with eight agents: the p99 of the ten
-   * seconds after the warm-up 567.7 and 604.7 ms, against 247.5 built at once).
-   */
-  private buildAtOnce(view: KeywordView): void {
-    const started = performance.now();
-    const build = (view.build ??= { next: new SubstringIndexBuild(this.size, (s) => this.text(view, s)), changed: new Set() });
-    build.next.step(Infinity);
-    this.finishBuild(view, started);
-  }
-
-  /**
-   * A view's index is rebuilt once about 1 % of the slots are unindexed (dirty or added), and no
-   * sooner than REBUILD_SPACING times its last build's own time after that build: a sliced
-   * rebuild spans seconds, and during a reflection the changes made meanwhile were past the mark
-   * again when it ended, so the next began at once and the agents' worker spent half its time
-   * rebuilding (measured at 100k: 4,000 recalls over 300 ms during a pass, against 1,406). Until
-   * then the dirty slots are checked by their text, a fraction of a millisecond a token.
-   */
-  private rebuildDue(view: KeywordView): boolean {
-    const index = view.index!;
-    const unindexed = view.dirty.size + (this.size - index.size);
-    if (unindexed <= Math.max(512, this.size / 100)) return false;
-    return performance.now() - view.lastBuildDone >= REBUILD_SPACING * view.lastBuildMs;
-  }
-
-  /**
-   * Builds the view's next index (a rebuild) a slice further (SubstringIndexBuild says why not at
-   * once); until it is done the view answers from its old index with the dirty slots checked, a
-   * fraction of a millisecond a token. A slice takes a few milliseconds, and the next waits at
-   * least as long: half the thread stays the recalls'. (Slices as long as the time since the last
-   * one, up to 50 ms, made each recall meanwhile wait tens of milliseconds more.)
-   */
-  private buildSlice(view: KeywordView): void {
-    const now = performance.now();
-    if (view.build && now - view.sliceEnded < view.sliceMs) return;
-    // Every slot's text, live or not: a slot brought back with its old text is not marked dirty.
-    view.build ??= { next: new SubstringIndexBuild(this.size, (s) => this.text(view, s)), changed: new Set() };
-    const done = view.build.next.step(now + substringBuildSlice.ms);
-    view.sliceEnded = performance.now();
-    view.sliceMs = view.sliceEnded - now;
-    view.buildMs += view.sliceMs;
-    if (done) this.finishBuild(view, view.sliceEnded - view.buildMs);
-  }
-
-  /** Puts a finished build in as the view's index; `started`: when its work began, without the time between slices. */
-  private finishBuild(view: KeywordView, started: number): void {
-    view.sliceEnded = performance.now();
-    view.lastBuildMs = view.sliceEnded - started;
-    view.lastBuildDone = view.sliceEnded;
-    view.buildMs = 0;
-    view.index = view.build!.next.result();
-    view.dirty = view.build!.changed;
-    view.build = null;
-    view.cache.clear();
   }
 
   private setAlive(slot: number, alive: boolean): void {

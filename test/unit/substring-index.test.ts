@@ -12,7 +12,7 @@ import { createMemory, embeddingText } from '../../core/model/memory.js';
 import { recallCorpus } from '../../core/recall/pipeline.js';
 import { sparseLeg } from '../../core/recall/sparse.js';
 import { SubstringIndex, SubstringIndexBuild } from '../../core/recall/substring-index.js';
-import { substringBuildSlice } from '../../core/recall/corpus.js';
+import { substringBuildSlice } from '../../core/recall/keyword-view.js';
 import { asciiLower } from '../../core/recall/tokens.js';
 import { newEngine, put } from '../helpers/recall-store.js';
 
