@@ -27,6 +27,7 @@ import type { ControlOp, FromWorker, ToWorker, WorkerSetup } from './host-protoc
 import type { WorkerExtension, WorkerExtensionContext } from './worker-extension.js';
 import { lowerThisThreadPriority } from './thread-priority.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
+import { substringIndexPolicy } from '../recall/keyword-view.js';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
@@ -49,6 +50,10 @@ function ask(question: Extract<FromWorker, { kind: 'ask' }>['question']): Promis
 }
 
 const s = setup.session;
+/** The lanes that rank (recall, explain): they answer for the process's life, and log a recall's accesses. */
+const RANKING_LANES: ReadonlySet<string> = new Set(['agents', 'index']);
+// A ranking lane builds its substring indexes at its first recall, not a second into its callers' work (keyword-view.ts).
+if (RANKING_LANES.has(setup.lane)) substringIndexPolicy.scansBefore = 0;
 // In a process people watch, the lanes they wait on leave index snapshots to others; the jobs lane is
 // nobody's view, so it encodes them as soon as they are due (index-snapshots.ts, savePatience).
 const savePatience = s.engine?.watched && setup.lane !== 'jobs' ? VIEWER_SAVE_PATIENCE : undefined;
@@ -62,6 +67,9 @@ const session = new ApiSession({
     onWarning: (message) => post({ kind: 'warning', message }),
     ...(s.engine?.nativeBinding ? { nativeBinding: s.engine.nativeBinding } : {}),
     ...(s.engine?.replicas ? { replicas: s.engine.replicas } : {}),
+    // The lanes that rank write a recall's accesses on nearly every call: their commits leave the
+    // WAL's checkpoints to a thread of their own (wal-checkpointer.ts), so no agent waits on one.
+    ...(RANKING_LANES.has(setup.lane) ? { walCheckpoints: 'background' as const } : {}),
     indexSnapshots: { ...(savePatience ? { savePatience } : {}), ...(s.engine?.snapshots === false ? { enabled: false } : {}) },
   },
   shell: {

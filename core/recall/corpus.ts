@@ -22,20 +22,13 @@ import type { SourceRow, StoreReader } from '../store/port/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
 import { setBit } from './substring-index.js';
-import { KeywordView } from './keyword-view.js';
+import { KeywordView, substringIndexPolicy } from './keyword-view.js';
 import { asciiLower } from './tokens.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
 
 
 export type { SlotData } from './slot-data.js';
 
-/**
- * Tokens a view answers by scanning every slot's text before it builds its substring index. At
- * 100k memories a scan costs ~10 ms a token and the build most of a second (much of it touching
- * the index's fresh memory), so the first recall after opening a store answers without it and a
- * process that recalls a few times never pays for it.
- */
-const SCANS_BEFORE_INDEX = 24;
 /**
  * How many slots a row arriving out of rowid order may move up (insertInOrder). Moving them is
  * a few array splices; beyond this a reload is as cheap and keeps the dirty sets small.
@@ -417,7 +410,7 @@ export class RecallCorpus implements PersistableIndex {
     const key = fields.join('+');
     let view = this.views.get(key);
     if (!view) this.views.set(key, (view = new KeywordView(fields)));
-    if (!view.index && view.scans < SCANS_BEFORE_INDEX) return view;
+    if (!view.index && view.scans < substringIndexPolicy.scansBefore) return view;
     const textOf = (slot: number) => this.text(view, slot);
     if (!view.index) view.buildAtOnce(this.size, textOf);
     else if (view.build || view.rebuildDue(this.size)) view.buildSlice(this.size, textOf);

@@ -7,6 +7,15 @@ import type { SparseField } from './profile.js';
 import { SubstringIndex, SubstringIndexBuild } from './substring-index.js';
 
 const TOKEN_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * Tokens a view answers by scanning every slot's text before it builds its substring index. At
+ * 100k memories a scan costs ~10 ms a token and the build most of a second (much of it touching
+ * the index's fresh memory), so the first recall after opening a store answers without it and a
+ * process that recalls a few times never pays for it. A process that will answer for hours (the
+ * engine host's ranking lanes) sets 0, so the build is part of its first recall: counted from
+ * there, it came a second into the agents' work and held every agent of the worker for that second.
+ */
+export const substringIndexPolicy = { scansBefore: 24 };
 /** How long a slice of a substring index rebuild runs (buildSlice); tests shorten it to see a rebuild half done. */
 export const substringBuildSlice = { ms: 4 };
 /** A rebuild waits this many times the last build's time after it (rebuildDue): rebuilds take at most a tenth of the thread. */

@@ -56,8 +56,14 @@ describe('workbench e2e (Chromium, browser mode)', () => {
   it('draws the expected number of graph nodes, with and without archived memories and around a focus', async () => {
     const p = wb.page;
     await wb.go('/graph');
-    await p.waitForSelector('[data-testid=graph-canvas][data-layout-done=true]');
-    expect(await num('[data-testid=graph-canvas]', 'data-node-count')).toBe(S.memories - S.archived);
+    // The canvas is laid out (empty) while the graph is still read: wait for the drawing of the data.
+    await p.waitForFunction(
+      (n) => {
+        const el = document.querySelector('[data-testid=graph-canvas]');
+        return el?.getAttribute('data-layout-done') === 'true' && el.getAttribute('data-node-count') === String(n);
+      },
+      S.memories - S.archived,
+    );
     await wb.go('/graph?archived=1');
     await p.waitForFunction((n) => document.querySelector('[data-testid=graph-canvas]')?.getAttribute('data-node-count') === String(n), S.memories);
     expect(await num('[data-testid=graph-canvas]', 'data-edge-count')).toBe(S.edges);

@@ -12,7 +12,7 @@ import { createMemory, embeddingText } from '../../core/model/memory.js';
 import { recallCorpus } from '../../core/recall/pipeline.js';
 import { sparseLeg } from '../../core/recall/sparse.js';
 import { SubstringIndex, SubstringIndexBuild } from '../../core/recall/substring-index.js';
-import { substringBuildSlice } from '../../core/recall/keyword-view.js';
+import { substringBuildSlice, substringIndexPolicy } from '../../core/recall/keyword-view.js';
 import { asciiLower } from '../../core/recall/tokens.js';
 import { newEngine, put } from '../helpers/recall-store.js';
 
@@ -88,9 +88,11 @@ describe('SubstringIndex', () => {
 
 let engine: Engine;
 const slice = { ...substringBuildSlice };
+const policy = { ...substringIndexPolicy };
 afterEach(() => {
   engine?.close();
   Object.assign(substringBuildSlice, slice);
+  Object.assign(substringIndexPolicy, policy);
 });
 
 /** The oracle: nooa's SQL, token by token, scores counted, stable sort by count. */
@@ -103,6 +105,27 @@ function sqlKeyword(db: Database.Database, tokens: string[], n: number): string[
   }
   return [...scores].sort((a, b) => b[1] - a[1]).slice(0, n).map(([id]) => id);
 }
+
+describe('when the substring index is first built', () => {
+  const lookUp = (tokens: string[]) => sparseLeg(recallCorpus(engine), tokens, ['content'], null, 50).map((h) => h.id);
+  it('after a few scans by default, and at the first lookup in a process that serves (scansBefore 0), with the same hits', () => {
+    engine = newEngine();
+    const r = rng(5);
+    for (let i = 0; i < 200; i++) put(engine, { content: randomText(r, 20) });
+    const tokens = [randomToken(r), randomToken(r)];
+    const scanned = lookUp(tokens);
+    expect(recallCorpus(engine).substringIndexState(['content'])).toBe('none');
+    engine.close();
+    substringIndexPolicy.scansBefore = 0;
+    engine = newEngine();
+    const r2 = rng(5);
+    for (let i = 0; i < 200; i++) put(engine, { content: randomText(r2, 20) });
+    const indexed = lookUp(tokens);
+    expect(recallCorpus(engine).substringIndexState(['content'])).toBe('built');
+    expect(indexed.length).toBe(scanned.length);
+    expect(indexed).toEqual(sqlKeyword(connectionOf(engine.store), tokens, 50));
+  });
+});
 
 describe('the recall corpus stays exact as the store changes', () => {
   it('answers the same over content, title and tags by scanning (first tokens after an open) as through the index built later', () => {

@@ -12,21 +12,24 @@
  * it is free (tried again every few milliseconds, off the caller's path), together with any that
  * came meanwhile; a read of the event table writes them first. What a recall returns never
  * depends on them: they only move strength and recency for the recalls after it.
+ *
+ * For the same reason their own transactions commit with `synchronous = NORMAL`: the WAL is not
+ * synced at their commit, only at the next checkpoint or the next commit of anything else. In WAL
+ * mode that never corrupts the file; what a power cut (not a crashed process) may lose is the last
+ * accesses, and the sync cost about half of each recall's write.
  */
 import { untilAsOf, type StoreAsOf } from '../../model/history.js';
 import { logAccess, type AccessRecord, type Memory } from '../../model/memory.js';
 import { insertAccessEvent, queryEvents } from './access-events.js';
 import { isSqliteBusy } from '../shared/lock-not-taken.js';
-import { encodeRow } from '../port/codec.js';
+import { decodeRow, encodeRow } from '../port/codec.js';
 import type { AccessWrite } from '../port/port.js';
 import type { DB } from './sqlite.js';
 import type { SqliteMemoryRows } from './sqlite-memory-rows.js';
 import type { StoreHandle } from '../shared/store-handle.js';
 import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 
-type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit' | 'warn' | 'isClosed'> & {
-  get(id: string): Memory | null;
-};
+type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit' | 'warn' | 'isClosed'>;
 
 /** First retry of kept accesses, and the longest wait between retries. */
 const RETRY_FIRST_MS = 5;
@@ -42,6 +45,8 @@ const KEEP_AT_MOST_MS = 5_000;
 const OVERDUE_WAIT_MS = 50;
 /** Past this many kept, a try waits for the lock as any write does: memory is not spent without bound. */
 const KEEP_AT_MOST = 20_000;
+/** SQLite's number for `synchronous = NORMAL`. */
+const SYNC_NORMAL = 1;
 
 export class SqliteAccessLog {
   /** Accesses whose write found the lock taken, oldest first, and since when the oldest waits. */
@@ -51,6 +56,8 @@ export class SqliteAccessLog {
   private retryMs = RETRY_FIRST_MS;
   /** The connection's busy wait (set once when it opened, sqlite.ts), restored after a try without it. */
   private readonly busyTimeoutMs: number;
+  /** The connection's `synchronous` level (2: FULL), restored after each access write (the file's comment). */
+  private readonly synchronous: number;
 
   constructor(
     private readonly store: LoggingStore,
@@ -60,6 +67,7 @@ export class SqliteAccessLog {
     private readonly history: StoreAsOf | null,
   ) {
     this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
+    this.synchronous = db.pragma('synchronous', { simple: true }) as number;
   }
 
   /**
@@ -147,6 +155,22 @@ export class SqliteAccessLog {
     }
   }
 
+  /** Writes the accesses in a transaction of their own, committed without a sync (the file's comment says why). */
+  private write(writes: readonly AccessWrite[]): void {
+    if (writes.length === 0) return;
+    // Inside a caller's transaction, its commit decides how it is synced.
+    if (this.db.inTransaction || this.synchronous <= SYNC_NORMAL) {
+      this.writeNow(writes);
+      return;
+    }
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.writeNow(writes);
+    } finally {
+      this.db.pragma(`synchronous = ${this.synchronous}`);
+    }
+  }
+
   /**
    * Each memory is read, and its row written, once however many of the accesses are its own: the
    * accesses kept through a long change's batch are hundreds, mostly of the few memories the
@@ -155,15 +179,14 @@ export class SqliteAccessLog {
    * lock). Applying them in order to the one decoded memory is what reading it back after each
    * write gave: the ring, the counters and each event's strength are the same.
    */
-  private write(writes: readonly AccessWrite[]): void {
-    if (writes.length === 0) return;
+  private writeNow(writes: readonly AccessWrite[]): void {
     // Each memory as read once in this transaction (null: no such memory), its accesses applied in order.
     const read = new Map<string, Memory | null>();
     this.store.transaction(() => {
       this.store.ensureMnemo();
       for (const w of writes) {
         let m = read.get(w.id);
-        if (m === undefined) read.set(w.id, (m = this.store.get(w.id)));
+        if (m === undefined) read.set(w.id, (m = this.usageOf(w.id)));
         if (!m) continue;
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
         insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
@@ -172,6 +195,15 @@ export class SqliteAccessLog {
     });
     // Only what an access changes: indexes that read no usage skip these (store-rows.ts ChangeEvent).
     for (const [id, m] of read) if (m) this.store.emit({ kind: 'usage', id });
+  }
+
+  /**
+   * A memory as its access changes it: its row alone. The write puts back only the row (its
+   * edges live in their own table), so reading them too, as get() does, was a tenth of the write.
+   */
+  private usageOf(id: string): Memory | null {
+    const row = this.rows.row(id);
+    return row ? decodeRow(row, []).memory : null;
   }
 
   /** Ring entries the memory already carries (a new or imported memory) into the event table only. */

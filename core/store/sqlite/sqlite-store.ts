@@ -51,6 +51,7 @@ import type { StoreHandle } from '../shared/store-handle.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { sqliteTextRows } from './sqlite-text-rows.js';
 import { tombstoneTarget } from './tombstones.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 import type { ChangeEvent } from '../port/store-rows.js';
 
@@ -120,6 +121,8 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
   #historyHead: number | null = null;
   private closed = false;
   private feedCommits = 0;
+  /** The thread that checkpoints the WAL for this connection (walCheckpoints: 'background'). */
+  private checkpointer: WalCheckpointer | null = null;
 
   private constructor(path: string, db: DB, opts: OpenOptions, fresh: boolean, history: HistoryInstant | null = null) {
     super();
@@ -163,6 +166,11 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
         ensureViewIndexes(db, (message) => store.warn('view-indexes', `${path}: ${message}`));
       }
       recoverInterruptedWork(store, sqliteIngestSql(store));
+      if (opts.walCheckpoints === 'background' && !opts.readonly && path !== ':memory:') {
+        store.checkpointer = startWalCheckpointer(path, opts.nativeBinding, (message) =>
+          store.warn('wal-checkpointer', `${path}: the WAL's background checkpoints stopped (${message}); this connection's commits checkpoint it again`),
+        );
+      }
       return store;
     } catch (err) {
       db.close();
@@ -243,6 +251,7 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
       this.warn('access-log-kept', `could not write the accesses kept while the store was locked (${(err as Error).message})`);
     }
     this.closed = true;
+    this.checkpointer?.stop();
     this.#db.close();
   }
 

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { MnemoError, notFound } from '../../errors.js';
 import { openReadonly, type RawOpen } from './readonly-open.js';
+import { BACKSTOP_PAGES } from './wal-checkpointer.js';
 
 export type DB = Database.Database;
 
@@ -15,6 +16,12 @@ export interface ConnectOptions {
   create?: boolean;
   busyTimeoutMs?: number;
   synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+  /**
+   * Who moves the WAL into the file: this connection's own commits (`self`, SQLite's default), or a
+   * thread of the store's (`background`, wal-checkpointer.ts: for connections that answer people
+   * and agents, whose commits then never copy the WAL).
+   */
+  walCheckpoints?: 'self' | 'background';
   /**
    * Path of a better-sqlite3 addon built for another runtime's ABI (the Electron app passes the
    * copy rebuilt for Electron; Node keeps the default). See docs/packaging.md.
@@ -95,6 +102,8 @@ function configure(db: DB, path: string, opts: ConnectOptions, queryOnly: boolea
     db.pragma('secure_delete = FAST');
     if (path !== ':memory:' && !opts.readonly) db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+    // Checkpoints run on another thread; this connection's own are a backstop only (wal-checkpointer.ts).
+    if (opts.walCheckpoints === 'background' && path !== ':memory:' && !opts.readonly) db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     db.pragma('foreign_keys = OFF');
     // Touch the schema now so a corrupt file fails here, with a clear message.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
