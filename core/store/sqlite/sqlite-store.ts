@@ -51,7 +51,7 @@ import type { StoreHandle } from '../shared/store-handle.js';
 import { notAStore, probeStoreFile } from './store-probe.js';
 import { sqliteTextRows } from './sqlite-text-rows.js';
 import { tombstoneTarget } from './tombstones.js';
-import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
+import { checkpointsInBackground, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 import type { ChangeEvent } from '../port/store-rows.js';
 
@@ -166,7 +166,7 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
         ensureViewIndexes(db, (message) => store.warn('view-indexes', `${path}: ${message}`));
       }
       recoverInterruptedWork(store, sqliteIngestSql(store));
-      if (opts.walCheckpoints === 'background' && !opts.readonly && path !== ':memory:') {
+      if (checkpointsInBackground(path, opts)) {
         store.checkpointer = startWalCheckpointer(path, opts.nativeBinding, (message) =>
           store.warn('wal-checkpointer', `${path}: the WAL's background checkpoints stopped (${message}); this connection's commits checkpoint it again`),
         );

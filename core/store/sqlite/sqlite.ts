@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { MnemoError, notFound } from '../../errors.js';
 import { openReadonly, type RawOpen } from './readonly-open.js';
-import { BACKSTOP_PAGES } from './wal-checkpointer.js';
+import { BACKSTOP_PAGES, checkpointsInBackground } from './wal-checkpointer.js';
 
 export type DB = Database.Database;
 
@@ -103,7 +103,7 @@ function configure(db: DB, path: string, opts: ConnectOptions, queryOnly: boolea
     if (path !== ':memory:' && !opts.readonly) db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
     // Checkpoints run on another thread; this connection's own are a backstop only (wal-checkpointer.ts).
-    if (opts.walCheckpoints === 'background' && path !== ':memory:' && !opts.readonly) db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+    if (checkpointsInBackground(path, opts)) db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     db.pragma('foreign_keys = OFF');
     // Touch the schema now so a corrupt file fails here, with a clear message.
     db.prepare('SELECT count(*) FROM sqlite_master').get();

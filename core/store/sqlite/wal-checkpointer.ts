@@ -27,7 +27,7 @@ import { Worker } from 'node:worker_threads';
 /** The automatic checkpoint of a connection whose checkpoints run here: 64 MiB of 4 KiB pages. */
 export const BACKSTOP_PAGES = 16_384;
 
-/** How often the thread looks while the WAL grows, and while it does not. */
+/** How often the thread looks while the WAL's frame counts move, and while they stand still. */
 const BUSY_MS = 100;
 const IDLE_MS = 1_000;
 
@@ -36,6 +36,7 @@ const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.betterSqlite3);
 let db = null;
 let timer = null;
+let last = '';
 const stop = () => {
   if (timer) clearTimeout(timer);
   timer = null;
@@ -45,18 +46,22 @@ const stop = () => {
 parentPort.on('message', (m) => { if (m === 'stop') { stop(); parentPort.close(); } });
 const tick = () => {
   timer = null;
-  let moved = 0;
+  let growing = false;
   try {
     // busy: another connection was checkpointing (its own commit's, or an erase's); log: the WAL's
-    // pages; checkpointed: how many of them are in the file now.
+    // pages; checkpointed: how many of them are in the file now. A WAL that was checkpointed keeps
+    // its frames until the next writer starts it over, so what tells a WAL in use from a quiet one
+    // is whether the counts moved since the last look, not whether they are zero.
     const r = db.pragma('wal_checkpoint(PASSIVE)')[0];
-    moved = r.log;
+    const counts = r.log + '/' + r.checkpointed;
+    growing = counts !== last;
+    last = counts;
   } catch (err) {
     parentPort.postMessage({ failed: String((err && err.message) || err) });
     stop();
     return;
   }
-  timer = setTimeout(tick, moved > 0 ? workerData.busyMs : workerData.idleMs);
+  timer = setTimeout(tick, growing ? workerData.busyMs : workerData.idleMs);
 };
 try {
   db = new Database(workerData.path, { fileMustExist: true, ...(workerData.binding ? { nativeBinding: workerData.binding } : {}) });
@@ -66,6 +71,11 @@ try {
   stop();
 }
 `;
+
+/** Whether a connection opened with these options leaves its checkpoints to a thread of the store's: the one place that says so, for the connection's pragma and for the store that starts the thread. */
+export function checkpointsInBackground(path: string, opts: { walCheckpoints?: 'self' | 'background'; readonly?: boolean }): boolean {
+  return opts.walCheckpoints === 'background' && path !== ':memory:' && opts.readonly !== true;
+}
 
 export interface WalCheckpointer {
   /** Ends the thread (its connection closes); the store's own connection is untouched. */
