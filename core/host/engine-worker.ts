@@ -22,6 +22,7 @@ import { openFleet } from '../api/handlers/fleet.js';
 import { handlers } from '../api/handlers/index.js';
 import type { Envelope } from '../api/define.js';
 import { LiveRefresh } from './live-refresh.js';
+import { TurnQueue } from './turn-queue.js';
 import { MIRRORED_PROGRESS } from './lanes.js';
 import type { ControlOp, FromWorker, ToWorker, WorkerSetup } from './host-protocol.js';
 import type { WorkerExtension, WorkerExtensionContext } from './worker-extension.js';
@@ -189,42 +190,26 @@ async function answer(id: number, run: () => unknown): Promise<Envelope<unknown>
 /** The running invokes' caller-gone signals, by call id. */
 const callerGone = new Map<number, AbortController>();
 
+/** Calls begin one per turn of this thread's loop, so its timers run between them (turn-queue.ts). */
+const calls = new TurnQueue((err) => post({ kind: 'warning', message: `a call could not start in the ${setup.lane} lane: ${(err as Error).message}` }));
+
 port.on('message', (m: ToWorker) => {
   switch (m.kind) {
     case 'invoke': {
       // The call's caller-gone signal (api/call-signal.ts) aborts when the host's cancel message is
       // read: a job waiting between batches hears it then; one holding the thread reads the board.
+      // Made as the call is read, so a cancel read while it still waits its turn reaches it too.
       const gone = new AbortController();
       callerGone.set(m.id, gone);
-      void runAsCall(m.id, () => withCallSignal(gone.signal, () => invoke(session, m.method, m.input))).then((envelope) => {
-        callEnded(m.id);
-        callerGone.delete(m.id);
-        followEngine();
-        // As JSON text when the door sends text on (HTTP): a big answer (a whole plan) is encoded
-        // here, not on the thread that answers, and crosses as one string instead of a deep clone.
-        if (m.json) post({ kind: 'text', id: m.id, ok: envelope.ok, code: envelope.ok ? null : envelope.error.code, json: JSON.stringify(envelope) });
-        else post({ kind: 'result', id: m.id, envelope });
-      });
+      calls.push(() => startInvoke(m, gone));
       return;
     }
     case 'control':
-      void answer(m.id, () => control(m.control)).then((envelope) => {
-        followEngine();
-        startWatching();
-        post({ kind: 'result', id: m.id, envelope });
-      });
+      calls.push(() => startControl(m));
       return;
-    case 'ext': {
-      const handler = extensionHandlers.get(m.name);
-      void answer(m.id, () => {
-        if (!handler) throw new MnemoError('internal', `no engine-worker handler for ${m.name}`);
-        return handler(m.payload);
-      }).then((envelope) => {
-        followEngine();
-        post({ kind: 'result', id: m.id, envelope });
-      });
+    case 'ext':
+      calls.push(() => startExtension(m));
       return;
-    }
     case 'cancel':
       noteCancelled(m.id);
       callerGone.get(m.id)?.abort();
@@ -235,6 +220,37 @@ port.on('message', (m: ToWorker) => {
       return;
   }
 });
+
+function startInvoke(m: Extract<ToWorker, { kind: 'invoke' }>, gone: AbortController): void {
+  void runAsCall(m.id, () => withCallSignal(gone.signal, () => invoke(session, m.method, m.input))).then((envelope) => {
+    callEnded(m.id);
+    callerGone.delete(m.id);
+    followEngine();
+    // As JSON text when the door sends text on (HTTP): a big answer (a whole plan) is encoded
+    // here, not on the thread that answers, and crosses as one string instead of a deep clone.
+    if (m.json) post({ kind: 'text', id: m.id, ok: envelope.ok, code: envelope.ok ? null : envelope.error.code, json: JSON.stringify(envelope) });
+    else post({ kind: 'result', id: m.id, envelope });
+  });
+}
+
+function startControl(m: Extract<ToWorker, { kind: 'control' }>): void {
+  void answer(m.id, () => control(m.control)).then((envelope) => {
+    followEngine();
+    startWatching();
+    post({ kind: 'result', id: m.id, envelope });
+  });
+}
+
+function startExtension(m: Extract<ToWorker, { kind: 'ext' }>): void {
+  const handler = extensionHandlers.get(m.name);
+  void answer(m.id, () => {
+    if (!handler) throw new MnemoError('internal', `no engine-worker handler for ${m.name}`);
+    return handler(m.payload);
+  }).then((envelope) => {
+    followEngine();
+    post({ kind: 'result', id: m.id, envelope });
+  });
+}
 
 for (const url of setup.extensions) {
   const mod = (await import(url)) as WorkerExtension;

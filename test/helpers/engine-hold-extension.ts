@@ -7,6 +7,7 @@
  *   its progress and checks for a cancel, then is busy for stepMs; returns the step it stopped at.
  *   test.exit: the worker thread ends, as one that crashed.
  *   test.priority: the nice value of the worker's thread.
+ *   test.ticks: how many times a 10 ms timer of the worker has run since it started.
  */
 import { getPriority } from 'node:os';
 import { writeJobOf } from '../../core/api/handlers/shared/write-job.js';
@@ -20,6 +21,9 @@ function busy(ms: number): void {
 }
 
 export function register(ctx: WorkerExtensionContext): void {
+  let ticks = 0;
+  setInterval(() => (ticks += 1), 10).unref();
+  ctx.handle('test.ticks', () => ticks);
   ctx.handle('test.hold', (p) => {
     busy((p as { ms: number }).ms);
     return null;

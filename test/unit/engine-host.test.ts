@@ -46,6 +46,19 @@ describe('the engine host', () => {
     await Promise.all(holds);
   }, 60_000);
 
+  it("runs a worker's timers between its calls while callers keep its port full (the hand-over's watch is a timer)", async () => {
+    const h = await started();
+    const ticks = async () => ((await h.request('index', 'test.ticks', {})) as { ok: true; value: number }).value;
+    const before = await ticks();
+    // Four callers that each call again the moment they are answered, as four agents on one worker do: 60 calls of 10 ms.
+    const caller = async () => {
+      for (let i = 0; i < 15; i++) await h.request('index', 'test.hold', { ms: 10 });
+    };
+    await Promise.all([caller(), caller(), caller(), caller()]);
+    // About 600 ms of calls: run as read, the 10 ms timer ran once or twice in all that time.
+    expect((await ticks()) - before).toBeGreaterThanOrEqual(20);
+  }, 60_000);
+
   it.runIf(process.platform === 'linux')('runs the jobs lane at a lower CPU priority than the lanes people wait on, and leaves the serving thread alone', async () => {
     const h = await started();
     const base = getPriority(0);
