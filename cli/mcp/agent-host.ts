@@ -4,7 +4,7 @@
  * tool (reflect), and over HTTP a light worker that checks credentials. The store is opened (and
  * created if missing) in every worker before the first session.
  */
-import { jobsNiceFromEnv } from '../../core/host/thread-priority.js';
+import { AGENT_HOST_JOBS_NICE, jobsNiceFromEnv } from '../../core/host/thread-priority.js';
 import { defaultAgentWorkers, EngineHost } from '../../core/host/engine-host.js';
 import type { Lane } from '../../core/host/lanes.js';
 import { siblingModule } from '../../core/host/worker-thread.js';
@@ -33,10 +33,9 @@ export async function startAgentHost(opts: AgentHostOptions): Promise<EngineHost
     lanes: opts.lanes ?? { agents: opts.agents ?? defaultAgentWorkers(/^postgres(ql)?:\/\//i.test(opts.db)), jobs: 1, ...(opts.light ? { light: 1 } : {}) },
     session: { ...(opts.now !== undefined ? { now: opts.now } : {}), reader: { owner: 'mcp', session_ref: null }, ...(opts.replicas ? { engine: { replicas: opts.replicas } } : {}) },
     extensions: [AGENT_WORKER, ...(opts.extensions ?? [])],
-    // The long work here is an agent's own reflect beside peers that recall: lowered (nice 10, as
-    // every host's), it takes a little longer and their recalls wait less (docs/architecture.md,
-    // "Long work yields the CPU").
-    jobsNice: jobsNiceFromEnv(process.env),
+    // The long work here is an agent's own reflect beside peers that recall: left at their
+    // priority, it ends sooner, and its writes disturb them for less time (AGENT_HOST_JOBS_NICE).
+    jobsNice: jobsNiceFromEnv(process.env, AGENT_HOST_JOBS_NICE),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
   });
   try {

@@ -12,6 +12,16 @@ import { badInput } from '../errors.js';
 /** The nice value the jobs lane runs at unless told otherwise (0 to 19; 0 leaves it as it is). */
 export const DEFAULT_JOBS_NICE = 10;
 
+/**
+ * `mnemo mcp`'s: its long work is an agent's own reflect beside agents that recall, and there the
+ * whole pass disturbs them, not the share of CPU it takes. At 20k beside eight agents recalling
+ * without pause (docs/benchmarks/responsiveness.md, 2026-12-06 23:43 to 23:51): at nice 10 the pass took
+ * 273.8 s and the agents' p99 was 254.1 ms (144 recalls over 300 ms); at nice 5, 119.9 s and
+ * 214.7 ms (36); at nice 0, 73.8 s and 197.0 ms (15), for a p50 of 45.3 against 39.0 ms. At 100k
+ * and nice 10 the pass did not finish in an hour.
+ */
+export const AGENT_HOST_JOBS_NICE = 0;
+
 const NICE = z.coerce.number().int().min(0).max(19);
 
 /** MNEMO_JOBS_NICE, or `unset` when it is unset or empty; a bad value is refused at start, by name. */
