@@ -172,6 +172,39 @@ describe('the hand-over of indexes after a long change', () => {
     r.agent.close();
   });
 
+  it("loads each index ahead on one turn of the agent's event loop and patches it on another, so a call waits for one of them at most", { timeout: 120_000 }, async () => {
+    // Which turn of the loop (a setImmediate callback, as the hand-over's steps are) each piece ran on.
+    let turn = 0;
+    const immediate = globalThis.setImmediate;
+    vi.spyOn(globalThis, 'setImmediate').mockImplementation(((fn: (...args: unknown[]) => void, ...args: unknown[]) =>
+      immediate(() => {
+        turn += 1;
+        fn(...args);
+      })) as typeof setImmediate);
+    const restoredOn: number[] = [];
+    const patchedOn: number[] = [];
+    const restoreAt = DerivedSnapshot.prototype.restoreAt;
+    vi.spyOn(DerivedSnapshot.prototype, 'restoreAt').mockImplementation(function (this: DerivedSnapshot, ...args) {
+      restoredOn.push(turn);
+      return restoreAt.apply(this, args);
+    });
+    const snapshotProto = DerivedSnapshot.prototype as unknown as { apply(changes: { upserts: string[]; deletes: string[] }): void };
+    const apply = snapshotProto.apply;
+    vi.spyOn(snapshotProto, 'apply').mockImplementation(function (this: DerivedSnapshot, changes) {
+      if (restoredOn.length && changes.upserts.length + changes.deletes.length > 0) patchedOn.push(turn);
+      return apply.call(this, changes);
+    });
+    // Another process writes while the marker stands, so each copy has something to patch.
+    const r = await applyBeside(1500, false, true);
+    expect(r.readsAfter).toBe(0);
+    expect(restoredOn.length).toBeGreaterThan(0);
+    expect(patchedOn.length).toBeGreaterThan(0);
+    // No turn both read a snapshot back and patched one: they used to be one step (964 ms for the corpus at 100k).
+    expect(restoredOn.filter((t) => patchedOn.includes(t))).toEqual([]);
+    expect(r.ranked).toEqual(freshRankings(r.path));
+    r.agent.close();
+  });
+
   it('without the hold, the agent loads the snapshots on its first call after the change (the comparison)', { timeout: 120_000 }, async () => {
     const r = await applyBeside(0);
     expect(r.readsAfter).toBeGreaterThan(0);

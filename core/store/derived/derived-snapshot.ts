@@ -107,14 +107,16 @@ export class DerivedSnapshot {
 
   /**
    * Restores the snapshot a long change's writer left at `at` (index-handoff.ts), patched up to the
-   * feed's end; null when the sidecar holds no snapshot that recent or it does not fit.
+   * feed's end (unless `patch` is false: then it stands at the snapshot's own position, and the
+   * caller patches it with patchSince); null when the sidecar holds no snapshot that recent or it
+   * does not fit.
    */
-  restoreAt(at: FeedPosition): FeedPosition | null {
+  restoreAt(at: FeedPosition, opts: { patch?: boolean } = {}): FeedPosition | null {
     const sidecar = this.snapshots.sidecar();
     const end = this.store.feedPosition();
     const header = sidecar?.header(this.name);
     if (!sidecar || !end || !header || header.position.epoch !== at.epoch || header.position.seq < at.seq) return null;
-    const restored = this.restore(sidecar, end);
+    const restored = this.restore(sidecar, end, opts.patch ?? true);
     if (restored) this.position = restored;
     return restored;
   }
@@ -224,13 +226,14 @@ export class DerivedSnapshot {
     return Math.max(SAVE_AFTER_PATCHES, Math.floor(this.index.size / 20)) * this.snapshots.savePatience;
   }
 
-  private restore(sidecar: IndexSidecar, before: FeedPosition): FeedPosition | null {
+  private restore(sidecar: IndexSidecar, before: FeedPosition, patch = true): FeedPosition | null {
     const header = sidecar.header(this.name);
     if (!header || !this.fits(header.format, header.conditions, header.position, before)) return null;
     const snap = sidecar.read(this.name);
     if (!snap || !this.fits(snap.format, snap.conditions, snap.position, before)) return null;
-    const changes = this.store.changedSince(snap.position, PATCH_LIMIT);
-    if (!changes) return null;
+    // Left unpatched, a snapshot too far behind is found by the caller's patchSince, which then gives up.
+    const changes = patch ? this.store.changedSince(snap.position, PATCH_LIMIT) : null;
+    if (patch && !changes) return null;
     let restored = false;
     // A part the index reads later (when a recall first needs it) may turn out damaged then: the
     // index answers from the store instead, and the sidecar forgets the snapshot (rebuilt next open).
@@ -252,6 +255,7 @@ export class DerivedSnapshot {
     this.since = snap.position;
     this.patches = 0;
     this.usagePatches = 0;
+    if (!changes) return snap.position;
     this.apply(changes);
     return changes.position;
   }

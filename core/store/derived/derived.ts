@@ -176,7 +176,7 @@ export class Derived<T extends DerivedIndex> {
    * Loads, from the snapshot a long change's writer left (index-handoff.ts), a second copy of an
    * index in use here, while this one keeps answering; the next rebuild swaps it in instead.
    */
-  prepareAhead(at: FeedPosition): void {
+  prepareAhead(at: FeedPosition): Array<() => void> | void {
     const fresh = this.persistence?.fresh;
     if (!fresh || !this.snapshot || this.stale || this.building || !this.position) return;
     if (at.epoch !== this.position.epoch || at.seq <= this.position.seq) return;
@@ -185,15 +185,25 @@ export class Derived<T extends DerivedIndex> {
     this.dropPrepared();
     const index = fresh();
     const snapshot = new DerivedSnapshot(this.store, index as T & PersistableIndex, this.persistence.name, this.persistence.snapshots);
-    const position = snapshot.restoreAt(at);
+    // Read back as the writer left it; what others wrote since is patched in on a turn of its own
+    // (the agents' accesses of the seconds the writer spent writing: at 100k, as long as the read).
+    const position = snapshot.restoreAt(at, { patch: false });
     if (!position) {
       snapshot.cancel();
       index.dispose?.();
       return;
     }
-    // What the restore left for first use is read now, between calls, not in the call after the swap.
-    (index as Partial<PersistableIndex>).warm?.();
-    this.prepared = { index, snapshot, position };
+    const prepared: PreparedCopy<T> = { index, snapshot, position };
+    this.prepared = prepared;
+    return [
+      () => {
+        if (this.prepared === prepared) this.topUpPrepared();
+      },
+      // What the restore left for first use is read now, between calls, not in the call after the swap.
+      () => {
+        if (this.prepared === prepared) (index as Partial<PersistableIndex>).warm?.();
+      },
+    ];
   }
 
   /**
