@@ -15,7 +15,7 @@ import { fixedClock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { connectionOf } from '../../core/store/sqlite/connection.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
-import { BACKSTOP_PAGES } from '../../core/store/sqlite/wal-checkpointer.js';
+import { BACKSTOP_PAGES, startWalCheckpointer } from '../../core/store/sqlite/wal-checkpointer.js';
 import { tempDir } from '../../support/fixture.js';
 
 const NOW = 1_780_000_000;
@@ -46,6 +46,23 @@ const until = async (done: () => boolean, ms = 10_000) => {
 };
 
 describe("the WAL's checkpoints", () => {
+  it('the thread looks often only while the WAL moves: a WAL checkpointed and left alone is looked at once a second', async () => {
+    const { path, store } = openStore('self');
+    writeManyPages(store); // the WAL keeps these frames after they are checkpointed, until the next writer starts it over
+    const looks: boolean[] = [];
+    const thread = startWalCheckpointer(path, undefined, () => {}, (moved) => looks.push(moved));
+    open.push({ close: () => thread.stop() });
+    await new Promise((r) => setTimeout(r, 1_600));
+    // Quiet: the first look, the one that finds nothing moved, then one a second (looking every 100 ms for ever: 16).
+    expect(looks.length).toBeLessThanOrEqual(4);
+    const quiet = looks.length;
+    // Writing: a look every 100 ms while the counts move.
+    const writing = setInterval(() => store.transaction(() => store.add(createMemory({ content: `more ${Date.now()}`, owner: 'Planner@a1' }, NOW), null)), 40);
+    await new Promise((r) => setTimeout(r, 1_600));
+    clearInterval(writing);
+    expect(looks.length - quiet).toBeGreaterThanOrEqual(6);
+  });
+
   it('a background connection leaves them to its thread: its own are only a backstop, and the file still gets the pages', async () => {
     const { path, store } = openStore('background');
     expect(connectionOf(store).pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);

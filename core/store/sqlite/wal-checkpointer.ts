@@ -61,6 +61,7 @@ const tick = () => {
     stop();
     return;
   }
+  if (workerData.reportLooks) parentPort.postMessage({ look: growing });
   timer = setTimeout(tick, growing ? workerData.busyMs : workerData.idleMs);
 };
 try {
@@ -85,15 +86,18 @@ export interface WalCheckpointer {
 /**
  * Starts checkpointing the WAL of the file at `path` from a thread of its own. `onFailure` hears
  * why it stopped on its own (the file went away, the addon failed to load); the connection's
- * backstop checkpoint goes on from then.
+ * backstop checkpoint goes on from then. `onLook` hears each look and whether the WAL had moved
+ * since the last (for a test of how often it looks).
  */
-export function startWalCheckpointer(path: string, binding: string | undefined, onFailure: (message: string) => void): WalCheckpointer {
+export function startWalCheckpointer(path: string, binding: string | undefined, onFailure: (message: string) => void, onLook?: (walMoved: boolean) => void): WalCheckpointer {
   const betterSqlite3 = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(PROGRAM, { eval: true, workerData: { path, binding, betterSqlite3, busyMs: BUSY_MS, idleMs: IDLE_MS }, name: 'WAL checkpointer' });
+  const workerData = { path, binding, betterSqlite3, busyMs: BUSY_MS, idleMs: IDLE_MS, reportLooks: onLook !== undefined };
+  const worker = new Worker(PROGRAM, { eval: true, workerData, name: 'WAL checkpointer' });
   // It never keeps a process alive: a process that ends without closing its store just ends.
   worker.unref();
-  worker.on('message', (m: { failed?: string }) => {
+  worker.on('message', (m: { failed?: string; look?: boolean }) => {
     if (m.failed) onFailure(m.failed);
+    else if (m.look !== undefined) onLook?.(m.look);
   });
   worker.on('error', (err) => onFailure(err.message));
   let stopped = false;
