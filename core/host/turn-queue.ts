@@ -28,11 +28,6 @@ export class TurnQueue {
     this.schedule();
   }
 
-  /** Calls queued and not yet begun. */
-  get size(): number {
-    return this.waiting.length;
-  }
-
   private schedule(): void {
     if (this.scheduled || this.waiting.length === 0) return;
     this.scheduled = true;

@@ -224,15 +224,15 @@ export class IndexSnapshots {
    */
   private eachPerTurn(entries: PersistedIndexEntry[], work: (entry: PersistedIndexEntry) => Array<() => void> | void): void {
     this.handoff.loading?.();
-    const steps: Array<() => void> = entries.map((entry) => () => {
+    // An index's remaining steps go to the front, so they run before the next index's load.
+    const pending: Array<() => void> = entries.map((entry) => () => {
       const left = work(entry);
-      if (left) steps.splice(at, 0, ...left);
+      if (left) pending.unshift(...left);
     });
-    let at = 0;
     const next = (): void => {
       this.handoff.loading = null;
-      if (at >= steps.length || this.store.isClosed) return;
-      const step = steps[at++]!;
+      const step = pending.shift();
+      if (!step || this.store.isClosed) return;
       try {
         step();
       } catch (err) {
