@@ -74,7 +74,7 @@ export function findDuplicate(
 ): { memory: Memory; cos: number } | null {
   if (noMemories(engine.store)) return null;
   const role = roleOf(writerOwner);
-  const hits = engine.vectors.get().knn(vec, policy.dedup_top_k, (_id, owner) => ownerMatches(owner, role));
+  const hits = engine.vectors.get().knn(vec, policy.dedup_top_k, { owner: (owner) => ownerMatches(owner, role) });
   for (const hit of hits) {
     if (hit.cos < policy.dedup_threshold) continue;
     const existing = engine.store.get(hit.id);

@@ -7,7 +7,7 @@
  * best k are chosen by the same order as the flat scan's (BoundedTopK), whatever the blocks.
  */
 import { BoundedTopK } from './bounded-top-k.js';
-import type { InvertedList, KnnHit, SlotFilter } from './vector-types.js';
+import { slotPasses, type InvertedList, type KnnHit, type SlotFilter } from './vector-types.js';
 
 /** What the blocked scan reads of a VectorIndex: its inverted lists, and the columns of the slots they do not describe. */
 export interface BlockedScanSource {
@@ -70,7 +70,7 @@ export function knnBlocked(src: BlockedScanSource, q: Float32Array, k: number, f
     for (let i = lo; i < hi; i++) {
       const v = acc[i - lo]!;
       if (!top.admits(i, v) || alive[i] !== 1) continue;
-      if (filter && !filter(src.idAt(i), src.ownerAt(i))) continue;
+      if (!slotPasses(filter, i, src)) continue;
       top.add(i, v);
     }
   }

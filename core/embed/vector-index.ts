@@ -24,7 +24,7 @@ import { SnapshotMismatch } from '../store/derived/snapshot-parts.js';
 import { StoredStrings } from '../store/derived/stored-strings.js';
 import { BoundedTopK } from './bounded-top-k.js';
 import { knnBlocked } from './knn-blocked.js';
-import type { InvertedList, KnnHit, SlotFilter, StoredVectors } from './vector-types.js';
+import { slotPasses, type InvertedList, type KnnHit, type SlotFilter, type StoredVectors } from './vector-types.js';
 
 /** Slots' ids or owners as a snapshot gives them: an array, or the stored strings themselves. */
 export type SlotStrings = readonly string[] | StoredStrings;
@@ -86,7 +86,7 @@ export class VectorIndex {
   }
 
   private ownerAt(slot: number): string {
-    return this.restoredKeys ? this.restoredKeys.owners.get(slot) : this.owners[slot]!;
+    return this.restoredKeys ? this.restoredKeys.owners.shared(slot) : this.owners[slot]!;
   }
 
   /** The arrays and map an upsert edits, from a snapshot's strings (once). */
@@ -263,10 +263,11 @@ export class VectorIndex {
     const acc = this.scores(q);
     const alive = this.alive;
     const top = new BoundedTopK(k, this.rowids);
+    const slots = { idAt: (s: number) => this.idAt(s), ownerAt: (s: number) => this.ownerAt(s) };
     for (let i = 0; i < this.n; i++) {
       const v = acc[i]!;
       if (!top.admits(i, v) || alive[i] !== 1) continue;
-      if (filter && !filter(this.idAt(i), this.ownerAt(i))) continue;
+      if (!slotPasses(filter, i, slots)) continue;
       top.add(i, v);
     }
     return top.best().map(({ slot, cos }) => ({ id: this.idAt(slot), cos }));

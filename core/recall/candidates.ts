@@ -136,7 +136,7 @@ export function legHits(engine: EngineReader, req: CandidateRequest, sizes: LegS
   const scope = req.owner;
   const dense = req.dense
     ? req.dense.map((h) => ({ id: h.id, cos: h.cos }))
-    : vectors.knn(q, sizes.dense, scope === null ? undefined : (_id, owner) => ownerMatches(owner, scope));
+    : vectors.knn(q, sizes.dense, scope === null ? undefined : { owner: (owner) => ownerMatches(owner, scope) });
   const sparse = features.substring_leg ? sparseLeg(corpus, tokens, features.sparse_fields, scope, sizes.sparse) : [];
   const bm25 = features.bm25 ? bm25Leg(engine, req.query, { ...features.bm25, n: sizes.bm25 }, scope).hits : [];
   const entities = features.entity_boost > 0 ? entityShares(engine, req.query) : null;

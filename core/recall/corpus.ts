@@ -76,7 +76,7 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   ownerOf(slot: number): string {
-    return this.restored ? this.restored.owners.get(slot) : this.owners[slot]!;
+    return this.restored ? this.restored.owners.shared(slot) : this.owners[slot]!;
   }
 
   contentOf(slot: number): string {

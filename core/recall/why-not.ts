@@ -128,7 +128,7 @@ function denseLeg(engine: EngineReader, req: ResolvedRequest, ranking: Ranking, 
   if (!visible) return { ...base, hit: false, rank: null, reason: m.archived ? 'archived memories are not in the vector index' : 'outside the owner scope' };
   if (cos === null) return { ...base, hit: false, rank: null, reason: 'it has no usable embedding' };
   const scope = req.owner;
-  const all = engine.vectors.get().knn(q, engine.vectors.get().size, scope === null ? undefined : (_id, owner) => ownerMatches(owner, scope));
+  const all = engine.vectors.get().knn(q, engine.vectors.get().size, scope === null ? undefined : { owner: (owner) => ownerMatches(owner, scope) });
   const r = all.findIndex((h) => h.id === m.id);
   const ties = base.cutoff_cos !== null && fmt(cos) === fmt(base.cutoff_cos);
   const cut = ties ? `its cos rounds to the cut's (${fmt(base.cutoff_cos)}), but only the ${n_dense} nearest are kept and it comes after them` : `the cut is the ${n_dense} nearest (cos ≥ ${fmt(base.cutoff_cos)})`;

@@ -156,7 +156,7 @@ export async function planReconcile(ctx: OpContext, gen: GenerativeSession, engi
     if (clusters >= policy.max_clusters_per_reflection || gen.exhausted) break;
     if (visited.has(m.id) || !m.vector || !view.isLive(m.id)) continue;
     const hits = index
-      .knn(m.vector, policy.recon_max_cluster, (id) => view.isLive(id))
+      .knn(m.vector, policy.recon_max_cluster, { id: (id) => view.isLive(id) })
       .map((h) => ({ id: h.id, cos: Math.fround(h.cos) }))
       .filter((h) => h.id === m.id || (h.cos >= policy.recon_threshold && !visited.has(h.id)));
     const cluster = [m, ...hits.filter((h) => h.id !== m.id).map((h) => view.byId.get(h.id)!).filter(Boolean)];

@@ -107,7 +107,7 @@ describe('the BM25 leg prunes postings and still gives what scoring them all giv
           terms: [],
           limit: [1, 10, 100, 5000][Math.floor(rand() * 4)]!,
           contextWeight: [0, 0.5, 1, 2.5][Math.floor(rand() * 4)]!,
-          ...(scope ? { visible: (_id: string, owner: string) => owner.startsWith(scope) } : {}),
+          ...(scope ? { visible: (owner: string) => owner.startsWith(scope) } : {}),
         };
         const all = scoreAllBm25(index, stems, q, acc);
         expect(acc.every((x) => x === 0)).toBe(true);

@@ -72,7 +72,7 @@ describe('VectorIndex inverted layout', () => {
         const a = big.knn(q, 50);
         const b = bruteKnn(vecs, q, 50, (i) => big.has(`m${i}`));
         expect(a).toEqual(b);
-        expect(big.knn(q, 30, (_id, o) => o === 'B').every((h) => Number(h.id.slice(1)) % 3 === 0)).toBe(true);
+        expect(big.knn(q, 30, { owner: (o) => o === 'B' }).every((h) => Number(h.id.slice(1)) % 3 === 0)).toBe(true);
       }
     };
     check();

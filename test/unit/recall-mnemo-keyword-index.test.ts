@@ -30,7 +30,7 @@ describe('mnemo BM25 keyword index', () => {
     const hits = idx.search({ terms: ['fence', 'old'], limit: 5, contextWeight: 0 });
     expect(hits.map((h) => h.id)).toEqual([c.id, a.id]);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
-    expect(idx.search({ terms: ['fence'], limit: 5, contextWeight: 0, visible: (_id, owner) => owner === '' }).map((h) => h.id)).toEqual([a.id]);
+    expect(idx.search({ terms: ['fence'], limit: 5, contextWeight: 0, visible: (owner) => owner === '' }).map((h) => h.id)).toEqual([a.id]);
     engine.close();
   });
 

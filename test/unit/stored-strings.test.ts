@@ -37,6 +37,16 @@ describe('StoredStrings (a snapshot part kept as its bytes)', () => {
     }
   });
 
+  it('shares one string among equal entries (an owners part), each still its own value', () => {
+    const owners = ['Coder@c3', '', 'Reviewer@r1', 'Coder@c3', 'Ünïcode@😀', '', 'Ünïcode@😀', 'coder@C3'];
+    const s = stored(owners);
+    owners.forEach((v, i) => expect(s.shared(i)).toBe(v));
+    // One object per distinct value: a second read of an entry, or an equal entry, gives the same string.
+    const objects = new Set(owners.map((_, i) => s.shared(i)));
+    expect(objects.size).toBe(new Set(owners).size);
+    expect(s.shared(3)).toBe(s.shared(0));
+  });
+
   it('refuses a part whose lengths do not fit its bytes, and one holding an entry twice', () => {
     const w = new PartsWriter();
     w.strings('s', ['abc', 'déf']);

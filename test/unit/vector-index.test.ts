@@ -15,7 +15,9 @@ describe('VectorIndex', () => {
     ix.upsert('b', v(1, 0), 'B', 2);
     ix.upsert('d', v(0.6, 0.8), '', 4);
     expect(ix.knn(v(1, 0), 3).map((h) => h.id)).toEqual(['a', 'b', 'd']);
-    expect(ix.knn(v(1, 0), 10, (_id, owner) => owner !== 'B').map((h) => h.id)).toEqual(['a', 'd', 'c']);
+    expect(ix.knn(v(1, 0), 10, { owner: (owner) => owner !== 'B' }).map((h) => h.id)).toEqual(['a', 'd', 'c']);
+    expect(ix.knn(v(1, 0), 10, { id: (id) => id !== 'a' }).map((h) => h.id)).toEqual(['b', 'd', 'c']);
+    expect(ix.knn(v(1, 0), 10, { owner: (owner) => owner !== 'B', id: (id) => id !== 'a' }).map((h) => h.id)).toEqual(['d', 'c']);
     expect(ix.knn(v(1, 0), 1)[0]!.cos).toBeCloseTo(1, 6);
   });
 
@@ -51,7 +53,7 @@ describe('VectorIndex', () => {
     const same = () => {
       for (const q of queries) {
         expect(copy.knn(q, 20)).toEqual(original.knn(q, 20));
-        expect(copy.knn(q, 5, (_id, owner) => owner === 'B')).toEqual(original.knn(q, 5, (_id, owner) => owner === 'B'));
+        expect(copy.knn(q, 5, { owner: (owner) => owner === 'B' })).toEqual(original.knn(q, 5, { owner: (owner) => owner === 'B' }));
         expect(copy.dotWith('m42', q)).toBe(original.dotWith('m42', q));
       }
       expect(copy.vector('m9')).toEqual(original.vector('m9'));
@@ -108,7 +110,7 @@ describe('VectorIndex', () => {
       for (let n = 0; n < 8; n++) {
         const q = n === 0 ? twin : sparse();
         expect(ix.knn(q, 50)).toEqual(brute(q, 50));
-        expect(ix.knn(q, 7, (_id, owner) => owner === 'B')).toEqual(brute(q, 7, (o) => o === 'B'));
+        expect(ix.knn(q, 7, { owner: (owner) => owner === 'B' })).toEqual(brute(q, 7, (o) => o === 'B'));
       }
       // Every slot's cosine, the slots at the blocks' edges among them.
       const q = sparse();

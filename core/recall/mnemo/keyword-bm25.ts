@@ -18,8 +18,8 @@ export interface KeywordSearch {
   limit: number;
   /** Weight of the context column relative to the body (0 = body only). */
   contextWeight: number;
-  /** Row filter (owner scope); rows it rejects are skipped, not counted. */
-  visible?: (id: string, owner: string) => boolean;
+  /** Owner filter (a reader's scope); rows it rejects are skipped, not counted. */
+  visible?: (owner: string) => boolean;
 }
 
 /** A term's bulk postings: entries [from, to) of the arrays. */
@@ -133,7 +133,7 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
   for (let i = 0; i < met; i++) acc[rows.met[i]!] = 0;
   // A row the scope hides never makes the cut: left out here, not scored.
   const shown = (rowid: number) => {
-    return !q.visible || q.visible(index.idOf(rowid), index.ownerOf(rowid));
+    return !q.visible || q.visible(index.ownerOf(rowid));
   };
   const candidates: number[] = [];
   for (let i = 0; i < kept; i++) if (shown(rows.kept[i]!)) candidates.push(rows.kept[i]!);
@@ -316,7 +316,7 @@ function topVisible(index: ScoredIndex, acc: Float64Array, q: KeywordSearch, oth
   const lower = (x: number, y: number) => acc[x]! < acc[y]!;
   const offer = (rowid: number) => {
     if (acc[rowid] === 0 || (heap.length === q.limit && acc[rowid]! <= acc[heap[0]!]!)) return;
-    if (q.visible && !q.visible(index.idOf(rowid), index.ownerOf(rowid))) return;
+    if (q.visible && !q.visible(index.ownerOf(rowid))) return;
     if (heap.length < q.limit) heapPush(heap, rowid, lower);
     else heapReplaceTop(heap, rowid, lower);
   };
@@ -370,7 +370,7 @@ function topHits(index: ScoredIndex, rows: ArrayLike<number>, count: number, q: 
   for (let i = 0; i < count; i++) {
     const rowid = rows[i]!;
     if (heap.length === q.limit && !worse(heap[0]!, rowid)) continue;
-    if (q.visible && !q.visible(index.idOf(rowid), index.ownerOf(rowid))) continue;
+    if (q.visible && !q.visible(index.ownerOf(rowid))) continue;
     if (heap.length < q.limit) heapPush(heap, rowid, worse);
     else heapReplaceTop(heap, rowid, worse);
   }

@@ -320,7 +320,7 @@ export class KeywordIndex implements PersistableIndex {
       fresh: this.fresh,
       freshTerms: (rowid: number) => docAt(rowid).terms!, // fresh rows were retokenized here
       idOf: stored ? (rowid: number) => stored.ids.get(stored.at(rowid)) : (rowid: number) => docAt(rowid).id,
-      ownerOf: stored ? (rowid: number) => stored.owners.get(stored.at(rowid)) : (rowid: number) => docAt(rowid).owner,
+      ownerOf: stored ? (rowid: number) => stored.owners.shared(stored.at(rowid)) : (rowid: number) => docAt(rowid).owner,
     };
     return scoreBm25(index, stems, q, this.acc, this.bounds);
   }

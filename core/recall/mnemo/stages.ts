@@ -66,7 +66,7 @@ export function bm25Leg(engine: EngineReader, query: string, knobs: Readonly<Bm2
     terms,
     limit: knobs.n,
     contextWeight: knobs.context_weight,
-    ...(scope === null ? {} : { visible: (_id: string, owner: string) => ownerMatches(owner, scope) }),
+    ...(scope === null ? {} : { visible: (owner: string) => ownerMatches(owner, scope) }),
   });
   return { terms, hits };
 }
