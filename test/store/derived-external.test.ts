@@ -219,4 +219,29 @@ describe('indexes beside another writer', () => {
     reader.close();
     writer.close();
   });
+
+  it('reads every index inside readFresh as the store stood at its start: one check, and a commit made meanwhile is caught up after', () => {
+    const { reader, writer } = pair();
+    const spy = new SpyIndex();
+    const derived = new Derived(reader, spy);
+    // Past the first outside commit (a rebuild), so later ones are patched row by row.
+    writer.transaction(() => writer.add(createMemory({ content: 'first outside write' }, NOW), null));
+    derived.get();
+    const loads = spy.loads;
+    let added = '';
+    const seenInside = reader.readFresh(() => {
+      derived.get();
+      const m = createMemory({ content: 'committed next door mid-read' }, NOW);
+      writer.transaction(() => writer.add(m, null));
+      added = m.id;
+      // A second index read of the same answer does not check again, so it still shows the start.
+      return derived.get().rows.has(added);
+    });
+    expect(seenInside).toBe(false);
+    expect(spy.updated).not.toContain(added);
+    // The next read (inside a scope of its own or not) catches up, row by row.
+    expect(reader.readFresh(() => derived.get().rows.has(added))).toBe(true);
+    expect(spy.loads).toBe(loads);
+    expect(spy.updated).toContain(added);
+  });
 });

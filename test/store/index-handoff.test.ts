@@ -76,6 +76,10 @@ async function applyBeside(
   let inHook = false;
   let edits = 0;
   if (other && commitsBetweenIndexReads) {
+    // One ranking reads every index in one fresh scope, all at one position. Indexes last read by
+    // different calls (a ranking, the list's search) stand at different positions: the writer's
+    // ranking is made to read each index as a call of its own would, checking the feed each time.
+    vi.spyOn(writer.store, 'readFresh').mockImplementation((fn) => fn());
     const get = Derived.prototype.get;
     vi.spyOn(Derived.prototype, 'get').mockImplementation(function (this: Derived<never>) {
       if (inHook && (this as unknown as { store: unknown }).store === writer.store) {

@@ -299,10 +299,8 @@ export class MemoryStore extends RowBackedStore implements StoreHandle, StoreWri
     return null;
   }
 
-  /** SQLite's check is a pragma read in process: each index keeps checking for itself. */
-  readFresh<T>(fn: () => T): T {
-    return fn();
-  }
+  /** One check for other processes' commits for everything fn reads (sqlite-live-changes.ts says why). */
+  readonly readFresh = <T>(fn: () => T): T => this.changes.readFresh(fn);
 
   // A method the live changes answer as they are takes one line, which names them (as on PgStore).
   readonly onChange = (listener: ChangeListener): (() => void) => this.changes.onChange(listener);
