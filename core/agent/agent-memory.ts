@@ -27,6 +27,7 @@ import type { DueContext, IntentState } from '../prospective/scheduler.js';
 import { listTodos, openTodos, todoView, type TodoView } from '../prospective/todos.js';
 import { normalizeTrigger, type TriggerSpecInput } from '../prospective/triggers.js';
 import type { ExplainRow } from '../recall/types.js';
+import { RECALLED_MEMORIES, type WithRecalledMemories } from '../recall/record.js';
 import { contentHash } from '../model/content-hash.js';
 import { readScope, type AgentIdentity } from '../model/identity.js';
 import { runAttributed } from '../store/port/attribution.js';
@@ -264,7 +265,7 @@ export class AgentMemory<S extends AgentSession = AgentSession> {
     const scope = readScope(this.who.owner, opts.owner);
     if (opts.owner !== undefined && opts.owner !== null && opts.owner !== this.who.owner) this.counters.cross_owner_recalls += 1;
     const res = await rankForAgent(this.session, scope, mode, { query, k: opts.k, hops: opts.hops, include_superseded: opts.include_superseded });
-    const byId = this.engine.store.getMany(res.rows.map((r) => r.id));
+    const byId = (res as WithRecalledMemories)[RECALLED_MEMORIES] ?? this.engine.store.getMany(res.rows.map((r) => r.id));
     const out = res.rows.flatMap((row) => {
       const m = byId.get(row.id);
       return m ? [this.recalledView(m, row)] : [];

@@ -212,9 +212,9 @@ export class RecallCorpus implements PersistableIndex {
    * after opening a store that agents had recalled from since its last snapshot. Anything an access
    * alone does not do (a new, moved, archived or re-owned row, other text) goes through update().
    */
-  updateUsage(store: StoreReader, id: string): void {
+  updateUsage(store: StoreReader, id: string, written?: SourceRow): void {
     const slot = this.needsReload ? undefined : this.slotOfId(id);
-    const row = slot === undefined ? undefined : store.queries.sourceRow(id);
+    const row = slot === undefined ? undefined : (written ?? store.queries.sourceRow(id));
     const same = slot !== undefined && row && !row.archived && this.isAlive(slot) && row.rowid === this.rowidOf(slot) && row.owner === this.ownerOf(slot) && row.content === this.contentOf(slot);
     if (!same) return this.update(store, id);
     const before = this.dataOf(slot);

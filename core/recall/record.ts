@@ -32,6 +32,18 @@ export function clipQuery(query: string): string {
 }
 
 /**
+ * The memories a recall read for its items, as they were just after its accesses were logged. An
+ * in-process caller that shows more of each than an item holds (an agent's recall: importance,
+ * strength, references) takes them from here instead of reading and decoding the rows again, which
+ * was a twentieth of an agent's recall at 100k. A symbol key: no door serializes it, and it is no
+ * part of the contract.
+ */
+export const RECALLED_MEMORIES: unique symbol = Symbol('recalled memories');
+
+/** A recall's result as an in-process caller may find it (RECALLED_MEMORIES). */
+export type WithRecalledMemories = { [RECALLED_MEMORIES]?: ReadonlyMap<string, Memory> };
+
+/**
  * Ranks and logs. `recalled` and `injected` use the profile's hops (unless given) and default
  * k = top_k (5); `searched` always runs with hops 0.
  */
@@ -91,7 +103,9 @@ export function recallAndLog(engine: Engine, input: RecallInput, channel: ReadCh
   } else {
     emitMemoryEvent('recalled', where, { query, n_results: ids.length, hops: req.hops, channel, memory_ids: ids });
   }
-  return { ...result, channel, logged: writes.length, items };
+  const out: RecallResult & WithRecalledMemories = { ...result, channel, logged: writes.length, items };
+  out[RECALLED_MEMORIES] = memories;
+  return out;
 }
 
 /** Logs one touching read of a memory (`deref` or `reinforced`) and returns it as it is after. */

@@ -36,6 +36,28 @@ describe('recall as an agent', () => {
   });
 });
 
+describe('recall as an agent, rows read once', () => {
+  it('reads the recalled memories once (the recall that logged their accesses), and shows each as it stands after the access', async () => {
+    const a = agent(freshStorePath(), 'alice@1');
+    await a.remember({ content: 'the canary deploy of billing is pinned to zone b', importance: 'high' });
+    await a.remember({ content: 'billing canary rollbacks page the on-call' });
+    const reads: number[] = [];
+    const getMany = a.engine.store.getMany.bind(a.engine.store);
+    a.engine.store.getMany = (ids) => {
+      reads.push(ids.length);
+      return getMany(ids);
+    };
+    const hits = await a.recall('billing canary');
+    expect(hits.length).toBe(2);
+    expect(reads).toEqual([2]);
+    for (const h of hits) {
+      const stored = requireMemory(a.engine.store, h.id);
+      expect([h.strength, h.importance, h.tags]).toEqual([stored.strength, stored.importance, stored.tags]);
+    }
+    expect(hits.map((h) => h.strength)).toEqual([2, 2]);
+  });
+});
+
 describe('spontaneous injection', () => {
   it('renders the block with live references and never changes strength or recency', async () => {
     const clock = movableClock();

@@ -76,4 +76,26 @@ describe('the recall corpus and an access', () => {
     for (let s = 0; s < fresh.size; s++) expect(corpus.dataOf(s)).toEqual(fresh.dataOf(s));
     store.close();
   });
+
+  it("takes this connection's own accesses from the rows as written, reading none back, and ends where a fresh load does", () => {
+    const { store, ids, corpus } = restoredCorpus();
+    // The corpus follows the store as a Derived index does: through the changes the store tells.
+    store.onChange((e) => {
+      if (e.kind === 'usage') corpus.updateUsage(store, e.id, e.row);
+    });
+    let readBack = 0;
+    const sourceRow = store.queries.sourceRow.bind(store.queries);
+    (store.queries as { sourceRow: typeof sourceRow }).sourceRow = (id) => {
+      readBack++;
+      return sourceRow(id);
+    };
+    store.logAccesses([recalled(ids[3]!, NOW + 5), recalled(ids[6]!, NOW + 6), recalled(ids[3]!, NOW + 7)]);
+    expect(readBack).toBe(0);
+    expect(onSnapshot(corpus)).toBe(true);
+    const fresh = new RecallCorpus();
+    fresh.load(store);
+    for (let s = 0; s < fresh.size; s++) expect(corpus.dataOf(s)).toEqual(fresh.dataOf(s));
+    expect(corpus.dataOf(corpus.slot(ids[3]!)!).actr.length).toBe(fresh.dataOf(fresh.slot(ids[3]!)!).actr.length);
+    store.close();
+  });
 });

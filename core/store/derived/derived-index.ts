@@ -3,6 +3,7 @@
  * index worth persisting, a snapshot of itself (derived-snapshot.ts writes it to the sidecar).
  */
 import type { FeedPosition, StoreReader } from '../port/port.js';
+import type { SourceRow } from '../port/source-rows.js';
 import type { PartSource, SnapshotParts } from './snapshot-parts.js';
 
 /** How far a build is: `done` of `total` rows (called every few thousand rows, and at the end). */
@@ -54,8 +55,11 @@ export interface DerivedIndex {
    * (ChangeEvent `usage`) is not re-read. Left out, every change is re-read.
    */
   readonly readsNoUsage?: boolean;
-  /** Takes in an access of `id` only (its text, owner and edges did not change); left out, `update` runs. */
-  updateUsage?(store: StoreReader, id: string): void;
+  /**
+   * Takes in an access of `id` only (its text, owner and edges did not change); left out, `update`
+   * runs. `row`: the row as this connection just wrote it, when the change says so (else read it).
+   */
+  updateUsage?(store: StoreReader, id: string, row?: SourceRow): void;
   /**
    * True when nothing the index holds comes from a memory's importance, salience or usage: a
    * memory whose only change is to those (ChangeEvent `scores`, a rescore) is not re-read. Implies
@@ -86,10 +90,10 @@ export function skipsPatch(index: DerivedIndex, kind: PatchKind): boolean {
  * The one rule for both paths an index is patched by: live changes (derived.ts) and a snapshot's
  * catch-up (derived-snapshot.ts).
  */
-export function patchChanged(index: DerivedIndex, store: StoreReader, id: string, kind: PatchKind): boolean {
+export function patchChanged(index: DerivedIndex, store: StoreReader, id: string, kind: PatchKind, written?: SourceRow): boolean {
   if (skipsPatch(index, kind)) return false;
   if (kind === 'edges' && index.updateEdges) index.updateEdges(store, id);
-  else if (kind === 'usage' && index.updateUsage) index.updateUsage(store, id);
+  else if (kind === 'usage' && index.updateUsage) index.updateUsage(store, id, written);
   else index.update(store, id);
   return true;
 }

@@ -103,7 +103,7 @@ export class Derived<T extends DerivedIndex> {
         this.snapshot?.notePatch();
         return;
       }
-      if (patchChanged(this.index, this.store, e.id, e.kind)) this.snapshot?.notePatch(e.kind);
+      if (patchChanged(this.index, this.store, e.id, e.kind, e.kind === 'usage' ? e.row : undefined)) this.snapshot?.notePatch(e.kind);
     });
   }
 

@@ -8,6 +8,7 @@ import type { AccessRecord } from '../../model/memory.js';
 import type { JobProgressSink } from '../../model/job-phase.js';
 import type { RunPacing } from '../../model/run-pacing.js';
 import type { MemoryRow } from './codec.js';
+import type { SourceRow } from './source-rows.js';
 
 export interface ChangeRow {
   key: string;
@@ -35,9 +36,13 @@ export interface ChangeSummary {
  * counters, strength, recency and access ring; every recall logs some). `scores`: only how it scores
  * (importance, salience) and its usage (another process's reflection rescored it). A listener that
  * reads no edges, no usage, or no scores, may skip the one it does not read; any other treats it as
- * an upsert.
+ * an upsert. A `usage` this connection wrote may carry the row as written (`row`), so an index
+ * patching it need not read back what was just written (every recall writes five).
  */
-export type ChangeEvent = { kind: 'upsert' | 'delete' | 'edges' | 'usage' | 'scores'; id: string } | { kind: 'reset' };
+export type ChangeEvent =
+  | { kind: 'upsert' | 'delete' | 'edges' | 'scores'; id: string }
+  | { kind: 'usage'; id: string; row?: SourceRow }
+  | { kind: 'reset' };
 
 export interface Tombstone {
   hash: string;

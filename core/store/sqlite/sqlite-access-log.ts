@@ -24,6 +24,7 @@ import { insertAccessEvent, queryEvents } from './access-events.js';
 import { isSqliteBusy } from '../shared/lock-not-taken.js';
 import { decodeRow, encodeRow } from '../port/codec.js';
 import type { AccessWrite } from '../port/port.js';
+import type { SourceRow } from '../port/source-rows.js';
 import type { DB } from './sqlite.js';
 import type { SqliteMemoryRows } from './sqlite-memory-rows.js';
 import type { StoreHandle } from '../shared/store-handle.js';
@@ -181,29 +182,37 @@ export class SqliteAccessLog {
    */
   private writeNow(writes: readonly AccessWrite[]): void {
     // Each memory as read once in this transaction (null: no such memory), its accesses applied in order.
-    const read = new Map<string, Memory | null>();
+    const read = new Map<string, { memory: Memory; rowid: number } | null>();
+    const written: SourceRow[] = [];
     this.store.transaction(() => {
       this.store.ensureMnemo();
       for (const w of writes) {
-        let m = read.get(w.id);
-        if (m === undefined) read.set(w.id, (m = this.usageOf(w.id)));
-        if (!m) continue;
+        let r = read.get(w.id);
+        if (r === undefined) read.set(w.id, (r = this.usageOf(w.id)));
+        if (!r) continue;
+        const m = r.memory;
         logAccess(m, w.record, w.reinforce === undefined ? {} : { reinforce: w.reinforce });
         insertAccessEvent(this.db, m.id, w.record, m.strength, w.reinforce !== false, false, w.context ?? null, w.terms ?? null);
       }
-      for (const m of read.values()) if (m) this.rows.updateUsage(encodeRow(m));
+      for (const r of read.values()) {
+        if (!r) continue;
+        const row = encodeRow(r.memory);
+        this.rows.updateUsage(row);
+        written.push({ rowid: r.rowid, id: row.id, owner: row.owner, content: row.content, archived: row.archived, data: row.data });
+      }
     });
-    // Only what an access changes: indexes that read no usage skip these (store-rows.ts ChangeEvent).
-    for (const [id, m] of read) if (m) this.store.emit({ kind: 'usage', id });
+    // Only what an access changes: indexes that read no usage skip these (store-rows.ts ChangeEvent),
+    // and the one that reads it takes the row as written instead of reading it back.
+    for (const row of written) this.store.emit({ kind: 'usage', id: row.id, row });
   }
 
   /**
    * A memory as its access changes it: its row alone. The write puts back only the row (its
    * edges live in their own table), so reading them too, as get() does, was a tenth of the write.
    */
-  private usageOf(id: string): Memory | null {
+  private usageOf(id: string): { memory: Memory; rowid: number } | null {
     const row = this.rows.row(id);
-    return row ? decodeRow(row, []).memory : null;
+    return row ? { memory: decodeRow(row, []).memory, rowid: row.rowid! } : null;
   }
 
   /** Ring entries the memory already carries (a new or imported memory) into the event table only. */

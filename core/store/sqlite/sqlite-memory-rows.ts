@@ -17,7 +17,7 @@ import type { DB, StatementCache } from './sqlite.js';
 const SELECT_COLS =
   'rowid, id, type, content, importance, salience, strength, created_at, last_accessed, access_count, archived, owner, status, data';
 
-/** Up to this many ids, `rows` keeps its statement prepared (one text per count). */
+/** Up to this many ids, `rows` and `edgesFrom` keep their statements prepared (one text per count: a recall reads its five or ten results' rows and edges). */
 const KEPT_ROWS_STATEMENTS = 50;
 
 /** A memory's row as codec.ts's encodeRow writes it (no rowid, the embedding apart). */
@@ -76,7 +76,7 @@ export class SqliteMemoryRows implements MemoryIdLookups {
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
       const sql = `SELECT src, dst, type, weight, created_at FROM memory_edges WHERE src IN (${chunk.map(() => '?').join(',')}) ORDER BY rowid`;
-      const rows = (chunk.length === 1 ? this.st.get(sql) : this.db.prepare(sql)).all(...chunk) as { src: string; dst: string; type: EdgeType; weight: number; created_at: number }[];
+      const rows = (chunk.length <= KEPT_ROWS_STATEMENTS ? this.st.get(sql) : this.db.prepare(sql)).all(...chunk) as { src: string; dst: string; type: EdgeType; weight: number; created_at: number }[];
       for (const r of rows) {
         let list = out.get(r.src);
         if (!list) out.set(r.src, (list = []));
