@@ -21,6 +21,7 @@ import type { Envelope } from '../api/define.js';
 import type { PathPolicy } from '../api/path-policy.js';
 import { MnemoError, type ErrorCode } from '../errors.js';
 import { newCancelBoard, writeCancel } from '../engine/job-signals.js';
+import { courtesyBoard } from '../store/shared/write-courtesy.js';
 import { Generation } from './generation.js';
 import type { ControlOp, EnvelopeText, FromWorker, SessionSetup, ToWorker, WorkerSetup } from './host-protocol.js';
 import { CANCELS, laneOf, MIRRORED_PROGRESS, type Lane } from './lanes.js';
@@ -136,7 +137,7 @@ export class EngineHost implements ApiDoor {
   private spawn(lane: Lane, index: number, at = this.slots.length): WorkerSlot {
     const watch = this.opts.watch && this.opts.watch.lane === lane && index === 0 ? this.opts.watch.pollMs : null;
     const nice = lane === 'jobs' ? this.jobsNice : 0;
-    const data: WorkerSetup = { lane, index, session: this.opts.session, cancelBoard: this.board, watchChanges: watch, extensions: this.opts.extensions ?? [], nice };
+    const data: WorkerSetup = { lane, index, session: this.opts.session, cancelBoard: this.board, courtesyBoard: courtesyBoard(), watchChanges: watch, extensions: this.opts.extensions ?? [], nice };
     const worker = startWorker(siblingModule(import.meta.url, 'engine-worker'), { workerData: data, name: `engine worker, ${lane} lane ${index}` });
     let markReady: () => void = () => {};
     let markFailed: (err: Error) => void = () => {};

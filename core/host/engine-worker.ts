@@ -28,6 +28,7 @@ import type { ControlOp, FromWorker, ToWorker, WorkerSetup } from './host-protoc
 import type { WorkerExtension, WorkerExtensionContext } from './worker-extension.js';
 import { lowerThisThreadPriority } from './thread-priority.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
+import { useCourtesyBoard } from '../store/shared/write-courtesy.js';
 import { substringIndexPolicy } from '../recall/keyword-view.js';
 
 const port = parentPort!;
@@ -35,6 +36,7 @@ const setup = workerData as WorkerSetup;
 const post = (m: FromWorker) => port.postMessage(m);
 
 readCancelsFrom(setup.cancelBoard);
+useCourtesyBoard(setup.courtesyBoard);
 
 // Before any work: the neighbour join's threads, started from here, inherit this thread's priority.
 const priority = lowerThisThreadPriority(setup.nice);

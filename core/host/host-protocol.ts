@@ -42,6 +42,8 @@ export interface WorkerSetup {
   session: SessionSetup;
   /** Where the host writes the calls it cancels (core/engine/job-signals.ts). */
   cancelBoard: SharedArrayBuffer;
+  /** Where a long change says it wants a store's write lock, the same for every thread of the process (write-courtesy.ts). */
+  courtesyBoard: SharedArrayBuffer;
   /** Poll the store for other connections' commits and say so (live refresh); one worker of a host does. */
   watchChanges: number | null;
   /** Modules the worker imports at start; each may register handlers for `ext` requests (worker-extension.ts). */

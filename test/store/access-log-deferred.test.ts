@@ -14,6 +14,9 @@ import { fixedClock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
+import { courtesyKey, wantWriteLock, writerWaiting } from '../../core/store/shared/write-courtesy.js';
+import { Pacer } from '../../core/store/shared/change-run.js';
+import { pacingOf } from '../../core/model/run-pacing.js';
 
 const NOW = 1_780_000_000;
 const open: { close(): void }[] = [];
@@ -43,6 +46,36 @@ const until = async (done: () => boolean, ms = 5000) => {
 };
 
 describe("a recall's accesses beside another connection's write lock", () => {
+  it("are kept while a long change of this process wants the store's lock, though the lock is free, and written once it has committed", async () => {
+    const { db, store, write, accessCount, events } = setup();
+    const before = accessCount();
+    // Another store's long change is none of this one's business.
+    const elsewhere = wantWriteLock(courtesyKey(`${db}.other`));
+    store.logAccesses([write()], { deferIfBusy: true });
+    expect(events()).toBe(1);
+    elsewhere();
+    const release = wantWriteLock(courtesyKey(db));
+    store.logAccesses([write()], { deferIfBusy: true });
+    store.logAccesses([write()], { deferIfBusy: true });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(events()).toBe(1);
+    release();
+    await until(() => events() === 3);
+    expect(events()).toBe(3);
+    expect(accessCount()).toBe(before + 3);
+  });
+
+  it("a long change's step wants the store's lock from its start until it has committed or failed", async () => {
+    const { store } = setup();
+    const key = courtesyKey(store.path);
+    const pacer = new Pacer(store, pacingOf({ pauseMs: 1 }));
+    expect(await pacer.take(() => writerWaiting(key))).toBe(true);
+    expect(writerWaiting(key)).toBe(false);
+    await expect(pacer.take(() => { throw new Error('a step that fails'); })).rejects.toThrow('a step that fails');
+    expect(writerWaiting(key)).toBe(false);
+    pacer.end();
+  });
+
   it('are kept while the lock is taken (no wait, no busy error) and written once it is free, exactly once', async () => {
     const { store, other, write, accessCount, events } = setup();
     const before = accessCount();

@@ -18,6 +18,7 @@ import type { BeforeFinish, JobProgressSink } from '../../model/job-phase.js';
 import { batchBudget, pacingOf, takeBackPacing, type RunPacing } from '../../model/run-pacing.js';
 import { tallyRow, type JournalledStore, type RawChangeRow, type RunCheckpoints, type TouchedRow } from './journal.js';
 import { lockNotTaken } from './lock-not-taken.js';
+import { courtesyKey, wantWriteLock } from './write-courtesy.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
 import type { ChangeRow, ChangeSummary } from '../port/store-rows.js';
 import type { ChangeRun as ChangeRunOfRuns, Pacer as PacerOfRuns } from '../port/store-rows.js';
@@ -56,6 +57,8 @@ export function refuseIfRunning(store: JournalledStore): void {
 export class Pacer implements PacerOfRuns {
   private lastCheckpoint = performance.now();
   private checkpoints: RunCheckpoints | null;
+  /** This store on the board where a batch says it wants the write lock (write-courtesy.ts). */
+  private readonly courtesy: number;
   constructor(
     store: JournalledStore,
     private readonly pacing: Required<RunPacing>,
@@ -67,6 +70,7 @@ export class Pacer implements PacerOfRuns {
   ) {
     this.checkpoints = store.journal.sql.runCheckpoints();
     this.checkpoints?.suspend();
+    this.courtesy = courtesyKey(store.path);
   }
   /**
    * Runs one step of the run (a transaction). When another writer kept the write lock past the
@@ -78,10 +82,14 @@ export class Pacer implements PacerOfRuns {
   async take<T>(step: () => T): Promise<T> {
     const started = performance.now();
     for (;;) {
+      // Until the step has committed, this process's access writes to the store wait for its pause.
+      const release = wantWriteLock(this.courtesy);
       try {
         return step();
       } catch (err) {
         if (!lockNotTaken(err) || performance.now() - started >= LOCK_PATIENCE_MS) throw err;
+      } finally {
+        release();
       }
       await new Promise((r) => setTimeout(r, this.pacing.pauseMs));
     }
