@@ -28,7 +28,7 @@ import type { ControlOp, FromWorker, ToWorker, WorkerSetup } from './host-protoc
 import type { WorkerExtension, WorkerExtensionContext } from './worker-extension.js';
 import { lowerThisThreadPriority } from './thread-priority.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
-import { useCourtesyBoard } from '../store/shared/write-courtesy.js';
+import { useCourtesyBoard } from '../store/port/write-courtesy.js';
 import { substringIndexPolicy } from '../recall/keyword-view.js';
 
 const port = parentPort!;

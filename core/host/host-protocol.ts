@@ -35,6 +35,13 @@ export interface SessionSetup {
   };
 }
 
+/**
+ * The size of the board where a long change says it wants a store's write lock. Its layout is
+ * core/store/port/write-courtesy.ts's; the host only makes it (the answering thread loads no store
+ * module) and hands it to every worker.
+ */
+export const COURTESY_BOARD_BYTES = 8;
+
 export interface WorkerSetup {
   lane: Lane;
   /** Which worker of its lane (0…). */

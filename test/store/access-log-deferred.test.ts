@@ -14,7 +14,7 @@ import { fixedClock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
-import { courtesyKey, wantWriteLock, writerWaiting } from '../../core/store/shared/write-courtesy.js';
+import { courtesyKey, wantWriteLock, writerWaiting } from '../../core/store/port/write-courtesy.js';
 import { Pacer } from '../../core/store/shared/change-run.js';
 import { pacingOf } from '../../core/model/run-pacing.js';
 

@@ -18,7 +18,7 @@ import type { BeforeFinish, JobProgressSink } from '../../model/job-phase.js';
 import { batchBudget, pacingOf, takeBackPacing, type RunPacing } from '../../model/run-pacing.js';
 import { tallyRow, type JournalledStore, type RawChangeRow, type RunCheckpoints, type TouchedRow } from './journal.js';
 import { lockNotTaken } from './lock-not-taken.js';
-import { courtesyKey, wantWriteLock } from './write-courtesy.js';
+import { courtesyKey, wantWriteLock } from '../port/write-courtesy.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
 import type { ChangeRow, ChangeSummary } from '../port/store-rows.js';
 import type { ChangeRun as ChangeRunOfRuns, Pacer as PacerOfRuns } from '../port/store-rows.js';

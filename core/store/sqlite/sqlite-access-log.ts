@@ -28,7 +28,7 @@ import type { SourceRow } from '../port/source-rows.js';
 import type { DB } from './sqlite.js';
 import type { SqliteMemoryRows } from './sqlite-memory-rows.js';
 import type { StoreHandle } from '../shared/store-handle.js';
-import { courtesyKey, writerWaiting } from '../shared/write-courtesy.js';
+import { courtesyKey, writerWaiting } from '../port/write-courtesy.js';
 import type { AccessEvent, EventFilter } from '../port/event-rows.js';
 
 type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit' | 'warn' | 'isClosed' | 'path'>;

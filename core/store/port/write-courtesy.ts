@@ -8,8 +8,9 @@
  *
  * So a long change says when it wants the lock (its batch, from trying to commit), and an access
  * write that may wait (sqlite-access-log.ts, `deferIfBusy`) is kept meanwhile instead of taking
- * the lock: it is written in the change's pause. Only within a process (the engine host hands its
- * workers the main thread's board), and only for the store the change writes (by a hash of its path).
+ * the lock: it is written in the change's pause. Only within a process (the engine host makes one
+ * board and hands it to every worker; without a host, each thread has its own), and only for the
+ * store the change writes (by a hash of its path).
  */
 
 /** Slot 0: how many long changes of this process want the lock now; slot 1: the store they write. */
@@ -17,13 +18,9 @@ const SLOTS = 2;
 
 let board = new Int32Array(new SharedArrayBuffer(4 * SLOTS));
 
-/** This thread's board, for a host to hand its workers (the same memory on every thread). */
-export function courtesyBoard(): SharedArrayBuffer {
-  return board.buffer as SharedArrayBuffer;
-}
-
-/** A worker's side: shares the board its host made. */
+/** A worker's side: shares the board its host made (core/host/host-protocol.ts COURTESY_BOARD_BYTES). */
 export function useCourtesyBoard(buffer: SharedArrayBuffer): void {
+  if (buffer.byteLength < 4 * SLOTS) throw new Error(`a write-courtesy board needs ${4 * SLOTS} bytes, got ${buffer.byteLength}`);
   board = new Int32Array(buffer);
 }
 
