@@ -22,7 +22,7 @@ import type { PathPolicy } from '../api/path-policy.js';
 import { MnemoError, type ErrorCode } from '../errors.js';
 import { newCancelBoard, writeCancel } from '../engine/job-signals.js';
 import { Generation } from './generation.js';
-import { COURTESY_BOARD_BYTES, type ControlOp, type EnvelopeText, type FromWorker, type SessionSetup, type ToWorker, type WorkerSetup } from './host-protocol.js';
+import { courtesyBoard, forgetKeptBy, type ControlOp, type EnvelopeText, type FromWorker, type SessionSetup, type ToWorker, type WorkerSetup } from './host-protocol.js';
 import { CANCELS, laneOf, MIRRORED_PROGRESS, type Lane } from './lanes.js';
 import { jobsNiceFromEnv } from './thread-priority.js';
 import { siblingModule, startWorker } from './worker-thread.js';
@@ -106,7 +106,7 @@ export class EngineHost implements ApiDoor {
   private readonly slots: WorkerSlot[] = [];
   private readonly board = newCancelBoard();
   /** Where a long change says it wants a store's write lock; every worker of the process shares it (host-protocol.ts). */
-  private readonly courtesy = new SharedArrayBuffer(COURTESY_BOARD_BYTES);
+  private readonly courtesy: SharedArrayBuffer;
   private nextId = 1;
   /** The store every worker has open, and the paths they may open: a worker started again gets both. */
   private current: { path: string; readonly: boolean } | null = null;
@@ -117,6 +117,7 @@ export class EngineHost implements ApiDoor {
 
   private constructor(private readonly opts: EngineHostOptions) {
     this.jobsNice = opts.jobsNice ?? jobsNiceFromEnv();
+    this.courtesy = courtesyBoard(Object.values(opts.lanes).reduce((sum, n) => sum + (n ?? 0), 0));
   }
 
   /** Starts the workers and waits until each is ready (its modules loaded). */
@@ -138,7 +139,7 @@ export class EngineHost implements ApiDoor {
   private spawn(lane: Lane, index: number, at = this.slots.length): WorkerSlot {
     const watch = this.opts.watch && this.opts.watch.lane === lane && index === 0 ? this.opts.watch.pollMs : null;
     const nice = lane === 'jobs' ? this.jobsNice : 0;
-    const data: WorkerSetup = { lane, index, session: this.opts.session, cancelBoard: this.board, courtesyBoard: this.courtesy, watchChanges: watch, extensions: this.opts.extensions ?? [], nice };
+    const data: WorkerSetup = { lane, index, session: this.opts.session, cancelBoard: this.board, courtesyBoard: this.courtesy, courtesySlot: at, watchChanges: watch, extensions: this.opts.extensions ?? [], nice };
     const worker = startWorker(siblingModule(import.meta.url, 'engine-worker'), { workerData: data, name: `engine worker, ${lane} lane ${index}` });
     let markReady: () => void = () => {};
     let markFailed: (err: Error) => void = () => {};
@@ -200,6 +201,7 @@ export class EngineHost implements ApiDoor {
     slot.pending.clear();
     if (this.closing) return;
     const i = this.slots.indexOf(slot);
+    forgetKeptBy(this.courtesy, i);
     const again = this.spawn(slot.lane, slot.index, i);
     again.pinned = slot.pinned;
     const current = this.current;

@@ -36,7 +36,7 @@ const setup = workerData as WorkerSetup;
 const post = (m: FromWorker) => port.postMessage(m);
 
 readCancelsFrom(setup.cancelBoard);
-useCourtesyBoard(setup.courtesyBoard);
+useCourtesyBoard(setup.courtesyBoard, setup.courtesySlot);
 
 // Before any work: the neighbour join's threads, started from here, inherit this thread's priority.
 const priority = lowerThisThreadPriority(setup.nice);

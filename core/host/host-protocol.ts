@@ -36,11 +36,21 @@ export interface SessionSetup {
 }
 
 /**
- * The size of the board where a long change says it wants a store's write lock. Its layout is
- * core/store/port/write-courtesy.ts's; the host only makes it (the answering thread loads no store
- * module) and hands it to every worker.
+ * The board where a long change says it wants a store's write lock, and each worker how many
+ * accesses it keeps for the change's pause. Its layout is core/store/port/write-courtesy.ts's
+ * (two words, then one per worker); the host only makes it (the answering thread loads no store
+ * module), hands it to every worker, and clears a stopped worker's count.
  */
-export const COURTESY_BOARD_BYTES = 8;
+export function courtesyBoard(workers: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(4 * (COURTESY_FIRST_KEPT + workers));
+}
+
+/** A stopped worker's kept accesses are gone with it: its count no longer stretches a long change's pauses. */
+export function forgetKeptBy(board: SharedArrayBuffer, worker: number): void {
+  Atomics.store(new Int32Array(board), COURTESY_FIRST_KEPT + worker, 0);
+}
+
+const COURTESY_FIRST_KEPT = 2;
 
 export interface WorkerSetup {
   lane: Lane;
@@ -51,6 +61,8 @@ export interface WorkerSetup {
   cancelBoard: SharedArrayBuffer;
   /** Where a long change says it wants a store's write lock, the same for every thread of the process (write-courtesy.ts). */
   courtesyBoard: SharedArrayBuffer;
+  /** This worker's word on that board for the accesses it keeps (0…, one per worker of the host). */
+  courtesySlot: number;
   /** Poll the store for other connections' commits and say so (live refresh); one worker of a host does. */
   watchChanges: number | null;
   /** Modules the worker imports at start; each may register handlers for `ext` requests (worker-extension.ts). */

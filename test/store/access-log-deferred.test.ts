@@ -14,7 +14,7 @@ import { fixedClock } from '../../core/clock.js';
 import { accessRecord, createMemory } from '../../core/model/memory.js';
 import { MemoryStore } from '../../core/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../support/fixture.js';
-import { courtesyKey, wantWriteLock, writerWaiting } from '../../core/store/port/write-courtesy.js';
+import { courtesyKey, keptAccesses, noteKeptAccesses, wantWriteLock, writerWaiting } from '../../core/store/port/write-courtesy.js';
 import { Pacer } from '../../core/store/shared/change-run.js';
 import { pacingOf } from '../../core/model/run-pacing.js';
 
@@ -74,6 +74,55 @@ describe("a recall's accesses beside another connection's write lock", () => {
     await expect(pacer.take(() => { throw new Error('a step that fails'); })).rejects.toThrow('a step that fails');
     expect(writerWaiting(key)).toBe(false);
     pacer.end();
+  });
+
+  it('are counted on the board while kept, and taken off it once written, by a later turn or at close', async () => {
+    const { db, store, write, events } = setup();
+    const base = keptAccesses();
+    const release = wantWriteLock(courtesyKey(db));
+    store.logAccesses([write(), write()], { deferIfBusy: true });
+    expect(keptAccesses()).toBe(base + 2);
+    release();
+    await until(() => keptAccesses() === base);
+    expect(keptAccesses()).toBe(base);
+    expect(events()).toBe(2);
+    const again = wantWriteLock(courtesyKey(db));
+    store.logAccesses([write()], { deferIfBusy: true });
+    expect(keptAccesses()).toBe(base + 1);
+    store.close();
+    again();
+    expect(keptAccesses()).toBe(base);
+    expect(events()).toBe(3);
+  });
+
+  it("a long change's pause lasts while a pile of accesses is kept for it, within its bound; a take-back's does not", async () => {
+    const { store } = setup();
+    const pacer = new Pacer(store, pacingOf({ pauseMs: 1 }));
+    // A few kept, as while agents recall beside another writer: not a pile, the pause is its length.
+    noteKeptAccesses(10);
+    let started = performance.now();
+    await pacer.between();
+    expect(performance.now() - started).toBeLessThan(400);
+    noteKeptAccesses(-10);
+    noteKeptAccesses(100);
+    let ended = false;
+    const pause = pacer.between().then(() => (ended = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ended).toBe(false);
+    noteKeptAccesses(-100);
+    await pause;
+    // A pile never written: the pause still ends, at its bound (500 ms past its length).
+    noteKeptAccesses(100);
+    started = performance.now();
+    await pacer.between();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(490);
+    pacer.end();
+    const takeBack = new Pacer(store, pacingOf({ pauseMs: 1 }), false);
+    started = performance.now();
+    await takeBack.between();
+    expect(performance.now() - started).toBeLessThan(400);
+    takeBack.end();
+    noteKeptAccesses(-100);
   });
 
   it('are kept while the lock is taken (no wait, no busy error) and written once it is free, exactly once', async () => {

@@ -11,17 +11,30 @@
  * the lock: it is written in the change's pause. Only within a process (the engine host makes one
  * board and hands it to every worker; without a host, each thread has its own), and only for the
  * store the change writes (by a hash of its path).
+ *
+ * The pause must be long enough for them. Beside eight agents at 100k, the accesses kept through
+ * each batch came out of a 110 ms pause more slowly than they went in, the pile grew through the
+ * apply, and the agents ended up waiting for the lock anyway (seconds at a time). So the workers
+ * also count on the board the accesses they keep, and a long change's pause lasts, within a bound,
+ * until they are written (change-run.ts, Pacer.between).
  */
 
-/** Slot 0: how many long changes of this process want the lock now; slot 1: the store they write. */
-const SLOTS = 2;
+/**
+ * Word 0: how many long changes of this process want the lock now; word 1: the store they write;
+ * from word 2, one per thread: how many accesses it keeps, to be written in a long change's pause
+ * (one word each, so a thread that stops takes its count with it: the host clears its word).
+ */
+const FIRST_KEPT = 2;
 
-let board = new Int32Array(new SharedArrayBuffer(4 * SLOTS));
+let board = new Int32Array(new SharedArrayBuffer(4 * (FIRST_KEPT + 1)));
+let ownKept = FIRST_KEPT;
 
-/** A worker's side: shares the board its host made (core/host/host-protocol.ts COURTESY_BOARD_BYTES). */
-export function useCourtesyBoard(buffer: SharedArrayBuffer): void {
-  if (buffer.byteLength < 4 * SLOTS) throw new Error(`a write-courtesy board needs ${4 * SLOTS} bytes, got ${buffer.byteLength}`);
+/** A worker's side: shares the board its host made, counting its kept accesses in word `slot` of theirs (core/host/host-protocol.ts courtesyBoard). */
+export function useCourtesyBoard(buffer: SharedArrayBuffer, slot: number): void {
+  const words = buffer.byteLength / 4;
+  if (!Number.isInteger(slot) || slot < 0 || FIRST_KEPT + slot >= words) throw new Error(`a write-courtesy board of ${buffer.byteLength} bytes has no word for worker ${slot}`);
   board = new Int32Array(buffer);
+  ownKept = FIRST_KEPT + slot;
 }
 
 /** The key a store is known by on the board: an FNV-1a hash of its path (or URL). */
@@ -46,4 +59,16 @@ export function wantWriteLock(key: number): () => void {
 /** Whether a long change of this process wants this store's write lock now. */
 export function writerWaiting(key: number): boolean {
   return Atomics.load(board, 0) > 0 && Atomics.load(board, 1) === key;
+}
+
+/** Counts accesses kept for a long change's pause (positive), or written or dropped (negative). */
+export function noteKeptAccesses(delta: number): void {
+  if (delta !== 0) Atomics.add(board, ownKept, delta);
+}
+
+/** How many accesses the workers of this process keep for a long change's pause, over all stores. */
+export function keptAccesses(): number {
+  let kept = 0;
+  for (let i = FIRST_KEPT; i < board.length; i++) kept += Math.max(0, Atomics.load(board, i));
+  return kept;
 }

@@ -18,7 +18,7 @@ import type { BeforeFinish, JobProgressSink } from '../../model/job-phase.js';
 import { batchBudget, pacingOf, takeBackPacing, type RunPacing } from '../../model/run-pacing.js';
 import { tallyRow, type JournalledStore, type RawChangeRow, type RunCheckpoints, type TouchedRow } from './journal.js';
 import { lockNotTaken } from './lock-not-taken.js';
-import { courtesyKey, wantWriteLock } from '../port/write-courtesy.js';
+import { courtesyKey, keptAccesses, wantWriteLock } from '../port/write-courtesy.js';
 import { claimMarker, clearMarker, markerIsLive, newMarker, runInProgress, runningElsewhere, setLiveRun, writeMarker } from './run-marker.js';
 import type { ChangeRow, ChangeSummary } from '../port/store-rows.js';
 import type { ChangeRun as ChangeRunOfRuns, Pacer as PacerOfRuns } from '../port/store-rows.js';
@@ -27,6 +27,15 @@ import type { ChangeRun as ChangeRunOfRuns, Pacer as PacerOfRuns } from '../port
 const LOCK_PATIENCE_MS = 60_000;
 /** A passive WAL checkpoint at most this often keeps the WAL file from growing with the run. */
 const CHECKPOINT_EVERY_MS = 1000;
+/**
+ * A pause lasts past its length while this process's workers keep a pile of accesses for it
+ * (KEPT_PILE), this much longer at most, so a batch still starts at least every 200 + 110 + 500 ms
+ * of its own work and pause, looking every few ms.
+ */
+const KEPT_PAUSE_AT_MOST_MS = 500;
+const KEPT_LOOK_MS = 5;
+/** Kept accesses past this many are a pile (a recall keeps about five while another writes). */
+const KEPT_PILE = 64;
 /**
  * Journal rows restored between two looks at the clock. Small: restoring one memory row of a
  * 100k store (images, edges, access drift) can take milliseconds, and 200 per look let an undo
@@ -102,6 +111,13 @@ export class Pacer implements PacerOfRuns {
     }
     const left = this.pacing.pauseMs - (performance.now() - pauseStart);
     await new Promise((r) => setTimeout(r, Math.max(0, left)));
+    // Accesses this process's workers kept through the batch are written now; a pause that ends
+    // before they are lets them pile up batch after batch (write-courtesy.ts). A few are always
+    // waiting while agents recall, so only a pile stretches it. A take-back, which someone waits
+    // for, does not stretch its pauses.
+    if (!this.checkpointing) return;
+    const until = performance.now() + KEPT_PAUSE_AT_MOST_MS;
+    while (keptAccesses() > KEPT_PILE && performance.now() < until) await new Promise((r) => setTimeout(r, KEPT_LOOK_MS));
   }
   end(): void {
     this.checkpoints?.resume();

@@ -248,9 +248,20 @@ export const MNEMO_SCHEMA_VERSION = MNEMO_MIGRATIONS.length;
 /** Per connection, the schema cookie at which its mnemo tables were last found current (migrateMnemo). */
 const currentAtCookie = new WeakMap<DB, number>();
 
+/** Per connection, whether mnemo_meta existed at a schema cookie, as found outside any transaction. */
+const mnemoAtCookie = new WeakMap<DB, { cookie: number; has: boolean }>();
+
 export function hasMnemoSchema(db: DB): boolean {
-  // Cached: every write asks this first (through ensureMnemo), thousands of times in a long change.
-  return cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_meta'").get() !== undefined;
+  // Asked several times by each recall (its meta reads and feed checks), and each ask scans
+  // sqlite_master, whose trigger text is long. The answer stands while the schema cookie does: any
+  // committed DDL, ours or another process's, moves it. It is kept only when found outside a
+  // transaction, since a rolled-back one takes its cookie back while other DDL may reuse the number.
+  const cookie = cachedStatement(db, 'PRAGMA schema_version').pluck().get() as number;
+  const known = mnemoAtCookie.get(db);
+  if (known?.cookie === cookie) return known.has;
+  const has = cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='mnemo_meta'").get() !== undefined;
+  if (!db.inTransaction) mnemoAtCookie.set(db, { cookie, has });
+  return has;
 }
 
 export function readMnemoVersion(db: DB): number {
