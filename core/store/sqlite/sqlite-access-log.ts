@@ -37,8 +37,8 @@ type LoggingStore = Pick<StoreHandle, 'transaction' | 'ensureMnemo' | 'emit' | '
 const RETRY_FIRST_MS = 5;
 const RETRY_MAX_MS = 100;
 /**
- * Kept accesses are written this many to a transaction, one transaction a turn, so the recalls
- * this thread answers run between them: written at once, the accesses kept through a reflection's
+ * Kept accesses are written this many to a transaction, for FLUSH_TURN_MS a turn at most, so the
+ * recalls this thread answers run between turns: written at once, the accesses kept through a reflection's
  * apply (thousands) held an agent's worker for over a second. Since a long change's batches keep
  * them (write-courtesy.ts), they come due together in each of its pauses; 128 a transaction showed
  * in the agents' p99 beside a reflect at 20k (331 ms, against 218 ms with 32; one run each).
