@@ -53,13 +53,14 @@ export function knnBlocked(src: BlockedScanSource, q: Float32Array, k: number, f
     for (let t = 0; t < dims.length; t++) {
       const qj = q[dims[t]!]!;
       const { slots, vals } = lists[t]!;
-      let p = cursor[t]!;
-      for (; p < slots.length; p++) {
-        const i = slots[p]!;
-        if (i >= hi) break;
-        acc[i - lo] = acc[i - lo]! + qj * vals[p]!;
+      const from = cursor[t]!;
+      // Where this block's entries end, found first: the summing loop then tests nothing but its bound.
+      const to = hi === n ? slots.length : firstAtLeast(slots, from, hi);
+      for (let p = from; p < to; p++) {
+        const i = slots[p]! - lo;
+        acc[i] = acc[i]! + qj * vals[p]!;
       }
-      cursor[t] = p;
+      cursor[t] = to;
     }
     for (; d < direct.length && direct[d]! < hi; d++) {
       const i = direct[d]!;
@@ -75,4 +76,16 @@ export function knnBlocked(src: BlockedScanSource, q: Float32Array, k: number, f
     }
   }
   return top.best().map(({ slot, cos }) => ({ id: src.idAt(slot), cos }));
+}
+
+/** The first index in [from, slots.length) whose slot is at least `slot` (slots ascend), or slots.length. */
+function firstAtLeast(slots: Uint32Array, from: number, slot: number): number {
+  let lo = from;
+  let hi = slots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (slots[mid]! < slot) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

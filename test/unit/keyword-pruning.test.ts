@@ -20,7 +20,7 @@ interface Built {
 }
 
 /** A random index: `rows` documents over `terms` terms with Zipf-like frequencies, some rows fresh (stale in the bulk postings). */
-function randomIndex(seed: number, rows: number, terms: number): Built {
+function randomIndex(seed: number, rows: number, terms: number, shape: { maxBody: number; lengthNoise: number } = { maxBody: 4, lengthNoise: 20 }): Built {
   const rand = rng(seed);
   const byTerm: { rowid: number; body: number; context: number }[][] = Array.from({ length: terms }, () => []);
   const lengths = new Float64Array(rows + 1);
@@ -36,7 +36,7 @@ function randomIndex(seed: number, rows: number, terms: number): Built {
     for (let t = 0; t < terms; t++) {
       // Term t is held by about a share 1/(t+1.5) of the rows: the first few by most, the last by a handful.
       if (rand() > 1 / (t + 1.5)) continue;
-      const body = rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 4);
+      const body = rand() < 0.2 ? 0 : 1 + Math.floor(rand() * shape.maxBody);
       const context = rand() < 0.6 ? 0 : 1 + Math.floor(rand() * 3);
       if (body === 0 && context === 0) continue;
       own.ids.push(t);
@@ -45,7 +45,7 @@ function randomIndex(seed: number, rows: number, terms: number): Built {
       length += body + context;
       df[t]!++;
     }
-    length += Math.floor(rand() * 20);
+    length += Math.floor(rand() * shape.lengthNoise);
     lengths[rowid] = length;
     totalLength += length;
     const isFresh = rand() < 0.03;
@@ -122,5 +122,26 @@ describe('the BM25 leg prunes postings and still gives what scoring them all giv
     }
     expect(compared).toBe(480);
     expect(hits).toBeGreaterThan(10_000);
+  });
+
+  it('keeps a row whose last terms bring exactly the most a row of its length could gain', () => {
+    // Every frequency 1 and every length only the row's own terms: a row's share of a term is then
+    // exactly the bound at its length, so a bound any lower than that leaves out rows that belong.
+    let compared = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const { index, terms } = randomIndex(seed, 2000, 12, { maxBody: 1, lengthNoise: 1 });
+      const bounds = new TermBounds();
+      const rand = rng(2000 + seed);
+      const acc = new Float64Array(index.lengths.length * 2);
+      for (let qn = 0; qn < 40; qn++) {
+        const stems = Array.from({ length: 2 + Math.floor(rand() * 6) }, () => Math.floor(rand() * (terms - 2)));
+        const q: KeywordSearch = { terms: [], limit: 1 + Math.floor(rand() * 5), contextWeight: 0 };
+        const all = scoreAllBm25(index, stems, q, acc);
+        const pruned = scoreBm25(index, stems, q, acc, bounds);
+        expect(pruned.map((h) => h.id)).toEqual(all.map((h) => h.id));
+        compared++;
+      }
+    }
+    expect(compared).toBe(800);
   });
 });

@@ -84,6 +84,28 @@ describe('SubstringIndex', () => {
     expect(hits('stanbul')).toEqual([0]);
     expect(hits('elvn')).toEqual([2]);
   });
+
+  it('finds a token inside any word that holds it, and never across a character that ends a word', () => {
+    const texts = ['rolled-back', 'rollback rollback', 'xrollbackx', 'roll back', 'roll\u00e9back', 'back', 'ollba', ''];
+    const index = new SubstringIndex(texts);
+    const hits = (t: string) => {
+      const out: number[] = [];
+      index.match(t, (s) => out.push(s));
+      return out;
+    };
+    // 'rollback' is a word of slot 1 (twice: listed once) and part of slot 2's one word.
+    expect(hits('rollback')).toEqual([1, 2]);
+    expect(hits('lback')).toEqual([1, 2]);
+    expect(hits('llb')).toEqual([1, 2, 6]);
+    expect(hits('back')).toEqual([0, 1, 2, 3, 4, 5]);
+    // Across '-', ' ' and a non-ASCII letter: no word holds it.
+    expect(hits('rolledback')).toEqual([]);
+    expect(hits('rollbac')).toEqual([1, 2]);
+    expect(hits('dback')).toEqual([]);
+    expect(hits('lledb')).toEqual([]);
+    // A token longer than every word.
+    expect(hits('rollbackrollback')).toEqual([]);
+  });
 });
 
 let engine: Engine;

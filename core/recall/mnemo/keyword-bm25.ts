@@ -66,7 +66,10 @@ const B = 0.75;
  * 2. The rows met that could still make the cut are refined a term at a time: each term left adds
  *    its share to them (a merge of two ascending rowid lists, not a lookup per row), its bound
  *    leaves what they could still gain, the floor rises, and the rows that can no longer reach it
- *    are dropped. On the demo store the rows met number 10⁵ and the survivors a few hundred.
+ *    are dropped. What a row could still gain is bounded at its own length (gainByLength). On the
+ *    demo store the rows met number 10⁵ and the survivors a few hundred.
+ * In 1 and 2 the floor is kept from the best rows so far and the rows the last term lifted above
+ * it, never from every row met again: scores only rise, so no other row can join the best.
  * 3. The survivors (and the rows changed since the postings were built) are scored exactly, each
  *    term's share added in the query's order as scoreAllBm25 adds them, so the hits and their scores
  *    are bit for bit scoreAllBm25's (test/unit/keyword-pruning.test.ts compares them on random indexes).
@@ -91,28 +94,33 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
   while (read < order.length) {
     const p = order[read++]!;
     const before = met;
-    met = addPostings(index, p, q.contextWeight, acc, rows.met, met);
+    // The rows this term lifts above the floor: the new best are among them and the old best,
+    // as scores only rise (a row left at or below the floor cannot lift the limit-th best past it).
+    rows.rose = 0;
+    met = addPostings(index, p, q.contextWeight, acc, rows.met, met, floor, rows);
     if (met > before) runs.push(met);
     rest -= p.ub;
-    if (p.term < index.postedTerms) {
-      const range = index.postingsOf(p.term);
-      best = topVisible(index, acc, q, best, range.rowids, range.from, range.to, rows.mark);
-    }
+    if (rows.rose > 0) best = topVisible(index, acc, q, best, rows.above, 0, rows.rose, rows.mark);
     floor = kthOf(best, acc, q);
     // Summed in another order than the exact scores below: a relative margin far above that rounding.
     if (rest < marginBelow(floor)) break;
   }
   if (read === order.length) rest = 0;
   let kept: number;
+  const lengths = index.lengths;
   for (let from = rows.met; ; from = rows.kept) {
     // The rows that can still reach the floor, into `kept` (in place after the first time), each run staying ascending.
+    // What a row could still gain is bounded at its own length, far below the terms' bounds at their shortest rows.
+    const gain = gainByLength(order, read, rows.gain);
+    const reach = marginBelow(floor);
     let left = 0;
     let start = 0;
     const runsLeft: number[] = [];
     for (const end of runs) {
       for (let i = start; i < end; i++) {
         const rowid = from[i]!;
-        if (acc[rowid]! + rest >= marginBelow(floor)) rows.kept[left++] = rowid;
+        const length = lengths[rowid]!;
+        if (acc[rowid]! + gain[length < GAIN_LENGTHS ? length | 0 : GAIN_LENGTHS]! >= reach) rows.kept[left++] = rowid;
       }
       if (runsLeft.length === 0 || left > runsLeft[runsLeft.length - 1]!) runsLeft.push(left);
       start = end;
@@ -122,13 +130,16 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
     if (read === order.length || kept === 0) break;
     const p = order[read++]!;
     start = 0;
+    rows.rose = 0;
     for (const end of runs) {
-      addShares(index, p, q.contextWeight, acc, rows.kept, start, end);
+      addShares(index, p, q.contextWeight, acc, rows.kept, start, end, floor, rows);
       start = end;
     }
     rest -= p.ub;
     if (read === order.length) rest = 0;
-    floor = Math.max(floor, kthOf(topVisible(index, acc, q, [], rows.kept, 0, kept, rows.mark), acc, q));
+    // As above: every row of `best` is kept (its score is at least the floor), and only a row this term lifted above the floor can join it.
+    if (rows.rose > 0) best = topVisible(index, acc, q, best, rows.above, 0, rows.rose, rows.mark);
+    floor = Math.max(floor, kthOf(best, acc, q));
   }
   for (let i = 0; i < met; i++) acc[rows.met[i]!] = 0;
   // A row the scope hides never makes the cut: left out here, not scored.
@@ -149,6 +160,26 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
     scored.push(rowid);
   }
   return topHits(index, scored, scored.length, q, acc);
+}
+
+/** Row lengths gainByLength tells apart; a longer row is bounded as one of this length (a bound: the gain falls as the length grows). */
+const GAIN_LENGTHS = 256;
+
+/**
+ * By row length (0 to GAIN_LENGTHS): the most the terms `order[read..]` could add to a row of that
+ * length. A term's share is largest at its largest weighted frequency, and falls as the row's
+ * length grows (f / (f + k0 + kb·len)); fractional lengths are bounded by the length below them.
+ */
+function gainByLength(order: readonly TermPlan[], read: number, into: Float64Array): Float64Array {
+  for (let len = 0; len <= GAIN_LENGTHS; len++) {
+    let gain = 0;
+    for (let k = read; k < order.length; k++) {
+      const p = order[k]!;
+      if (p.fmax > 0) gain += ((p.scale * p.fmax) / (p.fmax + p.k0 + p.avgKb * len)) * (1 + 1e-9);
+    }
+    into[len] = gain;
+  }
+  return into;
 }
 
 /** Just below `floor`: what a bound must reach, given that sums in other orders round differently. */
@@ -172,17 +203,31 @@ function distinctTerms(plans: readonly TermPlan[]): TermPlan[] {
  * million memories meets 10⁵ rows, and arrays grown row by row made garbage of them each time).
  * Safe to share: scoring is synchronous and never re-entered.
  */
-let scratch = { met: new Int32Array(0), kept: new Int32Array(0), mark: new Uint8Array(0) };
-function scratchRows(rows: number): typeof scratch {
-  if (scratch.met.length < rows) scratch = { met: new Int32Array(rows), kept: new Int32Array(rows), mark: new Uint8Array(rows) };
+let scratch: ScratchRows = { met: new Int32Array(0), kept: new Int32Array(0), above: new Int32Array(0), rose: 0, mark: new Uint8Array(0), gain: new Float64Array(GAIN_LENGTHS + 1) };
+function scratchRows(rows: number): ScratchRows {
+  if (scratch.met.length < rows) scratch = { met: new Int32Array(rows), kept: new Int32Array(rows), above: new Int32Array(rows), rose: 0, mark: new Uint8Array(rows), gain: scratch.gain };
   return scratch;
+}
+
+interface ScratchRows {
+  /** The rows met so far, in the order met. */
+  met: Int32Array;
+  /** The rows kept for refining. */
+  kept: Int32Array;
+  /** The rows the last term read lifted above the floor: `rose` of them. */
+  above: Int32Array;
+  rose: number;
+  mark: Uint8Array;
+  /** gainByLength's table. */
+  gain: Float64Array;
 }
 
 /**
  * A term's share added to each of `rows[from, to)` (ascending) that its bulk postings hold: the
- * two ascending lists merged, galloping through the postings where the rows are sparse.
+ * two ascending lists merged, galloping through the postings where the rows are sparse. Each row
+ * whose score ends above `floor` is appended to `rose.above`.
  */
-function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array, rows: Int32Array, from: number, to: number): void {
+function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array, rows: Int32Array, from: number, to: number, floor: number, rose: { above: Int32Array; rose: number }): void {
   if (p.term >= index.postedTerms) return;
   const { rowids, body, context, from: first, to: end } = index.postingsOf(p.term);
   const { scale, k0, avgKb: kb } = p;
@@ -209,7 +254,7 @@ function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array
     }
     if (i < end && rowids[i] === rowid) {
       const f = body[i]! + w * context[i]!;
-      if (f > 0) acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!);
+      if (f > 0 && (acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!)) > floor) rose.above[rose.rose++] = rowid;
     }
   }
 }
@@ -224,6 +269,8 @@ interface TermPlan {
   scale: number;
   /** No row's share of this term exceeds it (the postings' largest frequency over their shortest row). */
   ub: number;
+  /** The largest weighted frequency among the term's bulk postings (0: it has none). */
+  fmax: number;
   avgKb: number;
   k0: number;
 }
@@ -274,22 +321,25 @@ function termPlans(index: ScoredIndex, stems: readonly number[], w: number, boun
     if (idf <= 0) idf = 1e-6;
     const scale = idf * (K1 + 1);
     let ub = 0;
+    let fmax = 0;
     if (term < index.postedTerms) {
       const b = bounds.of(index, term);
       const f = b.body + w * b.context;
       // f / (f + k0 + kb·len) grows with f and shrinks with len; doubled against rounding.
       ub = f > 0 ? ((scale * f) / (f + k0 + kb * b.length)) * (1 + 1e-9) : 0;
+      fmax = Math.max(0, f);
     }
-    plans.push({ at, term, idf, scale, ub, avgKb: kb, k0 });
+    plans.push({ at, term, idf, scale, ub, fmax, avgKb: kb, k0 });
   });
   return plans;
 }
 
 /**
  * One term's bulk postings added to `acc` (scoreAllBm25's loop, for this term alone); each row met
- * for the first time is written at `met[count]`. Returns the new count.
+ * for the first time is written at `met[count]`, and each row whose score ends above `floor` is
+ * appended to `rose.above`. Returns the new count.
  */
-function addPostings(index: ScoredIndex, p: Pick<TermPlan, 'term' | 'scale' | 'k0' | 'avgKb'>, w: number, acc: Float64Array, met: Int32Array, count: number): number {
+function addPostings(index: ScoredIndex, p: Pick<TermPlan, 'term' | 'scale' | 'k0' | 'avgKb'>, w: number, acc: Float64Array, met: Int32Array, count: number, floor: number, rose: { above: Int32Array; rose: number }): number {
   if (p.term >= index.postedTerms) return count;
   const { rowids, body, context, from, to } = index.postingsOf(p.term);
   const { scale, k0, avgKb: kb } = p;
@@ -301,7 +351,8 @@ function addPostings(index: ScoredIndex, p: Pick<TermPlan, 'term' | 'scale' | 'k
     const f = body[i]! + w * context[i]!;
     if (f <= 0) continue;
     if (acc[rowid] === 0) met[count++] = rowid;
-    acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!);
+    const score = (acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!));
+    if (score > floor) rose.above[rose.rose++] = rowid;
   }
   return count;
 }
@@ -380,6 +431,9 @@ function topHits(index: ScoredIndex, rows: ArrayLike<number>, count: number, q: 
   return hits;
 }
 
+/** What addPostings appends rows above an infinite floor to: none ever are. */
+const NONE_ROSE = { above: new Int32Array(0), rose: 0 };
+
 /** Every posting of every term scored: the definition scoreBm25 prunes (and what it falls back on). */
 export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: KeywordSearch, acc: Float64Array): KeywordHit[] {
   const n = index.docCount;
@@ -401,7 +455,7 @@ export function scoreAllBm25(index: ScoredIndex, stems: readonly number[], q: Ke
     if (df === 0) continue;
     let idf = Math.log((n - df + 0.5) / (df + 0.5));
     if (idf <= 0) idf = 1e-6;
-    count = addPostings(index, { term, scale: idf * (K1 + 1), k0, avgKb: kb }, w, acc, met, count);
+    count = addPostings(index, { term, scale: idf * (K1 + 1), k0, avgKb: kb }, w, acc, met, count, Infinity, NONE_ROSE);
     for (const rowid of index.fresh) {
       const t = index.freshTerms(rowid);
       const j = bisect(t.ids, 0, t.ids.length, term);
