@@ -47,6 +47,19 @@ describe('StoredStrings (a snapshot part kept as its bytes)', () => {
     expect(s.shared(3)).toBe(s.shared(0));
   });
 
+  it('shares the hash table of a part holding the same entries byte for byte, and finds every entry through it', () => {
+    const ids = Array.from({ length: 500 }, (_, i) => `m-${i}-${'é'.repeat(i % 3)}`);
+    const first = stored(ids).index();
+    const twin = stored(ids);
+    const regrouped = stored(['m-0-m-1-é', ...ids.slice(2)]); // entries 0 and 1 as one: the same bytes, other entries
+    expect(twin.indexOf(ids[7]!)).toBe(7);
+    expect(twin.indexTables!.table).toBe(first.indexTables!.table);
+    expect(regrouped.indexOf('m-0-m-1-é')).toBe(0);
+    expect(regrouped.indexOf(ids[0]!)).toBe(-1);
+    expect(regrouped.indexTables!.table).not.toBe(first.indexTables!.table);
+    ids.forEach((id, i) => expect(twin.indexOf(id)).toBe(i));
+  });
+
   it('refuses a part whose lengths do not fit its bytes, and one holding an entry twice', () => {
     const w = new PartsWriter();
     w.strings('s', ['abc', 'déf']);

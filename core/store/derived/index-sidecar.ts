@@ -38,7 +38,7 @@ import {
   type SnapshotHeader,
 } from './sidecar-generations.js';
 import { clearBuilding, markBuilding, othersBuilding } from './sidecar-holders.js';
-import { PartsFile, partsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry } from './snapshot-file.js';
+import { PartsFile, partsFile, removePartsDir, removePartsFiles, sweepPartsFiles, type PartEntry, type SharedTexts } from './snapshot-file.js';
 import type { PartSource, SnapshotParts } from './snapshot-parts.js';
 import { dropErased, erasableContents } from './sidecar-erase.js';
 import { SnapshotWrite } from './snapshot-write.js';
@@ -79,6 +79,8 @@ export class IndexSidecar {
   private readonly holder = randomUUID();
   /** The generation file each index was last read from, open while it has parts not yet read. */
   private readonly openFiles = new Map<string, PartsFile>();
+  /** Text parts the indexes' snapshot files have read, shared between them (the same ids in each: PartsFile.get). */
+  private readonly sharedTexts: SharedTexts = new Map();
 
   private constructor(
     readonly path: string,
@@ -156,7 +158,7 @@ export class IndexSidecar {
         const found = lookUpSnapshot(this.db, name);
         if (!found) return null;
         const total = found.entries.reduce((end, e) => Math.max(end, e.offset + e.bytes), 0);
-        const parts = PartsFile.open(this.partsPath(found.generation), found.entries, total);
+        const parts = PartsFile.open(this.partsPath(found.generation), found.entries, total, this.sharedTexts);
         if (parts === 'missing') continue;
         if (parts === 'damaged') {
           this.reportDamage(name);

@@ -147,6 +147,8 @@ export class PartsFile implements PartSource {
     private fd: number | null,
     private readonly blockCrcs: Uint32Array,
     entries: readonly PartEntry[],
+    /** Where the files of one sidecar share the text parts they have read (null: nowhere). */
+    private readonly sharedTexts: SharedTexts | null,
   ) {
     let b = 0;
     for (const e of entries) {
@@ -160,7 +162,7 @@ export class PartsFile implements PartSource {
    * 'missing' when the file is not there (another process replaced that generation meanwhile),
    * 'damaged' when its length, its layout or its table of block CRCs does not match.
    */
-  static open(path: string, entries: readonly PartEntry[], total: number): PartsFile | 'missing' | 'damaged' {
+  static open(path: string, entries: readonly PartEntry[], total: number, sharedTexts: SharedTexts | null = null): PartsFile | 'missing' | 'damaged' {
     let fd: number;
     try {
       fd = openSync(path, 'r');
@@ -176,7 +178,7 @@ export class PartsFile implements PartSource {
       closeSync(fd);
       return 'damaged';
     }
-    return new PartsFile(fd, new Uint32Array(crcs.buffer, 0, blocks), entries);
+    return new PartsFile(fd, new Uint32Array(crcs.buffer, 0, blocks), entries, sharedTexts);
   }
 
   has(name: string): boolean {
@@ -193,9 +195,22 @@ export class PartsFile implements PartSource {
     if (done) return done;
     const e = this.entries.get(name);
     if (!e) return undefined;
+    const shared = name.endsWith('.utf8') ? this.sharedTexts : null;
+    const key = shared ? this.contentKey(e) : '';
+    const twin = shared?.get(key)?.deref();
+    if (twin) {
+      this.read.set(name, twin);
+      return twin;
+    }
     const bytes = this.blocks(e, 0, e.bytes);
+    if (shared) shareText(shared, key, bytes);
     this.read.set(name, bytes);
     return bytes;
+  }
+
+  /** A part's length, whole checksum and block checksums: what two parts with the same bytes share. */
+  private contentKey(e: PartEntry & { firstBlock: number }): string {
+    return `${e.bytes}:${e.crc}:${crc32(this.blockCrcs.subarray(e.firstBlock, e.firstBlock + blockCount(e.bytes)))}`;
   }
 
   /**
@@ -230,6 +245,20 @@ export class PartsFile implements PartSource {
     }
     return bytes;
   }
+}
+
+/**
+ * Text parts read lately by the files of one sidecar, by contentKey. Every index of a store keeps the same ids (and most the
+ * same owners) in a snapshot of its own: at a million memories, 31 MB of ids read and checked four
+ * times over on the first recall after an open. A text part is only ever read, never written in
+ * place, so the indexes can share one copy. The key is made of the checksums its writer recorded
+ * for every 4 KB block: two parts share a copy only when the bytes written agree block for block.
+ */
+export type SharedTexts = Map<string, WeakRef<Uint8Array>>;
+
+function shareText(shared: SharedTexts, key: string, bytes: Uint8Array): void {
+  for (const [k, ref] of shared) if (!ref.deref()) shared.delete(k);
+  shared.set(key, new WeakRef(bytes));
 }
 
 /** `length` bytes at `position` into a buffer of their own; null when the file ends first. */
