@@ -115,9 +115,10 @@ export class SqliteAccessLog {
   }
 
   /**
-   * Writes the oldest kept accesses, WRITE_AT_MOST of them, without waiting for the lock (kept
-   * long, a short wait; kept past KEEP_AT_MOST, as long as any write waits); the rest on a later
-   * turn. On a taken lock, another try a little later, longer each time. A taken lock is never an
+   * Writes the oldest kept accesses, WRITE_AT_MOST to a transaction, for FLUSH_TURN_MS at most,
+   * without waiting for the lock (kept long, a short wait; kept past KEEP_AT_MOST, as long as any
+   * write waits); the rest on a later turn. On a taken lock, another try a little later, longer
+   * each time. A taken lock is never an
    * error here: the recall that kept them has its answer. From a timer (`fromTimer`) it never
    * throws: nobody would hear it but the worker's uncaught-error handler, which stops the worker;
    * a write that fails for another reason than the lock drops those accesses, with a warning.
@@ -135,6 +136,7 @@ export class SqliteAccessLog {
     }
     const turnStarted = performance.now();
     let written: boolean;
+    let dropped = false;
     for (;;) {
       const chunk = this.kept.slice(0, WRITE_AT_MOST);
       const waitMs = this.kept.length >= KEEP_AT_MOST ? this.busyTimeoutMs : performance.now() - this.keptSince >= KEEP_AT_MOST_MS ? OVERDUE_WAIT_MS : 0;
@@ -143,7 +145,7 @@ export class SqliteAccessLog {
       } catch (err) {
         if (!fromTimer) throw err;
         this.store.warn('access-log-kept', `${chunk.length} accesses kept while the store was locked could not be written (${(err as Error).message}); they are not in the access log`);
-        written = true; // dropped below, as if written: trying them again would fail the same way
+        written = dropped = true; // dropped below, as if written: trying them again would fail the same way
       }
       if (!written) break;
       this.kept.splice(0, chunk.length);
@@ -151,7 +153,8 @@ export class SqliteAccessLog {
       this.retryMs = RETRY_FIRST_MS;
       // A long change's pause is when they can be written: more of it is used while the lock is
       // free, a turn's budget at most, so the recalls this thread answers still run between turns.
-      if (this.kept.length === 0 || performance.now() - turnStarted >= FLUSH_TURN_MS || writerWaiting(this.courtesy)) break;
+      // A write that failed ends the turn: the next chunk would most likely fail the same way.
+      if (dropped || this.kept.length === 0 || performance.now() - turnStarted >= FLUSH_TURN_MS || writerWaiting(this.courtesy)) break;
     }
     if (written) {
       if (this.kept.length === 0) return;
