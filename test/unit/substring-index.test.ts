@@ -106,6 +106,98 @@ describe('SubstringIndex', () => {
     // A token longer than every word.
     expect(hits('rollbackrollback')).toEqual([]);
   });
+
+  it('checks a candidate word only within its own characters, not on into the rest of its text', () => {
+    // 'abcxbcd' holds both of 'abcd''s trigrams but not 'abcd'; where the word is first met, its
+    // text goes on to hold 'abcd' in another word. Slot 1 holds only 'abcxbcd'.
+    const index = new SubstringIndex(['abcxbcd abcd', 'abcxbcd', 'zabcxbcdz abcd']);
+    const hits = (t: string) => {
+      const out: number[] = [];
+      index.match(t, (s) => out.push(s));
+      return out;
+    };
+    expect(hits('abcd')).toEqual([0, 2]);
+    expect(hits('xbcd')).toEqual([0, 1, 2]);
+    expect(hits('bcdab')).toEqual([]);
+  });
+
+  it('matches a brute-force scan on a vocabulary of thousands of words sharing prefixes, built at once and a slice at a time', () => {
+    const r = rng(44);
+    const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
+    // Few letters, so words share prefixes and trigrams; each word's prefixes are words too.
+    const letters = [...'ab01c9'];
+    const vocabulary: string[] = [];
+    while (vocabulary.length < 9000) {
+      let w = '';
+      const n = 1 + Math.floor(r() * 14);
+      for (let i = 0; i < n; i++) w += pick(letters);
+      vocabulary.push(w, w.slice(0, Math.max(1, n - 2)));
+    }
+    const separators = [' ', '-', '.', '\u00e9', '_', '  '];
+    const texts = Array.from({ length: 3000 }, () => {
+      const words = Array.from({ length: Math.floor(r() * 8) }, () => pick(vocabulary));
+      // A word the text repeats.
+      if (words.length > 0 && r() < 0.3) words.push(words[0]!);
+      return words.map((w) => w + pick(separators)).join('');
+    });
+    const tokens = [
+      ...Array.from({ length: 300 }, () => {
+        // Any stretch of a text: within a word, or across the end of one.
+        const t = pick(texts);
+        const at = Math.floor(r() * t.length);
+        return t.slice(at, at + 1 + Math.floor(r() * 12));
+      }),
+      ...Array.from({ length: 100 }, () => pick(vocabulary)),
+      ...Array.from({ length: 50 }, () => pick(vocabulary) + pick(vocabulary)),
+      'ab01c9ab01c9ab01c9',
+    ].filter((t) => t.length > 0);
+    const whole = new SubstringIndex(texts);
+    const build = new SubstringIndexBuild(texts.length, (s) => texts[s]!);
+    while (!build.step(0));
+    const sliced = build.result();
+    for (const tok of tokens) {
+      const want = texts.flatMap((t, s) => (t.includes(tok) ? [s] : []));
+      for (const index of [whole, sliced]) {
+        const got: number[] = [];
+        index.match(tok, (s) => got.push(s));
+        expect(got, tok).toEqual(want);
+      }
+    }
+  });
+
+  it('tells apart two long words with one 32-bit hash', () => {
+    // The build keys a word of more than 5 characters by the FNV-1a hash of its letters' codes
+    // (a–z 0 to 25, 0–9 26 to 35): two words found with one hash (a birthday search) share a
+    // key, and the table must compare their characters.
+    const fnv = (w: string) => {
+      let h = 0x811c9dc5 | 0;
+      for (let i = 0; i < w.length; i++) {
+        const ch = w.charCodeAt(i);
+        h = Math.imul(h ^ (ch >= 97 ? ch - 97 : ch - 48 + 26), 0x01000193);
+      }
+      return h;
+    };
+    const r = rng(45);
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const seen = new Map<number, string>();
+    let pair: [string, string] | null = null;
+    while (!pair) {
+      let w = '';
+      for (let i = 0; i < 8; i++) w += letters[Math.floor(r() * letters.length)];
+      const other = seen.get(fnv(w));
+      if (other !== undefined && other !== w) pair = [other, w];
+      else seen.set(fnv(w), w);
+    }
+    const [a, b] = pair;
+    expect(fnv(a)).toBe(fnv(b));
+    const texts = [a, `x ${b}`, `${b} ${a}`, `${b}`, `${a}${b}`, `${a}-${a}`];
+    const index = new SubstringIndex(texts);
+    for (const tok of [a, b, a.slice(1), b.slice(0, 6), a + b, `${b}-`]) {
+      const got: number[] = [];
+      index.match(tok, (s) => got.push(s));
+      expect(got, tok).toEqual(texts.flatMap((t, s) => (t.includes(tok) ? [s] : [])));
+    }
+  });
 });
 
 let engine: Engine;
