@@ -1,21 +1,16 @@
 /**
  * An exact in-memory substring index answering nooa's keyword leg, `lower(text) LIKE '%tok%'`,
  * for tokens made of [a-z0-9]. A full-scan LIKE costs ~90 ms per token on 100k memories; this
- * answers with the same ids in the same (slot = rowid) order, and never scans a memory's text:
+ * answers with the same ids in the same (slot = rowid) order, and never reads a memory's text:
  *   - 1- and 2-character tokens: one bitset per gram (36 + 1296 bitsets), read directly;
  *   - longer tokens: the words that contain the token, then those words' memories.
  * A [a-z0-9] token can only occur inside one run of [a-z0-9] characters, so a text contains it
  * exactly when one of its words (its maximal runs, 3 characters or more) does. The index keeps the
  * distinct words, each word's memories, and a trigram index over the words themselves: a token's
- * words are the intersection of its two rarest trigrams' word lists, each checked within the word.
- * Trigram postings over the memories, verified against each memory's text, were the way before: at
- * a million memories the demo's common words matched 10⁵ memories each, and checking them took 15
- * to 50 ms a token. A vocabulary is far smaller than the texts it comes from, though not always:
- * texts of ids and hashes hold mostly distinct words (300k texts of two UUIDs and a hex hash each
- * hold 1.5M). So a word is not a string but an extent of the text it was first met in, (slot,
- * start, length): the index keeps the texts anyway, for tokens outside [a-z0-9], and a string per
- * word and a Map from word to id took twice the build's time and 40 MB more at 1.5M words. A
- * candidate word is checked against a token by reading its characters there.
+ * words are the intersection of its two rarest trigrams' word lists, checked with indexOf on the
+ * word. Trigram postings over the memories, verified against each memory's text, were the way
+ * before: at a million memories the demo's common words matched 10⁵ memories each, and checking
+ * them took 15 to 50 ms a token. A vocabulary is far smaller than the texts it comes from.
  * SQLite FTS5's trigram tokenizer was the other candidate: it cannot serve 1–2 character
  * tokens (they fall back to a full scan), its case folding is Unicode rather than SQLite's
  * ASCII `lower()`, and it would write a table into a nooa file on a read.
@@ -23,12 +18,6 @@
 const ALPHABET = 36;
 const BIGRAMS = ALPHABET * ALPHABET;
 const TRIGRAMS = BIGRAMS * ALPHABET;
-/**
- * Entries a word takes in a wordExtents array: word `id`'s are [id * EXTENT, id * EXTENT + 3), the
- * slot whose text holds it, where it starts in that text and its length (one array, not three:
- * one object to grow and to trim, and a word's extent read from one place).
- */
-const EXTENT = 3;
 
 /** a-z → 0..25, 0-9 → 26..35, anything else → -1 (texts are already ASCII-lower-cased). */
 function code(ch: number): number {
@@ -40,13 +29,12 @@ function code(ch: number): number {
 export class SubstringIndex {
   /** Slots [0, size) are indexed. */
   readonly size: number;
-  /** Each slot's text: where the words' characters are (wordExtents), and what a token outside [a-z0-9] is looked for in. */
   private readonly texts: readonly string[];
   private readonly words: number;
   /** 1-gram bitsets then 2-gram bitsets, `words` 32-bit words each. */
   private readonly bits: Uint32Array;
-  /** The distinct words of 3 characters or more, by word id: each an extent of a text (EXTENT says how). */
-  private readonly wordExtents: Uint32Array;
+  /** The distinct words of 3 characters or more, by word id. */
+  private readonly vocabulary: readonly string[];
   /** Word id → the slots whose text holds it, ascending: entries [slotStart[id], slotStart[id + 1]) of `wordSlots`. */
   private readonly slotStart: Uint32Array;
   private readonly wordSlots: Uint32Array;
@@ -68,16 +56,16 @@ export class SubstringIndex {
     this.size = built.texts.length;
     this.words = wordsFor(this.size);
     this.bits = built.bits;
-    this.wordExtents = built.wordExtents;
+    this.vocabulary = built.vocabulary;
     this.slotStart = built.slotStart;
     this.wordSlots = built.wordSlots;
     this.triStart = built.triStart;
     this.triWords = built.triWords;
   }
 
-  /** Approximate memory held, in bytes (for diagnostics; the texts not counted). */
+  /** Approximate memory held, in bytes (for diagnostics; the words' strings not counted). */
   get bytes(): number {
-    return this.bits.byteLength + this.wordExtents.byteLength + this.slotStart.byteLength + this.wordSlots.byteLength + this.triStart.byteLength + this.triWords.byteLength;
+    return this.bits.byteLength + this.slotStart.byteLength + this.wordSlots.byteLength + this.triStart.byteLength + this.triWords.byteLength;
   }
 
   /** Words of a bitset covering the indexed slots. */
@@ -122,7 +110,7 @@ export class SubstringIndex {
       for (let p = triStart[g]!, end = triStart[g + 1]!; p < end; p++) visit(triWords[p]!);
       return;
     }
-    // Two rarest distinct trigrams; the words in both are a superset of the matches, each checked (wordHolds).
+    // Two rarest distinct trigrams; the words in both are a superset of the matches, checked by indexOf.
     let best = -1;
     let second = -1;
     const len = (g: number) => triStart[g + 1]! - triStart[g]!;
@@ -143,20 +131,8 @@ export class SubstringIndex {
         if (b >= bEnd) return;
         if (triWords[b] !== word) continue;
       }
-      if (this.wordHolds(word, token)) visit(word);
+      if (this.vocabulary[word]!.includes(token)) visit(word);
     }
-  }
-
-  /**
-   * Whether word `id` contains `token`, looked for at each place in the word's own extent where it
-   * fits: an indexOf from the word's start could run on through the rest of a long text.
-   */
-  private wordHolds(id: number, token: string): boolean {
-    const e = id * EXTENT;
-    const text = this.texts[this.wordExtents[e]!]!;
-    const start = this.wordExtents[e + 1]!;
-    for (let p = start, last = start + this.wordExtents[e + 2]! - token.length; p <= last; p++) if (text.startsWith(token, p)) return true;
-    return false;
   }
 
   /** Calls `visit(slot)` for every indexed slot whose text contains `token`, in ascending slot order. */
@@ -187,7 +163,7 @@ export function forEachBit(bits: Uint32Array, visit: (slot: number) => void): vo
 interface BuiltParts {
   texts: readonly string[];
   bits: Uint32Array;
-  wordExtents: Uint32Array;
+  vocabulary: readonly string[];
   slotStart: Uint32Array;
   wordSlots: Uint32Array;
   triStart: Uint32Array;
@@ -210,31 +186,19 @@ const MIN_WORD = 3;
  * Pass 1 reads each slot's text, when first reached, through `textOf` (a slot whose text changes
  * afterwards must be treated as dirty by the owner, RecallCorpus does, as for a slot changed after
  * a whole build): its 1- and 2-gram bits, and its distinct words, which join the vocabulary. Pass
- * 2 turns the slots' words into each word's ascending slots, and passes 3 and 4 index the
- * vocabulary's words by trigram. Texts are read again only at the words' extents: by passes 3 and
- * 4 for their trigrams, and by pass 1 to compare a word with one whose key it shares.
- *
- * Pass 1 finds a word's id without making a string of it: the scan computes each run's key (a
- * short word's own letters, a long word's hash) as it reads it, and an open-addressing table from
- * key to id, dropped after pass 1, finds the word in place. A Map of sliced strings, one per word,
- * was most of the build's time on a vocabulary of 1.5M words.
+ * 2 turns the slots' words into each word's ascending slots, and pass 3 indexes the vocabulary's
+ * words by trigram. No pass reads a text again.
  */
 export class SubstringIndexBuild {
   private readonly texts: string[] = [];
   private readonly words: number;
   private readonly bits: Uint32Array;
-  /** Per word id, where pass 1 first met it (EXTENT says how). */
-  private wordExtents = new Uint32Array(1024 * EXTENT);
-  private wordCount = 0;
-  /** Pass 1's hash table from word to id (BUCKET says how), at most half full. */
-  private wordTable = new Int32Array(BUCKET * 4096);
-  /**
-   * Per word id, two entries (pass 1): the last slot that counted it, plus 1 (0: none yet), so a
-   * word a text repeats counts once; and its number of slots.
-   */
-  private wordTally = new Uint32Array(2 * 1024);
-  /** Per word id: where its next slot goes in wordSlots (pass 2). */
-  private slotFill = new Uint32Array(0);
+  private readonly vocabulary: string[] = [];
+  private readonly wordIds = new Map<string, number>();
+  /** Per word id: its number of slots (pass 1), then where its next slot goes (pass 2). */
+  private wordCounts = new Uint32Array(1024);
+  /** Per word id: the last slot that counted it, so a word repeated in a text counts once. */
+  private lastSlot = new Int32Array(1024).fill(-1);
   /** Each slot's distinct word ids, slot after slot: entries [slotWordsEnd[s − 1], slotWordsEnd[s]). */
   private slotWords = new Uint32Array(4096);
   private slotWordCount = 0;
@@ -268,7 +232,7 @@ export class SubstringIndexBuild {
   step(deadline: number): boolean {
     // The clock is read every SLOTS_PER_CHECK slots or words: cheap next to their work, fine enough for a slice.
     while (!this.done) {
-      const end = this.pass <= 2 ? this.size : this.wordCount;
+      const end = this.pass <= 2 ? this.size : this.vocabulary.length;
       const to = Math.min(end, this.next + SLOTS_PER_CHECK);
       if (this.pass === 1) this.readSlots(this.next, to);
       else if (this.pass === 2) this.postSlots(this.next, to);
@@ -290,7 +254,7 @@ export class SubstringIndexBuild {
     return {
       texts: this.texts,
       bits: this.bits,
-      wordExtents: this.wordExtents,
+      vocabulary: this.vocabulary,
       slotStart: this.slotStart!,
       wordSlots: this.wordSlots!,
       triStart: this.triStart!,
@@ -301,15 +265,15 @@ export class SubstringIndexBuild {
   private endPass(): void {
     this.next = 0;
     if (this.pass === 1) {
-      const words = this.wordCount;
+      const words = this.vocabulary.length;
       const slotStart = new Uint32Array(words + 1);
-      for (let id = 0; id < words; id++) slotStart[id + 1] = slotStart[id]! + this.wordTally[2 * id + 1]!;
+      for (let id = 0; id < words; id++) slotStart[id + 1] = slotStart[id]! + this.wordCounts[id]!;
       this.slotStart = slotStart;
       this.wordSlots = new Uint32Array(this.slotWordCount);
-      this.slotFill = slotStart.slice(0, words);
-      this.wordExtents = this.wordExtents.slice(0, words * EXTENT);
-      this.wordTable = new Int32Array(0);
-      this.wordTally = new Uint32Array(0);
+      // From here on, where each word's next slot goes.
+      this.wordCounts = slotStart.slice(0, words);
+      this.wordIds.clear();
+      this.lastSlot = new Int32Array(0);
       this.pass = 2;
     } else if (this.pass === 2) {
       this.slotWords = new Uint32Array(0);
@@ -323,7 +287,7 @@ export class SubstringIndexBuild {
       this.triLast.fill(-1);
       this.pass = 4;
     } else {
-      this.slotFill = new Uint32Array(0);
+      this.wordCounts = new Uint32Array(0);
       this.done = true;
     }
   }
@@ -338,9 +302,6 @@ export class SubstringIndexBuild {
       const bit = 1 << (slot & 31);
       let c2 = -1;
       let runStart = 0;
-      // The run's key so far (SHORT_WORD says how): FNV-1a over its codes, and its codes as base-37 digits.
-      let hash = 0;
-      let digits = 0;
       for (let i = 0; i <= t.length; i++) {
         const c = i < t.length ? code(t.charCodeAt(i)) : -1;
         if (c >= 0) {
@@ -351,77 +312,37 @@ export class SubstringIndexBuild {
           if (c2 >= 0) {
             const k = (ALPHABET + c2 * ALPHABET + c) * words + w;
             bits[k] = bits[k]! | bit;
-          } else {
-            runStart = i;
-            hash = FNV_OFFSET;
-            digits = 0;
-          }
-          hash = Math.imul(hash ^ c, FNV_PRIME);
-          digits = (Math.imul(digits, 37) + c + 1) | 0;
-        } else if (c2 >= 0 && i - runStart >= MIN_WORD) {
-          const length = i - runStart;
-          this.addWord(t, slot, runStart, length, length <= SHORT_WORD ? digits : hash | LONG_KEY);
-        }
+          } else runStart = i;
+        } else if (c2 >= 0 && i - runStart >= MIN_WORD) this.addWord(t.slice(runStart, i), slot);
         c2 = c;
       }
       this.slotWordsEnd[slot] = this.slotWordCount;
     }
   }
 
-  /**
-   * Counts the word at characters [start, start + length) of `text`, slot `slot`'s, for the slot
-   * (once, however often the text repeats it); `key` its key (SHORT_WORD says how).
-   */
-  private addWord(text: string, slot: number, start: number, length: number, key: number): void {
-    // Grown before a probe that may add a word, so the table stays at most half full.
-    if (2 * BUCKET * this.wordCount >= this.wordTable.length) this.wordTable = rehashed(this.wordTable);
-    const table = this.wordTable;
-    const mask = table.length - 1;
-    let b = firstBucket(key, mask);
-    for (; ; b = (b + BUCKET) & mask) {
-      const entry = table[b]!;
-      if (entry === 0) {
-        table[b] = this.newWord(slot, start, length) + 1;
-        table[b + 1] = key;
-        break;
+  private addWord(word: string, slot: number): void {
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      id = this.vocabulary.length;
+      this.vocabulary.push(word);
+      this.wordIds.set(word, id);
+      if (id >= this.wordCounts.length) {
+        this.wordCounts = grown(this.wordCounts, id + 1);
+        const last = new Int32Array(this.wordCounts.length).fill(-1);
+        last.set(this.lastSlot);
+        this.lastSlot = last;
       }
-      // A short word's key is the word; a long word's only hashes it.
-      if (table[b + 1] === key && (key >= 0 || this.isWord(entry - 1, text, start, length))) break;
     }
-    const id = table[b]! - 1;
-    const tally = this.wordTally;
-    if (tally[2 * id] === slot + 1) return;
-    tally[2 * id] = slot + 1;
-    tally[2 * id + 1] = tally[2 * id + 1]! + 1;
+    if (this.lastSlot[id] === slot) return;
+    this.lastSlot[id] = slot;
+    this.wordCounts[id] = this.wordCounts[id]! + 1;
     if (this.slotWordCount >= this.slotWords.length) this.slotWords = grown(this.slotWords, this.slotWordCount + 1);
     this.slotWords[this.slotWordCount++] = id;
   }
 
-  /** A new word id for the word at characters [start, start + length) of slot `slot`'s text. */
-  private newWord(slot: number, start: number, length: number): number {
-    const id = this.wordCount++;
-    const e = id * EXTENT;
-    if (e + EXTENT > this.wordExtents.length) this.wordExtents = grown(this.wordExtents, e + EXTENT);
-    this.wordExtents[e] = slot;
-    this.wordExtents[e + 1] = start;
-    this.wordExtents[e + 2] = length;
-    if (2 * id + 2 > this.wordTally.length) this.wordTally = grown(this.wordTally, 2 * id + 2);
-    return id;
-  }
-
-  /** Whether word `id` is the characters [start, start + length) of `text`, compared in place. */
-  private isWord(id: number, text: string, start: number, length: number): boolean {
-    const e = id * EXTENT;
-    if (this.wordExtents[e + 2] !== length) return false;
-    const own = this.texts[this.wordExtents[e]!]!;
-    const ownStart = this.wordExtents[e + 1]!;
-    for (let i = 0; i < length; i++) if (own.charCodeAt(ownStart + i) !== text.charCodeAt(start + i)) return false;
-    return true;
-  }
-
   /** Pass 2: each word's slots, in slot order, from the words pass 1 found per slot. */
   private postSlots(from: number, to: number): void {
-    const fill = this.slotFill;
+    const fill = this.wordCounts;
     const wordSlots = this.wordSlots!;
     let p = from === 0 ? 0 : this.slotWordsEnd[from - 1]!;
     for (let slot = from; slot < to; slot++) {
@@ -452,14 +373,12 @@ export class SubstringIndexBuild {
 
   /** Calls `visit(g)` once for each distinct trigram of word `id`. */
   private eachTrigram(id: number, visit: (g: number) => void): void {
-    const e = id * EXTENT;
-    const text = this.texts[this.wordExtents[e]!]!;
-    const start = this.wordExtents[e + 1]!;
+    const word = this.vocabulary[id]!;
     const last = this.triLast;
-    let c1 = code(text.charCodeAt(start));
-    let c2 = code(text.charCodeAt(start + 1));
-    for (let i = start + 2, end = start + this.wordExtents[e + 2]!; i < end; i++) {
-      const c = code(text.charCodeAt(i));
+    let c1 = code(word.charCodeAt(0));
+    let c2 = code(word.charCodeAt(1));
+    for (let i = 2; i < word.length; i++) {
+      const c = code(word.charCodeAt(i));
       const g = c1 * BIGRAMS + c2 * ALPHABET + c;
       if (last[g] !== id) {
         last[g] = id;
@@ -476,54 +395,6 @@ function grown(a: Uint32Array, need: number): Uint32Array<ArrayBuffer> {
   const b = new Uint32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
-}
-
-/**
- * Entries a bucket takes in SubstringIndexBuild.wordTable: a word's id + 1 (0: an empty bucket)
- * and its key (SHORT_WORD says how), kept so that a probe of another word ends without reading
- * that word (most of the time for a long word, always for a short one), and a growth rehashes
- * without reading the texts.
- */
-const BUCKET = 2;
-
-/**
- * A word's key, computed by readSlots as it scans the word. A word of up to SHORT_WORD characters
- * is its own key: its codes as base-37 digits, 1 to 36, under 37⁵ < 2³¹, so two short words with
- * one key are one word and the table finds one without reading a text (most words of ordinary
- * text, and the hostile 4-character parts of UUIDs, met at random across the texts). A longer
- * word's key is its FNV-1a hash with the sign bit set, never a short word's, and a probe with that
- * key compares the words' characters.
- */
-const SHORT_WORD = 5;
-const LONG_KEY = 1 << 31;
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
-/** A key's bits mixed (MurmurHash3's finaliser): the table takes a bucket from the low bits, which FNV and base-37 digits leave poorly spread. */
-function mixed(key: number): number {
-  let h = key ^ (key >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
-
-/** Where the probes for `key` start in a table of `mask` + 1 entries: the index of a bucket's first entry. */
-function firstBucket(key: number, mask: number): number {
-  return Math.imul(mixed(key), BUCKET) & mask;
-}
-
-/** A table (SubstringIndexBuild.wordTable) with twice the buckets, holding the same words. */
-function rehashed(table: Int32Array): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(2 * table.length);
-  const mask = out.length - 1;
-  for (let from = 0; from < table.length; from += BUCKET) {
-    if (table[from] === 0) continue;
-    let to = firstBucket(table[from + 1]!, mask);
-    while (out[to] !== 0) to = (to + BUCKET) & mask;
-    for (let i = 0; i < BUCKET; i++) out[to + i] = table[from + i]!;
-  }
-  return out;
 }
 
 /** Slots (or words) between two reads of the clock in SubstringIndexBuild.step. */

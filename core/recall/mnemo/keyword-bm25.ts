@@ -108,12 +108,7 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
   if (read === order.length) rest = 0;
   let kept: number;
   const lengths = index.lengths;
-  // The kept rows' scores and lengths sit beside their rowids (rows.score, rows.length), so refining
-  // reads them in order: looked up by rowid, each pass over 10⁵ rows missed the cache twice a row.
-  // A row's entry in `acc` is brought up to date only when its score passes the floor, as only
-  // such rows (and `best`, all above it) are read from `acc` again before it is cleared.
-  const { kept: keptRows, score: keptScore, length: keptLength } = rows;
-  for (let first = true; ; first = false) {
+  for (let from = rows.met; ; from = rows.kept) {
     // The rows that can still reach the floor, into `kept` (in place after the first time), each run staying ascending.
     // What a row could still gain is bounded at its own length, far below the terms' bounds at their shortest rows.
     const gain = gainByLength(order, read, rows.gain);
@@ -123,14 +118,9 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
     const runsLeft: number[] = [];
     for (const end of runs) {
       for (let i = start; i < end; i++) {
-        const rowid = first ? rows.met[i]! : keptRows[i]!;
-        const length = first ? lengths[rowid]! : keptLength[i]!;
-        const score = first ? acc[rowid]! : keptScore[i]!;
-        if (score + gain[length < GAIN_LENGTHS ? length | 0 : GAIN_LENGTHS]! >= reach) {
-          keptRows[left] = rowid;
-          keptScore[left] = score;
-          keptLength[left++] = length;
-        }
+        const rowid = from[i]!;
+        const length = lengths[rowid]!;
+        if (acc[rowid]! + gain[length < GAIN_LENGTHS ? length | 0 : GAIN_LENGTHS]! >= reach) rows.kept[left++] = rowid;
       }
       if (runsLeft.length === 0 || left > runsLeft[runsLeft.length - 1]!) runsLeft.push(left);
       start = end;
@@ -142,7 +132,7 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
     start = 0;
     rows.rose = 0;
     for (const end of runs) {
-      addShares(index, p, q.contextWeight, acc, rows, start, end, floor);
+      addShares(index, p, q.contextWeight, acc, rows.kept, start, end, floor, rows);
       start = end;
     }
     rest -= p.ub;
@@ -213,23 +203,17 @@ function distinctTerms(plans: readonly TermPlan[]): TermPlan[] {
  * million memories meets 10⁵ rows, and arrays grown row by row made garbage of them each time).
  * Safe to share: scoring is synchronous and never re-entered.
  */
-let scratch = scratchOf(0, new Float64Array(GAIN_LENGTHS + 1));
+let scratch: ScratchRows = { met: new Int32Array(0), kept: new Int32Array(0), above: new Int32Array(0), rose: 0, mark: new Uint8Array(0), gain: new Float64Array(GAIN_LENGTHS + 1) };
 function scratchRows(rows: number): ScratchRows {
-  if (scratch.met.length < rows) scratch = scratchOf(rows, scratch.gain);
+  if (scratch.met.length < rows) scratch = { met: new Int32Array(rows), kept: new Int32Array(rows), above: new Int32Array(rows), rose: 0, mark: new Uint8Array(rows), gain: scratch.gain };
   return scratch;
-}
-
-function scratchOf(rows: number, gain: Float64Array): ScratchRows {
-  return { met: new Int32Array(rows), kept: new Int32Array(rows), score: new Float64Array(rows), length: new Float64Array(rows), above: new Int32Array(rows), rose: 0, mark: new Uint8Array(rows), gain };
 }
 
 interface ScratchRows {
   /** The rows met so far, in the order met. */
   met: Int32Array;
-  /** The rows kept for refining, and beside each its score so far and its length. */
+  /** The rows kept for refining. */
   kept: Int32Array;
-  score: Float64Array;
-  length: Float64Array;
   /** The rows the last term read lifted above the floor: `rose` of them. */
   above: Int32Array;
   rose: number;
@@ -239,19 +223,18 @@ interface ScratchRows {
 }
 
 /**
- * A term's share added to the score of each kept row `[from, to)` (ascending rowids) that its bulk
- * postings hold: the two ascending lists merged, galloping through the postings where the rows are
- * sparse. Each row whose score ends above `floor` gets it written to `acc` too, and is appended
- * to `rows.above`.
+ * A term's share added to each of `rows[from, to)` (ascending) that its bulk postings hold: the
+ * two ascending lists merged, galloping through the postings where the rows are sparse. Each row
+ * whose score ends above `floor` is appended to `rose.above`.
  */
-function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array, rows: ScratchRows, from: number, to: number, floor: number): void {
+function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array, rows: Int32Array, from: number, to: number, floor: number, rose: { above: Int32Array; rose: number }): void {
   if (p.term >= index.postedTerms) return;
   const { rowids, body, context, from: first, to: end } = index.postingsOf(p.term);
   const { scale, k0, avgKb: kb } = p;
-  const { kept, score, length } = rows;
+  const lengths = index.lengths;
   let i = first;
   for (let j = from; j < to && i < end; j++) {
-    const rowid = kept[j]!;
+    const rowid = rows[j]!;
     if (rowids[i]! < rowid) {
       // Gallop: rowids[lo] < rowid, and rowids[hi] ≥ rowid or hi = end.
       let lo = i;
@@ -271,10 +254,7 @@ function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array
     }
     if (i < end && rowids[i] === rowid) {
       const f = body[i]! + w * context[i]!;
-      if (f > 0 && (score[j]! += (scale * f) / (f + k0 + kb * length[j]!)) > floor) {
-        acc[rowid] = score[j]!;
-        rows.above[rows.rose++] = rowid;
-      }
+      if (f > 0 && (acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!)) > floor) rose.above[rose.rose++] = rowid;
     }
   }
 }
