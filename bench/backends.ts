@@ -100,7 +100,7 @@ try {
   const figures: Partial<BackendsFigures> = {};
   if (phases.has('recall')) {
     log('recall (explain k=10, hops=1), warm engines:');
-    figures.recall = measureRecall(main, { rounds: Number(values.rounds), queries: Number(values.queries), now: NOW, log });
+    figures.recall = await measureRecall(main, { rounds: Number(values.rounds), queries: Number(values.queries), now: NOW, log });
   }
   if (phases.has('open')) {
     log('open + first recall, fresh processes:');
