@@ -250,9 +250,10 @@ export class PartsFile implements PartSource {
 /**
  * Text parts read lately by the files of one sidecar, by contentKey. Every index of a store keeps
  * the same ids (and most the same owners) in a snapshot of its own: at a million memories, 31 MB
- * of ids read and checked four times over on the first recall after an open. A text part is only ever read, never written in
- * place, so the indexes can share one copy. The key is made of the checksums its writer recorded
- * for every 4 KB block: two parts share a copy only when the bytes written agree block for block.
+ * of ids read and checked four times over on the first recall after an open. A text part is only
+ * ever read, never written in place, so the indexes can share one copy. The key is made of the
+ * checksums its writer recorded for every 4 KB block: two parts share a copy only when the bytes
+ * written agree block for block.
  */
 export type SharedTexts = Map<string, WeakRef<Uint8Array>>;
 

@@ -118,10 +118,10 @@ export class SqliteAccessLog {
    * Writes the oldest kept accesses, WRITE_AT_MOST to a transaction, for FLUSH_TURN_MS at most,
    * without waiting for the lock (kept long, a short wait; kept past KEEP_AT_MOST, as long as any
    * write waits); the rest on a later turn. On a taken lock, another try a little later, longer
-   * each time. A taken lock is never an
-   * error here: the recall that kept them has its answer. From a timer (`fromTimer`) it never
-   * throws: nobody would hear it but the worker's uncaught-error handler, which stops the worker;
-   * a write that fails for another reason than the lock drops those accesses, with a warning.
+   * each time. A taken lock is never an error here: the recall that kept them has its answer.
+   * From a timer (`fromTimer`) it never throws: nobody would hear it but the worker's
+   * uncaught-error handler, which stops the worker; a write that fails for another reason than
+   * the lock drops those accesses, with a warning.
    */
   private tryKept(fromTimer = false): void {
     if (this.retry) clearTimeout(this.retry);
