@@ -24,6 +24,8 @@ import { tempDir } from './fixture.js';
 import { allMemories } from '../core/store/queries/memory-lookups.js';
 
 export const INDEX_QUERIES = ['deploy', 'database migration', 'coffee meeting', 'release notes bug', 'alice'];
+/** Keyword-leg tokens: whole words, parts of words, one and two characters, digits, one no word holds. */
+const SUBSTRING_TOKENS = ['deploy', 'ploy', 'migration', 'e', 'ta', '0', 'qa', 'zzzq'];
 
 /** A demo store (with its change feed), in a temp dir of its own. */
 export function feedStore(now: number, size = 400, seed = 11): string {
@@ -63,6 +65,16 @@ export function openIndexed(path: string, now: number, opts: { snapshots?: boole
 export function indexesOf(engine: Engine) {
   const keyword = keywordIndex(engine, true);
   const corpus = recallCorpus(engine);
+  // First, while a snapshot read back may still hold its texts unread: the keyword leg's matches come from its word lists then.
+  const substring = (['content', 'title+tags+content'] as const).map((set) =>
+    SUBSTRING_TOKENS.map((token) => {
+      const bits = new Uint32Array(corpus.words);
+      corpus.matchBits(set === 'content' ? ['content'] : ['title', 'tags', 'content'], token, bits);
+      const ids: string[] = [];
+      for (let s = 0; s < corpus.size; s++) if ((bits[s >>> 5]! >>> (s & 31)) & 1) ids.push(corpus.idOf(s));
+      return ids.sort();
+    }),
+  );
   const vectors = engine.vectors.get();
   const live: Record<string, unknown>[] = [];
   for (let s = 0; s < corpus.size; s++) {
@@ -82,6 +94,7 @@ export function indexesOf(engine: Engine) {
     partOf: ids.map((id) => [id, [...partOf.parentsOf(id)].sort(), partOf.childrenOf(id).sort()]).filter(([, ps, cs]) => ps!.length + cs!.length > 0),
     adjacency: [...recallAdjacency(engine).edgesFrom(ids)].sort(([a], [b]) => a.localeCompare(b)),
     entities: named.map((e) => [e, entities.entitiesIn(e), [...entities.holdersOf(entities.entitiesIn(e)[0] ?? '')].sort()]),
+    substring,
     keyword: INDEX_QUERIES.map((q) => keyword.search({ terms: q.split(' '), limit: 25, contextWeight: 0.4 })),
     keywordSize: keyword.size,
     keywordDocs: keywordContent(keyword),

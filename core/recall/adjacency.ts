@@ -14,7 +14,7 @@ import type { EdgeType } from '../model/enums.js';
 import type { Edge } from '../model/memory.js';
 import { PartsReader, PartsWriter, SnapshotMismatch, prefixSums, type PartSource, type SnapshotParts, type StringEntries } from '../store/derived/snapshot-parts.js';
 import type { StoreReader } from '../store/port/port.js';
-import { readStoredStrings, type StoredStrings } from '../store/derived/stored-strings.js';
+import { readIndexedStrings, writeIndexedStrings, type StoredStrings } from '../store/derived/stored-strings.js';
 import { allEdges } from '../store/queries/edge-sources.js';
 
 /** The outgoing lists of a snapshot read back, made into Edge objects per source when asked for. */
@@ -48,7 +48,7 @@ export class Adjacency implements PersistableIndex {
   readonly readsNoUsage = true;
   /** Nor importance or salience: another process's rescore leaves it as it is. */
   readonly readsNoScores = true;
-  readonly snapshotFormat = 'adjacency/1';
+  readonly snapshotFormat = 'adjacency/2';
   /** Outgoing lists in memory (never empty); a source of `stored` is here once read or changed. */
   private out = new Map<string, Edge[]>();
   /** A snapshot read back: a source's list is read from it until `overridden` names the source. */
@@ -74,7 +74,7 @@ export class Adjacency implements PersistableIndex {
     const lists = this.allLists();
     const srcs = [...lists.keys()];
     const edges = srcs.flatMap((src) => lists.get(src)!);
-    if (!w.strings('srcs', srcs) || !w.strings('targets', edges.map((e) => e.target_id)) || !w.strings('types', edges.map((e) => e.type))) return null;
+    if (!writeIndexedStrings(w, 'srcs', srcs) || !w.strings('targets', edges.map((e) => e.target_id)) || !w.strings('types', edges.map((e) => e.type))) return null;
     w.typed('counts', Uint32Array.from(srcs, (src) => lists.get(src)!.length));
     w.typed('weights', Float64Array.from(edges, (e) => e.weight));
     w.typed('created', Float64Array.from(edges, (e) => e.created_at));
@@ -83,7 +83,7 @@ export class Adjacency implements PersistableIndex {
 
   restoreSnapshot(parts: PartSource, store: StoreReader): void {
     const r = new PartsReader(parts);
-    const srcs = readStoredStrings(r, 'srcs').index(); // throws when a source appears twice
+    const srcs = readIndexedStrings(r, 'srcs'); // without a stored table, hashed now: throws when a source appears twice
     const starts = prefixSums(r.typed('counts', Uint32Array, srcs.length));
     // The edges themselves are read per source when spread asks (a recall reads a few hundred lists).
     const targets = r.stringsOnDemand('targets');

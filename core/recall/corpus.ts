@@ -22,6 +22,7 @@ import type { SourceRow, StoreReader } from '../store/port/port.js';
 import { scanScoringFields, type ScoringFields } from './data-scan.js';
 import type { SparseField } from './profile.js';
 import { setBit } from './substring-index.js';
+import { TextsInMemory, type CorpusTexts } from './stored-contents.js';
 import { KeywordView, substringIndexPolicy } from './keyword-view.js';
 import { asciiLower } from './tokens.js';
 import { countMemories } from '../store/queries/memory-lookups.js';
@@ -39,7 +40,7 @@ const MAX_MOVED_SLOTS = 4096;
 export class RecallCorpus implements PersistableIndex {
   /** Text, owner and scoring fields come from the row alone. */
   readonly readsNoEdges = true;
-  readonly snapshotFormat = 'corpus/1';
+  readonly snapshotFormat = 'corpus/2';
   private ids: string[] = [];
   private rowids: number[] = [];
   private owners: string[] = [];
@@ -80,7 +81,7 @@ export class RecallCorpus implements PersistableIndex {
   }
 
   contentOf(slot: number): string {
-    return this.restored ? this.restored.contents.get(slot) : this.contents[slot]!;
+    return this.restored ? this.withTexts((texts) => texts.get(slot)) : this.contents[slot]!;
   }
 
   /** Every slot's id, live or not (tests and checks; a scan of the whole corpus). */
@@ -141,11 +142,12 @@ export class RecallCorpus implements PersistableIndex {
   private mutable(): void {
     const r = this.restored;
     if (!r) return;
+    const contents = this.withTexts((texts) => texts.toArray());
     this.restored = null;
     this.ids = r.ids.toArray();
     this.rowids = Array.from(r.rowids);
     this.owners = r.owners.toArray();
-    this.contents = r.contents.toArray();
+    this.contents = contents;
     this.lowered = new Array<string | null>(this.ids.length).fill(null);
     this.ids.forEach((id, s) => this.slotOf.set(id, s));
   }
@@ -215,7 +217,9 @@ export class RecallCorpus implements PersistableIndex {
   updateUsage(store: StoreReader, id: string, written?: SourceRow): void {
     const slot = this.needsReload ? undefined : this.slotOfId(id);
     const row = slot === undefined ? undefined : (written ?? store.queries.sourceRow(id));
-    const same = slot !== undefined && row && !row.archived && this.isAlive(slot) && row.rowid === this.rowidOf(slot) && row.owner === this.ownerOf(slot) && row.content === this.contentOf(slot);
+    // The slot's owner decoded alone: ownerOf() decodes every owner of a snapshot read back the first time (a million at 1M).
+    const owner = (s: number) => (this.restored ? this.restored.owners.get(s) : this.owners[s]!);
+    const same = slot !== undefined && row && !row.archived && this.isAlive(slot) && row.rowid === this.rowidOf(slot) && row.owner === owner(slot) && row.content === this.contentOf(slot);
     if (!same) return this.update(store, id);
     const before = this.dataOf(slot);
     const after = slotData(store, row);
@@ -368,14 +372,55 @@ export class RecallCorpus implements PersistableIndex {
    * joined text is a match in one field), then only live slots kept.
    */
   private restoredMatches(fields: readonly SparseField[], token: string, out: Uint32Array): void {
-    const r = this.restored!;
     const found = new Uint32Array(out.length);
     for (const f of fields) {
-      if (f === 'content') r.contents.forEachContaining(token, (s) => setBit(found, s));
-      else if (f === 'title') r.data.titleMatches(token, found);
-      else if (f === 'tags') r.data.tagMatches(token, found);
+      // Each field into a bitset of its own, so a read that fails half way (damaged bytes) leaves no bit behind.
+      const mine = new Uint32Array(found.length);
+      if (f === 'content') this.withTexts((texts) => texts.setContaining(token, mine));
+      else if (f === 'title' || f === 'tags') this.fieldMatches(f, token, mine);
+      for (let w = 0; w < found.length; w++) found[w] = found[w]! | mine[w]!;
     }
     for (let w = 0; w < out.length; w++) out[w] = out[w]! | (found[w]! & this.aliveBits[w]!);
+  }
+
+  /**
+   * Title or tag matches of a snapshot read back, from its word lists; when what they read turns
+   * out damaged only now, from every slot's fields, read from the store from then on (storedData).
+   */
+  private fieldMatches(field: 'title' | 'tags', token: string, out: Uint32Array): void {
+    const stored = this.stored;
+    if (stored) {
+      try {
+        if (field === 'title') stored.titleMatches(token, out);
+        else stored.tagMatches(token, out);
+        return;
+      } catch (err) {
+        if (!(err instanceof SnapshotMismatch)) throw err;
+        this.stored = null;
+        out.fill(0);
+      }
+    }
+    for (let s = 0; s < this.size; s++) {
+      const d = this.dataOf(s);
+      if (field === 'title' ? d.title !== null && asciiLower(d.title).includes(token) : d.tags.some((t) => asciiLower(t).includes(token))) setBit(out, s);
+    }
+  }
+
+  /**
+   * A read of the restored snapshot's texts, which are read lazily (stored-contents.ts): when their
+   * bytes turn out damaged only now, every text is read from the store instead, and the read is
+   * made again on those.
+   */
+  private withTexts<R>(read: (texts: CorpusTexts) => R): R {
+    const r = this.restored!;
+    try {
+      return read(r.contents);
+    } catch (err) {
+      if (!(err instanceof SnapshotMismatch)) throw err;
+      const store = this.store!;
+      r.contents = new TextsInMemory(Array.from({ length: r.ids.length }, (_, s) => store.queries.sourceRow(r.ids.get(s))?.content ?? ''));
+      return read(r.contents);
+    }
   }
 
   /** The ASCII-lower-cased text the keyword leg reads for a slot under a field set. */

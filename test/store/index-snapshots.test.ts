@@ -121,6 +121,19 @@ describe('persisted derived indexes', () => {
     expect(next.builds).toEqual([]);
   });
 
+  it('answers the keyword leg and shows texts, titles and tags right when the word lists or those turn out damaged: the corpus reads them from the store', () => {
+    for (const part of ['words.slots', 'contents.utf8', 'title_words.slots', 'tag_words.utf8', 'tags.utf8', 'titles.starts']) {
+      const path = feedStore();
+      warm(path);
+      zeroPart(path, part); // read only when a keyword token or a shown text first needs it
+      const o = open(path);
+      expect(indexesOf(o.engine)).toEqual(freshIndexes(path));
+      o.engine.close();
+      expect(o.builds).toEqual([]);
+      expect(o.warnings.filter((w) => /damaged snapshot of recall\.corpus/.test(w))).toHaveLength(1);
+    }
+  });
+
   it('answers a search right when the postings it reads turn out damaged: the keyword index is rebuilt from the store', () => {
     const path = feedStore();
     warm(path);

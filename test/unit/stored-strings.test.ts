@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PartsReader, PartsWriter, SnapshotMismatch } from '../../core/store/derived/snapshot-parts.js';
-import { asciiLowerBytes, readStoredStrings } from '../../core/store/derived/stored-strings.js';
+import { asciiLowerBytes, readIndexedStrings, readStoredStrings, writeIndexedStrings } from '../../core/store/derived/stored-strings.js';
 import { asciiLower } from '../../core/recall/tokens.js';
 
 /** Strings written as a snapshot writes them, read back as StoredStrings. */
@@ -14,6 +14,53 @@ function stored(list: string[]) {
 const LIST = ['', 'alpha', 'ALPHA', 'Ünïcode kestrel', '東京 rotate', '😀😀 uploads', 'İstanbul KELVIN \u212A', 'rotaterotate', 'x'.repeat(5000), 'end'];
 
 describe('StoredStrings (a snapshot part kept as its bytes)', () => {
+  it('is made once for parts read once: the indexes that hold the same ids share it, and its hash table', () => {
+    const w = new PartsWriter();
+    expect(w.strings('ids', LIST)).toBe(true);
+    const a = readStoredStrings(new PartsReader(w.parts), 'ids', LIST.length).index();
+    expect(readStoredStrings(new PartsReader(w.parts), 'ids', LIST.length)).toBe(a);
+    // Equal bytes read into buffers of their own are another part: made again, and still equal.
+    const copy = new Map([...w.parts].map(([k, v]) => [k, v.slice()]));
+    const b = readStoredStrings(new PartsReader(copy), 'ids', LIST.length);
+    expect(b).not.toBe(a);
+    expect(b.toArray()).toEqual(a.toArray());
+  });
+
+  it('finds every entry through a hash table stored beside it, as through one made on reading', () => {
+    const w = new PartsWriter();
+    expect(writeIndexedStrings(w, 's', LIST)).toBe(true);
+    expect(w.parts.has('s.table')).toBe(true);
+    const s = readIndexedStrings(new PartsReader(w.parts), 's', LIST.length);
+    expect(s.indexTables?.table).toEqual(new Int32Array(w.parts.get('s.table')!.slice().buffer));
+    LIST.forEach((v, i) => expect(s.indexOf(v)).toBe(i));
+    for (const absent of ['alph', 'Alpha', '😀', '\ud800', 'end ']) expect(s.indexOf(absent)).toBe(-1);
+    // The same table as hashing the stored bytes gives (non-ASCII entries hash their UTF-8 bytes).
+    expect(stored(LIST).index().indexTables!.table).toEqual(s.indexTables!.table);
+  });
+
+  it('refuses a stored table that cannot be the entries\' and hashes the entries instead of storing one for equal strings', () => {
+    const w = new PartsWriter();
+    expect(writeIndexedStrings(w, 's', LIST)).toBe(true);
+    const table = new Int32Array(w.parts.get('s.table')!.slice().buffer);
+    const hashes = w.parts.get('s.hashes')!;
+    w.parts.set('s.table', new Uint8Array(table.subarray(0, 8).slice().buffer));
+    expect(() => readIndexedStrings(new PartsReader(w.parts), 's')).toThrow(/snapshot part s\.(table|hashes)/);
+    const dropped = table.slice();
+    dropped[dropped.findIndex((v) => v !== 0)] = 0;
+    w.parts.set('s.table', new Uint8Array(dropped.buffer));
+    w.parts.set('s.hashes', hashes);
+    expect(() => readIndexedStrings(new PartsReader(w.parts), 's')).toThrow(/holds 9 of its 10 entries/);
+    const beyond = table.slice();
+    beyond[beyond.findIndex((v) => v !== 0)] = 99;
+    w.parts.set('s.table', new Uint8Array(beyond.buffer));
+    expect(() => readIndexedStrings(new PartsReader(w.parts), 's')).toThrow(/names entry 98 of 10/);
+
+    const twins = new PartsWriter();
+    expect(writeIndexedStrings(twins, 'd', ['a', 'b', 'a'])).toBe(true);
+    expect(twins.parts.has('d.table')).toBe(false);
+    expect(() => readIndexedStrings(new PartsReader(twins.parts), 'd')).toThrow(/appears twice/);
+  });
+
   it('gives back every entry, finds each by value, and no other', () => {
     const s = stored(LIST);
     expect(s.length).toBe(LIST.length);

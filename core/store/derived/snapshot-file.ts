@@ -195,7 +195,7 @@ export class PartsFile implements PartSource {
     if (done) return done;
     const e = this.entries.get(name);
     if (!e) return undefined;
-    const shared = name.endsWith('.utf8') ? this.sharedTexts : null;
+    const shared = name.endsWith('.utf8') || name.endsWith('.len') ? this.sharedTexts : null;
     const key = shared ? this.contentKey(e) : '';
     const twin = shared?.get(key)?.deref();
     if (twin) {
@@ -248,10 +248,11 @@ export class PartsFile implements PartSource {
 }
 
 /**
- * Text parts read lately by the files of one sidecar, by contentKey. Every index of a store keeps
- * the same ids (and most the same owners) in a snapshot of its own: at a million memories, 31 MB
- * of ids read and checked four times over on the first recall after an open. A text part is only
- * ever read, never written in place, so the indexes can share one copy. The key is made of the
+ * Text parts (their bytes and their lengths) read lately by the files of one sidecar, by
+ * contentKey. Every index of a store keeps the same ids (and most the same owners) in a snapshot
+ * of its own: at a million memories, 31 MB of ids and 4 MB of their lengths read and checked four
+ * times over on the first recall after an open. A text part is only ever read, never written in
+ * place, so the indexes can share one copy (and one StoredStrings made from it). The key is made of the
  * checksums its writer recorded for every 4 KB block: two parts share a copy only when the bytes
  * written agree block for block.
  */

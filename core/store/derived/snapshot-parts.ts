@@ -4,6 +4,8 @@
  * them. Little-endian is assumed (every platform Node ships on), and the sidecar's format records
  * it so a big-endian reader would rebuild instead of misreading.
  */
+import { Buffer } from 'node:buffer';
+
 export type SnapshotParts = Map<string, Uint8Array>;
 
 /**
@@ -79,6 +81,22 @@ export class PartsWriter {
     return true;
   }
 
+  /**
+   * Strings as one UTF-8 run and each one's byte start (`.starts`, float64, one more than there
+   * are strings), so a reader decodes entry i from two numbers and its bytes, and reads nothing
+   * whole (RangedStrings). False as for strings().
+   */
+  utf8Ranged(name: string, list: readonly string[]): boolean {
+    const starts = new Float64Array(list.length + 1);
+    for (let i = 0; i < list.length; i++) {
+      if (!isWellFormed(list[i]!)) return false;
+      starts[i + 1] = starts[i]! + Buffer.byteLength(list[i]!, 'utf8');
+    }
+    this.typed(`${name}.starts`, starts);
+    this.parts.set(`${name}.utf8`, new TextEncoder().encode(list.join('')));
+    return true;
+  }
+
   json(name: string, value: unknown): void {
     this.parts.set(name, new TextEncoder().encode(JSON.stringify(value)));
   }
@@ -86,6 +104,10 @@ export class PartsWriter {
 
 export class PartsReader {
   constructor(private readonly parts: PartSource) {}
+
+  has(name: string): boolean {
+    return this.parts.has(name);
+  }
 
   private bytes(name: string): Uint8Array {
     const b = this.parts.get(name);
@@ -160,6 +182,13 @@ export class PartsReader {
     return new Utf8Run((from, to) => this.typedRange(`${name}.utf8`, Uint8Array, from, to), starts);
   }
 
+  /** A part written by PartsWriter.utf8Ranged, read an entry at a time (throws SnapshotMismatch when its lengths do not fit). */
+  rangedStrings(name: string, expectedLength?: number): RangedStrings {
+    const count = this.lengthOf(`${name}.starts`, Float64Array) - 1;
+    if (count < 0 || (expectedLength !== undefined && count !== expectedLength)) throw new SnapshotMismatch(`snapshot part ${name}.starts has ${count + 1} entries, expected ${(expectedLength ?? 0) + 1}`);
+    return new RangedStrings(this, name, count, this.lengthOf(`${name}.utf8`, Uint8Array));
+  }
+
   json<T>(name: string): T {
     return JSON.parse(new TextDecoder().decode(this.bytes(name))) as T;
   }
@@ -199,6 +228,56 @@ export class Utf8Run implements StringEntries {
     const out = new Array<string>(to - from);
     for (let i = from; i < to; i++) out[i - from] = this.decoder.decode(bytes.subarray(this.starts[i]! - base, this.starts[i + 1]! - base));
     return out;
+  }
+}
+
+/**
+ * Strings written by PartsWriter.utf8Ranged: entry i's byte start and end are read from `.starts`
+ * and its bytes from `.utf8` when it is asked for, so a million entries cost nothing until then.
+ */
+export class RangedStrings implements StringEntries {
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly r: PartsReader,
+    private readonly name: string,
+    readonly length: number,
+    private readonly byteLength: number,
+  ) {}
+
+  get(i: number): string {
+    if (!(i >= 0 && i < this.length)) throw new SnapshotMismatch(`snapshot part ${this.name} has no entry ${i}`);
+    const [from, to] = this.r.typedRange(`${this.name}.starts`, Float64Array, i, i + 2);
+    if (!(from! >= 0 && from! <= to! && to! <= this.byteLength)) throw new SnapshotMismatch(`snapshot part ${this.name}.starts places entry ${i} outside its bytes`);
+    return this.decoder.decode(this.r.typedRange(`${this.name}.utf8`, Uint8Array, from!, to!));
+  }
+
+  range(from: number, to: number): string[] {
+    if (to <= from) return [];
+    if (!(from >= 0 && to <= this.length)) throw new SnapshotMismatch(`snapshot part ${this.name} has no entries ${from}-${to}`);
+    const starts = this.r.typedRange(`${this.name}.starts`, Float64Array, from, to + 1);
+    const base = starts[0]!;
+    const end = starts[to - from]!;
+    if (!(base >= 0 && base <= end && end <= this.byteLength)) throw new SnapshotMismatch(`snapshot part ${this.name}.starts places entries ${from}-${to} outside its bytes`);
+    const bytes = this.r.typedRange(`${this.name}.utf8`, Uint8Array, base, end);
+    const out = new Array<string>(to - from);
+    for (let k = 0; k < to - from; k++) {
+      const a = starts[k]!;
+      const b = starts[k + 1]!;
+      if (!(a <= b && b <= end)) throw new SnapshotMismatch(`snapshot part ${this.name}.starts is not ascending at entry ${from + k}`);
+      out[k] = this.decoder.decode(bytes.subarray(a - base, b - base));
+    }
+    return out;
+  }
+
+  /** Every start, read whole (for a reader that needs every entry). */
+  allStarts(): Float64Array {
+    return this.r.typed(`${this.name}.starts`, Float64Array, this.length + 1);
+  }
+
+  /** Every entry's bytes, read whole. */
+  allBytes(): Uint8Array {
+    return this.r.typed(`${this.name}.utf8`, Uint8Array);
   }
 }
 

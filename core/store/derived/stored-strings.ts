@@ -8,7 +8,7 @@
  * garbage collector then copied, for a one-shot command that reads a few hundred of them.
  */
 import { Buffer } from 'node:buffer';
-import { SnapshotMismatch, type PartsReader } from './snapshot-parts.js';
+import { SnapshotMismatch, type PartsReader, type PartsWriter } from './snapshot-parts.js';
 
 // As an int32 (the bits are the same), so an entry hashing nothing compares equal to its stored Int32Array cell.
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -18,6 +18,78 @@ const NONE = -1;
 /** A part written by PartsWriter.strings, as StoredStrings (`expectedLength`: entries it must hold). */
 export function readStoredStrings(r: PartsReader, name: string, expectedLength?: number): StoredStrings {
   return StoredStrings.fromUtf16Lengths(r.typed(`${name}.len`, Uint32Array, expectedLength), r.typed(`${name}.utf8`, Uint8Array), name);
+}
+
+/**
+ * Writes distinct strings (PartsWriter.strings) with the hash table StoredStrings.index() would
+ * make of them (`.table`, `.hashes`), so a reader looks entries up at once: hashing a million ids
+ * on the first recall after an open took about 200 ms. False as for PartsWriter.strings; without
+ * the table when two strings are equal (the reader then hashes, and finds the damage).
+ */
+export function writeIndexedStrings(w: PartsWriter, name: string, list: readonly string[]): boolean {
+  if (!w.strings(name, list)) return false;
+  const made = hashTable(list.length, (i) => hashOf(list[i]!), (a, b) => list[a] === list[b]);
+  if ('twins' in made) return true;
+  w.typed(`${name}.table`, made.table);
+  w.typed(`${name}.hashes`, made.hashes);
+  return true;
+}
+
+/** A part written by writeIndexedStrings, with its stored hash table when it has one that fits; otherwise hashed now (index()). */
+export function readIndexedStrings(r: PartsReader, name: string, expectedLength?: number): StoredStrings {
+  const strings = readStoredStrings(r, name, expectedLength);
+  if (strings.indexTables) return strings;
+  if (!r.has(`${name}.table`)) return strings.index();
+  const table = r.typed(`${name}.table`, Int32Array);
+  const hashes = r.typed(`${name}.hashes`, Int32Array, table.length);
+  strings.adoptIndex(table, hashes, name);
+  return strings;
+}
+
+/**
+ * Open addressing over entries 0..n-1 inserted in order (linear probing, tableSize cells): each
+ * used cell holds entry + 1 and the entry's hash. Or the first two entries found equal.
+ */
+function hashTable(n: number, hashAt: (i: number) => number, equal: (a: number, b: number) => boolean): { table: Int32Array; hashes: Int32Array } | { twins: [number, number] } {
+  const size = tableSize(n);
+  const table = new Int32Array(size);
+  const hashes = new Int32Array(size);
+  const mask = size - 1;
+  for (let i = 0; i < n; i++) {
+    const h = hashAt(i);
+    for (let cell = h & mask; ; cell = (cell + 1) & mask) {
+      const other = table[cell]! - 1;
+      if (other === NONE) {
+        table[cell] = i + 1;
+        hashes[cell] = h;
+        break;
+      }
+      if (hashes[cell] === h && equal(other, i)) return { twins: [other, i] };
+    }
+  }
+  return { table, hashes };
+}
+
+/** The table size index() uses for n entries: a power of two, at least twice n. */
+function tableSize(n: number): number {
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  return size;
+}
+
+/** FNV-1a over a string's UTF-8 bytes, as index() hashes an entry's stored bytes. */
+function hashOf(s: string): number {
+  let h = FNV_OFFSET;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0x80) {
+      h = FNV_OFFSET;
+      for (const b of Buffer.from(s, 'utf8')) h = Math.imul(h ^ b, FNV_PRIME);
+      return h;
+    }
+    h = Math.imul(h ^ c, FNV_PRIME);
+  }
+  return h;
 }
 
 export class StoredStrings {
@@ -52,10 +124,26 @@ export class StoredStrings {
    * otherwise they are found by walking the bytes. Throws SnapshotMismatch when they do not add up.
    */
   static fromUtf16Lengths(lengths: Uint32Array, bytes: Uint8Array, name: string): StoredStrings {
+    const known = madeFrom(lengths, bytes);
+    if (known) return known;
     const starts = new Float64Array(lengths.length + 1);
     let units = 0;
     for (let i = 0; i < lengths.length; i++) starts[i + 1] = units += lengths[i]!;
     if (units !== bytes.byteLength && !walkStarts(lengths, bytes, starts)) throw new SnapshotMismatch(`snapshot part ${name}: lengths do not add up to its text`);
+    const made = new StoredStrings(bytes, starts);
+    rememberMade(lengths, bytes, made);
+    return made;
+  }
+
+  /** From byte starts stored beside the bytes (PartsWriter.utf8Ranged): no walk over the bytes. Throws SnapshotMismatch when they do not fit. */
+  static fromByteStarts(starts: Float64Array, bytes: Uint8Array, name: string): StoredStrings {
+    let prev = 0;
+    for (let i = 0; i < starts.length; i++) {
+      const at = starts[i]!;
+      if (!(at >= prev) || (i === 0 && at !== 0)) throw new SnapshotMismatch(`snapshot part ${name}.starts is not ascending at entry ${i}`);
+      prev = at;
+    }
+    if (prev !== bytes.byteLength) throw new SnapshotMismatch(`snapshot part ${name}: its starts do not end at its last byte`);
     return new StoredStrings(bytes, starts);
   }
 
@@ -116,32 +204,40 @@ export class StoredStrings {
       this.hashes = twin.hashes;
       return this;
     }
-    const n = this.length;
-    let size = 16;
-    while (size < n * 2) size *= 2;
-    const table = new Int32Array(size);
-    const hashes = new Int32Array(size);
-    const mask = size - 1;
     const bytes = this.buf;
-    for (let i = 0; i < n; i++) {
-      const from = this.starts[i]!;
-      const to = this.starts[i + 1]!;
+    const hashAt = (i: number) => {
       let h = FNV_OFFSET;
-      for (let k = from; k < to; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
-      for (let cell = h & mask; ; cell = (cell + 1) & mask) {
-        const other = table[cell]! - 1;
-        if (other === NONE) {
-          table[cell] = i + 1;
-          hashes[cell] = h;
-          break;
-        }
-        if (hashes[cell] === h && this.sameEntries(other, i)) throw new SnapshotMismatch(`a stored string appears twice (entries ${other} and ${i})`);
-      }
+      for (let k = this.starts[i]!, to = this.starts[i + 1]!; k < to; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
+      return h;
+    };
+    const made = hashTable(this.length, hashAt, (a, b) => this.sameEntries(a, b));
+    if ('twins' in made) throw new SnapshotMismatch(`a stored string appears twice (entries ${made.twins[0]} and ${made.twins[1]})`);
+    this.table = made.table;
+    this.hashes = made.hashes;
+    rememberIndexed(this);
+    return this;
+  }
+
+  /**
+   * Takes a hash table stored beside the entries (writeIndexedStrings) instead of hashing them.
+   * Throws SnapshotMismatch when it cannot be theirs: a size index() would not make, or a count of
+   * used cells or an entry number that does not fit (a lookup compares the bytes it finds, so a
+   * table that fits can only fail to find).
+   */
+  adoptIndex(table: Int32Array, hashes: Int32Array, name: string): void {
+    const n = this.length;
+    if (table.length !== tableSize(n) || hashes.length !== table.length) throw new SnapshotMismatch(`snapshot part ${name}.table does not fit its ${n} entries`);
+    let used = 0;
+    for (let cell = 0; cell < table.length; cell++) {
+      const v = table[cell]!;
+      if (v === 0) continue;
+      if (v < 0 || v > n) throw new SnapshotMismatch(`snapshot part ${name}.table names entry ${v - 1} of ${n}`);
+      used++;
     }
+    if (used !== n) throw new SnapshotMismatch(`snapshot part ${name}.table holds ${used} of its ${n} entries`);
     this.table = table;
     this.hashes = hashes;
     rememberIndexed(this);
-    return this;
   }
 
   /** Whether `other` holds the same entries, byte for byte (so the same hash table finds them). */
@@ -283,6 +379,39 @@ function walkStarts(lengths: Uint32Array, bytes: Uint8Array, starts: Float64Arra
     starts[i + 1] = at;
   }
   return at === bytes.byteLength;
+}
+
+/**
+ * StoredStrings made lately, by the buffer of their bytes. The snapshot files of one sidecar hand
+ * their indexes one copy of a part whose bytes agree block for block (PartsFile.get), so the ids
+ * (and most owners) of every index of a store arrive as the same two buffers: one StoredStrings
+ * then serves them all, with its starts (8 MB at a million entries, fresh memory that costs
+ * milliseconds a megabyte to touch on small virtual machines), its hash table and its lower-cased copy.
+ */
+interface Made {
+  lengths: WeakRef<ArrayBufferLike>;
+  lengthsAt: number;
+  count: number;
+  bytesAt: number;
+  byteLength: number;
+  strings: WeakRef<StoredStrings>;
+}
+const madeByBytes = new WeakMap<ArrayBufferLike, Made[]>();
+
+function madeFrom(lengths: Uint32Array, bytes: Uint8Array): StoredStrings | null {
+  for (const m of madeByBytes.get(bytes.buffer) ?? []) {
+    if (m.lengths.deref() !== lengths.buffer || m.lengthsAt !== lengths.byteOffset || m.count !== lengths.length) continue;
+    if (m.bytesAt !== bytes.byteOffset || m.byteLength !== bytes.byteLength) continue;
+    const strings = m.strings.deref();
+    if (strings) return strings;
+  }
+  return null;
+}
+
+function rememberMade(lengths: Uint32Array, bytes: Uint8Array, strings: StoredStrings): void {
+  const list = (madeByBytes.get(bytes.buffer) ?? []).filter((m) => m.strings.deref() && m.lengths.deref());
+  list.push({ lengths: new WeakRef(lengths.buffer), lengthsAt: lengths.byteOffset, count: lengths.length, bytesAt: bytes.byteOffset, byteLength: bytes.byteLength, strings: new WeakRef(strings) });
+  madeByBytes.set(bytes.buffer, list);
 }
 
 /**
