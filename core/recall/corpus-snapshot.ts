@@ -41,7 +41,7 @@ export function encodeCorpus(slots: CorpusSlots): SnapshotParts | null {
   w.typed('rowids', Float64Array.from(slots.rowids));
   w.typed('importance', Float64Array.from(data, (d) => d.importance));
   w.typed('titled', Uint8Array.from(data, (d) => (d.title === null ? 0 : 1)));
-  // Where each slot's cues and access times start, not how many: a reader reads two of them per slot, and nothing up front.
+  // Where each slot's tags, cues and access times start, not how many: a reader reads two of them per slot, and nothing up front.
   w.typed('tags.slots', prefixSums(Uint32Array.from(data, (d) => d.tags.length)));
   w.typed('cues.slots', prefixSums(Uint32Array.from(data, (d) => d.cues.size)));
   w.typed('actr.slots', prefixSums(Uint32Array.from(data, (d) => d.actr.length)));

@@ -9,6 +9,7 @@
  *   can only occur inside one maximal [a-z0-9] run of the lower-cased text (substring-index.ts
  *   uses the same fact);
  * - anything else (a token with other characters, every text at once) reads the texts whole, once.
+ * The corpus keeps the same word lists for titles and tags (corpus-snapshot.ts).
  */
 import { prefixSums, SnapshotMismatch, type PartsReader, type PartsWriter, type RangedStrings } from '../store/derived/snapshot-parts.js';
 import { readStoredStrings, StoredStrings } from '../store/derived/stored-strings.js';
@@ -34,7 +35,7 @@ export function encodeSlotWords(texts: readonly string[]): SlotWords {
   const vocabulary: string[] = [];
   let counts = new Uint32Array(1024);
   let lastSlot = new Int32Array(1024).fill(-1);
-  // Each slot's distinct word ids, back to back; slotEnds[s] is where slot s's end.
+  // Each slot's distinct word ids, back to back; slot s's end where slotEnds[s] says.
   let seq = new Uint32Array(Math.max(1024, n * 4));
   const slotEnds = new Uint32Array(n);
   let used = 0;
