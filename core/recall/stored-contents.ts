@@ -13,6 +13,7 @@
  */
 import { prefixSums, SnapshotMismatch, type PartsReader, type PartsWriter, type RangedStrings } from '../store/derived/snapshot-parts.js';
 import { readStoredStrings, StoredStrings } from '../store/derived/stored-strings.js';
+import { setBit } from './substring-index.js';
 import { asciiLower } from './tokens.js';
 
 const KEYWORD_TOKEN = /^[a-z0-9]+$/;
@@ -99,7 +100,7 @@ export class StoredSlotWords {
       for (let k = 0; k < slots.length; k++) {
         const s = slots[k]!;
         if (s >= this.slots) throw new SnapshotMismatch(`snapshot part ${this.name}.slots names slot ${s} of ${this.slots}`);
-        out[s >>> 5] = out[s >>> 5]! | (1 << (s & 31));
+        setBit(out, s);
       }
     });
     return true;
@@ -147,7 +148,7 @@ export class TextsInMemory implements CorpusTexts {
   }
 
   setContaining(token: string, out: Uint32Array): void {
-    for (let s = 0; s < this.texts.length; s++) if (asciiLower(this.texts[s]!).includes(token)) out[s >>> 5] = out[s >>> 5]! | (1 << (s & 31));
+    for (let s = 0; s < this.texts.length; s++) if (asciiLower(this.texts[s]!).includes(token)) setBit(out, s);
   }
 }
 
@@ -177,7 +178,7 @@ export class StoredContents implements CorpusTexts {
     if (this.words.setContaining(token, out)) return;
     // Never a query's token (they are [a-z0-9] runs), so the plain way: each text decoded.
     const all = this.all();
-    for (let s = 0; s < this.length; s++) if (asciiLower(all.get(s)).includes(token)) out[s >>> 5] = out[s >>> 5]! | (1 << (s & 31));
+    for (let s = 0; s < this.length; s++) if (asciiLower(all.get(s)).includes(token)) setBit(out, s);
   }
 
   private all(): StoredStrings {

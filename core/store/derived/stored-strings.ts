@@ -28,7 +28,7 @@ export function readStoredStrings(r: PartsReader, name: string, expectedLength?:
  */
 export function writeIndexedStrings(w: PartsWriter, name: string, list: readonly string[]): boolean {
   if (!w.strings(name, list)) return false;
-  const made = hashTable(list.length, (i) => hashOf(list[i]!), (a, b) => list[a] === list[b]);
+  const made = hashTable(list.length, (i) => utf8Hash(list[i]!).hash, (a, b) => list[a] === list[b]);
   if ('twins' in made) return true;
   w.typed(`${name}.table`, made.table);
   w.typed(`${name}.hashes`, made.hashes);
@@ -77,19 +77,20 @@ function tableSize(n: number): number {
   return size;
 }
 
-/** FNV-1a over a string's UTF-8 bytes, as index() hashes an entry's stored bytes. */
-function hashOf(s: string): number {
+/** FNV-1a over a string's UTF-8 bytes, as index() hashes an entry's stored bytes; the bytes made only when the string is not ASCII. */
+function utf8Hash(s: string): { hash: number; bytes: Buffer | null } {
   let h = FNV_OFFSET;
   for (let k = 0; k < s.length; k++) {
     const c = s.charCodeAt(k);
     if (c >= 0x80) {
+      const bytes = Buffer.from(s, 'utf8');
       h = FNV_OFFSET;
-      for (const b of Buffer.from(s, 'utf8')) h = Math.imul(h ^ b, FNV_PRIME);
-      return h;
+      for (const b of bytes) h = Math.imul(h ^ b, FNV_PRIME);
+      return { hash: h, bytes };
     }
     h = Math.imul(h ^ c, FNV_PRIME);
   }
-  return h;
+  return { hash: h, bytes: null };
 }
 
 export class StoredStrings {
@@ -259,17 +260,8 @@ export class StoredStrings {
     const table = this.index().table!;
     const hashes = this.hashes!;
     const mask = table.length - 1;
-    let ascii = true;
-    let h = FNV_OFFSET;
-    for (let k = 0; k < s.length; k++) {
-      const c = s.charCodeAt(k);
-      if (c >= 0x80) {
-        ascii = false;
-        break;
-      }
-      h = Math.imul(h ^ c, FNV_PRIME);
-    }
-    if (ascii) {
+    const { hash: h, bytes } = utf8Hash(s);
+    if (!bytes) {
       for (let cell = h & mask; ; cell = (cell + 1) & mask) {
         const i = table[cell]! - 1;
         if (i === NONE) return NONE;
@@ -278,9 +270,6 @@ export class StoredStrings {
     }
     // Stored strings are well-formed; a lone surrogate would encode as U+FFFD and match one that holds it.
     if (!(s as unknown as { isWellFormed(): boolean }).isWellFormed()) return NONE;
-    const bytes = Buffer.from(s, 'utf8');
-    h = FNV_OFFSET;
-    for (let k = 0; k < bytes.length; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
     for (let cell = h & mask; ; cell = (cell + 1) & mask) {
       const i = table[cell]! - 1;
       if (i === NONE) return NONE;
