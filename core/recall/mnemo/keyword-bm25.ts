@@ -176,8 +176,8 @@ const SEED_ROWS_PER_HIT = 20;
  * rows share a query's words (the demo's templated sentences at a million memories) the first
  * refining passes kept 10⁵ rows that could no longer make the cut. Each row here is scored as
  * exactScore scores it, every term's postings walked forward once (the rows ascend). On the 1M
- * demo store's queries, 2,000 rows gave on average 0.81 of the true floor, and the leg took 0.8×
- * its time. More rows came closer (5,000: 0.93) but cost more than they saved; so did the rows
+ * demo store's queries, 2,000 rows gave on average 0.81 of the true floor, and the leg took 0.8
+ * to 0.87× its time. More rows came closer (5,000: 0.93) but cost more than they saved; so did the rows
  * with the largest share of the term (0.73: short rows of other sentences) and intersecting the
  * terms' postings first (1 to 9 ms).
  */
