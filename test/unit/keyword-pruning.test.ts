@@ -7,7 +7,8 @@
  *
  * What could go wrong: a bound that is not one (a row left out that belonged in the top rows), a
  * tie broken another way, a score summed in another order (its last bit differs), a fresh row
- * forgotten, a hidden row counted toward the cut.
+ * forgotten, a hidden row counted toward the cut, a row changed or deleted since the postings were
+ * built counted by its old postings.
  */
 import { describe, expect, it } from 'vitest';
 import { scoreAllBm25, scoreBm25, TermBounds, type KeywordSearch, type ScoredIndex } from '../../core/recall/mnemo/keyword-bm25.js';
@@ -134,9 +135,9 @@ describe('the BM25 leg prunes postings and still gives what scoring them all giv
     expect(hits).toBeGreaterThan(10_000);
   });
 
-  it("counts no row changed or deleted since the postings were built by its old postings, in the cut or in the floor it starts from", () => {
-    // The floor scoreBm25 starts from is taken from the first rows of a term's postings, where these
-    // leftovers are: taken from their old frequencies, it would sit above every live row's score.
+  it('counts no row changed or deleted since the postings were built by its old postings', () => {
+    // The leftovers sit at the front of the lists with frequencies above every live row's: counted
+    // by them, a row (or the floor the pruning keeps) would sit above every live row's score.
     let compared = 0;
     for (let seed = 1; seed <= 8; seed++) {
       const { index, terms } = randomIndex(seed, 3000, 20, { maxBody: 2, lengthNoise: 4, leftovers: true });

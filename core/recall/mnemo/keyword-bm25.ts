@@ -81,10 +81,9 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
   if (plans === null || plans.length < 2 || q.limit <= 0) return scoreAllBm25(index, stems, q, acc);
   const order = distinctTerms(plans).sort((a, b) => b.ub - a.ub || a.at - b.at);
   const rows = scratchRows(acc.length);
-  const seed = seedFloor(index, plans, order, q);
   let met = 0;
   let rest = order.reduce((sum, p) => sum + p.ub, 0);
-  let floor = seed;
+  let floor = -Infinity;
   let read = 0;
   // The best rows so far: after a term is read, the new best are among the old best and that
   // term's rows (every other row's score is as it was), so the whole of `met` is not walked again.
@@ -102,7 +101,7 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
     if (met > before) runs.push(met);
     rest -= p.ub;
     if (rows.rose > 0) best = topVisible(index, acc, q, best, rows.above, 0, rows.rose, rows.mark);
-    floor = Math.max(seed, kthOf(best, acc, q));
+    floor = kthOf(best, acc, q);
     // Summed in another order than the exact scores below: a relative margin far above that rounding.
     if (rest < marginBelow(floor)) break;
   }
@@ -161,77 +160,6 @@ export function scoreBm25(index: ScoredIndex, stems: readonly number[], q: Keywo
     scored.push(rowid);
   }
   return topHits(index, scored, scored.length, q, acc);
-}
-
-/** How many of the driving term's rows seedFloor scores, per row of the limit. */
-const SEED_ROWS_PER_HIT = 20;
-
-/**
- * A floor to start from: the `q.limit`-th best exact score among the first rows of the term with
- * the highest bound (SEED_ROWS_PER_HIT × limit of them), or −Infinity when fewer than `q.limit` of
- * them are visible and score. Any `q.limit` visible rows' exact scores bound the best `q.limit`
- * from below, so starting there prunes nothing that belongs.
- *
- * Why: the floor kept from partial scores rises only as the terms are read, so where thousands of
- * rows share a query's words (the demo's templated sentences at a million memories) the first
- * refining passes kept 10⁵ rows that could no longer make the cut. Each row here is scored as
- * exactScore scores it, every term's postings walked forward once (the rows ascend). On the 1M
- * demo store's queries, 2,000 rows gave on average 0.81 of the true floor, and the leg took 0.8
- * to 0.87× its time. More rows came closer (5,000: 0.93) but cost more than they saved; so did the rows
- * with the largest share of the term (0.73: short rows of other sentences) and intersecting the
- * terms' postings first (1 to 9 ms).
- */
-function seedFloor(index: ScoredIndex, plans: readonly TermPlan[], order: readonly TermPlan[], q: KeywordSearch): number {
-  const driver = order.find((p) => p.term < index.postedTerms && p.fmax > 0);
-  if (!driver) return -Infinity;
-  const ranges = plans.map((p) => (p.term < index.postedTerms ? index.postingsOf(p.term) : null));
-  const cursors = ranges.map((r) => (r ? r.from : 0));
-  const { rowids, from, to } = index.postingsOf(driver.term);
-  const heap: number[] = [];
-  const lower = (x: number, y: number) => x < y;
-  const lengths = index.lengths;
-  const w = q.contextWeight;
-  const end = Math.min(to, from + SEED_ROWS_PER_HIT * q.limit);
-  for (let i = from; i < end; i++) {
-    const rowid = rowids[i]!;
-    if (index.staleMask[rowid] === 1) continue;
-    let score = 0;
-    for (let k = 0; k < plans.length; k++) {
-      const range = ranges[k];
-      if (!range) continue;
-      const at = (cursors[k] = seek(range.rowids, cursors[k]!, range.to, rowid));
-      if (at < range.to && range.rowids[at] === rowid) {
-        const p = plans[k]!;
-        const f = range.body[at]! + w * range.context[at]!;
-        if (f > 0) score += (p.scale * f) / (f + p.k0 + p.avgKb * lengths[rowid]!);
-      }
-    }
-    if (score <= 0 || (heap.length === q.limit && score <= heap[0]!)) continue;
-    if (q.visible && !q.visible(index.ownerOf(rowid))) continue;
-    if (heap.length < q.limit) heapPush(heap, score, lower);
-    else heapReplaceTop(heap, score, lower);
-  }
-  return heap.length < q.limit ? -Infinity : heap[0]!;
-}
-
-/** The first index in [at, to) whose rowid is at least `rowid` (rowids ascend), galloping from `at`; `to` if none. */
-function seek(rowids: Int32Array, at: number, to: number, rowid: number): number {
-  if (at >= to || rowids[at]! >= rowid) return at;
-  // rowids[lo] < rowid, and rowids[hi] ≥ rowid or hi = to.
-  let lo = at;
-  let step = 1;
-  let hi = at + 1;
-  while (hi < to && rowids[hi]! < rowid) {
-    lo = hi;
-    step *= 2;
-    hi = Math.min(to, lo + step);
-  }
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (rowids[mid]! < rowid) lo = mid;
-    else hi = mid;
-  }
-  return hi;
 }
 
 /** Row lengths gainByLength tells apart; a longer row is bounded as one of this length (a bound: the gain falls as the length grows). */
@@ -307,7 +235,23 @@ function addShares(index: ScoredIndex, p: TermPlan, w: number, acc: Float64Array
   let i = first;
   for (let j = from; j < to && i < end; j++) {
     const rowid = rows[j]!;
-    i = seek(rowids, i, end, rowid);
+    if (rowids[i]! < rowid) {
+      // Gallop: rowids[lo] < rowid, and rowids[hi] ≥ rowid or hi = end.
+      let lo = i;
+      let step = 1;
+      let hi = i + 1;
+      while (hi < end && rowids[hi]! < rowid) {
+        lo = hi;
+        step *= 2;
+        hi = Math.min(end, lo + step);
+      }
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (rowids[mid]! < rowid) lo = mid;
+        else hi = mid;
+      }
+      i = hi;
+    }
     if (i < end && rowids[i] === rowid) {
       const f = body[i]! + w * context[i]!;
       if (f > 0 && (acc[rowid]! += (scale * f) / (f + k0 + kb * lengths[rowid]!)) > floor) rose.above[rose.rose++] = rowid;
