@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { sparseLeg } from '../../core/recall/sparse.js';
 import type { RecallCorpus } from '../../core/recall/corpus.js';
+import { setBit } from '../../core/recall/substring-index.js';
 import { rng } from '../../core/demo/generate.js';
 
 const ALPHABET = ['ab', 'abc', 'b', 'ca', 'deploy', 'de', 'x', 'plo', 'y', 'yz'];
@@ -21,13 +22,13 @@ function corpusOf(texts: string[], hidden: Set<number>): RecallCorpus {
     scopeBits: () => {
       const bits = new Uint32Array(words);
       texts.forEach((_t, s) => {
-        if (!hidden.has(s)) bits[s >>> 5] = bits[s >>> 5]! | (1 << (s & 31));
+        if (!hidden.has(s)) setBit(bits, s);
       });
       return bits;
     },
     matchBits: (_fields: unknown, token: string, out: Uint32Array) => {
       texts.forEach((t, s) => {
-        if (t.includes(token)) out[s >>> 5] = out[s >>> 5]! | (1 << (s & 31));
+        if (t.includes(token)) setBit(out, s);
       });
     },
     idOf: (slot: number) => `m${slot}`,
