@@ -63,7 +63,7 @@ export interface RememberResult {
   memory: Memory;
 }
 
-/** The live memory a write would reinforce, or null. */
+/** The live memory a write would reinforce, or null; on a store with memories (the caller asks noMemories first). */
 export function findDuplicate(
   engine: Engine,
   vec: Float32Array,
@@ -72,7 +72,6 @@ export function findDuplicate(
   policy: WritePolicy,
   reinforceOnly?: (m: Memory) => boolean,
 ): { memory: Memory; cos: number } | null {
-  if (noMemories(engine.store)) return null;
   const role = roleOf(writerOwner);
   const hits = engine.vectors.get().knn(vec, policy.dedup_top_k, { owner: (owner) => ownerMatches(owner, role) });
   for (const hit of hits) {
@@ -100,10 +99,13 @@ export async function rememberAs(engine: Engine, who: AgentIdentity, sent: Remem
   );
   if (opts.dedup !== false) {
     const vec = await engine.embed(embeddingText(draft));
-    // Built in steps (or loaded from the snapshot another process on the store is building), not
-    // at once inside findDuplicate: an agent's first write on a big store answers other calls meanwhile.
-    if (!noMemories(engine.store)) await engine.vectors.getReady(nextTurn);
-    const dup = findDuplicate(engine, vec, draft.type, who.owner, policy, opts.reinforceOnly);
+    // An empty store has nothing to reinforce and no index to build (asked once: on a network store
+    // each question is a round trip). The index is built in steps (or loaded from the snapshot
+    // another process on the store is building), not at once inside findDuplicate: an agent's first
+    // write on a big store answers other calls meanwhile.
+    const empty = noMemories(engine.store);
+    if (!empty) await engine.vectors.getReady(nextTurn);
+    const dup = empty ? null : findDuplicate(engine, vec, draft.type, who.owner, policy, opts.reinforceOnly);
     if (dup) {
       const store = engine.store;
       const existing = dup.memory;

@@ -9,6 +9,7 @@
  * moves each time a check finds another connection's rows (of memories and edges: the feed holds
  * only those), and never for ours.
  */
+import { RUN_MARKER_KEY } from '../shared/journal.js';
 import { holdsIndexesBack } from '../shared/run-marker.js';
 import { CATCH_UP_FEED_LIMIT, changeKindOf } from '../port/feed-position.js';
 import type { JournalledStore } from '../shared/journal.js';
@@ -16,7 +17,6 @@ import type { FeedPosition } from '../port/port.js';
 import type { PgFeed } from './pg-feed.js';
 
 type ExternalStore = JournalledStore & {
-  readConsistent<T>(fn: () => T): T;
   /** Runs fn with these memories' rows read in one statement, for the indexes' reads while they are told. */
   withRowsAhead<T>(ids: readonly string[], fn: () => T): T;
 };
@@ -33,6 +33,11 @@ export class PgExternalChanges {
   private pending = false;
   /** The pruning mark last counted as news (counted once, not at every check until the catch-up). */
   private prunedNoted: number | null = null;
+  /**
+   * The store has Mnemo's tables (once seen, for good): each check then reads the long change's
+   * marker in its own statement (pg-feed.ts othersSince), where a catch-up made a round trip for it.
+   */
+  private mnemo = false;
 
   constructor(
     private readonly store: ExternalStore,
@@ -43,6 +48,7 @@ export class PgExternalChanges {
   ) {
     this.position = start;
     this.checkedTo = start.seq;
+    this.mnemo = store.hasMnemo();
   }
 
   /** Another connection's rows were found and not yet told. */
@@ -54,15 +60,16 @@ export class PgExternalChanges {
    * Looks for other connections' rows since the last check. While there is nothing untold, the
    * position moves with the watermark: everything below it is ours, and heard.
    */
-  private poll(): void {
-    const { xmin, others, prunedXid } = this.feed.othersSince(this.checkedTo, this.token);
-    if (xmin < this.checkedTo) return;
+  private poll(): string | null | undefined {
+    const { xmin, others, prunedXid, run } = this.feed.othersSince(this.checkedTo, this.token, this.mnemo ? RUN_MARKER_KEY : null);
+    if (xmin < this.checkedTo) return run;
     // Rows not yet read were pruned: news too, which the catch-up tells as a reset (pg-feed.ts changedSince).
     const pruned = prunedXid !== null && prunedXid >= this.position.seq && prunedXid !== this.prunedNoted;
     if (pruned) this.prunedNoted = prunedXid;
     if (others || pruned) this.found++;
     this.checkedTo = xmin;
     if (!this.untold) this.position = { epoch: this.position.epoch, seq: xmin };
+    return run;
   }
 
   /** Moves whenever a check finds another connection's commit (never for ours). */
@@ -77,9 +84,10 @@ export class PgExternalChanges {
    * not news yet: re-deriving indexes after each of its batches would make every recall pay.
    */
   refresh(): boolean {
-    this.poll();
+    const run = this.poll();
     if (this.found === this.refreshedAt) return false;
-    if (this.store.hasMnemo() && holdsIndexesBack(this.store)) return false;
+    this.mnemo ||= this.store.hasMnemo();
+    if (this.mnemo && holdsIndexesBack(this.store, run)) return false;
     this.refreshedAt = this.found;
     this.pending = true;
     return true;
@@ -95,7 +103,8 @@ export class PgExternalChanges {
     if (!this.pending) return;
     this.pending = false;
     const store = this.store;
-    const changes = store.readConsistent(() => this.feed.changedSince(this.position, this.feedLimit, this.token));
+    // One statement (pg-feed.ts), so one snapshot without a transaction around it.
+    const changes = this.feed.changedSince(this.position, this.feedLimit, this.token);
     if (!changes) {
       this.position = this.feed.position() ?? this.position;
       this.checkedTo = Math.max(this.checkedTo, this.position.seq);

@@ -12,6 +12,7 @@
 import { touchedByFeedRows, type FeedChanges, type FeedPosition } from '../port/feed-position.js';
 import { PG_STORE_TABLE } from './pg-schema.js';
 import { PG_FEED_DDL_LEVEL, PG_FEED_DDL_LEVEL_FACT, PG_FEED_EPOCH_FACT, PG_FEED_IMAGES_FACT, PG_FEED_TABLE, pgFeedDdl } from './pg-feed-ddl.js';
+import { runMarkerSubquery } from './pg-run-markers.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 
 /** The store's facts (mnemo_pg_store) that the feed keeps: PostgreSQL's own, so `mnemo copy` to SQLite does not carry them. */
@@ -120,12 +121,6 @@ export class PgFeed {
     return { epoch, seq: Number(r!.xmin) };
   }
 
-  /** Whether retention removed rows a reader at `pos` has not read (it must rebuild). */
-  private prunedPast(pos: FeedPosition): boolean {
-    const pruned = this.fact(PG_FEED_FACTS.prunedXid);
-    return pruned !== null && pos.seq <= Number(pruned);
-  }
-
   /**
    * The memories changed by transactions that ended after `pos` (an edge change names both ends),
    * leaving out the rows `ownToken`'s connection wrote (with no token, every row: a writer that set
@@ -134,22 +129,38 @@ export class PgFeed {
    */
   changedSince(pos: FeedPosition, limit: number, ownToken: string | null = null): FeedChanges | null {
     const epoch = this.epoch();
-    if (!epoch || pos.epoch !== epoch || this.prunedPast(pos)) return null;
-    const rows = this.rows<{ xmin: string; memory_id: string | null; dst: string | null; op: string | null }>(
+    if (!epoch || pos.epoch !== epoch) return null;
+    // One statement, so one snapshot and one round trip: the pruning mark, the watermark, the rows
+    // after `pos`, and whether each row's memories exist now. A catch-up on a network store made
+    // five round trips of this (BEGIN, the mark, the rows, the ids, COMMIT), and an agent's write
+    // beside seven others waited on each of them.
+    const memories = this.conn.table('memories');
+    const rows = this.rows<{ xmin: string; pruned: string | null; memory_id: string | null; dst: string | null; op: string | null; id_present: boolean | null; dst_present: boolean | null }>(
       `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-       SELECT w.xmin::text AS xmin, f.memory_id, f.dst, f.op FROM w LEFT JOIN LATERAL (
+       SELECT w.xmin::text AS xmin, (SELECT value FROM ${this.conn.table(PG_STORE_TABLE)} WHERE key = $4) AS pruned,
+         f.memory_id, f.dst, f.op,
+         EXISTS (SELECT 1 FROM ${memories} m WHERE m.id = f.memory_id) AS id_present,
+         EXISTS (SELECT 1 FROM ${memories} m WHERE m.id = f.dst) AS dst_present
+       FROM w LEFT JOIN LATERAL (
          SELECT memory_id, dst, op FROM ${this.table}
          WHERE xid >= $1::text::xid8 AND xid < w.xmin AND ($2::text IS NULL OR writer_token IS DISTINCT FROM $2)
          ORDER BY seq LIMIT $3
        ) f ON TRUE`,
-      [String(pos.seq), ownToken, limit + 1],
+      [String(pos.seq), ownToken, limit + 1, PG_FEED_FACTS.prunedXid],
     );
-    const xmin = Number(rows[0]!.xmin);
+    const first = rows[0]!;
+    // Retention removed rows a reader at `pos` has not read: it must rebuild.
+    if (first.pruned !== null && pos.seq <= Number(first.pruned)) return null;
+    const xmin = Number(first.xmin);
     if (pos.seq > xmin) return null;
     const found = rows.filter((r) => r.memory_id !== null);
     if (found.length > limit) return null;
     const { touched, edgeOnly, usageOnly } = touchedByFeedRows(found.map((r) => [r.memory_id!, r.dst, r.op ?? '']));
-    const present = new Set(touched.size ? this.rows<{ id: string }>(`SELECT id FROM ${this.conn.table('memories')} WHERE id = ANY($1::text[])`, [[...touched]]).map((r) => r.id) : []);
+    const present = new Set<string>();
+    for (const r of found) {
+      if (r.id_present) present.add(r.memory_id!);
+      if (r.dst !== null && r.dst_present) present.add(r.dst);
+    }
     const upserts: string[] = [];
     const deletes: string[] = [];
     for (const id of touched) (present.has(id) ? upserts : deletes).push(id);
@@ -160,16 +171,19 @@ export class PgFeed {
    * The watermark now; whether a connection other than `ownToken`'s wrote rows in transactions
    * that ended between `from` and it; and the highest transaction id retention removed rows of
    * (null: none), since a reader whose unread rows were pruned must hear of it too. One statement:
-   * an index range over the transactions since, and one fact.
+   * an index range over the transactions since, and one fact. With `runKey`, it also reads the
+   * marker of the long change being written (run-marker.ts), which a catch-up asks for right after
+   * finding another connection's rows: one round trip instead of two.
    */
-  othersSince(from: number, ownToken: string): { xmin: number; others: boolean; prunedXid: number | null } {
-    const [r] = this.rows<{ xmin: string; others: boolean; pruned: string | null }>(
+  othersSince(from: number, ownToken: string, runKey: string | null = null): { xmin: number; others: boolean; prunedXid: number | null; run?: string | null } {
+    const [r] = this.rows<{ xmin: string; others: boolean; pruned: string | null; run?: string | null }>(
       `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
        SELECT w.xmin::text AS xmin, EXISTS (
          SELECT 1 FROM ${this.table} WHERE xid >= $1::text::xid8 AND xid < w.xmin AND writer_token IS DISTINCT FROM $2
-       ) AS others, (SELECT value FROM ${this.conn.table(PG_STORE_TABLE)} WHERE key = $3) AS pruned FROM w`,
-      [String(from), ownToken, PG_FEED_FACTS.prunedXid],
+       ) AS others, (SELECT value FROM ${this.conn.table(PG_STORE_TABLE)} WHERE key = $3) AS pruned${runKey === null ? '' : `, ${runMarkerSubquery(this.conn, '$4')} AS run`} FROM w`,
+      runKey === null ? [String(from), ownToken, PG_FEED_FACTS.prunedXid] : [String(from), ownToken, PG_FEED_FACTS.prunedXid, runKey],
     );
-    return { xmin: Number(r!.xmin), others: r!.others, prunedXid: r!.pruned === null ? null : Number(r!.pruned) };
+    const out = { xmin: Number(r!.xmin), others: r!.others, prunedXid: r!.pruned === null ? null : Number(r!.pruned) };
+    return runKey === null ? out : { ...out, run: r!.run ?? null };
   }
 }

@@ -16,6 +16,7 @@
  */
 import { documentOf, fieldOf } from '../shared/json-fields.js';
 import { intOf } from './pg-sql.js';
+import type { PgHeldRows } from './pg-held-rows.js';
 import type { PgReadAhead } from './pg-read-ahead.js';
 import type { PgStoreConnection } from './pg-store-connection.js';
 import type { BodyRow, EmbeddingRow, RawEdgeRow, RawMemoryRow, SourceRow, VectorRow } from '../port/source-rows.js';
@@ -54,6 +55,8 @@ export class PgRowQueries {
     private readonly pageRows = PAGE,
     /** A catch-up's rows read ahead (pg-read-ahead.ts), which the index reads answer from. */
     private readonly ahead: PgReadAhead | null = null,
+    /** The rows the running transaction locked or inserted, held with its writes (pg-held-rows.ts). */
+    private readonly locked: Pick<PgHeldRows, 'get'> | null = null,
   ) {}
 
   private q(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
@@ -160,6 +163,10 @@ export class PgRowQueries {
   vectorRow(id: string): VectorRow | undefined {
     const held = this.ahead?.memory(id) ?? null;
     if (held !== null) return held ? this.vector(held) : undefined;
+    // A memory this transaction wrote is held as a read would return it: the vector index, told of
+    // an agent's new memory inside the write, reads nothing back (a round trip on a network store).
+    const mine = this.locked?.get(id) ?? null;
+    if (mine && mine.row.rowid !== undefined) return { rowid: mine.row.rowid, id, owner: mine.row.owner, archived: mine.row.archived, embedding: bufferOf(mine.embedding) };
     const [r] = this.q(`SELECT rowid, id, owner, archived, embedding FROM ${this.memories} WHERE id = $1`, [id]);
     return r ? this.vector(r) : undefined;
   }

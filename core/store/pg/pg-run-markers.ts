@@ -49,6 +49,17 @@ export function readRunMarker(conn: PgStoreConnection, key: string): string | nu
   return r ? (r['value'] as string) : null;
 }
 
+/**
+ * The same read as readRunMarker, as a scalar subquery for another statement to carry (`param`
+ * names the key's placeholder): the feed's check asks for it in its own round trip (pg-feed.ts).
+ */
+export function runMarkerSubquery(conn: PgStoreConnection, param: string): string {
+  const table = runsTable(conn);
+  return table
+    ? `(SELECT value FROM ${table} WHERE key = ${param} AND ${conn.baseTable('mnemo_run_writer_trusted')}(writer))`
+    : `(SELECT value FROM ${meta(conn)} WHERE key = ${param})`;
+}
+
 export function writeRunMarker(conn: PgStoreConnection, key: string, value: string): void {
   const table = runsTable(conn);
   if (table) conn.db().query(`INSERT INTO ${table}(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value, writer = current_user`, [key, value]);

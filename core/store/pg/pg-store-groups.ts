@@ -6,6 +6,7 @@
  * statements.
  */
 import { pruneFeed } from '../sqlite/feed-retention.js';
+import type { PgHeldRows } from './pg-held-rows.js';
 import { ingestRuns } from '../shared/ingest-runs.js';
 import { beliefJournalTargets } from '../shared/belief-journal-targets.js';
 import { BeliefWrites } from '../queries/belief-tables.js';
@@ -56,10 +57,10 @@ export function pgStoreJournal<S extends StoreHandle & StoreWriter>(
   return new Journal<S>(store, pgJournalSqlFor(conn, pgJournalSql(conn)), targets, followUps);
 }
 
-export function pgStoreGroups(store: EraseStore, { conn, feed, readAhead, evidence }: PgStoreParts): { queries: StoreQueries; runs: StoreRuns } {
+export function pgStoreGroups(store: EraseStore, { conn, feed, readAhead, evidence }: PgStoreParts, locked: PgHeldRows | null = null): { queries: StoreQueries; runs: StoreRuns } {
   const erasing = pgEraseBackend(conn, evidence);
   const feedQueries = { feedStatus: () => pgFeedStatus(store, feed) };
-  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead), new PgMemoryQueries(conn), new PgAudit(conn), new PgList(conn), new PgGraph(conn), feedQueries, {
+  const queries = pgQueries(new PgRowQueries(conn, undefined, readAhead, locked), new PgMemoryQueries(conn), new PgAudit(conn), new PgList(conn), new PgGraph(conn), feedQueries, {
     planErase: (selector) => planErase(store, erasing, selector),
   });
   const runs: StoreRuns = {

@@ -154,7 +154,7 @@ export class PgStore extends RowBackedStore implements StoreWriter, StoreHandle 
     this.evidence = new PgEvidenceMirror(conn);
     const parts = { conn, feed: this.feed, profiles: this.profiles, readAhead: this.readAhead, evidence: this.evidence };
     this.journal = pgStoreJournal<PgStore>(this, parts, this.rows, this.evidence, opts.journalFollowUps ?? []);
-    const groups = pgStoreGroups(this, parts);
+    const groups = pgStoreGroups(this, parts, this.rows.held);
     this.queries = groups.queries;
     this.runs = groups.runs;
     this.path = conn.shown;

@@ -148,8 +148,9 @@ export function claimMarker(store: JournalledStore, m: RunMarker): void {
  * worker rebuilt its indexes after it (an agent's recall waited 20 s at the end of a 100k reflect,
  * docs/benchmarks/responsiveness.md). Patched in, an agent's recall paid for every batch instead.
  */
-export function holdsIndexesBack(store: MarkedStore): boolean {
-  const m = runInProgress(store);
+export function holdsIndexesBack(store: MarkedStore, marker?: string | null): boolean {
+  // `marker`: the marker's text as read a moment ago with the feed's check (null: none), which spares a read.
+  const m = marker === undefined ? runInProgress(store) : marker === null ? null : (JSON.parse(marker) as RunMarker);
   return m !== null && (m.hands_over === true || !byAnotherThreadHere(m)) && isForeignAndLive(store, m);
 }
 
