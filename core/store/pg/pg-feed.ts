@@ -176,14 +176,16 @@ export class PgFeed {
    * finding another connection's rows: one round trip instead of two.
    */
   othersSince(from: number, ownToken: string, runKey: string | null = null): { xmin: number; others: boolean; prunedXid: number | null; run?: string | null } {
+    // Without the marker (run absent) when it cannot be read here yet: the caller reads it itself.
+    const marker = runKey === null ? null : runMarkerSubquery(this.conn, '$4');
     const [r] = this.rows<{ xmin: string; others: boolean; pruned: string | null; run?: string | null }>(
       `WITH w AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
        SELECT w.xmin::text AS xmin, EXISTS (
          SELECT 1 FROM ${this.table} WHERE xid >= $1::text::xid8 AND xid < w.xmin AND writer_token IS DISTINCT FROM $2
-       ) AS others, (SELECT value FROM ${this.conn.table(PG_STORE_TABLE)} WHERE key = $3) AS pruned${runKey === null ? '' : `, ${runMarkerSubquery(this.conn, '$4')} AS run`} FROM w`,
-      runKey === null ? [String(from), ownToken, PG_FEED_FACTS.prunedXid] : [String(from), ownToken, PG_FEED_FACTS.prunedXid, runKey],
+       ) AS others, (SELECT value FROM ${this.conn.table(PG_STORE_TABLE)} WHERE key = $3) AS pruned${marker === null ? '' : `, ${marker} AS run`} FROM w`,
+      marker === null ? [String(from), ownToken, PG_FEED_FACTS.prunedXid] : [String(from), ownToken, PG_FEED_FACTS.prunedXid, runKey],
     );
     const out = { xmin: Number(r!.xmin), others: r!.others, prunedXid: r!.pruned === null ? null : Number(r!.pruned) };
-    return runKey === null ? out : { ...out, run: r!.run ?? null };
+    return marker === null ? out : { ...out, run: r!.run ?? null };
   }
 }

@@ -52,11 +52,15 @@ export function readRunMarker(conn: PgStoreConnection, key: string): string | nu
 /**
  * The same read as readRunMarker, as a scalar subquery for another statement to carry (`param`
  * names the key's placeholder): the feed's check asks for it in its own round trip (pg-feed.ts).
+ * Null until this connection knows whether the markers' table exists: finding out asks the
+ * primary, and the check may be reading a replica while the primary is down (the first
+ * readRunMarker finds out, as before).
  */
-export function runMarkerSubquery(conn: PgStoreConnection, param: string): string {
-  const table = runsTable(conn);
-  return table
-    ? `(SELECT value FROM ${table} WHERE key = ${param} AND ${conn.baseTable('mnemo_run_writer_trusted')}(writer))`
+export function runMarkerSubquery(conn: PgStoreConnection, param: string): string | null {
+  const present = hasTable.get(conn);
+  if (present === undefined) return null;
+  return present
+    ? `(SELECT value FROM ${conn.table(RUNS_TABLE)} WHERE key = ${param} AND ${conn.baseTable('mnemo_run_writer_trusted')}(writer))`
     : `(SELECT value FROM ${meta(conn)} WHERE key = ${param})`;
 }
 
